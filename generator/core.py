@@ -1,0 +1,54 @@
+"""The pure core: specs in, {path under generated/: text} out. Nothing here writes."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from generator import ir
+from generator.errors import SpecError
+from generator.load import LoadedSpec, load_spec
+from generator.lower import lower
+from generator.targets import jsonschema, python
+
+TARGETS = ("python", "jsonschema")
+
+
+def discover(specs_dir: Path, root: Path) -> list[LoadedSpec]:
+    """Load every specs/<format>/spec.json, in name order."""
+    folders = sorted(p for p in specs_dir.iterdir() if p.is_dir()) if specs_dir.is_dir() else []
+    if not folders:
+        raise SpecError(specs_dir.as_posix(), "", "no specs found", "add specs/<format>/spec.json")
+    return [load_spec(folder, root) for folder in folders]
+
+
+def generate(specs: Iterable[LoadedSpec], targets: Iterable[str] = TARGETS) -> dict[str, str]:
+    """Every generated file, keyed by its path under generated/."""
+    specs = list(specs)
+    formats = [lower(s) for s in specs]
+    wanted = set(targets)
+    files: dict[str, str] = {}
+    if "python" in wanted:
+        files.update(python.render_package(formats))
+    if "jsonschema" in wanted:
+        for spec, fmt in zip(specs, formats):
+            files.update(jsonschema.render_schema(fmt, spec.document))
+    return dict(sorted(files.items()))
+
+
+def ir_json(fmt: ir.Format) -> str:
+    """The IR as stable JSON (for golden snapshots)."""
+
+    def convert(value: Any) -> Any:
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            return {f.name: convert(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        if isinstance(value, (list, tuple)):
+            return [convert(v) for v in value]
+        if isinstance(value, dict):
+            return {k: convert(v) for k, v in value.items()}
+        return value
+
+    return json.dumps(convert(fmt), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,209 @@
+"""The intermediate representation: frozen dataclasses that know nothing of any target.
+
+Every spec lowers to one Format. Targets read it and build their own views;
+the golden tests snapshot it as ir.json so an IR change shows once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+Messages = dict[str, str]  # check keyword -> final message template, e.g. {"minLength": "must not be empty"}
+
+
+@dataclass(frozen=True)
+class StringType:
+    messages: Messages
+    format: str | None = None  # e.g. "date-time"
+    encoding: str | None = None  # e.g. "base64" (the value is bytes in code)
+    min_length: int | None = None
+    max_length: int | None = None
+    pattern: str | None = None  # e.g. "\\S"
+    const: str | None = None  # e.g. "chat"
+    enum: tuple[str, ...] | None = None  # an inline closed set, e.g. ("url", "base64")
+    known_values: tuple[str, ...] = ()  # an open set's documented values, e.g. ("markdown", "raw")
+    kind: str = "string"
+
+
+@dataclass(frozen=True)
+class NumericType:
+    messages: Messages
+    integer: bool  # True for "integer", False for "number"
+    minimum: float | None = None
+    maximum: float | None = None
+    exclusive_minimum: float | None = None
+    exclusive_maximum: float | None = None
+    kind: str = "numeric"
+
+
+@dataclass(frozen=True)
+class BooleanType:
+    messages: Messages
+    kind: str = "boolean"
+
+
+@dataclass(frozen=True)
+class AnyType:
+    """Any JSON value, e.g. the values of a free-form metadata map."""
+
+    messages: Messages
+    kind: str = "any"
+
+
+@dataclass(frozen=True)
+class ListType:
+    item: TypeRef
+    messages: Messages
+    min_items: int | None = None
+    max_items: int | None = None
+    unique_items: bool = False
+    kind: str = "list"
+
+
+@dataclass(frozen=True)
+class TupleType:
+    """A fixed-length array with a type per position, e.g. ["text", "hello"]."""
+
+    items: tuple[TypeRef, ...]
+    messages: Messages
+    kind: str = "tuple"
+
+
+@dataclass(frozen=True)
+class MapType:
+    """An object with string keys and values of one type, e.g. metadata."""
+
+    value: TypeRef
+    messages: Messages
+    kind: str = "map"
+
+
+@dataclass(frozen=True)
+class NullableType:
+    inner: TypeRef
+    kind: str = "nullable"
+
+
+@dataclass(frozen=True)
+class UnionType:
+    """Variants told apart by JSON kind (string vs array), or by a discriminator property."""
+
+    variants: tuple[TypeRef, ...]
+    messages: Messages
+    discriminator: str | None = None  # e.g. "type"
+    tags: tuple[str, ...] = ()  # the discriminator value of each variant, e.g. ("text", "image")
+    json_kinds: tuple[str, ...] = ()  # the JSON kind of each variant when not discriminated
+    kind: str = "union"
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A reference to a named definition, e.g. Ref("ChatMessage", "model")."""
+
+    name: str
+    target: str  # "model" | "enum" | "alias"
+    kind: str = "ref"
+
+
+TypeRef = Union[StringType, NumericType, BooleanType, AnyType, ListType, TupleType, MapType, NullableType, UnionType, Ref]
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str  # the identifier base, e.g. "content_type" (targets derive their spelling)
+    wire_name: str  # the JSON key, e.g. "content-type"
+    type: TypeRef
+    required: bool
+    description: str
+    required_message: str  # e.g. "document ID is required"
+    has_default: bool = False
+    default: Any = None  # a JSON value, e.g. "markdown" or {}
+    default_factory: str | None = None  # e.g. "uuid4"
+
+
+@dataclass(frozen=True)
+class WhenClause:
+    field: str  # wire name, e.g. "source"
+    pointer: tuple[str, ...]  # tokens into that field's value, e.g. ("0",)
+    equals: str
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A check JSON Schema cannot state (or not with its own message), e.g. user in people."""
+
+    kind: str  # "member_of" | "required_when" | "at_least_one_of" | "allowed_when" | "contains"
+    message: str
+    after: str | None  # wire name of the field it runs right after; None = after all fields
+    fields: tuple[str, ...]  # wire names it reads, e.g. ("user",) or ("url", "content")
+    up: int = 0  # member_of: levels up for the relative pointer "2/people" -> 2
+    pointer: tuple[str, ...] = ()  # member_of: ("people",); allowed_when/contains: "each" tokens
+    when: WhenClause | None = None
+    allowed: tuple[str, ...] = ()
+    equals: str | None = None
+    exportable: bool = True  # False when standard JSON Schema cannot state it
+
+
+@dataclass(frozen=True)
+class Model:
+    name: str  # e.g. "ConversationDocument"
+    description: str
+    fields: tuple[Field, ...]
+    closed: bool  # additionalProperties: false
+    rules: tuple[Rule, ...]
+    type_message: str  # e.g. "must be an object"
+    unknown_message: str  # e.g. "unknown field '{field}'"
+    kind: str = "model"
+
+
+@dataclass(frozen=True)
+class Enum:
+    name: str  # e.g. "Role"
+    description: str
+    values: tuple[str, ...]
+    messages: Messages  # "type" and "enum"
+    value_descriptions: dict[str, str] = field(default_factory=dict)
+    kind: str = "enum"
+
+
+@dataclass(frozen=True)
+class Alias:
+    """A named type that is not a model or enum, e.g. a union or a tuple."""
+
+    name: str  # e.g. "Content"
+    description: str
+    type: TypeRef
+    kind: str = "alias"
+
+
+Definition = Union[Model, Enum, Alias]
+
+
+@dataclass(frozen=True)
+class InvalidExample:
+    name: str
+    description: str
+    data: Any
+    errors: tuple[dict[str, str], ...]  # [{"path": ..., "message": ...}]
+
+
+@dataclass(frozen=True)
+class Format:
+    id: str  # e.g. "structured_conversation"
+    version: str  # e.g. "1.0.0"
+    title: str
+    description: str
+    decisions: tuple[str, ...]
+    root: str  # the root model, e.g. "ConversationDocument"
+    definitions: tuple[Definition, ...]  # in spec order
+    source: str  # e.g. "specs/structured_conversation/spec.json"
+    valid_examples: tuple[tuple[str, Any], ...] = ()
+    invalid_examples: tuple[InvalidExample, ...] = ()
+
+    def definition(self, name: str) -> Definition:
+        return next(d for d in self.definitions if d.name == name)
+
+    @property
+    def models(self) -> tuple[Model, ...]:
+        return tuple(d for d in self.definitions if isinstance(d, Model))

@@ -1,0 +1,368 @@
+"""lower: turn a loaded spec into the IR (resolve $refs, name things, resolve messages)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referencing import Registry, Resource
+from referencing.exceptions import Unresolvable
+from referencing.jsonschema import DRAFT202012
+
+from generator import ir, messages
+from generator.errors import SpecError, pointer_of
+from generator.load import LoadedSpec
+
+# Keywords that describe a value but do not constrain it.
+ANNOTATIONS = frozenset({"title", "description", "default", "examples", "deprecated", "x-messages", "x-name", "x-default-factory"})
+
+# The constraint keywords each JSON type takes; anything else on it is a mistake.
+KEYWORDS_BY_TYPE = {
+    "string": {"type", "enum", "const", "minLength", "maxLength", "pattern", "format", "contentEncoding", "x-known-values", "x-enum-descriptions"},
+    "integer": {"type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
+    "number": {"type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
+    "boolean": {"type"},
+    "array": {"type", "items", "prefixItems", "minItems", "maxItems", "uniqueItems"},
+    "object": {"type", "additionalProperties"},
+    "model": {"type", "properties", "required", "additionalProperties", "x-rules"},
+    "union": {"oneOf", "x-discriminator"},
+    "ref": {"$ref"},
+    "nullable": {"anyOf"},
+    "any": set(),
+}
+
+_SPEC_URI = "urn:chatspec:spec"
+
+
+class Lowering:
+    """Lowers one spec. Holds the spec's $defs and a referencing resolver for $ref."""
+
+    def __init__(self, spec: LoadedSpec) -> None:
+        self.spec = spec
+        self.defs: dict[str, Any] = spec.document["$defs"]
+        resource = Resource.from_contents(spec.document, default_specification=DRAFT202012)
+        self.resolver = Registry().with_resource(_SPEC_URI, resource).resolver(base_uri=_SPEC_URI)
+
+    def fail(self, pointer: str, problem: str, hint: str) -> SpecError:
+        return SpecError(self.spec.path, pointer, problem, hint)
+
+    # --- definitions ---------------------------------------------------
+
+    def lower_format(self) -> ir.Format:
+        doc = self.spec.document
+        definitions = tuple(self.lower_definition(name, schema) for name, schema in self.defs.items())
+        root = self.ref_name(doc["$ref"], "/$ref")
+        if not isinstance(self.lookup_definition(definitions, root), ir.Model):
+            raise self.fail("/$ref", f"the root {root!r} is not an object model", "point $ref at a $defs entry with properties")
+        return ir.Format(
+            id=self.spec.format_id,
+            version=doc["x-version"],
+            title=doc["title"],
+            description=doc["description"],
+            decisions=tuple(doc.get("x-decisions", ())),
+            root=root,
+            definitions=definitions,
+            source=self.spec.path,
+            valid_examples=self.spec.examples_valid,
+            invalid_examples=tuple(
+                ir.InvalidExample(name, case.get("description", ""), case["data"], tuple(case["errors"]))
+                for name, case in self.spec.examples_invalid
+            ),
+        )
+
+    @staticmethod
+    def lookup_definition(definitions: tuple[ir.Definition, ...], name: str) -> ir.Definition:
+        return next(d for d in definitions if d.name == name)
+
+    def definition_kind(self, name: str, trail: tuple[str, ...] = ()) -> str:
+        """"model", "enum" or "alias" for a $defs entry (following $ref-only aliases)."""
+        schema = self.defs[name]
+        if "properties" in schema or (schema.get("type") == "object" and not isinstance(schema.get("additionalProperties"), dict)):
+            return "model"
+        if "enum" in schema and schema.get("type") == "string":
+            return "enum"
+        return "alias"
+
+    def lower_definition(self, name: str, schema: dict[str, Any]) -> ir.Definition:
+        pointer = pointer_of("$defs", name)
+        kind = self.definition_kind(name)
+        description = schema.get("description", "")
+        if kind == "model":
+            return self.lower_model(name, schema, pointer)
+        if kind == "enum":
+            self.check_keywords(schema, "string", pointer)
+            over = schema.get("x-messages", {})
+            values = list(schema["enum"])
+            return ir.Enum(
+                name=name,
+                description=description,
+                values=tuple(values),
+                messages={"type": messages.type_message("string", over), "enum": messages.resolve("enum", over, allowed=values)},
+                value_descriptions=dict(schema.get("x-enum-descriptions", {})),
+            )
+        self.check_alias_cycle(name, pointer)
+        return ir.Alias(name=name, description=description, type=self.lower_type(schema, pointer))
+
+    def check_alias_cycle(self, name: str, pointer: str) -> None:
+        seen = [name]
+        schema = self.defs[name]
+        while set(schema) - ANNOTATIONS == {"$ref"}:
+            target = self.ref_name(schema["$ref"], pointer + "/$ref")
+            if target in seen:
+                chain = " -> ".join([*seen, target])
+                raise self.fail(pointer + "/$ref", f"cyclic $ref: {chain}", "make one of these definitions a real type instead of a bare $ref")
+            seen.append(target)
+            schema = self.defs[target]
+
+    def lower_model(self, name: str, schema: dict[str, Any], pointer: str) -> ir.Model:
+        self.check_keywords(schema, "model", pointer)
+        properties: dict[str, Any] = schema.get("properties", {})
+        required = schema.get("required", [])
+        for i, key in enumerate(required):
+            if key not in properties:
+                raise self.fail(pointer_of("$defs", name, "required", i), f"required field {key!r} is not in properties", f"add {key!r} to properties or remove it from required")
+        fields = tuple(self.lower_field(key, prop, key in required, pointer + pointer_of("properties", key)) for key, prop in properties.items())
+        closed = schema.get("additionalProperties", True) is False
+        over = schema.get("x-messages", {})
+        rules = tuple(self.lower_rule(rule, fields, pointer + pointer_of("x-rules", i)) for i, rule in enumerate(schema.get("x-rules", [])))
+        return ir.Model(
+            name=name,
+            description=schema.get("description", ""),
+            fields=fields,
+            closed=closed,
+            rules=rules,
+            type_message=messages.type_message("object", over),
+            unknown_message=messages.resolve("additionalProperties", over),
+        )
+
+    def lower_field(self, key: str, schema: dict[str, Any], required: bool, pointer: str) -> ir.Field:
+        over = schema.get("x-messages", {})
+        factory = schema.get("x-default-factory")
+        if required and ("default" in schema or factory):
+            raise self.fail(pointer, f"required field {key!r} has a default", "drop the default, or make the field optional")
+        return ir.Field(
+            name=schema.get("x-name", key),
+            wire_name=key,
+            type=self.lower_type(schema, pointer),
+            required=required,
+            description=schema.get("description", ""),
+            required_message=messages.resolve("required", over),
+            has_default="default" in schema,
+            default=schema.get("default"),
+            default_factory=factory,
+        )
+
+    # --- rules ---------------------------------------------------------
+
+    def lower_rule(self, rule: dict[str, Any], fields: tuple[ir.Field, ...], pointer: str) -> ir.Rule:
+        by_wire = {f.wire_name: f for f in fields}
+
+        def known(name: str, where: str) -> str:
+            if name not in by_wire:
+                raise self.fail(pointer + where, f"the rule names field {name!r}, which the model does not have", f"use one of: {', '.join(by_wire)}")
+            return name
+
+        kind = rule["kind"]
+        after = known(rule["after"], "/after") if "after" in rule else None
+        when = None
+        if "when" in rule:
+            w = rule["when"]
+            when = ir.WhenClause(known(w["field"], "/when/field"), tokens(w.get("pointer", "")), w["equals"])
+        if kind == "at_least_one_of":
+            names = tuple(known(f, f"/fields/{i}") for i, f in enumerate(rule["fields"]))
+            return ir.Rule(kind, rule["message"], after, names)
+        field = known(rule["field"], "/field")
+        if kind == "member_of":
+            up_text, _, rest = rule["in"].partition("/")
+            return ir.Rule(kind, rule["message"], after, (field,), up=int(up_text), pointer=tokens("/" + rest), exportable=False)
+        if kind == "required_when":
+            assert when is not None
+            return ir.Rule(kind, rule["message"], after, (field, when.field), when=when)
+        if kind in ("allowed_when", "contains"):
+            if not isinstance(strip_nullable(by_wire[field].type), ir.ListType):
+                raise self.fail(pointer + "/field", f"{kind} needs an array field, and {field!r} is not one", "name an array field")
+            reads = (field,) if when is None else (field, when.field)
+            return ir.Rule(kind, rule["message"], after, reads, pointer=tokens(rule["each"]), when=when,
+                           allowed=tuple(rule.get("allowed", ())), equals=rule.get("equals"))
+        raise self.fail(pointer + "/kind", f"unknown rule kind {kind!r}", "see the rule kinds in the meta-schema")
+
+    # --- types ---------------------------------------------------------
+
+    def ref_name(self, ref: str, pointer: str) -> str:
+        try:
+            self.resolver.lookup(ref)
+        except Unresolvable:
+            raise self.fail(pointer, f"$ref {ref!r} does not resolve", f"define it under $defs, or use one of: {', '.join(self.defs)}") from None
+        name = ref.removeprefix("#/$defs/")
+        if name not in self.defs:
+            raise self.fail(pointer, f"$ref {ref!r} must point at a $defs entry", "use #/$defs/<Name>")
+        return name
+
+    def check_keywords(self, schema: dict[str, Any], shape: str, pointer: str) -> None:
+        extra = sorted(set(schema) - ANNOTATIONS - KEYWORDS_BY_TYPE[shape])
+        if extra:
+            raise self.fail(pointer, f"keyword(s) {', '.join(extra)} do not apply to a {shape} here",
+                            "remove them, or move the schema to $defs if it should be a named model")
+
+    def lower_type(self, schema: dict[str, Any], pointer: str) -> ir.TypeRef:
+        over: dict[str, str] = schema.get("x-messages", {})
+        if "$ref" in schema:
+            self.check_keywords(schema, "ref", pointer)
+            if set(over) - {"required"}:
+                raise self.fail(pointer + "/x-messages", "next to $ref, x-messages may only set 'required'", "put the other messages on the referenced definition")
+            name = self.ref_name(schema["$ref"], pointer + "/$ref")
+            return ir.Ref(name, self.definition_kind(name))
+        if "oneOf" in schema:
+            self.check_keywords(schema, "union", pointer)
+            return self.lower_union(schema, over, pointer)
+        if "anyOf" in schema:
+            self.check_keywords(schema, "nullable", pointer)
+            branches = schema["anyOf"]
+            real = [b for b in branches if b != {"type": "null"}]
+            if len(branches) != 2 or len(real) != 1:
+                raise self.fail(pointer + "/anyOf", "anyOf is supported only as [<schema>, {\"type\": \"null\"}]", "use oneOf for a union, or type: [..., \"null\"]")
+            return ir.NullableType(self.lower_type(real[0], pointer + "/anyOf/" + str(branches.index(real[0]))))
+        declared = schema.get("type")
+        if declared is None:
+            self.check_keywords(schema, "any", pointer)
+            return ir.AnyType({"type": messages.type_message("any", over)})
+        types = [declared] if isinstance(declared, str) else list(declared)
+        if "null" in types and len(types) > 1:
+            inner = dict(schema, type=[t for t in types if t != "null"][0] if len(types) == 2 else [t for t in types if t != "null"])
+            return ir.NullableType(self.lower_type(inner, pointer))
+        if len(types) != 1 or types[0] == "null":
+            raise self.fail(pointer + "/type", f"type {declared!r} is not supported", "use one type, optionally with \"null\", or oneOf")
+        kind = types[0]
+        if kind == "object":
+            if "properties" in schema:
+                raise self.fail(pointer, "inline object models are not supported", "move the object to $defs and $ref it, so it gets a name")
+            self.check_keywords(schema, "object", pointer)
+            value_schema = schema.get("additionalProperties", {})
+            if not isinstance(value_schema, dict):
+                raise self.fail(pointer, "an object without properties must give additionalProperties a schema", "e.g. \"additionalProperties\": {\"type\": \"string\"}")
+            return ir.MapType(self.lower_type(value_schema, pointer + "/additionalProperties"), {"type": messages.type_message("object", over)})
+        self.check_keywords(schema, kind, pointer)
+        if kind == "string":
+            return self.lower_string(schema, over, pointer)
+        if kind in ("integer", "number"):
+            limits = {k: schema.get(k) for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")}
+            msgs = {"type": messages.type_message(kind, over)}
+            msgs.update({k: messages.resolve(k, over, limit=v) for k, v in limits.items() if v is not None})
+            return ir.NumericType(msgs, integer=kind == "integer", minimum=limits["minimum"], maximum=limits["maximum"],
+                                  exclusive_minimum=limits["exclusiveMinimum"], exclusive_maximum=limits["exclusiveMaximum"])
+        if kind == "boolean":
+            return ir.BooleanType({"type": messages.type_message("boolean", over)})
+        return self.lower_array(schema, over, pointer)
+
+    def lower_string(self, schema: dict[str, Any], over: dict[str, str], pointer: str) -> ir.StringType:
+        msgs = {"type": messages.type_message("string", over)}
+        for key in ("minLength", "maxLength", "pattern"):
+            if key in schema:
+                msgs[key] = messages.resolve(key, over, limit=schema[key])
+        if "const" in schema:
+            msgs["const"] = messages.resolve("const", over, limit=schema["const"])
+        if "enum" in schema:
+            msgs["enum"] = messages.resolve("enum", over, allowed=list(schema["enum"]))
+        if "format" in schema:
+            msgs["format"] = messages.resolve("format", over)
+        if "contentEncoding" in schema:
+            msgs["contentEncoding"] = messages.resolve("contentEncoding", over)
+            if set(schema) & {"minLength", "maxLength", "pattern", "enum", "const", "format"}:
+                raise self.fail(pointer, "a base64 string cannot carry other string constraints", "constrain the decoded bytes in a rule instead, or drop contentEncoding")
+        return ir.StringType(
+            msgs,
+            format=schema.get("format"),
+            encoding=schema.get("contentEncoding"),
+            min_length=schema.get("minLength"),
+            max_length=schema.get("maxLength"),
+            pattern=schema.get("pattern"),
+            const=schema.get("const"),
+            enum=tuple(schema["enum"]) if "enum" in schema else None,
+            known_values=tuple(schema.get("x-known-values", ())),
+        )
+
+    def lower_array(self, schema: dict[str, Any], over: dict[str, str], pointer: str) -> ir.TypeRef:
+        msgs = {"type": messages.type_message("array", over)}
+        if "prefixItems" in schema:
+            prefix = schema["prefixItems"]
+            n = len(prefix)
+            if schema.get("items") is not False or schema.get("minItems", n) != n or schema.get("maxItems", n) != n:
+                raise self.fail(pointer, "a tuple (prefixItems) must have \"items\": false and minItems = maxItems = its length",
+                                f"set \"items\": false, \"minItems\": {n}, \"maxItems\": {n}")
+            msgs["prefixItems"] = messages.resolve("prefixItems", over, limit=n)
+            items = tuple(self.lower_type(s, f"{pointer}/prefixItems/{i}") for i, s in enumerate(prefix))
+            return ir.TupleType(items, msgs)
+        if not isinstance(schema.get("items"), dict):
+            raise self.fail(pointer, "an array needs an \"items\" schema", "add \"items\": {...}")
+        for key in ("minItems", "maxItems"):
+            if key in schema:
+                msgs[key] = messages.resolve(key, over, limit=schema[key])
+        if schema.get("uniqueItems"):
+            msgs["uniqueItems"] = messages.resolve("uniqueItems", over)
+        return ir.ListType(
+            self.lower_type(schema["items"], pointer + "/items"),
+            msgs,
+            min_items=schema.get("minItems"),
+            max_items=schema.get("maxItems"),
+            unique_items=bool(schema.get("uniqueItems")),
+        )
+
+    def lower_union(self, schema: dict[str, Any], over: dict[str, str], pointer: str) -> ir.UnionType:
+        variants = tuple(self.lower_type(s, f"{pointer}/oneOf/{i}") for i, s in enumerate(schema["oneOf"]))
+        tag = schema.get("x-discriminator")
+        if tag is not None:
+            tags = []
+            for i, v in enumerate(variants):
+                model = self.defs.get(v.name) if isinstance(v, ir.Ref) and v.target == "model" else None
+                const = (model or {}).get("properties", {}).get(tag, {}).get("const")
+                if model is None or const is None or tag not in model.get("required", []):
+                    raise self.fail(f"{pointer}/oneOf/{i}", f"with x-discriminator {tag!r}, every variant must $ref a model whose required {tag!r} has a const",
+                                    f"add \"{tag}\": {{\"type\": \"string\", \"const\": ...}} to the variant and require it")
+                tags.append(const)
+            if len(set(tags)) != len(tags):
+                raise self.fail(pointer + "/oneOf", f"two variants share a {tag!r} value", "give each variant its own const")
+            msgs = {
+                "type": messages.type_message("object", over),
+                "discriminator": messages.resolve("discriminator", over),
+                "discriminatorValue": messages.resolve("discriminatorValue", over, allowed=tags),
+            }
+            return ir.UnionType(variants, msgs, discriminator=tag, tags=tuple(tags))
+        kinds = tuple(self.json_kind(v) for v in variants)
+        if len(set(kinds)) != len(kinds):
+            raise self.fail(pointer + "/oneOf", f"oneOf variants must differ in JSON type (got {', '.join(kinds)})",
+                            "add x-discriminator naming a const property, or merge the variants")
+        described = " or ".join(("an " if k[0] in "aeiou" else "a ") + k for k in kinds)
+        return ir.UnionType(variants, {"oneOf": messages.resolve("oneOf", over, allowed=[described])}, json_kinds=kinds)
+
+    def json_kind(self, t: ir.TypeRef) -> str:
+        if isinstance(t, ir.StringType):
+            return "string"
+        if isinstance(t, ir.NumericType):
+            return "integer" if t.integer else "number"
+        if isinstance(t, ir.BooleanType):
+            return "boolean"
+        if isinstance(t, (ir.ListType, ir.TupleType)):
+            return "array"
+        if isinstance(t, ir.MapType):
+            return "object"
+        if isinstance(t, ir.Ref):
+            if t.target == "model":
+                return "object"
+            if t.target == "enum":
+                return "string"
+            return self.json_kind(self.lower_type(self.defs[t.name], pointer_of("$defs", t.name)))
+        return "any"
+
+
+def strip_nullable(t: ir.TypeRef) -> ir.TypeRef:
+    return t.inner if isinstance(t, ir.NullableType) else t
+
+
+def tokens(pointer: str) -> tuple[str, ...]:
+    """JSON pointer text -> unescaped tokens, e.g. "/0/a~1b" -> ("0", "a/b")."""
+    if not pointer:
+        return ()
+    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:])
+
+
+def lower(spec: LoadedSpec) -> ir.Format:
+    return Lowering(spec).lower_format()

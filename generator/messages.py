@@ -1,0 +1,61 @@
+"""Default error messages, by check keyword. A spec overrides any of them with x-messages.
+
+They are resolved into the IR, so every target reports the same text. {limit}
+and {allowed} are filled in at generation time; {index}, {field} and {value}
+are left for the generated code to fill in.
+"""
+
+from __future__ import annotations
+
+TYPE_MESSAGES = {
+    "string": "must be a string",
+    "integer": "must be an integer",
+    "number": "must be a number",
+    "boolean": "must be a boolean",
+    "object": "must be an object",
+    "array": "must be an array",
+    "any": "must be a JSON value",
+}
+
+DEFAULTS = {
+    "required": "missing required field '{field}'",
+    "additionalProperties": "unknown field '{field}'",
+    "minLength": "must be at least {limit} character(s) long",
+    "maxLength": "must be at most {limit} character(s) long",
+    "pattern": "must match the pattern {limit}",
+    "format": "must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z",
+    "contentEncoding": "must be base64 text (standard alphabet, padded)",
+    "enum": "must be one of: {allowed}",
+    "const": "must be \"{limit}\"",
+    "minimum": "must be >= {limit}",
+    "maximum": "must be <= {limit}",
+    "exclusiveMinimum": "must be > {limit}",
+    "exclusiveMaximum": "must be < {limit}",
+    "minItems": "must have at least {limit} item(s)",
+    "maxItems": "must have at most {limit} item(s)",
+    "uniqueItems": "must not contain duplicate items",
+    "prefixItems": "must be an array of exactly {limit} items",
+    "oneOf": "must be {allowed}",
+    "discriminator": "missing required field '{field}'",
+    "discriminatorValue": "field '{field}' must be one of: {allowed}",
+}
+
+
+def show_number(value: float) -> str:
+    """1.0 -> "1", 0.5 -> "0.5": the same text whatever target renders it."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def resolve(keyword: str, overrides: dict[str, str], limit: object = None, allowed: list[str] | None = None) -> str:
+    """The final template for one check: the spec's override or the default, with constants filled in."""
+    template = overrides.get(keyword, DEFAULTS[keyword])
+    if limit is not None:
+        shown = show_number(limit) if isinstance(limit, (int, float)) and not isinstance(limit, bool) else str(limit)
+        template = template.replace("{limit}", shown)
+    if allowed is not None:
+        template = template.replace("{allowed}", ", ".join(allowed))
+    return template
+
+
+def type_message(kind: str, overrides: dict[str, str]) -> str:
+    return overrides.get("type", TYPE_MESSAGES[kind])

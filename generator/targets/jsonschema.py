@@ -1,0 +1,96 @@
+"""JSON Schema target: the spec as a plain 2020-12 schema a reference validator can use.
+
+x- keywords are dropped; the rules JSON Schema can state are added as standard
+keywords (if/then, anyOf, contains) so a reference validator reaches the same
+verdict; base64 strings get the pattern the generated code checks.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from generator import ir
+from generator.render import header
+
+BASE64_PATTERN = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+
+# Keywords whose value is a schema, a list of schemas, or a map of schemas.
+_SCHEMA_VALUED = {"items", "additionalProperties"}
+_SCHEMA_LISTS = {"prefixItems", "oneOf", "anyOf", "allOf"}
+_SCHEMA_MAPS = {"properties", "$defs"}
+
+
+def strip(schema: Any) -> Any:
+    """Copy a schema without x- keywords (data under default/enum/const is left alone)."""
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key.startswith("x-"):
+            continue
+        if key in _SCHEMA_VALUED:
+            out[key] = strip(value)
+        elif key in _SCHEMA_LISTS:
+            out[key] = [strip(v) for v in value]
+        elif key in _SCHEMA_MAPS:
+            out[key] = {k: strip(v) for k, v in value.items()}
+        else:
+            out[key] = value
+    if schema.get("contentEncoding") == "base64":
+        out["pattern"] = BASE64_PATTERN
+    return out
+
+
+def at_pointer(tokens: tuple[str, ...], leaf: dict[str, Any]) -> dict[str, Any]:
+    """A schema that holds `leaf` at a JSON pointer inside the value, and requires it to exist."""
+    schema = leaf
+    for token in reversed(tokens):
+        if token.isdigit():
+            n = int(token)
+            schema = {"type": "array", "prefixItems": [True] * n + [schema], "minItems": n + 1}
+        else:
+            schema = {"type": "object", "properties": {token: schema}, "required": [token]}
+    return schema
+
+
+def present(field: str) -> dict[str, Any]:
+    """Present and not null: what the generated code means by "has a value"."""
+    return {"required": [field], "properties": {field: {"not": {"type": "null"}}}}
+
+
+def rule_schema(rule: ir.Rule) -> dict[str, Any] | None:
+    """The standard JSON Schema form of a rule, or None when it has none."""
+    if not rule.exportable:
+        return None
+    when = None
+    if rule.when is not None:
+        when = {
+            "properties": {rule.when.field: at_pointer(rule.when.pointer, {"const": rule.when.equals})},
+            "required": [rule.when.field],
+        }
+    if rule.kind == "required_when":
+        return {"if": when, "then": present(rule.fields[0])}
+    if rule.kind == "at_least_one_of":
+        return {"anyOf": [present(f) for f in rule.fields]}
+    if rule.kind == "allowed_when":
+        each = {"if": at_pointer(rule.pointer, {}), "then": at_pointer(rule.pointer, {"enum": list(rule.allowed)})}
+        return {"if": when, "then": {"properties": {rule.fields[0]: {"items": each}}}}
+    if rule.kind == "contains":
+        return {"properties": {rule.fields[0]: {"contains": at_pointer(rule.pointer, {"const": rule.equals})}}}
+    raise AssertionError(f"no export for rule kind {rule.kind}")
+
+
+def export(fmt: ir.Format, document: dict[str, Any]) -> dict[str, Any]:
+    schema = strip(document)
+    schema["$comment"] = f"{fmt.id} {fmt.version}. {header(fmt.source)}"
+    for model in fmt.models:
+        extra = [s for s in (rule_schema(r) for r in model.rules) if s is not None]
+        if extra:
+            schema["$defs"][model.name]["allOf"] = extra
+    return schema
+
+
+def render_schema(fmt: ir.Format, document: dict[str, Any]) -> dict[str, str]:
+    text = json.dumps(export(fmt, document), indent=2, ensure_ascii=False) + "\n"
+    return {f"jsonschema/{fmt.id}.schema.json": text}
