@@ -1,0 +1,46 @@
+"""Shared fixtures: project paths, the loaded specs, and generated/python on sys.path."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATED = ROOT / "generated"
+PY_OUT = GENERATED / "python"
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+# The generated package is imported from the committed tree, as a vendoring user would.
+if str(PY_OUT) not in sys.path:
+    sys.path.insert(0, str(PY_OUT))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite tests/golden/*/expected and ir.json from the current generator (use `make golden`)",
+    )
+
+
+@pytest.fixture(scope="session")
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    wanted = bool(request.config.getoption("--update-golden"))
+    if wanted and os.environ.get("CI"):
+        pytest.exit("refusing to update golden files when CI is set: golden files are reviewed changes", returncode=2)
+    return wanted
+
+
+@pytest.fixture(scope="session")
+def specs():
+    from generator.core import discover
+
+    return discover(ROOT / "specs", ROOT)
+
+
+def go_available() -> bool:
+    return shutil.which("go") is not None
