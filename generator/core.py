@@ -16,6 +16,9 @@ from generator.targets import jsonschema, python
 
 TARGETS = ("python", "jsonschema")
 
+# Generated files that do not depend on any one spec (runtimes, package markers).
+SHARED_FILES = python.SHARED_FILES
+
 
 def discover(specs_dir: Path, root: Path) -> list[LoadedSpec]:
     """Load every specs/<format>/spec.json, in name order."""

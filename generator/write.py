@@ -29,13 +29,20 @@ def recover(out: Path) -> None:
         shutil.rmtree(new)
 
 
+def _is_cache(relative: Path) -> bool:
+    # Importing, type-checking or building the output leaves caches in it
+    # (__pycache__, .mypy_cache); they are not generated files, so neither
+    # drift nor something to remove.
+    return any(part == "__pycache__" or part.startswith(".") for part in relative.parts)
+
+
 def read_tree(out: Path) -> dict[str, str]:
     if not out.is_dir():
         return {}
     return {
         p.relative_to(out).as_posix(): p.read_text(encoding="utf-8")
         for p in sorted(out.rglob("*"))
-        if p.is_file()
+        if p.is_file() and not _is_cache(p.relative_to(out))
     }
 
 
@@ -54,7 +61,20 @@ def write_tree(out: Path, files: dict[str, str], fail_after: int | None = None) 
     if not written and not removed:
         return written, removed
     new, old = _siblings(out)
-    to_write = set(written)
+    try:
+        _assemble(new, out, files, set(written), fail_after)
+    except BaseException:
+        shutil.rmtree(new, ignore_errors=True)
+        raise
+    if out.exists():
+        out.rename(old)
+    new.rename(out)
+    shutil.rmtree(old, ignore_errors=True)
+    return written, removed
+
+
+def _assemble(new: Path, out: Path, files: dict[str, str], to_write: set[str], fail_after: int | None) -> None:
+    """Build the complete new tree in `new`: changed files written, the rest hard-linked."""
     for i, (path, text) in enumerate(sorted(files.items())):
         target = new / path
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -65,11 +85,6 @@ def write_tree(out: Path, files: dict[str, str], fail_after: int | None = None) 
                 handle.write(text)
         else:
             os.link(out / path, target)
-    if out.exists():
-        out.rename(old)
-    new.rename(out)
-    shutil.rmtree(old, ignore_errors=True)
-    return written, removed
 
 
 def unified_diff(out: Path, files: dict[str, str]) -> str:

@@ -42,9 +42,9 @@ def test_imports_without_site_packages(fmt: str) -> None:
     assert done.stdout.strip() == spec["x-version"]
 
 
-def test_mypy_strict_on_generated_package() -> None:
+def test_mypy_strict_on_generated_package(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "-p", "chatformats"],
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path), "-p", "chatformats"],
         capture_output=True, text=True, cwd=PY_OUT, env={**os.environ, "MYPYPATH": str(PY_OUT)},
     )
     assert done.returncode == 0, done.stdout + done.stderr

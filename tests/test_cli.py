@@ -1,0 +1,145 @@
+"""The chatspec command as a user runs it: generate, check, spec errors, determinism, crash safety."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from generator.core import discover, generate
+from generator.write import read_tree, write_tree
+
+
+def _run(root: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "generator", "--root", str(root), *args],
+                          capture_output=True, text=True, cwd=ROOT, env={**os.environ, **env})
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    """A copy of the specs with a freshly generated tree."""
+    shutil.copytree(ROOT / "specs", tmp_path / "specs")
+    done = _run(tmp_path, "generate")
+    assert done.returncode == 0, done.stderr
+    return tmp_path
+
+
+def test_committed_generated_tree_is_fresh() -> None:
+    done = _run(ROOT, "check")
+    assert done.returncode == 0, f"generated/ is stale; run `make generate` and commit:\n{done.stdout[:4000]}"
+
+
+def test_generate_then_check_is_clean_and_a_second_generate_writes_nothing(project: Path) -> None:
+    assert _run(project, "check").returncode == 0
+    before = {p: p.stat().st_mtime_ns for p in (project / "generated").rglob("*") if p.is_file()}
+    again = _run(project, "generate")
+    assert again.returncode == 0 and "wrote" not in again.stdout
+    assert {p: p.stat().st_mtime_ns for p in (project / "generated").rglob("*") if p.is_file()} == before
+
+
+def test_check_prints_a_diff_and_names_stale_and_extra_files(project: Path) -> None:
+    module = project / "generated" / "python" / "chatformats" / "chat_event.py"
+    module.write_text(module.read_text() + "# edited by hand\n")
+    (project / "generated" / "leftover.txt").write_text("x")
+    done = _run(project, "check")
+    assert done.returncode == 1
+    assert "-# edited by hand" in done.stdout
+    assert "generated/leftover.txt should not exist" in done.stdout
+    assert "make generate" in done.stderr
+
+
+def test_generate_writes_only_changed_files_and_removes_extra_ones(project: Path) -> None:
+    module = project / "generated" / "python" / "chatformats" / "chat_event.py"
+    untouched = project / "generated" / "python" / "chatformats" / "droidlet_chat.py"
+    stamp = untouched.stat().st_mtime_ns
+    module.write_text("stale")
+    (project / "generated" / "leftover.txt").write_text("x")
+    done = _run(project, "generate")
+    assert done.returncode == 0
+    assert done.stdout.splitlines() == ["wrote generated/python/chatformats/chat_event.py", "removed generated/leftover.txt"]
+    assert untouched.stat().st_mtime_ns == stamp
+    assert not (project / "generated" / "leftover.txt").exists()
+
+
+def test_a_spec_change_shows_in_check(project: Path) -> None:
+    spec_path = project / "specs" / "structured_conversation" / "spec.json"
+    spec = json.loads(spec_path.read_text())
+    spec["$defs"]["ConversationDocument"]["properties"]["id"]["description"] = "A new description."
+    spec_path.write_text(json.dumps(spec, indent=2))
+    done = _run(project, "check")
+    assert done.returncode == 1 and "+    \"\"\"A new description.\"\"\"" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (lambda s: s.replace('"x-version": "1.0.0"', '"x-version": "1.0"'), "at /x-version:"),
+        (lambda s: s.replace('"$defs": {', '"$defs": {"Bad": {"type": "object", "patternProperties": {}},', 1),
+         "at /$defs/Bad: unsupported keyword 'patternProperties'"),
+        (lambda s: s.replace('"in": "0/people"', '"in": "0/people", "unknown": 1'), "at /$defs/StructuredConversation/x-rules/0"),
+        (lambda s: s.replace('"field": "user"', '"field": "usr"'), "at /$defs/StructuredConversation/x-rules/0/field: the rule names field 'usr'"),
+        (lambda s: s.replace('"$ref": "#/$defs/ConversationMessage"', '"$ref": "#/$defs/Missing"'), "$ref '#/$defs/Missing' does not resolve"),
+    ],
+    ids=["bad_version", "unsupported_keyword", "rule_extra_key", "rule_missing_field", "dangling_ref"],
+)
+def test_bad_spec_is_one_clear_error_and_leaves_generated_untouched(project: Path, edit, expected: str) -> None:
+    spec_path = project / "specs" / "structured_conversation" / "spec.json"
+    spec_path.write_text(edit(json.dumps(json.loads(spec_path.read_text()), indent=2)))
+    before = read_tree(project / "generated")
+    done = _run(project, "generate")
+    assert done.returncode == 2
+    assert done.stderr.startswith("chatspec: specs/structured_conversation/spec.json")
+    assert expected in done.stderr, done.stderr
+    assert "hint:" in done.stderr
+    assert read_tree(project / "generated") == before
+
+
+def test_json_syntax_error_names_line_and_column(project: Path) -> None:
+    spec_path = project / "specs" / "droidlet_chat" / "spec.json"
+    spec_path.write_text('{\n  "title": "x",\n  "minItems": 1,\n}\n')
+    done = _run(project, "generate")
+    assert done.returncode == 2
+    assert "specs/droidlet_chat/spec.json:4:1: at /: invalid JSON" in done.stderr, done.stderr
+
+
+def test_interrupted_write_leaves_the_old_tree(project: Path) -> None:
+    out = project / "generated"
+    before = read_tree(out)
+    files = dict(generate(discover(project / "specs", project)))
+    files = {p: t + "# changed\n" for p, t in files.items()}
+    with pytest.raises(OSError, match="simulated failure"):
+        write_tree(out, files, fail_after=3)
+    assert read_tree(out) == before
+    assert _run(project, "check").returncode == 0
+    assert not (project / "generated.new").exists()
+
+
+def test_output_is_identical_whatever_hash_seed_time_zone_or_locale(tmp_path: Path) -> None:
+    trees = []
+    for i, env in enumerate([{"PYTHONHASHSEED": "1", "TZ": "UTC", "LC_ALL": "C"},
+                             {"PYTHONHASHSEED": "4242", "TZ": "Asia/Kolkata", "LC_ALL": "C.UTF-8"}]):
+        root = tmp_path / str(i)
+        shutil.copytree(ROOT / "specs", root / "specs")
+        assert _run(root, "generate", **env).returncode == 0
+        trees.append(read_tree(root / "generated"))
+    assert trees[0] == trees[1]
+    assert trees[0] == read_tree(ROOT / "generated")
+
+
+def test_a_crash_between_the_two_renames_is_repaired_by_the_next_run(project: Path) -> None:
+    out = project / "generated"
+    before = read_tree(out)
+    # As if killed after `generated -> generated.old` and before `generated.new -> generated`.
+    out.rename(project / "generated.old")
+    (project / "generated.new" / "python").mkdir(parents=True)
+    (project / "generated.new" / "python" / "partial.py").write_text("half")
+    done = _run(project, "generate")
+    assert done.returncode == 0, done.stderr
+    assert read_tree(out) == before
+    assert not (project / "generated.old").exists() and not (project / "generated.new").exists()

@@ -1,0 +1,133 @@
+"""Golden cases: one spec per edge, its expected output and IR locked byte for byte.
+
+Update after a reviewed generator change with `make golden` (refused when CI is set).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import GENERATED, GOLDEN, ROOT
+from generator.core import SHARED_FILES, generate, ir_json
+from generator.load import LoadedSpec, load_spec
+from generator.lower import lower
+
+CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file())
+FIX = "run `make golden` to accept the new output after reviewing it"
+
+
+def _load(case: str) -> LoadedSpec:
+    return load_spec(GOLDEN / case, ROOT)
+
+
+def _expected_tree(case: str) -> dict[str, str]:
+    folder = GOLDEN / case / "expected"
+    return {p.relative_to(folder).as_posix(): p.read_text(encoding="utf-8") for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _write_tree(folder: Path, files: dict[str, str]) -> None:
+    for path, text in files.items():
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8", newline="")
+
+
+def test_there_are_golden_cases() -> None:
+    assert {"keywords", "name_collisions", "dashed_wire_names", "nested_unions", "optional_vs_nullable",
+            "odd_enum_values", "hostile_descriptions"} <= set(CASES)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_golden_output(case: str, update_golden: bool) -> None:
+    spec = _load(case)
+    produced = {p: t for p, t in generate([spec]).items() if p not in SHARED_FILES}
+    ir_text = ir_json(lower(spec))
+    if update_golden:
+        folder = GOLDEN / case / "expected"
+        for old in sorted(folder.rglob("*"), reverse=True) if folder.exists() else []:
+            old.unlink() if old.is_file() else old.rmdir()
+        _write_tree(folder, produced)
+        (GOLDEN / case / "ir.json").write_text(ir_text, encoding="utf-8")
+        return
+    expected = _expected_tree(case)
+    assert sorted(produced) == sorted(expected), f"golden case {case}: the set of files changed; {FIX}"
+    for path in produced:
+        assert produced[path] == expected[path], f"golden case {case}: {path} changed; {FIX}"
+    assert ir_text == (GOLDEN / case / "ir.json").read_text(encoding="utf-8"), f"golden case {case}: ir.json changed; {FIX}"
+
+
+_RUN_EXAMPLES = r"""
+import importlib, json, sys
+from pathlib import Path
+results = []
+for case, folder in json.loads(sys.argv[1]):
+    mod = importlib.import_module("chatformats." + case)
+    parse = getattr(mod, "parse_" + case + "_from_json")
+    for p in sorted(Path(folder, "examples", "valid").glob("*.json")):
+        try:
+            value = parse(p.read_text(encoding="utf-8"))
+            type(value).from_dict(value.to_dict())
+            results.append([str(p), "accepted", None])
+        except mod.ValidationError as exc:
+            results.append([str(p), "rejected", [[e.path, e.message] for e in exc.errors]])
+    for p in sorted(Path(folder, "examples", "invalid").glob("*.json")):
+        data = json.loads(p.read_text(encoding="utf-8"))["data"]
+        try:
+            parse(json.dumps(data))
+            results.append([str(p), "accepted", None])
+        except mod.ValidationError as exc:
+            results.append([str(p), "rejected", [[e.path, e.message] for e in exc.errors]])
+print(json.dumps(results))
+"""
+
+
+@pytest.fixture(scope="module")
+def golden_package(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The golden cases generated together as one chatformats package, outside the repo."""
+    folder = tmp_path_factory.mktemp("golden_out")
+    files = generate([_load(case) for case in CASES])
+    _write_tree(folder, {p: t for p, t in files.items() if p.startswith("python/")})
+    return folder / "python"
+
+
+def test_golden_examples_through_generated_python(golden_package: Path) -> None:
+    # python -S: the generated modules need nothing but the standard library.
+    args = json.dumps([[case, str(GOLDEN / case)] for case in CASES])
+    done = subprocess.run([sys.executable, "-S", "-c", _RUN_EXAMPLES, args], capture_output=True, text=True,
+                          cwd=golden_package, env={**os.environ, "PYTHONPATH": str(golden_package)})
+    assert done.returncode == 0, done.stderr
+    results = {path: (verdict, errors) for path, verdict, errors in json.loads(done.stdout)}
+    assert len(results) >= 2 * len(CASES)
+    for path, (verdict, errors) in results.items():
+        if "/valid/" in path:
+            assert verdict == "accepted", f"{path}: {errors}"
+        else:
+            expected = json.loads(Path(path).read_text(encoding="utf-8"))["errors"]
+            assert verdict == "rejected", path
+            assert [{"path": p, "message": m} for p, m in errors] == expected, path
+
+
+def test_golden_python_passes_mypy_strict(golden_package: Path, tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path), "-p", "chatformats"],
+                          capture_output=True, text=True, cwd=golden_package, env={**os.environ, "MYPYPATH": str(golden_package)})
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_update_golden_is_refused_in_ci() -> None:
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(Path(__file__)),
+                           "--update-golden", "-k", "test_golden_output"],
+                          capture_output=True, text=True, cwd=ROOT, env={**os.environ, "CI": "true"})
+    assert done.returncode != 0
+    assert "refusing to update golden files" in done.stdout + done.stderr
+
+
+def test_committed_generated_tree_has_no_golden_formats() -> None:
+    # Golden specs live under tests/, never in the shipped package.
+    assert not any((GENERATED / "python" / "chatformats" / f"{case}.py").exists() for case in CASES)
