@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: generate check test golden clean
+.PHONY: generate check test golden fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,14 @@ check: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# Each Go fuzz target for FUZZTIME (CI runs a few seconds each inside make test).
+FUZZTIME ?= 60s
+fuzz: $(STAMP)
+	cd generated/go && for pkg in $$(go list ./... | grep -v /internal/); do \
+	  target=$$(go test -list '^Fuzz' $$pkg | grep '^Fuzz'); \
+	  GOTOOLCHAIN=local go test $$pkg -run='^$$' -fuzz="^$$target$$" -fuzztime=$(FUZZTIME) || exit 1; \
+	done
 
 golden: $(STAMP)
 	$(BIN)/python -m pytest tests/test_golden.py --update-golden

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from generator.core import discover, generate
 from generator.errors import SpecError
+from generator.options import load_options
 from generator.write import unified_diff, write_tree
 
 
@@ -24,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     root: Path = args.root
     try:
-        files = generate(discover(root / "specs", root))
+        files = generate(discover(root / "specs", root), options=load_options(root))
     except SpecError as exc:
         print(f"chatspec: {exc}", file=sys.stderr)
         return 2

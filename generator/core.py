@@ -12,12 +12,13 @@ from generator import ir
 from generator.errors import SpecError
 from generator.load import LoadedSpec, load_spec
 from generator.lower import lower
-from generator.targets import jsonschema, python
+from generator.options import Options
+from generator.targets import go, jsonschema, python
 
-TARGETS = ("python", "jsonschema")
+TARGETS = ("python", "go", "jsonschema")
 
 # Generated files that do not depend on any one spec (runtimes, package markers).
-SHARED_FILES = python.SHARED_FILES
+SHARED_FILES = python.SHARED_FILES | go.shared_files()
 
 
 def discover(specs_dir: Path, root: Path) -> list[LoadedSpec]:
@@ -28,7 +29,7 @@ def discover(specs_dir: Path, root: Path) -> list[LoadedSpec]:
     return [load_spec(folder, root) for folder in folders]
 
 
-def generate(specs: Iterable[LoadedSpec], targets: Iterable[str] = TARGETS) -> dict[str, str]:
+def generate(specs: Iterable[LoadedSpec], targets: Iterable[str] = TARGETS, options: Options = Options()) -> dict[str, str]:
     """Every generated file, keyed by its path under generated/."""
     specs = list(specs)
     formats = [lower(s) for s in specs]
@@ -36,6 +37,8 @@ def generate(specs: Iterable[LoadedSpec], targets: Iterable[str] = TARGETS) -> d
     files: dict[str, str] = {}
     if "python" in wanted:
         files.update(python.render_package(formats))
+    if "go" in wanted:
+        files.update(go.render_module(formats, options))
     if "jsonschema" in wanted:
         for spec, fmt in zip(specs, formats):
             files.update(jsonschema.render_schema(fmt, spec.document))

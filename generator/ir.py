@@ -67,6 +67,7 @@ class TupleType:
 
     items: tuple[TypeRef, ...]
     messages: Messages
+    names: tuple[str, ...] = ()  # a name per position where the spec gives one (x-name), e.g. ("kind", "text")
     kind: str = "tuple"
 
 

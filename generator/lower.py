@@ -246,6 +246,9 @@ class Lowering:
         if kind in ("integer", "number"):
             limits = {k: schema.get(k) for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")}
             msgs = {"type": messages.type_message(kind, over)}
+            if kind == "integer":
+                # Integers are 64-bit in every target (Go's int64); the exported schema says so too.
+                msgs["int64"] = messages.resolve("int64", over)
             msgs.update({k: messages.resolve(k, over, limit=v) for k, v in limits.items() if v is not None})
             return ir.NumericType(msgs, integer=kind == "integer", minimum=limits["minimum"], maximum=limits["maximum"],
                                   exclusive_minimum=limits["exclusiveMinimum"], exclusive_maximum=limits["exclusiveMaximum"])
@@ -290,7 +293,8 @@ class Lowering:
                                 f"set \"items\": false, \"minItems\": {n}, \"maxItems\": {n}")
             msgs["prefixItems"] = messages.resolve("prefixItems", over, limit=n)
             items = tuple(self.lower_type(s, f"{pointer}/prefixItems/{i}") for i, s in enumerate(prefix))
-            return ir.TupleType(items, msgs)
+            names = tuple(s.get("x-name", "") for s in prefix)
+            return ir.TupleType(items, msgs, names=names if any(names) else ())
         if not isinstance(schema.get("items"), dict):
             raise self.fail(pointer, "an array needs an \"items\" schema", "add \"items\": {...}")
         for key in ("minItems", "maxItems"):

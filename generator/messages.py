@@ -27,6 +27,7 @@ DEFAULTS = {
     "contentEncoding": "must be base64 text (standard alphabet, padded)",
     "enum": "must be one of: {allowed}",
     "const": "must be \"{limit}\"",
+    "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
     "minimum": "must be >= {limit}",
     "maximum": "must be <= {limit}",
     "exclusiveMinimum": "must be > {limit}",

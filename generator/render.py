@@ -23,6 +23,9 @@ def environment() -> jinja2.Environment:
     )
     # String literals per target language: exact for any text, quotes and all.
     env.filters["pystr"] = repr
+    from generator.targets.go import go_str  # late: the Go target imports this module
+
+    env.filters["gostr"] = go_str
     return env
 
 

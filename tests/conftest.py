@@ -44,3 +44,9 @@ def specs():
 
 def go_available() -> bool:
     return shutil.which("go") is not None
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    # A local run without Go passes the Python half only; say so where it cannot be missed.
+    if not go_available():
+        terminalreporter.write_sep("!", "Go is not installed: the Go checks (build, vet, tests, conformance, fuzz) were SKIPPED", red=True)

@@ -15,6 +15,8 @@ from generator.render import header
 
 BASE64_PATTERN = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
 
+NUMERIC_RANGES = {"integer": (-(2**63), 2**63 - 1), "number": (-1.7976931348623157e308, 1.7976931348623157e308)}
+
 # Keywords whose value is a schema, a list of schemas, or a map of schemas.
 _SCHEMA_VALUED = {"items", "additionalProperties"}
 _SCHEMA_LISTS = {"prefixItems", "oneOf", "anyOf", "allOf"}
@@ -39,6 +41,15 @@ def strip(schema: Any) -> Any:
             out[key] = value
     if schema.get("contentEncoding") == "base64":
         out["pattern"] = BASE64_PATTERN
+    types = schema.get("type")
+    types = [types] if isinstance(types, str) else types or []
+    # Generated code holds integers in 64 bits and numbers in float64; say so,
+    # so a reference validator draws the same line.
+    for kind, (low, high) in NUMERIC_RANGES.items():
+        if kind in types:
+            out["minimum"] = max(out.get("minimum", low), low)
+            out["maximum"] = min(out.get("maximum", high), high)
+            break
     return out
 
 

@@ -377,6 +377,19 @@ def _bounds(
     return not ctx.failed_since(mark)
 
 
+# Integers are 64-bit in every target, so Go and Python accept the same values.
+_INT64_MIN: Final = -(2**63)
+_INT64_MAX: Final = 2**63 - 1
+
+
+def _finite_float(value: int | float) -> bool:
+    """Whether a JSON number fits a float64 (Go's float64; a huge int does not)."""
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
 def integer(
     msgs: Mapping[str, str],
     minimum: float | None = None,
@@ -390,6 +403,9 @@ def integer(
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             ctx.error(msgs["type"], "type", value=value)
+            return INVALID
+        if not _INT64_MIN <= value <= _INT64_MAX:
+            ctx.error(msgs["int64"], "int64", value=value)
             return INVALID
         ok = _bounds(
             value, ctx, msgs, minimum, maximum, exclusive_minimum, exclusive_maximum
@@ -410,7 +426,7 @@ def number(
         if (
             isinstance(value, bool)
             or not isinstance(value, (int, float))
-            or (isinstance(value, float) and not math.isfinite(value))
+            or not _finite_float(value)
         ):
             ctx.error(msgs["type"], "type", value=value)
             return INVALID

@@ -887,7 +887,12 @@ _P_CONVERSATION_METADATA_LAST_MESSAGE_AT: Final = _rt.date_time(
     }
 )
 _P_CONVERSATION_METADATA_MESSAGE_COUNT: Final = _rt.integer(
-    {"type": "must be an integer", "minimum": "must be >= 0"}, minimum=0
+    {
+        "type": "must be an integer",
+        "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+        "minimum": "must be >= 0",
+    },
+    minimum=0,
 )
 _P_CONVERSATION_METADATA_PARTICIPANT_ROLES: Final = _rt.list_of(
     _P_ROLE,
@@ -904,7 +909,12 @@ _P_CHAT_STATE_LAST_UPDATED: Final = _rt.date_time(
     }
 )
 _P_CHAT_STATE_UPDATE_COUNT: Final = _rt.integer(
-    {"type": "must be an integer", "minimum": "must be >= 0"}, minimum=0
+    {
+        "type": "must be an integer",
+        "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+        "minimum": "must be >= 0",
+    },
+    minimum=0,
 )
 _P_CHAT_STATE_MESSAGES: Final = _rt.list_of(
     _parse_chat_message, {"type": "must be an array"}
@@ -913,7 +923,12 @@ _P_CHAT_STATE_CONVERSATIONS: Final = _rt.map_of(
     _parse_conversation_metadata, {"type": "must be an object"}
 )
 _P_CHAT_STATE_MAX_HISTORY_SIZE: Final = _rt.integer(
-    {"type": "must be an integer", "minimum": "must be >= 1"}, minimum=1
+    {
+        "type": "must be an integer",
+        "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+        "minimum": "must be >= 1",
+    },
+    minimum=1,
 )
 _P_CHAT_STATE_DEFAULT_CONVERSATION_ID: Final = _rt.string(
     {"type": "must be a string", "pattern": "Conversation ID cannot be empty"},

@@ -227,7 +227,12 @@ _P_CONTENT_ITEM: Final = _rt.tuple_of(
     },
 )
 _P_DROIDLET_CHAT_SPEAKER_ID: Final = _rt.string({"type": "must be a string"})
-_P_DROIDLET_CHAT_TIMESTAMP: Final = _rt.integer({"type": "must be an integer"})
+_P_DROIDLET_CHAT_TIMESTAMP: Final = _rt.integer(
+    {
+        "type": "must be an integer",
+        "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+    }
+)
 _P_DROIDLET_CHAT_CONTENT_TYPE: Final = _rt.list_of(
     _P_CONTENT_TYPE,
     {

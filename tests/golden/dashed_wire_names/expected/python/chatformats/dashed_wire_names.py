@@ -105,7 +105,12 @@ _P_HEADERS_N2FA_CODE: Final = _rt.string(
     pattern="^[0-9]{6}$",
 )
 _P_HEADERS_MAX_AGE: Final = _rt.integer(
-    {"type": "must be an integer", "minimum": "must be >= 0"}, minimum=0
+    {
+        "type": "must be an integer",
+        "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+        "minimum": "must be >= 0",
+    },
+    minimum=0,
 )
 _P_HEADERS_N_CODE: Final = _rt.string({"type": "must be a string"})
 _KEYS_HEADERS: Final = frozenset(

@@ -184,7 +184,12 @@ def _parse_struct(data: Any, ctx: _rt.Context) -> Any:
 # Parsers are built once, at import, from the runtime's combinators.
 _P_KEYWORDS_CLASS: Final = _rt.string({"type": "must be a string"})
 _P_KEYWORDS_TYPE: Final = _rt.string({"type": "must be a string"})
-_P_KEYWORDS_FUNC: Final = _rt.integer({"type": "must be an integer"})
+_P_KEYWORDS_FUNC: Final = _rt.integer(
+    {
+        "type": "must be an integer",
+        "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+    }
+)
 _P_KEYWORDS_IMPORT: Final = _rt.boolean({"type": "must be a boolean"})
 _P_KEYWORDS_RANGE: Final = _rt.number({"type": "must be a number"})
 _P_KEYWORDS_SELF: Final = _rt.string({"type": "must be a string"})

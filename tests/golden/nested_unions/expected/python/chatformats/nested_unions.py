@@ -232,7 +232,12 @@ _P_BODY: Final = _rt.union_by_kind(
 _P_PAIR: Final = _rt.tuple_of(
     (
         _rt.string({"type": "must be a string"}),
-        _rt.integer({"type": "must be an integer"}),
+        _rt.integer(
+            {
+                "type": "must be an integer",
+                "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+            }
+        ),
     ),
     {"type": "must be an array", "prefixItems": "must be an array of exactly 2 items"},
 )

@@ -176,7 +176,12 @@ _P_FLAGS_OPTIONAL_PLAIN: Final = _rt.boolean({"type": "must be a boolean"})
 _P_FLAGS_OPTIONAL_NULLABLE: Final = _rt.nullable(
     _rt.boolean({"type": "must be a boolean"})
 )
-_P_FLAGS_OPTIONAL_DEFAULT: Final = _rt.integer({"type": "must be an integer"})
+_P_FLAGS_OPTIONAL_DEFAULT: Final = _rt.integer(
+    {
+        "type": "must be an integer",
+        "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+    }
+)
 _P_FLAGS_OPTIONAL_LIST: Final = _rt.list_of(
     _rt.string({"type": "must be a string"}), {"type": "must be an array"}
 )
@@ -184,6 +189,7 @@ _P_FLAGS_OPTIONAL_REF: Final = _rt.nullable(_parse_inner)
 _P_INNER_N: Final = _rt.integer(
     {
         "type": "must be an integer",
+        "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
         "minimum": "must be >= 1",
         "maximum": "must be <= 10",
     },

@@ -1,0 +1,3 @@
+module github.com/chatspec/chatformats
+
+go 1.21

@@ -1,0 +1,24 @@
+"""Project configuration: [tool.chatspec] in the project's pyproject.toml."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+# The Go module path of generated/go when the project does not set one.
+DEFAULT_GO_MODULE = "github.com/chatspec/chatformats"
+
+
+@dataclass(frozen=True)
+class Options:
+    go_module: str = DEFAULT_GO_MODULE  # e.g. "example.com/acme/chatformats"
+
+
+def load_options(root: Path) -> Options:
+    """Read [tool.chatspec] from root/pyproject.toml; defaults where it is absent."""
+    path = root / "pyproject.toml"
+    if not path.is_file():
+        return Options()
+    table = tomllib.loads(path.read_text(encoding="utf-8")).get("tool", {}).get("chatspec", {})
+    return Options(go_module=table.get("go-module", DEFAULT_GO_MODULE))

@@ -1,0 +1,272 @@
+"""The generated Go module: gofmt-clean, vetted, tested, fuzzed, and agreeing with Python case by case.
+
+Without Go on the machine these tests are skipped, loudly (see conftest);
+CI's .ci/run refuses to run without Go.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import GENERATED, GOLDEN, ROOT
+from go_driver import GO_ENV, build_driver, go_available, run_driver
+from generator.core import generate
+from generator.load import load_spec
+from generator.options import load_options
+from generator.targets.go import package_name
+
+pytestmark = pytest.mark.skipif(not go_available(), reason="Go is not installed: the Go checks did not run")
+
+GO_TREE = GENERATED / "go"
+MODULE = load_options(ROOT).go_module
+FORMATS = sorted(p.name for p in (ROOT / "specs").iterdir() if (p / "spec.json").is_file())
+GOLDEN_CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file())
+
+
+def _go(*args: str, cwd: Path = GO_TREE, timeout: int = 600) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["go", *args], cwd=cwd, capture_output=True, text=True, env=GO_ENV, timeout=timeout)
+
+
+def _python_verdict(module: str, fmt: str, text: str) -> dict[str, Any]:
+    mod = importlib.import_module(f"{module}.{fmt}")
+    try:
+        getattr(mod, f"parse_{fmt}_from_json")(text)
+    except mod.ValidationError as exc:
+        return {"ok": False, "errors": [[e.path, e.message] for e in exc.errors]}
+    return {"ok": True, "errors": []}
+
+
+def _example_cases(spec_root: Path, names: list[str]) -> list[tuple[str, str, str]]:
+    """(format, case name, JSON text) for every valid and invalid example."""
+    cases = []
+    for fmt in names:
+        for path in sorted((spec_root / fmt / "examples" / "valid").glob("*.json")):
+            cases.append((fmt, f"{fmt}/valid/{path.stem}", path.read_text(encoding="utf-8")))
+        for path in sorted((spec_root / fmt / "examples" / "invalid").glob("*.json")):
+            data = json.loads(path.read_text(encoding="utf-8"))["data"]
+            cases.append((fmt, f"{fmt}/invalid/{path.stem}", json.dumps(data, ensure_ascii=False)))
+    return cases
+
+
+def _disagreements(go: list[dict[str, Any]], python: list[dict[str, Any]], cases: list[tuple[str, str, str]]) -> list[str]:
+    return [f"{name}: {text[:300]}\n  python: {p}\n  go:     {g}" for (_, name, text), g, p in zip(cases, go, python) if g != p]
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_driver(GO_TREE, MODULE, FORMATS, tmp_path_factory.mktemp("driver"))
+
+
+def test_generated_go_is_gofmt_clean() -> None:
+    done = subprocess.run(["gofmt", "-l", "."], cwd=GO_TREE, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == "", f"not gofmt-clean (fix the templates):\n{done.stdout}{done.stderr}"
+
+
+def test_generated_go_vets_and_its_tests_pass() -> None:
+    vet = _go("vet", "./...")
+    assert vet.returncode == 0, vet.stderr
+    test = _go("test", "-count=1", "./...")
+    assert test.returncode == 0, test.stdout + test.stderr
+    assert test.stdout.count("ok ") >= len(FORMATS)
+
+
+def test_every_example_gets_the_same_errors_in_go_and_python(driver: Path) -> None:
+    cases = _example_cases(ROOT / "specs", FORMATS)
+    go = run_driver(driver, [(fmt, text) for fmt, _, text in cases])
+    python = [_python_verdict("chatformats", fmt, text) for fmt, _, text in cases]
+    assert not _disagreements(go, python, cases), "\n".join(_disagreements(go, python, cases))
+    assert sum(v["ok"] for v in go) >= 4 * 3 and sum(not v["ok"] for v in go) >= 4 * 8
+
+
+# JSON values that stress every check: wrong kinds, empties, edges of numbers and text.
+_ODD: list[Any] = [None, True, 0, -1, 1.0, 1.5, 2**63, -(2**63) - 1, 1e300, "", " ", "\u00a0", "x", "2024-01-15T10:30:00Z",
+                   "2024-02-30T00:00:00Z", "QUJD", "QUJD\n", [], [None], [""], [[]], {}, {"type": "text"}, {"x": 1}]
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found += _paths(item, (*prefix, i))
+    return found
+
+
+def _mutations(example: Any) -> list[Any]:
+    """The example with each value replaced by each odd value, each key removed, and an extra key added."""
+    out = []
+    for path in _paths(example):
+        for odd in _ODD:
+            doc = copy.deepcopy(example)
+            if not path:
+                out.append(odd)
+                continue
+            here = doc
+            for token in path[:-1]:
+                here = here[token]
+            here[path[-1]] = odd
+            out.append(doc)
+        if path:
+            doc = copy.deepcopy(example)
+            here = doc
+            for token in path[:-1]:
+                here = here[token]
+            if isinstance(here, dict):
+                del here[path[-1]]
+                out.append(doc)
+        doc = copy.deepcopy(example)
+        here = doc
+        for token in path:
+            here = here[token]
+        if isinstance(here, dict):
+            here["unexpected-key"] = 1
+            out.append(doc)
+    return out
+
+
+def test_mutated_examples_get_the_same_errors_in_go_and_python(driver: Path) -> None:
+    cases = []
+    for fmt, name, text in _example_cases(ROOT / "specs", FORMATS):
+        if "/valid/" in name:
+            for i, doc in enumerate(_mutations(json.loads(text))):
+                cases.append((fmt, f"{name}#{i}", json.dumps(doc, ensure_ascii=False)))
+    assert len(cases) > 2000
+    go = run_driver(driver, [(fmt, text) for fmt, _, text in cases])
+    python = [_python_verdict("chatformats", fmt, text) for fmt, _, text in cases]
+    found = _disagreements(go, python, cases)
+    assert not found, f"{len(found)} of {len(cases)} cases disagree; first ones:\n" + "\n".join(found[:10])
+    assert any(v["ok"] for v in go) and any(not v["ok"] for v in go)
+
+
+def test_golden_cases_compile_vet_and_agree_with_python(tmp_path: Path) -> None:
+    files = generate([load_spec(GOLDEN / case, ROOT) for case in GOLDEN_CASES], options=load_options(ROOT))
+    out = tmp_path / "out"
+    for path, text in files.items():
+        target = out / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    fmt = subprocess.run(["gofmt", "-l", "."], cwd=out / "go", capture_output=True, text=True)
+    assert fmt.stdout == "", f"golden Go not gofmt-clean:\n{fmt.stdout}"
+    vet = _go("vet", "./...", cwd=out / "go")
+    assert vet.returncode == 0, vet.stderr
+    binary = build_driver(out / "go", MODULE, GOLDEN_CASES, tmp_path / "driver")
+    cases = _example_cases(GOLDEN, GOLDEN_CASES)
+    go = run_driver(binary, [(f, t) for f, _, t in cases])
+    code = ("import importlib, json, sys\n"
+            "cases = json.load(sys.stdin)\nout = []\n"
+            "for fmt, text in cases:\n"
+            "    mod = importlib.import_module('chatformats.' + fmt)\n"
+            "    try:\n        getattr(mod, 'parse_' + fmt + '_from_json')(text); out.append({'ok': True, 'errors': []})\n"
+            "    except mod.ValidationError as e:\n        out.append({'ok': False, 'errors': [[x.path, x.message] for x in e.errors]})\n"
+            "print(json.dumps(out))\n")
+    done = subprocess.run([sys.executable, "-S", "-c", code], input=json.dumps([[f, t] for f, _, t in cases]),
+                          capture_output=True, text=True, cwd=out / "python", env={"PYTHONPATH": str(out / "python")})
+    assert done.returncode == 0, done.stderr
+    python = json.loads(done.stdout)
+    assert not _disagreements(go, python, cases), "\n".join(_disagreements(go, python, cases))
+
+
+_SNIPPET_PROGRAM = """package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	. "{module}/structuredconversation"
+	memory "{module}/structuredconversation"
+)
+
+// The document's storage interface, which the snippet stores into.
+type ProgressUpdate struct{{}}
+
+type QueryResult struct{{}}
+
+type StructuredStorage interface {{
+	StoreConversations(ctx context.Context, documents []ConversationDocument, progressChan chan<- ProgressUpdate) error
+	Query(ctx context.Context, query string) (QueryResult, error)
+}}
+
+type memoryStorage struct{{ stored []ConversationDocument }}
+
+func (m *memoryStorage) StoreConversations(ctx context.Context, documents []ConversationDocument, progressChan chan<- ProgressUpdate) error {{
+	m.stored = append(m.stored, documents...)
+	return nil
+}}
+
+func (m *memoryStorage) Query(ctx context.Context, query string) (QueryResult, error) {{ return QueryResult{{}}, nil }}
+
+func usage(ctx context.Context, jsonData []byte, storage StructuredStorage, progressChan chan ProgressUpdate) error {{
+{snippet}
+	return nil
+}}
+
+func main() {{
+	data, _ := os.ReadFile(os.Args[1])
+	storage := &memoryStorage{{}}
+	if err := usage(context.Background(), data, storage, make(chan ProgressUpdate, 1)); err != nil {{
+		fmt.Println("error:", err)
+		return
+	}}
+	doc := storage.stored[0]
+	legacy := doc.ToTextDocument()
+	out, _ := json.Marshal(legacy)
+	fmt.Println(string(out))
+}}
+"""
+
+
+def _seed_snippet() -> str:
+    text = (ROOT.parent / "shared" / "seeds" / "003_dc344605f9b5c7b4.txt").read_text(encoding="utf-8")
+    usage = text.split("### Usage", 1)[1].split("```go", 1)[1].split("```", 1)[0]
+    return "\n".join("\t" + line if line.strip() else "" for line in usage.strip("\n").splitlines())
+
+
+@pytest.fixture(scope="module")
+def snippet_program(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    work = tmp_path_factory.mktemp("snippet")
+    (work / "main.go").write_text(_SNIPPET_PROGRAM.format(module=MODULE, snippet=_seed_snippet()))
+    (work / "go.mod").write_text(f"module snippet\n\ngo 1.21\n\nrequire {MODULE} v0.0.0\n\nreplace {MODULE} => {GO_TREE}\n")
+    done = _go("build", "-o", str(work / "snippet"), ".", cwd=work)
+    assert done.returncode == 0, f"the seed document's usage snippet does not compile:\n{done.stderr}"
+    return work / "snippet"
+
+
+@pytest.mark.skipif(not (ROOT.parent / "shared" / "seeds").is_dir(), reason="the seed documents are not beside the project")
+def test_seed_usage_snippet_compiles_and_to_text_document_matches_the_original(snippet_program: Path, tmp_path: Path) -> None:
+    example = ROOT / "specs" / "structured_conversation" / "examples" / "valid" / "basic_two_person.json"
+    done = subprocess.run([str(snippet_program), str(example)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    legacy = json.loads(done.stdout)
+    assert legacy == {
+        "id": "chat_001",
+        "content": "Alice: Hey, want to grab lunch?\nBob: Sure! How about that new pizza place?\nAlice: Perfect! I love pizza. See you at 1pm?",
+        "timestamp": "2024-01-15T12:00:00Z",
+        "tags": ["food", "plans"],
+        "metadata": {"platform": "whatsapp", "session_type": "casual_chat", "source": "messaging_app", "user": "Alice"},
+    }
+    bad = tmp_path / "bad.json"
+    doc = json.loads(example.read_text())
+    doc["id"] = ""
+    bad.write_text(json.dumps(doc))
+    done = subprocess.run([str(snippet_program), str(bad)], capture_output=True, text=True)
+    assert done.stdout.strip() == "error: validation failed: document ID is required"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_fuzzing_finds_no_panic(fmt: str) -> None:
+    # A short run here; `make fuzz` runs longer.
+    target = "FuzzParse" + "".join(w.capitalize() for w in fmt.split("_"))
+    done = _go("test", f"./{package_name(fmt)}", "-run=^$", f"-fuzz=^{target}$", "-fuzztime=3s")
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
