@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: generate check test golden fuzz clean
+.PHONY: generate check test golden fuzz docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,18 @@ fuzz: $(STAMP)
 	  target=$$(go test -list '^Fuzz' $$pkg | grep '^Fuzz'); \
 	  GOTOOLCHAIN=local go test $$pkg -run='^$$' -fuzz="^$$target$$" -fuzztime=$(FUZZTIME) || exit 1; \
 	done
+
+# The docs site, built strictly into build/site (ignored). Mermaid comes from the
+# npm registry into build/npm and is served by the site itself, not by a CDN.
+MERMAID_VERSION := 11.9.0
+MERMAID_JS := build/npm/node_modules/mermaid/dist/mermaid.min.js
+$(MERMAID_JS):
+	npm install --prefix build/npm --no-save --no-audit --no-fund --loglevel=error mermaid@$(MERMAID_VERSION)
+
+docs: $(STAMP) $(MERMAID_JS)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet -f generated/mkdocs.yml
+	cp $(MERMAID_JS) build/site/assets/mermaid.min.js
+	@echo "site built in build/site; publish with: $(BIN)/mkdocs gh-deploy -f generated/mkdocs.yml"
 
 golden: $(STAMP)
 	$(BIN)/python -m pytest tests/test_golden.py --update-golden

@@ -13,12 +13,12 @@ from generator.errors import SpecError
 from generator.load import LoadedSpec, load_spec
 from generator.lower import lower
 from generator.options import Options
-from generator.targets import go, jsonschema, python
+from generator.targets import go, jsonschema, markdown, python
 
-TARGETS = ("python", "go", "jsonschema")
+TARGETS = ("python", "go", "jsonschema", "docs")
 
 # Generated files that do not depend on any one spec (runtimes, package markers).
-SHARED_FILES = python.SHARED_FILES | go.shared_files()
+SHARED_FILES = python.SHARED_FILES | go.shared_files() | {"docs/index.md", "docs/assets/mermaid-init.js", "mkdocs.yml"}
 
 
 def discover(specs_dir: Path, root: Path) -> list[LoadedSpec]:
@@ -39,9 +39,14 @@ def generate(specs: Iterable[LoadedSpec], targets: Iterable[str] = TARGETS, opti
         files.update(python.render_package(formats))
     if "go" in wanted:
         files.update(go.render_module(formats, options))
+    schemas = {}
+    for spec, fmt in zip(specs, formats):
+        schemas.update(jsonschema.render_schema(fmt, spec.document))
     if "jsonschema" in wanted:
-        for spec, fmt in zip(specs, formats):
-            files.update(jsonschema.render_schema(fmt, spec.document))
+        files.update(schemas)
+    if "docs" in wanted:
+        by_id = {fmt.id: schemas[f"jsonschema/{fmt.id}.schema.json"] for fmt in formats}
+        files.update(markdown.render_docs(formats, by_id, options))
     return dict(sorted(files.items()))
 
 

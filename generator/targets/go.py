@@ -598,13 +598,21 @@ class GoTarget:
 
     # --- files ----------------------------------------------------------
 
+    def prepare(self) -> tuple[list[EnumView], list[ModelView], list[AliasView]]:
+        """Build every view once (the docs read the models' Go field types from them)."""
+        if not hasattr(self, "_views"):
+            fmt = self.fmt
+            for d in fmt.definitions:
+                self.claim_type_name(d.name, pointer_of("$defs", d.name))
+            enums = [self.enum_view(e) for e in fmt.definitions if isinstance(e, ir.Enum)]
+            models = [self.model_view(m) for m in fmt.models]
+            aliases = [a for a in (self.alias_view(d) for d in fmt.definitions if isinstance(d, ir.Alias)) if a is not None]
+            self._views = (enums, models, aliases)
+        return self._views
+
     def files(self) -> dict[str, str]:
         fmt = self.fmt
-        for d in fmt.definitions:
-            self.claim_type_name(d.name, pointer_of("$defs", d.name))
-        enums = [self.enum_view(e) for e in fmt.definitions if isinstance(e, ir.Enum)]
-        models = [self.model_view(m) for m in fmt.models]
-        aliases = [a for a in (self.alias_view(d) for d in fmt.definitions if isinstance(d, ir.Alias)) if a is not None]
+        enums, models, aliases = self.prepare()
         known = []
         for model in fmt.models:
             for f, name in zip(model.fields, self.field_names(model)):

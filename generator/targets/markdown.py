@@ -1,0 +1,338 @@
+"""Markdown target: a page per format, an index, the site configuration, the schemas to download.
+
+Free text from specs (descriptions, enum values, messages) is escaped for the
+place it lands: a table cell, a paragraph or a code span, so it can never
+break a table or inject HTML.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from generator import ir
+from generator.options import Options
+from generator.render import header, render
+from generator.targets.go import GoTarget
+from generator.targets.python import PythonTarget
+
+# Characters that open Markdown syntax anywhere in a line (links, emphasis, code,
+# tables, attribute lists); CommonMark lets any ASCII punctuation be backslash-escaped.
+_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]{}|~])")
+# What opens a block only at the start of a line: headings, quotes, lists, setext underlines.
+_BLOCK_START = re.compile(r"^(?:([>#=+-])|(\d+)([.)]))")
+
+
+def _escape_block_start(line: str) -> str:
+    # "1." is escaped as "1\." (a backslash before a digit is no escape in CommonMark).
+    return _BLOCK_START.sub(lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3), line)
+
+
+def md_inline(text: str) -> str:
+    """Text for a table cell or a single line: no HTML, no Markdown syntax, no line break."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _INLINE_SPECIAL.sub(r"\\\1", text)
+    return " ".join(text.split())
+
+
+def md_paragraph(text: str) -> str:
+    """Free text as paragraphs: lines kept (hard breaks), nothing read as syntax."""
+    paragraphs = []
+    for block in re.split(r"\n\s*\n", text.replace("\r\n", "\n").replace("\r", "\n").strip()):
+        lines = [_escape_block_start(md_inline(line)) for line in block.split("\n") if line.strip()]
+        paragraphs.append("\\\n".join(lines))
+    return "\n\n".join(p for p in paragraphs if p)
+
+
+_CODE_ENTITIES = {ch: f"&#{ord(ch)};" for ch in "|\\`*_[]{}~#"} | {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+
+
+def md_code(text: str, in_table: bool = False) -> str:
+    """A code span showing text exactly (newlines as \\n).
+
+    In a table, a pipe inside a code span splits the cell for GitHub unless
+    escaped as \\|, while Python-Markdown (the site) then shows the backslash;
+    an HTML code element with &#124; reads the same in both.
+    """
+    text = text.replace("\n", "\\n").replace("\r", "\\r")
+    if in_table and "|" in text:
+        # Markdown still parses inside inline HTML, so its syntax goes in as entities too.
+        escaped = "".join(_CODE_ENTITIES.get(ch, ch) for ch in text)
+        return f"<code>{escaped}</code>"
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    if text.startswith("`") or text.endswith("`") or (text.startswith(" ") and text.endswith(" ") and text.strip()):
+        text = f" {text} "
+    return f"{fence}{text}{fence}"
+
+
+def md_json(value: object, in_table: bool = False) -> str:
+    return md_code(json.dumps(value, ensure_ascii=False), in_table)
+
+
+def anchor(name: str) -> str:
+    """The id GitHub and mkdocs both give a heading that is a definition name (e.g. "ChatInput" -> "chatinput")."""
+    return re.sub(r"[^a-z0-9_-]", "", name.lower())
+
+
+def mermaid_name(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_]", "_", text) or "_"
+
+
+@dataclass(frozen=True)
+class FieldRow:
+    attr: str  # Python attribute, e.g. content_type
+    go: str  # Go field, e.g. ContentType
+    wire: str  # code span of the JSON name
+    json_type: str  # Markdown (may link to a model)
+    python_type: str
+    go_type: str
+    required: str
+    default: str
+    description: str
+    checks: tuple[tuple[str, str], ...]  # (check, message) as Markdown
+
+
+@dataclass(frozen=True)
+class ModelSection:
+    name: str
+    anchor: str
+    description: str
+    fields: tuple[FieldRow, ...]
+    closed: bool
+    unknown_message: str
+    rules: tuple[tuple[str, str], ...]  # (what it checks, message)
+
+
+@dataclass(frozen=True)
+class EnumSection:
+    name: str
+    anchor: str
+    description: str
+    values: tuple[tuple[str, str], ...]  # (value code span, description)
+    messages: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class AliasSection:
+    name: str
+    anchor: str
+    description: str
+    shape: str
+    messages: tuple[tuple[str, str], ...]
+
+
+class MarkdownTarget:
+    def __init__(self, fmt: ir.Format, options: Options) -> None:
+        self.fmt = fmt
+        self.defs = {d.name: d for d in fmt.definitions}
+        self.python = PythonTarget(fmt)
+        self.go = GoTarget(fmt, options)
+
+    def link(self, name: str) -> str:
+        return f"[{name}](#{anchor(name)})"
+
+    def json_type(self, t: ir.TypeRef) -> str:
+        """The JSON shape of a type in words, with links to named definitions."""
+        if isinstance(t, ir.StringType):
+            extra = []
+            if t.format:
+                extra.append(t.format)
+            if t.encoding:
+                extra.append(t.encoding)
+            if t.const is not None:
+                return f"string, always {md_json(t.const, True)}"
+            if t.enum is not None:
+                return "string, one of " + ", ".join(md_json(v, True) for v in t.enum)
+            return "string" + (f" ({', '.join(extra)})" if extra else "")
+        if isinstance(t, ir.NumericType):
+            return "integer" if t.integer else "number"
+        if isinstance(t, ir.BooleanType):
+            return "boolean"
+        if isinstance(t, ir.AnyType):
+            return "any JSON value"
+        if isinstance(t, ir.ListType):
+            return f"array of {self.json_type(t.item)}"
+        if isinstance(t, ir.TupleType):
+            return "array \\[" + ", ".join(self.json_type(i) for i in t.items) + "\\]"
+        if isinstance(t, ir.MapType):
+            return f"object of {self.json_type(t.value)}"
+        if isinstance(t, ir.NullableType):
+            return f"{self.json_type(t.inner)} or null"
+        if isinstance(t, ir.UnionType):
+            return " or ".join(self.json_type(v) for v in t.variants)
+        return self.link(t.name)
+
+    def checks(self, t: ir.TypeRef) -> list[tuple[str, str]]:
+        """(check, message) for every constraint on a type, as the generated code reports it."""
+        found: list[tuple[str, str]] = []
+        if isinstance(t, ir.NullableType):
+            return self.checks(t.inner)
+        messages = getattr(t, "messages", {})
+        limits = {
+            "minLength": getattr(t, "min_length", None), "maxLength": getattr(t, "max_length", None),
+            "pattern": getattr(t, "pattern", None), "minItems": getattr(t, "min_items", None),
+            "maxItems": getattr(t, "max_items", None), "minimum": getattr(t, "minimum", None),
+            "maximum": getattr(t, "maximum", None),
+        }
+        for keyword, message in messages.items():
+            if keyword == "type" or keyword == "int64":
+                continue
+            limit = limits.get(keyword)
+            shown = f"{keyword}: {md_json(limit, True)}" if limit is not None else keyword
+            found.append((shown, md_code(message, True)))
+        if isinstance(t, ir.ListType):
+            found.extend((f"each item: {c}", m) for c, m in self.checks(t.item))
+        if isinstance(t, ir.MapType):
+            found.extend((f"each value: {c}", m) for c, m in self.checks(t.value))
+        return found
+
+    def rule_text(self, rule: ir.Rule) -> str:
+        fields = ", ".join(md_code(f, True) for f in rule.fields)
+        if rule.kind == "member_of":
+            where = "/".join(rule.pointer)
+            return f"{md_code(rule.fields[0], True)} must be an item of {md_code(where, True)} ({rule.up} level(s) up)"
+        if rule.kind == "at_least_one_of":
+            return f"at least one of {fields} is present and not null"
+        if rule.kind == "contains":
+            return f"some item of {md_code(rule.fields[0], True)} has {md_json(rule.equals, True)} at {md_code('/' + '/'.join(rule.pointer), True)}"
+        assert rule.when is not None
+        when = f"when {md_code(rule.when.field + ''.join('/' + p for p in rule.when.pointer), True)} is {md_json(rule.when.equals, True)}"
+        if rule.kind == "required_when":
+            return f"{md_code(rule.fields[0], True)} is required {when}"
+        allowed = ", ".join(md_json(a, True) for a in rule.allowed)
+        return f"{when}, each item of {md_code(rule.fields[0], True)} has one of {allowed} at {md_code('/' + '/'.join(rule.pointer), True)}"
+
+    def model_section(self, model: ir.Model, index: int, go_fields: list[tuple[str, str]]) -> ModelSection:
+        py_fields = self.python.model_view(model, index).fields
+        rows = []
+        for f, py, (go_name, go_type) in zip(model.fields, py_fields, go_fields):
+            if f.default_factory:
+                default = f"fresh {f.default_factory}"
+            elif f.has_default:
+                default = md_json(f.default, True)
+            else:
+                default = "—"
+            checks = [("required", md_code(f.required_message, True))] if f.required else []
+            checks += self.checks(f.type)
+            rows.append(FieldRow(
+                attr=md_code(py.attr, True), go=md_code(go_name, True), wire=md_code(f.wire_name, True),
+                json_type=self.json_type(f.type), python_type=md_code(py.annotation, True), go_type=md_code(go_type, True),
+                required="yes" if f.required else "no", default=default, description=md_inline(f.description),
+                checks=tuple(checks),
+            ))
+        return ModelSection(
+            name=model.name, anchor=anchor(model.name), description=md_paragraph(model.description),
+            fields=tuple(rows), closed=model.closed, unknown_message=md_code(model.unknown_message),
+            rules=tuple((self.rule_text(r), md_code(r.message, True)) for r in model.rules),
+        )
+
+    def diagram(self) -> list[str]:
+        """Mermaid classDiagram lines: models with their fields, and what refers to what."""
+        lines = ["classDiagram"]
+        edges: list[str] = []
+        for d in self.fmt.definitions:
+            lines.append(f"    class {d.name} {{")
+            if isinstance(d, ir.Model):
+                for f in d.fields:
+                    lines.append(f"        +{mermaid_name(self.short_type(f.type))} {mermaid_name(f.wire_name)}")
+                    edges += [f"    {d.name} --> {ref} : {mermaid_name(f.wire_name)}" for ref in dict.fromkeys(refs(f.type))]
+            elif isinstance(d, ir.Enum):
+                lines.append("        <<enumeration>>")
+                lines += [f"        {mermaid_name(v)}" for v in d.values]
+            else:
+                lines.append("        <<union>>" if isinstance(d.type, ir.UnionType) else "        <<type>>")
+                edges += [f"    {d.name} --> {ref}" for ref in dict.fromkeys(refs(d.type))]
+            lines.append("    }")
+        return lines + edges
+
+    def short_type(self, t: ir.TypeRef) -> str:
+        if isinstance(t, ir.Ref):
+            return t.name
+        if isinstance(t, ir.ListType):
+            return self.short_type(t.item) + "_list"
+        if isinstance(t, ir.MapType):
+            return self.short_type(t.value) + "_map"
+        if isinstance(t, ir.NullableType):
+            return self.short_type(t.inner)
+        return {"string": "string", "numeric": "number", "boolean": "boolean", "any": "any",
+                "tuple": "tuple", "union": "union"}[t.kind]
+
+    def page(self, history: list[dict[str, object]]) -> str:
+        fmt = self.fmt
+        _, go_models, _ = self.go.prepare()
+        go_fields = {m.name: [(f.name, f.type) for f in m.fields] for m in go_models}
+        models = [self.model_section(m, i, go_fields[m.name]) for i, m in enumerate(fmt.models)]
+        enums = [
+            EnumSection(e.name, anchor(e.name), md_paragraph(e.description),
+                        tuple((md_json(v, True), md_inline(e.value_descriptions.get(v, ""))) for v in e.values),
+                        tuple((k, md_code(m, True)) for k, m in e.messages.items() if k != "type"))
+            for e in fmt.definitions if isinstance(e, ir.Enum)
+        ]
+        aliases = [
+            AliasSection(a.name, anchor(a.name), md_paragraph(a.description), self.json_type(a.type),
+                         tuple((k, md_code(m, True)) for k, m in getattr(a.type, "messages", {}).items() if k != "type"))
+            for a in fmt.definitions if isinstance(a, ir.Alias)
+        ]
+        invalid = [
+            (md_inline(case.name), md_paragraph(case.description), json.dumps(case.data, indent=2, ensure_ascii=False),
+             [(md_code(e["path"] or "/", True), md_code(e["message"], True)) for e in case.errors])
+            for case in fmt.invalid_examples
+        ]
+        return render(
+            "markdown/format.md.j2",
+            header=header(fmt.source),
+            fmt=fmt,
+            title=md_inline(fmt.title),
+            description=md_paragraph(fmt.description),
+            root=self.link(fmt.root),
+            python_module=f"chatformats.{fmt.id}",
+            go_package=self.go.package,
+            models=models,
+            enums=enums,
+            aliases=aliases,
+            diagram=self.diagram(),
+            valid=[(md_inline(name), json.dumps(data, indent=2, ensure_ascii=False)) for name, data in fmt.valid_examples],
+            invalid=invalid,
+            decisions=[md_paragraph(d) for d in fmt.decisions],
+            history=history,
+            fence=lambda text: "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", text)), default=0)),
+        )
+
+
+def refs(t: ir.TypeRef) -> list[str]:
+    if isinstance(t, ir.Ref):
+        return [t.name]
+    if isinstance(t, ir.ListType):
+        return refs(t.item)
+    if isinstance(t, ir.MapType):
+        return refs(t.value)
+    if isinstance(t, ir.NullableType):
+        return refs(t.inner)
+    if isinstance(t, ir.TupleType):
+        return [n for i in t.items for n in refs(i)]
+    if isinstance(t, ir.UnionType):
+        return [n for v in t.variants for n in refs(v)]
+    return []
+
+
+def first_sentence(text: str) -> str:
+    line = " ".join(text.split())
+    cut = re.search(r"(?<=[.!?])\s", line)
+    return line[: cut.start()] if cut else line
+
+
+def render_docs(formats: list[ir.Format], schemas: dict[str, str], options: Options,
+                histories: dict[str, list[dict[str, object]]] | None = None) -> dict[str, str]:
+    """generated/docs/*.md, the schemas to download beside them, and generated/mkdocs.yml."""
+    histories = histories or {}
+    files = {}
+    for fmt in formats:
+        files[f"docs/{fmt.id}.md"] = MarkdownTarget(fmt, options).page(histories.get(fmt.id, []))
+        files[f"docs/schemas/{fmt.id}.schema.json"] = schemas[fmt.id]
+    rows = [(md_inline(f.title), f.id, f.version, md_inline(first_sentence(f.description))) for f in formats]
+    files["docs/index.md"] = render("markdown/index.md.j2", header=header(None), rows=rows)
+    files["mkdocs.yml"] = render("markdown/mkdocs.yml.j2", header=header(None), formats=formats)
+    files["docs/assets/mermaid-init.js"] = render("markdown/mermaid-init.js.j2", header=header(None))
+    return files
