@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: generate check test golden fuzz docs clean
+.PHONY: generate check test golden fuzz docs bump clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,6 +14,11 @@ $(STAMP): pyproject.toml
 
 generate: $(STAMP)
 	$(BIN)/chatspec generate
+
+# Lock a spec's changes under the version they need: make bump FORMAT=droidlet_chat [TO=minor]
+bump: $(STAMP)
+	@test -n "$(FORMAT)" || (echo "usage: make bump FORMAT=<format id> [TO=major|minor|patch|X.Y.Z]" >&2; exit 2)
+	$(BIN)/chatspec bump $(FORMAT) $(if $(TO),--to $(TO))
 
 check: $(STAMP)
 	$(BIN)/chatspec check

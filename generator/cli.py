@@ -6,7 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from generator.core import discover, generate
+from generator.classify import required_level
+from generator.core import check_versions, discover, generate, histories
+from generator.history import bump_spec, changes_since, read_lock
 from generator.errors import SpecError
 from generator.options import load_options
 from generator.write import unified_diff, write_tree
@@ -18,14 +20,58 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("generate", help="write generated/ from specs/ (only changed files)")
     sub.add_parser("check", help="exit 1 with a diff when generated/ is stale")
+    bump = sub.add_parser("bump", help="lock a spec's changes under the version they need")
+    bump.add_argument("format", help="the format id, e.g. droidlet_chat")
+    bump.add_argument("--to", help="major, minor, patch or an explicit version (refused if too small for the change)")
+    diff = sub.add_parser("diff", help="print the classified changes of a spec since a locked release")
+    diff.add_argument("format", help="the format id, e.g. droidlet_chat")
+    diff.add_argument("--against", help="a locked version (default: the latest)")
     return parser
+
+
+def _spec_dir(root: Path, format_id: str) -> Path:
+    folder = root / "specs" / format_id
+    if not (folder / "spec.json").is_file():
+        raise SpecError(f"specs/{format_id}/spec.json", "", "no such spec", "use a folder name under specs/")
+    return folder
+
+
+def _bump(root: Path, format_id: str, to: str | None) -> int:
+    version, changes = bump_spec(_spec_dir(root, format_id), root, to)
+    print(f"{format_id}: locked {version}" + (f" ({required_level(changes)} change)" if changes else " (initial release)"))
+    for change in changes:
+        print(f"  {change}")
+    print("now run `make generate` and commit specs/ and generated/ together")
+    return 0
+
+
+def _diff(root: Path, format_id: str, against: str | None) -> int:
+    from generator.load import load_spec
+
+    folder = _spec_dir(root, format_id)
+    releases = {r.version: r for r in read_lock(folder)}
+    if not releases:
+        raise SpecError(f"specs/{format_id}/spec.json", "/x-version", "no locked release to compare with", f"run `make bump FORMAT={format_id}`")
+    release = releases.get(against or list(releases)[-1])
+    if release is None:
+        raise SpecError(f"specs/{format_id}/history/lock.json", "", f"version {against} is not locked", f"use one of: {', '.join(releases)}")
+    changes = changes_since(folder, release, load_spec(folder, root), root)
+    print(f"{format_id}: {len(changes)} change(s) since {release.version}; needs a {required_level(changes) or 'no'} bump")
+    for change in changes:
+        print(f"  {change}")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     root: Path = args.root
     try:
-        files = generate(discover(root / "specs", root), options=load_options(root))
+        if args.command == "bump":
+            return _bump(root, args.format, args.to)
+        if args.command == "diff":
+            return _diff(root, args.format, args.against)
+        check_versions(root / "specs", root)
+        files = generate(discover(root / "specs", root), options=load_options(root), history=histories(root / "specs"))
     except SpecError as exc:
         print(f"chatspec: {exc}", file=sys.stderr)
         return 2

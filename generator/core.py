@@ -10,6 +10,7 @@ from typing import Any
 
 from generator import ir
 from generator.errors import SpecError
+from generator.history import check_locked, earlier_majors, load_release, read_lock
 from generator.load import LoadedSpec, load_spec
 from generator.lower import lower
 from generator.options import Options
@@ -21,16 +22,51 @@ TARGETS = ("python", "go", "jsonschema", "docs")
 SHARED_FILES = python.SHARED_FILES | go.shared_files() | {"docs/index.md", "docs/assets/mermaid-init.js", "mkdocs.yml"}
 
 
-def discover(specs_dir: Path, root: Path) -> list[LoadedSpec]:
-    """Load every specs/<format>/spec.json, in name order."""
+def spec_folders(specs_dir: Path) -> list[Path]:
     folders = sorted(p for p in specs_dir.iterdir() if p.is_dir()) if specs_dir.is_dir() else []
     if not folders:
         raise SpecError(specs_dir.as_posix(), "", "no specs found", "add specs/<format>/spec.json")
-    return [load_spec(folder, root) for folder in folders]
+    return folders
 
 
-def generate(specs: Iterable[LoadedSpec], targets: Iterable[str] = TARGETS, options: Options = Options()) -> dict[str, str]:
-    """Every generated file, keyed by its path under generated/."""
+def discover(specs_dir: Path, root: Path) -> list[LoadedSpec]:
+    """Load every specs/<format>/spec.json in name order, each followed by the last
+    release of every earlier major (as <format>_v<N>), so consumers migrate at their own pace."""
+    specs = []
+    for folder in spec_folders(specs_dir):
+        specs.append(load_spec(folder, root))
+        for release in earlier_majors(folder):
+            major = release.version.split(".")[0]
+            specs.append(load_release(folder, release.version, root, format_id=f"{folder.name}_v{major}"))
+    return specs
+
+
+def check_versions(specs_dir: Path, root: Path) -> None:
+    """Refuse any spec whose content is not the locked snapshot of its x-version."""
+    for folder in spec_folders(specs_dir):
+        check_locked(load_spec(folder, root), folder, root)
+
+
+def histories(specs_dir: Path) -> dict[str, list[dict[str, object]]]:
+    """The changelog of every generated format id: its releases, newest first."""
+    out: dict[str, list[dict[str, object]]] = {}
+    for folder in spec_folders(specs_dir):
+        releases = read_lock(folder)
+        rows = [{"version": r.version, "class": r.level, "changes": list(r.changes)} for r in reversed(releases)]
+        out[folder.name] = rows
+        for release in earlier_majors(folder):
+            major = release.version.split(".")[0]
+            out[f"{folder.name}_v{major}"] = [row for row in rows if str(row["version"]).split(".")[0] == major]
+    return out
+
+
+def generate(
+    specs: Iterable[LoadedSpec],
+    targets: Iterable[str] = TARGETS,
+    options: Options = Options(),
+    history: dict[str, list[dict[str, object]]] | None = None,
+) -> dict[str, str]:
+    """Every generated file, keyed by its path under generated/ (history feeds the docs' changelogs)."""
     specs = list(specs)
     formats = [lower(s) for s in specs]
     wanted = set(targets)
@@ -46,7 +82,7 @@ def generate(specs: Iterable[LoadedSpec], targets: Iterable[str] = TARGETS, opti
         files.update(schemas)
     if "docs" in wanted:
         by_id = {fmt.id: schemas[f"jsonschema/{fmt.id}.schema.json"] for fmt in formats}
-        files.update(markdown.render_docs(formats, by_id, options))
+        files.update(markdown.render_docs(formats, by_id, options, history))
     return dict(sorted(files.items()))
 
 

@@ -96,8 +96,11 @@ def _shown(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
-def load_spec(spec_dir: Path, root: Path) -> LoadedSpec:
-    """Load specs/<format>/spec.json and its examples; root makes paths in messages relative."""
+def load_spec(spec_dir: Path, root: Path, format_id: str | None = None) -> LoadedSpec:
+    """Load <spec_dir>/spec.json and its examples; root makes paths in messages relative.
+
+    The format id is the folder's name unless given (a release snapshot's folder is its version).
+    """
     spec_path = spec_dir / "spec.json"
     shown = _shown(spec_path, root)
     try:
@@ -113,7 +116,7 @@ def load_spec(spec_dir: Path, root: Path) -> LoadedSpec:
             raise SpecError(shown_case, "", "an invalid example must be an object with 'data' and a non-empty 'errors' list",
                             'write {"description": ..., "data": <the payload>, "errors": [{"path": ..., "message": ...}]}')
     return LoadedSpec(
-        format_id=spec_dir.name,
+        format_id=format_id or spec_dir.name,
         path=shown,
         document=document,
         examples_valid=tuple(_read_examples(spec_dir / "examples" / "valid", root)),

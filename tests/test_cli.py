@@ -67,13 +67,21 @@ def test_generate_writes_only_changed_files_and_removes_extra_ones(project: Path
     assert not (project / "generated" / "leftover.txt").exists()
 
 
-def test_a_spec_change_shows_in_check(project: Path) -> None:
+def test_a_spec_change_needs_a_bump_then_shows_in_check(project: Path) -> None:
     spec_path = project / "specs" / "structured_conversation" / "spec.json"
     spec = json.loads(spec_path.read_text())
     spec["$defs"]["ConversationDocument"]["properties"]["id"]["description"] = "A new description."
     spec_path.write_text(json.dumps(spec, indent=2))
+    refused = _run(project, "generate")
+    assert refused.returncode == 2
+    assert "the spec changed since 1.0.0 was locked, but x-version is still 1.0.0" in refused.stderr
+    assert "it must move to 1.0.1: run `make bump FORMAT=structured_conversation`" in refused.stderr
+    bumped = _run(project, "bump", "structured_conversation")
+    assert bumped.returncode == 0 and "locked 1.0.1 (patch change)" in bumped.stdout, bumped.stderr
+    assert json.loads(spec_path.read_text())["x-version"] == "1.0.1"
     done = _run(project, "check")
     assert done.returncode == 1 and "+    \"\"\"A new description.\"\"\"" in done.stdout
+    assert "| 1.0.1 | patch | patch: description changed: ConversationDocument.id |" in done.stdout
 
 
 @pytest.mark.parametrize(

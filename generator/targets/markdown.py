@@ -329,7 +329,12 @@ def render_docs(formats: list[ir.Format], schemas: dict[str, str], options: Opti
     histories = histories or {}
     files = {}
     for fmt in formats:
-        files[f"docs/{fmt.id}.md"] = MarkdownTarget(fmt, options).page(histories.get(fmt.id, []))
+        rows = [
+            {"version": h["version"], "class": h["class"],
+             "changes": "; ".join(md_inline(str(c)) for c in h["changes"]) or "first release"}  # type: ignore[attr-defined]
+            for h in histories.get(fmt.id, [])
+        ]
+        files[f"docs/{fmt.id}.md"] = MarkdownTarget(fmt, options).page(rows)
         files[f"docs/schemas/{fmt.id}.schema.json"] = schemas[fmt.id]
     rows = [(md_inline(f.title), f.id, f.version, md_inline(first_sentence(f.description))) for f in formats]
     files["docs/index.md"] = render("markdown/index.md.j2", header=header(None), rows=rows)

@@ -1,0 +1,277 @@
+"""classify: every difference between two versions of a format, with the bump it needs.
+
+In the spirit of buf's `breaking` and oasdiff's ERR/WARN/INFO: "major" breaks
+a consumer (of the wire format or of the generated code), "minor" adds or
+relaxes, "patch" changes only what people read. The comparison runs on the IR,
+so how a spec is laid out ($ref or inline, key order) never matters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from generator import ir
+from generator.naming import python_attr
+
+LEVELS = ("patch", "minor", "major")
+
+
+@dataclass(frozen=True)
+class Change:
+    level: str  # "major" | "minor" | "patch"
+    what: str  # e.g. "field removed: DroidletChat.speaker_id"
+    warning: bool = False  # additive, but exhaustive consumers must act (e.g. a new enum value)
+
+    def __str__(self) -> str:
+        return f"{self.level}: {self.what}" + (" (warning: exhaustive consumers must handle it)" if self.warning else "")
+
+
+def required_level(changes: list[Change]) -> str | None:
+    """The bump the changes need, or None when there are none."""
+    return max((c.level for c in changes), key=LEVELS.index, default=None)
+
+
+def _bound(changes: list[Change], where: str, what: str, old: float | None, new: float | None, lower: bool) -> None:
+    """A lower bound rising (or an upper bound falling) tightens; the reverse relaxes."""
+    if old == new:
+        return
+    if old is None:
+        changes.append(Change("major", f"constraint added: {where} {what} {new}"))
+    elif new is None:
+        changes.append(Change("minor", f"constraint removed: {where} {what} {old}"))
+    elif (new > old) == lower:
+        changes.append(Change("major", f"constraint tightened: {where} {what} {old} -> {new}"))
+    else:
+        changes.append(Change("minor", f"constraint relaxed: {where} {what} {old} -> {new}"))
+
+
+def _values(changes: list[Change], where: str, what: str, old: tuple[str, ...], new: tuple[str, ...], removed_level: str = "major") -> None:
+    for value in old:
+        if value not in new:
+            changes.append(Change(removed_level, f"{what} removed: {where} {value!r}"))
+    for value in new:
+        if value not in old:
+            changes.append(Change("minor", f"{what} added: {where} {value!r}", warning=what == "enum value"))
+
+
+def _messages(changes: list[Change], where: str, old: dict[str, str], new: dict[str, str]) -> None:
+    for key in sorted(set(old) & set(new)):
+        if old[key] != new[key]:
+            changes.append(Change("minor", f"error message changed: {where} {key}: {old[key]!r} -> {new[key]!r}"))
+
+
+def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
+    changes: list[Change] = []
+    if isinstance(new, ir.NullableType) and not isinstance(old, ir.NullableType):
+        changes.append(Change("minor", f"null now accepted: {where}"))
+        return changes + compare_type(old, new.inner, where)
+    if isinstance(old, ir.NullableType) and not isinstance(new, ir.NullableType):
+        changes.append(Change("major", f"null no longer accepted: {where}"))
+        return changes + compare_type(old.inner, new, where)
+    if type(old) is not type(new):
+        return [Change("major", f"type changed: {where} ({describe(old)} -> {describe(new)})")]
+    if isinstance(old, ir.NullableType):
+        assert isinstance(new, ir.NullableType)
+        return compare_type(old.inner, new.inner, where)
+    if isinstance(old, ir.Ref):
+        assert isinstance(new, ir.Ref)
+        if old.name != new.name:
+            changes.append(Change("major", f"type changed: {where} ({old.name} -> {new.name})"))
+        return changes
+    if isinstance(old, ir.StringType):
+        assert isinstance(new, ir.StringType)
+        if (old.format, old.encoding) != (new.format, new.encoding):
+            changes.append(Change("major", f"type changed: {where} ({describe(old)} -> {describe(new)})"))
+        if old.const != new.const:
+            level = "minor" if new.const is None else "major"
+            changes.append(Change(level, f"constant {'removed' if new.const is None else 'changed'}: {where} {old.const!r} -> {new.const!r}"))
+        if old.enum != new.enum:
+            if old.enum is None or new.enum is None:
+                level = "minor" if new.enum is None else "major"
+                changes.append(Change(level, f"closed set of values {'removed' if new.enum is None else 'added'}: {where}"))
+            else:
+                _values(changes, where, "enum value", old.enum, new.enum)
+        _values(changes, where, "documented value", old.known_values, new.known_values, removed_level="minor")
+        _bound(changes, where, "minLength", old.min_length, new.min_length, lower=True)
+        _bound(changes, where, "maxLength", old.max_length, new.max_length, lower=False)
+        if old.pattern != new.pattern:
+            level = "minor" if new.pattern is None else "major"
+            changes.append(Change(level, f"pattern {'removed' if new.pattern is None else 'changed'}: {where} {old.pattern!r} -> {new.pattern!r}"))
+    elif isinstance(old, ir.NumericType):
+        assert isinstance(new, ir.NumericType)
+        if old.integer != new.integer:
+            changes.append(Change("major", f"type changed: {where} ({describe(old)} -> {describe(new)})"))
+        _bound(changes, where, "minimum", old.minimum, new.minimum, lower=True)
+        _bound(changes, where, "maximum", old.maximum, new.maximum, lower=False)
+        _bound(changes, where, "exclusiveMinimum", old.exclusive_minimum, new.exclusive_minimum, lower=True)
+        _bound(changes, where, "exclusiveMaximum", old.exclusive_maximum, new.exclusive_maximum, lower=False)
+    elif isinstance(old, ir.ListType):
+        assert isinstance(new, ir.ListType)
+        changes += compare_type(old.item, new.item, where + "[]")
+        _bound(changes, where, "minItems", old.min_items, new.min_items, lower=True)
+        _bound(changes, where, "maxItems", old.max_items, new.max_items, lower=False)
+        if old.unique_items != new.unique_items:
+            changes.append(Change("major" if new.unique_items else "minor",
+                                  f"constraint {'added' if new.unique_items else 'removed'}: {where} uniqueItems"))
+    elif isinstance(old, ir.TupleType):
+        assert isinstance(new, ir.TupleType)
+        if len(old.items) != len(new.items):
+            return [Change("major", f"type changed: {where} (a tuple of {len(old.items)} -> {len(new.items)} items)")]
+        if old.names != new.names:
+            changes.append(Change("major", f"generated name changed: {where} tuple items {old.names} -> {new.names}"))
+        for i, (a, b) in enumerate(zip(old.items, new.items)):
+            changes += compare_type(a, b, f"{where}[{i}]")
+    elif isinstance(old, ir.MapType):
+        assert isinstance(new, ir.MapType)
+        changes += compare_type(old.value, new.value, where + "{}")
+    elif isinstance(old, ir.UnionType):
+        assert isinstance(new, ir.UnionType)
+        if old.discriminator != new.discriminator:
+            return [Change("major", f"type changed: {where} (discriminator {old.discriminator!r} -> {new.discriminator!r})")]
+        old_keys, new_keys = old.tags or old.json_kinds, new.tags or new.json_kinds
+        _values(changes, where, "union variant", old_keys, new_keys)
+        for key in set(old_keys) & set(new_keys):
+            changes += compare_type(old.variants[old_keys.index(key)], new.variants[new_keys.index(key)], f"{where}<{key}>")
+    _messages(changes, where, getattr(old, "messages", {}), getattr(new, "messages", {}))
+    return changes
+
+
+def describe(t: ir.TypeRef) -> str:
+    if isinstance(t, ir.Ref):
+        return t.name
+    if isinstance(t, ir.StringType):
+        return "string" + (f" ({t.format or t.encoding})" if t.format or t.encoding else "")
+    if isinstance(t, ir.NumericType):
+        return "integer" if t.integer else "number"
+    return t.kind
+
+
+def _rule_key(rule: ir.Rule) -> tuple[Any, ...]:
+    return (rule.kind, rule.fields, rule.when, rule.pointer, rule.up, rule.equals)
+
+
+def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
+    changes: list[Change] = []
+    name = old.name
+    if old.description != new.description:
+        changes.append(Change("patch", f"description changed: {name}"))
+    if old.closed != new.closed:
+        changes.append(Change("major" if new.closed else "minor",
+                              f"additionalProperties {'closed' if new.closed else 'opened'}: {name}"))
+    old_fields = {f.wire_name: f for f in old.fields}
+    new_fields = {f.wire_name: f for f in new.fields}
+    for wire, f in old_fields.items():
+        if wire not in new_fields:
+            renamed = [n.wire_name for n in new.fields if n.wire_name not in old_fields and python_attr(n.name) == python_attr(f.name)]
+            what = f"wire name changed: {name}.{wire} -> {renamed[0]}" if renamed else f"field removed: {name}.{wire}"
+            changes.append(Change("major", what))
+    for wire, f in new_fields.items():
+        if wire in old_fields:
+            continue
+        if any(python_attr(o.name) == python_attr(f.name) for o in old.fields if o.wire_name not in new_fields):
+            continue  # reported above as a wire rename
+        if f.required:
+            changes.append(Change("major", f"required field added: {name}.{wire}"))
+        else:
+            changes.append(Change("minor", f"optional field added: {name}.{wire}"))
+    for wire in old_fields.keys() & new_fields.keys():
+        a, b = old_fields[wire], new_fields[wire]
+        where = f"{name}.{wire}"
+        if a.required != b.required:
+            changes.append(Change("major" if b.required else "minor", f"{'optional made required' if b.required else 'required made optional'}: {where}"))
+        if a.name != b.name:
+            changes.append(Change("major", f"generated name changed: {where} ({a.name} -> {b.name})"))
+        if (a.has_default, a.default, a.default_factory) != (b.has_default, b.default, b.default_factory):
+            changes.append(Change("major", f"default changed: {where} ({_default(a)} -> {_default(b)})"))
+        if a.description != b.description:
+            changes.append(Change("patch", f"description changed: {where}"))
+        if a.required_message != b.required_message and a.required and b.required:
+            changes.append(Change("minor", f"error message changed: {where} required: {a.required_message!r} -> {b.required_message!r}"))
+        changes += compare_type(a.type, b.type, where)
+    old_rules = {_rule_key(r): r for r in old.rules}
+    new_rules = {_rule_key(r): r for r in new.rules}
+    for key, rule in old_rules.items():
+        if key not in new_rules:
+            changes.append(Change("minor", f"rule removed: {name} {rule.kind} on {', '.join(rule.fields)}"))
+    for key, rule in new_rules.items():
+        if key not in old_rules:
+            changes.append(Change("major", f"rule added: {name} {rule.kind} on {', '.join(rule.fields)}"))
+        else:
+            a = old_rules[key]
+            if set(rule.allowed) < set(a.allowed):
+                changes.append(Change("major", f"rule tightened: {name} {rule.kind} on {', '.join(rule.fields)} allows {sorted(set(a.allowed) - set(rule.allowed))} no more"))
+            elif set(rule.allowed) != set(a.allowed):
+                changes.append(Change("minor" if set(rule.allowed) > set(a.allowed) else "major",
+                                      f"rule {'relaxed' if set(rule.allowed) > set(a.allowed) else 'changed'}: {name} {rule.kind} on {', '.join(rule.fields)}"))
+            if a.message != rule.message:
+                changes.append(Change("minor", f"error message changed: {name} {rule.kind}: {a.message!r} -> {rule.message!r}"))
+    _messages(changes, name, {"type": old.type_message, "additionalProperties": old.unknown_message},
+              {"type": new.type_message, "additionalProperties": new.unknown_message})
+    return changes
+
+
+def _default(f: ir.Field) -> str:
+    if f.default_factory:
+        return f"fresh {f.default_factory}"
+    return repr(f.default) if f.has_default else "none"
+
+
+def classify(old: ir.Format, new: ir.Format) -> list[Change]:
+    """Every difference from old to new, most severe first, in a stable order."""
+    changes: list[Change] = []
+    for attr in ("title", "description", "decisions"):
+        if getattr(old, attr) != getattr(new, attr):
+            changes.append(Change("patch", f"{attr} changed"))
+    if old.root != new.root:
+        changes.append(Change("major", f"root model changed: {old.root} -> {new.root}"))
+    old_defs = {d.name: d for d in old.definitions}
+    new_defs = {d.name: d for d in new.definitions}
+    for name in old_defs:
+        if name not in new_defs:
+            changes.append(Change("major", f"definition removed: {name}"))
+    for name in new_defs:
+        if name not in old_defs:
+            changes.append(Change("minor", f"definition added: {name}"))
+    for name in old_defs.keys() & new_defs.keys():
+        a, b = old_defs[name], new_defs[name]
+        if type(a) is not type(b):
+            changes.append(Change("major", f"definition changed kind: {name} ({a.kind} -> {b.kind})"))
+        elif isinstance(a, ir.Model):
+            assert isinstance(b, ir.Model)
+            changes += compare_model(a, b)
+        elif isinstance(a, ir.Enum):
+            assert isinstance(b, ir.Enum)
+            _values(changes, name, "enum value", a.values, b.values)
+            if a.description != b.description or a.value_descriptions != b.value_descriptions:
+                changes.append(Change("patch", f"description changed: {name}"))
+            _messages(changes, name, a.messages, b.messages)
+        else:
+            assert isinstance(a, ir.Alias) and isinstance(b, ir.Alias)
+            if a.description != b.description:
+                changes.append(Change("patch", f"description changed: {name}"))
+            changes += compare_type(a.type, b.type, name)
+    order = {level: i for i, level in enumerate(reversed(LEVELS))}
+    return sorted(dict.fromkeys(changes), key=lambda c: (order[c.level], c.what))
+
+
+def bump(version: str, level: str) -> str:
+    major, minor, patch = (int(p) for p in version.split("."))
+    if level == "major":
+        return f"{major + 1}.0.0"
+    if level == "minor":
+        return f"{major}.{minor + 1}.0"
+    return f"{major}.{minor}.{patch + 1}"
+
+
+def level_between(old: str, new: str) -> str | None:
+    """The kind of bump from one version to a later one, or None if it is not later."""
+    a = tuple(int(p) for p in old.split("."))
+    b = tuple(int(p) for p in new.split("."))
+    if b <= a:
+        return None
+    if b[0] != a[0]:
+        return "major"
+    return "minor" if b[1] != a[1] else "patch"
+
+

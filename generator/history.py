@@ -1,0 +1,169 @@
+"""history: the version lock of each spec and the snapshots of its releases.
+
+specs/<format>/history/lock.json lists every locked release (version, canonical
+hash of the spec, the class of change and the changes); history/<version>/
+holds the spec and its examples as they were when that version was locked.
+The toolkit maintains both (`chatspec bump`); nobody edits them by hand.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.classify import LEVELS, Change, bump, classify, level_between, required_level
+from generator.errors import SpecError
+from generator.load import LoadedSpec, load_spec
+from generator.lower import lower
+
+
+@dataclass(frozen=True)
+class Release:
+    version: str  # e.g. "1.0.0"
+    sha256: str  # of the canonical spec without its x-version
+    level: str  # "initial" | "major" | "minor" | "patch"
+    changes: tuple[str, ...]  # e.g. ("major: field removed: DroidletChat.speaker_id",)
+
+
+def canonical_hash(document: dict[str, Any]) -> str:
+    """A hash of what the spec says (key order and whitespace do not count, nor x-version)."""
+    content = {k: v for k, v in document.items() if k != "x-version"}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def lock_path(spec_dir: Path) -> Path:
+    return spec_dir / "history" / "lock.json"
+
+
+def read_lock(spec_dir: Path) -> list[Release]:
+    path = lock_path(spec_dir)
+    if not path.is_file():
+        return []
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [Release(r["version"], r["sha256"], r["level"], tuple(r["changes"])) for r in data["releases"]]
+
+
+def write_lock(spec_dir: Path, releases: list[Release]) -> None:
+    data = {"format": spec_dir.name, "releases": [dict(asdict(r), changes=list(r.changes)) for r in releases]}
+    lock_path(spec_dir).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def load_release(spec_dir: Path, version: str, root: Path, format_id: str | None = None) -> LoadedSpec:
+    """The spec (and examples) of a locked release, from its snapshot."""
+    return load_spec(spec_dir / "history" / version, root, format_id=format_id or spec_dir.name)
+
+
+def changes_since(spec_dir: Path, release: Release, current: LoadedSpec, root: Path) -> list[Change]:
+    return classify(lower(load_release(spec_dir, release.version, root)), lower(current))
+
+
+def _listing(changes: list[Change], only: str | None = None) -> str:
+    """The changes as one line; with `only`, just that level's, without repeating the level."""
+    if only is not None:
+        return "; ".join(c.what for c in changes if c.level == only)
+    return "; ".join(str(c) for c in changes)
+
+
+def check_locked(spec: LoadedSpec, spec_dir: Path, root: Path) -> None:
+    """Refuse a spec whose content differs from the locked snapshot of its x-version."""
+    version = spec.document["x-version"]
+    releases = read_lock(spec_dir)
+    fix = f"make bump FORMAT={spec.format_id}"
+    if not releases:
+        raise SpecError(spec.path, "/x-version", f"version {version} is not locked (no {lock_path(spec_dir).relative_to(root).as_posix()})",
+                        f"run `{fix}` to lock it")
+    latest = releases[-1]
+    if version == latest.version and canonical_hash(spec.document) == latest.sha256:
+        return
+    locked = {r.version for r in releases}
+    if version in locked and version != latest.version:
+        raise SpecError(spec.path, "/x-version", f"x-version {version} is an older release; the latest locked release is {latest.version}",
+                        f"set x-version to {latest.version} or later")
+    changes = changes_since(spec_dir, latest, spec, root)
+    level = required_level(changes)
+    if level is None:
+        if version == latest.version:
+            return  # only the layout changed (key order, whitespace): same meaning, same hash not needed
+        raise SpecError(spec.path, "/x-version", f"x-version {version} is not locked and nothing changed since {latest.version}",
+                        f"set x-version back to {latest.version}")
+    target = bump(latest.version, level)
+    if version == latest.version:
+        raise SpecError(spec.path, "/x-version",
+                        f"the spec changed since {version} was locked, but x-version is still {version}: a {level} change ({_listing(changes)})",
+                        f"it must move to {target}: run `{fix}`")
+    given = level_between(latest.version, version)
+    if given is None:
+        raise SpecError(spec.path, "/x-version", f"x-version {version} is not later than the latest locked release {latest.version}",
+                        f"it must move to {target}: run `{fix}`")
+    if LEVELS.index(given) < LEVELS.index(level):
+        raise SpecError(spec.path, "/x-version",
+                        f"x-version {version} is a {given} bump, but the change is {level}: {_listing(changes, level)}",
+                        f"it must move to {target}: run `{fix}`")
+    raise SpecError(spec.path, "/x-version", f"x-version {version} is not locked yet ({level} change: {_listing(changes)})",
+                    f"run `{fix}` to lock it")
+
+
+def bump_spec(spec_dir: Path, root: Path, to: str | None = None) -> tuple[str, list[Change]]:
+    """Lock the spec's current content under the version its changes need; returns (version, changes)."""
+    spec = load_spec(spec_dir, root)
+    releases = read_lock(spec_dir)
+    version = spec.document["x-version"]
+    changes: list[Change] = []
+    if not releases:
+        target, level = version, "initial"
+    else:
+        latest = releases[-1]
+        changes = changes_since(spec_dir, latest, spec, root)
+        needed = required_level(changes)
+        if needed is None:
+            raise SpecError(spec.path, "/", f"nothing changed since {latest.version}", "edit the spec first; there is nothing to bump")
+        if to in LEVELS:
+            target = bump(latest.version, to)
+        elif to is not None:
+            target = to
+        elif level_between(latest.version, version) is not None:
+            target = version  # the author already wrote the next version
+        else:
+            target = bump(latest.version, needed)
+        level = level_between(latest.version, target) or ""
+        if level not in LEVELS:
+            raise SpecError(spec.path, "/x-version", f"{target} is not later than the latest locked release {latest.version}",
+                            f"use {bump(latest.version, needed)}")
+        if LEVELS.index(level) < LEVELS.index(needed):
+            raise SpecError(spec.path, "/x-version", f"a {level} bump to {target} is refused: the change is {needed}: {_listing(changes, needed)}",
+                            f"use {bump(latest.version, needed)}")
+    spec_file = spec_dir / "spec.json"
+    text = spec_file.read_text(encoding="utf-8")
+    text = re.sub(r'("x-version"\s*:\s*)"[^"]*"', lambda m: f'{m.group(1)}"{target}"', text, count=1)
+    spec_file.write_text(text, encoding="utf-8")
+    snapshot = spec_dir / "history" / target
+    if snapshot.exists():
+        shutil.rmtree(snapshot)
+    snapshot.mkdir(parents=True)
+    shutil.copy2(spec_file, snapshot / "spec.json")
+    if (spec_dir / "examples").is_dir():
+        shutil.copytree(spec_dir / "examples", snapshot / "examples")
+    document = json.loads(text)
+    releases.append(Release(target, canonical_hash(document), level, tuple(str(c) for c in changes)))
+    write_lock(spec_dir, releases)
+    return target, changes
+
+
+def earlier_majors(spec_dir: Path) -> list[Release]:
+    """The last release of every major before the latest one, oldest first."""
+    releases = read_lock(spec_dir)
+    if not releases:
+        return []
+    current = int(releases[-1].version.split(".")[0])
+    last: dict[int, Release] = {}
+    for r in releases:
+        major = int(r.version.split(".")[0])
+        if major < current:
+            last[major] = r
+    return [last[m] for m in sorted(last)]
