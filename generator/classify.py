@@ -52,7 +52,7 @@ def _values(changes: list[Change], where: str, what: str, old: tuple[str, ...], 
             changes.append(Change(removed_level, f"{what} removed: {where} {value!r}"))
     for value in new:
         if value not in old:
-            changes.append(Change("minor", f"{what} added: {where} {value!r}", warning=what == "enum value"))
+            changes.append(Change("minor", f"{what} added: {where} {value!r}", warning=what in ("enum value", "union variant")))
 
 
 def _messages(changes: list[Change], where: str, old: dict[str, str], new: dict[str, str]) -> None:
@@ -96,8 +96,12 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
         _bound(changes, where, "minLength", old.min_length, new.min_length, lower=True)
         _bound(changes, where, "maxLength", old.max_length, new.max_length, lower=False)
         if old.pattern != new.pattern:
-            level = "minor" if new.pattern is None else "major"
-            changes.append(Change(level, f"pattern {'removed' if new.pattern is None else 'changed'}: {where} {old.pattern!r} -> {new.pattern!r}"))
+            if old.pattern is None:
+                changes.append(Change("major", f"constraint added: {where} pattern {new.pattern!r}"))
+            elif new.pattern is None:
+                changes.append(Change("minor", f"constraint removed: {where} pattern {old.pattern!r}"))
+            else:
+                changes.append(Change("major", f"pattern changed: {where} {old.pattern!r} -> {new.pattern!r}"))
     elif isinstance(old, ir.NumericType):
         assert isinstance(new, ir.NumericType)
         if old.integer != new.integer:
@@ -133,7 +137,9 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
         _values(changes, where, "union variant", old_keys, new_keys)
         for key in set(old_keys) & set(new_keys):
             changes += compare_type(old.variants[old_keys.index(key)], new.variants[new_keys.index(key)], f"{where}<{key}>")
-    _messages(changes, where, getattr(old, "messages", {}), getattr(new, "messages", {}))
+    if not changes:
+        # A message that changed with its constraint (e.g. "at most 5 items") is that change, not another.
+        _messages(changes, where, getattr(old, "messages", {}), getattr(new, "messages", {}))
     return changes
 
 
@@ -245,7 +251,8 @@ def classify(old: ir.Format, new: ir.Format) -> list[Change]:
             _values(changes, name, "enum value", a.values, b.values)
             if a.description != b.description or a.value_descriptions != b.value_descriptions:
                 changes.append(Change("patch", f"description changed: {name}"))
-            _messages(changes, name, a.messages, b.messages)
+            if a.values == b.values:
+                _messages(changes, name, a.messages, b.messages)
         else:
             assert isinstance(a, ir.Alias) and isinstance(b, ir.Alias)
             if a.description != b.description:
