@@ -50,3 +50,17 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     # A local run without Go passes the Python half only; say so where it cannot be missed.
     if not go_available():
         terminalreporter.write_sep("!", "Go is not installed: the Go checks (build, vet, tests, conformance, fuzz) were SKIPPED", red=True)
+
+
+def format_folders() -> dict[str, Path]:
+    """Every generated format id -> the folder of its spec.json and examples
+    (an earlier major, e.g. droidlet_chat_v1, lives in its release snapshot)."""
+    from generator.core import spec_folders
+    from generator.history import earlier_majors
+
+    out: dict[str, Path] = {}
+    for folder in spec_folders(ROOT / "specs"):
+        out[folder.name] = folder
+        for release in earlier_majors(folder):
+            out[f"{folder.name}_v{release.version.split('.')[0]}"] = folder / "history" / release.version
+    return dict(sorted(out.items()))

@@ -17,14 +17,15 @@ import pytest
 from jsonschema import Draft202012Validator
 from markdown_it import MarkdownIt
 
-from conftest import GENERATED, GOLDEN, ROOT
+from conftest import GENERATED, GOLDEN, ROOT, format_folders
 from generator.core import discover, generate
 from generator.load import load_spec
 from generator.lower import lower
 from generator.targets.markdown import md_paragraph
 
 DOCS = GENERATED / "docs"
-FORMATS = sorted(p.name for p in (ROOT / "specs").iterdir() if (p / "spec.json").is_file())
+FOLDERS = format_folders()
+FORMATS = list(FOLDERS)
 GOLDEN_CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file())
 # The only HTML a page may contain: what Markdown itself produces, and <code> for code with pipes in tables.
 ALLOWED_TAGS = {"p", "h1", "h2", "h3", "h4", "table", "thead", "tbody", "tr", "th", "td", "code", "pre", "a", "strong", "ol", "ul", "li", "br"}
@@ -187,7 +188,7 @@ def test_site_renders_in_a_browser(site: Path, tmp_path: Path) -> None:
             assert f'href="{fmt}.html"' in index, f"the index does not list {fmt}"
         for i, fmt in enumerate(FORMATS, 1):
             page = _dom(f"{base}/{fmt}.html", tmp_path / f"p{i}")
-            models = lower(load_spec(ROOT / "specs" / fmt, ROOT)).models
+            models = lower(load_spec(FOLDERS[fmt], ROOT, format_id=fmt)).models
             assert page.count("<table") >= len(models), f"{fmt}: the tables did not render"
             for model in models:
                 assert f'id="{model.name.lower()}"' in page

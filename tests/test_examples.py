@@ -10,16 +10,17 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from conftest import GENERATED, ROOT
+from conftest import GENERATED, ROOT, format_folders
 
-FORMATS = sorted(p.name for p in (ROOT / "specs").iterdir() if (p / "spec.json").is_file())
+FOLDERS = format_folders()
+FORMATS = list(FOLDERS)
 
 
 def _cases(kind: str) -> list[Any]:
     return [
         pytest.param(fmt, path, id=f"{fmt}/{path.stem}")
         for fmt in FORMATS
-        for path in sorted((ROOT / "specs" / fmt / "examples" / kind).glob("*.json"))
+        for path in sorted((FOLDERS[fmt] / "examples" / kind).glob("*.json"))
     ]
 
 
@@ -58,7 +59,7 @@ def test_oracle_checks_date_times() -> None:
 
 def test_every_format_has_enough_examples() -> None:
     for fmt in FORMATS:
-        examples = ROOT / "specs" / fmt / "examples"
+        examples = FOLDERS[fmt] / "examples"
         assert len(list((examples / "valid").glob("*.json"))) >= 3, fmt
         assert len(list((examples / "invalid").glob("*.json"))) >= 8, fmt
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from conftest import GENERATED, GOLDEN, ROOT
+from conftest import GENERATED, GOLDEN, ROOT, format_folders
 from go_driver import GO_ENV, build_driver, go_available, run_driver
 from generator.core import generate
 from generator.load import load_spec
@@ -27,7 +27,8 @@ pytestmark = pytest.mark.skipif(not go_available(), reason="Go is not installed:
 
 GO_TREE = GENERATED / "go"
 MODULE = load_options(ROOT).go_module
-FORMATS = sorted(p.name for p in (ROOT / "specs").iterdir() if (p / "spec.json").is_file())
+FOLDERS = format_folders()
+FORMATS = list(FOLDERS)
 GOLDEN_CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file())
 
 
@@ -44,13 +45,13 @@ def _python_verdict(module: str, fmt: str, text: str) -> dict[str, Any]:
     return {"ok": True, "errors": []}
 
 
-def _example_cases(spec_root: Path, names: list[str]) -> list[tuple[str, str, str]]:
+def _example_cases(folders: dict[str, Path]) -> list[tuple[str, str, str]]:
     """(format, case name, JSON text) for every valid and invalid example."""
     cases = []
-    for fmt in names:
-        for path in sorted((spec_root / fmt / "examples" / "valid").glob("*.json")):
+    for fmt, folder in folders.items():
+        for path in sorted((folder / "examples" / "valid").glob("*.json")):
             cases.append((fmt, f"{fmt}/valid/{path.stem}", path.read_text(encoding="utf-8")))
-        for path in sorted((spec_root / fmt / "examples" / "invalid").glob("*.json")):
+        for path in sorted((folder / "examples" / "invalid").glob("*.json")):
             data = json.loads(path.read_text(encoding="utf-8"))["data"]
             cases.append((fmt, f"{fmt}/invalid/{path.stem}", json.dumps(data, ensure_ascii=False)))
     return cases
@@ -79,11 +80,11 @@ def test_generated_go_vets_and_its_tests_pass() -> None:
 
 
 def test_every_example_gets_the_same_errors_in_go_and_python(driver: Path) -> None:
-    cases = _example_cases(ROOT / "specs", FORMATS)
+    cases = _example_cases(FOLDERS)
     go = run_driver(driver, [(fmt, text) for fmt, _, text in cases])
     python = [_python_verdict("chatformats", fmt, text) for fmt, _, text in cases]
     assert not _disagreements(go, python, cases), "\n".join(_disagreements(go, python, cases))
-    assert sum(v["ok"] for v in go) >= 4 * 3 and sum(not v["ok"] for v in go) >= 4 * 8
+    assert sum(v["ok"] for v in go) >= 3 * len(FORMATS) and sum(not v["ok"] for v in go) >= 8 * len(FORMATS)
 
 
 # JSON values that stress every check: wrong kinds, empties, edges of numbers and text.
@@ -136,7 +137,7 @@ def _mutations(example: Any) -> list[Any]:
 
 def test_mutated_examples_get_the_same_errors_in_go_and_python(driver: Path) -> None:
     cases = []
-    for fmt, name, text in _example_cases(ROOT / "specs", FORMATS):
+    for fmt, name, text in _example_cases(FOLDERS):
         if "/valid/" in name:
             for i, doc in enumerate(_mutations(json.loads(text))):
                 cases.append((fmt, f"{name}#{i}", json.dumps(doc, ensure_ascii=False)))
@@ -160,7 +161,7 @@ def test_golden_cases_compile_vet_and_agree_with_python(tmp_path: Path) -> None:
     vet = _go("vet", "./...", cwd=out / "go")
     assert vet.returncode == 0, vet.stderr
     binary = build_driver(out / "go", MODULE, GOLDEN_CASES, tmp_path / "driver")
-    cases = _example_cases(GOLDEN, GOLDEN_CASES)
+    cases = _example_cases({case: GOLDEN / case for case in GOLDEN_CASES})
     go = run_driver(binary, [(f, t) for f, _, t in cases])
     code = ("import importlib, json, sys\n"
             "cases = json.load(sys.stdin)\nout = []\n"
@@ -270,3 +271,53 @@ def test_fuzzing_finds_no_panic(fmt: str) -> None:
     target = "FuzzParse" + "".join(w.capitalize() for w in fmt.split("_"))
     done = _go("test", f"./{package_name(fmt)}", "-run=^$", f"-fuzz=^{target}$", "-fuzztime=3s")
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+
+
+_UPGRADE_PROGRAM = """package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"{module}/droidletchat"
+	"{module}/droidletchatv1"
+)
+
+func main() {{
+	out := map[string]json.RawMessage{{}}
+	for _, path := range os.Args[1:] {{
+		data, _ := os.ReadFile(path)
+		v1, err := droidletchatv1.ParseDroidletChatV1FromJSON(data)
+		if err != nil {{
+			panic(err)
+		}}
+		v2, err := droidletchat.UpgradeFromV1(v1)
+		if err != nil {{
+			panic(err)
+		}}
+		out[path], _ = json.Marshal(v2)
+	}}
+	text, _ := json.Marshal(out)
+	fmt.Println(string(text))
+}}
+"""
+
+
+def test_droidlet_upgrade_from_v1_agrees_in_go_and_python_and_with_the_v2_examples(tmp_path: Path) -> None:
+    from chatformats import droidlet_chat, droidlet_chat_v1
+
+    v1_examples = sorted((FOLDERS["droidlet_chat_v1"] / "examples" / "valid").glob("*.json"))
+    assert v1_examples
+    (tmp_path / "main.go").write_text(_UPGRADE_PROGRAM.format(module=MODULE))
+    (tmp_path / "go.mod").write_text(f"module upgrade\n\ngo 1.21\n\nrequire {MODULE} v0.0.0\n\nreplace {MODULE} => {GO_TREE}\n")
+    built = _go("build", "-o", str(tmp_path / "upgrade"), ".", cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    done = subprocess.run([str(tmp_path / "upgrade"), *map(str, v1_examples)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    go = {Path(k).name: v for k, v in json.loads(done.stdout).items()}
+    for path in v1_examples:
+        python = droidlet_chat.upgrade_from_v1(droidlet_chat_v1.parse_droidlet_chat_v1_from_json(path.read_text())).to_dict()
+        assert go[path.name] == python, path.name
+        v2_example = FOLDERS["droidlet_chat"] / "examples" / "valid" / path.name
+        assert python == json.loads(v2_example.read_text()), path.name

@@ -15,13 +15,14 @@ from typing import Any
 
 import pytest
 
-from conftest import PY_OUT, ROOT
+from conftest import PY_OUT, ROOT, format_folders
 
-FORMATS = sorted(p.name for p in (ROOT / "specs").iterdir() if (p / "spec.json").is_file())
+FOLDERS = format_folders()
+FORMATS = list(FOLDERS)
 
 
 def _valid(fmt: str) -> list[tuple[str, Any]]:
-    folder = ROOT / "specs" / fmt / "examples" / "valid"
+    folder = FOLDERS[fmt] / "examples" / "valid"
     return [(p.stem, json.loads(p.read_text(encoding="utf-8"))) for p in sorted(folder.glob("*.json"))]
 
 
@@ -38,7 +39,7 @@ def test_imports_without_site_packages(fmt: str) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
     done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env, cwd="/")
     assert done.returncode == 0, done.stderr
-    spec = json.loads((ROOT / "specs" / fmt / "spec.json").read_text(encoding="utf-8"))
+    spec = json.loads((FOLDERS[fmt] / "spec.json").read_text(encoding="utf-8"))
     assert done.stdout.strip() == spec["x-version"]
 
 

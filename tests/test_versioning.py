@@ -113,3 +113,26 @@ def test_reformatting_a_spec_needs_no_bump(project: Path) -> None:
     path.write_text(json.dumps(json.loads(path.read_text()), indent=4, sort_keys=True))
     done = _chatspec(project, "check")
     assert done.returncode == 1 and "x-version" not in done.stderr
+
+
+def test_earlier_majors_are_generated_side_by_side() -> None:
+    from chatformats import FORMATS, droidlet_chat, droidlet_chat_v1
+
+    assert FORMATS["droidlet_chat"].startswith("2.") and FORMATS["droidlet_chat_v1"] == "1.0.0"
+    assert droidlet_chat.VERSION.startswith("2.") and droidlet_chat_v1.VERSION == "1.0.0"
+    generated = ROOT / "generated"
+    for path in ("go/droidletchatv1/droidletchatv1.go", "docs/droidlet_chat_v1.md", "jsonschema/droidlet_chat_v1.schema.json"):
+        assert (generated / path).is_file(), path
+
+
+def test_upgrade_from_v1_reads_seconds_as_milliseconds_and_validates() -> None:
+    from chatformats import droidlet_chat, droidlet_chat_v1
+
+    chat = droidlet_chat_v1.DroidletChat(speaker_id="a", timestamp=1618000000, content_type=["chat_string"], content=[("text", "hi")])
+    assert droidlet_chat.upgrade_from_v1(chat).timestamp == 1618000000000
+    chat.timestamp = 1618000000123
+    assert droidlet_chat.upgrade_from_v1(chat).timestamp == 1618000000123
+    chat.timestamp = -5
+    with pytest.raises(droidlet_chat.ValidationError) as caught:
+        droidlet_chat.upgrade_from_v1(chat)
+    assert [(e.path, e.message) for e in caught.value.errors] == [("/timestamp", "must be >= 0")]

@@ -651,7 +651,9 @@ class GoTarget:
         }
         behaviour = f"go/behaviour/{fmt.id}.go.j2"
         if template_exists(behaviour):
-            files[f"{base}/behaviour.go"] = render(behaviour, **context)
+            code = render(behaviour, **context)
+            if code.strip():  # a template may apply to some versions only
+                files[f"{base}/behaviour.go"] = code
         return files
 
 

@@ -366,6 +366,7 @@ class PythonTarget:
         ]
         named_parsers += [(self.parser_const(a.name), self.parser(a.type)) for a in self.alias_order()]
         root = fmt.definition(fmt.root)
+        behaviour = render_behaviour(fmt)
         code = render(
             "python/module.py.j2",
             header=header(fmt.source),
@@ -384,9 +385,24 @@ class PythonTarget:
             uses_datetime=any(isinstance(t, ir.StringType) and t.format == "date-time" for t in all_types(fmt)),
             exports=sorted({*(e.name for e in enums), *(e.values_const for e in enums), *(a.name for a in aliases),
                             *(m.name for m in models), *(k.const for k in self.known_values())})
-            + ["FORMAT_ID", "VERSION", "ValidationError", f"parse_{fmt.id}_from_json", f"validate_{snake_case(root.name)}"],
+            + ["FORMAT_ID", "VERSION", "ValidationError", f"parse_{fmt.id}_from_json", f"validate_{snake_case(root.name)}"]
+            + public_names(behaviour),
+            behaviour=behaviour,
         )
         return format_python(code)
+
+
+def render_behaviour(fmt: ir.Format) -> str:
+    """The format's behaviour code (templates/python/behaviour/<format>.py.j2), or ""."""
+    from generator.targets.go import template_exists
+
+    name = f"python/behaviour/{fmt.id}.py.j2"
+    return render(name, fmt=fmt).strip() if template_exists(name) else ""
+
+
+def public_names(code: str) -> list[str]:
+    """Top-level functions, classes and constants a behaviour block defines, for __all__."""
+    return re.findall(r"^(?:def |class )?([A-Za-z][A-Za-z0-9_]*)(?:\(|:| =)", code, flags=re.M)
 
 
 def refs_in(t: ir.TypeRef) -> list[str]:

@@ -10,20 +10,18 @@ import (
 // in init (not in their declarations) so that recursive types need no ordering.
 var pContentType rt.Parser[ContentType]
 var pContentKind rt.Parser[ContentKind]
-var pDroidletChat_SpeakerID rt.Parser[string]
+var pDroidletChat_ChatMemid rt.Parser[string]
 var pDroidletChat_Timestamp rt.Parser[int64]
-var pDroidletChat_ContentType rt.Parser[[]ContentType]
 var pDroidletChat_Content rt.Parser[[]ContentItem]
-var pContentItem_Text rt.Parser[string]
+var pContentItem_Content rt.Parser[string]
 
 func init() {
-	pContentType = rt.StringEnum[ContentType](rt.Msgs{"type": "must be a string", "enum": "must be one of: chat_string, chat_and_media, chat_and_text_options, chat_and_media_options, chat_and_media_and_text_options"}, "chat_string", "chat_and_media", "chat_and_text_options", "chat_and_media_options", "chat_and_media_and_text_options")
+	pContentType = rt.StringEnum[ContentType](rt.Msgs{"type": "must be a string", "enum": "must be one of: chat_string, chat_and_media, chat_and_text_options, chat_and_media_options, chat_and_media_and_text_options, point"}, "chat_string", "chat_and_media", "chat_and_text_options", "chat_and_media_options", "chat_and_media_and_text_options", "point")
 	pContentKind = rt.StringEnum[ContentKind](rt.Msgs{"type": "must be a string", "enum": "must be one of: text, image_link, response_option, response_image_link"}, "text", "image_link", "response_option", "response_image_link")
-	pDroidletChat_SpeakerID = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
-	pDroidletChat_Timestamp = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
-	pDroidletChat_ContentType = rt.List[ContentType](parseContentType, rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array", "minItems": "content_type must hold exactly one content type", "maxItems": "content_type must hold exactly one content type"}, MinItems: rt.Int(1), MaxItems: rt.Int(1)})
-	pDroidletChat_Content = rt.List[ContentItem](parseContentItem, rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array", "minItems": "content must hold at least one [kind, text] item"}, MinItems: rt.Int(1)})
-	pContentItem_Text = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
+	pDroidletChat_ChatMemid = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
+	pDroidletChat_Timestamp = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 0"}, Minimum: rt.Float(0)})
+	pDroidletChat_Content = rt.List[ContentItem](parseContentItem, rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array", "minItems": "content must hold at least one item"}, MinItems: rt.Int(1)})
+	pContentItem_Content = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 }
 
 func parseContentType(v any, c *rt.Context) (ContentType, bool) {
@@ -43,47 +41,45 @@ func parseDroidletChat(v any, c *rt.Context) (DroidletChat, bool) {
 	mark := c.Mark()
 	var okContentType bool
 	var okContent bool
-	out.SpeakerID, _ = rt.Required[string](c, obj, "speaker_id", pDroidletChat_SpeakerID, "missing required field '{field}'")
+	out.ChatMemid, _ = rt.Required[string](c, obj, "chat_memid", pDroidletChat_ChatMemid, "missing required field '{field}'")
 	out.Timestamp, _ = rt.Required[int64](c, obj, "timestamp", pDroidletChat_Timestamp, "missing required field '{field}'")
-	out.ContentType, okContentType = rt.Required[[]ContentType](c, obj, "content_type", pDroidletChat_ContentType, "missing required field '{field}'")
+	out.ContentType, okContentType = rt.Required[ContentType](c, obj, "content_type", parseContentType, "missing required field '{field}'")
 	out.Content, okContent = rt.Required[[]ContentItem](c, obj, "content", pDroidletChat_Content, "missing required field '{field}'")
-	rt.RuleContains(c, obj, "content", []string{"0"}, "text", "a chat must contain at least one text item", okContent)
-	rt.RuleAllowedWhen(c, obj, "content", []string{"0"}, "content_type", []string{"0"}, "chat_string", []string{"text"}, "content type chat_string admits only text items", okContent && okContentType)
-	rt.RuleAllowedWhen(c, obj, "content", []string{"0"}, "content_type", []string{"0"}, "chat_and_media", []string{"text", "image_link"}, "content type chat_and_media admits only text and image_link items", okContent && okContentType)
-	rt.RuleAllowedWhen(c, obj, "content", []string{"0"}, "content_type", []string{"0"}, "chat_and_text_options", []string{"text", "response_option"}, "content type chat_and_text_options admits only text and response_option items", okContent && okContentType)
-	rt.RuleAllowedWhen(c, obj, "content", []string{"0"}, "content_type", []string{"0"}, "chat_and_media_options", []string{"text", "response_image_link"}, "content type chat_and_media_options admits only text and response_image_link items", okContent && okContentType)
-	rt.RuleAllowedWhen(c, obj, "content", []string{"0"}, "content_type", []string{"0"}, "chat_and_media_and_text_options", []string{"text", "image_link", "response_option"}, "content type chat_and_media_and_text_options admits only text, image_link and response_option items", okContent && okContentType)
+	rt.RuleContains(c, obj, "content", []string{"id"}, "text", "a chat must contain at least one text item", okContent)
+	rt.RuleAllowedWhen(c, obj, "content", []string{"id"}, "content_type", []string{}, "chat_string", []string{"text"}, "content type chat_string admits only text items", okContent && okContentType)
+	rt.RuleAllowedWhen(c, obj, "content", []string{"id"}, "content_type", []string{}, "chat_and_media", []string{"text", "image_link"}, "content type chat_and_media admits only text and image_link items", okContent && okContentType)
+	rt.RuleAllowedWhen(c, obj, "content", []string{"id"}, "content_type", []string{}, "chat_and_text_options", []string{"text", "response_option"}, "content type chat_and_text_options admits only text and response_option items", okContent && okContentType)
+	rt.RuleAllowedWhen(c, obj, "content", []string{"id"}, "content_type", []string{}, "chat_and_media_options", []string{"text", "response_image_link"}, "content type chat_and_media_options admits only text and response_image_link items", okContent && okContentType)
+	rt.RuleAllowedWhen(c, obj, "content", []string{"id"}, "content_type", []string{}, "chat_and_media_and_text_options", []string{"text", "image_link", "response_option"}, "content type chat_and_media_and_text_options admits only text, image_link and response_option items", okContent && okContentType)
 	return out, !c.FailedSince(mark)
 }
 
 // toTree turns the struct into the tree its parser reads.
 func (m DroidletChat) toTree() any {
 	o := rt.NewObject()
-	o.Set("speaker_id", m.SpeakerID)
+	o.Set("chat_memid", m.ChatMemid)
 	o.Set("timestamp", m.Timestamp)
-	o.Set("content_type", rt.TreeList(m.ContentType, rt.EnumTree[ContentType]))
+	o.Set("content_type", string(m.ContentType))
 	o.Set("content", rt.TreeList(m.Content, ContentItem.toTree))
 	return o
 }
 
 func parseContentItem(v any, c *rt.Context) (ContentItem, bool) {
 	var out ContentItem
-	items, ok := v.([]any)
+	obj, ok := rt.ExpectObject(c, v, "must be an object")
 	if !ok {
-		c.Error("must be an array", "type", v)
-		return out, false
-	}
-	if len(items) != 2 {
-		c.Error("a content item must be a [kind, text] pair", "prefixItems", nil)
 		return out, false
 	}
 	mark := c.Mark()
-	out.Kind, _ = rt.Index(c, 0, items[0], parseContentKind)
-	out.Text, _ = rt.Index(c, 1, items[1], pContentItem_Text)
+	out.ID, _ = rt.Required[ContentKind](c, obj, "id", parseContentKind, "missing required field '{field}'")
+	out.Content, _ = rt.Required[string](c, obj, "content", pContentItem_Content, "missing required field '{field}'")
 	return out, !c.FailedSince(mark)
 }
 
-// toTree turns the items into a tree array.
-func (t ContentItem) toTree() any {
-	return []any{string(t.Kind), t.Text}
+// toTree turns the struct into the tree its parser reads.
+func (m ContentItem) toTree() any {
+	o := rt.NewObject()
+	o.Set("id", string(m.ID))
+	o.Set("content", m.Content)
+	return o
 }
