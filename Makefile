@@ -26,9 +26,12 @@ check: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-# Each Go fuzz target for FUZZTIME (CI runs a few seconds each inside make test).
+# Differential fuzzing (FUZZCASES per format; disagreements are recorded as corpus
+# cases), then each Go fuzz target for FUZZTIME. make test runs a smaller budget.
+FUZZCASES ?= 10000
 FUZZTIME ?= 60s
 fuzz: $(STAMP)
+	$(BIN)/python tests/fuzz.py --cases $(FUZZCASES) --record
 	cd generated/go && for pkg in $$(go list ./... | grep -v /internal/); do \
 	  target=$$(go test -list '^Fuzz' $$pkg | grep '^Fuzz'); \
 	  GOTOOLCHAIN=local go test $$pkg -run='^$$' -fuzz="^$$target$$" -fuzztime=$(FUZZTIME) || exit 1; \

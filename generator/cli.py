@@ -70,8 +70,9 @@ def main(argv: list[str] | None = None) -> int:
             return _bump(root, args.format, args.to)
         if args.command == "diff":
             return _diff(root, args.format, args.against)
-        check_versions(root / "specs", root)
+        # Generating first reports what is wrong in a spec before whether its version is locked.
         files = generate(discover(root / "specs", root), options=load_options(root), history=histories(root / "specs"))
+        check_versions(root / "specs", root)
     except SpecError as exc:
         print(f"chatspec: {exc}", file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ from typing import Any
 
 from generator import ir
 from generator.errors import SpecError
+from generator.examples import check_examples
 from generator.history import check_locked, earlier_majors, load_release, read_lock
 from generator.load import LoadedSpec, load_spec
 from generator.lower import lower
@@ -78,6 +79,7 @@ def generate(
     schemas = {}
     for spec, fmt in zip(specs, formats):
         schemas.update(jsonschema.render_schema(fmt, spec.document))
+        check_examples(spec, fmt, jsonschema.export(fmt, spec.document))
     if "jsonschema" in wanted:
         files.update(schemas)
     if "docs" in wanted:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -48,18 +49,45 @@ _HINTS = {
 }
 
 
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # json.loads would silently keep the last of two equal keys (e.g. two models of one name).
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _DuplicateKey(key)
+        seen[key] = value
+    return seen
+
+
 def _parse_json(text: str, shown: str) -> Any:
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as exc:
         raise SpecError(
             shown, "", f"invalid JSON: {exc.msg}", "fix the JSON syntax at that line and column",
             line=exc.lineno, column=exc.colno,
         ) from None
+    except _DuplicateKey as exc:
+        # The second occurrence is the one to look at.
+        found = list(re.finditer(re.escape(json.dumps(exc.key)) + r"\s*:", text))
+        at = found[1].start() if len(found) > 1 else 0
+        line = text.count("\n", 0, at) + 1
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        raise SpecError(shown, "", f"duplicate key {exc.key!r} in one object (JSON would keep only the last)",
+                        "rename or remove one of them", line=line, column=column) from None
 
 
 def _explain(error: jsonschema.ValidationError) -> tuple[str, str]:
     """A readable problem + hint for one meta-schema failure."""
+    if error.validator == "oneOf" and isinstance(error.instance, dict) and "kind" in error.instance:
+        kinds = error.schema.get("properties", {}).get("kind", {}).get("enum", [])
+        return (f"rule kind {error.instance['kind']!r} is unknown, or the rule has keys its kind does not take",
+                f"use one of the kinds {', '.join(kinds)} with exactly the keys it takes (see the meta-schema)")
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = set(error.schema.get("properties", {}))
         extra = sorted(k for k in error.instance if k not in allowed)

@@ -6,7 +6,6 @@ CI's .ci/run refuses to run without Go.
 
 from __future__ import annotations
 
-import copy
 import importlib
 import json
 import subprocess
@@ -18,6 +17,7 @@ import pytest
 
 from conftest import GENERATED, GOLDEN, ROOT, format_folders
 from go_driver import GO_ENV, build_driver, go_available, run_driver
+from mutations import mutations
 from generator.core import generate
 from generator.load import load_spec
 from generator.options import load_options
@@ -87,59 +87,11 @@ def test_every_example_gets_the_same_errors_in_go_and_python(driver: Path) -> No
     assert sum(v["ok"] for v in go) >= 3 * len(FORMATS) and sum(not v["ok"] for v in go) >= 8 * len(FORMATS)
 
 
-# JSON values that stress every check: wrong kinds, empties, edges of numbers and text.
-_ODD: list[Any] = [None, True, 0, -1, 1.0, 1.5, 2**63, -(2**63) - 1, 1e300, "", " ", "\u00a0", "x", "2024-01-15T10:30:00Z",
-                   "2024-02-30T00:00:00Z", "QUJD", "QUJD\n", [], [None], [""], [[]], {}, {"type": "text"}, {"x": 1}]
-
-
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            found += _paths(item, (*prefix, i))
-    return found
-
-
-def _mutations(example: Any) -> list[Any]:
-    """The example with each value replaced by each odd value, each key removed, and an extra key added."""
-    out = []
-    for path in _paths(example):
-        for odd in _ODD:
-            doc = copy.deepcopy(example)
-            if not path:
-                out.append(odd)
-                continue
-            here = doc
-            for token in path[:-1]:
-                here = here[token]
-            here[path[-1]] = odd
-            out.append(doc)
-        if path:
-            doc = copy.deepcopy(example)
-            here = doc
-            for token in path[:-1]:
-                here = here[token]
-            if isinstance(here, dict):
-                del here[path[-1]]
-                out.append(doc)
-        doc = copy.deepcopy(example)
-        here = doc
-        for token in path:
-            here = here[token]
-        if isinstance(here, dict):
-            here["unexpected-key"] = 1
-            out.append(doc)
-    return out
-
-
 def test_mutated_examples_get_the_same_errors_in_go_and_python(driver: Path) -> None:
     cases = []
     for fmt, name, text in _example_cases(FOLDERS):
         if "/valid/" in name:
-            for i, doc in enumerate(_mutations(json.loads(text))):
+            for i, doc in enumerate(mutations(json.loads(text))):
                 cases.append((fmt, f"{name}#{i}", json.dumps(doc, ensure_ascii=False)))
     assert len(cases) > 2000
     go = run_driver(driver, [(fmt, text) for fmt, _, text in cases])

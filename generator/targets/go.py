@@ -211,9 +211,10 @@ class GoTarget:
         return SpecError(self.fmt.source, pointer, problem, hint)
 
     def claim_type_name(self, name: str, where: str) -> str:
-        if name in self.type_names or name in _PACKAGE_NAMES:
-            other = self.type_names.get(name, "a name the package itself defines")
-            raise self.fail(where, f"the Go type name {name!r} is taken twice ({other} and {where})",
+        if name in _PACKAGE_NAMES:
+            raise self.fail(where, f"the Go type name {name!r} is one the generated package defines itself", "rename the definition")
+        if name in self.type_names:
+            raise self.fail(where, f"the Go type name {name!r} is taken twice ({self.type_names[name]} and {where})",
                             "rename one of the definitions, or give the field an \"x-name\"")
         self.type_names[name] = where
         return name
@@ -285,7 +286,7 @@ class GoTarget:
                 try:
                     spec.append(f"Pattern: rt.Pattern({go_str(to_go(t.pattern))})")
                 except PatternError as exc:
-                    raise self.fail(where, str(exc), "rewrite the pattern without it") from None
+                    raise self.fail(where + "/pattern", str(exc), "rewrite the pattern without it") from None
             if t.enum is not None:
                 spec.append(f"Enum: {go_strings(t.enum)}")
             if t.const is not None:

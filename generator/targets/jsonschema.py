@@ -13,7 +13,9 @@ from typing import Any
 from generator import ir
 from generator.render import header
 
-BASE64_PATTERN = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+# Standard padded base64. It ends with (?![\s\S]), "end of text" in ECMA-262 and in
+# Python alike: a "$" would also match before a final newline in Python's re.
+BASE64_PATTERN = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\s\S])"
 
 NUMERIC_RANGES = {"integer": (-(2**63), 2**63 - 1), "number": (-1.7976931348623157e308, 1.7976931348623157e308)}
 

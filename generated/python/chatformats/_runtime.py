@@ -63,6 +63,10 @@ class ValidationError(ValueError):
         return self.errors[0].message if self.errors else ""
 
 
+MAX_DEPTH: Final = 128
+"""How deep typed values may nest (free-form JSON values, such as metadata, are not limited)."""
+DEPTH_MESSAGE: Final = "nesting deeper than 128 levels is not accepted"
+
 _PLACEHOLDER: Final = re.compile(r"\{(index|field|value)\}")
 
 
@@ -105,6 +109,10 @@ class Context:
         self.errors.append(ErrorDetail(pointer, message, keyword))
 
     def child(self, key: str | int, value: object, parser: Parser) -> Any:
+        if len(self._path) >= MAX_DEPTH:
+            # Recursive specs would otherwise overflow the stack; Go stops at the same depth.
+            self.error(DEPTH_MESSAGE, "depth", str(key))
+            return INVALID
         self._path.append(key)
         self._values.append(value)
         try:
@@ -334,7 +342,7 @@ def date_time(msgs: Mapping[str, str]) -> Parser:
 # Standard alphabet with padding; the exported JSON Schema carries the same
 # pattern so that a reference validator reaches the same verdict.
 BASE64_PATTERN: Final = (
-    r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+    r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\s\S])"
 )
 _BASE64: Final = re.compile(BASE64_PATTERN)
 

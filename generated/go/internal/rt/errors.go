@@ -158,8 +158,19 @@ func (c *Context) Ancestor(up int) (any, bool) {
 // Parser checks a tree value and builds its Go value; ok is false when it recorded a problem.
 type Parser[T any] func(v any, c *Context) (T, bool)
 
+// MaxDepth is how deep typed values may nest (free-form JSON values are not
+// limited); the Python runtime stops at the same depth with the same message.
+const MaxDepth = 128
+
+const depthMessage = "nesting deeper than 128 levels is not accepted"
+
 // Key parses the value under an object key.
 func Key[T any](c *Context, key string, v any, p Parser[T]) (T, bool) {
+	if len(c.path) >= MaxDepth {
+		c.Error(depthMessage, "depth", nil, key)
+		var zero T
+		return zero, false
+	}
 	c.path = append(c.path, segment{key: key, index: -1})
 	c.values = append(c.values, v)
 	out, ok := p(v, c)
@@ -170,6 +181,11 @@ func Key[T any](c *Context, key string, v any, p Parser[T]) (T, bool) {
 
 // Index parses the value at an array index.
 func Index[T any](c *Context, i int, v any, p Parser[T]) (T, bool) {
+	if len(c.path) >= MaxDepth {
+		c.Error(depthMessage, "depth", nil, strconv.Itoa(i))
+		var zero T
+		return zero, false
+	}
 	c.path = append(c.path, segment{index: i})
 	c.values = append(c.values, v)
 	out, ok := p(v, c)
