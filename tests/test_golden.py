@@ -131,3 +131,23 @@ def test_update_golden_is_refused_in_ci() -> None:
 def test_committed_generated_tree_has_no_golden_formats() -> None:
     # Golden specs live under tests/, never in the shipped package.
     assert not any((GENERATED / "python" / "chatformats" / f"{case}.py").exists() for case in CASES)
+
+
+_DEEP = """
+from chatformats import nested_unions as m
+body = "leaf"
+for _ in range(10_000):
+    body = [{"kind": "ref", "inner": body}]
+try:
+    m.Envelope.from_dict({"body": body})
+except m.ValidationError as exc:
+    print(exc.errors[0].path.count("/"), exc.errors[0].message)
+"""
+
+
+def test_ten_thousand_levels_of_a_recursive_spec_are_a_validation_error(golden_package: Path) -> None:
+    # nested_unions is recursive (Body -> RefPart -> Body): depth is bounded, never a RecursionError.
+    done = subprocess.run([sys.executable, "-S", "-c", _DEEP], capture_output=True, text=True, cwd=golden_package,
+                          env={**os.environ, "PYTHONPATH": str(golden_package)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "129 nesting deeper than 128 levels is not accepted"
