@@ -11,6 +11,7 @@ from generator.core import check_versions, discover, generate, histories
 from generator.history import bump_spec, changes_since, read_lock
 from generator.errors import SpecError
 from generator.options import load_options
+from generator.vendor import ensure_ours, target_folder, vendored_files
 from generator.write import unified_diff, write_tree
 
 
@@ -23,6 +24,13 @@ def _parser() -> argparse.ArgumentParser:
     bump = sub.add_parser("bump", help="lock a spec's changes under the version they need")
     bump.add_argument("format", help="the format id, e.g. droidlet_chat")
     bump.add_argument("--to", help="major, minor, patch or an explicit version (refused if too small for the change)")
+    vendor = sub.add_parser("vendor", help="write the generated code of some formats for another repository")
+    vendor.add_argument("--lang", choices=["python", "go"], required=True)
+    vendor.add_argument("--package", help="the Python package name (with --lang python)")
+    vendor.add_argument("--module", help="the Go module path (with --lang go)")
+    vendor.add_argument("--out", type=Path, required=True, help="python: the folder to hold the package; go: the module root")
+    vendor.add_argument("--formats", help="comma-separated format ids (default: all)")
+    vendor.add_argument("--check", action="store_true", help="exit 1 with a diff when the vendored copy is stale")
     diff = sub.add_parser("diff", help="print the classified changes of a spec since a locked release")
     diff.add_argument("format", help="the format id, e.g. droidlet_chat")
     diff.add_argument("--against", help="a locked version (default: the latest)")
@@ -42,6 +50,28 @@ def _bump(root: Path, format_id: str, to: str | None) -> int:
     for change in changes:
         print(f"  {change}")
     print("now run `make generate` and commit specs/ and generated/ together")
+    return 0
+
+
+def _vendor(root: Path, args: argparse.Namespace) -> int:
+    name = args.package if args.lang == "python" else args.module
+    if not name:
+        print(f"chatspec: vendor --lang {args.lang} needs {'--package' if args.lang == 'python' else '--module'}", file=sys.stderr)
+        return 2
+    formats = [f.strip() for f in args.formats.split(",")] if args.formats else None
+    files = vendored_files(root, args.lang, name, formats)
+    folder = target_folder(args.out, args.lang, name)
+    if args.check:
+        diff = unified_diff(folder, files)
+        if diff:
+            sys.stdout.write(diff)
+            print(f"chatspec: {folder} is stale; run the vendor command again and commit the result", file=sys.stderr)
+            return 1
+        print(f"chatspec: {folder} is up to date")
+        return 0
+    ensure_ours(folder)
+    written, removed = write_tree(folder, files)
+    print(f"chatspec: vendored {len(files)} file(s) into {folder} ({len(written)} written, {len(removed)} removed)")
     return 0
 
 
@@ -70,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
             return _bump(root, args.format, args.to)
         if args.command == "diff":
             return _diff(root, args.format, args.against)
+        if args.command == "vendor":
+            return _vendor(root, args)
         # Generating first reports what is wrong in a spec before whether its version is locked.
         files = generate(discover(root / "specs", root), options=load_options(root), history=histories(root / "specs"))
         check_versions(root / "specs", root)

@@ -15,12 +15,12 @@ from generator.history import check_locked, earlier_majors, load_release, read_l
 from generator.load import LoadedSpec, load_spec
 from generator.lower import lower
 from generator.options import Options
-from generator.targets import go, jsonschema, markdown, python
+from generator.targets import go, jsonschema, markdown, pydantic, python
 
-TARGETS = ("python", "go", "jsonschema", "docs")
+TARGETS = ("python", "go", "jsonschema", "docs", "pydantic")
 
 # Generated files that do not depend on any one spec (runtimes, package markers).
-SHARED_FILES = python.SHARED_FILES | go.shared_files() | {"docs/index.md", "docs/assets/mermaid-init.js", "mkdocs.yml"}
+SHARED_FILES = python.SHARED_FILES | go.shared_files() | {"docs/index.md", "docs/assets/mermaid-init.js", "mkdocs.yml", "pydantic/chatformats_pydantic/__init__.py"}
 
 
 def spec_folders(specs_dir: Path) -> list[Path]:
@@ -73,7 +73,7 @@ def generate(
     wanted = set(targets)
     files: dict[str, str] = {}
     if "python" in wanted:
-        files.update(python.render_package(formats))
+        files.update(python.render_package(formats, options.python_package))
     if "go" in wanted:
         files.update(go.render_module(formats, options))
     schemas = {}
@@ -82,6 +82,8 @@ def generate(
         check_examples(spec, fmt, jsonschema.export(fmt, spec.document))
     if "jsonschema" in wanted:
         files.update(schemas)
+    if "pydantic" in wanted:
+        files.update(pydantic.render_package(formats, {f.id: jsonschema.export(f, s.document, with_rules=False) for s, f in zip(specs, formats)}))
     if "docs" in wanted:
         by_id = {fmt.id: schemas[f"jsonschema/{fmt.id}.schema.json"] for fmt in formats}
         files.update(markdown.render_docs(formats, by_id, options, history))

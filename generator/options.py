@@ -10,9 +10,14 @@ from pathlib import Path
 DEFAULT_GO_MODULE = "github.com/chatspec/chatformats"
 
 
+# The Python package of generated/python.
+DEFAULT_PYTHON_PACKAGE = "chatformats"
+
+
 @dataclass(frozen=True)
 class Options:
     go_module: str = DEFAULT_GO_MODULE  # e.g. "example.com/acme/chatformats"
+    python_package: str = DEFAULT_PYTHON_PACKAGE  # e.g. "acme_chat" when vendored
 
 
 def load_options(root: Path) -> Options:

@@ -8,7 +8,13 @@ from typing import Any
 
 import jinja2
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+def _templates() -> Path:
+    """templates/ of the checkout, or generator/templates/ of an installed wheel."""
+    checkout = Path(__file__).resolve().parent.parent / "templates"
+    return checkout if checkout.is_dir() else Path(__file__).resolve().parent / "templates"
+
+
+TEMPLATES = _templates()
 
 
 @cache

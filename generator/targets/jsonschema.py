@@ -94,9 +94,13 @@ def rule_schema(rule: ir.Rule) -> dict[str, Any] | None:
     raise AssertionError(f"no export for rule kind {rule.kind}")
 
 
-def export(fmt: ir.Format, document: dict[str, Any]) -> dict[str, Any]:
+def export(fmt: ir.Format, document: dict[str, Any], with_rules: bool = True) -> dict[str, Any]:
+    """The standard schema; with_rules=False leaves out the rules stated as allOf (for a
+    consumer that enforces the rules itself, such as the pydantic target)."""
     schema = strip(document)
     schema["$comment"] = f"{fmt.id} {fmt.version}. {header(fmt.source)}"
+    if not with_rules:
+        return schema
     for model in fmt.models:
         extra = [s for s in (rule_schema(r) for r in model.rules) if s is not None]
         if extra:

@@ -453,12 +453,12 @@ def format_python(code: str) -> str:
     return black.format_str(code, mode=black.Mode(target_versions={black.TargetVersion.PY311}))
 
 
-def render_package(formats: list[ir.Format]) -> dict[str, str]:
-    """Every file of generated/python/chatformats/, keyed by path under generated/."""
-    base = f"python/{PACKAGE}"
+def render_package(formats: list[ir.Format], package: str = PACKAGE) -> dict[str, str]:
+    """Every file of generated/python/<package>/, keyed by path under generated/."""
+    base = f"python/{package}"
     files = {
-        f"{base}/__init__.py": format_python(render("python/init.py.j2", header=header(None), formats=formats)),
-        f"{base}/_runtime.py": format_python(render("python/runtime.py.j2", header=header(None))),
+        f"{base}/__init__.py": format_python(render("python/init.py.j2", header=header(None), formats=formats, package=package)),
+        f"{base}/_runtime.py": format_python(render("python/runtime.py.j2", header=header(None), package=package)),
         f"{base}/py.typed": "",
     }
     for fmt in formats:
