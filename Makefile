@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: generate check test golden fuzz docs bump clean
+.PHONY: generate check test golden fuzz docs bump bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,10 @@ docs: $(STAMP) $(MERMAID_JS)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet -f generated/mkdocs.yml
 	cp $(MERMAID_JS) build/site/assets/mermaid.min.js
 	@echo "site built in build/site; publish with: $(BIN)/mkdocs gh-deploy -f generated/mkdocs.yml"
+
+# Ratios against peers measured in the same run (not part of make test).
+bench: $(STAMP)
+	$(BIN)/python tests/bench.py
 
 golden: $(STAMP)
 	$(BIN)/python -m pytest tests/test_golden.py --update-golden

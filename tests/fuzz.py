@@ -62,8 +62,10 @@ def generation_schema(schema: Any) -> Any:
     if out.get("$schema"):
         out["$schema"] = "http://json-schema.org/draft-07/schema#"
     if "prefixItems" in out:
+        after = out.pop("items", True)  # what 2020-12 allows after the prefix
         out["items"] = out.pop("prefixItems")
-        out["additionalItems"] = False
+        if after is not True:
+            out["additionalItems"] = after
     return out
 
 

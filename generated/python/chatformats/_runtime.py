@@ -115,11 +115,12 @@ class Context:
             return INVALID
         self._path.append(key)
         self._values.append(value)
-        try:
-            return parser(value, self)
-        finally:
-            self._path.pop()
-            self._values.pop()
+        # No try/finally: parsers record problems instead of raising, and a
+        # Context lives for one run only.
+        result = parser(value, self)
+        self._path.pop()
+        self._values.pop()
+        return result
 
     def required(
         self,
@@ -158,6 +159,8 @@ class Context:
 
     def failed_at(self, up: int, pointer: tuple[str, ...]) -> bool:
         """Whether a problem was recorded at or below a value found by relative pointer."""
+        if not self.errors:
+            return False
         base = self._path[: len(self._path) - up] if up else self._path
         prefix = "".join("/" + _escape(s) for s in (*base, *pointer))
         return any(
@@ -633,12 +636,13 @@ def rule_member_of(
     if not isinstance(value, str):
         return
     pool = resolve(ctx.ancestor(up), pointer)
-    if not isinstance(pool, list) or not all(isinstance(p, str) for p in pool):
+    if not isinstance(pool, list) or value in pool:
+        return  # a member is never a problem: the common case, decided first
+    if not all(isinstance(p, str) for p in pool):
         return
     if ctx.failed_at(up, pointer):
         return  # the list itself is wrong; that is reported where it is
-    if value not in pool:
-        ctx.error(message, "member_of", field, value)
+    ctx.error(message, "member_of", field, value)
 
 
 def rule_required_when(

@@ -133,6 +133,9 @@ func (c *Context) Error(template, keyword string, value any, below ...string) {
 // FailedAt reports whether a problem was recorded at or below the value found
 // by going up levels and then down the pointer tokens.
 func (c *Context) FailedAt(up int, pointer []string) bool {
+	if len(c.errors) == 0 {
+		return false
+	}
 	saved := c.path
 	if up <= len(c.path) {
 		c.path = c.path[:len(c.path)-up]

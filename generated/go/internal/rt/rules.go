@@ -62,17 +62,17 @@ func RuleMemberOf(c *Context, field string, value any, usable bool, up int, poin
 		return
 	}
 	for _, item := range items {
+		if item == s {
+			return // a member is never a problem: the common case, decided first
+		}
+	}
+	for _, item := range items {
 		if _, isString := item.(string); !isString {
 			return
 		}
 	}
 	if c.FailedAt(up, pointer) {
 		return // the list itself is wrong; that is reported where it is
-	}
-	for _, item := range items {
-		if item == s {
-			return
-		}
 	}
 	c.Error(message, "member_of", s, field)
 }

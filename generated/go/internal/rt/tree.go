@@ -67,6 +67,40 @@ func Decode(data []byte) (any, error) {
 	return v, nil
 }
 
+// DecodeFast parses JSON with encoding/json's own decoder, several times faster
+// than Decode. Its objects do not keep key order, which only decides the order in
+// which problems are reported: callers decode again with Decode when there are any.
+func DecodeFast(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("invalid character after top-level value")
+	}
+	return fromPlain(v), nil
+}
+
+// fromPlain turns encoding/json's maps into Objects, in place.
+func fromPlain(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k, item := range x {
+			keys = append(keys, k)
+			x[k] = fromPlain(item)
+		}
+		return &Object{keys: keys, values: x}
+	case []any:
+		for i, item := range x {
+			x[i] = fromPlain(item)
+		}
+	}
+	return v
+}
+
 func decodeValue(dec *json.Decoder) (any, error) {
 	tok, err := dec.Token()
 	if err != nil {

@@ -1,0 +1,366 @@
+"""make bench: every figure a ratio of two timings taken in the same run on the same payloads.
+
+    python tests/bench.py [--quick]
+
+Python: the generated dataclasses' from_dict against jsonschema (2020-12, format
+checking), fastjsonschema (compiled from the exported schema) and pydantic v2
+models made by datamodel-code-generator, on the seed examples, larger realistic
+payloads and invalid ones. Go: Parse<Format>FromJSON against json.Unmarshal into
+the same structs. Generation: chatspec against datamodel-codegen, and how
+generation time per format scales. Ratios > 1 mean chatspec is faster.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import importlib
+import json
+import math
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:0] = [str(HERE), str(ROOT), str(ROOT / "generated" / "python"), str(ROOT / "generated" / "pydantic")]
+
+import fastjsonschema  # noqa: E402
+import pydantic  # noqa: E402
+from jsonschema import Draft202012Validator  # noqa: E402
+
+from conftest import format_folders  # noqa: E402
+from fuzz import generation_schema  # noqa: E402
+from go_driver import GO_ENV, go_available  # noqa: E402
+
+# --- payloads ---------------------------------------------------------------
+
+
+def large_payloads() -> dict[str, Any]:
+    """Realistic larger documents: a 200-message conversation, a 50-message event history, ..."""
+    people = [f"person{i}" for i in range(8)]
+    conversation = {
+        "id": "long_chat",
+        "conversation": {"source": "slack", "people": people, "user": people[0], "conversation": [
+            {"speaker": people[i % 8], "content": f"Message number {i} about the plan for the week.", "time": f"2024-01-15T{9 + i // 60:02d}:{i % 60:02d}:00Z"}
+            for i in range(200)]},
+        "tags": ["work", "planning"], "metadata": {"platform": "slack", "channel": "dev"},
+    }
+    history = {"session_id": "s-1", "role": "assistant", "completed": True, "messages": [
+        {"role": "user", "content": f"Question {i}?"} if i % 3 == 0 else
+        {"role": "assistant", "content": None, "tool_calls": [{"id": f"call_{i}", "type": "function", "function": {"name": "lookup", "arguments": json.dumps({"q": i})}}]} if i % 3 == 1 else
+        {"role": "tool", "content": f"result {i}", "tool_call_id": f"call_{i - 1}"}
+        for i in range(50)]}
+    modality = {"timestamp": "2024-03-15T10:31:00Z", "role": "user", "conversation_id": "thread-9", "metadata": {"tokens": 812},
+                "content": [{"type": "text", "text": f"Part {i}"} if i % 2 else {"type": "image", "source": "url", "url": f"https://example.com/{i}.png"} for i in range(50)]}
+    droidlet = {"chat_memid": "agent-1", "timestamp": 1618000000000, "content_type": "chat_and_media_and_text_options",
+                "content": [{"id": "text", "content": "Which one?"}] + [{"id": "image_link" if i % 2 else "response_option", "content": f"option {i}"} for i in range(49)]}
+    droidlet_v1 = {"speaker_id": "agent-1", "timestamp": 1618000000, "content_type": ["chat_and_media_and_text_options"],
+                   "content": [["text", "Which one?"]] + [["image_link" if i % 2 else "response_option", f"option {i}"] for i in range(49)]}
+    return {"structured_conversation": conversation, "chat_event": history, "chat_modality": modality,
+            "droidlet_chat": droidlet, "droidlet_chat_v1": droidlet_v1}
+
+
+def invalid_payload(doc: Any) -> Any:
+    """The large payload with one wrong type deep inside (time to reject)."""
+    bad = copy.deepcopy(doc)
+    here = bad
+    while True:
+        if isinstance(here, dict):
+            key = list(here)[-1]
+            if isinstance(here[key], (dict, list)) and here[key]:
+                here = here[key]
+                continue
+            here[key] = 12345 if isinstance(here[key], str) else "wrong"
+            return bad
+        if isinstance(here, list):
+            if isinstance(here[-1], (dict, list)) and here[-1]:
+                here = here[-1]
+                continue
+            here[-1] = 12345
+            return bad
+
+
+# --- validators under test ----------------------------------------------------
+
+
+def validators(fmt: str) -> dict[str, Callable[[Any], bool]]:
+    """name -> a function that validates (and, where the tool builds objects, builds) a payload: True if accepted."""
+    schema = json.loads((ROOT / "generated" / "jsonschema" / f"{fmt}.schema.json").read_text(encoding="utf-8"))
+    dataclasses = importlib.import_module(f"chatformats.{fmt}")
+    pyd = importlib.import_module(f"chatformats_pydantic.{fmt}")
+    example = next((format_folders()[fmt] / "examples" / "valid").glob("*.json")).read_text(encoding="utf-8")
+    root = type(getattr(dataclasses, f"parse_{fmt}_from_json")(example))
+    model = getattr(pyd, root.__name__)
+    reference = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    # fastjsonschema knows drafts 4 to 7: it gets tuples in their draft-07 form.
+    compiled = fastjsonschema.compile(generation_schema(schema))
+
+    def ours(doc: Any) -> bool:
+        try:
+            root.from_dict(doc)
+            return True
+        except dataclasses.ValidationError:
+            return False
+
+    def pydantic_v2(doc: Any) -> bool:
+        try:
+            model.model_validate(doc)
+            return True
+        except pydantic.ValidationError:
+            return False
+
+    def fast(doc: Any) -> bool:
+        try:
+            compiled(doc)
+            return True
+        except fastjsonschema.JsonSchemaException:
+            return False
+
+    return {"chatspec": ours, "pydantic v2": pydantic_v2, "fastjsonschema": fast, "jsonschema": reference.is_valid}
+
+
+def per_call(fn: Callable[[], Any], budget: float) -> float:
+    """Seconds per call: the best of 5 repeats, each sized to about budget/5 seconds."""
+    n, took = 1, 0.0
+    while took < budget / 50:
+        n *= 2
+        took = timeit.timeit(fn, number=n)
+    number = max(1, int(n * (budget / 5) / max(took, 1e-9)))
+    return min(timeit.repeat(fn, number=number, repeat=5)) / number
+
+
+def python_table(budget: float) -> list[dict[str, Any]]:
+    rows = []
+    large = large_payloads()
+    for fmt, folder in format_folders().items():
+        checks = validators(fmt)
+        seeds = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((folder / "examples" / "valid").glob("*.json"))]
+        for label, docs, expect in (("examples", seeds, True), ("large", [large[fmt]], True), ("invalid", [invalid_payload(large[fmt])], False)):
+            times = {}
+            for name, check in checks.items():
+                verdicts = {check(d) for d in docs}
+                if verdicts != {expect}:
+                    raise AssertionError(f"{name} gives {verdicts} on {fmt} {label}: the benchmark would not measure validation")
+                times[name] = per_call(lambda: [check(d) for d in docs], budget) / len(docs)
+            rows.append({"format": fmt, "payload": label, "chatspec_us": times["chatspec"] * 1e6,
+                         **{f"vs {k}": times[k] / times["chatspec"] for k in ("pydantic v2", "fastjsonschema", "jsonschema")}})
+    return rows
+
+
+# --- Go -------------------------------------------------------------------------
+
+_GO_BENCH = """package bench
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+{imports}
+)
+
+func load(b *testing.B, name string) []byte {{
+	data, err := os.ReadFile(name)
+	if err != nil {{
+		b.Fatal(err)
+	}}
+	return data
+}}
+{benches}
+"""
+
+_GO_PAIR = """
+func BenchmarkParse_{name}(b *testing.B) {{
+	data := load(b, {path!r})
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {{
+		if _, err := {pkg}.{parse}(data); err != nil {{
+			b.Fatal(err)
+		}}
+	}}
+}}
+
+func BenchmarkUnmarshal_{name}(b *testing.B) {{
+	data := load(b, {path!r})
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {{
+		var v {pkg}.{root}
+		if err := json.Unmarshal(data, &v); err != nil {{
+			b.Fatal(err)
+		}}
+	}}
+}}
+"""
+
+
+def go_table(benchtime: str) -> list[dict[str, Any]]:
+    from generator.naming import go_name
+    from generator.options import load_options
+    from generator.targets.go import package_name
+
+    module = load_options(ROOT).go_module
+    work = Path(tempfile.mkdtemp())
+    large = large_payloads()
+    benches, imports = [], set()
+    for fmt, folder in format_folders().items():
+        dataclasses = importlib.import_module(f"chatformats.{fmt}")
+        example = next((folder / "examples" / "valid").glob("*.json")).read_text(encoding="utf-8")
+        root = type(getattr(dataclasses, f"parse_{fmt}_from_json")(example)).__name__
+        for label, doc in (("example", json.loads(example)), ("large", large[fmt])):
+            path = work / f"{fmt}_{label}.json"
+            path.write_text(json.dumps(doc))
+            benches.append(_GO_PAIR.format(name=f"{fmt}_{label}", path=str(path), pkg=package_name(fmt),
+                                           parse=f"Parse{go_name(fmt)}FromJSON", root=root).replace("'", '"'))
+        imports.add(f'\t"{module}/{package_name(fmt)}"')
+    (work / "bench_test.go").write_text(_GO_BENCH.format(imports="\n".join(sorted(imports)), benches="".join(benches)))
+    (work / "go.mod").write_text(f"module bench\n\ngo 1.21\n\nrequire {module} v0.0.0\n\nreplace {module} => {ROOT / 'generated' / 'go'}\n")
+    done = subprocess.run(["go", "test", "-run", "^$", "-bench", ".", "-benchmem", f"-benchtime={benchtime}", "-count=3"],
+                          cwd=work, capture_output=True, text=True, env=GO_ENV)
+    if done.returncode != 0:
+        raise AssertionError(done.stdout + done.stderr)
+    results: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    for m in re.finditer(r"^Benchmark(Parse|Unmarshal)_(\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op\s+\d+ B/op\s+(\d+) allocs/op", done.stdout, re.M):
+        results.setdefault((m.group(2), m.group(1)), []).append((float(m.group(3)), float(m.group(4))))
+    rows = []
+    for (name, kind), values in sorted(results.items()):
+        if kind != "Parse":
+            continue
+        parse_ns = min(v[0] for v in values)
+        plain_ns = min(v[0] for v in results[(name, "Unmarshal")])
+        rows.append({"payload": name, "parse_us": parse_ns / 1000, "unmarshal_us": plain_ns / 1000,
+                     "overhead": parse_ns / plain_ns - 1, "allocs": values[0][1], "unmarshal_allocs": results[(name, "Unmarshal")][0][1]})
+    return rows
+
+
+# --- generation ---------------------------------------------------------------------
+
+
+def synthetic_spec(name: str, fields: int = 20, union: int = 0) -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    kinds = [{"type": "string", "minLength": 1}, {"type": "integer", "minimum": 0}, {"type": "boolean"},
+             {"type": "array", "items": {"type": "string"}}, {"type": "string", "format": "date-time"}]
+    for i in range(fields):
+        props[f"field_{i}"] = dict(kinds[i % len(kinds)], description=f"Field {i}.")
+    defs: dict[str, Any] = {"Root": {"type": "object", "description": "A synthetic model.", "properties": props, "required": ["field_0"]}}
+    if union:
+        for i in range(union):
+            defs[f"Variant{i}"] = {"type": "object", "properties": {"kind": {"type": "string", "const": f"v{i}"}, "value": {"type": "string"}}, "required": ["kind"]}
+        defs["Choice"] = {"oneOf": [{"$ref": f"#/$defs/Variant{i}"} for i in range(union)], "x-discriminator": "kind"}
+        props["choice"] = {"$ref": "#/$defs/Choice"}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": name, "description": "Synthetic.",
+            "x-version": "1.0.0", "$ref": "#/$defs/Root", "$defs": defs}
+
+
+def generation_seconds(specs: list[dict[str, Any]]) -> float:
+    from generator.core import generate
+    from generator.load import load_spec
+
+    with tempfile.TemporaryDirectory() as tmp:
+        loaded = []
+        for i, spec in enumerate(specs):
+            folder = Path(tmp) / f"f{i:03d}"
+            folder.mkdir()
+            (folder / "spec.json").write_text(json.dumps(spec))
+            loaded.append(load_spec(folder, Path(tmp)))
+        start = time.perf_counter()
+        generate(loaded)
+        return time.perf_counter() - start
+
+
+def generation_table(quick: bool) -> list[dict[str, Any]]:
+    import warnings
+
+    from datamodel_code_generator import DataModelType, InputFileType, PythonVersion, generate as dmcg
+    from datamodel_code_generator.format import Formatter
+
+    from generator.core import discover, generate, histories
+    from generator.options import load_options
+    from generator.write import changes
+
+    rows = []
+    start = time.perf_counter()
+    files = generate(discover(ROOT / "specs", ROOT), options=load_options(ROOT), history=histories(ROOT / "specs"))
+    full = time.perf_counter() - start
+    schema = (ROOT / "generated" / "jsonschema" / "structured_conversation.schema.json").read_text()
+    warnings.simplefilter("ignore", FutureWarning)
+    start = time.perf_counter()
+    dmcg(schema, input_file_type=InputFileType.JsonSchema, output_model_type=DataModelType.PydanticV2BaseModel,
+         target_python_version=PythonVersion.PY_311, disable_timestamp=True, formatters=[Formatter.BLACK])
+    one = time.perf_counter() - start
+    rows.append({"what": f"chatspec generate: {len(format_folders())} formats x 5 targets", "seconds": full, "ratio": one / full,
+                 "note": f"vs datamodel-codegen, 1 format, pydantic only: {one:.2f}s"})
+    start = time.perf_counter()
+    out = ROOT / "generated"
+    written, removed = changes(out, files)
+    noop = time.perf_counter() - start
+    rows.append({"what": "no-op regeneration (compare with the tree on disk)", "seconds": noop, "ratio": None,
+                 "note": f"{len(written)} to write, {len(removed)} to remove"})
+    counts = (1, 10) if quick else (1, 10, 100)
+    base = None
+    for n in counts:
+        took = generation_seconds([synthetic_spec(f"Synthetic {i}") for i in range(n)])
+        per = took / n
+        base = base or per
+        rows.append({"what": f"{n} synthetic formats of 20 fields", "seconds": took, "ratio": per / base, "note": f"{per * 1000:.0f} ms per format"})
+    took = generation_seconds([synthetic_spec("Wide", fields=200 if quick else 1000)])
+    rows.append({"what": f"one model of {200 if quick else 1000} fields", "seconds": took, "ratio": None, "note": ""})
+    took = generation_seconds([synthetic_spec("Union", fields=5, union=50)])
+    rows.append({"what": "a union of 50 variants", "seconds": took, "ratio": None, "note": ""})
+    return rows
+
+
+def geometric_mean(values: list[float]) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def report(quick: bool = False) -> str:
+    lines = [f"chatspec benchmarks — {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+             f"pydantic {pydantic.VERSION}, {time.strftime('%Y-%m-%d')}", ""]
+    py = python_table(0.05 if quick else 0.5)
+    lines.append("Python parse+validate (from dicts): time per document, and how many times longer each peer takes")
+    lines.append(f"{'format':26} {'payload':9} {'chatspec':>10} {'pydantic v2':>12} {'fastjsonschema':>15} {'jsonschema':>11}")
+    for r in py:
+        lines.append(f"{r['format']:26} {r['payload']:9} {r['chatspec_us']:8.1f}us {r['vs pydantic v2']:11.2f}x {r['vs fastjsonschema']:14.2f}x {r['vs jsonschema']:10.2f}x")
+    valid_rows = [r for r in py if r["payload"] != "invalid"]
+    means = {k: geometric_mean([r[f"vs {k}"] for r in valid_rows]) for k in ("pydantic v2", "fastjsonschema", "jsonschema")}
+    goals = {"pydantic v2": 1.0, "fastjsonschema": 1.5, "jsonschema": 30.0}
+    lines.append("geometric mean over valid payloads: " + ", ".join(
+        f"{k} {v:.2f}x (goal >= {goals[k]}x: {'met' if v >= goals[k] else 'NOT met'})" for k, v in means.items()))
+    lines.append("")
+    if go_available():
+        lines.append("Go: Parse<Format>FromJSON (decode + validate) vs json.Unmarshal into the same structs")
+        lines.append(f"{'payload':36} {'parse':>10} {'unmarshal':>10} {'overhead':>9} {'allocs':>14}")
+        go = go_table("100ms" if quick else "1s")
+        for r in go:
+            lines.append(f"{r['payload']:36} {r['parse_us']:8.1f}us {r['unmarshal_us']:8.1f}us {r['overhead'] * 100:8.0f}% {int(r['allocs']):6} vs {int(r['unmarshal_allocs']):5}")
+        worst = max(r["overhead"] for r in go)
+        lines.append(f"worst overhead {worst * 100:.0f}% (goal <= 15%: {'met' if worst <= 0.15 else 'NOT met'})")
+        lines.append("")
+    else:
+        lines.append("Go: not installed, not measured")
+    lines.append("Generation")
+    for r in generation_table(quick):
+        ratio = f"{r['ratio']:.2f}x" if r["ratio"] is not None else ""
+        lines.append(f"{r['what']:50} {r['seconds']:8.2f}s {ratio:>8}  {r['note']}")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="short timings (for a smoke run)")
+    args = parser.parse_args()
+    print(report(args.quick))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
