@@ -208,3 +208,20 @@ class Format:
     @property
     def models(self) -> tuple[Model, ...]:
         return tuple(d for d in self.definitions if isinstance(d, Model))
+
+
+def refs(t: TypeRef) -> list[str]:
+    """Names of the definitions a type refers to, in order, e.g. ["ContentBlock"] for Content."""
+    if isinstance(t, Ref):
+        return [t.name]
+    if isinstance(t, ListType):
+        return refs(t.item)
+    if isinstance(t, MapType):
+        return refs(t.value)
+    if isinstance(t, NullableType):
+        return refs(t.inner)
+    if isinstance(t, TupleType):
+        return [n for i in t.items for n in refs(i)]
+    if isinstance(t, UnionType):
+        return [n for v in t.variants for n in refs(v)]
+    return []

@@ -237,13 +237,13 @@ class MarkdownTarget:
             if isinstance(d, ir.Model):
                 for f in d.fields:
                     lines.append(f"        +{mermaid_name(self.short_type(f.type))} {mermaid_name(f.wire_name)}")
-                    edges += [f"    {d.name} --> {ref} : {mermaid_name(f.wire_name)}" for ref in dict.fromkeys(refs(f.type))]
+                    edges += [f"    {d.name} --> {ref} : {mermaid_name(f.wire_name)}" for ref in dict.fromkeys(ir.refs(f.type))]
             elif isinstance(d, ir.Enum):
                 lines.append("        <<enumeration>>")
                 lines += [f"        {mermaid_name(v)}" for v in d.values]
             else:
                 lines.append("        <<union>>" if isinstance(d.type, ir.UnionType) else "        <<type>>")
-                edges += [f"    {d.name} --> {ref}" for ref in dict.fromkeys(refs(d.type))]
+                edges += [f"    {d.name} --> {ref}" for ref in dict.fromkeys(ir.refs(d.type))]
             lines.append("    }")
         return lines + edges
 
@@ -299,22 +299,6 @@ class MarkdownTarget:
             history=history,
             fence=lambda text: "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", text)), default=0)),
         )
-
-
-def refs(t: ir.TypeRef) -> list[str]:
-    if isinstance(t, ir.Ref):
-        return [t.name]
-    if isinstance(t, ir.ListType):
-        return refs(t.item)
-    if isinstance(t, ir.MapType):
-        return refs(t.value)
-    if isinstance(t, ir.NullableType):
-        return refs(t.inner)
-    if isinstance(t, ir.TupleType):
-        return [n for i in t.items for n in refs(i)]
-    if isinstance(t, ir.UnionType):
-        return [n for v in t.variants for n in refs(v)]
-    return []
 
 
 def first_sentence(text: str) -> str:

@@ -337,7 +337,7 @@ class PythonTarget:
             alias = aliases[name]
             if alias in ordered:
                 return
-            for dep in refs_in(alias.type):
+            for dep in ir.refs(alias.type):
                 if dep in aliases:
                     visit(dep, (*trail, name))
             ordered.append(alias)
@@ -403,21 +403,6 @@ def render_behaviour(fmt: ir.Format) -> str:
 def public_names(code: str) -> list[str]:
     """Top-level functions, classes and constants a behaviour block defines, for __all__."""
     return re.findall(r"^(?:def |class )?([A-Za-z][A-Za-z0-9_]*)(?:\(|:| =)", code, flags=re.M)
-
-
-def refs_in(t: ir.TypeRef) -> list[str]:
-    if isinstance(t, ir.Ref):
-        return [t.name]
-    if isinstance(t, (ir.ListType,)):
-        return refs_in(t.item)
-    if isinstance(t, ir.MapType):
-        return refs_in(t.value)
-    if isinstance(t, ir.NullableType):
-        return refs_in(t.inner)
-    if isinstance(t, (ir.TupleType, ir.UnionType)):
-        children = t.items if isinstance(t, ir.TupleType) else t.variants
-        return [n for c in children for n in refs_in(c)]
-    return []
 
 
 def children_of(t: ir.TypeRef) -> tuple[ir.TypeRef, ...]:
