@@ -17,7 +17,7 @@ from generator import ir
 from generator.errors import SpecError, pointer_of
 from generator.naming import go_name
 from generator.options import Options
-from generator.render import header, render
+from generator.render import header, render, template_exists
 from generator.targets.go_regex import PatternError, to_go
 
 # Methods every generated type has; a field may not take their names.
@@ -656,12 +656,6 @@ class GoTarget:
             if code.strip():  # a template may apply to some versions only
                 files[f"{base}/behaviour.go"] = code
         return files
-
-
-def template_exists(name: str) -> bool:
-    from generator.render import TEMPLATES
-
-    return (TEMPLATES / name).is_file()
 
 
 def render_module(formats: list[ir.Format], options: Options) -> dict[str, str]:

@@ -13,7 +13,7 @@ import black
 from generator import ir
 from generator.errors import SpecError, pointer_of
 from generator.naming import constant_case, python_attr, snake_case
-from generator.render import header, render
+from generator.render import header, render, template_exists
 
 PACKAGE = "chatformats"
 
@@ -394,8 +394,6 @@ class PythonTarget:
 
 def render_behaviour(fmt: ir.Format) -> str:
     """The format's behaviour code (templates/python/behaviour/<format>.py.j2), or ""."""
-    from generator.targets.go import template_exists
-
     name = f"python/behaviour/{fmt.id}.py.j2"
     return render(name, fmt=fmt).strip() if template_exists(name) else ""
 
