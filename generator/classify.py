@@ -280,5 +280,3 @@ def level_between(old: str, new: str) -> str | None:
     if b[0] != a[0]:
         return "major"
     return "minor" if b[1] != a[1] else "patch"
-
-
