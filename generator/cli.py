@@ -103,8 +103,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "vendor":
             return _vendor(root, args)
         # Generating first reports what is wrong in a spec before whether its version is locked.
-        files = generate(discover(root / "specs", root), options=load_options(root), history=histories(root / "specs"))
-        check_versions(root / "specs", root)
+        specs = discover(root / "specs", root)
+        files = generate(specs, options=load_options(root), history=histories(root / "specs"))
+        check_versions(root / "specs", root, specs)
     except SpecError as exc:
         print(f"chatspec: {exc}", file=sys.stderr)
         return 2

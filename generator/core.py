@@ -42,10 +42,13 @@ def discover(specs_dir: Path, root: Path) -> list[LoadedSpec]:
     return specs
 
 
-def check_versions(specs_dir: Path, root: Path) -> None:
-    """Refuse any spec whose content is not the locked snapshot of its x-version."""
+def check_versions(specs_dir: Path, root: Path, loaded: Iterable[LoadedSpec] = ()) -> None:
+    """Refuse any spec whose content is not the locked snapshot of its x-version.
+
+    `loaded` may hold specs discover() already read, so they are not read again."""
+    by_id = {s.format_id: s for s in loaded}
     for folder in spec_folders(specs_dir):
-        check_locked(load_spec(folder, root), folder, root)
+        check_locked(by_id.get(folder.name) or load_spec(folder, root), folder, root)
 
 
 def histories(specs_dir: Path) -> dict[str, list[dict[str, object]]]:
@@ -78,8 +81,9 @@ def generate(
         files.update(go.render_module(formats, options))
     schemas = {}
     for spec, fmt in zip(specs, formats):
-        schemas.update(jsonschema.render_schema(fmt, spec.document))
-        check_examples(spec, fmt, jsonschema.export(fmt, spec.document))
+        exported = jsonschema.export(fmt, spec.document)
+        schemas.update(jsonschema.render_schema(fmt, exported))
+        check_examples(spec, fmt, exported)
     if "jsonschema" in wanted:
         files.update(schemas)
     if "pydantic" in wanted:

@@ -20,8 +20,8 @@ MARKER = "Vendored by chatspec"
 
 def vendored_files(root: Path, lang: str, name: str, formats: list[str] | None) -> dict[str, str]:
     """{path under the vendored folder: text} for lang ("python" or "go") named `name`."""
-    check_versions(root / "specs", root)
     specs = discover(root / "specs", root)
+    check_versions(root / "specs", root, specs)
     known = [s.format_id for s in specs]
     wanted = set(formats or known)
     unknown = sorted(wanted - set(known))

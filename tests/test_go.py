@@ -6,7 +6,6 @@ CI's .ci/run refuses to run without Go.
 
 from __future__ import annotations
 
-import importlib
 import json
 import subprocess
 import sys
@@ -17,6 +16,7 @@ import pytest
 
 from conftest import GENERATED, GOLDEN, ROOT, format_folders
 from go_driver import GO_ENV, build_driver, go_available, run_driver
+from fuzz import python_verdict
 from mutations import mutations
 from generator.core import generate
 from generator.load import load_spec
@@ -36,13 +36,10 @@ def _go(*args: str, cwd: Path = GO_TREE, timeout: int = 600) -> subprocess.Compl
     return subprocess.run(["go", *args], cwd=cwd, capture_output=True, text=True, env=GO_ENV, timeout=timeout)
 
 
-def _python_verdict(module: str, fmt: str, text: str) -> dict[str, Any]:
-    mod = importlib.import_module(f"{module}.{fmt}")
-    try:
-        getattr(mod, f"parse_{fmt}_from_json")(text)
-    except mod.ValidationError as exc:
-        return {"ok": False, "errors": [[e.path, e.message] for e in exc.errors]}
-    return {"ok": True, "errors": []}
+def _python_verdict(fmt: str, text: str) -> dict[str, Any]:
+    """The generated Python's verdict in the driver's shape (fuzz.python_verdict also names the checks)."""
+    verdict = python_verdict(fmt, text)
+    return {"ok": verdict["ok"], "errors": verdict["errors"]}
 
 
 def _example_cases(folders: dict[str, Path]) -> list[tuple[str, str, str]]:
@@ -82,7 +79,7 @@ def test_generated_go_vets_and_its_tests_pass() -> None:
 def test_every_example_gets_the_same_errors_in_go_and_python(driver: Path) -> None:
     cases = _example_cases(FOLDERS)
     go = run_driver(driver, [(fmt, text) for fmt, _, text in cases])
-    python = [_python_verdict("chatformats", fmt, text) for fmt, _, text in cases]
+    python = [_python_verdict(fmt, text) for fmt, _, text in cases]
     assert not _disagreements(go, python, cases), "\n".join(_disagreements(go, python, cases))
     assert sum(v["ok"] for v in go) >= 3 * len(FORMATS) and sum(not v["ok"] for v in go) >= 8 * len(FORMATS)
 
@@ -95,7 +92,7 @@ def test_mutated_examples_get_the_same_errors_in_go_and_python(driver: Path) -> 
                 cases.append((fmt, f"{name}#{i}", json.dumps(doc, ensure_ascii=False)))
     assert len(cases) > 2000
     go = run_driver(driver, [(fmt, text) for fmt, _, text in cases])
-    python = [_python_verdict("chatformats", fmt, text) for fmt, _, text in cases]
+    python = [_python_verdict(fmt, text) for fmt, _, text in cases]
     found = _disagreements(go, python, cases)
     assert not found, f"{len(found)} of {len(cases)} cases disagree; first ones:\n" + "\n".join(found[:10])
     assert any(v["ok"] for v in go) and any(not v["ok"] for v in go)

@@ -108,6 +108,7 @@ def export(fmt: ir.Format, document: dict[str, Any], with_rules: bool = True) ->
     return schema
 
 
-def render_schema(fmt: ir.Format, document: dict[str, Any]) -> dict[str, str]:
-    text = json.dumps(export(fmt, document), indent=2, ensure_ascii=False) + "\n"
+def render_schema(fmt: ir.Format, exported: dict[str, Any]) -> dict[str, str]:
+    """The file of a schema made by export()."""
+    text = json.dumps(exported, indent=2, ensure_ascii=False) + "\n"
     return {f"jsonschema/{fmt.id}.schema.json": text}
