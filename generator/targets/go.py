@@ -125,6 +125,7 @@ class ModelView:
     type_message: str
     unknown_message: str
     uses_obj: bool
+    behaviour_fields: str  # unexported fields the behaviour methods keep (templates/go/behaviour/<format>/<Model>.fields.go.j2), or ""
 
 
 @dataclass(frozen=True)
@@ -402,6 +403,11 @@ class GoTarget:
             names[name] = f.wire_name
         return list(names)
 
+    def behaviour_fields(self, model: str) -> str:
+        """Unexported struct fields a model's behaviour methods keep (e.g. an index)."""
+        name = f"go/behaviour/{self.fmt.id}/{model}.fields.go.j2"
+        return render(name, fmt=self.fmt).strip("\n") if template_exists(name) else ""
+
     def model_view(self, model: ir.Model) -> ModelView:
         fields: list[FieldView] = []
         steps: list[str] = []
@@ -473,6 +479,7 @@ class GoTarget:
             type_message=go_str(model.type_message),
             unknown_message=go_str(model.unknown_message),
             uses_obj=bool(model.fields) or model.closed or bool(model.rules),
+            behaviour_fields=self.behaviour_fields(model.name),
         )
 
     def default_func(self, f: ir.Field, t: ir.TypeRef, gotype: str, parser: str) -> str:

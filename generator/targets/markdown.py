@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from generator import ir
 from generator.options import Options
-from generator.render import header, render
+from generator.render import header, render, template_exists
 from generator.targets.go import GoTarget
 from generator.targets.python import PythonTarget
 
@@ -228,6 +228,11 @@ class MarkdownTarget:
             rules=tuple((self.rule_text(r), md_code(r.message, True)) for r in model.rules),
         )
 
+    def behaviour(self) -> str:
+        """The format's behaviour section (templates/markdown/behaviour/<format>.md.j2), or ""."""
+        name = f"markdown/behaviour/{self.fmt.id}.md.j2"
+        return render(name, fmt=self.fmt, go_package=self.go.package).strip() if template_exists(name) else ""
+
     def diagram(self) -> list[str]:
         """Mermaid classDiagram lines: models with their fields, and what refers to what."""
         lines = ["classDiagram"]
@@ -297,6 +302,7 @@ class MarkdownTarget:
             invalid=invalid,
             decisions=[md_paragraph(d) for d in fmt.decisions],
             history=history,
+            behaviour=self.behaviour(),
             fence=lambda text: "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", text)), default=0)),
         )
 

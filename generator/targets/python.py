@@ -77,6 +77,7 @@ class ModelView:
     keys_const: str
     type_message: str
     unknown_message: str
+    behaviour: str  # the class body's behaviour methods (templates/python/behaviour/<format>/<Model>.py.j2), or ""
 
 
 @dataclass(frozen=True)
@@ -310,6 +311,7 @@ class PythonTarget:
             keys_const=keys_const,
             type_message=py_str(model.type_message),
             unknown_message=py_str(model.unknown_message),
+            behaviour=render_behaviour(self.fmt, model.name),
         )
 
     def known_values(self) -> list[KnownValuesView]:
@@ -366,7 +368,7 @@ class PythonTarget:
         ]
         named_parsers += [(self.parser_const(a.name), self.parser(a.type)) for a in self.alias_order()]
         root = fmt.definition(fmt.root)
-        behaviour = render_behaviour(fmt)
+        behaviour_imports, behaviour = split_imports(render_behaviour(fmt))
         code = render(
             "python/module.py.j2",
             header=header(fmt.source),
@@ -388,14 +390,26 @@ class PythonTarget:
             + ["FORMAT_ID", "VERSION", "ValidationError", f"parse_{fmt.id}_from_json", f"validate_{snake_case(root.name)}"]
             + public_names(behaviour),
             behaviour=behaviour,
+            behaviour_imports=behaviour_imports,
         )
         return format_python(code)
 
 
-def render_behaviour(fmt: ir.Format) -> str:
-    """The format's behaviour code (templates/python/behaviour/<format>.py.j2), or ""."""
-    name = f"python/behaviour/{fmt.id}.py.j2"
+def render_behaviour(fmt: ir.Format, model: str | None = None) -> str:
+    """A format's behaviour code, or "": module-level code from
+    templates/python/behaviour/<format>.py.j2, or with a model the methods its
+    class gains from templates/python/behaviour/<format>/<Model>.py.j2."""
+    name = f"python/behaviour/{fmt.id}.py.j2" if model is None else f"python/behaviour/{fmt.id}/{model}.py.j2"
     return render(name, fmt=fmt).strip() if template_exists(name) else ""
+
+
+def split_imports(code: str) -> tuple[list[str], str]:
+    """A behaviour block's leading import lines (they go to the module's imports) and the rest."""
+    lines = code.splitlines()
+    n = 0
+    while n < len(lines) and (lines[n].startswith(("import ", "from ")) or not lines[n].strip()):
+        n += 1
+    return [line for line in lines[:n] if line.strip()], "\n".join(lines[n:]).strip()
 
 
 def public_names(code: str) -> list[str]:

@@ -33,6 +33,7 @@ var pVideoBlock_URL rt.Parser[string]
 var pVideoBlock_Data rt.Parser[string]
 var pVideoBlock_MediaType rt.Parser[string]
 var pChatMessage_MessageID rt.Parser[string]
+var pChatMessage_InputID rt.Parser[string]
 var pChatMessage_ConversationID rt.Parser[string]
 var pChatMessage_Timestamp rt.Parser[time.Time]
 var pChatMessage_Metadata rt.Parser[map[string]any]
@@ -75,6 +76,7 @@ func init() {
 	pVideoBlock_Data = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pVideoBlock_MediaType = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pChatMessage_MessageID = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
+	pChatMessage_InputID = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pChatMessage_ConversationID = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "pattern": "Conversation ID cannot be empty"}, Pattern: rt.Pattern("[^\\t\\n\\v\\f\\r\\x1c-\\x1f \\x{85}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]")})
 	pChatMessage_Timestamp = rt.DateTime(rt.Msgs{"type": "must be a string", "format": "must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z"})
 	pChatMessage_Metadata = rt.Map[any](rt.AnyJSON(rt.Msgs{"type": "must be a JSON value"}), rt.Msgs{"type": "must be an object"})
@@ -275,6 +277,7 @@ func parseChatMessage(v any, c *rt.Context) (ChatMessage, bool) {
 	}
 	mark := c.Mark()
 	out.MessageID, _ = rt.Required[string](c, obj, "message_id", pChatMessage_MessageID, "missing required field '{field}'")
+	out.InputID, _ = rt.OptionalPtr[string](c, obj, "input_id", pChatMessage_InputID)
 	out.ConversationID, _ = rt.Required[string](c, obj, "conversation_id", pChatMessage_ConversationID, "missing required field '{field}'")
 	out.Role, _ = rt.Required[Role](c, obj, "role", parseRole, "missing required field '{field}'")
 	out.Content, _ = rt.Required[Content](c, obj, "content", parseContent, "missing required field '{field}'")
@@ -287,6 +290,9 @@ func parseChatMessage(v any, c *rt.Context) (ChatMessage, bool) {
 func (m ChatMessage) toTree() any {
 	o := rt.NewObject()
 	o.Set("message_id", m.MessageID)
+	if m.InputID != nil {
+		o.Set("input_id", (*m.InputID))
+	}
 	o.Set("conversation_id", m.ConversationID)
 	o.Set("role", string(m.Role))
 	o.Set("content", m.Content.toTree())
@@ -335,7 +341,7 @@ func parseChatState(v any, c *rt.Context) (ChatState, bool) {
 	}
 	mark := c.Mark()
 	out.ModalityType, _ = rt.OptionalDefault[string](c, obj, "modality_type", pChatState_ModalityType, rt.Default[string]("chat"))
-	out.LastUpdated, _ = rt.Required[time.Time](c, obj, "last_updated", pChatState_LastUpdated, "missing required field '{field}'")
+	out.LastUpdated, _ = rt.OptionalPtr[time.Time](c, obj, "last_updated", pChatState_LastUpdated)
 	out.UpdateCount, _ = rt.OptionalDefault[int64](c, obj, "update_count", pChatState_UpdateCount, rt.Default[int64](0))
 	out.Messages, _ = rt.OptionalDefault[[]ChatMessage](c, obj, "messages", pChatState_Messages, rt.DefaultJSON[[]ChatMessage](pChatState_Messages, "[]"))
 	out.Conversations, _ = rt.OptionalDefault[map[string]ConversationMetadata](c, obj, "conversations", pChatState_Conversations, rt.DefaultJSON[map[string]ConversationMetadata](pChatState_Conversations, "{}"))
@@ -348,8 +354,8 @@ func parseChatState(v any, c *rt.Context) (ChatState, bool) {
 func (m ChatState) toTree() any {
 	o := rt.NewObject()
 	o.Set("modality_type", m.ModalityType)
-	if !m.LastUpdated.IsZero() {
-		o.Set("last_updated", rt.FormatTime(m.LastUpdated))
+	if m.LastUpdated != nil {
+		o.Set("last_updated", rt.FormatTime((*m.LastUpdated)))
 	}
 	o.Set("update_count", m.UpdateCount)
 	o.Set("messages", rt.TreeList(m.Messages, ChatMessage.toTree))

@@ -33,3 +33,41 @@ func UpgradeFromV1(chat *droidletchatv1.DroidletChat) (*DroidletChat, error) {
 	}
 	return &out, nil
 }
+
+// BuildChat returns a chat whose content type follows from what is given:
+// mediaOptions -> chat_and_media_options; media with textOptions ->
+// chat_and_media_and_text_options; textOptions -> chat_and_text_options;
+// media -> chat_and_media; otherwise chat_string ("" and empty lists mean
+// not given). Items: the text, then the media link, the response options and
+// the response image links. A combination the content type does not admit
+// (e.g. text options with media options) is a *ValidationError, as any
+// invalid chat is. timestamp is in milliseconds.
+func BuildChat(speakerID string, timestamp int64, text string, media string, textOptions []string, mediaOptions []string) (*DroidletChat, error) {
+	chat := DroidletChat{ChatMemid: speakerID, Timestamp: timestamp}
+	switch {
+	case len(mediaOptions) > 0:
+		chat.ContentType = ContentTypeChatAndMediaOptions
+	case media != "" && len(textOptions) > 0:
+		chat.ContentType = ContentTypeChatAndMediaAndTextOptions
+	case len(textOptions) > 0:
+		chat.ContentType = ContentTypeChatAndTextOptions
+	case media != "":
+		chat.ContentType = ContentTypeChatAndMedia
+	default:
+		chat.ContentType = ContentTypeChatString
+	}
+	chat.Content = append(chat.Content, ContentItem{ID: ContentKindText, Content: text})
+	if media != "" {
+		chat.Content = append(chat.Content, ContentItem{ID: ContentKindImageLink, Content: media})
+	}
+	for _, option := range textOptions {
+		chat.Content = append(chat.Content, ContentItem{ID: ContentKindResponseOption, Content: option})
+	}
+	for _, link := range mediaOptions {
+		chat.Content = append(chat.Content, ContentItem{ID: ContentKindResponseImageLink, Content: link})
+	}
+	if err := chat.Validate(); err != nil {
+		return nil, err
+	}
+	return &chat, nil
+}

@@ -263,6 +263,10 @@ class ChatMessage(BaseModel):
     """
     Unique message identifier.
     """
+    input_id: StrictStr | None = None
+    """
+    The input_id of the ChatInput that added this message; it breaks ties between messages with equal timestamps. Absent in snapshots written before version 1.1.0 (such messages sort as if it were "").
+    """
     conversation_id: Annotated[StrictStr, Field(pattern="\\S")]
     """
     Which conversation this belongs to.
@@ -294,9 +298,9 @@ class ChatState(BaseModel):
     """
     Always "chat".
     """
-    last_updated: AwareDatetime
+    last_updated: AwareDatetime | None = None
     """
-    When state was last modified.
+    When state was last modified: the latest timestamp of the inputs applied; absent until the first input is applied.
     """
     update_count: Annotated[StrictInt, Field(ge=0, le=9223372036854775807)] = 0
     """

@@ -10,7 +10,7 @@ __all__ = ["ErrorDetail", "ValidationError", "FORMATS"]
 
 FORMATS = {
     "chat_event": "1.0.0",
-    "chat_modality": "1.0.0",
+    "chat_modality": "1.1.0",
     "droidlet_chat": "2.0.0",
     "droidlet_chat_v1": "1.0.0",
     "structured_conversation": "1.0.0",
