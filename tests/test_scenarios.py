@@ -1,0 +1,150 @@
+"""Behaviour scenarios: the same files run through the generated Python and Go.
+
+tests/scenarios/<format>/*.json hold inputs, operations and expected results
+(see tests/scenario_runner.py). A scenario with "pins" keeps a known bug of the
+original system from coming back; it fails if the bug does.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from go_driver import GO_ENV, go_available
+from scenario_runner import run
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "tests" / "scenarios"
+FILES = sorted(SCENARIOS.glob("*/*.json"))
+IDS = [f"{p.parent.name}/{p.stem}" for p in FILES]
+
+
+def load(path: Path) -> dict[str, Any]:
+    scenario: dict[str, Any] = json.loads(path.read_text())
+    assert scenario["format"] == path.parent.name, f"{path}: format must be {path.parent.name!r}"
+    return scenario
+
+
+def expected(scenario: dict[str, Any]) -> list[dict[str, Any] | None]:
+    """Per step: the outcome it must have, or None when it only must not fail."""
+    out: list[dict[str, Any] | None] = []
+    for step in scenario["steps"]:
+        if "error" in step:
+            out.append({"error": step["error"]})
+        elif "expect" in step:
+            out.append({"result": step["expect"]})
+        else:
+            out.append(None)
+    return out
+
+
+def compare(path: Path, language: str, outcomes: list[dict[str, Any]]) -> None:
+    scenario = load(path)
+    wanted = expected(scenario)
+    assert len(outcomes) == len(wanted)
+    for i, (step, want, got) in enumerate(zip(scenario["steps"], wanted, outcomes)):
+        where = f"{path.relative_to(ROOT)} step {i} ({step['do']}) in {language}"
+        if want is None:
+            assert "error" not in got, f"{where} failed: {got['error']}"
+        else:
+            assert got == want, f"{where}:\n  expected {json.dumps(want)}\n  got      {json.dumps(got)}"
+
+
+@pytest.fixture(scope="module")
+def python_package() -> Any:
+    sys.path.insert(0, str(ROOT / "generated" / "python"))
+    try:
+        yield importlib.import_module("chatformats")
+    finally:
+        sys.path.remove(str(ROOT / "generated" / "python"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_python(path: Path, python_package: Any) -> None:
+    scenario = load(path)
+    module = importlib.import_module(f"chatformats.{scenario['format']}")
+    compare(path, "Python", run(scenario["format"], module, scenario["steps"]))
+
+
+@pytest.fixture(scope="module")
+def go_outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
+    import subprocess
+
+    if not go_available():
+        pytest.skip("Go is not installed")
+    work = tmp_path_factory.mktemp("scenario_runner")
+    (work / "main.go").write_text((SCENARIOS / "runner" / "main.go").read_text())
+    module = "github.com/chatspec/chatformats"
+    (work / "go.mod").write_text(f"module runner\n\ngo 1.21\n\nrequire {module} v0.0.0\n\nreplace {module} => {ROOT / 'generated' / 'go'}\n")
+    built = subprocess.run(["go", "build", "-o", "runner", "."], cwd=work, capture_output=True, text=True, env=GO_ENV)
+    assert built.returncode == 0, built.stderr
+    vetted = subprocess.run(["go", "vet", "."], cwd=work, capture_output=True, text=True, env=GO_ENV)
+    assert vetted.returncode == 0, vetted.stderr
+    done = subprocess.run([str(work / "runner"), *map(str, FILES)], capture_output=True, text=True, env=GO_ENV)
+    assert done.returncode == 0, done.stderr[-4000:]
+    result: dict[str, list[dict[str, Any]]] = json.loads(done.stdout)
+    return result
+
+
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_go(path: Path, go_outcomes: dict[str, list[dict[str, Any]]]) -> None:
+    compare(path, "Go", go_outcomes[str(path)])
+
+
+def test_every_format_has_scenarios() -> None:
+    formats = {p.parent.name for p in FILES}
+    assert formats == {"chat_modality", "chat_event", "droidlet_chat", "structured_conversation"}
+
+
+def test_every_known_bug_is_pinned() -> None:
+    """The seeds README lists the original's known bugs; each has a scenario that pins it."""
+    pinned = {load(p).get("pins") for p in FILES} - {None}
+    assert pinned >= {"message_count after pruning", "get_recent_messages oldest N", "query sorted in place"}
+
+
+def behaviour_examples(language: str) -> list[tuple[str, str]]:
+    """(page, code) of every fenced example in the generated pages' Behaviour sections."""
+    found = []
+    for page in sorted((ROOT / "generated" / "docs").glob("*.md")):
+        text = page.read_text()
+        if "\n## Behaviour\n" not in text:
+            continue
+        section = text.split("\n## Behaviour\n", 1)[1].split("\n## ", 1)[0]
+        found += [(page.name, code) for code in re.findall(rf"^```{language}\n(.*?)^```$", section, flags=re.M | re.S)]
+    return found
+
+
+def test_behaviour_examples_in_the_docs_run_in_python() -> None:
+    import subprocess
+
+    examples = behaviour_examples("python")
+    assert {page for page, _ in examples} == {"chat_modality.md", "chat_event.md", "droidlet_chat.md", "structured_conversation.md"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "generated" / "python")}
+    for page, code in examples:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+        assert done.returncode == 0, f"{page}: the Python example fails:\n{code}\n{done.stderr}"
+
+
+def test_behaviour_examples_in_the_docs_compile_in_go(tmp_path: Path) -> None:
+    import subprocess
+
+    if not go_available():
+        pytest.skip("Go is not installed")
+    module = "github.com/chatspec/chatformats"
+    examples = behaviour_examples("go")
+    packages = sorted(set(re.findall(r"\b(chat\w+|droidlet\w+|structured\w+)\.", "\n".join(code for _, code in examples))))
+    # Each example is the body of a function given the JSON text as data.
+    bodies = "\n".join(f"func example{i}(data []byte) error {{\n{code}\treturn nil\n}}\n" for i, (_, code) in enumerate(examples))
+    imports = "\n".join(f'\t"{module}/{p}"' for p in packages)
+    guards = "var _ = fmt.Sprint\nvar _ = time.Now\n"
+    (tmp_path / "main.go").write_text(f'package main\n\nimport (\n\t"fmt"\n\t"time"\n\n{imports}\n)\n\n{guards}\n{bodies}\nfunc main() {{}}\n')
+    (tmp_path / "go.mod").write_text(f"module examples\n\ngo 1.21\n\nrequire {module} v0.0.0\n\nreplace {module} => {ROOT / 'generated' / 'go'}\n")
+    done = subprocess.run(["go", "vet", "."], cwd=tmp_path, capture_output=True, text=True, env=GO_ENV)
+    assert done.returncode == 0, f"a Go example in the docs does not compile:\n{done.stderr}"
