@@ -9,7 +9,11 @@ A scenario is steps: {"do": operation, "with": argument, "expect": result} or
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Callable
+
+# What a fresh ID looks like, for scenarios that cannot know its value.
+UUID4 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
 
 
 def _dicts(items: list[Any]) -> list[Any]:
@@ -40,6 +44,10 @@ class ChatModality:
 
     def message_ids(self, _: Any) -> list[str]:
         return [m.message_id for m in self.state.messages]
+
+    def id_shapes(self, _: Any) -> list[list[str]]:
+        """Per stored message, [message_id, input_id] with a fresh UUID4 shown as "uuid4"."""
+        return [["uuid4" if UUID4.fullmatch(i or "") else str(i) for i in (m.message_id, m.input_id)] for m in self.state.messages]
 
     def validate_state(self, _: Any) -> list[str]:
         return list(self.state.validate_state())

@@ -132,7 +132,7 @@ def test_behaviour_examples_in_the_docs_run_in_python() -> None:
         assert done.returncode == 0, f"{page}: the Python example fails:\n{code}\n{done.stderr}"
 
 
-def test_behaviour_examples_in_the_docs_compile_in_go(tmp_path: Path) -> None:
+def test_behaviour_examples_in_the_docs_run_in_go(tmp_path: Path) -> None:
     import subprocess
 
     if not go_available():
@@ -140,11 +140,20 @@ def test_behaviour_examples_in_the_docs_compile_in_go(tmp_path: Path) -> None:
     module = "github.com/chatspec/chatformats"
     examples = behaviour_examples("go")
     packages = sorted(set(re.findall(r"\b(chat\w+|droidlet\w+|structured\w+)\.", "\n".join(code for _, code in examples))))
-    # Each example is the body of a function given the JSON text as data.
-    bodies = "\n".join(f"func example{i}(data []byte) error {{\n{code}\treturn nil\n}}\n" for i, (_, code) in enumerate(examples))
+    # Each example is the body of a function given, as data, the first valid
+    # example of its page's format.
+    bodies, calls = [], []
+    for i, (page, code) in enumerate(examples):
+        data = sorted((ROOT / "specs" / page.removesuffix(".md") / "examples" / "valid").glob("*.json"))[0].read_text()
+        bodies.append(f"func example{i}(data []byte) error {{\n{code}\treturn nil\n}}\n")
+        calls.append(f"\tif err := example{i}([]byte({json.dumps(data)})); err != nil {{\n\t\tpanic(err)\n\t}}")
     imports = "\n".join(f'\t"{module}/{p}"' for p in packages)
     guards = "var _ = fmt.Sprint\nvar _ = time.Now\n"
-    (tmp_path / "main.go").write_text(f'package main\n\nimport (\n\t"fmt"\n\t"time"\n\n{imports}\n)\n\n{guards}\n{bodies}\nfunc main() {{}}\n')
+    main = "func main() {\n" + "\n".join(calls) + "\n}\n"
+    (tmp_path / "main.go").write_text(f'package main\n\nimport (\n\t"fmt"\n\t"time"\n\n{imports}\n)\n\n{guards}\n' + "\n".join(bodies) + "\n" + main)
     (tmp_path / "go.mod").write_text(f"module examples\n\ngo 1.21\n\nrequire {module} v0.0.0\n\nreplace {module} => {ROOT / 'generated' / 'go'}\n")
-    done = subprocess.run(["go", "vet", "."], cwd=tmp_path, capture_output=True, text=True, env=GO_ENV)
-    assert done.returncode == 0, f"a Go example in the docs does not compile:\n{done.stderr}"
+    vetted = subprocess.run(["go", "vet", "."], cwd=tmp_path, capture_output=True, text=True, env=GO_ENV)
+    assert vetted.returncode == 0, f"a Go example in the docs does not compile:\n{vetted.stderr}"
+    done = subprocess.run(["go", "run", "."], cwd=tmp_path, capture_output=True, text=True, env=GO_ENV)
+    assert done.returncode == 0, f"a Go example in the docs fails:\n{done.stderr}"
+    assert "What's the weather today?" in done.stdout and "chat_and_media_and_text_options" in done.stdout

@@ -10,12 +10,16 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 
 	"github.com/chatspec/chatformats/chatevent"
 	"github.com/chatspec/chatformats/chatmodality"
 	"github.com/chatspec/chatformats/droidletchat"
 	"github.com/chatspec/chatformats/structuredconversation"
 )
+
+// uuid4 is what a fresh ID looks like, for scenarios that cannot know its value.
+var uuid4 = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 
 type step struct {
 	Do   string          `json:"do"`
@@ -153,6 +157,23 @@ func (r *chatModality) run(op string, with json.RawMessage) (any, error) {
 			ids = append(ids, m.MessageID)
 		}
 		return ids, nil
+	case "id_shapes":
+		shapes := [][]string{}
+		for _, m := range r.state.Messages {
+			pair := []string{}
+			for _, id := range []*string{&m.MessageID, m.InputID} {
+				switch {
+				case id == nil:
+					pair = append(pair, "None")
+				case uuid4.MatchString(*id):
+					pair = append(pair, "uuid4")
+				default:
+					pair = append(pair, *id)
+				}
+			}
+			shapes = append(shapes, pair)
+		}
+		return shapes, nil
 	case "validate_state":
 		return r.state.ValidateState(), nil
 	case "query":
