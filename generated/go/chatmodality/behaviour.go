@@ -152,14 +152,28 @@ func (s *ChatState) indexed() *chatIndex {
 }
 
 // ApplyInput adds the input's message to its conversation, keeping the order
-// and the history limit. Zero-valued defaults are filled (modality type, fresh
-// UUID4 IDs, empty metadata), then the input is validated (*ValidationError,
-// state unchanged). An input whose ConversationID is "default" (or empty) goes
-// to DefaultConversationID; a MessageID already stored is refused. Messages
-// stay ordered by (timestamp, input ID) whatever order inputs arrive in; a
+// and the history limit. Zero values of the state and the input mean their
+// defaults (modality type, history size 1000, fresh UUID4 IDs, empty
+// metadata); then the input is validated (*ValidationError, state unchanged).
+// An input whose ConversationID is "default" (or empty) goes to
+// DefaultConversationID; a MessageID already stored is refused. Messages stay
+// ordered by (timestamp, input ID) whatever order inputs arrive in; a
 // conversation keeps its newest MaxHistorySize messages, while its metadata
 // keeps describing every message applied (MessageCount counts them all).
 func (s *ChatState) ApplyInput(in ChatInput) error {
+	// A ChatState{} literal means the spec's defaults, as NewChatState(0, "").
+	if s.ModalityType == "" {
+		s.ModalityType = "chat"
+	}
+	if s.MaxHistorySize == 0 {
+		s.MaxHistorySize = 1000
+	}
+	if s.DefaultConversationID == "" {
+		s.DefaultConversationID = "default"
+	}
+	if s.MaxHistorySize < 1 {
+		return problem("/max_history_size", "must be >= 1", "minimum")
+	}
 	if in.ModalityType == "" {
 		in.ModalityType = "chat"
 	}

@@ -477,6 +477,10 @@ class ChatState:
         # Parsing the input's own dict validates it and copies its content and
         # metadata, so later edits to the input cannot reach the state.
         input_data = ChatInput.from_dict(input_data.to_dict())
+        if self.max_history_size < 1:
+            raise ValidationError(
+                [_rt.ErrorDetail("/max_history_size", "must be >= 1", "minimum")]
+            )
         index = self._indexed()
         if input_data.message_id in index.by_id:
             raise ValidationError(
