@@ -1126,7 +1126,7 @@ QUERY_PARAMETERS: Final = (
 
 
 def summarize(role: str, content: Content) -> str:
-    """ "User: 'text'" (long text shortened), or "User: [multimodal message with N parts]"."""
+    """The summary line: "User: 'text'" (long text shortened), or "User: [multimodal message with N parts]"."""
     who = role[:1].upper() + role[1:]
     if isinstance(content, str):
         text = (
