@@ -4,6 +4,7 @@ package chatmodality
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -247,21 +248,12 @@ func (s *ChatState) count(m ChatMessage) {
 		meta.LastMessageAt = m.Timestamp
 	}
 	meta.MessageCount++
-	if !hasRole(meta.ParticipantRoles, m.Role) {
+	if !slices.Contains(meta.ParticipantRoles, m.Role) {
 		roles := append(append([]Role{}, meta.ParticipantRoles...), m.Role)
-		sort.Slice(roles, func(i, j int) bool { return roles[i] < roles[j] })
+		slices.Sort(roles)
 		meta.ParticipantRoles = roles
 	}
 	s.Conversations[m.ConversationID] = meta
-}
-
-func hasRole(roles []Role, role Role) bool {
-	for _, r := range roles {
-		if r == role {
-			return true
-		}
-	}
-	return false
 }
 
 // GetSnapshot returns a copy of the whole state; json.Marshal writes its wire
@@ -335,7 +327,7 @@ func (s *ChatState) ValidateState() []string {
 		}
 		missing := []string{}
 		for _, m := range stored {
-			if !hasRole(meta.ParticipantRoles, m.Role) && !contains(missing, string(m.Role)) {
+			if !slices.Contains(meta.ParticipantRoles, m.Role) && !slices.Contains(missing, string(m.Role)) {
 				missing = append(missing, string(m.Role))
 			}
 		}
@@ -386,15 +378,6 @@ func (s *ChatState) ValidateState() []string {
 func problem(path, message, keyword string) error {
 	detail := ErrorDetail{Path: path, Message: message, Keyword: keyword}
 	return &ValidationError{Errors: []ErrorDetail{detail}}
-}
-
-func contains(values []string, s string) bool {
-	for _, v := range values {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // ChatQuery holds ChatState.Query parameters; zero values mean "any".
@@ -463,7 +446,7 @@ func ParseChatQuery(params map[string]any) (ChatQuery, error) {
 	}
 	unknown := []string{}
 	for name := range params {
-		if !contains(QueryParameters, name) {
+		if !slices.Contains(QueryParameters, name) {
 			unknown = append(unknown, name)
 		}
 	}
