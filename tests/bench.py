@@ -39,7 +39,7 @@ from jsonschema import Draft202012Validator  # noqa: E402
 
 from conftest import format_folders  # noqa: E402
 from fuzz import generation_schema  # noqa: E402
-from go_driver import GO_ENV, go_available  # noqa: E402
+from go_driver import GO_ENV, go_available, write_go_mod  # noqa: E402
 
 # --- payloads ---------------------------------------------------------------
 
@@ -222,7 +222,7 @@ def go_table(benchtime: str) -> list[dict[str, Any]]:
                                            parse=f"Parse{go_name(fmt)}FromJSON", root=root).replace("'", '"'))
         imports.add(f'\t"{module}/{package_name(fmt)}"')
     (work / "bench_test.go").write_text(_GO_BENCH.format(imports="\n".join(sorted(imports)), benches="".join(benches)))
-    (work / "go.mod").write_text(f"module bench\n\ngo 1.21\n\nrequire {module} v0.0.0\n\nreplace {module} => {ROOT / 'generated' / 'go'}\n")
+    write_go_mod(work, "bench", ROOT / "generated" / "go", module)
     done = subprocess.run(["go", "test", "-run", "^$", "-bench", ".", "-benchmem", f"-benchtime={benchtime}", "-count=3"],
                           cwd=work, capture_output=True, text=True, env=GO_ENV)
     if done.returncode != 0:

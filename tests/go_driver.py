@@ -84,6 +84,11 @@ def go_available() -> bool:
     return shutil.which("go") is not None
 
 
+def write_go_mod(workdir: Path, name: str, go_tree: Path, module: str) -> None:
+    """A go.mod for a program at workdir that uses the generated module at go_tree, offline."""
+    (workdir / "go.mod").write_text(f"module {name}\n\ngo 1.21\n\nrequire {module} v0.0.0\n\nreplace {module} => {go_tree}\n")
+
+
 def build_driver(go_tree: Path, module: str, format_ids: list[str], workdir: Path) -> Path:
     """Compile the driver against the generated module at go_tree; returns the binary."""
     workdir.mkdir(parents=True, exist_ok=True)
@@ -93,7 +98,7 @@ def build_driver(go_tree: Path, module: str, format_ids: list[str], workdir: Pat
         for f in sorted(format_ids)
     )
     (workdir / "main.go").write_text(_MAIN.format(imports=imports, cases=cases))
-    (workdir / "go.mod").write_text(f"module driver\n\ngo 1.21\n\nrequire {module} v0.0.0\n\nreplace {module} => {go_tree}\n")
+    write_go_mod(workdir, "driver", go_tree, module)
     binary = workdir / "driver"
     done = subprocess.run(["go", "build", "-o", str(binary), "."], cwd=workdir, capture_output=True, text=True, env=GO_ENV)
     if done.returncode != 0:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from conftest import GENERATED, GOLDEN, ROOT, format_folders
-from go_driver import GO_ENV, build_driver, go_available, run_driver
+from go_driver import GO_ENV, build_driver, go_available, run_driver, write_go_mod
 from fuzz import python_verdict
 from mutations import mutations
 from generator.core import generate
@@ -187,7 +187,7 @@ def _seed_snippet() -> str:
 def snippet_program(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("snippet")
     (work / "main.go").write_text(_SNIPPET_PROGRAM.format(module=MODULE, snippet=_seed_snippet()))
-    (work / "go.mod").write_text(f"module snippet\n\ngo 1.21\n\nrequire {MODULE} v0.0.0\n\nreplace {MODULE} => {GO_TREE}\n")
+    write_go_mod(work, "snippet", GO_TREE, MODULE)
     done = _go("build", "-o", str(work / "snippet"), ".", cwd=work)
     assert done.returncode == 0, f"the seed document's usage snippet does not compile:\n{done.stderr}"
     return work / "snippet"
@@ -259,7 +259,7 @@ def test_droidlet_upgrade_from_v1_agrees_in_go_and_python_and_with_the_v2_exampl
     v1_examples = sorted((FOLDERS["droidlet_chat_v1"] / "examples" / "valid").glob("*.json"))
     assert v1_examples
     (tmp_path / "main.go").write_text(_UPGRADE_PROGRAM.format(module=MODULE))
-    (tmp_path / "go.mod").write_text(f"module upgrade\n\ngo 1.21\n\nrequire {MODULE} v0.0.0\n\nreplace {MODULE} => {GO_TREE}\n")
+    write_go_mod(tmp_path, "upgrade", GO_TREE, MODULE)
     built = _go("build", "-o", str(tmp_path / "upgrade"), ".", cwd=tmp_path)
     assert built.returncode == 0, built.stderr
     done = subprocess.run([str(tmp_path / "upgrade"), *map(str, v1_examples)], capture_output=True, text=True)

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from go_driver import GO_ENV, go_available
+from go_driver import GO_ENV, go_available, write_go_mod
 from scenario_runner import run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,7 +82,7 @@ def go_outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict
     work = tmp_path_factory.mktemp("scenario_runner")
     (work / "main.go").write_text((SCENARIOS / "runner" / "main.go").read_text())
     module = "github.com/chatspec/chatformats"
-    (work / "go.mod").write_text(f"module runner\n\ngo 1.21\n\nrequire {module} v0.0.0\n\nreplace {module} => {ROOT / 'generated' / 'go'}\n")
+    write_go_mod(work, "runner", ROOT / "generated" / "go", module)
     built = subprocess.run(["go", "build", "-o", "runner", "."], cwd=work, capture_output=True, text=True, env=GO_ENV)
     assert built.returncode == 0, built.stderr
     vetted = subprocess.run(["go", "vet", "."], cwd=work, capture_output=True, text=True, env=GO_ENV)
@@ -151,7 +151,7 @@ def test_behaviour_examples_in_the_docs_run_in_go(tmp_path: Path) -> None:
     guards = "var _ = fmt.Sprint\nvar _ = time.Now\n"
     main = "func main() {\n" + "\n".join(calls) + "\n}\n"
     (tmp_path / "main.go").write_text(f'package main\n\nimport (\n\t"fmt"\n\t"time"\n\n{imports}\n)\n\n{guards}\n' + "\n".join(bodies) + "\n" + main)
-    (tmp_path / "go.mod").write_text(f"module examples\n\ngo 1.21\n\nrequire {module} v0.0.0\n\nreplace {module} => {ROOT / 'generated' / 'go'}\n")
+    write_go_mod(tmp_path, "examples", ROOT / "generated" / "go", module)
     vetted = subprocess.run(["go", "vet", "."], cwd=tmp_path, capture_output=True, text=True, env=GO_ENV)
     assert vetted.returncode == 0, f"a Go example in the docs does not compile:\n{vetted.stderr}"
     done = subprocess.run(["go", "run", "."], cwd=tmp_path, capture_output=True, text=True, env=GO_ENV)
