@@ -11,6 +11,7 @@ import importlib
 import json
 import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -75,8 +76,6 @@ def test_python(path: Path, python_package: Any) -> None:
 
 @pytest.fixture(scope="module")
 def go_outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
-    import subprocess
-
     if not go_available():
         pytest.skip("Go is not installed")
     work = tmp_path_factory.mktemp("scenario_runner")
@@ -122,8 +121,6 @@ def behaviour_examples(language: str) -> list[tuple[str, str]]:
 
 
 def test_behaviour_examples_in_the_docs_run_in_python() -> None:
-    import subprocess
-
     examples = behaviour_examples("python")
     assert {page for page, _ in examples} == {"chat_modality.md", "chat_event.md", "droidlet_chat.md", "structured_conversation.md"}
     env = {**os.environ, "PYTHONPATH": str(ROOT / "generated" / "python")}
@@ -133,8 +130,6 @@ def test_behaviour_examples_in_the_docs_run_in_python() -> None:
 
 
 def test_behaviour_examples_in_the_docs_run_in_go(tmp_path: Path) -> None:
-    import subprocess
-
     if not go_available():
         pytest.skip("Go is not installed")
     module = "github.com/chatspec/chatformats"
