@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Object is a decoded JSON object that keeps its keys in document order,
@@ -51,26 +52,22 @@ func (o *Object) Len() int { return len(o.keys) }
 type unencodable struct{ err error }
 
 // Decode parses JSON text into a tree: nil, bool, string, json.Number, []any or *Object.
+//
+// It follows the input policy (see checkText) and never recurses: any depth is
+// decoded in linear time and memory. An array or object more than MaxDepth
+// levels deep is checked but built empty, since every parser refuses a value
+// at that depth without looking inside; the Python runtime decodes the same way.
 func Decode(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decodeValue(dec)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		if err == nil {
-			err = errors.New("invalid character after top-level value")
-		}
-		return nil, err
-	}
-	return v, nil
+	return decodeOrdered(data, MaxDepth)
 }
 
 // DecodeFast parses JSON with encoding/json's own decoder, several times faster
 // than Decode. Its objects do not keep key order, which only decides the order in
 // which problems are reported: callers decode again with Decode when there are any.
 func DecodeFast(data []byte) (any, error) {
+	if err := checkText(data); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -80,75 +77,242 @@ func DecodeFast(data []byte) (any, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("invalid character after top-level value")
 	}
-	return fromPlain(v), nil
+	// encoding/json nests at most 10000 levels, so this walk is bounded.
+	tree, long := fromPlain(v)
+	if long {
+		return nil, inputError(longIntMessage)
+	}
+	if err := checkSurrogates(data); err != nil {
+		return nil, err
+	}
+	return tree, nil
 }
 
-// fromPlain turns encoding/json's maps into Objects, in place.
-func fromPlain(v any) any {
+// checkText applies the parts of the input policy that come before the syntax:
+// the text is UTF-8 (Go's decoder would replace bad bytes with U+FFFD) and
+// starts with no byte order mark.
+func checkText(data []byte) error {
+	if !utf8.Valid(data) {
+		return inputError(notUTF8Message)
+	}
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return inputError(bomMessage)
+	}
+	return nil
+}
+
+// checkSurrogates refuses a \u escape of a lone UTF-16 surrogate in syntactically
+// valid JSON text (Go's decoder would replace it with U+FFFD).
+func checkSurrogates(data []byte) error {
+	if !bytes.Contains(data, []byte(`\u`)) {
+		return nil
+	}
+	unit := func(at int) rune {
+		if at+6 > len(data) || data[at] != '\\' || data[at+1] != 'u' {
+			return -1
+		}
+		n, err := strconv.ParseUint(string(data[at+2:at+6]), 16, 32)
+		if err != nil {
+			return -1
+		}
+		return rune(n)
+	}
+	for i := 0; i < len(data); i++ {
+		if data[i] != '\\' {
+			continue
+		}
+		r := unit(i)
+		switch {
+		case r >= 0xD800 && r < 0xDC00:
+			if low := unit(i + 6); low < 0xDC00 || low > 0xDFFF {
+				return inputError(surrogateMessage)
+			}
+			i += 11
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return inputError(surrogateMessage)
+		default:
+			i++ // the escaped character (a backslash escapes only one)
+		}
+	}
+	return nil
+}
+
+// tooLong reports whether a number is an integer literal of more than MaxIntDigits digits.
+func tooLong(n json.Number) bool {
+	digits := strings.TrimPrefix(string(n), "-")
+	return len(digits) > MaxIntDigits && !strings.ContainsAny(digits, ".eE")
+}
+
+// fromPlain turns encoding/json's maps into Objects, in place, and reports an
+// integer literal that is too long.
+func fromPlain(v any) (any, bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		keys := make([]string, 0, len(x))
+		long := false
 		for k, item := range x {
 			keys = append(keys, k)
-			x[k] = fromPlain(item)
+			var l bool
+			x[k], l = fromPlain(item)
+			long = long || l
 		}
-		return &Object{keys: keys, values: x}
+		return &Object{keys: keys, values: x}, long
 	case []any:
+		long := false
 		for i, item := range x {
-			x[i] = fromPlain(item)
+			var l bool
+			x[i], l = fromPlain(item)
+			long = long || l
 		}
+		return x, long
+	case json.Number:
+		return x, tooLong(x)
 	}
-	return v
+	return v, false
 }
 
-func decodeValue(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		if err == io.EOF {
-			return nil, io.ErrUnexpectedEOF
-		}
+// frame is an array or object being decoded.
+type frame struct {
+	list   []any
+	obj    *Object
+	isList bool
+	kept   bool // false below MaxDepth levels: checked, not built
+	key    string
+	hasKey bool
+}
+
+// decodeOrdered decodes without recursion; containers deeper than limit are
+// built empty (limit < 0: no limit).
+func decodeOrdered(data []byte, limit int) (any, error) {
+	if err := checkText(data); err != nil {
 		return nil, err
 	}
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '[' {
-			items := []any{}
-			for dec.More() {
-				item, err := decodeValue(dec)
-				if err != nil {
-					return nil, err
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var stack []*frame
+	long := false
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			if err == io.EOF {
+				return nil, io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+		var value any
+		if len(stack) > 0 && !stack[len(stack)-1].isList && !stack[len(stack)-1].hasKey {
+			if key, ok := tok.(string); ok {
+				stack[len(stack)-1].key, stack[len(stack)-1].hasKey = key, true
+				continue
+			}
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			if t == '[' || t == '{' {
+				f := &frame{isList: t == '[', kept: (limit < 0 || len(stack) <= limit) && (len(stack) == 0 || stack[len(stack)-1].kept)}
+				if f.isList {
+					f.list = []any{}
+				} else {
+					f.obj = NewObject()
 				}
-				items = append(items, item)
+				stack = append(stack, f)
+				continue
 			}
-			_, err := dec.Token()
-			return items, err
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if f.isList {
+				value = f.list
+			} else {
+				value = f.obj
+			}
+		case json.Number:
+			long = long || tooLong(t)
+			value = t
+		default:
+			value = t
 		}
-		obj := NewObject()
-		for dec.More() {
-			keyTok, err := dec.Token()
-			if err != nil {
+		if len(stack) == 0 {
+			if _, err := dec.Token(); err != io.EOF {
+				if err == nil {
+					err = errors.New("invalid character after top-level value")
+				}
 				return nil, err
 			}
-			value, err := decodeValue(dec)
-			if err != nil {
+			if long {
+				return nil, inputError(longIntMessage)
+			}
+			if err := checkSurrogates(data); err != nil {
 				return nil, err
 			}
-			obj.Set(keyTok.(string), value)
+			return value, nil
 		}
-		_, err := dec.Token()
-		return obj, err
-	default:
-		return tok, nil
+		top := stack[len(stack)-1]
+		switch {
+		case !top.kept:
+		case top.isList:
+			top.list = append(top.list, value)
+		default:
+			top.obj.Set(top.key, value)
+		}
+		top.hasKey = false
 	}
 }
 
-// Encode writes a tree as JSON text (no HTML escaping; keys in tree order).
+// Encode writes a tree as JSON text (no HTML escaping; keys in tree order),
+// without recursion, so any depth is written.
 func Encode(tree any) ([]byte, error) {
 	var b bytes.Buffer
-	if err := encodeValue(&b, tree); err != nil {
-		return nil, err
+	type open struct {
+		list []any
+		obj  *Object
+		next int
 	}
-	return b.Bytes(), nil
+	var stack []open
+	value := tree
+	for {
+		switch x := value.(type) {
+		case []any:
+			b.WriteByte('[')
+			stack = append(stack, open{list: x})
+		case *Object:
+			b.WriteByte('{')
+			stack = append(stack, open{obj: x})
+		default:
+			if err := encodeScalar(&b, value); err != nil {
+				return nil, err
+			}
+		}
+		for found := false; !found; {
+			if len(stack) == 0 {
+				return b.Bytes(), nil
+			}
+			top := &stack[len(stack)-1]
+			switch {
+			case top.obj != nil && top.next < len(top.obj.keys):
+				if top.next > 0 {
+					b.WriteByte(',')
+				}
+				key := top.obj.keys[top.next]
+				encodeString(&b, key)
+				b.WriteByte(':')
+				value, found = top.obj.values[key], true
+			case top.obj == nil && top.next < len(top.list):
+				if top.next > 0 {
+					b.WriteByte(',')
+				}
+				value, found = top.list[top.next], true
+			case top.obj != nil:
+				b.WriteByte('}')
+				stack = stack[:len(stack)-1]
+				continue
+			default:
+				b.WriteByte(']')
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			top.next++
+		}
+	}
 }
 
 func encodeString(b *bytes.Buffer, s string) {
@@ -158,7 +322,7 @@ func encodeString(b *bytes.Buffer, s string) {
 	b.Truncate(b.Len() - 1)
 }
 
-func encodeValue(b *bytes.Buffer, v any) error {
+func encodeScalar(b *bytes.Buffer, v any) error {
 	switch x := v.(type) {
 	case nil:
 		b.WriteString("null")
@@ -176,30 +340,6 @@ func encodeValue(b *bytes.Buffer, v any) error {
 		}
 		out, _ := json.Marshal(x)
 		b.Write(out)
-	case []any:
-		b.WriteByte('[')
-		for i, item := range x {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := encodeValue(b, item); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
-	case *Object:
-		b.WriteByte('{')
-		for i, key := range x.keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			encodeString(b, key)
-			b.WriteByte(':')
-			if err := encodeValue(b, x.values[key]); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
 	case unencodable:
 		return x.err
 	default:
@@ -208,17 +348,66 @@ func encodeValue(b *bytes.Buffer, v any) error {
 	return nil
 }
 
-// AnyTree turns a free-form Go value (e.g. a metadata entry) into a tree.
+// AnyTree turns a free-form Go value (e.g. a metadata entry) into a tree,
+// without recursion through maps and slices, so any depth is turned.
 func AnyTree(v any) any {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return unencodable{err}
+	type pending struct {
+		source any
+		set    func(any)
 	}
-	tree, err := Decode(data)
-	if err != nil {
-		return unencodable{err}
+	var root any
+	stack := []pending{{v, func(t any) { root = t }}}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch x := p.source.(type) {
+		case map[string]any:
+			if x == nil {
+				p.set(nil)
+				continue
+			}
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys) // the order encoding/json writes a map in
+			obj := NewObject()
+			for _, k := range keys {
+				obj.Set(k, nil)
+			}
+			p.set(obj)
+			for i := len(keys) - 1; i >= 0; i-- {
+				k := keys[i]
+				stack = append(stack, pending{x[k], func(t any) { obj.values[k] = t }})
+			}
+		case []any:
+			if x == nil {
+				p.set(nil)
+				continue
+			}
+			out := make([]any, len(x))
+			p.set(out)
+			for i := len(x) - 1; i >= 0; i-- {
+				i := i
+				stack = append(stack, pending{x[i], func(t any) { out[i] = t }})
+			}
+		case nil, bool, string, json.Number:
+			p.set(x)
+		default:
+			data, err := json.Marshal(x)
+			if err != nil {
+				p.set(unencodable{err})
+				continue
+			}
+			tree, err := decodeOrdered(data, -1)
+			if err != nil {
+				p.set(unencodable{err})
+				continue
+			}
+			p.set(tree)
+		}
 	}
-	return tree
+	return root
 }
 
 // plain turns a tree into the values encoding/json produces with UseNumber:
