@@ -51,6 +51,14 @@ def show_number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
+def number_literal(value: int | float) -> str:
+    """A numeric default as source text, the same in every target, so the value is
+    written out the same way: 1.0 -> "1", -0.0 -> "0", 0.5 -> "0.5", 1e300 -> "1e+300"."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return str(int(value))
+    return repr(value)
+
+
 def resolve(keyword: str, overrides: dict[str, str], limit: object = None, allowed: list[str] | None = None) -> str:
     """The final template for one check: the spec's override or the default, with constants filled in."""
     template = overrides.get(keyword, DEFAULTS[keyword])

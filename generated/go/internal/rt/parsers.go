@@ -334,7 +334,8 @@ func Integer(spec NumberSpec) Parser[int64] {
 		if x, ok := v.(int64); ok {
 			return x, spec.bounds(c, float64(x), v)
 		}
-		if text, ok := v.(json.Number); ok {
+		// ParseInt reports a range error before it sees a fraction ("1000…0.5"), so integer literals only.
+		if text, ok := v.(json.Number); ok && !strings.ContainsAny(string(text), ".eE") {
 			if n, err := strconv.ParseInt(string(text), 10, 64); err == nil {
 				return n, spec.bounds(c, float64(n), v)
 			} else if errors.Is(err, strconv.ErrRange) {
