@@ -351,14 +351,35 @@ def _has_surrogate(value: object) -> bool:
 
 
 _WS: Final = " \t\n\r"
+_STRING: Final = r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"'
 _TOKEN: Final = re.compile(
     r"[ \t\n\r]*(?:"
-    r"(\[(?:[ \t\n\r]*\[)*)|(\])|(\{)|(\})|(,)|(:)"  # 1-6: a run of [, then ] { } , :
-    r'|("(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")'  # 7: a string
-    r"|(-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?)"  # 8-10: a number
-    r"|(true|false|null))"  # 11
+    r"(\[(?:[ \t\n\r]*\[)*)|(\](?:[ \t\n\r]*\])*)"  # 1, 2: a run of [ or of ]
+    r"|(\{)(?:[ \t\n\r]*("
+    + _STRING
+    + r")[ \t\n\r]*:)?|(\})"  # 3 (4: the first key, with its colon), 5
+    r"|(,)(?:[ \t\n\r]*("
+    + _STRING
+    + r")[ \t\n\r]*:)?|(:)"  # 6 (7: the next key, with its colon), 8
+    r"|(" + _STRING + r")"  # 9
+    r"|(-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?)"  # 10 (11, 12)
+    r"|(true|false|null))"  # 13
 )
+_TOKEN_KIND: Final = {
+    1: "[",
+    2: "]",
+    3: "{",
+    4: "{",
+    5: "}",
+    6: ",",
+    7: ",",
+    8: ":",
+    9: "s",
+    10: "n",
+    13: "l",
+}
 _LITERALS: Final = {"true": True, "false": False, "null": None}
+_OPEN_LIST: Final = ord("[")
 
 
 def _load_deep(text: str) -> Any:
@@ -367,15 +388,26 @@ def _load_deep(text: str) -> Any:
     For text too deep for json.loads. An array or object more than MAX_DEPTH
     levels deep is checked but built empty: every parser refuses a value at
     that depth without looking inside, so the verdict and the problems are
-    those of the whole text (the Go runtime decodes the same way). Each open
-    container is a frame [value, pending key, is_list, kept]; `want` is what may
-    come next.
+    those of the whole text (the Go runtime decodes the same way). Containers
+    down to that depth are frames [value, pending key, is_list, kept]; those
+    inside it are only their kind, one byte each in `deep`.
     """
-    stack: list[list[Any]] = []
+    frames: list[list[Any]] = []
+    deep = bytearray()
     result: Any = _MISSING
     too_long = False
-    want = "value"  # value, first (value or ]), key, first-key (key or }), colon, next (, or close)
+    want = "value"  # value, first (a value or ]), key (after {: a key or }), colon, next (, or a closer)
     pos = 0
+
+    def fail(at: int, what: str) -> ValidationError:
+        line = text.count("\n", 0, at) + 1
+        return _json_error(
+            f"invalid JSON: {what} at line {line} column {at - text.rfind(chr(10), 0, at)}"
+        )
+
+    def in_list() -> bool:
+        return deep[-1] == _OPEN_LIST if deep else bool(frames) and frames[-1][2]
+
     while True:
         m = _TOKEN.match(text, pos)
         if m is None:
@@ -385,81 +417,118 @@ def _load_deep(text: str) -> Any:
                 if too_long:
                     raise _json_error(LONG_INT_MESSAGE)
                 return result
-            raise _deep_error(
-                text,
+            raise fail(
                 pos,
                 "Expecting value" if want in ("value", "first") else "Unexpected text",
             )
-        start, pos = m.start(m.lastindex or 0), m.end()
-        kind = 8 if m.group(8) is not None else m.lastindex
+        kind, at, pos = _TOKEN_KIND[m.lastindex or 0], m.start(), m.end()
         if result is not _MISSING:
-            raise _deep_error(text, start, "Extra data")
-        if kind in (2, 4):  # ] or }
-            if (
-                not stack
-                or stack[-1][2] != (kind == 2)
-                or want not in ("next", "first" if kind == 2 else "first-key")
-            ):
-                raise _deep_error(text, start, "Expecting value")
-            value = stack.pop()[0]
-        elif kind == 5:  # ,
-            if want != "next":
-                raise _deep_error(text, start, "Expecting value")
-            want = "value" if stack[-1][2] else "key"
-            continue
-        elif kind == 6:  # :
-            if want != "colon":
-                raise _deep_error(text, start, "Expecting ',' delimiter")
-            want = "value"
-            continue
-        elif want in ("key", "first-key"):
-            if kind != 7:
-                raise _deep_error(
-                    text, start, "Expecting property name enclosed in double quotes"
+            raise fail(at, "Extra data")
+        if kind in "[{":
+            if want not in ("value", "first"):
+                raise fail(
+                    at,
+                    (
+                        "Expecting ',' delimiter"
+                        if want == "next"
+                        else "Expecting property name enclosed in double quotes"
+                    ),
                 )
-            stack[-1][1] = json.loads(m.group(7))
-            want = "colon"
+            count = m.group(1).count("[") if kind == "[" else 1
+            while count and not deep:
+                kept = len(frames) <= MAX_DEPTH and (not frames or frames[-1][3])
+                if frames and not frames[-1][3]:
+                    break
+                frames.append([[] if kind == "[" else {}, None, kind == "[", kept])
+                count -= 1
+            deep.extend(kind.encode() * count)
+            if kind == "{" and m.group(4) is not None:
+                if not deep:
+                    frames[-1][1] = json.loads(m.group(4))
+                want = "value"
+            else:
+                want = "first" if kind == "[" else "key"
             continue
-        elif want == "colon":
-            raise _deep_error(text, start, "Expecting ':' delimiter")
-        elif want == "next":
-            raise _deep_error(text, start, "Expecting ',' delimiter")
-        elif kind in (1, 3):  # a run of [, or one {
-            depth = len(stack)
-            for n in range(m.group(1).count("[") if kind == 1 else 1):
-                kept = depth + n <= MAX_DEPTH and (not stack or stack[-1][3])
-                stack.append([[] if kind == 1 else {}, None, kind == 1, kept])
-            want = "first" if kind == 1 else "first-key"
+        if kind in "]}":
+            count = m.group(2).count("]") if kind == "]" else 1
+            while count:
+                if (
+                    want not in ("next", "first" if kind == "]" else "key")
+                    or not (deep or frames)
+                    or in_list() != (kind == "]")
+                ):
+                    raise fail(at, "Expecting value")
+                want = "next"
+                if deep:
+                    run = min(count, len(deep))
+                    if kind != "]" or run < 2 or not deep.endswith(b"[" * run):
+                        run = 1  # one at a time: the kinds differ
+                    del deep[len(deep) - run :]
+                    count -= run
+                    continue
+                value = frames.pop()[0]
+                count -= 1
+                if not frames:
+                    if count:
+                        raise fail(at, "Extra data")
+                    result = value
+                    break
+                parent = frames[-1]
+                if parent[3]:
+                    if parent[2]:
+                        parent[0].append(value)
+                    else:
+                        parent[0][parent[1]] = value
             continue
-        elif kind == 8:
-            if m.group(9) is None and m.group(10) is None:
-                if len(m.group(8).lstrip("-")) > MAX_INT_DIGITS:
+        if kind == ",":
+            if want != "next":
+                raise fail(at, "Expecting value")
+            if in_list():
+                if m.group(7) is not None:
+                    raise fail(at, "Expecting ',' delimiter")
+                want = "value"
+            elif m.group(7) is None:
+                raise fail(at, "Expecting property name enclosed in double quotes")
+            else:
+                if not deep:
+                    frames[-1][1] = json.loads(m.group(7))
+                want = "value"
+            continue
+        if kind == ":":
+            raise fail(at, "Expecting ',' delimiter")
+        if want == "key" or (want == "next" and kind == "s" and not in_list()):
+            raise fail(
+                at,
+                (
+                    "Expecting property name enclosed in double quotes"
+                    if want == "key"
+                    else "Expecting ',' delimiter"
+                ),
+            )
+        if want not in ("value", "first"):
+            raise fail(at, "Expecting ',' delimiter")
+        want = "next"
+        if deep or (frames and not frames[-1][3]):
+            continue  # checked, not built
+        if kind == "n":
+            if m.group(11) is None and m.group(12) is None:
+                if len(m.group(10).lstrip("-")) > MAX_INT_DIGITS:
                     too_long = True  # reported once the whole text is known to be JSON
                     value = 0
                 else:
-                    value = int(m.group(8))
+                    value = int(m.group(10))
             else:
-                value = float(m.group(8))
-        elif kind == 7:
-            value = json.loads(m.group(7))
+                value = float(m.group(10))
+        elif kind == "s":
+            value = json.loads(m.group(9))
         else:
-            value = _LITERALS[m.group(11)]
-        if not stack:
+            value = _LITERALS[m.group(13)]
+        if not frames:
             result = value
-            continue
-        frame = stack[-1]
-        if frame[3]:
-            if frame[2]:
-                frame[0].append(value)
-            else:
-                frame[0][frame[1]] = value
-        want = "next"
-
-
-def _deep_error(text: str, pos: int, what: str) -> ValidationError:
-    line = text.count("\n", 0, pos) + 1
-    column = pos - text.rfind("\n", 0, pos)
-    return _json_error(f"invalid JSON: {what} at line {line} column {column}")
+        elif frames[-1][2]:
+            frames[-1][0].append(value)
+        else:
+            frames[-1][0][frames[-1][1]] = value
 
 
 def dump_json(data: object) -> str:
