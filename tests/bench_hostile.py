@@ -123,7 +123,7 @@ func main() {{
 	out.AllocMB = float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20)
 	// VmHWM, not getrusage: ru_maxrss survives exec, so it would include the parent's peak.
 	if status, err := os.ReadFile("/proc/self/status"); err == nil {{
-		for _, line := range strings.Split(string(status), "\n") {{
+		for _, line := range strings.Split(string(status), "\\n") {{
 			if fields := strings.Fields(line); len(fields) > 1 && fields[0] == "VmHWM:" {{
 				kb, _ := strconv.ParseFloat(fields[1], 64)
 				out.RSSMB = kb / 1024

@@ -349,3 +349,53 @@ def test_droidlet_upgrade_from_v1_agrees_in_go_and_python_and_with_the_v2_exampl
         assert go[path.name] == python, path.name
         v2_example = FOLDERS["droidlet_chat"] / "examples" / "valid" / path.name
         assert python == json.loads(v2_example.read_text()), path.name
+
+
+_RT_TEST = r"""package rt
+
+import "testing"
+
+func TestPlaceholdersAreExpandedOnce(t *testing.T) {
+	c := NewContext(nil)
+	c.path = append(c.path, segment{key: "speaker", index: -1})
+	c.Error("must be one of: {{value}, {{field}, a{{{b", "enum", "{index}")
+	c.Error("got {value} in {field}", "x", "{field}", "f")
+	if c.errors[0].Message != "must be one of: {value}, {field}, a{{b" || c.errors[1].Message != "got {field} in f" {
+		t.Fatal(c.errors)
+	}
+}
+
+func TestUniqueItemsComparesNumbersByValue(t *testing.T) {
+	for text, want := range map[string]bool{
+		"[1, 1.0]": false, "[0, -0]": false, "[1.0, 1e0]": false, "[100000000000000000000, 1e20]": false,
+		"[0.5, 5e-1]": false, `[{"a": [1]}, {"a": [1.0]}]`: false, "[1e400, 2e400]": false,
+		"[1, true]": true, `["1", 1]`: true, "[null, 0]": true, "[[1, 2], [2, 1]]": true, "[1, 1.5]": true,
+	} {
+		tree, err := Decode([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := unique(tree.([]any), 1); got != want {
+			t.Errorf("%s: unique = %v", text, got)
+		}
+	}
+}
+
+func TestDecodeRefusesWhatJSONRefuses(t *testing.T) {
+	for _, bad := range []string{"[1,]", `{"a" 1}`, `{"a":1,}`, "[01]", "[1.]", `"\x"`, "[", "]", `{"a":1}}`, "tru", "[1 2]", "{,}", "-", "1e", "\"\t\""} {
+		if _, err := Decode([]byte(bad)); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
+	}
+}
+"""
+
+
+def test_go_runtime_expands_placeholders_once_and_compares_numbers_by_value(tmp_path: Path) -> None:
+    import shutil
+
+    tree = tmp_path / "go"
+    shutil.copytree(GO_TREE, tree)
+    (tree / "internal" / "rt" / "policy_test.go").write_text(_RT_TEST)
+    done = _go("test", "./internal/rt/", cwd=tree)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]

@@ -348,3 +348,10 @@ def test_errors_are_collected_in_document_order() -> None:
     paths = [e.path for e in caught.value.errors]
     assert paths == sorted(paths, key=lambda p: ["timestamp", "role", "content"].index(p.split("/")[1]))
     assert len(paths) == 3
+
+
+def test_numeric_defaults_are_written_the_same_way_in_python_and_go() -> None:
+    from generator.messages import number_literal
+
+    cases = {1.0: "1", -0.0: "0", 0.0: "0", 0.5: "0.5", 1e300: "1e+300", 7: "7", -3: "-3", 2.5e-8: "2.5e-08"}
+    assert {value: number_literal(value) for value in cases} == cases

@@ -171,90 +171,281 @@ func fromPlain(v any) (any, bool) {
 	return v, false
 }
 
-// frame is an array or object being decoded.
+// frame is an array or object being decoded, down to one level past the limit.
 type frame struct {
 	list   []any
 	obj    *Object
 	isList bool
-	kept   bool // false below MaxDepth levels: checked, not built
+	kept   bool // false one level past the limit: checked, built empty
 	key    string
-	hasKey bool
 }
 
-// decodeOrdered decodes without recursion; containers deeper than limit are
-// built empty (limit < 0: no limit).
+// scanner reads JSON text byte by byte, without recursion.
+type scanner struct {
+	data []byte
+	pos  int
+}
+
+func (s *scanner) space() {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (s *scanner) fail(context string) error {
+	if s.pos >= len(s.data) {
+		return errors.New("unexpected end of JSON input")
+	}
+	return fmt.Errorf("invalid character %s %s", strconv.QuoteRune(rune(s.data[s.pos])), context)
+}
+
+// str reads a string token; build decodes it (else it is only checked).
+func (s *scanner) str(build bool) (string, error) {
+	start := s.pos
+	s.pos++ // the opening quote
+	plain := true
+	for s.pos < len(s.data) {
+		c := s.data[s.pos]
+		switch {
+		case c == '"':
+			s.pos++
+			if !build {
+				return "", nil
+			}
+			if plain {
+				return string(s.data[start+1 : s.pos-1]), nil
+			}
+			var out string
+			err := json.Unmarshal(s.data[start:s.pos], &out)
+			return out, err
+		case c < 0x20:
+			return "", s.fail("in string literal")
+		case c == '\\':
+			plain = false
+			s.pos++
+			if s.pos >= len(s.data) {
+				return "", s.fail("")
+			}
+			switch s.data[s.pos] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				s.pos++
+			case 'u':
+				s.pos++
+				for i := 0; i < 4; i++ {
+					if s.pos >= len(s.data) || !strings.ContainsRune("0123456789abcdefABCDEF", rune(s.data[s.pos])) {
+						return "", s.fail("in \\u hexadecimal character escape")
+					}
+					s.pos++
+				}
+			default:
+				return "", s.fail("in string escape code")
+			}
+		default:
+			s.pos++
+		}
+	}
+	return "", s.fail("")
+}
+
+// number reads a number token by JSON's grammar.
+func (s *scanner) number() (json.Number, error) {
+	start := s.pos
+	digits := func() int {
+		n := 0
+		for s.pos < len(s.data) && s.data[s.pos] >= '0' && s.data[s.pos] <= '9' {
+			s.pos++
+			n++
+		}
+		return n
+	}
+	if s.data[s.pos] == '-' {
+		s.pos++
+	}
+	if s.pos < len(s.data) && s.data[s.pos] == '0' {
+		s.pos++
+	} else if digits() == 0 {
+		return "", s.fail("in numeric literal")
+	}
+	if s.pos < len(s.data) && s.data[s.pos] == '.' {
+		s.pos++
+		if digits() == 0 {
+			return "", s.fail("after decimal point in numeric literal")
+		}
+	}
+	if s.pos < len(s.data) && (s.data[s.pos] == 'e' || s.data[s.pos] == 'E') {
+		s.pos++
+		if s.pos < len(s.data) && (s.data[s.pos] == '+' || s.data[s.pos] == '-') {
+			s.pos++
+		}
+		if digits() == 0 {
+			return "", s.fail("in exponent of numeric literal")
+		}
+	}
+	return json.Number(s.data[start:s.pos]), nil
+}
+
+// key reads an object key and its colon.
+func (s *scanner) key(build bool) (string, error) {
+	s.space()
+	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
+		return "", s.fail("looking for beginning of object key string")
+	}
+	k, err := s.str(build)
+	if err != nil {
+		return "", err
+	}
+	s.space()
+	if s.pos >= len(s.data) || s.data[s.pos] != ':' {
+		return "", s.fail("after object key")
+	}
+	s.pos++
+	return k, nil
+}
+
+// decodeOrdered decodes without recursion, in linear time and memory. Containers
+// more than limit levels deep are checked and built empty (limit < 0: no limit);
+// those inside them are kept as one byte each, their kind.
 func decodeOrdered(data []byte, limit int) (any, error) {
 	if err := checkText(data); err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var stack []*frame
+	s := &scanner{data: data}
+	var frames []*frame
+	var deep []byte // the kinds ('[' or '{') of the containers inside an unkept one
 	long := false
+	building := func() bool { return len(deep) == 0 && (len(frames) == 0 || frames[len(frames)-1].kept) }
+	pop := func() any {
+		if len(deep) > 0 {
+			deep = deep[:len(deep)-1]
+			return nil
+		}
+		f := frames[len(frames)-1]
+		frames = frames[:len(frames)-1]
+		if f.isList {
+			return f.list
+		}
+		return f.obj
+	}
+	inList := func() bool {
+		if len(deep) > 0 {
+			return deep[len(deep)-1] == '['
+		}
+		return frames[len(frames)-1].isList
+	}
 	for {
-		tok, err := dec.Token()
-		if err != nil {
-			if err == io.EOF {
-				return nil, io.ErrUnexpectedEOF
-			}
-			return nil, err
+		// A value starts here.
+		s.space()
+		if s.pos >= len(data) {
+			return nil, s.fail("")
 		}
 		var value any
-		if len(stack) > 0 && !stack[len(stack)-1].isList && !stack[len(stack)-1].hasKey {
-			if key, ok := tok.(string); ok {
-				stack[len(stack)-1].key, stack[len(stack)-1].hasKey = key, true
-				continue
-			}
-		}
-		switch t := tok.(type) {
-		case json.Delim:
-			if t == '[' || t == '{' {
-				f := &frame{isList: t == '[', kept: (limit < 0 || len(stack) <= limit) && (len(stack) == 0 || stack[len(stack)-1].kept)}
+		switch c := data[s.pos]; {
+		case c == '[' || c == '{':
+			s.pos++
+			if building() {
+				f := &frame{isList: c == '[', kept: limit < 0 || len(frames) <= limit}
 				if f.isList {
 					f.list = []any{}
 				} else {
 					f.obj = NewObject()
 				}
-				stack = append(stack, f)
-				continue
-			}
-			f := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if f.isList {
-				value = f.list
+				frames = append(frames, f)
 			} else {
-				value = f.obj
+				deep = append(deep, c)
 			}
-		case json.Number:
-			long = long || tooLong(t)
-			value = t
-		default:
-			value = t
-		}
-		if len(stack) == 0 {
-			if _, err := dec.Token(); err != io.EOF {
-				if err == nil {
-					err = errors.New("invalid character after top-level value")
+			s.space()
+			if s.pos < len(data) && (c == '[' && data[s.pos] == ']' || c == '{' && data[s.pos] == '}') {
+				s.pos++
+				value = pop()
+				break
+			}
+			if c == '{' {
+				k, err := s.key(building())
+				if err != nil {
+					return nil, err
 				}
+				if len(deep) == 0 {
+					frames[len(frames)-1].key = k
+				}
+			}
+			continue
+		case c == '"':
+			str, err := s.str(building())
+			if err != nil {
 				return nil, err
 			}
-			if long {
-				return nil, inputError(longIntMessage)
-			}
-			if err := checkSurrogates(data); err != nil {
+			value = str
+		case c == '-' || c >= '0' && c <= '9':
+			n, err := s.number()
+			if err != nil {
 				return nil, err
 			}
-			return value, nil
-		}
-		top := stack[len(stack)-1]
-		switch {
-		case !top.kept:
-		case top.isList:
-			top.list = append(top.list, value)
+			long = long || tooLong(n)
+			value = n
+		case bytes.HasPrefix(data[s.pos:], []byte("true")):
+			s.pos += 4
+			value = true
+		case bytes.HasPrefix(data[s.pos:], []byte("false")):
+			s.pos += 5
+			value = false
+		case bytes.HasPrefix(data[s.pos:], []byte("null")):
+			s.pos += 4
 		default:
-			top.obj.Set(top.key, value)
+			return nil, s.fail("looking for beginning of value")
 		}
-		top.hasKey = false
+		// The value is complete: attach it, then read what follows it.
+		for next := false; !next; {
+			if len(deep) == 0 && len(frames) == 0 {
+				s.space()
+				if s.pos < len(data) {
+					return nil, s.fail("after top-level value")
+				}
+				if long {
+					return nil, inputError(longIntMessage)
+				}
+				if err := checkSurrogates(data); err != nil {
+					return nil, err
+				}
+				return value, nil
+			}
+			if top := frames[len(frames)-1]; len(deep) == 0 && top.kept {
+				if top.isList {
+					top.list = append(top.list, value)
+				} else {
+					top.obj.Set(top.key, value)
+				}
+			}
+			s.space()
+			list := inList()
+			switch {
+			case s.pos >= len(data):
+				return nil, s.fail("")
+			case data[s.pos] == ',':
+				s.pos++
+				if !list {
+					k, err := s.key(building())
+					if err != nil {
+						return nil, err
+					}
+					if len(deep) == 0 {
+						frames[len(frames)-1].key = k
+					}
+				}
+				next = true
+			case list && data[s.pos] == ']' || !list && data[s.pos] == '}':
+				s.pos++
+				value = pop()
+			case list:
+				return nil, s.fail("after array element")
+			default:
+				return nil, s.fail("after object key:value pair")
+			}
+		}
 	}
 }
 
