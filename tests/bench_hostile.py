@@ -2,7 +2,9 @@
 
     python tests/bench_hostile.py [--quick]
 
-Each case runs in a fresh process (Python: parse_<format>_from_json on the
+Time is wall-clock and CPU (user + system: on a shared machine the wall time
+includes waiting for a core; Go's CPU time includes its parallel garbage
+collector). Each case runs in a fresh process (Python: parse_<format>_from_json on the
 bytes; Go: Parse<Format>FromJSON), so its peak resident memory is its own:
 the interpreter or program, the input read from a file, and what parsing it
 took. Time is that of the parse call alone. Every case must give the verdict
@@ -71,13 +73,14 @@ fmt, path = sys.argv[1], sys.argv[2]
 mod = importlib.import_module("chatformats." + fmt)
 parse = getattr(mod, "parse_" + fmt + "_from_json")
 data = open(path, "rb").read()
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 try:
     parse(data)
     verdict = {{"ok": True, "first": "", "count": 0}}
 except mod.ValidationError as exc:
     verdict = {{"ok": False, "first": exc.errors[0].message, "count": len(exc.errors)}}
 verdict["seconds"] = time.perf_counter() - start
+verdict["cpu"] = time.process_time() - cpu
 # VmHWM, not getrusage: ru_maxrss survives exec, so it would include the parent's peak.
 hwm = [line for line in open("/proc/self/status") if line.startswith("VmHWM:")]
 verdict["rss_mb"] = int(hwm[0].split()[1]) / 1024 if hwm else 0.0
@@ -93,6 +96,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 {imports}
@@ -103,6 +107,7 @@ type verdict struct {{
 	First   string  `json:"first"`
 	Count   int     `json:"count"`
 	Seconds float64 `json:"seconds"`
+	CPU     float64 `json:"cpu"`
 	RSSMB   float64 `json:"rss_mb"`
 	AllocMB float64 `json:"alloc_mb"`
 }}
@@ -114,11 +119,18 @@ func main() {{
 	}}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	cpu := func() float64 {{
+		var usage syscall.Rusage
+		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &usage)
+		return time.Duration(usage.Utime.Nano() + usage.Stime.Nano()).Seconds()
+	}}
+	startCPU := cpu()
 	start := time.Now()
 	switch os.Args[1] {{
 {cases}
 	}}
 	out.Seconds = time.Since(start).Seconds()
+	out.CPU = cpu() - startCPU
 	runtime.ReadMemStats(&after)
 	out.AllocMB = float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20)
 	// VmHWM, not getrusage: ru_maxrss survives exec, so it would include the parent's peak.
@@ -211,14 +223,15 @@ def hostile_rows(scale: float = 1.0) -> list[dict[str, object]]:
 
 def hostile_table(quick: bool = False) -> list[str]:
     """The lines make bench prints (quick: inputs a tenth of the size)."""
-    lines = ["Hostile inputs: parse time, and peak RSS of a fresh process per case (Go: also bytes allocated)",
-             f"{'case':28} {'input':>8} {'verdict':>18} {'Python':>9} {'RSS':>8} {'Go':>9} {'RSS':>8} {'alloc':>8}"]
+    lines = ["Hostile inputs: parse time (wall / CPU), and peak RSS of a fresh process per case (Go: also bytes allocated)",
+             f"{'case':28} {'input':>8} {'verdict':>12} {'Python wall/CPU':>16} {'RSS':>7} {'Go wall/CPU':>16} {'RSS':>7} {'alloc':>7}"]
     for r in hostile_rows(0.1 if quick else 1.0):
         py, go = r["python"], r["go"]
         assert isinstance(py, dict)
         verdict = "valid" if py["ok"] else f"{py['count']} errors"
-        go_cells = f"{go['seconds']:8.3f}s {go['rss_mb']:6.0f}MB {go['alloc_mb']:6.0f}MB" if isinstance(go, dict) else "not measured"
-        lines.append(f"{r['case']:28} {r['input_mb']:6.1f}MB {verdict:>18} {py['seconds']:8.3f}s {py['rss_mb']:6.0f}MB {go_cells}")
+        go_cells = (f"{go['seconds']:7.3f}s/{go['cpu']:7.3f}s {go['rss_mb']:5.0f}MB {go['alloc_mb']:5.0f}MB"
+                    if isinstance(go, dict) else "not measured")
+        lines.append(f"{r['case']:28} {r['input_mb']:6.1f}MB {verdict:>12} {py['seconds']:7.3f}s/{py['cpu']:7.3f}s {py['rss_mb']:5.0f}MB {go_cells}")
     return lines
 
 

@@ -93,7 +93,16 @@ _PLACEHOLDER: Final = re.compile(r"\{\{|\{(index|field|value)\}")
 
 
 def _escape(token: object) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
+    text = str(token)
+    return (
+        text.replace("~", "~0").replace("/", "~1")
+        if "~" in text or "/" in text
+        else text
+    )
+
+
+def _pointer(tokens: Iterable[object]) -> str:
+    return "".join("/" + _escape(s) for s in tokens)
 
 
 class Context:
@@ -115,7 +124,9 @@ class Context:
         """The first MAX_ERRORS problems."""
         self.count = 0
         """How many problems were found, listed or not."""
-        self._overflow: list[str] = []  # the pointers of the problems past MAX_ERRORS
+        self._overflow: list[tuple[str | int, ...]] = (
+            []
+        )  # where the problems past MAX_ERRORS are
         self._failed: set[str] = (
             set()
         )  # every pointer at or above a problem, built on demand
@@ -137,13 +148,12 @@ class Context:
         below: tuple[str, ...] = (
             () if key is None else (key,) if isinstance(key, str) else key
         )
-        pointer = "".join("/" + _escape(s) for s in (*self._path, *below))
         self.count += 1
         if len(self.errors) >= MAX_ERRORS:
-            self._overflow.append(
-                pointer
-            )  # kept for failed_at; the message is never built
+            # Kept for failed_at as tokens; neither pointer nor message is built.
+            self._overflow.append((*self._path, *below))
             return
+        pointer = _pointer((*self._path, *below))
         index = next((s for s in reversed(self._path) if isinstance(s, int)), "")
         field = (
             below[0]
@@ -220,13 +230,17 @@ class Context:
         if not self.count:
             return False
         base = self._path[: len(self._path) - up] if up else self._path
-        prefix = "".join("/" + _escape(s) for s in (*base, *pointer))
+        prefix = _pointer((*base, *pointer))
         # Each problem's pointer and its ancestors go into a set once, so a
         # question costs O(1) however many problems came before (not O(problems)).
         listed = len(self.errors)
         while self._indexed < self.count:
             i = self._indexed
-            path = self.errors[i].path if i < listed else self._overflow[i - listed]
+            path = (
+                self.errors[i].path
+                if i < listed
+                else _pointer(self._overflow[i - listed])
+            )
             self._failed.add(path)
             cut = path.rfind("/")
             while cut >= 0:
@@ -354,7 +368,7 @@ _WS: Final = " \t\n\r"
 _STRING: Final = r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"'
 _TOKEN: Final = re.compile(
     r"[ \t\n\r]*(?:"
-    r"(\[(?:[ \t\n\r]*\[)*)|(\](?:[ \t\n\r]*\])*)"  # 1, 2: a run of [ or of ]
+    r"(\[[\[ \t\n\r]*)|(\][\] \t\n\r]*)"  # 1, 2: a run of [ or of ] (a character class: no backtracking state)
     r"|(\{)(?:[ \t\n\r]*("
     + _STRING
     + r")[ \t\n\r]*:)?|(\})"  # 3 (4: the first key, with its colon), 5
