@@ -231,6 +231,10 @@ def test_no_recursion_error_escapes_any_method_whatever_the_depth() -> None:
     with pytest.raises(chat_modality.ValidationError) as caught:
         value.validate()
     assert caught.value.errors[0].keyword == "depth"
+    state = chat_modality.ChatState()
+    with pytest.raises(chat_modality.ValidationError):
+        state.apply_input(value)  # a behaviour: the input is validated first
+    assert state.get_snapshot()["messages"] == []
     value.metadata = {"loop": []}
     value.metadata["loop"].append(value.metadata)
     with pytest.raises(ValueError, match="Circular"):
