@@ -34,6 +34,21 @@ def test_python_agrees_with_jsonschema_and_go_with_python(driver: Path | None, c
     assert not found, f"{len(found)} disagreements; record them with `python tests/fuzz.py --record`:\n" + "\n".join(found[:10])
 
 
+def test_hostile_bytes_get_the_same_verdict_in_python_and_go(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import hostile
+
+    binary = None
+    if go_available():
+        binary = hostile.build_bytes_driver(ROOT / "generated" / "go", load_options(ROOT).go_module, list(format_folders()), tmp_path)
+    reports = hostile.run(binary, paths_per_doc=3, examples=2)  # `python tests/hostile.py` runs them all
+    with capsys.disabled():
+        print("\n" + "\n".join(r.line() for r in reports))
+    for report in reports:
+        assert report.accepted and report.not_json and report.cases > report.accepted + report.not_json
+    found = [d for r in reports for d in r.disagreements]
+    assert not found, f"{len(found)} disagreements:\n" + "\n".join(found[:10])
+
+
 def test_the_fuzzer_reports_a_disagreement_when_there_is_one(monkeypatch: pytest.MonkeyPatch) -> None:
     real = fuzz.python_verdict
 

@@ -12,6 +12,7 @@ import black
 
 from generator import ir
 from generator.errors import SpecError, pointer_of
+from generator.messages import number_literal
 from generator.naming import constant_case, python_attr, snake_case
 from generator.render import header, render, template_exists
 
@@ -237,7 +238,8 @@ class PythonTarget:
             default = f"field(default_factory={factory})"
             parse = f"ctx.optional(obj, {wire}, {const}, factory={factory})"
         elif f.has_default and f.default is not None:
-            default = repr(f.default)
+            is_number = isinstance(f.default, (int, float)) and not isinstance(f.default, bool)
+            default = number_literal(f.default) if is_number else repr(f.default)
             parse = f"ctx.optional(obj, {wire}, {const}, default={default})"
         else:
             default = "None"
