@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jinja2
+if TYPE_CHECKING:
+    import jinja2
+
 
 def _templates() -> Path:
     """templates/ of the checkout, or generator/templates/ of an installed wheel."""
@@ -19,6 +21,8 @@ TEMPLATES = _templates()
 
 @cache
 def environment() -> jinja2.Environment:
+    import jinja2  # late: a cached run renders nothing and need not pay for it
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         undefined=jinja2.StrictUndefined,
