@@ -53,6 +53,11 @@ def active(folder: Path | None) -> Iterator[None]:
         _active = previous
 
 
+def current() -> Path | None:
+    """The folder memo() stores into now (None: caching is off)."""
+    return _active
+
+
 def digest(parts: Iterable[str | bytes]) -> str:
     h = hashlib.sha256()
     for part in parts:
