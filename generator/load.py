@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
+import functools
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -14,6 +14,7 @@ import jsonschema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
+from generator import cache
 from generator.errors import SpecError, pointer_of
 
 
@@ -26,7 +27,7 @@ class LoadedSpec:
     examples_invalid: tuple[tuple[str, dict[str, Any]], ...]  # (file name, {description, data, errors})
 
 
-@cache
+@functools.cache
 def meta_schema() -> dict[str, Any]:
     text = resources.files("generator").joinpath("metaschema/chatspec.schema.json").read_text()
     data: dict[str, Any] = json.loads(text)
@@ -97,6 +98,12 @@ def _explain(error: jsonschema.ValidationError) -> tuple[str, str]:
 
 def check_document(document: Any, shown: str) -> None:
     """Raise SpecError for the first problem the two meta-schemas find."""
+    # A verdict never changes for the same document: remember the documents that passed.
+    parts = [*cache.tool_versions("jsonschema", "rfc3339-validator"), json.dumps(meta_schema(), sort_keys=True), json.dumps(document, sort_keys=True)]
+    cache.memo("spec-check", parts, lambda: _check_document(document, shown))
+
+
+def _check_document(document: Any, shown: str) -> bool:
     errors = list(Draft202012Validator(meta_schema(), format_checker=Draft202012Validator.FORMAT_CHECKER).iter_errors(document))
     if errors:
         error = best_match(errors)
@@ -106,6 +113,7 @@ def check_document(document: Any, shown: str) -> None:
         Draft202012Validator.check_schema(document)
     except jsonschema.SchemaError as exc:
         raise SpecError(shown, pointer_of(*exc.absolute_path), exc.message, "make it a valid JSON Schema 2020-12 document") from None
+    return True
 
 
 def _read_examples(folder: Path, root: Path) -> list[tuple[str, Any]]:

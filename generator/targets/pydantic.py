@@ -17,9 +17,10 @@ import json
 import textwrap
 import warnings
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
-from generator import ir
+from generator import cache, ir
 from generator.errors import SpecError, pointer_of
 from generator.render import header, render
 from generator.targets.python import format_python
@@ -74,6 +75,18 @@ def add_methods(code: str, methods: dict[str, list[str]]) -> str:
 
 
 def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
+    # Keyed by this module's source too: the options passed below are part of the input.
+    parts = [*cache.tool_versions("datamodel-code-generator", "black", "pydantic"), Path(__file__).read_text(encoding="utf-8"), fmt.source, json.dumps(schema)]
+    code = cache.memo("datamodel-codegen", parts, lambda: _datamodel_codegen(fmt, schema))
+    methods = validators(fmt)
+    if methods:
+        code = add_methods(code, methods)
+        code = code.replace("from __future__ import annotations\n", "from __future__ import annotations\n\nfrom pydantic import model_validator\n", 1)
+        code += render("pydantic/helpers.py.j2")
+    return format_python(code)
+
+
+def _datamodel_codegen(fmt: ir.Format, schema: dict[str, Any]) -> str:
     from datamodel_code_generator import DataModelType, InputFileType, PythonVersion, generate
     from datamodel_code_generator.enums import StrictTypes
     from datamodel_code_generator.format import Formatter
@@ -98,12 +111,7 @@ def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
             formatters=[Formatter.BLACK],
         )
     assert isinstance(code, str)
-    methods = validators(fmt)
-    if methods:
-        code = add_methods(code, methods)
-        code = code.replace("from __future__ import annotations\n", "from __future__ import annotations\n\nfrom pydantic import model_validator\n", 1)
-        code += render("pydantic/helpers.py.j2")
-    return format_python(code)
+    return code
 
 
 def render_package(formats: list[ir.Format], schemas: dict[str, dict[str, Any]]) -> dict[str, str]:

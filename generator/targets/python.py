@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-import black
 
-from generator import ir
+from generator import cache, ir
 from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
 from generator.naming import constant_case, python_attr, snake_case
@@ -449,6 +448,13 @@ def all_types(fmt: ir.Format) -> list[ir.TypeRef]:
 
 
 def format_python(code: str) -> str:
+    """black's output for code: remembered by content, since black is most of a run's time."""
+    return cache.memo("black", [*cache.tool_versions("black"), "py311", code], lambda: _black(code))
+
+
+def _black(code: str) -> str:
+    import black  # late: a run whose formatting is all cached need not import it
+
     return black.format_str(code, mode=black.Mode(target_versions={black.TargetVersion.PY311}))
 
 
