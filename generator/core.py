@@ -20,7 +20,7 @@ from generator.targets import go, jsonschema, markdown, pydantic, python
 TARGETS = ("python", "go", "jsonschema", "docs", "pydantic")
 
 # Generated files that do not depend on any one spec (runtimes, package markers).
-SHARED_FILES = python.SHARED_FILES | go.shared_files() | {"docs/index.md", "docs/assets/mermaid-init.js", "mkdocs.yml", "pydantic/chatformats_pydantic/__init__.py"}
+SHARED_FILES = python.SHARED_FILES | go.shared_files() | {"docs/index.md", "docs/assets/mermaid-init.js", "docs/assets/chatspec.css", "mkdocs.yml", "pydantic/chatformats_pydantic/__init__.py"}
 
 
 def spec_folders(specs_dir: Path) -> list[Path]:

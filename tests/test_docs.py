@@ -27,8 +27,9 @@ DOCS = GENERATED / "docs"
 FOLDERS = format_folders()
 FORMATS = list(FOLDERS)
 GOLDEN_CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file())
-# The only HTML a page may contain: what Markdown itself produces, and <code> for code with pipes in tables.
-ALLOWED_TAGS = {"p", "h1", "h2", "h3", "h4", "table", "thead", "tbody", "tr", "th", "td", "code", "pre", "a", "strong", "ol", "ul", "li", "br"}
+# The only HTML a page may contain: what Markdown itself produces, <code> for code with pipes
+# in tables, and <wbr> where a long type in a table may wrap.
+ALLOWED_TAGS = {"p", "h1", "h2", "h3", "h4", "table", "thead", "tbody", "tr", "th", "td", "code", "pre", "a", "strong", "ol", "ul", "li", "br", "wbr"}
 _HEADING = re.compile(r"^#{1,6} (.*?)\s*$", re.M)
 
 
