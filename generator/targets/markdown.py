@@ -145,7 +145,8 @@ def anchor(name: str) -> str:
 
 
 def mermaid_name(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_]", "_", text) or "_"
+    """A member name Mermaid shows as it is: only [A-Za-z0-9_], never wrapped in _ (Mermaid's emphasis)."""
+    return re.sub(r"[^A-Za-z0-9_]", "_", text).strip("_") or "_"
 
 
 @dataclass(frozen=True)
@@ -330,7 +331,7 @@ class MarkdownTarget:
         return {"string": "string", "numeric": "number", "boolean": "boolean", "any": "any",
                 "tuple": "tuple", "union": "union"}[t.kind]
 
-    def page(self, history: list[dict[str, object]], label: str) -> str:
+    def page(self, history: list[dict[str, str]], label: str) -> str:
         fmt = self.fmt
         _, go_models, _ = self.go.prepare()
         go_fields = {m.name: [(f.name, f.type) for f in m.fields] for m in go_models}
@@ -395,9 +396,9 @@ def render_docs(formats: list[ir.Format], schemas: dict[str, str], options: Opti
         ]
         files[f"docs/{fmt.id}.md"] = MarkdownTarget(fmt, options).page(rows, labels[fmt.id])
         files[f"docs/schemas/{fmt.id}.schema.json"] = schemas[fmt.id]
-    rows = [(md_inline(labels[f.id]), f.id, md_code(f.id, True), md_inline(f.version), md_inline(first_sentence(f.description)))
-            for f in formats]
-    files["docs/index.md"] = render("markdown/index.md.j2", header=header(None), rows=rows)
+    index = [(md_inline(labels[f.id]), f.id, md_code(f.id, True), md_inline(f.version), md_inline(first_sentence(f.description)))
+             for f in formats]
+    files["docs/index.md"] = render("markdown/index.md.j2", header=header(None), rows=index)
     # mkdocs puts navigation labels into the HTML of every page as they are: escaped here.
     nav = [(yaml_str(html_text(labels[f.id])), yaml_str(f"{f.id}.md")) for f in formats]
     files["mkdocs.yml"] = render("markdown/mkdocs.yml.j2", header=header(None), nav=nav)
