@@ -10,7 +10,7 @@ from typing import Any
 
 from generator import ir
 from generator.errors import SpecError
-from generator.examples import check_examples
+from generator.examples import check_examples, check_examples_in_python
 from generator.history import check_locked, earlier_majors, load_release, read_lock
 from generator.load import LoadedSpec, load_spec
 from generator.lower import lower
@@ -84,6 +84,8 @@ def generate(
         exported = jsonschema.export(fmt, spec.document)
         schemas.update(jsonschema.render_schema(fmt, exported))
         check_examples(spec, fmt, exported)
+    if "python" in wanted:
+        check_examples_in_python(formats, files, options.python_package)
     if "jsonschema" in wanted:
         files.update(schemas)
     if "pydantic" in wanted:
