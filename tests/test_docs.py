@@ -395,3 +395,7 @@ def test_spec_text_with_scripts_runs_nowhere_on_the_built_site(hostile_site: Pat
     # ... and the payloads are on the page as text, not dropped.
     page = (hostile_site / "hostile.html").read_text(encoding="utf-8")
     assert page.count(html_lib.escape(_XSS, quote=False)) >= 5
+    # The search results are drawn from the index as HTML: it holds the text escaped too.
+    index = json.loads((hostile_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    entries = " ".join(d["title"] + d["text"] for d in index["docs"])
+    assert "__chatspec_xss=1" in entries and not re.search(r"<(img|script|svg|iframe|b)\b", entries, re.I)
