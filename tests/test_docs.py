@@ -350,7 +350,7 @@ _XSS_TEXTS = {
 
 @pytest.fixture(scope="module")
 def hostile_site(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A site built from hostile_descriptions with a script payload in its title and every other text."""
+    """A site built from the golden cases, plus hostile_descriptions with a script payload in its title and every other text."""
     project = tmp_path_factory.mktemp("hostile")
     shutil.copytree(GOLDEN / "hostile_descriptions", project / "specs" / "hostile", ignore=shutil.ignore_patterns("expected", "ir.json"))
     spec_file = project / "specs" / "hostile" / "spec.json"
@@ -370,7 +370,8 @@ def hostile_site(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     (invalid / f"{_XSS}.json").write_text(json.dumps({
         "description": _XSS_TEXTS["description"], "data": {"text": "ok", "note": 1},
         "errors": [{"path": "/note", "message": _XSS_TEXTS["message"]}]}), encoding="utf-8")
-    files = generate([load_spec(project / "specs" / "hostile", project)], targets=["docs"])
+    specs = [*(load_spec(GOLDEN / case, ROOT) for case in GOLDEN_CASES), load_spec(project / "specs" / "hostile", project)]
+    files = generate(specs, targets=["docs"])
     for path, text in files.items():
         (project / "generated" / path).parent.mkdir(parents=True, exist_ok=True)
         (project / "generated" / path).write_text(text, encoding="utf-8")
@@ -382,9 +383,14 @@ def hostile_site(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built
 
 
-def test_spec_text_with_scripts_runs_nowhere_on_the_built_site(hostile_site: Path, tmp_path: Path) -> None:
-    reports = _probe(hostile_site, tmp_path)
-    assert set(reports) == {"index.html", "hostile.html"}
+@pytest.fixture(scope="module")
+def hostile_reports(hostile_site: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    return _probe(hostile_site, tmp_path_factory.mktemp("probe_hostile"))
+
+
+def test_spec_text_with_scripts_runs_nowhere_on_the_built_site(hostile_site: Path, hostile_reports: dict[str, dict[str, Any]]) -> None:
+    reports = hostile_reports
+    assert set(reports) == {"index.html", "hostile.html", *(f"{case}.html" for case in GOLDEN_CASES)}
     for name, report in reports.items():
         assert report["flag"] is None, f"{name}: a payload from the spec ran (flag {report['flag']})"
         assert not report["injected"], f"{name}: spec text became HTML: {report['injected']}"
@@ -399,3 +405,11 @@ def test_spec_text_with_scripts_runs_nowhere_on_the_built_site(hostile_site: Pat
     index = json.loads((hostile_site / "search" / "search_index.json").read_text(encoding="utf-8"))
     entries = " ".join(d["title"] + d["text"] for d in index["docs"])
     assert "__chatspec_xss=1" in entries and not re.search(r"<(img|script|svg|iframe|b)\b", entries, re.I)
+
+
+def test_golden_pages_fit_1280_px_too(hostile_reports: dict[str, dict[str, Any]]) -> None:
+    # Odd names, long patterns and hostile text must not widen a table or split an identifier either.
+    for name, report in hostile_reports.items():
+        assert report["tables"] >= 1, name
+        assert not report["overflow"], f"{name}: tables scroll sideways at 1280 px: {report['overflow']}"
+        assert not report["broken"], f"{name}: identifiers broken over two lines: {report['broken'][:10]}"
