@@ -27,7 +27,7 @@ from generator import ir
 from generator.core import discover, generate
 from generator.load import load_spec
 from generator.lower import lower
-from generator.targets.markdown import md_decl, md_paragraph, nav_labels, yaml_str
+from generator.targets.markdown import md_decl, md_name, md_paragraph, nav_labels, yaml_str
 
 DOCS = GENERATED / "docs"
 FOLDERS = format_folders()
@@ -124,7 +124,7 @@ def test_every_field_of_every_model_is_on_its_page() -> None:
         for model in fmt.models:
             section = page.split(f"\n### {model.name}\n", 1)[1].split("\n### ", 1)[0].split("\n## ", 1)[0]
             for field in model.fields:
-                assert f"| `{field.wire_name}` |" in section, f"{fmt.id}: {model.name}.{field.wire_name} missing"
+                assert f"| {md_name(field.wire_name)} |" in section, f"{fmt.id}: {model.name}.{field.wire_name} missing"
         for example in fmt.invalid_examples:
             for error in example.errors:
                 assert error["message"] in page, f"{fmt.id}: message of {example.name} missing"
@@ -159,6 +159,14 @@ def test_navigation_labels_stay_unique_when_titles_repeat() -> None:
                                   "#: not a comment", "- not a list", "ünï 😀", "\ufeffbom", "{a: b}", "&amp;"])
 def test_yaml_strings_read_back_exactly(text: str) -> None:
     assert yaml.safe_load(f"key: {yaml_str(text)}") == {"key": text}
+
+
+def test_only_a_very_long_name_may_wrap_and_only_between_its_words() -> None:
+    assert md_name("default_conversation_id") == "`default_conversation_id`"
+    assert md_name("a_field_name_longer_than_any_column") == (
+        "<code>a&#95;<wbr>field&#95;<wbr>name&#95;<wbr>longer&#95;<wbr>than&#95;<wbr>any&#95;<wbr>column</code>")
+    assert md_decl("AFieldNameLongerThanAnyColumn string") == "<code>AField<wbr>Name<wbr>Longer<wbr>Than<wbr>Any<wbr>Column string</code>"
+    assert md_name("x" * 40) == "`" + "x" * 40 + "`"  # one word: never broken
 
 
 def test_declarations_may_wrap_between_the_parts_of_a_type_but_never_inside_a_name() -> None:
@@ -265,7 +273,8 @@ window.addEventListener("load", function () {
       report.codes++;
       var walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT), node;
       while ((node = walker.nextNode())) {
-        var word = /[A-Za-z0-9_]+/g, m;
+        // Words of identifiers: "message_id" is "message" and "id", "MessageID" is "Message" and "ID".
+        var word = /[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])/g, m;
         while ((m = word.exec(node.data))) {
           var range = document.createRange();
           range.setStart(node, m.index);
@@ -363,6 +372,10 @@ def hostile_site(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     hostile["properties"]["note"]["description"] = _XSS_TEXTS["field"]
     hostile["properties"]["note"]["x-messages"] = {"type": _XSS_TEXTS["message"]}
     hostile["properties"]["kind"] = {"$ref": "#/$defs/Kind"}
+    # And what could widen a table: a very long name (in every language) and a very long word.
+    hostile["properties"]["a_field_name_much_longer_than_any_column_of_a_table_would_be"] = {
+        "type": "object", "additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/Kind"}},
+        "description": "See https://example.com/" + "a-very-long-path" * 8}
     doc["$defs"]["Kind"] = {"type": "string", "description": _XSS_TEXTS["enum"], "enum": [_XSS, "plain"],
                             "x-enum-descriptions": {_XSS: _XSS_TEXTS["enum"], "plain": "plain"}}
     spec_file.write_text(json.dumps(doc, indent=2), encoding="utf-8")

@@ -69,24 +69,37 @@ def md_code(text: str, in_table: bool = False) -> str:
 
 # A line may break after a run of type punctuation that follows a word, never inside a word:
 # "map[string]Conversation" -> "map[<wbr>string]<wbr>Conversation", "time.Time" -> "time.<wbr>Time".
-_DECL_BREAK = re.compile(r"(?<=\w)([\[\].,]+)(?=\w)")
+_DECL_BREAK = re.compile(r"(?<=\w)[\[\].,]+(?=\w)")
+# A name longer than this may also break between its words: after a _ or -, or before
+# the capital of a CamelCase word (never inside a word).
+_LONG_NAME = 24
+_LONG = re.compile(r"[\w-]{%d,}" % (_LONG_NAME + 1))
+_NAME_BREAK = re.compile(r"(?<=[^\W_])[_-](?=[^\W_])|(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _code_cell(text: str, nested: bool) -> str:
+    text = text.replace("\n", "\\n").replace("\r", "\\r")
+    points = {m.end() for m in _DECL_BREAK.finditer(text)} if nested else set()
+    for run in _LONG.finditer(text):
+        points |= {run.start() + m.end() for m in _NAME_BREAK.finditer(run.group())}
+    if not points and "|" not in text:
+        return md_code(text, True)
+    # Markdown still parses inside inline HTML, so its syntax goes in as entities.
+    return "<code>" + "".join(("<wbr>" if i in points else "") + _CODE_ENTITIES.get(ch, ch) for i, ch in enumerate(text)) + "</code>"
+
+
+def md_name(text: str) -> str:
+    """A name (a JSON key) for a table cell: whole, unless it is very long (then it may wrap between its words)."""
+    return _code_cell(text, nested=False)
 
 
 def md_decl(text: str) -> str:
     """A declaration in code (e.g. `input_id: str | None`, `Items map[string]Item`) for a table cell.
 
-    Identifiers never break; where a type nests, the browser may wrap between its
-    parts (<wbr>), so a column of long types still fits beside other languages.
+    Identifiers never break inside a word; where a type nests, the browser may wrap
+    between its parts (<wbr>), so a column of long types still fits beside other languages.
     """
-    if not _DECL_BREAK.search(text) and "|" not in text:
-        return md_code(text, True)
-    text = text.replace("\n", "\\n").replace("\r", "\\r")
-    parts = _DECL_BREAK.split(text)
-    escaped = "".join(_CODE_ENTITIES.get(ch, ch) for ch in parts[0])
-    for punctuation, word in zip(parts[1::2], parts[2::2]):
-        escaped += "".join(_CODE_ENTITIES.get(ch, ch) for ch in punctuation) + "<wbr>"
-        escaped += "".join(_CODE_ENTITIES.get(ch, ch) for ch in word)
-    return f"<code>{escaped}</code>"
+    return _code_cell(text, nested=True)
 
 
 def html_text(text: str) -> str:
@@ -284,7 +297,7 @@ class MarkdownTarget:
             checks = [("required", md_code(f.required_message, True))] if f.required else []
             checks += self.checks(f.type)
             rows.append(FieldRow(
-                wire=md_code(f.wire_name, True), json_type=self.json_type(f.type),
+                wire=md_name(f.wire_name), json_type=self.json_type(f.type),
                 python=md_decl(f"{py.attr}: {py.annotation}"), go=md_decl(f"{go_name} {go_type}"),
                 required="yes" if f.required else "no", default=default, description=md_inline(f.description),
                 checks=tuple(checks),
