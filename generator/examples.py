@@ -110,8 +110,11 @@ def check_examples_in_python(formats: list[ir.Format], files: dict[str, str], pa
     with _generated_package(files, package) as load:
         for fmt in formats:
             folder = fmt.source.rsplit("/", 1)[0]
-            module = load(fmt.id)
-            parse = getattr(module, f"parse_{fmt.id}_from_json")
+            try:
+                module = load(fmt.id)
+                parse = getattr(module, f"parse_{fmt.id}_from_json")
+            except Exception as exc:
+                raise _crash(fmt.source, fmt, exc) from None
             for name, data in fmt.valid_examples:
                 shown = f"{folder}/examples/valid/{name}.json"
                 try:
@@ -142,6 +145,12 @@ def _compare(shown: str, expected: list[dict[str, str]], actual: list[dict[str, 
     for i, want in enumerate(expected):
         if not (isinstance(want, dict) and isinstance(want.get("path"), str) and isinstance(want.get("message"), str)):
             raise SpecError(shown, pointer_of("errors", i), 'an expected error is {"path": <JSON pointer>, "message": <text>}', hint)
+    def by_place(error: dict[str, str]) -> tuple[str, str]:
+        return error["path"], error["message"]
+
+    if sorted(expected, key=by_place) == sorted(actual, key=by_place):
+        raise SpecError(shown, "/errors", "the expected errors are the ones the generated Python reports, but in another order "
+                        "(the order follows the spec's properties and rules, so reordering them changes it)", hint)
     for i, (want, got) in enumerate(zip(expected, actual)):
         for key in ("path", "message"):
             if want.get(key) != got[key]:
@@ -158,5 +167,5 @@ def _compare(shown: str, expected: list[dict[str, str]], actual: list[dict[str, 
 
 
 def _crash(shown: str, fmt: ir.Format, exc: Exception) -> SpecError:
-    return SpecError(shown, "/", f"the generated Python for {fmt.id} crashed on this example: {type(exc).__name__}: {exc}",
-                     "this is a chatspec bug, not a spec mistake: report it with this spec and example")
+    return SpecError(shown, "/", f"the generated Python for {fmt.id} failed here: {type(exc).__name__}: {exc}",
+                     "this is a chatspec bug, not a spec mistake: report it with the file named here")

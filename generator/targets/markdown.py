@@ -1,8 +1,10 @@
 """Markdown target: a page per format, an index, the site configuration, the schemas to download.
 
-Free text from specs (descriptions, enum values, messages) is escaped for the
-place it lands: a table cell, a paragraph or a code span, so it can never
-break a table or inject HTML.
+Free text from specs (titles, descriptions, enum values, messages, example
+names) is escaped for the place it lands: a table cell, a paragraph, a code
+span, a diagram member or a navigation label in mkdocs.yml (which the theme
+puts into every page's HTML as it is), so it can never break a table or inject
+HTML. Code in tables wraps only between words (<wbr>), so tables fit the page.
 """
 
 from __future__ import annotations
