@@ -232,21 +232,19 @@ def _served(directory: Path) -> Iterator[str]:
         server.shutdown()
 
 
-def test_site_renders_in_a_browser(site: Path, tmp_path: Path) -> None:
-    _need(CHROMIUM, "Chromium")
-    with _served(site) as base:
-        index = _dom(f"{base}/index.html", tmp_path / "p0")
-        for fmt in FORMATS:
-            assert f'href="{fmt}.html"' in index, f"the index does not list {fmt}"
-        for i, fmt in enumerate(FORMATS, 1):
-            page = _dom(f"{base}/{fmt}.html", tmp_path / f"p{i}")
-            models = lower(load_spec(FOLDERS[fmt], ROOT, format_id=fmt)).models
-            assert page.count("<table") >= len(models), f"{fmt}: the tables did not render"
-            for model in models:
-                assert f'id="{model.name.lower()}"' in page
-            assert re.search(r'class="mermaid-diagram"[^>]*>\s*<svg[^>]*aria-roledescription="class"', page), \
-                f"{fmt}: the Mermaid diagram was not rendered to SVG"
-        assert (site / "schemas" / "structured_conversation.schema.json").is_file()
+def test_site_renders_in_a_browser(site: Path, site_reports: dict[str, dict[str, Any]]) -> None:
+    index = site_reports["index.html"]["dom"]
+    for fmt in FORMATS:
+        assert f'href="{fmt}.html"' in index, f"the index does not list {fmt}"
+    for fmt in FORMATS:
+        page = site_reports[f"{fmt}.html"]["dom"]
+        models = lower(load_spec(FOLDERS[fmt], ROOT, format_id=fmt)).models
+        assert page.count("<table") >= len(models), f"{fmt}: the tables did not render"
+        for model in models:
+            assert f'id="{model.name.lower()}"' in page
+        assert re.search(r'class="mermaid-diagram"[^>]*>\s*<svg[^>]*aria-roledescription="class"', page), \
+            f"{fmt}: the Mermaid diagram was not rendered to SVG"
+    assert (site / "schemas" / "structured_conversation.schema.json").is_file()
 
 
 # Runs in each page of a copy of the site once it has rendered (Mermaid included), and
@@ -301,7 +299,7 @@ window.addEventListener("load", function () {
 
 
 def _probe(site: Path, tmp_path: Path) -> dict[str, dict[str, Any]]:
-    """Every page of a copy of the site, opened at 1280 px wide, with _PROBE's report."""
+    """Every page of a copy of the site, opened at 1280 px wide: _PROBE's report, and the page's DOM as "dom"."""
     _need(CHROMIUM, "Chromium")
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
@@ -318,7 +316,7 @@ def _probe(site: Path, tmp_path: Path) -> dict[str, dict[str, Any]]:
             dom = _dom(f"{base}/{name}", tmp_path / f"profile{i}")
             found = re.search(r'<pre id="chatspec-probe">(.*?)</pre>', dom, re.S)
             assert found, f"{name}: the probe did not run"
-            reports[name] = json.loads(html_lib.unescape(found.group(1)))
+            reports[name] = json.loads(html_lib.unescape(found.group(1))) | {"dom": dom}
     return reports
 
 
