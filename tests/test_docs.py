@@ -255,7 +255,7 @@ window.addEventListener("load", function () {
   setTimeout(function () {
     var report = {width: window.innerWidth, tables: 0, codes: 0, overflow: [], broken: [], injected: [],
                   flag: window.__chatspec_xss === undefined ? null : String(window.__chatspec_xss),
-                  nav: Array.from(document.querySelectorAll(".md-nav--primary .md-nav__link")).map(function (a) { return a.textContent.trim(); }),
+                  nav: Array.from(document.querySelectorAll(".md-nav--primary a.md-nav__link")).filter(function (a) { return !a.closest(".md-nav--secondary"); }).map(function (a) { return a.textContent.trim(); }),
                   title: document.title};
     document.querySelectorAll("article table").forEach(function (table) {
       report.tables++;
