@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import textwrap
 import warnings
 from collections import defaultdict
@@ -45,6 +46,35 @@ def rule_owner(fmt: ir.Format, model: ir.Model, rule: ir.Rule) -> tuple[str, str
                     "use a pointer into the model itself, or into the model holding a list of it (2 levels up)")
 
 
+def null_message(fmt: ir.Format, t: ir.TypeRef) -> str:
+    """What the dataclasses say when a field of type t is null: its type message."""
+    if isinstance(t, ir.Ref):
+        definition = fmt.definition(t.name)
+        if isinstance(definition, ir.Model):
+            return definition.type_message
+        if isinstance(definition, ir.Alias):
+            return null_message(fmt, definition.type)
+        return definition.messages.get("type", "must not be null")
+    messages = getattr(t, "messages", {})
+    return messages.get("type") or messages.get("oneOf") or "must not be null"
+
+
+def not_nullable_optionals(fmt: ir.Format, model: ir.Model) -> dict[str, str]:
+    """Wire name -> message of each optional field without a default that null does not fit.
+
+    datamodel-code-generator types such a field `X | None = None` (strict_nullable
+    only covers fields with a default), which would accept an explicit null.
+    """
+    out = {}
+    for f in model.fields:
+        t = f.type
+        while isinstance(t, ir.Ref) and isinstance(alias := fmt.definition(t.name), ir.Alias):
+            t = alias.type
+        if not f.required and not f.has_default and not isinstance(t, ir.NullableType):
+            out[f.wire_name] = null_message(fmt, f.type)
+    return out
+
+
 def validators(fmt: ir.Format) -> dict[str, list[str]]:
     """The validator methods to add to each model, by class name."""
     methods: dict[str, list[str]] = defaultdict(list)
@@ -57,6 +87,9 @@ def validators(fmt: ir.Format) -> dict[str, list[str]]:
                 field=rule.fields[0], pool=rule.pointer, message=rule.message,
                 doc=f"{rule.kind} rule of {model.name}: {rule.message}".replace('"""', "'''").replace("\\", "\\\\"),
             ).rstrip("\n"))
+    for model in fmt.models:
+        if fields := not_nullable_optionals(fmt, model):
+            methods[model.name].append(render("pydantic/not_null.py.j2", fields=fields).rstrip("\n"))
     return dict(methods)
 
 
@@ -101,7 +134,10 @@ def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
     methods = validators(fmt)
     if methods:
         code = add_methods(code, methods)
-        code = code.replace("from __future__ import annotations\n", "from __future__ import annotations\n\nfrom pydantic import model_validator\n", 1)
+        imports = "from pydantic import model_validator\n"
+        if not re.search(r"^from typing import .*\bAny\b", code, re.M):
+            imports += "from typing import Any\n"  # the validators' annotations
+        code = code.replace("from __future__ import annotations\n", "from __future__ import annotations\n\n" + imports, 1)
         code += render("pydantic/helpers.py.j2")
     return format_python(code)
 

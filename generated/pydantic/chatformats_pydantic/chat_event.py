@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pydantic import model_validator
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictStr
 from typing import Annotated, Literal
@@ -224,3 +225,10 @@ def _rule_member_of(items: list[Any], field: str, pool: Any, message: str) -> No
         value = item.get(field) if isinstance(item, dict) else None
         if isinstance(value, str) and value not in pool:
             raise ValueError(message.replace("{value}", value))
+
+
+def _reject_null(data: dict[str, Any], fields: dict[str, str]) -> None:
+    """Raise for the first field present with null; fields maps wire names to messages."""
+    for name, message in fields.items():
+        if name in data and data[name] is None:
+            raise ValueError(f"{name}: {message}")

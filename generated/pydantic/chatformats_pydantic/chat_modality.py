@@ -101,6 +101,21 @@ class ImageBlock(BaseModel):
                 )
         return data
 
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(
+                data,
+                {
+                    "url": "must be a string",
+                    "data": "must be a string",
+                    "media_type": "must be a string",
+                },
+            )
+        return data
+
 
 class AudioBlock(BaseModel):
     """
@@ -151,6 +166,21 @@ class AudioBlock(BaseModel):
                 raise ValueError(
                     "Audio content block {index} with source='base64' missing 'data' field"
                 )
+        return data
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(
+                data,
+                {
+                    "url": "must be a string",
+                    "data": "must be a string",
+                    "media_type": "must be a string",
+                },
+            )
         return data
 
 
@@ -205,6 +235,21 @@ class VideoBlock(BaseModel):
                 )
         return data
 
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(
+                data,
+                {
+                    "url": "must be a string",
+                    "data": "must be a string",
+                    "media_type": "must be a string",
+                },
+            )
+        return data
+
 
 class ConversationMetadata(BaseModel):
     """
@@ -234,7 +279,9 @@ class ConversationMetadata(BaseModel):
 
 
 class ContentBlock(RootModel[TextBlock | ImageBlock | AudioBlock | VideoBlock]):
-    root: TextBlock | ImageBlock | AudioBlock | VideoBlock
+    root: Annotated[
+        TextBlock | ImageBlock | AudioBlock | VideoBlock, Field(discriminator="type")
+    ]
     """
     One multimodal content block, discriminated by its type field.
     """
@@ -288,6 +335,14 @@ class ChatMessage(BaseModel):
     Optional additional data.
     """
 
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(data, {"input_id": "must be a string"})
+        return data
+
 
 class ChatState(BaseModel):
     """
@@ -324,6 +379,14 @@ class ChatState(BaseModel):
     """
     ID for default conversation.
     """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(data, {"last_updated": "must be a string"})
+        return data
 
 
 class ChatInput(BaseModel):
@@ -364,6 +427,16 @@ class ChatInput(BaseModel):
     Optional dictionary for extensibility (token count, model info, etc.).
     """
 
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(
+                data, {"input_id": "must be a string", "message_id": "must be a string"}
+            )
+        return data
+
 
 class ChatModality(RootModel[ChatInput]):
     root: Annotated[ChatInput, Field(title="Chat Modality")]
@@ -397,3 +470,10 @@ def _rule_member_of(items: list[Any], field: str, pool: Any, message: str) -> No
         value = item.get(field) if isinstance(item, dict) else None
         if isinstance(value, str) and value not in pool:
             raise ValueError(message.replace("{value}", value))
+
+
+def _reject_null(data: dict[str, Any], fields: dict[str, str]) -> None:
+    """Raise for the first field present with null; fields maps wire names to messages."""
+    for name, message in fields.items():
+        if name in data and data[name] is None:
+            raise ValueError(f"{name}: {message}")

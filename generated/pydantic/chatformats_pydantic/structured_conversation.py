@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pydantic import model_validator
+from typing import Any
 
 from pydantic import AwareDatetime, BaseModel, Field, RootModel, StrictStr
 from typing import Annotated
@@ -53,6 +54,21 @@ class TextDocument(BaseModel):
     """
     A copy of the document's metadata plus source and user.
     """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(
+                data,
+                {
+                    "timestamp": "must be a string",
+                    "tags": "must be an array",
+                    "metadata": "must be an object",
+                },
+            )
+        return data
 
 
 class StructuredConversation(BaseModel):
@@ -128,6 +144,16 @@ class ConversationDocument(BaseModel):
     Additional key-value metadata.
     """
 
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(
+                data, {"tags": "must be an array", "metadata": "must be an object"}
+            )
+        return data
+
 
 class StructuredConversationModel(RootModel[ConversationDocument]):
     root: Annotated[ConversationDocument, Field(title="Structured Conversation")]
@@ -161,3 +187,10 @@ def _rule_member_of(items: list[Any], field: str, pool: Any, message: str) -> No
         value = item.get(field) if isinstance(item, dict) else None
         if isinstance(value, str) and value not in pool:
             raise ValueError(message.replace("{value}", value))
+
+
+def _reject_null(data: dict[str, Any], fields: dict[str, str]) -> None:
+    """Raise for the first field present with null; fields maps wire names to messages."""
+    for name, message in fields.items():
+        if name in data and data[name] is None:
+            raise ValueError(f"{name}: {message}")

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from pydantic import model_validator
+from typing import Any
+
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -28,6 +31,14 @@ class Struct(BaseModel):
     """
     Go keyword.
     """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(data, {"map": "must be an object"})
+        return data
 
 
 class Keywords(BaseModel):
@@ -77,3 +88,55 @@ class Keywords(BaseModel):
     A generated Go method name.
     """
     nested: Struct | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(
+                data,
+                {
+                    "import": "must be a boolean",
+                    "range": "must be a number",
+                    "self": "must be a string",
+                    "from_dict": "must be a string",
+                    "Validate": "must be a string",
+                    "nested": "must be an object",
+                },
+            )
+        return data
+
+
+# --- chatspec: helpers of the rule validators ----------------------------------
+
+_MISSING: Any = object()
+
+
+def _resolve(value: Any, pointer: tuple[str, ...]) -> Any:
+    """Follow JSON pointer tokens into raw input; _MISSING when absent."""
+    for token in pointer:
+        if isinstance(value, dict):
+            value = value.get(token, _MISSING)
+        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
+            value = value[int(token)]
+        else:
+            return _MISSING
+    return value
+
+
+def _rule_member_of(items: list[Any], field: str, pool: Any, message: str) -> None:
+    """Each item's string `field` must be in `pool` (a list of strings)."""
+    if not isinstance(pool, list) or not all(isinstance(p, str) for p in pool):
+        return
+    for item in items:
+        value = item.get(field) if isinstance(item, dict) else None
+        if isinstance(value, str) and value not in pool:
+            raise ValueError(message.replace("{value}", value))
+
+
+def _reject_null(data: dict[str, Any], fields: dict[str, str]) -> None:
+    """Raise for the first field present with null; fields maps wire names to messages."""
+    for name, message in fields.items():
+        if name in data and data[name] is None:
+            raise ValueError(f"{name}: {message}")

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from pydantic import model_validator
+from typing import Any
+
 from pydantic import BaseModel, Field, RootModel, StrictInt, StrictStr
 from typing import Annotated, Literal
 
@@ -56,6 +59,16 @@ class Envelope(BaseModel):
     Tuples.
     """
 
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(
+                data, {"by_lang": "must be an object", "pairs": "must be an array"}
+            )
+        return data
+
 
 class RefPart(BaseModel):
     """
@@ -74,7 +87,7 @@ class NestedUnions(RootModel[Envelope]):
 
 
 class Part(RootModel[TextPart | RefPart]):
-    root: TextPart | RefPart
+    root: Annotated[TextPart | RefPart, Field(discriminator="kind")]
     """
     A part, by kind.
     """
@@ -96,3 +109,36 @@ class Body(RootModel[Body1 | Body2]):
 
 Envelope.model_rebuild()
 RefPart.model_rebuild()
+
+# --- chatspec: helpers of the rule validators ----------------------------------
+
+_MISSING: Any = object()
+
+
+def _resolve(value: Any, pointer: tuple[str, ...]) -> Any:
+    """Follow JSON pointer tokens into raw input; _MISSING when absent."""
+    for token in pointer:
+        if isinstance(value, dict):
+            value = value.get(token, _MISSING)
+        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
+            value = value[int(token)]
+        else:
+            return _MISSING
+    return value
+
+
+def _rule_member_of(items: list[Any], field: str, pool: Any, message: str) -> None:
+    """Each item's string `field` must be in `pool` (a list of strings)."""
+    if not isinstance(pool, list) or not all(isinstance(p, str) for p in pool):
+        return
+    for item in items:
+        value = item.get(field) if isinstance(item, dict) else None
+        if isinstance(value, str) and value not in pool:
+            raise ValueError(message.replace("{value}", value))
+
+
+def _reject_null(data: dict[str, Any], fields: dict[str, str]) -> None:
+    """Raise for the first field present with null; fields maps wire names to messages."""
+    for name, message in fields.items():
+        if name in data and data[name] is None:
+            raise ValueError(f"{name}: {message}")
