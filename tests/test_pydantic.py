@@ -100,3 +100,84 @@ def test_golden_cases_import_and_give_the_dataclass_verdicts(tmp_path: Path) -> 
     for case in cases:
         for name, text in _examples(GOLDEN / case):
             assert got[name] == name.startswith("valid/"), f"{case}/{name}"
+
+
+def _optional_not_nullable(fmt_id: str) -> dict[str, list[str]]:
+    """Model name -> wire names of its optional fields without a default that null does not fit."""
+    from generator.lower import lower
+    from generator.targets.pydantic import not_nullable_optionals
+
+    spec = next(s for s in _loaded_specs() if lower(s).id == fmt_id)
+    fmt = lower(spec)
+    return {m.name: list(not_nullable_optionals(fmt, m)) for m in fmt.models}
+
+
+def _loaded_specs() -> list[Any]:
+    from generator.core import discover
+
+    return discover(ROOT / "specs", ROOT)
+
+
+@pytest.mark.parametrize(("fmt", "model", "field"), [
+    ("structured_conversation", "ConversationDocument", "tags"),
+    ("structured_conversation", "ConversationDocument", "metadata"),
+    ("chat_modality", "ChatInput", "input_id"),
+    ("chat_modality", "ChatInput", "message_id"),
+    ("chat_modality", "ChatMessage", "input_id"),
+])
+def test_pydantic_rejects_null_for_an_optional_field_that_is_not_nullable_like_the_dataclasses(fmt: str, model: str, field: str) -> None:
+    # The fields issue 14 found accepting null; every other such field goes through the fuzzer.
+    dataclasses = importlib.import_module(f"chatformats.{fmt}")
+    models = importlib.import_module(f"chatformats_pydantic.{fmt}")
+    assert field in _optional_not_nullable(fmt)[model]
+    minimal = {
+        "ConversationDocument": json.loads((FOLDERS["structured_conversation"] / "examples" / "valid" / "basic_two_person.json").read_text()),
+        "ChatInput": {"timestamp": "2024-03-15T10:31:00Z", "role": "user", "content": "hi"},
+        "ChatMessage": {"message_id": "m1", "conversation_id": "c1", "role": "user", "content": "hi", "timestamp": "2024-03-15T10:31:00Z"},
+    }[model]
+    absent = {k: v for k, v in minimal.items() if k != field}
+    getattr(dataclasses, model).from_json(json.dumps(absent))
+    getattr(models, model).model_validate_json(json.dumps(absent))
+    null = {**absent, field: None}
+    with pytest.raises(dataclasses.ValidationError):
+        getattr(dataclasses, model).from_json(json.dumps(null))
+    with pytest.raises(pydantic.ValidationError, match=f"{field}: must be"):
+        getattr(models, model).model_validate_json(json.dumps(null))
+
+
+def test_an_unknown_content_block_type_is_one_pydantic_error_as_in_the_dataclasses() -> None:
+    from chatformats import chat_modality
+    from chatformats_pydantic import chat_modality as models
+
+    block = json.dumps({"type": "hologram", "text": "x"})
+    with pytest.raises(pydantic.ValidationError) as caught:
+        models.ContentBlock.model_validate_json(block)
+    assert [e["type"] for e in caught.value.errors()] == ["union_tag_invalid"]
+    with pytest.raises(chat_modality.ValidationError) as by_dataclass:
+        chat_modality.ChatInput.from_json(json.dumps({"timestamp": "2024-03-15T10:31:00Z", "role": "user", "content": [json.loads(block)]}))
+    assert len(by_dataclass.value.errors) == 1
+
+
+def test_the_exported_schema_names_each_tagged_union_variant_by_its_tag_for_downstream_generators() -> None:
+    from jsonschema import Draft202012Validator
+
+    from generator.lower import lower
+
+    seen = 0
+    for spec in _loaded_specs():
+        fmt = lower(spec)
+        exported = json.loads((GENERATED / "jsonschema" / f"{fmt.id}.schema.json").read_text(encoding="utf-8"))
+        Draft202012Validator.check_schema(exported)
+        for name, schema in spec.document["$defs"].items():
+            if "x-discriminator" not in schema:
+                assert "discriminator" not in exported["$defs"][name]
+                continue
+            seen += 1
+            tags = [spec.document["$defs"][v["$ref"].split("/")[-1]]["properties"][schema["x-discriminator"]]["const"] for v in schema["oneOf"]]
+            assert exported["$defs"][name]["discriminator"] == {
+                "propertyName": schema["x-discriminator"],
+                "mapping": {t: v["$ref"] for t, v in zip(tags, schema["oneOf"])},
+            }
+    assert seen >= 1
+    # datamodel-code-generator read it: the pydantic union is discriminated, with no post-processing.
+    assert 'Field(discriminator="type")' in (PYDANTIC_OUT / "chatformats_pydantic" / "chat_modality.py").read_text()
