@@ -106,6 +106,43 @@ def add_methods(code: str, methods: dict[str, list[str]]) -> str:
     return "\n".join(lines)
 
 
+# datamodel-code-generator's types that accept other JSON than the dataclasses do, and
+# chatspec's replacements (templates/pydantic/json_types.py.j2): StrictInt refuses 1.0,
+# which JSON Schema calls an integer; AwareDatetime takes numbers and non-RFC 3339 text.
+JSON_TYPES = {"StrictInt": "_JsonInt", "AwareDatetime": "_JsonDatetime"}
+JSON_TYPES_IMPORTS = {"re": ["re"], "datetime": ["datetime", "timedelta", "timezone"],
+                      "pydantic": ["AwareDatetime", "BeforeValidator", "PlainValidator", "Strict"], "typing": ["Annotated", "Any"]}
+
+
+def retype(code: str) -> str:
+    """Replace the JSON_TYPES names in datamodel-code-generator's code (names only, not
+    text in strings or docstrings), and define the replacements after the imports."""
+    tree = ast.parse(code)
+    used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in JSON_TYPES})
+    if not used:
+        return code
+    lines = code.split("\n")
+    edits = sorted(((n.lineno, n.col_offset, n.end_col_offset) for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in JSON_TYPES), reverse=True)
+    for line, start, end in edits:
+        text = lines[line - 1]
+        lines[line - 1] = text[:start] + JSON_TYPES[text[start:end]] + text[end:]
+    imports = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    for node in sorted(imports, key=lambda n: n.lineno, reverse=True):
+        if isinstance(node, ast.ImportFrom) and node.module == "pydantic" and any(a.name in JSON_TYPES for a in node.names):
+            kept = [a.name for a in node.names if a.name not in JSON_TYPES]
+            lines[node.lineno - 1:node.end_lineno] = [f"from pydantic import {', '.join(kept)}"] if kept else []
+    body = ast.parse("\n".join(lines)).body
+    have = {(n.module if isinstance(n, ast.ImportFrom) else a.name, a.name) for n in body if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    wanted = []
+    for module, names in JSON_TYPES_IMPORTS.items():
+        missing = [name for name in names if (module, name) not in have]
+        if missing:
+            wanted.append(f"import {module}" if missing == [module] else f"from {module} import {', '.join(missing)}")
+    last = max(n.end_lineno or n.lineno for n in body if isinstance(n, (ast.Import, ast.ImportFrom)))
+    lines[last:last] = [*wanted, "", render("pydantic/json_types.py.j2").rstrip("\n"), ""]
+    return "\n".join(lines)
+
+
 def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
     from datamodel_code_generator import DataModelType, InputFileType, PythonVersion, generate
     from datamodel_code_generator.enums import StrictTypes
@@ -131,6 +168,7 @@ def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
             formatters=[Formatter.BLACK],
         )
     assert isinstance(code, str)
+    code = retype(code)
     methods = validators(fmt)
     if methods:
         code = add_methods(code, methods)

@@ -6,8 +6,49 @@ from __future__ import annotations
 from pydantic import model_validator
 
 from enum import StrEnum
-from pydantic import AwareDatetime, BaseModel, Field, RootModel, StrictInt, StrictStr
+from pydantic import BaseModel, Field, RootModel, StrictStr
 from typing import Annotated, Any, Literal
+import re
+from datetime import datetime, timedelta, timezone
+from pydantic import AwareDatetime, BeforeValidator, PlainValidator, Strict
+
+# --- chatspec: JSON types, accepted exactly as the dataclasses accept them ------
+
+
+def _integral(value: Any) -> Any:
+    """1.0 is the integer 1 in JSON Schema; other floats stay floats, and fail."""
+    return int(value) if type(value) is float and value.is_integer() else value
+
+
+# A JSON integer: no strings or booleans (strict), but an integral float is one.
+_JsonInt = Annotated[int, BeforeValidator(_integral), Strict()]
+
+_RFC3339 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))",
+    re.ASCII,
+)
+
+
+def _rfc3339(value: Any) -> datetime:
+    """An RFC 3339 date-time string with an offset, and nothing else (pydantic's own
+    parser also takes numbers, unix times in strings, and a space for the T)."""
+    m = _RFC3339.fullmatch(value) if isinstance(value, str) else None
+    if m is None:
+        raise ValueError("must be an RFC 3339 date-time string")
+    year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
+    micro = int((m.group(7)[1:] + "000000")[:6]) if m.group(7) else 0
+    if m.group(8):
+        tz = timezone.utc
+    else:
+        off_h, off_m = int(m.group(10)), int(m.group(11))
+        if off_h > 23 or off_m > 59:
+            raise ValueError("must be an RFC 3339 date-time string")
+        sign = -1 if m.group(9) == "-" else 1
+        tz = timezone(sign * timedelta(hours=off_h, minutes=off_m))
+    return datetime(year, month, day, hour, minute, second, micro, tzinfo=tz)
+
+
+_JsonDatetime = Annotated[AwareDatetime, PlainValidator(_rfc3339)]
 
 
 class Role(StrEnum):
@@ -260,15 +301,15 @@ class ConversationMetadata(BaseModel):
     """
     Conversation identifier.
     """
-    created_at: AwareDatetime
+    created_at: _JsonDatetime
     """
     When conversation started.
     """
-    last_message_at: AwareDatetime
+    last_message_at: _JsonDatetime
     """
     When last message was sent.
     """
-    message_count: Annotated[StrictInt, Field(ge=0, le=9223372036854775807)]
+    message_count: Annotated[_JsonInt, Field(ge=0, le=9223372036854775807)]
     """
     Number of messages applied to this conversation, including any later pruned from history.
     """
@@ -326,7 +367,7 @@ class ChatMessage(BaseModel):
     """
     Message content (string or multimodal structure).
     """
-    timestamp: AwareDatetime
+    timestamp: _JsonDatetime
     """
     When message was sent (simulator time).
     """
@@ -353,11 +394,11 @@ class ChatState(BaseModel):
     """
     Always "chat".
     """
-    last_updated: AwareDatetime | None = None
+    last_updated: _JsonDatetime | None = None
     """
     When state was last modified: the latest timestamp of the inputs applied; absent until the first input is applied.
     """
-    update_count: Annotated[StrictInt, Field(ge=0, le=9223372036854775807)] = 0
+    update_count: Annotated[_JsonInt, Field(ge=0, le=9223372036854775807)] = 0
     """
     Number of messages added.
     """
@@ -371,7 +412,7 @@ class ChatState(BaseModel):
     """
     Dict mapping conversation_id to ConversationMetadata.
     """
-    max_history_size: Annotated[StrictInt, Field(ge=1, le=9223372036854775807)] = 1000
+    max_history_size: Annotated[_JsonInt, Field(ge=1, le=9223372036854775807)] = 1000
     """
     Maximum messages to retain per conversation.
     """
@@ -398,7 +439,7 @@ class ChatInput(BaseModel):
     """
     Always "chat".
     """
-    timestamp: AwareDatetime
+    timestamp: _JsonDatetime
     """
     When this message was sent (simulator time).
     """
