@@ -168,15 +168,17 @@ def drawn(schema: dict[str, Any], count: int) -> list[Any]:
     return found
 
 
-def cases_for(target: Target, folder: Path, budget: int, seeds: int, drawn_roots: list[Any] | None = None) -> list[Any]:
-    """The corpus, the seed documents, rule-aware near-misses of the seeds (at most a
-    quarter of the budget), then systematic mutations of the seeds chosen to reach every
-    path depth first (mutations.covering_selection), up to budget.
+def plan(target: Target, folder: Path, budget: int, seeds: int, drawn_roots: list[Any] | None = None) -> dict[str, list[Any]]:
+    """The cases of one model, by source: the corpus, the seed documents, rule-aware
+    near-misses of the seeds (at most a quarter of the budget), then systematic mutations
+    of the seeds chosen to reach every path depth first (mutations.covering_selection),
+    up to budget; "mutated" holds (path, document) pairs.
 
     The seeds of the root model are the valid examples and instances drawn from its schema
     (drawn_roots, when the caller has drawn them already). A non-root model's seeds are the
-    sub-documents at its positions in those; only a model no example or drawn instance
-    holds (e.g. a snapshot type used by behaviour code) is drawn from its own schema (a quarter of the seeds: drawing is the slow part).
+    sub-documents at its positions in those; only a model that no example or drawn
+    instance holds (e.g. a snapshot type used by behaviour code) is drawn from its own
+    schema, with a quarter of the seeds (drawing is the slow part).
     """
     examples = valid_examples(folder)
     roots = [*examples, *(drawn(target.schema, seeds) if drawn_roots is None else drawn_roots)] if target.root else []
@@ -187,11 +189,16 @@ def cases_for(target: Target, folder: Path, budget: int, seeds: int, drawn_roots
         seeds_docs = found or drawn(target.schema, max(seeds // 4, 1))
     rules = spec_rules(folder)
     near = [doc for _, doc in rule_cases(target, seeds_docs, rules)][: max(budget // 4, 1)]
-    out: list[Any] = [*seeds_docs, *near]
-    out += mutations.covering_selection(seeds_docs, budget - len(out), seed=len(target.model))
+    selected = mutations.covering_selection(seeds_docs, budget - len(seeds_docs) - len(near), seed=len(target.model))
     where = CORPUS / target.format if target.root else CORPUS / target.format / target.model
-    corpus = sorted(where.glob("*.json")) if where.is_dir() else []
-    return [json.loads(p.read_text(encoding="utf-8")) for p in corpus] + out
+    corpus = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(where.glob("*.json"))] if where.is_dir() else []
+    return {"corpus": corpus, "seeds": seeds_docs, "near": near, "mutated": selected}
+
+
+def cases_for(target: Target, folder: Path, budget: int, seeds: int, drawn_roots: list[Any] | None = None) -> list[Any]:
+    """Every case of plan(), in order."""
+    parts = plan(target, folder, budget, seeds, drawn_roots)
+    return [*parts["corpus"], *parts["seeds"], *parts["near"], *(doc for _, doc in parts["mutated"])]
 
 
 def python_verdict(fmt: str, text: str, model: str | None = None) -> dict[str, Any]:
@@ -217,6 +224,14 @@ def pydantic_verdict(fmt: str, model: str, text: str) -> bool:
     return True
 
 
+def share(target: Target, models: int, budget: int) -> int:
+    """A model's part of the format's budget: half for the root, the rest shared by the
+    other top-level models (at least 30 each)."""
+    if models == 1:
+        return budget
+    return budget // 2 if target.root else max(budget // (2 * (models - 1)), 30)
+
+
 def disagreement(reference_ok: bool, py: dict[str, Any], pyd_ok: bool, go: dict[str, Any] | None) -> str | None:
     """What is wrong with the four verdicts on one case, or None when they agree."""
     if py["ok"] != reference_ok and not (reference_ok and set(py["keywords"]) <= PYTHON_ONLY):
@@ -238,11 +253,9 @@ def run(budget: int, seeds: int, go_binary: Path | None, record: bool = False, f
             continue
         report = Report(fmt)
         all_targets = targets(fmt)
-        others = len(all_targets) - 1
         drawn_roots = drawn(all_targets[0].schema, seeds)
         for target in all_targets:
-            share = budget if not others else budget // 2 if target.root else max(budget // (2 * others), 30)
-            docs = cases_for(target, folder, share, seeds, drawn_roots)
+            docs = cases_for(target, folder, share(target, len(all_targets), budget), seeds, drawn_roots)
             texts = [json.dumps(d, ensure_ascii=False) for d in docs]
             oracle = Draft202012Validator(target.schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
             model = None if target.root else target.model

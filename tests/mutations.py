@@ -76,25 +76,25 @@ def mutations(example: Any) -> list[Any]:
     return [doc for _, found in mutations_by_path(example) for doc in found]
 
 
-def covering_selection(documents: list[Any], budget: int, seed: int = 0) -> list[Any]:
-    """Up to budget mutations of the documents, chosen so that every path depth is reached
-    before any depth gets a second case, and every path before any path gets a second one.
+def covering_selection(documents: list[Any], budget: int, seed: int = 0) -> list[tuple[Path, Any]]:
+    """Up to budget (path, mutated document) pairs, chosen so that every path depth is
+    reached before any depth gets a second case, and every path before any path gets a second one.
 
     Rounds: round k takes the k-th mutation (in a seeded shuffle) of every path of every
     document. Within a round, paths are taken depth by depth in turn (a seeded shuffle
     inside each depth), so a small budget still reaches the deepest values.
     """
     rng = random.Random(seed)
-    groups: list[tuple[int, list[Any]]] = []
+    groups: list[tuple[int, list[tuple[Path, Any]]]] = []
     for doc in documents:
         for path, found in mutations_by_path(doc):
             found = list(found)
             rng.shuffle(found)
-            groups.append((len(path), found))
-    out: list[Any] = []
+            groups.append((len(path), [(path, doc) for doc in found]))
+    out: list[tuple[Path, Any]] = []
     round_ = 0
     while len(out) < budget:
-        by_depth: dict[int, list[Any]] = {}
+        by_depth: dict[int, list[tuple[Path, Any]]] = {}
         for depth, found in groups:
             if round_ < len(found):
                 by_depth.setdefault(depth, []).append(found[round_])
