@@ -181,3 +181,23 @@ def test_the_exported_schema_names_each_tagged_union_variant_by_its_tag_for_down
     assert seen >= 1
     # datamodel-code-generator read it: the pydantic union is discriminated, with no post-processing.
     assert 'Field(discriminator="type")' in (PYDANTIC_OUT / "chatformats_pydantic" / "chat_modality.py").read_text()
+
+
+def test_pydantic_rejects_duplicate_items_where_the_spec_says_unique_items() -> None:
+    from chatformats import chat_modality
+    from chatformats_pydantic import chat_modality as models
+
+    meta = {"conversation_id": "c", "created_at": "2024-03-15T10:31:00Z", "last_message_at": "2024-03-15T10:31:00Z", "message_count": 1}
+    for roles, ok in ((["user", "assistant"], True), (["user", "assistant", "user"], False), ([], True)):
+        text = json.dumps({**meta, "participant_roles": roles})
+        try:
+            chat_modality.ConversationMetadata.from_json(text)
+            by_dataclass = True
+        except chat_modality.ValidationError:
+            by_dataclass = False
+        try:
+            models.ConversationMetadata.model_validate_json(text)
+            by_pydantic = True
+        except pydantic.ValidationError:
+            by_pydantic = False
+        assert by_dataclass == by_pydantic == ok, roles

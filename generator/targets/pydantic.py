@@ -75,6 +75,19 @@ def not_nullable_optionals(fmt: ir.Format, model: ir.Model) -> dict[str, str]:
     return out
 
 
+def unique_lists(fmt: ir.Format, model: ir.Model) -> dict[str, str]:
+    """Wire name -> message of each array field with uniqueItems (datamodel-code-generator
+    types it list[...] without the check)."""
+    out = {}
+    for f in model.fields:
+        t = f.type.inner if isinstance(f.type, ir.NullableType) else f.type
+        while isinstance(t, ir.Ref) and isinstance(alias := fmt.definition(t.name), ir.Alias):
+            t = alias.type.inner if isinstance(alias.type, ir.NullableType) else alias.type
+        if isinstance(t, ir.ListType) and t.unique_items:
+            out[f.wire_name] = t.messages.get("uniqueItems", "must not contain duplicate items")
+    return out
+
+
 def validators(fmt: ir.Format) -> dict[str, list[str]]:
     """The validator methods to add to each model, by class name."""
     methods: dict[str, list[str]] = defaultdict(list)
@@ -90,6 +103,8 @@ def validators(fmt: ir.Format) -> dict[str, list[str]]:
     for model in fmt.models:
         if fields := not_nullable_optionals(fmt, model):
             methods[model.name].append(render("pydantic/not_null.py.j2", fields=fields).rstrip("\n"))
+        if fields := unique_lists(fmt, model):
+            methods[model.name].append(render("pydantic/unique.py.j2", fields=fields).rstrip("\n"))
     return dict(methods)
 
 

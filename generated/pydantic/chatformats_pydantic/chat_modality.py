@@ -318,6 +318,16 @@ class ConversationMetadata(BaseModel):
     Set of roles that have participated ("user", "assistant"), without duplicates.
     """
 
+    @model_validator(mode="before")
+    @classmethod
+    def _unique_items(cls, data: Any) -> Any:
+        """Arrays with uniqueItems: pydantic has no such check (a set would drop duplicates silently)."""
+        if isinstance(data, dict):
+            _reject_duplicates(
+                data, {"participant_roles": "must not contain duplicate items"}
+            )
+        return data
+
 
 class ContentBlock(RootModel[TextBlock | ImageBlock | AudioBlock | VideoBlock]):
     root: Annotated[
@@ -517,4 +527,31 @@ def _reject_null(data: dict[str, Any], fields: dict[str, str]) -> None:
     """Raise for the first field present with null; fields maps wire names to messages."""
     for name, message in fields.items():
         if name in data and data[name] is None:
+            raise ValueError(f"{name}: {message}")
+
+
+def _canonical(value: Any) -> Any:
+    """A hashable form in which JSON values are equal as JSON Schema's uniqueItems compares
+    them: numbers by value (1 and 1.0 are equal), true is not 1, objects by keys and values.
+    """
+    if isinstance(value, bool) or value is None:
+        return ("literal", value)
+    if isinstance(value, (int, float)):
+        return ("number", value)
+    if isinstance(value, str):
+        return ("string", value)
+    if isinstance(value, list):
+        return ("array", tuple(_canonical(v) for v in value))
+    if isinstance(value, dict):
+        return ("object", tuple(sorted((k, _canonical(v)) for k, v in value.items())))
+    return ("other", repr(value))
+
+
+def _reject_duplicates(data: dict[str, Any], fields: dict[str, str]) -> None:
+    """Raise for the first array field with two equal items; fields maps wire names to messages."""
+    for name, message in fields.items():
+        items = data.get(name)
+        if isinstance(items, list) and len({_canonical(v) for v in items}) != len(
+            items
+        ):
             raise ValueError(f"{name}: {message}")
