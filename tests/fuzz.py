@@ -147,8 +147,19 @@ def generation_schema(schema: Any) -> Any:
     return out
 
 
+_DRAWN: dict[tuple[str, int], list[Any]] = {}
+
+
 def drawn(schema: dict[str, Any], count: int) -> list[Any]:
-    """count instances drawn from the schema, the same ones every run."""
+    """count instances drawn from the schema, the same ones every run (kept for the
+    process: drawing is the slow part of fuzzing, and several tests draw the same)."""
+    key = (json.dumps(schema, sort_keys=True), count)
+    if key not in _DRAWN:
+        _DRAWN[key] = _draw(schema, count)
+    return copy.deepcopy(_DRAWN[key])
+
+
+def _draw(schema: dict[str, Any], count: int) -> list[Any]:
     found: list[Any] = []
     if count <= 0:
         return found
@@ -168,25 +179,32 @@ def drawn(schema: dict[str, Any], count: int) -> list[Any]:
     return found
 
 
+def model_seeds(target: Target, folder: Path, seeds: int, drawn_roots: list[Any] | None = None) -> list[Any]:
+    """The documents a model's cases start from. For the root: the valid examples and
+    `seeds` instances drawn from its schema (drawn_roots, when the caller has drawn them).
+    For another model: the sub-documents at its positions in those; only a model that no
+    example or drawn root holds (e.g. ChatState, used by behaviour code) is drawn from its
+    own $defs schema."""
+    examples = valid_examples(folder)
+    roots = [*examples, *(drawn(fuzz_root(target).schema, seeds) if drawn_roots is None else drawn_roots)]
+    if target.root:
+        return roots
+    return sub_documents(target.format, roots)[target.model] or drawn(target.schema, seeds)
+
+
+def fuzz_root(target: Target) -> Target:
+    return target if target.root else targets(target.format)[0]
+
+
 def plan(target: Target, folder: Path, budget: int, seeds: int, drawn_roots: list[Any] | None = None) -> dict[str, list[Any]]:
     """The cases of one model, by source: the corpus, the seed documents, rule-aware
     near-misses of the seeds (at most a quarter of the budget), then systematic mutations
     of the seeds chosen to reach every path depth first (mutations.covering_selection),
     up to budget; "mutated" holds (path, document) pairs.
 
-    The seeds of the root model are the valid examples and instances drawn from its schema
-    (drawn_roots, when the caller has drawn them already). A non-root model's seeds are the
-    sub-documents at its positions in those; only a model that no example or drawn
-    instance holds (e.g. a snapshot type used by behaviour code) is drawn from its own
-    schema, with a quarter of the seeds (drawing is the slow part).
+    The seeds are model_seeds().
     """
-    examples = valid_examples(folder)
-    roots = [*examples, *(drawn(target.schema, seeds) if drawn_roots is None else drawn_roots)] if target.root else []
-    if target.root:
-        seeds_docs = roots
-    else:
-        found = sub_documents(target.format, [*examples, *(drawn_roots or [])])[target.model]
-        seeds_docs = found or drawn(target.schema, max(seeds // 4, 1))
+    seeds_docs = model_seeds(target, folder, seeds, drawn_roots)
     rules = spec_rules(folder)
     near = [doc for _, doc in rule_cases(target, seeds_docs, rules)][: max(budget // 4, 1)]
     selected = mutations.covering_selection(seeds_docs, budget - len(seeds_docs) - len(near), seed=len(target.model))

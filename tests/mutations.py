@@ -57,16 +57,21 @@ def removed(doc: Any, path: Path) -> Any:
 
 def mutations_by_path(example: Any) -> list[tuple[Path, list[Any]]]:
     """For each path of the example: the example with that value replaced by each odd
-    value, with that key removed, and (for an object) with an extra key added."""
+    value, with that key removed, for an object with an extra key added, and for a
+    non-empty array with its first item repeated at the end."""
     out = []
     for path in paths(example):
         found = [replaced(example, path, odd) for odd in ODD]
         if path and isinstance(get(example, path[:-1]), dict):
             found.append(removed(example, path))
-        if isinstance(get(example, path), dict):
+        here = get(example, path)
+        if isinstance(here, dict):
             doc = copy.deepcopy(example)
             get(doc, path)["unexpected-key"] = 1
             found.append(doc)
+        if isinstance(here, list) and here:
+            # One item more, a copy of the first: uniqueItems and maxItems at their edge.
+            found.append(replaced(example, path, [*here, here[0]]))
         out.append((path, found))
     return out
 
@@ -184,12 +189,14 @@ def _pointer(text: str) -> Path:
 
 def _set_at(doc: Any, path: Path, value: Any) -> Any | None:
     """doc with value at path, creating the last object key; None when the path cannot hold it."""
-    try:
-        parent = get(doc, path[:-1])
-    except (KeyError, IndexError, TypeError):
+    parent_path = _tokens(doc, tuple(str(t) for t in path[:-1]))
+    if parent_path is None:
         return None
-    if isinstance(parent, dict) or (isinstance(parent, list) and isinstance(path[-1], int) and path[-1] < len(parent)):
-        return replaced(doc, path, value)
+    parent, last = get(doc, parent_path), path[-1]
+    if isinstance(parent, list) and str(last).isdigit() and int(last) < len(parent):
+        return replaced(doc, (*parent_path, int(last)), value)
+    if isinstance(parent, dict):
+        return replaced(doc, (*parent_path, last), value)
     return None
 
 
@@ -203,14 +210,16 @@ def rule_mutations(doc: Any, positions: list[tuple[Path, str]], rules: dict[str,
         for n, rule in enumerate(rules.get(model, [])):
             if seen.get((model, n), 0) >= per_rule:
                 continue
-            made = _for_rule(doc, path, rule)
+            # Values the model's other rules give the same condition field: valid values that miss this one.
+            others = [r["when"]["equals"] for r in rules[model] if "when" in r and r is not rule and r["when"]["field"] == rule.get("when", {}).get("field")]
+            made = _for_rule(doc, path, rule, [o for o in dict.fromkeys(others) if o != rule.get("when", {}).get("equals")])
             if made:
                 seen[(model, n)] = seen.get((model, n), 0) + 1
                 out += [(f"{model} {rule['kind']} #{n} {label}", d) for label, d in made if d is not None]
     return out
 
 
-def _for_rule(doc: Any, at: Path, rule: dict[str, Any]) -> list[tuple[str, Any]]:
+def _for_rule(doc: Any, at: Path, rule: dict[str, Any], other_conditions: list[str]) -> list[tuple[str, Any]]:
     here = get(doc, at)
     if not isinstance(here, dict):
         return []
@@ -245,7 +254,7 @@ def _for_rule(doc: Any, at: Path, rule: dict[str, Any]) -> list[tuple[str, Any]]
             made.append(("condition met, field present", on if field in get(on, at) else None))
             made.append(("condition met, field absent", removed(on, target) if field in get(on, at) else on))
             made.append(("condition met, field null", _set_at(on, target, None)))
-        for miss in near_misses(when["equals"])[:4]:
+        for miss in [*other_conditions, *near_misses(when["equals"])[:4]]:
             off = _set_at(doc, cond, miss)
             if off is not None:
                 made.append((f"condition missed by {miss!r}, field absent", removed(off, target) if field in get(off, at) else off))
@@ -284,7 +293,7 @@ def _for_rule(doc: Any, at: Path, rule: dict[str, Any]) -> list[tuple[str, Any]]
             made.append(("condition met, every item allowed", _set_each(on, at, rule["field"], each, lambda i, v: allowed[i % len(allowed)])))
             made += [(f"condition met, last item {o!r}", _set_each(on, at, rule["field"], each, lambda i, v, o=o: o if i == len(items) - 1 else allowed[0]))
                      for o in outside[:4]]
-            for miss in near_misses(when["equals"])[:3]:
+            for miss in [*other_conditions, *near_misses(when["equals"])[:3]]:
                 off = _set_at(doc, cond, miss)
                 if off is not None and outside:
                     made.append((f"condition missed by {miss!r}", _set_each(off, at, rule["field"], each, lambda i, v: outside[0])))
