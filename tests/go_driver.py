@@ -141,9 +141,23 @@ def model_shim(package_dir: Path, format_id: str) -> str:
             + "\t}\n\tpanic(\"unknown model \" + model)\n}\n\n" + code)
 
 
+_BUILT: dict[tuple[str, str, tuple[str, ...]], Path] = {}
+
+
 def build_driver(go_tree: Path, module: str, format_ids: list[str], workdir: Path) -> Path:
     """Compile the driver against a copy of the generated module at go_tree (with the
-    model shims added); returns the binary."""
+    model shims added); returns the binary. A driver already built in this process
+    for the same tree (unchanged since) and formats is reused."""
+    sources = tuple(sorted((str(p.relative_to(go_tree)), p.stat().st_mtime_ns) for p in go_tree.rglob("*.go")))
+    key = (str(go_tree.resolve()), module, tuple(sorted(format_ids)) + tuple(map(str, sources)))
+    if key in _BUILT and _BUILT[key].is_file():
+        return _BUILT[key]
+    binary = _build(go_tree, module, format_ids, workdir)
+    _BUILT[key] = binary
+    return binary
+
+
+def _build(go_tree: Path, module: str, format_ids: list[str], workdir: Path) -> Path:
     workdir.mkdir(parents=True, exist_ok=True)
     tree = workdir / "gotree"
     if tree.exists():

@@ -14,7 +14,7 @@ from conftest import ROOT, format_folders
 from generator.options import load_options
 from go_driver import build_driver, go_available
 
-BUDGET, SEEDS = 800, 8
+BUDGET, SEEDS = 800, 4  # SEEDS: instances drawn per model; drawing is most of the time
 
 
 @pytest.fixture(scope="module")
