@@ -122,12 +122,17 @@ def model_shim(package_dir: Path, format_id: str) -> str:
         raise AssertionError(f"{package_dir}: no parse{root} function beside Parse{match.group(1)}FromJSON")
     body = match.group(0)
     functions = []
+    # A model with its own exported parser (e.g. ParseChatStateFromJSON in behaviour code) is parsed with it.
+    exported = {m.group(2) for text in sources.values() for m in _ROOT_PARSE.finditer(text) if m.group(1) == m.group(2)}
+    calls = {m: f"Parse{m}FromJSON" if m in exported and m != root else f"driverParse{m}" for m in models}
     for model in models:
+        if calls[model] != f"driverParse{model}":
+            continue
         copy = re.sub(rf"^func Parse{match.group(1)}FromJSON\(", f"func driverParse{model}(", body, flags=re.M)
         copy = re.sub(rf"\bparse{root}\b", f"parse{model}", copy)
         copy = re.sub(rf"\b{root}\b", model, copy)
         functions.append(copy)
-    cases = "".join(f"\tcase {json.dumps(m)}:\n\t\t_, err := driverParse{m}(data)\n\t\treturn err\n" for m in models)
+    cases = "".join(f"\tcase {json.dumps(m)}:\n\t\t_, err := {calls[m]}(data)\n\t\treturn err\n" for m in models)
     code = "\n".join(functions)
     block = _IMPORT_BLOCK.search(sources[source])
     imports = [line.strip() for line in (block.group(1).splitlines() if block else []) if line.strip()]
