@@ -201,3 +201,22 @@ def test_pydantic_rejects_duplicate_items_where_the_spec_says_unique_items() -> 
         except pydantic.ValidationError:
             by_pydantic = False
         assert by_dataclass == by_pydantic == ok, roles
+
+
+def test_the_discriminator_annotation_changes_no_jsonschema_verdict() -> None:
+    from jsonschema import Draft202012Validator
+
+    def without(schema: Any) -> Any:
+        if isinstance(schema, dict):
+            return {k: without(v) for k, v in schema.items() if not (k == "discriminator" and isinstance(v, dict) and "propertyName" in v)}
+        return [without(v) for v in schema] if isinstance(schema, list) else schema
+
+    exported = json.loads((GENERATED / "jsonschema" / "chat_modality.schema.json").read_text(encoding="utf-8"))
+    assert without(exported) != exported
+    annotated = Draft202012Validator(exported, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    plain = Draft202012Validator(without(exported), format_checker=Draft202012Validator.FORMAT_CHECKER)
+    docs = [json.loads(text) for _, text in _examples(FOLDERS["chat_modality"])]
+    docs += [{"timestamp": "2024-03-15T10:31:00Z", "role": "user", "content": [block]}
+             for block in ({"type": "hologram"}, {"type": "text"}, {"text": "x"}, {"type": "image", "source": "url"}, {"type": "text", "text": "x"})]
+    assert [annotated.is_valid(d) for d in docs] == [plain.is_valid(d) for d in docs]
+    assert any(annotated.is_valid(d) for d in docs) and not all(annotated.is_valid(d) for d in docs)
