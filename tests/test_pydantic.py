@@ -153,9 +153,19 @@ def test_an_unknown_content_block_type_is_one_pydantic_error_as_in_the_dataclass
     with pytest.raises(pydantic.ValidationError) as caught:
         models.ContentBlock.model_validate_json(block)
     assert [e["type"] for e in caught.value.errors()] == ["union_tag_invalid"]
+    message = json.dumps({"timestamp": "2024-03-15T10:31:00Z", "role": "user", "content": [json.loads(block)]})
     with pytest.raises(chat_modality.ValidationError) as by_dataclass:
-        chat_modality.ChatInput.from_json(json.dumps({"timestamp": "2024-03-15T10:31:00Z", "role": "user", "content": [json.loads(block)]}))
+        chat_modality.ChatInput.from_json(message)
     assert len(by_dataclass.value.errors) == 1
+    # Inside the message too: the string-or-list union is told apart by JSON kind, so the
+    # list variant alone reports (before: one error per variant tried).
+    with pytest.raises(pydantic.ValidationError) as caught:
+        models.ChatInput.model_validate_json(message)
+    assert [(e["type"], e["loc"]) for e in caught.value.errors()] == [("union_tag_invalid", ("content", "array", 0))]
+    for content, error in ((5, "union_tag_invalid"), (None, "union_tag_not_found"), ([], "too_short")):
+        with pytest.raises(pydantic.ValidationError) as caught:
+            models.ChatInput.model_validate_json(json.dumps({**json.loads(message), "content": content}))
+        assert [e["type"] for e in caught.value.errors()] == [error], content
 
 
 def test_the_exported_schema_names_each_tagged_union_variant_by_its_tag_for_downstream_generators() -> None:

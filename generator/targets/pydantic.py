@@ -126,16 +126,53 @@ def add_methods(code: str, methods: dict[str, list[str]]) -> str:
 # which JSON Schema calls an integer; AwareDatetime takes numbers and non-RFC 3339 text.
 JSON_TYPES = {"StrictInt": "_JsonInt", "AwareDatetime": "_JsonDatetime"}
 JSON_TYPES_IMPORTS = {"re": ["re"], "datetime": ["datetime", "timedelta", "timezone"],
-                      "pydantic": ["AwareDatetime", "BeforeValidator", "PlainValidator", "Strict"], "typing": ["Annotated", "Any"]}
+                      "pydantic": ["AwareDatetime", "BeforeValidator", "Discriminator", "PlainValidator", "Strict", "Tag"], "typing": ["Annotated", "Any", "Callable"]}
 
 
-def retype(code: str) -> str:
-    """Replace the JSON_TYPES names in datamodel-code-generator's code (names only, not
-    text in strings or docstrings), and define the replacements after the imports."""
+def tag_kind_unions(fmt: ir.Format, code: str) -> str:
+    """Give each named union told apart by JSON kind (e.g. Content: a string or a list) a
+    callable discriminator on the value's kind, as the dataclasses choose the variant: a
+    value then fails in one variant only (one error, not one per variant)."""
     tree = ast.parse(code)
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    lines = code.split("\n")
+    edits = []
+    for alias in fmt.definitions:
+        if not (isinstance(alias, ir.Alias) and isinstance(alias.type, ir.UnionType) and alias.type.json_kinds and alias.name in classes):
+            continue
+        root = next((n for n in classes[alias.name].body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.target.id == "root"), None)
+        names = _union_names(root.annotation) if root is not None else None
+        if root is None or names is None or len(names) != len(alias.type.json_kinds):
+            continue  # not the shape datamodel-code-generator gives a named union: left as it is
+        tagged = " | ".join(f'Annotated[{n}, Tag("{k}")]' for n, k in zip(names, alias.type.json_kinds))
+        edits.append((root.annotation, f"Annotated[{tagged}, Discriminator(_json_kind({tuple(dict.fromkeys(alias.type.json_kinds))!r}))]"))
+    for node, text in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
+        assert node.end_lineno is not None and node.end_col_offset is not None
+        first, last = lines[node.lineno - 1], lines[node.end_lineno - 1]
+        lines[node.lineno - 1:node.end_lineno] = [first[:node.col_offset] + text + last[node.end_col_offset:]]
+    return "\n".join(lines)
+
+
+def _union_names(node: ast.expr) -> list[str] | None:
+    """["A", "B"] for the annotation A | B, None for anything else."""
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left, right = _union_names(node.left), _union_names(node.right)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def retype(code: str, fmt: ir.Format) -> str:
+    """Replace the JSON_TYPES names in datamodel-code-generator's code (names only, not
+    text in strings or docstrings), tag the unions by JSON kind, and define what they
+    use after the imports."""
+    tagged = tag_kind_unions(fmt, code)
+    tree = ast.parse(tagged)
     used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in JSON_TYPES})
-    if not used:
+    if not used and tagged == code:
         return code
+    code = tagged
     lines = code.split("\n")
     edits = sorted(((n.lineno, n.col_offset, n.end_col_offset) for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in JSON_TYPES), reverse=True)
     for line, start, end in edits:
@@ -183,7 +220,7 @@ def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
             formatters=[Formatter.BLACK],
         )
     assert isinstance(code, str)
-    code = retype(code)
+    code = retype(code, fmt)
     methods = validators(fmt)
     if methods:
         code = add_methods(code, methods)

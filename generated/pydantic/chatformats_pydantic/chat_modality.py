@@ -10,7 +10,15 @@ from pydantic import BaseModel, Field, RootModel, StrictStr
 from typing import Annotated, Any, Literal
 import re
 from datetime import datetime, timedelta, timezone
-from pydantic import AwareDatetime, BeforeValidator, PlainValidator, Strict
+from pydantic import (
+    AwareDatetime,
+    BeforeValidator,
+    Discriminator,
+    PlainValidator,
+    Strict,
+    Tag,
+)
+from typing import Callable
 
 # --- chatspec: JSON types, accepted exactly as the dataclasses accept them ------
 
@@ -49,6 +57,20 @@ def _rfc3339(value: Any) -> datetime:
 
 
 _JsonDatetime = Annotated[AwareDatetime, PlainValidator(_rfc3339)]
+
+
+def _json_kind(kinds: tuple[str, ...]) -> Callable[[Any], str | None]:
+    """The discriminator of a union told apart by JSON kind: the kind of the value, as
+    its variants are tagged (an integer is a "number" where no variant is "integer")."""
+    names = {
+        str: "string",
+        list: "array",
+        dict: "object",
+        bool: "boolean",
+        float: "number",
+    }
+    names[int] = "integer" if "integer" in kinds else "number"
+    return lambda value: names.get(type(value))
 
 
 class Role(StrEnum):
@@ -346,7 +368,10 @@ class Content2(RootModel[list[ContentBlock]]):
 
 
 class Content(RootModel[Content1 | Content2]):
-    root: Content1 | Content2
+    root: Annotated[
+        Annotated[Content1, Tag("string")] | Annotated[Content2, Tag("array")],
+        Discriminator(_json_kind(("string", "array"))),
+    ]
     """
     Simple text (a string) or a list of multimodal content blocks, each with a type field.
     """

@@ -9,8 +9,15 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictStr
 from typing import Annotated
 import re
 from datetime import datetime, timedelta, timezone
-from pydantic import AwareDatetime, BeforeValidator, PlainValidator, Strict
-from typing import Any
+from pydantic import (
+    AwareDatetime,
+    BeforeValidator,
+    Discriminator,
+    PlainValidator,
+    Strict,
+    Tag,
+)
+from typing import Any, Callable
 
 # --- chatspec: JSON types, accepted exactly as the dataclasses accept them ------
 
@@ -49,6 +56,20 @@ def _rfc3339(value: Any) -> datetime:
 
 
 _JsonDatetime = Annotated[AwareDatetime, PlainValidator(_rfc3339)]
+
+
+def _json_kind(kinds: tuple[str, ...]) -> Callable[[Any], str | None]:
+    """The discriminator of a union told apart by JSON kind: the kind of the value, as
+    its variants are tagged (an integer is a "number" where no variant is "integer")."""
+    names = {
+        str: "string",
+        list: "array",
+        dict: "object",
+        bool: "boolean",
+        float: "number",
+    }
+    names[int] = "integer" if "integer" in kinds else "number"
+    return lambda value: names.get(type(value))
 
 
 class Headers(BaseModel):
