@@ -43,7 +43,7 @@ def check_examples(spec: LoadedSpec, fmt: ir.Format, exported: dict[str, Any]) -
         for key, prop in schema.get("properties", {}).items():
             if "default" not in prop:
                 continue
-            field_schema = dict(strip(prop), **{"$defs": exported["$defs"]})
+            field_schema = dict(strip(prop, spec.document), **{"$defs": exported["$defs"]})
             field_schema.pop("default", None)
             error = best_match(Draft202012Validator(field_schema, format_checker=Draft202012Validator.FORMAT_CHECKER).iter_errors(prop["default"]))
             if error is not None:
