@@ -23,6 +23,7 @@ import base64
 import importlib
 import json
 import math
+import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -148,6 +149,9 @@ def build_bytes_driver(go_tree: Path, module: str, format_ids: list[str], workdi
         for f in sorted(format_ids)
     )
     main = _MAIN.format(imports=imports, cases=cases)
+    # Hostile bytes go to each format's root model only: no per-model shims in this build.
+    main, shims = re.subn(r"err = \w+\.DriverParseModel\(c\.Model, \[\]byte\(c\.Data\)\)", 'panic("hostile cases parse the root model only")', main)
+    assert shims == len(format_ids), "go_driver's program changed shape"
     main = main.replace('Data   string `json:"data"`', 'Data   []byte `json:"data"`').replace("[]byte(c.Data)", "c.Data")
     assert "c.Data)" in main and "[]byte `json" in main, "go_driver's program changed shape"
     (workdir / "main.go").write_text(main)
