@@ -9,7 +9,7 @@ from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from generator import ir, messages
-from generator.errors import SpecError, pointer_of
+from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.load import LoadedSpec
 
 # Keywords that describe a value but do not constrain it.
@@ -158,7 +158,8 @@ class Lowering:
 
         def known(name: str, where: str) -> str:
             if name not in by_wire:
-                raise self.fail(pointer + where, f"the rule names field {name!r}, which the model does not have", f"use one of: {', '.join(by_wire)}")
+                raise self.fail(pointer + where, f"the rule names field {name!r}, which the model does not have{did_you_mean(name, by_wire)}",
+                                f"use one of: {', '.join(by_wire)}")
             return name
 
         kind = rule["kind"]
@@ -191,7 +192,8 @@ class Lowering:
         try:
             self.resolver.lookup(ref)
         except Unresolvable:
-            raise self.fail(pointer, f"$ref {ref!r} does not resolve", f"define it under $defs, or use one of: {', '.join(self.defs)}") from None
+            raise self.fail(pointer, f"$ref {ref!r} does not resolve{did_you_mean(ref, [f'#/$defs/{d}' for d in self.defs])}",
+                            f"define it under $defs, or use one of: {', '.join(self.defs)}") from None
         name = ref.removeprefix("#/$defs/")
         if name not in self.defs:
             raise self.fail(pointer, f"$ref {ref!r} must point at a $defs entry", "use #/$defs/<Name>")

@@ -113,7 +113,30 @@ def test_json_syntax_error_names_line_and_column(project: Path) -> None:
     spec_path.write_text('{\n  "title": "x",\n  "minItems": 1,\n}\n')
     done = _run(project, "generate")
     assert done.returncode == 2
-    assert "specs/droidlet_chat/spec.json:4:1: at /: invalid JSON" in done.stderr, done.stderr
+    # The mistake is the trailing comma at line 3, not the "}" where Python's parser gave up.
+    assert "specs/droidlet_chat/spec.json:3:16: invalid JSON: a trailing comma" in done.stderr, done.stderr
+    assert "at /" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "problem"),
+    [
+        ('{\n  "a": 1\n  "b": 2\n}\n', "2:9", "a ',' is missing after this value (the next one starts at line 3 column 3)"),
+        ('{\n  "a": [1, 2,]\n}\n', "2:13", "a trailing comma"),
+        ('{\n  "a": {"b": 1}\n', "2:16", "the file ends inside the '{' opened at line 1 column 1"),
+        ('{\n  "a" 1\n}\n', "2:6", "a ':' is missing after this key"),
+        ('{\n  "a": "x\n}\n', "2:10", "a raw control character"),
+        ('{"a": 1} {"b": 2}\n', "1:10", "text after the end of the JSON document"),
+    ],
+    ids=["missing_comma", "trailing_comma_in_array", "unclosed_object", "missing_colon", "line_break_in_string", "extra_data"],
+)
+def test_json_syntax_errors_point_at_the_mistake_not_where_the_parser_gave_up(project: Path, text: str, where: str, problem: str) -> None:
+    (project / "specs" / "droidlet_chat" / "spec.json").write_text(text)
+    done = _run(project, "check")
+    assert done.returncode == 2
+    first, hint = done.stderr.splitlines()[:2]
+    assert first.startswith(f"chatspec: specs/droidlet_chat/spec.json:{where}: invalid JSON: {problem}"), done.stderr
+    assert hint.startswith("  hint: ") and "at that line and column" not in hint
 
 
 def test_interrupted_write_leaves_the_old_tree(project: Path) -> None:
