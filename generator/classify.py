@@ -265,6 +265,8 @@ def classify(old: ir.Format, new: ir.Format) -> list[Change]:
             changes.append(Change("minor", f"definition added: {name}"))
     for name in old_defs.keys() & new_defs.keys():
         a, b = old_defs[name], new_defs[name]
+        if a.title != b.title:
+            changes.append(Change("patch", f"title changed: {name}"))
         if type(a) is not type(b):
             changes.append(Change("major", f"definition changed kind: {name} ({a.kind} -> {b.kind})"))
         elif isinstance(a, ir.Model):

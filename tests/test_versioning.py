@@ -141,3 +141,178 @@ def test_upgrade_from_v1_reads_seconds_as_milliseconds_and_validates() -> None:
     with pytest.raises(droidlet_chat.ValidationError) as caught:
         droidlet_chat.upgrade_from_v1(chat)
     assert [(e.path, e.message) for e in caught.value.errors] == [("/timestamp", "must be >= 0")]
+
+
+# --- Every keyword the meta-schema accepts reaches the IR, and the lock sees its change ---------
+
+META = json.loads((ROOT / "generator" / "metaschema" / "chatspec.schema.json").read_text(encoding="utf-8"))
+SAMPLE = json.loads((MATRIX / "type_changed" / "previous.json").read_text(encoding="utf-8"))
+
+
+def _accepted_keywords() -> set[str]:
+    """Every keyword a spec may write, read from the meta-schema itself (so a new one shows up here)."""
+    defs = META["$defs"]
+    rule_keys = {k for branch in defs["rule"]["oneOf"] for k in branch["properties"]}
+    return ({f"top/{k}" for k in META["properties"]} | {f"schema/{k}" for k in defs["schema"]["properties"]}
+            | {f"rule/{k}" for k in rule_keys} | {f"when/{k}" for k in defs["when"]["properties"]}
+            | {f"x-messages/{k}" for k in defs["messages"]["propertyNames"]["enum"]})
+
+
+def _item(d: dict) -> dict:  # type: ignore[type-arg]
+    return d["$defs"]["Item"]
+
+
+def _props(d: dict) -> dict:  # type: ignore[type-arg]
+    return d["$defs"]["Item"]["properties"]
+
+
+def _add(name: str, schema: dict):  # type: ignore[no-untyped-def,type-arg]
+    return lambda d: _props(d).__setitem__(name, schema)
+
+
+def _rule(rule: dict):  # type: ignore[no-untyped-def,type-arg]
+    return lambda d: _item(d).__setitem__("x-rules", [rule])
+
+
+def _set(path: str, value: object):  # type: ignore[no-untyped-def]
+    """An edit that sets the value at a slash path under $defs, e.g. "Item/properties/id/minLength"."""
+    def edit(d: dict) -> None:  # type: ignore[type-arg]
+        *parents, last = path.split("/")
+        node = d["$defs"]
+        for key in parents:
+            node = node[int(key)] if isinstance(node, list) else node.setdefault(key, {})
+        node[last] = value
+    return edit
+
+
+def _both(*edits):  # type: ignore[no-untyped-def]
+    def edit(d: dict) -> None:  # type: ignore[type-arg]
+        for e in edits:
+            e(d)
+    return edit
+
+
+_TUPLE = {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}], "items": False, "minItems": 2, "maxItems": 2}
+_TAGGED = _both(
+    _set("A", {"type": "object", "properties": {"t": {"type": "string", "const": "a"}, "u": {"type": "string", "const": "x"}}, "required": ["t", "u"]}),
+    _set("B", {"type": "object", "properties": {"t": {"type": "string", "const": "b"}, "u": {"type": "string", "const": "y"}}, "required": ["t", "u"]}),
+    _set("Tagged", {"oneOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}], "x-discriminator": "t"}),
+    _add("tagged", {"$ref": "#/$defs/Tagged"}),
+)
+_MEMBER = _both(_add("people", {"type": "array", "items": {"type": "string"}}), _add("user", {"type": "string"}),
+                _rule({"kind": "member_of", "field": "user", "in": "0/people", "message": "user must be in people"}))
+_CONTAINS = _rule({"kind": "contains", "field": "tags", "each": "", "equals": "x", "message": "tags must hold x"})
+_REQUIRED_WHEN = _rule({"kind": "required_when", "field": "note", "when": {"field": "kind", "equals": "a"}, "message": "note is required"})
+
+
+def _message(key: str, where: str, setup=None):  # type: ignore[no-untyped-def]
+    return (setup, _set(f"{where}/x-messages/{key}", f"custom {key} message"))
+
+
+# keyword -> (setup making a spec that uses the construct, or None; the edit of that keyword alone)
+PROBES = {
+    "top/$schema": None,  # a const: there is no other value to change it to
+    "top/title": (None, lambda d: d.__setitem__("title", "Other")),
+    "top/description": (None, lambda d: d.__setitem__("description", "Other.")),
+    "top/x-version": (None, lambda d: d.__setitem__("x-version", "1.0.1")),
+    "top/x-decisions": (None, lambda d: d.__setitem__("x-decisions", ["Another decision."])),
+    "top/$ref": (_set("Other", {"type": "object", "properties": {"x": {"type": "string"}}}), lambda d: d.__setitem__("$ref", "#/$defs/Other")),
+    "top/$defs": (None, _set("Other", {"type": "object", "properties": {"x": {"type": "string"}}})),
+    "schema/$ref": (None, _add("kind", {"$ref": "#/$defs/Body"})),
+    "schema/title": (None, _set("Item/title", "An item")),
+    "schema/description": (None, _set("Item/properties/id/description", "Another id.")),
+    "schema/default": (None, _set("Item/properties/count/default", 1)),
+    "schema/type": (None, _set("Item/properties/note/type", "integer")),
+    "schema/enum": (None, _set("Item/properties/note/enum", ["p", "q"])),
+    "schema/const": (None, _set("Item/properties/note/const", "c")),
+    "schema/properties": (None, _add("extra", {"type": "string"})),
+    "schema/required": (None, _set("Item/required", ["id", "kind", "note"])),
+    "schema/additionalProperties": (None, _set("Item/additionalProperties", False)),
+    "schema/items": (None, _set("Item/properties/tags/items", {"type": "integer"})),
+    "schema/prefixItems": (_add("pair", dict(_TUPLE)), _set("Item/properties/pair/prefixItems", [{"type": "string"}, {"type": "integer"}])),
+    "schema/minItems": (None, _set("Item/properties/tags/minItems", 1)),
+    "schema/maxItems": (None, _set("Item/properties/tags/maxItems", 6)),
+    "schema/uniqueItems": (None, _set("Item/properties/tags/uniqueItems", True)),
+    "schema/minLength": (None, _set("Item/properties/id/minLength", 2)),
+    "schema/maxLength": (None, _set("Item/properties/id/maxLength", 9)),
+    "schema/pattern": (None, _set("Item/properties/id/pattern", "^a")),
+    "schema/format": (None, _set("Item/properties/note/format", "date-time")),
+    "schema/contentEncoding": (None, _set("Item/properties/note/contentEncoding", "base64")),
+    "schema/minimum": (None, _set("Item/properties/count/minimum", 1)),
+    "schema/maximum": (None, _set("Item/properties/count/maximum", 9)),
+    "schema/exclusiveMinimum": (None, _set("Item/properties/count/exclusiveMinimum", -1)),
+    "schema/exclusiveMaximum": (None, _set("Item/properties/count/exclusiveMaximum", 9)),
+    "schema/oneOf": (None, _set("Body/oneOf", [{"type": "string"}, {"type": "array", "items": {"type": "string"}}, {"type": "integer"}])),
+    "schema/anyOf": (None, _add("note", {"anyOf": [{"type": "string"}, {"type": "null"}]})),
+    "schema/x-messages": (None, _set("Item/properties/id/x-messages", {"minLength": "say something"})),
+    "schema/x-known-values": (None, _set("Item/properties/note/x-known-values", ["a"])),
+    "schema/x-enum-descriptions": (None, _set("Kind/x-enum-descriptions/a", "The first.")),
+    "schema/x-default-factory": (None, _set("Item/properties/note/x-default-factory", "uuid4")),
+    "schema/x-discriminator": (_TAGGED, _set("Tagged/x-discriminator", "u")),
+    "schema/x-name": (None, _set("Item/properties/id/x-name", "ident")),
+    "schema/x-rules": (None, _set("Item/x-rules", [])),
+    "rule/kind": (None, _CONTAINS),
+    "rule/message": (None, _set("Item/x-rules/0/message", "another message")),
+    "rule/field": (_add("labels", {"type": "array", "items": {"type": "string"}}), _set("Item/x-rules/0/field", "labels")),
+    "rule/after": (None, _set("Item/x-rules/0/after", "id")),
+    "rule/in": (_MEMBER, _set("Item/x-rules/0/in", "0/tags")),
+    "rule/when": (None, _set("Item/x-rules/0/when", {"field": "id", "equals": "a"})),
+    "rule/each": (None, _set("Item/x-rules/0/each", "/0")),
+    "rule/allowed": (None, _set("Item/x-rules/0/allowed", ["x"])),
+    "rule/equals": (_CONTAINS, _set("Item/x-rules/0/equals", "y")),
+    "rule/fields": (_rule({"kind": "at_least_one_of", "fields": ["id", "note"], "message": "m"}), _set("Item/x-rules/0/fields", ["note", "flag"])),
+    "when/field": (_REQUIRED_WHEN, _set("Item/x-rules/0/when/field", "id")),
+    "when/pointer": (None, _set("Item/x-rules/0/when/pointer", "/0")),
+    "when/equals": (_REQUIRED_WHEN, _set("Item/x-rules/0/when/equals", "b")),
+    "x-messages/required": _message("required", "Item/properties/id"),
+    "x-messages/type": _message("type", "Item/properties/id"),
+    "x-messages/minLength": _message("minLength", "Item/properties/id"),
+    "x-messages/maxLength": _message("maxLength", "Item/properties/id", _set("Item/properties/id/maxLength", 9)),
+    "x-messages/pattern": _message("pattern", "Item/properties/id", _set("Item/properties/id/pattern", "^a")),
+    "x-messages/format": _message("format", "Item/properties/note", _set("Item/properties/note/format", "date-time")),
+    "x-messages/contentEncoding": _message("contentEncoding", "Item/properties/note", _set("Item/properties/note/contentEncoding", "base64")),
+    "x-messages/enum": _message("enum", "Kind"),
+    "x-messages/const": _message("const", "Item/properties/note", _set("Item/properties/note/const", "c")),
+    "x-messages/int64": _message("int64", "Item/properties/count"),
+    "x-messages/minimum": _message("minimum", "Item/properties/count"),
+    "x-messages/maximum": _message("maximum", "Item/properties/count", _set("Item/properties/count/maximum", 9)),
+    "x-messages/exclusiveMinimum": _message("exclusiveMinimum", "Item/properties/count", _set("Item/properties/count/exclusiveMinimum", -1)),
+    "x-messages/exclusiveMaximum": _message("exclusiveMaximum", "Item/properties/count", _set("Item/properties/count/exclusiveMaximum", 9)),
+    "x-messages/minItems": _message("minItems", "Item/properties/tags", _set("Item/properties/tags/minItems", 1)),
+    "x-messages/maxItems": _message("maxItems", "Item/properties/tags"),
+    "x-messages/uniqueItems": _message("uniqueItems", "Item/properties/tags", _set("Item/properties/tags/uniqueItems", True)),
+    "x-messages/prefixItems": _message("prefixItems", "Item/properties/pair", _add("pair", dict(_TUPLE))),
+    "x-messages/additionalProperties": _message("additionalProperties", "Item", _set("Item/additionalProperties", False)),
+    "x-messages/oneOf": _message("oneOf", "Body"),
+    "x-messages/discriminator": _message("discriminator", "Tagged", _TAGGED),
+    "x-messages/discriminatorValue": _message("discriminatorValue", "Tagged", _TAGGED),
+}
+
+
+def _lowered(document: dict) -> object:  # type: ignore[type-arg]
+    check_document(document, "sample.json")
+    return lower(LoadedSpec("sample", "sample.json", document, (), ()))
+
+
+def test_every_keyword_the_meta_schema_accepts_has_a_probe() -> None:
+    # A keyword added to the meta-schema fails here until a probe proves lower reads it.
+    assert set(PROBES) == _accepted_keywords()
+
+
+@pytest.mark.parametrize("keyword", sorted(k for k, v in PROBES.items() if v is not None))
+def test_each_accepted_keyword_reaches_the_ir_and_its_change_is_classified(keyword: str) -> None:
+    import copy
+
+    from generator.core import ir_json
+
+    setup, edit = PROBES[keyword]  # type: ignore[misc]
+    before = copy.deepcopy(SAMPLE)
+    if setup is not None:
+        setup(before)
+    after = copy.deepcopy(before)
+    edit(after)
+    assert after != before, "the probe edits nothing"
+    old, new = _lowered(before), _lowered(after)
+    assert ir_json(old) != ir_json(new), f"{keyword}: lower does not read it (the IR is the same)"  # type: ignore[arg-type]
+    if keyword != "top/x-version":  # the version is the bump itself, not a change to classify
+        assert classify(old, new), f"{keyword}: the IR changed but classify() names nothing"  # type: ignore[arg-type]
