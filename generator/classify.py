@@ -93,12 +93,17 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
         if (old.format, old.encoding) != (new.format, new.encoding):
             changes.append(Change("major", f"type changed: {where} ({describe(old)} -> {describe(new)})"))
         if old.const != new.const:
-            level = "minor" if new.const is None else "major"
-            changes.append(Change(level, f"constant {'removed' if new.const is None else 'changed'}: {where} {old.const!r} -> {new.const!r}"))
+            if new.const is None:
+                changes.append(Change("minor", f"constant removed: {where} {old.const!r}"))
+            elif old.const is None:
+                changes.append(Change("major", f"constant added: {where} {new.const!r}"))
+            else:
+                changes.append(Change("major", f"constant changed: {where} {old.const!r} -> {new.const!r}"))
         if old.enum != new.enum:
-            if old.enum is None or new.enum is None:
-                level = "minor" if new.enum is None else "major"
-                changes.append(Change(level, f"closed set of values {'removed' if new.enum is None else 'added'}: {where}"))
+            if new.enum is None:
+                changes.append(Change("minor", f"closed set of values removed: {where}"))
+            elif old.enum is None:
+                changes.append(Change("major", f"closed set of values added: {where}"))
             else:
                 _values(changes, where, "enum value", old.enum, new.enum)
                 _order(changes, where, "enum value", old.enum, new.enum)
@@ -182,8 +187,10 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
     for wire, f in old_fields.items():
         if wire not in new_fields:
             renamed = [n.wire_name for n in new.fields if n.wire_name not in old_fields and python_attr(n.name) == python_attr(f.name)]
-            what = f"wire name changed: {name}.{wire} -> {renamed[0]}" if renamed else f"field removed: {name}.{wire}"
-            changes.append(Change("major", what))
+            if renamed:
+                changes.append(Change("major", f"wire name changed: {name}.{wire} -> {renamed[0]}"))
+            else:
+                changes.append(Change("major", f"field removed: {name}.{wire}"))
     for wire, f in new_fields.items():
         if wire in old_fields:
             continue

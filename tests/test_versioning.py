@@ -316,3 +316,116 @@ def test_each_accepted_keyword_reaches_the_ir_and_its_change_is_classified(keywo
     assert ir_json(old) != ir_json(new), f"{keyword}: lower does not read it (the IR is the same)"  # type: ignore[arg-type]
     if keyword != "top/x-version":  # the version is the bump itself, not a change to classify
         assert classify(old, new), f"{keyword}: the IR changed but classify() names nothing"  # type: ignore[arg-type]
+
+
+# --- One matrix case per classification branch -------------------------------------------------
+
+def _classifier_branches() -> set[tuple[int, str, str]]:
+    """Every (line, level, kind) classify.py can emit, read from its code: each Change(...) call,
+    with conditional levels and kinds expanded, and parameters (per call site) and loop variables
+    resolved to the constants they take. kind is the change's text up to its first ':'."""
+    import ast
+    import itertools
+
+    import generator.classify as module
+
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+    def enclosing(node: ast.AST, kind: type) -> ast.AST | None:
+        while node in parents:
+            node = parents[node]
+            if isinstance(node, kind):
+                return node
+        return None
+
+    def loop_values(name: ast.Name) -> list[str]:
+        node: ast.AST = name
+        while node in parents:
+            node = parents[node]
+            if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.target.id == name.id:
+                return [ast.literal_eval(e) for e in node.iter.elts]  # type: ignore[attr-defined]
+        raise AssertionError(f"classify.py line {name.lineno}: cannot tell the values of {name.id!r}; use constants")
+
+    def texts(node: ast.expr, choice: dict[str, bool], binding: dict[str, str]) -> list[str]:
+        if isinstance(node, ast.Constant):
+            return [str(node.value)]
+        if isinstance(node, ast.IfExp):
+            return texts(node.body if choice[ast.unparse(node.test)] else node.orelse, choice, binding)
+        if isinstance(node, ast.Name):
+            return [binding[node.id]] if node.id in binding else loop_values(node)
+        if isinstance(node, ast.JoinedStr):
+            parts: list[list[str]] = []
+            for value in node.values:
+                parts.append(texts(value.value, choice, binding) if isinstance(value, ast.FormattedValue) else texts(value, choice, binding))
+                if isinstance(value, ast.Constant) and ":" in str(value.value):
+                    break
+            return ["".join(p) for p in itertools.product(*parts)]
+        return ["<dynamic>"]
+
+    def bindings(call: ast.Call) -> list[dict[str, str]]:
+        """One binding of the function's parameters per call site of the function holding `call`."""
+        function = enclosing(call, ast.FunctionDef)
+        assert isinstance(function, ast.FunctionDef)
+        params = [a.arg for a in function.args.args]
+        defaults = dict(zip(params[len(params) - len(function.args.defaults):], function.args.defaults))
+        sites = [c for c in ast.walk(tree) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == function.name]
+        if not sites:
+            return [{}]
+        out = []
+        for site in sites:
+            given = {params[i]: a for i, a in enumerate(site.args)} | {k.arg: k.value for k in site.keywords if k.arg}
+            out.append({name: ast.literal_eval(node) for name, node in (defaults | given).items()
+                        if isinstance(node, ast.Constant)})
+        return out
+
+    found = set()
+    for call in ast.walk(tree):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "Change"):
+            continue
+        tests = sorted({ast.unparse(n.test) for arg in call.args for n in ast.walk(arg) if isinstance(n, ast.IfExp)})
+        for binding in bindings(call):
+            for values in itertools.product((True, False), repeat=len(tests)):
+                choice = dict(zip(tests, values))
+                for level in texts(call.args[0], choice, binding):
+                    for what in texts(call.args[1], choice, binding):
+                        found.add((call.lineno, level, what.split(":")[0]))
+    return found
+
+
+def _emitted_by_the_matrix(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[int, str, str], list[str]]:
+    import generator.classify as module
+
+    seen: dict[tuple[int, str, str], list[str]] = {}
+    case = [""]
+
+    class Recorded(module.Change):  # type: ignore[misc,valid-type]
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            line = sys._getframe(1).f_lineno  # the Change(...) call in classify.py
+            seen.setdefault((line, self.level, self.what.split(":")[0]), []).append(case[0])
+
+    monkeypatch.setattr(module, "Change", Recorded)
+    for name in CASES:
+        case[0] = name
+        module.classify(_format(MATRIX / name / "previous.json"), _format(MATRIX / name / "current.json"))  # type: ignore[arg-type]
+    return seen
+
+
+def test_the_branch_reader_finds_the_branches_it_must() -> None:
+    branches = _classifier_branches()
+    kinds = {kind for _, _, kind in branches}
+    # Spot checks that the static reading expands conditionals, parameters and loops.
+    assert {"field removed", "definition removed", "root model changed", "pattern changed", "enum value removed",
+            "documented value removed", "union variant added", "title changed", "decisions changed",
+            "optional made required", "required made optional", "additionalProperties opened", "rule moved"} <= kinds
+    assert all("<dynamic>" not in kind for kind in kinds), sorted(k for k in kinds if "<dynamic>" in k)
+    assert len(branches) >= 50
+
+
+def test_every_classification_branch_has_a_matrix_case(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A new branch in generator/classify.py fails here until tests/versioning/ has a case that takes it.
+    emitted = _emitted_by_the_matrix(monkeypatch)
+    missing = sorted(_classifier_branches() - set(emitted))
+    assert not missing, "classification branches without a tests/versioning case (line, level, kind):\n" + "\n".join(map(str, missing))
+    assert set(emitted) <= _classifier_branches(), "the matrix took a branch the static reading does not know"
