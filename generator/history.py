@@ -59,7 +59,7 @@ def read_lock(spec_dir: Path) -> list[Release]:
                 raise ValueError(f"release version {r.version!r} is not X.Y.Z")
     except (ValueError, KeyError, TypeError) as exc:
         shown = f"specs/{spec_dir.name}/history/lock.json"
-        raise SpecError(shown, "", f"the version lock is damaged ({exc})",
+        raise SpecError(shown, None, f"the version lock is damaged ({exc})",
                         f"restore it from git: `git checkout -- {shown}` (the toolkit writes it; nobody edits it by hand)") from None
     return releases
 
@@ -103,8 +103,8 @@ def changes_since(spec_dir: Path, release: Release, current: LoadedSpec, root: P
             raise SpecError(current.path, "/", f"unclassified change since {release.version}: the compiled spec differs at "
                             + "; ".join(differences[:3]) + (f" (and {len(differences) - 3} more)" if len(differences) > 3 else "")
                             + ", but no change rule names it",
-                            "this is a gap in chatspec's change classification (generator/classify.py): report it; "
-                            f"meanwhile undo the edit, or compare with `chatspec diff {current.format_id}`")
+                            "this is a gap in chatspec's change classification (generator/classify.py), please report it; "
+                            f"until it is fixed, undo the edit: `git checkout -- {current.path}`")
     return changes
 
 

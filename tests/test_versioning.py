@@ -429,3 +429,98 @@ def test_every_classification_branch_has_a_matrix_case(monkeypatch: pytest.Monke
     missing = sorted(_classifier_branches() - set(emitted))
     assert not missing, "classification branches without a tests/versioning case (line, level, kind):\n" + "\n".join(map(str, missing))
     assert set(emitted) <= _classifier_branches(), "the matrix took a branch the static reading does not know"
+
+
+# --- The lock as bump and check meet it -----------------------------------------------------------
+
+def _lone_spec(tmp_path: Path, fmt: str = "chat_event") -> Path:
+    """A project holding one spec and its history (bump and check need no generated/)."""
+    shutil.copytree(ROOT / "specs" / fmt, tmp_path / "specs" / fmt)
+    return tmp_path
+
+
+@pytest.mark.parametrize("to", ["7", "1.0", "v1.1.0", "1.01.0", "huge", "01.2.3"])
+def test_bump_refuses_a_to_that_is_neither_a_level_nor_a_full_version(tmp_path: Path, to: str) -> None:
+    project = _lone_spec(tmp_path)
+    _edit(project, "chat_event", lambda d: d["$defs"]["Message"]["properties"].__setitem__("weight", {"type": "integer"}))
+    lock = project / "specs" / "chat_event" / "history" / "lock.json"
+    before = lock.read_bytes()
+    done = _chatspec(project, "bump", "chat_event", "--to", to)
+    assert done.returncode == 2 and f"--to {to!r} is neither a level nor a version" in done.stderr, done.stderr
+    assert "`chatspec bump chat_event --to minor`" in done.stderr
+    assert lock.read_bytes() == before and not (project / "specs" / "chat_event" / "history" / to).exists()
+    assert "Traceback" not in done.stderr
+
+
+def test_bump_to_an_explicit_version_locks_it_and_later_commands_still_work(tmp_path: Path) -> None:
+    project = _lone_spec(tmp_path)
+    _edit(project, "chat_event", lambda d: d["$defs"]["Message"]["properties"].__setitem__("weight", {"type": "integer"}))
+    assert _chatspec(project, "bump", "chat_event", "--to", "1.0.0").returncode == 2  # not later than 1.0.0
+    done = _chatspec(project, "bump", "chat_event", "--to", "1.5.0")
+    assert done.returncode == 0 and "locked 1.5.0 (minor change)" in done.stdout, done.stderr
+    lock = json.loads((project / "specs" / "chat_event" / "history" / "lock.json").read_text())
+    assert [(r["version"], r["level"]) for r in lock["releases"]] == [("1.0.0", "initial"), ("1.5.0", "minor")]
+    assert json.loads((project / "specs" / "chat_event" / "spec.json").read_text())["x-version"] == "1.5.0"
+    diff = _chatspec(project, "diff", "chat_event")
+    assert diff.returncode == 0 and "0 change(s) since 1.5.0; needs no bump" in diff.stdout, diff.stderr
+
+
+def test_the_major_bump_refusal_ends_with_the_commands_that_fix_it(tmp_path: Path) -> None:
+    project = _lone_spec(tmp_path)
+    _edit(project, "chat_event", lambda d: d["$defs"]["ChatEvent"]["properties"].pop("completion_running"))
+    done = _chatspec(project, "bump", "chat_event", "--to", "minor")
+    assert done.returncode == 2
+    assert done.stderr.rstrip().endswith("hint: use 2.0.0: run `chatspec bump chat_event --to 2.0.0` (or `make bump FORMAT=chat_event TO=major`)"), done.stderr
+
+
+def test_a_damaged_lock_is_one_clear_error_naming_the_fix(tmp_path: Path) -> None:
+    project = _lone_spec(tmp_path)
+    lock = project / "specs" / "chat_event" / "history" / "lock.json"
+    for damage in ("", "{", '{"releases": [{"version": "7"}]}', '{"releases": [{"version": "7", "sha256": "", "level": "", "changes": []}]}'):
+        lock.write_text(damage)
+        done = _chatspec(project, "check")
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert "specs/chat_event/history/lock.json: the version lock is damaged" in done.stderr
+        assert "git checkout -- specs/chat_event/history/lock.json" in done.stderr
+
+
+def test_the_lock_is_replaced_in_one_step_so_a_failed_write_keeps_the_old_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from generator import history
+
+    lock = tmp_path / "history" / "lock.json"
+    history.write_atomic(lock, '{"old": true}\n')
+
+    def crash(*args: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(OSError):
+        history.write_atomic(lock, '{"new": true}\n')
+    assert lock.read_text() == '{"old": true}\n'
+    assert [p.name for p in lock.parent.iterdir()] == ["lock.json"]  # no temp file left behind
+
+
+def test_a_change_the_classifier_misses_is_refused_as_unclassified(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The safety net under classify(): simulate a classifier gap and see the IR comparison catch it.
+    from generator import history
+    from generator.errors import SpecError
+    from generator.load import load_spec
+
+    project = _lone_spec(tmp_path)
+    _edit(project, "chat_event", lambda d: d["$defs"]["Message"]["properties"]["content"].__setitem__("minLength", 3))
+    monkeypatch.setattr(history, "classify", lambda old, new: [])
+    folder = project / "specs" / "chat_event"
+    with pytest.raises(SpecError) as caught:
+        history.check_locked(load_spec(folder, project), folder, project)
+    message = str(caught.value)
+    assert "unclassified change since 1.0.0" in message
+    assert "/definitions/Message/fields/content/type/inner/min_length: null -> 3" in message, message
+    assert message.rstrip().endswith("`git checkout -- specs/chat_event/spec.json`"), message
+    with pytest.raises(SpecError, match="unclassified change"):
+        history.bump_spec(folder, project)
+    # Layout alone (key order, indentation) is no change, classified or not.
+    path = folder / "spec.json"
+    path.write_text(json.dumps(json.loads((ROOT / "specs" / "chat_event" / "spec.json").read_text()), indent=3, sort_keys=True))
+    history.check_locked(load_spec(folder, project), folder, project)
