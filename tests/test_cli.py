@@ -174,3 +174,76 @@ def test_a_crash_between_the_two_renames_is_repaired_by_the_next_run(project: Pa
     assert done.returncode == 0, done.stderr
     assert read_tree(out) == before
     assert not (project / "generated.old").exists() and not (project / "generated.new").exists()
+
+
+def _bare(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """The command without the --root that _run puts first."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True, cwd=cwd, env=env)
+
+
+def test_help_names_every_target_and_every_command_and_option_is_explained() -> None:
+    import argparse
+
+    from generator.cli import _parser
+
+    top = _bare("--help").stdout
+    for word in ("Python", "Go", "JSON Schema", "pydantic", "Markdown docs"):
+        assert word in top, word
+    parser = _parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(commands.choices) == {"generate", "check", "bump", "vendor", "diff"}
+    for name, sub in commands.choices.items():
+        assert sub.description and len(sub.description) > 40, f"{name} has no description"
+        for action in sub._actions:
+            assert action.help, f"{name} {action.option_strings or action.dest} has no help"
+    for action in parser._actions:
+        assert action.help, f"chatspec {action.option_strings} has no help"
+
+
+def test_version_prints_the_installed_version() -> None:
+    from importlib.metadata import version
+
+    done = _bare("--version")
+    assert done.returncode == 0 and done.stdout.strip() == f"chatspec {version('chatspec')}"
+
+
+def test_root_is_accepted_before_or_after_the_command(tmp_path: Path) -> None:
+    before = _bare("--root", str(ROOT), "diff", "chat_event", cwd=tmp_path)
+    after = _bare("diff", "chat_event", "--root", str(ROOT), cwd=tmp_path)
+    assert before.returncode == after.returncode == 0, after.stderr
+    assert before.stdout == after.stdout and "chat_event: 0 change(s) since" in after.stdout
+
+
+def test_outside_a_project_the_error_points_at_root(tmp_path: Path) -> None:
+    for args in (["check"], ["diff", "chat_event"]):
+        done = _bare(*args, cwd=tmp_path)
+        assert done.returncode == 2 and "--root" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_an_unknown_format_id_gets_a_did_you_mean() -> None:
+    done = _bare("diff", "chat_evnt")
+    assert done.returncode == 2
+    assert "no format 'chat_evnt' (did you mean 'chat_event'?)" in done.stderr and "use one of: " in done.stderr
+    done = _bare("diff", "chat_event", "--against", "1.0")
+    assert "version 1.0 is not locked (did you mean '1.0.0'?)" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (lambda d: d["$defs"]["ChatEvent"]["properties"]["session_id"].__setitem__("patern", "x"), "unsupported keyword 'patern' (did you mean 'pattern'?)"),
+        (lambda d: d["$defs"]["ChatEvent"]["properties"]["session_id"].__setitem__("format", "datetime"), "(did you mean 'date-time'?)"),
+        (lambda d: d["$defs"]["ChatEvent"]["properties"]["session_id"].__setitem__("type", "strin"), "(did you mean 'string'?)"),
+    ],
+    ids=["keyword", "format", "type"],
+)
+def test_near_miss_keywords_and_values_get_a_did_you_mean(tmp_path: Path, edit, expected: str) -> None:  # type: ignore[no-untyped-def]
+    shutil.copytree(ROOT / "specs" / "chat_event", tmp_path / "specs" / "chat_event")
+    path = tmp_path / "specs" / "chat_event" / "spec.json"
+    document = json.loads(path.read_text())
+    edit(document)
+    path.write_text(json.dumps(document, indent=2))
+    done = _run(tmp_path, "check")
+    assert done.returncode == 2 and expected in done.stderr, done.stderr
