@@ -223,18 +223,18 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
         if key not in old_rules:
             changes.append(Change("major", f"rule added: {name} {rule.kind} on {', '.join(rule.fields)}"))
         else:
-            a = old_rules[key]
-            if set(rule.allowed) < set(a.allowed):
-                changes.append(Change("major", f"rule tightened: {name} {rule.kind} on {', '.join(rule.fields)} allows {sorted(set(a.allowed) - set(rule.allowed))} no more"))
-            elif set(rule.allowed) != set(a.allowed):
-                changes.append(Change("minor" if set(rule.allowed) > set(a.allowed) else "major",
-                                      f"rule {'relaxed' if set(rule.allowed) > set(a.allowed) else 'changed'}: {name} {rule.kind} on {', '.join(rule.fields)}"))
-            if a.message != rule.message:
-                changes.append(Change("minor", f"error message changed: {name} {rule.kind}: {a.message!r} -> {rule.message!r}"))
-            if a.after != rule.after:
+            was = old_rules[key]
+            if set(rule.allowed) < set(was.allowed):
+                changes.append(Change("major", f"rule tightened: {name} {rule.kind} on {', '.join(rule.fields)} allows {sorted(set(was.allowed) - set(rule.allowed))} no more"))
+            elif set(rule.allowed) != set(was.allowed):
+                changes.append(Change("minor" if set(rule.allowed) > set(was.allowed) else "major",
+                                      f"rule {'relaxed' if set(rule.allowed) > set(was.allowed) else 'changed'}: {name} {rule.kind} on {', '.join(rule.fields)}"))
+            if was.message != rule.message:
+                changes.append(Change("minor", f"error message changed: {name} {rule.kind}: {was.message!r} -> {rule.message!r}"))
+            if was.after != rule.after:
                 # `after` decides where the rule's error sits among the field errors.
                 changes.append(Change("minor", f"rule moved: {name} {rule.kind} on {', '.join(rule.fields)} "
-                                               f"(runs after {_after(a)} -> after {_after(rule)}; errors come in another order)"))
+                                               f"(runs after {_after(was)} -> after {_after(rule)}; errors come in another order)"))
     kept_old = [key for key in old_rules if key in new_rules]
     kept_new = [key for key in new_rules if key in old_rules]
     if kept_old != kept_new:
