@@ -212,6 +212,9 @@ def bump_spec(spec_dir: Path, root: Path, to: str | None = None) -> tuple[str, l
     text = spec_file.read_text(encoding="utf-8")
     text = re.sub(r'("x-version"\s*:\s*)"[^"]*"', lambda m: f'{m.group(1)}"{target}"', text, count=1)
     document = json.loads(text)
+    if document.get("x-version") != target:  # the edit must change exactly the top-level x-version
+        raise SpecError(spec.path, "/x-version", f"could not set x-version to {target} in the file's text",
+                        f"set \"x-version\": \"{target}\" by hand, then run `chatspec bump {fid}` again")
     snapshot = spec_dir / "history" / target
     if snapshot.exists():
         shutil.rmtree(snapshot)
