@@ -8,39 +8,104 @@ from pathlib import Path
 
 from generator import cache
 from generator.build import generated_files
-from generator.errors import SpecError
+from generator.errors import SpecError, did_you_mean
 from generator.write import unified_diff, write_tree
 
 # The subcommands import what they use when they run: a no-op `chatspec check` is
 # answered from the cache without loading Jinja, jsonschema or black.
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("chatspec")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+class _Version(argparse.Action):
+    """--version, looked up only when asked for (a no-op check should not pay for it)."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        print(f"{parser.prog} {_version()}")
+        parser.exit()
+
+
+DESCRIPTION = """\
+Compile chat-format specs (specs/<format>/spec.json: JSON Schema 2020-12 plus
+chatspec's x- keywords) to Python dataclasses with validators, Go structs with
+validators, exported JSON Schema, pydantic models and Markdown docs, and keep
+each format's versions locked (specs/<format>/history/)."""
+
+EPILOG = """\
+examples:
+  chatspec generate                      write generated/ from specs/
+  chatspec check                         exit 1 if generated/ is stale
+  chatspec bump droidlet_chat            lock a spec's changes under the version they need
+  chatspec diff droidlet_chat            list the changes since the latest locked release
+  chatspec vendor --lang go --module example.com/chat --out ../app/chat
+
+--root may come before or after the command."""
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="chatspec", description="Compile chat-format specs to Python, JSON Schema and docs.")
-    parser.add_argument("--root", type=Path, default=Path("."), help="project root holding specs/ and generated/ (default: .)")
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("generate", help="write generated/ from specs/ (only changed files)")
-    sub.add_parser("check", help="exit 1 with a diff when generated/ is stale")
-    bump = sub.add_parser("bump", help="lock a spec's changes under the version they need")
-    bump.add_argument("format", help="the format id, e.g. droidlet_chat")
-    bump.add_argument("--to", help="major, minor, patch or an explicit version (refused if too small for the change)")
-    vendor = sub.add_parser("vendor", help="write the generated code of some formats for another repository")
-    vendor.add_argument("--lang", choices=["python", "go"], required=True)
-    vendor.add_argument("--package", help="the Python package name (with --lang python)")
-    vendor.add_argument("--module", help="the Go module path (with --lang go)")
+    # --root is accepted before and after the command: the subcommands take it too,
+    # with a default that does not override one given before the command.
+    root_help = "the project root holding specs/ and generated/ (default: the current folder)"
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--root", type=Path, default=argparse.SUPPRESS, help=root_help)
+    parser = argparse.ArgumentParser(prog="chatspec", description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--root", type=Path, default=Path("."), help=root_help)
+    parser.add_argument("--version", action=_Version, help="print chatspec's version and exit")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="command", help="what to do (chatspec <command> --help explains each)")
+
+    def command(name: str, summary: str, description: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, parents=[common], help=summary, description=description)
+
+    command("generate", "write generated/ from specs/ (only changed files)",
+            "Check every spec (and its version lock), then write generated/: python/, go/, jsonschema/, pydantic/ "
+            "and docs/. Only files whose content changed are written; files chatspec no longer produces are removed.")
+    command("check", "exit 1 with a diff when generated/ is stale",
+            "Do everything generate does except writing: print a unified diff and exit 1 when generated/ differs "
+            "from what the specs produce, exit 2 when a spec is wrong or its version is not locked, else exit 0.")
+    bump = command("bump", "lock a spec's changes under the version they need",
+                   "Classify the changes since the latest locked release (major, minor or patch), set x-version, "
+                   "snapshot the spec and its examples under specs/<format>/history/<version>/ and record the release "
+                   "in history/lock.json. A bump smaller than the changes need is refused.")
+    bump.add_argument("format", help="the format id (its folder under specs/), e.g. droidlet_chat")
+    bump.add_argument("--to", metavar="LEVEL|X.Y.Z",
+                      help="major, minor, patch, or a full version later than the latest locked release "
+                           "(default: the smallest bump the changes need, or the spec's own x-version if that is enough)")
+    vendor = command("vendor", "write the generated code of some formats for another repository",
+                     "Write the generated Python package or Go module of some formats into another repository, "
+                     "under its own package name or module path. Only files chatspec vendored are replaced or removed.")
+    vendor.add_argument("--lang", choices=["python", "go"], required=True, help="the language to vendor: python or go")
+    vendor.add_argument("--package", help="the Python package name, e.g. chatmodels (with --lang python)")
+    vendor.add_argument("--module", help="the Go module path, e.g. example.com/app/chat (with --lang go)")
     vendor.add_argument("--out", type=Path, required=True, help="python: the folder to hold the package; go: the module root")
-    vendor.add_argument("--formats", help="comma-separated format ids (default: all)")
-    vendor.add_argument("--check", action="store_true", help="exit 1 with a diff when the vendored copy is stale")
-    diff = sub.add_parser("diff", help="print the classified changes of a spec since a locked release")
-    diff.add_argument("format", help="the format id, e.g. droidlet_chat")
-    diff.add_argument("--against", help="a locked version (default: the latest)")
+    vendor.add_argument("--formats", help="comma-separated format ids, e.g. chat_event,droidlet_chat (default: all)")
+    vendor.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff when the vendored copy is stale")
+    diff = command("diff", "print the classified changes of a spec since a locked release",
+                   "List every change since a locked release with its level, and the bump they need together. Writes nothing.")
+    diff.add_argument("format", help="the format id (its folder under specs/), e.g. droidlet_chat")
+    diff.add_argument("--against", metavar="X.Y.Z", help="a locked version to compare with (default: the latest)")
     return parser
 
 
 def _spec_dir(root: Path, format_id: str) -> Path:
     folder = root / "specs" / format_id
     if not (folder / "spec.json").is_file():
-        raise SpecError(f"specs/{format_id}/spec.json", "", "no such spec", "use a folder name under specs/")
+        known = sorted(p.name for p in (root / "specs").glob("*/spec.json") for p in [p.parent]) if (root / "specs").is_dir() else []
+        if not known:
+            raise SpecError(f"specs/{format_id}/spec.json", None, f"no format {format_id!r}: there is no specs/ folder with specs in {root}",
+                            "run chatspec in the project folder (the one holding specs/), or name it with --root <project folder>")
+        raise SpecError(f"specs/{format_id}/spec.json", None, f"no format {format_id!r}{did_you_mean(format_id, known)}",
+                        f"use one of: {', '.join(known)}")
     return folder
 
 
@@ -92,9 +157,11 @@ def _diff(root: Path, format_id: str, against: str | None) -> int:
         raise SpecError(f"specs/{format_id}/spec.json", "/x-version", "no locked release to compare with", f"run `make bump FORMAT={format_id}`")
     release = releases.get(against or list(releases)[-1])
     if release is None:
-        raise SpecError(f"specs/{format_id}/history/lock.json", "", f"version {against} is not locked", f"use one of: {', '.join(releases)}")
+        raise SpecError(f"specs/{format_id}/history/lock.json", None, f"version {against} is not locked{did_you_mean(against, releases)}",
+                        f"use one of: {', '.join(releases)}, e.g. `chatspec diff {format_id} --against {list(releases)[-1]}`")
     changes = changes_since(folder, release, load_spec(folder, root), root)
-    print(f"{format_id}: {len(changes)} change(s) since {release.version}; needs a {required_level(changes) or 'no'} bump")
+    level = required_level(changes)
+    print(f"{format_id}: {len(changes)} change(s) since {release.version}; needs {f'a {level} bump' if level else 'no bump'}")
     for change in changes:
         print(f"  {change}")
     return 0

@@ -26,7 +26,9 @@ SHARED_FILES = python.SHARED_FILES | go.shared_files() | {"docs/index.md", "docs
 def spec_folders(specs_dir: Path) -> list[Path]:
     folders = sorted(p for p in specs_dir.iterdir() if p.is_dir()) if specs_dir.is_dir() else []
     if not folders:
-        raise SpecError(specs_dir.as_posix(), "", "no specs found", "add specs/<format>/spec.json")
+        raise SpecError(specs_dir.as_posix(), None, "no specs found",
+                        "run chatspec in the project folder (the one holding specs/<format>/spec.json), "
+                        "name it with --root <project folder>, or start one by adding specs/<format>/spec.json")
     return folders
 
 

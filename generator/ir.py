@@ -155,6 +155,7 @@ class Model:
     rules: tuple[Rule, ...]
     type_message: str  # e.g. "must be an object"
     unknown_message: str  # e.g. "unknown field '{field}'"
+    title: str = ""  # the $defs entry's title, e.g. "Droidlet Chat" (exported JSON Schema)
     kind: str = "model"
 
 
@@ -165,6 +166,7 @@ class Enum:
     values: tuple[str, ...]
     messages: Messages  # "type" and "enum"
     value_descriptions: dict[str, str] = field(default_factory=dict)
+    title: str = ""  # the $defs entry's title, e.g. "Droidlet Chat" (exported JSON Schema)
     kind: str = "enum"
 
 
@@ -175,6 +177,7 @@ class Alias:
     name: str  # e.g. "Content"
     description: str
     type: TypeRef
+    title: str = ""  # the $defs entry's title, e.g. "Droidlet Chat" (exported JSON Schema)
     kind: str = "alias"
 
 

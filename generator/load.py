@@ -15,7 +15,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from generator import cache
-from generator.errors import SpecError, pointer_of
+from generator.errors import SpecError, did_you_mean, pointer_of
 
 
 @dataclass(frozen=True)
@@ -65,21 +65,79 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return seen
 
 
+def _line_column(text: str, at: int) -> tuple[int, int]:
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+def _unclosed(text: str) -> int | None:
+    """The offset of the first '{' or '[' that is never closed (strings skipped), if any."""
+    stack: list[int] = []
+    in_string = escaped = False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            stack.append(i)
+        elif ch in "}]" and stack:
+            stack.pop()
+    return stack[0] if stack else None
+
+
+def _syntax_problem(text: str, exc: json.JSONDecodeError) -> tuple[int, str, str]:
+    """Where a JSON syntax error really is, what it is and how to fix it: (offset, problem, hint).
+
+    Python's parser reports where it gave up, which is often the token after the mistake:
+    a missing comma shows on the next line, a trailing comma at the closing bracket.
+    """
+    before = text[:exc.pos].rstrip()
+    previous = before[-1:] if before else ""
+    upcoming = text[exc.pos:exc.pos + 1]
+    if exc.pos >= len(text.rstrip()) and exc.msg != "Unterminated string starting at":
+        opener = _unclosed(text)
+        if opener is not None:
+            line, column = _line_column(text, opener)
+            closer = "}" if text[opener] == "{" else "]"
+            return (len(before), f"invalid JSON: the file ends inside the {text[opener]!r} opened at line {line} column {column}",
+                    f"add the missing {closer!r}")
+    if previous == "," and (upcoming in "}]" or exc.msg.startswith("Expecting property name")) and upcoming:
+        return (len(before) - 1, "invalid JSON: a trailing comma (JSON allows no comma before a closing bracket)",
+                "remove this comma")
+    if exc.msg == "Expecting ',' delimiter" and before:
+        return (len(before), f"invalid JSON: a ',' is missing after this value (the next one starts at line {exc.lineno} column {exc.colno})",
+                "add a ',' here")
+    if exc.msg == "Expecting ':' delimiter" and before:
+        return len(before), "invalid JSON: a ':' is missing after this key", "add a ':' and the value"
+    plain = {
+        "Unterminated string starting at": ("a string starts here and is never closed", "add the closing '\"'"),
+        "Invalid control character at": ("a raw control character (e.g. a line break) inside a string", "write it escaped, e.g. \\n"),
+        "Extra data": ("text after the end of the JSON document", "remove it, or wrap both values in one array or object"),
+        "Expecting value": ("a value is expected here", "write a JSON value: a string in double quotes, a number, true, false, null, [...] or {...}"),
+    }
+    problem, hint = plain.get(exc.msg, (exc.msg, "fix the JSON syntax at that line and column"))
+    return exc.pos, f"invalid JSON: {problem}", hint
+
+
 def _parse_json(text: str, shown: str) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as exc:
-        raise SpecError(
-            shown, "", f"invalid JSON: {exc.msg}", "fix the JSON syntax at that line and column",
-            line=exc.lineno, column=exc.colno,
-        ) from None
+        at, problem, hint = _syntax_problem(text, exc)
+        line, column = _line_column(text, at)
+        # A syntax error has no JSON pointer: there is no document yet.
+        raise SpecError(shown, None, problem, hint, line=line, column=column) from None
     except _DuplicateKey as exc:
         # The second occurrence is the one to look at.
         found = list(re.finditer(re.escape(json.dumps(exc.key)) + r"\s*:", text))
         at = found[1].start() if len(found) > 1 else 0
-        line = text.count("\n", 0, at) + 1
-        column = at - (text.rfind("\n", 0, at) + 1) + 1
-        raise SpecError(shown, "", f"duplicate key {exc.key!r} in one object (JSON would keep only the last)",
+        line, column = _line_column(text, at)
+        raise SpecError(shown, None, f"duplicate key {exc.key!r} in one object (JSON would keep only the last)",
                         "rename or remove one of them", line=line, column=column) from None
 
 
@@ -87,19 +145,52 @@ def _explain(error: jsonschema.ValidationError) -> tuple[str, str]:
     """A readable problem + hint for one meta-schema failure."""
     if error.validator == "oneOf" and isinstance(error.instance, dict) and "kind" in error.instance:
         kinds = error.schema.get("properties", {}).get("kind", {}).get("enum", [])
-        return (f"rule kind {error.instance['kind']!r} is unknown, or the rule has keys its kind does not take",
-                f"use one of the kinds {', '.join(kinds)} with exactly the keys it takes (see the meta-schema)")
+        kind = error.instance["kind"]
+        a_rule = f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind} rule"
+        if kind not in kinds:
+            return (f"rule kind {kind!r} is unknown{did_you_mean(kind, kinds)}",
+                    f"use one of the kinds {', '.join(kinds)} (see the rule in generator/metaschema/chatspec.schema.json)")
+        branch = next(b for b in error.schema["oneOf"] if b["properties"]["kind"].get("const") == kind)
+        takes = list(branch["properties"])
+        extra = [k for k in error.instance if k not in takes]
+        missing = [k for k in branch.get("required", []) if k not in error.instance]
+        if extra:
+            named = ", ".join(f"{k!r}{did_you_mean(k, [t for t in takes if t not in error.instance])}" for k in extra)
+            return (f"{a_rule} does not take {named}", f"remove it; {a_rule} takes {', '.join(takes)}")
+        if missing:
+            return (f"{a_rule} needs {', '.join(map(repr, missing))}", f"add it; {a_rule} takes {', '.join(takes)}")
+        return (f"{a_rule} is malformed", f"{a_rule} takes {', '.join(takes)} (see the meta-schema)")
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-        allowed = set(error.schema.get("properties", {}))
-        extra = sorted(k for k in error.instance if k not in allowed)
-        return f"unsupported keyword {', '.join(repr(k) for k in extra)}", _HINTS["additionalProperties"]
+        allowed = [k for k in error.schema.get("properties", {}) if k not in error.instance]
+        extra = sorted(k for k in error.instance if k not in error.schema.get("properties", {}))
+        named = ", ".join(f"{k!r}{did_you_mean(k, allowed)}" for k in extra)
+        return f"unsupported keyword {named}", _HINTS["additionalProperties"]
+    if error.validator in ("anyOf", "oneOf") and isinstance(error.instance, str):
+        # e.g. "type": "strng" fails both the single-name and the list-of-names branch.
+        names = [v for e in error.context if e.validator == "enum" and isinstance(e.validator_value, list) for v in e.validator_value]
+        if names:
+            return (f"{error.instance!r} is not one of {names}{did_you_mean(error.instance, names)}", _HINTS["enum"])
+    if error.validator == "enum" and isinstance(error.validator_value, list):
+        return error.message + did_you_mean(error.instance, error.validator_value), _HINTS["enum"]
     return error.message, _HINTS.get(str(error.validator), "see the chatspec meta-schema")
+
+
+def _inside_rule(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
+    """For a rule of a known kind, the error inside it (e.g. a typo under "when"), not "no branch of oneOf matched"."""
+    if not (error.validator == "oneOf" and isinstance(error.instance, dict) and "kind" in error.instance):
+        return error
+    branches = error.schema["oneOf"]
+    index = next((i for i, b in enumerate(branches) if b["properties"]["kind"].get("const") == error.instance["kind"]), None)
+    deeper = [e for e in error.context if e.relative_schema_path and e.relative_schema_path[0] == index and e.relative_path]
+    return best_match(deeper) if deeper else error
 
 
 def check_document(document: Any, shown: str) -> None:
     """Raise SpecError for the first problem the two meta-schemas find."""
     # A verdict never changes for the same document: remember the documents that passed.
-    parts = [*cache.tool_versions("jsonschema", "rfc3339-validator"), json.dumps(meta_schema(), sort_keys=True), json.dumps(document, sort_keys=True)]
+    # Keyed by this module's source too, so a new check is never skipped by an old verdict.
+    parts = [*cache.tool_versions("jsonschema", "rfc3339-validator"), Path(__file__).read_text(encoding="utf-8"),
+             json.dumps(meta_schema(), sort_keys=True), json.dumps(document, sort_keys=True)]
     cache.memo("spec-check", parts, lambda: _check_document(document, shown))
 
 
@@ -107,6 +198,7 @@ def _check_document(document: Any, shown: str) -> bool:
     errors = list(Draft202012Validator(meta_schema(), format_checker=Draft202012Validator.FORMAT_CHECKER).iter_errors(document))
     if errors:
         error = best_match(errors)
+        error = _inside_rule(error)
         problem, hint = _explain(error)
         raise SpecError(shown, pointer_of(*error.absolute_path), problem, hint)
     try:

@@ -9,11 +9,19 @@ from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from generator import ir, messages
-from generator.errors import SpecError, pointer_of
+from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.load import LoadedSpec
 
 # Keywords that describe a value but do not constrain it.
-ANNOTATIONS = frozenset({"title", "description", "default", "examples", "deprecated", "x-messages", "x-name", "x-default-factory"})
+ANNOTATIONS = frozenset({"title", "description", "default", "x-messages", "x-name", "x-default-factory"})
+
+# Where lower reads each annotation into the IR; anywhere else it is refused, never dropped.
+_ANNOTATIONS_READ = {
+    "$defs entries": {"title", "description", "x-messages"},
+    "properties": {"description", "default", "x-messages", "x-name", "x-default-factory"},
+    "tuple items": {"x-messages", "x-name"},
+    "nested schemas": {"x-messages"},
+}
 
 # The constraint keywords each JSON type takes; anything else on it is a mistake.
 KEYWORDS_BY_TYPE = {
@@ -84,8 +92,10 @@ class Lowering:
 
     def lower_definition(self, name: str, schema: dict[str, Any]) -> ir.Definition:
         pointer = pointer_of("$defs", name)
+        self.check_placement(schema, pointer, "a $defs entry", _ANNOTATIONS_READ["$defs entries"])
         kind = self.definition_kind(name)
         description = schema.get("description", "")
+        title = schema.get("title", "")
         if kind == "model":
             return self.lower_model(name, schema, pointer)
         if kind == "enum":
@@ -97,10 +107,20 @@ class Lowering:
                 description=description,
                 values=tuple(values),
                 messages={"type": messages.type_message("string", over), "enum": messages.resolve("enum", over, allowed=values)},
-                value_descriptions=dict(schema.get("x-enum-descriptions", {})),
+                value_descriptions=self.enum_descriptions(schema, values, pointer),
+                title=title,
             )
         self.check_alias_cycle(name, pointer)
-        return ir.Alias(name=name, description=description, type=self.lower_type(schema, pointer))
+        return ir.Alias(name=name, description=description, type=self.lower_type(schema, pointer), title=title)
+
+    def enum_descriptions(self, schema: dict[str, Any], values: list[str], pointer: str) -> dict[str, str]:
+        described = dict(schema.get("x-enum-descriptions", {}))
+        for value in described:
+            if value not in values:
+                raise self.fail(pointer + pointer_of("x-enum-descriptions", value),
+                                f"x-enum-descriptions describes {value!r}, which is not one of the enum's values{did_you_mean(value, values)}",
+                                f"describe only the values in enum: {', '.join(values)}")
+        return described
 
     def check_alias_cycle(self, name: str, pointer: str) -> None:
         seen = [name]
@@ -132,9 +152,11 @@ class Lowering:
             rules=rules,
             type_message=messages.type_message("object", over),
             unknown_message=messages.resolve("additionalProperties", over),
+            title=schema.get("title", ""),
         )
 
     def lower_field(self, key: str, schema: dict[str, Any], required: bool, pointer: str) -> ir.Field:
+        self.check_placement(schema, pointer, "a property", _ANNOTATIONS_READ["properties"])
         over = schema.get("x-messages", {})
         factory = schema.get("x-default-factory")
         if required and ("default" in schema or factory):
@@ -158,7 +180,8 @@ class Lowering:
 
         def known(name: str, where: str) -> str:
             if name not in by_wire:
-                raise self.fail(pointer + where, f"the rule names field {name!r}, which the model does not have", f"use one of: {', '.join(by_wire)}")
+                raise self.fail(pointer + where, f"the rule names field {name!r}, which the model does not have{did_you_mean(name, by_wire)}",
+                                f"use one of: {', '.join(by_wire)}")
             return name
 
         kind = rule["kind"]
@@ -191,7 +214,8 @@ class Lowering:
         try:
             self.resolver.lookup(ref)
         except Unresolvable:
-            raise self.fail(pointer, f"$ref {ref!r} does not resolve", f"define it under $defs, or use one of: {', '.join(self.defs)}") from None
+            raise self.fail(pointer, f"$ref {ref!r} does not resolve{did_you_mean(ref, [f'#/$defs/{d}' for d in self.defs])}",
+                            f"define it under $defs, or use one of: {', '.join(self.defs)}") from None
         name = ref.removeprefix("#/$defs/")
         if name not in self.defs:
             raise self.fail(pointer, f"$ref {ref!r} must point at a $defs entry", "use #/$defs/<Name>")
@@ -202,6 +226,19 @@ class Lowering:
         if extra:
             raise self.fail(pointer, f"keyword(s) {', '.join(extra)} do not apply to a {shape} here",
                             "remove them, or move the schema to $defs if it should be a named model")
+
+    def check_placement(self, schema: dict[str, Any], pointer: str, place: str, allowed: set[str]) -> None:
+        """Refuse an annotation where the IR would not read it (it would be dropped in silence)."""
+        for key in sorted((set(schema) & ANNOTATIONS) - allowed):
+            where = ", ".join(sorted(p for p, keys in _ANNOTATIONS_READ.items() if key in keys)) or "nowhere"
+            raise self.fail(pointer + pointer_of(key), f"{key} is not read on {place}; chatspec reads it only on: {where}",
+                            f"move {key} to where it is read, or remove it")
+
+    def lower_nested(self, schema: dict[str, Any], pointer: str, named: bool = False) -> ir.TypeRef:
+        """A schema inside another (array items, tuple items, union variants, map values, anyOf branches)."""
+        place = "a tuple item" if named else "a nested schema (items, union variant, map value, anyOf branch)"
+        self.check_placement(schema, pointer, place, _ANNOTATIONS_READ["tuple items"] if named else _ANNOTATIONS_READ["nested schemas"])
+        return self.lower_type(schema, pointer)
 
     def lower_type(self, schema: dict[str, Any], pointer: str) -> ir.TypeRef:
         over: dict[str, str] = schema.get("x-messages", {})
@@ -220,7 +257,7 @@ class Lowering:
             real = [b for b in branches if b != {"type": "null"}]
             if len(branches) != 2 or len(real) != 1:
                 raise self.fail(pointer + "/anyOf", "anyOf is supported only as [<schema>, {\"type\": \"null\"}]", "use oneOf for a union, or type: [..., \"null\"]")
-            return ir.NullableType(self.lower_type(real[0], pointer + "/anyOf/" + str(branches.index(real[0]))))
+            return ir.NullableType(self.lower_nested(real[0], pointer + "/anyOf/" + str(branches.index(real[0]))))
         declared = schema.get("type")
         if declared is None:
             self.check_keywords(schema, "any", pointer)
@@ -239,7 +276,7 @@ class Lowering:
             value_schema = schema.get("additionalProperties", {})
             if not isinstance(value_schema, dict):
                 raise self.fail(pointer, "an object without properties must give additionalProperties a schema", "e.g. \"additionalProperties\": {\"type\": \"string\"}")
-            return ir.MapType(self.lower_type(value_schema, pointer + "/additionalProperties"), {"type": messages.type_message("object", over)})
+            return ir.MapType(self.lower_nested(value_schema, pointer + "/additionalProperties"), {"type": messages.type_message("object", over)})
         self.check_keywords(schema, kind, pointer)
         if kind == "string":
             return self.lower_string(schema, over, pointer)
@@ -267,6 +304,9 @@ class Lowering:
             msgs["enum"] = messages.resolve("enum", over, allowed=list(schema["enum"]))
         if "format" in schema:
             msgs["format"] = messages.resolve("format", over)
+        if "x-enum-descriptions" in schema:
+            raise self.fail(pointer + "/x-enum-descriptions", "x-enum-descriptions is read only on a named enum (a $defs entry); on an inline enum it would be dropped",
+                            "move the enum to $defs (e.g. \"$defs\": {\"Kind\": {\"type\": \"string\", \"enum\": [...], \"x-enum-descriptions\": {...}}}) and $ref it")
         if "contentEncoding" in schema:
             msgs["contentEncoding"] = messages.resolve("contentEncoding", over)
             if set(schema) & {"minLength", "maxLength", "pattern", "enum", "const", "format"}:
@@ -292,7 +332,7 @@ class Lowering:
                 raise self.fail(pointer, "a tuple (prefixItems) must have \"items\": false and minItems = maxItems = its length",
                                 f"set \"items\": false, \"minItems\": {n}, \"maxItems\": {n}")
             msgs["prefixItems"] = messages.resolve("prefixItems", over, limit=n)
-            items = tuple(self.lower_type(s, f"{pointer}/prefixItems/{i}") for i, s in enumerate(prefix))
+            items = tuple(self.lower_nested(s, f"{pointer}/prefixItems/{i}", named=True) for i, s in enumerate(prefix))
             names = tuple(s.get("x-name", "") for s in prefix)
             return ir.TupleType(items, msgs, names=names if any(names) else ())
         if not isinstance(schema.get("items"), dict):
@@ -303,7 +343,7 @@ class Lowering:
         if schema.get("uniqueItems"):
             msgs["uniqueItems"] = messages.resolve("uniqueItems", over)
         return ir.ListType(
-            self.lower_type(schema["items"], pointer + "/items"),
+            self.lower_nested(schema["items"], pointer + "/items"),
             msgs,
             min_items=schema.get("minItems"),
             max_items=schema.get("maxItems"),
@@ -311,7 +351,7 @@ class Lowering:
         )
 
     def lower_union(self, schema: dict[str, Any], over: dict[str, str], pointer: str) -> ir.UnionType:
-        variants = tuple(self.lower_type(s, f"{pointer}/oneOf/{i}") for i, s in enumerate(schema["oneOf"]))
+        variants = tuple(self.lower_nested(s, f"{pointer}/oneOf/{i}") for i, s in enumerate(schema["oneOf"]))
         tag = schema.get("x-discriminator")
         if tag is not None:
             tags = []

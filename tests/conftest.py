@@ -14,6 +14,10 @@ GENERATED = ROOT / "generated"
 PY_OUT = GENERATED / "python"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
+# Hypothesis keeps its caches (and, where a test does not say database=None, its example
+# database) in ./.hypothesis; keep them in the ignored build/ folder, not beside the sources.
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(ROOT / "build" / "hypothesis"))
+
 # The generated package is imported from the committed tree, as a vendoring user would.
 if str(PY_OUT) not in sys.path:
     sys.path.insert(0, str(PY_OUT))

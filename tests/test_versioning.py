@@ -143,3 +143,386 @@ def test_upgrade_from_v1_reads_seconds_as_milliseconds_and_validates() -> None:
     with pytest.raises(droidlet_chat.ValidationError) as caught:
         droidlet_chat.upgrade_from_v1(chat)
     assert [(e.path, e.message) for e in caught.value.errors] == [("/timestamp", "must be >= 0")]
+
+
+# --- Every keyword the meta-schema accepts reaches the IR, and the lock sees its change ---------
+
+META = json.loads((ROOT / "generator" / "metaschema" / "chatspec.schema.json").read_text(encoding="utf-8"))
+SAMPLE = json.loads((MATRIX / "type_changed" / "previous.json").read_text(encoding="utf-8"))
+
+
+def _accepted_keywords() -> set[str]:
+    """Every keyword a spec may write, read from the meta-schema itself (so a new one shows up here)."""
+    defs = META["$defs"]
+    rule_keys = {k for branch in defs["rule"]["oneOf"] for k in branch["properties"]}
+    return ({f"top/{k}" for k in META["properties"]} | {f"schema/{k}" for k in defs["schema"]["properties"]}
+            | {f"rule/{k}" for k in rule_keys} | {f"when/{k}" for k in defs["when"]["properties"]}
+            | {f"x-messages/{k}" for k in defs["messages"]["propertyNames"]["enum"]})
+
+
+def _item(d: dict) -> dict:  # type: ignore[type-arg]
+    return d["$defs"]["Item"]
+
+
+def _props(d: dict) -> dict:  # type: ignore[type-arg]
+    return d["$defs"]["Item"]["properties"]
+
+
+def _add(name: str, schema: dict):  # type: ignore[no-untyped-def,type-arg]
+    return lambda d: _props(d).__setitem__(name, schema)
+
+
+def _rule(rule: dict):  # type: ignore[no-untyped-def,type-arg]
+    return lambda d: _item(d).__setitem__("x-rules", [rule])
+
+
+def _set(path: str, value: object):  # type: ignore[no-untyped-def]
+    """An edit that sets the value at a slash path under $defs, e.g. "Item/properties/id/minLength"."""
+    def edit(d: dict) -> None:  # type: ignore[type-arg]
+        *parents, last = path.split("/")
+        node = d["$defs"]
+        for key in parents:
+            node = node[int(key)] if isinstance(node, list) else node.setdefault(key, {})
+        node[last] = value
+    return edit
+
+
+def _both(*edits):  # type: ignore[no-untyped-def]
+    def edit(d: dict) -> None:  # type: ignore[type-arg]
+        for e in edits:
+            e(d)
+    return edit
+
+
+_TUPLE = {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}], "items": False, "minItems": 2, "maxItems": 2}
+_TAGGED = _both(
+    _set("A", {"type": "object", "properties": {"t": {"type": "string", "const": "a"}, "u": {"type": "string", "const": "x"}}, "required": ["t", "u"]}),
+    _set("B", {"type": "object", "properties": {"t": {"type": "string", "const": "b"}, "u": {"type": "string", "const": "y"}}, "required": ["t", "u"]}),
+    _set("Tagged", {"oneOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}], "x-discriminator": "t"}),
+    _add("tagged", {"$ref": "#/$defs/Tagged"}),
+)
+_MEMBER = _both(_add("people", {"type": "array", "items": {"type": "string"}}), _add("user", {"type": "string"}),
+                _rule({"kind": "member_of", "field": "user", "in": "0/people", "message": "user must be in people"}))
+_CONTAINS = _rule({"kind": "contains", "field": "tags", "each": "", "equals": "x", "message": "tags must hold x"})
+_REQUIRED_WHEN = _rule({"kind": "required_when", "field": "note", "when": {"field": "kind", "equals": "a"}, "message": "note is required"})
+
+
+def _message(key: str, where: str, setup=None):  # type: ignore[no-untyped-def]
+    return (setup, _set(f"{where}/x-messages/{key}", f"custom {key} message"))
+
+
+# keyword -> (setup making a spec that uses the construct, or None; the edit of that keyword alone)
+PROBES = {
+    "top/$schema": None,  # a const: there is no other value to change it to
+    "top/title": (None, lambda d: d.__setitem__("title", "Other")),
+    "top/description": (None, lambda d: d.__setitem__("description", "Other.")),
+    "top/x-version": (None, lambda d: d.__setitem__("x-version", "1.0.1")),
+    "top/x-decisions": (None, lambda d: d.__setitem__("x-decisions", ["Another decision."])),
+    "top/$ref": (_set("Other", {"type": "object", "properties": {"x": {"type": "string"}}}), lambda d: d.__setitem__("$ref", "#/$defs/Other")),
+    "top/$defs": (None, _set("Other", {"type": "object", "properties": {"x": {"type": "string"}}})),
+    "schema/$ref": (None, _add("kind", {"$ref": "#/$defs/Body"})),
+    "schema/title": (None, _set("Item/title", "An item")),
+    "schema/description": (None, _set("Item/properties/id/description", "Another id.")),
+    "schema/default": (None, _set("Item/properties/count/default", 1)),
+    "schema/type": (None, _set("Item/properties/note/type", "integer")),
+    "schema/enum": (None, _set("Item/properties/note/enum", ["p", "q"])),
+    "schema/const": (None, _set("Item/properties/note/const", "c")),
+    "schema/properties": (None, _add("extra", {"type": "string"})),
+    "schema/required": (None, _set("Item/required", ["id", "kind", "note"])),
+    "schema/additionalProperties": (None, _set("Item/additionalProperties", False)),
+    "schema/items": (None, _set("Item/properties/tags/items", {"type": "integer"})),
+    "schema/prefixItems": (_add("pair", dict(_TUPLE)), _set("Item/properties/pair/prefixItems", [{"type": "string"}, {"type": "integer"}])),
+    "schema/minItems": (None, _set("Item/properties/tags/minItems", 1)),
+    "schema/maxItems": (None, _set("Item/properties/tags/maxItems", 6)),
+    "schema/uniqueItems": (None, _set("Item/properties/tags/uniqueItems", True)),
+    "schema/minLength": (None, _set("Item/properties/id/minLength", 2)),
+    "schema/maxLength": (None, _set("Item/properties/id/maxLength", 9)),
+    "schema/pattern": (None, _set("Item/properties/id/pattern", "^a")),
+    "schema/format": (None, _set("Item/properties/note/format", "date-time")),
+    "schema/contentEncoding": (None, _set("Item/properties/note/contentEncoding", "base64")),
+    "schema/minimum": (None, _set("Item/properties/count/minimum", 1)),
+    "schema/maximum": (None, _set("Item/properties/count/maximum", 9)),
+    "schema/exclusiveMinimum": (None, _set("Item/properties/count/exclusiveMinimum", -1)),
+    "schema/exclusiveMaximum": (None, _set("Item/properties/count/exclusiveMaximum", 9)),
+    "schema/oneOf": (None, _set("Body/oneOf", [{"type": "string"}, {"type": "array", "items": {"type": "string"}}, {"type": "integer"}])),
+    "schema/anyOf": (None, _add("note", {"anyOf": [{"type": "string"}, {"type": "null"}]})),
+    "schema/x-messages": (None, _set("Item/properties/id/x-messages", {"minLength": "say something"})),
+    "schema/x-known-values": (None, _set("Item/properties/note/x-known-values", ["a"])),
+    "schema/x-enum-descriptions": (None, _set("Kind/x-enum-descriptions/a", "The first.")),
+    "schema/x-default-factory": (None, _set("Item/properties/note/x-default-factory", "uuid4")),
+    "schema/x-discriminator": (_TAGGED, _set("Tagged/x-discriminator", "u")),
+    "schema/x-name": (None, _set("Item/properties/id/x-name", "ident")),
+    "schema/x-rules": (None, _set("Item/x-rules", [])),
+    "rule/kind": (None, _CONTAINS),
+    "rule/message": (None, _set("Item/x-rules/0/message", "another message")),
+    "rule/field": (_add("labels", {"type": "array", "items": {"type": "string"}}), _set("Item/x-rules/0/field", "labels")),
+    "rule/after": (None, _set("Item/x-rules/0/after", "id")),
+    "rule/in": (_MEMBER, _set("Item/x-rules/0/in", "0/tags")),
+    "rule/when": (None, _set("Item/x-rules/0/when", {"field": "id", "equals": "a"})),
+    "rule/each": (None, _set("Item/x-rules/0/each", "/0")),
+    "rule/allowed": (None, _set("Item/x-rules/0/allowed", ["x"])),
+    "rule/equals": (_CONTAINS, _set("Item/x-rules/0/equals", "y")),
+    "rule/fields": (_rule({"kind": "at_least_one_of", "fields": ["id", "note"], "message": "m"}), _set("Item/x-rules/0/fields", ["note", "flag"])),
+    "when/field": (_REQUIRED_WHEN, _set("Item/x-rules/0/when/field", "id")),
+    "when/pointer": (None, _set("Item/x-rules/0/when/pointer", "/0")),
+    "when/equals": (_REQUIRED_WHEN, _set("Item/x-rules/0/when/equals", "b")),
+    "x-messages/required": _message("required", "Item/properties/id"),
+    "x-messages/type": _message("type", "Item/properties/id"),
+    "x-messages/minLength": _message("minLength", "Item/properties/id"),
+    "x-messages/maxLength": _message("maxLength", "Item/properties/id", _set("Item/properties/id/maxLength", 9)),
+    "x-messages/pattern": _message("pattern", "Item/properties/id", _set("Item/properties/id/pattern", "^a")),
+    "x-messages/format": _message("format", "Item/properties/note", _set("Item/properties/note/format", "date-time")),
+    "x-messages/contentEncoding": _message("contentEncoding", "Item/properties/note", _set("Item/properties/note/contentEncoding", "base64")),
+    "x-messages/enum": _message("enum", "Kind"),
+    "x-messages/const": _message("const", "Item/properties/note", _set("Item/properties/note/const", "c")),
+    "x-messages/int64": _message("int64", "Item/properties/count"),
+    "x-messages/minimum": _message("minimum", "Item/properties/count"),
+    "x-messages/maximum": _message("maximum", "Item/properties/count", _set("Item/properties/count/maximum", 9)),
+    "x-messages/exclusiveMinimum": _message("exclusiveMinimum", "Item/properties/count", _set("Item/properties/count/exclusiveMinimum", -1)),
+    "x-messages/exclusiveMaximum": _message("exclusiveMaximum", "Item/properties/count", _set("Item/properties/count/exclusiveMaximum", 9)),
+    "x-messages/minItems": _message("minItems", "Item/properties/tags", _set("Item/properties/tags/minItems", 1)),
+    "x-messages/maxItems": _message("maxItems", "Item/properties/tags"),
+    "x-messages/uniqueItems": _message("uniqueItems", "Item/properties/tags", _set("Item/properties/tags/uniqueItems", True)),
+    "x-messages/prefixItems": _message("prefixItems", "Item/properties/pair", _add("pair", dict(_TUPLE))),
+    "x-messages/additionalProperties": _message("additionalProperties", "Item", _set("Item/additionalProperties", False)),
+    "x-messages/oneOf": _message("oneOf", "Body"),
+    "x-messages/discriminator": _message("discriminator", "Tagged", _TAGGED),
+    "x-messages/discriminatorValue": _message("discriminatorValue", "Tagged", _TAGGED),
+}
+
+
+def _lowered(document: dict) -> object:  # type: ignore[type-arg]
+    check_document(document, "sample.json")
+    return lower(LoadedSpec("sample", "sample.json", document, (), ()))
+
+
+def test_every_keyword_the_meta_schema_accepts_has_a_probe() -> None:
+    # A keyword added to the meta-schema fails here until a probe proves lower reads it.
+    assert set(PROBES) == _accepted_keywords()
+
+
+@pytest.mark.parametrize("keyword", sorted(k for k, v in PROBES.items() if v is not None))
+def test_each_accepted_keyword_reaches_the_ir_and_its_change_is_classified(keyword: str) -> None:
+    import copy
+
+    from generator.core import ir_json
+
+    setup, edit = PROBES[keyword]  # type: ignore[misc]
+    before = copy.deepcopy(SAMPLE)
+    if setup is not None:
+        setup(before)
+    after = copy.deepcopy(before)
+    edit(after)
+    assert after != before, "the probe edits nothing"
+    old, new = _lowered(before), _lowered(after)
+    assert ir_json(old) != ir_json(new), f"{keyword}: lower does not read it (the IR is the same)"  # type: ignore[arg-type]
+    if keyword != "top/x-version":  # the version is the bump itself, not a change to classify
+        assert classify(old, new), f"{keyword}: the IR changed but classify() names nothing"  # type: ignore[arg-type]
+
+
+# --- One matrix case per classification branch -------------------------------------------------
+
+def _classifier_branches() -> set[tuple[int, str, str]]:
+    """Every (line, level, kind) classify.py can emit, read from its code: each Change(...) call,
+    with conditional levels and kinds expanded, and parameters (per call site) and loop variables
+    resolved to the constants they take. kind is the change's text up to its first ':'."""
+    import ast
+    import itertools
+
+    import generator.classify as module
+
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+    def enclosing(node: ast.AST, kind: type) -> ast.AST | None:
+        while node in parents:
+            node = parents[node]
+            if isinstance(node, kind):
+                return node
+        return None
+
+    def loop_values(name: ast.Name) -> list[str]:
+        node: ast.AST = name
+        while node in parents:
+            node = parents[node]
+            if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.target.id == name.id:
+                return [ast.literal_eval(e) for e in node.iter.elts]  # type: ignore[attr-defined]
+        raise AssertionError(f"classify.py line {name.lineno}: cannot tell the values of {name.id!r}; use constants")
+
+    def texts(node: ast.expr, choice: dict[str, bool], binding: dict[str, str]) -> list[str]:
+        if isinstance(node, ast.Constant):
+            return [str(node.value)]
+        if isinstance(node, ast.IfExp):
+            return texts(node.body if choice[ast.unparse(node.test)] else node.orelse, choice, binding)
+        if isinstance(node, ast.Name):
+            return [binding[node.id]] if node.id in binding else loop_values(node)
+        if isinstance(node, ast.JoinedStr):
+            parts: list[list[str]] = []
+            for value in node.values:
+                parts.append(texts(value.value, choice, binding) if isinstance(value, ast.FormattedValue) else texts(value, choice, binding))
+                if isinstance(value, ast.Constant) and ":" in str(value.value):
+                    break
+            return ["".join(p) for p in itertools.product(*parts)]
+        return ["<dynamic>"]
+
+    def bindings(call: ast.Call) -> list[dict[str, str]]:
+        """One binding of the function's parameters per call site of the function holding `call`."""
+        function = enclosing(call, ast.FunctionDef)
+        assert isinstance(function, ast.FunctionDef)
+        params = [a.arg for a in function.args.args]
+        defaults = dict(zip(params[len(params) - len(function.args.defaults):], function.args.defaults))
+        sites = [c for c in ast.walk(tree) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == function.name]
+        if not sites:
+            return [{}]
+        out = []
+        for site in sites:
+            given = {params[i]: a for i, a in enumerate(site.args)} | {k.arg: k.value for k in site.keywords if k.arg}
+            out.append({name: ast.literal_eval(node) for name, node in (defaults | given).items()
+                        if isinstance(node, ast.Constant)})
+        return out
+
+    found = set()
+    for call in ast.walk(tree):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "Change"):
+            continue
+        tests = sorted({ast.unparse(n.test) for arg in call.args for n in ast.walk(arg) if isinstance(n, ast.IfExp)})
+        for binding in bindings(call):
+            for values in itertools.product((True, False), repeat=len(tests)):
+                choice = dict(zip(tests, values))
+                for level in texts(call.args[0], choice, binding):
+                    for what in texts(call.args[1], choice, binding):
+                        found.add((call.lineno, level, what.split(":")[0]))
+    return found
+
+
+def _emitted_by_the_matrix(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[int, str, str], list[str]]:
+    import generator.classify as module
+
+    seen: dict[tuple[int, str, str], list[str]] = {}
+    case = [""]
+
+    class Recorded(module.Change):  # type: ignore[misc,valid-type]
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            line = sys._getframe(1).f_lineno  # the Change(...) call in classify.py
+            seen.setdefault((line, self.level, self.what.split(":")[0]), []).append(case[0])
+
+    monkeypatch.setattr(module, "Change", Recorded)
+    for name in CASES:
+        case[0] = name
+        module.classify(_format(MATRIX / name / "previous.json"), _format(MATRIX / name / "current.json"))  # type: ignore[arg-type]
+    return seen
+
+
+def test_the_branch_reader_finds_the_branches_it_must() -> None:
+    branches = _classifier_branches()
+    kinds = {kind for _, _, kind in branches}
+    # Spot checks that the static reading expands conditionals, parameters and loops.
+    assert {"field removed", "definition removed", "root model changed", "pattern changed", "enum value removed",
+            "documented value removed", "union variant added", "title changed", "decisions changed",
+            "optional made required", "required made optional", "additionalProperties opened", "rule moved"} <= kinds
+    assert all("<dynamic>" not in kind for kind in kinds), sorted(k for k in kinds if "<dynamic>" in k)
+    assert len(branches) >= 50
+
+
+def test_every_classification_branch_has_a_matrix_case(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A new branch in generator/classify.py fails here until tests/versioning/ has a case that takes it.
+    emitted = _emitted_by_the_matrix(monkeypatch)
+    missing = sorted(_classifier_branches() - set(emitted))
+    assert not missing, "classification branches without a tests/versioning case (line, level, kind):\n" + "\n".join(map(str, missing))
+    assert set(emitted) <= _classifier_branches(), "the matrix took a branch the static reading does not know"
+
+
+# --- The lock as bump and check meet it -----------------------------------------------------------
+
+def _lone_spec(tmp_path: Path, fmt: str = "chat_event") -> Path:
+    """A project holding one spec and its history (bump and check need no generated/)."""
+    shutil.copytree(ROOT / "specs" / fmt, tmp_path / "specs" / fmt)
+    return tmp_path
+
+
+@pytest.mark.parametrize("to", ["7", "1.0", "v1.1.0", "1.01.0", "huge", "01.2.3"])
+def test_bump_refuses_a_to_that_is_neither_a_level_nor_a_full_version(tmp_path: Path, to: str) -> None:
+    project = _lone_spec(tmp_path)
+    _edit(project, "chat_event", lambda d: d["$defs"]["Message"]["properties"].__setitem__("weight", {"type": "integer"}))
+    lock = project / "specs" / "chat_event" / "history" / "lock.json"
+    before = lock.read_bytes()
+    done = _chatspec(project, "bump", "chat_event", "--to", to)
+    assert done.returncode == 2 and f"--to {to!r} is neither a level nor a version" in done.stderr, done.stderr
+    assert "`chatspec bump chat_event --to minor`" in done.stderr
+    assert lock.read_bytes() == before and not (project / "specs" / "chat_event" / "history" / to).exists()
+    assert "Traceback" not in done.stderr
+
+
+def test_bump_to_an_explicit_version_locks_it_and_later_commands_still_work(tmp_path: Path) -> None:
+    project = _lone_spec(tmp_path)
+    _edit(project, "chat_event", lambda d: d["$defs"]["Message"]["properties"].__setitem__("weight", {"type": "integer"}))
+    assert _chatspec(project, "bump", "chat_event", "--to", "1.0.0").returncode == 2  # not later than 1.0.0
+    done = _chatspec(project, "bump", "chat_event", "--to", "1.5.0")
+    assert done.returncode == 0 and "locked 1.5.0 (minor change)" in done.stdout, done.stderr
+    lock = json.loads((project / "specs" / "chat_event" / "history" / "lock.json").read_text())
+    assert [(r["version"], r["level"]) for r in lock["releases"]] == [("1.0.0", "initial"), ("1.5.0", "minor")]
+    assert json.loads((project / "specs" / "chat_event" / "spec.json").read_text())["x-version"] == "1.5.0"
+    diff = _chatspec(project, "diff", "chat_event")
+    assert diff.returncode == 0 and "0 change(s) since 1.5.0; needs no bump" in diff.stdout, diff.stderr
+
+
+def test_the_major_bump_refusal_ends_with_the_commands_that_fix_it(tmp_path: Path) -> None:
+    project = _lone_spec(tmp_path)
+    _edit(project, "chat_event", lambda d: d["$defs"]["ChatEvent"]["properties"].pop("completion_running"))
+    done = _chatspec(project, "bump", "chat_event", "--to", "minor")
+    assert done.returncode == 2
+    assert done.stderr.rstrip().endswith("hint: use 2.0.0: run `chatspec bump chat_event --to 2.0.0` (or `make bump FORMAT=chat_event TO=major`)"), done.stderr
+
+
+def test_a_damaged_lock_is_one_clear_error_naming_the_fix(tmp_path: Path) -> None:
+    project = _lone_spec(tmp_path)
+    lock = project / "specs" / "chat_event" / "history" / "lock.json"
+    for damage in ("", "{", '{"releases": [{"version": "7"}]}', '{"releases": [{"version": "7", "sha256": "", "level": "", "changes": []}]}'):
+        lock.write_text(damage)
+        done = _chatspec(project, "check")
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert "specs/chat_event/history/lock.json: the version lock is damaged" in done.stderr
+        assert "git checkout -- specs/chat_event/history/lock.json" in done.stderr
+
+
+def test_the_lock_is_replaced_in_one_step_so_a_failed_write_keeps_the_old_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from generator import history
+
+    lock = tmp_path / "history" / "lock.json"
+    history.write_atomic(lock, '{"old": true}\n')
+
+    def crash(*args: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(OSError):
+        history.write_atomic(lock, '{"new": true}\n')
+    assert lock.read_text() == '{"old": true}\n'
+    assert [p.name for p in lock.parent.iterdir()] == ["lock.json"]  # no temp file left behind
+
+
+def test_a_change_the_classifier_misses_is_refused_as_unclassified(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The safety net under classify(): simulate a classifier gap and see the IR comparison catch it.
+    from generator import history
+    from generator.errors import SpecError
+    from generator.load import load_spec
+
+    project = _lone_spec(tmp_path)
+    _edit(project, "chat_event", lambda d: d["$defs"]["Message"]["properties"]["content"].__setitem__("minLength", 3))
+    monkeypatch.setattr(history, "classify", lambda old, new: [])
+    folder = project / "specs" / "chat_event"
+    with pytest.raises(SpecError) as caught:
+        history.check_locked(load_spec(folder, project), folder, project)
+    message = str(caught.value)
+    assert "unclassified change since 1.0.0" in message
+    assert "/definitions/Message/fields/content/type/inner/min_length: null -> 3" in message, message
+    assert message.rstrip().endswith("`git checkout -- specs/chat_event/spec.json`"), message
+    with pytest.raises(SpecError, match="unclassified change"):
+        history.bump_spec(folder, project)
+    # Layout alone (key order, indentation) is no change, classified or not.
+    path = folder / "spec.json"
+    path.write_text(json.dumps(json.loads((ROOT / "specs" / "chat_event" / "spec.json").read_text()), indent=3, sort_keys=True))
+    history.check_locked(load_spec(folder, project), folder, project)
