@@ -11,8 +11,8 @@ from generator.core import check_versions, discover, generate, histories
 from generator.history import bump_spec, changes_since, read_lock
 from generator.errors import SpecError
 from generator.options import load_options
-from generator.vendor import ensure_ours, target_folder, vendored_files
-from generator.write import unified_diff, write_tree
+from generator.vendor import target_folder, vendored_by_old_chatspec, vendored_files
+from generator.write import RefusedError, unified_diff, write_tree
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,9 +28,13 @@ def _parser() -> argparse.ArgumentParser:
     vendor.add_argument("--lang", choices=["python", "go"], required=True)
     vendor.add_argument("--package", help="the Python package name (with --lang python)")
     vendor.add_argument("--module", help="the Go module path (with --lang go)")
-    vendor.add_argument("--out", type=Path, required=True, help="python: the folder to hold the package; go: the module root")
+    vendor.add_argument("--out", type=Path, required=True, help=(
+        "go: the module root; python: the folder to hold the package folder, or the package folder itself when its "
+        "last part is the package name (--out src and --out src/acme_chat both write src/acme_chat/). The folder may "
+        "hold your own files: chatspec records what it writes in .chatspec-manifest.json and touches nothing else. "
+        "A symlinked folder is written through, never replaced"))
     vendor.add_argument("--formats", help="comma-separated format ids (default: all)")
-    vendor.add_argument("--check", action="store_true", help="exit 1 with a diff when the vendored copy is stale")
+    vendor.add_argument("--check", action="store_true", help="exit 1 with a diff (paths relative to the vendored folder) when the vendored copy is stale")
     diff = sub.add_parser("diff", help="print the classified changes of a spec since a locked release")
     diff.add_argument("format", help="the format id, e.g. droidlet_chat")
     diff.add_argument("--against", help="a locked version (default: the latest)")
@@ -61,17 +65,21 @@ def _vendor(root: Path, args: argparse.Namespace) -> int:
     formats = [f.strip() for f in args.formats.split(",")] if args.formats else None
     files = vendored_files(root, args.lang, name, formats)
     folder = target_folder(args.out, args.lang, name)
+    legacy = vendored_by_old_chatspec(folder)
     if args.check:
-        diff = unified_diff(folder, files)
+        diff = unified_diff(folder, files, str(folder), legacy, diff_prefix="")
         if diff:
             sys.stdout.write(diff)
             print(f"chatspec: {folder} is stale; run the vendor command again and commit the result", file=sys.stderr)
             return 1
         print(f"chatspec: {folder} is up to date")
         return 0
-    ensure_ours(folder)
-    written, removed = write_tree(folder, files)
+    written, removed = write_tree(folder, files, str(folder), legacy)
     print(f"chatspec: vendored {len(files)} file(s) into {folder} ({len(written)} written, {len(removed)} removed)")
+    misplaced = folder / name
+    if args.lang == "python" and vendored_by_old_chatspec(misplaced):
+        print(f"chatspec: note: {misplaced} is a copy an older chatspec vendored one level too deep; "
+              f"delete it once nothing imports it (the package now lives in {folder})", file=sys.stderr)
     return 0
 
 
@@ -106,19 +114,29 @@ def main(argv: list[str] | None = None) -> int:
         specs = discover(root / "specs", root)
         files = generate(specs, options=load_options(root), history=histories(root / "specs"))
         check_versions(root / "specs", root, specs)
-    except SpecError as exc:
+    except (SpecError, RefusedError) as exc:
         print(f"chatspec: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"chatspec: cannot write {exc.filename or 'the output'}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     out = root / "generated"
-    if args.command == "check":
-        diff = unified_diff(out, files)
-        if diff:
-            sys.stdout.write(diff)
-            print("chatspec: generated/ is stale; run `make generate` and commit the result", file=sys.stderr)
-            return 1
-        print("chatspec: generated/ is up to date")
-        return 0
-    written, removed = write_tree(out, files)
+    try:
+        if args.command == "check":
+            diff = unified_diff(out, files, "generated")
+            if diff:
+                sys.stdout.write(diff)
+                print("chatspec: generated/ is stale; run `make generate` and commit the result", file=sys.stderr)
+                return 1
+            print("chatspec: generated/ is up to date")
+            return 0
+        written, removed = write_tree(out, files, "generated")
+    except RefusedError as exc:
+        print(f"chatspec: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"chatspec: cannot write {exc.filename or 'generated/'}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     for path in written:
         print(f"wrote generated/{path}")
     for path in removed:
