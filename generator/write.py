@@ -93,10 +93,11 @@ def _sha(data: bytes) -> str:
 
 
 def _safe(path: str) -> bool:
-    """A relative POSIX path that stays inside its folder and names no dotfile."""
+    """A relative POSIX path that stays inside its folder, out of .git, and is neither the manifest nor a temporary file."""
     pure = PurePosixPath(path)
-    return (bool(path) and "\\" not in path and "\0" not in path and not pure.is_absolute()
-            and pure.as_posix() == path and all(p not in ("", ".", "..") and not p.startswith(".") for p in pure.parts))
+    return (bool(path) and "\\" not in path and "\0" not in path and not pure.is_absolute() and pure.as_posix() == path
+            and path != MANIFEST and not pure.name.endswith(_TMP_SUFFIX)
+            and all(p not in ("", ".", "..", ".git") for p in pure.parts))
 
 
 def _manifest_text(files: dict[str, str], previous: dict[str, list[str]] | None = None) -> str:
@@ -132,7 +133,7 @@ def read_manifest(out: Path, display: str) -> Manifest | None:
         raise RefusedError(where, "is not a chatspec manifest (expected complete, files: {path: sha256}, previous)", fix)
     for name in [*files, *previous]:
         if not _safe(name):
-            raise RefusedError(where, f"names {name!r}, a path outside the folder or a dotfile", fix)
+            raise RefusedError(where, f"names {name!r}, a path outside the folder, inside .git, or its own", fix)
     return Manifest(files=files, previous=previous, complete=complete)
 
 
@@ -357,7 +358,10 @@ def unified_diff(out: Path, files: dict[str, str], display: str = "generated", l
     """
     result = plan(out, files, display, legacy_owner)
     prefix = display if diff_prefix is None else diff_prefix
-    shown = lambda p: _where(prefix, p)  # noqa: E731
+
+    def shown(path: str) -> str:
+        return _where(prefix, path)
+
     chunks: list[str] = []
     for path in sorted({*result.write, *result.remove}):
         before, after = result.before.get(path), result.data.get(path)

@@ -342,7 +342,7 @@ def test_a_symlink_inside_generated_is_never_written_through(project: Path, tmp_
     [
         ("<<<<<<< HEAD\n", "generated/.chatspec-manifest.json: is not a chatspec manifest"),
         ('{"complete": true, "files": {"../../outside.txt": "' + "0" * 64 + '"}}', "names '../../outside.txt', a path outside the folder"),
-        ('{"complete": true, "files": {".git/config": "' + "0" * 64 + '"}}', "names '.git/config'"),
+        ('{"complete": true, "files": {".git/config": "' + "0" * 64 + '"}}', "names '.git/config', a path outside the folder, inside .git"),
         ('{"complete": true, "files": {"a.py": "nothex"}}', "is not a chatspec manifest"),
     ],
     ids=["merge_conflict", "escapes", "dotfile", "bad_hash"],
