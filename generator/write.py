@@ -147,11 +147,11 @@ def _check_root(out: Path, display: str) -> None:
         raise RefusedError(where, "exists and is not a folder", "choose another output folder, or move that file away")
 
 
-def _look(out: Path, path: str) -> tuple[str, bytes | None, str]:
-    """(state, bytes, detail) of out/path without following a symlink inside `out`.
+def _look(out: Path, path: str) -> tuple[str, bytes | None, str, str]:
+    """(state, bytes, blocker, why) of out/path without following a symlink inside `out`.
 
-    state: "missing", "file", or "blocked" (a symlink, a folder, a special file, an
-    unreadable file, or such a thing in place of one of its folders; detail says which).
+    state: "missing", "file", or "blocked": `blocker` (path itself or one of its folders)
+    is a symlink, a folder, a special file, unreadable, or a file where a folder must be.
     """
     parts = path.split("/")
     current = out
@@ -161,20 +161,21 @@ def _look(out: Path, path: str) -> tuple[str, bytes | None, str]:
         try:
             info = os.lstat(current)
         except FileNotFoundError:
-            return "missing", None, ""
+            return "missing", None, "", ""
         except OSError as exc:
-            return "blocked", None, f"{shown} cannot be read ({exc.strerror})"
+            return "blocked", None, shown, f"cannot be read ({exc.strerror})"
         last = i == len(parts) - 1
         if stat.S_ISLNK(info.st_mode):
-            return "blocked", None, f"{shown} is a symlink; chatspec writes no file through or over a symlink inside its folder"
+            return "blocked", None, shown, "is a symlink; chatspec writes no file through or over a symlink inside its folder"
         if not last and not stat.S_ISDIR(info.st_mode):
-            return "blocked", None, f"{shown} is a file where chatspec needs a folder"
+            return "blocked", None, shown, "is a file where chatspec needs a folder"
         if last and not stat.S_ISREG(info.st_mode):
-            return "blocked", None, f"{shown} is {'a folder' if stat.S_ISDIR(info.st_mode) else 'not a regular file'} where chatspec writes a file"
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            return "blocked", None, shown, f"is {kind} where chatspec writes a file"
     try:
-        return "file", current.read_bytes(), ""
+        return "file", current.read_bytes(), "", ""
     except OSError as exc:
-        return "blocked", None, f"{path} cannot be read ({exc.strerror})"
+        return "blocked", None, path, f"cannot be read ({exc.strerror})"
 
 
 def _has_header(data: bytes) -> bool:
@@ -220,11 +221,12 @@ def plan(out: Path, files: dict[str, str], display: str, legacy_owner: bool = Fa
     except (OSError, UnicodeDecodeError):
         result.manifest_current = False
     for path, wanted in data.items():
-        state, current, detail = _look(out, path)
+        state, current, blocker, why = _look(out, path)
         if state == "missing":
             result.write.append(path)
         elif state == "blocked":
-            result.refused.append((path, detail))
+            if (blocker, why) not in result.refused:
+                result.refused.append((blocker, why))
         elif current == wanted:
             continue
         elif (manifest.hashes(path) if manifest else _has_header(current or b"")):
@@ -239,7 +241,7 @@ def plan(out: Path, files: dict[str, str], display: str, legacy_owner: bool = Fa
     else:
         candidates = []
     for path in candidates:
-        state, current, _ = _look(out, path)
+        state, current, _, _ = _look(out, path)
         if state != "file" or current is None:
             continue  # gone, or replaced by something that is not chatspec's: forgotten, not touched
         if manifest is None or _sha(current) in manifest.hashes(path) or _has_header(current):

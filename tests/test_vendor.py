@@ -330,3 +330,22 @@ def test_an_existing_go_module_builds_against_a_vendored_copy_with_require_and_r
     assert ran.returncode == 0 and ran.stdout == "*chatevent.ChatEvent\n", ran.stdout + ran.stderr
     bad = subprocess.run([str(tmp_path / "show")], input="{}", capture_output=True, text=True)
     assert bad.returncode == 1 and bad.stdout.startswith("invalid:")
+
+
+def test_a_file_where_vendor_needs_a_folder_or_a_symlink_inside_it_is_refused_by_name(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "internal").write_text("a file of the user's\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "chatevent").symlink_to(outside, target_is_directory=True)
+    (tmp_path / "c").write_text("not a folder\n")
+    cases = {"a": "chatspec: a/internal: is a file where chatspec needs a folder\n  hint:",
+             "b": "chatspec: b/chatevent: is a symlink; chatspec writes no file through or over a symlink inside its folder\n  hint:",
+             "c": "chatspec: c: exists and is not a folder\n  hint:"}
+    before = _hashes(tmp_path)
+    for folder, expected in cases.items():
+        done = _chatspec(*_vendor_args("go", tmp_path / folder))
+        assert done.returncode == 2 and expected in done.stderr.replace(str(tmp_path) + "/", ""), done.stderr
+        assert "Traceback" not in done.stderr
+    assert _hashes(tmp_path) == before and not list(outside.iterdir())
