@@ -349,3 +349,28 @@ def test_a_file_where_vendor_needs_a_folder_or_a_symlink_inside_it_is_refused_by
         assert done.returncode == 2 and expected in done.stderr.replace(str(tmp_path) + "/", ""), done.stderr
         assert "Traceback" not in done.stderr
     assert _hashes(tmp_path) == before and not list(outside.iterdir())
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is needed to try the hook")
+def test_pre_commit_hook_passes_when_fresh_and_fails_when_stale(tmp_path: Path) -> None:
+    consumer = tmp_path / "consumer"
+    shutil.copytree(ROOT / "specs", consumer / "specs")
+    git = ["git", "-c", "user.email=ci@example.invalid", "-c", "user.name=ci"]
+    subprocess.run(["git", "init", "-q"], cwd=consumer, check=True)
+    assert subprocess.run([sys.executable, "-m", "generator", "--root", str(consumer), "generate"], cwd=ROOT, capture_output=True).returncode == 0
+    subprocess.run([*git, "add", "-A"], cwd=consumer, check=True)
+    subprocess.run([*git, "commit", "-qm", "specs"], cwd=consumer, check=True)
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    hook = [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "chatspec-check", "--all-files"]
+    fresh = subprocess.run(hook, cwd=consumer, capture_output=True, text=True, env=env, timeout=900)
+    assert fresh.returncode == 0, fresh.stdout[-3000:] + fresh.stderr[-2000:]
+    assert "chatspec check" in fresh.stdout and "Passed" in fresh.stdout
+    module = consumer / "generated" / "python" / "chatformats" / "chat_event.py"
+    module.write_text(module.read_text() + "# edited by hand\n")
+    stale = subprocess.run(hook, cwd=consumer, capture_output=True, text=True, env=env, timeout=900)
+    assert stale.returncode != 0 and "generated/ is stale" in stale.stdout
+
+
+def test_hook_definition_names_the_check() -> None:
+    text = (ROOT / ".pre-commit-hooks.yaml").read_text()
+    assert "id: chatspec-check" in text and "entry: chatspec" in text and "args: [check]" in text
