@@ -351,6 +351,17 @@ def test_a_file_where_vendor_needs_a_folder_or_a_symlink_inside_it_is_refused_by
     assert _hashes(tmp_path) == before and not list(outside.iterdir())
 
 
+@pytest.mark.skipif(not go_available(), reason="Go is not installed: the Go checks did not run")
+def test_go_vendored_under_another_module_path_builds_vets_and_tests(tmp_path: Path) -> None:
+    done = _chatspec("vendor", "--lang", "go", "--module", "example.com/acme/chat", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "go.mod").read_text().startswith("module example.com/acme/chat\n")
+    assert not _mentions(tmp_path, "chatformats")
+    for command in (["vet", "./..."], ["test", "-count=1", "./..."]):
+        ran = subprocess.run(["go", *command], cwd=tmp_path, capture_output=True, text=True, env=GO_ENV)
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is needed to try the hook")
 def test_pre_commit_hook_passes_when_fresh_and_fails_when_stale(tmp_path: Path) -> None:
     consumer = tmp_path / "consumer"
@@ -374,3 +385,16 @@ def test_pre_commit_hook_passes_when_fresh_and_fails_when_stale(tmp_path: Path) 
 def test_hook_definition_names_the_check() -> None:
     text = (ROOT / ".pre-commit-hooks.yaml").read_text()
     assert "id: chatspec-check" in text and "entry: chatspec" in text and "args: [check]" in text
+
+
+def test_a_package_an_older_chatspec_vendored_one_level_too_deep_is_named_and_left_alone(tmp_path: Path) -> None:
+    deep = tmp_path / "src" / "acme_chat" / "acme_chat"  # where `--out src/acme_chat` used to land
+    assert _chatspec(*_vendor_args("python", deep)).returncode == 0
+    (deep / MANIFEST).unlink()
+    (deep / "CHATSPEC.md").rename(deep / "README.md")
+    before = _hashes(deep)
+    done = _chatspec(*_vendor_args("python", tmp_path / "src" / "acme_chat"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "src" / "acme_chat" / "chat_event.py").is_file()
+    assert f"note: {deep} is a copy an older chatspec vendored one level too deep" in done.stderr
+    assert _hashes(deep) == before
