@@ -8,8 +8,7 @@ user's own files, sibling folders) is never read as drift, never overwritten,
 never removed. A file that is not recorded but sits at a path chatspec wants
 to write is refused with its name, unless it already holds exactly the bytes
 chatspec would write (then it is adopted). A recorded file that is no longer
-produced is removed only while it still holds what chatspec wrote (or carries
-the generated-file header); a folder is removed only when removing chatspec's
+produced is removed only while it still holds what chatspec wrote; a folder is removed only when removing chatspec's
 files emptied it.
 
 A folder without a manifest (written by an older chatspec, which swapped whole
@@ -244,7 +243,7 @@ def plan(out: Path, files: dict[str, str], display: str, legacy_owner: bool = Fa
         state, current, _, _ = _look(out, path)
         if state != "file" or current is None:
             continue  # gone, or replaced by something that is not chatspec's: forgotten, not touched
-        if manifest is None or _sha(current) in manifest.hashes(path) or _has_header(current):
+        if manifest is None or _sha(current) in manifest.hashes(path):
             result.remove.append(path)
             result.before[path] = current
         else:
@@ -291,8 +290,8 @@ def _write_file(out: Path, path: str, data: bytes) -> None:
 def _remove_leftover_temps(out: Path, folders: set[str]) -> None:
     """Temporary files a killed run left beside the files it was writing."""
     for folder in sorted(folders):
-        where = out / folder if folder else out
-        if where.is_symlink() or not where.is_dir():
+        where = out / folder if folder else out  # the folder itself may be a symlink: it is followed
+        if (folder and where.is_symlink()) or not where.is_dir():
             continue
         for entry in os.scandir(where):
             if entry.name.startswith(".") and entry.name.endswith(_TMP_SUFFIX) and entry.is_file(follow_symlinks=False):

@@ -398,3 +398,19 @@ def test_a_package_an_older_chatspec_vendored_one_level_too_deep_is_named_and_le
     assert (tmp_path / "src" / "acme_chat" / "chat_event.py").is_file()
     assert f"note: {deep} is a copy an older chatspec vendored one level too deep" in done.stderr
     assert _hashes(deep) == before
+
+
+def test_temporary_files_a_killed_run_left_in_a_symlinked_folder_are_removed(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real, target_is_directory=True)
+    assert _chatspec(*_vendor_args("go", link)).returncode == 0
+    leftovers = [real / ".go.mod.999.chatspec-tmp", real / "chatevent" / ".chatevent.go.999.chatspec-tmp"]
+    for leftover in leftovers:
+        leftover.write_text("half")
+    (real / ".env.chatspec-tmp-not").write_text("the user's")
+    assert _chatspec(*_vendor_args("go", link, "--check")).returncode == 0
+    assert _chatspec(*_vendor_args("go", link)).returncode == 0
+    assert not any(p.exists() for p in leftovers)
+    assert (real / ".env.chatspec-tmp-not").read_text() == "the user's" and link.is_symlink()
