@@ -10,6 +10,7 @@ What chatspec owns in the folder is recorded in its manifest (see generator/writ
 from __future__ import annotations
 
 import keyword
+import os
 import re
 import sys
 from pathlib import Path
@@ -100,7 +101,7 @@ def vendored_files(root: Path, lang: str, name: str, formats: list[str] | None) 
 
 def target_folder(out: Path, lang: str, name: str) -> Path:
     """Go: <out>/ is the module root. Python: <out>/<package>/, or <out> itself when its last part is the package name."""
-    if lang == "go" or out.name == name:
+    if lang == "go" or Path(os.path.abspath(out)).name == name:  # abspath: `--out .` inside src/acme_chat; no symlink resolved
         return out
     return out / name
 

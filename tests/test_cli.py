@@ -355,3 +355,14 @@ def test_a_damaged_manifest_is_refused_with_the_fix(project: Path, manifest: str
         assert done.returncode == 2 and expected in done.stderr, done.stderr
         assert "hint: delete it and run the command again" in done.stderr
     assert (project.parent / "outside.txt").exists()
+
+
+def test_a_binary_file_in_place_of_a_generated_one_is_reported_and_repaired_without_a_traceback(project: Path) -> None:
+    module = project / "generated" / "python" / "chatformats" / "chat_event.py"
+    module.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe\x00")
+    checked = _run(project, "check")
+    assert checked.returncode == 1 and "Traceback" not in checked.stderr
+    assert "Binary file generated/python/chatformats/chat_event.py differs" in checked.stdout
+    done = _run(project, "generate")
+    assert done.returncode == 0 and "wrote generated/python/chatformats/chat_event.py" in done.stdout, done.stderr
+    assert _run(project, "check").returncode == 0

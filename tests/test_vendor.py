@@ -256,6 +256,10 @@ def test_python_out_ending_in_the_package_name_is_the_package_folder(tmp_path: P
     assert not (tmp_path / "src" / "acme_chat" / "acme_chat").exists()
     again = _chatspec(*_vendor_args("python", tmp_path / "src"))
     assert again.returncode == 0 and "into " + str(tmp_path / "src" / "acme_chat") + " (0 written, 0 removed)" in again.stdout
+    here = subprocess.run([sys.executable, "-m", "generator", "--root", str(ROOT), *_vendor_args("python", Path("."))],
+                          capture_output=True, text=True, cwd=tmp_path / "src" / "acme_chat")
+    assert here.returncode == 0 and "into . (0 written, 0 removed)" in here.stdout, here.stdout + here.stderr
+    assert not (tmp_path / "src" / "acme_chat" / "acme_chat").exists()
 
 
 def test_vendor_check_names_paths_relative_to_the_vendored_folder(tmp_path: Path) -> None:
