@@ -26,8 +26,8 @@ def _parser() -> argparse.ArgumentParser:
     bump.add_argument("--to", help="major, minor, patch or an explicit version (refused if too small for the change)")
     vendor = sub.add_parser("vendor", help="write the generated code of some formats for another repository")
     vendor.add_argument("--lang", choices=["python", "go"], required=True)
-    vendor.add_argument("--package", help="the Python package name (with --lang python)")
-    vendor.add_argument("--module", help="the Go module path (with --lang go)")
+    vendor.add_argument("--package", help="the Python package name (with --lang python): an ASCII identifier, not a keyword or standard-library module")
+    vendor.add_argument("--module", help="the Go module path (with --lang go), e.g. example.com/acme/chat: its first element a domain with a dot")
     vendor.add_argument("--out", type=Path, required=True, help=(
         "go: the module root; python: the folder to hold the package folder, or the package folder itself when its "
         "last part is the package name (--out src and --out src/acme_chat both write src/acme_chat/). The folder may "
