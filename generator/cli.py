@@ -9,7 +9,7 @@ from pathlib import Path
 from generator import cache
 from generator.build import generated_files
 from generator.errors import SpecError, did_you_mean
-from generator.write import unified_diff, write_tree
+from generator.write import RefusedError, unified_diff, write_tree
 
 # The subcommands import what they use when they run: a no-op `chatspec check` is
 # answered from the cache without loading Jinja, jsonschema or black.
@@ -85,11 +85,16 @@ def _parser() -> argparse.ArgumentParser:
                      "Write the generated Python package or Go module of some formats into another repository, "
                      "under its own package name or module path. Only files chatspec vendored are replaced or removed.")
     vendor.add_argument("--lang", choices=["python", "go"], required=True, help="the language to vendor: python or go")
-    vendor.add_argument("--package", help="the Python package name, e.g. chatmodels (with --lang python)")
-    vendor.add_argument("--module", help="the Go module path, e.g. example.com/app/chat (with --lang go)")
-    vendor.add_argument("--out", type=Path, required=True, help="python: the folder to hold the package; go: the module root")
+    vendor.add_argument("--package", help="the Python package name, e.g. chatmodels (with --lang python): an ASCII identifier, "
+                                          "not a keyword or standard-library module")
+    vendor.add_argument("--module", help="the Go module path, e.g. example.com/app/chat (with --lang go): its first element a domain with a dot")
+    vendor.add_argument("--out", type=Path, required=True, help=(
+        "go: the module root; python: the folder to hold the package folder, or the package folder itself when its "
+        "last part is the package name (--out src and --out src/acme_chat both write src/acme_chat/). The folder may "
+        "hold your own files: chatspec records what it writes in .chatspec-manifest.json and touches nothing else. "
+        "A symlinked folder is written through, never replaced"))
     vendor.add_argument("--formats", help="comma-separated format ids, e.g. chat_event,droidlet_chat (default: all)")
-    vendor.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff when the vendored copy is stale")
+    vendor.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff (paths relative to the vendored folder) when the vendored copy is stale")
     diff = command("diff", "print the classified changes of a spec since a locked release",
                    "List every change since a locked release with its level, and the bump they need together. Writes nothing.")
     diff.add_argument("format", help="the format id (its folder under specs/), e.g. droidlet_chat")
@@ -122,7 +127,7 @@ def _bump(root: Path, format_id: str, to: str | None) -> int:
 
 
 def _vendor(root: Path, args: argparse.Namespace) -> int:
-    from generator.vendor import ensure_ours, target_folder, vendored_files
+    from generator.vendor import target_folder, vendored_by_old_chatspec, vendored_files
 
     name = args.package if args.lang == "python" else args.module
     if not name:
@@ -132,17 +137,21 @@ def _vendor(root: Path, args: argparse.Namespace) -> int:
     with cache.active(cache.folder_for(root)):
         files = vendored_files(root, args.lang, name, formats)
     folder = target_folder(args.out, args.lang, name)
+    legacy = vendored_by_old_chatspec(folder)
     if args.check:
-        diff = unified_diff(folder, files)
+        diff = unified_diff(folder, files, str(folder), legacy, diff_prefix="")
         if diff:
             sys.stdout.write(diff)
             print(f"chatspec: {folder} is stale; run the vendor command again and commit the result", file=sys.stderr)
             return 1
         print(f"chatspec: {folder} is up to date")
         return 0
-    ensure_ours(folder)
-    written, removed = write_tree(folder, files)
+    written, removed = write_tree(folder, files, str(folder), legacy)
     print(f"chatspec: vendored {len(files)} file(s) into {folder} ({len(written)} written, {len(removed)} removed)")
+    misplaced = folder / name
+    if args.lang == "python" and vendored_by_old_chatspec(misplaced):
+        print(f"chatspec: note: {misplaced} is a copy an older chatspec vendored one level too deep; "
+              f"delete it once nothing imports it (the package now lives in {folder})", file=sys.stderr)
     return 0
 
 
@@ -178,19 +187,29 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "vendor":
             return _vendor(root, args)
         files = generated_files(root)
-    except SpecError as exc:
+    except (SpecError, RefusedError) as exc:
         print(f"chatspec: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"chatspec: cannot write {exc.filename or 'the output'}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     out = root / "generated"
-    if args.command == "check":
-        diff = unified_diff(out, files)
-        if diff:
-            sys.stdout.write(diff)
-            print("chatspec: generated/ is stale; run `make generate` and commit the result", file=sys.stderr)
-            return 1
-        print("chatspec: generated/ is up to date")
-        return 0
-    written, removed = write_tree(out, files)
+    try:
+        if args.command == "check":
+            diff = unified_diff(out, files, "generated")
+            if diff:
+                sys.stdout.write(diff)
+                print("chatspec: generated/ is stale; run `make generate` and commit the result", file=sys.stderr)
+                return 1
+            print("chatspec: generated/ is up to date")
+            return 0
+        written, removed = write_tree(out, files, "generated")
+    except RefusedError as exc:
+        print(f"chatspec: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"chatspec: cannot write {exc.filename or 'generated/'}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     for path in written:
         print(f"wrote generated/{path}")
     for path in removed:

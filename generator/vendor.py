@@ -2,24 +2,77 @@
 
 Python under another package name, Go under another module path: the same
 generator, so the same bytes a golden test locks, with nothing left that names
-chatformats. A README stub records the spec versions and the command that made it.
+chatformats. A stub, CHATSPEC.md, records the spec versions and the command that
+made it (not README.md: the folder may be a module root holding the user's README).
+What chatspec owns in the folder is recorded in its manifest (see generator/write.py).
 """
 
 from __future__ import annotations
 
+import keyword
+import os
+import re
+import sys
 from pathlib import Path
 
 from generator.core import check_versions, discover, generate
 from generator.errors import SpecError
 from generator.options import Options
 from generator.render import header
-from generator.write import read_tree
+from generator.write import RefusedError
 
 MARKER = "Vendored by chatspec"
+STUB = "CHATSPEC.md"
+_GO_ELEMENT = re.compile(r"[A-Za-z0-9._~-]+")
+_GO_HOST = re.compile(r"[a-z0-9.-]+")
+_WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
+
+
+def check_package(name: str) -> None:
+    """`vendor --package`: an importable top-level Python package name that shadows nothing."""
+    def refuse(why: str) -> RefusedError:
+        return RefusedError(f"--package {name!r}", why, "choose a lowercase Python identifier such as acme_chat, e.g. "
+                            "`chatspec vendor --lang python --package acme_chat --out src/`")
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        raise refuse("is not a Python identifier (ASCII letters, digits and _, not starting with a digit)")
+    if keyword.iskeyword(name):
+        raise refuse("is a Python keyword, so `import` cannot name it")
+    if name.startswith("__"):
+        raise refuse("starts with __, which Python reserves (and __pycache__ is a cache folder)")
+    if name in sys.stdlib_module_names:
+        raise refuse("is a standard-library module: the package would shadow it, and the generated code imports the standard library")
+
+
+def check_module(path: str) -> None:
+    """`vendor --module`: a Go module path `go` accepts (golang.org/x/mod/module.CheckPath, without a version suffix)."""
+    def refuse(why: str) -> RefusedError:
+        return RefusedError(f"--module {path!r}", why, "use a path such as example.com/acme/chat, e.g. "
+                            "`chatspec vendor --lang go --module example.com/acme/chat --out third_party/chat/`")
+    if not path or path.startswith("/") or path.endswith("/") or "//" in path:
+        raise refuse("must be slash-separated path elements, with no leading, trailing or doubled slash")
+    elements = path.split("/")
+    for element in elements:
+        if not _GO_ELEMENT.fullmatch(element):
+            raise refuse(f"has the element {element!r}: Go allows only ASCII letters, digits and . _ - ~ in a module path")
+        if element.startswith(".") or element.endswith("."):
+            raise refuse(f"has the element {element!r}, which starts or ends with a dot")
+        if element.split(".")[0].lower() in _WINDOWS_RESERVED:
+            raise refuse(f"has the element {element!r}, a reserved file name on Windows")
+        if re.search(r"~[0-9]+$", element.split(".")[0]):
+            raise refuse(f"has the element {element!r}, which looks like a Windows short name")
+    host = elements[0]
+    if not _GO_HOST.fullmatch(host) or "." not in host or host.startswith("-"):
+        raise refuse(f"starts with {host!r}: the first element must be a lowercase domain name with a dot "
+                     "(Go reserves dot-less paths for its standard library)")
+    if len(elements) > 1 and re.fullmatch(r"v[0-9]+", elements[-1]):
+        major = elements[-1][1:]
+        if major in ("0", "1") or major.startswith("0"):
+            raise refuse(f"ends in /{elements[-1]}: a major-version suffix must be v2 or higher, without leading zeros")
 
 
 def vendored_files(root: Path, lang: str, name: str, formats: list[str] | None) -> dict[str, str]:
     """{path under the vendored folder: text} for lang ("python" or "go") named `name`."""
+    (check_package if lang == "python" else check_module)(name)
     specs = discover(root / "specs", root)
     check_versions(root / "specs", root, specs)
     known = [s.format_id for s in specs]
@@ -37,7 +90,7 @@ def vendored_files(root: Path, lang: str, name: str, formats: list[str] | None) 
     if formats:
         command += f" --formats {','.join(sorted(wanted))}"
     rows = "\n".join(f"| `{s.format_id}` | {s.document['x-version']} | `{s.path}` |" for s in chosen)
-    out["README.md"] = (
+    out[STUB] = (
         f"<!-- {header(None)} -->\n\n# {MARKER}: `{name}`\n\n"
         "Generated from these specs; regenerate instead of editing:\n\n"
         f"| Format | Version | Spec |\n|---|---|---|\n{rows}\n\n"
@@ -47,13 +100,16 @@ def vendored_files(root: Path, lang: str, name: str, formats: list[str] | None) 
 
 
 def target_folder(out: Path, lang: str, name: str) -> Path:
-    """Python goes to <out>/<package>/, Go to <out>/ (the module root)."""
-    return out / name if lang == "python" else out
+    """Go: <out>/ is the module root. Python: <out>/<package>/, or <out> itself when its last part is the package name."""
+    if lang == "go" or Path(os.path.abspath(out)).name == name:  # abspath: `--out .` inside src/acme_chat; no symlink resolved
+        return out
+    return out / name
 
 
-def ensure_ours(folder: Path) -> None:
-    """Refuse to overwrite a folder chatspec did not vendor: write_tree removes what it does not produce."""
-    existing = read_tree(folder)
-    if existing and MARKER not in existing.get("README.md", ""):
-        raise SpecError(folder.as_posix(), "", "the folder holds files chatspec did not vendor",
-                        "vendor into an empty folder, or one chatspec vendored before")
+def vendored_by_old_chatspec(folder: Path) -> bool:
+    """A folder an older chatspec vendored (no manifest; README.md with the marker): it owned the folder whole."""
+    readme = folder / "README.md"
+    try:
+        return readme.is_file() and not readme.is_symlink() and MARKER.encode() in readme.read_bytes()[:4096]
+    except OSError:
+        return False

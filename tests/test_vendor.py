@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from conftest import ROOT, format_folders
 from go_driver import GO_ENV, go_available
+from generator.write import MANIFEST
 
 
 def _chatspec(*args: str) -> subprocess.CompletedProcess[str]:
@@ -28,9 +32,10 @@ def test_python_vendored_under_another_package_name(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     package = tmp_path / "acme_chat"
     assert sorted(p.name for p in package.iterdir()) == [
-        "README.md", "__init__.py", "_runtime.py", "droidlet_chat.py", "droidlet_chat_v1.py", "py.typed", "structured_conversation.py"]
+        ".chatspec-manifest.json", "CHATSPEC.md", "__init__.py", "_runtime.py", "droidlet_chat.py", "droidlet_chat_v1.py", "py.typed",
+        "structured_conversation.py"]
     assert not _mentions(tmp_path, "chatformats")
-    readme = (package / "README.md").read_text()
+    readme = (package / "CHATSPEC.md").read_text()
     assert "| `droidlet_chat` | 2.0.0 |" in readme and "| `droidlet_chat_v1` | 1.0.0 |" in readme
     example = (format_folders()["structured_conversation"] / "examples" / "valid" / "basic_two_person.json").read_text()
     code = ("import sys; from acme_chat import structured_conversation as sc, droidlet_chat\n"
@@ -47,11 +52,307 @@ def test_python_vendored_under_another_package_name(tmp_path: Path) -> None:
     assert stale.returncode == 1 and "is stale" in stale.stderr
 
 
-def test_vendor_refuses_a_folder_it_did_not_write(tmp_path: Path) -> None:
-    (tmp_path / "main.go").write_text("package main\n")
-    done = _chatspec("vendor", "--lang", "go", "--module", "example.com/x", "--out", str(tmp_path))
-    assert done.returncode == 2 and "holds files chatspec did not vendor" in done.stderr
-    assert (tmp_path / "main.go").read_text() == "package main\n"
+def _hashes(folder: Path) -> dict[str, str]:
+    """sha256 of every file under `folder` (dotfiles and .git included; a symlink by where it points)."""
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        key = path.relative_to(folder).as_posix()
+        if path.is_symlink():
+            found[key] = "-> " + os.readlink(path)
+        elif path.is_file():
+            found[key] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
+def _ours(folder: Path) -> set[Path]:
+    return {folder / MANIFEST, *(folder / p for p in json.loads((folder / MANIFEST).read_text())["files"])}
+
+
+GIT = ["git", "-c", "user.email=ci@example.invalid", "-c", "user.name=ci", "-c", "init.defaultBranch=main"]
+
+
+def _git_repository_of_dotfiles(case: Path) -> Path:
+    repo = case / "repo"
+    repo.mkdir()
+    subprocess.run([*GIT, "init", "-q"], cwd=repo, check=True)
+    (repo / ".env").write_text("SECRET=1\n")
+    (repo / ".gitignore").write_text("*.log\n")
+    (repo / ".github" / "workflows").mkdir(parents=True)
+    (repo / ".github" / "workflows" / "ci.yml").write_text("on: push\n")
+    subprocess.run([*GIT, "add", "-A"], cwd=repo, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "dotfiles"], cwd=repo, check=True)
+    return repo
+
+
+def _go_module_root_with_the_users_files(case: Path) -> Path:
+    root = case / "chat"
+    (root / "cmd" / "demo").mkdir(parents=True)
+    (root / "README.md").write_text("# Our chat module\n\nOur own words.\n")
+    (root / "cmd" / "demo" / "main.go").write_text(
+        'package main\n\nimport (\n\t"fmt"\n\n\t"example.com/acme/chat/chatevent"\n)\n\n'
+        'func main() {\n\t_, err := chatevent.ParseChatEventFromJSON([]byte(`{}`))\n\tfmt.Println(err != nil)\n}\n')
+    return root
+
+
+def _old_and_new_siblings(case: Path) -> Path:
+    out = case / "out"
+    out.mkdir()
+    for sibling in ("out.old", "out.new", "out/acme_chat.old", "out/acme_chat.new"):
+        (case / sibling).mkdir(parents=True, exist_ok=True)
+        (case / sibling / "keep.txt").write_text(f"the user's {sibling}\n")
+    return out
+
+
+def _symlinked_out(case: Path) -> Path:
+    real = case / "real"
+    real.mkdir()
+    (real / "keep.txt").write_text("the user's\n")
+    link = case / "acme_chat"  # for python the link is the package folder itself (its name is the package's)
+    link.symlink_to(real, target_is_directory=True)
+    return link
+
+
+def _binary_files(case: Path) -> Path:
+    out = case / "out"
+    (out / "acme_chat").mkdir(parents=True)
+    (out / "logo.png").write_bytes(bytes(range(256)) * 4)
+    (out / "acme_chat" / "data.bin").write_bytes(b"\xff\xfe\x00\x80 not utf-8")
+    (out / "internal").mkdir()
+    (out / "internal" / "blob.bin").write_bytes(b"\xc3\x28")
+    return out
+
+
+CORPUS: dict[str, Callable[[Path], Path]] = {
+    "git_repository_of_dotfiles": _git_repository_of_dotfiles,
+    "go_module_root_with_the_users_files": _go_module_root_with_the_users_files,
+    "old_and_new_siblings": _old_and_new_siblings,
+    "symlinked_out": _symlinked_out,
+    "binary_files": _binary_files,
+}
+
+
+def _vendor_args(lang: str, out: Path, *extra: str) -> list[str]:
+    name = ["--package", "acme_chat"] if lang == "python" else ["--module", "example.com/acme/chat"]
+    return ["vendor", "--lang", lang, *name, "--out", str(out), "--formats", "chat_event", *extra]
+
+
+@pytest.mark.parametrize("lang", ["go", "python"])
+@pytest.mark.parametrize("case", sorted(CORPUS))
+def test_vendoring_twice_into_a_users_folder_keeps_every_user_byte(tmp_path: Path, case: str, lang: str) -> None:
+    if case == "go_module_root_with_the_users_files" and lang == "python":
+        pytest.skip("a Go module root is a Go case")
+    if case == "git_repository_of_dotfiles" and shutil.which("git") is None:
+        pytest.skip("git is needed to make the repository")
+    out = CORPUS[case](tmp_path)
+    user = _hashes(tmp_path)
+    assert user, "the corpus case holds files of the user's"
+    for run in range(2):
+        done = _chatspec(*_vendor_args(lang, out))
+        assert done.returncode == 0, done.stderr
+        if run == 1:
+            assert "(0 written, 0 removed)" in done.stdout
+        assert "Traceback" not in done.stderr
+        folder = out / "acme_chat" if lang == "python" and out.name != "acme_chat" else out
+        ours = _ours(folder)
+        after = _hashes(tmp_path)
+        assert {k: v for k, v in after.items() if k in user} == user, "a file of the user's changed or went away"
+        assert set(after) - set(user) == {p.relative_to(tmp_path).as_posix() for p in ours} - set(user) or out.is_symlink()
+        checked = _chatspec(*_vendor_args(lang, out, "--check"))
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+    if lang == "go":
+        assert (folder / "go.mod").read_text().startswith("module example.com/acme/chat\n")
+        assert (folder / "chatevent" / "chatevent.go").is_file()
+    else:
+        assert (folder / "chat_event.py").read_text().startswith("# Code generated by chatspec")
+    if out.is_symlink():
+        assert out.is_symlink() and (tmp_path / "real" / MANIFEST).is_file()
+    if case == "git_repository_of_dotfiles":
+        fsck = subprocess.run(["git", "fsck", "--strict"], cwd=out, capture_output=True, text=True)
+        assert fsck.returncode == 0, fsck.stderr
+        status = subprocess.run(["git", "status", "--porcelain"], cwd=out, capture_output=True, text=True, check=True)
+        assert status.stdout.splitlines() == ["?? acme_chat/" if lang == "python" else "?? .chatspec-manifest.json",
+                                              *([] if lang == "python" else ["?? CHATSPEC.md", "?? chatevent/", "?? go.mod", "?? internal/"])]
+    if case == "go_module_root_with_the_users_files" and go_available():
+        for command in (["vet", "./..."], ["build", "./..."]):
+            ran = subprocess.run(["go", *command], cwd=out, capture_output=True, text=True, env=GO_ENV)
+            assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+@pytest.mark.parametrize(
+    ("lang", "path", "content"),
+    [
+        ("go", "go.mod", b"module example.com/ours\n\ngo 1.22\n"),
+        ("go", "CHATSPEC.md", b"# our notes\n"),
+        ("go", "chatevent/chatevent.go", b"\xff\xfe binary, not UTF-8"),
+        ("python", "acme_chat/_runtime.py", b"# our runtime\n"),
+        ("python", "acme_chat/py.typed", b"partial\n"),
+    ],
+    ids=["go_mod", "stub", "binary_go_file", "python_module", "py_typed"],
+)
+def test_a_user_file_where_vendor_writes_is_refused_by_name_and_nothing_is_written(
+        tmp_path: Path, lang: str, path: str, content: bytes) -> None:
+    (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / path).write_bytes(content)
+    before = _hashes(tmp_path)
+    for extra in ((), ("--check",)):
+        done = _chatspec(*_vendor_args(lang, tmp_path, *extra))
+        assert "Traceback" not in done.stderr
+        if not extra:
+            assert done.returncode == 2
+            assert done.stderr.startswith(f"chatspec: {tmp_path / path}: is not chatspec's"), done.stderr
+            assert "move or rename each file named here" in done.stderr
+        else:
+            assert done.returncode == 1 and f"({path.removeprefix('acme_chat/')}: is not chatspec's" in done.stdout
+    assert _hashes(tmp_path) == before
+
+
+def test_revendoring_removes_only_its_own_files_that_are_no_longer_produced(tmp_path: Path) -> None:
+    both = ["vendor", "--lang", "go", "--module", "example.com/acme/chat", "--out", str(tmp_path), "--formats", "chat_event,chat_modality"]
+    assert _chatspec(*both).returncode == 0
+    (tmp_path / "chatmodality" / "extra_test.go").write_text("package chatmodality\n")
+    (tmp_path / "main.go").write_text("package main\n\nfunc main() {}\n")
+    done = _chatspec(*_vendor_args("go", tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "removed" in done.stdout and "0 removed" not in done.stdout
+    assert sorted(p.name for p in (tmp_path / "chatmodality").iterdir()) == ["extra_test.go"]
+    assert (tmp_path / "main.go").read_text() == "package main\n\nfunc main() {}\n"
+    assert not any("chatmodality" in p for p in json.loads((tmp_path / MANIFEST).read_text())["files"])
+    assert _chatspec(*_vendor_args("go", tmp_path, "--check")).returncode == 0
+
+
+def test_the_first_run_on_a_folder_an_older_chatspec_vendored_keeps_the_users_files(tmp_path: Path) -> None:
+    assert _chatspec(*_vendor_args("go", tmp_path)).returncode == 0
+    # What the older chatspec left: no manifest, its README stub, and a file of the user's added since.
+    (tmp_path / MANIFEST).unlink()
+    stub = (tmp_path / "CHATSPEC.md").read_text()
+    (tmp_path / "CHATSPEC.md").unlink()
+    (tmp_path / "README.md").write_text(stub)
+    (tmp_path / "cmd" / "demo").mkdir(parents=True)
+    (tmp_path / "cmd" / "demo" / "main.go").write_text("package main\n\nfunc main() {}\n")
+    (tmp_path / "NOTES.md").write_text("no header: the user's\n")
+    checked = _chatspec(*_vendor_args("go", tmp_path, "--check"))
+    assert checked.returncode == 1 and "(README.md should not exist" in checked.stdout and "NOTES.md" not in checked.stdout
+    done = _chatspec(*_vendor_args("go", tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert not (tmp_path / "README.md").exists() and (tmp_path / "CHATSPEC.md").is_file()
+    assert (tmp_path / "cmd" / "demo" / "main.go").read_text() == "package main\n\nfunc main() {}\n"
+    assert (tmp_path / "NOTES.md").read_text() == "no header: the user's\n"
+    assert _chatspec(*_vendor_args("go", tmp_path, "--check")).returncode == 0
+
+
+def test_a_headed_file_in_a_folder_chatspec_never_vendored_is_not_removed(tmp_path: Path) -> None:
+    # The user's repository root holds chatspec output of its own (generated/): vendoring Go there must leave it alone.
+    theirs = tmp_path / "generated" / "python" / "chatformats" / "chat_event.py"
+    theirs.parent.mkdir(parents=True)
+    theirs.write_text("# Code generated by chatspec from specs/chat_event/spec.json. DO NOT EDIT.\n")
+    assert _chatspec(*_vendor_args("go", tmp_path)).returncode == 0
+    assert theirs.is_file()
+
+
+def test_python_out_ending_in_the_package_name_is_the_package_folder(tmp_path: Path) -> None:
+    first = _chatspec(*_vendor_args("python", tmp_path / "src" / "acme_chat"))
+    assert first.returncode == 0, first.stderr
+    assert (tmp_path / "src" / "acme_chat" / "__init__.py").is_file()
+    assert not (tmp_path / "src" / "acme_chat" / "acme_chat").exists()
+    again = _chatspec(*_vendor_args("python", tmp_path / "src"))
+    assert again.returncode == 0 and "into " + str(tmp_path / "src" / "acme_chat") + " (0 written, 0 removed)" in again.stdout
+    here = subprocess.run([sys.executable, "-m", "generator", "--root", str(ROOT), *_vendor_args("python", Path("."))],
+                          capture_output=True, text=True, cwd=tmp_path / "src" / "acme_chat")
+    assert here.returncode == 0 and "into . (0 written, 0 removed)" in here.stdout, here.stdout + here.stderr
+    assert not (tmp_path / "src" / "acme_chat" / "acme_chat").exists()
+
+
+def test_vendor_check_names_paths_relative_to_the_vendored_folder(tmp_path: Path) -> None:
+    assert _chatspec(*_vendor_args("python", tmp_path)).returncode == 0
+    module = tmp_path / "acme_chat" / "chat_event.py"
+    module.write_text(module.read_text() + "# edited\n")
+    stale = _chatspec(*_vendor_args("python", tmp_path, "--check"))
+    assert stale.returncode == 1
+    assert "--- a/chat_event.py\n+++ b/chat_event.py\n" in stale.stdout
+    assert "generated/" not in stale.stdout and str(tmp_path) not in stale.stdout
+    assert f"{tmp_path / 'acme_chat'} is stale" in stale.stderr
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "expected"),
+    [
+        ("--package", "../escaped", "is not a Python identifier"),
+        ("--package", "acme/chat", "is not a Python identifier"),
+        ("--package", "1chat", "is not a Python identifier"),
+        ("--package", "café", "is not a Python identifier"),
+        ("--package", "class", "is a Python keyword"),
+        ("--package", "json", "is a standard-library module"),
+        ("--package", "__pycache__", "starts with __"),
+        ("--module", "../escaped", "has the element '..'"),
+        ("--module", "example.com/a b", "has the element 'a b'"),
+        ("--module", 'example.com/x"; os.Exit(1); "', "Go allows only ASCII letters"),
+        ("--module", "/example.com/x", "no leading, trailing or doubled slash"),
+        ("--module", "example.com//x", "no leading, trailing or doubled slash"),
+        ("--module", "acme/chat", "the first element must be a lowercase domain name with a dot"),
+        ("--module", "Example.com/chat", "the first element must be a lowercase domain name with a dot"),
+        ("--module", "example.com/chat/v1", "a major-version suffix must be v2 or higher"),
+        ("--module", "example.com/.hidden", "starts or ends with a dot"),
+        ("--module", "example.com/con", "a reserved file name on Windows"),
+    ],
+)
+def test_vendor_names_are_checked_before_anything_is_written(tmp_path: Path, option: str, value: str, expected: str) -> None:
+    lang = "python" if option == "--package" else "go"
+    done = _chatspec("vendor", "--lang", lang, option, value, "--out", str(tmp_path / "out"))
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"chatspec: {option} {value!r}: "), done.stderr
+    assert expected in done.stderr and "\n  hint: " in done.stderr
+    assert not (tmp_path / "out").exists() and not (tmp_path / "escaped").exists()
+
+
+@pytest.mark.skipif(not go_available(), reason="Go is not installed: the Go checks did not run")
+@pytest.mark.parametrize("module", ["example.com/acme/chat", "git.example.org/team-a/chat_v2.x", "example.com/chat/v2", "x.io/A~b"])
+def test_accepted_module_paths_are_ones_go_accepts(tmp_path: Path, module: str) -> None:
+    done = _chatspec("vendor", "--lang", "go", "--module", module, "--out", str(tmp_path), "--formats", "chat_event")
+    assert done.returncode == 0, done.stderr
+    ran = subprocess.run(["go", "vet", "./..."], cwd=tmp_path, capture_output=True, text=True, env=GO_ENV)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+@pytest.mark.skipif(not go_available(), reason="Go is not installed: the Go checks did not run")
+def test_an_existing_go_module_builds_against_a_vendored_copy_with_require_and_replace(tmp_path: Path) -> None:
+    app = tmp_path / "app"
+    (app / "cmd" / "show").mkdir(parents=True)
+    # The layout and the two go.mod lines the README gives a consumer.
+    (app / "go.mod").write_text("module example.com/app\n\ngo 1.21\n\nrequire example.com/acme/chat v0.0.0\n\n"
+                                "replace example.com/acme/chat => ./third_party/chat\n")
+    done = _chatspec("vendor", "--lang", "go", "--module", "example.com/acme/chat", "--out", str(app / "third_party" / "chat"))
+    assert done.returncode == 0, done.stderr
+    (app / "cmd" / "show" / "main.go").write_text(
+        'package main\n\nimport (\n\t"fmt"\n\t"io"\n\t"os"\n\n\t"example.com/acme/chat/chatevent"\n)\n\n'
+        "func main() {\n\tdata, _ := io.ReadAll(os.Stdin)\n\tevent, err := chatevent.ParseChatEventFromJSON(data)\n"
+        '\tif err != nil {\n\t\tfmt.Println("invalid:", err)\n\t\tos.Exit(1)\n\t}\n\tfmt.Printf("%T\\n", event)\n}\n')
+    for command in (["vet", "./..."], ["build", "./..."], ["build", "-o", str(tmp_path / "show"), "./cmd/show"]):
+        ran = subprocess.run(["go", *command], cwd=app, capture_output=True, text=True, env=GO_ENV)
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+    example = (format_folders()["chat_event"] / "examples" / "valid" / "content_chunk.json").read_text()
+    ran = subprocess.run([str(tmp_path / "show")], input=example, capture_output=True, text=True)
+    assert ran.returncode == 0 and ran.stdout == "*chatevent.ChatEvent\n", ran.stdout + ran.stderr
+    bad = subprocess.run([str(tmp_path / "show")], input="{}", capture_output=True, text=True)
+    assert bad.returncode == 1 and bad.stdout.startswith("invalid:")
+
+
+def test_a_file_where_vendor_needs_a_folder_or_a_symlink_inside_it_is_refused_by_name(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "internal").write_text("a file of the user's\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "chatevent").symlink_to(outside, target_is_directory=True)
+    (tmp_path / "c").write_text("not a folder\n")
+    cases = {"a": "chatspec: a/internal: is a file where chatspec needs a folder\n  hint:",
+             "b": "chatspec: b/chatevent: is a symlink; chatspec writes no file through or over a symlink inside its folder\n  hint:",
+             "c": "chatspec: c: exists and is not a folder\n  hint:"}
+    before = _hashes(tmp_path)
+    for folder, expected in cases.items():
+        done = _chatspec(*_vendor_args("go", tmp_path / folder))
+        assert done.returncode == 2 and expected in done.stderr.replace(str(tmp_path) + "/", ""), done.stderr
+        assert "Traceback" not in done.stderr
+    assert _hashes(tmp_path) == before and not list(outside.iterdir())
 
 
 @pytest.mark.skipif(not go_available(), reason="Go is not installed: the Go checks did not run")
@@ -88,3 +389,32 @@ def test_pre_commit_hook_passes_when_fresh_and_fails_when_stale(tmp_path: Path) 
 def test_hook_definition_names_the_check() -> None:
     text = (ROOT / ".pre-commit-hooks.yaml").read_text()
     assert "id: chatspec-check" in text and "entry: chatspec" in text and "args: [check]" in text
+
+
+def test_a_package_an_older_chatspec_vendored_one_level_too_deep_is_named_and_left_alone(tmp_path: Path) -> None:
+    deep = tmp_path / "src" / "acme_chat" / "acme_chat"  # where `--out src/acme_chat` used to land
+    assert _chatspec(*_vendor_args("python", deep)).returncode == 0
+    (deep / MANIFEST).unlink()
+    (deep / "CHATSPEC.md").rename(deep / "README.md")
+    before = _hashes(deep)
+    done = _chatspec(*_vendor_args("python", tmp_path / "src" / "acme_chat"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "src" / "acme_chat" / "chat_event.py").is_file()
+    assert f"note: {deep} is a copy an older chatspec vendored one level too deep" in done.stderr
+    assert _hashes(deep) == before
+
+
+def test_temporary_files_a_killed_run_left_in_a_symlinked_folder_are_removed(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real, target_is_directory=True)
+    assert _chatspec(*_vendor_args("go", link)).returncode == 0
+    leftovers = [real / ".go.mod.999.chatspec-tmp", real / "chatevent" / ".chatevent.go.999.chatspec-tmp"]
+    for leftover in leftovers:
+        leftover.write_text("half")
+    (real / ".env.chatspec-tmp-not").write_text("the user's")
+    assert _chatspec(*_vendor_args("go", link, "--check")).returncode == 0
+    assert _chatspec(*_vendor_args("go", link)).returncode == 0
+    assert not any(p.exists() for p in leftovers)
+    assert (real / ".env.chatspec-tmp-not").read_text() == "the user's" and link.is_symlink()
