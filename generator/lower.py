@@ -8,7 +8,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from generator import ir, messages
+from generator import ir, messages, patterns
 from generator.errors import SpecError, pointer_of
 from generator.load import LoadedSpec
 
@@ -258,6 +258,11 @@ class Lowering:
 
     def lower_string(self, schema: dict[str, Any], over: dict[str, str], pointer: str) -> ir.StringType:
         msgs = {"type": messages.type_message("string", over)}
+        if "pattern" in schema:
+            try:
+                patterns.check(schema["pattern"])
+            except patterns.PatternError as exc:
+                raise self.fail(pointer + "/pattern", exc.problem, exc.hint) from None
         for key in ("minLength", "maxLength", "pattern"):
             if key in schema:
                 msgs[key] = messages.resolve(key, over, limit=schema[key])

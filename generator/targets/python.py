@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import black
 
 from generator import ir
+from generator.patterns import to_python
 from generator.errors import SpecError, pointer_of
 from generator.naming import constant_case, python_attr, snake_case
 from generator.render import header, render, template_exists
@@ -163,7 +164,7 @@ class PythonTarget:
             if t.max_length is not None:
                 args.append(f"max_length={t.max_length}")
             if t.pattern is not None:
-                args.append(f"pattern={py_str(t.pattern)}")
+                args.append(f"pattern={py_str(to_python(t.pattern))}")
             if t.enum is not None:
                 args.append("enum=frozenset(" + py_tuple([py_str(v) for v in t.enum]) + ")")
             if t.const is not None:
