@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import math
+import os
 import re
+import sys
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -64,9 +67,15 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return seen
 
 
+def _line_column(text: str, at: int) -> tuple[int, int]:
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
 def _parse_json(text: str, shown: str) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates)
+    except RecursionError:
+        raise SpecError(shown, "", "the JSON nests too deeply to read", "flatten the document (a spec or example needs only a few levels)") from None
     except json.JSONDecodeError as exc:
         raise SpecError(
             shown, "", f"invalid JSON: {exc.msg}", "fix the JSON syntax at that line and column",
@@ -80,6 +89,51 @@ def _parse_json(text: str, shown: str) -> Any:
         column = at - (text.rfind("\n", 0, at) + 1) + 1
         raise SpecError(shown, "", f"duplicate key {exc.key!r} in one object (JSON would keep only the last)",
                         "rename or remove one of them", line=line, column=column) from None
+    except ValueError:
+        # Python refuses to read integers longer than sys.get_int_max_str_digits() (4300 digits).
+        found = re.search(r"(?<![0-9.eE+-])-?[0-9]{%d,}" % (sys.get_int_max_str_digits() + 1), text)
+        at = found.start() if found else 0
+        line, column = _line_column(text, at)
+        digits = len(found.group().lstrip("-")) if found else 0
+        raise SpecError(shown, "", f"a number with {digits} digits: no target can hold it (and Python reads at most {sys.get_int_max_str_digits()})",
+                        "write a number that fits in 64 bits", line=line, column=column) from None
+
+
+INT64 = (-(2**63), 2**63 - 1)
+
+
+def check_values(value: Any, shown: str, numbers: bool = True) -> None:
+    """Refuse values no target can emit: non-finite numbers, integers beyond 64 bits, U+FEFF and lone surrogates.
+
+    `numbers` is False for examples, whose numbers are data a runtime must judge, not code to emit.
+    """
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, dict):
+            for key, sub in reversed(item.items()):
+                _check_text(key, shown, (*path, key), "key")
+                stack.append(((*path, key), sub))
+        elif isinstance(item, list):
+            stack.extend(((*path, i), sub) for i, sub in reversed(list(enumerate(item))))
+        elif isinstance(item, str):
+            _check_text(item, shown, path, "text")
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise SpecError(shown, pointer_of(*path), f"{item!r} is not a JSON number (NaN, Infinity, or beyond the 64-bit float range, e.g. 1e400)",
+                            "write a finite number, at most 1.7976931348623157e308 in size")
+        elif numbers and isinstance(item, int) and not isinstance(item, bool) and not INT64[0] <= item <= INT64[1]:
+            raise SpecError(shown, pointer_of(*path), f"the integer {item} does not fit in 64 bits, and every target holds integers as int64",
+                            f"use an integer from {INT64[0]} to {INT64[1]} (or write a number field's value as a float, e.g. 1e20)")
+
+
+def _check_text(text: str, shown: str, path: tuple[str | int, ...], what: str) -> None:
+    for i, ch in enumerate(text):
+        if ch == "\ufeff":
+            raise SpecError(shown, pointer_of(*path), f"the {what} {text[:40]!r} holds U+FEFF (a byte order mark) at character {i + 1}, which generated code and docs would carry invisibly",
+                            "remove it (write U+2060 WORD JOINER if a zero-width no-break space is meant)")
+        if "\ud800" <= ch <= "\udfff":
+            raise SpecError(shown, pointer_of(*path), f"the {what} {text[:40]!r} holds a lone surrogate \\u{ord(ch):04x} at character {i + 1}, which no UTF-8 text can hold",
+                            "remove it, or write the whole character (both halves of a surrogate pair, or the character itself)")
 
 
 def _explain(error: jsonschema.ValidationError) -> tuple[str, str]:
@@ -112,9 +166,45 @@ def _read_examples(folder: Path, root: Path) -> list[tuple[str, Any]]:
     if not folder.is_dir():
         return []
     return [
-        (p.stem, _parse_json(p.read_text(encoding="utf-8"), _shown(p, root)))
+        (p.stem, _checked_example(p, root))
         for p in sorted(folder.glob("*.json"))
     ]
+
+
+def _checked_example(path: Path, root: Path) -> Any:
+    shown = _shown(path, root)
+    data = _parse_json(_read_text(path, shown), shown)
+    check_values(data, shown, numbers=False)
+    return data
+
+
+def _read_text(path: Path, shown: str, missing: str = "check that it exists and is a readable file") -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SpecError(shown, "", f"cannot read the file: {exc.strerror}", missing) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start].decode("utf-8", errors="replace")
+        line, column = _line_column(before, len(before))
+        raise SpecError(shown, "", f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x} cannot start a character here)",
+                        "save it as UTF-8", line=line, column=column) from None
+
+
+def refuse_symlinks(spec_dir: Path, root: Path) -> None:
+    """A spec folder and everything in it (spec, examples, history) must be real files: a symlink would pull
+    files from outside the repository into the docs, the Go fuzz seeds and the release snapshots."""
+    found = [spec_dir] if spec_dir.is_symlink() else []
+    if not found and spec_dir.is_dir():
+        for folder, dirs, files in os.walk(spec_dir):
+            found.extend(Path(folder, name) for name in sorted([*dirs, *files]) if Path(folder, name).is_symlink())
+            if found:
+                break
+    if found:
+        link = found[0]
+        raise SpecError(_shown(link, root), "", f"is a symbolic link (to {os.readlink(link)}); chatspec reads only real files under specs/",
+                        "replace the link with a copy of the file or folder it points to")
 
 
 def _shown(path: Path, root: Path) -> str:
@@ -131,11 +221,10 @@ def load_spec(spec_dir: Path, root: Path, format_id: str | None = None) -> Loade
     """
     spec_path = spec_dir / "spec.json"
     shown = _shown(spec_path, root)
-    try:
-        text = spec_path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecError(shown, "", f"cannot read the spec: {exc.strerror}", "create spec.json in the format's folder") from None
+    refuse_symlinks(spec_dir, root)
+    text = _read_text(spec_path, shown, missing="create spec.json in the format's folder")
     document = _parse_json(text, shown)
+    check_values(document, shown)
     check_document(document, shown)
     invalid = _read_examples(spec_dir / "examples" / "invalid", root)
     for name, case in invalid:

@@ -39,6 +39,7 @@ class Lowering:
     def __init__(self, spec: LoadedSpec) -> None:
         self.spec = spec
         self.defs: dict[str, Any] = spec.document["$defs"]
+        self.kind_trail: list[str] = []  # aliases json_kind is inside of, to catch an alias that contains itself
         resource = Resource.from_contents(spec.document, default_specification=DRAFT202012)
         self.resolver = Registry().with_resource(_SPEC_URI, resource).resolver(base_uri=_SPEC_URI)
 
@@ -139,10 +140,13 @@ class Lowering:
         factory = schema.get("x-default-factory")
         if required and ("default" in schema or factory):
             raise self.fail(pointer, f"required field {key!r} has a default", "drop the default, or make the field optional")
+        lowered = self.lower_type(schema, pointer)
+        if "default" in schema:
+            self.check_default_emittable(key, lowered, pointer)
         return ir.Field(
             name=schema.get("x-name", key),
             wire_name=key,
-            type=self.lower_type(schema, pointer),
+            type=lowered,
             required=required,
             description=schema.get("description", ""),
             required_message=messages.resolve("required", over),
@@ -150,6 +154,20 @@ class Lowering:
             default=schema.get("default"),
             default_factory=factory,
         )
+
+    def check_default_emittable(self, key: str, t: ir.TypeRef, pointer: str) -> None:
+        """A default must be a value the generated code can hold as it is: no date-time or base64 field has one,
+        because the generated field holds a parsed time or bytes, which a JSON string default does not give."""
+        t = strip_nullable(t)
+        seen = set()
+        while isinstance(t, ir.Ref) and t.target == "alias" and t.name not in seen:
+            seen.add(t.name)
+            t = strip_nullable(self.lower_type(self.defs[t.name], pointer_of("$defs", t.name)))
+        if isinstance(t, ir.StringType) and (t.format == "date-time" or t.encoding == "base64"):
+            what = "a date-time" if t.format == "date-time" else "a base64"
+            held = "a parsed time" if t.format == "date-time" else "decoded bytes"
+            raise self.fail(pointer + "/default", f"field {key!r} is {what} string, which cannot have a default: the generated code holds {held}, not the JSON text",
+                            "drop the default (an absent value stays absent), or make the field a plain string")
 
     # --- rules ---------------------------------------------------------
 
@@ -358,7 +376,15 @@ class Lowering:
                 return "object"
             if t.target == "enum":
                 return "string"
-            return self.json_kind(self.lower_type(self.defs[t.name], pointer_of("$defs", t.name)))
+            if t.name in self.kind_trail:
+                chain = " -> ".join([*self.kind_trail[self.kind_trail.index(t.name):], t.name])
+                raise self.fail(pointer_of("$defs", t.name), f"the union alias {t.name!r} contains itself ({chain}), so it has no JSON type",
+                                "put a model (an object type with properties) between the alias and itself")
+            self.kind_trail.append(t.name)
+            try:
+                return self.json_kind(self.lower_type(self.defs[t.name], pointer_of("$defs", t.name)))
+            finally:
+                self.kind_trail.pop()
         return "any"
 
 

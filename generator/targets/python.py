@@ -32,10 +32,12 @@ def py_str(text: str) -> str:
 
 def py_docstring(text: str) -> str:
     """A triple-quoted docstring that survives quotes, backslashes and control characters."""
-    body = text.replace("\r\n", "\n").replace("\r", "\n").replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    body = re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", lambda m: f"\\x{ord(m.group()):02x}", body)
+    body = text.replace("\r\n", "\n").replace("\r", "\n").replace("\\", "\\\\")
+    # A final quote would merge with the closing quotes: escape it before escaping runs of three.
     if body.endswith('"'):
         body = body[:-1] + '\\"'
+    body = body.replace('"""', '\\"\\"\\"')
+    body = re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", lambda m: f"\\x{ord(m.group()):02x}", body)
     return f'"""{body}"""'
 
 
