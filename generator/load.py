@@ -7,6 +7,7 @@ import math
 import os
 import re
 import sys
+import warnings
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -14,10 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import jsonschema.validators
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from generator.errors import SpecError, pointer_of
+from generator.naming import format_id_problem
 
 
 @dataclass(frozen=True)
@@ -119,7 +122,9 @@ def check_values(value: Any, shown: str, numbers: bool = True) -> None:
         elif isinstance(item, str):
             _check_text(item, shown, path, "text")
         elif isinstance(item, float) and not math.isfinite(item):
-            raise SpecError(shown, pointer_of(*path), f"{item!r} is not a JSON number (NaN, Infinity, or beyond the 64-bit float range, e.g. 1e400)",
+            spelled = "NaN" if math.isnan(item) else ("-" if item < 0 else "") + "Infinity"
+            how = "" if spelled == "NaN" else f" (written as {spelled}, or a number too large for a 64-bit float, e.g. 1e400)"
+            raise SpecError(shown, pointer_of(*path), f"{spelled} is not a JSON number{how}",
                             "write a finite number, at most 1.7976931348623157e308 in size")
         elif numbers and isinstance(item, int) and not isinstance(item, bool) and not INT64[0] <= item <= INT64[1]:
             raise SpecError(shown, pointer_of(*path), f"the integer {item} does not fit in 64 bits, and every target holds integers as int64",
@@ -149,9 +154,24 @@ def _explain(error: jsonschema.ValidationError) -> tuple[str, str]:
     return error.message, _HINTS.get(str(error.validator), "see the chatspec meta-schema")
 
 
+def _pattern_to_the_end(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Any:
+    """The meta-schema's `pattern`, with a final `$` meaning the end of the text: Python's `$` also
+    matches before a final newline, which would let "Doc\n" through as a model name into generated code."""
+    if isinstance(instance, str):
+        strict = pattern[:-1] + r"\Z" if pattern.endswith("$") and not pattern.endswith("\\$") else pattern
+        if not re.search(strict, instance):
+            yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+_MetaValidator = jsonschema.validators.extend(Draft202012Validator, {"pattern": _pattern_to_the_end})
+
+
 def check_document(document: Any, shown: str) -> None:
     """Raise SpecError for the first problem the two meta-schemas find."""
-    errors = list(Draft202012Validator(meta_schema(), format_checker=Draft202012Validator.FORMAT_CHECKER).iter_errors(document))
+    with warnings.catch_warnings():
+        # The "regex" format check compiles patterns with re, which warns about e.g. "[[" (nested sets).
+        warnings.simplefilter("ignore")
+        errors = list(_MetaValidator(meta_schema(), format_checker=Draft202012Validator.FORMAT_CHECKER).iter_errors(document))
     if errors:
         error = best_match(errors)
         problem, hint = _explain(error)
@@ -214,6 +234,31 @@ def _shown(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
+def check_format_ids(specs: list[LoadedSpec]) -> None:
+    """No two generated formats (spec folders and earlier majors kept as <format>_v<N>) share a
+    Python module or a Go package: one would silently overwrite the other."""
+    from generator.targets.go import package_name
+
+    by_id: dict[str, LoadedSpec] = {}
+    by_package: dict[str, LoadedSpec] = {}
+    for spec in specs:
+        for taken, key in ((by_id, spec.format_id), (by_package, package_name(spec.format_id))):
+            other = taken.get(key)
+            if other is not None:
+                first, second = sorted((other, spec), key=lambda s: (s.path != _folder_spec(s), s.format_id))
+                if second.path != _folder_spec(second):
+                    raise SpecError(first.path, "", f"the format id {first.format_id!r} is the name chatspec gives the kept last release of an "
+                                    f"earlier major ({second.path}), so one would overwrite the other", "rename the folder")
+                what = "the same Python module" if taken is by_id else f"the same Go package {key!r}"
+                raise SpecError(first.path, "", f"the formats {first.format_id!r} and {second.format_id!r} ({second.path}) both become {what}, "
+                                "so one would overwrite the other", "rename one of the spec folders")
+            taken[key] = spec
+
+
+def _folder_spec(spec: LoadedSpec) -> str:
+    return f"specs/{spec.format_id}/spec.json"
+
+
 def load_spec(spec_dir: Path, root: Path, format_id: str | None = None) -> LoadedSpec:
     """Load <spec_dir>/spec.json and its examples; root makes paths in messages relative.
 
@@ -221,6 +266,10 @@ def load_spec(spec_dir: Path, root: Path, format_id: str | None = None) -> Loade
     """
     spec_path = spec_dir / "spec.json"
     shown = _shown(spec_path, root)
+    # The folder name is checked first: it becomes a module, a package and file names.
+    problem = format_id_problem(format_id or spec_dir.name)
+    if problem is not None:
+        raise SpecError(shown, "", *problem)
     refuse_symlinks(spec_dir, root)
     text = _read_text(spec_path, shown, missing="create spec.json in the format's folder")
     document = _parse_json(text, shown)

@@ -8,7 +8,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from generator import ir, messages, patterns
+from generator import ir, messages, naming, patterns
 from generator.errors import SpecError, pointer_of
 from generator.load import LoadedSpec
 
@@ -50,6 +50,10 @@ class Lowering:
 
     def lower_format(self) -> ir.Format:
         doc = self.spec.document
+        for name in self.defs:
+            if name in naming.PYTHON_CAPITALISED_BUILTINS:
+                raise self.fail(pointer_of("$defs", name), f"the definition name {name!r} is a Python builtin, which the generated module would shadow",
+                                "rename the definition")
         definitions = tuple(self.lower_definition(name, schema) for name, schema in self.defs.items())
         root = self.ref_name(doc["$ref"], "/$ref")
         if not isinstance(self.lookup_definition(definitions, root), ir.Model):

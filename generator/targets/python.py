@@ -13,7 +13,7 @@ import black
 from generator import ir
 from generator.patterns import to_python
 from generator.errors import SpecError, pointer_of
-from generator.naming import constant_case, python_attr, snake_case
+from generator.naming import clash_error, python_top_level_clashes, constant_case, python_attr, snake_case
 from generator.render import header, render, template_exists
 
 PACKAGE = "chatformats"
@@ -395,6 +395,8 @@ class PythonTarget:
             behaviour=behaviour,
             behaviour_imports=behaviour_imports,
         )
+        for name, first, second in python_top_level_clashes(code)[:1]:
+            raise clash_error(self.fmt, "Python", name, f"{first}, and {second}")
         return format_python(code)
 
 
