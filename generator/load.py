@@ -34,7 +34,7 @@ class LoadedSpec:
 
 @cache
 def meta_schema() -> dict[str, Any]:
-    text = resources.files("generator").joinpath("metaschema/chatspec.schema.json").read_text()
+    text = resources.files("generator").joinpath("metaschema/chatspec.schema.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -122,3 +123,40 @@ def test_descriptions_ending_in_quotes_or_backslashes_give_valid_python(tmp_path
     # (black puts a space between a final quote and the closing quotes)
     assert {'Ends in a quote"', '""""', 'Ends in a backslash and quotes \\"""'} <= strings
     assert ast.get_docstring(tree) is not None and '"""' in ast.get_docstring(tree)
+
+
+def test_an_unforeseen_error_prints_one_line_naming_the_spec_and_exits_2(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from generator import cli
+    from generator.lower import Lowering
+
+    def broken(self: Lowering, *args: object) -> None:
+        raise RuntimeError("something nobody foresaw\nwith a second line")
+
+    monkeypatch.setattr(Lowering, "lower_string", broken)
+    assert cli.main(["--root", str(ROOT), "check"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("chatspec: specs/chat_event/spec.json: internal error, please report it with this spec "
+                   "(RuntimeError: something nobody foresaw with a second line)\n")
+
+
+def test_non_ascii_names_and_text_under_a_non_utf8_locale_are_escaped_never_a_traceback(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "specs", tmp_path / "specs")
+    env = {**os.environ, "LANG": "C", "LC_ALL": "C", "PYTHONIOENCODING": "ascii", "PYTHONUTF8": "0"}
+
+    def run(command: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "generator", "--root", str(tmp_path), command],
+                              capture_output=True, text=True, cwd=ROOT, env=env, encoding="ascii")
+
+    assert run("generate").returncode == 0
+    # A stale generated file with non-ASCII text: the diff goes to an ASCII stdout.
+    with (tmp_path / "generated" / "docs" / "index.md").open("a", encoding="utf-8") as f:
+        f.write("caf\u00e9\n")
+    done = run("check")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "+caf" not in done.stdout and "-caf\\xe9" in done.stdout
+    # A folder named with non-ASCII letters: one error, the name escaped.
+    shutil.copytree(CORPUS / "pattern_look_around", tmp_path / "specs" / "caf\u00e9")
+    done = run("generate")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("chatspec: specs/caf\\") and "is not a format id" in done.stderr
+    assert done.stderr.count("\n") == 2
