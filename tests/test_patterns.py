@@ -245,3 +245,35 @@ func main() {
 	}
 }
 """
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PIECES = ["a", "b", "é", "-", "^", "$", ".", "|", "(", ")", "[", "]", "[^", "{", "}", ",", "2", "0", "*", "+", "?",
+           "\\", "\\d", "\\s", "\\w", "\\S", "\\p{L}", "\\P{Nd}", "\\n", "\\.", "\\\\", "(?", "{1,3}", "{2}", "\n", "\x00"]
+
+
+@settings(max_examples=1500, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(_PIECES), max_size=14).map("".join))
+def test_any_text_is_either_refused_with_a_reason_or_compiles_in_python_with_the_same_verdict(text: str) -> None:
+    try:
+        check(text)
+    except PatternError as exc:
+        assert exc.problem and exc.hint
+        return
+    compiled = re.compile(to_python(text))
+    assert isinstance(to_go(text), str)
+    if "\\p" not in text and "\\P" not in text:
+        # Without categories the Python translation means what Python reads in the spec pattern.
+        original = re.compile(text)
+        for probe in PROBES:
+            assert bool(compiled.search(probe)) == bool(original.search(probe)), (text, probe)
+
+
+def test_the_backtracking_check_stays_fast_and_bounded_on_a_large_pattern() -> None:
+    # 300 alternatives of distinct letters under a star: many states, no ambiguity.
+    letters = [chr(0x4E00 + i) for i in range(300)]
+    check("^(" + "|".join(letters) + ")*$")
+    with pytest.raises(PatternError):
+        check("(" + "|".join(["a"] * 300) + ")*")
