@@ -10,6 +10,7 @@ from generator.classify import required_level
 from generator.core import check_versions, discover, generate, histories
 from generator.history import bump_spec, changes_since, read_lock
 from generator.errors import SpecError
+from generator.naming import format_id_problem
 from generator.options import load_options
 from generator.vendor import ensure_ours, target_folder, vendored_files
 from generator.write import unified_diff, write_tree
@@ -38,6 +39,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _spec_dir(root: Path, format_id: str) -> Path:
+    problem = format_id_problem(format_id)
+    if problem is not None:  # also keeps e.g. "../x" from reaching outside specs/
+        raise SpecError(f"specs/{format_id}/spec.json", "", *problem)
     folder = root / "specs" / format_id
     if not (folder / "spec.json").is_file():
         raise SpecError(f"specs/{format_id}/spec.json", "", "no such spec", "use a folder name under specs/")

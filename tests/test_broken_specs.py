@@ -160,3 +160,11 @@ def test_non_ascii_names_and_text_under_a_non_utf8_locale_are_escaped_never_a_tr
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("chatspec: specs/caf\\") and "is not a format id" in done.stderr
     assert done.stderr.count("\n") == 2
+
+
+@pytest.mark.parametrize("command", ["bump", "diff"])
+def test_a_format_id_on_the_command_line_cannot_reach_outside_specs(project: Path, command: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "generator", "--root", str(project), command, "../generated"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 2
+    assert done.stderr.startswith("chatspec: specs/../generated/spec.json: at /: the folder name '../generated' is not a format id")
