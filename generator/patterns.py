@@ -25,6 +25,7 @@ from functools import cache
 MAX_REPEAT = 1000  # Go's regexp/syntax refuses larger counts
 MAX_LENGTH = 1000  # characters of pattern source; keeps the backtracking check cheap
 MAX_DEPTH = 50  # nested groups
+EXACT_REPEAT = 10  # the backtracking check builds counts up to this exactly, larger ones as if unbounded
 
 # Python's \s on str: [ \t\n\r\f\v] plus every character str.isspace() accepts.
 SPACE_RANGES = ((0x09, 0x0D), (0x1C, 0x20), (0x85, 0x85), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A),
@@ -515,11 +516,21 @@ def _build(node: object, g: _Glushkov, repeated: bool) -> tuple[bool, set[int], 
     assert isinstance(node, Repeat)
     if node.high == 0:
         return True, set(), set()
-    if node.high == 1:
-        nullable, first, last = _build(node.node, g, repeated)
-        return nullable or node.low == 0, first, last
-    # Any count above one is checked as if unbounded: a large bound backtracks as badly.
-    copies = [_build(node.node, g, True) for _ in range(2 if node.low >= 2 else 1)]
+    if node.high is not None and node.high <= EXACT_REPEAT:
+        # Small bounded counts are built exactly: X{2,4} = X X (X (X)?)?
+        mandatory = [_build(node.node, g, repeated) for _ in range(node.low)]
+        nullable, first, last = _sequence(mandatory, g)
+        entry = set(last) if mandatory else set()
+        for i in range(node.high - node.low):
+            part_nullable, part_first, part_last = _build(node.node, g, repeated)
+            g.link(entry, part_first)
+            if nullable and (i == 0 or part_nullable):
+                first |= part_first
+            last |= part_last
+            entry = part_last | (entry if part_nullable else set())
+        return nullable, first, last
+    # Larger or open counts are checked as if unbounded: a large bound backtracks as badly.
+    copies = [_build(node.node, g, True) for _ in range(max(1, min(node.low, EXACT_REPEAT)))]
     nullable, first, last = _sequence(copies, g)
     g.link(copies[-1][2], copies[-1][1])
     return nullable or node.low == 0, first, last
@@ -614,7 +625,7 @@ def check_backtracking(text: str) -> None:
     ambiguous exactly when some state can return to itself along two different
     paths reading the same text: in the product of the automaton with itself, a
     strongly connected component holding both a pair (e, e) and a pair (e, f),
-    e != f. Repeat counts above one are checked as if unbounded. Alternatives that
+    e != f. Counts up to 10 are built exactly; larger ones are checked as if unbounded. Alternatives that
     start alike inside a repeated group ((a|ab)*) are refused too: even where the
     backtracking stays polynomial it is slow, and a(b)? says the same.
     """
