@@ -146,6 +146,10 @@ def python_top_level_clashes(code: str) -> list[tuple[str, str, str]]:
             found = [(t.id, "a module constant") for t in node.targets if isinstance(t, ast.Name)]
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             found = [(node.target.id, "a module constant" if node.value is not None else "a type alias")]
+        if isinstance(node, ast.ClassDef):
+            fields = {n.target.id for n in node.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+            methods = {n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            clashes.extend((f"{node.name}.{name}", "a field", "a method") for name in sorted(fields & methods))
         for name, what in found:
             if name == "__all__" or (name in bound and bound[name] == what and what.startswith("imported")):
                 continue
@@ -183,7 +187,8 @@ def clash_error(fmt: object, language: str, name: str, where: str) -> Exception:
     from generator.errors import SpecError, pointer_of
 
     names = [d.name for d in getattr(fmt, "definitions", ())]
-    pointer = pointer_of("$defs", name) if name in names else pointer_of("$defs")
+    owner = name.split(".")[0]
+    pointer = pointer_of("$defs", owner) if owner in names else pointer_of("$defs")
     return SpecError(getattr(fmt, "source", ""), pointer,
                      f"the generated {language} code would define {name!r} twice ({where}): a definition, field or value "
                      "spells a name the generated code uses itself (e.g. VERSION, Literal, Validate<Root>, <Enum>Values, Parse...FromJSON)",

@@ -168,3 +168,19 @@ def test_a_format_id_on_the_command_line_cannot_reach_outside_specs(project: Pat
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 2
     assert done.stderr.startswith("chatspec: specs/../generated/spec.json: at /: the folder name '../generated' is not a format id")
+
+
+def test_a_field_named_like_a_behaviour_method_is_refused_not_compiled_to_a_shadowed_method(tmp_path: Path) -> None:
+    from generator.core import generate
+    from generator.errors import SpecError
+    from generator.load import load_spec
+
+    folder = tmp_path / "specs" / "chat_modality"
+    shutil.copytree(ROOT / "specs" / "chat_modality", folder, ignore=shutil.ignore_patterns("history"))
+    spec = json.loads((folder / "spec.json").read_text(encoding="utf-8"))
+    spec["$defs"]["ChatState"]["properties"]["apply_input"] = {"type": "string", "description": "Shadows a behaviour method."}
+    (folder / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+    with pytest.raises(SpecError) as caught:
+        generate([load_spec(folder, tmp_path)], targets=("python",))
+    assert caught.value.pointer == "/$defs/ChatState"
+    assert "would define 'ChatState.apply_input' twice (a field, and a method)" in caught.value.problem
