@@ -94,10 +94,10 @@ def _parse_json(text: str, shown: str) -> Any:
                         "rename or remove one of them", line=line, column=column) from None
     except ValueError:
         # Python refuses to read integers longer than sys.get_int_max_str_digits() (4300 digits).
-        found = re.search(r"(?<![0-9.eE+-])-?[0-9]{%d,}" % (sys.get_int_max_str_digits() + 1), text)
-        at = found.start() if found else 0
+        long_number = re.search(r"(?<![0-9.eE+-])-?[0-9]{%d,}" % (sys.get_int_max_str_digits() + 1), text)
+        at = long_number.start() if long_number else 0
         line, column = _line_column(text, at)
-        digits = len(found.group().lstrip("-")) if found else 0
+        digits = len(long_number.group().lstrip("-")) if long_number else 0
         raise SpecError(shown, "", f"a number with {digits} digits: no target can hold it (and Python reads at most {sys.get_int_max_str_digits()})",
                         "write a number that fits in 64 bits", line=line, column=column) from None
 

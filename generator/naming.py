@@ -131,7 +131,7 @@ def python_top_level_clashes(code: str) -> list[tuple[str, str, str]]:
     import ast
 
     bound: dict[str, str] = {}
-    clashes = []
+    clashes: list[tuple[str, str, str]] = []
     for node in ast.parse(code).body:
         found: list[tuple[str, str]] = []
         if isinstance(node, ast.ImportFrom):
@@ -167,7 +167,7 @@ _GO_BLOCK = re.compile(r"^(?:var|const|type) \(\n(.*?)^\)", re.M | re.S)
 def go_top_level_clashes(sources: dict[str, str]) -> list[tuple[str, str, str]]:
     """(name, first file, second file) for every package-level Go name the generated files of one package declare twice."""
     bound: dict[str, str] = {}
-    clashes = []
+    clashes: list[tuple[str, str, str]] = []
     for path, code in sorted(sources.items()):
         names = _GO_DECL.findall(code)
         for block in _GO_BLOCK.findall(code):

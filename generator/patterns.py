@@ -21,6 +21,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from functools import cache
+from typing import cast
 
 MAX_REPEAT = 1000  # Go's regexp/syntax refuses larger counts
 MAX_LENGTH = 1000  # characters of pattern source; keeps the backtracking check cheap
@@ -359,7 +360,7 @@ def _py_ranges(ranges: tuple[tuple[int, int], ...]) -> str:
 def _py_item(item: tuple[str, object], in_class: bool) -> str:
     kind, value = item
     if kind == "range":
-        lo, hi = value  # type: ignore[misc]
+        lo, hi = cast(tuple[int, int], value)
         return _py_char(lo, in_class) if lo == hi else f"{_py_char(lo, True)}-{_py_char(hi, True)}"
     if kind == "esc":
         return f"\\{value}"
@@ -449,7 +450,7 @@ def _go_char(code: int, in_class: bool) -> str:
 def _go_item(item: tuple[str, object], in_class: bool) -> str:
     kind, value = item
     if kind == "range":
-        lo, hi = value  # type: ignore[misc]
+        lo, hi = cast(tuple[int, int], value)
         return _go_char(lo, in_class) if lo == hi else f"{_go_char(lo, True)}-{_go_char(hi, True)}"
     if kind == "dot":
         return "."
@@ -537,7 +538,7 @@ def _build(node: object, g: _Glushkov, repeated: bool) -> tuple[bool, set[int], 
 
 
 def _sequence(parts: list[tuple[bool, set[int], set[int]]], g: _Glushkov) -> tuple[bool, set[int], set[int]]:
-    nullable, first, last = True, set(), set()
+    nullable, first, last = True, set[int](), set[int]()
     for part_nullable, part_first, part_last in parts:
         g.link(last, part_first)
         if nullable:
@@ -548,7 +549,7 @@ def _sequence(parts: list[tuple[bool, set[int], set[int]]], g: _Glushkov) -> tup
 
 
 def _build_alternatives(branches: tuple[tuple[object, ...], ...], g: _Glushkov, repeated: bool) -> tuple[bool, set[int], set[int]]:
-    nullable, first, last = False, set(), set()
+    nullable, first, last = False, set[int](), set[int]()
     firsts = []
     for branch in branches:
         n, f, la = _sequence([_build(item, g, repeated) for item in branch], g)
