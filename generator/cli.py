@@ -104,6 +104,9 @@ def _spec_in_flight(exc: BaseException) -> str | None:
         frames.append(tb.tb_frame)
         tb = tb.tb_next
     for frame in reversed(frames):
+        shown = frame.f_locals.get("shown")
+        if isinstance(shown, str) and shown.endswith(".json"):
+            return shown
         for name in ("fmt", "spec", "self"):
             value = frame.f_locals.get(name)
             for holder in (value, getattr(value, "fmt", None), getattr(value, "spec", None)):

@@ -274,7 +274,10 @@ def load_spec(spec_dir: Path, root: Path, format_id: str | None = None) -> Loade
     text = _read_text(spec_path, shown, missing="create spec.json in the format's folder")
     document = _parse_json(text, shown)
     check_values(document, shown)
-    check_document(document, shown)
+    try:
+        check_document(document, shown)
+    except RecursionError:
+        raise SpecError(shown, "", "the spec nests schemas too deeply to check", "move nested schemas to $defs and $ref them") from None
     invalid = _read_examples(spec_dir / "examples" / "invalid", root)
     for name, case in invalid:
         shown_case = _shown(spec_dir / "examples" / "invalid" / f"{name}.json", root)

@@ -404,4 +404,7 @@ def tokens(pointer: str) -> tuple[str, ...]:
 
 
 def lower(spec: LoadedSpec) -> ir.Format:
-    return Lowering(spec).lower_format()
+    try:
+        return Lowering(spec).lower_format()
+    except RecursionError:
+        raise SpecError(spec.path, "", "the spec nests schemas too deeply to compile", "move nested schemas to $defs and $ref them") from None
