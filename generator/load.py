@@ -19,6 +19,7 @@ import jsonschema.validators
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
+from generator import patterns
 from generator.errors import SpecError, pointer_of
 from generator.naming import format_id_problem
 
@@ -147,6 +148,12 @@ def _explain(error: jsonschema.ValidationError) -> tuple[str, str]:
         kinds = error.schema.get("properties", {}).get("kind", {}).get("enum", [])
         return (f"rule kind {error.instance['kind']!r} is unknown, or the rule has keys its kind does not take",
                 f"use one of the kinds {', '.join(kinds)} with exactly the keys it takes (see the meta-schema)")
+    if error.validator == "format" and error.validator_value == "regex" and isinstance(error.instance, str):
+        # Python's re cannot read the pattern: the portable-subset parser says where and why.
+        try:
+            patterns.parse(error.instance)
+        except patterns.PatternError as exc:
+            return exc.problem, exc.hint
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = set(error.schema.get("properties", {}))
         extra = sorted(k for k in error.instance if k not in allowed)

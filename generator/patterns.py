@@ -9,6 +9,9 @@ a few documented extensions every target can run with one meaning:
 - the escapes `\\d \\s \\w` (also inside a class) and `\\D \\S \\W` (outside one),
   with Python's Unicode meaning, which the Go translation spells out.
 
+I-Regexp's `\\p{..}`/`\\P{..}` are refused for now: Python's `re` (the generated
+Python, the reference validator) has no such escape.
+
 Everything else is refused with the position and a hint: look-arounds,
 back-references, `(?...)` groups and flags, lazy or possessive quantifiers,
 `{,n}`, POSIX classes, `\\b`, `\\u....`, `\\N{...}`, unescaped `[ ] { } $ ^` inside
@@ -35,9 +38,6 @@ _GO_SPACE = r"\t\n\v\f\r\x1c-\x1f \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\
 # Python's \w on str: letters and numbers of every kind, and "_".
 _GO_WORD = r"\p{L}\p{N}_"
 
-_CATEGORIES = {
-    "L": "lmotu", "M": "cen", "N": "dlo", "P": "cdefios", "Z": "lps", "S": "ckmo", "C": "cfno",
-}
 _SINGLE_ESCAPES = {"(": "(", ")": ")", "*": "*", "+": "+", "-": "-", ".": ".", "?": "?", "[": "[", "\\": "\\",
                    "]": "]", "^": "^", "n": "\n", "r": "\r", "t": "\t", "{": "{", "|": "|", "}": "}"}
 _NOT_NORMAL = set("()*+.?[\\]{|}")
@@ -59,7 +59,7 @@ class PatternError(ValueError):
 class Chars:
     """One character position: a literal, a class or an escape."""
 
-    items: tuple[tuple[str, object], ...]  # ("range", (lo, hi)) | ("esc", "d"/"s"/"w"/"D"/"S"/"W") | ("cat", "Lu") | ("ncat", "Lu") | ("dot", None)
+    items: tuple[tuple[str, object], ...]  # ("range", (lo, hi)) | ("esc", "d"/"s"/"w"/"D"/"S"/"W") | ("dot", None)
     negated: bool = False
     bracketed: bool = False  # written as [...]
 
@@ -229,13 +229,8 @@ class _Parser:
                                 f"use [^...] with \\{nxt.lower()}, or move \\{nxt} out of the class as an alternative", at)
             return ("esc", nxt)
         if nxt in "pP":
-            close = self.text.find("}", self.i)
-            name = self.text[self.i + 1 : close] if self.text[self.i : self.i + 1] == "{" and close > 0 else None
-            if name is None or not (len(name) in (1, 2) and name[0] in _CATEGORIES and (len(name) == 1 or name[1] in _CATEGORIES[name[0]])):
-                raise self.fail(f"\\{nxt} needs a Unicode general category such as {{L}}, {{Lu}} or {{Nd}}",
-                                "use one of the categories RFC 9485 lists (L, Lu, Ll, M, N, Nd, P, S, Z, C, ...); scripts and blocks are not portable", at)
-            self.i = close + 1
-            return ("cat" if nxt == "p" else "ncat", name)
+            raise self.fail(f"\\{nxt}{{..}} (a Unicode category) is I-Regexp, but Python's re, which runs the generated Python and the "
+                            "reference validator, has no such escape", "use \\w, \\d or \\s, or spell the characters out as ranges, e.g. [A-Za-z\u00c0-\u024f]", at)
         known = {"b": "a word boundary \\b (its meaning differs between Python and Go for non-ASCII text)",
                  "B": "\\B (its meaning differs between Python and Go for non-ASCII text)",
                  "u": "a \\u escape (Go's engine has none)", "U": "a \\U escape (Go's engine has none)",
@@ -252,7 +247,7 @@ class _Parser:
         elif nxt in "bB":
             hint = "spell the boundary out with classes, e.g. (^|[^\\w])word([^\\w]|$)"
         elif nxt.isalnum():
-            hint = "use the portable escapes: \\n \\r \\t, \\d \\s \\w (and \\D \\S \\W), \\p{..}, or a backslash before a syntax character"
+            hint = "use the portable escapes: \\n \\r \\t, \\d \\s \\w (and \\D \\S \\W), or a backslash before a syntax character"
         else:
             hint = f"write {nxt!r} without the backslash, or inside a class: [{nxt}]"
         raise self.fail(f"{what} is not portable", hint, at)
@@ -305,7 +300,7 @@ class _Parser:
             return self.escape(in_class=True)
         if ch == "[":
             raise self.fail("'[' inside a class (POSIX classes like [:alpha:] and nested sets are not portable)",
-                            "write \\[ for a literal bracket; spell a POSIX class out, e.g. [A-Za-z] or \\p{L}")
+                            "write \\[ for a literal bracket; spell a POSIX class out, e.g. [A-Za-z]")
         if ch == "-":
             raise self.fail("'-' in the middle of a class is not portable", "escape it as \\- or put it first or last")
         self.i += 1
@@ -353,10 +348,6 @@ def _py_char(code: int, in_class: bool) -> str:
     return ch
 
 
-def _py_ranges(ranges: tuple[tuple[int, int], ...]) -> str:
-    return "".join(_py_char(lo, True) if lo == hi else f"{_py_char(lo, True)}-{_py_char(hi, True)}" for lo, hi in ranges)
-
-
 def _py_item(item: tuple[str, object], in_class: bool) -> str:
     kind, value = item
     if kind == "range":
@@ -364,27 +355,13 @@ def _py_item(item: tuple[str, object], in_class: bool) -> str:
         return _py_char(lo, in_class) if lo == hi else f"{_py_char(lo, True)}-{_py_char(hi, True)}"
     if kind == "esc":
         return f"\\{value}"
-    if kind == "dot":
-        return "."
-    body = _py_ranges(category_ranges(str(value)))
-    if in_class:
-        if kind == "ncat":
-            raise AssertionError("\\P{..} inside a class is expanded by the caller")
-        return body
-    return f"[{'^' if kind == 'ncat' else ''}{body}]"
+    return "."
 
 
 def _py_chars(node: Chars) -> str:
     if not node.bracketed:
         return _py_item(node.items[0], in_class=False)
-    parts = []
-    for item in node.items:
-        if item[0] == "ncat":
-            # [^...] cannot be nested in Python's syntax: spell the complement out.
-            parts.append(_py_ranges(_complement(category_ranges(str(item[1])))))
-        else:
-            parts.append(_py_item(item, in_class=True))
-    return "[" + ("^" if node.negated else "") + "".join(parts) + "]"
+    return "[" + ("^" if node.negated else "") + "".join(_py_item(i, in_class=True) for i in node.items) + "]"
 
 
 def _complement(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
@@ -454,8 +431,6 @@ def _go_item(item: tuple[str, object], in_class: bool) -> str:
         return _go_char(lo, in_class) if lo == hi else f"{_go_char(lo, True)}-{_go_char(hi, True)}"
     if kind == "dot":
         return "."
-    if kind in ("cat", "ncat"):
-        return f"\\{'p' if kind == 'cat' else 'P'}{{{value}}}"
     if value == "d":
         return r"\p{Nd}"
     if value == "D":
@@ -590,10 +565,7 @@ def _item_ranges(item: tuple[str, object]) -> tuple[tuple[int, int], ...]:
         return (value,)  # type: ignore[return-value]
     if kind == "dot":
         return ((0, 9), (11, 0x10FFFF))
-    if kind == "esc":
-        return _escape_ranges(str(value))
-    ranges = category_ranges(str(value))
-    return ranges if kind == "cat" else _complement(ranges)
+    return _escape_ranges(str(value))
 
 
 def _ranges(node: Chars) -> tuple[tuple[int, int], ...]:
