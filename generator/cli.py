@@ -6,14 +6,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from generator.classify import required_level
-from generator.core import check_versions, discover, generate, histories
-from generator.history import bump_spec, changes_since, read_lock
+from generator import cache
+from generator.build import generated_files
 from generator.errors import SpecError
 from generator.naming import format_id_problem
-from generator.options import load_options
-from generator.vendor import ensure_ours, target_folder, vendored_files
 from generator.write import unified_diff, write_tree
+
+# The subcommands import what they use when they run: a no-op `chatspec check` is
+# answered from the cache without loading Jinja, jsonschema or black.
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -49,6 +49,9 @@ def _spec_dir(root: Path, format_id: str) -> Path:
 
 
 def _bump(root: Path, format_id: str, to: str | None) -> int:
+    from generator.classify import required_level
+    from generator.history import bump_spec
+
     version, changes = bump_spec(_spec_dir(root, format_id), root, to)
     print(f"{format_id}: locked {version}" + (f" ({required_level(changes)} change)" if changes else " (initial release)"))
     for change in changes:
@@ -58,12 +61,15 @@ def _bump(root: Path, format_id: str, to: str | None) -> int:
 
 
 def _vendor(root: Path, args: argparse.Namespace) -> int:
+    from generator.vendor import ensure_ours, target_folder, vendored_files
+
     name = args.package if args.lang == "python" else args.module
     if not name:
         print(f"chatspec: vendor --lang {args.lang} needs {'--package' if args.lang == 'python' else '--module'}", file=sys.stderr)
         return 2
     formats = [f.strip() for f in args.formats.split(",")] if args.formats else None
-    files = vendored_files(root, args.lang, name, formats)
+    with cache.active(cache.folder_for(root)):
+        files = vendored_files(root, args.lang, name, formats)
     folder = target_folder(args.out, args.lang, name)
     if args.check:
         diff = unified_diff(folder, files)
@@ -80,6 +86,8 @@ def _vendor(root: Path, args: argparse.Namespace) -> int:
 
 
 def _diff(root: Path, format_id: str, against: str | None) -> int:
+    from generator.classify import required_level
+    from generator.history import changes_since, read_lock
     from generator.load import load_spec
 
     folder = _spec_dir(root, format_id)
@@ -142,10 +150,7 @@ def _main(argv: list[str] | None = None) -> int:
             return _diff(root, args.format, args.against)
         if args.command == "vendor":
             return _vendor(root, args)
-        # Generating first reports what is wrong in a spec before whether its version is locked.
-        specs = discover(root / "specs", root)
-        files = generate(specs, options=load_options(root), history=histories(root / "specs"))
-        check_versions(root / "specs", root, specs)
+        files = generated_files(root)
     except SpecError as exc:
         print(f"chatspec: {exc}", file=sys.stderr)
         return 2

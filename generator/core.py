@@ -10,7 +10,7 @@ from typing import Any
 
 from generator import ir
 from generator.errors import SpecError
-from generator.examples import check_examples
+from generator.examples import check_examples, check_examples_in_python
 from generator.history import check_locked, earlier_majors, load_release, read_lock
 from generator.load import LoadedSpec, check_format_ids, load_spec
 from generator.lower import lower
@@ -20,7 +20,7 @@ from generator.targets import go, jsonschema, markdown, pydantic, python
 TARGETS = ("python", "go", "jsonschema", "docs", "pydantic")
 
 # Generated files that do not depend on any one spec (runtimes, package markers).
-SHARED_FILES = python.SHARED_FILES | go.shared_files() | {"docs/index.md", "docs/assets/mermaid-init.js", "mkdocs.yml", "pydantic/chatformats_pydantic/__init__.py"}
+SHARED_FILES = python.SHARED_FILES | go.shared_files() | {"docs/index.md", "docs/assets/mermaid-init.js", "docs/assets/chatspec.css", "mkdocs.yml", "pydantic/chatformats_pydantic/__init__.py"}
 
 
 def spec_folders(specs_dir: Path) -> list[Path]:
@@ -85,6 +85,8 @@ def generate(
         exported = jsonschema.export(fmt, spec.document)
         schemas.update(jsonschema.render_schema(fmt, exported))
         check_examples(spec, fmt, exported)
+    if "python" in wanted:
+        check_examples_in_python(formats, files, options.python_package)
     if "jsonschema" in wanted:
         files.update(schemas)
     if "pydantic" in wanted:

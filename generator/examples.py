@@ -1,13 +1,24 @@
-"""examples: a spec's valid examples and its defaults must satisfy the spec itself.
+"""examples: a spec's examples and defaults must say what the spec and its generated code do.
 
-Checked with the reference validator on the exported schema, so a typo in an
-example or a default is a spec error at generation time, not a surprise in
-the docs or in generated code.
+Valid examples and defaults are checked with the reference validator on the
+exported schema; then every example runs through the generated Python, and an
+invalid example's expected errors must be exactly what that code reports. So a
+typo in an example, a default or an expected message is a spec error at
+generation time, not a surprise in the docs or in generated code.
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import itertools
 import json
+import sys
+import types
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -32,10 +43,129 @@ def check_examples(spec: LoadedSpec, fmt: ir.Format, exported: dict[str, Any]) -
         for key, prop in schema.get("properties", {}).items():
             if "default" not in prop:
                 continue
-            field_schema = dict(strip(prop), **{"$defs": exported["$defs"]})
+            field_schema = dict(strip(prop, spec.document), **{"$defs": exported["$defs"]})
             field_schema.pop("default", None)
             error = best_match(Draft202012Validator(field_schema, format_checker=Draft202012Validator.FORMAT_CHECKER).iter_errors(prop["default"]))
             if error is not None:
                 raise SpecError(spec.path, pointer_of("$defs", name, "properties", key, "default"),
                                 f"the default {json.dumps(prop['default'])} fails the field's own schema: {error.message}",
                                 "change the default so the field accepts it")
+
+
+class _Sources(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports a generated Python package from its source text, under a private name."""
+
+    def __init__(self, name: str, modules: dict[str, str]) -> None:
+        self.name = name
+        self.modules = modules  # "" for the package's __init__, else a module name
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname == self.name:
+            return importlib.util.spec_from_loader(fullname, self, is_package=True)
+        package, _, module = fullname.rpartition(".")
+        if package == self.name and module in self.modules:
+            return importlib.util.spec_from_loader(fullname, self, is_package=False)
+        return None
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
+        return None
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        key = "" if module.__name__ == self.name else module.__name__.rpartition(".")[2]
+        code = compile(self.modules[key], f"<generated {self.name}/{key or '__init__'}.py>", "exec")
+        exec(code, module.__dict__)  # noqa: S102 - the code chatspec itself just generated
+
+
+@contextlib.contextmanager
+def _generated_package(files: dict[str, str], package: str) -> Iterator[Callable[[str], types.ModuleType]]:
+    base = f"python/{package}/"
+    modules = {path[len(base):-3]: text for path, text in files.items() if path.startswith(base) and path.endswith(".py")}
+    modules[""] = modules.pop("__init__", "")
+    name = f"_chatspec_examples_{next(_PACKAGES)}"
+    finder = _Sources(name, modules)
+    sys.meta_path.insert(0, finder)
+    try:
+        yield lambda module: importlib.import_module(f"{name}.{module}")
+    finally:
+        sys.meta_path.remove(finder)
+        for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+            del sys.modules[loaded]
+
+
+_PACKAGES = itertools.count()
+
+
+def _reported(exc: Exception) -> list[dict[str, str]]:
+    return [{"path": e.path, "message": e.message} for e in getattr(exc, "errors", [])]
+
+
+def check_examples_in_python(formats: list[ir.Format], files: dict[str, str], package: str) -> None:
+    """Run every example through the generated Python, as its users will.
+
+    A valid example must be accepted; an invalid one must be rejected with exactly
+    the errors (path and message, in order) it expects, because those errors are
+    what the docs show. Refused at generate time, naming the example file, the
+    first differing entry and what the generated code reports instead.
+    """
+    with _generated_package(files, package) as load:
+        for fmt in formats:
+            folder = fmt.source.rsplit("/", 1)[0]
+            try:
+                module = load(fmt.id)
+                parse = getattr(module, f"parse_{fmt.id}_from_json")
+            except Exception as exc:
+                raise _crash(fmt.source, fmt, exc) from None
+            for name, data in fmt.valid_examples:
+                shown = f"{folder}/examples/valid/{name}.json"
+                try:
+                    parse(json.dumps(data))
+                except module.ValidationError as exc:
+                    first = exc.errors[0]
+                    raise SpecError(shown, first.path, f"the generated Python rejects this valid example: {first.message}",
+                                    "fix the example, or move it to examples/invalid with its expected errors") from None
+                except Exception as exc:
+                    raise _crash(shown, fmt, exc) from None
+            for case in fmt.invalid_examples:
+                shown = f"{folder}/examples/invalid/{case.name}.json"
+                try:
+                    parse(json.dumps(case.data))
+                except module.ValidationError as exc:
+                    _compare(shown, list(case.errors), _reported(exc))
+                except Exception as exc:
+                    raise _crash(shown, fmt, exc) from None
+                else:
+                    raise SpecError(shown, "/data", "the generated Python accepts this invalid example",
+                                    "change \"data\" so it breaks the rule the example is about, or move it to examples/valid")
+
+
+def _compare(shown: str, expected: list[dict[str, str]], actual: list[dict[str, str]]) -> None:
+    if expected == actual:
+        return
+    hint = f'the generated Python reports "errors": {json.dumps(actual, ensure_ascii=False)}; expect exactly that, or fix "data"'
+    for i, want in enumerate(expected):
+        if not (isinstance(want, dict) and isinstance(want.get("path"), str) and isinstance(want.get("message"), str)):
+            raise SpecError(shown, pointer_of("errors", i), 'an expected error is {"path": <JSON pointer>, "message": <text>}', hint)
+    def by_place(error: dict[str, str]) -> tuple[str, str]:
+        return error["path"], error["message"]
+
+    if sorted(expected, key=by_place) == sorted(actual, key=by_place):
+        raise SpecError(shown, "/errors", "the expected errors are the ones the generated Python reports, but in another order "
+                        "(the order follows the spec's properties and rules, so reordering them changes it)", hint)
+    for i, (want, got) in enumerate(zip(expected, actual)):
+        for key in ("path", "message"):
+            if want.get(key) != got[key]:
+                raise SpecError(shown, pointer_of("errors", i, key),
+                                f"expected {key} {json.dumps(want.get(key), ensure_ascii=False)}, the generated Python reports {json.dumps(got[key], ensure_ascii=False)}",
+                                hint)
+        extra = set(want) - {"path", "message"}
+        if extra:
+            raise SpecError(shown, pointer_of("errors", i), f"an expected error has only \"path\" and \"message\", not {sorted(extra)}", hint)
+    if len(expected) > len(actual):
+        raise SpecError(shown, pointer_of("errors", len(actual)),
+                        f"{len(expected)} errors expected, the generated Python reports {len(actual)}", hint)
+    raise SpecError(shown, "/errors", f"{len(expected)} error(s) expected, the generated Python reports {len(actual)}", hint)
+
+
+def _crash(shown: str, fmt: ir.Format, exc: Exception) -> SpecError:
+    return SpecError(shown, "/", f"the generated Python for {fmt.id} failed here: {type(exc).__name__}: {exc}",
+                     "this is a chatspec bug, not a spec mistake: report it with the file named here")

@@ -9,7 +9,7 @@ import re
 import sys
 import warnings
 from dataclasses import dataclass
-from functools import cache
+import functools
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ import jsonschema.validators
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from generator import patterns
+from generator import cache, patterns
 from generator.errors import SpecError, pointer_of
 from generator.naming import format_id_problem
 
@@ -33,7 +33,7 @@ class LoadedSpec:
     examples_invalid: tuple[tuple[str, dict[str, Any]], ...]  # (file name, {description, data, errors})
 
 
-@cache
+@functools.cache
 def meta_schema() -> dict[str, Any]:
     text = resources.files("generator").joinpath("metaschema/chatspec.schema.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
@@ -170,11 +170,21 @@ def _pattern_to_the_end(validator: Any, pattern: str, instance: Any, schema: dic
             yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
+# Part of the cache key of a passed check: change it when the check itself changes.
+_META_CHECK = "meta-check 2: a final $ in a meta-schema pattern is the end of the text"
+
 _MetaValidator = jsonschema.validators.extend(Draft202012Validator, {"pattern": _pattern_to_the_end})
 
 
 def check_document(document: Any, shown: str) -> None:
     """Raise SpecError for the first problem the two meta-schemas find."""
+    # A verdict never changes for the same document: remember the documents that passed.
+    parts = [*cache.tool_versions("jsonschema", "rfc3339-validator"), _META_CHECK, json.dumps(meta_schema(), sort_keys=True),
+             json.dumps(document, sort_keys=True)]
+    cache.memo("spec-check", parts, lambda: _check_document(document, shown))
+
+
+def _check_document(document: Any, shown: str) -> bool:
     with warnings.catch_warnings():
         # The "regex" format check compiles patterns with re, which warns about e.g. "[[" (nested sets).
         warnings.simplefilter("ignore")
@@ -187,6 +197,7 @@ def check_document(document: Any, shown: str) -> None:
         Draft202012Validator.check_schema(document)
     except jsonschema.SchemaError as exc:
         raise SpecError(shown, pointer_of(*exc.absolute_path), exc.message, "make it a valid JSON Schema 2020-12 document") from None
+    return True
 
 
 def _read_examples(folder: Path, root: Path) -> list[tuple[str, Any]]:

@@ -2,10 +2,14 @@
 
 They are resolved into the IR, so every target reports the same text. {limit}
 and {allowed} are filled in at generation time; {index}, {field} and {value}
-are left for the generated code to fill in.
+are left for the generated code to fill in, in one pass, so "{{" is how a
+template writes a literal "{" (constants filled in here are escaped that way
+where needed: an enum value "{value}" is shown as it is, never expanded).
 """
 
 from __future__ import annotations
+
+import re
 
 TYPE_MESSAGES = {
     "string": "must be a string",
@@ -47,15 +51,32 @@ def show_number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
+def number_literal(value: int | float) -> str:
+    """A numeric default as source text, the same in every target, so the value is
+    written out the same way: 1.0 -> "1", -0.0 -> "0", 0.5 -> "0.5", 1e300 -> "1e+300"."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return str(int(value))
+    return repr(value)
+
+
 def resolve(keyword: str, overrides: dict[str, str], limit: object = None, allowed: list[str] | None = None) -> str:
     """The final template for one check: the spec's override or the default, with constants filled in."""
     template = overrides.get(keyword, DEFAULTS[keyword])
     if limit is not None:
         shown = show_number(limit) if isinstance(limit, (int, float)) and not isinstance(limit, bool) else str(limit)
-        template = template.replace("{limit}", shown)
+        template = template.replace("{limit}", literal(shown))
     if allowed is not None:
-        template = template.replace("{allowed}", ", ".join(allowed))
+        template = template.replace("{allowed}", literal(", ".join(allowed)))
     return template
+
+
+_EXPANDABLE = re.compile(r"\{(?=\{|(?:index|field|value)\})")
+
+
+def literal(text: str) -> str:
+    """Text put into a message template as it is: a "{" the generated code would
+    read as a placeholder (or as "{{") becomes "{{", which it shows as "{"."""
+    return _EXPANDABLE.sub("{{", text)
 
 
 def type_message(kind: str, overrides: dict[str, str]) -> str:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from functools import cache
+import functools
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jinja2
+from generator import cache
+
+if TYPE_CHECKING:
+    import jinja2
+
 
 def _templates() -> Path:
     """templates/ of the checkout, or generator/templates/ of an installed wheel."""
@@ -17,10 +21,14 @@ def _templates() -> Path:
 TEMPLATES = _templates()
 
 
-@cache
-def environment() -> jinja2.Environment:
+@functools.cache
+def environment(compiled: Path | None = None) -> jinja2.Environment:
+    """The environment; compiled templates are kept in `compiled` when given."""
+    import jinja2  # late: a cached run renders nothing and need not pay for it
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        bytecode_cache=_bytecode_cache(compiled) if compiled else None,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -36,7 +44,24 @@ def environment() -> jinja2.Environment:
 
 
 def render(template: str, **context: Any) -> str:
-    return environment().get_template(template).render(**context)
+    folder = cache.current()
+    return environment(folder / "jinja" if folder else None).get_template(template).render(**context)
+
+
+def _bytecode_cache(folder: Path) -> jinja2.BytecodeCache:
+    import jinja2
+
+    class Tolerant(jinja2.FileSystemBytecodeCache):
+        # Jinja writes atomically and checks each entry's source checksum, but a damaged
+        # file can still fail to unpickle: treat that as a miss, like any cache entry here.
+        def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+            try:
+                super().load_bytecode(bucket)
+            except Exception:
+                bucket.reset()
+
+    folder.mkdir(parents=True, exist_ok=True)
+    return Tolerant(str(folder))
 
 
 def header(source: str | None) -> str:

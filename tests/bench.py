@@ -347,6 +347,9 @@ def report(quick: bool = False) -> str:
         lines.append("")
     else:
         lines.append("Go: not installed, not measured")
+    from bench_hostile import hostile_table  # inputs an attacker would send: tests/bench_hostile.py
+
+    lines.extend([*hostile_table(quick), ""])
     lines.append("Generation")
     for r in generation_table(quick):
         ratio = f"{r['ratio']:.2f}x" if r["ratio"] is not None else ""

@@ -1,13 +1,21 @@
 """A Go program that runs cases through generated packages and prints the verdicts, for the tests.
 
-It lives in a temporary module that points at a generated Go tree with a
+It lives in a temporary module that points at a copy of a generated Go tree with a
 `replace` directive, so it needs no network and nothing outside the tree.
+
+A case names a format and, optionally, a top-level model. The generated packages
+export a parse function for the root model only, so the copy gets one test-only
+file per package (zz_driver_models.go) with a parse function for every model:
+each is the root's Parse<Format>FromJSON, copied from the generated source with
+the root model's name replaced, so it takes exactly the root's path (decode,
+build, validate) whatever that path becomes.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -46,6 +54,7 @@ func run(err error, detail func(error) ([][2]string, bool)) verdict {{
 func main() {{
 	var cases []struct {{
 		Format string `json:"format"`
+		Model  string `json:"model"`
 		Data   string `json:"data"`
 	}}
 	if err := json.NewDecoder(os.Stdin).Decode(&cases); err != nil {{
@@ -66,7 +75,12 @@ func main() {{
 """
 
 _CASE = """		case {fmt!r}:
-			_, err := {pkg}.{parse}([]byte(c.Data))
+			var err error
+			if c.Model == "" {{
+				_, err = {pkg}.{parse}([]byte(c.Data))
+			}} else {{
+				err = {pkg}.DriverParseModel(c.Model, []byte(c.Data))
+			}}
 			out[i] = run(err, func(err error) ([][2]string, bool) {{
 				var ve *{pkg}.ValidationError
 				if !errors.As(err, &ve) {{
@@ -89,9 +103,74 @@ def write_go_mod(workdir: Path, name: str, go_tree: Path, module: str) -> None:
     (workdir / "go.mod").write_text(f"module {name}\n\ngo 1.21\n\nrequire {module} v0.0.0\n\nreplace {module} => {go_tree}\n")
 
 
+_ROOT_PARSE = re.compile(r"^func Parse(\w+)FromJSON\(data \[\]byte\) \(\*(\w+), error\) \{\n.*?^\}\n", re.S | re.M)
+_MODEL_PARSE = re.compile(r"^func parse(\w+)\(v any, c \*rt\.Context\) \((\w+), bool\)", re.M)
+_IMPORT_BLOCK = re.compile(r"^import \((.*?)^\)", re.S | re.M)
+
+
+def model_shim(package_dir: Path, format_id: str) -> str:
+    """The test-only Go file that parses any top-level model of the package by name."""
+    sources = {p.name: p.read_text(encoding="utf-8") for p in sorted(package_dir.glob("*.go")) if not p.name.endswith("_test.go")}
+    wanted = go_name(format_id)
+    found = [(name, m) for name, text in sources.items() for m in _ROOT_PARSE.finditer(text) if m.group(1) == wanted]
+    if len(found) != 1:
+        raise AssertionError(f"{package_dir}: expected one Parse{wanted}FromJSON, found {len(found)}")
+    source, match = found[0]
+    root = match.group(2)
+    models = [m.group(1) for text in sources.values() for m in _MODEL_PARSE.finditer(text) if m.group(1) == m.group(2)]
+    if root not in models:
+        raise AssertionError(f"{package_dir}: no parse{root} function beside Parse{match.group(1)}FromJSON")
+    body = match.group(0)
+    functions = []
+    # A model with its own exported parser (e.g. ParseChatStateFromJSON in behaviour code) is parsed with it.
+    exported = {m.group(2) for text in sources.values() for m in _ROOT_PARSE.finditer(text) if m.group(1) == m.group(2)}
+    calls = {m: f"Parse{m}FromJSON" if m in exported and m != root else f"driverParse{m}" for m in models}
+    for model in models:
+        if calls[model] != f"driverParse{model}":
+            continue
+        copy = re.sub(rf"^func Parse{match.group(1)}FromJSON\(", f"func driverParse{model}(", body, flags=re.M)
+        copy = re.sub(rf"\bparse{root}\b", f"parse{model}", copy)
+        copy = re.sub(rf"\b{root}\b", model, copy)
+        functions.append(copy)
+    cases = "".join(f"\tcase {json.dumps(m)}:\n\t\t_, err := {calls[m]}(data)\n\t\treturn err\n" for m in models)
+    code = "\n".join(functions)
+    block = _IMPORT_BLOCK.search(sources[source])
+    imports = [line.strip() for line in (block.group(1).splitlines() if block else []) if line.strip()]
+    used = [line for line in imports if f"{(line.split()[0] if ' ' in line else line.strip(chr(34)).rsplit('/', 1)[-1])}." in code]
+    package = re.search(r"^package (\w+)", sources[source], re.M)
+    assert package is not None
+    return (f"// Test-only: written by tests/go_driver.py into a copy of the generated tree.\n\npackage {package.group(1)}\n\n"
+            + "import (\n" + "".join(f"\t{line}\n" for line in used) + ")\n\n"
+            + "// DriverParseModel parses data as the named top-level model, the way the root is parsed.\n"
+            + "func DriverParseModel(model string, data []byte) error {\n\tswitch model {\n" + cases
+            + "\t}\n\tpanic(\"unknown model \" + model)\n}\n\n" + code)
+
+
+_BUILT: dict[tuple[str, str, tuple[str, ...]], Path] = {}
+
+
 def build_driver(go_tree: Path, module: str, format_ids: list[str], workdir: Path) -> Path:
-    """Compile the driver against the generated module at go_tree; returns the binary."""
+    """Compile the driver against a copy of the generated module at go_tree (with the
+    model shims added); returns the binary. A driver already built in this process
+    for the same tree (unchanged since) and formats is reused."""
+    sources = tuple(sorted((str(p.relative_to(go_tree)), p.stat().st_mtime_ns) for p in go_tree.rglob("*.go")))
+    key = (str(go_tree.resolve()), module, tuple(sorted(format_ids)) + tuple(map(str, sources)))
+    if key in _BUILT and _BUILT[key].is_file():
+        return _BUILT[key]
+    binary = _build(go_tree, module, format_ids, workdir)
+    _BUILT[key] = binary
+    return binary
+
+
+def _build(go_tree: Path, module: str, format_ids: list[str], workdir: Path) -> Path:
     workdir.mkdir(parents=True, exist_ok=True)
+    tree = workdir / "gotree"
+    if tree.exists():
+        shutil.rmtree(tree)
+    shutil.copytree(go_tree, tree)
+    for f in format_ids:
+        (tree / package_name(f) / "zz_driver_models.go").write_text(model_shim(tree / package_name(f), f))
+    go_tree = tree
     imports = "\n".join(f'\t"{module}/{package_name(f)}"' for f in sorted(format_ids))
     cases = "\n".join(
         _CASE.format(fmt=f, pkg=package_name(f), parse=f"Parse{go_name(f)}FromJSON").replace("'", '"')
@@ -106,9 +185,9 @@ def build_driver(go_tree: Path, module: str, format_ids: list[str], workdir: Pat
     return binary
 
 
-def run_driver(binary: Path, cases: list[tuple[str, str]]) -> list[dict[str, Any]]:
-    """[(format id, JSON text)] -> [{"ok": bool, "errors": [[path, message], ...]}]."""
-    payload = json.dumps([{"format": f, "data": d} for f, d in cases])
+def run_driver(binary: Path, cases: list[tuple[str, str]] | list[tuple[str, str, str | None]]) -> list[dict[str, Any]]:
+    """[(format id, JSON text[, model name or None for the root])] -> [{"ok": bool, "errors": [[path, message], ...]}]."""
+    payload = json.dumps([{"format": c[0], "data": c[1], "model": (c[2] if len(c) > 2 else None) or ""} for c in cases])
     done = subprocess.run([str(binary)], input=payload, capture_output=True, text=True, env=GO_ENV)
     if done.returncode != 0:
         raise AssertionError(f"the Go driver failed:\n{done.stderr[-4000:]}")

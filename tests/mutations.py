@@ -1,16 +1,28 @@
-"""Systematic mutations of a JSON document: every value replaced by odd values, every key removed, an extra key added."""
+"""Mutations of JSON documents for the differential tests.
+
+- Systematic: every value replaced by odd values, every key removed, an extra key added
+  (grouped by path, so a selection can reach every path and every depth).
+- Rule-aware: near-miss values that just trigger or just miss each spec rule
+  (member_of, required_when, allowed_when, at_least_one_of, contains).
+- Model positions: where in a document each top-level model sits, found by walking
+  the exported JSON Schema, so non-root models get real sub-documents as inputs.
+"""
 
 from __future__ import annotations
 
 import copy
-from typing import Any
+import random
+import unicodedata
+from typing import Any, Iterator
 
 # JSON values that stress every check: wrong kinds, empties, edges of numbers and text.
 ODD: list[Any] = [None, True, 0, -1, 1.0, 1.5, 2**63, -(2**63) - 1, 1e300, "", " ", "\u00a0", "x", "2024-01-15T10:30:00Z",
                    "2024-02-30T00:00:00Z", "QUJD", "QUJD\n", [], [None], [""], [[]], {}, {"type": "text"}, {"x": 1}]
 
+Path = tuple[Any, ...]
 
-def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+
+def paths(value: Any, prefix: Path = ()) -> list[Path]:
     found = [prefix]
     if isinstance(value, dict):
         for key, item in value.items():
@@ -21,33 +33,304 @@ def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return found
 
 
-def mutations(example: Any) -> list[Any]:
-    """The example with each value replaced by each odd value, each key removed, and an extra key added."""
+def get(doc: Any, path: Path) -> Any:
+    for token in path:
+        doc = doc[token]
+    return doc
+
+
+def replaced(doc: Any, path: Path, value: Any) -> Any:
+    """A copy of doc with the value at path replaced (path () replaces the whole document)."""
+    if not path:
+        return copy.deepcopy(value)
+    out = copy.deepcopy(doc)
+    get(out, path[:-1])[path[-1]] = copy.deepcopy(value)
+    return out
+
+
+def removed(doc: Any, path: Path) -> Any:
+    """A copy of doc without the key at path (path must end in an object key)."""
+    out = copy.deepcopy(doc)
+    del get(out, path[:-1])[path[-1]]
+    return out
+
+
+def mutations_by_path(example: Any) -> list[tuple[Path, list[Any]]]:
+    """For each path of the example: the example with that value replaced by each odd
+    value, with that key removed, for an object with an extra key added, and for a
+    non-empty array with its first item repeated at the end."""
     out = []
     for path in paths(example):
-        for odd in ODD:
-            doc = copy.deepcopy(example)
-            if not path:
-                out.append(odd)
-                continue
-            here = doc
-            for token in path[:-1]:
-                here = here[token]
-            here[path[-1]] = odd
-            out.append(doc)
-        if path:
-            doc = copy.deepcopy(example)
-            here = doc
-            for token in path[:-1]:
-                here = here[token]
-            if isinstance(here, dict):
-                del here[path[-1]]
-                out.append(doc)
-        doc = copy.deepcopy(example)
-        here = doc
-        for token in path:
-            here = here[token]
+        found = [replaced(example, path, odd) for odd in ODD]
+        if path and isinstance(get(example, path[:-1]), dict):
+            found.append(removed(example, path))
+        here = get(example, path)
         if isinstance(here, dict):
-            here["unexpected-key"] = 1
-            out.append(doc)
+            doc = copy.deepcopy(example)
+            get(doc, path)["unexpected-key"] = 1
+            found.append(doc)
+        if isinstance(here, list) and here:
+            # One item more, a copy of the first: uniqueItems and maxItems at their edge.
+            found.append(replaced(example, path, [*here, here[0]]))
+        out.append((path, found))
+    return out
+
+
+def mutations(example: Any) -> list[Any]:
+    """Every systematic mutation of the example, path by path."""
+    return [doc for _, found in mutations_by_path(example) for doc in found]
+
+
+def covering_selection(documents: list[Any], budget: int, seed: int = 0) -> list[tuple[Path, Any]]:
+    """Up to budget (path, mutated document) pairs, chosen so that every path depth is
+    reached before any depth gets a second case, and every path before any path gets a second one.
+
+    Rounds: round k takes the k-th mutation (in a seeded shuffle) of every path of every
+    document. Within a round, paths are taken depth by depth in turn (a seeded shuffle
+    inside each depth), so a small budget still reaches the deepest values.
+    """
+    rng = random.Random(seed)
+    groups: list[tuple[int, list[tuple[Path, Any]]]] = []
+    for doc in documents:
+        for path, found in mutations_by_path(doc):
+            found = list(found)
+            rng.shuffle(found)
+            groups.append((len(path), [(path, doc) for doc in found]))
+    out: list[tuple[Path, Any]] = []
+    round_ = 0
+    while len(out) < budget:
+        by_depth: dict[int, list[tuple[Path, Any]]] = {}
+        for depth, found in groups:
+            if round_ < len(found):
+                by_depth.setdefault(depth, []).append(found[round_])
+        if not by_depth:
+            break
+        for queue in by_depth.values():
+            rng.shuffle(queue)
+        depths = sorted(by_depth)
+        while len(out) < budget and any(by_depth[d] for d in depths):
+            for d in depths:
+                if by_depth[d] and len(out) < budget:
+                    out.append(by_depth[d].pop())
+        round_ += 1
+    return out
+
+
+# --- model positions -----------------------------------------------------------
+
+def model_positions(value: Any, schema: dict[str, Any], models: set[str], root: dict[str, Any] | None = None,
+                    path: Path = ()) -> Iterator[tuple[Path, str]]:
+    """(path, model name) for every value of the document that sits where a top-level model goes.
+
+    Follows the exported schema: $ref, properties, items, prefixItems, additionalProperties,
+    anyOf/oneOf variants whose JSON kind (or discriminator tag) fits the value.
+    """
+    root = schema if root is None else root
+    if not isinstance(schema, dict):
+        return
+    if "$ref" in schema:
+        name = schema["$ref"].removeprefix("#/$defs/")
+        if name in models:
+            yield path, name
+        yield from model_positions(value, root["$defs"][name], models, root, path)
+    for key in ("anyOf", "oneOf"):
+        variants = schema.get(key, [])
+        tag = schema.get("discriminator", {})
+        for variant in variants:
+            if tag and isinstance(value, dict) and tag.get("mapping", {}).get(value.get(tag["propertyName"])) not in (None, variant.get("$ref")):
+                continue
+            if _kind_fits(value, variant, root):
+                yield from model_positions(value, variant, models, root, path)
+    for sub in schema.get("allOf", []):
+        if isinstance(sub, dict) and "$ref" in sub:
+            yield from model_positions(value, sub, models, root, path)
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        extra = schema.get("additionalProperties")
+        for key, item in value.items():
+            sub = props.get(key, extra if isinstance(extra, dict) else None)
+            if sub is not None:
+                yield from model_positions(item, sub, models, root, (*path, key))
+    elif isinstance(value, list):
+        prefix = schema.get("prefixItems", [])
+        for i, item in enumerate(value):
+            sub = prefix[i] if i < len(prefix) else schema.get("items")
+            if isinstance(sub, dict):
+                yield from model_positions(item, sub, models, root, (*path, i))
+
+
+def _kind_fits(value: Any, schema: Any, root: dict[str, Any]) -> bool:
+    while isinstance(schema, dict) and "$ref" in schema and "type" not in schema:
+        schema = root["$defs"][schema["$ref"].removeprefix("#/$defs/")]
+    if not isinstance(schema, dict) or "type" not in schema:
+        return True
+    kinds = [schema["type"]] if isinstance(schema["type"], str) else schema["type"]
+    actual = {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(type(value))
+    if actual is None:
+        actual = "integer" if isinstance(value, int) else "number"
+    return actual in kinds or (actual == "integer" and "number" in kinds)
+
+
+# --- rule-aware mutations --------------------------------------------------------
+
+ACCENTED = "Jos\u00e9"  # NFC; its NFD form is "Jose\u0301"
+
+
+def near_misses(text: str) -> list[str]:
+    """Strings that differ from text only slightly: case, surrounding whitespace, a prefix or suffix."""
+    out = [text.upper(), text.lower(), text.swapcase(), text.title(), f" {text}", f"{text} ", f"\t{text}\n",
+           f"{text}x", f"x{text}", text[:-1], text + text[-1:], f"{text}\u00a0", f"\u200b{text}"]
+    return [s for s in dict.fromkeys(out) if s != text]
+
+
+def _pointer(text: str) -> Path:
+    return tuple(t.replace("~1", "/").replace("~0", "~") for t in text.split("/")[1:]) if text else ()
+
+
+def _set_at(doc: Any, path: Path, value: Any) -> Any | None:
+    """doc with value at path, creating the last object key; None when the path cannot hold it."""
+    parent_path = _tokens(doc, tuple(str(t) for t in path[:-1]))
+    if parent_path is None:
+        return None
+    parent, last = get(doc, parent_path), path[-1]
+    if isinstance(parent, list) and str(last).isdigit() and int(last) < len(parent):
+        return replaced(doc, (*parent_path, int(last)), value)
+    if isinstance(parent, dict):
+        return replaced(doc, (*parent_path, last), value)
+    return None
+
+
+def rule_mutations(doc: Any, positions: list[tuple[Path, str]], rules: dict[str, list[dict[str, Any]]],
+                   per_rule: int = 3) -> list[tuple[str, Any]]:
+    """(label, document) pairs that just trigger or just miss each rule of each model instance
+    in doc (at most per_rule instances of each rule). Labels name the rule and the variation."""
+    out: list[tuple[str, Any]] = []
+    seen: dict[tuple[str, int], int] = {}
+    for path, model in positions:
+        for n, rule in enumerate(rules.get(model, [])):
+            if seen.get((model, n), 0) >= per_rule:
+                continue
+            # Values the model's other rules give the same condition field: valid values that miss this one.
+            others = [r["when"]["equals"] for r in rules[model] if "when" in r and r is not rule and r["when"]["field"] == rule.get("when", {}).get("field")]
+            made = _for_rule(doc, path, rule, [o for o in dict.fromkeys(others) if o != rule.get("when", {}).get("equals")])
+            if made:
+                seen[(model, n)] = seen.get((model, n), 0) + 1
+                out += [(f"{model} {rule['kind']} #{n} {label}", d) for label, d in made if d is not None]
+    return out
+
+
+def _for_rule(doc: Any, at: Path, rule: dict[str, Any], other_conditions: list[str]) -> list[tuple[str, Any]]:
+    here = get(doc, at)
+    if not isinstance(here, dict):
+        return []
+    kind = rule["kind"]
+    made: list[tuple[str, Any]] = []
+    if kind == "member_of":
+        up, _, rest = rule["in"].partition("/")
+        base = at[: len(at) - int(up)] if int(up) else at
+        pool_path = (*base, *_pointer("/" + rest))
+        try:
+            pool = get(doc, pool_path)
+        except (KeyError, IndexError, TypeError):
+            return []
+        field = (*at, rule["field"])
+        if not isinstance(pool, list) or not pool or not all(isinstance(p, str) for p in pool):
+            return []
+        name = here.get(rule["field"]) if isinstance(here.get(rule["field"]), str) and here.get(rule["field"]) in pool else pool[0]
+        made.append(("exact member", replaced(doc, field, name)))
+        made += [(f"near miss {m!r}", replaced(doc, field, m)) for m in near_misses(name) if m not in pool]
+        # Unicode normalisation: the pool holds one form of an accented name, the field the other.
+        i = pool.index(name)
+        for pool_form, field_form in (("NFC", "NFD"), ("NFD", "NFC"), ("NFC", "NFC")):
+            changed = replaced(doc, (*pool_path, i), unicodedata.normalize(pool_form, ACCENTED))
+            made.append((f"pool {pool_form}, value {field_form}", _set_at(changed, field, unicodedata.normalize(field_form, ACCENTED))))
+        made.append(("empty pool", replaced(doc, pool_path, [])))
+    elif kind == "required_when":
+        when, field = rule["when"], rule["field"]
+        cond = (*at, when["field"], *_pointer(when.get("pointer", "")))
+        target = (*at, field)
+        on = _set_at(doc, cond, when["equals"])
+        if on is not None:
+            made.append(("condition met, field present", on if field in get(on, at) else None))
+            made.append(("condition met, field absent", removed(on, target) if field in get(on, at) else on))
+            made.append(("condition met, field null", _set_at(on, target, None)))
+        for miss in [*other_conditions, *near_misses(when["equals"])[:4]]:
+            off = _set_at(doc, cond, miss)
+            if off is not None:
+                made.append((f"condition missed by {miss!r}, field absent", removed(off, target) if field in get(off, at) else off))
+    elif kind == "at_least_one_of":
+        fields = [f for f in rule["fields"]]
+        none = copy.deepcopy(doc)
+        for f in fields:
+            get(none, at).pop(f, None)
+        made.append(("none present", none))
+        made.append(("all null", _set_all(none, at, {f: None for f in fields})))
+        for f in fields:
+            if f in here:
+                made.append((f"only {f}", _set_all(none, at, {f: here[f]})))
+                made.append((f"only {f}, others null", _set_all(none, at, {g: (here[f] if g == f else None) for g in fields})))
+    elif kind in ("allowed_when", "contains"):
+        items = here.get(rule["field"])
+        if not isinstance(items, list) or not items:
+            return []
+        each = _pointer(rule["each"])
+        seen_values = [v for v in (_value_at(item, each) for item in items) if isinstance(v, str)]
+        if kind == "contains":
+            target = rule["equals"]
+            others = [v for v in seen_values if v != target] or ["x"]
+            made.append(("no item equals", _set_each(doc, at, rule["field"], each, lambda i, v: others[i % len(others)] if v == target else v)))
+            made.append(("only the last item equals", _set_each(doc, at, rule["field"], each, lambda i, v: target if i == len(items) - 1 else (others[i % len(others)] if v == target else v))))
+            made += [(f"near miss {m!r} instead", _set_each(doc, at, rule["field"], each, lambda i, v, m=m: m if v == target else v))
+                     for m in near_misses(target)[:4]]
+        else:
+            when = rule["when"]
+            cond = (*at, when["field"], *_pointer(when.get("pointer", "")))
+            on = _set_at(doc, cond, when["equals"])
+            if on is None:
+                return []
+            allowed = rule["allowed"]
+            outside = [v for v in seen_values if v not in allowed] + [m for a in allowed for m in near_misses(a)[:2]]
+            made.append(("condition met, every item allowed", _set_each(on, at, rule["field"], each, lambda i, v: allowed[i % len(allowed)])))
+            made += [(f"condition met, last item {o!r}", _set_each(on, at, rule["field"], each, lambda i, v, o=o: o if i == len(items) - 1 else allowed[0]))
+                     for o in outside[:4]]
+            for miss in [*other_conditions, *near_misses(when["equals"])[:3]]:
+                off = _set_at(doc, cond, miss)
+                if off is not None and outside:
+                    made.append((f"condition missed by {miss!r}", _set_each(off, at, rule["field"], each, lambda i, v: outside[0])))
+    return made
+
+
+def _tokens(value: Any, pointer: Path) -> Path | None:
+    """Pointer tokens as indexes into value (digits become list indexes); None when absent."""
+    out = []
+    for token in pointer:
+        if isinstance(value, list) and token.isdigit() and int(token) < len(value):
+            out.append(int(token))
+            value = value[int(token)]
+        elif isinstance(value, dict) and token in value:
+            out.append(token)
+            value = value[token]
+        else:
+            return None
+    return tuple(out)
+
+
+def _value_at(item: Any, pointer: Path) -> Any:
+    tokens = _tokens(item, pointer)
+    return None if tokens is None else get(item, tokens)
+
+
+def _set_each(doc: Any, at: Path, field: str, each: Path, choose: Any) -> Any:
+    """doc with each item's value at `each` (in the list field at `at`) replaced by choose(index, old)."""
+    out = copy.deepcopy(doc)
+    for i, item in enumerate(get(out, (*at, field))):
+        tokens = _tokens(item, each)
+        if tokens:
+            get(item, tokens[:-1])[tokens[-1]] = choose(i, get(item, tokens))
+    return out
+
+
+def _set_all(doc: Any, at: Path, values: dict[str, Any]) -> Any:
+    out = copy.deepcopy(doc)
+    get(out, at).update(values)
     return out

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import html as html_lib
 import http.server
 import json
 import os
@@ -11,24 +13,29 @@ import shutil
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 from jsonschema import Draft202012Validator
 from markdown_it import MarkdownIt
 
 from conftest import GENERATED, GOLDEN, ROOT, format_folders
+from generator import ir
 from generator.core import discover, generate
 from generator.load import load_spec
 from generator.lower import lower
-from generator.targets.markdown import md_paragraph
+from generator.targets.markdown import md_decl, md_name, md_paragraph, nav_labels, yaml_str
 
 DOCS = GENERATED / "docs"
 FOLDERS = format_folders()
 FORMATS = list(FOLDERS)
 GOLDEN_CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file())
-# The only HTML a page may contain: what Markdown itself produces, and <code> for code with pipes in tables.
-ALLOWED_TAGS = {"p", "h1", "h2", "h3", "h4", "table", "thead", "tbody", "tr", "th", "td", "code", "pre", "a", "strong", "ol", "ul", "li", "br"}
+# The only HTML a page may contain: what Markdown itself produces, <code> for code with pipes
+# in tables, and <wbr> where a long type in a table may wrap.
+ALLOWED_TAGS = {"p", "h1", "h2", "h3", "h4", "table", "thead", "tbody", "tr", "th", "td", "code", "pre", "a", "strong", "ol", "ul", "li", "br", "wbr"}
 _HEADING = re.compile(r"^#{1,6} (.*?)\s*$", re.M)
 
 
@@ -117,7 +124,7 @@ def test_every_field_of_every_model_is_on_its_page() -> None:
         for model in fmt.models:
             section = page.split(f"\n### {model.name}\n", 1)[1].split("\n### ", 1)[0].split("\n## ", 1)[0]
             for field in model.fields:
-                assert f"| `{field.wire_name}` |" in section, f"{fmt.id}: {model.name}.{field.wire_name} missing"
+                assert f"| {md_name(field.wire_name)} |" in section, f"{fmt.id}: {model.name}.{field.wire_name} missing"
         for example in fmt.invalid_examples:
             for error in example.errors:
                 assert error["message"] in page, f"{fmt.id}: message of {example.name} missing"
@@ -136,6 +143,40 @@ def test_markdown_lint_is_clean() -> None:
     done = subprocess.run([sys.executable, "-m", "pymarkdown", "scan", *sorted(str(p) for p in DOCS.glob("*.md"))],
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_navigation_labels_stay_unique_when_titles_repeat() -> None:
+    def fmt(id_: str, title: str, version: str) -> ir.Format:
+        return ir.Format(id=id_, version=version, title=title, description="", decisions=(), root="A", definitions=(), source="")
+
+    labels = nav_labels([fmt("chat", "Chat", "2.1.0"), fmt("chat_v1", "Chat", "1.4.0"), fmt("other", "Other", "1.0.0"),
+                         fmt("twin_a", "Twin", "1.0.0"), fmt("twin_b", "Twin", "1.0.0"), fmt("blank", "  ", "1.0.0")])
+    assert labels == {"chat": "Chat 2.x", "chat_v1": "Chat 1.x", "other": "Other", "twin_a": "Twin 1.x (twin_a)",
+                      "twin_b": "Twin 1.x (twin_b)", "blank": "blank"}
+
+
+@pytest.mark.parametrize("text", ["plain", 'quote " and \\ backslash', "<img src=x onerror=alert(1)>", "tab\tnew\nline\u2028sep\x85nel",
+                                  "#: not a comment", "- not a list", "ünï 😀", "\ufeffbom", "{a: b}", "&amp;"])
+def test_yaml_strings_read_back_exactly(text: str) -> None:
+    assert yaml.safe_load(f"key: {yaml_str(text)}") == {"key": text}
+
+
+def test_only_a_very_long_name_may_wrap_and_only_between_its_words() -> None:
+    assert md_name("default_conversation_id") == "`default_conversation_id`"
+    assert md_name("a_field_name_longer_than_any_column") == (
+        "<code>a&#95;<wbr>field&#95;<wbr>name&#95;<wbr>longer&#95;<wbr>than&#95;<wbr>any&#95;<wbr>column</code>")
+    assert md_decl("AFieldNameLongerThanAnyColumn string") == "<code>AField<wbr>Name<wbr>Longer<wbr>Than<wbr>Any<wbr>Column string</code>"
+    assert md_name("x" * 40) == "`" + "x" * 40 + "`"  # one word: never broken
+
+
+def test_declarations_may_wrap_between_the_parts_of_a_type_but_never_inside_a_name() -> None:
+    assert md_decl("message_id: str") == "`message_id: str`"
+    assert md_decl("Items map[string]Item") == "<code>Items map&#91;<wbr>string&#93;<wbr>Item</code>"
+    assert md_decl("input_id: str | None") == "<code>input&#95;id: str &#124; None</code>"
+    assert md_decl("At time.Time") == "<code>At time.<wbr>Time</code>"
+    assert md_decl("Blocks []Block") == "`Blocks []Block`"  # no break right after a space
+    html = MarkdownIt("commonmark", {"html": True}).enable("table").render("| a |\n|---|\n| " + md_decl("x: dict[str, list[A|B]]") + " |\n")
+    assert "<code>x: dict[<wbr>str, list[<wbr>A|B]]</code>" in html
 
 
 def test_downloadable_schemas_are_the_exported_ones_and_valid_2020_12() -> None:
@@ -170,30 +211,216 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _dom(url: str, profile: Path) -> str:
     assert CHROMIUM is not None
-    done = subprocess.run([CHROMIUM, *_CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--dump-dom", url],
+    done = subprocess.run([CHROMIUM, *_CHROMIUM_FLAGS, "--window-size=1280,900", f"--user-data-dir={profile}", "--dump-dom", url],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 
 
-def test_site_renders_in_a_browser(site: Path, tmp_path: Path) -> None:
-    _need(CHROMIUM, "Chromium")
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+@contextlib.contextmanager
+def _served(directory: Path) -> Iterator[str]:
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    handler = functools.partial(Quiet, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
     try:
-        index = _dom(f"{base}/index.html", tmp_path / "p0")
-        for fmt in FORMATS:
-            assert f'href="{fmt}.html"' in index, f"the index does not list {fmt}"
-        for i, fmt in enumerate(FORMATS, 1):
-            page = _dom(f"{base}/{fmt}.html", tmp_path / f"p{i}")
-            models = lower(load_spec(FOLDERS[fmt], ROOT, format_id=fmt)).models
-            assert page.count("<table") >= len(models), f"{fmt}: the tables did not render"
-            for model in models:
-                assert f'id="{model.name.lower()}"' in page
-            assert re.search(r'class="mermaid-diagram"[^>]*>\s*<svg[^>]*aria-roledescription="class"', page), \
-                f"{fmt}: the Mermaid diagram was not rendered to SVG"
-        assert (site / "schemas" / "structured_conversation.schema.json").is_file()
+        yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
+
+
+def test_site_renders_in_a_browser(site: Path, site_reports: dict[str, dict[str, Any]]) -> None:
+    index = site_reports["index.html"]["dom"]
+    for fmt in FORMATS:
+        assert f'href="{fmt}.html"' in index, f"the index does not list {fmt}"
+    for fmt in FORMATS:
+        page = site_reports[f"{fmt}.html"]["dom"]
+        models = lower(load_spec(FOLDERS[fmt], ROOT, format_id=fmt)).models
+        assert page.count("<table") >= len(models), f"{fmt}: the tables did not render"
+        for model in models:
+            assert f'id="{model.name.lower()}"' in page
+        assert re.search(r'class="mermaid-diagram"[^>]*>\s*<svg[^>]*aria-roledescription="class"', page), \
+            f"{fmt}: the Mermaid diagram was not rendered to SVG"
+    assert (site / "schemas" / "structured_conversation.schema.json").is_file()
+
+
+# Runs in each page of a copy of the site once it has rendered (Mermaid included), and
+# leaves its findings in the DOM: tables wider than their box, identifiers split over
+# two lines, elements and handlers that spec text injected, and the flag payloads set.
+_PROBE = r"""
+window.addEventListener("load", function () {
+  setTimeout(function () {
+    var report = {width: window.innerWidth, tables: 0, codes: 0, overflow: [], broken: [], injected: [],
+                  flag: window.__chatspec_xss === undefined ? null : String(window.__chatspec_xss),
+                  nav: Array.from(document.querySelectorAll(".md-nav--primary a.md-nav__link")).filter(function (a) { return !a.closest(".md-nav--secondary"); }).map(function (a) { return a.textContent.trim(); }),
+                  title: document.title};
+    document.querySelectorAll("article table").forEach(function (table) {
+      report.tables++;
+      var head = table.rows[0].textContent.replace(/\s+/g, " ").trim();
+      [table, table.parentElement, table.parentElement.parentElement].forEach(function (box) {
+        if (box.scrollWidth > box.clientWidth) {
+          report.overflow.push(head + ": " + box.tagName + "." + box.className + " " + box.scrollWidth + " > " + box.clientWidth);
+        }
+      });
+    });
+    document.querySelectorAll("article code").forEach(function (code) {
+      if (code.closest("pre")) return;
+      report.codes++;
+      var walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT), node;
+      while ((node = walker.nextNode())) {
+        // Words of identifiers: "message_id" is "message" and "id", "MessageID" is "Message" and "ID".
+        var word = /[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])/g, m;
+        while ((m = word.exec(node.data))) {
+          var range = document.createRange();
+          range.setStart(node, m.index);
+          range.setEnd(node, m.index + m[0].length);
+          var lines = new Set(Array.from(range.getClientRects()).map(function (r) { return Math.round(r.top); }));
+          if (lines.size > 1) report.broken.push(m[0] + " in " + code.textContent);
+        }
+      }
+    });
+    document.querySelectorAll("body *").forEach(function (el) {
+      if (el.id === "chatspec-probe-script") return;
+      var handlers = Array.from(el.attributes).filter(function (a) { return /^on/i.test(a.name); });
+      var foreign = ["IMG", "IFRAME", "OBJECT", "EMBED", "B", "I", "EM"].indexOf(el.tagName) >= 0 && el.closest("article, .md-sidebar");
+      var script = el.tagName === "SCRIPT" && !el.src && el.closest("article, .md-sidebar");
+      if (handlers.length || foreign || script) report.injected.push(el.outerHTML.slice(0, 200));
+    });
+    var out = document.createElement("pre");
+    out.id = "chatspec-probe";
+    out.textContent = JSON.stringify(report);
+    document.body.appendChild(out);
+  }, 1000);
+});
+"""
+
+
+def _probe(site: Path, tmp_path: Path) -> dict[str, dict[str, Any]]:
+    """Every page of a copy of the site, opened at 1280 px wide: _PROBE's report, and the page's DOM as "dom"."""
+    _need(CHROMIUM, "Chromium")
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    (copy / "chatspec-probe.js").write_text(_PROBE, encoding="utf-8")
+    pages = sorted(p.name for p in copy.glob("*.html") if p.name != "404.html")
+    for name in pages:
+        html = (copy / name).read_text(encoding="utf-8")
+        assert "</body>" in html, name
+        tag = '<script id="chatspec-probe-script" src="chatspec-probe.js"></script>'
+        (copy / name).write_text(html.replace("</body>", tag + "</body>"), encoding="utf-8")
+    reports = {}
+    with _served(copy) as base:
+        for i, name in enumerate(pages):
+            dom = _dom(f"{base}/{name}", tmp_path / f"profile{i}")
+            found = re.search(r'<pre id="chatspec-probe">(.*?)</pre>', dom, re.S)
+            assert found, f"{name}: the probe did not run"
+            reports[name] = json.loads(html_lib.unescape(found.group(1))) | {"dom": dom}
+    return reports
+
+
+@pytest.fixture(scope="module")
+def site_reports(site: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    return _probe(site, tmp_path_factory.mktemp("probe"))
+
+
+def test_at_1280_px_no_table_scrolls_sideways_and_no_identifier_breaks(site_reports: dict[str, dict[str, Any]]) -> None:
+    reports = site_reports
+    assert set(reports) >= {"index.html", *(f"{fmt}.html" for fmt in FORMATS)}
+    for name, report in reports.items():
+        assert report["width"] == 1280, name
+        assert report["tables"] >= 1 and report["codes"] >= 1, f"{name}: nothing was measured"
+        assert not report["overflow"], f"{name}: tables scroll sideways at 1280 px: {report['overflow']}"
+        assert not report["broken"], f"{name}: identifiers broken over two lines: {report['broken'][:10]}"
+
+
+def test_navigation_labels_are_unique(site_reports: dict[str, dict[str, Any]]) -> None:
+    report = site_reports["index.html"]
+    labels = [label for label in report["nav"] if label]
+    assert len(labels) == len(set(labels)) >= len(FORMATS) + 1, labels
+    assert {"Droidlet Chat 2.x", "Droidlet Chat 1.x"} <= set(labels)
+
+
+# Payloads that set a flag if any of them runs, one in every kind of spec text a page shows.
+_XSS = "<img src=x onerror=window.__chatspec_xss=1>"
+_XSS_TEXTS = {
+    "title": f"Title {_XSS}",
+    "description": "Text <script>window.__chatspec_xss=2</script> and <svg onload=window.__chatspec_xss=3>",
+    "decision": f"Decision {_XSS} [link](javascript:window.__chatspec_xss=4)",
+    "model": f"Model {_XSS}",
+    "field": f"Field <iframe src=javascript:window.__chatspec_xss=5></iframe>",
+    "message": f"Message {_XSS} <b onmouseover=window.__chatspec_xss=6>",
+    "enum": f"Value {_XSS}",
+}
+
+
+@pytest.fixture(scope="module")
+def hostile_site(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A site built from the golden cases, plus hostile_descriptions with a script payload in its title and every other text."""
+    project = tmp_path_factory.mktemp("hostile")
+    shutil.copytree(GOLDEN / "hostile_descriptions", project / "specs" / "hostile", ignore=shutil.ignore_patterns("expected", "ir.json"))
+    spec_file = project / "specs" / "hostile" / "spec.json"
+    doc = json.loads(spec_file.read_text(encoding="utf-8"))
+    doc["title"] = _XSS_TEXTS["title"]
+    doc["description"] += "\n" + _XSS_TEXTS["description"]
+    doc["x-decisions"].append(_XSS_TEXTS["decision"])
+    hostile = doc["$defs"]["Hostile"]
+    hostile["description"] = _XSS_TEXTS["model"]
+    hostile["properties"]["note"]["description"] = _XSS_TEXTS["field"]
+    hostile["properties"]["note"]["x-messages"] = {"type": _XSS_TEXTS["message"]}
+    hostile["properties"]["kind"] = {"$ref": "#/$defs/Kind"}
+    # And what could widen a table: a very long name (in every language) and a very long word.
+    hostile["properties"]["a_field_name_much_longer_than_any_column_of_a_table_would_be"] = {
+        "type": "object", "additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/Kind"}},
+        "description": "See https://example.com/" + "a-very-long-path" * 8}
+    doc["$defs"]["Kind"] = {"type": "string", "description": _XSS_TEXTS["enum"], "enum": [_XSS, "plain"],
+                            "x-enum-descriptions": {_XSS: _XSS_TEXTS["enum"], "plain": "plain"}}
+    spec_file.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    invalid = project / "specs" / "hostile" / "examples" / "invalid"
+    (invalid / f"{_XSS}.json").write_text(json.dumps({
+        "description": _XSS_TEXTS["description"], "data": {"text": "ok", "note": 1},
+        "errors": [{"path": "/note", "message": _XSS_TEXTS["message"]}]}), encoding="utf-8")
+    specs = [*(load_spec(GOLDEN / case, ROOT) for case in GOLDEN_CASES), load_spec(project / "specs" / "hostile", project)]
+    files = generate(specs, targets=["docs"])
+    for path, text in files.items():
+        (project / "generated" / path).parent.mkdir(parents=True, exist_ok=True)
+        (project / "generated" / path).write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(project / "generated" / "mkdocs.yml")],
+                          capture_output=True, text=True, cwd=project, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    built = project / "build" / "site"
+    shutil.copy(site / "assets" / "mermaid.min.js", built / "assets" / "mermaid.min.js")
+    return built
+
+
+@pytest.fixture(scope="module")
+def hostile_reports(hostile_site: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    return _probe(hostile_site, tmp_path_factory.mktemp("probe_hostile"))
+
+
+def test_spec_text_with_scripts_runs_nowhere_on_the_built_site(hostile_site: Path, hostile_reports: dict[str, dict[str, Any]]) -> None:
+    reports = hostile_reports
+    assert set(reports) == {"index.html", "hostile.html", *(f"{case}.html" for case in GOLDEN_CASES)}
+    for name, report in reports.items():
+        assert report["flag"] is None, f"{name}: a payload from the spec ran (flag {report['flag']})"
+        assert not report["injected"], f"{name}: spec text became HTML: {report['injected']}"
+        # The title is shown as text, exactly once escaped, in the navigation and the window title.
+        assert _XSS_TEXTS["title"] in report["nav"], f"{name}: {report['nav']}"
+        if name == "hostile.html":
+            assert report["title"].startswith(_XSS_TEXTS["title"]), report["title"]
+    # ... and the payloads are on the page as text, not dropped.
+    page = (hostile_site / "hostile.html").read_text(encoding="utf-8")
+    assert page.count(html_lib.escape(_XSS, quote=False)) >= 5
+    # The search results are drawn from the index as HTML: it holds the text escaped too.
+    index = json.loads((hostile_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    entries = " ".join(d["title"] + d["text"] for d in index["docs"])
+    assert "__chatspec_xss=1" in entries and not re.search(r"<(img|script|svg|iframe|b)\b", entries, re.I)
+
+
+def test_golden_pages_fit_1280_px_too(hostile_reports: dict[str, dict[str, Any]]) -> None:
+    # Odd names, long patterns and hostile text must not widen a table or split an identifier either.
+    for name, report in hostile_reports.items():
+        assert report["tables"] >= 1, name
+        assert not report["overflow"], f"{name}: tables scroll sideways at 1280 px: {report['overflow']}"
+        assert not report["broken"], f"{name}: identifiers broken over two lines: {report['broken'][:10]}"

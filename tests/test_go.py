@@ -214,12 +214,91 @@ def test_seed_usage_snippet_compiles_and_to_text_document_matches_the_original(s
     assert done.stdout.strip() == "error: validation failed: document ID is required"
 
 
+# A count budget, not a time budget: on a loaded machine a time budget flaked
+# with "context deadline exceeded" (Go 1.26). `make fuzz` runs a larger count.
+FUZZ_BUDGET = "-fuzztime=2000x"
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_fuzzing_finds_no_panic(fmt: str) -> None:
-    # A short run here; `make fuzz` runs longer.
     target = "FuzzParse" + "".join(w.capitalize() for w in fmt.split("_"))
-    done = _go("test", f"./{package_name(fmt)}", "-run=^$", f"-fuzz=^{target}$", "-fuzztime=3s")
+    done = _go("test", f"./{package_name(fmt)}", "-run=^$", f"-fuzz=^{target}$", FUZZ_BUDGET)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+
+
+_HOSTILE_PROGRAM = """package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"{module}/chatmodality"
+	"{module}/structuredconversation"
+)
+
+func deep(levels int) any {
+	var v any = "leaf"
+	for i := 0; i < levels; i++ {
+		v = map[string]any{"k": []any{v}}
+	}
+	return v
+}
+
+func show(err error) string {
+	var ve *chatmodality.ValidationError
+	if errors.As(err, &ve) {
+		return fmt.Sprintf("%d errors, first %s, last %s", len(ve.Errors), ve.Errors[0], ve.Errors[len(ve.Errors)-1])
+	}
+	return fmt.Sprintf("%v", err)
+}
+
+func main() {
+	_, err := chatmodality.ParseChatModalityFromJSON(bytes.Repeat([]byte("["), 3_000_000))
+	fmt.Println("3 MB of [:", err != nil)
+	valid := []byte({valid})
+	doc := string(valid[:len(valid)-1]) + `, "metadata": {"deep": ` + strings.Repeat(`{"k": [`, 50_000) + "1" + strings.Repeat("]}", 50_000) + "}}"
+	_, err = chatmodality.ParseChatModalityFromJSON([]byte(doc))
+	fmt.Println("deep metadata:", show(err))
+	input, err := chatmodality.ParseChatModalityFromJSON(valid)
+	if err != nil {
+		panic(err)
+	}
+	input.Metadata = map[string]any{"deep": deep(1_000_000)}
+	fmt.Println("Validate:", show(input.Validate()))
+	out, err := input.MarshalJSON()
+	fmt.Println("MarshalJSON:", err, bytes.Count(out, []byte(`{"k":[`)))
+	var b strings.Builder
+	b.WriteString(`{"id": "c", "conversation": {"source": "s", "user": "a", "people": ["a"], "conversation": [`)
+	for i := 0; i < 20_000; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`{"speaker": "nobody", "content": "hi", "time": "2024-01-15T12:00:00Z"}`)
+	}
+	b.WriteString("]}}")
+	_, err = structuredconversation.ParseStructuredConversationFromJSON([]byte(b.String()))
+	fmt.Println("member_of:", show(err))
+	fmt.Println("still running")
+}
+"""
+
+
+def test_go_survives_hostile_depth_and_caps_errors(tmp_path: Path) -> None:
+    valid = (FOLDERS["chat_modality"] / "examples" / "valid" / "user_sends_message.json").read_text()
+    valid = json.dumps(json.loads(valid))
+    (tmp_path / "main.go").write_text(_HOSTILE_PROGRAM.replace("{module}", MODULE).replace("{valid}", json.dumps(valid)))
+    write_go_mod(tmp_path, "hostile", GO_TREE, MODULE)
+    done = _go("run", ".", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert lines[0] == "3 MB of [: true"
+    assert lines[1].startswith("deep metadata: 1 errors, first /metadata/deep/k/0/k/0/") and lines[1].endswith(": nesting deeper than 128 levels is not accepted")
+    assert lines[2].startswith("Validate: 1 errors, first /metadata/deep/k/0/") and "nesting deeper than 128" in lines[2]
+    assert lines[3] == "MarshalJSON: <nil> 1000000"
+    assert lines[4] == "member_of: 101 errors, first /conversation/conversation/0/speaker: message 0: speaker 'nobody' must be included in the people list, last /: ... and 19900 more problems"
+    assert lines[5] == "still running"
 
 
 _UPGRADE_PROGRAM = """package main
@@ -270,3 +349,53 @@ def test_droidlet_upgrade_from_v1_agrees_in_go_and_python_and_with_the_v2_exampl
         assert go[path.name] == python, path.name
         v2_example = FOLDERS["droidlet_chat"] / "examples" / "valid" / path.name
         assert python == json.loads(v2_example.read_text()), path.name
+
+
+_RT_TEST = r"""package rt
+
+import "testing"
+
+func TestPlaceholdersAreExpandedOnce(t *testing.T) {
+	c := NewContext(nil)
+	c.path = append(c.path, segment{key: "speaker", index: -1})
+	c.Error("must be one of: {{value}, {{field}, a{{{b", "enum", "{index}")
+	c.Error("got {value} in {field}", "x", "{field}", "f")
+	if c.errors[0].Message != "must be one of: {value}, {field}, a{{b" || c.errors[1].Message != "got {field} in f" {
+		t.Fatal(c.errors)
+	}
+}
+
+func TestUniqueItemsComparesNumbersByValue(t *testing.T) {
+	for text, want := range map[string]bool{
+		"[1, 1.0]": false, "[0, -0]": false, "[1.0, 1e0]": false, "[100000000000000000000, 1e20]": false,
+		"[0.5, 5e-1]": false, `[{"a": [1]}, {"a": [1.0]}]`: false, "[1e400, 2e400]": false,
+		"[1, true]": true, `["1", 1]`: true, "[null, 0]": true, "[[1, 2], [2, 1]]": true, "[1, 1.5]": true,
+	} {
+		tree, err := Decode([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := unique(tree.([]any), 1); got != want {
+			t.Errorf("%s: unique = %v", text, got)
+		}
+	}
+}
+
+func TestDecodeRefusesWhatJSONRefuses(t *testing.T) {
+	for _, bad := range []string{"[1,]", `{"a" 1}`, `{"a":1,}`, "[01]", "[1.]", `"\x"`, "[", "]", `{"a":1}}`, "tru", "[1 2]", "{,}", "-", "1e", "\"\t\""} {
+		if _, err := Decode([]byte(bad)); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
+	}
+}
+"""
+
+
+def test_go_runtime_expands_placeholders_once_and_compares_numbers_by_value(tmp_path: Path) -> None:
+    import shutil
+
+    tree = tmp_path / "go"
+    shutil.copytree(GO_TREE, tree)
+    (tree / "internal" / "rt" / "policy_test.go").write_text(_RT_TEST)
+    done = _go("test", "./internal/rt/", cwd=tree)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]

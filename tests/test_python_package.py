@@ -183,15 +183,165 @@ def test_bad_json_text_is_a_validation_error(fmt: str) -> None:
             parse(text)
 
 
-def test_deep_nesting_in_open_json_does_not_overflow() -> None:
+def _chat_input(metadata: Any) -> dict[str, Any]:
+    return {**dict(_valid("chat_modality"))["user_sends_message"], "metadata": metadata}
+
+
+def _deep(levels: int) -> Any:
+    deep: Any = "leaf"
+    for _ in range(levels // 2):
+        deep = {"k": [deep]}
+    return deep
+
+
+def test_metadata_deeper_than_128_levels_is_refused_at_its_pointer_by_every_method() -> None:
+    from chatformats import chat_modality
+    from chatformats._runtime import DEPTH_MESSAGE
+
+    # /metadata is 1 level down; 127 more levels are accepted, 128 more are not.
+    fine = {"deep": _deep(124)}
+    assert chat_modality.ChatInput.from_dict(_chat_input(fine)).metadata == fine
+    for build in (chat_modality.ChatInput.from_dict, lambda d: chat_modality.ChatInput.from_json(json.dumps(d))):
+        with pytest.raises(chat_modality.ValidationError) as caught:
+            build(_chat_input({"deep": _deep(200)}))
+        [error] = caught.value.errors
+        assert (error.message, error.keyword) == (DEPTH_MESSAGE, "depth")
+        assert error.path.count("/") == 129 and error.path.startswith("/metadata/deep/k/0/k/")
+
+
+def test_no_recursion_error_escapes_any_method_whatever_the_depth() -> None:
     from chatformats import chat_modality
 
-    data = dict(_valid("chat_modality"))["user_sends_message"]
-    deep: Any = "leaf"
-    for _ in range(10_000):
-        deep = {"k": [deep]}
-    value = chat_modality.ChatInput.from_dict({**data, "metadata": {"deep": deep}})
-    assert value.metadata["deep"]["k"][0]["k"][0]["k"]
+    deep = {"deep": _deep(200_000)}
+    text = json.dumps(_chat_input({"a": 1}))[:-1] + ', "metadata": ' + '{"k": [' * 100_000 + "1" + "]}" * 100_000 + "}"
+    for attempt in (
+        lambda: chat_modality.ChatInput.from_dict(_chat_input(deep)),
+        lambda: chat_modality.ChatInput.from_json(text),
+        lambda: chat_modality.ChatInput.from_json("[" * 3_000_000),
+        lambda: chat_modality.ChatInput.from_json(b"[" * 100_000 + b"]" * 100_000),
+    ):
+        with pytest.raises(chat_modality.ValidationError):
+            attempt()
+    # A value built in code may be deep: it is written out, and validate() refuses it.
+    value = chat_modality.ChatInput.from_dict(_chat_input({}))
+    value.metadata = deep
+    copied = value.to_dict()["metadata"]
+    assert copied is not deep and copied["deep"]["k"][0]["k"][0] is not deep["deep"]["k"][0]["k"][0]
+    assert value.to_json().count('{"k": [') == 100_000
+    with pytest.raises(chat_modality.ValidationError) as caught:
+        value.validate()
+    assert caught.value.errors[0].keyword == "depth"
+    state = chat_modality.ChatState()
+    with pytest.raises(chat_modality.ValidationError):
+        state.apply_input(value)  # a behaviour: the input is validated first
+    assert state.get_snapshot()["messages"] == []
+    value.metadata = {"loop": []}
+    value.metadata["loop"].append(value.metadata)
+    with pytest.raises(ValueError, match="Circular"):
+        value.to_dict()
+
+
+def test_text_that_is_not_utf8_json_is_refused_with_the_policy_message() -> None:
+    from chatformats import chat_modality
+    from chatformats import _runtime as rt
+
+    good = json.dumps(_chat_input({"note": "x"}))
+    cases = {
+        b"\xef\xbb\xbf" + good.encode(): rt.BOM_MESSAGE,
+        "\ufeff" + good: rt.BOM_MESSAGE,
+        good.replace('"x"', '"\xff"').encode("latin-1"): rt.NOT_UTF8_MESSAGE,
+        good.encode("utf-16"): rt.NOT_UTF8_MESSAGE,
+        good.replace('"x"', '"\\ud800"'): rt.SURROGATE_MESSAGE,
+        good.replace('"x"', '"\\udc00\\ud800"').encode(): rt.SURROGATE_MESSAGE,
+        good.replace('"note"', '"\\ud83d"'): rt.SURROGATE_MESSAGE,
+        good.replace('"x"', '"\ud800"'): rt.SURROGATE_MESSAGE,
+        good.replace('"x"', "1" * 4301): rt.LONG_INT_MESSAGE,
+        good.replace('"x"', "-" + "1" * 4301): rt.LONG_INT_MESSAGE,
+    }
+    for text, message in cases.items():
+        with pytest.raises(chat_modality.ValidationError) as caught:
+            chat_modality.ChatInput.from_json(text)
+        assert [(e.path, e.message, e.keyword) for e in caught.value.errors] == [("", message, "json")], text[:80]
+    # A syntax error anywhere comes first, as in Go.
+    with pytest.raises(chat_modality.ValidationError) as caught:
+        chat_modality.ChatInput.from_json(good.replace('"x"', "1" * 4301)[:-1])
+    assert caught.value.message.startswith("invalid JSON: ") and "4300" not in caught.value.message
+    # What the policy allows: a surrogate pair, an escaped backslash before "ud800", 4300 digits.
+    for note, expected in (('"\\ud83d\\ude00"', "\U0001f600"), ('"\\\\ud800"', "\\ud800"), ("9" * 4300, int("9" * 4300))):
+        value = chat_modality.ChatInput.from_json(good.replace('"x"', note).encode())
+        assert value.metadata == {"note": expected}
+
+
+def test_numbers_no_float_holds_are_refused_in_free_form_values() -> None:
+    from chatformats import chat_modality
+
+    for number in ("1e400", "-1e400", "1" + "0" * 400 + ".5"):
+        with pytest.raises(chat_modality.ValidationError) as caught:
+            chat_modality.ChatInput.from_json(json.dumps(_chat_input({"n": 0})).replace('"n": 0', f'"n": [{number}]'))
+        [error] = caught.value.errors
+        assert (error.path, error.keyword) == ("/metadata/n", "type")
+    big = chat_modality.ChatInput.from_json(json.dumps(_chat_input({"n": 10**400})))
+    assert big.metadata == {"n": 10**400} and "1" + "0" * 400 in big.to_json()
+
+
+def test_the_error_list_stops_at_100_and_counts_the_rest() -> None:
+    from chatformats import chat_modality
+
+    data = _chat_input({})
+    data["content"] = [{"type": "nope"}] * 5000
+    with pytest.raises(chat_modality.ValidationError) as caught:
+        chat_modality.ChatInput.from_dict(data)
+    errors = caught.value.errors
+    assert len(errors) == 101
+    assert errors[:100] == errors[:100] and all(e.keyword != "limit" for e in errors[:100])
+    assert (errors[100].path, errors[100].keyword) == ("", "limit")
+    assert errors[100].message == "... and 4900 more problems"
+
+
+def test_unique_items_compares_numbers_by_value() -> None:
+    from chatformats import _runtime as rt
+
+    msgs = {"type": "must be an array", "uniqueItems": "must not contain duplicate items"}
+    check = rt.list_of(rt.any_json({"type": "must be a JSON value"}), msgs, unique_items=True)
+    for duplicated in ([1, 1.0], [0, -0.0], [1.0, 1e0], [10**20, 1e20], [{"a": [1]}, {"a": [1.0]}], [0.5, 5e-1]):
+        with pytest.raises(rt.ValidationError, match="duplicate"):
+            rt.parse(check, duplicated)
+    for distinct in ([1, True], [0, False], [None, 0], ["1", 1], [1, 1.5], [{"a": 1}, {"b": 1}], [[1, 2], [2, 1]]):
+        assert rt.parse(check, distinct) == distinct
+
+
+def test_placeholders_are_expanded_once_from_the_template_text() -> None:
+    from chatformats import _runtime as rt
+    from generator import messages
+
+    template = messages.resolve("enum", {}, allowed=["{value}", "{field}", "a{{b"])
+    ctx = rt.Context(None)
+    ctx.child("speaker", "x", lambda v, c: c.error(template, "enum", value="{index}"))
+    ctx.error("got {value} in {field}", "x", "f", "{field}")
+    assert [e.message for e in ctx.errors] == ["must be one of: {value}, {field}, a{{b", "got {field} in f"]
+
+
+def test_member_of_builds_one_set_and_indexes_each_problem_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chatformats import _runtime as rt
+    from chatformats import structured_conversation as sc
+
+    doc = copy.deepcopy(dict(_valid("structured_conversation"))[sorted(dict(_valid("structured_conversation")))[0]])
+    message = doc["conversation"]["conversation"][0]
+    doc["conversation"]["conversation"] = [dict(message, speaker=f"ghost{i}") for i in range(3000)]
+    built: list[int] = []
+    real = rt.Context.members
+
+    def counted(self: Any, pool: list[Any]) -> Any:
+        if id(pool) not in self._pools:
+            built.append(id(pool))
+        return real(self, pool)
+
+    monkeypatch.setattr(rt.Context, "members", counted)
+    with pytest.raises(sc.ValidationError) as caught:
+        rt.parse(sc._parse_conversation_document, doc)
+    assert len(built) == 1  # one set for the people list, however many messages ask
+    assert len(caught.value.errors) == 101
+    assert caught.value.errors[-1].message == "... and 2900 more problems"
 
 
 def test_errors_are_collected_in_document_order() -> None:
@@ -202,3 +352,10 @@ def test_errors_are_collected_in_document_order() -> None:
     paths = [e.path for e in caught.value.errors]
     assert paths == sorted(paths, key=lambda p: ["timestamp", "role", "content"].index(p.split("/")[1]))
     assert len(paths) == 3
+
+
+def test_numeric_defaults_are_written_the_same_way_in_python_and_go() -> None:
+    from generator.messages import number_literal
+
+    cases = {1.0: "1", -0.0: "0", 0.0: "0", 0.5: "0.5", 1e300: "1e+300", 7: "7", -3: "-3", 2.5e-8: "2.5e-08"}
+    assert {value: number_literal(value) for value in cases} == cases

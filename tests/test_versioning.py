@@ -114,10 +114,12 @@ def test_reformatting_a_spec_needs_no_bump(project: Path) -> None:
     path = project / "specs" / "structured_conversation" / "spec.json"
     path.write_text(json.dumps(json.loads(path.read_text()), indent=4))
     assert _chatspec(project, "check").returncode == 0
-    # Reordering keys changes no meaning (no bump) but does change field order in the output.
+    # Reordering keys changes no meaning (no bump) but does change field order in the output,
+    # and with it the order of errors, so an invalid example listing two errors is refused.
     path.write_text(json.dumps(json.loads(path.read_text()), indent=4, sort_keys=True))
     done = _chatspec(project, "check")
-    assert done.returncode == 1 and "x-version" not in done.stderr
+    assert done.returncode == 2 and "x-version" not in done.stderr
+    assert "examples/invalid/" in done.stderr and "but in another order" in done.stderr
 
 
 def test_earlier_majors_are_generated_side_by_side() -> None:

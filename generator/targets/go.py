@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from generator import ir
 from generator.errors import SpecError, pointer_of
+from generator.messages import number_literal
 from generator.naming import clash_error, go_top_level_clashes, go_name
 from generator.options import Options
 from generator.render import header, render, template_exists
@@ -488,7 +489,7 @@ class GoTarget:
         if isinstance(value, bool):
             return f"rt.Default[{gotype}]({'true' if value else 'false'})"
         if isinstance(value, (int, float)):
-            return f"rt.Default[{gotype}]({value!r})"
+            return f"rt.Default[{gotype}]({number_literal(value)})"
         if isinstance(value, str):
             return f"rt.Default[{gotype}]({go_str(value)})"
         text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)

@@ -2,7 +2,10 @@
 
 x- keywords are dropped; the rules JSON Schema can state are added as standard
 keywords (if/then, anyOf, contains) so a reference validator reaches the same
-verdict; base64 strings get the pattern the generated code checks.
+verdict; base64 strings get the pattern the generated code checks. A tagged
+union (x-discriminator) carries OpenAPI's `discriminator` annotation
+({"propertyName", "mapping"}), which downstream generators such as
+datamodel-code-generator read; 2020-12 validators ignore it, so verdicts are unchanged.
 """
 
 from __future__ import annotations
@@ -25,22 +28,38 @@ _SCHEMA_LISTS = {"prefixItems", "oneOf", "anyOf", "allOf"}
 _SCHEMA_MAPS = {"properties", "$defs"}
 
 
-def strip(schema: Any) -> Any:
-    """Copy a schema without x- keywords (data under default/enum/const is left alone)."""
+def discriminator(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    """OpenAPI's discriminator annotation of a oneOf with x-discriminator: the tag
+    property and, for each tag value, the $ref of its variant (lower.py has checked
+    that every variant is a $ref to a model whose tag property has a const)."""
+    tag = schema["x-discriminator"]
+    mapping = {}
+    for variant in schema["oneOf"]:
+        target = root["$defs"][variant["$ref"].removeprefix("#/$defs/")]
+        mapping[target["properties"][tag]["const"]] = variant["$ref"]
+    return {"propertyName": tag, "mapping": mapping}
+
+
+def strip(schema: Any, root: dict[str, Any] | None = None) -> Any:
+    """Copy a schema without x- keywords (data under default/enum/const is left alone).
+    root is the whole spec document, where discriminated variants are looked up."""
     if not isinstance(schema, dict):
         return schema
+    root = schema if root is None else root
     out: dict[str, Any] = {}
     for key, value in schema.items():
         if key.startswith("x-"):
             continue
         if key in _SCHEMA_VALUED:
-            out[key] = strip(value)
+            out[key] = strip(value, root)
         elif key in _SCHEMA_LISTS:
-            out[key] = [strip(v) for v in value]
+            out[key] = [strip(v, root) for v in value]
         elif key in _SCHEMA_MAPS:
-            out[key] = {k: strip(v) for k, v in value.items()}
+            out[key] = {k: strip(v, root) for k, v in value.items()}
         else:
             out[key] = value
+    if "x-discriminator" in schema and "oneOf" in schema:
+        out["discriminator"] = discriminator(schema, root)
     if schema.get("contentEncoding") == "base64":
         out["pattern"] = BASE64_PATTERN
     types = schema.get("type")

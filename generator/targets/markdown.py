@@ -1,8 +1,10 @@
 """Markdown target: a page per format, an index, the site configuration, the schemas to download.
 
-Free text from specs (descriptions, enum values, messages) is escaped for the
-place it lands: a table cell, a paragraph or a code span, so it can never
-break a table or inject HTML.
+Free text from specs (titles, descriptions, enum values, messages, example
+names) is escaped for the place it lands: a table cell, a paragraph, a code
+span, a diagram member or a navigation label in mkdocs.yml (which the theme
+puts into every page's HTML as it is), so it can never break a table or inject
+HTML. Code in tables wraps only between words (<wbr>), so tables fit the page.
 """
 
 from __future__ import annotations
@@ -67,6 +69,87 @@ def md_code(text: str, in_table: bool = False) -> str:
     return f"{fence}{text}{fence}"
 
 
+# A line may break after a run of type punctuation that follows a word, never inside a word:
+# "map[string]Conversation" -> "map[<wbr>string]<wbr>Conversation", "time.Time" -> "time.<wbr>Time".
+_DECL_BREAK = re.compile(r"(?<=\w)[\[\].,]+(?=\w)")
+# A name longer than this may also break between its words: after a _ or -, or before
+# the capital of a CamelCase word (never inside a word).
+_LONG_NAME = 24
+_LONG = re.compile(r"[\w-]{%d,}" % (_LONG_NAME + 1))
+_NAME_BREAK = re.compile(r"(?<=[^\W_])[_-](?=[^\W_])|(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _code_cell(text: str, nested: bool) -> str:
+    text = text.replace("\n", "\\n").replace("\r", "\\r")
+    points = {m.end() for m in _DECL_BREAK.finditer(text)} if nested else set()
+    for run in _LONG.finditer(text):
+        points |= {run.start() + m.end() for m in _NAME_BREAK.finditer(run.group())}
+    if not points and "|" not in text:
+        return md_code(text, True)
+    # Markdown still parses inside inline HTML, so its syntax goes in as entities.
+    return "<code>" + "".join(("<wbr>" if i in points else "") + _CODE_ENTITIES.get(ch, ch) for i, ch in enumerate(text)) + "</code>"
+
+
+def md_name(text: str) -> str:
+    """A name (a JSON key) for a table cell: whole, unless it is very long (then it may wrap between its words)."""
+    return _code_cell(text, nested=False)
+
+
+def md_decl(text: str) -> str:
+    """A declaration in code (e.g. `input_id: str | None`, `Items map[string]Item`) for a table cell.
+
+    Identifiers never break inside a word; where a type nests, the browser may wrap
+    between its parts (<wbr>), so a column of long types still fits beside other languages.
+    """
+    return _code_cell(text, nested=True)
+
+
+def html_text(text: str) -> str:
+    """Text where HTML is read raw and Markdown is not (mkdocs navigation labels)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#39;")
+
+
+def html_comment(text: str) -> str:
+    """Text inside <!-- -->: it cannot close the comment early."""
+    return text.replace("--", "- -").replace(">", "&gt;")
+
+
+def nav_labels(formats: list[ir.Format]) -> dict[str, str]:
+    """A navigation label per format id, unique across the site.
+
+    Titles that several formats share (a format and its earlier majors) get their
+    major version ("Droidlet Chat 2.x", "Droidlet Chat 1.x"); any label still shared
+    after that gets its format id.
+    """
+
+    def shared(labels: dict[str, str]) -> set[str]:
+        seen: dict[str, int] = {}
+        for label in labels.values():
+            seen[label] = seen.get(label, 0) + 1
+        return {label for label, count in seen.items() if count > 1}
+
+    title = {f.id: " ".join(f.title.split()) or f.id for f in formats}
+    labels = dict(title)
+    twice = shared(labels)
+    labels = {f.id: f"{title[f.id]} {f.version.split('.')[0]}.x" if title[f.id] in twice else title[f.id] for f in formats}
+    twice = shared(labels)
+    return {i: f"{label} ({i})" if label in twice else label for i, label in labels.items()}
+
+
+def yaml_str(text: str) -> str:
+    """A YAML double-quoted scalar: exact for any text (control and line-break characters escaped)."""
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif code < 0x20 or 0x7F <= code <= 0x9F or code in (0x2028, 0x2029, 0xFEFF) or 0xD800 <= code <= 0xDFFF:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
 def md_json(value: object, in_table: bool = False) -> str:
     return md_code(json.dumps(value, ensure_ascii=False), in_table)
 
@@ -77,17 +160,16 @@ def anchor(name: str) -> str:
 
 
 def mermaid_name(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_]", "_", text) or "_"
+    """A member name Mermaid shows as it is: only [A-Za-z0-9_], never wrapped in _ (Mermaid's emphasis)."""
+    return re.sub(r"[^A-Za-z0-9_]", "_", text).strip("_") or "_"
 
 
 @dataclass(frozen=True)
 class FieldRow:
-    attr: str  # Python attribute, e.g. content_type
-    go: str  # Go field, e.g. ContentType
     wire: str  # code span of the JSON name
     json_type: str  # Markdown (may link to a model)
-    python_type: str
-    go_type: str
+    python: str  # the Python attribute and its type, e.g. `content_type: str | None`
+    go: str  # the Go field and its type, e.g. `ContentType *string`
     required: str
     default: str
     description: str
@@ -217,8 +299,8 @@ class MarkdownTarget:
             checks = [("required", md_code(f.required_message, True))] if f.required else []
             checks += self.checks(f.type)
             rows.append(FieldRow(
-                attr=md_code(py.attr, True), go=md_code(go_name, True), wire=md_code(f.wire_name, True),
-                json_type=self.json_type(f.type), python_type=md_code(py.annotation, True), go_type=md_code(go_type, True),
+                wire=md_name(f.wire_name), json_type=self.json_type(f.type),
+                python=md_decl(f"{py.attr}: {py.annotation}"), go=md_decl(f"{go_name} {go_type}"),
                 required="yes" if f.required else "no", default=default, description=md_inline(f.description),
                 checks=tuple(checks),
             ))
@@ -264,7 +346,7 @@ class MarkdownTarget:
         return {"string": "string", "numeric": "number", "boolean": "boolean", "any": "any",
                 "tuple": "tuple", "union": "union"}[t.kind]
 
-    def page(self, history: list[dict[str, object]]) -> str:
+    def page(self, history: list[dict[str, str]], label: str) -> str:
         fmt = self.fmt
         _, go_models, _ = self.go.prepare()
         go_fields = {m.name: [(f.name, f.type) for f in m.fields] for m in go_models}
@@ -287,13 +369,14 @@ class MarkdownTarget:
         ]
         return render(
             "markdown/format.md.j2",
-            header=header(fmt.source),
+            header=html_comment(header(fmt.source)),
             fmt=fmt,
-            title=md_inline(fmt.title),
+            format_id=md_code(fmt.id),
+            title=md_inline(label),
             description=md_paragraph(fmt.description),
             root=self.link(fmt.root),
-            python_module=f"chatformats.{fmt.id}",
-            go_package=self.go.package,
+            python_module=md_code(f"chatformats.{fmt.id}"),
+            go_package=md_code(self.go.package),
             models=models,
             enums=enums,
             aliases=aliases,
@@ -302,6 +385,7 @@ class MarkdownTarget:
             invalid=invalid,
             decisions=[md_paragraph(d) for d in fmt.decisions],
             history=history,
+            version=md_inline(fmt.version),
             behaviour=self.behaviour(),
             fence=lambda text: "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", text)), default=0)),
         )
@@ -317,17 +401,22 @@ def render_docs(formats: list[ir.Format], schemas: dict[str, str], options: Opti
                 histories: dict[str, list[dict[str, object]]] | None = None) -> dict[str, str]:
     """generated/docs/*.md, the schemas to download beside them, and generated/mkdocs.yml."""
     histories = histories or {}
+    labels = nav_labels(formats)
     files = {}
     for fmt in formats:
         rows = [
-            {"version": h["version"], "class": h["class"],
+            {"version": md_inline(str(h["version"])), "class": md_inline(str(h["class"])),
              "changes": "; ".join(md_inline(str(c)) for c in h["changes"]) or "first release"}  # type: ignore[attr-defined]
             for h in histories.get(fmt.id, [])
         ]
-        files[f"docs/{fmt.id}.md"] = MarkdownTarget(fmt, options).page(rows)
+        files[f"docs/{fmt.id}.md"] = MarkdownTarget(fmt, options).page(rows, labels[fmt.id])
         files[f"docs/schemas/{fmt.id}.schema.json"] = schemas[fmt.id]
-    rows = [(md_inline(f.title), f.id, f.version, md_inline(first_sentence(f.description))) for f in formats]
-    files["docs/index.md"] = render("markdown/index.md.j2", header=header(None), rows=rows)
-    files["mkdocs.yml"] = render("markdown/mkdocs.yml.j2", header=header(None), formats=formats)
+    index = [(md_inline(labels[f.id]), f.id, md_code(f.id, True), md_inline(f.version), md_inline(first_sentence(f.description)))
+             for f in formats]
+    files["docs/index.md"] = render("markdown/index.md.j2", header=header(None), rows=index)
+    # mkdocs puts navigation labels into the HTML of every page as they are: escaped here.
+    nav = [(yaml_str(html_text(labels[f.id])), yaml_str(f"{f.id}.md")) for f in formats]
+    files["mkdocs.yml"] = render("markdown/mkdocs.yml.j2", header=header(None), nav=nav)
+    files["docs/assets/chatspec.css"] = render("markdown/chatspec.css.j2", header=header(None))
     files["docs/assets/mermaid-init.js"] = render("markdown/mermaid-init.js.j2", header=header(None))
     return files

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import textwrap
 import warnings
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
-from generator import ir
+from generator import cache, ir
 from generator.errors import SpecError, pointer_of
 from generator.render import header, render
 from generator.targets.python import format_python
@@ -45,6 +47,48 @@ def rule_owner(fmt: ir.Format, model: ir.Model, rule: ir.Rule) -> tuple[str, str
                     "use a pointer into the model itself, or into the model holding a list of it (2 levels up)")
 
 
+def null_message(fmt: ir.Format, t: ir.TypeRef) -> str:
+    """What the dataclasses say when a field of type t is null: its type message."""
+    if isinstance(t, ir.Ref):
+        definition = fmt.definition(t.name)
+        if isinstance(definition, ir.Model):
+            return definition.type_message
+        if isinstance(definition, ir.Alias):
+            return null_message(fmt, definition.type)
+        return definition.messages.get("type", "must not be null")
+    messages = getattr(t, "messages", {})
+    return messages.get("type") or messages.get("oneOf") or "must not be null"
+
+
+def not_nullable_optionals(fmt: ir.Format, model: ir.Model) -> dict[str, str]:
+    """Wire name -> message of each optional field without a default that null does not fit.
+
+    datamodel-code-generator types such a field `X | None = None` (strict_nullable
+    only covers fields with a default), which would accept an explicit null.
+    """
+    out = {}
+    for f in model.fields:
+        t = f.type
+        while isinstance(t, ir.Ref) and isinstance(alias := fmt.definition(t.name), ir.Alias):
+            t = alias.type
+        if not f.required and not f.has_default and not isinstance(t, ir.NullableType):
+            out[f.wire_name] = null_message(fmt, f.type)
+    return out
+
+
+def unique_lists(fmt: ir.Format, model: ir.Model) -> dict[str, str]:
+    """Wire name -> message of each array field with uniqueItems (datamodel-code-generator
+    types it list[...] without the check)."""
+    out = {}
+    for f in model.fields:
+        t = f.type.inner if isinstance(f.type, ir.NullableType) else f.type
+        while isinstance(t, ir.Ref) and isinstance(alias := fmt.definition(t.name), ir.Alias):
+            t = alias.type.inner if isinstance(alias.type, ir.NullableType) else alias.type
+        if isinstance(t, ir.ListType) and t.unique_items:
+            out[f.wire_name] = t.messages.get("uniqueItems", "must not contain duplicate items")
+    return out
+
+
 def validators(fmt: ir.Format) -> dict[str, list[str]]:
     """The validator methods to add to each model, by class name."""
     methods: dict[str, list[str]] = defaultdict(list)
@@ -57,6 +101,11 @@ def validators(fmt: ir.Format) -> dict[str, list[str]]:
                 field=rule.fields[0], pool=rule.pointer, message=rule.message,
                 doc=f"{rule.kind} rule of {model.name}: {rule.message}".replace('"""', "'''").replace("\\", "\\\\"),
             ).rstrip("\n"))
+    for model in fmt.models:
+        if fields := not_nullable_optionals(fmt, model):
+            methods[model.name].append(render("pydantic/not_null.py.j2", fields=fields).rstrip("\n"))
+        if fields := unique_lists(fmt, model):
+            methods[model.name].append(render("pydantic/unique.py.j2", fields=fields).rstrip("\n"))
     return dict(methods)
 
 
@@ -73,7 +122,97 @@ def add_methods(code: str, methods: dict[str, list[str]]) -> str:
     return "\n".join(lines)
 
 
+# datamodel-code-generator's types that accept other JSON than the dataclasses do, and
+# chatspec's replacements (templates/pydantic/json_types.py.j2): StrictInt refuses 1.0,
+# which JSON Schema calls an integer; AwareDatetime takes numbers and non-RFC 3339 text.
+JSON_TYPES = {"StrictInt": "_JsonInt", "AwareDatetime": "_JsonDatetime"}
+JSON_TYPES_IMPORTS = {"re": ["re"], "datetime": ["datetime", "timedelta", "timezone"],
+                      "pydantic": ["AwareDatetime", "BeforeValidator", "Discriminator", "PlainValidator", "Strict", "Tag"], "typing": ["Annotated", "Any", "Callable"]}
+
+
+def tag_kind_unions(fmt: ir.Format, code: str) -> str:
+    """Give each named union told apart by JSON kind (e.g. Content: a string or a list) a
+    callable discriminator on the value's kind, as the dataclasses choose the variant: a
+    value then fails in one variant only (one error, not one per variant)."""
+    tree = ast.parse(code)
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    lines = code.split("\n")
+    edits = []
+    for alias in fmt.definitions:
+        if not (isinstance(alias, ir.Alias) and isinstance(alias.type, ir.UnionType) and alias.type.json_kinds and alias.name in classes):
+            continue
+        root = next((n for n in classes[alias.name].body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.target.id == "root"), None)
+        names = _union_names(root.annotation) if root is not None else None
+        if root is None or names is None or len(names) != len(alias.type.json_kinds):
+            continue  # not the shape datamodel-code-generator gives a named union: left as it is
+        tagged = " | ".join(f'Annotated[{n}, Tag("{k}")]' for n, k in zip(names, alias.type.json_kinds))
+        edits.append((root.annotation, f"Annotated[{tagged}, Discriminator(_json_kind({tuple(dict.fromkeys(alias.type.json_kinds))!r}))]"))
+    for node, text in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
+        assert node.end_lineno is not None and node.end_col_offset is not None
+        first, last = lines[node.lineno - 1], lines[node.end_lineno - 1]
+        lines[node.lineno - 1:node.end_lineno] = [first[:node.col_offset] + text + last[node.end_col_offset:]]
+    return "\n".join(lines)
+
+
+def _union_names(node: ast.expr) -> list[str] | None:
+    """["A", "B"] for the annotation A | B, None for anything else."""
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left, right = _union_names(node.left), _union_names(node.right)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def retype(code: str, fmt: ir.Format) -> str:
+    """Replace the JSON_TYPES names in datamodel-code-generator's code (names only, not
+    text in strings or docstrings), tag the unions by JSON kind, and define what they
+    use after the imports."""
+    tagged = tag_kind_unions(fmt, code)
+    tree = ast.parse(tagged)
+    used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in JSON_TYPES})
+    if not used and tagged == code:
+        return code
+    code = tagged
+    lines = code.split("\n")
+    edits = sorted(((n.lineno, n.col_offset, n.end_col_offset) for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in JSON_TYPES), reverse=True)
+    for line, start, end in edits:
+        text = lines[line - 1]
+        lines[line - 1] = text[:start] + JSON_TYPES[text[start:end]] + text[end:]
+    imports = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    for node in sorted(imports, key=lambda n: n.lineno, reverse=True):
+        if isinstance(node, ast.ImportFrom) and node.module == "pydantic" and any(a.name in JSON_TYPES for a in node.names):
+            kept = [a.name for a in node.names if a.name not in JSON_TYPES]
+            lines[node.lineno - 1:node.end_lineno] = [f"from pydantic import {', '.join(kept)}"] if kept else []
+    body = ast.parse("\n".join(lines)).body
+    have = {(n.module if isinstance(n, ast.ImportFrom) else a.name, a.name) for n in body if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    wanted = []
+    for module, names in JSON_TYPES_IMPORTS.items():
+        missing = [name for name in names if (module, name) not in have]
+        if missing:
+            wanted.append(f"import {module}" if missing == [module] else f"from {module} import {', '.join(missing)}")
+    last = max(n.end_lineno or n.lineno for n in body if isinstance(n, (ast.Import, ast.ImportFrom)))
+    lines[last:last] = [*wanted, "", render("pydantic/json_types.py.j2").rstrip("\n"), ""]
+    return "\n".join(lines)
+
+
 def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
+    # Keyed by this module's source too: the options passed below are part of the input.
+    parts = [*cache.tool_versions("datamodel-code-generator", "black", "pydantic"), Path(__file__).read_text(encoding="utf-8"), fmt.source, json.dumps(schema)]
+    code = cache.memo("datamodel-codegen", parts, lambda: _datamodel_codegen(fmt, schema))
+    code = retype(code, fmt)
+    methods = validators(fmt)
+    if methods:
+        code = add_methods(code, methods)
+        imports = "from pydantic import model_validator\n"
+        if not re.search(r"^from typing import .*\bAny\b", code, re.M):
+            imports += "from typing import Any\n"  # the validators' annotations
+        code = code.replace("from __future__ import annotations\n", "from __future__ import annotations\n\n" + imports, 1)
+        code += render("pydantic/helpers.py.j2")
+    return format_python(code)
+
+
+def _datamodel_codegen(fmt: ir.Format, schema: dict[str, Any]) -> str:
     from datamodel_code_generator import DataModelType, InputFileType, PythonVersion, generate
     from datamodel_code_generator.enums import StrictTypes
     from datamodel_code_generator.format import Formatter
@@ -98,12 +237,7 @@ def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
             formatters=[Formatter.BLACK],
         )
     assert isinstance(code, str)
-    methods = validators(fmt)
-    if methods:
-        code = add_methods(code, methods)
-        code = code.replace("from __future__ import annotations\n", "from __future__ import annotations\n\nfrom pydantic import model_validator\n", 1)
-        code += render("pydantic/helpers.py.j2")
-    return format_python(code)
+    return code
 
 
 def render_package(formats: list[ir.Format], schemas: dict[str, dict[str, Any]]) -> dict[str, str]:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-import black
 
-from generator import ir
-from generator.patterns import to_python
+from generator import cache, ir
 from generator.errors import SpecError, pointer_of
+from generator.messages import number_literal
 from generator.naming import clash_error, python_top_level_clashes, constant_case, python_attr, snake_case
+from generator.patterns import to_python
 from generator.render import header, render, template_exists
 
 PACKAGE = "chatformats"
@@ -240,7 +240,8 @@ class PythonTarget:
             default = f"field(default_factory={factory})"
             parse = f"ctx.optional(obj, {wire}, {const}, factory={factory})"
         elif f.has_default and f.default is not None:
-            default = repr(f.default)
+            is_number = isinstance(f.default, (int, float)) and not isinstance(f.default, bool)
+            default = number_literal(f.default) if is_number else repr(f.default)
             parse = f"ctx.optional(obj, {wire}, {const}, default={default})"
         else:
             default = "None"
@@ -452,6 +453,13 @@ def all_types(fmt: ir.Format) -> list[ir.TypeRef]:
 
 
 def format_python(code: str) -> str:
+    """black's output for code: remembered by content, since black is most of a run's time."""
+    return cache.memo("black", [*cache.tool_versions("black"), "py311", code], lambda: _black(code))
+
+
+def _black(code: str) -> str:
+    import black  # late: a run whose formatting is all cached need not import it
+
     return black.format_str(code, mode=black.Mode(target_versions={black.TargetVersion.PY311}))
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pydantic import model_validator
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictStr
 from typing import Annotated, Literal
@@ -224,3 +225,37 @@ def _rule_member_of(items: list[Any], field: str, pool: Any, message: str) -> No
         value = item.get(field) if isinstance(item, dict) else None
         if isinstance(value, str) and value not in pool:
             raise ValueError(message.replace("{value}", value))
+
+
+def _reject_null(data: dict[str, Any], fields: dict[str, str]) -> None:
+    """Raise for the first field present with null; fields maps wire names to messages."""
+    for name, message in fields.items():
+        if name in data and data[name] is None:
+            raise ValueError(f"{name}: {message}")
+
+
+def _canonical(value: Any) -> Any:
+    """A hashable form in which JSON values are equal as JSON Schema's uniqueItems compares
+    them: numbers by value (1 and 1.0 are equal), true is not 1, objects by keys and values.
+    """
+    if isinstance(value, bool) or value is None:
+        return ("literal", value)
+    if isinstance(value, (int, float)):
+        return ("number", value)
+    if isinstance(value, str):
+        return ("string", value)
+    if isinstance(value, list):
+        return ("array", tuple(_canonical(v) for v in value))
+    if isinstance(value, dict):
+        return ("object", tuple(sorted((k, _canonical(v)) for k, v in value.items())))
+    return ("other", repr(value))
+
+
+def _reject_duplicates(data: dict[str, Any], fields: dict[str, str]) -> None:
+    """Raise for the first array field with two equal items; fields maps wire names to messages."""
+    for name, message in fields.items():
+        items = data.get(name)
+        if isinstance(items, list) and len({_canonical(v) for v in items}) != len(
+            items
+        ):
+            raise ValueError(f"{name}: {message}")

@@ -6,8 +6,71 @@ from __future__ import annotations
 from pydantic import model_validator
 
 from enum import StrEnum
-from pydantic import AwareDatetime, BaseModel, Field, RootModel, StrictInt, StrictStr
+from pydantic import BaseModel, Field, RootModel, StrictStr
 from typing import Annotated, Any, Literal
+import re
+from datetime import datetime, timedelta, timezone
+from pydantic import (
+    AwareDatetime,
+    BeforeValidator,
+    Discriminator,
+    PlainValidator,
+    Strict,
+    Tag,
+)
+from typing import Callable
+
+# --- chatspec: JSON types, accepted exactly as the dataclasses accept them ------
+
+
+def _integral(value: Any) -> Any:
+    """1.0 is the integer 1 in JSON Schema; other floats stay floats, and fail."""
+    return int(value) if type(value) is float and value.is_integer() else value
+
+
+# A JSON integer: no strings or booleans (strict), but an integral float is one.
+_JsonInt = Annotated[int, BeforeValidator(_integral), Strict()]
+
+_RFC3339 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))",
+    re.ASCII,
+)
+
+
+def _rfc3339(value: Any) -> datetime:
+    """An RFC 3339 date-time string with an offset, and nothing else (pydantic's own
+    parser also takes numbers, unix times in strings, and a space for the T)."""
+    m = _RFC3339.fullmatch(value) if isinstance(value, str) else None
+    if m is None:
+        raise ValueError("must be an RFC 3339 date-time string")
+    year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
+    micro = int((m.group(7)[1:] + "000000")[:6]) if m.group(7) else 0
+    if m.group(8):
+        tz = timezone.utc
+    else:
+        off_h, off_m = int(m.group(10)), int(m.group(11))
+        if off_h > 23 or off_m > 59:
+            raise ValueError("must be an RFC 3339 date-time string")
+        sign = -1 if m.group(9) == "-" else 1
+        tz = timezone(sign * timedelta(hours=off_h, minutes=off_m))
+    return datetime(year, month, day, hour, minute, second, micro, tzinfo=tz)
+
+
+_JsonDatetime = Annotated[AwareDatetime, PlainValidator(_rfc3339)]
+
+
+def _json_kind(kinds: tuple[str, ...]) -> Callable[[Any], str | None]:
+    """The discriminator of a union told apart by JSON kind: the kind of the value, as
+    its variants are tagged (an integer is a "number" where no variant is "integer")."""
+    names = {
+        str: "string",
+        list: "array",
+        dict: "object",
+        bool: "boolean",
+        float: "number",
+    }
+    names[int] = "integer" if "integer" in kinds else "number"
+    return lambda value: names.get(type(value))
 
 
 class Role(StrEnum):
@@ -101,6 +164,21 @@ class ImageBlock(BaseModel):
                 )
         return data
 
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(
+                data,
+                {
+                    "url": "must be a string",
+                    "data": "must be a string",
+                    "media_type": "must be a string",
+                },
+            )
+        return data
+
 
 class AudioBlock(BaseModel):
     """
@@ -151,6 +229,21 @@ class AudioBlock(BaseModel):
                 raise ValueError(
                     "Audio content block {index} with source='base64' missing 'data' field"
                 )
+        return data
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(
+                data,
+                {
+                    "url": "must be a string",
+                    "data": "must be a string",
+                    "media_type": "must be a string",
+                },
+            )
         return data
 
 
@@ -205,6 +298,21 @@ class VideoBlock(BaseModel):
                 )
         return data
 
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(
+                data,
+                {
+                    "url": "must be a string",
+                    "data": "must be a string",
+                    "media_type": "must be a string",
+                },
+            )
+        return data
+
 
 class ConversationMetadata(BaseModel):
     """
@@ -215,15 +323,15 @@ class ConversationMetadata(BaseModel):
     """
     Conversation identifier.
     """
-    created_at: AwareDatetime
+    created_at: _JsonDatetime
     """
     When conversation started.
     """
-    last_message_at: AwareDatetime
+    last_message_at: _JsonDatetime
     """
     When last message was sent.
     """
-    message_count: Annotated[StrictInt, Field(ge=0, le=9223372036854775807)]
+    message_count: Annotated[_JsonInt, Field(ge=0, le=9223372036854775807)]
     """
     Number of messages applied to this conversation, including any later pruned from history.
     """
@@ -232,9 +340,21 @@ class ConversationMetadata(BaseModel):
     Set of roles that have participated ("user", "assistant"), without duplicates.
     """
 
+    @model_validator(mode="before")
+    @classmethod
+    def _unique_items(cls, data: Any) -> Any:
+        """Arrays with uniqueItems: pydantic has no such check (a set would drop duplicates silently)."""
+        if isinstance(data, dict):
+            _reject_duplicates(
+                data, {"participant_roles": "must not contain duplicate items"}
+            )
+        return data
+
 
 class ContentBlock(RootModel[TextBlock | ImageBlock | AudioBlock | VideoBlock]):
-    root: TextBlock | ImageBlock | AudioBlock | VideoBlock
+    root: Annotated[
+        TextBlock | ImageBlock | AudioBlock | VideoBlock, Field(discriminator="type")
+    ]
     """
     One multimodal content block, discriminated by its type field.
     """
@@ -248,7 +368,10 @@ class Content2(RootModel[list[ContentBlock]]):
 
 
 class Content(RootModel[Content1 | Content2]):
-    root: Content1 | Content2
+    root: Annotated[
+        Annotated[Content1, Tag("string")] | Annotated[Content2, Tag("array")],
+        Discriminator(_json_kind(("string", "array"))),
+    ]
     """
     Simple text (a string) or a list of multimodal content blocks, each with a type field.
     """
@@ -279,7 +402,7 @@ class ChatMessage(BaseModel):
     """
     Message content (string or multimodal structure).
     """
-    timestamp: AwareDatetime
+    timestamp: _JsonDatetime
     """
     When message was sent (simulator time).
     """
@@ -287,6 +410,14 @@ class ChatMessage(BaseModel):
     """
     Optional additional data.
     """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(data, {"input_id": "must be a string"})
+        return data
 
 
 class ChatState(BaseModel):
@@ -298,11 +429,11 @@ class ChatState(BaseModel):
     """
     Always "chat".
     """
-    last_updated: AwareDatetime | None = None
+    last_updated: _JsonDatetime | None = None
     """
     When state was last modified: the latest timestamp of the inputs applied; absent until the first input is applied.
     """
-    update_count: Annotated[StrictInt, Field(ge=0, le=9223372036854775807)] = 0
+    update_count: Annotated[_JsonInt, Field(ge=0, le=9223372036854775807)] = 0
     """
     Number of messages added.
     """
@@ -316,7 +447,7 @@ class ChatState(BaseModel):
     """
     Dict mapping conversation_id to ConversationMetadata.
     """
-    max_history_size: Annotated[StrictInt, Field(ge=1, le=9223372036854775807)] = 1000
+    max_history_size: Annotated[_JsonInt, Field(ge=1, le=9223372036854775807)] = 1000
     """
     Maximum messages to retain per conversation.
     """
@@ -324,6 +455,14 @@ class ChatState(BaseModel):
     """
     ID for default conversation.
     """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(data, {"last_updated": "must be a string"})
+        return data
 
 
 class ChatInput(BaseModel):
@@ -335,7 +474,7 @@ class ChatInput(BaseModel):
     """
     Always "chat".
     """
-    timestamp: AwareDatetime
+    timestamp: _JsonDatetime
     """
     When this message was sent (simulator time).
     """
@@ -363,6 +502,16 @@ class ChatInput(BaseModel):
     """
     Optional dictionary for extensibility (token count, model info, etc.).
     """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(
+                data, {"input_id": "must be a string", "message_id": "must be a string"}
+            )
+        return data
 
 
 class ChatModality(RootModel[ChatInput]):
@@ -397,3 +546,37 @@ def _rule_member_of(items: list[Any], field: str, pool: Any, message: str) -> No
         value = item.get(field) if isinstance(item, dict) else None
         if isinstance(value, str) and value not in pool:
             raise ValueError(message.replace("{value}", value))
+
+
+def _reject_null(data: dict[str, Any], fields: dict[str, str]) -> None:
+    """Raise for the first field present with null; fields maps wire names to messages."""
+    for name, message in fields.items():
+        if name in data and data[name] is None:
+            raise ValueError(f"{name}: {message}")
+
+
+def _canonical(value: Any) -> Any:
+    """A hashable form in which JSON values are equal as JSON Schema's uniqueItems compares
+    them: numbers by value (1 and 1.0 are equal), true is not 1, objects by keys and values.
+    """
+    if isinstance(value, bool) or value is None:
+        return ("literal", value)
+    if isinstance(value, (int, float)):
+        return ("number", value)
+    if isinstance(value, str):
+        return ("string", value)
+    if isinstance(value, list):
+        return ("array", tuple(_canonical(v) for v in value))
+    if isinstance(value, dict):
+        return ("object", tuple(sorted((k, _canonical(v)) for k, v in value.items())))
+    return ("other", repr(value))
+
+
+def _reject_duplicates(data: dict[str, Any], fields: dict[str, str]) -> None:
+    """Raise for the first array field with two equal items; fields maps wire names to messages."""
+    for name, message in fields.items():
+        items = data.get(name)
+        if isinstance(items, list) and len({_canonical(v) for v in items}) != len(
+            items
+        ):
+            raise ValueError(f"{name}: {message}")

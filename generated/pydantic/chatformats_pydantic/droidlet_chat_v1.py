@@ -6,8 +6,71 @@ from __future__ import annotations
 from pydantic import model_validator
 
 from enum import StrEnum
-from pydantic import BaseModel, Field, RootModel, StrictInt, StrictStr
+from pydantic import BaseModel, Field, RootModel, StrictStr
 from typing import Annotated
+import re
+from datetime import datetime, timedelta, timezone
+from pydantic import (
+    AwareDatetime,
+    BeforeValidator,
+    Discriminator,
+    PlainValidator,
+    Strict,
+    Tag,
+)
+from typing import Any, Callable
+
+# --- chatspec: JSON types, accepted exactly as the dataclasses accept them ------
+
+
+def _integral(value: Any) -> Any:
+    """1.0 is the integer 1 in JSON Schema; other floats stay floats, and fail."""
+    return int(value) if type(value) is float and value.is_integer() else value
+
+
+# A JSON integer: no strings or booleans (strict), but an integral float is one.
+_JsonInt = Annotated[int, BeforeValidator(_integral), Strict()]
+
+_RFC3339 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))",
+    re.ASCII,
+)
+
+
+def _rfc3339(value: Any) -> datetime:
+    """An RFC 3339 date-time string with an offset, and nothing else (pydantic's own
+    parser also takes numbers, unix times in strings, and a space for the T)."""
+    m = _RFC3339.fullmatch(value) if isinstance(value, str) else None
+    if m is None:
+        raise ValueError("must be an RFC 3339 date-time string")
+    year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
+    micro = int((m.group(7)[1:] + "000000")[:6]) if m.group(7) else 0
+    if m.group(8):
+        tz = timezone.utc
+    else:
+        off_h, off_m = int(m.group(10)), int(m.group(11))
+        if off_h > 23 or off_m > 59:
+            raise ValueError("must be an RFC 3339 date-time string")
+        sign = -1 if m.group(9) == "-" else 1
+        tz = timezone(sign * timedelta(hours=off_h, minutes=off_m))
+    return datetime(year, month, day, hour, minute, second, micro, tzinfo=tz)
+
+
+_JsonDatetime = Annotated[AwareDatetime, PlainValidator(_rfc3339)]
+
+
+def _json_kind(kinds: tuple[str, ...]) -> Callable[[Any], str | None]:
+    """The discriminator of a union told apart by JSON kind: the kind of the value, as
+    its variants are tagged (an integer is a "number" where no variant is "integer")."""
+    names = {
+        str: "string",
+        list: "array",
+        dict: "object",
+        bool: "boolean",
+        float: "number",
+    }
+    names[int] = "integer" if "integer" in kinds else "number"
+    return lambda value: names.get(type(value))
 
 
 class ContentType(StrEnum):
@@ -54,7 +117,7 @@ class DroidletChat(BaseModel):
     The memid of the speaker.
     """
     timestamp: Annotated[
-        StrictInt, Field(ge=-9223372036854775808, le=9223372036854775807)
+        _JsonInt, Field(ge=-9223372036854775808, le=9223372036854775807)
     ]
     """
     Unix timestamp of when the chat was sent (an integer; upstream later documented milliseconds).
@@ -201,3 +264,37 @@ def _rule_member_of(items: list[Any], field: str, pool: Any, message: str) -> No
         value = item.get(field) if isinstance(item, dict) else None
         if isinstance(value, str) and value not in pool:
             raise ValueError(message.replace("{value}", value))
+
+
+def _reject_null(data: dict[str, Any], fields: dict[str, str]) -> None:
+    """Raise for the first field present with null; fields maps wire names to messages."""
+    for name, message in fields.items():
+        if name in data and data[name] is None:
+            raise ValueError(f"{name}: {message}")
+
+
+def _canonical(value: Any) -> Any:
+    """A hashable form in which JSON values are equal as JSON Schema's uniqueItems compares
+    them: numbers by value (1 and 1.0 are equal), true is not 1, objects by keys and values.
+    """
+    if isinstance(value, bool) or value is None:
+        return ("literal", value)
+    if isinstance(value, (int, float)):
+        return ("number", value)
+    if isinstance(value, str):
+        return ("string", value)
+    if isinstance(value, list):
+        return ("array", tuple(_canonical(v) for v in value))
+    if isinstance(value, dict):
+        return ("object", tuple(sorted((k, _canonical(v)) for k, v in value.items())))
+    return ("other", repr(value))
+
+
+def _reject_duplicates(data: dict[str, Any], fields: dict[str, str]) -> None:
+    """Raise for the first array field with two equal items; fields maps wire names to messages."""
+    for name, message in fields.items():
+        items = data.get(name)
+        if isinstance(items, list) and len({_canonical(v) for v in items}) != len(
+            items
+        ):
+            raise ValueError(f"{name}: {message}")

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import itertools
 import json
 import math
 import re
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any, Final
@@ -63,28 +64,78 @@ class ValidationError(ValueError):
         return self.errors[0].message if self.errors else ""
 
 
-MAX_DEPTH: Final = 128
-"""How deep typed values may nest (free-form JSON values, such as metadata, are not limited)."""
-DEPTH_MESSAGE: Final = "nesting deeper than 128 levels is not accepted"
+# --- the input policy (the Go runtime states the same numbers and messages) ---
 
-_PLACEHOLDER: Final = re.compile(r"\{(index|field|value)\}")
+MAX_DEPTH: Final = 128
+"""How deep any value may sit below the document root, typed or free-form (metadata)."""
+DEPTH_MESSAGE: Final = "nesting deeper than 128 levels is not accepted"
+MAX_ERRORS: Final = 100
+"""How many problems a ValidationError lists; one last entry counts the rest."""
+MAX_INT_DIGITS: Final = 4300
+"""The longest integer literal JSON text may hold (Python's own int-from-text limit)."""
+NOT_UTF8_MESSAGE: Final = "invalid JSON: the text is not valid UTF-8"
+BOM_MESSAGE: Final = (
+    "invalid JSON: a byte order mark (BOM) is not accepted; send UTF-8 without one"
+)
+SURROGATE_MESSAGE: Final = (
+    "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"
+)
+LONG_INT_MESSAGE: Final = "invalid JSON: an integer literal has more than 4300 digits"
+
+
+def more_message(count: int) -> str:
+    """The last entry of a capped error list."""
+    return f"... and {count} more problems"
+
+
+_PLACEHOLDER: Final = re.compile(r"\{\{|\{(index|field|value)\}")
+"""{index}, {field} and {value} are filled in; "{{" stands for a literal "{"."""
 
 
 def _escape(token: object) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
+    text = str(token)
+    return (
+        text.replace("~", "~0").replace("/", "~1")
+        if "~" in text or "/" in text
+        else text
+    )
+
+
+def _pointer(tokens: Iterable[object]) -> str:
+    return "".join("/" + _escape(s) for s in tokens)
 
 
 class Context:
-    """The state of one validation run: errors so far, the path and the values above."""
+    """The state of one validation run: problems so far, the path and the values above."""
 
-    __slots__ = ("errors", "_path", "_values")
+    __slots__ = (
+        "errors",
+        "count",
+        "_overflow",
+        "_failed",
+        "_indexed",
+        "_path",
+        "_values",
+        "_pools",
+    )
 
     def __init__(self, root: object) -> None:
         self.errors: list[ErrorDetail] = []
+        """The first MAX_ERRORS problems."""
+        self.count = 0
+        """How many problems were found, listed or not."""
+        self._overflow: list[tuple[str | int, ...]] = (
+            []
+        )  # where the problems past MAX_ERRORS are
+        self._failed: set[str] = (
+            set()
+        )  # every pointer at or above a problem, built on demand
+        self._indexed = 0
         self._path: list[str | int] = []
         # _values[-1] is the value being parsed, earlier entries its ancestors;
         # rules with a relative JSON pointer (e.g. "2/people") look up there.
         self._values: list[object] = [root]
+        self._pools: dict[int, tuple[object, frozenset[str] | None]] = {}
 
     def error(
         self,
@@ -97,7 +148,12 @@ class Context:
         below: tuple[str, ...] = (
             () if key is None else (key,) if isinstance(key, str) else key
         )
-        pointer = "".join("/" + _escape(s) for s in (*self._path, *below))
+        self.count += 1
+        if len(self.errors) >= MAX_ERRORS:
+            # Kept for failed_at as tokens; neither pointer nor message is built.
+            self._overflow.append((*self._path, *below))
+            return
+        pointer = _pointer((*self._path, *below))
         index = next((s for s in reversed(self._path) if isinstance(s, int)), "")
         field = (
             below[0]
@@ -105,8 +161,20 @@ class Context:
             else next((s for s in reversed(self._path) if isinstance(s, str)), "")
         )
         found = {"index": str(index), "field": field, "value": _show(value)}
-        message = _PLACEHOLDER.sub(lambda m: found[m.group(1)], template)
+        # One pass over the template: substituted text is never expanded again.
+        message = _PLACEHOLDER.sub(
+            lambda m: found[m.group(1)] if m.group(1) else "{", template
+        )
         self.errors.append(ErrorDetail(pointer, message, keyword))
+
+    def reported(self) -> list[ErrorDetail]:
+        """The problems to report: the first MAX_ERRORS, then one entry counting the rest."""
+        if self.count <= len(self.errors):
+            return self.errors
+        return [
+            *self.errors,
+            ErrorDetail("", more_message(self.count - len(self.errors)), "limit"),
+        ]
 
     def child(self, key: str | int, value: object, parser: Parser) -> Any:
         if len(self._path) >= MAX_DEPTH:
@@ -159,16 +227,42 @@ class Context:
 
     def failed_at(self, up: int, pointer: tuple[str, ...]) -> bool:
         """Whether a problem was recorded at or below a value found by relative pointer."""
-        if not self.errors:
+        if not self.count:
             return False
         base = self._path[: len(self._path) - up] if up else self._path
-        prefix = "".join("/" + _escape(s) for s in (*base, *pointer))
-        return any(
-            e.path == prefix or e.path.startswith(prefix + "/") for e in self.errors
-        )
+        prefix = _pointer((*base, *pointer))
+        # Each problem's pointer and its ancestors go into a set once, so a
+        # question costs O(1) however many problems came before (not O(problems)).
+        listed = len(self.errors)
+        while self._indexed < self.count:
+            i = self._indexed
+            path = (
+                self.errors[i].path
+                if i < listed
+                else _pointer(self._overflow[i - listed])
+            )
+            self._failed.add(path)
+            cut = path.rfind("/")
+            while cut >= 0:
+                self._failed.add(path[:cut])
+                cut = path.rfind("/", 0, cut)
+            self._indexed += 1
+        return prefix in self._failed
+
+    def members(self, pool: list[Any]) -> frozenset[str] | None:
+        """The items of a list as a set (None if one is not a string), built once per run."""
+        cached = self._pools.get(id(pool))
+        if cached is None or cached[0] is not pool:
+            items = frozenset(pool) if all(isinstance(p, str) for p in pool) else None
+            cached = (pool, items)
+            self._pools[id(pool)] = cached
+        return cached[1]
+
+    def mark(self) -> int:
+        return self.count
 
     def failed_since(self, mark: int) -> bool:
-        return len(self.errors) > mark
+        return self.count > mark
 
 
 def _show(value: object) -> str:
@@ -187,37 +281,322 @@ def parse(parser: Parser, data: object) -> Any:
     """Run a parser on a whole document; raise ValidationError listing every problem."""
     ctx = Context(data)
     result = parser(data, ctx)
-    if ctx.errors:
-        raise ValidationError(ctx.errors)
+    if ctx.count:
+        raise ValidationError(ctx.reported())
     return result
 
 
+def _json_error(message: str) -> ValidationError:
+    return ValidationError([ErrorDetail("", message, "json")])
+
+
+# A \u escape of a UTF-16 surrogate; only when one occurs is the parsed value searched.
+_SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
 def load_json(text: str | bytes | bytearray) -> Any:
-    """json.loads that reports bad JSON as a ValidationError (NaN/Infinity are not JSON)."""
+    """Parse JSON text under the input policy; any problem is a ValidationError.
+
+    UTF-8 only: bytes must be valid UTF-8, and neither bytes nor str may start
+    with a byte order mark; lone surrogates (raw, or escaped as \\ud800) are
+    refused; NaN and Infinity are not JSON; an integer literal has at most
+    MAX_INT_DIGITS digits. Depth is not limited here (the parsers refuse values
+    deeper than MAX_DEPTH), and deep text never overflows the stack.
+    """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise _json_error(NOT_UTF8_MESSAGE) from None
+    elif isinstance(text, str) and _SURROGATE.search(text) is not None:
+        raise _json_error(SURROGATE_MESSAGE)
+    if not isinstance(text, str):
+        raise _json_error(
+            f"invalid JSON: expected str or bytes, not {type(text).__name__}"
+        )
+    if text.startswith("\ufeff"):
+        raise _json_error(BOM_MESSAGE)
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        value = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
-        raise ValidationError(
-            [
-                ErrorDetail(
-                    "",
-                    f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-                    "json",
-                )
-            ]
-        ) from None
-    except (ValueError, TypeError, RecursionError) as exc:
-        raise ValidationError(
-            [ErrorDetail("", f"invalid JSON: {exc}", "json")]
-        ) from None
+        raise _syntax_error(exc) from None
+    except RecursionError:
+        # Deeper than the C parser's recursion allows: parse without recursion.
+        value = _load_deep(text)
+    except ValueError as exc:
+        if "integer string conversion" not in str(exc):
+            raise _json_error(f"invalid JSON: {exc}") from None
+        # A syntax error anywhere in the text is reported first, as in Go.
+        _load_deep(text)
+        raise _json_error(LONG_INT_MESSAGE) from None
+    if (
+        "\\" in text
+        and _SURROGATE_ESCAPE.search(text) is not None
+        and _has_surrogate(value)
+    ):
+        raise _json_error(SURROGATE_MESSAGE)
+    return value
 
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _syntax_error(exc: json.JSONDecodeError) -> ValidationError:
+    return _json_error(
+        f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+    )
+
+
+def _has_surrogate(value: object) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item) is not None:
+                return True
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+    return False
+
+
+_WS: Final = " \t\n\r"
+_STRING: Final = r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"'
+_TOKEN: Final = re.compile(
+    r"[ \t\n\r]*(?:"
+    r"(\[[\[ \t\n\r]*)|(\][\] \t\n\r]*)"  # 1, 2: a run of [ or of ] (a character class: no backtracking state)
+    r"|(\{)(?:[ \t\n\r]*("
+    + _STRING
+    + r")[ \t\n\r]*:)?|(\})"  # 3 (4: the first key, with its colon), 5
+    r"|(,)(?:[ \t\n\r]*("
+    + _STRING
+    + r")[ \t\n\r]*:)?|(:)"  # 6 (7: the next key, with its colon), 8
+    r"|(" + _STRING + r")"  # 9
+    r"|(-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?)"  # 10 (11, 12)
+    r"|(true|false|null))"  # 13
+)
+_TOKEN_KIND: Final = {
+    1: "[",
+    2: "]",
+    3: "{",
+    4: "{",
+    5: "}",
+    6: ",",
+    7: ",",
+    8: ":",
+    9: "s",
+    10: "n",
+    13: "l",
+}
+_LITERALS: Final = {"true": True, "false": False, "null": None}
+_OPEN_LIST: Final = ord("[")
+
+
+def _load_deep(text: str) -> Any:
+    """JSON text to a value without recursion, in linear time and memory.
+
+    For text too deep for json.loads. An array or object more than MAX_DEPTH
+    levels deep is checked but built empty: every parser refuses a value at
+    that depth without looking inside, so the verdict and the problems are
+    those of the whole text (the Go runtime decodes the same way). Containers
+    down to that depth are frames [value, pending key, is_list, kept]; those
+    inside it are only their kind, one byte each in `deep`.
+    """
+    frames: list[list[Any]] = []
+    deep = bytearray()
+    result: Any = _MISSING
+    too_long = False
+    want = "value"  # value, first (a value or ]), key (after {: a key or }), colon, next (, or a closer)
+    pos = 0
+
+    def fail(at: int, what: str) -> ValidationError:
+        line = text.count("\n", 0, at) + 1
+        return _json_error(
+            f"invalid JSON: {what} at line {line} column {at - text.rfind(chr(10), 0, at)}"
+        )
+
+    def in_list() -> bool:
+        return deep[-1] == _OPEN_LIST if deep else bool(frames) and frames[-1][2]
+
+    while True:
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            while pos < len(text) and text[pos] in _WS:
+                pos += 1
+            if pos == len(text) and result is not _MISSING:
+                if too_long:
+                    raise _json_error(LONG_INT_MESSAGE)
+                return result
+            raise fail(
+                pos,
+                "Expecting value" if want in ("value", "first") else "Unexpected text",
+            )
+        kind, at, pos = _TOKEN_KIND[m.lastindex or 0], m.start(), m.end()
+        if result is not _MISSING:
+            raise fail(at, "Extra data")
+        if kind in "[{":
+            if want not in ("value", "first"):
+                raise fail(
+                    at,
+                    (
+                        "Expecting ',' delimiter"
+                        if want == "next"
+                        else "Expecting property name enclosed in double quotes"
+                    ),
+                )
+            count = m.group(1).count("[") if kind == "[" else 1
+            while count and not deep:
+                kept = len(frames) <= MAX_DEPTH and (not frames or frames[-1][3])
+                if frames and not frames[-1][3]:
+                    break
+                frames.append([[] if kind == "[" else {}, None, kind == "[", kept])
+                count -= 1
+            deep.extend(kind.encode() * count)
+            if kind == "{" and m.group(4) is not None:
+                if not deep:
+                    frames[-1][1] = json.loads(m.group(4))
+                want = "value"
+            else:
+                want = "first" if kind == "[" else "key"
+            continue
+        if kind in "]}":
+            count = m.group(2).count("]") if kind == "]" else 1
+            while count:
+                if (
+                    want not in ("next", "first" if kind == "]" else "key")
+                    or not (deep or frames)
+                    or in_list() != (kind == "]")
+                ):
+                    raise fail(at, "Expecting value")
+                want = "next"
+                if deep:
+                    run = min(count, len(deep))
+                    if kind != "]" or run < 2 or not deep.endswith(b"[" * run):
+                        run = 1  # one at a time: the kinds differ
+                    del deep[len(deep) - run :]
+                    count -= run
+                    continue
+                value = frames.pop()[0]
+                count -= 1
+                if not frames:
+                    if count:
+                        raise fail(at, "Extra data")
+                    result = value
+                    break
+                parent = frames[-1]
+                if parent[3]:
+                    if parent[2]:
+                        parent[0].append(value)
+                    else:
+                        parent[0][parent[1]] = value
+            continue
+        if kind == ",":
+            if want != "next":
+                raise fail(at, "Expecting value")
+            if in_list():
+                if m.group(7) is not None:
+                    raise fail(at, "Expecting ',' delimiter")
+                want = "value"
+            elif m.group(7) is None:
+                raise fail(at, "Expecting property name enclosed in double quotes")
+            else:
+                if not deep:
+                    frames[-1][1] = json.loads(m.group(7))
+                want = "value"
+            continue
+        if kind == ":":
+            raise fail(at, "Expecting ',' delimiter")
+        if want == "key" or (want == "next" and kind == "s" and not in_list()):
+            raise fail(
+                at,
+                (
+                    "Expecting property name enclosed in double quotes"
+                    if want == "key"
+                    else "Expecting ',' delimiter"
+                ),
+            )
+        if want not in ("value", "first"):
+            raise fail(at, "Expecting ',' delimiter")
+        want = "next"
+        if deep or (frames and not frames[-1][3]):
+            continue  # checked, not built
+        if kind == "n":
+            if m.group(11) is None and m.group(12) is None:
+                if len(m.group(10).lstrip("-")) > MAX_INT_DIGITS:
+                    too_long = True  # reported once the whole text is known to be JSON
+                    value = 0
+                else:
+                    value = int(m.group(10))
+            else:
+                value = float(m.group(10))
+        elif kind == "s":
+            value = json.loads(m.group(9))
+        else:
+            value = _LITERALS[m.group(13)]
+        if not frames:
+            result = value
+        elif frames[-1][2]:
+            frames[-1][0].append(value)
+        else:
+            frames[-1][0][frames[-1][1]] = value
+
+
 def dump_json(data: object) -> str:
-    return json.dumps(data, ensure_ascii=False, allow_nan=False)
+    """JSON text (no NaN); values deeper than the C encoder allows are written without recursion."""
+    try:
+        return json.dumps(data, ensure_ascii=False, allow_nan=False)
+    except RecursionError:
+        return _dump_deep(data)
+
+
+def _dump_deep(data: object) -> str:
+    parts: list[str] = []
+    # Frames: an iterator over the (separator, key or None, value) still to write, and the closer.
+    stack: list[tuple[Iterator[tuple[str, str | None, object]], str]] = []
+    on_path: list[int] = []  # the containers being written, to refuse a cycle
+    on_path_set: set[int] = set()
+    step: tuple[str, str | None, object] | None = ("", None, data)
+    while True:
+        if step is None:
+            if not stack:
+                return "".join(parts)
+            step = next(stack[-1][0], None)
+            if step is None:
+                parts.append(stack.pop()[1])
+                on_path_set.discard(on_path.pop())
+                continue
+        sep, key, value = step
+        step = None
+        parts.append(sep)
+        if key is not None:
+            parts.append(json.dumps(key, ensure_ascii=False) + ": ")
+        if isinstance(value, (list, tuple, dict)):
+            if id(value) in on_path_set:
+                raise ValueError("Circular reference detected")
+            on_path.append(id(value))
+            on_path_set.add(id(value))
+            if isinstance(value, dict):
+                parts.append("{")
+                stack.append(
+                    (
+                        (
+                            (", " if i else "", str(k), v)
+                            for i, (k, v) in enumerate(value.items())
+                        ),
+                        "}",
+                    )
+                )
+            else:
+                parts.append("[")
+                stack.append(
+                    (((", " if i else "", None, v) for i, v in enumerate(value)), "]")
+                )
+        else:
+            parts.append(json.dumps(value, ensure_ascii=False, allow_nan=False))
 
 
 def new_uuid4() -> str:
@@ -259,7 +638,7 @@ def string(
         if not isinstance(value, str):
             ctx.error(msgs["type"], "type", value=value)
             return INVALID
-        mark = len(ctx.errors)
+        mark = ctx.count
         if const is not None and value != const:
             ctx.error(msgs["const"], "const", value=value)
         if enum is not None and value not in enum:
@@ -376,7 +755,7 @@ def _bounds(
     exclusive_minimum: float | None,
     exclusive_maximum: float | None,
 ) -> bool:
-    mark = len(ctx.errors)
+    mark = ctx.count
     if minimum is not None and value < minimum:
         ctx.error(msgs["minimum"], "minimum", value=value)
     if maximum is not None and value > maximum:
@@ -460,27 +839,54 @@ def boolean(msgs: Mapping[str, str]) -> Parser:
 
 
 def any_json(msgs: Mapping[str, str]) -> Parser:
-    """Any JSON value, checked without recursion so deep nesting cannot overflow."""
+    """Any JSON value, checked without recursion, in document order.
+
+    A value more than MAX_DEPTH levels below the document root is refused (at
+    its pointer); so is a number no float can hold (1e400) or an integer of
+    more than MAX_INT_DIGITS digits. Integers of any other size stay exact.
+    """
 
     def parse_any(value: object, ctx: Context) -> Any:
-        stack = [value]
+        room = MAX_DEPTH - len(ctx._path)  # how many levels the value may add
+        stack: list[tuple[object, int, str | int]] = [(value, 0, "")]
+        path: list[str] = []
         while stack:
-            item = stack.pop()
-            if item is None or isinstance(item, (str, bool, int)):
+            item, depth, key = stack.pop()
+            if depth:
+                del path[depth - 1 :]
+                path.append(str(key))
+            if depth > room:
+                ctx.error(DEPTH_MESSAGE, "depth", tuple(path))
+                return INVALID
+            if item is None or isinstance(item, (str, bool)):
+                continue
+            if isinstance(item, int):
+                if (
+                    item.bit_length() > _INT_DIGITS_BITS
+                    and abs(item) >= _INT_DIGITS_LIMIT
+                ):
+                    ctx.error(msgs["type"], "type")
+                    return INVALID
                 continue
             if isinstance(item, float) and math.isfinite(item):
                 continue
             if isinstance(item, list):
-                stack.extend(item)
+                stack.extend(
+                    (item[i], depth + 1, i) for i in range(len(item) - 1, -1, -1)
+                )
                 continue
             if isinstance(item, dict) and all(isinstance(k, str) for k in item):
-                stack.extend(item.values())
+                stack.extend((v, depth + 1, k) for k, v in reversed(item.items()))
                 continue
             ctx.error(msgs["type"], "type")
             return INVALID
         return value
 
     return parse_any
+
+
+_INT_DIGITS_LIMIT: Final = 10**MAX_INT_DIGITS
+_INT_DIGITS_BITS: Final = _INT_DIGITS_LIMIT.bit_length() - 2
 
 
 # --- containers -------------------------------------------------------------
@@ -493,8 +899,52 @@ def nullable(inner: Parser) -> Parser:
     return parse_nullable
 
 
-def _canonical(value: object) -> str:
-    return json.dumps(value, sort_keys=True, default=repr)
+def number_key(text: str) -> str:
+    """A JSON number's text reduced to sign, significant digits and exponent: 1, 1.0, 1e0 and
+    10E-1 all give "1e0", and -0 gives "0". The Go runtime reduces numbers the same way.
+    """
+    sign = "-" if text.startswith("-") else ""
+    mantissa, _, exponent = text.lstrip("-").lower().partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    if not digits:
+        return "0"
+    significant = digits.rstrip("0")
+    return f"{sign}{significant}e{int(exponent or 0) - len(fraction) + len(digits) - len(significant)}"
+
+
+_unique_tokens = itertools.count()
+
+
+def _same_key(value: object, depth: int) -> object:
+    """A hashable key, equal for equal JSON values (numbers compare by value, as JSON Schema says).
+
+    Values more than MAX_DEPTH levels deep are refused anyway; each is its own key.
+    """
+    if depth > MAX_DEPTH:
+        return ("deep", next(_unique_tokens))
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        exact = value.bit_length() <= _INT_DIGITS_BITS or abs(value) < _INT_DIGITS_LIMIT
+        return ("n", number_key(str(value)) if exact else next(_unique_tokens))
+    if isinstance(value, float):
+        return ("n", number_key(repr(value)) if math.isfinite(value) else repr(value))
+    if isinstance(value, (list, tuple)):
+        return ("a", tuple(_same_key(v, depth + 1) for v in value))
+    if isinstance(value, dict):
+        return ("o", frozenset((k, _same_key(v, depth + 1)) for k, v in value.items()))
+    return ("other", next(_unique_tokens))
+
+
+def _has_duplicates(items: list[Any], depth: int) -> bool:
+    seen = set()
+    for item in items:
+        key = _same_key(item, depth)
+        if key in seen:
+            return True
+        seen.add(key)
+    return False
 
 
 def list_of(
@@ -508,12 +958,12 @@ def list_of(
         if not isinstance(value, list):
             ctx.error(msgs["type"], "type", value=value)
             return INVALID
-        mark = len(ctx.errors)
+        mark = ctx.count
         if min_items is not None and len(value) < min_items:
             ctx.error(msgs["minItems"], "minItems")
         if max_items is not None and len(value) > max_items:
             ctx.error(msgs["maxItems"], "maxItems")
-        if unique_items and len({_canonical(v) for v in value}) != len(value):
+        if unique_items and _has_duplicates(value, len(ctx._path) + 1):
             ctx.error(msgs["uniqueItems"], "uniqueItems")
         result = [ctx.child(i, v, item) for i, v in enumerate(value)]
         return INVALID if ctx.failed_since(mark) else result
@@ -529,7 +979,7 @@ def tuple_of(items: tuple[Parser, ...], msgs: Mapping[str, str]) -> Parser:
         if len(value) != len(items):
             ctx.error(msgs["prefixItems"], "prefixItems")
             return INVALID
-        mark = len(ctx.errors)
+        mark = ctx.count
         result = tuple(ctx.child(i, v, p) for i, (v, p) in enumerate(zip(value, items)))
         return INVALID if ctx.failed_since(mark) else result
 
@@ -541,7 +991,7 @@ def map_of(value_parser: Parser, msgs: Mapping[str, str]) -> Parser:
         if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
             ctx.error(msgs["type"], "type", value=value)
             return INVALID
-        mark = len(ctx.errors)
+        mark = ctx.count
         result = {k: ctx.child(k, v, value_parser) for k, v in value.items()}
         return INVALID if ctx.failed_since(mark) else result
 
@@ -636,10 +1086,11 @@ def rule_member_of(
     if not isinstance(value, str):
         return
     pool = resolve(ctx.ancestor(up), pointer)
-    if not isinstance(pool, list) or value in pool:
-        return  # a member is never a problem: the common case, decided first
-    if not all(isinstance(p, str) for p in pool):
+    if not isinstance(pool, list):
         return
+    members = ctx.members(pool)  # a set built once per document, not a scan per check
+    if members is None or value in members:
+        return  # a member is never a problem; a list of non-strings is judged elsewhere
     if ctx.failed_at(up, pointer):
         return  # the list itself is wrong; that is reported where it is
     ctx.error(message, "member_of", field, value)
@@ -719,7 +1170,38 @@ def rule_contains(
 
 
 def dump(value: object) -> Any:
-    """Turn a model attribute back into its JSON shape."""
+    """Turn a model attribute back into its JSON shape (lists and dicts without recursion)."""
+    if not isinstance(value, (list, tuple, dict)):
+        return _dump_leaf(value)
+    root: Any = {} if isinstance(value, dict) else []
+    stack: list[tuple[Any, Any, int]] = [(value, root, 0)]
+    on_path: list[int] = (
+        []
+    )  # the containers above the one being copied, to refuse a cycle
+    on_path_set: set[int] = set()
+    while stack:
+        source, target, depth = stack.pop()
+        while len(on_path) > depth:
+            on_path_set.discard(on_path.pop())
+        on_path.append(id(source))
+        on_path_set.add(id(source))
+        items = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, item in items:
+            if isinstance(item, (list, tuple, dict)):
+                if id(item) in on_path_set:
+                    raise ValueError("Circular reference detected")
+                copy: Any = {} if isinstance(item, dict) else []
+                stack.append((item, copy, depth + 1))
+            else:
+                copy = _dump_leaf(item)
+            if isinstance(target, dict):
+                target[key] = copy
+            else:
+                target.append(copy)
+    return root
+
+
+def _dump_leaf(value: object) -> Any:
     to_dict = getattr(value, "to_dict", None)
     if to_dict is not None and not isinstance(value, type):
         return to_dict()
@@ -727,8 +1209,4 @@ def dump(value: object) -> Any:
         return format_datetime(value)
     if isinstance(value, (bytes, bytearray)):
         return base64.b64encode(value).decode("ascii")
-    if isinstance(value, (list, tuple)):
-        return [dump(v) for v in value]
-    if isinstance(value, dict):
-        return {k: dump(v) for k, v in value.items()}
     return value

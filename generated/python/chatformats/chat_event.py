@@ -287,7 +287,7 @@ def _parse_chat_event(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     session_id = ctx.required(
         obj, "session_id", _P_CHAT_EVENT_SESSION_ID, "missing required field '{field}'"
     )
@@ -331,7 +331,7 @@ def _parse_function_call(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     name = ctx.required(
         obj, "name", _P_FUNCTION_CALL_NAME, "missing required field '{field}'"
     )
@@ -351,7 +351,7 @@ def _parse_tool_call(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     id = ctx.required(obj, "id", _P_TOOL_CALL_ID, "missing required field '{field}'")
     type = ctx.optional(obj, "type", _P_TOOL_CALL_TYPE, default="function")
     function = ctx.required(
@@ -371,7 +371,7 @@ def _parse_message(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     role = ctx.required(
         obj, "role", _P_MESSAGE_ROLE, "missing required field '{field}'"
     )
@@ -401,7 +401,7 @@ def _parse_render_media(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     content_type = ctx.required(
         obj,
         "content-type",

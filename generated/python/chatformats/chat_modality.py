@@ -600,7 +600,7 @@ def _parse_chat_input(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     modality_type = ctx.optional(
         obj, "modality_type", _P_CHAT_INPUT_MODALITY_TYPE, default="chat"
     )
@@ -641,7 +641,7 @@ def _parse_text_block(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     type = ctx.required(
         obj, "type", _P_TEXT_BLOCK_TYPE, "missing required field '{field}'"
     )
@@ -663,7 +663,7 @@ def _parse_image_block(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     type = ctx.required(
         obj, "type", _P_IMAGE_BLOCK_TYPE, "missing required field '{field}'"
     )
@@ -711,7 +711,7 @@ def _parse_audio_block(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     type = ctx.required(
         obj, "type", _P_AUDIO_BLOCK_TYPE, "missing required field '{field}'"
     )
@@ -759,7 +759,7 @@ def _parse_video_block(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     type = ctx.required(
         obj, "type", _P_VIDEO_BLOCK_TYPE, "missing required field '{field}'"
     )
@@ -807,7 +807,7 @@ def _parse_chat_message(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     message_id = ctx.required(
         obj,
         "message_id",
@@ -848,7 +848,7 @@ def _parse_conversation_metadata(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     conversation_id = ctx.required(
         obj,
         "conversation_id",
@@ -894,7 +894,7 @@ def _parse_chat_state(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     modality_type = ctx.optional(
         obj, "modality_type", _P_CHAT_STATE_MODALITY_TYPE, default="chat"
     )

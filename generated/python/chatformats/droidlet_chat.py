@@ -143,7 +143,7 @@ def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     chat_memid = ctx.required(
         obj,
         "chat_memid",
@@ -245,7 +245,7 @@ def _parse_content_item(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     id = ctx.required(obj, "id", _P_CONTENT_ITEM_ID, "missing required field '{field}'")
     content = ctx.required(
         obj, "content", _P_CONTENT_ITEM_CONTENT, "missing required field '{field}'"

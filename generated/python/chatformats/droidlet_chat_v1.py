@@ -106,7 +106,7 @@ def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     speaker_id = ctx.required(
         obj,
         "speaker_id",

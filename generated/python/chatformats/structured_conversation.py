@@ -223,7 +223,7 @@ def _parse_conversation_document(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     id = ctx.required(obj, "id", _P_CONVERSATION_DOCUMENT_ID, "document ID is required")
     conversation = ctx.required(
         obj,
@@ -247,7 +247,7 @@ def _parse_structured_conversation(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     source = ctx.required(
         obj,
         "source",
@@ -294,7 +294,7 @@ def _parse_conversation_message(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     speaker = ctx.required(
         obj,
         "speaker",
@@ -331,7 +331,7 @@ def _parse_text_document(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     id = ctx.required(
         obj, "id", _P_TEXT_DOCUMENT_ID, "missing required field '{field}'"
     )

@@ -62,9 +62,14 @@ type segment struct {
 // Context is the state of one validation run: problems so far, the path, and
 // the values above the one being parsed (rules with relative pointers look there).
 type Context struct {
-	errors []ErrorDetail
-	path   []segment
-	values []any
+	errors   []ErrorDetail // the first MaxErrors problems
+	count    int           // every problem, listed or not
+	overflow []string      // the pointers of the problems past MaxErrors
+	failed   map[string]struct{}
+	indexed  int
+	path     []segment
+	values   []any
+	pools    map[*any]map[string]struct{}
 }
 
 // NewContext starts a run over a whole document.
@@ -73,13 +78,25 @@ func NewContext(root any) *Context {
 }
 
 // Mark returns a position to compare against with FailedSince.
-func (c *Context) Mark() int { return len(c.errors) }
+func (c *Context) Mark() int { return c.count }
 
 // FailedSince reports whether a problem was recorded after mark.
-func (c *Context) FailedSince(mark int) bool { return len(c.errors) > mark }
+func (c *Context) FailedSince(mark int) bool { return c.count > mark }
 
-// Errors returns the problems recorded so far.
-func (c *Context) Errors() []ErrorDetail { return c.errors }
+// Errors returns the problems to report: the first MaxErrors, then one entry
+// counting the rest.
+func (c *Context) Errors() []ErrorDetail {
+	if c.count <= len(c.errors) {
+		return c.errors
+	}
+	more := ErrorDetail{Message: MoreMessage(c.count - len(c.errors)), Keyword: "limit"}
+	return append(c.errors[:len(c.errors):len(c.errors)], more)
+}
+
+// MoreMessage is the last entry of a capped error list.
+func MoreMessage(count int) string {
+	return "... and " + strconv.Itoa(count) + " more problems"
+}
 
 func escape(token string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(token, "~", "~0"), "/", "~1")
@@ -106,6 +123,11 @@ func (c *Context) pointer(below []string) string {
 // The template's {index} is the nearest array index, {field} the first key
 // below (or the nearest key above), {value} the offending value.
 func (c *Context) Error(template, keyword string, value any, below ...string) {
+	if len(c.errors) >= MaxErrors {
+		c.count++
+		c.overflow = append(c.overflow, c.pointer(below))
+		return
+	}
 	index, field := "", ""
 	for i := len(c.path) - 1; i >= 0; i-- {
 		if c.path[i].index >= 0 {
@@ -123,9 +145,11 @@ func (c *Context) Error(template, keyword string, value any, below ...string) {
 			}
 		}
 	}
+	c.count++
 	message := template
 	if strings.Contains(template, "{") {
-		message = strings.NewReplacer("{index}", index, "{field}", field, "{value}", show(value)).Replace(template)
+		// One pass: substituted text is never expanded again; "{{" is a literal "{".
+		message = strings.NewReplacer("{{", "{", "{index}", index, "{field}", field, "{value}", show(value)).Replace(template)
 	}
 	c.errors = append(c.errors, ErrorDetail{Path: c.pointer(below), Message: message, Keyword: keyword})
 }
@@ -133,7 +157,7 @@ func (c *Context) Error(template, keyword string, value any, below ...string) {
 // FailedAt reports whether a problem was recorded at or below the value found
 // by going up levels and then down the pointer tokens.
 func (c *Context) FailedAt(up int, pointer []string) bool {
-	if len(c.errors) == 0 {
+	if c.count == 0 {
 		return false
 	}
 	saved := c.path
@@ -142,12 +166,50 @@ func (c *Context) FailedAt(up int, pointer []string) bool {
 	}
 	prefix := c.pointer(pointer)
 	c.path = saved
-	for _, e := range c.errors {
-		if e.Path == prefix || strings.HasPrefix(e.Path, prefix+"/") {
-			return true
+	// Each problem's pointer and its ancestors go into a set once, so a question
+	// costs O(1) however many problems came before (not O(problems)).
+	if c.failed == nil {
+		c.failed = map[string]struct{}{}
+	}
+	for ; c.indexed < c.count; c.indexed++ {
+		var path string
+		if c.indexed < len(c.errors) {
+			path = c.errors[c.indexed].Path
+		} else {
+			path = c.overflow[c.indexed-len(c.errors)]
+		}
+		c.failed[path] = struct{}{}
+		for cut := strings.LastIndexByte(path, '/'); cut >= 0; cut = strings.LastIndexByte(path[:cut], '/') {
+			c.failed[path[:cut]] = struct{}{}
 		}
 	}
-	return false
+	_, found := c.failed[prefix]
+	return found
+}
+
+// members returns the items of a list as a set (nil if one is not a string),
+// built once per run: member_of checks cost O(1), not a scan of the list.
+func (c *Context) members(items []any) map[string]struct{} {
+	if len(items) == 0 {
+		return map[string]struct{}{}
+	}
+	if set, ok := c.pools[&items[0]]; ok {
+		return set
+	}
+	set := make(map[string]struct{}, len(items))
+	for _, item := range items {
+		s, ok := item.(string)
+		if !ok {
+			set = nil
+			break
+		}
+		set[s] = struct{}{}
+	}
+	if c.pools == nil {
+		c.pools = map[*any]map[string]struct{}{}
+	}
+	c.pools[&items[0]] = set
+	return set
 }
 
 // Ancestor returns the value up levels above the one being parsed (0 = itself).
@@ -161,11 +223,26 @@ func (c *Context) Ancestor(up int) (any, bool) {
 // Parser checks a tree value and builds its Go value; ok is false when it recorded a problem.
 type Parser[T any] func(v any, c *Context) (T, bool)
 
-// MaxDepth is how deep typed values may nest (free-form JSON values are not
-// limited); the Python runtime stops at the same depth with the same message.
-const MaxDepth = 128
+// The input policy; the Python runtime states the same numbers and messages.
+const (
+	// MaxDepth is how deep any value may sit below the document root, typed or free-form (metadata).
+	MaxDepth = 128
+	// MaxErrors is how many problems a ValidationError lists; one last entry counts the rest.
+	MaxErrors = 100
+	// MaxIntDigits is the longest integer literal JSON text may hold.
+	MaxIntDigits = 4300
 
-const depthMessage = "nesting deeper than 128 levels is not accepted"
+	depthMessage     = "nesting deeper than 128 levels is not accepted"
+	notUTF8Message   = "invalid JSON: the text is not valid UTF-8"
+	bomMessage       = "invalid JSON: a byte order mark (BOM) is not accepted; send UTF-8 without one"
+	surrogateMessage = "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"
+	longIntMessage   = "invalid JSON: an integer literal has more than 4300 digits"
+)
+
+// inputError is a problem with JSON text itself, reported like any other problem.
+func inputError(message string) *ValidationError {
+	return &ValidationError{Errors: []ErrorDetail{{Message: message, Keyword: "json"}}}
+}
 
 // Key parses the value under an object key.
 func Key[T any](c *Context, key string, v any, p Parser[T]) (T, bool) {
@@ -201,9 +278,9 @@ func Index[T any](c *Context, i int, v any, p Parser[T]) (T, bool) {
 func Build[T any](tree any, p Parser[T]) (T, error) {
 	c := NewContext(tree)
 	out, _ := p(tree, c)
-	if len(c.errors) > 0 {
+	if c.count > 0 {
 		var zero T
-		return zero, &ValidationError{Errors: c.errors}
+		return zero, &ValidationError{Errors: c.Errors()}
 	}
 	return out, nil
 }

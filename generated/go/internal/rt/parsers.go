@@ -334,7 +334,8 @@ func Integer(spec NumberSpec) Parser[int64] {
 		if x, ok := v.(int64); ok {
 			return x, spec.bounds(c, float64(x), v)
 		}
-		if text, ok := v.(json.Number); ok {
+		// ParseInt reports a range error before it sees a fraction ("1000…0.5"), so integer literals only.
+		if text, ok := v.(json.Number); ok && !strings.ContainsAny(string(text), ".eE") {
 			if n, err := strconv.ParseInt(string(text), 10, 64); err == nil {
 				return n, spec.bounds(c, float64(n), v)
 			} else if errors.Is(err, strconv.ErrRange) {
@@ -379,24 +380,51 @@ func Bool(msgs Msgs) Parser[bool] {
 }
 
 // AnyJSON accepts any JSON value and returns it as encoding/json would decode it.
+//
+// It walks the value without recursion, in document order. A value more than
+// MaxDepth levels below the document root is refused (at its pointer), and so
+// is a number no float64 can hold (1e400). Integers of any size stay exact.
 func AnyJSON(msgs Msgs) Parser[any] {
 	return func(v any, c *Context) (any, bool) {
-		stack := []any{v}
+		room := MaxDepth - len(c.path) // how many levels the value may add
+		type item struct {
+			value any
+			depth int
+			key   string
+		}
+		stack := []item{{value: v}}
+		var path []string
 		for len(stack) > 0 {
-			item := stack[len(stack)-1]
+			it := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			switch x := item.(type) {
-			case nil, bool, string, json.Number, int64:
+			if it.depth > 0 {
+				path = append(path[:it.depth-1], it.key)
+			}
+			if it.depth > room {
+				c.Error(depthMessage, "depth", nil, path...)
+				return nil, false
+			}
+			switch x := it.value.(type) {
+			case nil, bool, string, int64:
+			case json.Number:
+				if strings.ContainsAny(string(x), ".eE") {
+					if f, err := strconv.ParseFloat(string(x), 64); err != nil && math.IsInf(f, 0) {
+						c.Error(msgs["type"], "type", nil)
+						return nil, false
+					}
+				}
 			case float64:
 				if math.IsNaN(x) || math.IsInf(x, 0) {
 					c.Error(msgs["type"], "type", nil)
 					return nil, false
 				}
 			case []any:
-				stack = append(stack, x...)
+				for i := len(x) - 1; i >= 0; i-- {
+					stack = append(stack, item{x[i], it.depth + 1, strconv.Itoa(i)})
+				}
 			case *Object:
-				for _, k := range x.keys {
-					stack = append(stack, x.values[k])
+				for i := len(x.keys) - 1; i >= 0; i-- {
+					stack = append(stack, item{x.values[x.keys[i]], it.depth + 1, x.keys[i]})
 				}
 			default:
 				c.Error(msgs["type"], "type", nil)
@@ -452,7 +480,7 @@ func List[T any](item Parser[T], spec ListSpec) Parser[[]T] {
 		if spec.MaxItems != nil && len(items) > *spec.MaxItems {
 			c.Error(spec.Msgs["maxItems"], "maxItems", nil)
 		}
-		if spec.UniqueItems && !unique(items) {
+		if spec.UniqueItems && !unique(items, len(c.path)+1) {
 			c.Error(spec.Msgs["uniqueItems"], "uniqueItems", nil)
 		}
 		out := make([]T, len(items))
@@ -463,10 +491,13 @@ func List[T any](item Parser[T], spec ListSpec) Parser[[]T] {
 	}
 }
 
-func unique(items []any) bool {
+// unique reports whether no two items are equal JSON values; depth is how deep
+// the items sit below the document root.
+func unique(items []any, depth int) bool {
 	seen := make(map[string]struct{}, len(items))
+	fresh := 0
 	for _, item := range items {
-		key := canonical(item)
+		key := sameKey(item, depth, &fresh)
 		if _, dup := seen[key]; dup {
 			return false
 		}
@@ -475,31 +506,81 @@ func unique(items []any) bool {
 	return true
 }
 
-// canonical is a JSON text with sorted keys, equal for equal values.
-func canonical(v any) string {
-	if obj, ok := v.(*Object); ok {
-		keys := append([]string(nil), obj.keys...)
+// sameKey is a text equal for equal JSON values: numbers compare by value, as
+// JSON Schema says (1, 1.0 and 1e0 are one value; so are 0 and -0), and object
+// keys are sorted. A value more than MaxDepth levels deep is refused anyway and
+// is its own key, as in the Python runtime.
+func sameKey(v any, depth int, fresh *int) string {
+	if depth > MaxDepth {
+		*fresh++
+		return "deep " + strconv.Itoa(*fresh)
+	}
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return strconv.FormatBool(x)
+	case string:
+		return strconv.Quote(x)
+	case json.Number:
+		text := string(x)
+		if !strings.ContainsAny(text, ".eE") {
+			return "n" + NumberKey(text)
+		}
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil && math.IsInf(f, 0) {
+			return "n" + showFloat(f)
+		}
+		return "n" + NumberKey(strconv.FormatFloat(f, 'g', -1, 64))
+	case int64:
+		return "n" + NumberKey(strconv.FormatInt(x, 10))
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return "n" + showFloat(x)
+		}
+		return "n" + NumberKey(strconv.FormatFloat(x, 'g', -1, 64))
+	case []any:
+		parts := make([]string, len(x))
+		for i, item := range x {
+			parts[i] = sameKey(item, depth+1, fresh)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	case *Object:
+		keys := append([]string(nil), x.keys...)
 		sort.Strings(keys)
-		sorted := NewObject()
-		for _, k := range keys {
-			sorted.Set(k, canonical(obj.values[k]))
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = strconv.Quote(k) + ":" + sameKey(x.values[k], depth+1, fresh)
 		}
-		out, _ := Encode(sorted)
-		return string(out)
+		return "{" + strings.Join(parts, ",") + "}"
 	}
-	if items, ok := v.([]any); ok {
-		parts := make([]any, len(items))
-		for i, item := range items {
-			parts[i] = canonical(item)
+	*fresh++
+	return "other " + strconv.Itoa(*fresh)
+}
+
+// NumberKey reduces a JSON number's text to sign, significant digits and
+// exponent: 1, 1.0, 1e0 and 10E-1 all give "1e0", and -0 gives "0".
+func NumberKey(text string) string {
+	sign := ""
+	if strings.HasPrefix(text, "-") {
+		sign, text = "-", text[1:]
+	}
+	mantissa, exponent, _ := strings.Cut(strings.ToLower(text), "e")
+	whole, fraction, _ := strings.Cut(mantissa, ".")
+	digits := strings.TrimLeft(whole+fraction, "0")
+	if digits == "" {
+		return "0"
+	}
+	significant := strings.TrimRight(digits, "0")
+	exp := 0
+	if exponent != "" {
+		n, err := strconv.Atoi(exponent)
+		if err != nil {
+			return sign + significant + "e" + exponent // beyond int: compared as written
 		}
-		out, _ := Encode(parts)
-		return string(out)
+		exp = n
 	}
-	out, err := Encode(v)
-	if err != nil {
-		return fmt.Sprintf("%#v", v)
-	}
-	return string(out)
+	return sign + significant + "e" + strconv.Itoa(exp-len(fraction)+len(digits)-len(significant))
 }
 
 // Map checks an object whose values all have one type.

@@ -61,15 +61,12 @@ func RuleMemberOf(c *Context, field string, value any, usable bool, up int, poin
 	if !ok || !isList {
 		return
 	}
-	for _, item := range items {
-		if item == s {
-			return // a member is never a problem: the common case, decided first
-		}
+	members := c.members(items) // a set built once per document, not a scan per check
+	if members == nil {
+		return // a list of non-strings is judged elsewhere
 	}
-	for _, item := range items {
-		if _, isString := item.(string); !isString {
-			return
-		}
+	if _, found := members[s]; found {
+		return // a member is never a problem: the common case, decided first
 	}
 	if c.FailedAt(up, pointer) {
 		return // the list itself is wrong; that is reported where it is

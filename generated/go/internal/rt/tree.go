@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Object is a decoded JSON object that keeps its keys in document order,
@@ -51,26 +52,22 @@ func (o *Object) Len() int { return len(o.keys) }
 type unencodable struct{ err error }
 
 // Decode parses JSON text into a tree: nil, bool, string, json.Number, []any or *Object.
+//
+// It follows the input policy (see checkText) and never recurses: any depth is
+// decoded in linear time and memory. An array or object more than MaxDepth
+// levels deep is checked but built empty, since every parser refuses a value
+// at that depth without looking inside; the Python runtime decodes the same way.
 func Decode(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decodeValue(dec)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		if err == nil {
-			err = errors.New("invalid character after top-level value")
-		}
-		return nil, err
-	}
-	return v, nil
+	return decodeOrdered(data, MaxDepth)
 }
 
 // DecodeFast parses JSON with encoding/json's own decoder, several times faster
 // than Decode. Its objects do not keep key order, which only decides the order in
 // which problems are reported: callers decode again with Decode when there are any.
 func DecodeFast(data []byte) (any, error) {
+	if err := checkText(data); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -80,75 +77,433 @@ func DecodeFast(data []byte) (any, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("invalid character after top-level value")
 	}
-	return fromPlain(v), nil
+	// encoding/json nests at most 10000 levels, so this walk is bounded.
+	tree, long := fromPlain(v)
+	if long {
+		return nil, inputError(longIntMessage)
+	}
+	if err := checkSurrogates(data); err != nil {
+		return nil, err
+	}
+	return tree, nil
 }
 
-// fromPlain turns encoding/json's maps into Objects, in place.
-func fromPlain(v any) any {
+// checkText applies the parts of the input policy that come before the syntax:
+// the text is UTF-8 (Go's decoder would replace bad bytes with U+FFFD) and
+// starts with no byte order mark.
+func checkText(data []byte) error {
+	if !utf8.Valid(data) {
+		return inputError(notUTF8Message)
+	}
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return inputError(bomMessage)
+	}
+	return nil
+}
+
+// checkSurrogates refuses a \u escape of a lone UTF-16 surrogate in syntactically
+// valid JSON text (Go's decoder would replace it with U+FFFD).
+func checkSurrogates(data []byte) error {
+	if !bytes.Contains(data, []byte(`\u`)) {
+		return nil
+	}
+	unit := func(at int) rune {
+		if at+6 > len(data) || data[at] != '\\' || data[at+1] != 'u' {
+			return -1
+		}
+		n, err := strconv.ParseUint(string(data[at+2:at+6]), 16, 32)
+		if err != nil {
+			return -1
+		}
+		return rune(n)
+	}
+	for i := 0; i < len(data); i++ {
+		if data[i] != '\\' {
+			continue
+		}
+		r := unit(i)
+		switch {
+		case r >= 0xD800 && r < 0xDC00:
+			if low := unit(i + 6); low < 0xDC00 || low > 0xDFFF {
+				return inputError(surrogateMessage)
+			}
+			i += 11
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return inputError(surrogateMessage)
+		default:
+			i++ // the escaped character (a backslash escapes only one)
+		}
+	}
+	return nil
+}
+
+// tooLong reports whether a number is an integer literal of more than MaxIntDigits digits.
+func tooLong(n json.Number) bool {
+	digits := strings.TrimPrefix(string(n), "-")
+	return len(digits) > MaxIntDigits && !strings.ContainsAny(digits, ".eE")
+}
+
+// fromPlain turns encoding/json's maps into Objects, in place, and reports an
+// integer literal that is too long.
+func fromPlain(v any) (any, bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		keys := make([]string, 0, len(x))
+		long := false
 		for k, item := range x {
 			keys = append(keys, k)
-			x[k] = fromPlain(item)
+			var l bool
+			x[k], l = fromPlain(item)
+			long = long || l
 		}
-		return &Object{keys: keys, values: x}
+		return &Object{keys: keys, values: x}, long
 	case []any:
+		long := false
 		for i, item := range x {
-			x[i] = fromPlain(item)
+			var l bool
+			x[i], l = fromPlain(item)
+			long = long || l
 		}
+		return x, long
+	case json.Number:
+		return x, tooLong(x)
 	}
-	return v
+	return v, false
 }
 
-func decodeValue(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		if err == io.EOF {
-			return nil, io.ErrUnexpectedEOF
+// frame is an array or object being decoded, down to one level past the limit.
+type frame struct {
+	list   []any
+	obj    *Object
+	isList bool
+	kept   bool // false one level past the limit: checked, built empty
+	key    string
+}
+
+// scanner reads JSON text byte by byte, without recursion.
+type scanner struct {
+	data []byte
+	pos  int
+}
+
+func (s *scanner) space() {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
 		}
+	}
+}
+
+func (s *scanner) fail(context string) error {
+	if s.pos >= len(s.data) {
+		return errors.New("unexpected end of JSON input")
+	}
+	return fmt.Errorf("invalid character %s %s", strconv.QuoteRune(rune(s.data[s.pos])), context)
+}
+
+// str reads a string token; build decodes it (else it is only checked).
+func (s *scanner) str(build bool) (string, error) {
+	start := s.pos
+	s.pos++ // the opening quote
+	plain := true
+	for s.pos < len(s.data) {
+		c := s.data[s.pos]
+		switch {
+		case c == '"':
+			s.pos++
+			if !build {
+				return "", nil
+			}
+			if plain {
+				return string(s.data[start+1 : s.pos-1]), nil
+			}
+			var out string
+			err := json.Unmarshal(s.data[start:s.pos], &out)
+			return out, err
+		case c < 0x20:
+			return "", s.fail("in string literal")
+		case c == '\\':
+			plain = false
+			s.pos++
+			if s.pos >= len(s.data) {
+				return "", s.fail("")
+			}
+			switch s.data[s.pos] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				s.pos++
+			case 'u':
+				s.pos++
+				for i := 0; i < 4; i++ {
+					if s.pos >= len(s.data) || !strings.ContainsRune("0123456789abcdefABCDEF", rune(s.data[s.pos])) {
+						return "", s.fail("in \\u hexadecimal character escape")
+					}
+					s.pos++
+				}
+			default:
+				return "", s.fail("in string escape code")
+			}
+		default:
+			s.pos++
+		}
+	}
+	return "", s.fail("")
+}
+
+// number reads a number token by JSON's grammar.
+func (s *scanner) number() (json.Number, error) {
+	start := s.pos
+	digits := func() int {
+		n := 0
+		for s.pos < len(s.data) && s.data[s.pos] >= '0' && s.data[s.pos] <= '9' {
+			s.pos++
+			n++
+		}
+		return n
+	}
+	if s.data[s.pos] == '-' {
+		s.pos++
+	}
+	if s.pos < len(s.data) && s.data[s.pos] == '0' {
+		s.pos++
+	} else if digits() == 0 {
+		return "", s.fail("in numeric literal")
+	}
+	if s.pos < len(s.data) && s.data[s.pos] == '.' {
+		s.pos++
+		if digits() == 0 {
+			return "", s.fail("after decimal point in numeric literal")
+		}
+	}
+	if s.pos < len(s.data) && (s.data[s.pos] == 'e' || s.data[s.pos] == 'E') {
+		s.pos++
+		if s.pos < len(s.data) && (s.data[s.pos] == '+' || s.data[s.pos] == '-') {
+			s.pos++
+		}
+		if digits() == 0 {
+			return "", s.fail("in exponent of numeric literal")
+		}
+	}
+	return json.Number(s.data[start:s.pos]), nil
+}
+
+// key reads an object key and its colon.
+func (s *scanner) key(build bool) (string, error) {
+	s.space()
+	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
+		return "", s.fail("looking for beginning of object key string")
+	}
+	k, err := s.str(build)
+	if err != nil {
+		return "", err
+	}
+	s.space()
+	if s.pos >= len(s.data) || s.data[s.pos] != ':' {
+		return "", s.fail("after object key")
+	}
+	s.pos++
+	return k, nil
+}
+
+// decodeOrdered decodes without recursion, in linear time and memory. Containers
+// more than limit levels deep are checked and built empty (limit < 0: no limit);
+// those inside them are kept as one byte each, their kind.
+func decodeOrdered(data []byte, limit int) (any, error) {
+	if err := checkText(data); err != nil {
 		return nil, err
 	}
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '[' {
-			items := []any{}
-			for dec.More() {
-				item, err := decodeValue(dec)
+	s := &scanner{data: data}
+	var frames []*frame
+	var deep []byte // the kinds ('[' or '{') of the containers inside an unkept one
+	long := false
+	building := func() bool { return len(deep) == 0 && (len(frames) == 0 || frames[len(frames)-1].kept) }
+	pop := func() any {
+		if len(deep) > 0 {
+			deep = deep[:len(deep)-1]
+			return nil
+		}
+		f := frames[len(frames)-1]
+		frames = frames[:len(frames)-1]
+		if f.isList {
+			return f.list
+		}
+		return f.obj
+	}
+	inList := func() bool {
+		if len(deep) > 0 {
+			return deep[len(deep)-1] == '['
+		}
+		return frames[len(frames)-1].isList
+	}
+	for {
+		// A value starts here.
+		s.space()
+		if s.pos >= len(data) {
+			return nil, s.fail("")
+		}
+		var value any
+		switch c := data[s.pos]; {
+		case c == '[' || c == '{':
+			s.pos++
+			if building() {
+				f := &frame{isList: c == '[', kept: limit < 0 || len(frames) <= limit}
+				if f.isList {
+					f.list = []any{}
+				} else {
+					f.obj = NewObject()
+				}
+				frames = append(frames, f)
+			} else {
+				deep = append(deep, c)
+			}
+			s.space()
+			if s.pos < len(data) && (c == '[' && data[s.pos] == ']' || c == '{' && data[s.pos] == '}') {
+				s.pos++
+				value = pop()
+				break
+			}
+			if c == '{' {
+				k, err := s.key(building())
 				if err != nil {
 					return nil, err
 				}
-				items = append(items, item)
+				if len(deep) == 0 {
+					frames[len(frames)-1].key = k
+				}
 			}
-			_, err := dec.Token()
-			return items, err
-		}
-		obj := NewObject()
-		for dec.More() {
-			keyTok, err := dec.Token()
+			continue
+		case c == '"':
+			str, err := s.str(building())
 			if err != nil {
 				return nil, err
 			}
-			value, err := decodeValue(dec)
+			value = str
+		case c == '-' || c >= '0' && c <= '9':
+			n, err := s.number()
 			if err != nil {
 				return nil, err
 			}
-			obj.Set(keyTok.(string), value)
+			long = long || tooLong(n)
+			value = n
+		case bytes.HasPrefix(data[s.pos:], []byte("true")):
+			s.pos += 4
+			value = true
+		case bytes.HasPrefix(data[s.pos:], []byte("false")):
+			s.pos += 5
+			value = false
+		case bytes.HasPrefix(data[s.pos:], []byte("null")):
+			s.pos += 4
+		default:
+			return nil, s.fail("looking for beginning of value")
 		}
-		_, err := dec.Token()
-		return obj, err
-	default:
-		return tok, nil
+		// The value is complete: attach it, then read what follows it.
+		for next := false; !next; {
+			if len(deep) == 0 && len(frames) == 0 {
+				s.space()
+				if s.pos < len(data) {
+					return nil, s.fail("after top-level value")
+				}
+				if long {
+					return nil, inputError(longIntMessage)
+				}
+				if err := checkSurrogates(data); err != nil {
+					return nil, err
+				}
+				return value, nil
+			}
+			if top := frames[len(frames)-1]; len(deep) == 0 && top.kept {
+				if top.isList {
+					top.list = append(top.list, value)
+				} else {
+					top.obj.Set(top.key, value)
+				}
+			}
+			s.space()
+			list := inList()
+			switch {
+			case s.pos >= len(data):
+				return nil, s.fail("")
+			case data[s.pos] == ',':
+				s.pos++
+				if !list {
+					k, err := s.key(building())
+					if err != nil {
+						return nil, err
+					}
+					if len(deep) == 0 {
+						frames[len(frames)-1].key = k
+					}
+				}
+				next = true
+			case list && data[s.pos] == ']' || !list && data[s.pos] == '}':
+				s.pos++
+				value = pop()
+			case list:
+				return nil, s.fail("after array element")
+			default:
+				return nil, s.fail("after object key:value pair")
+			}
+		}
 	}
 }
 
-// Encode writes a tree as JSON text (no HTML escaping; keys in tree order).
+// Encode writes a tree as JSON text (no HTML escaping; keys in tree order),
+// without recursion, so any depth is written.
 func Encode(tree any) ([]byte, error) {
 	var b bytes.Buffer
-	if err := encodeValue(&b, tree); err != nil {
-		return nil, err
+	type open struct {
+		list []any
+		obj  *Object
+		next int
 	}
-	return b.Bytes(), nil
+	var stack []open
+	value := tree
+	for {
+		switch x := value.(type) {
+		case []any:
+			b.WriteByte('[')
+			stack = append(stack, open{list: x})
+		case *Object:
+			b.WriteByte('{')
+			stack = append(stack, open{obj: x})
+		default:
+			if err := encodeScalar(&b, value); err != nil {
+				return nil, err
+			}
+		}
+		for found := false; !found; {
+			if len(stack) == 0 {
+				return b.Bytes(), nil
+			}
+			top := &stack[len(stack)-1]
+			switch {
+			case top.obj != nil && top.next < len(top.obj.keys):
+				if top.next > 0 {
+					b.WriteByte(',')
+				}
+				key := top.obj.keys[top.next]
+				encodeString(&b, key)
+				b.WriteByte(':')
+				value, found = top.obj.values[key], true
+			case top.obj == nil && top.next < len(top.list):
+				if top.next > 0 {
+					b.WriteByte(',')
+				}
+				value, found = top.list[top.next], true
+			case top.obj != nil:
+				b.WriteByte('}')
+				stack = stack[:len(stack)-1]
+				continue
+			default:
+				b.WriteByte(']')
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			top.next++
+		}
+	}
 }
 
 func encodeString(b *bytes.Buffer, s string) {
@@ -158,7 +513,7 @@ func encodeString(b *bytes.Buffer, s string) {
 	b.Truncate(b.Len() - 1)
 }
 
-func encodeValue(b *bytes.Buffer, v any) error {
+func encodeScalar(b *bytes.Buffer, v any) error {
 	switch x := v.(type) {
 	case nil:
 		b.WriteString("null")
@@ -176,30 +531,6 @@ func encodeValue(b *bytes.Buffer, v any) error {
 		}
 		out, _ := json.Marshal(x)
 		b.Write(out)
-	case []any:
-		b.WriteByte('[')
-		for i, item := range x {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := encodeValue(b, item); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
-	case *Object:
-		b.WriteByte('{')
-		for i, key := range x.keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			encodeString(b, key)
-			b.WriteByte(':')
-			if err := encodeValue(b, x.values[key]); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
 	case unencodable:
 		return x.err
 	default:
@@ -208,17 +539,66 @@ func encodeValue(b *bytes.Buffer, v any) error {
 	return nil
 }
 
-// AnyTree turns a free-form Go value (e.g. a metadata entry) into a tree.
+// AnyTree turns a free-form Go value (e.g. a metadata entry) into a tree,
+// without recursion through maps and slices, so any depth is turned.
 func AnyTree(v any) any {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return unencodable{err}
+	type pending struct {
+		source any
+		set    func(any)
 	}
-	tree, err := Decode(data)
-	if err != nil {
-		return unencodable{err}
+	var root any
+	stack := []pending{{v, func(t any) { root = t }}}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch x := p.source.(type) {
+		case map[string]any:
+			if x == nil {
+				p.set(nil)
+				continue
+			}
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys) // the order encoding/json writes a map in
+			obj := NewObject()
+			for _, k := range keys {
+				obj.Set(k, nil)
+			}
+			p.set(obj)
+			for i := len(keys) - 1; i >= 0; i-- {
+				k := keys[i]
+				stack = append(stack, pending{x[k], func(t any) { obj.values[k] = t }})
+			}
+		case []any:
+			if x == nil {
+				p.set(nil)
+				continue
+			}
+			out := make([]any, len(x))
+			p.set(out)
+			for i := len(x) - 1; i >= 0; i-- {
+				i := i
+				stack = append(stack, pending{x[i], func(t any) { out[i] = t }})
+			}
+		case nil, bool, string, json.Number:
+			p.set(x)
+		default:
+			data, err := json.Marshal(x)
+			if err != nil {
+				p.set(unencodable{err})
+				continue
+			}
+			tree, err := decodeOrdered(data, -1)
+			if err != nil {
+				p.set(unencodable{err})
+				continue
+			}
+			p.set(tree)
+		}
 	}
-	return tree
+	return root
 }
 
 // plain turns a tree into the values encoding/json produces with UseNumber:

@@ -75,7 +75,7 @@ def _parse_headers(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     content_type = ctx.required(
         obj, "content-type", _P_HEADERS_CONTENT_TYPE, "missing required field '{field}'"
     )

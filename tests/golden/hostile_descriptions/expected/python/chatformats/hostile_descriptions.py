@@ -74,7 +74,7 @@ def _parse_hostile(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, 'must be an object, "really"')
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     text = ctx.required(
         obj, "text", _P_HOSTILE_TEXT, "missing required field '{field}'"
     )

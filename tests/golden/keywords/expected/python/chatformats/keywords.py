@@ -130,7 +130,7 @@ def _parse_keywords(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     class_ = ctx.required(
         obj, "class", _P_KEYWORDS_CLASS, "missing required field '{field}'"
     )
@@ -168,7 +168,7 @@ def _parse_struct(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     interface = ctx.required(
         obj, "interface", _P_STRUCT_INTERFACE, "missing required field '{field}'"
     )

@@ -72,7 +72,7 @@ def _parse_collisions(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     content_type = ctx.required(
         obj,
         "content-type",

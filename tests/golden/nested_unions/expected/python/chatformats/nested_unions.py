@@ -149,7 +149,7 @@ def _parse_envelope(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     body = ctx.required(
         obj, "body", _P_ENVELOPE_BODY, "missing required field '{field}'"
     )
@@ -168,7 +168,7 @@ def _parse_text_part(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     kind = ctx.required(
         obj, "kind", _P_TEXT_PART_KIND, "missing required field '{field}'"
     )
@@ -187,7 +187,7 @@ def _parse_ref_part(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     kind = ctx.required(
         obj, "kind", _P_REF_PART_KIND, "missing required field '{field}'"
     )

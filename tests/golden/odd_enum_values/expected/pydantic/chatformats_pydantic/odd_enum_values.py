@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from pydantic import model_validator
+from typing import Any
+
 from enum import StrEnum
 from pydantic import BaseModel, Field, RootModel, StrictStr
 from typing import Annotated
@@ -51,9 +54,80 @@ class Holder(BaseModel):
     An open string.
     """
 
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(
+                data, {"status": "must be a string", "open": "must be a string"}
+            )
+        return data
+
 
 class OddEnumValues(RootModel[Holder]):
     root: Annotated[Holder, Field(title="Odd enum values")]
     """
     Enum values that are not identifiers.
     """
+
+
+# --- chatspec: helpers of the rule validators ----------------------------------
+
+_MISSING: Any = object()
+
+
+def _resolve(value: Any, pointer: tuple[str, ...]) -> Any:
+    """Follow JSON pointer tokens into raw input; _MISSING when absent."""
+    for token in pointer:
+        if isinstance(value, dict):
+            value = value.get(token, _MISSING)
+        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
+            value = value[int(token)]
+        else:
+            return _MISSING
+    return value
+
+
+def _rule_member_of(items: list[Any], field: str, pool: Any, message: str) -> None:
+    """Each item's string `field` must be in `pool` (a list of strings)."""
+    if not isinstance(pool, list) or not all(isinstance(p, str) for p in pool):
+        return
+    for item in items:
+        value = item.get(field) if isinstance(item, dict) else None
+        if isinstance(value, str) and value not in pool:
+            raise ValueError(message.replace("{value}", value))
+
+
+def _reject_null(data: dict[str, Any], fields: dict[str, str]) -> None:
+    """Raise for the first field present with null; fields maps wire names to messages."""
+    for name, message in fields.items():
+        if name in data and data[name] is None:
+            raise ValueError(f"{name}: {message}")
+
+
+def _canonical(value: Any) -> Any:
+    """A hashable form in which JSON values are equal as JSON Schema's uniqueItems compares
+    them: numbers by value (1 and 1.0 are equal), true is not 1, objects by keys and values.
+    """
+    if isinstance(value, bool) or value is None:
+        return ("literal", value)
+    if isinstance(value, (int, float)):
+        return ("number", value)
+    if isinstance(value, str):
+        return ("string", value)
+    if isinstance(value, list):
+        return ("array", tuple(_canonical(v) for v in value))
+    if isinstance(value, dict):
+        return ("object", tuple(sorted((k, _canonical(v)) for k, v in value.items())))
+    return ("other", repr(value))
+
+
+def _reject_duplicates(data: dict[str, Any], fields: dict[str, str]) -> None:
+    """Raise for the first array field with two equal items; fields maps wire names to messages."""
+    for name, message in fields.items():
+        items = data.get(name)
+        if isinstance(items, list) and len({_canonical(v) for v in items}) != len(
+            items
+        ):
+            raise ValueError(f"{name}: {message}")

@@ -101,7 +101,7 @@ def _parse_holder(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     mode = ctx.required(obj, "mode", _P_HOLDER_MODE, "missing required field '{field}'")
     status = ctx.optional(obj, "status", _P_HOLDER_STATUS)
     open = ctx.optional(obj, "open", _P_HOLDER_OPEN)

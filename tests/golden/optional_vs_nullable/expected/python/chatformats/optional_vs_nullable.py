@@ -116,7 +116,7 @@ def _parse_flags(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     required_plain = ctx.required(
         obj,
         "required_plain",
@@ -158,7 +158,7 @@ def _parse_inner(data: Any, ctx: _rt.Context) -> Any:
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
-    mark = len(ctx.errors)
+    mark = ctx.count
     n = ctx.required(obj, "n", _P_INNER_N, "missing required field '{field}'")
     if ctx.failed_since(mark):
         return _rt.INVALID

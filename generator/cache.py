@@ -1,0 +1,173 @@
+"""cache: remember the results of the slow, pure steps of a run.
+
+black on a module, datamodel-code-generator on a schema and a whole run are pure
+functions of their input text, the tool versions and chatspec's own source. Their
+results are kept in an ignored folder (`.chatspec-cache/` at the project root, or
+$CHATSPEC_CACHE_DIR), keyed by a hash of all of that.
+
+Safe by construction: an entry is written to a temporary file and renamed into
+place (concurrent runs race harmlessly: both write the same bytes), and every
+entry carries the hash of its own payload, so a truncated or corrupt entry is a
+miss that is recomputed, never a wrong output. Caching only changes how long a
+run takes, never what it produces; `CHATSPEC_CACHE=off` turns it off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+FOLDER = ".chatspec-cache"
+# Entries of an older layout are simply never found: bump when the layout changes.
+LAYOUT = "1"
+
+_active: Path | None = None  # the CLI turns caching on; the pure core and tests run uncached
+
+
+def folder_for(root: Path) -> Path | None:
+    """Where a project's cache lives, or None when caching is turned off."""
+    if os.environ.get("CHATSPEC_CACHE", "").lower() in {"0", "off", "no", "false"}:
+        return None
+    override = os.environ.get("CHATSPEC_CACHE_DIR")
+    return Path(override) if override else root / FOLDER
+
+
+@contextlib.contextmanager
+def active(folder: Path | None) -> Iterator[None]:
+    """Memoise into `folder` while the block runs (None: compute everything)."""
+    global _active
+    previous, _active = _active, folder
+    try:
+        yield
+    finally:
+        _active = previous
+
+
+def current() -> Path | None:
+    """The folder memo() stores into now (None: caching is off)."""
+    return _active
+
+
+def digest(parts: Iterable[str | bytes]) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
+        # Length-prefixed, so ("ab", "c") and ("a", "bc") differ.
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def _path(folder: Path, kind: str, key: str) -> Path:
+    return folder / kind / key[:2] / f"{key}.json"
+
+
+def load(kind: str, key: str, folder: Path | None = None) -> Any | None:
+    """The value stored under key, or None when absent, unreadable or corrupt."""
+    folder = folder or _active
+    if folder is None:
+        return None
+    try:
+        entry = json.loads(_path(folder, kind, key).read_text(encoding="utf-8"))
+        payload = entry["value"]
+        if entry["layout"] != LAYOUT or entry["key"] != key or entry["sha256"] != _payload_hash(payload):
+            return None
+        return payload
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def store(kind: str, key: str, value: Any, folder: Path | None = None) -> None:
+    """Keep value under key; a cache that cannot be written is no cache, not an error."""
+    folder = folder or _active
+    if folder is None:
+        return
+    target = _path(folder, kind, key)
+    entry = {"layout": LAYOUT, "key": key, "sha256": _payload_hash(value), "value": value}
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _ignore_everything(folder)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(entry, handle, ensure_ascii=False)
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError:
+        return
+
+
+def memo(kind: str, parts: Iterable[str], compute: Callable[[], T]) -> T:
+    """compute(), or its remembered result for the same parts (JSON values only)."""
+    if _active is None:
+        return compute()
+    key = digest([kind, *parts])
+    found = load(kind, key)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    value = compute()
+    store(kind, key, value)
+    return value
+
+
+def _payload_hash(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, ensure_ascii=False, sort_keys=True).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _ignore_everything(folder: Path) -> None:
+    # The cache ignores itself, so no project has to list it in its .gitignore.
+    marker = folder / ".gitignore"
+    if not marker.exists():
+        marker.write_text("*\n", encoding="utf-8")
+
+
+@functools.cache
+def tool_versions(*names: str) -> list[str]:
+    """`name==version` of installed distributions, read from their .dist-info folder
+    names (importlib.metadata would cost more than the rest of a cached run)."""
+    wanted = {n.lower().replace("-", "_"): n for n in names}
+    found: dict[str, str] = {}
+    for entry in sys.path:
+        try:
+            listing = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in listing:
+            if not name.endswith(".dist-info"):
+                continue
+            dist, _, version = name[: -len(".dist-info")].partition("-")
+            normal = dist.lower().replace("-", "_").replace(".", "_")
+            if normal in wanted and normal not in found:
+                found[normal] = version
+    return [f"{wanted[n]}=={found.get(n, '?')}" for n in sorted(wanted)]
+
+
+def source_files(*folders: Path) -> list[str]:
+    """Every file under folders (caches skipped), as `relative path\\0content hash` lines."""
+    rows = []
+    for folder in folders:
+        for dirpath, dirnames, filenames in os.walk(folder):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not d.startswith("."))
+            for name in sorted(dirnames + filenames):
+                path = Path(dirpath) / name
+                if path.is_symlink():
+                    # Not followed, but seen: the run it invalidates refuses or reads it.
+                    rows.append(f"{path.relative_to(folder.parent).as_posix()}\0-> {os.readlink(path)}")
+                    continue
+                if path.is_dir():
+                    continue
+                rows.append(f"{path.relative_to(folder.parent).as_posix()}\0{hashlib.sha256(path.read_bytes()).hexdigest()}")
+    return rows

@@ -1,0 +1,104 @@
+"""The run cache (.chatspec-cache/): it changes how long a run takes, never what it writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from generator import cache
+from generator.write import read_tree
+
+
+def _run(root: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("CHATSPEC_CACHE")}
+    return subprocess.run([sys.executable, "-m", "generator", "--root", str(root), *args],
+                          capture_output=True, text=True, cwd=ROOT, env={**environ, **env})
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "specs", tmp_path / "specs")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    return tmp_path
+
+
+def _entries(root: Path, kind: str) -> list[Path]:
+    return sorted((root / cache.FOLDER / kind).rglob("*.json"))
+
+
+def test_a_cached_run_writes_the_same_bytes_as_an_uncached_one(project: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    plain = tmp_path_factory.mktemp("plain")
+    shutil.copytree(project / "specs", plain / "specs")
+    shutil.copy(project / "pyproject.toml", plain / "pyproject.toml")
+    assert _run(plain, "generate", CHATSPEC_CACHE="off").returncode == 0
+    assert not (plain / cache.FOLDER).exists()
+    first = _run(project, "generate")
+    assert first.returncode == 0, first.stderr
+    assert _entries(project, "run") and _entries(project, "black") and _entries(project, "datamodel-codegen")
+    shutil.rmtree(project / "generated")
+    second = _run(project, "generate")  # every file from the cache
+    assert second.returncode == 0, second.stderr
+    assert read_tree(project / "generated") == read_tree(plain / "generated")
+    # The committed tree is what a cached run produces, too.
+    assert _run(project, "check").returncode == 0
+
+
+def test_a_corrupt_or_truncated_entry_is_recomputed_not_trusted(project: Path) -> None:
+    assert _run(project, "generate").returncode == 0
+    expected = read_tree(project / "generated")
+    (run_entry,) = _entries(project, "run")
+    entry = json.loads(run_entry.read_text())
+    entry["value"]["python/chatformats/chat_event.py"] = "poisoned\n"
+    run_entry.write_text(json.dumps(entry))  # payload no longer matches its hash
+    for black_entry in _entries(project, "black")[:3]:
+        black_entry.write_text(black_entry.read_text()[:10])  # truncated mid-write
+    shutil.rmtree(project / "generated")
+    done = _run(project, "generate")
+    assert done.returncode == 0, done.stderr
+    assert read_tree(project / "generated") == expected
+
+
+def test_an_edited_spec_or_template_misses_the_run_cache(project: Path) -> None:
+    assert _run(project, "generate").returncode == 0
+    spec = project / "specs" / "chat_event" / "spec.json"
+    document = json.loads(spec.read_text())
+    document["description"] += " Edited."
+    spec.write_text(json.dumps(document, indent=2))
+    done = _run(project, "check")
+    # Not answered from the stale entry: the edit is seen (and refused until bumped).
+    assert done.returncode == 2 and "chat_event" in done.stderr
+    assert len(_entries(project, "run")) == 1
+
+
+def test_a_failing_run_is_never_remembered(project: Path) -> None:
+    (project / "specs" / "chat_event" / "spec.json").write_text("{ not json")
+    for _ in range(2):
+        done = _run(project, "generate")
+        assert done.returncode == 2 and "specs/chat_event/spec.json" in done.stderr
+    assert not _entries(project, "run")
+
+
+def test_concurrent_runs_share_one_cache_safely(project: Path) -> None:
+    procs = [subprocess.Popen([sys.executable, "-m", "generator", "--root", str(project), "check"],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
+    outputs = [p.communicate(timeout=300) for p in procs]
+    # No generated/ yet: each run reports it stale, none crashes on the other's half-written entries.
+    assert [p.returncode for p in procs] == [1, 1, 1], [err for _, err in outputs]
+    assert not list((project / cache.FOLDER).rglob(".tmp-*"))
+    assert _run(project, "generate").returncode == 0
+
+
+def test_the_cache_folder_ignores_itself_for_git(project: Path) -> None:
+    assert _run(project, "generate").returncode == 0
+    assert (project / cache.FOLDER / ".gitignore").read_text() == "*\n"
+
+
+def test_memo_keys_are_length_prefixed() -> None:
+    assert cache.digest(["ab", "c"]) != cache.digest(["a", "bc"])
