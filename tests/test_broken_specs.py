@@ -133,6 +133,7 @@ def test_an_unforeseen_error_prints_one_line_naming_the_spec_and_exits_2(monkeyp
         raise RuntimeError("something nobody foresaw\nwith a second line")
 
     monkeypatch.setattr(Lowering, "lower_string", broken)
+    monkeypatch.setenv("CHATSPEC_CACHE", "off")  # a cached run would not lower anything
     assert cli.main(["--root", str(ROOT), "check"]) == 2
     err = capsys.readouterr().err
     assert err == ("chatspec: specs/chat_event/spec.json: internal error, please report it with this spec "
