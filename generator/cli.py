@@ -9,6 +9,7 @@ from pathlib import Path
 from generator import cache
 from generator.build import generated_files
 from generator.errors import SpecError, did_you_mean
+from generator.naming import format_id_problem
 from generator.write import RefusedError, unified_diff, write_tree
 
 # The subcommands import what they use when they run: a no-op `chatspec check` is
@@ -103,6 +104,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _spec_dir(root: Path, format_id: str) -> Path:
+    problem = format_id_problem(format_id)
+    if problem is not None:  # also keeps e.g. "../x" from reaching outside specs/
+        raise SpecError(f"specs/{format_id}/spec.json", None, *problem)
     folder = root / "specs" / format_id
     if not (folder / "spec.json").is_file():
         known = sorted(p.name for p in (root / "specs").glob("*/spec.json") for p in [p.parent]) if (root / "specs").is_dir() else []
@@ -176,7 +180,43 @@ def _diff(root: Path, format_id: str, against: str | None) -> int:
     return 0
 
 
+def _spec_in_flight(exc: BaseException) -> str | None:
+    """The spec an unforeseen error happened in: the innermost frame that holds one (as fmt, spec or self)."""
+    tb = exc.__traceback__
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        shown = frame.f_locals.get("shown")
+        if isinstance(shown, str) and shown.endswith(".json"):
+            return shown
+        for name in ("fmt", "spec", "self"):
+            value = frame.f_locals.get(name)
+            for holder in (value, getattr(value, "fmt", None), getattr(value, "spec", None)):
+                for attr in ("source", "path"):
+                    shown = getattr(holder, attr, None)
+                    if isinstance(shown, str) and shown.endswith("spec.json"):
+                        return shown
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        # Under a non-UTF-8 locale (LANG=C, PYTHONIOENCODING=ascii) non-ASCII text is escaped, not a crash.
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+    try:
+        return _main(argv)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback
+        detail = " ".join(str(exc).split())[:300]
+        print(f"chatspec: {_spec_in_flight(exc) or 'specs/'}: internal error, please report it with this spec "
+              f"({type(exc).__name__}: {detail})", file=sys.stderr)
+        return 2
+
+
+def _main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     root: Path = args.root
     try:

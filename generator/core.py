@@ -12,7 +12,7 @@ from generator import ir
 from generator.errors import SpecError
 from generator.examples import check_examples, check_examples_in_python
 from generator.history import check_locked, earlier_majors, load_release, read_lock
-from generator.load import LoadedSpec, load_spec
+from generator.load import LoadedSpec, check_format_ids, load_spec
 from generator.lower import lower
 from generator.options import Options
 from generator.targets import go, jsonschema, markdown, pydantic, python
@@ -41,6 +41,7 @@ def discover(specs_dir: Path, root: Path) -> list[LoadedSpec]:
         for release in earlier_majors(folder):
             major = release.version.split(".")[0]
             specs.append(load_release(folder, release.version, root, format_id=f"{folder.name}_v{major}"))
+    check_format_ids(specs)
     return specs
 
 

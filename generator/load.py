@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import math
+import os
 import re
+import sys
+import warnings
 from dataclasses import dataclass
 import functools
 from importlib import resources
@@ -11,11 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import jsonschema.validators
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from generator import cache
+from generator import cache, patterns
 from generator.errors import SpecError, did_you_mean, pointer_of
+from generator.naming import format_id_problem
 
 
 @dataclass(frozen=True)
@@ -29,7 +35,7 @@ class LoadedSpec:
 
 @functools.cache
 def meta_schema() -> dict[str, Any]:
-    text = resources.files("generator").joinpath("metaschema/chatspec.schema.json").read_text()
+    text = resources.files("generator").joinpath("metaschema/chatspec.schema.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 
@@ -127,6 +133,8 @@ def _syntax_problem(text: str, exc: json.JSONDecodeError) -> tuple[int, str, str
 def _parse_json(text: str, shown: str) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates)
+    except RecursionError:
+        raise SpecError(shown, "", "the JSON nests too deeply to read", "flatten the document (a spec or example needs only a few levels)") from None
     except json.JSONDecodeError as exc:
         at, problem, hint = _syntax_problem(text, exc)
         line, column = _line_column(text, at)
@@ -139,6 +147,53 @@ def _parse_json(text: str, shown: str) -> Any:
         line, column = _line_column(text, at)
         raise SpecError(shown, None, f"duplicate key {exc.key!r} in one object (JSON would keep only the last)",
                         "rename or remove one of them", line=line, column=column) from None
+    except ValueError:
+        # Python refuses to read integers longer than sys.get_int_max_str_digits() (4300 digits).
+        long_number = re.search(r"(?<![0-9.eE+-])-?[0-9]{%d,}" % (sys.get_int_max_str_digits() + 1), text)
+        at = long_number.start() if long_number else 0
+        line, column = _line_column(text, at)
+        digits = len(long_number.group().lstrip("-")) if long_number else 0
+        raise SpecError(shown, "", f"a number with {digits} digits: no target can hold it (and Python reads at most {sys.get_int_max_str_digits()})",
+                        "write a number that fits in 64 bits", line=line, column=column) from None
+
+
+INT64 = (-(2**63), 2**63 - 1)
+
+
+def check_values(value: Any, shown: str, numbers: bool = True) -> None:
+    """Refuse values no target can emit: non-finite numbers, integers beyond 64 bits, U+FEFF and lone surrogates.
+
+    `numbers` is False for examples, whose numbers are data a runtime must judge, not code to emit.
+    """
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, dict):
+            for key, sub in reversed(item.items()):
+                _check_text(key, shown, (*path, key), "key")
+                stack.append(((*path, key), sub))
+        elif isinstance(item, list):
+            stack.extend(((*path, i), sub) for i, sub in reversed(list(enumerate(item))))
+        elif isinstance(item, str):
+            _check_text(item, shown, path, "text")
+        elif isinstance(item, float) and not math.isfinite(item):
+            spelled = "NaN" if math.isnan(item) else ("-" if item < 0 else "") + "Infinity"
+            how = "" if spelled == "NaN" else f" (written as {spelled}, or a number too large for a 64-bit float, e.g. 1e400)"
+            raise SpecError(shown, pointer_of(*path), f"{spelled} is not a JSON number{how}",
+                            "write a finite number, at most 1.7976931348623157e308 in size")
+        elif numbers and isinstance(item, int) and not isinstance(item, bool) and not INT64[0] <= item <= INT64[1]:
+            raise SpecError(shown, pointer_of(*path), f"the integer {item} does not fit in 64 bits, and every target holds integers as int64",
+                            f"use an integer from {INT64[0]} to {INT64[1]} (or write a number field's value as a float, e.g. 1e20)")
+
+
+def _check_text(text: str, shown: str, path: tuple[str | int, ...], what: str) -> None:
+    for i, ch in enumerate(text):
+        if ch == "\ufeff":
+            raise SpecError(shown, pointer_of(*path), f"the {what} {text[:40]!r} holds U+FEFF (a byte order mark) at character {i + 1}, which generated code and docs would carry invisibly",
+                            "remove it (write U+2060 WORD JOINER if a zero-width no-break space is meant)")
+        if "\ud800" <= ch <= "\udfff":
+            raise SpecError(shown, pointer_of(*path), f"the {what} {text[:40]!r} holds a lone surrogate \\u{ord(ch):04x} at character {i + 1}, which no UTF-8 text can hold",
+                            "remove it, or write the whole character (both halves of a surrogate pair, or the character itself)")
 
 
 def _explain(error: jsonschema.ValidationError) -> tuple[str, str]:
@@ -160,6 +215,12 @@ def _explain(error: jsonschema.ValidationError) -> tuple[str, str]:
         if missing:
             return (f"{a_rule} needs {', '.join(map(repr, missing))}", f"add it; {a_rule} takes {', '.join(takes)}")
         return (f"{a_rule} is malformed", f"{a_rule} takes {', '.join(takes)} (see the meta-schema)")
+    if error.validator == "format" and error.validator_value == "regex" and isinstance(error.instance, str):
+        # Python's re cannot read the pattern: the portable-subset parser says where and why.
+        try:
+            patterns.parse(error.instance)
+        except patterns.PatternError as exc:
+            return exc.problem, exc.hint
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = [k for k in error.schema.get("properties", {}) if k not in error.instance]
         extra = sorted(k for k in error.instance if k not in error.schema.get("properties", {}))
@@ -185,6 +246,18 @@ def _inside_rule(error: jsonschema.ValidationError) -> jsonschema.ValidationErro
     return best_match(deeper) if deeper else error
 
 
+def _pattern_to_the_end(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Any:
+    """The meta-schema's `pattern`, with a final `$` meaning the end of the text: Python's `$` also
+    matches before a final newline, which would let "Doc\n" through as a model name into generated code."""
+    if isinstance(instance, str):
+        strict = pattern[:-1] + r"\Z" if pattern.endswith("$") and not pattern.endswith("\\$") else pattern
+        if not re.search(strict, instance):
+            yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+_MetaValidator = jsonschema.validators.extend(Draft202012Validator, {"pattern": _pattern_to_the_end})
+
+
 def check_document(document: Any, shown: str) -> None:
     """Raise SpecError for the first problem the two meta-schemas find."""
     # A verdict never changes for the same document: remember the documents that passed.
@@ -195,7 +268,10 @@ def check_document(document: Any, shown: str) -> None:
 
 
 def _check_document(document: Any, shown: str) -> bool:
-    errors = list(Draft202012Validator(meta_schema(), format_checker=Draft202012Validator.FORMAT_CHECKER).iter_errors(document))
+    with warnings.catch_warnings():
+        # The "regex" format check compiles patterns with re, which warns about e.g. "[[" (nested sets).
+        warnings.simplefilter("ignore")
+        errors = list(_MetaValidator(meta_schema(), format_checker=Draft202012Validator.FORMAT_CHECKER).iter_errors(document))
     if errors:
         error = best_match(errors)
         error = _inside_rule(error)
@@ -212,9 +288,45 @@ def _read_examples(folder: Path, root: Path) -> list[tuple[str, Any]]:
     if not folder.is_dir():
         return []
     return [
-        (p.stem, _parse_json(p.read_text(encoding="utf-8"), _shown(p, root)))
+        (p.stem, _checked_example(p, root))
         for p in sorted(folder.glob("*.json"))
     ]
+
+
+def _checked_example(path: Path, root: Path) -> Any:
+    shown = _shown(path, root)
+    data = _parse_json(_read_text(path, shown), shown)
+    check_values(data, shown, numbers=False)
+    return data
+
+
+def _read_text(path: Path, shown: str, missing: str = "check that it exists and is a readable file") -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SpecError(shown, "", f"cannot read the file: {exc.strerror}", missing) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start].decode("utf-8", errors="replace")
+        line, column = _line_column(before, len(before))
+        raise SpecError(shown, "", f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x} cannot start a character here)",
+                        "save it as UTF-8", line=line, column=column) from None
+
+
+def refuse_symlinks(spec_dir: Path, root: Path) -> None:
+    """A spec folder and everything in it (spec, examples, history) must be real files: a symlink would pull
+    files from outside the repository into the docs, the Go fuzz seeds and the release snapshots."""
+    found = [spec_dir] if spec_dir.is_symlink() else []
+    if not found and spec_dir.is_dir():
+        for folder, dirs, files in os.walk(spec_dir):
+            found.extend(Path(folder, name) for name in sorted([*dirs, *files]) if Path(folder, name).is_symlink())
+            if found:
+                break
+    if found:
+        link = found[0]
+        raise SpecError(_shown(link, root), "", f"is a symbolic link (to {os.readlink(link)}); chatspec reads only real files under specs/",
+                        "replace the link with a copy of the file or folder it points to")
 
 
 def _shown(path: Path, root: Path) -> str:
@@ -224,6 +336,31 @@ def _shown(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
+def check_format_ids(specs: list[LoadedSpec]) -> None:
+    """No two generated formats (spec folders and earlier majors kept as <format>_v<N>) share a
+    Python module or a Go package: one would silently overwrite the other."""
+    from generator.targets.go import package_name
+
+    by_id: dict[str, LoadedSpec] = {}
+    by_package: dict[str, LoadedSpec] = {}
+    for spec in specs:
+        for taken, key in ((by_id, spec.format_id), (by_package, package_name(spec.format_id))):
+            other = taken.get(key)
+            if other is not None:
+                first, second = sorted((other, spec), key=lambda s: (s.path != _folder_spec(s), s.format_id))
+                if second.path != _folder_spec(second):
+                    raise SpecError(first.path, "", f"the format id {first.format_id!r} is the name chatspec gives the kept last release of an "
+                                    f"earlier major ({second.path}), so one would overwrite the other", "rename the folder")
+                what = "the same Python module" if taken is by_id else f"the same Go package {key!r}"
+                raise SpecError(first.path, "", f"the formats {first.format_id!r} and {second.format_id!r} ({second.path}) both become {what}, "
+                                "so one would overwrite the other", "rename one of the spec folders")
+            taken[key] = spec
+
+
+def _folder_spec(spec: LoadedSpec) -> str:
+    return f"specs/{spec.format_id}/spec.json"
+
+
 def load_spec(spec_dir: Path, root: Path, format_id: str | None = None) -> LoadedSpec:
     """Load <spec_dir>/spec.json and its examples; root makes paths in messages relative.
 
@@ -231,12 +368,18 @@ def load_spec(spec_dir: Path, root: Path, format_id: str | None = None) -> Loade
     """
     spec_path = spec_dir / "spec.json"
     shown = _shown(spec_path, root)
-    try:
-        text = spec_path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecError(shown, "", f"cannot read the spec: {exc.strerror}", "create spec.json in the format's folder") from None
+    # The folder name is checked first: it becomes a module, a package and file names.
+    problem = format_id_problem(format_id or spec_dir.name)
+    if problem is not None:
+        raise SpecError(shown, "", *problem)
+    refuse_symlinks(spec_dir, root)
+    text = _read_text(spec_path, shown, missing="create spec.json in the format's folder")
     document = _parse_json(text, shown)
-    check_document(document, shown)
+    check_values(document, shown)
+    try:
+        check_document(document, shown)
+    except RecursionError:
+        raise SpecError(shown, "", "the spec nests schemas too deeply to check", "move nested schemas to $defs and $ref them") from None
     invalid = _read_examples(spec_dir / "examples" / "invalid", root)
     for name, case in invalid:
         shown_case = _shown(spec_dir / "examples" / "invalid" / f"{name}.json", root)

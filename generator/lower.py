@@ -8,7 +8,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from generator import ir, messages
+from generator import ir, messages, naming, patterns
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.load import LoadedSpec
 
@@ -47,6 +47,7 @@ class Lowering:
     def __init__(self, spec: LoadedSpec) -> None:
         self.spec = spec
         self.defs: dict[str, Any] = spec.document["$defs"]
+        self.kind_trail: list[str] = []  # aliases json_kind is inside of, to catch an alias that contains itself
         resource = Resource.from_contents(spec.document, default_specification=DRAFT202012)
         self.resolver = Registry().with_resource(_SPEC_URI, resource).resolver(base_uri=_SPEC_URI)
 
@@ -57,6 +58,10 @@ class Lowering:
 
     def lower_format(self) -> ir.Format:
         doc = self.spec.document
+        for name in self.defs:
+            if name in naming.PYTHON_CAPITALISED_BUILTINS:
+                raise self.fail(pointer_of("$defs", name), f"the definition name {name!r} is a Python builtin, which the generated module would shadow",
+                                "rename the definition")
         definitions = tuple(self.lower_definition(name, schema) for name, schema in self.defs.items())
         root = self.ref_name(doc["$ref"], "/$ref")
         if not isinstance(self.lookup_definition(definitions, root), ir.Model):
@@ -161,10 +166,13 @@ class Lowering:
         factory = schema.get("x-default-factory")
         if required and ("default" in schema or factory):
             raise self.fail(pointer, f"required field {key!r} has a default", "drop the default, or make the field optional")
+        lowered = self.lower_type(schema, pointer)
+        if "default" in schema:
+            self.check_default_emittable(key, lowered, pointer)
         return ir.Field(
             name=schema.get("x-name", key),
             wire_name=key,
-            type=self.lower_type(schema, pointer),
+            type=lowered,
             required=required,
             description=schema.get("description", ""),
             required_message=messages.resolve("required", over),
@@ -172,6 +180,20 @@ class Lowering:
             default=schema.get("default"),
             default_factory=factory,
         )
+
+    def check_default_emittable(self, key: str, t: ir.TypeRef, pointer: str) -> None:
+        """A default must be a value the generated code can hold as it is: no date-time or base64 field has one,
+        because the generated field holds a parsed time or bytes, which a JSON string default does not give."""
+        t = strip_nullable(t)
+        seen = set()
+        while isinstance(t, ir.Ref) and t.target == "alias" and t.name not in seen:
+            seen.add(t.name)
+            t = strip_nullable(self.lower_type(self.defs[t.name], pointer_of("$defs", t.name)))
+        if isinstance(t, ir.StringType) and (t.format == "date-time" or t.encoding == "base64"):
+            what = "a date-time" if t.format == "date-time" else "a base64"
+            held = "a parsed time" if t.format == "date-time" else "decoded bytes"
+            raise self.fail(pointer + "/default", f"field {key!r} is {what} string, which cannot have a default: the generated code holds {held}, not the JSON text",
+                            "drop the default (an absent value stays absent), or make the field a plain string")
 
     # --- rules ---------------------------------------------------------
 
@@ -295,6 +317,11 @@ class Lowering:
 
     def lower_string(self, schema: dict[str, Any], over: dict[str, str], pointer: str) -> ir.StringType:
         msgs = {"type": messages.type_message("string", over)}
+        if "pattern" in schema:
+            try:
+                patterns.check(schema["pattern"])
+            except patterns.PatternError as exc:
+                raise self.fail(pointer + "/pattern", exc.problem, exc.hint) from None
         for key in ("minLength", "maxLength", "pattern"):
             if key in schema:
                 msgs[key] = messages.resolve(key, over, limit=schema[key])
@@ -393,7 +420,15 @@ class Lowering:
                 return "object"
             if t.target == "enum":
                 return "string"
-            return self.json_kind(self.lower_type(self.defs[t.name], pointer_of("$defs", t.name)))
+            if t.name in self.kind_trail:
+                chain = " -> ".join([*self.kind_trail[self.kind_trail.index(t.name):], t.name])
+                raise self.fail(pointer_of("$defs", t.name), f"the union alias {t.name!r} contains itself ({chain}), so it has no JSON type",
+                                "put a model (an object type with properties) between the alias and itself")
+            self.kind_trail.append(t.name)
+            try:
+                return self.json_kind(self.lower_type(self.defs[t.name], pointer_of("$defs", t.name)))
+            finally:
+                self.kind_trail.pop()
         return "any"
 
 
@@ -409,4 +444,7 @@ def tokens(pointer: str) -> tuple[str, ...]:
 
 
 def lower(spec: LoadedSpec) -> ir.Format:
-    return Lowering(spec).lower_format()
+    try:
+        return Lowering(spec).lower_format()
+    except RecursionError:
+        raise SpecError(spec.path, "", "the spec nests schemas too deeply to compile", "move nested schemas to $defs and $ref them") from None

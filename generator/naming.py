@@ -71,3 +71,125 @@ def go_name(name: str) -> str:
 def constant_case(name: str) -> str:
     """e.g. "ChatEvent" -> "CHAT_EVENT"."""
     return snake_case(name).upper()
+
+
+# --- format ids --------------------------------------------------------------
+
+FORMAT_ID = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+# Go's predeclared identifiers: a package of that name shadows them in every file that imports it.
+GO_PREDECLARED = frozenset(
+    {
+        "any", "append", "bool", "byte", "cap", "clear", "close", "comparable", "complex", "complex64", "complex128",
+        "copy", "delete", "error", "false", "float32", "float64", "imag", "int", "int8", "int16", "int32", "int64",
+        "iota", "len", "make", "max", "min", "new", "nil", "panic", "print", "println", "real", "recover", "rune",
+        "string", "true", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
+    }
+)
+
+# Folder and file names the generated trees use beside the formats' own, per target:
+# generated/go/internal/, Go's ignored testdata/, generated/docs/index.md.
+_TREE_NAMES = {"internal": "the Go module's internal/ folder", "testdata": "a folder name the go tool ignores",
+               "index": "the docs' index page (docs/index.md)"}
+
+
+def format_id_problem(format_id: str) -> tuple[str, str] | None:
+    """(problem, hint) when a folder name under specs/ cannot be a format id; None when it can."""
+    import builtins
+
+    from generator.targets.go import package_name
+
+    if not FORMAT_ID.fullmatch(format_id):
+        suggestion = snake_case(format_id)[:64]
+        return (f"the folder name {format_id!r} is not a format id: it must be a lowercase letter followed by up to 63 "
+                "lowercase letters, digits or underscores (it names a Python module, a Go package and files)",
+                f"rename the folder, e.g. to {suggestion!r}" if FORMAT_ID.fullmatch(suggestion) and suggestion != "field" else "rename the folder, e.g. to 'my_format'")
+    package = package_name(format_id)
+    if format_id in keyword.kwlist or format_id in keyword.softkwlist:
+        return f"the format id {format_id!r} is a Python keyword or soft keyword", "rename the folder"
+    if format_id in dir(builtins):
+        return f"the format id {format_id!r} is a Python builtin, which `from <package> import {format_id}` would shadow", "rename the folder"
+    if package in GO_RESERVED or package in GO_PREDECLARED:
+        return (f"the format id {format_id!r} becomes the Go package {package!r}, a Go keyword or predeclared identifier",
+                "rename the folder")
+    for name in {format_id, package}:
+        if name in _TREE_NAMES:
+            return f"the format id {format_id!r} collides with {_TREE_NAMES[name]}", "rename the folder"
+    return None
+
+
+# --- names the generated code defines itself -------------------------------------
+
+# Capitalised Python builtins: a model of that name would shadow them in the generated module.
+PYTHON_CAPITALISED_BUILTINS = frozenset(n for n in dir(__import__("builtins")) if n[:1].isupper())
+
+
+def python_top_level_clashes(code: str) -> list[tuple[str, str, str]]:
+    """(name, first binding, second binding) for every top-level name a generated Python module binds twice.
+
+    The same import twice (a behaviour block importing what the module imports) is no clash."""
+    import ast
+
+    bound: dict[str, str] = {}
+    clashes: list[tuple[str, str, str]] = []
+    for node in ast.parse(code).body:
+        found: list[tuple[str, str]] = []
+        if isinstance(node, ast.ImportFrom):
+            found = [(a.asname or a.name, f"imported from {'.' * node.level}{node.module or ''}.{a.name}") for a in node.names]
+        elif isinstance(node, ast.Import):
+            found = [(a.asname or a.name.split(".")[0], f"imported {a.name}") for a in node.names]
+        elif isinstance(node, ast.ClassDef):
+            found = [(node.name, "a class")]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found = [(node.name, "a function")]
+        elif isinstance(node, ast.Assign):
+            found = [(t.id, "a module constant") for t in node.targets if isinstance(t, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            found = [(node.target.id, "a module constant" if node.value is not None else "a type alias")]
+        if isinstance(node, ast.ClassDef):
+            fields = {n.target.id for n in node.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+            methods = {n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            clashes.extend((f"{node.name}.{name}", "a field", "a method") for name in sorted(fields & methods))
+        for name, what in found:
+            if name == "__all__" or (name in bound and bound[name] == what and what.startswith("imported")):
+                continue
+            if name in bound:
+                clashes.append((name, bound[name], what))
+            else:
+                bound[name] = what
+    return clashes
+
+
+_GO_DECL = re.compile(r"^(?:func|type|var|const) ([A-Za-z_][A-Za-z0-9_]*)", re.M)
+_GO_BLOCK = re.compile(r"^(?:var|const|type) \(\n(.*?)^\)", re.M | re.S)
+
+
+def go_top_level_clashes(sources: dict[str, str]) -> list[tuple[str, str, str]]:
+    """(name, first file, second file) for every package-level Go name the generated files of one package declare twice."""
+    bound: dict[str, str] = {}
+    clashes: list[tuple[str, str, str]] = []
+    for path, code in sorted(sources.items()):
+        names = _GO_DECL.findall(code)
+        for block in _GO_BLOCK.findall(code):
+            names += re.findall(r"^\t([A-Za-z_][A-Za-z0-9_]*)\b", block, flags=re.M)
+        for name in names:
+            if name in ("init", "_"):
+                continue
+            if name in bound:
+                clashes.append((name, bound[name], path))
+            else:
+                bound[name] = path
+    return clashes
+
+
+def clash_error(fmt: object, language: str, name: str, where: str) -> Exception:
+    """The SpecError for a name the generated code would define twice, pointing at the definition when one has that name."""
+    from generator.errors import SpecError, pointer_of
+
+    names = [d.name for d in getattr(fmt, "definitions", ())]
+    owner = name.split(".")[0]
+    pointer = pointer_of("$defs", owner) if owner in names else pointer_of("$defs")
+    return SpecError(getattr(fmt, "source", ""), pointer,
+                     f"the generated {language} code would define {name!r} twice ({where}): a definition, field or value "
+                     "spells a name the generated code uses itself (e.g. VERSION, Literal, Validate<Root>, <Enum>Values, Parse...FromJSON)",
+                     "rename the definition, or give the field an \"x-name\", so the names differ")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from generator import ir
 from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
-from generator.naming import go_name
+from generator.naming import clash_error, go_top_level_clashes, go_name
 from generator.options import Options
 from generator.render import header, render, template_exists
 from generator.targets.go_regex import PatternError, to_go
@@ -663,6 +663,9 @@ class GoTarget:
             code = render(behaviour, **context)
             if code.strip():  # a template may apply to some versions only
                 files[f"{base}/behaviour.go"] = code
+        for name, first, second in go_top_level_clashes({p: c for p, c in files.items() if not p.endswith("_test.go")})[:1]:
+            files_named = sorted({first.removeprefix("go/"), second.removeprefix("go/")})
+            raise clash_error(fmt, "Go", name, f"in {' and '.join(files_named)}")
         return files
 
 

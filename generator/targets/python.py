@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from generator import cache, ir
 from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
-from generator.naming import constant_case, python_attr, snake_case
+from generator.naming import clash_error, python_top_level_clashes, constant_case, python_attr, snake_case
+from generator.patterns import to_python
 from generator.render import header, render, template_exists
 
 PACKAGE = "chatformats"
@@ -31,10 +32,12 @@ def py_str(text: str) -> str:
 
 def py_docstring(text: str) -> str:
     """A triple-quoted docstring that survives quotes, backslashes and control characters."""
-    body = text.replace("\r\n", "\n").replace("\r", "\n").replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    body = re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", lambda m: f"\\x{ord(m.group()):02x}", body)
+    body = text.replace("\r\n", "\n").replace("\r", "\n").replace("\\", "\\\\")
+    # A final quote would merge with the closing quotes: escape it before escaping runs of three.
     if body.endswith('"'):
         body = body[:-1] + '\\"'
+    body = body.replace('"""', '\\"\\"\\"')
+    body = re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", lambda m: f"\\x{ord(m.group()):02x}", body)
     return f'"""{body}"""'
 
 
@@ -163,7 +166,7 @@ class PythonTarget:
             if t.max_length is not None:
                 args.append(f"max_length={t.max_length}")
             if t.pattern is not None:
-                args.append(f"pattern={py_str(t.pattern)}")
+                args.append(f"pattern={py_str(to_python(t.pattern))}")
             if t.enum is not None:
                 args.append("enum=frozenset(" + py_tuple([py_str(v) for v in t.enum]) + ")")
             if t.const is not None:
@@ -393,6 +396,8 @@ class PythonTarget:
             behaviour=behaviour,
             behaviour_imports=behaviour_imports,
         )
+        for name, first, second in python_top_level_clashes(code)[:1]:
+            raise clash_error(self.fmt, "Python", name, f"{first}, and {second}")
         return format_python(code)
 
 
