@@ -57,7 +57,33 @@ def validators(fmt: ir.Format) -> dict[str, list[str]]:
                 field=rule.fields[0], pool=rule.pointer, message=rule.message,
                 doc=f"{rule.kind} rule of {model.name}: {rule.message}".replace('"""', "'''").replace("\\", "\\\\"),
             ).rstrip("\n"))
+    for model in fmt.models:
+        integral = [(f.wire_name, shape) for f in model.fields if (shape := integer_shape(f.type)) is not None]
+        unique = [(f.wire_name, t.messages["uniqueItems"]) for f in model.fields
+                  for t in [f.type.inner if isinstance(f.type, ir.NullableType) else f.type]
+                  if isinstance(t, ir.ListType) and t.unique_items]
+        if integral or unique:
+            methods[model.name].append(render("pydantic/values.py.j2", integral=integral, unique=unique).rstrip("\n"))
     return dict(methods)
+
+
+def integer_shape(t: ir.TypeRef) -> Any:
+    """Where a field's value holds integers: "int", ("list"|"map", shape), ("tuple", [shape or None]); None if nowhere.
+    (A referenced model converts its own fields.)"""
+    if isinstance(t, ir.NullableType):
+        return integer_shape(t.inner)
+    if isinstance(t, ir.NumericType):
+        return "int" if t.integer else None
+    if isinstance(t, ir.ListType):
+        inner = integer_shape(t.item)
+        return None if inner is None else ("list", inner)
+    if isinstance(t, ir.MapType):
+        inner = integer_shape(t.value)
+        return None if inner is None else ("map", inner)
+    if isinstance(t, ir.TupleType):
+        shapes = [integer_shape(i) for i in t.items]
+        return ("tuple", shapes) if any(s is not None for s in shapes) else None
+    return None
 
 
 def add_methods(code: str, methods: dict[str, list[str]]) -> str:
@@ -101,7 +127,7 @@ def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
     methods = validators(fmt)
     if methods:
         code = add_methods(code, methods)
-        code = code.replace("from __future__ import annotations\n", "from __future__ import annotations\n\nfrom pydantic import model_validator\n", 1)
+        code = code.replace("from __future__ import annotations\n", "from __future__ import annotations\n\nimport json\n\nfrom pydantic import model_validator\n", 1)
         code += render("pydantic/helpers.py.j2")
     return format_python(code)
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pydantic import model_validator
 
 from enum import StrEnum
@@ -175,6 +177,17 @@ class DroidletChat(BaseModel):
                         )
         return data
 
+    @model_validator(mode="before")
+    @classmethod
+    def _json_values(cls, data: Any) -> Any:
+        """JSON Schema's value rules pydantic lacks: 1.0 is an integer, and uniqueItems (1 and 1.0 are equal)."""
+        if isinstance(data, dict):
+            data = dict(data)
+            for key, shape in [("timestamp", "int")]:
+                if key in data:
+                    data[key] = _integral(data[key], shape)
+        return data
+
 
 # --- chatspec: helpers of the rule validators ----------------------------------
 
@@ -201,3 +214,53 @@ def _rule_member_of(items: list[Any], field: str, pool: Any, message: str) -> No
         value = item.get(field) if isinstance(item, dict) else None
         if isinstance(value, str) and value not in pool:
             raise ValueError(message.replace("{value}", value))
+
+
+def _integral(value: Any, shape: Any) -> Any:
+    """Integral floats become ints where the spec says integer (StrictInt refuses 1.0; JSON Schema does not)."""
+    if shape == "int":
+        return int(value) if isinstance(value, float) and value.is_integer() else value
+    kind, inner = shape
+    if kind == "list" and isinstance(value, list):
+        return [_integral(v, inner) for v in value]
+    if kind == "map" and isinstance(value, dict):
+        return {k: _integral(v, inner) for k, v in value.items()}
+    if kind == "tuple" and isinstance(value, list):
+        return [
+            v if s is None else _integral(v, s) for v, s in zip(value, inner)
+        ] + value[len(inner) :]
+    return value
+
+
+def _canonical(value: Any) -> str:
+    """A text equal for equal JSON values: keys sorted, numbers by value, true is not 1."""
+    if value is None or isinstance(value, (bool, str)):
+        return json.dumps(value)
+    if (
+        isinstance(value, float)
+        and value.is_integer()
+        and -(2.0**63) <= value < 2.0**63
+    ):
+        return str(int(value))
+    if isinstance(value, int) and not -(2**63) <= value < 2**63:
+        return repr(float(value))
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ",".join(_canonical(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return (
+            "{"
+            + ",".join(
+                json.dumps(str(k)) + ":" + _canonical(value[k])
+                for k in sorted(value, key=str)
+            )
+            + "}"
+        )
+    return repr(value)
+
+
+def _unique(value: Any, message: str) -> None:
+    """uniqueItems as JSON Schema means it."""
+    if isinstance(value, list) and len({_canonical(v) for v in value}) != len(value):
+        raise ValueError(message)

@@ -493,8 +493,33 @@ def nullable(inner: Parser) -> Parser:
     return parse_nullable
 
 
+def _canonical_number(value: int | float) -> str:
+    """One text per number, as Go's runtime computes it: 1, 1.0 and 1e0 are equal (JSON Schema equality)."""
+    if isinstance(value, float):
+        if value.is_integer() and -(2.0**63) <= value < 2.0**63:
+            return str(int(value))
+        return repr(value)
+    return str(value) if _INT64_MIN <= value <= _INT64_MAX else repr(float(value))
+
+
 def _canonical(value: object) -> str:
-    return json.dumps(value, sort_keys=True, default=repr)
+    """A text equal for equal JSON values: keys sorted, numbers by value, true is not 1."""
+    if value is None or isinstance(value, (bool, str)):
+        return json.dumps(value)
+    if isinstance(value, (int, float)):
+        return _canonical_number(value)
+    if isinstance(value, list):
+        return "[" + ",".join(_canonical(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return (
+            "{"
+            + ",".join(
+                json.dumps(str(k)) + ":" + _canonical(value[k])
+                for k in sorted(value, key=str)
+            )
+            + "}"
+        )
+    return repr(value)
 
 
 def list_of(

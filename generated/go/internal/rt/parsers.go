@@ -495,11 +495,39 @@ func canonical(v any) string {
 		out, _ := Encode(parts)
 		return string(out)
 	}
+	switch x := v.(type) {
+	case json.Number:
+		return canonicalNumber(string(x))
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return canonicalFloat(x)
+	}
 	out, err := Encode(v)
 	if err != nil {
 		return fmt.Sprintf("%#v", v)
 	}
 	return string(out)
+}
+
+// canonicalNumber is one text per number, as Python's runtime computes it:
+// 1, 1.0 and 1e0 are equal (JSON Schema equality).
+func canonicalNumber(text string) string {
+	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+		return strconv.FormatInt(n, 10)
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return text
+	}
+	return canonicalFloat(f)
+}
+
+func canonicalFloat(f float64) string {
+	if f == math.Trunc(f) && f >= -9223372036854775808 && f < 9223372036854775808 {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // Map checks an object whose values all have one type.
