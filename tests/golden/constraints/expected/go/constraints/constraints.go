@@ -51,6 +51,8 @@ type Constrained struct {
 	Tags []string `json:"tags,omitempty"`
 	// Distinct numbers: 1 and 1.0 are the same number.
 	Values []float64 `json:"values,omitempty"`
+	// Distinct JSON values: objects compare by value, key order aside; true is not 1.
+	Anything []any `json:"anything,omitempty"`
 	// A [label, number] pair.
 	Pair *ConstrainedPair `json:"pair,omitempty"`
 	// Non-negative integers by name.

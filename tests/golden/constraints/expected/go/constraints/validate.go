@@ -22,6 +22,7 @@ var pConstrained_Ratio rt.Parser[float64]
 var pConstrained_Temperature rt.Parser[float64]
 var pConstrained_Tags rt.Parser[[]string]
 var pConstrained_Values rt.Parser[[]float64]
+var pConstrained_Anything rt.Parser[[]any]
 var pConstrainedPair_Item0 rt.Parser[string]
 var pConstrainedPair_Item1 rt.Parser[int64]
 var pConstrained_Limits rt.Parser[map[string]int64]
@@ -42,6 +43,7 @@ func init() {
 	pConstrained_Temperature = rt.Number(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be a number", "minimum": "must be >= -273.15", "maximum": "must be <= 100.5"}, Minimum: rt.Float(-273.15), Maximum: rt.Float(100.5)})
 	pConstrained_Tags = rt.List[string](rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}}), rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array", "minItems": "must have at least 1 item(s)", "maxItems": "must have at most 3 item(s)", "uniqueItems": "must not contain duplicate items"}, MinItems: rt.Int(1), MaxItems: rt.Int(3), UniqueItems: true})
 	pConstrained_Values = rt.List[float64](rt.Number(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be a number"}}), rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array", "uniqueItems": "must not contain duplicate items"}, UniqueItems: true})
+	pConstrained_Anything = rt.List[any](rt.AnyJSON(rt.Msgs{"type": "must be a JSON value"}), rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array", "uniqueItems": "must not contain duplicate items"}, UniqueItems: true})
 	pConstrainedPair_Item0 = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pConstrainedPair_Item1 = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
 	pConstrained_Limits = rt.Map[int64](rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 0"}, Minimum: rt.Float(0)}), rt.Msgs{"type": "must be an object"})
@@ -50,7 +52,7 @@ func init() {
 	pConstrained_Short = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "maxLength": "short is one character at most, got {value}"}, MaxLength: rt.Int(1)})
 }
 
-var keysConstrained = rt.KeySet("name", "code", "kind", "level", "at", "blob", "count", "step", "ratio", "temperature", "tags", "values", "pair", "limits", "nickname", "budget", "short")
+var keysConstrained = rt.KeySet("name", "code", "kind", "level", "at", "blob", "count", "step", "ratio", "temperature", "tags", "values", "anything", "pair", "limits", "nickname", "budget", "short")
 
 func parseConstrained(v any, c *rt.Context) (Constrained, bool) {
 	var out Constrained
@@ -71,6 +73,7 @@ func parseConstrained(v any, c *rt.Context) (Constrained, bool) {
 	out.Temperature, _ = rt.OptionalPtr[float64](c, obj, "temperature", pConstrained_Temperature)
 	out.Tags, _ = rt.Optional[[]string](c, obj, "tags", pConstrained_Tags)
 	out.Values, _ = rt.Optional[[]float64](c, obj, "values", pConstrained_Values)
+	out.Anything, _ = rt.Optional[[]any](c, obj, "anything", pConstrained_Anything)
 	out.Pair, _ = rt.OptionalPtr[ConstrainedPair](c, obj, "pair", parseConstrainedPair)
 	out.Limits, _ = rt.Optional[map[string]int64](c, obj, "limits", pConstrained_Limits)
 	out.Nickname, _ = rt.Optional[*string](c, obj, "nickname", pConstrained_Nickname)
@@ -114,6 +117,9 @@ func (m Constrained) toTree() any {
 	}
 	if m.Values != nil {
 		o.Set("values", rt.TreeList(m.Values, rt.Same[float64]))
+	}
+	if m.Anything != nil {
+		o.Set("anything", rt.TreeList(m.Anything, rt.AnyTree))
 	}
 	if m.Pair != nil {
 		o.Set("pair", (*m.Pair).toTree())

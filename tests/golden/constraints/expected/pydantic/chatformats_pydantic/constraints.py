@@ -18,7 +18,7 @@ from pydantic import (
     StrictInt,
     StrictStr,
 )
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from typing_extensions import TypeAliasType
 
 
@@ -117,6 +117,10 @@ class Constrained(BaseModel):
     """
     Distinct numbers: 1 and 1.0 are the same number.
     """
+    anything: list[Any] | None = None
+    """
+    Distinct JSON values: objects compare by value, key order aside; true is not 1.
+    """
     pair: tuple[StrictStr, PairItem] | None = None
     """
     A [label, number] pair.
@@ -154,6 +158,7 @@ class Constrained(BaseModel):
                     data[key] = _integral(data[key], shape)
             _unique(data.get("tags"), "must not contain duplicate items")
             _unique(data.get("values"), "must not contain duplicate items")
+            _unique(data.get("anything"), "must not contain duplicate items")
         return data
 
 

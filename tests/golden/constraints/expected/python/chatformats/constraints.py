@@ -54,6 +54,8 @@ class Constrained:
     """1 to 3 distinct tags."""
     values: list[float] | None = None
     """Distinct numbers: 1 and 1.0 are the same number."""
+    anything: list[Any] | None = None
+    """Distinct JSON values: objects compare by value, key order aside; true is not 1."""
     pair: tuple[str, int] | None = None
     """A [label, number] pair."""
     limits: dict[str, int] | None = None
@@ -101,6 +103,8 @@ class Constrained:
             out["tags"] = _rt.dump(self.tags)
         if self.values is not None:
             out["values"] = _rt.dump(self.values)
+        if self.anything is not None:
+            out["anything"] = _rt.dump(self.anything)
         if self.pair is not None:
             out["pair"] = _rt.dump(self.pair)
         if self.limits is not None:
@@ -141,6 +145,7 @@ def _parse_constrained(data: Any, ctx: _rt.Context) -> Any:
     temperature = ctx.optional(obj, "temperature", _P_CONSTRAINED_TEMPERATURE)
     tags = ctx.optional(obj, "tags", _P_CONSTRAINED_TAGS)
     values = ctx.optional(obj, "values", _P_CONSTRAINED_VALUES)
+    anything = ctx.optional(obj, "anything", _P_CONSTRAINED_ANYTHING)
     pair = ctx.optional(obj, "pair", _P_CONSTRAINED_PAIR)
     limits = ctx.optional(obj, "limits", _P_CONSTRAINED_LIMITS)
     nickname = ctx.optional(obj, "nickname", _P_CONSTRAINED_NICKNAME)
@@ -168,6 +173,7 @@ def _parse_constrained(data: Any, ctx: _rt.Context) -> Any:
         temperature=temperature,
         tags=tags,
         values=values,
+        anything=anything,
         pair=pair,
         limits=limits,
         nickname=nickname,
@@ -264,6 +270,11 @@ _P_CONSTRAINED_VALUES: Final = _rt.list_of(
     {"type": "must be an array", "uniqueItems": "must not contain duplicate items"},
     unique_items=True,
 )
+_P_CONSTRAINED_ANYTHING: Final = _rt.list_of(
+    _rt.any_json({"type": "must be a JSON value"}),
+    {"type": "must be an array", "uniqueItems": "must not contain duplicate items"},
+    unique_items=True,
+)
 _P_CONSTRAINED_PAIR: Final = _rt.tuple_of(
     (
         _rt.string({"type": "must be a string"}),
@@ -320,6 +331,7 @@ _KEYS_CONSTRAINED: Final = frozenset(
         "temperature",
         "tags",
         "values",
+        "anything",
         "pair",
         "limits",
         "nickname",
