@@ -6,9 +6,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strconv"
 	"strings"
-	"reflect"
 	"testing"
 	"time"
 
