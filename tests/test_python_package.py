@@ -304,3 +304,13 @@ def test_errors_name_the_path_and_the_spec_message() -> None:
     ]
     assert str(caught.value) == "\n".join(f"{path}: {message}" for path, message, _ in got)
     assert caught.value.message == "document ID is required"
+
+
+def test_nan_and_infinity_are_not_json_even_where_null_is_allowed() -> None:
+    # "content" may be null; NaN must not slip in as null (or as a float).
+    from chatformats import chat_event
+
+    for constant in ("NaN", "Infinity", "-Infinity"):
+        with pytest.raises(chat_event.ValidationError) as caught:
+            chat_event.parse_chat_event_from_json('{"session_id": "s", "role": "user", "content": %s}' % constant)
+        assert [(e.path, e.message) for e in caught.value.errors] == [("", f"invalid JSON: {constant} is not valid JSON")]

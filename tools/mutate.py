@@ -6,7 +6,9 @@ versioning classifier, and check that the fast tests relevant to it notice.
 
 Operators: comparison swaps (< <=, > >=, == !=), and/or (&& ||), +1/-1,
 True/False (true/false), dropping a `not`/`!`, continue/break, and deleting a line
-that reports an error (`ctx.error(...)`, `c.Error(...)`, `return err`, `raise ...`).
+that reports an error (`ctx.error(...)`, `c.Error(...)`, `return err`, `raise ...`,
+a classifier's `changes.append(...)`). (Deleting `return INVALID` after an error is
+reported changes nothing a caller sees, so it is not an operator.)
 Each mutant is written into a temporary copy of the repository (--root, default this
 checkout), the affected runtime file is regenerated there from the mutated template,
 and only the tests relevant to the group run (pytest -x: the first failure kills it).
@@ -70,7 +72,7 @@ _GO_OPS = _COMMON + [
     (r"\btrue\b", "false", "true to false"), (r"\bfalse\b", "true", "false to true"),
     (r"!(?=[\w(])", "", "drop !"), (r"\bcontinue\b", "break", "continue to break"),
 ]
-_PY_DELETE = re.compile(r"^\s*(ctx\.error\(|raise |changes\.append\(|return INVALID\b)")
+_PY_DELETE = re.compile(r"^\s*(ctx\.error\(|raise |changes\.append\()")
 _GO_DELETE = re.compile(r"^\s*(c\.Error\(|return err$|return nil, err$|return false$)")
 
 
@@ -210,7 +212,7 @@ def tests_for(m: Mutant, copy: Path) -> list[str]:
     return out
 
 
-def run_mutant(copy: Path, m: Mutant, timeout: int) -> None:
+def run_mutant(copy: Path, m: Mutant, timeout: int, verbose: bool = False) -> None:
     start = time.perf_counter()
     original = (copy / m.file).read_text(encoding="utf-8")
     lines = original.split("\n")
@@ -237,6 +239,8 @@ def run_mutant(copy: Path, m: Mutant, timeout: int) -> None:
                 m.outcome = "stillborn"
                 return
         done = _run([PYTHON, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests_for(m, copy)], copy, timeout)
+        if verbose:
+            print(done.stdout[-3000:], done.stderr[-2000:])
         if done.returncode in (0, 5):  # passed, or no test to run
             m.outcome = "survived"
         else:
@@ -259,13 +263,16 @@ def main() -> int:
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to copy and test (default: this one)")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per mutant")
     parser.add_argument("--json", type=Path, help="write every mutant's outcome here")
+    parser.add_argument("--only", action="append", default=[], metavar="FILE:LINE",
+                        help="run only the mutants at this place (all operators there); repeatable")
+    parser.add_argument("--verbose", action="store_true", help="print the test output of each mutant")
     args = parser.parse_args()
     global SOURCE
     SOURCE = args.root.resolve()
     groups = args.groups.split(",")
     chosen: list[Mutant] = []
     for group in groups:
-        pool = [m for m in all_mutants([group])]
+        pool = [m for m in all_mutants([group]) if not args.only or m.where in args.only]
         picked = pool if args.sample <= 0 or len(pool) <= args.sample else random.Random(args.seed).sample(pool, args.sample)
         print(f"{group}: {len(pool)} mutants, running {len(picked)}", flush=True)
         chosen += sorted(picked, key=lambda m: (m.file, m.line, m.operator))
@@ -276,7 +283,7 @@ def main() -> int:
     copy = make_copy(SOURCE)
     try:
         for i, m in enumerate(chosen, 1):
-            run_mutant(copy, m, args.timeout)
+            run_mutant(copy, m, args.timeout, args.verbose)
             print(f"[{i}/{len(chosen)}] {m.outcome:9} {m.where:42} {m.operator:12} {m.killed_by} ({m.seconds:.0f}s)", flush=True)
     finally:
         shutil.rmtree(copy.parent, ignore_errors=True)
