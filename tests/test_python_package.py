@@ -314,3 +314,26 @@ def test_nan_and_infinity_are_not_json_even_where_null_is_allowed() -> None:
         with pytest.raises(chat_event.ValidationError) as caught:
             chat_event.parse_chat_event_from_json('{"session_id": "s", "role": "user", "content": %s}' % constant)
         assert [(e.path, e.message) for e in caught.value.errors] == [("", f"invalid JSON: {constant} is not valid JSON")]
+
+
+def test_free_form_json_is_checked_to_its_last_value() -> None:
+    # Every value of open JSON is looked at, whatever comes before a bad one.
+    from chatformats import chat_modality
+
+    data = dict(_valid("chat_modality"))["user_sends_message"]
+    for metadata, where in (({"bad": math.nan, "ok": 1.5}, "/metadata/bad"), ({"bad": math.inf, "ok": "x"}, "/metadata/bad"),
+                            ({"bad": object(), "ok": 1.5}, "/metadata/bad"),
+                            ({"deep": [{"bad": {1: "non-string key"}}, 1.5, True, None]}, "/metadata/deep")):
+        with pytest.raises(chat_modality.ValidationError) as caught:
+            chat_modality.ChatInput.from_dict({**data, "metadata": metadata})
+        assert [e.path for e in caught.value.errors] == [where], metadata
+
+
+def test_to_json_refuses_nan_set_in_code() -> None:
+    # NaN is not JSON: writing it is an error, not the text NaN.
+    from chatformats import chat_modality
+
+    value = chat_modality.ChatInput.from_dict(dict(_valid("chat_modality"))["user_sends_message"])
+    value.metadata = {"score": math.nan}
+    with pytest.raises(ValueError):
+        value.to_json()

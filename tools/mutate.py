@@ -263,8 +263,8 @@ def main() -> int:
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to copy and test (default: this one)")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per mutant")
     parser.add_argument("--json", type=Path, help="write every mutant's outcome here")
-    parser.add_argument("--only", action="append", default=[], metavar="FILE:LINE",
-                        help="run only the mutants at this place (all operators there); repeatable")
+    parser.add_argument("--only", action="append", default=[], metavar="FILE:LINE[:OPERATOR]",
+                        help="run only the mutants at this place (all operators there, or the one named); repeatable")
     parser.add_argument("--verbose", action="store_true", help="print the test output of each mutant")
     args = parser.parse_args()
     global SOURCE
@@ -272,7 +272,7 @@ def main() -> int:
     groups = args.groups.split(",")
     chosen: list[Mutant] = []
     for group in groups:
-        pool = [m for m in all_mutants([group]) if not args.only or m.where in args.only]
+        pool = [m for m in all_mutants([group]) if not args.only or m.where in args.only or f"{m.where}:{m.operator}" in args.only]
         picked = pool if args.sample <= 0 or len(pool) <= args.sample else random.Random(args.seed).sample(pool, args.sample)
         print(f"{group}: {len(pool)} mutants, running {len(picked)}", flush=True)
         chosen += sorted(picked, key=lambda m: (m.file, m.line, m.operator))
