@@ -301,6 +301,7 @@ def main() -> int:
         for m in survivors:
             print(f"  {m.where}  {m.operator}:  {m.original.strip()}  =>  {m.mutated.strip() or '(deleted)'}")
     if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps([asdict(m) for m in chosen], indent=1), encoding="utf-8")
     return 0
 
