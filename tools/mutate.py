@@ -52,7 +52,8 @@ PY_TESTS = ["tests/test_golden.py::test_golden_examples_through_generated_python
 GO_TESTS = ["tests/test_go.py::test_every_example_gets_the_same_errors_in_go_and_python",
             "tests/test_go.py::test_golden_cases_compile_vet_and_agree_with_python",
             "tests/test_go.py::test_mutated_examples_get_the_same_errors_in_go_and_python",
-            "tests/test_scenarios.py::test_go"]
+            "tests/test_scenarios.py::test_go",
+            "tests/test_go_fuzz_target.py::test_the_golden_cases_fuzz_seed_corpora_pass"]
 CLASSIFY_TESTS = ["tests/test_versioning.py", "-k", "matrix or classification or arithmetic"]
 
 # (pattern, replacement, name); applied to one occurrence at a time, outside string literals.
