@@ -337,3 +337,11 @@ def test_to_json_refuses_nan_set_in_code() -> None:
     value.metadata = {"score": math.nan}
     with pytest.raises(ValueError):
         value.to_json()
+
+
+def test_to_json_writes_text_as_utf_8_not_escapes() -> None:
+    from chatformats import chat_event
+
+    event = chat_event.parse_chat_event_from_json('{"session_id": "s", "role": "user", "content": "It\'s 21\\u00b0C \\ud83c\\udf1e"}')
+    assert event.content == "It's 21°C 🌞"
+    assert '"content": "It\'s 21°C 🌞"' in event.to_json()
