@@ -53,6 +53,10 @@ type Constrained struct {
 	Values []float64 `json:"values,omitempty"`
 	// Distinct JSON values: objects compare by value, key order aside; true is not 1.
 	Anything []any `json:"anything,omitempty"`
+	// A number (an integer counts) or a string: the JSON kind picks the variant.
+	Either *ConstrainedEither `json:"either,omitempty"`
+	// An integer or a string: 1.5 is neither.
+	Whole *ConstrainedWhole `json:"whole,omitempty"`
 	// A [label, number] pair.
 	Pair *ConstrainedPair `json:"pair,omitempty"`
 	// Non-negative integers by name.
@@ -73,6 +77,56 @@ func (m Constrained) Validate() error {
 // MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
 func (m Constrained) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
+}
+
+// ConstrainedEither is one of several shapes; exactly one field is set.
+type ConstrainedEither struct {
+	// Number is set when the value is a JSON number.
+	Number *float64
+	// String is set when the value is a JSON string.
+	String *string
+}
+
+// MarshalJSON writes whichever variant is set (null when none is).
+func (u ConstrainedEither) MarshalJSON() ([]byte, error) {
+	return rt.Encode(u.toTree())
+}
+
+// UnmarshalJSON reads the variant the JSON selects, without validating it (use Validate).
+func (u *ConstrainedEither) UnmarshalJSON(data []byte) error {
+	*u = ConstrainedEither{}
+	switch rt.KindOf(data) {
+	case "integer", "number":
+		return json.Unmarshal(data, &u.Number)
+	case "string":
+		return json.Unmarshal(data, &u.String)
+	}
+	return rt.UnmarshalMismatch("ConstrainedEither", data)
+}
+
+// ConstrainedWhole is one of several shapes; exactly one field is set.
+type ConstrainedWhole struct {
+	// Integer is set when the value is a JSON integer.
+	Integer *int64
+	// String is set when the value is a JSON string.
+	String *string
+}
+
+// MarshalJSON writes whichever variant is set (null when none is).
+func (u ConstrainedWhole) MarshalJSON() ([]byte, error) {
+	return rt.Encode(u.toTree())
+}
+
+// UnmarshalJSON reads the variant the JSON selects, without validating it (use Validate).
+func (u *ConstrainedWhole) UnmarshalJSON(data []byte) error {
+	*u = ConstrainedWhole{}
+	switch rt.KindOf(data) {
+	case "integer":
+		return json.Unmarshal(data, &u.Integer)
+	case "string":
+		return json.Unmarshal(data, &u.String)
+	}
+	return rt.UnmarshalMismatch("ConstrainedWhole", data)
 }
 
 // ConstrainedPair is a fixed-length array.

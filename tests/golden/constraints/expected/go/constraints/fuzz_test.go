@@ -24,6 +24,8 @@ func FuzzParseConstraints(f *testing.F) {
 	f.Add([]byte("{\"name\":\"ab\",\"count\":1,\"budget\":0,\"anything\":[true,1,\"1\",null,0,false,[0],[[0]],{\"a\":0},{\"a\":\"0\"},{\"b\":0},[],{},1.5,[1,2],[2,1]]}"))
 	f.Add([]byte("{\"name\":\"ab\",\"count\":10.0,\"budget\":-0.0,\"step\":-4.0,\"temperature\":-273.15,\"values\":[0,0.5,2,2.5],\"blob\":\"YQ==\",\"nickname\":null}"))
 	f.Add([]byte("{\"name\":\"abcd\",\"count\":5,\"budget\":1.5}"))
+	f.Add([]byte("{\"name\":\"ab\",\"count\":1,\"budget\":0,\"either\":2,\"whole\":3}"))
+	f.Add([]byte("{\"name\":\"ab\",\"count\":1,\"budget\":0,\"either\":\"x\",\"whole\":\"y\"}"))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))

@@ -23,6 +23,10 @@ var pConstrained_Temperature rt.Parser[float64]
 var pConstrained_Tags rt.Parser[[]string]
 var pConstrained_Values rt.Parser[[]float64]
 var pConstrained_Anything rt.Parser[[]any]
+var pConstrainedEither_Number rt.Parser[float64]
+var pConstrainedEither_String rt.Parser[string]
+var pConstrainedWhole_Integer rt.Parser[int64]
+var pConstrainedWhole_String rt.Parser[string]
 var pConstrainedPair_Item0 rt.Parser[string]
 var pConstrainedPair_Item1 rt.Parser[int64]
 var pConstrained_Limits rt.Parser[map[string]int64]
@@ -44,6 +48,10 @@ func init() {
 	pConstrained_Tags = rt.List[string](rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}}), rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array", "minItems": "must have at least 1 item(s)", "maxItems": "must have at most 3 item(s)", "uniqueItems": "must not contain duplicate items"}, MinItems: rt.Int(1), MaxItems: rt.Int(3), UniqueItems: true})
 	pConstrained_Values = rt.List[float64](rt.Number(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be a number"}}), rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array", "uniqueItems": "must not contain duplicate items"}, UniqueItems: true})
 	pConstrained_Anything = rt.List[any](rt.AnyJSON(rt.Msgs{"type": "must be a JSON value"}), rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array", "uniqueItems": "must not contain duplicate items"}, UniqueItems: true})
+	pConstrainedEither_Number = rt.Number(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be a number"}})
+	pConstrainedEither_String = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
+	pConstrainedWhole_Integer = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
+	pConstrainedWhole_String = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pConstrainedPair_Item0 = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pConstrainedPair_Item1 = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
 	pConstrained_Limits = rt.Map[int64](rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 0"}, Minimum: rt.Float(0)}), rt.Msgs{"type": "must be an object"})
@@ -52,7 +60,7 @@ func init() {
 	pConstrained_Short = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "maxLength": "short is one character at most, got {value}"}, MaxLength: rt.Int(1)})
 }
 
-var keysConstrained = rt.KeySet("name", "code", "kind", "level", "at", "blob", "count", "step", "ratio", "temperature", "tags", "values", "anything", "pair", "limits", "nickname", "budget", "short")
+var keysConstrained = rt.KeySet("name", "code", "kind", "level", "at", "blob", "count", "step", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "budget", "short")
 
 func parseConstrained(v any, c *rt.Context) (Constrained, bool) {
 	var out Constrained
@@ -74,6 +82,8 @@ func parseConstrained(v any, c *rt.Context) (Constrained, bool) {
 	out.Tags, _ = rt.Optional[[]string](c, obj, "tags", pConstrained_Tags)
 	out.Values, _ = rt.Optional[[]float64](c, obj, "values", pConstrained_Values)
 	out.Anything, _ = rt.Optional[[]any](c, obj, "anything", pConstrained_Anything)
+	out.Either, _ = rt.OptionalPtr[ConstrainedEither](c, obj, "either", parseConstrainedEither)
+	out.Whole, _ = rt.OptionalPtr[ConstrainedWhole](c, obj, "whole", parseConstrainedWhole)
 	out.Pair, _ = rt.OptionalPtr[ConstrainedPair](c, obj, "pair", parseConstrainedPair)
 	out.Limits, _ = rt.Optional[map[string]int64](c, obj, "limits", pConstrained_Limits)
 	out.Nickname, _ = rt.Optional[*string](c, obj, "nickname", pConstrained_Nickname)
@@ -121,6 +131,12 @@ func (m Constrained) toTree() any {
 	if m.Anything != nil {
 		o.Set("anything", rt.TreeList(m.Anything, rt.AnyTree))
 	}
+	if m.Either != nil {
+		o.Set("either", (*m.Either).toTree())
+	}
+	if m.Whole != nil {
+		o.Set("whole", (*m.Whole).toTree())
+	}
 	if m.Pair != nil {
 		o.Set("pair", (*m.Pair).toTree())
 	}
@@ -135,6 +151,60 @@ func (m Constrained) toTree() any {
 		o.Set("short", (*m.Short))
 	}
 	return o
+}
+
+func parseConstrainedEither(v any, c *rt.Context) (ConstrainedEither, bool) {
+	var out ConstrainedEither
+	switch rt.JSONKind(v) {
+	case "integer", "number":
+		x, ok := pConstrainedEither_Number(v, c)
+		out.Number = &x
+		return out, ok
+	case "string":
+		x, ok := pConstrainedEither_String(v, c)
+		out.String = &x
+		return out, ok
+	}
+	c.Error("must be a number or a string", "oneOf", v)
+	return out, false
+}
+
+// toTree turns the set variant into a tree value.
+func (u ConstrainedEither) toTree() any {
+	if u.Number != nil {
+		return (*u.Number)
+	}
+	if u.String != nil {
+		return (*u.String)
+	}
+	return nil
+}
+
+func parseConstrainedWhole(v any, c *rt.Context) (ConstrainedWhole, bool) {
+	var out ConstrainedWhole
+	switch rt.JSONKind(v) {
+	case "integer":
+		x, ok := pConstrainedWhole_Integer(v, c)
+		out.Integer = &x
+		return out, ok
+	case "string":
+		x, ok := pConstrainedWhole_String(v, c)
+		out.String = &x
+		return out, ok
+	}
+	c.Error("must be an integer or a string", "oneOf", v)
+	return out, false
+}
+
+// toTree turns the set variant into a tree value.
+func (u ConstrainedWhole) toTree() any {
+	if u.Integer != nil {
+		return (*u.Integer)
+	}
+	if u.String != nil {
+		return (*u.String)
+	}
+	return nil
 }
 
 func parseConstrainedPair(v any, c *rt.Context) (ConstrainedPair, bool) {

@@ -38,6 +38,22 @@ class Value(RootModel[StrictFloat]):
     ]
 
 
+class Either(RootModel[StrictFloat]):
+    root: Annotated[
+        StrictFloat, Field(ge=-1.7976931348623157e308, le=1.7976931348623157e308)
+    ]
+    """
+    A number (an integer counts) or a string: the JSON kind picks the variant.
+    """
+
+
+class Whole(RootModel[StrictInt]):
+    root: Annotated[StrictInt, Field(ge=-9223372036854775808, le=9223372036854775807)]
+    """
+    An integer or a string: 1.5 is neither.
+    """
+
+
 class PairItem(RootModel[StrictInt]):
     root: Annotated[StrictInt, Field(ge=-9223372036854775808, le=9223372036854775807)]
 
@@ -120,6 +136,14 @@ class Constrained(BaseModel):
     anything: list[Any] | None = None
     """
     Distinct JSON values: objects compare by value, key order aside; true is not 1.
+    """
+    either: Either | StrictStr | None = None
+    """
+    A number (an integer counts) or a string: the JSON kind picks the variant.
+    """
+    whole: Whole | StrictStr | None = None
+    """
+    An integer or a string: 1.5 is neither.
     """
     pair: tuple[StrictStr, PairItem] | None = None
     """

@@ -56,6 +56,10 @@ class Constrained:
     """Distinct numbers: 1 and 1.0 are the same number."""
     anything: list[Any] | None = None
     """Distinct JSON values: objects compare by value, key order aside; true is not 1."""
+    either: float | str | None = None
+    """A number (an integer counts) or a string: the JSON kind picks the variant."""
+    whole: int | str | None = None
+    """An integer or a string: 1.5 is neither."""
     pair: tuple[str, int] | None = None
     """A [label, number] pair."""
     limits: dict[str, int] | None = None
@@ -105,6 +109,10 @@ class Constrained:
             out["values"] = _rt.dump(self.values)
         if self.anything is not None:
             out["anything"] = _rt.dump(self.anything)
+        if self.either is not None:
+            out["either"] = _rt.dump(self.either)
+        if self.whole is not None:
+            out["whole"] = _rt.dump(self.whole)
         if self.pair is not None:
             out["pair"] = _rt.dump(self.pair)
         if self.limits is not None:
@@ -146,6 +154,8 @@ def _parse_constrained(data: Any, ctx: _rt.Context) -> Any:
     tags = ctx.optional(obj, "tags", _P_CONSTRAINED_TAGS)
     values = ctx.optional(obj, "values", _P_CONSTRAINED_VALUES)
     anything = ctx.optional(obj, "anything", _P_CONSTRAINED_ANYTHING)
+    either = ctx.optional(obj, "either", _P_CONSTRAINED_EITHER)
+    whole = ctx.optional(obj, "whole", _P_CONSTRAINED_WHOLE)
     pair = ctx.optional(obj, "pair", _P_CONSTRAINED_PAIR)
     limits = ctx.optional(obj, "limits", _P_CONSTRAINED_LIMITS)
     nickname = ctx.optional(obj, "nickname", _P_CONSTRAINED_NICKNAME)
@@ -174,6 +184,8 @@ def _parse_constrained(data: Any, ctx: _rt.Context) -> Any:
         tags=tags,
         values=values,
         anything=anything,
+        either=either,
+        whole=whole,
         pair=pair,
         limits=limits,
         nickname=nickname,
@@ -275,6 +287,25 @@ _P_CONSTRAINED_ANYTHING: Final = _rt.list_of(
     {"type": "must be an array", "uniqueItems": "must not contain duplicate items"},
     unique_items=True,
 )
+_P_CONSTRAINED_EITHER: Final = _rt.union_by_kind(
+    {
+        "number": _rt.number({"type": "must be a number"}),
+        "string": _rt.string({"type": "must be a string"}),
+    },
+    {"oneOf": "must be a number or a string"},
+)
+_P_CONSTRAINED_WHOLE: Final = _rt.union_by_kind(
+    {
+        "integer": _rt.integer(
+            {
+                "type": "must be an integer",
+                "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+            }
+        ),
+        "string": _rt.string({"type": "must be a string"}),
+    },
+    {"oneOf": "must be an integer or a string"},
+)
 _P_CONSTRAINED_PAIR: Final = _rt.tuple_of(
     (
         _rt.string({"type": "must be a string"}),
@@ -332,6 +363,8 @@ _KEYS_CONSTRAINED: Final = frozenset(
         "tags",
         "values",
         "anything",
+        "either",
+        "whole",
         "pair",
         "limits",
         "nickname",
