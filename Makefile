@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: generate check test golden fuzz docs bump bench clean
+.PHONY: generate check test golden fuzz docs bump bench mutate clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,13 @@ docs: $(STAMP) $(MERMAID_JS)
 # Ratios against peers measured in the same run (not part of make test).
 bench: $(STAMP)
 	$(BIN)/python tests/bench.py
+
+# Mutation testing (not part of make test; see tests/MUTATION.md): MUTANTS sampled per
+# group (python-runtime, go-runtime, rules, classify) with SEED; MUTANTS=0 runs them all.
+MUTANTS ?= 25
+SEED ?= 1
+mutate: $(STAMP)
+	$(BIN)/python tools/mutate.py --sample $(MUTANTS) --seed $(SEED) --json build/mutation.json
 
 golden: $(STAMP)
 	$(BIN)/python -m pytest tests/test_golden.py --update-golden

@@ -181,7 +181,12 @@ func load(b *testing.B, name string) []byte {{
 _GO_PAIR = """
 func BenchmarkParse_{name}(b *testing.B) {{
 	data := load(b, {path!r})
+	// Verdicts first: a Parse that validated nothing must not be timed.
+	if _, err := {pkg}.{parse}(load(b, {invalid!r})); err == nil {{
+		b.Fatal("{pkg}.{parse} accepts the invalid payload: the benchmark would not measure validation")
+	}}
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {{
 		if _, err := {pkg}.{parse}(data); err != nil {{
 			b.Fatal(err)
@@ -202,7 +207,7 @@ func BenchmarkUnmarshal_{name}(b *testing.B) {{
 """
 
 
-def go_table(benchtime: str) -> list[dict[str, Any]]:
+def go_table(benchtime: str, go_tree: Path = ROOT / "generated" / "go") -> list[dict[str, Any]]:
     from generator.naming import go_name
     from generator.options import load_options
     from generator.targets.go import package_name
@@ -215,14 +220,16 @@ def go_table(benchtime: str) -> list[dict[str, Any]]:
         dataclasses = importlib.import_module(f"chatformats.{fmt}")
         example = next((folder / "examples" / "valid").glob("*.json")).read_text(encoding="utf-8")
         root = type(getattr(dataclasses, f"parse_{fmt}_from_json")(example)).__name__
+        invalid = work / f"{fmt}_invalid.json"
+        invalid.write_text(json.dumps(invalid_payload(large[fmt])))
         for label, doc in (("example", json.loads(example)), ("large", large[fmt])):
             path = work / f"{fmt}_{label}.json"
             path.write_text(json.dumps(doc))
-            benches.append(_GO_PAIR.format(name=f"{fmt}_{label}", path=str(path), pkg=package_name(fmt),
+            benches.append(_GO_PAIR.format(name=f"{fmt}_{label}", path=str(path), invalid=str(invalid), pkg=package_name(fmt),
                                            parse=f"Parse{go_name(fmt)}FromJSON", root=root).replace("'", '"'))
         imports.add(f'\t"{module}/{package_name(fmt)}"')
     (work / "bench_test.go").write_text(_GO_BENCH.format(imports="\n".join(sorted(imports)), benches="".join(benches)))
-    write_go_mod(work, "bench", ROOT / "generated" / "go", module)
+    write_go_mod(work, "bench", go_tree, module)
     done = subprocess.run(["go", "test", "-run", "^$", "-bench", ".", "-benchmem", f"-benchtime={benchtime}", "-count=3"],
                           cwd=work, capture_output=True, text=True, env=GO_ENV)
     if done.returncode != 0:

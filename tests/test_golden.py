@@ -41,7 +41,7 @@ def _write_tree(folder: Path, files: dict[str, str]) -> None:
 
 def test_there_are_golden_cases() -> None:
     assert {"keywords", "name_collisions", "dashed_wire_names", "nested_unions", "optional_vs_nullable",
-            "odd_enum_values", "hostile_descriptions"} <= set(CASES)
+            "odd_enum_values", "hostile_descriptions", "constraints"} <= set(CASES)
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -112,6 +112,43 @@ def test_golden_examples_through_generated_python(golden_package: Path) -> None:
             expected = json.loads(Path(path).read_text(encoding="utf-8"))["errors"]
             assert verdict == "rejected", path
             assert [{"path": p, "message": m} for p, m in errors] == expected, path
+
+
+def test_golden_examples_get_the_same_verdicts_from_jsonschema_on_the_exported_schema() -> None:
+    # The independent oracle: every valid golden example passes the exported schema,
+    # every invalid one fails it (no golden case has a rule JSON Schema cannot state).
+    from jsonschema import Draft202012Validator
+
+    wrong = []
+    for case in CASES:
+        schema = json.loads(generate([_load(case)], targets=["jsonschema"])[f"jsonschema/{case}.schema.json"])
+        oracle = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+        for kind in ("valid", "invalid"):
+            for path in sorted((GOLDEN / case / "examples" / kind).glob("*.json")):
+                data = json.loads(path.read_text(encoding="utf-8"))
+                errors = list(oracle.iter_errors(data if kind == "valid" else data["data"]))
+                if bool(errors) != (kind == "invalid"):
+                    wrong.append(f"{case}/{kind}/{path.stem}: jsonschema says {[e.message for e in errors] or 'valid'}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_constraints_case_has_an_example_at_and_past_every_boundary() -> None:
+    # Each invalid example breaks exactly one check, so a runtime off by one on any
+    # bound fails it alone; each keyword is broken at least once.
+    folder = GOLDEN / "constraints" / "examples"
+    broken = []
+    for path in sorted((folder / "invalid").glob("*.json")):
+        errors = json.loads(path.read_text(encoding="utf-8"))["errors"]
+        assert len(errors) == 1, f"{path.name} breaks more than one check"
+        broken.append(errors[0]["path"])
+    spec = json.loads((GOLDEN / "constraints" / "spec.json").read_text(encoding="utf-8"))
+    fields = spec["$defs"]["Constrained"]["properties"]
+    assert set(fields) <= {path.split("/")[1] for path in broken}, sorted(set(fields) - {path.split("/")[1] for path in broken})
+    keywords = {k for schema in fields.values() for k in schema} - {"type", "description", "items", "x-messages"}
+    assert keywords == {"minLength", "maxLength", "pattern", "const", "enum", "format", "contentEncoding", "minimum", "maximum",
+                        "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems", "uniqueItems", "prefixItems",
+                        "additionalProperties", "oneOf"}
+    assert len(list((folder / "valid").glob("*.json"))) >= 3
 
 
 def test_golden_python_passes_mypy_strict(golden_package: Path, tmp_path: Path) -> None:

@@ -359,3 +359,146 @@ def test_numeric_defaults_are_written_the_same_way_in_python_and_go() -> None:
 
     cases = {1.0: "1", -0.0: "0", 0.0: "0", 0.5: "0.5", 1e300: "1e+300", 7: "7", -3: "-3", 2.5e-8: "2.5e-08"}
     assert {value: number_literal(value) for value in cases} == cases
+
+
+# --- what the odd values above get: the oracle's verdict, an error where the value went, the value kept ---
+
+_JSON_ODD = [None, 0, -1, 2**70, 1.5, "", "x", [], {}, [[]], [{}], True]
+_NOT_JSON = [math.nan, math.inf, (1, 2), {1, 2}, b"x", object()]
+_RULES = {"member_of", "required_when", "at_least_one_of", "allowed_when", "contains"}
+
+
+def _pointer(path: tuple[Any, ...]) -> str:
+    return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in path)
+
+
+def _near(error_path: str, pointer: str) -> bool:
+    """The error is about the value at pointer: there, inside it, or at an ancestor that holds it."""
+    return error_path == pointer or pointer.startswith(error_path + "/") or error_path.startswith(pointer + "/")
+
+
+def _at(doc: Any, path: tuple[Any, ...]) -> Any:
+    for token in path:
+        doc = doc[token]
+    return doc
+
+
+def _kept(given: Any, out: Any) -> bool:
+    if isinstance(given, dict):
+        return isinstance(out, dict) and all(v is None or (k in out and _kept(v, out[k])) for k, v in given.items())
+    if isinstance(given, list):
+        return isinstance(out, list) and len(out) == len(given) and all(_kept(a, b) for a, b in zip(given, out))
+    return bool(out == given and type(out) is type(given))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_odd_value_anywhere_gets_the_oracle_verdict_an_error_where_it_went_and_is_kept_when_accepted(fmt: str) -> None:
+    from jsonschema import Draft202012Validator
+
+    from fuzz import PYTHON_ONLY
+
+    cls, mod = _root_class(fmt)
+    schema = json.loads((ROOT / "generated" / "jsonschema" / f"{fmt}.schema.json").read_text(encoding="utf-8"))
+    oracle = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    wrong: list[str] = []
+    accepted = rejected = 0
+    for name, example in _valid(fmt):
+        for path in _paths(example):
+            pointer = _pointer(path)
+            for odd in _JSON_ODD + _NOT_JSON:
+                doc = _replace(example, path, odd)
+                where = f"{name}{pointer or '/'} = {odd!r}"
+                try:
+                    value = cls.from_dict(doc)
+                except mod.ValidationError as exc:
+                    rejected += 1
+                    keywords = {e.keyword for e in exc.errors}
+                    if odd in _JSON_ODD and not any(odd is o for o in _NOT_JSON):
+                        by_oracle = list(oracle.iter_errors(doc))
+                        if keywords <= PYTHON_ONLY and by_oracle:
+                            wrong.append(f"{where}: only {keywords} rejects it, yet jsonschema does too")
+                        if not keywords <= PYTHON_ONLY and not by_oracle:
+                            wrong.append(f"{where}: rejected ({exc.errors[0]}), jsonschema accepts")
+                    if not keywords <= _RULES and not any(_near(e.path, pointer) for e in exc.errors if e.keyword not in _RULES):
+                        wrong.append(f"{where}: the errors are elsewhere: {[str(e) for e in exc.errors]}")
+                    continue
+                accepted += 1
+                if any(odd is o for o in _NOT_JSON):
+                    wrong.append(f"{where}: a value JSON cannot hold is accepted")
+                    continue
+                if list(oracle.iter_errors(doc)):
+                    wrong.append(f"{where}: accepted, jsonschema rejects")
+                out = value.to_dict()
+                if cls.from_dict(out) != value:
+                    wrong.append(f"{where}: to_dict does not read back to the same value")
+                if odd is not None:
+                    try:
+                        kept = _kept(odd, _at(out, path))
+                    except (KeyError, IndexError, TypeError):
+                        kept = False
+                    if not kept:
+                        wrong.append(f"{where}: to_dict does not write it back")
+    assert not wrong, f"{len(wrong)} wrong; first ones:\n" + "\n".join(wrong[:15])
+    assert accepted > 10 and rejected > 100
+
+
+def test_errors_name_the_path_and_the_spec_message() -> None:
+    from chatformats import structured_conversation as sc
+
+    data = copy.deepcopy(dict(_valid("structured_conversation"))["basic_two_person"])
+    data["id"] = ""
+    data["conversation"]["conversation"][1]["speaker"] = "Mallory"
+    data["conversation"]["conversation"][2]["time"] = "2024-01-15 12:00"
+    data["tags"] = "food"
+    with pytest.raises(sc.ValidationError) as caught:
+        sc.ConversationDocument.from_dict(data)
+    got = [(e.path, e.message, e.keyword) for e in caught.value.errors]
+    assert got == [
+        ("/id", "document ID is required", "minLength"),
+        ("/conversation/conversation/1/speaker", "message 1: speaker 'Mallory' must be included in the people list", "member_of"),
+        ("/conversation/conversation/2/time", "message 2: time must be a valid RFC 3339 timestamp", "format"),
+        ("/tags", "must be an array", "type"),
+    ]
+    assert str(caught.value) == "\n".join(f"{path}: {message}" for path, message, _ in got)
+    assert caught.value.message == "document ID is required"
+
+
+def test_nan_and_infinity_are_not_json_even_where_null_is_allowed() -> None:
+    # "content" may be null; NaN must not slip in as null (or as a float).
+    from chatformats import chat_event
+
+    for constant in ("NaN", "Infinity", "-Infinity"):
+        with pytest.raises(chat_event.ValidationError) as caught:
+            chat_event.parse_chat_event_from_json('{"session_id": "s", "role": "user", "content": %s}' % constant)
+        assert [(e.path, e.message) for e in caught.value.errors] == [("", f"invalid JSON: {constant} is not valid JSON")]
+
+
+def test_free_form_json_is_checked_to_its_last_value() -> None:
+    # Every value of open JSON is looked at, whatever comes before a bad one.
+    from chatformats import chat_modality
+
+    data = dict(_valid("chat_modality"))["user_sends_message"]
+    for metadata, where in (({"bad": math.nan, "ok": 1.5}, "/metadata/bad"), ({"bad": math.inf, "ok": "x"}, "/metadata/bad"),
+                            ({"bad": object(), "ok": 1.5}, "/metadata/bad"),
+                            ({"deep": [{"bad": {1: "non-string key"}}, 1.5, True, None]}, "/metadata/deep")):
+        with pytest.raises(chat_modality.ValidationError) as caught:
+            chat_modality.ChatInput.from_dict({**data, "metadata": metadata})
+        assert [e.path for e in caught.value.errors] == [where], metadata
+
+
+def test_to_json_refuses_nan_set_in_code() -> None:
+    # NaN is not JSON: writing it is an error, not the text NaN.
+    from chatformats import chat_modality
+
+    value = chat_modality.ChatInput.from_dict(dict(_valid("chat_modality"))["user_sends_message"])
+    value.metadata = {"score": math.nan}
+    with pytest.raises(ValueError):
+        value.to_json()
+
+
+def test_to_json_writes_text_as_utf_8_not_escapes() -> None:
+    from chatformats import chat_event
+
+    event = chat_event.parse_chat_event_from_json('{"session_id": "s", "role": "user", "content": "It\'s 21\\u00b0C \\ud83c\\udf1e"}')
+    assert event.content == "It's 21°C 🌞"
+    assert '"content": "It\'s 21°C 🌞"' in event.to_json()

@@ -1,0 +1,32 @@
+"""The Go half of the benchmark checks verdicts before it times anything."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import bench
+from conftest import GENERATED, format_folders
+from go_driver import go_available
+
+pytestmark = pytest.mark.skipif(not go_available(), reason="Go is not installed: the Go benchmark cannot run")
+
+
+def test_the_go_bench_times_every_format_on_the_generated_tree() -> None:
+    rows = bench.go_table("1x")
+    assert {r["payload"] for r in rows} == {f"{fmt}_{label}" for fmt in format_folders() for label in ("example", "large")}
+    assert all(r["parse_us"] > 0 and r["unmarshal_us"] > 0 for r in rows)
+
+
+def test_a_go_parse_that_validates_nothing_makes_the_bench_fail(tmp_path: Path) -> None:
+    tree = tmp_path / "go"
+    shutil.copytree(GENERATED / "go", tree)
+    source = tree / "structuredconversation" / "structuredconversation.go"
+    text = source.read_text(encoding="utf-8")
+    failing = 'return nil, fmt.Errorf("validation failed: %w", err)'
+    assert text.count(failing) == 1, "the plant no longer applies"
+    source.write_text(text.replace(failing, "return &doc, nil"), encoding="utf-8")
+    with pytest.raises(AssertionError, match="structuredconversation.ParseStructuredConversationFromJSON accepts the invalid payload"):
+        bench.go_table("1x", go_tree=tree)
