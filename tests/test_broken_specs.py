@@ -168,7 +168,7 @@ def test_a_format_id_on_the_command_line_cannot_reach_outside_specs(project: Pat
     done = subprocess.run([sys.executable, "-m", "generator", "--root", str(project), command, "../generated"],
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 2
-    assert done.stderr.startswith("chatspec: specs/../generated/spec.json: at /: the folder name '../generated' is not a format id")
+    assert done.stderr.startswith("chatspec: specs/../generated/spec.json: the folder name '../generated' is not a format id")
 
 
 def test_a_field_named_like_a_behaviour_method_is_refused_not_compiled_to_a_shadowed_method(tmp_path: Path) -> None:
