@@ -7,7 +7,9 @@ checking), fastjsonschema (compiled from the exported schema) and pydantic v2
 models made by datamodel-code-generator, on the seed examples, larger realistic
 payloads and invalid ones. Go: Parse<Format>FromJSON against json.Unmarshal into
 the same structs. Generation: chatspec against datamodel-codegen, and how
-generation time per format scales. Ratios > 1 mean chatspec is faster.
+generation time per format scales; the edit loop (no-op check, regenerate after an
+edit, cold generate) as whole commands against a cold datamodel-codegen run.
+Ratios > 1 mean chatspec is faster.
 """
 
 from __future__ import annotations
@@ -291,11 +293,10 @@ def generation_table(quick: bool) -> list[dict[str, Any]]:
 
     from generator.core import discover, generate, histories
     from generator.options import load_options
-    from generator.write import changes
 
     rows = []
     start = time.perf_counter()
-    files = generate(discover(ROOT / "specs", ROOT), options=load_options(ROOT), history=histories(ROOT / "specs"))
+    generate(discover(ROOT / "specs", ROOT), options=load_options(ROOT), history=histories(ROOT / "specs"))
     full = time.perf_counter() - start
     schema = (ROOT / "generated" / "jsonschema" / "structured_conversation.schema.json").read_text()
     warnings.simplefilter("ignore", FutureWarning)
@@ -305,12 +306,6 @@ def generation_table(quick: bool) -> list[dict[str, Any]]:
     one = time.perf_counter() - start
     rows.append({"what": f"chatspec generate: {len(format_folders())} formats x 5 targets", "seconds": full, "ratio": one / full,
                  "note": f"vs datamodel-codegen, 1 format, pydantic only: {one:.2f}s"})
-    start = time.perf_counter()
-    out = ROOT / "generated"
-    written, removed = changes(out, files)
-    noop = time.perf_counter() - start
-    rows.append({"what": "no-op regeneration (compare with the tree on disk)", "seconds": noop, "ratio": None,
-                 "note": f"{len(written)} to write, {len(removed)} to remove"})
     counts = (1, 10) if quick else (1, 10, 100)
     base = None
     for n in counts:
@@ -361,6 +356,9 @@ def report(quick: bool = False) -> str:
     for r in generation_table(quick):
         ratio = f"{r['ratio']:.2f}x" if r["ratio"] is not None else ""
         lines.append(f"{r['what']:50} {r['seconds']:8.2f}s {ratio:>8}  {r['note']}")
+    from bench_editloop import table as editloop_table  # whole commands as a user runs them: tests/bench_editloop.py
+
+    lines.extend(["", *editloop_table(1 if quick else 5)])
     return "\n".join(lines)
 
 

@@ -36,3 +36,5 @@ def test_the_report_has_every_section_with_figures() -> None:
     for fmt in format_folders():
         assert f"\n{fmt:26} large" in text
     assert "synthetic formats of 20 fields" in text and "a union of 50 variants" in text
+    for row in ("no-op chatspec check", "generate after editing one spec", "cold full generate, nothing cached"):
+        assert f"\n{row}" in text, row
