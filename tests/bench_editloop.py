@@ -1,0 +1,97 @@
+"""The edit loop, timed as a user meets it: whole commands, each against a cold
+datamodel-codegen run on one schema taken in the same run (medians of alternating runs).
+
+    python tests/bench_editloop.py [--runs N]
+
+- no-op `chatspec check` (nothing changed since the last generate);
+- `chatspec generate` after editing one spec (its description, then `chatspec bump`, not timed);
+- a cold full `chatspec generate` with an empty cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+GOALS = {"no-op chatspec check": 0.3, "generate after editing one spec": 1.0, "cold full generate, nothing cached": 2.0}
+
+
+def _seconds(command: list[str], cwd: Path, env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
+    took = time.perf_counter() - start
+    if done.returncode != 0:
+        raise AssertionError(f"{' '.join(command)} failed, so it would not measure anything:\n{done.stderr[-2000:]}")
+    return took
+
+
+def _edit_description(project: Path, fmt: str, n: int) -> None:
+    spec = project / "specs" / fmt / "spec.json"
+    document = json.loads(spec.read_text(encoding="utf-8"))
+    document["description"] = document.get("description", "") + f" Edit {n}."
+    spec.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def rows(runs: int = 5) -> list[dict[str, Any]]:
+    chatspec = [sys.executable, "-m", "generator"]
+    base_env = {k: v for k, v in os.environ.items() if not k.startswith("CHATSPEC_CACHE")}
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp) / "project"
+        project.mkdir()
+        shutil.copytree(ROOT / "specs", project / "specs")
+        shutil.copy(ROOT / "pyproject.toml", project / "pyproject.toml")
+        env = dict(base_env, CHATSPEC_CACHE_DIR=str(Path(tmp) / "cache"))
+        _seconds([*chatspec, "generate"], project, env)  # warm the cache, as any earlier run would have
+        schema = project / "generated" / "jsonschema" / "structured_conversation.schema.json"
+        reference = [str(BIN / "datamodel-codegen"), "--input", str(schema), "--input-file-type", "jsonschema",
+                     "--output-model-type", "pydantic_v2.BaseModel", "--formatters", "black", "--disable-timestamp",
+                     "--output", str(Path(tmp) / "models.py")]
+        times: dict[str, list[float]] = {"datamodel-codegen, 1 schema, cold": [], **{k: [] for k in GOALS}}
+        for n in range(runs):
+            # Alternate the commands, so a noisy moment hits all of them alike.
+            times["datamodel-codegen, 1 schema, cold"].append(_seconds(reference, project, base_env))
+            times["no-op chatspec check"].append(_seconds([*chatspec, "check"], project, env))
+            _edit_description(project, "chat_event", n)
+            subprocess.run([*chatspec, "bump", "chat_event"], cwd=project, env=env, capture_output=True, check=True)
+            times["generate after editing one spec"].append(_seconds([*chatspec, "generate"], project, env))
+            cold = dict(base_env, CHATSPEC_CACHE_DIR=str(Path(tmp) / f"cold{n}"))
+            times["cold full generate, nothing cached"].append(_seconds([*chatspec, "generate"], project, cold))
+    reference_median = statistics.median(times["datamodel-codegen, 1 schema, cold"])
+    out = []
+    for what, values in times.items():
+        median = statistics.median(values)
+        goal = GOALS.get(what)
+        out.append({"what": what, "median": median, "min": min(values), "max": max(values),
+                    "ratio": median / reference_median, "goal": goal})
+    return out
+
+
+def table(runs: int = 5) -> list[str]:
+    lines = [f"Edit loop: whole commands, median of {runs} alternating runs, ratio to a cold datamodel-codegen on one schema",
+             f"{'command':40} {'median':>8} {'min':>7} {'max':>7} {'ratio':>7}  goal"]
+    for r in rows(runs):
+        goal = "" if r["goal"] is None else f"<= {r['goal']}x: {'met' if r['ratio'] <= r['goal'] else 'NOT met'}"
+        lines.append(f"{r['what']:40} {r['median']:7.2f}s {r['min']:6.2f}s {r['max']:6.2f}s {r['ratio']:6.2f}x  {goal}")
+    return lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    print("\n".join(table(parser.parse_args().runs)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
