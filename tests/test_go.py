@@ -399,3 +399,47 @@ def test_go_runtime_expands_placeholders_once_and_compares_numbers_by_value(tmp_
     (tree / "internal" / "rt" / "policy_test.go").write_text(_RT_TEST)
     done = _go("test", "./internal/rt/", cwd=tree)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
+# (document, pointer tokens): pointers into arrays that are too short, non-numeric,
+# signed or padded, keys on arrays and indexes on objects, scalars in the way.
+_RESOLVE_CASES = [
+    ({"people": ["a", "b"]}, ["people", "1"]),
+    ({"people": ["a", "b"]}, ["people", "2"]),
+    ({"people": ["a", "b"]}, ["people", "name"]),
+    ({"people": ["a", "b"]}, ["people", "+1"]),
+    ({"people": ["a", "b"]}, ["people", "-1"]),
+    ({"people": ["a", "b"]}, ["people", ""]),
+    ([], ["0"]),
+    ([["x"]], ["0", "0"]),
+    ([["x"]], ["0", "1"]),
+    ({"0": "key"}, ["0"]),
+    ({"a": "text"}, ["a", "0"]),
+    ({"a": None}, ["a"]),
+    ({"a": {"b": [1, {"c": "deep"}]}}, ["a", "b", "1", "c"]),
+    ({"a": 1}, []),
+]
+
+
+def test_rule_pointers_resolve_alike_in_go_and_python(tmp_path: Path) -> None:
+    # The rule code follows pointer tokens with rt.Resolve (Go) and resolve (Python); the specs'
+    # own pointers never reach a too-short array or a key on an array, so this pins those edges.
+    import shutil
+
+    from chatformats._runtime import _MISSING, resolve
+
+    tree = tmp_path / "go"
+    shutil.copytree(GO_TREE, tree)
+    rows = []
+    for document, pointer in _RESOLVE_CASES:
+        found = resolve(document, tuple(pointer))
+        want = "missing" if found is _MISSING else json.dumps(found, separators=(",", ":"))
+        rows.append(f"\t\t{{{json.dumps(json.dumps(document))}, {json.dumps(pointer).replace('[', '[]string{', 1)[:-1]}}}, {json.dumps(want)}}},")
+    (tree / "internal" / "rt" / "zz_resolve_test.go").write_text(
+        "package rt\n\nimport \"testing\"\n\nfunc TestResolveAgreesWithPython(t *testing.T) {\n"
+        "\tcases := []struct {\n\t\tdoc     string\n\t\tpointer []string\n\t\twant    string\n\t}{\n" + "\n".join(rows) + "\n\t}\n"
+        "\tfor _, c := range cases {\n\t\ttree, err := Decode([]byte(c.doc))\n\t\tif err != nil {\n\t\t\tt.Fatal(err)\n\t\t}\n"
+        "\t\tgot := \"missing\"\n\t\tif v, ok := Resolve(tree, c.pointer); ok {\n\t\t\ttext, err := Encode(v)\n\t\t\tif err != nil {\n\t\t\t\tt.Fatal(err)\n\t\t\t}\n"
+        "\t\t\tgot = string(text)\n\t\t}\n\t\tif got != c.want {\n\t\t\tt.Errorf(\"Resolve(%s, %q) = %s, Python gives %s\", c.doc, c.pointer, got, c.want)\n\t\t}\n\t}\n}\n")
+    done = _go("test", "./internal/rt/", "-run", "TestResolveAgreesWithPython", cwd=tree)
+    assert done.returncode == 0, done.stdout + done.stderr
