@@ -196,11 +196,52 @@ def retype(code: str, fmt: ir.Format) -> str:
     return "\n".join(lines)
 
 
+def python_regex_engine(code: str) -> str:
+    """Every model with a pattern validates it with Python's re, as the dataclasses do.
+
+    pydantic's default engine (Rust's regex) reads `$` as the very end of the text,
+    where the generated Python and Go (and jsonschema) also accept a final line feed
+    before it; the README's pattern table states that meaning for every target."""
+    tree = ast.parse(code)
+    lines = code.split("\n")
+    edits: list[tuple[int, int, str]] = []  # (line index, column, text to insert), applied bottom-up
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        if not any(isinstance(k, ast.keyword) and k.arg == "pattern" for k in ast.walk(node)):
+            continue
+        config = next((s.value for s in node.body if isinstance(s, ast.Assign) and isinstance(s.value, ast.Call)
+                       and any(isinstance(t, ast.Name) and t.id == "model_config" for t in s.targets)), None)
+        if config is not None:
+            if any(k.arg == "regex_engine" for k in config.keywords):
+                continue  # datamodel-code-generator already chose Python's re (e.g. for a look-ahead)
+            edits.append((config.lineno - 1, config.func.end_col_offset + 1, 'regex_engine="python-re", '))
+        else:
+            first = node.body[0]
+            documented = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str)
+            at = first.end_lineno if documented and first.end_lineno else first.lineno - 1
+            edits.append((at, -1, " " * first.col_offset + 'model_config = ConfigDict(regex_engine="python-re")'))
+    if not edits:
+        return code
+    for line, column, text in sorted(edits, reverse=True):
+        if column < 0:
+            lines.insert(line, text)
+        else:
+            lines[line] = lines[line][:column] + text + lines[line][column:]
+    code = "\n".join(lines)
+    if not re.search(r"^from pydantic import .*\bConfigDict\b", code, re.M):
+        found = re.search(r"^from pydantic import ([\w, ]+)$", code, re.M)
+        assert found is not None, "datamodel-code-generator's output imports nothing from pydantic"
+        names = sorted({*found.group(1).split(", "), "ConfigDict"})
+        code = code[:found.start(1)] + ", ".join(names) + code[found.end(1):]
+    return code
+
+
 def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
     # Keyed by this module's source too: the options passed below are part of the input.
     parts = [*cache.tool_versions("datamodel-code-generator", "black", "pydantic"), Path(__file__).read_text(encoding="utf-8"), fmt.source, json.dumps(schema)]
     code = cache.memo("datamodel-codegen", parts, lambda: _datamodel_codegen(fmt, schema))
-    code = retype(code, fmt)
+    code = python_regex_engine(retype(code, fmt))
     methods = validators(fmt)
     if methods:
         code = add_methods(code, methods)

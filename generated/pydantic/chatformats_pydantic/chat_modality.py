@@ -6,7 +6,7 @@ from __future__ import annotations
 from pydantic import model_validator
 
 from enum import StrEnum
-from pydantic import BaseModel, Field, RootModel, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictStr
 from typing import Annotated, Any, Literal
 import re
 from datetime import datetime, timedelta, timezone
@@ -83,6 +83,7 @@ class Role(StrEnum):
 
 
 class Content1(RootModel[StrictStr]):
+    model_config = ConfigDict(regex_engine="python-re")
     root: Annotated[StrictStr, Field(pattern="\\S")]
     """
     Simple text (a string) or a list of multimodal content blocks, each with a type field.
@@ -319,6 +320,8 @@ class ConversationMetadata(BaseModel):
     Tracks metadata for each conversation.
     """
 
+    model_config = ConfigDict(regex_engine="python-re")
+
     conversation_id: Annotated[StrictStr, Field(pattern="\\S")]
     """
     Conversation identifier.
@@ -382,6 +385,8 @@ class ChatMessage(BaseModel):
     Simple wrapper for storing message data in state.
     """
 
+    model_config = ConfigDict(regex_engine="python-re")
+
     message_id: StrictStr
     """
     Unique message identifier.
@@ -424,6 +429,8 @@ class ChatState(BaseModel):
     """
     Tracks the complete conversation history and current state of chat interactions (its snapshot shape).
     """
+
+    model_config = ConfigDict(regex_engine="python-re")
 
     modality_type: Literal["chat"] = "chat"
     """
@@ -469,6 +476,8 @@ class ChatInput(BaseModel):
     """
     The event payload for a new chat message from either the user or the assistant.
     """
+
+    model_config = ConfigDict(regex_engine="python-re")
 
     modality_type: Literal["chat"] = "chat"
     """

@@ -19,6 +19,7 @@ import (
 // may panic, and whatever is accepted must validate, encode, parse again to
 // the same verdict and the same value, and encode again to the same bytes.
 func FuzzParseDashedWireNames(f *testing.F) {
+	f.Add([]byte("{\"content-type\":\"image/png\",\"2fa-code\":\"123456\\n\"}"))
 	f.Add([]byte("{\"content-type\":\"image/png\",\"x-request-id\":\"r1\",\"2fa-code\":\"123456\",\"max.age\":0,\"ünïcode\":\"ü\"}"))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`[]`))

@@ -78,6 +78,7 @@ class Headers(BaseModel):
     """
 
     model_config = ConfigDict(
+        regex_engine="python-re",
         extra="forbid",
     )
     content_type: Annotated[StrictStr, Field(alias="content-type")]

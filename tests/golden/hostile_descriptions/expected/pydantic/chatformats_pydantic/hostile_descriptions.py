@@ -6,7 +6,7 @@ from __future__ import annotations
 from pydantic import model_validator
 from typing import Any
 
-from pydantic import BaseModel, Field, RootModel, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictStr
 from typing import Annotated
 
 
@@ -14,6 +14,8 @@ class Hostile(BaseModel):
     """
     \"\"\"Docstring breaker\"\"\" \\" */ // # {{ }}
     """
+
+    model_config = ConfigDict(regex_engine="python-re")
 
     text: Annotated[StrictStr, Field(pattern='^[^"\\\\]*$')]
     """
