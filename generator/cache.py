@@ -2,8 +2,10 @@
 
 black on a module, datamodel-code-generator on a schema and a whole run are pure
 functions of their input text, the tool versions and chatspec's own source. Their
-results are kept in an ignored folder (`.chatspec-cache/` at the project root, or
-$CHATSPEC_CACHE_DIR), keyed by a hash of all of that.
+results are kept in the user's cache folder ($XDG_CACHE_HOME/chatspec or
+~/.cache/chatspec, or $CHATSPEC_CACHE_DIR), keyed by a hash of all of that. It is
+never inside the project by default: a cache a pull request could commit would be
+trusted input (Jinja's compiled templates are code).
 
 Safe by construction: an entry is written to a temporary file and renamed into
 place (concurrent runs race harmlessly: both write the same bytes), and every
@@ -27,7 +29,6 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-FOLDER = ".chatspec-cache"
 # Entries of an older layout are simply never found: bump when the layout changes.
 LAYOUT = "1"
 
@@ -35,11 +36,15 @@ _active: Path | None = None  # the CLI turns caching on; the pure core and tests
 
 
 def folder_for(root: Path) -> Path | None:
-    """Where a project's cache lives, or None when caching is turned off."""
+    """Where the cache lives, or None when caching is turned off. Entries are keyed by
+    content, so projects (and clones) on one machine share it safely."""
     if os.environ.get("CHATSPEC_CACHE", "").lower() in {"0", "off", "no", "false"}:
         return None
     override = os.environ.get("CHATSPEC_CACHE_DIR")
-    return Path(override) if override else root / FOLDER
+    if override:
+        return Path(override)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "chatspec"
 
 
 @contextlib.contextmanager
@@ -95,8 +100,8 @@ def store(kind: str, key: str, value: Any, folder: Path | None = None) -> None:
     target = _path(folder, kind, key)
     entry = {"layout": LAYOUT, "key": key, "sha256": _payload_hash(value), "value": value}
     try:
+        _create(folder)
         target.parent.mkdir(parents=True, exist_ok=True)
-        _ignore_everything(folder)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -127,11 +132,17 @@ def _payload_hash(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, ensure_ascii=False, sort_keys=True).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _ignore_everything(folder: Path) -> None:
-    # The cache ignores itself, so no project has to list it in its .gitignore.
-    marker = folder / ".gitignore"
-    if not marker.exists():
-        marker.write_text("*\n", encoding="utf-8")
+def _create(folder: Path) -> None:
+    """Make the cache folder; one chatspec creates ignores itself, should it sit inside a repository
+    (an existing folder, e.g. CHATSPEC_CACHE_DIR pointing at a project, is left as it is)."""
+    if folder.is_dir():
+        return
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir()
+    except FileExistsError:
+        return  # another run made it
+    (folder / ".gitignore").write_text("*\n", encoding="utf-8")
 
 
 @functools.cache
@@ -155,12 +166,15 @@ def tool_versions(*names: str) -> list[str]:
     return [f"{wanted[n]}=={found.get(n, '?')}" for n in sorted(wanted)]
 
 
-def source_files(*folders: Path) -> list[str]:
-    """Every file under folders (caches skipped), as `relative path\\0content hash` lines."""
+def source_files(*folders: Path, every_folder: bool = False) -> list[str]:
+    """Every file and folder under folders, as `relative path\\0content hash` lines. Python's
+    caches and dot folders are skipped unless every_folder (specs/: a run reads each folder there)."""
     rows = []
     for folder in folders:
         for dirpath, dirnames, filenames in os.walk(folder):
-            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not d.startswith("."))
+            if not every_folder:
+                dirnames[:] = [d for d in dirnames if d != "__pycache__" and not d.startswith(".")]
+            dirnames.sort()
             for name in sorted(dirnames + filenames):
                 path = Path(dirpath) / name
                 if path.is_symlink():
@@ -168,6 +182,7 @@ def source_files(*folders: Path) -> list[str]:
                     rows.append(f"{path.relative_to(folder.parent).as_posix()}\0-> {os.readlink(path)}")
                     continue
                 if path.is_dir():
+                    rows.append(f"{path.relative_to(folder.parent).as_posix()}/\0folder")
                     continue
                 rows.append(f"{path.relative_to(folder.parent).as_posix()}\0{hashlib.sha256(path.read_bytes()).hexdigest()}")
     return rows

@@ -209,6 +209,10 @@ def main(argv: list[str] | None = None) -> int:
             reconfigure(errors="backslashreplace")
     try:
         return _main(argv)
+    except KeyboardInterrupt:
+        # Every file is old or new and the manifest says which: the next run finishes the job.
+        print("chatspec: interrupted; run the command again to finish", file=sys.stderr)
+        return 130
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback
         detail = " ".join(str(exc).split())[:300]
         print(f"chatspec: {_spec_in_flight(exc) or 'specs/'}: internal error, please report it with this spec "

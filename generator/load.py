@@ -262,7 +262,8 @@ def check_document(document: Any, shown: str) -> None:
     """Raise SpecError for the first problem the two meta-schemas find."""
     # A verdict never changes for the same document: remember the documents that passed.
     # Keyed by this module's source too, so a new check is never skipped by an old verdict.
-    parts = [*cache.tool_versions("jsonschema", "rfc3339-validator"), Path(__file__).read_text(encoding="utf-8"),
+    # Python's version too: the meta-schema's "regex" format is checked with its re.
+    parts = [sys.version, *cache.tool_versions("jsonschema", "rfc3339-validator"), Path(__file__).read_text(encoding="utf-8"),
              json.dumps(meta_schema(), sort_keys=True), json.dumps(document, sort_keys=True)]
     cache.memo("spec-check", parts, lambda: _check_document(document, shown))
 

@@ -45,7 +45,14 @@ def environment(compiled: Path | None = None) -> jinja2.Environment:
 
 def render(template: str, **context: Any) -> str:
     folder = cache.current()
-    return environment(folder / "jinja" if folder else None).get_template(template).render(**context)
+    return environment(folder / "jinja" / _compiled_key() if folder else None).get_template(template).render(**context)
+
+
+@functools.cache
+def _compiled_key() -> str:
+    # Jinja keys compiled templates by their source alone; the environment's options
+    # (trim_blocks, filters, ...) live in this module and its version in jinja2's.
+    return cache.digest([Path(__file__).read_text(encoding="utf-8"), *cache.tool_versions("jinja2")])[:16]
 
 
 def _bytecode_cache(folder: Path) -> jinja2.BytecodeCache:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from generator.core import check_versions, discover, generate
 from generator.errors import SpecError
+from generator.load import LoadedSpec
 from generator.options import Options
 from generator.render import header
 from generator.write import RefusedError
@@ -80,8 +81,8 @@ def vendored_files(root: Path, lang: str, name: str, formats: list[str] | None) 
     unknown = sorted(wanted - set(known))
     if unknown:
         raise SpecError("specs/", "", f"no format {', '.join(map(repr, unknown))}", f"use some of: {', '.join(known)}")
-    # A latest major brings its earlier ones: its upgrade code imports them.
-    chosen = [s for s in specs if s.format_id in wanted or s.format_id.rsplit("_v", 1)[0] in wanted]
+    # A latest major brings its earlier ones (kept releases under its history/): its upgrade code imports them.
+    chosen = [s for s in specs if s.format_id in wanted or _earlier_major_of(s, wanted)]
     options = Options(python_package=name) if lang == "python" else Options(go_module=name)
     files = generate(chosen, targets=[lang], options=options)
     prefix = f"python/{name}/" if lang == "python" else "go/"
@@ -106,10 +107,17 @@ def target_folder(out: Path, lang: str, name: str) -> Path:
     return out / name
 
 
+def _earlier_major_of(spec: LoadedSpec, wanted: set[str]) -> bool:
+    base, _, major = spec.format_id.rpartition("_v")
+    return major.isdigit() and base in wanted and spec.path.startswith(f"specs/{base}/history/")
+
+
 def vendored_by_old_chatspec(folder: Path) -> bool:
     """A folder an older chatspec vendored (no manifest; README.md with the marker): it owned the folder whole."""
     readme = folder / "README.md"
+    # Exactly the stub the older chatspec wrote (its first two lines), not any README that mentions it.
+    stub = f"<!-- {header(None)} -->\n\n# {MARKER}: `".encode()
     try:
-        return readme.is_file() and not readme.is_symlink() and MARKER.encode() in readme.read_bytes()[:4096]
+        return readme.is_file() and not readme.is_symlink() and readme.read_bytes().startswith(stub)
     except OSError:
         return False

@@ -186,7 +186,10 @@ def _headed_files(out: Path) -> list[str]:
     """Files under `out` that carry the generated-file header (dot folders, caches and symlinks skipped)."""
     found = []
     for folder, dirs, names in os.walk(out):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__" and not os.path.islink(os.path.join(folder, d)))
+        # A folder with a manifest of its own (e.g. a package vendored inside generated/) has
+        # another owner: its files are never this folder's, whatever their header says.
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__"
+                         and not os.path.islink(os.path.join(folder, d)) and not os.path.lexists(os.path.join(folder, d, MANIFEST)))
         for name in sorted(names):
             full = os.path.join(folder, name)
             if name.startswith(".") or not stat.S_ISREG(os.lstat(full).st_mode):
@@ -295,7 +298,23 @@ def _remove_leftover_temps(out: Path, folders: set[str]) -> None:
             continue
         for entry in os.scandir(where):
             if entry.name.startswith(".") and entry.name.endswith(_TMP_SUFFIX) and entry.is_file(follow_symlinks=False):
+                if _writer_alive(entry.name):
+                    continue  # another run is writing it right now
                 os.unlink(entry.path)
+
+
+def _writer_alive(temp_name: str) -> bool:
+    """Whether the process whose id a temporary file's name carries (.<name>.<pid>.chatspec-tmp) still runs."""
+    pid = temp_name[: -len(_TMP_SUFFIX)].rpartition(".")[2]
+    if not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, owned by someone else
+    return True
 
 
 def _prune(out: Path, path: str) -> None:

@@ -18,11 +18,10 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 # database) in ./.hypothesis; keep them in the ignored build/ folder, not beside the sources.
 os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(ROOT / "build" / "hypothesis"))
 
-# Every chatspec command a test runs shares the project's cache (.chatspec-cache/, which
-# `make check` warms), so the many temporary projects do not each re-run black and
-# datamodel-codegen. Caching changes no output (tests/test_cache.py); the tests that
-# pin a run's own behaviour turn it off (CHATSPEC_CACHE=off) or use their own folder.
-os.environ.setdefault("CHATSPEC_CACHE_DIR", str(ROOT / ".chatspec-cache"))
+# Every chatspec command a test runs shares the user's chatspec cache (~/.cache/chatspec,
+# which `make check` warms), so the many temporary projects do not each re-run black and
+# datamodel-codegen. Caching changes no output (tests/test_cache.py); the tests that pin
+# a run's own behaviour turn it off (CHATSPEC_CACHE=off) or use a folder of their own.
 
 # The generated package is imported from the committed tree, as a vendoring user would.
 if str(PY_OUT) not in sys.path:

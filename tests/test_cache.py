@@ -1,4 +1,4 @@
-"""The run cache (.chatspec-cache/): it changes how long a run takes, never what it writes."""
+"""The chatspec cache: it changes how long a run takes, never what it writes."""
 
 from __future__ import annotations
 
@@ -16,21 +16,27 @@ from generator import cache
 from generator.write import read_tree
 
 
+def _cache(root: Path) -> Path:
+    return root.parent / f"{root.name}-cache"  # a cache of the test's own, beside the project
+
+
 def _run(root: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if not k.startswith("CHATSPEC_CACHE")}
+    environ["CHATSPEC_CACHE_DIR"] = str(_cache(root))
     return subprocess.run([sys.executable, "-m", "generator", "--root", str(root), *args],
                           capture_output=True, text=True, cwd=ROOT, env={**environ, **env})
 
 
 @pytest.fixture()
 def project(tmp_path: Path) -> Path:
-    shutil.copytree(ROOT / "specs", tmp_path / "specs")
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    return tmp_path
+    root = tmp_path / "project"
+    shutil.copytree(ROOT / "specs", root / "specs")
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    return root
 
 
 def _entries(root: Path, kind: str) -> list[Path]:
-    return sorted((root / cache.FOLDER / kind).rglob("*.json"))
+    return sorted((_cache(root) / kind).rglob("*.json"))
 
 
 def test_a_cached_run_writes_the_same_bytes_as_an_uncached_one(project: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -38,7 +44,7 @@ def test_a_cached_run_writes_the_same_bytes_as_an_uncached_one(project: Path, tm
     shutil.copytree(project / "specs", plain / "specs")
     shutil.copy(project / "pyproject.toml", plain / "pyproject.toml")
     assert _run(plain, "generate", CHATSPEC_CACHE="off").returncode == 0
-    assert not (plain / cache.FOLDER).exists()
+    assert not _cache(plain).exists()
     first = _run(project, "generate")
     assert first.returncode == 0, first.stderr
     assert _entries(project, "run") and _entries(project, "black") and _entries(project, "datamodel-codegen")
@@ -86,18 +92,43 @@ def test_a_failing_run_is_never_remembered(project: Path) -> None:
 
 
 def test_concurrent_runs_share_one_cache_safely(project: Path) -> None:
+    environ = {**os.environ, "CHATSPEC_CACHE_DIR": str(_cache(project))}
     procs = [subprocess.Popen([sys.executable, "-m", "generator", "--root", str(project), "check"],
-                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environ) for _ in range(3)]
     outputs = [p.communicate(timeout=300) for p in procs]
     # No generated/ yet: each run reports it stale, none crashes on the other's half-written entries.
     assert [p.returncode for p in procs] == [1, 1, 1], [err for _, err in outputs]
-    assert not list((project / cache.FOLDER).rglob(".tmp-*"))
+    assert not list(_cache(project).rglob(".tmp-*"))
     assert _run(project, "generate").returncode == 0
 
 
-def test_the_cache_folder_ignores_itself_for_git(project: Path) -> None:
+def test_a_cache_folder_chatspec_creates_ignores_itself_for_git_and_an_existing_one_is_left_alone(project: Path) -> None:
     assert _run(project, "generate").returncode == 0
-    assert (project / cache.FOLDER / ".gitignore").read_text() == "*\n"
+    assert (_cache(project) / ".gitignore").read_text() == "*\n"
+    shutil.rmtree(_cache(project))
+    _cache(project).mkdir()  # e.g. CHATSPEC_CACHE_DIR pointing into a repository
+    assert _run(project, "generate").returncode == 0
+    assert not (_cache(project) / ".gitignore").exists()
+
+
+def test_by_default_the_cache_lives_outside_the_project(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A cache inside the repository could be committed by anyone and would then be trusted.
+    monkeypatch.delenv("CHATSPEC_CACHE_DIR", raising=False)
+    monkeypatch.delenv("CHATSPEC_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(project.parent / "xdg"))
+    assert cache.folder_for(project) == project.parent / "xdg" / "chatspec"
+    monkeypatch.setenv("CHATSPEC_CACHE", "off")
+    assert cache.folder_for(project) is None
+
+
+def test_a_new_folder_under_specs_is_seen_not_answered_from_the_cache(project: Path) -> None:
+    assert _run(project, "generate").returncode == 0
+    for name in ("new_format", ".scratch", "__pycache__"):
+        (project / "specs" / name).mkdir()
+        uncached = _run(project, "check", CHATSPEC_CACHE="off")
+        cached = _run(project, "check")
+        assert (cached.returncode, cached.stderr) == (uncached.returncode, uncached.stderr), name
+        (project / "specs" / name).rmdir()
 
 
 def test_memo_keys_are_length_prefixed() -> None:

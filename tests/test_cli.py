@@ -500,3 +500,14 @@ def test_every_skip_in_the_suite_says_why() -> None:
             if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
                 for decorator in node.decorator_list:  # a bare @pytest.mark.skip gives no reason
                     assert not (isinstance(decorator, ast.Attribute) and decorator.attr == "skip"), f"{path.name}:{decorator.lineno}: a bare skip"
+
+
+def test_ctrl_c_is_one_line_not_a_traceback(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from generator import cli
+
+    def interrupted(argv: list[str] | None = None) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_main", interrupted)
+    assert cli.main(["check"]) == 130
+    assert capsys.readouterr().err == "chatspec: interrupted; run the command again to finish\n"
