@@ -170,7 +170,7 @@ def all_mutants(groups: list[str]) -> list[Mutant]:
 
 def make_copy(source: Path) -> Path:
     work = Path(tempfile.mkdtemp(prefix="chatspec-mutate-"))
-    ignore = shutil.ignore_patterns(".venv", ".git", "build", "__pycache__", ".mypy_cache", ".pytest_cache", "node_modules")
+    ignore = shutil.ignore_patterns(".venv", ".git", "build", "__pycache__", ".mypy_cache", ".pytest_cache", "node_modules", "mutants")
     shutil.copytree(source, work / "repo", ignore=ignore)
     return work / "repo"
 
