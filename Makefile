@@ -55,7 +55,7 @@ docs: $(STAMP) $(MERMAID_JS)
 bench: $(STAMP)
 	$(BIN)/python tests/bench.py
 
-# Mutation testing (not part of make test; see tests/MUTATION.md). tools/mutate.py on the
+# Mutation testing (not part of make test; see tests/MUTATION.md). tests/mutate.py on the
 # templates: MUTANTS sampled per group (python-runtime, go-runtime, rules) with SEED;
 # MUTANTS=0 runs them all. Then mutmut on generator/classify.py, every mutant (about 8
 # minutes with MUTMUT_JOBS=2 children), in mutants/ (removed first; git-ignored), its
@@ -65,10 +65,10 @@ SEED ?= 1
 MUTMUT_JOBS ?= 2
 mutate: $(STAMP)
 	rm -rf mutants
-	$(BIN)/python tools/mutate.py --groups python-runtime,go-runtime,rules --sample $(MUTANTS) --seed $(SEED) --json build/mutation.json
+	$(BIN)/python tests/mutate.py --groups python-runtime,go-runtime,rules --sample $(MUTANTS) --seed $(SEED) --json build/mutation.json
 	@mkdir -p build
 	$(BIN)/mutmut run --max-children $(MUTMUT_JOBS) > build/mutmut.log 2>&1 || (tail -n 40 build/mutmut.log; exit 1)
-	$(BIN)/python tools/mutmut_report.py
+	$(BIN)/python tests/mutmut_report.py
 
 golden: $(STAMP)
 	$(BIN)/python -m pytest tests/test_golden.py --update-golden

@@ -1,7 +1,7 @@
 """make mutate: plant one small bug at a time in the runtimes, the rule code and the
 versioning classifier, and check that the fast tests relevant to it notice.
 
-    python tools/mutate.py [--groups python-runtime,go-runtime,rules,classify]
+    python tests/mutate.py [--groups python-runtime,go-runtime,rules,classify]
                            [--sample 25] [--seed 1] [--list] [--root DIR] [--json FILE]
 
 Operators: comparison swaps (< <=, > >=, == !=), and/or (&& ||), +1/-1,

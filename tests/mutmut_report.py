@@ -1,6 +1,6 @@
 """Print mutmut's score for generator/classify.py after `mutmut run` (make mutate).
 
-    python tools/mutmut_report.py [--survivors]
+    python tests/mutmut_report.py [--survivors]
 
 Reads mutmut's own verdicts (`mutmut results --all true`) and prints killed / total,
 and killed / mutants some selected test reaches ("no tests": mutmut found no selected
