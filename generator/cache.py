@@ -22,10 +22,11 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
+
+from generator.write import write_atomic
 
 T = TypeVar("T")
 
@@ -101,16 +102,7 @@ def store(kind: str, key: str, value: Any, folder: Path | None = None) -> None:
     entry = {"layout": LAYOUT, "key": key, "sha256": _payload_hash(value), "value": value}
     try:
         _create(folder)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(entry, handle, ensure_ascii=False)
-            os.replace(tmp, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_atomic(target, json.dumps(entry, ensure_ascii=False), durable=False)
     except OSError:
         return
 

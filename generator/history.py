@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import shutil
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +20,7 @@ from generator.classify import LEVELS, Change, bump, classify, ir_differences, l
 from generator.errors import SpecError
 from generator.load import LoadedSpec, load_spec
 from generator.lower import lower
+from generator.write import write_atomic
 
 
 # A released version, as x-version's pattern in the meta-schema says.
@@ -62,21 +61,6 @@ def read_lock(spec_dir: Path) -> list[Release]:
         raise SpecError(shown, None, f"the version lock is damaged ({exc})",
                         f"restore it from git: `git checkout -- {shown}` (the toolkit writes it; nobody edits it by hand)") from None
     return releases
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Replace path's content in one step: a crash leaves the old file or the new one, never a partial one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
 
 
 def write_lock(spec_dir: Path, releases: list[Release]) -> None:

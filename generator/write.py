@@ -37,6 +37,7 @@ import json
 import os
 import re
 import stat
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -262,6 +263,23 @@ def _refusal(refused: list[tuple[str, str]], display: str) -> RefusedError:
         "chatspec overwrites and removes only the files it wrote; move or rename each file named here "
         "(or delete it, if it is an older chatspec output), then run the command again",
     )
+
+
+def write_atomic(path: Path, text: str, durable: bool = True) -> None:
+    """Replace path's content in one step: a crash leaves the old file or the new one, never a
+    partial one. durable also syncs it to disk first (a version lock; a cache entry need not)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+            if durable:
+                out.flush()
+                os.fsync(out.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
 
 
 def _write_file(out: Path, path: str, data: bytes) -> None:

@@ -98,7 +98,7 @@ def test_concurrent_runs_share_one_cache_safely(project: Path) -> None:
     outputs = [p.communicate(timeout=300) for p in procs]
     # No generated/ yet: each run reports it stale, none crashes on the other's half-written entries.
     assert [p.returncode for p in procs] == [1, 1, 1], [err for _, err in outputs]
-    assert not list(_cache(project).rglob(".tmp-*"))
+    assert not list(_cache(project).rglob(".*.tmp")), "no temporary entry is left behind"
     assert _run(project, "generate").returncode == 0
 
 
