@@ -59,6 +59,12 @@ def active(folder: Path | None) -> Iterator[None]:
         _active = previous
 
 
+@functools.cache
+def source_of(module_file: str) -> str:
+    """A module's own source, read once per process: part of the keys of what it computes."""
+    return Path(module_file).read_text(encoding="utf-8")
+
+
 def current() -> Path | None:
     """The folder memo() stores into now (None: caching is off)."""
     return _active

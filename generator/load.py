@@ -34,9 +34,13 @@ class LoadedSpec:
 
 
 @functools.cache
+def meta_schema_text() -> str:
+    return resources.files("generator").joinpath("metaschema/chatspec.schema.json").read_text(encoding="utf-8")
+
+
+@functools.cache
 def meta_schema() -> dict[str, Any]:
-    text = resources.files("generator").joinpath("metaschema/chatspec.schema.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
+    data: dict[str, Any] = json.loads(meta_schema_text())
     return data
 
 
@@ -263,8 +267,8 @@ def check_document(document: Any, shown: str) -> None:
     # A verdict never changes for the same document: remember the documents that passed.
     # Keyed by this module's source too, so a new check is never skipped by an old verdict.
     # Python's version too: the meta-schema's "regex" format is checked with its re.
-    parts = [sys.version, *cache.tool_versions("jsonschema", "rfc3339-validator"), Path(__file__).read_text(encoding="utf-8"),
-             json.dumps(meta_schema(), sort_keys=True), json.dumps(document, sort_keys=True)]
+    parts = [sys.version, *cache.tool_versions("jsonschema", "rfc3339-validator"), cache.source_of(__file__),
+             meta_schema_text(), json.dumps(document, sort_keys=True)]
     cache.memo("spec-check", parts, lambda: _check_document(document, shown))
 
 

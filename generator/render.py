@@ -52,7 +52,7 @@ def render(template: str, **context: Any) -> str:
 def _compiled_key() -> str:
     # Jinja keys compiled templates by their source alone; the environment's options
     # (trim_blocks, filters, ...) live in this module and its version in jinja2's.
-    return cache.digest([Path(__file__).read_text(encoding="utf-8"), *cache.tool_versions("jinja2")])[:16]
+    return cache.digest([cache.source_of(__file__), *cache.tool_versions("jinja2")])[:16]
 
 
 def _bytecode_cache(folder: Path) -> jinja2.BytecodeCache:

@@ -18,7 +18,6 @@ import re
 import textwrap
 import warnings
 from collections import defaultdict
-from pathlib import Path
 from typing import Any
 
 from generator import cache, ir
@@ -239,7 +238,7 @@ def python_regex_engine(code: str) -> str:
 
 def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
     # Keyed by this module's source too: the options passed below are part of the input.
-    parts = [*cache.tool_versions("datamodel-code-generator", "black", "pydantic"), Path(__file__).read_text(encoding="utf-8"), fmt.source, json.dumps(schema)]
+    parts = [*cache.tool_versions("datamodel-code-generator", "black", "pydantic"), cache.source_of(__file__), fmt.source, json.dumps(schema)]
     code = cache.memo("datamodel-codegen", parts, lambda: _datamodel_codegen(fmt, schema))
     code = python_regex_engine(retype(code, fmt))
     methods = validators(fmt)
