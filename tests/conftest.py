@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -26,6 +27,13 @@ os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(ROOT / "build" / "hypo
 # The generated package is imported from the committed tree, as a vendoring user would.
 if str(PY_OUT) not in sys.path:
     sys.path.insert(0, str(PY_OUT))
+
+
+def run_chatspec(root: Path | None, *args: str, cwd: Path = ROOT, **env: str) -> subprocess.CompletedProcess[str]:
+    """The chatspec command as a user runs it: `--root root` first (when given), then args;
+    env is added to this process's environment."""
+    command = [sys.executable, "-m", "generator", *(["--root", str(root)] if root is not None else []), *args]
+    return subprocess.run(command, capture_output=True, text=True, cwd=cwd, env={**os.environ, **env})
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_chatspec
 from generator.write import read_tree
 
 CORPUS = Path(__file__).resolve().parent / "broken_specs"
@@ -28,7 +28,7 @@ CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "expected.txt").is_file(
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("project")
     shutil.copytree(ROOT / "specs", root / "specs")
-    done = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "generate"], capture_output=True, text=True, cwd=ROOT)
+    done = run_chatspec(root, "generate")
     assert done.returncode == 0, done.stderr
     return root
 
@@ -48,8 +48,7 @@ def test_broken_spec_is_one_clear_error_and_changes_nothing(project: Path, case:
         added = [project / "specs" / "broken"]
         shutil.copytree(CORPUS / case, added[0], ignore=shutil.ignore_patterns("expected.txt"))
     try:
-        done = subprocess.run([sys.executable, "-m", "generator", "--root", str(project), "generate"],
-                              capture_output=True, text=True, cwd=ROOT)
+        done = run_chatspec(project, "generate")
         assert done.returncode == 2, f"{done.stdout[-500:]}{done.stderr}"
         assert done.stderr == (CORPUS / case / "expected.txt").read_text(encoding="utf-8")
         assert done.stderr.startswith("chatspec: specs/") and "\n  hint: " in done.stderr
@@ -93,8 +92,7 @@ def test_a_symlink_under_a_spec_folder_is_refused_and_changes_nothing(project: P
     else:
         target.symlink_to(outside)
     try:
-        done = subprocess.run([sys.executable, "-m", "generator", "--root", str(project), "generate"],
-                              capture_output=True, text=True, cwd=ROOT)
+        done = run_chatspec(project, "generate")
         assert done.returncode == 2, done.stderr
         hint = "  hint: replace the link with a copy of the file or folder it points to\n"
         assert done.stderr == expected.format(target=outside / relative if relative else outside).replace("\n", "\n" + hint, 1)
@@ -165,8 +163,7 @@ def test_non_ascii_names_and_text_under_a_non_utf8_locale_are_escaped_never_a_tr
 
 @pytest.mark.parametrize("command", ["bump", "diff"])
 def test_a_format_id_on_the_command_line_cannot_reach_outside_specs(project: Path, command: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "generator", "--root", str(project), command, "../generated"],
-                          capture_output=True, text=True, cwd=ROOT)
+    done = run_chatspec(project, command, "../generated")
     assert done.returncode == 2
     assert done.stderr.startswith("chatspec: specs/../generated/spec.json: the folder name '../generated' is not a format id")
 

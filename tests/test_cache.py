@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_chatspec
 from generator import cache
 from generator.write import read_tree
 
@@ -21,10 +21,8 @@ def _cache(root: Path) -> Path:
 
 
 def _run(root: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("CHATSPEC_CACHE")}
-    environ["CHATSPEC_CACHE_DIR"] = str(_cache(root))
-    return subprocess.run([sys.executable, "-m", "generator", "--root", str(root), *args],
-                          capture_output=True, text=True, cwd=ROOT, env={**environ, **env})
+    # A cache of the test's own, on (unless env turns it off) whatever the caller's environment says.
+    return run_chatspec(root, *args, **{"CHATSPEC_CACHE": "", "CHATSPEC_CACHE_DIR": str(_cache(root)), **env})
 
 
 @pytest.fixture()

@@ -7,20 +7,18 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_chatspec
 from generator.core import discover, generate, histories
 from generator.options import load_options
 from generator.write import MANIFEST, read_tree, write_tree
 
 
 def _run(root: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "generator", "--root", str(root), *args],
-                          capture_output=True, text=True, cwd=ROOT, env={**os.environ, **env})
+    return run_chatspec(root, *args, **env)
 
 
 @pytest.fixture(scope="module")
@@ -395,8 +393,7 @@ def test_a_binary_file_in_place_of_a_generated_one_is_reported_and_repaired_with
 
 def _bare(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     """The command without the --root that _run puts first."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True, cwd=cwd, env=env)
+    return run_chatspec(None, *args, cwd=cwd, PYTHONPATH=str(ROOT))
 
 
 def test_help_names_every_target_and_every_command_and_option_is_explained() -> None:

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, format_folders
+from conftest import ROOT, format_folders, run_chatspec
 from go_driver import GO_ENV, go_available
 from generator.write import MANIFEST
 
 
 def _chatspec(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "generator", "--root", str(ROOT), *args], capture_output=True, text=True, cwd=ROOT)
+    return run_chatspec(ROOT, *args)
 
 
 def _mentions(folder: Path, word: str) -> list[str]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_chatspec
 from generator.classify import bump, classify, level_between, required_level
 from generator.load import LoadedSpec, check_document
 from generator.lower import lower
@@ -46,7 +46,7 @@ def test_version_arithmetic() -> None:
 
 
 def _chatspec(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "generator", "--root", str(root), *args], capture_output=True, text=True, cwd=ROOT)
+    return run_chatspec(root, *args)
 
 
 @pytest.fixture()
