@@ -25,7 +25,7 @@ from generator.targets.go_regex import PatternError, to_go
 _METHOD_NAMES = frozenset({"Validate", "MarshalJSON", "UnmarshalJSON"})
 # Package-level names the templates use.
 _PACKAGE_NAMES = frozenset({"FormatID", "Version", "ValidationError", "ErrorDetail"})
-RUNTIME_FILES = ("errors", "tree", "parsers", "rules")
+RUNTIME_FILES = ("errors", "tree", "parsers", "rules", "roundtrip")
 
 
 def package_name(format_id: str) -> str:

@@ -7,10 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
-	"strconv"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/chatspec/chatformats/internal/rt"
 )
@@ -30,7 +27,7 @@ func FuzzParseOddEnumValues(f *testing.F) {
 			return
 		}
 		if err := doc.Validate(); err != nil {
-			if onlyZeroTimes(data, err) {
+			if paths, ok := problemPaths(err); ok && rt.OnlyZeroTimes(data, paths) {
 				return // documented: Go's zero time is "not set", so it encodes as absent
 			}
 			t.Fatalf("a document ParseOddEnumValuesFromJSON accepted fails Validate: %v\n%s", err, data)
@@ -43,7 +40,7 @@ func FuzzParseOddEnumValues(f *testing.F) {
 		if err != nil {
 			t.Fatalf("the encoded form of an accepted input is rejected: %v\n%s", err, out)
 		}
-		if where, ok := same(reflect.ValueOf(*doc), reflect.ValueOf(*again), "Holder"); !ok {
+		if where, ok := rt.SameValue(reflect.ValueOf(*doc), reflect.ValueOf(*again), "Holder"); !ok {
 			t.Fatalf("the encoded form parses to another value at %s:\n%s\n%s", where, data, out)
 		}
 		if err := again.Validate(); err != nil {
@@ -59,101 +56,15 @@ func FuzzParseOddEnumValues(f *testing.F) {
 	})
 }
 
-// onlyZeroTimes reports whether every problem Validate found is a date-time in
-// the input that denotes Go's zero time (0001-01-01T00:00:00Z): parsed, it
-// reads as unset, the one documented difference between Parse and Validate.
-// Any other problem, or one at a path holding something else, is a failure.
-func onlyZeroTimes(data []byte, err error) bool {
+// problemPaths lists where Validate found problems (false if err is not a ValidationError).
+func problemPaths(err error) ([]string, bool) {
 	var ve *ValidationError
-	if !errors.As(err, &ve) || len(ve.Errors) == 0 {
-		return false
+	if !errors.As(err, &ve) {
+		return nil, false
 	}
-	var tree any
-	if json.Unmarshal(data, &tree) != nil {
-		return false
+	paths := make([]string, len(ve.Errors))
+	for i, e := range ve.Errors {
+		paths[i] = e.Path
 	}
-	for _, e := range ve.Errors {
-		v := tree
-		for _, token := range strings.Split(e.Path, "/")[1:] {
-			token = strings.ReplaceAll(strings.ReplaceAll(token, "~1", "/"), "~0", "~")
-			switch x := v.(type) {
-			case map[string]any:
-				v = x[token]
-			case []any:
-				i, err := strconv.Atoi(token)
-				if err != nil || i < 0 || i >= len(x) {
-					return false
-				}
-				v = x[i]
-			default:
-				return false
-			}
-		}
-		text, ok := v.(string)
-		if !ok {
-			return false
-		}
-		if at, ok := rt.ParseTime(text); !ok || !at.IsZero() {
-			return false
-		}
-	}
-	return true
-}
-
-var timeType = reflect.TypeOf(time.Time{})
-
-// same reports whether two parsed documents hold the same values in their
-// exported fields (date-times by instant and offset), and where they differ.
-func same(a, b reflect.Value, where string) (string, bool) {
-	if a.Type() == timeType {
-		ta, tb := a.Interface().(time.Time), b.Interface().(time.Time)
-		_, oa := ta.Zone()
-		_, ob := tb.Zone()
-		return where, ta.Equal(tb) && oa == ob
-	}
-	switch a.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if a.IsNil() || b.IsNil() {
-			return where, a.IsNil() == b.IsNil()
-		}
-		if a.Kind() == reflect.Interface {
-			return where, reflect.DeepEqual(a.Interface(), b.Interface())
-		}
-		return same(a.Elem(), b.Elem(), where)
-	case reflect.Struct:
-		for i := 0; i < a.NumField(); i++ {
-			if !a.Type().Field(i).IsExported() {
-				continue
-			}
-			if at, ok := same(a.Field(i), b.Field(i), where+"."+a.Type().Field(i).Name); !ok {
-				return at, false
-			}
-		}
-		return "", true
-	case reflect.Slice:
-		if a.Len() != b.Len() {
-			return where, false
-		}
-		for i := 0; i < a.Len(); i++ {
-			if at, ok := same(a.Index(i), b.Index(i), where+"["+strconv.Itoa(i)+"]"); !ok {
-				return at, false
-			}
-		}
-		return "", true
-	case reflect.Map:
-		if a.Len() != b.Len() {
-			return where, false
-		}
-		for _, key := range a.MapKeys() {
-			other := b.MapIndex(key)
-			if !other.IsValid() {
-				return where, false
-			}
-			if at, ok := same(a.MapIndex(key), other, where+"["+strconv.Quote(key.String())+"]"); !ok {
-				return at, false
-			}
-		}
-		return "", true
-	}
-	return where, reflect.DeepEqual(a.Interface(), b.Interface())
+	return paths, true
 }
