@@ -443,3 +443,40 @@ def test_rule_pointers_resolve_alike_in_go_and_python(tmp_path: Path) -> None:
         "\t\t\tgot = string(text)\n\t\t}\n\t\tif got != c.want {\n\t\t\tt.Errorf(\"Resolve(%s, %q) = %s, Python gives %s\", c.doc, c.pointer, got, c.want)\n\t\t}\n\t}\n}\n")
     done = _go("test", "./internal/rt/", "-run", "TestResolveAgreesWithPython", cwd=tree)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_fuzz_targets_excuse_only_date_times_at_gos_zero_time(tmp_path: Path) -> None:
+    # rt.OnlyZeroTimes is the one excuse a fuzz target makes for a parsed document that fails
+    # Validate: every problem must sit on a date-time equal to Go's zero time (read as unset).
+    import shutil
+
+    tree = tmp_path / "go"
+    shutil.copytree(GO_TREE, tree)
+    (tree / "internal" / "rt" / "zz_zero_times_test.go").write_text(r'''package rt
+
+import "testing"
+
+func TestOnlyZeroTimes(t *testing.T) {
+	doc := []byte(`{"a": "0001-01-01T00:00:00Z", "b/c": ["0001-01-01T00:00:00Z"], "d": "2024-01-01T00:00:00Z", "e": 1}`)
+	cases := []struct {
+		paths []string
+		want  bool
+	}{
+		{[]string{"/a"}, true},
+		{[]string{"/a", "/b~1c/0"}, true},
+		{[]string{"/a", "/d"}, false},
+		{[]string{"/e"}, false},
+		{[]string{"/missing"}, false},
+		{[]string{"/b~1c/1"}, false},
+		{[]string{"a"}, false},
+		{nil, false},
+	}
+	for _, c := range cases {
+		if got := OnlyZeroTimes(doc, c.paths); got != c.want {
+			t.Errorf("OnlyZeroTimes(%q) = %v, want %v", c.paths, got, c.want)
+		}
+	}
+}
+''')
+    done = _go("test", "./internal/rt/", "-run", "TestOnlyZeroTimes", cwd=tree)
+    assert done.returncode == 0, done.stdout + done.stderr
