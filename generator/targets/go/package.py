@@ -16,21 +16,16 @@ from dataclasses import dataclass
 from generator import ir
 from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
-from generator.naming import clash_error, go_top_level_clashes, go_name
+from generator.naming import clash_error, go_name, go_package, go_top_level_clashes
 from generator.options import Options
-from generator.render import header, render, template_exists
-from generator.targets.go_regex import PatternError, to_go
+from generator.render import Templates, header, template_exists
+from generator.patterns import PatternError, to_go
 
 # Methods every generated type has; a field may not take their names.
 _METHOD_NAMES = frozenset({"Validate", "MarshalJSON", "UnmarshalJSON"})
 # Package-level names the templates use.
 _PACKAGE_NAMES = frozenset({"FormatID", "Version", "ValidationError", "ErrorDetail"})
 RUNTIME_FILES = ("errors", "tree", "parsers", "rules", "roundtrip")
-
-
-def package_name(format_id: str) -> str:
-    """e.g. "structured_conversation" -> "structuredconversation"."""
-    return re.sub(r"[^a-z0-9]", "", format_id.lower())
 
 
 def shared_files() -> frozenset[str]:
@@ -60,6 +55,10 @@ def go_str(text: str) -> str:
             out.append(ch)
     out.append('"')
     return "".join(out)
+
+
+# The templates under templates/go/ this target renders; gostr spells Go string literals.
+TEMPLATES = Templates(gostr=go_str)
 
 
 def go_comment(text: str, indent: str = "") -> list[str]:
@@ -194,13 +193,13 @@ class AliasView:
     parser: str
 
 
-class GoTarget:
+class GoPackage:
     """Builds the views of one format's package."""
 
     def __init__(self, fmt: ir.Format, options: Options) -> None:
         self.fmt = fmt
         self.options = options
-        self.package = package_name(fmt.id)
+        self.package = go_package(fmt.id)
         self.defs = {d.name: d for d in fmt.definitions}
         self.unions: list[UnionView] = []
         self.tuples: list[TupleView] = []
@@ -407,7 +406,7 @@ class GoTarget:
     def behaviour_fields(self, model: str) -> str:
         """Unexported struct fields a model's behaviour methods keep (e.g. an index)."""
         name = f"go/behaviour/{self.fmt.id}/{model}.fields.go.j2"
-        return render(name, fmt=self.fmt).strip("\n") if template_exists(name) else ""
+        return TEMPLATES.render(name, fmt=self.fmt).strip("\n") if template_exists(name) else ""
 
     def model_view(self, model: ir.Model) -> ModelView:
         fields: list[FieldView] = []
@@ -654,13 +653,13 @@ class GoTarget:
         )
         base = f"go/{self.package}"
         files = {
-            f"{base}/{self.package}.go": render("go/types.go.j2", **context),
-            f"{base}/validate.go": render("go/validate.go.j2", **context),
-            f"{base}/fuzz_test.go": render("go/fuzz_test.go.j2", **context),
+            f"{base}/{self.package}.go": TEMPLATES.render("go/types.go.j2", **context),
+            f"{base}/validate.go": TEMPLATES.render("go/validate.go.j2", **context),
+            f"{base}/fuzz_test.go": TEMPLATES.render("go/fuzz_test.go.j2", **context),
         }
         behaviour = f"go/behaviour/{fmt.id}.go.j2"
         if template_exists(behaviour):
-            code = render(behaviour, **context)
+            code = TEMPLATES.render(behaviour, **context)
             if code.strip():  # a template may apply to some versions only
                 files[f"{base}/behaviour.go"] = code
         for name, first, second in go_top_level_clashes({p: c for p, c in files.items() if not p.endswith("_test.go")})[:1]:
@@ -671,9 +670,9 @@ class GoTarget:
 
 def render_module(formats: list[ir.Format], options: Options) -> dict[str, str]:
     """Every file of generated/go/, keyed by path under generated/."""
-    files = {"go/go.mod": render("go/go.mod.j2", module=options.go_module)}
+    files = {"go/go.mod": TEMPLATES.render("go/go.mod.j2", module=options.go_module)}
     for name in RUNTIME_FILES:
-        files[f"go/internal/rt/{name}.go"] = render(f"go/rt/{name}.go.j2", header=header(None))
+        files[f"go/internal/rt/{name}.go"] = TEMPLATES.render(f"go/rt/{name}.go.j2", header=header(None))
     for fmt in formats:
-        files.update(GoTarget(fmt, options).files())
+        files.update(GoPackage(fmt, options).files())
     return files

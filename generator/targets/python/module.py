@@ -9,12 +9,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from generator import cache, ir
+from generator import ir
 from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
 from generator.naming import clash_error, python_top_level_clashes, constant_case, python_attr, snake_case
 from generator.patterns import to_python
-from generator.render import header, render, template_exists
+from generator.pyformat import format_python
+from generator.render import Templates, header, template_exists
+
+# The templates under templates/ this target renders, with the filters they use.
+TEMPLATES = Templates(pystr=repr)
+
 
 PACKAGE = "chatformats"
 
@@ -106,7 +111,7 @@ class KnownValuesView:
     doc: str
 
 
-class PythonTarget:
+class PythonModule:
     """Builds the views of one format's module."""
 
     def __init__(self, fmt: ir.Format) -> None:
@@ -373,7 +378,7 @@ class PythonTarget:
         named_parsers += [(self.parser_const(a.name), self.parser(a.type)) for a in self.alias_order()]
         root = fmt.definition(fmt.root)
         behaviour_imports, behaviour = split_imports(render_behaviour(fmt))
-        code = render(
+        code = TEMPLATES.render(
             "python/module.py.j2",
             header=header(fmt.source),
             fmt=fmt,
@@ -406,7 +411,7 @@ def render_behaviour(fmt: ir.Format, model: str | None = None) -> str:
     templates/python/behaviour/<format>.py.j2, or with a model the methods its
     class gains from templates/python/behaviour/<format>/<Model>.py.j2."""
     name = f"python/behaviour/{fmt.id}.py.j2" if model is None else f"python/behaviour/{fmt.id}/{model}.py.j2"
-    return render(name, fmt=fmt).strip() if template_exists(name) else ""
+    return TEMPLATES.render(name, fmt=fmt).strip() if template_exists(name) else ""
 
 
 def split_imports(code: str) -> tuple[list[str], str]:
@@ -452,25 +457,14 @@ def all_types(fmt: ir.Format) -> list[ir.TypeRef]:
     return found
 
 
-def format_python(code: str) -> str:
-    """black's output for code: remembered by content, since black is most of a run's time."""
-    return cache.memo("black", [*cache.tool_versions("black"), "py311", code], lambda: _black(code))
-
-
-def _black(code: str) -> str:
-    import black  # late: a run whose formatting is all cached need not import it
-
-    return black.format_str(code, mode=black.Mode(target_versions={black.TargetVersion.PY311}))
-
-
 def render_package(formats: list[ir.Format], package: str = PACKAGE) -> dict[str, str]:
     """Every file of generated/python/<package>/, keyed by path under generated/."""
     base = f"python/{package}"
     files = {
-        f"{base}/__init__.py": format_python(render("python/init.py.j2", header=header(None), formats=formats, package=package)),
-        f"{base}/_runtime.py": format_python(render("python/runtime.py.j2", header=header(None), package=package)),
+        f"{base}/__init__.py": format_python(TEMPLATES.render("python/init.py.j2", header=header(None), formats=formats, package=package)),
+        f"{base}/_runtime.py": format_python(TEMPLATES.render("python/runtime.py.j2", header=header(None), package=package)),
         f"{base}/py.typed": "",
     }
     for fmt in formats:
-        files[f"{base}/{fmt.id}.py"] = PythonTarget(fmt).module()
+        files[f"{base}/{fmt.id}.py"] = PythonModule(fmt).module()
     return files
