@@ -59,6 +59,14 @@ def number_literal(value: int | float) -> str:
     return repr(value)
 
 
+def show_control_characters(text: str) -> str:
+    """Text with its control characters (but newline and tab) shown as \\xNN, for comments and docstrings."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
 def resolve(keyword: str, overrides: dict[str, str], limit: object = None, allowed: list[str] | None = None) -> str:
     """The final template for one check: the spec's override or the default, with constants filled in."""
     template = overrides.get(keyword, DEFAULTS[keyword])

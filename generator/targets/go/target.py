@@ -84,8 +84,8 @@ class GoTarget(Target):
     def describe(self, fmt: ir.Format, ctx: Context) -> Description:
         from generator.targets.go.package import GoPackage
 
-        _, models, _ = GoPackage(fmt, ctx.options, ctx.names[self.name][fmt.id]).prepare()
-        fields = {(m.name, f.wire_name): f"{view.name} {view.type}"
+        models = GoPackage(fmt, ctx.options, ctx.names[self.name][fmt.id]).views.models
+        fields = {(model.name, f.wire_name): f"{view.name} {view.type}"
                   for m, model in zip(models, fmt.models) for f, view in zip(model.fields, m.fields)}
         return Description("Go", "package", go_package(fmt.id), fields)
 

@@ -1,0 +1,205 @@
+"""The views of one format's definitions: enums, model structs with their parse steps, unions, tuples, aliases."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from generator import ir
+from generator.errors import SpecError, pointer_of
+from generator.naming import Names, go_name
+from generator.targets.go.encoders import Encoders
+from generator.targets.go.literals import go_comment, json_tag
+from generator.targets.go.parsers import Parsers
+from generator.targets.go.rules import reads, rule_step
+from generator.targets.go.target import METHOD_NAMES
+from generator.targets.go.types import GoTypes
+from generator.targets.go.views import (AliasView, ConstView, Default, EnumView, FieldStep, FieldView, GoType, KnownView,
+                                        ModelView, Step, TupleItemView, TupleView, UnionView, VariantView)
+
+# The Go field of a union variant told apart by its JSON kind.
+KIND_FIELDS = {"string": "String", "array": "Array", "object": "Object", "integer": "Integer", "number": "Number",
+               "boolean": "Boolean"}
+
+
+class Definitions:
+    """Builds the views of one format's definitions, once; inline unions and tuples join them as they are met."""
+
+    def __init__(self, fmt: ir.Format, names: Names, behaviour_fields: Callable[[str], str]) -> None:
+        self.fmt = fmt
+        self.names = names
+        self.behaviour_fields = behaviour_fields  # model name -> the fields its behaviour keeps, or ""
+        self.types = GoTypes(fmt, self.define_inline)
+        self.parsers = Parsers(self.types)
+        self.encoders = Encoders(self.types)
+        self.unions: list[UnionView] = []
+        self.tuples: list[TupleView] = []
+        self.enums = [self.enum_view(e) for e in fmt.definitions if isinstance(e, ir.Enum)]
+        self.models = [self.model_view(m) for m in fmt.models]
+        self.aliases = [a for a in (self.alias_view(d) for d in fmt.definitions if isinstance(d, ir.Alias)) if a is not None]
+        self.known = [self.known_view(k) for k in fmt.known_values]
+
+    def fail(self, pointer: str, problem: str, hint: str) -> SpecError:
+        return SpecError(self.fmt.source, pointer, problem, hint)
+
+    def define_inline(self, name: str, t: ir.UnionType | ir.TupleType, where: str) -> None:
+        if isinstance(t, ir.UnionType):
+            self.unions.append(self.union_view(name, t, (), where))
+        else:
+            self.tuples.append(self.tuple_view(name, t, (), where))
+
+    def enum_view(self, enum: ir.Enum) -> EnumView:
+        consts: list[ConstView] = []
+        for value in enum.values:
+            name = self.names.constants[enum.name, value]
+            consts.append(ConstView(name, value, go_comment(f"{name} is the value {json.dumps(value, ensure_ascii=False)}.", "\t")))
+        self.parsers.enum(enum)
+        return EnumView(
+            name=enum.name,
+            doc=go_comment(f"{enum.name}: {enum.description}" if enum.description else f"{enum.name} is an enumeration."),
+            consts=tuple(consts),
+        )
+
+    def model_view(self, model: ir.Model) -> ModelView:
+        fields: list[FieldView] = []
+        steps: list[Step] = []
+        ok_vars: dict[str, str] = {}  # wire -> ok variable, for fields rules read
+        read_by_rules = {w for r in model.rules for w in reads(r)}
+        go_fields = dict(zip((f.wire_name for f in model.fields), self.names.of_model(model)))
+        for f in model.fields:
+            name = go_fields[f.wire_name]
+            where = pointer_of("$defs", model.name, "properties", f.wire_name)
+            hint = model.name + name
+            t = f.type
+            base_type = self.types.spell(t, hint, where)
+            parser = self.parsers.var(f"p{model.name}_{name}", base_type, self.parsers.parser(t, hint, where))
+            ok = "_"
+            if f.wire_name in read_by_rules:
+                ok = f"ok{name}"
+                ok_vars[f.wire_name] = ok
+            gotype, deref = base_type, False
+            if f.required:
+                kind = "required_or_null" if isinstance(t, ir.NullableType) else "required"
+                step = FieldStep(kind, name, ok, base_type, f.wire_name, parser, required_message=f.required_message)
+                # Go's zero time means "not set", as the original IsZero checks had it.
+                presence = "not_zero_time" if isinstance(t, ir.DateTimeType) else "always"
+            elif f.has_default or f.default_factory:
+                default = Default("uuid4") if f.default_factory == "uuid4" else default_of(f.default)
+                step = FieldStep("default", name, ok, base_type, f.wire_name, parser, default=default)
+                presence = "always"
+            elif self.types.nilable(t):
+                step = FieldStep("optional", name, ok, base_type, f.wire_name, parser)
+                presence = "not_nil"
+            else:
+                gotype, deref = GoType("*" + base_type.spelling, base_type.packages), True
+                step = FieldStep("optional_ptr", name, ok, base_type, f.wire_name, parser)
+                presence = "not_nil"
+            steps.append(step)
+            encode = self.encoders.encode(t, hint, where)
+            steps.extend(rule_step(rule, go_fields, ok_vars) for rule in model.rules if rule.after == f.wire_name)
+            fields.append(FieldView(name, gotype, json_tag(f.wire_name, omitempty=presence == "not_nil"),
+                                    go_comment(f.description or f"{name} is the {f.wire_name!r} field.", "\t"),
+                                    f.wire_name, presence, deref, encode))
+        steps.extend(rule_step(r, go_fields, ok_vars) for r in model.rules if r.after is None)
+        return ModelView(
+            name=model.name,
+            doc=go_comment(f"{model.name}: {model.description}" if model.description else f"{model.name} is a model of {self.fmt.id}."),
+            fields=tuple(fields),
+            ok_vars=tuple(ok_vars.values()),
+            steps=tuple(steps),
+            closed=model.closed,
+            keys=tuple(f.wire_name for f in model.fields),
+            type_message=model.type_message,
+            unknown_message=model.unknown_message,
+            uses_obj=bool(model.fields) or model.closed or bool(model.rules),
+            behaviour_fields=self.behaviour_fields(model.name),
+        )
+
+    def union_view(self, name: str, t: ir.UnionType, doc: tuple[str, ...], where: str) -> UnionView:
+        variants: list[VariantView] = []
+        seen: set[str] = set()
+        for v, selector in zip(t.variants, t.tags or t.json_kinds):
+            field = v.name if isinstance(v, ir.Ref) else KIND_FIELDS.get(selector, go_name(selector))
+            if field in seen or field in METHOD_NAMES:
+                raise self.fail(where, f"two variants of {name} both become the Go field {field!r}", "make the variants distinct definitions")
+            seen.add(field)
+            hint = name + field
+            value_type = self.types.spell(v, hint, where)
+            pointer = not self.types.nilable(v)
+            cases = (selector,)
+            if not t.discriminator and selector == "number" and "integer" not in t.json_kinds:
+                cases = ("integer", "number")
+            parser = self.parsers.var(f"p{name}_{field}", value_type, self.parsers.parser(v, hint, where))
+            described = f"when {t.discriminator!r} is {selector!r}" if t.discriminator else f"when the value is a JSON {selector}"
+            variants.append(VariantView(
+                field=field,
+                type=GoType("*" + value_type.spelling, value_type.packages) if pointer else value_type,
+                doc=go_comment(f"{field} is set {described}.", "\t"),
+                match=cases,
+                parser=parser,
+                pointer=pointer,
+                encode=self.encoders.encode(v, hint, where),
+            ))
+        return UnionView(
+            name=name,
+            doc=doc or go_comment(f"{name} is one of several shapes; exactly one field is set."),
+            variants=tuple(variants),
+            discriminator=t.discriminator or None,
+            type_message=t.messages.get("type", ""),
+            missing_message=t.messages.get("discriminator", ""),
+            value_message=t.messages.get("discriminatorValue", ""),
+            kind_message=t.messages.get("oneOf", ""),
+        )
+
+    def tuple_view(self, name: str, t: ir.TupleType, doc: tuple[str, ...], where: str) -> TupleView:
+        items: list[TupleItemView] = []
+        for i, item in enumerate(t.items):
+            label = t.names[i] if i < len(t.names) and t.names[i] else f"item{i}"
+            field = go_name(label)
+            if field in METHOD_NAMES:
+                field += "Field"
+            hint = name + field
+            gotype = self.types.spell(item, hint, where)
+            parser = self.parsers.var(f"p{name}_{field}", gotype, self.parsers.parser(item, hint, where))
+            items.append(TupleItemView(field, gotype, go_comment(f"{field} is item {i} of the array.", "\t"),
+                                       parser, self.encoders.encode(item, hint, where)))
+        if len({i.field for i in items}) != len(items):
+            raise self.fail(where, f"two items of the tuple {name} have the same name", "give the prefixItems distinct \"x-name\"s")
+        return TupleView(name, doc or go_comment(f"{name} is a fixed-length array."), tuple(items),
+                         t.messages["type"], t.messages["prefixItems"])
+
+    def alias_view(self, alias: ir.Alias) -> AliasView | None:
+        """The view of an alias; a union or tuple alias is declared as a union or tuple instead (None)."""
+        where = pointer_of("$defs", alias.name)
+        doc = go_comment(f"{alias.name}: {alias.description}" if alias.description else f"{alias.name} is a named type.")
+        match alias.type:
+            case ir.UnionType():
+                self.unions.append(self.union_view(alias.name, alias.type, doc, where))
+                return None
+            case ir.TupleType():
+                self.tuples.append(self.tuple_view(alias.name, alias.type, doc, where))
+                return None
+        gotype = self.types.spell(alias.type, alias.name, where)
+        parser = self.parsers.var(f"p{alias.name}", gotype, self.parsers.parser(alias.type, alias.name, where))
+        return AliasView(alias.name, doc, gotype, parser)
+
+    def known_view(self, known: ir.KnownValues) -> KnownView:
+        model = self.fmt.definition(known.model)
+        assert isinstance(model, ir.Model)
+        field = dict(zip((f.name for f in model.fields), self.names.of_model(model)))[known.field]
+        name = f"{known.model}{field}Values"
+        return KnownView(name, known.values,
+                         go_comment(f"{name} lists the documented values of {known.model}.{field}; any string is accepted."))
+
+
+def default_of(value: object) -> Default:
+    """The default of an optional field, by its JSON value (containers are built anew for every value)."""
+    match value:
+        case bool():
+            return Default("bool", value)
+        case int() | float():
+            return Default("number", value)
+        case str():
+            return Default("string", value)
+        case _:
+            return Default("json", json.dumps(value, separators=(",", ":"), ensure_ascii=False))

@@ -1,0 +1,86 @@
+"""Encoders: how a Go value of an IR type becomes the tree value its parser reads (toTree)."""
+
+from __future__ import annotations
+
+from generator import ir
+from generator.targets.go.types import GoTypes
+from generator.targets.go.views import Encode, GoType, TreeFunc, TreeHelper
+
+
+class Encoders:
+    """The encoders of one package, and the tree helper functions they need (one per hint)."""
+
+    def __init__(self, types: GoTypes) -> None:
+        self.types = types
+        self.helpers: dict[str, TreeHelper | None] = {}  # name -> helper; None while it is being built
+
+    def encode(self, t: ir.TypeRef, hint: str, where: str) -> Encode:
+        """How a value of t becomes a tree value."""
+        match t:
+            case ir.DateTimeType():
+                return Encode("time")
+            case ir.BytesType():
+                return Encode("bytes")
+            case ir.StringType() | ir.NumericType() | ir.BooleanType():
+                return Encode("same")
+            case ir.AnyType():
+                return Encode("any")
+            case ir.ListType():
+                return Encode("list", self.func(t.item, hint + "Item", where))
+            case ir.MapType():
+                return Encode("map", self.func(t.value, hint + "Value", where))
+            case ir.NullableType():
+                if self.types.nilable(t.inner):
+                    return self.encode(t.inner, hint, where)
+                return Encode("ptr", self.func(t.inner, hint, where))
+            case ir.UnionType() | ir.TupleType():
+                return Encode("method")
+            case ir.Ref():
+                target = self.types.defs[t.name]
+                if isinstance(target, ir.Enum):
+                    return Encode("enum")
+                if isinstance(target, ir.Alias) and not isinstance(target.type, (ir.UnionType, ir.TupleType)):
+                    return self.encode(target.type, t.name, where)
+                return Encode("method")
+            case _:
+                raise AssertionError(f"the Go target has no encoder for IR kind {t.kind!r}")
+
+    def func(self, t: ir.TypeRef, hint: str, where: str) -> TreeFunc:
+        """A function value of type func(T) any for t."""
+        gotype = self.types.spell(t, hint, where)
+        match t:
+            case ir.DateTimeType():
+                return TreeFunc("time")
+            case ir.BytesType():
+                return TreeFunc("bytes")
+            case ir.StringType() | ir.NumericType() | ir.BooleanType():
+                return TreeFunc("same", gotype)
+            case ir.AnyType():
+                return TreeFunc("any")
+            case ir.UnionType() | ir.TupleType():
+                return TreeFunc("method", gotype)
+            case ir.Ref() if isinstance(self.types.defs[t.name], ir.Enum):
+                return TreeFunc("enum", gotype)
+            case ir.Ref() if not _plain_alias(self.types.defs[t.name]):
+                return TreeFunc("method", gotype)
+            case ir.Ref() | ir.ListType() | ir.MapType() | ir.NullableType():
+                return self.helper(t, hint, where, gotype)
+            case _:
+                raise AssertionError(f"the Go target has no encoder for IR kind {t.kind!r}")
+
+    def helper(self, t: ir.TypeRef, hint: str, where: str, gotype: GoType) -> TreeFunc:
+        """func tree<hint>(x T) any, for a list, map, nullable or plain alias element."""
+        name = f"tree{hint}"
+        if name not in self.helpers:
+            self.helpers[name] = None  # a recursive type reaches its own helper: it is there by name
+            self.helpers[name] = TreeHelper(name, gotype, self.encode(t, hint, where))
+        return TreeFunc("helper", helper=name)
+
+    def tree_helpers(self) -> list[TreeHelper]:
+        """The helper functions, by name."""
+        return [h for _, h in sorted(self.helpers.items()) if h is not None]
+
+
+def _plain_alias(definition: ir.Definition) -> bool:
+    """An alias of a type that has no toTree method of its own (not a union or tuple)."""
+    return isinstance(definition, ir.Alias) and not isinstance(definition.type, (ir.UnionType, ir.TupleType))

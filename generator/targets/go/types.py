@@ -1,0 +1,85 @@
+"""IR type -> Go type spelling.
+
+A union or tuple written inline in a field gets a named Go type of its own, named after
+where it sits (e.g. ChatMessageContent); `define` builds its declaration when first met.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from generator import ir
+from generator.errors import SpecError, pointer_of
+from generator.targets.go.target import PACKAGE_NAMES
+from generator.targets.go.views import GoType
+
+TIME = GoType("time.Time", frozenset({"time"}))
+
+
+def _wrap(prefix: str, inner: GoType) -> GoType:
+    return GoType(prefix + inner.spelling, inner.packages)
+
+
+class GoTypes:
+    """The Go types of one format's package."""
+
+    def __init__(self, fmt: ir.Format, define: Callable[[str, ir.UnionType | ir.TupleType, str], None]) -> None:
+        self.fmt = fmt
+        self.defs = {d.name: d for d in fmt.definitions}
+        self.define = define  # builds the declaration of an inline union or tuple: (name, type, where)
+        # Go type name -> where it comes from (for collisions): the definitions, named by the naming pass, and inline types.
+        self.type_names: dict[str, str] = {d.name: pointer_of("$defs", d.name) for d in fmt.definitions}
+
+    def nilable(self, t: ir.TypeRef) -> bool:
+        """Whether the Go zero value of the type is nil (so no pointer is needed to tell absence)."""
+        match t:
+            case ir.ListType() | ir.MapType() | ir.AnyType() | ir.BytesType() | ir.NullableType():
+                return True
+            case ir.Ref(target="alias"):
+                alias = self.defs[t.name]
+                assert isinstance(alias, ir.Alias)
+                return not isinstance(alias.type, (ir.UnionType, ir.TupleType)) and self.nilable(alias.type)
+            case (ir.Ref() | ir.StringType() | ir.DateTimeType() | ir.NumericType() | ir.BooleanType()
+                  | ir.UnionType() | ir.TupleType()):
+                return False
+            case _:
+                raise AssertionError(f"the Go target has no type for IR kind {t.kind!r}")
+
+    def spell(self, t: ir.TypeRef, hint: str, where: str) -> GoType:
+        """The Go type of a value of t; hint names an inline union or tuple (e.g. "ChatMessageContent")."""
+        match t:
+            case ir.DateTimeType():
+                return TIME
+            case ir.BytesType():
+                return GoType("[]byte")
+            case ir.StringType():
+                return GoType("string")
+            case ir.NumericType():
+                return GoType("int64" if t.integer else "float64")
+            case ir.BooleanType():
+                return GoType("bool")
+            case ir.AnyType():
+                return GoType("any")
+            case ir.ListType():
+                return _wrap("[]", self.spell(t.item, hint + "Item", where))
+            case ir.MapType():
+                return _wrap("map[string]", self.spell(t.value, hint + "Value", where))
+            case ir.NullableType():
+                inner = self.spell(t.inner, hint, where)
+                return inner if self.nilable(t.inner) else _wrap("*", inner)
+            case ir.UnionType() | ir.TupleType():
+                return GoType(self.inline_named(t, hint, where))
+            case ir.Ref():
+                return GoType(t.name)
+            case _:
+                raise AssertionError(f"the Go target has no type for IR kind {t.kind!r}")
+
+    def inline_named(self, t: ir.UnionType | ir.TupleType, name: str, where: str) -> str:
+        """A union or tuple written inline in a field gets a named type of its own."""
+        if name not in self.type_names:
+            if name in PACKAGE_NAMES:
+                raise SpecError(self.fmt.source, where, f"the Go type name {name!r} is one the generated package defines itself",
+                                "rename the definition")
+            self.type_names[name] = where
+            self.define(name, t, where)
+        return name

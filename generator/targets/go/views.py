@@ -1,0 +1,326 @@
+"""The views the Go templates render: data only, no Go source text but names and types.
+
+A view holds what one construct needs (a struct, a parse step, a parser expression);
+templates/go/ spells it. Every view that templates dispatch on has a `kind`, and the
+builders (types, parsers, encoders, rules, definitions) make only the kinds listed here.
+Text from the spec (messages, wire names, values) stays raw: templates quote it with gostr.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Union
+
+
+@dataclass(frozen=True)
+class GoType:
+    """A Go type as written in source, and the standard packages that spelling needs, e.g. "[]time.Time" needs "time"."""
+
+    spelling: str
+    packages: frozenset[str] = frozenset()
+
+    def __str__(self) -> str:
+        return self.spelling
+
+
+# --- parser expressions: values of type rt.Parser[T] (templates/go/parser_expr.go.j2) ---------------
+
+
+@dataclass(frozen=True)
+class DateTimeParser:
+    messages: Mapping[str, str]
+    kind: ClassVar[str] = "date_time"
+
+
+@dataclass(frozen=True)
+class BytesParser:
+    messages: Mapping[str, str]
+    kind: ClassVar[str] = "bytes"
+
+
+@dataclass(frozen=True)
+class StringParser:
+    messages: Mapping[str, str]
+    min_length: int | None
+    max_length: int | None
+    pattern: str | None  # in Go's regexp syntax (generator.patterns.to_go)
+    enum: tuple[str, ...] | None
+    const: str | None
+    kind: ClassVar[str] = "string"
+
+
+@dataclass(frozen=True)
+class NumberParser:
+    messages: Mapping[str, str]
+    integer: bool
+    minimum: float | None
+    maximum: float | None
+    exclusive_minimum: float | None
+    exclusive_maximum: float | None
+    kind: ClassVar[str] = "number"
+
+
+@dataclass(frozen=True)
+class BoolParser:
+    messages: Mapping[str, str]
+    kind: ClassVar[str] = "bool"
+
+
+@dataclass(frozen=True)
+class AnyParser:
+    messages: Mapping[str, str]
+    kind: ClassVar[str] = "any"
+
+
+@dataclass(frozen=True)
+class EnumParser:
+    """A named string type with a closed set of values, e.g. Role."""
+
+    type: str
+    messages: Mapping[str, str]
+    values: tuple[str, ...]
+    kind: ClassVar[str] = "enum"
+
+
+@dataclass(frozen=True)
+class ListParser:
+    item_type: GoType
+    item: Parser
+    messages: Mapping[str, str]
+    min_items: int | None
+    max_items: int | None
+    unique_items: bool
+    kind: ClassVar[str] = "list"
+
+
+@dataclass(frozen=True)
+class MapParser:
+    value_type: GoType
+    value: Parser
+    messages: Mapping[str, str]
+    kind: ClassVar[str] = "map"
+
+
+@dataclass(frozen=True)
+class NullableParser:
+    inner_type: GoType
+    inner: Parser
+    or_null: bool  # the inner type's zero value is nil already (rt.OrNull), else stored as *T (rt.Nullable)
+    kind: ClassVar[str] = "nullable"
+
+
+@dataclass(frozen=True)
+class NamedParser:
+    """The parse function of a named type, e.g. parseChatMessage."""
+
+    type: str
+    kind: ClassVar[str] = "named"
+
+
+Parser = Union[DateTimeParser, BytesParser, StringParser, NumberParser, BoolParser, AnyParser, EnumParser,
+               ListParser, MapParser, NullableParser, NamedParser]
+
+
+@dataclass(frozen=True)
+class ParserVar:
+    """A package variable holding a parser, set in init (so recursive types need no ordering)."""
+
+    name: str  # e.g. "pChatMessage_Role"
+    type: GoType  # T of rt.Parser[T]
+    parser: Parser
+
+
+# --- encoders: Go value -> tree value (templates/go/encode_expr.go.j2) ------------------------------
+
+
+@dataclass(frozen=True)
+class TreeFunc:
+    """A function value of type func(T) any (no func literals: gofmt may unfold them)."""
+
+    kind: str  # "time" | "bytes" | "same" | "any" | "method" | "enum" | "helper"
+    type: GoType | None = None  # T for "same", "method", "enum"
+    helper: str = ""  # for "helper": the package function, e.g. "treeDocTagsItem"
+
+    KINDS: ClassVar[frozenset[str]] = frozenset({"time", "bytes", "same", "any", "method", "enum", "helper"})
+
+
+@dataclass(frozen=True)
+class Encode:
+    """How a value becomes a tree value; the value itself is spelled by the template that uses it."""
+
+    kind: str  # "same" | "time" | "bytes" | "any" | "list" | "map" | "ptr" | "enum" | "method"
+    func: TreeFunc | None = None  # for "list", "map" (each element) and "ptr" (the pointee)
+
+    KINDS: ClassVar[frozenset[str]] = frozenset({"same", "time", "bytes", "any", "list", "map", "ptr", "enum", "method"})
+
+
+@dataclass(frozen=True)
+class TreeHelper:
+    """A package function func treeX(x T) any, for a tree function no runtime function covers."""
+
+    name: str
+    type: GoType
+    encode: Encode
+
+
+# --- parse steps of a model (templates/go/parse_step.go.j2) ---------------------------------------
+
+
+@dataclass(frozen=True)
+class Default:
+    """A func() T giving a fresh default value of an optional field."""
+
+    kind: str  # "uuid4" | "bool" | "number" | "string" | "json"
+    value: Any = None  # the JSON value; for "json" its compact text
+
+    KINDS: ClassVar[frozenset[str]] = frozenset({"uuid4", "bool", "number", "string", "json"})
+
+
+@dataclass(frozen=True)
+class FieldStep:
+    """out.<field>, ok = rt.<getter>[T](c, obj, wire, parser, ...)."""
+
+    kind: str  # "required" | "required_or_null" | "default" | "optional" | "optional_ptr"
+    field: str
+    ok: str  # the ok variable rules read, or "_"
+    type: GoType  # the getter's type argument
+    wire: str
+    parser: str  # a ParserVar's name or a parse function
+    required_message: str = ""
+    default: Default | None = None
+
+    KINDS: ClassVar[frozenset[str]] = frozenset({"required", "required_or_null", "default", "optional", "optional_ptr"})
+
+
+@dataclass(frozen=True)
+class When:
+    field: str
+    pointer: tuple[str, ...]
+    equals: str
+
+
+@dataclass(frozen=True)
+class RuleStep:
+    """A call of the rule's runtime check, with what it reads; `usable` are ok variables that must all be true."""
+
+    kind: str  # a rule kind: "at_least_one_of" | "member_of" | "contains" | "required_when" | "allowed_when"
+    message: str
+    fields: tuple[str, ...] = ()
+    value: str = ""  # member_of: the Go field that holds the value
+    ok: str = ""  # member_of: its ok variable
+    up: int = 0
+    pointer: tuple[str, ...] = ()
+    equals: str = ""
+    when: When | None = None
+    allowed: tuple[str, ...] = ()
+    usable: tuple[str, ...] = ()
+
+    KINDS: ClassVar[frozenset[str]] = frozenset({"at_least_one_of", "member_of", "contains", "required_when", "allowed_when"})
+
+
+Step = Union[FieldStep, RuleStep]
+
+
+# --- definitions ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FieldView:
+    name: str  # e.g. "SessionID"
+    type: GoType  # e.g. *bool
+    tag: str  # e.g. `json:"completed,omitempty"`
+    doc: tuple[str, ...]  # comment lines
+    wire: str  # the JSON key
+    presence: str  # when toTree writes it: "always" | "not_zero_time" | "not_nil"
+    deref: bool  # stored as *T, so toTree reads (*m.<name>)
+    encode: Encode
+
+    PRESENCES: ClassVar[frozenset[str]] = frozenset({"always", "not_zero_time", "not_nil"})
+
+
+@dataclass(frozen=True)
+class ModelView:
+    name: str
+    doc: tuple[str, ...]
+    fields: tuple[FieldView, ...]
+    ok_vars: tuple[str, ...]  # parse locals rules read, e.g. "okUser"
+    steps: tuple[Step, ...]  # the parse function's statements, rules after the field they follow
+    closed: bool
+    keys: tuple[str, ...]  # the wire names, for rejecting unknown keys
+    type_message: str
+    unknown_message: str
+    uses_obj: bool
+    behaviour_fields: str  # fields the behaviour methods keep, or ""
+
+
+@dataclass(frozen=True)
+class ConstView:
+    name: str
+    value: str
+    doc: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class EnumView:
+    name: str
+    doc: tuple[str, ...]
+    consts: tuple[ConstView, ...]
+
+
+@dataclass(frozen=True)
+class VariantView:
+    field: str  # e.g. "TextBlock"
+    type: GoType  # the field's Go type, e.g. *TextBlock
+    doc: tuple[str, ...]
+    match: tuple[str, ...]  # the kinds or tags that select it, e.g. ("integer", "number")
+    parser: str  # a ParserVar's name or a parse function
+    pointer: bool  # stored as *T
+    encode: Encode
+
+
+@dataclass(frozen=True)
+class UnionView:
+    name: str
+    doc: tuple[str, ...]
+    variants: tuple[VariantView, ...]
+    discriminator: str | None  # the tag key
+    type_message: str
+    missing_message: str
+    value_message: str
+    kind_message: str
+
+
+@dataclass(frozen=True)
+class TupleItemView:
+    field: str
+    type: GoType
+    doc: tuple[str, ...]
+    parser: str
+    encode: Encode
+
+
+@dataclass(frozen=True)
+class TupleView:
+    name: str
+    doc: tuple[str, ...]
+    items: tuple[TupleItemView, ...]
+    type_message: str
+    length_message: str
+
+
+@dataclass(frozen=True)
+class AliasView:
+    name: str
+    doc: tuple[str, ...]
+    type: GoType
+    parser: str
+
+
+@dataclass(frozen=True)
+class KnownView:
+    """A var listing an open string field's documented values."""
+
+    name: str
+    values: tuple[str, ...]
+    doc: tuple[str, ...]
