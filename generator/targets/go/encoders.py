@@ -17,18 +17,18 @@ class Encoders:
     def encode(self, t: ir.TypeRef, hint: str, where: str) -> Encode:
         """How a value of t becomes a tree value."""
         match t:
-            case ir.DateTimeType():
-                return Encode("time")
-            case ir.BytesType():
-                return Encode("bytes")
             case ir.StringType() | ir.NumericType() | ir.BooleanType():
                 return Encode("same")
-            case ir.AnyType():
-                return Encode("any")
             case ir.ListType():
                 return Encode("list", self.func(t.item, hint + "Item", where))
             case ir.MapType():
                 return Encode("map", self.func(t.value, hint + "Value", where))
+            case ir.DateTimeType():
+                return Encode("time")
+            case ir.BytesType():
+                return Encode("bytes")
+            case ir.AnyType():
+                return Encode("any")
             case ir.NullableType():
                 if self.types.nilable(t.inner):
                     return self.encode(t.inner, hint, where)
@@ -49,24 +49,12 @@ class Encoders:
         """A function value of type func(T) any for t."""
         gotype = self.types.spell(t, hint, where)
         match t:
-            case ir.DateTimeType():
-                return TreeFunc("time")
-            case ir.BytesType():
-                return TreeFunc("bytes")
-            case ir.StringType() | ir.NumericType() | ir.BooleanType():
-                return TreeFunc("same", gotype)
-            case ir.AnyType():
-                return TreeFunc("any")
-            case ir.UnionType() | ir.TupleType():
-                return TreeFunc("method", gotype)
-            case ir.Ref() if isinstance(self.types.defs[t.name], ir.Enum):
-                return TreeFunc("enum", gotype)
-            case ir.Ref() if not _plain_alias(self.types.defs[t.name]):
-                return TreeFunc("method", gotype)
-            case ir.Ref() | ir.ListType() | ir.MapType() | ir.NullableType():
+            case ir.ListType() | ir.MapType() | ir.NullableType():
                 return self.helper(t, hint, where, gotype)
-            case _:
-                raise AssertionError(f"the Go target has no encoder for IR kind {t.kind!r}")
+            case ir.Ref() if _plain_alias(self.types.defs[t.name]):
+                return self.helper(t, hint, where, gotype)
+            case _:  # a runtime function or the type's method does what encode says (encode's match is exhaustive)
+                return TreeFunc(self.encode(t, hint, where).kind, gotype)
 
     def helper(self, t: ir.TypeRef, hint: str, where: str, gotype: GoType) -> TreeFunc:
         """func tree<hint>(x T) any, for a list, map, nullable or plain alias element."""

@@ -6,8 +6,8 @@ from generator import ir
 from generator.errors import SpecError
 from generator.patterns import PatternError, to_go
 from generator.targets.go.types import GoTypes
-from generator.targets.go.views import (AnyParser, BoolParser, BytesParser, DateTimeParser, EnumParser, GoType, ListParser,
-                                        MapParser, NamedParser, NullableParser, NumberParser, Parser, ParserVar, StringParser)
+from generator.targets.go.views import (EnumParser, GoType, ListParser, MapParser, NamedParser, NullableParser, NumberParser,
+                                        Parser, ParserVar, ScalarParser, StringParser)
 
 
 class Parsers:
@@ -21,17 +21,17 @@ class Parsers:
         """The parser of t; hint and where as for GoTypes.spell."""
         match t:
             case ir.DateTimeType():
-                return DateTimeParser(t.messages)
+                return ScalarParser("date_time", t.messages)
             case ir.BytesType():
-                return BytesParser(t.messages)
+                return ScalarParser("bytes", t.messages)
             case ir.StringType():
                 return StringParser(t.messages, t.min_length, t.max_length, self.pattern(t.pattern, where), t.enum, t.const)
             case ir.NumericType():
                 return NumberParser(t.messages, t.integer, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum)
             case ir.BooleanType():
-                return BoolParser(t.messages)
+                return ScalarParser("bool", t.messages)
             case ir.AnyType():
-                return AnyParser(t.messages)
+                return ScalarParser("any", t.messages)
             case ir.ListType():
                 item_type = self.types.spell(t.item, hint + "Item", where)
                 return ListParser(item_type, self.parser(t.item, hint + "Item", where), t.messages,

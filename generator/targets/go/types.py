@@ -48,16 +48,16 @@ class GoTypes:
     def spell(self, t: ir.TypeRef, hint: str, where: str) -> GoType:
         """The Go type of a value of t; hint names an inline union or tuple (e.g. "ChatMessageContent")."""
         match t:
-            case ir.DateTimeType():
-                return TIME
-            case ir.BytesType():
-                return GoType("[]byte")
             case ir.StringType():
                 return GoType("string")
+            case ir.BytesType():
+                return GoType("[]byte")
             case ir.NumericType():
                 return GoType("int64" if t.integer else "float64")
             case ir.BooleanType():
                 return GoType("bool")
+            case ir.DateTimeType():
+                return TIME
             case ir.AnyType():
                 return GoType("any")
             case ir.ListType():

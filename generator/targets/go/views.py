@@ -13,6 +13,17 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Union
 
 
+class Kinded:
+    """A view with a kind the templates dispatch on; a kind outside KINDS is refused when the view is made."""
+
+    KINDS: ClassVar[frozenset[str]]
+    kind: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in self.KINDS:
+            raise AssertionError(f"{type(self).__name__} has no kind {self.kind!r}; the templates handle {sorted(self.KINDS)}")
+
+
 @dataclass(frozen=True)
 class GoType:
     """A Go type as written in source, and the standard packages that spelling needs, e.g. "[]time.Time" needs "time"."""
@@ -28,19 +39,20 @@ class GoType:
 
 
 @dataclass(frozen=True)
-class DateTimeParser:
-    messages: Mapping[str, str]
-    kind: ClassVar[str] = "date_time"
+class ScalarParser(Kinded):
+    """A parser with messages and nothing else: rt.DateTime (RFC 3339 text, read into time.Time), rt.Base64
+    (padded base64 text, read into []byte), rt.Bool, rt.AnyJSON (any JSON value)."""
 
-
-@dataclass(frozen=True)
-class BytesParser:
+    kind: str  # "date_time" | "bytes" | "bool" | "any"
     messages: Mapping[str, str]
-    kind: ClassVar[str] = "bytes"
+
+    KINDS: ClassVar[frozenset[str]] = frozenset({"date_time", "bytes", "bool", "any"})
 
 
 @dataclass(frozen=True)
 class StringParser:
+    """rt.String with the spec's length, pattern, enum and const checks."""
+
     messages: Mapping[str, str]
     min_length: int | None
     max_length: int | None
@@ -52,6 +64,8 @@ class StringParser:
 
 @dataclass(frozen=True)
 class NumberParser:
+    """rt.Integer or rt.Number with the spec's bounds."""
+
     messages: Mapping[str, str]
     integer: bool
     minimum: float | None
@@ -59,18 +73,6 @@ class NumberParser:
     exclusive_minimum: float | None
     exclusive_maximum: float | None
     kind: ClassVar[str] = "number"
-
-
-@dataclass(frozen=True)
-class BoolParser:
-    messages: Mapping[str, str]
-    kind: ClassVar[str] = "bool"
-
-
-@dataclass(frozen=True)
-class AnyParser:
-    messages: Mapping[str, str]
-    kind: ClassVar[str] = "any"
 
 
 @dataclass(frozen=True)
@@ -85,9 +87,11 @@ class EnumParser:
 
 @dataclass(frozen=True)
 class ListParser:
-    item_type: GoType
-    item: Parser
-    messages: Mapping[str, str]
+    """rt.List[T]: an array whose items the item parser reads."""
+
+    item_type: GoType  # T of []T
+    item: Parser  # reads each item
+    messages: Mapping[str, str]  # "type", "minItems", "maxItems", "uniqueItems"
     min_items: int | None
     max_items: int | None
     unique_items: bool
@@ -96,14 +100,18 @@ class ListParser:
 
 @dataclass(frozen=True)
 class MapParser:
-    value_type: GoType
-    value: Parser
-    messages: Mapping[str, str]
+    """rt.Map[T]: an object whose values the value parser reads."""
+
+    value_type: GoType  # T of map[string]T
+    value: Parser  # reads each value
+    messages: Mapping[str, str]  # "type"
     kind: ClassVar[str] = "map"
 
 
 @dataclass(frozen=True)
 class NullableParser:
+    """rt.OrNull[T] or rt.Nullable[T]: null, or what the inner parser reads."""
+
     inner_type: GoType
     inner: Parser
     or_null: bool  # the inner type's zero value is nil already (rt.OrNull), else stored as *T (rt.Nullable)
@@ -118,8 +126,7 @@ class NamedParser:
     kind: ClassVar[str] = "named"
 
 
-Parser = Union[DateTimeParser, BytesParser, StringParser, NumberParser, BoolParser, AnyParser, EnumParser,
-               ListParser, MapParser, NullableParser, NamedParser]
+Parser = Union[ScalarParser, StringParser, NumberParser, EnumParser, ListParser, MapParser, NullableParser, NamedParser]
 
 
 @dataclass(frozen=True)
@@ -135,7 +142,7 @@ class ParserVar:
 
 
 @dataclass(frozen=True)
-class TreeFunc:
+class TreeFunc(Kinded):
     """A function value of type func(T) any (no func literals: gofmt may unfold them)."""
 
     kind: str  # "time" | "bytes" | "same" | "any" | "method" | "enum" | "helper"
@@ -146,7 +153,7 @@ class TreeFunc:
 
 
 @dataclass(frozen=True)
-class Encode:
+class Encode(Kinded):
     """How a value becomes a tree value; the value itself is spelled by the template that uses it."""
 
     kind: str  # "same" | "time" | "bytes" | "any" | "list" | "map" | "ptr" | "enum" | "method"
@@ -168,7 +175,7 @@ class TreeHelper:
 
 
 @dataclass(frozen=True)
-class Default:
+class Default(Kinded):
     """A func() T giving a fresh default value of an optional field."""
 
     kind: str  # "uuid4" | "bool" | "number" | "string" | "json"
@@ -178,7 +185,7 @@ class Default:
 
 
 @dataclass(frozen=True)
-class FieldStep:
+class FieldStep(Kinded):
     """out.<field>, ok = rt.<getter>[T](c, obj, wire, parser, ...)."""
 
     kind: str  # "required" | "required_or_null" | "default" | "optional" | "optional_ptr"
@@ -201,7 +208,7 @@ class When:
 
 
 @dataclass(frozen=True)
-class RuleStep:
+class RuleStep(Kinded):
     """A call of the rule's runtime check, with what it reads; `usable` are ok variables that must all be true."""
 
     kind: str  # a rule kind: "at_least_one_of" | "member_of" | "contains" | "required_when" | "allowed_when"
@@ -227,6 +234,8 @@ Step = Union[FieldStep, RuleStep]
 
 @dataclass(frozen=True)
 class FieldView:
+    """A struct field, and how toTree writes it."""
+
     name: str  # e.g. "SessionID"
     type: GoType  # e.g. *bool
     tag: str  # e.g. `json:"completed,omitempty"`
@@ -236,11 +245,11 @@ class FieldView:
     deref: bool  # stored as *T, so toTree reads (*m.<name>)
     encode: Encode
 
-    PRESENCES: ClassVar[frozenset[str]] = frozenset({"always", "not_zero_time", "not_nil"})
-
 
 @dataclass(frozen=True)
 class ModelView:
+    """A model: its struct, and its parse function and toTree."""
+
     name: str
     doc: tuple[str, ...]
     fields: tuple[FieldView, ...]
@@ -256,6 +265,8 @@ class ModelView:
 
 @dataclass(frozen=True)
 class ConstView:
+    """A constant of an enum type."""
+
     name: str
     value: str
     doc: tuple[str, ...]
@@ -263,6 +274,8 @@ class ConstView:
 
 @dataclass(frozen=True)
 class EnumView:
+    """A named string type and its constants."""
+
     name: str
     doc: tuple[str, ...]
     consts: tuple[ConstView, ...]
@@ -270,6 +283,8 @@ class EnumView:
 
 @dataclass(frozen=True)
 class VariantView:
+    """A union variant: a field of the union struct, set when the JSON selects it."""
+
     field: str  # e.g. "TextBlock"
     type: GoType  # the field's Go type, e.g. *TextBlock
     doc: tuple[str, ...]
@@ -281,7 +296,9 @@ class VariantView:
 
 @dataclass(frozen=True)
 class UnionView:
-    name: str
+    """A union: a struct with one pointer (or nil-able) field per variant."""
+
+    name: str  # e.g. "Content", or a field's inline union, e.g. "ChatMessageContent"
     doc: tuple[str, ...]
     variants: tuple[VariantView, ...]
     discriminator: str | None  # the tag key
@@ -293,34 +310,40 @@ class UnionView:
 
 @dataclass(frozen=True)
 class TupleItemView:
-    field: str
+    """An item of a tuple: a field of the tuple struct."""
+
+    field: str  # e.g. "Kind", from the item's x-name or its index ("Item0")
     type: GoType
     doc: tuple[str, ...]
-    parser: str
-    encode: Encode
+    parser: str  # a ParserVar's name or a parse function
+    encode: Encode  # of t.<field>
 
 
 @dataclass(frozen=True)
 class TupleView:
+    """A tuple: a struct with a field per item, written as a JSON array."""
+
     name: str
     doc: tuple[str, ...]
     items: tuple[TupleItemView, ...]
-    type_message: str
-    length_message: str
+    type_message: str  # the value is not an array
+    length_message: str  # it has another number of items
 
 
 @dataclass(frozen=True)
 class AliasView:
+    """A named type for any other type (type A = T) and its parse function."""
+
     name: str
     doc: tuple[str, ...]
-    type: GoType
-    parser: str
+    type: GoType  # e.g. []string
+    parser: str  # a ParserVar's name or a parse function
 
 
 @dataclass(frozen=True)
 class KnownView:
     """A var listing an open string field's documented values."""
 
-    name: str
-    values: tuple[str, ...]
+    name: str  # e.g. "ChatEventRoleValues"
+    values: tuple[str, ...]  # in spec order
     doc: tuple[str, ...]
