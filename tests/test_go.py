@@ -480,3 +480,25 @@ func TestOnlyZeroTimes(t *testing.T) {
 ''')
     done = _go("test", "./internal/rt/", "-run", "TestOnlyZeroTimes", cwd=tree)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_tree_helpers_of_different_types_whose_names_spell_alike_get_distinct_names_and_the_package_vets(tmp_path: Path) -> None:
+    # M.x is a list of lists of lists of integers, M.x_item a list of lists of strings: both reach a
+    # helper for "MXItemItem", once for []int64 and once for []string. One name for both did not compile.
+    spec_dir = tmp_path / "specs" / "alike"
+    spec_dir.mkdir(parents=True)
+    deep = {"type": "array", "items": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}}}
+    (spec_dir / "spec.json").write_text(json.dumps({
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Alike", "description": "Helpers alike.",
+        "x-version": "1.0.0", "$ref": "#/$defs/M",
+        "$defs": {"M": {"type": "object", "description": "A model.", "properties": {
+            "x": deep, "x_item": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}}}},
+    }), encoding="utf-8")
+    files = generate([load_spec(spec_dir, tmp_path)], options=load_options(ROOT), targets=["go"])
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    validate = files["go/alike/validate.go"]
+    assert "func treeMXItemItem(x []int64) any {" in validate and "func treeMXItemItem2(x []string) any {" in validate
+    vet = _go("vet", "./...", cwd=tmp_path / "go")
+    assert vet.returncode == 0, vet.stderr

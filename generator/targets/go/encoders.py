@@ -13,6 +13,7 @@ class Encoders:
     def __init__(self, types: GoTypes) -> None:
         self.types = types
         self.helpers: dict[str, TreeHelper | None] = {}  # name -> helper; None while it is being built
+        self.named: dict[tuple[str, str], str] = {}  # (hint, Go type) -> the helper's name
 
     def encode(self, t: ir.TypeRef, hint: str, where: str) -> Encode:
         """How a value of t becomes a tree value."""
@@ -57,12 +58,19 @@ class Encoders:
                 return TreeFunc(self.encode(t, hint, where).kind, gotype)
 
     def helper(self, t: ir.TypeRef, hint: str, where: str, gotype: GoType) -> TreeFunc:
-        """func tree<hint>(x T) any, for a list, map, nullable or plain alias element."""
-        name = f"tree{hint}"
-        if name not in self.helpers:
+        """func tree<hint>(x T) any, for a list, map, nullable or plain alias element.
+
+        Two element types whose hints spell alike (a field "x_item" beside a field "x" of lists of lists)
+        get tree<hint>2, tree<hint>3, ...: the helpers are the package's own, not API."""
+        key = (hint, gotype.spelling)
+        if key not in self.named:
+            name, n = f"tree{hint}", 2
+            while name in self.helpers:
+                name, n = f"tree{hint}{n}", n + 1
+            self.named[key] = name
             self.helpers[name] = None  # a recursive type reaches its own helper: it is there by name
             self.helpers[name] = TreeHelper(name, gotype, self.encode(t, hint, where))
-        return TreeFunc("helper", helper=name)
+        return TreeFunc("helper", helper=self.named[key])
 
     def tree_helpers(self) -> list[TreeHelper]:
         """The helper functions, by name."""

@@ -27,8 +27,7 @@ class GoTypes:
         self.fmt = fmt
         self.defs = {d.name: d for d in fmt.definitions}
         self.define = define  # builds the declaration of an inline union or tuple: (name, type, where)
-        # Go type name -> where it comes from (for collisions): the definitions, named by the naming pass, and inline types.
-        self.type_names: dict[str, str] = {d.name: pointer_of("$defs", d.name) for d in fmt.definitions}
+        self.inline: dict[str, tuple[str, ir.UnionType | ir.TupleType]] = {}  # inline type name -> (where, the type)
 
     def nilable(self, t: ir.TypeRef) -> bool:
         """Whether the Go zero value of the type is nil (so no pointer is needed to tell absence)."""
@@ -75,11 +74,24 @@ class GoTypes:
                 raise AssertionError(f"the Go target has no type for IR kind {t.kind!r}")
 
     def inline_named(self, t: ir.UnionType | ir.TupleType, name: str, where: str) -> str:
-        """A union or tuple written inline in a field gets a named type of its own."""
-        if name not in self.type_names:
-            if name in PACKAGE_NAMES:
-                raise SpecError(self.fmt.source, where, f"the Go type name {name!r} is one the generated package defines itself",
-                                "rename the definition")
-            self.type_names[name] = where
-            self.define(name, t, where)
+        """A union or tuple written inline in a field gets a named type of its own, named after where it sits.
+
+        A definition, a name the package defines itself, or another inline type that comes to the
+        same name is an error: one name cannot declare two types."""
+        if name in self.inline:
+            first, declared = self.inline[name]
+            if declared != t:
+                raise self.taken(name, first, where)
+            return name
+        if name in PACKAGE_NAMES:
+            raise SpecError(self.fmt.source, where, f"the Go type name {name!r} is one the generated package defines itself",
+                            "rename the definition")
+        if name in self.defs:
+            raise self.taken(name, pointer_of("$defs", name), where)
+        self.inline[name] = (where, t)
+        self.define(name, t, where)
         return name
+
+    def taken(self, name: str, first: str, where: str) -> SpecError:
+        return SpecError(self.fmt.source, where, f"the Go type name {name!r} is taken twice ({first} and {where})",
+                         "rename one of the definitions, or give the field an \"x-name\"")
