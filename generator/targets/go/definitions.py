@@ -126,7 +126,7 @@ class Definitions:
             hint = name + field
             value_type = self.types.spell(v, hint, where)
             pointer = not self.types.nilable(v)
-            cases = (selector,)
+            cases: tuple[str, ...] = (selector,)
             if not t.discriminator and selector == "number" and "integer" not in t.json_kinds:
                 cases = ("integer", "number")
             parser = self.parsers.var(f"p{name}_{field}", value_type, self.parsers.parser(v, hint, where))

@@ -6,7 +6,6 @@ Light to import (the CLI reads the vendoring rules); the package builder is impo
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from generator import ir
 from generator.naming import NamingPolicy, go_name, go_package
