@@ -214,6 +214,20 @@ def clash_error(fmt: object, language: str, name: str, where: str) -> Exception:
 
 
 @dataclass(frozen=True)
+class InlineTypes:
+    """How a language that declares a type for every union and tuple a spec writes inline (Go) names them.
+
+    The type is named after where it sits: the model and field (ChatMessageContent), then a word per
+    step into a list or map (...Item, ...Value), a union's variant or a tuple's item (...String)."""
+
+    item: Callable[[str], str]  # a list's item type from the list's name, e.g. "DocTags" -> "DocTagsItem"
+    value: Callable[[str], str]  # a map's value type from the map's name, e.g. "DocMeta" -> "DocMetaValue"
+    variant: Callable[[ir.TypeRef, str], str]  # (variant, its tag or JSON kind) -> the union's field, e.g. "String"
+    tuple_item: Callable[[str], str]  # an item's x-name, or item<i>, -> the tuple's field, e.g. "Kind"
+    reserved_variants: frozenset[str] = frozenset()  # names a union's field may not take (its methods), e.g. {"Validate"}
+
+
+@dataclass(frozen=True)
 class NamingPolicy:
     """How one target language spells the identifiers of a format (data, not code paths)."""
 
@@ -222,6 +236,7 @@ class NamingPolicy:
     field_name: Callable[[str], str]  # Field.name -> identifier, reserved words escaped, e.g. python_attr
     reserved_types: frozenset[str] = frozenset()  # type names the generated code defines itself, e.g. {"ValidationError"}
     enum_constant: Callable[[str, str], str] | None = None  # (enum, value) -> constant, e.g. ("Role", "user") -> "RoleUser"
+    inline_types: InlineTypes | None = None  # None: the language writes unions and tuples inline, unnamed (Python)
 
 
 @dataclass(frozen=True)
@@ -230,6 +245,8 @@ class Names:
 
     fields: Mapping[tuple[str, str], str]  # (model, wire name) -> identifier, e.g. ("Message", "content-type") -> "content_type"
     constants: Mapping[tuple[str, str], str] = field(default_factory=dict)  # (enum, value) -> constant, e.g. ("Mode", "a_b") -> "ModeAB2"
+    inline_types: Mapping[str, str] = field(default_factory=dict)  # inline union or tuple type -> where it sits
+    members: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # union or tuple type -> its fields, e.g. ("String", "Array")
 
     def of_model(self, model: ir.Model) -> list[str]:
         """The identifiers of a model's fields, in field order."""
@@ -259,19 +276,23 @@ class Namespace:
         return name
 
 
+def _type_taken(fmt: ir.Format, policy: NamingPolicy, name: str, where: str) -> Callable[[str], Exception]:
+    """The error for a type name someone else took: the generated package, or a definition or inline type at other."""
+    def taken(other: str) -> Exception:
+        if other == "the generated package":
+            return SpecError(fmt.source, where, f"the {policy.language} type name {name!r} is one the generated package defines itself",
+                             "rename the definition")
+        return SpecError(fmt.source, where, f"the {policy.language} type name {name!r} is taken twice ({other} and {where})",
+                         "rename one of the definitions, or give the field an \"x-name\"")
+    return taken
+
+
 def assign_names(fmt: ir.Format, policy: NamingPolicy) -> Names:
     """The naming pass for one format and one target language."""
     module = Namespace(fmt.source, {n: "the generated package" for n in policy.reserved_types})
     for d in fmt.definitions:
         where = pointer_of("$defs", d.name)
-
-        def taken(other: str, name: str = d.name, where: str = where) -> Exception:
-            if other == "the generated package":
-                return SpecError(fmt.source, where, f"the {policy.language} type name {name!r} is one the generated package defines itself",
-                                 "rename the definition")
-            return SpecError(fmt.source, where, f"the {policy.language} type name {name!r} is taken twice ({other} and {where})",
-                             "rename one of the definitions, or give the field an \"x-name\"")
-        module.claim(d.name, where, taken)
+        module.claim(d.name, where, _type_taken(fmt, policy, d.name, where))
     fields: dict[tuple[str, str], str] = {}
     for model in fmt.models:
         scope = Namespace(fmt.source)
@@ -287,4 +308,72 @@ def assign_names(fmt: ir.Format, policy: NamingPolicy) -> Names:
         for enum in (d for d in fmt.definitions if isinstance(d, ir.Enum)):
             for value in enum.values:
                 constants[enum.name, value] = module.derive(policy.enum_constant(enum.name, value), f"{enum.name} value {value!r}")
-    return Names(fields, constants)
+    if policy.inline_types is None:
+        return Names(fields, constants)
+    inline = _InlineNames(fmt, policy, policy.inline_types, module)
+    for model in fmt.models:
+        for f in model.fields:
+            inline.walk(f.type, model.name + fields[model.name, f.wire_name], pointer_of("$defs", model.name, "properties", f.wire_name))
+    for alias in (d for d in fmt.definitions if isinstance(d, ir.Alias)):
+        where = pointer_of("$defs", alias.name)
+        match alias.type:
+            case ir.UnionType() | ir.TupleType():
+                inline.name_members(alias.name, alias.type, where)
+            case _:
+                inline.walk(alias.type, alias.name, where)
+    return Names(fields, constants, inline.types, inline.members)
+
+
+class _InlineNames:
+    """The inline union and tuple types of a format, and the fields of every union and tuple, in spec order."""
+
+    def __init__(self, fmt: ir.Format, policy: NamingPolicy, spelling: InlineTypes, module: Namespace) -> None:
+        self.fmt, self.policy, self.spelling, self.module = fmt, policy, spelling, module
+        self.types: dict[str, str] = {}  # inline type -> where it sits
+        self.declared: dict[str, ir.UnionType | ir.TupleType] = {}  # inline type -> the type (one name may serve one type)
+        self.members: dict[str, tuple[str, ...]] = {}
+
+    def walk(self, t: ir.TypeRef, name: str, where: str) -> None:
+        """Name the inline types in t, which would be called name (a list's items name + "Item", ...)."""
+        match t:
+            case ir.ListType():
+                self.walk(t.item, self.spelling.item(name), where)
+            case ir.MapType():
+                self.walk(t.value, self.spelling.value(name), where)
+            case ir.NullableType():
+                self.walk(t.inner, name, where)
+            case ir.UnionType() | ir.TupleType():
+                if name in self.declared:  # met again: the same type may keep its name, another may not take it
+                    if self.declared[name] != t:
+                        raise _type_taken(self.fmt, self.policy, name, where)(self.types[name])
+                    return
+                self.module.claim(name, where, _type_taken(self.fmt, self.policy, name, where))
+                self.types[name] = where
+                self.declared[name] = t
+                self.name_members(name, t, where)
+            case (ir.Ref() | ir.StringType() | ir.DateTimeType() | ir.BytesType() | ir.NumericType() | ir.BooleanType()
+                  | ir.AnyType()):
+                pass
+            case _:
+                raise AssertionError(f"the naming pass has no case for the IR type kind {t.kind!r}")
+
+    def name_members(self, name: str, t: ir.UnionType | ir.TupleType, where: str) -> None:
+        """The fields of the union or tuple type name, then the inline types inside them."""
+        members: list[str] = []
+        if isinstance(t, ir.UnionType):
+            for v, selector in zip(t.variants, t.tags or t.json_kinds):
+                member = self.spelling.variant(v, selector)
+                if member in members or member in self.spelling.reserved_variants:
+                    raise SpecError(self.fmt.source, where, f"two variants of {name} both become the {self.policy.field_noun} {member!r}",
+                                    "make the variants distinct definitions")
+                members.append(member)
+                self.walk(v, name + member, where)
+        else:
+            labels = [t.names[i] if i < len(t.names) and t.names[i] else f"item{i}" for i in range(len(t.items))]
+            members = [self.spelling.tuple_item(label) for label in labels]
+            for item, member in zip(t.items, members):
+                self.walk(item, name + member, where)
+            if len(set(members)) != len(members):
+                raise SpecError(self.fmt.source, where, f"two items of the tuple {name} have the same name",
+                                "give the prefixItems distinct \"x-name\"s")
+        self.members[name] = tuple(members)

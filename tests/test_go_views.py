@@ -14,10 +14,12 @@ import pytest
 
 from generator import ir
 from generator.load import load_spec
+from generator.naming import assign_names
 from generator.render import environment
 from generator.targets.go.encoders import Encoders
 from generator.targets.go.package import TEMPLATES
 from generator.targets.go.parsers import Parsers
+from generator.targets.go.target import TARGET
 from generator.targets.go.types import GoTypes
 from generator.targets.go.views import Default, Encode, FieldStep, GoType, ListParser, RuleStep, ScalarParser, StringParser, TreeFunc
 
@@ -40,14 +42,21 @@ SAMPLES: dict[type, list[ir.TypeRef]] = {
 }
 
 
-@pytest.fixture(scope="module")
-def fmt() -> ir.Format:
+def format_with(t: ir.TypeRef) -> ir.Format:
+    """A format whose model Doc has one field x of type t, beside a definition of each kind t may refer to."""
+    doc = ir.Model("Doc", "", (ir.Field("x", "x", t, True, "", "x is required"),), False, (), "must be an object", "unknown field")
     item = ir.Model("Item", "", (), False, (), "must be an object", "unknown field")
     kind = ir.Enum("Kind", "", ("a", "b"), {"type": "t", "enum": "e"})
     stamp = ir.Alias("Stamp", "", ir.DateTimeType(MSGS))
     either = ir.Alias("Either", "", ir.UnionType((ir.StringType(MSGS), ir.AnyType(MSGS)), {"oneOf": "o"},
                                                  json_kinds=("string", "object")))
-    return ir.Format("sample", "1.0.0", "Sample", "", (), "Item", (item, kind, stamp, either), "specs/sample/spec.json")
+    return ir.Format("sample", "1.0.0", "Sample", "", (), "Doc", (doc, item, kind, stamp, either), "specs/sample/spec.json")
+
+
+def go_types(fmt: ir.Format, declared: list[str] | None = None) -> GoTypes:
+    names = assign_names(fmt, TARGET.naming) if TARGET.naming else None
+    assert names is not None
+    return GoTypes(fmt, names, lambda name, inline, where: (declared if declared is not None else []).append(name))
 
 
 def test_the_samples_cover_every_ir_type_kind() -> None:
@@ -55,13 +64,13 @@ def test_the_samples_cover_every_ir_type_kind() -> None:
 
 
 @pytest.mark.parametrize("t", [t for ts in SAMPLES.values() for t in ts], ids=lambda t: t.kind)
-def test_every_ir_type_has_a_go_type_a_parser_and_an_encoder_that_the_templates_spell(fmt: ir.Format, t: ir.TypeRef) -> None:
+def test_every_ir_type_has_a_go_type_a_parser_and_an_encoder_that_the_templates_spell(t: ir.TypeRef) -> None:
     declared: list[str] = []
-    types = GoTypes(fmt, lambda name, inline, where: declared.append(name))
+    types = go_types(format_with(t), declared)
     parsers, encoders = Parsers(types), Encoders(types)
-    gotype = types.spell(t, "FieldHint", "/where")
-    parser = parsers.parser(t, "FieldHint", "/where")
-    encode = encoders.encode(t, "FieldHint", "/where")
+    gotype = types.spell(t, "DocX", "/where")
+    parser = parsers.parser(t, "DocX", "/where")
+    encode = encoders.encode(t, "DocX", "/where")
     text = environment(None, TEMPLATES.filters).from_string(
         '{% from "go/parser_expr.go.j2" import parser %}{% from "go/encode_expr.go.j2" import encode %}'
         "{{ parser(p) }}\n{{ encode(e, 'm.X') }}").render(p=parser, e=encode)
@@ -69,21 +78,23 @@ def test_every_ir_type_has_a_go_type_a_parser_and_an_encoder_that_the_templates_
     assert gotype.spelling and parse_text and "m.X" in encode_text
     assert ("time" in gotype.packages) == ("time.Time" in gotype.spelling)
     if isinstance(t, (ir.UnionType, ir.TupleType)):
-        assert declared == ["FieldHint"] and parse_text == "parseFieldHint"
+        assert declared == ["DocX"] and parse_text == "parseDocX"
 
 
-def test_a_type_the_go_target_does_not_know_is_refused_naming_its_kind(fmt: ir.Format) -> None:
+def test_a_type_the_go_target_does_not_know_is_refused_naming_its_kind() -> None:
     @dataclasses.dataclass(frozen=True)
     class Bogus:
         messages: dict[str, str]
         kind: str = "bogus"
 
-    types = GoTypes(fmt, lambda *_: None)
+    types = go_types(format_with(ir.BooleanType(MSGS)))
     for build in (types.spell, Parsers(types).parser, Encoders(types).encode):
         with pytest.raises(AssertionError, match="'bogus'"):
             build(Bogus({}), "Hint", "/where")  # type: ignore[arg-type]
     with pytest.raises(AssertionError, match="'bogus'"):
         types.nilable(Bogus({}))  # type: ignore[arg-type]
+    with pytest.raises(AssertionError, match="'bogus'"):
+        go_types(format_with(Bogus({})))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("make", [
@@ -139,3 +150,20 @@ def test_a_package_imports_time_exactly_when_its_types_spell_a_date_time(tmp_pat
     assert not any('"time"' in text for text in plain.values())
     deep = files({"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string", "format": "date-time"}}})
     assert all('\t"time"\n' in text for text in deep.values()) and len(deep) == 2
+
+
+def test_the_naming_pass_names_go_inline_unions_and_tuples_and_their_fields_and_python_needs_none() -> None:
+    union = ir.UnionType((ir.StringType(MSGS), ir.Ref("Item", "model")), {"oneOf": "o"}, json_kinds=("string", "object"))
+    pair = ir.TupleType((ir.StringType(MSGS), ir.MapType(union, MSGS)), {"type": "t", "prefixItems": "p"}, names=("validate", ""))
+    fmt = format_with(ir.ListType(ir.NullableType(pair), MSGS))
+    assert TARGET.naming is not None
+    names = assign_names(fmt, TARGET.naming)
+    # the tuple sits in the list's items; its second item is a map whose values are the union
+    assert names.inline_types == {"DocXItem": "/$defs/Doc/properties/x", "DocXItemItem1Value": "/$defs/Doc/properties/x"}
+    assert names.members == {"DocXItem": ("ValidateField", "Item1"), "DocXItemItem1Value": ("String", "Item"),
+                             "Either": ("String", "Object")}
+    from generator.targets.python.target import TARGET as PYTHON
+
+    assert PYTHON.naming is not None
+    python = assign_names(fmt, PYTHON.naming)
+    assert python.inline_types == {} and python.members == {}

@@ -6,21 +6,15 @@ import json
 from collections.abc import Callable
 
 from generator import ir
-from generator.errors import SpecError, pointer_of
-from generator.naming import Names, go_name
+from generator.errors import pointer_of
+from generator.naming import Names
 from generator.targets.go.encoders import Encoders
 from generator.targets.go.literals import go_comment, json_tag
 from generator.targets.go.parsers import Parsers
 from generator.targets.go.rules import reads, rule_step
-from generator.targets.go.target import METHOD_NAMES
 from generator.targets.go.types import GoTypes
 from generator.targets.go.views import (AliasView, ConstView, Default, EnumView, FieldStep, FieldView, GoType, KnownView,
                                         ModelView, Step, TupleItemView, TupleView, UnionView, VariantView)
-
-# The Go field of a union variant told apart by its JSON kind.
-KIND_FIELDS = {"string": "String", "array": "Array", "object": "Object", "integer": "Integer", "number": "Number",
-               "boolean": "Boolean"}
-
 
 class Definitions:
     """Builds the views of one format's definitions, once; inline unions and tuples join them as they are met."""
@@ -29,7 +23,7 @@ class Definitions:
         self.fmt = fmt
         self.names = names
         self.behaviour_fields = behaviour_fields  # model name -> the fields its behaviour keeps, or ""
-        self.types = GoTypes(fmt, self.define_inline)
+        self.types = GoTypes(fmt, names, self.define_inline)
         self.parsers = Parsers(self.types)
         self.encoders = Encoders(self.types)
         self.unions: list[UnionView] = []
@@ -38,9 +32,6 @@ class Definitions:
         self.models = [self.model_view(m) for m in fmt.models]
         self.aliases = [a for a in (self.alias_view(d) for d in fmt.definitions if isinstance(d, ir.Alias)) if a is not None]
         self.known = [self.known_view(k) for k in fmt.known_values]
-
-    def fail(self, pointer: str, problem: str, hint: str) -> SpecError:
-        return SpecError(self.fmt.source, pointer, problem, hint)
 
     def define_inline(self, name: str, t: ir.UnionType | ir.TupleType, where: str) -> None:
         if isinstance(t, ir.UnionType):
@@ -117,12 +108,7 @@ class Definitions:
 
     def union_view(self, name: str, t: ir.UnionType, doc: tuple[str, ...], where: str) -> UnionView:
         variants: list[VariantView] = []
-        seen: set[str] = set()
-        for v, selector in zip(t.variants, t.tags or t.json_kinds):
-            field = v.name if isinstance(v, ir.Ref) else KIND_FIELDS.get(selector, go_name(selector))
-            if field in seen or field in METHOD_NAMES:
-                raise self.fail(where, f"two variants of {name} both become the Go field {field!r}", "make the variants distinct definitions")
-            seen.add(field)
+        for v, selector, field in zip(t.variants, t.tags or t.json_kinds, self.names.members[name]):
             hint = name + field
             value_type = self.types.spell(v, hint, where)
             pointer = not self.types.nilable(v)
@@ -153,18 +139,12 @@ class Definitions:
 
     def tuple_view(self, name: str, t: ir.TupleType, doc: tuple[str, ...], where: str) -> TupleView:
         items: list[TupleItemView] = []
-        for i, item in enumerate(t.items):
-            label = t.names[i] if i < len(t.names) and t.names[i] else f"item{i}"
-            field = go_name(label)
-            if field in METHOD_NAMES:
-                field += "Field"
+        for i, (item, field) in enumerate(zip(t.items, self.names.members[name])):
             hint = name + field
             gotype = self.types.spell(item, hint, where)
             parser = self.parsers.var(f"p{name}_{field}", gotype, self.parsers.parser(item, hint, where))
             items.append(TupleItemView(field, gotype, go_comment(f"{field} is item {i} of the array.", "\t"),
                                        parser, self.encoders.encode(item, hint, where)))
-        if len({i.field for i in items}) != len(items):
-            raise self.fail(where, f"two items of the tuple {name} have the same name", "give the prefixItems distinct \"x-name\"s")
         return TupleView(name, doc or go_comment(f"{name} is a fixed-length array."), tuple(items),
                          t.messages["type"], t.messages["prefixItems"])
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from generator import ir
+from generator.targets.go.target import INLINE_TYPES
 from generator.targets.go.types import GoTypes
 from generator.targets.go.views import Encode, GoType, TreeFunc, TreeHelper
 
@@ -21,9 +22,9 @@ class Encoders:
             case ir.StringType() | ir.NumericType() | ir.BooleanType():
                 return Encode("same")
             case ir.ListType():
-                return Encode("list", self.func(t.item, hint + "Item", where))
+                return Encode("list", self.func(t.item, INLINE_TYPES.item(hint), where))
             case ir.MapType():
-                return Encode("map", self.func(t.value, hint + "Value", where))
+                return Encode("map", self.func(t.value, INLINE_TYPES.value(hint), where))
             case ir.DateTimeType():
                 return Encode("time")
             case ir.BytesType():

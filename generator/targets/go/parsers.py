@@ -5,6 +5,7 @@ from __future__ import annotations
 from generator import ir
 from generator.errors import SpecError
 from generator.patterns import PatternError, to_go
+from generator.targets.go.target import INLINE_TYPES
 from generator.targets.go.types import GoTypes
 from generator.targets.go.views import (EnumParser, GoType, ListParser, MapParser, NamedParser, NullableParser, NumberParser,
                                         Parser, ParserVar, ScalarParser, StringParser)
@@ -33,12 +34,12 @@ class Parsers:
             case ir.AnyType():
                 return ScalarParser("any", t.messages)
             case ir.ListType():
-                item_type = self.types.spell(t.item, hint + "Item", where)
-                return ListParser(item_type, self.parser(t.item, hint + "Item", where), t.messages,
+                item = INLINE_TYPES.item(hint)
+                return ListParser(self.types.spell(t.item, item, where), self.parser(t.item, item, where), t.messages,
                                   t.min_items, t.max_items, t.unique_items)
             case ir.MapType():
-                value_type = self.types.spell(t.value, hint + "Value", where)
-                return MapParser(value_type, self.parser(t.value, hint + "Value", where), t.messages)
+                value = INLINE_TYPES.value(hint)
+                return MapParser(self.types.spell(t.value, value, where), self.parser(t.value, value, where), t.messages)
             case ir.NullableType():
                 inner_type = self.types.spell(t.inner, hint, where)
                 return NullableParser(inner_type, self.parser(t.inner, hint, where), self.types.nilable(t.inner))

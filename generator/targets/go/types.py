@@ -1,7 +1,7 @@
 """IR type -> Go type spelling.
 
-A union or tuple written inline in a field gets a named Go type of its own, named after
-where it sits (e.g. ChatMessageContent); `define` builds its declaration when first met.
+A union or tuple written inline in a field gets a named Go type of its own, named by the
+naming pass (Names.inline_types); `define` builds its declaration when first met.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from generator import ir
-from generator.errors import SpecError, pointer_of
-from generator.targets.go.target import PACKAGE_NAMES
+from generator.naming import Names
+from generator.targets.go.target import INLINE_TYPES
 from generator.targets.go.views import GoType
 
 TIME = GoType("time.Time", frozenset({"time"}))
@@ -23,11 +23,12 @@ def _wrap(prefix: str, inner: GoType) -> GoType:
 class GoTypes:
     """The Go types of one format's package."""
 
-    def __init__(self, fmt: ir.Format, define: Callable[[str, ir.UnionType | ir.TupleType, str], None]) -> None:
+    def __init__(self, fmt: ir.Format, names: Names, define: Callable[[str, ir.UnionType | ir.TupleType, str], None]) -> None:
         self.fmt = fmt
+        self.names = names
         self.defs = {d.name: d for d in fmt.definitions}
         self.define = define  # builds the declaration of an inline union or tuple: (name, type, where)
-        self.inline: dict[str, tuple[str, ir.UnionType | ir.TupleType]] = {}  # inline type name -> (where, the type)
+        self.defined: set[str] = set()
 
     def nilable(self, t: ir.TypeRef) -> bool:
         """Whether the Go zero value of the type is nil (so no pointer is needed to tell absence)."""
@@ -60,9 +61,9 @@ class GoTypes:
             case ir.AnyType():
                 return GoType("any")
             case ir.ListType():
-                return _wrap("[]", self.spell(t.item, hint + "Item", where))
+                return _wrap("[]", self.spell(t.item, INLINE_TYPES.item(hint), where))
             case ir.MapType():
-                return _wrap("map[string]", self.spell(t.value, hint + "Value", where))
+                return _wrap("map[string]", self.spell(t.value, INLINE_TYPES.value(hint), where))
             case ir.NullableType():
                 inner = self.spell(t.inner, hint, where)
                 return inner if self.nilable(t.inner) else _wrap("*", inner)
@@ -74,24 +75,9 @@ class GoTypes:
                 raise AssertionError(f"the Go target has no type for IR kind {t.kind!r}")
 
     def inline_named(self, t: ir.UnionType | ir.TupleType, name: str, where: str) -> str:
-        """A union or tuple written inline in a field gets a named type of its own, named after where it sits.
-
-        A definition, a name the package defines itself, or another inline type that comes to the
-        same name is an error: one name cannot declare two types."""
-        if name in self.inline:
-            first, declared = self.inline[name]
-            if declared != t:
-                raise self.taken(name, first, where)
-            return name
-        if name in PACKAGE_NAMES:
-            raise SpecError(self.fmt.source, where, f"the Go type name {name!r} is one the generated package defines itself",
-                            "rename the definition")
-        if name in self.defs:
-            raise self.taken(name, pointer_of("$defs", name), where)
-        self.inline[name] = (where, t)
-        self.define(name, t, where)
+        """The Go type of a union or tuple written inline, named after where it sits (e.g. ChatMessageContent)."""
+        assert self.names.inline_types.get(name) is not None, f"the naming pass did not name the inline type {name!r} at {where}"
+        if name not in self.defined:
+            self.defined.add(name)
+            self.define(name, t, where)
         return name
-
-    def taken(self, name: str, first: str, where: str) -> SpecError:
-        return SpecError(self.fmt.source, where, f"the Go type name {name!r} is taken twice ({first} and {where})",
-                         "rename one of the definitions, or give the field an \"x-name\"")
