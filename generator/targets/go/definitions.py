@@ -12,9 +12,10 @@ from generator.targets.go.encoders import Encoders
 from generator.targets.go.literals import go_comment, json_tag
 from generator.targets.go.parsers import Parsers
 from generator.targets.go.rules import reads, rule_step
-from generator.targets.go.types import GoTypes
-from generator.targets.go.views import (AliasView, ConstView, Default, EnumView, FieldStep, FieldView, GoType, KnownView,
+from generator.targets.go.types import GoTypes, pointer
+from generator.targets.go.views import (AliasView, ConstView, Default, EnumView, FieldStep, FieldView, KnownView,
                                         ModelView, Step, TupleItemView, TupleView, UnionView, VariantView)
+
 
 class Definitions:
     """Builds the views of one format's definitions, once; inline unions and tuples join them as they are met."""
@@ -34,10 +35,13 @@ class Definitions:
         self.known = [self.known_view(k) for k in fmt.known_values]
 
     def define_inline(self, name: str, t: ir.UnionType | ir.TupleType, where: str) -> None:
-        if isinstance(t, ir.UnionType):
-            self.unions.append(self.union_view(name, t, (), where))
-        else:
-            self.tuples.append(self.tuple_view(name, t, (), where))
+        match t:
+            case ir.UnionType():
+                self.unions.append(self.union_view(name, t, (), where))
+            case ir.TupleType():
+                self.tuples.append(self.tuple_view(name, t, (), where))
+            case _:
+                raise AssertionError(f"only unions and tuples are declared inline, not {t.kind!r}")
 
     def enum_view(self, enum: ir.Enum) -> EnumView:
         consts: list[ConstView] = []
@@ -82,7 +86,7 @@ class Definitions:
                 step = FieldStep("optional", name, ok, base_type, f.wire_name, parser)
                 presence = "not_nil"
             else:
-                gotype, deref = GoType("*" + base_type.spelling, base_type.packages), True
+                gotype, deref = pointer(base_type), True
                 step = FieldStep("optional_ptr", name, ok, base_type, f.wire_name, parser)
                 presence = "not_nil"
             steps.append(step)
@@ -111,7 +115,7 @@ class Definitions:
         for v, selector, field in zip(t.variants, t.tags or t.json_kinds, self.names.members[name]):
             hint = name + field
             value_type = self.types.spell(v, hint, where)
-            pointer = not self.types.nilable(v)
+            stored_as_pointer = not self.types.nilable(v)
             cases: tuple[str, ...] = (selector,)
             if not t.discriminator and selector == "number" and "integer" not in t.json_kinds:
                 cases = ("integer", "number")
@@ -119,11 +123,11 @@ class Definitions:
             described = f"when {t.discriminator!r} is {selector!r}" if t.discriminator else f"when the value is a JSON {selector}"
             variants.append(VariantView(
                 field=field,
-                type=GoType("*" + value_type.spelling, value_type.packages) if pointer else value_type,
+                type=pointer(value_type) if stored_as_pointer else value_type,
                 doc=go_comment(f"{field} is set {described}.", "\t"),
                 match=cases,
                 parser=parser,
-                pointer=pointer,
+                pointer=stored_as_pointer,
                 encode=self.encoders.encode(v, hint, where),
             ))
         return UnionView(

@@ -20,6 +20,11 @@ def _wrap(prefix: str, inner: GoType) -> GoType:
     return GoType(prefix + inner.spelling, inner.packages)
 
 
+def pointer(t: GoType) -> GoType:
+    """*T."""
+    return _wrap("*", t)
+
+
 class GoTypes:
     """The Go types of one format's package."""
 
@@ -66,7 +71,7 @@ class GoTypes:
                 return _wrap("map[string]", self.spell(t.value, INLINE_TYPES.value(hint), where))
             case ir.NullableType():
                 inner = self.spell(t.inner, hint, where)
-                return inner if self.nilable(t.inner) else _wrap("*", inner)
+                return inner if self.nilable(t.inner) else pointer(inner)
             case ir.UnionType() | ir.TupleType():
                 return GoType(self.inline_named(t, hint, where))
             case ir.Ref():
