@@ -210,7 +210,9 @@ def clash_error(fmt: object, language: str, name: str, where: str) -> Exception:
 #   - two names the spec's author controls (definitions, properties, x-name) that spell alike are
 #     an error naming both and the fix, since renaming one silently would change an API;
 #   - a name derived from data the author cannot rename (an enum value) takes the first free
-#     numeric suffix, in spec order ("a-b", "a_b" -> ModeAB, ModeAB2).
+#     numeric suffix, in spec order ("a-b", "a_b" -> ModeAB, ModeAB2);
+#   - a type named after where it sits (Go's inline unions and tuples, e.g. ChatMessageContent) is
+#     author-controlled through the names it is made of: one that spells another type's name is an error.
 
 
 @dataclass(frozen=True)
