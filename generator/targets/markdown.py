@@ -217,34 +217,36 @@ class FormatPage:
 
     def json_type(self, t: ir.TypeRef) -> str:
         """The JSON shape of a type in words, with links to named definitions."""
-        if isinstance(t, ir.StringType):
-            extra = []
-            if t.format:
-                extra.append(t.format)
-            if t.encoding:
-                extra.append(t.encoding)
-            if t.const is not None:
-                return f"string, always {md_json(t.const, True)}"
-            if t.enum is not None:
-                return "string, one of " + ", ".join(md_json(v, True) for v in t.enum)
-            return "string" + (f" ({', '.join(extra)})" if extra else "")
-        if isinstance(t, ir.NumericType):
-            return "integer" if t.integer else "number"
-        if isinstance(t, ir.BooleanType):
-            return "boolean"
-        if isinstance(t, ir.AnyType):
-            return "any JSON value"
-        if isinstance(t, ir.ListType):
-            return f"array of {self.json_type(t.item)}"
-        if isinstance(t, ir.TupleType):
-            return "array \\[" + ", ".join(self.json_type(i) for i in t.items) + "\\]"
-        if isinstance(t, ir.MapType):
-            return f"object of {self.json_type(t.value)}"
-        if isinstance(t, ir.NullableType):
-            return f"{self.json_type(t.inner)} or null"
-        if isinstance(t, ir.UnionType):
-            return " or ".join(self.json_type(v) for v in t.variants)
-        return self.link(t.name)
+        match t:
+            case ir.DateTimeType():
+                return "string (date-time)"
+            case ir.BytesType():
+                return "string (base64)"
+            case ir.StringType(const=str() as const):
+                return f"string, always {md_json(const, True)}"
+            case ir.StringType(enum=tuple() as values):
+                return "string, one of " + ", ".join(md_json(v, True) for v in values)
+            case ir.StringType():
+                return "string"
+            case ir.NumericType():
+                return "integer" if t.integer else "number"
+            case ir.BooleanType():
+                return "boolean"
+            case ir.AnyType():
+                return "any JSON value"
+            case ir.ListType():
+                return f"array of {self.json_type(t.item)}"
+            case ir.TupleType():
+                return "array \\[" + ", ".join(self.json_type(i) for i in t.items) + "\\]"
+            case ir.MapType():
+                return f"object of {self.json_type(t.value)}"
+            case ir.NullableType():
+                return f"{self.json_type(t.inner)} or null"
+            case ir.UnionType():
+                return " or ".join(self.json_type(v) for v in t.variants)
+            case ir.Ref():
+                return self.link(t.name)
+        raise AssertionError(f"the docs have no JSON shape for the type kind {t.kind!r}")
 
     def checks(self, t: ir.TypeRef) -> list[tuple[str, str]]:
         """(check, message) for every constraint on a type, as the generated code reports it."""
@@ -346,8 +348,8 @@ class FormatPage:
             return self.short_type(t.value) + "_map"
         if isinstance(t, ir.NullableType):
             return self.short_type(t.inner)
-        return {"string": "string", "numeric": "number", "boolean": "boolean", "any": "any",
-                "tuple": "tuple", "union": "union"}[t.kind]
+        return {"string": "string", "date-time": "string", "bytes": "string", "numeric": "number", "boolean": "boolean",
+                "any": "any", "tuple": "tuple", "union": "union"}[t.kind]
 
     def page(self, history: list[dict[str, str]], label: str) -> str:
         fmt = self.fmt

@@ -26,6 +26,7 @@ from generator.pyformat import format_python
 from generator.render import Templates, header
 from generator.targets.base import Context, Target
 
+
 def unknown_rule_kind(kind: str) -> str:
     """rule.py.j2's failing default: a rule kind it has no validator for is an error, never an empty validator."""
     raise ValueError(f"the pydantic target has no validator for rule kind {kind!r} (templates/pydantic/rule.py.j2)")
@@ -48,7 +49,7 @@ def rule_owner(fmt: ir.Format, model: ir.Model, rule: ir.Rule) -> tuple[str, str
         return model.name, None
     for owner in fmt.models:
         for f in owner.fields:
-            t = f.type.inner if isinstance(f.type, ir.NullableType) else f.type
+            t = ir.unwrap_nullable(f.type)
             if rule.up == 2 and isinstance(t, ir.ListType) and isinstance(t.item, ir.Ref) and t.item.name == model.name:
                 return owner.name, f.wire_name
     raise SpecError(fmt.source, pointer_of("$defs", model.name, "x-rules"),
@@ -90,9 +91,9 @@ def unique_lists(fmt: ir.Format, model: ir.Model) -> dict[str, str]:
     types it list[...] without the check)."""
     out = {}
     for f in model.fields:
-        t = f.type.inner if isinstance(f.type, ir.NullableType) else f.type
+        t = ir.unwrap_nullable(f.type)
         while isinstance(t, ir.Ref) and isinstance(alias := fmt.definition(t.name), ir.Alias):
-            t = alias.type.inner if isinstance(alias.type, ir.NullableType) else alias.type
+            t = ir.unwrap_nullable(alias.type)
         if isinstance(t, ir.ListType) and t.unique_items:
             out[f.wire_name] = t.messages.get("uniqueItems", "must not contain duplicate items")
     return out

@@ -224,10 +224,8 @@ class GoPackage:
 
     def nilable(self, t: ir.TypeRef) -> bool:
         """Whether the Go zero value of the type is nil (so no pointer is needed to tell absence)."""
-        if isinstance(t, (ir.ListType, ir.MapType, ir.AnyType)):
+        if isinstance(t, (ir.ListType, ir.MapType, ir.AnyType, ir.BytesType)):
             return True
-        if isinstance(t, ir.StringType):
-            return t.encoding == "base64"
         if isinstance(t, ir.NullableType):
             return True
         if isinstance(t, ir.Ref) and t.target == "alias":
@@ -238,11 +236,13 @@ class GoPackage:
         return False
 
     def gotype(self, t: ir.TypeRef, hint: str, where: str) -> str:
+        if isinstance(t, ir.DateTimeType):
+            self.uses_time = True
+            return "time.Time"
+        if isinstance(t, ir.BytesType):
+            return "[]byte"
         if isinstance(t, ir.StringType):
-            if t.format == "date-time":
-                self.uses_time = True
-                return "time.Time"
-            return "[]byte" if t.encoding == "base64" else "string"
+            return "string"
         if isinstance(t, ir.NumericType):
             return "int64" if t.integer else "float64"
         if isinstance(t, ir.BooleanType):
@@ -272,13 +272,12 @@ class GoPackage:
 
     def parser(self, t: ir.TypeRef, hint: str, where: str) -> str:
         """An expression of type rt.Parser[T] for the type."""
+        if isinstance(t, ir.DateTimeType):
+            return f"rt.DateTime({go_msgs(t.messages)})"
+        if isinstance(t, ir.BytesType):
+            return f"rt.Base64({go_msgs(t.messages)})"
         if isinstance(t, ir.StringType):
-            msgs = go_msgs(t.messages)
-            if t.format == "date-time":
-                return f"rt.DateTime({msgs})"
-            if t.encoding == "base64":
-                return f"rt.Base64({msgs})"
-            spec = [f"Msgs: {msgs}"]
+            spec = [f"Msgs: {go_msgs(t.messages)}"]
             if t.min_length is not None:
                 spec.append(f"MinLength: rt.Int({t.min_length})")
             if t.max_length is not None:
@@ -329,11 +328,11 @@ class GoPackage:
 
     def tree(self, t: ir.TypeRef, value: str, hint: str, where: str) -> str:
         """An expression turning a Go value of the type into a tree value."""
+        if isinstance(t, ir.DateTimeType):
+            return f"rt.FormatTime({value})"
+        if isinstance(t, ir.BytesType):
+            return f"rt.TreeBytes({value})"
         if isinstance(t, ir.StringType):
-            if t.format == "date-time":
-                return f"rt.FormatTime({value})"
-            if t.encoding == "base64":
-                return f"rt.TreeBytes({value})"
             return value
         if isinstance(t, (ir.NumericType, ir.BooleanType)):
             return value
@@ -359,10 +358,12 @@ class GoPackage:
     def tree_fn(self, t: ir.TypeRef, hint: str, where: str) -> str:
         """A function value of type func(T) any for the type (no func literals: gofmt may unfold them)."""
         gotype = self.gotype(t, hint, where)
+        if isinstance(t, ir.DateTimeType):
+            return "rt.TimeTree"
+        if isinstance(t, ir.BytesType):
+            return "rt.TreeBytes"
         if isinstance(t, ir.StringType):
-            if t.format == "date-time":
-                return "rt.TimeTree"
-            return "rt.TreeBytes" if t.encoding == "base64" else "rt.Same[string]"
+            return "rt.Same[string]"
         if isinstance(t, (ir.NumericType, ir.BooleanType)):
             return f"rt.Same[{gotype}]"
         if isinstance(t, ir.AnyType):
@@ -436,7 +437,7 @@ class GoPackage:
                 fn = "RequiredOrNull" if nullable else "Required"
                 steps.append(f"out.{name}, {ok} = rt.{fn}[{gotype}](c, obj, {wire}, {parser}, {go_str(f.required_message)})")
                 line = set_tree.format(self.tree(t, f"m.{name}", hint, where))
-                if isinstance(t, ir.StringType) and t.format == "date-time":
+                if isinstance(t, ir.DateTimeType):
                     # Go's zero time means "not set", as the original IsZero checks had it.
                     tree.append(f"if !m.{name}.IsZero() {{")
                     tree.append("\t" + line)
@@ -628,12 +629,12 @@ class GoPackage:
         fmt = self.fmt
         enums, models, aliases = self.prepare()
         known = []
-        for model in fmt.models:
-            for f, name in zip(model.fields, self.field_names(model)):
-                t = f.type.inner if isinstance(f.type, ir.NullableType) else f.type
-                if isinstance(t, ir.StringType) and t.known_values:
-                    known.append((f"{model.name}{name}Values", go_strings(t.known_values),
-                                  go_comment(f"{model.name}{name}Values lists the documented values of {model.name}.{name}; any string is accepted.")))
+        for k in fmt.known_values:
+            model = fmt.definition(k.model)
+            assert isinstance(model, ir.Model)
+            name = dict(zip((f.name for f in model.fields), self.field_names(model)))[k.field]
+            known.append((f"{k.model}{name}Values", go_strings(k.values),
+                          go_comment(f"{k.model}{name}Values lists the documented values of {k.model}.{name}; any string is accepted.")))
         root = fmt.root
         module = self.options.go_module
         context = dict(

@@ -129,11 +129,11 @@ class PythonModule:
     # --- types -----------------------------------------------------------
 
     def annotation(self, t: ir.TypeRef) -> str:
+        if isinstance(t, ir.DateTimeType):
+            return "datetime"
+        if isinstance(t, ir.BytesType):
+            return "bytes"
         if isinstance(t, ir.StringType):
-            if t.format == "date-time":
-                return "datetime"
-            if t.encoding == "base64":
-                return "bytes"
             if t.const is not None:
                 return f"Literal[{py_str(t.const)}]"
             if t.enum is not None:
@@ -159,13 +159,12 @@ class PythonModule:
 
     def parser(self, t: ir.TypeRef) -> str:
         """A runtime expression that parses a value of this type."""
+        if isinstance(t, ir.DateTimeType):
+            return f"_rt.date_time({py_dict(t.messages)})"
+        if isinstance(t, ir.BytesType):
+            return f"_rt.base64_bytes({py_dict(t.messages)})"
         if isinstance(t, ir.StringType):
-            msgs = py_dict(t.messages)
-            if t.format == "date-time":
-                return f"_rt.date_time({msgs})"
-            if t.encoding == "base64":
-                return f"_rt.base64_bytes({msgs})"
-            args = [msgs]
+            args = [py_dict(t.messages)]
             if t.min_length is not None:
                 args.append(f"min_length={t.min_length}")
             if t.max_length is not None:
@@ -217,8 +216,10 @@ class PythonModule:
         """Plain JSON scalars go out as they are; everything else through _rt.dump."""
         if isinstance(t, ir.NullableType):
             return self.needs_dump(t.inner)
+        if isinstance(t, (ir.DateTimeType, ir.BytesType)):
+            return True
         if isinstance(t, ir.StringType):
-            return t.format is not None or t.encoding is not None
+            return False
         if isinstance(t, (ir.NumericType, ir.BooleanType)):
             return False
         if isinstance(t, ir.Ref) and t.target == "enum":
@@ -327,17 +328,14 @@ class PythonModule:
         )
 
     def known_values(self) -> list[KnownValuesView]:
-        views = []
-        for model in self.fmt.models:
-            for f in model.fields:
-                t = f.type.inner if isinstance(f.type, ir.NullableType) else f.type
-                if isinstance(t, ir.StringType) and t.known_values:
-                    views.append(KnownValuesView(
-                        const=f"{constant_case(model.name)}_{constant_case(f.name)}_VALUES",
-                        values=py_tuple([py_str(v) for v in t.known_values]),
-                        doc=py_docstring(f"Documented values of {model.name}.{python_attr(f.name)}; any string is accepted."),
-                    ))
-        return views
+        return [
+            KnownValuesView(
+                const=f"{constant_case(k.model)}_{constant_case(k.field)}_VALUES",
+                values=py_tuple([py_str(v) for v in k.values]),
+                doc=py_docstring(f"Documented values of {k.model}.{python_attr(k.field)}; any string is accepted."),
+            )
+            for k in self.fmt.known_values
+        ]
 
     def alias_order(self) -> list[ir.Alias]:
         """Aliases after what they use, since a type alias is evaluated at import."""
@@ -396,7 +394,7 @@ class PythonModule:
             root_parse_fn=self.parse_fn(root.name),
             api_parse=f"parse_{fmt.id}_from_json",
             api_validate=f"validate_{snake_case(root.name)}",
-            uses_datetime=any(isinstance(t, ir.StringType) and t.format == "date-time" for t in all_types(fmt)),
+            uses_datetime=any(isinstance(t, ir.DateTimeType) for t in all_types(fmt)),
             exports=sorted({*(e.name for e in enums), *(e.values_const for e in enums), *(a.name for a in aliases),
                             *(m.name for m in models), *(k.const for k in self.known_values())})
             + ["FORMAT_ID", "VERSION", "ValidationError", f"parse_{fmt.id}_from_json", f"validate_{snake_case(root.name)}"]
