@@ -17,8 +17,9 @@ PYTHON_RESERVED = frozenset(
     }
 )
 
-# Go keywords and predeclared identifiers a generated name must not shadow.
-GO_RESERVED = frozenset(
+# Go's keywords: a format whose Go package would spell one does not compile (format_id_problem).
+# Generated Go identifiers are exported (capitalised), so they never meet a keyword.
+GO_KEYWORDS = frozenset(
     {
         "break", "case", "chan", "const", "continue", "default", "defer", "else",
         "fallthrough", "for", "func", "go", "goto", "if", "import", "interface", "map",
@@ -112,7 +113,7 @@ def format_id_problem(format_id: str) -> tuple[str, str] | None:
         return f"the format id {format_id!r} is a Python keyword or soft keyword", "rename the folder"
     if format_id in dir(builtins):
         return f"the format id {format_id!r} is a Python builtin, which `from <package> import {format_id}` would shadow", "rename the folder"
-    if package in GO_RESERVED or package in GO_PREDECLARED:
+    if package in GO_KEYWORDS or package in GO_PREDECLARED:
         return (f"the format id {format_id!r} becomes the Go package {package!r}, a Go keyword or predeclared identifier",
                 "rename the folder")
     for name in {format_id, package}:

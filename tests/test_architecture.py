@@ -235,6 +235,15 @@ def test_every_keyword_lower_leaves_unread_has_a_reason_and_is_not_read_after_al
     assert not stale, f"lower reads {stale} after all: take it out of lower.NOT_LOWERED"
 
 
+def test_the_behavioural_keyword_probes_leave_out_exactly_the_keywords_lower_does_not_read() -> None:
+    # tests/test_versioning.py proves each read keyword reaches the IR by changing it; the ones it cannot
+    # probe must be the ones lower.NOT_LOWERED explains, so there is one list of them, with reasons.
+    from test_versioning import PROBES
+
+    unprobed = {key.partition("/")[2] for key, probe in PROBES.items() if probe is None}
+    assert unprobed == set(NOT_LOWERED)
+
+
 def test_a_keyword_added_to_the_meta_schema_and_never_read_is_caught() -> None:
     grown = json.loads(json.dumps(meta_schema()))
     grown["$defs"]["schema"]["properties"]["x-sparkle"] = {"type": "boolean"}

@@ -23,9 +23,6 @@ TEMPLATES = Templates(pystr=repr)
 
 PACKAGE = "chatformats"
 
-# Files of the package that no single format owns (golden cases leave them out).
-SHARED_FILES = frozenset({f"python/{PACKAGE}/__init__.py", f"python/{PACKAGE}/_runtime.py", f"python/{PACKAGE}/py.typed"})
-
 # Locals of a generated parse function; a field local never takes these names.
 _PARSE_LOCALS = frozenset({"obj", "ctx", "data", "mark"})
 
