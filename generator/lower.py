@@ -98,8 +98,8 @@ class Lowering:
     def lookup_definition(definitions: tuple[ir.Definition, ...], name: str) -> ir.Definition:
         return next(d for d in definitions if d.name == name)
 
-    def definition_kind(self, name: str, trail: tuple[str, ...] = ()) -> str:
-        """"model", "enum" or "alias" for a $defs entry (following $ref-only aliases)."""
+    def definition_kind(self, name: str) -> str:
+        """"model", "enum" or "alias" for a $defs entry (a $ref-only entry is an alias)."""
         schema = self.defs[name]
         if "properties" in schema or (schema.get("type") == "object" and not isinstance(schema.get("additionalProperties"), dict)):
             return "model"

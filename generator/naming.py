@@ -157,10 +157,7 @@ def python_top_level_clashes(code: str) -> list[tuple[str, str, str]]:
         for name, what in found:
             if name == "__all__" or (name in bound and bound[name] == what and what.startswith("imported")):
                 continue
-            if name in bound:
-                clashes.append((name, bound[name], what))
-            else:
-                bound[name] = what
+            _bind(bound, clashes, name, what)
     return clashes
 
 
@@ -177,13 +174,17 @@ def go_top_level_clashes(sources: dict[str, str]) -> list[tuple[str, str, str]]:
         for block in _GO_BLOCK.findall(code):
             names += re.findall(r"^\t([A-Za-z_][A-Za-z0-9_]*)\b", block, flags=re.M)
         for name in names:
-            if name in ("init", "_"):
-                continue
-            if name in bound:
-                clashes.append((name, bound[name], path))
-            else:
-                bound[name] = path
+            if name not in ("init", "_"):
+                _bind(bound, clashes, name, path)
     return clashes
+
+
+def _bind(bound: dict[str, str], clashes: list[tuple[str, str, str]], name: str, where: str) -> None:
+    """Record that `where` binds name: the first binding is kept, a later one is a clash (name, first, later)."""
+    if name in bound:
+        clashes.append((name, bound[name], where))
+    else:
+        bound[name] = where
 
 
 def clash_error(fmt: object, language: str, name: str, where: str) -> Exception:

@@ -474,3 +474,14 @@ def test_lower_refuses_a_rule_kind_it_does_not_know_naming_the_rule(tmp_path: Pa
     with pytest.raises(SpecError, match="bogus") as caught:
         lower(dataclasses.replace(spec, document=document))
     assert caught.value.pointer == "/$defs/Doc/x-rules/0/kind"
+
+
+# --- one spelling per thing --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("limit", "shown"), [(2.0, "2"), (-0.0, "0"), (0.5, "0.5"), (1e20, "1e+20"), (1e300, "1e+300"), (7, "7"),
+                                              (2**63 - 1, "9223372036854775807")])
+def test_a_limit_in_a_message_is_spelled_as_generated_code_spells_that_number(limit: float, shown: str) -> None:
+    # One function spells numbers (generator.messages.number_literal): the docs, the messages and the defaults agree.
+    assert messages.number_literal(limit) == shown
+    assert messages.resolve("maximum", {}, limit=limit) == f"must be <= {shown}"
