@@ -11,6 +11,7 @@ import argparse
 import ast
 import dataclasses
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -485,3 +486,28 @@ def test_a_limit_in_a_message_is_spelled_as_generated_code_spells_that_number(li
     # One function spells numbers (generator.messages.number_literal): the docs, the messages and the defaults agree.
     assert messages.number_literal(limit) == shown
     assert messages.resolve("maximum", {}, limit=limit) == f"must be <= {shown}"
+
+
+# --- generator/ARCHITECTURE.md stays true ------------------------------------------------------
+
+
+def test_the_architecture_page_names_only_tests_and_files_that_exist() -> None:
+    page = (GENERATOR / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    tests = {node.name for path in (ROOT / "tests").glob("test_*.py")
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.FunctionDef)}
+    named = set(re.findall(r"::(test_\w+)", page))
+    assert named and not named - tests, f"generator/ARCHITECTURE.md names tests that do not exist: {sorted(named - tests)}"
+    paths = {p.rstrip("/") for p in re.findall(r"`((?:generator|templates|tests)/[\w./-]*)", page)}
+    missing = sorted(p for p in paths if not (ROOT / p).exists())
+    assert paths and not missing, f"generator/ARCHITECTURE.md names files that do not exist: {missing}"
+
+
+def test_the_architecture_page_has_a_checklist_for_each_extension_point() -> None:
+    page = (GENERATOR / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    for heading in ("## The pipeline", "## The target contract", "## How to add a target", "## How to add an `x-` keyword",
+                    "## How to add a rule kind"):
+        assert heading in page
+    # The contract table names every member of the contract.
+    members = [n for n in ("name", "vendoring", "render", "shared_files", "describe") if hasattr(Target, n) or n in Target.__annotations__]
+    assert all(f"`Target.{m}" in page for m in members)
+    assert all(f"`{f.name}`" in page for f in dataclasses.fields(Context))
