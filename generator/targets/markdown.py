@@ -340,16 +340,29 @@ class FormatPage:
         return lines + edges
 
     def short_type(self, t: ir.TypeRef) -> str:
-        if isinstance(t, ir.Ref):
-            return t.name
-        if isinstance(t, ir.ListType):
-            return self.short_type(t.item) + "_list"
-        if isinstance(t, ir.MapType):
-            return self.short_type(t.value) + "_map"
-        if isinstance(t, ir.NullableType):
-            return self.short_type(t.inner)
-        return {"string": "string", "date-time": "string", "bytes": "string", "numeric": "number", "boolean": "boolean",
-                "any": "any", "tuple": "tuple", "union": "union"}[t.kind]
+        """A type as one diagram word, e.g. "Message_list"."""
+        match t:
+            case ir.Ref():
+                return t.name
+            case ir.ListType():
+                return self.short_type(t.item) + "_list"
+            case ir.MapType():
+                return self.short_type(t.value) + "_map"
+            case ir.NullableType():
+                return self.short_type(t.inner)
+            case ir.StringType() | ir.DateTimeType() | ir.BytesType():
+                return "string"
+            case ir.NumericType():
+                return "number"
+            case ir.BooleanType():
+                return "boolean"
+            case ir.AnyType():
+                return "any"
+            case ir.TupleType():
+                return "tuple"
+            case ir.UnionType():
+                return "union"
+        raise AssertionError(f"the docs' diagram has no word for the type kind {t.kind!r}")
 
     def page(self, history: list[dict[str, str]], label: str) -> str:
         fmt = self.fmt
