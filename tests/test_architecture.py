@@ -60,6 +60,9 @@ def _imports(module: str) -> Iterator[tuple[int, str]]:
                 base = ".".join([*anchor, *([base] if base else [])])
             for alias in node.names:
                 yield node.lineno, f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base
+        elif (isinstance(node, ast.Call) and ast.unparse(node.func) in ("importlib.import_module", "import_module", "__import__")
+              and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            yield node.lineno, node.args[0].value  # an import by name is an import too
 
 
 def _generator_imports(module: str) -> list[tuple[int, str]]:
@@ -155,6 +158,13 @@ def test_there_is_no_import_circle_in_the_generator() -> None:
     circle = _cycle(_import_graph())
     assert circle is None, ("import circle (late imports inside functions count too): " + " -> ".join(circle or [])
                             + "; move what both sides need into a module both import")
+
+
+def test_an_import_by_name_counts_as_an_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    sneaky = tmp_path / "sneaky.py"
+    sneaky.write_text('import importlib\n\ndef later():\n    return importlib.import_module("generator.targets.go.package")\n', encoding="utf-8")
+    monkeypatch.setitem(MODULES, "generator.sneaky", sneaky)
+    assert (4, "generator.targets.go.package") in _generator_imports("generator.sneaky")
 
 
 def test_the_circle_finder_finds_a_circle_through_a_late_import() -> None:
