@@ -424,7 +424,8 @@ def _with_bogus_type(fmt: ir.Format) -> ir.Format:
     def retyped(d: ir.Definition) -> ir.Definition:
         if not (isinstance(d, ir.Model) and d.name == "Doc"):
             return d
-        fields = tuple(dataclasses.replace(f, type=_BogusType({"type": "must be bogus"})) if f.wire_name == "text" else f for f in d.fields)
+        bogus: Any = _BogusType({"type": "must be bogus"})  # not an ir.TypeRef: that is the point
+        fields = tuple(dataclasses.replace(f, type=bogus) if f.wire_name == "text" else f for f in d.fields)
         return dataclasses.replace(d, fields=fields)
 
     return dataclasses.replace(fmt, definitions=tuple(retyped(d) for d in fmt.definitions))
