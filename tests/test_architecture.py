@@ -82,16 +82,17 @@ def _where(module: str, line: int) -> str:
     return f"{MODULES[module].relative_to(ROOT)}:{line}"
 
 
-def test_the_import_rules_see_every_target_and_the_late_imports() -> None:
-    # The rules below are only as good as this reading of the code: it must find the five targets,
-    # the registry's imports of them, and the late imports the CLI makes inside functions.
+def test_the_import_rules_see_every_target() -> None:
+    # The rules below are only as good as this reading of the code: it must find every registered target
+    # (and nothing under targets/ that is not one), the registry's imports of them, and the late imports
+    # the CLI makes inside functions.
     units = {_target_unit(m) for m in MODULES} - {None}
-    assert {"generator.targets.go", "generator.targets.python", "generator.targets.markdown",
-            "generator.targets.pydantic", "generator.targets.jsonschema"} <= units
-    assert {_target_unit(type(t).__module__) for t in REGISTRY} == units
+    assert {_target_unit(type(t).__module__) for t in REGISTRY} == units, (
+        "every module or package under generator/targets/ (but base.py) is a registered target; code two targets "
+        "share belongs in a pipeline stage")
+    assert len(units) == len(REGISTRY) >= 5
     registry = {name for _, name in _generator_imports("generator.targets")}
-    assert "generator.targets.markdown" in registry and "generator.targets.go.target" in registry
-    assert "generator.classify" in {name for _, name in _generator_imports("generator.cli")}  # imported inside _bump
+    assert {type(t).__module__ for t in REGISTRY} <= registry
 
 
 def test_no_target_imports_another_target() -> None:
@@ -160,11 +161,12 @@ def test_there_is_no_import_circle_in_the_generator() -> None:
                             + "; move what both sides need into a module both import")
 
 
-def test_an_import_by_name_counts_as_an_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_late_import_by_name_inside_a_function_counts_as_an_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     sneaky = tmp_path / "sneaky.py"
-    sneaky.write_text('import importlib\n\ndef later():\n    return importlib.import_module("generator.targets.go.package")\n', encoding="utf-8")
+    target = type(REGISTRY[0]).__module__
+    sneaky.write_text(f'import importlib\n\ndef later():\n    return importlib.import_module("{target}")\n', encoding="utf-8")
     monkeypatch.setitem(MODULES, "generator.sneaky", sneaky)
-    assert (4, "generator.targets.go.package") in _generator_imports("generator.sneaky")
+    assert (4, target) in _generator_imports("generator.sneaky")
 
 
 def test_the_circle_finder_finds_a_circle_through_a_late_import() -> None:
