@@ -20,8 +20,8 @@ import pytest
 
 from conftest import ROOT
 from generator import ir, messages
-from generator.core import generate
-from generator.export import export, rule_schema
+from generator.core import context, generate
+from generator.export import rule_schema
 from generator.load import LoadedSpec, load_spec, meta_schema
 from generator.lower import ANNOTATIONS, KEYWORDS_BY_TYPE, NOT_LOWERED, lower
 from generator.options import Options
@@ -396,15 +396,8 @@ def _with_bogus_rule(fmt: ir.Format) -> ir.Format:
 def test_a_rule_kind_a_target_does_not_know_is_refused_not_skipped(tmp_path: Path, target: Target) -> None:
     spec = _rules_spec(tmp_path, rule_kinds())
     clean = lower(spec)
-    options = Options()
     # Everything but the formats as the pipeline makes it from the clean format: only the target meets the unknown kind.
-    ctx = Context(
-        formats=(_with_bogus_rule(clean),),
-        schemas={clean.id: export(clean, spec.document)},
-        plain_schemas={clean.id: export(clean, spec.document, with_rules=False)},
-        options=options,
-        descriptions={clean.id: tuple(d for t in REGISTRY if (d := t.describe(clean, options)) is not None)},
-    )
+    ctx = dataclasses.replace(context([spec], (clean,)), formats=(_with_bogus_rule(clean),))
     if not reads_rules(target):
         # It writes what the export stage states: there the unknown kind must fail.
         with pytest.raises((AssertionError, ValueError), match="bogus"):
@@ -446,16 +439,17 @@ def _code_targets() -> list[Any]:
 @pytest.mark.parametrize("target", _code_targets())
 def test_a_type_kind_a_code_target_does_not_know_is_refused_not_read_as_another(tmp_path: Path, target: Target) -> None:
     # A code target spells every type of every field; an unknown kind must fail naming it.
-    fmt = _with_bogus_type(lower(_rules_spec(tmp_path, [])))
+    spec = _rules_spec(tmp_path, [])
+    clean = lower(spec)
+    ctx = context([spec], (clean,), described=False)
     with pytest.raises((AssertionError, ValueError), match="bogus"):
-        target.describe(fmt, Options())
+        target.describe(_with_bogus_type(clean), ctx)
 
 
 def test_the_docs_refuse_a_type_kind_they_do_not_know(tmp_path: Path) -> None:
     spec = _rules_spec(tmp_path, [])
     clean = lower(spec)
-    ctx = Context(formats=(_with_bogus_type(clean),), schemas={clean.id: export(clean, spec.document)},
-                  plain_schemas={clean.id: export(clean, spec.document, with_rules=False)})
+    ctx = dataclasses.replace(context([spec], (clean,)), formats=(_with_bogus_type(clean),))
     with pytest.raises((AssertionError, ValueError), match="bogus"):
         next(t for t in REGISTRY if t.name == "docs").render(ctx)
 
@@ -473,7 +467,7 @@ class _FakeTarget(Target):
     def render(self, ctx: Context) -> dict[str, str]:
         return {f"{self.name}/{f.id}.txt": f.id for f in ctx.formats}
 
-    def describe(self, fmt: ir.Format, options: Options) -> Description:
+    def describe(self, fmt: ir.Format, ctx: Context) -> Description:
         fields = {(m.name, f.wire_name): f"fake_{f.wire_name}" for m in fmt.models for f in m.fields}
         return Description("Fakelang", "crate", f"fake_{fmt.id}", fields)
 
@@ -503,8 +497,7 @@ def test_a_registered_target_with_vendoring_becomes_a_lang_choice(monkeypatch: p
 
 def test_the_docs_show_a_column_per_code_target(tmp_path: Path) -> None:
     spec = _rules_spec(tmp_path, [])
-    fmt = lower(spec)
-    labels = [d.label for t in REGISTRY if (d := t.describe(fmt, Options())) is not None]
+    labels = [d.label for d in context([spec], (lower(spec),)).descriptions["rule_kinds"]]
     assert labels, "no registered target describes its code"
     page = generate([spec], targets=["docs"])["docs/rule_kinds.md"]
     headers = [line for line in page.splitlines() if line.startswith("| Field |") and "| Type |" not in line]
@@ -566,6 +559,7 @@ def test_the_architecture_page_has_a_checklist_for_each_extension_point() -> Non
                     "## How to add a rule kind"):
         assert heading in page
     # The contract table names every member of the contract.
-    members = [n for n in ("name", "vendoring", "render", "shared_files", "describe") if hasattr(Target, n) or n in Target.__annotations__]
-    assert all(f"`Target.{m}" in page for m in members)
+    members = [n for n in vars(Target) if not n.startswith("_")] + [n for n in Target.__annotations__ if n not in vars(Target)]
+    assert {"name", "vendoring", "render", "describe"} <= set(members)
+    assert all(f"`Target.{m}" in page for m in members), [m for m in members if f"`Target.{m}" not in page]
     assert all(f"`{f.name}`" in page for f in dataclasses.fields(Context))

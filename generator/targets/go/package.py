@@ -21,7 +21,7 @@ from generator.naming import Names, clash_error, go_name, go_package, go_top_lev
 from generator.options import Options
 from generator.render import Templates, header, template_exists
 from generator.patterns import PatternError, to_go
-from generator.targets.go.target import METHOD_NAMES, PACKAGE_NAMES
+from generator.targets.go.names import METHOD_NAMES, PACKAGE_NAMES
 
 RUNTIME_FILES = ("errors", "tree", "parsers", "rules", "roundtrip")
 
