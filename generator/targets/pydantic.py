@@ -23,17 +23,11 @@ from typing import Any
 from generator import cache, ir
 from generator.errors import SpecError, pointer_of
 from generator.pyformat import format_python
-from generator.render import Templates, header
+from generator.render import Templates, header, unknown_kind
 from generator.targets.base import Context, Target
 
-
-def unknown_rule_kind(kind: str) -> str:
-    """rule.py.j2's failing default: a rule kind it has no validator for is an error, never an empty validator."""
-    raise ValueError(f"the pydantic target has no validator for rule kind {kind!r} (templates/pydantic/rule.py.j2)")
-
-
 # The templates under templates/ this target renders, with the filters they use.
-TEMPLATES = Templates(pystr=repr, unknown_rule_kind=unknown_rule_kind)
+TEMPLATES = Templates(pystr=repr, unknown=unknown_kind)
 
 
 PACKAGE = "chatformats_pydantic"
