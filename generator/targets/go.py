@@ -13,7 +13,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from generator import ir
+from generator import ir, runtime
 from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
 from generator.naming import clash_error, go_top_level_clashes, go_name
@@ -25,7 +25,6 @@ from generator.targets.go_regex import PatternError, to_go
 _METHOD_NAMES = frozenset({"Validate", "MarshalJSON", "UnmarshalJSON"})
 # Package-level names the templates use.
 _PACKAGE_NAMES = frozenset({"FormatID", "Version", "ValidationError", "ErrorDetail"})
-RUNTIME_FILES = ("errors", "tree", "parsers", "rules", "roundtrip")
 
 
 def package_name(format_id: str) -> str:
@@ -34,7 +33,7 @@ def package_name(format_id: str) -> str:
 
 
 def shared_files() -> frozenset[str]:
-    return frozenset({"go/go.mod", *(f"go/internal/rt/{n}.go" for n in RUNTIME_FILES)})
+    return frozenset({"go/go.mod", *(f"go/internal/rt/{name}" for name in runtime.go_files())})
 
 
 def go_str(text: str) -> str:
@@ -672,8 +671,7 @@ class GoTarget:
 def render_module(formats: list[ir.Format], options: Options) -> dict[str, str]:
     """Every file of generated/go/, keyed by path under generated/."""
     files = {"go/go.mod": render("go/go.mod.j2", module=options.go_module)}
-    for name in RUNTIME_FILES:
-        files[f"go/internal/rt/{name}.go"] = render(f"go/rt/{name}.go.j2", header=header(None))
+    files.update(runtime.go_runtime())
     for fmt in formats:
         files.update(GoTarget(fmt, options).files())
     return files

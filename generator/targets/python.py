@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from generator import cache, ir
+from generator import cache, ir, runtime
 from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
 from generator.naming import clash_error, python_top_level_clashes, constant_case, python_attr, snake_case
@@ -468,7 +468,7 @@ def render_package(formats: list[ir.Format], package: str = PACKAGE) -> dict[str
     base = f"python/{package}"
     files = {
         f"{base}/__init__.py": format_python(render("python/init.py.j2", header=header(None), formats=formats, package=package)),
-        f"{base}/_runtime.py": format_python(render("python/runtime.py.j2", header=header(None), package=package)),
+        f"{base}/_runtime.py": runtime.python_runtime(),
         f"{base}/py.typed": "",
     }
     for fmt in formats:

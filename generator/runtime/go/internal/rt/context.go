@@ -1,57 +1,9 @@
-// {{ header }}
-
-// Package rt is the validation runtime shared by the generated format packages.
-//
-// A document is decoded into an ordered tree (objects keep their key order),
-// then walked by small parsers that build the Go value and record every
-// problem (JSON pointer + message) in document order. Standard library only,
-// so the module can be vendored as is.
 package rt
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 )
-
-// ErrorDetail is one problem: where (a JSON pointer into the input) and what.
-type ErrorDetail struct {
-	// Path is a JSON pointer, e.g. "/conversation/conversation/1/speaker".
-	Path string `json:"path"`
-	// Message is the spec's message for the failed check.
-	Message string `json:"message"`
-	// Keyword is the check that failed, e.g. "required" or a rule kind such as "member_of".
-	Keyword string `json:"keyword"`
-}
-
-func (e ErrorDetail) String() string {
-	if e.Path == "" {
-		return "/: " + e.Message
-	}
-	return e.Path + ": " + e.Message
-}
-
-// ValidationError lists every problem found, in document order.
-//
-// Error() is the first problem's message alone, the text a fail-fast
-// validator reports; Detail() lists them all with their pointers.
-type ValidationError struct {
-	// Errors holds every problem, in document order; never empty.
-	Errors []ErrorDetail
-}
-
-func (e *ValidationError) Error() string {
-	return e.Errors[0].Message
-}
-
-// Detail lists every problem, one "pointer: message" per line.
-func (e *ValidationError) Detail() string {
-	lines := make([]string, len(e.Errors))
-	for i, d := range e.Errors {
-		lines[i] = d.String()
-	}
-	return strings.Join(lines, "\n")
-}
 
 // segment is one step of a path: an object key, or an array index when index >= 0.
 type segment struct {
@@ -91,11 +43,6 @@ func (c *Context) Errors() []ErrorDetail {
 	}
 	more := ErrorDetail{Message: MoreMessage(c.count - len(c.errors)), Keyword: "limit"}
 	return append(c.errors[:len(c.errors):len(c.errors)], more)
-}
-
-// MoreMessage is the last entry of a capped error list.
-func MoreMessage(count int) string {
-	return "... and " + strconv.Itoa(count) + " more problems"
 }
 
 func escape(token string) string {
@@ -146,12 +93,7 @@ func (c *Context) Error(template, keyword string, value any, below ...string) {
 		}
 	}
 	c.count++
-	message := template
-	if strings.Contains(template, "{") {
-		// One pass: substituted text is never expanded again; "{{ '{{' }}" is a literal "{".
-		message = strings.NewReplacer("{{ '{{' }}", "{", "{index}", index, "{field}", field, "{value}", show(value)).Replace(template)
-	}
-	c.errors = append(c.errors, ErrorDetail{Path: c.pointer(below), Message: message, Keyword: keyword})
+	c.errors = append(c.errors, ErrorDetail{Path: c.pointer(below), Message: expand(template, index, field, value), Keyword: keyword})
 }
 
 // FailedAt reports whether a problem was recorded at or below the value found
@@ -223,27 +165,6 @@ func (c *Context) Ancestor(up int) (any, bool) {
 // Parser checks a tree value and builds its Go value; ok is false when it recorded a problem.
 type Parser[T any] func(v any, c *Context) (T, bool)
 
-// The input policy; the Python runtime states the same numbers and messages.
-const (
-	// MaxDepth is how deep any value may sit below the document root, typed or free-form (metadata).
-	MaxDepth = 128
-	// MaxErrors is how many problems a ValidationError lists; one last entry counts the rest.
-	MaxErrors = 100
-	// MaxIntDigits is the longest integer literal JSON text may hold.
-	MaxIntDigits = 4300
-
-	depthMessage     = "nesting deeper than 128 levels is not accepted"
-	notUTF8Message   = "invalid JSON: the text is not valid UTF-8"
-	bomMessage       = "invalid JSON: a byte order mark (BOM) is not accepted; send UTF-8 without one"
-	surrogateMessage = "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"
-	longIntMessage   = "invalid JSON: an integer literal has more than 4300 digits"
-)
-
-// inputError is a problem with JSON text itself, reported like any other problem.
-func inputError(message string) *ValidationError {
-	return &ValidationError{Errors: []ErrorDetail{{ '{{' }}Message: message, Keyword: "json"}}}
-}
-
 // Key parses the value under an object key.
 func Key[T any](c *Context, key string, v any, p Parser[T]) (T, bool) {
 	if len(c.path) >= MaxDepth {
@@ -289,30 +210,4 @@ func Build[T any](tree any, p Parser[T]) (T, error) {
 func Check[T any](tree any, p Parser[T]) error {
 	_, err := Build(tree, p)
 	return err
-}
-
-// show renders a value for {value} the way the Python runtime does.
-func show(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return x
-	case bool:
-		if x {
-			return "true"
-		}
-		return "false"
-	case json.Number:
-		return showNumber(x)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return showFloat(x)
-	case []any:
-		return "list"
-	case *Object:
-		return "dict"
-	}
-	return "value"
 }
