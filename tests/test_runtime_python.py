@@ -60,11 +60,13 @@ LONG = "7" * (rt.MAX_INT_DIGITS + 1)
         ('["\\ud800"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
         ('{"a": "x\\uDC00"}', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
         ('["\\ud800\\u0041"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
+        ('["\\udc00\\udc00"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
+        ('["\\ud800\\ud800"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
         ('["\ud800"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
         (f"[{LONG}]", "invalid JSON: an integer literal has more than 4300 digits"),
         (f'{{"a": [-{LONG}, 1]}}', "invalid JSON: an integer literal has more than 4300 digits"),
     ],
-    ids=["not_utf8", "bom_bytes", "bom_text", "lone_high", "lone_low", "high_then_not_low", "raw_surrogate", "long_int", "long_negative_int_inside"],
+    ids=["not_utf8", "bom_bytes", "bom_text", "lone_high", "lone_low", "high_then_not_low", "low_then_low", "high_then_high", "raw_surrogate", "long_int", "long_negative_int_inside"],
 )
 def test_text_outside_the_policy_is_refused_with_its_message(text: str | bytes, message: str) -> None:
     assert _problems(text) == [("", message, "json")]
@@ -135,6 +137,37 @@ def test_problems_past_max_errors_are_counted_in_one_last_entry() -> None:
     assert len(errors) == rt.MAX_ERRORS + 1
     assert errors[rt.MAX_ERRORS - 1].message == "item 99 is not a number"
     assert (errors[-1].path, errors[-1].message, errors[-1].keyword) == ("", "... and 50 more problems", "limit")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2024-02-29T23:59:59Z", "2024-01-01t00:00:00z", "2024-01-01T00:00:00.123456789+05:30", "0001-01-01T00:00:00Z",
+     "9999-12-31T23:59:59-23:59", "2024-01-01T00:00:00.5Z"],
+)
+def test_date_times_in_rfc_3339_with_a_zone_are_accepted(text: str) -> None:
+    # The Go runtime's datetime_test.go has the same lists.
+    assert rt.parse_datetime_text(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2023-02-29T00:00:00Z", "2024-01-01T24:00:00Z", "2024-01-01T00:60:00Z", "2024-12-31T23:59:60Z",
+     "0000-01-01T00:00:00Z", "2024-13-01T00:00:00Z", "2024-00-01T00:00:00Z", "2024-01-00T00:00:00Z",
+     "2024-01-01T00:00:00", "2024-01-01 00:00:00Z", "2024-01-01T00:00:00.Z", "2024-01-01T00:00:00+24:00",
+     "2024-01-01T00:00:00+05:60", "2024-01-01T00:00:00+0530", "２０２４-01-01T00:00:00Z", "2024-1-01T00:00:00Z",
+     "", "2024-01-01T00:00:00ZZ", "2O24-01-01T00:00:00Z", "2024-0a-01T00:00:00Z", "2024-01-0aT00:00:00Z",
+     "2024-01-01T0a:00:00Z", "2024-01-01T00:0a:00Z", "2024-01-01T00:00:0aZ", "2024-01-01T00:00:00+0a:00",
+     "2024-01-01T00:00:00-00:0a"],
+)
+def test_other_date_times_are_refused(text: str) -> None:
+    assert rt.parse_datetime_text(text) is None
+
+
+def test_a_date_time_keeps_its_wire_text_while_it_denotes_the_same_instant() -> None:
+    parsed = rt.parse_datetime_text("2024-05-06T07:08:09.250-02:30")
+    assert parsed is not None and rt.format_datetime(parsed) == "2024-05-06T07:08:09.250-02:30"
+    assert rt.format_datetime(parsed.replace(minute=9)) == "2024-05-06T07:09:09.250000-02:30"
+    assert rt.format_datetime(rt.parse_datetime_text("2024-01-02T03:04:05+00:00").replace(second=6)) == "2024-01-02T03:04:06Z"  # type: ignore[union-attr]
 
 
 # --- message formatting ---------------------------------------------------------

@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Final
+from typing import Any, Final, TypedDict, Unpack
 
 
 class _Invalid:
@@ -745,16 +745,25 @@ def base64_bytes(msgs: Mapping[str, str]) -> Parser:
     return parse_base64
 
 
+class Bounds(TypedDict, total=False):
+    """The limits a spec sets on a number, each given only when the spec has it."""
+
+    minimum: float
+    maximum: float
+    exclusive_minimum: float
+    exclusive_maximum: float
+
+
 def _bounds(
-    value: float,
-    ctx: Context,
-    msgs: Mapping[str, str],
-    minimum: float | None,
-    maximum: float | None,
-    exclusive_minimum: float | None,
-    exclusive_maximum: float | None,
+    value: float, ctx: Context, msgs: Mapping[str, str], bounds: Bounds
 ) -> bool:
+    if not bounds:
+        return True
     mark = ctx.count
+    minimum = bounds.get("minimum")
+    maximum = bounds.get("maximum")
+    exclusive_minimum = bounds.get("exclusive_minimum")
+    exclusive_maximum = bounds.get("exclusive_maximum")
     if minimum is not None and value < minimum:
         ctx.error(msgs["minimum"], "minimum", value=value)
     if maximum is not None and value > maximum:
@@ -779,13 +788,7 @@ def _finite_float(value: int | float) -> bool:
         return False
 
 
-def integer(
-    msgs: Mapping[str, str],
-    minimum: float | None = None,
-    maximum: float | None = None,
-    exclusive_minimum: float | None = None,
-    exclusive_maximum: float | None = None,
-) -> Parser:
+def integer(msgs: Mapping[str, str], **bounds: Unpack[Bounds]) -> Parser:
     def parse_integer(value: object, ctx: Context) -> Any:
         # JSON Schema counts 1.0 as an integer; bool is not a number in JSON.
         if isinstance(value, float) and math.isfinite(value) and value.is_integer():
@@ -796,21 +799,12 @@ def integer(
         if not _INT64_MIN <= value <= _INT64_MAX:
             ctx.error(msgs["int64"], "int64", value=value)
             return INVALID
-        ok = _bounds(
-            value, ctx, msgs, minimum, maximum, exclusive_minimum, exclusive_maximum
-        )
-        return value if ok else INVALID
+        return value if _bounds(value, ctx, msgs, bounds) else INVALID
 
     return parse_integer
 
 
-def number(
-    msgs: Mapping[str, str],
-    minimum: float | None = None,
-    maximum: float | None = None,
-    exclusive_minimum: float | None = None,
-    exclusive_maximum: float | None = None,
-) -> Parser:
+def number(msgs: Mapping[str, str], **bounds: Unpack[Bounds]) -> Parser:
     def parse_number(value: object, ctx: Context) -> Any:
         if (
             isinstance(value, bool)
@@ -819,10 +813,7 @@ def number(
         ):
             ctx.error(msgs["type"], "type", value=value)
             return INVALID
-        ok = _bounds(
-            value, ctx, msgs, minimum, maximum, exclusive_minimum, exclusive_maximum
-        )
-        return value if ok else INVALID
+        return value if _bounds(value, ctx, msgs, bounds) else INVALID
 
     return parse_number
 
@@ -1073,6 +1064,20 @@ def _usable(inputs: tuple[object, ...]) -> bool:
     return not any(v is INVALID for v in inputs)
 
 
+def _applies(
+    obj: Mapping[Any, Any],
+    when_field: str,
+    when_pointer: tuple[str, ...],
+    equals: str,
+    inputs: tuple[object, ...],
+) -> bool:
+    """Whether a conditional rule judges obj: its inputs are usable and the condition holds."""
+    return (
+        _usable(inputs)
+        and resolve(obj.get(when_field, _MISSING), when_pointer) == equals
+    )
+
+
 def rule_member_of(
     ctx: Context,
     field: str,
@@ -1106,11 +1111,10 @@ def rule_required_when(
     inputs: tuple[object, ...],
 ) -> None:
     """`field` must be present (and not null) when `when_field` (at a pointer) equals a value."""
-    if not _usable(inputs):
-        return
-    if resolve(obj.get(when_field, _MISSING), when_pointer) != equals:
-        return
-    if obj.get(field) is None:
+    if (
+        _applies(obj, when_field, when_pointer, equals, inputs)
+        and obj.get(field) is None
+    ):
         ctx.error(message, "required_when", field)
 
 
@@ -1135,12 +1139,10 @@ def rule_allowed_when(
     inputs: tuple[object, ...],
 ) -> None:
     """When `when_field` equals a value, each item of `field` (at `each`) must be allowed."""
-    if not _usable(inputs):
-        return
-    if resolve(obj.get(when_field, _MISSING), when_pointer) != equals:
-        return
     items = obj.get(field)
-    if not isinstance(items, list):
+    if not isinstance(items, list) or not _applies(
+        obj, when_field, when_pointer, equals, inputs
+    ):
         return
     for i, item in enumerate(items):
         found = resolve(item, each)

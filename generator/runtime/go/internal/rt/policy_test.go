@@ -40,6 +40,8 @@ func TestTextOutsideThePolicyIsRefusedWithItsMessage(t *testing.T) {
 		"\xef\xbb\xbf{}":            "invalid JSON: a byte order mark (BOM) is not accepted; send UTF-8 without one",
 		`["\ud800"]`:                `invalid JSON: a lone UTF-16 surrogate (such as \ud800) is not Unicode text`,
 		`{"a": "x\uDC00"}`:          `invalid JSON: a lone UTF-16 surrogate (such as \ud800) is not Unicode text`,
+		`["\udc00\udc00"]`:          `invalid JSON: a lone UTF-16 surrogate (such as \ud800) is not Unicode text`,
+		`["\ud800\ud800"]`:          `invalid JSON: a lone UTF-16 surrogate (such as \ud800) is not Unicode text`,
 		`["\ud800\u0041"]`:          `invalid JSON: a lone UTF-16 surrogate (such as \ud800) is not Unicode text`,
 		"[" + long + "]":            "invalid JSON: an integer literal has more than 4300 digits",
 		`{"a": [-` + long + `, 1]}`: "invalid JSON: an integer literal has more than 4300 digits",
