@@ -191,7 +191,7 @@ def _generated(copy: Path, source: str, text: str) -> tuple[str, str]:
         sys.path.pop(0)
     if source == PY_RUNTIME:
         return "generated/python/chatformats/_runtime.py", f"# {header(None)}\n{text}"
-    return f"generated/go/internal/rt/{Path(source).name}", f"// {header(None)}\n{text}"
+    return f"generated/go/internal/rt/{Path(source).name}", f"// {header(None)}\n\n{text}"
 
 
 def _run(cmd: list[str], cwd: Path, timeout: int) -> subprocess.CompletedProcess[str]:

@@ -52,7 +52,8 @@ def test_generate_copies_the_go_runtime_behind_the_header_and_leaves_its_tests_o
     assert any(name.endswith("_test.go") for name in sources)
     assert sorted(written) == [name for name in sources if not name.endswith("_test.go")]
     for name, text in written.items():
-        assert text == f"// {header(None)}\n" + (runtime.GO_PACKAGE / name).read_text(encoding="utf-8"), name
+        # A blank line after the header: it is no part of the package's doc comment (doc.go).
+        assert text == f"// {header(None)}\n\n" + (runtime.GO_PACKAGE / name).read_text(encoding="utf-8"), name
 
 
 def test_the_runtime_go_module_is_not_the_generated_one() -> None:

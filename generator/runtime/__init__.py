@@ -20,7 +20,7 @@ GO_PACKAGE = GO_MODULE / "internal" / "rt"  # the same place under generated/go/
 
 def python_runtime() -> str:
     """generated/python/<package>/_runtime.py: the module with the header line."""
-    return _with_header("#", PYTHON_RUNTIME)
+    return f"# {header(None)}\n" + PYTHON_RUNTIME.read_text(encoding="utf-8")
 
 
 def go_files() -> list[str]:
@@ -30,8 +30,5 @@ def go_files() -> list[str]:
 
 def go_runtime() -> dict[str, str]:
     """{path under generated/: text} of the Go runtime package."""
-    return {f"go/internal/rt/{name}": _with_header("//", GO_PACKAGE / name) for name in go_files()}
-
-
-def _with_header(comment: str, path: Path) -> str:
-    return f"{comment} {header(None)}\n{path.read_text(encoding='utf-8')}"
+    # A blank line after the header keeps it out of the package's doc comment (doc.go).
+    return {f"go/internal/rt/{name}": f"// {header(None)}\n\n" + (GO_PACKAGE / name).read_text(encoding="utf-8") for name in go_files()}
