@@ -119,7 +119,7 @@ def test_a_template_meeting_a_view_kind_it_has_no_case_for_fails_naming_it() -> 
                             ("parse_step", "step(v)")):
         name = macro.split("(")[0]
         source = f'{{% from "go/{template}.go.j2" import {name} %}}{{{{ {macro} }}}}'
-        with pytest.raises(AssertionError, match="no case for the view kind 'stray'"):
+        with pytest.raises(AssertionError, match="no template case for the view kind 'stray'"):
             environment(None, TEMPLATES.filters).from_string(source).render(v=Stray())
 
 

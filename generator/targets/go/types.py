@@ -11,7 +11,7 @@ from collections.abc import Callable
 from generator import ir
 from generator.errors import SpecError
 from generator.naming import Names
-from generator.targets.go.target import INLINE_TYPES
+from generator.targets.go.names import INLINE_TYPES
 from generator.targets.go.views import GoType
 
 TIME = GoType("time.Time", frozenset({"time"}))
