@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from generator import ir
+from generator import behaviour, ir
 from generator.errors import SpecError
 from generator.examples import check_examples, check_examples_in_python
 from generator.history import check_locked, earlier_majors, load_release, read_lock
@@ -76,12 +76,14 @@ def generate(
     """Every generated file, keyed by its path under generated/ (history feeds the docs' changelogs)."""
     specs = list(specs)
     formats = [lower(s) for s in specs]
+    # Checked before any target renders: a spec change that breaks a behaviour's declarations is a SpecError.
+    behaviours = {fmt.id: b for spec, fmt in zip(specs, formats) if (b := behaviour.resolve(spec.behaviours, fmt)) is not None}
     wanted = set(targets)
     files: dict[str, str] = {}
     if "python" in wanted:
-        files.update(python.render_package(formats, options.python_package))
+        files.update(python.render_package(formats, options.python_package, behaviours))
     if "go" in wanted:
-        files.update(go.render_module(formats, options))
+        files.update(go.render_module(formats, options, behaviours))
     schemas = {}
     for spec, fmt in zip(specs, formats):
         exported = jsonschema.export(fmt, spec.document)
@@ -95,7 +97,7 @@ def generate(
         files.update(pydantic.render_package(formats, {f.id: jsonschema.export(f, s.document, with_rules=False) for s, f in zip(specs, formats)}))
     if "docs" in wanted:
         by_id = {fmt.id: schemas[f"jsonschema/{fmt.id}.schema.json"] for fmt in formats}
-        files.update(markdown.render_docs(formats, by_id, options, history))
+        files.update(markdown.render_docs(formats, by_id, options, history, behaviours))
     return dict(sorted(files.items()))
 
 

@@ -18,7 +18,8 @@ from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
 from generator.naming import clash_error, go_top_level_clashes, go_name
 from generator.options import Options
-from generator.render import header, render, template_exists
+from generator.behaviour import Behaviour, GoParts, constants, go_parts
+from generator.render import header, render
 from generator.targets.go_regex import PatternError, to_go
 
 # Methods every generated type has; a field may not take their names.
@@ -126,7 +127,7 @@ class ModelView:
     type_message: str
     unknown_message: str
     uses_obj: bool
-    behaviour_fields: str  # unexported fields the behaviour methods keep (templates/go/behaviour/<format>/<Model>.fields.go.j2), or ""
+    behaviour_fields: str  # fields the behaviour's `type <Model> struct` adds (specs/<format>/behaviour/go.go), or ""
 
 
 @dataclass(frozen=True)
@@ -197,9 +198,12 @@ class AliasView:
 class GoTarget:
     """Builds the views of one format's package."""
 
-    def __init__(self, fmt: ir.Format, options: Options) -> None:
+    def __init__(self, fmt: ir.Format, options: Options, behaviour: Behaviour | None = None) -> None:
         self.fmt = fmt
         self.options = options
+        self.behaviour = behaviour if behaviour is not None and "go" in behaviour.texts else None
+        self.parts = (go_parts(self.behaviour, tuple(m.name for m in fmt.models), options.go_module) if self.behaviour is not None
+                      else GoParts("", {}))
         self.package = package_name(fmt.id)
         self.defs = {d.name: d for d in fmt.definitions}
         self.unions: list[UnionView] = []
@@ -405,9 +409,28 @@ class GoTarget:
         return list(names)
 
     def behaviour_fields(self, model: str) -> str:
-        """Unexported struct fields a model's behaviour methods keep (e.g. an index)."""
-        name = f"go/behaviour/{self.fmt.id}/{model}.fields.go.j2"
-        return render(name, fmt=self.fmt).strip("\n") if template_exists(name) else ""
+        """Struct fields a model's behaviour methods keep (e.g. an index)."""
+        return self.parts.fields.get(model, "")
+
+    def behaviour_file(self) -> str:
+        """behaviour.go: the stored go.go under the generated header and package clause, with the
+        constants it reads (manifest [constants]) emitted from the IR after its imports."""
+        assert self.behaviour is not None
+        fmt = self.fmt
+        consts = []
+        for c in constants(fmt, self.behaviour):
+            model = next(m for m in fmt.models if m.name == c.model)
+            field = self.field_names(model)[[f.name for f in model.fields].index(c.field)]
+            name = f"{c.model}{field}{c.facet.capitalize()}"
+            value = go_str(c.value) if isinstance(c.value, str) else str(c.value).lower() if isinstance(c.value, bool) else repr(c.value)
+            consts.append(f"// {name} is the {c.facet} of {c.model}.{field} in the spec.\nconst {name} = {value}\n")
+        code = self.parts.code
+        if consts:
+            imports = re.match(r"(import \([^)]*\)\n|import \"[^\"]*\"\n)", code)
+            at = imports.end() if imports else 0
+            code = code[:at] + ("\n" if at else "") + "\n".join(consts) + ("\n" if at == 0 else "") + code[at:]
+        sources = (fmt.source, self.behaviour.source("go"))
+        return f"// {header(*sources)}\n\npackage {self.package}\n\n{code}"
 
     def model_view(self, model: ir.Model) -> ModelView:
         fields: list[FieldView] = []
@@ -654,26 +677,25 @@ class GoTarget:
         )
         base = f"go/{self.package}"
         files = {
-            f"{base}/{self.package}.go": render("go/types.go.j2", **context),
+            # The structs hold the fields the behaviour's go.go adds, so the header names it too.
+            f"{base}/{self.package}.go": render("go/types.go.j2", **{**context, "header": header(
+                fmt.source, self.behaviour.source("go") if self.behaviour is not None and self.parts.fields else None)}),
             f"{base}/validate.go": render("go/validate.go.j2", **context),
             f"{base}/fuzz_test.go": render("go/fuzz_test.go.j2", **context),
         }
-        behaviour = f"go/behaviour/{fmt.id}.go.j2"
-        if template_exists(behaviour):
-            code = render(behaviour, **context)
-            if code.strip():  # a template may apply to some versions only
-                files[f"{base}/behaviour.go"] = code
+        if self.behaviour is not None:
+            files[f"{base}/behaviour.go"] = self.behaviour_file()
         for name, first, second in go_top_level_clashes({p: c for p, c in files.items() if not p.endswith("_test.go")})[:1]:
             files_named = sorted({first.removeprefix("go/"), second.removeprefix("go/")})
             raise clash_error(fmt, "Go", name, f"in {' and '.join(files_named)}")
         return files
 
 
-def render_module(formats: list[ir.Format], options: Options) -> dict[str, str]:
+def render_module(formats: list[ir.Format], options: Options, behaviours: dict[str, Behaviour] | None = None) -> dict[str, str]:
     """Every file of generated/go/, keyed by path under generated/."""
     files = {"go/go.mod": render("go/go.mod.j2", module=options.go_module)}
     for name in RUNTIME_FILES:
         files[f"go/internal/rt/{name}.go"] = render(f"go/rt/{name}.go.j2", header=header(None))
     for fmt in formats:
-        files.update(GoTarget(fmt, options).files())
+        files.update(GoTarget(fmt, options, (behaviours or {}).get(fmt.id)).files())
     return files

@@ -14,9 +14,10 @@ import re
 from dataclasses import dataclass
 
 from generator import ir
+from generator.behaviour import Behaviour, docs_text
 from generator.options import Options
-from generator.render import header, render, template_exists
-from generator.targets.go import GoTarget
+from generator.render import header, render
+from generator.targets.go import GoTarget, package_name
 from generator.targets.python import PythonTarget
 
 # Characters that open Markdown syntax anywhere in a line (links, emphasis, code,
@@ -206,8 +207,9 @@ class AliasSection:
 
 
 class MarkdownTarget:
-    def __init__(self, fmt: ir.Format, options: Options) -> None:
+    def __init__(self, fmt: ir.Format, options: Options, behaviour: Behaviour | None = None) -> None:
         self.fmt = fmt
+        self.behaviour_set = behaviour if behaviour is not None and "docs" in behaviour.texts else None
         self.defs = {d.name: d for d in fmt.definitions}
         self.python = PythonTarget(fmt)
         self.go = GoTarget(fmt, options)
@@ -311,9 +313,10 @@ class MarkdownTarget:
         )
 
     def behaviour(self) -> str:
-        """The format's behaviour section (templates/markdown/behaviour/<format>.md.j2), or ""."""
-        name = f"markdown/behaviour/{self.fmt.id}.md.j2"
-        return render(name, fmt=self.fmt, go_package=self.go.package).strip() if template_exists(name) else ""
+        """The format's behaviour section (specs/<format>/behaviour/docs.md), or ""."""
+        if self.behaviour_set is None:
+            return ""
+        return docs_text(self.behaviour_set, self.fmt, self.go.package, package_name(self.behaviour_set.format_id))
 
     def diagram(self) -> list[str]:
         """Mermaid classDiagram lines: models with their fields, and what refers to what."""
@@ -369,7 +372,7 @@ class MarkdownTarget:
         ]
         return render(
             "markdown/format.md.j2",
-            header=html_comment(header(fmt.source)),
+            header=html_comment(header(fmt.source, self.behaviour_set.source("docs") if self.behaviour_set else None)),
             fmt=fmt,
             format_id=md_code(fmt.id),
             title=md_inline(label),
@@ -398,7 +401,8 @@ def first_sentence(text: str) -> str:
 
 
 def render_docs(formats: list[ir.Format], schemas: dict[str, str], options: Options,
-                histories: dict[str, list[dict[str, object]]] | None = None) -> dict[str, str]:
+                histories: dict[str, list[dict[str, object]]] | None = None,
+                behaviours: dict[str, Behaviour] | None = None) -> dict[str, str]:
     """generated/docs/*.md, the schemas to download beside them, and generated/mkdocs.yml."""
     histories = histories or {}
     labels = nav_labels(formats)
@@ -409,7 +413,7 @@ def render_docs(formats: list[ir.Format], schemas: dict[str, str], options: Opti
              "changes": "; ".join(md_inline(str(c)) for c in h["changes"]) or "first release"}  # type: ignore[attr-defined]
             for h in histories.get(fmt.id, [])
         ]
-        files[f"docs/{fmt.id}.md"] = MarkdownTarget(fmt, options).page(rows, labels[fmt.id])
+        files[f"docs/{fmt.id}.md"] = MarkdownTarget(fmt, options, (behaviours or {}).get(fmt.id)).page(rows, labels[fmt.id])
         files[f"docs/schemas/{fmt.id}.schema.json"] = schemas[fmt.id]
     index = [(md_inline(labels[f.id]), f.id, md_code(f.id, True), md_inline(f.version), md_inline(first_sentence(f.description)))
              for f in formats]

@@ -14,7 +14,8 @@ from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
 from generator.naming import clash_error, python_top_level_clashes, constant_case, python_attr, snake_case
 from generator.patterns import to_python
-from generator.render import header, render, template_exists
+from generator.behaviour import Behaviour, PythonParts, constants, python_parts
+from generator.render import header, render
 
 PACKAGE = "chatformats"
 
@@ -80,7 +81,7 @@ class ModelView:
     keys_const: str
     type_message: str
     unknown_message: str
-    behaviour: str  # the class body's behaviour methods (templates/python/behaviour/<format>/<Model>.py.j2), or ""
+    behaviour: str  # members the class gains from the behaviour's `class <Model>:` (specs/<format>/behaviour/python.py), or ""
 
 
 @dataclass(frozen=True)
@@ -109,8 +110,11 @@ class KnownValuesView:
 class PythonTarget:
     """Builds the views of one format's module."""
 
-    def __init__(self, fmt: ir.Format) -> None:
+    def __init__(self, fmt: ir.Format, behaviour: Behaviour | None = None) -> None:
         self.fmt = fmt
+        self.behaviour = behaviour if behaviour is not None and "python" in behaviour.texts else None
+        self.parts = (python_parts(self.behaviour, tuple(m.name for m in fmt.models)) if self.behaviour is not None
+                      else PythonParts([], "", {}))
         self.parsers: list[tuple[str, str]] = []  # (constant, expression) in definition order
 
     # --- names -----------------------------------------------------------
@@ -315,8 +319,20 @@ class PythonTarget:
             keys_const=keys_const,
             type_message=py_str(model.type_message),
             unknown_message=py_str(model.unknown_message),
-            behaviour=render_behaviour(self.fmt, model.name),
+            behaviour=self.parts.methods.get(model.name, ""),
         )
+
+    def behaviour_constants(self) -> str:
+        """The spec facts the behaviour reads (manifest [constants]), e.g.
+        CHAT_STATE_MAX_HISTORY_SIZE_DEFAULT: Final = 1000, from the IR."""
+        if self.behaviour is None:
+            return ""
+        out = []
+        for c in constants(self.fmt, self.behaviour):
+            value = py_str(c.value) if isinstance(c.value, str) else repr(c.value)
+            out.append(f"{constant_case(c.model)}_{constant_case(c.field)}_{c.facet.upper()}: Final = {value}\n"
+                       + py_docstring(f"The {c.facet} of {c.model}.{python_attr(c.field)} in the spec."))
+        return "\n\n".join(out)
 
     def known_values(self) -> list[KnownValuesView]:
         views = []
@@ -372,10 +388,11 @@ class PythonTarget:
         ]
         named_parsers += [(self.parser_const(a.name), self.parser(a.type)) for a in self.alias_order()]
         root = fmt.definition(fmt.root)
-        behaviour_imports, behaviour = split_imports(render_behaviour(fmt))
+        behaviour_imports = self.parts.imports
+        behaviour = "\n\n".join(part for part in (self.behaviour_constants(), self.parts.module) if part)
         code = render(
             "python/module.py.j2",
-            header=header(fmt.source),
+            header=header(fmt.source, self.behaviour.source("python") if self.behaviour else None),
             fmt=fmt,
             doc=py_docstring(f"{fmt.title} (format {fmt.id}, version {fmt.version}).\n\n{fmt.description}"),
             enums=enums,
@@ -399,23 +416,6 @@ class PythonTarget:
         for name, first, second in python_top_level_clashes(code)[:1]:
             raise clash_error(self.fmt, "Python", name, f"{first}, and {second}")
         return format_python(code)
-
-
-def render_behaviour(fmt: ir.Format, model: str | None = None) -> str:
-    """A format's behaviour code, or "": module-level code from
-    templates/python/behaviour/<format>.py.j2, or with a model the methods its
-    class gains from templates/python/behaviour/<format>/<Model>.py.j2."""
-    name = f"python/behaviour/{fmt.id}.py.j2" if model is None else f"python/behaviour/{fmt.id}/{model}.py.j2"
-    return render(name, fmt=fmt).strip() if template_exists(name) else ""
-
-
-def split_imports(code: str) -> tuple[list[str], str]:
-    """A behaviour block's leading import lines (they go to the module's imports) and the rest."""
-    lines = code.splitlines()
-    n = 0
-    while n < len(lines) and (lines[n].startswith(("import ", "from ")) or not lines[n].strip()):
-        n += 1
-    return [line for line in lines[:n] if line.strip()], "\n".join(lines[n:]).strip()
 
 
 def public_names(code: str) -> list[str]:
@@ -463,7 +463,7 @@ def _black(code: str) -> str:
     return black.format_str(code, mode=black.Mode(target_versions={black.TargetVersion.PY311}))
 
 
-def render_package(formats: list[ir.Format], package: str = PACKAGE) -> dict[str, str]:
+def render_package(formats: list[ir.Format], package: str = PACKAGE, behaviours: dict[str, Behaviour] | None = None) -> dict[str, str]:
     """Every file of generated/python/<package>/, keyed by path under generated/."""
     base = f"python/{package}"
     files = {
@@ -472,5 +472,5 @@ def render_package(formats: list[ir.Format], package: str = PACKAGE) -> dict[str
         f"{base}/py.typed": "",
     }
     for fmt in formats:
-        files[f"{base}/{fmt.id}.py"] = PythonTarget(fmt).module()
+        files[f"{base}/{fmt.id}.py"] = PythonTarget(fmt, (behaviours or {}).get(fmt.id)).module()
     return files

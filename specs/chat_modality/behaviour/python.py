@@ -8,7 +8,7 @@ SUMMARY_MAX_CHARS: Final = 50
 DEFAULT_CONVERSATION_ENTITY: Final = "default_conversation"
 """What get_affected_entities() names when an input has no conversation_id."""
 
-DEFAULT_INPUT_CONVERSATION: Final = "default"
+DEFAULT_INPUT_CONVERSATION: Final = CHAT_INPUT_CONVERSATION_ID_DEFAULT
 """ChatInput's default conversation_id; ChatState files such inputs under its default_conversation_id."""
 
 QUERY_PARAMETERS: Final = ("conversation_id", "role", "since", "until", "limit", "search")
@@ -153,3 +153,141 @@ def _state_problems(state: ChatState) -> list[str]:
     if messages and (state.last_updated is None or state.last_updated < max(m.timestamp for m in messages)):
         problems.append("last_updated is before the last message")
     return problems
+
+
+class ChatInput:
+    """Members the generated ChatInput dataclass gains."""
+
+    def get_summary(self) -> str:
+        """A one-line summary for logs and UIs, e.g. "User: 'What's the weather?'".
+
+        Text longer than SUMMARY_MAX_CHARS characters is cut and ends in "...";
+        multimodal content reads "[multimodal message with N parts]".
+        """
+        return summarize(self.role, self.content)
+
+    def get_affected_entities(self) -> list[str]:
+        """The conversation this input touches: [conversation_id], or ["default_conversation"] when it is unset."""
+        return [self.conversation_id or DEFAULT_CONVERSATION_ENTITY]
+
+    def should_merge_with(self, other: ChatInput) -> bool:
+        """Always False: each chat message is distinct, never merged with another input."""
+        return False
+
+
+class ChatState:
+    """Members the generated ChatState dataclass gains."""
+
+    # Lookups kept by apply_input; built from the fields when first needed, so a
+    # state parsed from a snapshot has them too. Not part of the wire shape.
+    _index: _ChatIndex | None = field(default=None, init=False, repr=False, compare=False)
+
+    def apply_input(self, input_data: ChatInput) -> None:
+        """Add the input's message to its conversation, keeping the order and the history limit.
+
+        The input is validated first (ValidationError, state unchanged). An input
+        whose conversation_id is the input's default (DEFAULT_INPUT_CONVERSATION) goes to
+        default_conversation_id. A message_id already stored is refused. Messages
+        stay ordered by (timestamp, input_id) whatever order inputs arrive in; a
+        conversation keeps its newest max_history_size messages, while its metadata
+        keeps describing every message applied (message_count counts them all).
+        """
+        # Parsing the input's own dict validates it and copies its content and
+        # metadata, so later edits to the input cannot reach the state.
+        input_data = ChatInput.from_dict(input_data.to_dict())
+        if self.max_history_size < CHAT_STATE_MAX_HISTORY_SIZE_MINIMUM:
+            raise ValidationError(
+                [_rt.ErrorDetail("/max_history_size", f"must be >= {CHAT_STATE_MAX_HISTORY_SIZE_MINIMUM}", "minimum")]
+            )
+        index = self._indexed()
+        if input_data.message_id in index.by_id:
+            raise ValidationError([_rt.ErrorDetail("/message_id", f"message ID '{input_data.message_id}' is already in the state", "unique")])
+        conversation_id = input_data.conversation_id
+        if conversation_id == DEFAULT_INPUT_CONVERSATION:
+            conversation_id = self.default_conversation_id
+        message = ChatMessage(
+            message_id=input_data.message_id,
+            input_id=input_data.input_id,
+            conversation_id=conversation_id,
+            role=input_data.role,
+            content=input_data.content,
+            timestamp=input_data.timestamp,
+            metadata=input_data.metadata,
+        )
+        conversation = index.by_conversation.setdefault(conversation_id, [])
+        bisect.insort(self.messages, message, key=_order_key)
+        bisect.insort(conversation, message, key=_order_key)
+        index.by_id[message.message_id] = message
+        while len(conversation) > self.max_history_size:
+            oldest = conversation.pop(0)
+            index.by_id.pop(oldest.message_id, None)
+            _remove(self.messages, oldest)
+        self._count(message)
+        self.update_count += 1
+        if self.last_updated is None or message.timestamp > self.last_updated:
+            self.last_updated = message.timestamp
+
+    def _count(self, message: ChatMessage) -> None:
+        """Update the conversation's metadata for one more applied message."""
+        meta = self.conversations.get(message.conversation_id)
+        if meta is None:
+            meta = ConversationMetadata(
+                conversation_id=message.conversation_id,
+                created_at=message.timestamp,
+                last_message_at=message.timestamp,
+                message_count=0,
+            )
+            self.conversations[message.conversation_id] = meta
+        meta.created_at = min(meta.created_at, message.timestamp)
+        meta.last_message_at = max(meta.last_message_at, message.timestamp)
+        meta.message_count += 1
+        if message.role not in meta.participant_roles:
+            meta.participant_roles = sorted([*meta.participant_roles, message.role])
+
+    def get_snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON-shaped data; ChatState.from_dict() turns it back into a state."""
+        return self.to_dict()
+
+    def validate_state(self) -> list[str]:
+        """Problems with the state's consistency (ordering, metadata, history limits); empty when valid."""
+        return _state_problems(self)
+
+    def query(self, query_params: dict[str, Any]) -> list[ChatMessage]:
+        """Stored messages matching every given parameter, in chronological order.
+
+        Parameters: conversation_id, role, since and until (datetime or RFC 3339
+        text, both inclusive), limit (the newest N of the matches, N >= 1) and search
+        (case-insensitive text in string content or in text blocks). Unknown or
+        ill-typed parameters raise ValidationError. The stored order is never
+        changed; the messages returned are the stored ones, to be read, not edited.
+        """
+        q = parse_chat_query(query_params)
+        index = self._indexed()
+        found: list[ChatMessage] = index.by_conversation.get(q.conversation_id, []) if q.conversation_id is not None else self.messages
+        found = [m for m in found if _matches(m, q)]
+        return found[-q.limit:] if q.limit is not None else found
+
+    def get_conversation(self, conversation_id: str) -> list[ChatMessage]:
+        """Every stored message of one conversation, in chronological order (empty when unknown)."""
+        return list(self._indexed().by_conversation.get(conversation_id, []))
+
+    def get_recent_messages(self, limit: int = 10, conversation_id: str | None = None) -> list[ChatMessage]:
+        """The newest `limit` stored messages (of one conversation if given), in chronological order."""
+        params: dict[str, Any] = {"limit": limit}
+        if conversation_id is not None:
+            params["conversation_id"] = conversation_id
+        return self.query(params)
+
+    def get_message_by_id(self, message_id: str) -> ChatMessage | None:
+        """The stored message with this ID, or None."""
+        return self._indexed().by_id.get(message_id)
+
+    def reindex(self) -> None:
+        """Rebuild the lookups from messages; needed only after editing messages by hand."""
+        self._index = _ChatIndex(self.messages)
+
+    def _indexed(self) -> _ChatIndex:
+        if self._index is None:
+            self.reindex()
+        assert self._index is not None
+        return self._index

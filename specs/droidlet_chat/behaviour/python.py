@@ -1,4 +1,3 @@
-{% if fmt.version.split(".")[0] == "2" %}
 from . import droidlet_chat_v1 as _v1
 
 # --- behaviour: upgrading a version 1 chat -------------------------------------
@@ -60,4 +59,3 @@ def build_chat(
     items += [{"id": "response_option", "content": option} for option in text_options or []]
     items += [{"id": "response_image_link", "content": link} for link in media_options or []]
     return DroidletChat.from_dict({"chat_memid": speaker_id, "timestamp": timestamp, "content_type": content_type, "content": items})
-{% endif %}
