@@ -34,6 +34,7 @@ from typing import Any
 
 from generator import ir
 from generator.errors import SpecError
+from generator.options import DEFAULT_GO_MODULE
 
 MANIFEST = "behaviour.toml"
 FOLDER = "behaviour"
@@ -44,8 +45,8 @@ _KEYS = ("majors", *_LANGUAGES, "needs", "constants")
 _EXTENSIONS = {"python": ".py", "go": ".go", "docs": ".md"}
 
 # The one substitution in stored Go: imports of the generated module are written with
-# the default module path and rewritten to the module actually generated (vendoring).
-DEFAULT_GO_MODULE = "github.com/chatspec/chatformats"
+# the default module path (DEFAULT_GO_MODULE) and rewritten to the module actually
+# generated (a project's go-module, or vendoring's).
 
 # Facets of a field a behaviour may ask for as a generated constant.
 _FACETS = ("default", "minimum", "maximum", "const")

@@ -11,7 +11,14 @@ DEFAULT_CONVERSATION_ENTITY: Final = "default_conversation"
 DEFAULT_INPUT_CONVERSATION: Final = CHAT_INPUT_CONVERSATION_ID_DEFAULT
 """ChatInput's default conversation_id; ChatState files such inputs under its default_conversation_id."""
 
-QUERY_PARAMETERS: Final = ("conversation_id", "role", "since", "until", "limit", "search")
+QUERY_PARAMETERS: Final = (
+    "conversation_id",
+    "role",
+    "since",
+    "until",
+    "limit",
+    "search",
+)
 """The keys ChatState.query() understands, in the order it checks them."""
 
 
@@ -19,7 +26,11 @@ def summarize(role: str, content: Content) -> str:
     """The summary line: "User: 'text'" (long text shortened), or "User: [multimodal message with N parts]"."""
     who = role[:1].upper() + role[1:]
     if isinstance(content, str):
-        text = content if len(content) <= SUMMARY_MAX_CHARS else content[: SUMMARY_MAX_CHARS - 3] + "..."
+        text = (
+            content
+            if len(content) <= SUMMARY_MAX_CHARS
+            else content[: SUMMARY_MAX_CHARS - 3] + "..."
+        )
         return f"{who}: '{text}'"
     parts = "part" if len(content) == 1 else "parts"
     return f"{who}: [multimodal message with {len(content)} {parts}]"
@@ -64,7 +75,9 @@ class ChatQuery:
 def parse_chat_query(params: dict[str, Any]) -> ChatQuery:
     """Check query parameters; raise ValidationError naming each bad one (pointer /<name>)."""
     if not isinstance(params, dict):
-        raise ValidationError([_rt.ErrorDetail("", "query parameters must be an object", "type")])
+        raise ValidationError(
+            [_rt.ErrorDetail("", "query parameters must be an object", "type")]
+        )
     errors: list[_rt.ErrorDetail] = []
     values: dict[str, Any] = {}
     for name in QUERY_PARAMETERS:
@@ -72,16 +85,30 @@ def parse_chat_query(params: dict[str, Any]) -> ChatQuery:
         if value is None:
             continue
         if name in ("since", "until"):
-            when = value if isinstance(value, datetime) and value.utcoffset() is not None else None
+            when = (
+                value
+                if isinstance(value, datetime) and value.utcoffset() is not None
+                else None
+            )
             if isinstance(value, str):
                 when = _rt.parse_datetime_text(value)
             if when is None:
-                errors.append(_rt.ErrorDetail(f"/{name}", "must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z", "format"))
+                errors.append(
+                    _rt.ErrorDetail(
+                        f"/{name}",
+                        "must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z",
+                        "format",
+                    )
+                )
             values[name] = when
         elif name == "limit":
-            whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+            whole = isinstance(value, int) or (
+                isinstance(value, float) and value.is_integer()
+            )
             if isinstance(value, bool) or not whole or value < 1:
-                errors.append(_rt.ErrorDetail("/limit", "must be an integer >= 1", "minimum"))
+                errors.append(
+                    _rt.ErrorDetail("/limit", "must be an integer >= 1", "minimum")
+                )
             else:
                 values[name] = int(value)
         elif not isinstance(value, str):
@@ -89,7 +116,13 @@ def parse_chat_query(params: dict[str, Any]) -> ChatQuery:
         elif value:
             values[name] = value
     for name in sorted(set(params) - set(QUERY_PARAMETERS)):
-        errors.append(_rt.ErrorDetail("/" + name.replace("~", "~0").replace("/", "~1"), "unknown query parameter; known: " + ", ".join(QUERY_PARAMETERS), "additionalProperties"))
+        errors.append(
+            _rt.ErrorDetail(
+                "/" + name.replace("~", "~0").replace("/", "~1"),
+                "unknown query parameter; known: " + ", ".join(QUERY_PARAMETERS),
+                "additionalProperties",
+            )
+        )
     if errors:
         raise ValidationError(errors)
     return ChatQuery(**values)
@@ -111,7 +144,10 @@ def _contains_text(content: Content, needle: str) -> bool:
     """Whether string content, or any text block, contains the (lower-case) needle, ignoring case."""
     if isinstance(content, str):
         return needle in content.lower()
-    return any(isinstance(block, TextBlock) and needle in block.text.lower() for block in content)
+    return any(
+        isinstance(block, TextBlock) and needle in block.text.lower()
+        for block in content
+    )
 
 
 def _state_problems(state: ChatState) -> list[str]:
@@ -129,28 +165,43 @@ def _state_problems(state: ChatState) -> list[str]:
         seen.add(m.message_id)
         by_conversation.setdefault(m.conversation_id, []).append(m)
         if m.conversation_id not in state.conversations:
-            problems.append(f"Message {m.message_id} belongs to conversation {m.conversation_id}, which has no metadata")
+            problems.append(
+                f"Message {m.message_id} belongs to conversation {m.conversation_id}, which has no metadata"
+            )
     for cid in sorted(state.conversations):
         meta = state.conversations[cid]
         stored = by_conversation.get(cid, [])
         expected = min(meta.message_count, state.max_history_size)
         if len(stored) > state.max_history_size:
-            problems.append(f"Conversation {cid} has {len(stored)} messages, exceeds maximum {state.max_history_size}")
+            problems.append(
+                f"Conversation {cid} has {len(stored)} messages, exceeds maximum {state.max_history_size}"
+            )
         elif len(stored) != expected:
             problems.append(
                 f"Conversation {cid} holds {len(stored)} messages; its message_count {meta.message_count}"
                 f" and max_history_size {state.max_history_size} call for {expected}"
             )
         for role in sorted({m.role for m in stored} - set(meta.participant_roles)):
-            problems.append(f"Conversation {cid} metadata roles [{', '.join(meta.participant_roles)}] don't include {role}")
+            problems.append(
+                f"Conversation {cid} metadata roles [{', '.join(meta.participant_roles)}] don't include {role}"
+            )
         if stored and max(m.timestamp for m in stored) != meta.last_message_at:
-            problems.append(f"Conversation {cid} metadata last_message_at doesn't match actual last message timestamp")
+            problems.append(
+                f"Conversation {cid} metadata last_message_at doesn't match actual last message timestamp"
+            )
         if stored and min(m.timestamp for m in stored) < meta.created_at:
-            problems.append(f"Conversation {cid} metadata created_at is after its first message")
+            problems.append(
+                f"Conversation {cid} metadata created_at is after its first message"
+            )
     applied = sum(meta.message_count for meta in state.conversations.values())
     if state.update_count != applied:
-        problems.append(f"update_count {state.update_count} doesn't match the {applied} messages applied to conversations")
-    if messages and (state.last_updated is None or state.last_updated < max(m.timestamp for m in messages)):
+        problems.append(
+            f"update_count {state.update_count} doesn't match the {applied} messages applied to conversations"
+        )
+    if messages and (
+        state.last_updated is None
+        or state.last_updated < max(m.timestamp for m in messages)
+    ):
         problems.append("last_updated is before the last message")
     return problems
 
@@ -180,7 +231,9 @@ class ChatState:
 
     # Lookups kept by apply_input; built from the fields when first needed, so a
     # state parsed from a snapshot has them too. Not part of the wire shape.
-    _index: _ChatIndex | None = field(default=None, init=False, repr=False, compare=False)
+    _index: _ChatIndex | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def apply_input(self, input_data: ChatInput) -> None:
         """Add the input's message to its conversation, keeping the order and the history limit.
@@ -197,11 +250,25 @@ class ChatState:
         input_data = ChatInput.from_dict(input_data.to_dict())
         if self.max_history_size < CHAT_STATE_MAX_HISTORY_SIZE_MINIMUM:
             raise ValidationError(
-                [_rt.ErrorDetail("/max_history_size", f"must be >= {CHAT_STATE_MAX_HISTORY_SIZE_MINIMUM}", "minimum")]
+                [
+                    _rt.ErrorDetail(
+                        "/max_history_size",
+                        f"must be >= {CHAT_STATE_MAX_HISTORY_SIZE_MINIMUM}",
+                        "minimum",
+                    )
+                ]
             )
         index = self._indexed()
         if input_data.message_id in index.by_id:
-            raise ValidationError([_rt.ErrorDetail("/message_id", f"message ID '{input_data.message_id}' is already in the state", "unique")])
+            raise ValidationError(
+                [
+                    _rt.ErrorDetail(
+                        "/message_id",
+                        f"message ID '{input_data.message_id}' is already in the state",
+                        "unique",
+                    )
+                ]
+            )
         conversation_id = input_data.conversation_id
         if conversation_id == DEFAULT_INPUT_CONVERSATION:
             conversation_id = self.default_conversation_id
@@ -263,15 +330,21 @@ class ChatState:
         """
         q = parse_chat_query(query_params)
         index = self._indexed()
-        found: list[ChatMessage] = index.by_conversation.get(q.conversation_id, []) if q.conversation_id is not None else self.messages
+        found: list[ChatMessage] = (
+            index.by_conversation.get(q.conversation_id, [])
+            if q.conversation_id is not None
+            else self.messages
+        )
         found = [m for m in found if _matches(m, q)]
-        return found[-q.limit:] if q.limit is not None else found
+        return found[-q.limit :] if q.limit is not None else found
 
     def get_conversation(self, conversation_id: str) -> list[ChatMessage]:
         """Every stored message of one conversation, in chronological order (empty when unknown)."""
         return list(self._indexed().by_conversation.get(conversation_id, []))
 
-    def get_recent_messages(self, limit: int = 10, conversation_id: str | None = None) -> list[ChatMessage]:
+    def get_recent_messages(
+        self, limit: int = 10, conversation_id: str | None = None
+    ) -> list[ChatMessage]:
         """The newest `limit` stored messages (of one conversation if given), in chronological order."""
         params: dict[str, Any] = {"limit": limit}
         if conversation_id is not None:

@@ -1,6 +1,8 @@
 # --- behaviour: the legacy text form ------------------------------------------
 
-GO_WHITESPACE: Final = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+GO_WHITESPACE: Final = (
+    "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 """What Go's strings.TrimSpace trims (unicode.IsSpace); str.strip() would also trim \\x1c-\\x1f."""
 
 
@@ -13,7 +15,9 @@ class ConversationDocument:
         strings.TrimSpace sees it), the first message's time, the tags as they are,
         and a copy of the metadata plus "source" and "user"."""
         messages = self.conversation.conversation
-        content = "\n".join(f"{m.speaker}: {m.content}" for m in messages).strip(GO_WHITESPACE)
+        content = "\n".join(f"{m.speaker}: {m.content}" for m in messages).strip(
+            GO_WHITESPACE
+        )
         metadata = dict(self.metadata or {})
         metadata["source"] = self.conversation.source
         metadata["user"] = self.conversation.user
