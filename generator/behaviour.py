@@ -41,7 +41,7 @@ FOLDER = "behaviour"
 
 # The manifest's keys; anything else is a misspelling.
 _LANGUAGES = ("python", "go", "docs")
-_KEYS = ("majors", *_LANGUAGES, "needs", "constants")
+_KEYS = ("majors", *_LANGUAGES, "extends", "needs", "constants")
 _EXTENSIONS = {"python": ".py", "go": ".go", "docs": ".md"}
 
 # The one substitution in stored Go: imports of the generated module are written with
@@ -70,6 +70,7 @@ class Behaviour:
     majors: tuple[int, ...]
     sources: dict[str, str]  # language -> file shown, e.g. {"go": "specs/chat_modality/behaviour/go.go"}
     texts: dict[str, str]  # language -> the file's text
+    extends: dict[str, tuple[str, ...]]  # language -> models whose generated class/struct gains members, e.g. {"go": ("ChatState",)}
     needs: dict[str, str]  # "Model.field" -> shape, e.g. {"ChatMessage.input_id": "optional string"}
     constants: dict[str, tuple[str, ...]]  # "Model.field" -> facets, e.g. {"ChatState.max_history_size": ("default",)}
     format_id: str  # the folder's format, e.g. "chat_modality"
@@ -183,9 +184,21 @@ def _load_set(folder: Path, shown: str, format_id: str, subfolders_allowed: bool
             raise SpecError(manifest, f"/constants/{key}", f"a constant entry lists facets of the field, some of {', '.join(_FACETS)}",
                             'e.g. "ChatState.max_history_size" = ["default", "minimum"]')
         constants[key] = tuple(value)
-    behaviour = Behaviour(shown, tuple(majors), sources, texts, {k: " ".join(v.split()) for k, v in needs.items()}, constants, format_id)
+    extends: dict[str, tuple[str, ...]] = {}
+    for language, models in _table(data, "extends", manifest).items():
+        if language not in ("python", "go") or language not in sources:
+            raise SpecError(manifest, f"/extends/{language}", f"extends.{language}: only python and go code, named in this manifest, add members to models",
+                            "use python or go, and name that file")
+        if not (isinstance(models, list) and models and all(isinstance(m, str) for m in models) and len(set(models)) == len(models)):
+            raise SpecError(manifest, f"/extends/{language}", "a list of the models whose generated class gains members, e.g. [\"ChatState\"]",
+                            "name each model once")
+        extends[language] = tuple(models)
+    behaviour = Behaviour(shown, tuple(majors), sources, texts, extends, {k: " ".join(v.split()) for k, v in needs.items()},
+                          constants, format_id)
     if "python" in texts:
-        python_parts(behaviour, ())  # syntax errors show at load, not only when a major uses it
+        python_parts(behaviour)
+    if "go" in texts:
+        go_parts(behaviour, DEFAULT_GO_MODULE)  # errors show at load, not only when a major uses it
     return behaviour
 
 
@@ -256,6 +269,12 @@ def problems(fmt: ir.Format, b: Behaviour) -> list[tuple[str, str, str]]:
     """What in the format breaks the behaviour's declarations: (pointer in the manifest, problem, fix)."""
     code = " and ".join(Path(s).name for s in b.sources.values())
     out: list[tuple[str, str, str]] = []
+    models = {m.name for m in fmt.models}
+    for language, extended in b.extends.items():
+        for name in extended:
+            if name not in models:
+                out.append((f"/extends/{language}", f"extends.{language} names {name!r}, which is no model of {fmt.id} {fmt.version} ({fmt.source})",
+                            f"update {Path(b.sources[language]).name} and this entry for the spec, or correct the name"))
     for table, keys in (("needs", b.needs), ("constants", b.constants)):
         for key in keys:
             if "." not in key:
@@ -385,10 +404,11 @@ class PythonParts:
     methods: dict[str, str]  # model -> its class body's extra statements, dedented
 
 
-def python_parts(b: Behaviour, models: tuple[str, ...]) -> PythonParts:
-    """python.py split up: a top-level `class <Model>:` whose name is a model of the
-    format holds members of the generated class (its docstring stays behind); the rest
-    is module-level code. `from __future__` imports are dropped (the module has them)."""
+def python_parts(b: Behaviour) -> PythonParts:
+    """python.py split up: a top-level `class <Model>:` for each model in extends.python
+    holds members of the generated class (its docstring stays behind); the rest is
+    module-level code. `from __future__` imports are dropped (the module has them)."""
+    models = b.extends.get("python", ())
     text = b.texts["python"]
     shown = b.sources["python"]
     try:
@@ -425,6 +445,10 @@ def python_parts(b: Behaviour, models: tuple[str, ...]) -> PythonParts:
                 first -= 1
             methods[node.name] = textwrap.dedent("\n".join(lines[first:end])).strip()
             cut.update(span)
+    for name in models:
+        if name not in methods:
+            raise SpecError(shown, None, f"no top-level `class {name}:` holding the members extends.python in {b.manifest} promises",
+                            f"write `class {name}:` with the methods the generated {name} gains, or take {name!r} out of extends.python")
     module = "\n".join(line for i, line in enumerate(lines) if i not in cut)
     return PythonParts(imports, re.sub(r"\n{3,}", "\n\n\n", module).strip(), methods)
 
@@ -444,11 +468,12 @@ _GO_PACKAGE_RE = re.compile(r"^package [A-Za-z_][A-Za-z0-9_]*\n", re.M)
 _GO_HOLDER_RE = re.compile(r"^(?://[^\n]*\n)*type ([A-Z][A-Za-z0-9_]*) struct \{\n(.*?)^\}\n", re.M | re.S)
 
 
-def go_parts(b: Behaviour, models: tuple[str, ...], module: str) -> GoParts:
+def go_parts(b: Behaviour, module: str) -> GoParts:
     """go.go split up: everything before the package clause is dropped (the generated
-    header takes its place), a top-level `type <Model> struct {...}` whose name is a model
-    of the format holds fields the generated struct gains, and imports under
+    header takes its place), a top-level `type <Model> struct {...}` for each model in
+    extends.go holds fields the generated struct gains, and imports under
     DEFAULT_GO_MODULE are rewritten to `module`."""
+    models = b.extends.get("go", ())
     text = b.texts["go"]
     shown = b.sources["go"]
     match = _GO_PACKAGE_RE.search(text)
@@ -464,6 +489,10 @@ def go_parts(b: Behaviour, models: tuple[str, ...], module: str) -> GoParts:
         return ""
 
     code = _GO_HOLDER_RE.sub(take, code)
+    for name in models:
+        if name not in fields:
+            raise SpecError(shown, None, f"no top-level `type {name} struct {{...}}` holding the fields extends.go in {b.manifest} promises",
+                            f"write it with the fields the generated {name} gains, or take {name!r} out of extends.go")
     code = code.replace(f'"{DEFAULT_GO_MODULE}/', f'"{module}/')
     return GoParts(re.sub(r"\n{3,}", "\n\n", code).strip("\n") + "\n", fields)
 

@@ -338,3 +338,32 @@ def test_a_python_holder_class_with_a_base_is_refused(tmp_path: Path) -> None:
     path.write_text(path.read_text(encoding="utf-8").replace("class ConversationDocument:", "class ConversationDocument(object):"), encoding="utf-8")
     error = _refusal(project)
     assert "holds members of the generated ConversationDocument: it takes no bases or decorators" in error.problem
+
+
+def test_a_misspelt_holder_class_is_refused_not_turned_into_a_stray_class(tmp_path: Path) -> None:
+    project = _copy_specs(tmp_path, "chat_modality")
+    path = project / "specs" / "chat_modality" / "behaviour" / "python.py"
+    path.write_text(path.read_text(encoding="utf-8").replace("\nclass ChatState:\n", "\nclass ChatStat:\n"), encoding="utf-8")
+    error = _refusal(project)
+    assert error.file == "specs/chat_modality/behaviour/python.py"
+    assert error.problem == ("no top-level `class ChatState:` holding the members extends.python in "
+                             "specs/chat_modality/behaviour/behaviour.toml promises")
+
+
+def test_a_misspelt_go_holder_struct_is_refused(tmp_path: Path) -> None:
+    project = _copy_specs(tmp_path, "chat_modality")
+    path = project / "specs" / "chat_modality" / "behaviour" / "go.go"
+    path.write_text(path.read_text(encoding="utf-8").replace("\ntype ChatState struct {\n", "\ntype ChatStat struct {\n"), encoding="utf-8")
+    assert "no top-level `type ChatState struct {...}`" in _refusal(project).problem
+
+
+def test_extending_a_model_the_spec_does_not_have_is_refused(tmp_path: Path) -> None:
+    project = _copy_specs(tmp_path, "chat_modality")
+
+    def edit(spec: dict) -> None:
+        spec["$defs"]["ChatStore"] = spec["$defs"].pop("ChatState")
+
+    _edit_spec(project, "chat_modality", edit)
+    error = _refusal(project)
+    assert error.file == "specs/chat_modality/behaviour/behaviour.toml" and error.pointer == "/extends/python"
+    assert "extends.python names 'ChatState', which is no model of chat_modality 1.1.0" in error.problem

@@ -202,7 +202,7 @@ class GoTarget:
         self.fmt = fmt
         self.options = options
         self.behaviour = behaviour if behaviour is not None and "go" in behaviour.texts else None
-        self.parts = (go_parts(self.behaviour, tuple(m.name for m in fmt.models), options.go_module) if self.behaviour is not None
+        self.parts = (go_parts(self.behaviour, options.go_module) if self.behaviour is not None
                       else GoParts("", {}))
         self.package = package_name(fmt.id)
         self.defs = {d.name: d for d in fmt.definitions}

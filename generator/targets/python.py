@@ -113,7 +113,7 @@ class PythonTarget:
     def __init__(self, fmt: ir.Format, behaviour: Behaviour | None = None) -> None:
         self.fmt = fmt
         self.behaviour = behaviour if behaviour is not None and "python" in behaviour.texts else None
-        self.parts = (python_parts(self.behaviour, tuple(m.name for m in fmt.models)) if self.behaviour is not None
+        self.parts = (python_parts(self.behaviour) if self.behaviour is not None
                       else PythonParts([], "", {}))
         self.parsers: list[tuple[str, str]] = []  # (constant, expression) in definition order
 
