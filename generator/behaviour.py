@@ -234,7 +234,11 @@ def shape(f: ir.Field) -> str:
 def type_shape(t: ir.TypeRef) -> str:
     match t:
         case ir.StringType():
-            return "date-time" if t.format == "date-time" else "bytes" if t.encoding == "base64" else "string"
+            return "string"
+        case ir.DateTimeType():
+            return "date-time"
+        case ir.BytesType():
+            return "bytes"
         case ir.NumericType():
             return "integer" if t.integer else "number"
         case ir.BooleanType():
@@ -372,7 +376,7 @@ def check_latest(fmt: ir.Format, sets: list[Behaviour]) -> None:
 
 
 def _facet_value(f: ir.Field, facet: str) -> Any:
-    t = f.type.inner if isinstance(f.type, ir.NullableType) else f.type
+    t = ir.unwrap_nullable(f.type)
     if facet == "default":
         return f.default if f.has_default else None
     if facet == "const":

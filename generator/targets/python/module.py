@@ -7,15 +7,21 @@ templates only place the snippets these views hold.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from generator import cache, ir
+from generator import ir
 from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
-from generator.naming import clash_error, python_top_level_clashes, constant_case, python_attr, snake_case
+from generator.naming import Names, clash_error, constant_case, python_attr, python_top_level_clashes, snake_case
 from generator.patterns import to_python
 from generator.behaviour import Behaviour, PythonParts, constants, python_parts
-from generator.render import header, render
+from generator.pyformat import format_python
+from generator.render import Templates, header
+
+# The templates under templates/ this target renders, with the filters they use.
+TEMPLATES = Templates(pystr=repr)
+
 
 PACKAGE = "chatformats"
 
@@ -107,14 +113,14 @@ class KnownValuesView:
     doc: str
 
 
-class PythonTarget:
+class PythonModule:
     """Builds the views of one format's module."""
 
-    def __init__(self, fmt: ir.Format, behaviour: Behaviour | None = None) -> None:
+    def __init__(self, fmt: ir.Format, names: Names, behaviour: Behaviour | None = None) -> None:
         self.fmt = fmt
+        self.names = names
         self.behaviour = behaviour if behaviour is not None and "python" in behaviour.texts else None
-        self.parts = (python_parts(self.behaviour) if self.behaviour is not None
-                      else PythonParts([], "", {}))
+        self.parts = python_parts(self.behaviour) if self.behaviour is not None else PythonParts([], "", {})
         self.parsers: list[tuple[str, str]] = []  # (constant, expression) in definition order
 
     # --- names -----------------------------------------------------------
@@ -128,11 +134,11 @@ class PythonTarget:
     # --- types -----------------------------------------------------------
 
     def annotation(self, t: ir.TypeRef) -> str:
+        if isinstance(t, ir.DateTimeType):
+            return "datetime"
+        if isinstance(t, ir.BytesType):
+            return "bytes"
         if isinstance(t, ir.StringType):
-            if t.format == "date-time":
-                return "datetime"
-            if t.encoding == "base64":
-                return "bytes"
             if t.const is not None:
                 return f"Literal[{py_str(t.const)}]"
             if t.enum is not None:
@@ -158,13 +164,12 @@ class PythonTarget:
 
     def parser(self, t: ir.TypeRef) -> str:
         """A runtime expression that parses a value of this type."""
+        if isinstance(t, ir.DateTimeType):
+            return f"_rt.date_time({py_dict(t.messages)})"
+        if isinstance(t, ir.BytesType):
+            return f"_rt.base64_bytes({py_dict(t.messages)})"
         if isinstance(t, ir.StringType):
-            msgs = py_dict(t.messages)
-            if t.format == "date-time":
-                return f"_rt.date_time({msgs})"
-            if t.encoding == "base64":
-                return f"_rt.base64_bytes({msgs})"
-            args = [msgs]
+            args = [py_dict(t.messages)]
             if t.min_length is not None:
                 args.append(f"min_length={t.min_length}")
             if t.max_length is not None:
@@ -216,8 +221,10 @@ class PythonTarget:
         """Plain JSON scalars go out as they are; everything else through _rt.dump."""
         if isinstance(t, ir.NullableType):
             return self.needs_dump(t.inner)
+        if isinstance(t, (ir.DateTimeType, ir.BytesType)):
+            return True
         if isinstance(t, ir.StringType):
-            return t.format is not None or t.encoding is not None
+            return False
         if isinstance(t, (ir.NumericType, ir.BooleanType)):
             return False
         if isinstance(t, ir.Ref) and t.target == "enum":
@@ -265,19 +272,6 @@ class PythonTarget:
             omit_when_none=not f.required,
         )
 
-    def attr_names(self, model: ir.Model, model_index: int) -> list[str]:
-        names: dict[str, str] = {}
-        for i, f in enumerate(model.fields):
-            attr = python_attr(f.name)
-            if attr in names:
-                raise SpecError(
-                    self.fmt.source, pointer_of("$defs", model.name, "properties", f.wire_name),
-                    f"fields {names[attr]!r} and {f.wire_name!r} both become the Python attribute {attr!r}",
-                    "give one of them a distinct \"x-name\"",
-                )
-            names[attr] = f.wire_name
-        return list(names)
-
     def rule_call(self, rule: ir.Rule, locals_by_wire: dict[str, str]) -> str:
         msg = py_str(rule.message)
         inputs = py_tuple([locals_by_wire[w] for w in rule.fields])
@@ -299,7 +293,7 @@ class PythonTarget:
                 f"{when}, {allowed}, {msg}, {inputs})")
 
     def model_view(self, model: ir.Model, index: int) -> ModelView:
-        attrs = self.attr_names(model, index)
+        attrs = self.names.of_model(model)
         fields = tuple(self.field_view(model, f, a) for f, a in zip(model.fields, attrs))
         locals_by_wire = {f.wire: f.local for f in fields}
         steps: list[str] = []
@@ -335,17 +329,14 @@ class PythonTarget:
         return "\n\n".join(out)
 
     def known_values(self) -> list[KnownValuesView]:
-        views = []
-        for model in self.fmt.models:
-            for f in model.fields:
-                t = f.type.inner if isinstance(f.type, ir.NullableType) else f.type
-                if isinstance(t, ir.StringType) and t.known_values:
-                    views.append(KnownValuesView(
-                        const=f"{constant_case(model.name)}_{constant_case(f.name)}_VALUES",
-                        values=py_tuple([py_str(v) for v in t.known_values]),
-                        doc=py_docstring(f"Documented values of {model.name}.{python_attr(f.name)}; any string is accepted."),
-                    ))
-        return views
+        return [
+            KnownValuesView(
+                const=f"{constant_case(k.model)}_{constant_case(k.field)}_VALUES",
+                values=py_tuple([py_str(v) for v in k.values]),
+                doc=py_docstring(f"Documented values of {k.model}.{python_attr(k.field)}; any string is accepted."),
+            )
+            for k in self.fmt.known_values
+        ]
 
     def alias_order(self) -> list[ir.Alias]:
         """Aliases after what they use, since a type alias is evaluated at import."""
@@ -390,7 +381,7 @@ class PythonTarget:
         root = fmt.definition(fmt.root)
         behaviour_imports = self.parts.imports
         behaviour = "\n\n".join(part for part in (self.behaviour_constants(), self.parts.module) if part)
-        code = render(
+        code = TEMPLATES.render(
             "python/module.py.j2",
             header=header(fmt.source, self.behaviour.source("python") if self.behaviour else None),
             fmt=fmt,
@@ -405,7 +396,7 @@ class PythonTarget:
             root_parse_fn=self.parse_fn(root.name),
             api_parse=f"parse_{fmt.id}_from_json",
             api_validate=f"validate_{snake_case(root.name)}",
-            uses_datetime=any(isinstance(t, ir.StringType) and t.format == "date-time" for t in all_types(fmt)),
+            uses_datetime=any(isinstance(t, ir.DateTimeType) for t in all_types(fmt)),
             exports=sorted({*(e.name for e in enums), *(e.values_const for e in enums), *(a.name for a in aliases),
                             *(m.name for m in models), *(k.const for k in self.known_values())})
             + ["FORMAT_ID", "VERSION", "ValidationError", f"parse_{fmt.id}_from_json", f"validate_{snake_case(root.name)}"]
@@ -452,25 +443,15 @@ def all_types(fmt: ir.Format) -> list[ir.TypeRef]:
     return found
 
 
-def format_python(code: str) -> str:
-    """black's output for code: remembered by content, since black is most of a run's time."""
-    return cache.memo("black", [*cache.tool_versions("black"), "py311", code], lambda: _black(code))
-
-
-def _black(code: str) -> str:
-    import black  # late: a run whose formatting is all cached need not import it
-
-    return black.format_str(code, mode=black.Mode(target_versions={black.TargetVersion.PY311}))
-
-
-def render_package(formats: list[ir.Format], package: str = PACKAGE, behaviours: dict[str, Behaviour] | None = None) -> dict[str, str]:
+def render_package(formats: list[ir.Format], package: str, names: Mapping[str, Names],
+                   behaviours: Mapping[str, Behaviour] | None = None) -> dict[str, str]:
     """Every file of generated/python/<package>/, keyed by path under generated/."""
     base = f"python/{package}"
     files = {
-        f"{base}/__init__.py": format_python(render("python/init.py.j2", header=header(None), formats=formats, package=package)),
-        f"{base}/_runtime.py": format_python(render("python/runtime.py.j2", header=header(None), package=package)),
+        f"{base}/__init__.py": format_python(TEMPLATES.render("python/init.py.j2", header=header(None), formats=formats, package=package)),
+        f"{base}/_runtime.py": format_python(TEMPLATES.render("python/runtime.py.j2", header=header(None), package=package)),
         f"{base}/py.typed": "",
     }
     for fmt in formats:
-        files[f"{base}/{fmt.id}.py"] = PythonTarget(fmt, (behaviours or {}).get(fmt.id)).module()
+        files[f"{base}/{fmt.id}.py"] = PythonModule(fmt, names[fmt.id], (behaviours or {}).get(fmt.id)).module()
     return files

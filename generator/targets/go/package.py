@@ -11,31 +11,20 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from generator import ir
 from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
-from generator.naming import clash_error, go_top_level_clashes, go_name
+from generator.naming import Names, clash_error, go_name, go_package, go_top_level_clashes
 from generator.options import Options
 from generator.behaviour import Behaviour, GoParts, constants, go_parts
-from generator.render import header, render
-from generator.targets.go_regex import PatternError, to_go
+from generator.render import Templates, header
+from generator.patterns import PatternError, to_go
+from generator.targets.go.target import METHOD_NAMES, PACKAGE_NAMES
 
-# Methods every generated type has; a field may not take their names.
-_METHOD_NAMES = frozenset({"Validate", "MarshalJSON", "UnmarshalJSON"})
-# Package-level names the templates use.
-_PACKAGE_NAMES = frozenset({"FormatID", "Version", "ValidationError", "ErrorDetail"})
 RUNTIME_FILES = ("errors", "tree", "parsers", "rules", "roundtrip")
-
-
-def package_name(format_id: str) -> str:
-    """e.g. "structured_conversation" -> "structuredconversation"."""
-    return re.sub(r"[^a-z0-9]", "", format_id.lower())
-
-
-def shared_files() -> frozenset[str]:
-    return frozenset({"go/go.mod", *(f"go/internal/rt/{n}.go" for n in RUNTIME_FILES)})
 
 
 def go_str(text: str) -> str:
@@ -61,6 +50,10 @@ def go_str(text: str) -> str:
             out.append(ch)
     out.append('"')
     return "".join(out)
+
+
+# The templates under templates/go/ this target renders; gostr spells Go string literals.
+TEMPLATES = Templates(gostr=go_str)
 
 
 def go_comment(text: str, indent: str = "") -> list[str]:
@@ -195,21 +188,22 @@ class AliasView:
     parser: str
 
 
-class GoTarget:
+class GoPackage:
     """Builds the views of one format's package."""
 
-    def __init__(self, fmt: ir.Format, options: Options, behaviour: Behaviour | None = None) -> None:
+    def __init__(self, fmt: ir.Format, options: Options, names: Names, behaviour: Behaviour | None = None) -> None:
         self.fmt = fmt
         self.options = options
+        self.names = names
         self.behaviour = behaviour if behaviour is not None and "go" in behaviour.texts else None
-        self.parts = (go_parts(self.behaviour, options.go_module) if self.behaviour is not None
-                      else GoParts("", {}))
-        self.package = package_name(fmt.id)
+        self.parts = go_parts(self.behaviour, options.go_module) if self.behaviour is not None else GoParts("", {})
+        self.package = go_package(fmt.id)
         self.defs = {d.name: d for d in fmt.definitions}
         self.unions: list[UnionView] = []
         self.tuples: list[TupleView] = []
         self.parser_vars: list[tuple[str, str, str]] = []  # (name, Go type, expression)
-        self.type_names: dict[str, str] = {}  # Go type name -> where it comes from (for collisions)
+        # Go type name -> where it comes from (for collisions): the definitions, named by the naming pass, and inline types.
+        self.type_names: dict[str, str] = {d.name: pointer_of("$defs", d.name) for d in fmt.definitions}
         self.uses_time = False
         self.tree_helpers: dict[str, tuple[str, str]] = {}  # name -> (Go type, tree expression of x)
 
@@ -217,7 +211,7 @@ class GoTarget:
         return SpecError(self.fmt.source, pointer, problem, hint)
 
     def claim_type_name(self, name: str, where: str) -> str:
-        if name in _PACKAGE_NAMES:
+        if name in PACKAGE_NAMES:
             raise self.fail(where, f"the Go type name {name!r} is one the generated package defines itself", "rename the definition")
         if name in self.type_names:
             raise self.fail(where, f"the Go type name {name!r} is taken twice ({self.type_names[name]} and {where})",
@@ -229,10 +223,8 @@ class GoTarget:
 
     def nilable(self, t: ir.TypeRef) -> bool:
         """Whether the Go zero value of the type is nil (so no pointer is needed to tell absence)."""
-        if isinstance(t, (ir.ListType, ir.MapType, ir.AnyType)):
+        if isinstance(t, (ir.ListType, ir.MapType, ir.AnyType, ir.BytesType)):
             return True
-        if isinstance(t, ir.StringType):
-            return t.encoding == "base64"
         if isinstance(t, ir.NullableType):
             return True
         if isinstance(t, ir.Ref) and t.target == "alias":
@@ -243,11 +235,13 @@ class GoTarget:
         return False
 
     def gotype(self, t: ir.TypeRef, hint: str, where: str) -> str:
+        if isinstance(t, ir.DateTimeType):
+            self.uses_time = True
+            return "time.Time"
+        if isinstance(t, ir.BytesType):
+            return "[]byte"
         if isinstance(t, ir.StringType):
-            if t.format == "date-time":
-                self.uses_time = True
-                return "time.Time"
-            return "[]byte" if t.encoding == "base64" else "string"
+            return "string"
         if isinstance(t, ir.NumericType):
             return "int64" if t.integer else "float64"
         if isinstance(t, ir.BooleanType):
@@ -277,13 +271,12 @@ class GoTarget:
 
     def parser(self, t: ir.TypeRef, hint: str, where: str) -> str:
         """An expression of type rt.Parser[T] for the type."""
+        if isinstance(t, ir.DateTimeType):
+            return f"rt.DateTime({go_msgs(t.messages)})"
+        if isinstance(t, ir.BytesType):
+            return f"rt.Base64({go_msgs(t.messages)})"
         if isinstance(t, ir.StringType):
-            msgs = go_msgs(t.messages)
-            if t.format == "date-time":
-                return f"rt.DateTime({msgs})"
-            if t.encoding == "base64":
-                return f"rt.Base64({msgs})"
-            spec = [f"Msgs: {msgs}"]
+            spec = [f"Msgs: {go_msgs(t.messages)}"]
             if t.min_length is not None:
                 spec.append(f"MinLength: rt.Int({t.min_length})")
             if t.max_length is not None:
@@ -334,11 +327,11 @@ class GoTarget:
 
     def tree(self, t: ir.TypeRef, value: str, hint: str, where: str) -> str:
         """An expression turning a Go value of the type into a tree value."""
+        if isinstance(t, ir.DateTimeType):
+            return f"rt.FormatTime({value})"
+        if isinstance(t, ir.BytesType):
+            return f"rt.TreeBytes({value})"
         if isinstance(t, ir.StringType):
-            if t.format == "date-time":
-                return f"rt.FormatTime({value})"
-            if t.encoding == "base64":
-                return f"rt.TreeBytes({value})"
             return value
         if isinstance(t, (ir.NumericType, ir.BooleanType)):
             return value
@@ -364,10 +357,12 @@ class GoTarget:
     def tree_fn(self, t: ir.TypeRef, hint: str, where: str) -> str:
         """A function value of type func(T) any for the type (no func literals: gofmt may unfold them)."""
         gotype = self.gotype(t, hint, where)
+        if isinstance(t, ir.DateTimeType):
+            return "rt.TimeTree"
+        if isinstance(t, ir.BytesType):
+            return "rt.TreeBytes"
         if isinstance(t, ir.StringType):
-            if t.format == "date-time":
-                return "rt.TimeTree"
-            return "rt.TreeBytes" if t.encoding == "base64" else "rt.Same[string]"
+            return "rt.Same[string]"
         if isinstance(t, (ir.NumericType, ir.BooleanType)):
             return f"rt.Same[{gotype}]"
         if isinstance(t, ir.AnyType):
@@ -396,17 +391,7 @@ class GoTarget:
     # --- definitions ----------------------------------------------------
 
     def field_names(self, model: ir.Model) -> list[str]:
-        names: dict[str, str] = {}
-        for f in model.fields:
-            name = go_name(f.name)
-            if name in _METHOD_NAMES:
-                name += "Field"
-            if name in names:
-                raise self.fail(pointer_of("$defs", model.name, "properties", f.wire_name),
-                                f"fields {names[name]!r} and {f.wire_name!r} both become the Go field {name!r}",
-                                "give one of them a distinct \"x-name\"")
-            names[name] = f.wire_name
-        return list(names)
+        return self.names.of_model(model)
 
     def behaviour_fields(self, model: str) -> str:
         """Struct fields a model's behaviour methods keep (e.g. an index)."""
@@ -460,7 +445,7 @@ class GoTarget:
                 fn = "RequiredOrNull" if nullable else "Required"
                 steps.append(f"out.{name}, {ok} = rt.{fn}[{gotype}](c, obj, {wire}, {parser}, {go_str(f.required_message)})")
                 line = set_tree.format(self.tree(t, f"m.{name}", hint, where))
-                if isinstance(t, ir.StringType) and t.format == "date-time":
+                if isinstance(t, ir.DateTimeType):
                     # Go's zero time means "not set", as the original IsZero checks had it.
                     tree.append(f"if !m.{name}.IsZero() {{")
                     tree.append("\t" + line)
@@ -540,13 +525,8 @@ class GoTarget:
 
     def enum_view(self, enum: ir.Enum) -> EnumView:
         consts: list[ConstView] = []
-        taken: set[str] = set()
         for value in enum.values:
-            base = enum.name + go_name(value)
-            name, n = base, 2
-            while name in taken or name in self.type_names:
-                name, n = f"{base}{n}", n + 1  # values that spell alike, e.g. "a-b" and "a_b"
-            taken.add(name)
+            name = self.names.constants[enum.name, value]
             consts.append(ConstView(name, go_str(value), tuple(go_comment(f"{name} is the value {json.dumps(value, ensure_ascii=False)}.", "\t"))))
         self.parser_vars.append((f"p{enum.name}", enum.name,
                                  f"rt.StringEnum[{enum.name}]({go_msgs(enum.messages)}, " + ", ".join(go_str(v) for v in enum.values) + ")"))
@@ -566,7 +546,7 @@ class GoTarget:
             else:
                 field = {"string": "String", "array": "Array", "object": "Object", "integer": "Integer",
                          "number": "Number", "boolean": "Boolean"}.get(selector, go_name(selector))
-            if field in seen or field in _METHOD_NAMES:
+            if field in seen or field in METHOD_NAMES:
                 raise self.fail(where, f"two variants of {name} both become the Go field {field!r}", "make the variants distinct definitions")
             seen.add(field)
             hint = name + field
@@ -603,7 +583,7 @@ class GoTarget:
         for i, item in enumerate(t.items):
             label = t.names[i] if i < len(t.names) and t.names[i] else f"item{i}"
             field = go_name(label)
-            if field in _METHOD_NAMES:
+            if field in METHOD_NAMES:
                 field += "Field"
             hint = name + field
             gotype = self.gotype(item, hint, where)
@@ -634,8 +614,6 @@ class GoTarget:
         """Build every view once (the docs read the models' Go field types from them)."""
         if not hasattr(self, "_views"):
             fmt = self.fmt
-            for d in fmt.definitions:
-                self.claim_type_name(d.name, pointer_of("$defs", d.name))
             enums = [self.enum_view(e) for e in fmt.definitions if isinstance(e, ir.Enum)]
             models = [self.model_view(m) for m in fmt.models]
             aliases = [a for a in (self.alias_view(d) for d in fmt.definitions if isinstance(d, ir.Alias)) if a is not None]
@@ -646,12 +624,12 @@ class GoTarget:
         fmt = self.fmt
         enums, models, aliases = self.prepare()
         known = []
-        for model in fmt.models:
-            for f, name in zip(model.fields, self.field_names(model)):
-                t = f.type.inner if isinstance(f.type, ir.NullableType) else f.type
-                if isinstance(t, ir.StringType) and t.known_values:
-                    known.append((f"{model.name}{name}Values", go_strings(t.known_values),
-                                  go_comment(f"{model.name}{name}Values lists the documented values of {model.name}.{name}; any string is accepted.")))
+        for k in fmt.known_values:
+            model = fmt.definition(k.model)
+            assert isinstance(model, ir.Model)
+            name = dict(zip((f.name for f in model.fields), self.field_names(model)))[k.field]
+            known.append((f"{k.model}{name}Values", go_strings(k.values),
+                          go_comment(f"{k.model}{name}Values lists the documented values of {k.model}.{name}; any string is accepted.")))
         root = fmt.root
         module = self.options.go_module
         context = dict(
@@ -678,10 +656,10 @@ class GoTarget:
         base = f"go/{self.package}"
         files = {
             # The structs hold the fields the behaviour's go.go adds, so the header names it too.
-            f"{base}/{self.package}.go": render("go/types.go.j2", **{**context, "header": header(
+            f"{base}/{self.package}.go": TEMPLATES.render("go/types.go.j2", **{**context, "header": header(
                 fmt.source, self.behaviour.source("go") if self.behaviour is not None and self.parts.fields else None)}),
-            f"{base}/validate.go": render("go/validate.go.j2", **context),
-            f"{base}/fuzz_test.go": render("go/fuzz_test.go.j2", **context),
+            f"{base}/validate.go": TEMPLATES.render("go/validate.go.j2", **context),
+            f"{base}/fuzz_test.go": TEMPLATES.render("go/fuzz_test.go.j2", **context),
         }
         if self.behaviour is not None:
             files[f"{base}/behaviour.go"] = self.behaviour_file()
@@ -691,11 +669,12 @@ class GoTarget:
         return files
 
 
-def render_module(formats: list[ir.Format], options: Options, behaviours: dict[str, Behaviour] | None = None) -> dict[str, str]:
+def render_module(formats: list[ir.Format], options: Options, names: Mapping[str, Names],
+                  behaviours: Mapping[str, Behaviour] | None = None) -> dict[str, str]:
     """Every file of generated/go/, keyed by path under generated/."""
-    files = {"go/go.mod": render("go/go.mod.j2", module=options.go_module)}
+    files = {"go/go.mod": TEMPLATES.render("go/go.mod.j2", module=options.go_module)}
     for name in RUNTIME_FILES:
-        files[f"go/internal/rt/{name}.go"] = render(f"go/rt/{name}.go.j2", header=header(None))
+        files[f"go/internal/rt/{name}.go"] = TEMPLATES.render(f"go/rt/{name}.go.j2", header=header(None))
     for fmt in formats:
-        files.update(GoTarget(fmt, options, (behaviours or {}).get(fmt.id)).files())
+        files.update(GoPackage(fmt, options, names[fmt.id], (behaviours or {}).get(fmt.id)).files())
     return files
