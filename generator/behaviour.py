@@ -286,8 +286,8 @@ def problems(fmt: ir.Format, b: Behaviour) -> list[tuple[str, str, str]]:
             model, f = _find_field(fmt, key)
             where = f"{fmt.id} {fmt.version} ({fmt.source})"
             if model is None:
-                models = ", ".join(m.name for m in fmt.models)
-                out.append((f"/{table}/{key}", f"{key}: {where} has no model {key.split('.')[0]!r} (models: {models})",
+                known = ", ".join(m.name for m in fmt.models)
+                out.append((f"/{table}/{key}", f"{key}: {where} has no model {key.split('.')[0]!r} (models: {known})",
                             f"update {code} and this entry for the spec, or correct the name"))
             elif f is None:
                 fields = ", ".join(x.name for x in model.fields)
