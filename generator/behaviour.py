@@ -341,6 +341,16 @@ def definition_problem(fmt: ir.Format, name: str, want: str) -> str | None:
     if d is None:
         return f"there is no definition {name!r} (definitions: {', '.join(x.name for x in fmt.definitions)})"
     have = definition_shape(d)
+    if want.startswith("model built from "):
+        given = [v.strip() for v in want.removeprefix("model built from ").split(",")]
+        if not isinstance(d, ir.Model):
+            return f"it is {have!r}"
+        names = [f.name for f in d.fields]
+        unknown = [g for g in given if g not in names]
+        if unknown:
+            return f"model {name} has no field {', '.join(repr(u) for u in unknown)} (fields: {', '.join(names)})"
+        unset = [f.name for f in d.fields if f.required and f.name not in given]
+        return f"model {name} requires {', '.join(repr(u) for u in unset)}, which the code does not set" if unset else None
     if want.startswith("enum with "):
         values = [v.strip() for v in want.removeprefix("enum with ").split(",")]
         if not isinstance(d, ir.Enum):

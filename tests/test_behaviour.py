@@ -367,3 +367,17 @@ def test_extending_a_model_the_spec_does_not_have_is_refused(tmp_path: Path) -> 
     error = _refusal(project)
     assert error.file == "specs/chat_modality/behaviour/behaviour.toml" and error.pointer == "/extends/python"
     assert "extends.python names 'ChatState', which is no model of chat_modality 1.1.0" in error.problem
+
+
+def test_a_new_required_field_on_a_model_the_behaviour_builds_is_refused(tmp_path: Path) -> None:
+    """apply_input builds ChatMessage from seven fields: an eighth required one would break it in both languages."""
+    project = _copy_specs(tmp_path, "chat_modality")
+
+    def edit(spec: dict) -> None:
+        spec["$defs"]["ChatMessage"]["properties"]["channel"] = {"type": "string", "description": "Where it came from."}
+        spec["$defs"]["ChatMessage"]["required"].append("channel")
+
+    _edit_spec(project, "chat_modality", edit)
+    error = _refusal(project)
+    assert (error.file, error.pointer) == ("specs/chat_modality/behaviour/behaviour.toml", "/needs/ChatMessage")
+    assert "model ChatMessage requires 'channel', which the code does not set" in error.problem
