@@ -127,6 +127,8 @@ def _load_set(folder: Path, shown: str, format_id: str, subfolders_allowed: bool
         data = tomllib.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(manifest, None, f"not valid TOML ({exc})", "fix the syntax; see generator/behaviour.py for the keys") from None
+    except RecursionError:
+        raise SpecError(manifest, None, "nests arrays or tables too deeply to read", "write the manifest flat, as generator/behaviour.py shows") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise SpecError(manifest, None, f"cannot be read ({exc})", "check that it is a readable UTF-8 file") from None
     for key in data:
@@ -429,6 +431,8 @@ def python_parts(b: Behaviour) -> PythonParts:
         tree = ast.parse(text, filename=shown)
     except SyntaxError as exc:
         raise SpecError(shown, None, f"not valid Python: {exc.msg} (line {exc.lineno})", "fix the syntax; behaviour is stored as real Python") from None
+    except (RecursionError, MemoryError, ValueError) as exc:  # ValueError: a NUL byte
+        raise SpecError(shown, None, f"cannot be parsed as Python ({type(exc).__name__})", "fix the file; behaviour is stored as real Python") from None
     lines = text.splitlines()
     cut: set[int] = set()
     imports: list[str] = []

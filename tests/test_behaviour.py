@@ -311,7 +311,11 @@ def test_a_constant_the_spec_does_not_give_is_refused(tmp_path: Path) -> None:
     ('majors = [1\n', "not valid TOML"),
     ('majors = [1]\ngo = "go.go"\n[needs]\n"a.b.c" = "string"\n', "is not Model.field"),
     ('majors = [1]\ngo = "go.go"\nneeds = 3\n', "[needs] must be a table"),
-], ids=["majors-not-a-list", "majors-empty", "no-files", "file-outside", "bad-toml", "bad-need-key", "needs-not-a-table"])
+    ("majors = " + "[" * 50_000 + "]" * 50_000 + "\n", "nests arrays or tables too deeply to read"),
+    ('majors = [true]\ngo = "go.go"\n', "majors must be a non-empty list"),
+    ('majors = [1]\ngo = "go.go"\nextends = { rust = ["X"] }\n', "extends.rust: only python and go code"),
+], ids=["majors-not-a-list", "majors-empty", "no-files", "file-outside", "bad-toml", "bad-need-key", "needs-not-a-table", "deep",
+        "majors-bool", "extends-other-language"])
 def test_a_malformed_manifest_is_refused_with_its_file(tmp_path: Path, manifest: str, problem: str) -> None:
     project = _copy_specs(tmp_path, "structured_conversation")
     folder = project / "specs" / "structured_conversation" / "behaviour"
@@ -330,6 +334,14 @@ def test_invalid_python_behaviour_is_refused_at_load_with_its_line(tmp_path: Pat
     error = _refusal(project)
     assert error.file == "specs/structured_conversation/behaviour/python.py"
     assert re.fullmatch(r"not valid Python: .* \(line \d+\)", error.problem)
+
+
+def test_python_behaviour_nested_too_deeply_to_parse_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    project = _copy_specs(tmp_path, "structured_conversation")
+    path = project / "specs" / "structured_conversation" / "behaviour" / "python.py"
+    path.write_text("x = " + "(" * 100_000 + ")" * 100_000 + "\n", encoding="utf-8")
+    error = _refusal(project)
+    assert error.file == "specs/structured_conversation/behaviour/python.py" and error.problem.startswith("not valid Python")
 
 
 def test_a_python_holder_class_with_a_base_is_refused(tmp_path: Path) -> None:
