@@ -9,16 +9,19 @@ for its own majors, so an earlier major keeps its behaviour when the next one ch
     python = "python.py"           # module-level code; `class <Model>:` bodies become methods
     go = "go.go"                   # a file of the Go package; `type <Model> struct {...}` adds fields
     docs = "docs.md"               # the "Behaviour" section of the format's page
+    extends = { python = ["ChatState"], go = ["ChatState"] }   # models with holder classes/structs
 
-    [needs]                        # the fields the code relies on, with their shape
+    [needs]                        # the fields and definitions the code relies on, with their shape
     "ChatMessage.input_id" = "optional string"
+    "ChatMessage" = "model built from message_id, input_id, role"
 
     [constants]                    # spec facts the code reads, emitted from the IR
     "ChatState.max_history_size" = ["default", "minimum"]
 
-Loading reads and checks the manifest and its files; `check` (at generate, on the
-lowered IR) refuses a spec whose fields no longer have the declared shape, naming the
-manifest, the field and the fix.
+Loading reads and checks the manifest and its files; `resolve` (at generate, on the
+lowered IR) picks the set for each generated major and refuses a spec that no longer
+has what the set declares, naming the manifest, the field and the fix.
+BEHAVIOUR_NOTES.md has the vocabulary and how stored source is placed.
 """
 
 from __future__ import annotations
