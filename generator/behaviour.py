@@ -4,8 +4,10 @@ specs/<format>/behaviour/behaviour.toml is the manifest; the files it names are 
 Python, Go and Markdown (no template syntax). A format may hold more than one set:
 further sets live in sub-folders (specs/<format>/behaviour/<name>/behaviour.toml), each
 for its own majors, so an earlier major keeps its behaviour when the next one changes.
+Every major a set applies to (the latest and each kept earlier one) is checked.
 
-    majors = [1]                   # the majors of the format this set applies to
+    since = 1                      # the majors it applies to: this one and every later one,
+                                   # or exactly: majors = [1, 2]
     python = "python.py"           # module-level code; `class <Model>:` bodies become methods
     go = "go.go"                   # a file of the Go package; `type <Model> struct {...}` adds fields
     docs = "docs.md"               # the "Behaviour" section of the format's page
@@ -44,7 +46,7 @@ FOLDER = "behaviour"
 
 # The manifest's keys; anything else is a misspelling.
 _LANGUAGES = ("python", "go", "docs")
-_KEYS = ("majors", *_LANGUAGES, "extends", "needs", "constants")
+_KEYS = ("majors", "since", *_LANGUAGES, "extends", "needs", "constants")
 _EXTENSIONS = {"python": ".py", "go": ".go", "docs": ".md"}
 
 # The one substitution in stored Go: imports of the generated module are written with
@@ -70,13 +72,27 @@ class Behaviour:
     """One behaviour set as loaded: the manifest and the text of each file it names."""
 
     folder: str  # as shown in messages, e.g. "specs/chat_modality/behaviour"
-    majors: tuple[int, ...]
+    majors: tuple[int, ...]  # exactly these majors, e.g. (2,); empty when `since` is given
+    since: int | None  # this major and every later one, e.g. 1
     sources: dict[str, str]  # language -> file shown, e.g. {"go": "specs/chat_modality/behaviour/go.go"}
     texts: dict[str, str]  # language -> the file's text
     extends: dict[str, tuple[str, ...]]  # language -> models whose generated class/struct gains members, e.g. {"go": ("ChatState",)}
     needs: dict[str, str]  # "Model.field" -> shape, e.g. {"ChatMessage.input_id": "optional string"}
     constants: dict[str, tuple[str, ...]]  # "Model.field" -> facets, e.g. {"ChatState.max_history_size": ("default",)}
     format_id: str  # the folder's format, e.g. "chat_modality"
+
+    def applies_to(self, major: int) -> bool:
+        return major in self.majors or (self.since is not None and major >= self.since)
+
+    def overlap(self, other: Behaviour) -> int | None:
+        """A major both sets claim, or None."""
+        if self.since is not None and other.since is not None:
+            return max(self.since, other.since)
+        for a, b in ((self, other), (other, self)):
+            claimed = [m for m in a.majors if b.applies_to(m)]
+            if claimed:
+                return min(claimed)
+        return None
 
     @property
     def manifest(self) -> str:
@@ -114,13 +130,13 @@ def load_sets(format_dir: Path, shown_dir: str) -> list[Behaviour]:
     if not sets:
         raise SpecError(shown_root, None, f"a behaviour folder without {MANIFEST}",
                         f"add {shown_root}/{MANIFEST} naming majors and the files, or remove the folder")
-    seen: dict[int, Behaviour] = {}
-    for b in sets:
-        for major in b.majors:
-            if major in seen:
-                raise SpecError(b.manifest, "/majors", f"major {major} already has behaviour in {seen[major].manifest}",
-                                "give each major one behaviour set: remove it from one of the two majors lists")
-            seen[major] = b
+    for i, b in enumerate(sets):
+        for other in sets[:i]:
+            shared = b.overlap(other)
+            if shared is not None:
+                raise SpecError(b.manifest, "/since" if b.since is not None else "/majors",
+                                f"major {shared} already has behaviour in {other.manifest}",
+                                "give each major one behaviour set: list exact majors (majors = [1]) where a later major has a set of its own")
     return sets
 
 
@@ -139,10 +155,17 @@ def _load_set(folder: Path, shown: str, format_id: str, subfolders_allowed: bool
             close = difflib.get_close_matches(key, _KEYS, n=1)
             raise SpecError(manifest, f"/{key}", f"unknown key {key!r} (known: {', '.join(_KEYS)})",
                             f"did you mean {close[0]!r}?" if close else "remove it")
-    majors = data.get("majors")
-    if not (isinstance(majors, list) and majors and all(type(m) is int and m >= 0 for m in majors) and len(set(majors)) == len(majors)):
+    if ("majors" in data) == ("since" in data):
+        raise SpecError(manifest, "", "give exactly one of since (this major and every later one, e.g. since = 1) or majors "
+                        "(exactly these, e.g. majors = [2])", "name the majors of the format this behaviour applies to")
+    majors = data.get("majors", [])
+    since = data.get("since")
+    if "majors" in data and not (isinstance(majors, list) and majors and all(type(m) is int and m >= 0 for m in majors)
+                                 and len(set(majors)) == len(majors)):
         raise SpecError(manifest, "/majors", "majors must be a non-empty list of distinct major versions, e.g. majors = [1]",
                         "name the majors of the format this behaviour applies to")
+    if "since" in data and not (type(since) is int and since >= 0):
+        raise SpecError(manifest, "/since", "since must be a major version, e.g. since = 1", "name the first major this behaviour applies to")
     sources: dict[str, str] = {}
     texts: dict[str, str] = {}
     for language in _LANGUAGES:
@@ -198,7 +221,7 @@ def _load_set(folder: Path, shown: str, format_id: str, subfolders_allowed: bool
             raise SpecError(manifest, f"/extends/{language}", "a list of the models whose generated class gains members, e.g. [\"ChatState\"]",
                             "name each model once")
         extends[language] = tuple(models)
-    behaviour = Behaviour(shown, tuple(majors), sources, texts, extends, {k: " ".join(v.split()) for k, v in needs.items()},
+    behaviour = Behaviour(shown, tuple(majors), since, sources, texts, extends, {k: " ".join(v.split()) for k, v in needs.items()},
                           constants, format_id)
     if "python" in texts:
         python_parts(behaviour)
@@ -224,7 +247,7 @@ def _field_key(key: str, manifest: str, table: str) -> tuple[str, str]:
 def select(sets: list[Behaviour], version: str) -> Behaviour | None:
     """The set that applies to a version, or None."""
     major = int(version.split(".")[0])
-    return next((b for b in sets if major in b.majors), None)
+    return next((b for b in sets if b.applies_to(major)), None)
 
 
 # --- checking against the IR -----------------------------------------------------
@@ -309,7 +332,7 @@ def problems(fmt: ir.Format, b: Behaviour) -> list[tuple[str, str, str]]:
         if f is not None and shape(f) != want:
             out.append((f"/needs/{key}", f"{key}: {code} rely on it being {want!r}, but {fmt.id} {fmt.version} ({fmt.source}) makes it {shape(f)!r}",
                         f"update {code} for the new shape and write {key!r} = {shape(f)!r} in [needs]; or, if the code is right only for "
-                        f"earlier majors, take {fmt.version.split('.')[0]} out of majors and give that major its own set "
+                        f"earlier majors, list them exactly (e.g. majors = [1]) and give major {fmt.version.split('.')[0]} its own set "
                         f"({b.folder.split('/' + FOLDER)[0]}/{FOLDER}/v{fmt.version.split('.')[0]}/{MANIFEST})"))
     for key, facets in b.constants.items():
         model, f = _find_field(fmt, key)
@@ -378,9 +401,9 @@ def check_latest(fmt: ir.Format, sets: list[Behaviour]) -> None:
     """A format with behaviour sets must say what its latest major gets: a bump past every
     set's majors would otherwise drop the behaviour silently."""
     major = int(fmt.version.split(".")[0])
-    if not sets or any(major in b.majors for b in sets):
+    if not sets or any(b.applies_to(major) for b in sets):
         return
-    nearest = max(sets, key=lambda b: max(b.majors))
+    nearest = max(sets, key=lambda b: max(b.majors))  # no set has `since` here: it would apply
     broken = problems(fmt, nearest)
     also = (" Its declarations do not hold for " + fmt.version + ": " + "; ".join(p for _, p, _ in broken) + ".") if broken else ""
     raise SpecError(nearest.manifest, "/majors",

@@ -147,20 +147,20 @@ def test_making_input_id_required_and_taking_the_major_bump_is_refused_naming_th
     bumped = run_chatspec(project, "bump", "chat_modality", "--to", "major")
     assert bumped.returncode == 0, bumped.stderr
 
-    # The behaviour was written for major 1: the new major must not silently lose it.
-    done = run_chatspec(project, "generate")
-    assert done.returncode == 2
-    assert done.stderr.startswith("chatspec: specs/chat_modality/behaviour/behaviour.toml: at /majors: chat_modality is at major 2")
-    assert "would lose python.py, go.go, docs.md" in done.stderr
-    assert "ChatMessage.input_id: python.py and go.go and docs.md rely on it being 'optional string'" in done.stderr
-    assert "but chat_modality 2.0.0 (specs/chat_modality/spec.json) makes it 'string'" in done.stderr
-
-    # Saying it applies to 2 as well: refused on the field itself, never "generate OK, Go does not compile".
-    _set_manifest(project, "chat_modality", "majors = [1]", "majors = [1, 2]")
+    # The behaviour applies from major 1 on: refused on the field itself, never "generate OK, Go does not compile".
     done = run_chatspec(project, "generate")
     assert done.returncode == 2
     assert done.stderr.startswith("chatspec: specs/chat_modality/behaviour/behaviour.toml: at /needs/ChatMessage.input_id: ChatMessage.input_id: ")
-    assert "makes it 'string'" in done.stderr and "hint: update python.py and go.go and docs.md for the new shape" in done.stderr
+    assert "python.py and go.go and docs.md rely on it being 'optional string'" in done.stderr
+    assert "but chat_modality 2.0.0 (specs/chat_modality/spec.json) makes it 'string'" in done.stderr
+    assert "hint: update python.py and go.go and docs.md for the new shape" in done.stderr
+
+    # Limiting the behaviour to major 1 instead: the new major must not silently lose it either.
+    _set_manifest(project, "chat_modality", "since = 1", "majors = [1]")
+    done = run_chatspec(project, "generate")
+    assert done.returncode == 2
+    assert done.stderr.startswith("chatspec: specs/chat_modality/behaviour/behaviour.toml: at /majors: chat_modality is at major 2")
+    assert "would lose python.py, go.go, docs.md" in done.stderr and "ChatMessage.input_id" in done.stderr
     after = {p: p.read_bytes() for p in sorted((project / "generated").rglob("*")) if p.is_file()}
     assert after == before
 
@@ -170,7 +170,6 @@ def test_an_earlier_major_keeps_the_behaviour_that_applies_to_it(tmp_path: Path)
     project = _copy_specs(tmp_path)
     _edit_spec(project, "chat_modality", lambda spec: spec["$defs"]["TextBlock"]["properties"]["text"].update(maxLength=100_000))
     assert run_chatspec(project, "bump", "chat_modality", "--to", "major").returncode == 0
-    _set_manifest(project, "chat_modality", "majors = [1]", "majors = [1, 2]")
     done = run_chatspec(project, "generate")
     assert done.returncode == 0, done.stderr
     gen = project / "generated"
@@ -208,6 +207,7 @@ def test_a_second_set_gives_a_new_major_its_own_behaviour_while_the_earlier_majo
     _edit_spec(project, "structured_conversation",
                lambda spec: spec["$defs"]["ConversationMessage"]["properties"]["content"].update(maxLength=100_000))
     assert run_chatspec(project, "bump", "structured_conversation", "--to", "major").returncode == 0
+    _set_manifest(project, "structured_conversation", "since = 1", "majors = [1]")
     v2 = project / "specs" / "structured_conversation" / "behaviour" / "v2"
     v2.mkdir()
     (v2 / MANIFEST).write_text('majors = [2]\ndocs = "docs.md"\n\n[needs]\n"ConversationMessage.content" = "string"\n', encoding="utf-8")
@@ -307,6 +307,9 @@ def test_a_constant_the_spec_does_not_give_is_refused(tmp_path: Path) -> None:
     ('majors = 1\ngo = "go.go"\n', "majors must be a non-empty list"),
     ('majors = []\ngo = "go.go"\n', "majors must be a non-empty list"),
     ('majors = [1]\n', "names no behaviour file"),
+    ('since = "1"\ngo = "go.go"\n', "since must be a major version"),
+    ('since = 1\nmajors = [1]\ngo = "go.go"\n', "give exactly one of since"),
+    ('go = "go.go"\n', "give exactly one of since"),
     ('majors = [1]\ngo = "../spec.json"\n', "go must name a .go file in this folder"),
     ('majors = [1\n', "not valid TOML"),
     ('majors = [1]\ngo = "go.go"\n[needs]\n"a.b.c" = "string"\n', "is not Model.field"),
@@ -314,7 +317,7 @@ def test_a_constant_the_spec_does_not_give_is_refused(tmp_path: Path) -> None:
     ("majors = " + "[" * 50_000 + "]" * 50_000 + "\n", "nests arrays or tables too deeply to read"),
     ('majors = [true]\ngo = "go.go"\n', "majors must be a non-empty list"),
     ('majors = [1]\ngo = "go.go"\nextends = { rust = ["X"] }\n', "extends.rust: only python and go code"),
-], ids=["majors-not-a-list", "majors-empty", "no-files", "file-outside", "bad-toml", "bad-need-key", "needs-not-a-table", "deep",
+], ids=["majors-not-a-list", "majors-empty", "no-files", "since-not-a-number", "since-and-majors", "neither", "file-outside", "bad-toml", "bad-need-key", "needs-not-a-table", "deep",
         "majors-bool", "extends-other-language"])
 def test_a_malformed_manifest_is_refused_with_its_file(tmp_path: Path, manifest: str, problem: str) -> None:
     project = _copy_specs(tmp_path, "structured_conversation")
