@@ -56,7 +56,6 @@ _EXTENSIONS = {"python": ".py", "go": ".go", "docs": ".md"}
 # Facets of a field a behaviour may ask for as a generated constant.
 _FACETS = ("default", "minimum", "maximum", "const")
 
-_NEED_RE = re.compile(r"(optional |defaulted )?(.+)")
 
 
 @dataclass(frozen=True)
