@@ -19,11 +19,11 @@ from generator.naming import Names, clash_error, go_name, go_package, go_top_lev
 from generator.options import Options
 from generator.render import Templates, header, unknown_kind
 from generator.targets.go.definitions import Definitions
-from generator.targets.go.literals import go_comment, go_str
-from generator.targets.go.views import GoType
+from generator.targets.go.literals import go_comment, go_const, go_str
+from generator.targets.go.views import ConstantView, GoType
 
 # The templates under templates/go/ and the filters they spell Go with.
-TEMPLATES = Templates(gostr=go_str, gonumber=number_literal, unknown=unknown_kind)
+TEMPLATES = Templates(gostr=go_str, goconst=go_const, gonumber=number_literal, unknown=unknown_kind)
 
 
 def imports(types: Iterable[GoType], *always: str) -> list[str]:
@@ -56,16 +56,15 @@ class GoPackage:
         for c in constants(fmt, self.behaviour):
             model = next(m for m in fmt.models if m.name == c.model)
             field = self.names.fields[model.name, next(f.wire_name for f in model.fields if f.name == c.field)]
-            name = f"{c.model}{field}{c.facet.capitalize()}"
-            value = go_str(c.value) if isinstance(c.value, str) else str(c.value).lower() if isinstance(c.value, bool) else repr(c.value)
-            consts.append(f"// {name} is the {c.facet} of {c.model}.{field} in the spec.\nconst {name} = {value}\n")
+            consts.append(ConstantView(f"{c.model}{field}{c.facet.capitalize()}", c.facet, c.model, field, c.value))
         code = self.parts.code
         if consts:
             imports = re.match(r"(import \([^)]*\)\n|import \"[^\"]*\"\n)", code)
             at = imports.end() if imports else 0
-            code = code[:at] + ("\n" if at else "") + "\n".join(consts) + ("\n" if at == 0 else "") + code[at:]
-        sources = (fmt.source, self.behaviour.source("go"))
-        return f"// {header(*sources)}\n\npackage {self.package}\n\n{code}"
+            block = TEMPLATES.render("go/constants.go.j2", consts=consts)
+            code = code[:at] + ("\n" if at else "") + block + ("\n" if at == 0 else "") + code[at:]
+        return TEMPLATES.render("go/behaviour.go.j2", header=header(fmt.source, self.behaviour.source("go")),
+                                package=self.package, code=code)
 
     def files(self) -> dict[str, str]:
         fmt, views = self.fmt, self.views
