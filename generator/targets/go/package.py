@@ -63,7 +63,7 @@ class GoPackage:
             at = imports.end() if imports else 0
             block = TEMPLATES.render("go/constants.go.j2", consts=consts)
             code = code[:at] + ("\n" if at else "") + block + ("\n" if at == 0 else "") + code[at:]
-        return TEMPLATES.render("go/behaviour.go.j2", header=header(fmt.source, self.behaviour.source("go")),
+        return TEMPLATES.render("go/stored_source.go.j2", header=header(fmt.source, self.behaviour.source("go")),
                                 package=self.package, code=code)
 
     def files(self) -> dict[str, str]:
