@@ -1,0 +1,293 @@
+"""The views the Python templates render: data only, no source text.
+
+Values are kept as the spec gives them (strings, numbers, tuples); the templates
+spell them with the filters of generator.targets.python.literals. Every view
+that the templates dispatch on carries a `kind`, and the templates fail on a kind
+they have no case for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, Union
+
+Messages = dict[str, str]
+
+
+@dataclass(frozen=True, order=True)
+class Import:
+    """One imported name, e.g. Import("typing", "Literal") for `from typing import Literal`."""
+
+    module: str
+    name: str
+
+
+# --- parsers: the runtime combinators a value is parsed with (templates/python/parsers.py.j2) ---
+
+
+@dataclass(frozen=True)
+class ScalarParser:
+    """_rt.<function>(messages): date_time, base64_bytes, boolean, any_json."""
+
+    function: str
+    messages: Messages
+    kind: Literal["scalar"] = "scalar"
+
+
+@dataclass(frozen=True)
+class StringParser:
+    messages: Messages
+    min_length: int | None
+    max_length: int | None
+    pattern: str | None  # in Python's re dialect
+    enum: tuple[str, ...] | None
+    const: str | None
+    kind: Literal["string"] = "string"
+
+
+@dataclass(frozen=True)
+class EnumParser:
+    """A named enum's parser: a string among its values constant, e.g. ROLE_VALUES."""
+
+    messages: Messages
+    values_const: str
+    kind: Literal["enum"] = "enum"
+
+
+@dataclass(frozen=True)
+class NumberParser:
+    messages: Messages
+    integer: bool
+    minimum: float | None
+    maximum: float | None
+    exclusive_minimum: float | None
+    exclusive_maximum: float | None
+    kind: Literal["number"] = "number"
+
+
+@dataclass(frozen=True)
+class ListParser:
+    item: Parser
+    messages: Messages
+    min_items: int | None
+    max_items: int | None
+    unique_items: bool
+    kind: Literal["list"] = "list"
+
+
+@dataclass(frozen=True)
+class TupleParser:
+    items: tuple[Parser, ...]
+    messages: Messages
+    kind: Literal["tuple"] = "tuple"
+
+
+@dataclass(frozen=True)
+class MapParser:
+    value: Parser
+    messages: Messages
+    kind: Literal["map"] = "map"
+
+
+@dataclass(frozen=True)
+class NullableParser:
+    inner: Parser
+    kind: Literal["nullable"] = "nullable"
+
+
+@dataclass(frozen=True)
+class UnionParser:
+    """Variants chosen by a discriminator's value (discriminator set) or by the JSON kind (discriminator None)."""
+
+    discriminator: str | None
+    cases: tuple[tuple[str, Parser], ...]  # (tag or JSON kind, parser)
+    messages: Messages
+    kind: Literal["union"] = "union"
+
+
+@dataclass(frozen=True)
+class RefParser:
+    """A parser defined once by name: a model's parse function or a named definition's constant."""
+
+    name: str  # e.g. "_parse_chat_event" or "_P_ROLE"
+    kind: Literal["ref"] = "ref"
+
+
+Parser = Union[ScalarParser, StringParser, EnumParser, NumberParser, ListParser, TupleParser, MapParser,
+               NullableParser, UnionParser, RefParser]
+
+
+@dataclass(frozen=True)
+class ParserConst:
+    """A module-level parser built once at import, e.g. _P_CHAT_EVENT_ROLE: Final = <parser>."""
+
+    name: str
+    parser: Parser
+
+
+# --- fields: declaration, parse call and encoding (templates/python/model.py.j2, parse_function.py.j2) ---
+
+
+@dataclass(frozen=True)
+class Default:
+    """What a field holds when the key is absent.
+
+    kind: "required" (no default), "none", "value" (value, a JSON scalar),
+    "uuid4" (a fresh UUID4), "empty" (value, a new {} or []), "copy" (value, a copy of a non-empty {} or [])."""
+
+    kind: Literal["required", "none", "value", "uuid4", "empty", "copy"]
+    value: Any = None
+
+
+@dataclass(frozen=True)
+class Encode:
+    """How to_dict writes the field: through _rt.dump (dump) or as it is, and whether None is left out."""
+
+    dump: bool
+    omit_when_none: bool
+
+
+@dataclass(frozen=True)
+class FieldView:
+    attr: str  # e.g. "content_type"
+    local: str  # the parse function's local for it
+    wire: str  # e.g. "content-type"
+    annotation: str  # e.g. "list[ContentItem]"
+    default: Default
+    doc: str  # the description, or ""
+    parser: str  # its ParserConst's name
+    required_message: str
+    nullable: bool  # a required field that may be null
+    encode: Encode
+    kind: Literal["field"] = "field"
+
+
+# --- rules: runtime checks called in the parse function (templates/python/rules.py.j2) ---
+
+
+@dataclass(frozen=True)
+class When:
+    field: str
+    pointer: tuple[str, ...]
+    equals: str
+
+
+@dataclass(frozen=True)
+class MemberOfRule:
+    field: str
+    local: str
+    up: int
+    pointer: tuple[str, ...]
+    message: str
+    kind: Literal["member_of"] = "member_of"
+
+
+@dataclass(frozen=True)
+class AtLeastOneOfRule:
+    fields: tuple[str, ...]
+    message: str
+    kind: Literal["at_least_one_of"] = "at_least_one_of"
+
+
+@dataclass(frozen=True)
+class ContainsRule:
+    field: str
+    pointer: tuple[str, ...]
+    equals: str
+    message: str
+    inputs: tuple[str, ...]  # the locals of the fields it reads
+    kind: Literal["contains"] = "contains"
+
+
+@dataclass(frozen=True)
+class RequiredWhenRule:
+    field: str
+    when: When
+    message: str
+    inputs: tuple[str, ...]
+    kind: Literal["required_when"] = "required_when"
+
+
+@dataclass(frozen=True)
+class AllowedWhenRule:
+    field: str
+    pointer: tuple[str, ...]
+    when: When
+    allowed: tuple[str, ...]
+    message: str
+    inputs: tuple[str, ...]
+    kind: Literal["allowed_when"] = "allowed_when"
+
+
+RuleView = Union[MemberOfRule, AtLeastOneOfRule, ContainsRule, RequiredWhenRule, AllowedWhenRule]
+
+# A statement of a parse function, in check order: a field's parse call or a rule's check.
+Step = Union[FieldView, RuleView]
+
+
+# --- definitions (templates/python/model.py.j2, enum.py.j2, alias.py.j2) ---
+
+
+@dataclass(frozen=True)
+class ModelView:
+    name: str
+    doc: str
+    parse_fn: str  # e.g. "_parse_chat_event"
+    fields: tuple[FieldView, ...]
+    steps: tuple[Step, ...]
+    closed: bool
+    keys: tuple[str, ...]  # the wire names a closed model accepts
+    keys_const: str
+    type_message: str
+    unknown_message: str
+    behaviour: str  # the class body's behaviour methods (templates/python/behaviour/<format>/<Model>.py.j2), or ""
+
+
+@dataclass(frozen=True)
+class EnumView:
+    name: str
+    doc: str
+    values: tuple[str, ...]
+    values_const: str  # e.g. "ROLE_VALUES"
+
+
+@dataclass(frozen=True)
+class AliasView:
+    name: str
+    doc: str
+    annotation: str
+
+
+@dataclass(frozen=True)
+class KnownValuesView:
+    const: str  # e.g. "CHAT_EVENT_ROLE_VALUES"
+    values: tuple[str, ...]
+    doc: str
+
+
+@dataclass(frozen=True)
+class ImportLine:
+    """`from <module> import <names>`, names sorted."""
+
+    module: str
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ModuleView:
+    header: str
+    doc: str
+    format_id: str
+    version: str
+    imports: tuple[ImportLine, ...]  # the standard library's, from what the views use
+    enums: tuple[EnumView, ...]
+    known_values: tuple[KnownValuesView, ...]
+    models: tuple[ModelView, ...]
+    aliases: tuple[AliasView, ...]  # after what they use
+    parsers: tuple[ParserConst, ...]  # named definitions' first, then fields'
+    root: str
+    api_parse: str  # e.g. "parse_chat_event_from_json"
+    api_validate: str  # e.g. "validate_chat_event"
+    exports: tuple[str, ...]
+    behaviour: str  # module-level behaviour code, or ""
+    behaviour_imports: tuple[str, ...]  # its import lines
