@@ -7,10 +7,10 @@ no other part of the target spells a literal.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, NoReturn
+from typing import Any
 
 from generator.messages import escape_controls, number_literal
-from generator.render import Templates
+from generator.render import Templates, unknown_kind
 
 
 def py_str(text: str) -> str:
@@ -53,12 +53,7 @@ def py_value(value: Any) -> str:
     return repr(value)
 
 
-def unknown(kind: object) -> NoReturn:
-    """A template's failing default: a view kind it has no case for."""
-    raise AssertionError(f"no Python template case for the view kind {kind!r}")
-
-
 # The templates under templates/python/ and the filters they spell literals with.
 # pynum is repr: a bound keeps the spelling of its JSON number (1.0 stays a float).
 TEMPLATES = Templates(pystr=py_str, pydoc=py_docstring, pydict=py_dict, pytuple=py_tuple, pystrs=py_strs,
-                      pynum=repr, pyvalue=py_value, unknown=unknown)
+                      pynum=repr, pyvalue=py_value, unknown=unknown_kind)
