@@ -36,6 +36,8 @@ class ScalarParser:
 
 @dataclass(frozen=True)
 class StringParser:
+    """_rt.string(messages, min_length=..., max_length=..., pattern=..., enum=frozenset(...), const=...), each limit only when set."""
+
     messages: Messages
     min_length: int | None
     max_length: int | None
@@ -56,6 +58,8 @@ class EnumParser:
 
 @dataclass(frozen=True)
 class NumberParser:
+    """_rt.integer(messages, minimum=...) or _rt.number(...), each bound only when set."""
+
     messages: Messages
     integer: bool
     minimum: float | None
@@ -67,6 +71,8 @@ class NumberParser:
 
 @dataclass(frozen=True)
 class ListParser:
+    """_rt.list_of(item, messages, min_items=..., max_items=..., unique_items=True)."""
+
     item: Parser
     messages: Messages
     min_items: int | None
@@ -77,6 +83,8 @@ class ListParser:
 
 @dataclass(frozen=True)
 class TupleParser:
+    """_rt.tuple_of((item, ...), messages): a parser per position."""
+
     items: tuple[Parser, ...]
     messages: Messages
     kind: Literal["tuple"] = "tuple"
@@ -84,6 +92,8 @@ class TupleParser:
 
 @dataclass(frozen=True)
 class MapParser:
+    """_rt.map_of(value, messages): string keys, values of one type."""
+
     value: Parser
     messages: Messages
     kind: Literal["map"] = "map"
@@ -91,6 +101,8 @@ class MapParser:
 
 @dataclass(frozen=True)
 class NullableParser:
+    """_rt.nullable(inner): null, or a value of the inner type."""
+
     inner: Parser
     kind: Literal["nullable"] = "nullable"
 
@@ -149,6 +161,8 @@ class Encode:
 
 @dataclass(frozen=True)
 class FieldView:
+    """One dataclass attribute: its declaration, the statement that parses it, and its to_dict entry."""
+
     attr: str  # e.g. "content_type"
     local: str  # the parse function's local for it
     wire: str  # e.g. "content-type"
@@ -167,6 +181,8 @@ class FieldView:
 
 @dataclass(frozen=True)
 class When:
+    """The condition of a conditional rule: the value at pointer inside field equals equals."""
+
     field: str
     pointer: tuple[str, ...]
     equals: str
@@ -174,6 +190,8 @@ class When:
 
 @dataclass(frozen=True)
 class MemberOfRule:
+    """_rt.rule_member_of: the field's value is one of those at a pointer `up` levels up, e.g. "2/people"."""
+
     field: str
     local: str
     up: int
@@ -184,6 +202,8 @@ class MemberOfRule:
 
 @dataclass(frozen=True)
 class AtLeastOneOfRule:
+    """_rt.rule_at_least_one_of: one of the fields is present."""
+
     fields: tuple[str, ...]
     message: str
     kind: Literal["at_least_one_of"] = "at_least_one_of"
@@ -191,6 +211,8 @@ class AtLeastOneOfRule:
 
 @dataclass(frozen=True)
 class ContainsRule:
+    """_rt.rule_contains: some item of the list field has `equals` at the pointer."""
+
     field: str
     pointer: tuple[str, ...]
     equals: str
@@ -201,6 +223,8 @@ class ContainsRule:
 
 @dataclass(frozen=True)
 class RequiredWhenRule:
+    """_rt.rule_required_when: the field is present when the condition holds."""
+
     field: str
     when: When
     message: str
@@ -210,6 +234,8 @@ class RequiredWhenRule:
 
 @dataclass(frozen=True)
 class AllowedWhenRule:
+    """_rt.rule_allowed_when: each item of the list field has an allowed value at the pointer when the condition holds."""
+
     field: str
     pointer: tuple[str, ...]
     when: When
@@ -230,6 +256,8 @@ Step = Union[FieldView, RuleView]
 
 @dataclass(frozen=True)
 class ModelView:
+    """A model: its dataclass (model.py.j2) and its parse function (parse_function.py.j2)."""
+
     name: str
     doc: str
     parse_fn: str  # e.g. "_parse_chat_event"
@@ -245,6 +273,8 @@ class ModelView:
 
 @dataclass(frozen=True)
 class EnumView:
+    """A named enum: a Literal alias and a tuple of its values (enum.py.j2)."""
+
     name: str
     doc: str
     values: tuple[str, ...]
@@ -253,6 +283,8 @@ class EnumView:
 
 @dataclass(frozen=True)
 class AliasView:
+    """A named type that is not a model or enum: a TypeAlias (alias.py.j2)."""
+
     name: str
     doc: str
     annotation: str
@@ -260,6 +292,8 @@ class AliasView:
 
 @dataclass(frozen=True)
 class KnownValuesView:
+    """The documented values of an open string field, as a tuple constant."""
+
     const: str  # e.g. "CHAT_EVENT_ROLE_VALUES"
     values: tuple[str, ...]
     doc: str
@@ -275,6 +309,8 @@ class ImportLine:
 
 @dataclass(frozen=True)
 class ModuleView:
+    """One format's module (module.py.j2)."""
+
     header: str
     doc: str
     format_id: str
