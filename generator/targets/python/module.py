@@ -26,11 +26,10 @@ from generator.targets.python.views import (
 _PARSE_LOCALS = frozenset({"obj", "ctx", "data", "mark"})
 
 # What the module's own lines use whatever the format holds: Final (FORMAT_ID), Any (parse
-# functions, to_dict), dataclass (the models); and what behaviour code may use unimported:
-# field, Literal and TypeAlias (behaviour blocks import only beyond these).
+# functions, to_dict) and dataclass (the models); and field, which behaviour code uses
+# unimported (behaviour blocks import only beyond these). The rest follows from the views.
 SKELETON_IMPORTS = frozenset({
-    Import("dataclasses", "dataclass"), Import("dataclasses", "field"),
-    Import("typing", "Any"), Import("typing", "Final"), Import("typing", "Literal"), Import("typing", "TypeAlias"),
+    Import("dataclasses", "dataclass"), Import("dataclasses", "field"), Import("typing", "Any"), Import("typing", "Final"),
 })
 
 
