@@ -6,10 +6,11 @@ import ast
 import json
 import typing
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import GENERATED, GOLDEN, ROOT
 from generator import ir
 from generator.targets.python import encoders, parsers, types, views
 from generator.render import environment
@@ -173,3 +174,19 @@ def test_deeply_nested_types_render() -> None:
     assert expression.count("_rt.list_of(") == 60
     ast.parse(expression, mode="eval")
     assert types.annotation(t).text.count("list[dict[str, ") == 60
+
+
+def generated_modules() -> list[Path]:
+    found = [*GENERATED.glob("python/chatformats/*.py"), *GOLDEN.glob("*/expected/python/chatformats/*.py")]
+    return sorted(p for p in found if not p.name.startswith("_"))
+
+
+@pytest.mark.parametrize("path", generated_modules(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_standard_library_name_a_module_imports_is_used_in_it(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.module in ("dataclasses", "datetime", "typing")
+                for a in n.names}
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    # `field` stays for behaviour code, which uses it unimported (module.SKELETON_IMPORTS).
+    assert imported - used - {"field"} == set()
+    assert imported >= used & {"datetime", "Literal", "TypeAlias", "Any", "Final", "dataclass"}
