@@ -6,9 +6,8 @@ from generator import ir
 from generator.naming import constant_case, snake_case
 from generator.patterns import to_python
 from generator.targets.python.views import (
-    AllowedWhenRule, AtLeastOneOfRule, ContainsRule, Default, EnumParser, ListParser, MapParser, MemberOfRule,
-    NullableParser, NumberParser, Parser, RefParser, RequiredWhenRule, RuleView, ScalarParser, StringParser,
-    TupleParser, UnionParser, When,
+    Default, EnumParser, ListParser, MapParser, NullableParser, NumberParser, Parser, RefParser, RuleView, ScalarParser,
+    StringParser, TupleParser, UnionParser,
 )
 
 
@@ -80,22 +79,11 @@ def default(f: ir.Field) -> Default:
 
 def rule_view(rule: ir.Rule, locals_by_wire: dict[str, str]) -> RuleView:
     """The check a rule runs in the parse function, with the locals of the fields it reads."""
-    inputs = tuple(locals_by_wire[w] for w in rule.fields)
     match rule.kind:
-        case "member_of":
-            return MemberOfRule(rule.fields[0], locals_by_wire[rule.fields[0]], rule.up, rule.pointer, rule.message)
-        case "at_least_one_of":
-            return AtLeastOneOfRule(rule.fields, rule.message)
-        case "contains":
-            return ContainsRule(rule.fields[0], rule.pointer, rule.equals or "", rule.message, inputs)
-        case "required_when":
-            return RequiredWhenRule(rule.fields[0], when(rule), rule.message, inputs)
-        case "allowed_when":
-            return AllowedWhenRule(rule.fields[0], rule.pointer, when(rule), rule.allowed, rule.message, inputs)
+        case "member_of" | "at_least_one_of" | "contains":
+            pass
+        case "required_when" | "allowed_when":
+            assert rule.when is not None, f"a {rule.kind} rule without its when clause"
         case _:
             raise AssertionError(f"no Python check for the rule kind {rule.kind!r}")
-
-
-def when(rule: ir.Rule) -> When:
-    assert rule.when is not None, f"a {rule.kind} rule without its when clause"
-    return When(rule.when.field, rule.when.pointer, rule.when.equals)
+    return RuleView(rule, tuple(locals_by_wire[w] for w in rule.fields), rule.kind)

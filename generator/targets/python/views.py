@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, Union
 
+from generator import ir
+
 Messages = dict[str, str]
 
 
@@ -180,72 +182,14 @@ class FieldView:
 
 
 @dataclass(frozen=True)
-class When:
-    """The condition of a conditional rule: the value at pointer inside field equals equals."""
+class RuleView:
+    """A rule's check, _rt.rule_<kind>(...): the rule as the IR holds it (a kind the Python
+    side has checked has a case), with the parse function's locals of the fields it reads."""
 
-    field: str
-    pointer: tuple[str, ...]
-    equals: str
+    rule: ir.Rule
+    inputs: tuple[str, ...]  # the locals of rule.fields, in order
+    kind: str
 
-
-@dataclass(frozen=True)
-class MemberOfRule:
-    """_rt.rule_member_of: the field's value is one of those at a pointer `up` levels up, e.g. "2/people"."""
-
-    field: str
-    local: str
-    up: int
-    pointer: tuple[str, ...]
-    message: str
-    kind: Literal["member_of"] = "member_of"
-
-
-@dataclass(frozen=True)
-class AtLeastOneOfRule:
-    """_rt.rule_at_least_one_of: one of the fields is present."""
-
-    fields: tuple[str, ...]
-    message: str
-    kind: Literal["at_least_one_of"] = "at_least_one_of"
-
-
-@dataclass(frozen=True)
-class ContainsRule:
-    """_rt.rule_contains: some item of the list field has `equals` at the pointer."""
-
-    field: str
-    pointer: tuple[str, ...]
-    equals: str
-    message: str
-    inputs: tuple[str, ...]  # the locals of the fields it reads
-    kind: Literal["contains"] = "contains"
-
-
-@dataclass(frozen=True)
-class RequiredWhenRule:
-    """_rt.rule_required_when: the field is present when the condition holds."""
-
-    field: str
-    when: When
-    message: str
-    inputs: tuple[str, ...]
-    kind: Literal["required_when"] = "required_when"
-
-
-@dataclass(frozen=True)
-class AllowedWhenRule:
-    """_rt.rule_allowed_when: each item of the list field has an allowed value at the pointer when the condition holds."""
-
-    field: str
-    pointer: tuple[str, ...]
-    when: When
-    allowed: tuple[str, ...]
-    message: str
-    inputs: tuple[str, ...]
-    kind: Literal["allowed_when"] = "allowed_when"
-
-
-RuleView = Union[MemberOfRule, AtLeastOneOfRule, ContainsRule, RequiredWhenRule, AllowedWhenRule]
 
 # A statement of a parse function, in check order: a field's parse call or a rule's check.
 Step = Union[FieldView, RuleView]
