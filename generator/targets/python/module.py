@@ -53,23 +53,21 @@ class PythonModule:
     def field_view(self, model: ir.Model, f: ir.Field, attr: str) -> FieldView:
         const = parsers.parser_const(model.name, attr)
         self.parsers.append(ParserConst(const, parsers.parser(f.type)))
-        nullable = isinstance(f.type, ir.NullableType)
-        annotation = types.annotation(f.type)
-        self.uses |= annotation.imports
         default = parsers.default(f)
+        annotation = types.field_annotation(f.type, absent_is_none=default.kind == "none")
+        self.uses |= annotation.imports
         if default.kind in ("uuid4", "empty", "copy"):
             self.uses.add(Import("dataclasses", "field"))
         return FieldView(
             attr=attr,
             local=f"{attr}_value" if attr in _PARSE_LOCALS else attr,
             wire=f.wire_name,
-            # An optional field without a default holds None when absent.
-            annotation=annotation.text + (" | None" if default.kind == "none" and not nullable else ""),
+            annotation=annotation.text,
             default=default,
             doc=f.description,
             parser=const,
             required_message=f.required_message,
-            nullable=nullable,
+            nullable=isinstance(f.type, ir.NullableType),
             encode=encoders.encode(f),
         )
 

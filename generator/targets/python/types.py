@@ -30,6 +30,14 @@ def literal(values: tuple[str, ...]) -> Annotation:
     return Annotation("Literal[" + ", ".join(py_str(v) for v in values) + "]", frozenset({LITERAL}))
 
 
+def field_annotation(t: ir.TypeRef, absent_is_none: bool) -> Annotation:
+    """A dataclass attribute's annotation: an optional field without a default holds None when absent."""
+    spelt = annotation(t)
+    if absent_is_none and not isinstance(t, ir.NullableType):
+        return Annotation(f"{spelt.text} | None", spelt.imports)
+    return spelt
+
+
 def annotation(t: ir.TypeRef) -> Annotation:
     """The annotation of a value of type t, e.g. dict[str, Any] for a map of any JSON."""
     match t:
