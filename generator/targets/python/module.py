@@ -28,9 +28,9 @@ _PARSE_LOCALS = frozenset({"obj", "ctx", "data", "mark"})
 # What the module's own lines use whatever the format holds: Final (FORMAT_ID), Any (parse
 # functions, to_dict) and dataclass (the models); and field, which behaviour code uses
 # unimported (behaviour blocks import only beyond these). The rest follows from the views.
-SKELETON_IMPORTS = frozenset({
-    Import("dataclasses", "dataclass"), Import("dataclasses", "field"), Import("typing", "Any"), Import("typing", "Final"),
-})
+FIELD = Import("dataclasses", "field")
+TYPE_ALIAS = Import("typing", "TypeAlias")
+SKELETON_IMPORTS = frozenset({Import("dataclasses", "dataclass"), FIELD, types.ANY, Import("typing", "Final")})
 
 
 def import_lines(uses: Iterable[Import]) -> tuple[ImportLine, ...]:
@@ -57,7 +57,7 @@ class PythonModule:
         annotation = types.field_annotation(f.type, absent_is_none=default.kind == "none")
         self.uses |= annotation.imports
         if default.kind in ("uuid4", "empty", "copy"):
-            self.uses.add(Import("dataclasses", "field"))
+            self.uses.add(FIELD)  # field(default_factory=...)
         return FieldView(
             attr=attr,
             local=f"{attr}_value" if attr in _PARSE_LOCALS else attr,
@@ -127,21 +127,22 @@ class PythonModule:
 
     def alias_view(self, a: ir.Alias) -> AliasView:
         annotation = types.annotation(a.type)
-        self.uses |= annotation.imports | {Import("typing", "TypeAlias")}
+        self.uses |= annotation.imports | {TYPE_ALIAS}
         return AliasView(a.name, a.description or a.name, annotation.text)
 
     def enum_view(self, e: ir.Enum) -> EnumView:
-        self.uses |= {types.LITERAL, Import("typing", "TypeAlias")}
+        self.uses |= {types.LITERAL, TYPE_ALIAS}
         return EnumView(e.name, e.description or e.name, e.values, f"{constant_case(e.name)}_VALUES")
 
     def view(self) -> ModuleView:
         fmt = self.fmt
-        enums = tuple(self.enum_view(e) for e in fmt.definitions if isinstance(e, ir.Enum))
+        ir_enums = [d for d in fmt.definitions if isinstance(d, ir.Enum)]
+        ir_aliases = self.alias_order()
+        enums = tuple(self.enum_view(e) for e in ir_enums)
         models = tuple(self.model_view(m) for m in fmt.models)
-        aliases = tuple(self.alias_view(a) for a in self.alias_order())
-        named = [ParserConst(parsers.parser_const(e.name), parsers.enum_parser(e, v.values_const))
-                 for e, v in zip((d for d in fmt.definitions if isinstance(d, ir.Enum)), enums)]
-        named += [ParserConst(parsers.parser_const(a.name), parsers.parser(a.type)) for a in self.alias_order()]
+        aliases = tuple(self.alias_view(a) for a in ir_aliases)
+        named = [ParserConst(parsers.parser_const(e.name), parsers.enum_parser(e, v.values_const)) for e, v in zip(ir_enums, enums)]
+        named += [ParserConst(parsers.parser_const(a.name), parsers.parser(a.type)) for a in ir_aliases]
         root = fmt.definition(fmt.root)
         behaviour_imports, behaviour = split_imports(render_behaviour(fmt))
         known_values = self.known_values()
