@@ -12,12 +12,8 @@ from generator import ir
 from generator.naming import NamingPolicy, go_name, go_package
 from generator.options import Options
 from generator.targets.base import Context, Description, Target, Vendoring
+from generator.targets.go.names import METHOD_NAMES, PACKAGE_NAMES
 from generator.write import RefusedError
-
-# Methods every generated type has: a field or variant taking the name gets "Field" appended.
-METHOD_NAMES = frozenset({"Validate", "MarshalJSON", "UnmarshalJSON"})
-# Package-level type names the templates define; a definition may not take them.
-PACKAGE_NAMES = frozenset({"FormatID", "Version", "ValidationError", "ErrorDetail"})
 
 
 def field_name(name: str) -> str:
