@@ -68,7 +68,8 @@ class PythonModule:
             parser=const,
             required_message=f.required_message,
             nullable=isinstance(f.type, ir.NullableType),
-            encode=encoders.encode(f),
+            dump=encoders.needs_dump(f.type),
+            omit_when_none=not f.required,  # absent optional fields stay absent
         )
 
     def model_view(self, model: ir.Model) -> ModelView:
