@@ -1,9 +1,10 @@
-"""The views the Python templates render: data only, no source text.
+"""The views the Python templates render: data only, no statements or expressions.
 
-Values are kept as the spec gives them (strings, numbers, tuples); the templates
-spell them with the filters of generator.targets.python.literals. Every view
-that the templates dispatch on carries a `kind`, and the templates fail on a kind
-they have no case for.
+Values are kept as the spec gives them (strings, numbers, tuples, IR nodes); the
+templates spell them with the filters of generator.targets.python.literals, and the
+only source text here is names and the type spellings of types.py. Every view the
+templates dispatch on carries a `kind`, and the templates fail on a kind they have
+no case for.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ from dataclasses import dataclass
 from typing import Any, Literal, Union
 
 from generator import ir
-
-Messages = dict[str, str]
 
 
 @dataclass(frozen=True, order=True)
