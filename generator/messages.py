@@ -54,13 +54,12 @@ def number_literal(value: int | float) -> str:
     return repr(value)
 
 
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+def show_control_characters(text: str) -> str:
+    """Text with its control characters (but newline and tab) shown as \\xNN, for comments and docstrings."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
-def escape_controls(text: str) -> str:
-    """Control characters other than tab and line feed shown as \\xNN, e.g. "a\\x00b", the
-    same in every target's comments and docstrings (where they would be read as code or lost)."""
-    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 def resolve(keyword: str, overrides: dict[str, str], limit: object = None, allowed: list[str] | None = None) -> str:
