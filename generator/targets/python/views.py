@@ -113,7 +113,7 @@ class ModelView:
     keys_const: str
     type_message: str
     unknown_message: str
-    behaviour: str  # the class body's behaviour methods (templates/python/behaviour/<format>/<Model>.py.j2), or ""
+    behaviour: str  # members the class gains from the behaviour's `class <Model>:` (specs/<format>/behaviour/python.py), or ""
 
 
 @dataclass(frozen=True)
@@ -145,6 +145,15 @@ class KnownValuesView:
 
 
 @dataclass(frozen=True)
+class ConstantView:
+    """A spec fact behaviour code reads, e.g. CHAT_STATE_MAX_HISTORY_SIZE_DEFAULT: Final = 1000."""
+
+    name: str
+    value: Any  # a JSON scalar from the IR
+    doc: str
+
+
+@dataclass(frozen=True)
 class ImportLine:
     """`from <module> import <names>`, names sorted."""
 
@@ -170,5 +179,6 @@ class ModuleView:
     api_parse: str  # e.g. "parse_chat_event_from_json"
     api_validate: str  # e.g. "validate_chat_event"
     exports: tuple[str, ...]
-    behaviour: str  # module-level behaviour code, or ""
+    behaviour_constants: tuple[ConstantView, ...]  # what the behaviour reads of the spec
+    behaviour: str  # module-level behaviour code (specs/<format>/behaviour/python.py), or ""
     behaviour_imports: tuple[str, ...]  # its import lines
