@@ -1,0 +1,128 @@
+"""The TypeScript target: it compiles under tsc --strict --noUncheckedIndexedAccess, and it
+gives the same verdicts, paths and messages as the generated Python on every example,
+golden case, hostile input and fuzz case. One tsc run per package and one node process
+per batch keep it quick."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import fuzz
+import hostile
+from conftest import GOLDEN, ROOT, format_folders
+from typescript_driver import compile_package, node_available, run_driver, write_tree
+
+pytestmark = pytest.mark.skipif(not node_available(), reason="node is not installed: the TypeScript checks need it")
+
+
+def _typescript_files(formats: list[Any]) -> dict[str, str]:
+    from generator.targets.typescript import render_package
+
+    return {p.removeprefix("typescript/"): t for p, t in render_package(formats).items()}
+
+
+@pytest.fixture(scope="session")
+def ts_dist(tmp_path_factory: pytest.TempPathFactory, specs: list[Any]) -> Path:
+    """The package of every spec, compiled once per session."""
+    from generator.lower import lower
+
+    folder = tmp_path_factory.mktemp("typescript")
+    write_tree(_typescript_files([lower(s) for s in specs]), folder)
+    return compile_package(folder)
+
+
+@pytest.fixture(scope="session")
+def golden_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every golden case's module in one package, compiled once."""
+    from generator.load import load_spec
+    from generator.lower import lower
+
+    folder = tmp_path_factory.mktemp("typescript-golden")
+    cases = sorted(p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file())
+    write_tree(_typescript_files([lower(load_spec(GOLDEN / c, ROOT)) for c in cases]), folder)
+    return compile_package(folder)
+
+
+def _verdicts(dist: Path, cases: list[tuple[str, str | bytes, str | None]]) -> list[dict[str, Any]]:
+    found = run_driver(dist, cases)
+    crashes = [(c, v["crash"]) for c, v in zip(cases, found) if "crash" in v]
+    assert not crashes, f"{len(crashes)} cases threw something other than a ValidationError, e.g. {crashes[0]}"
+    return found
+
+
+def _example_cases(folder: Path, fmt: str) -> tuple[list[tuple[str, str, None]], list[dict[str, Any]]]:
+    cases: list[tuple[str, str, None]] = []
+    expected: list[dict[str, Any]] = []
+    for p in sorted((folder / "examples" / "valid").glob("*.json")):
+        cases.append((fmt, p.read_text(encoding="utf-8"), None))
+        expected.append({"ok": True, "errors": [], "file": p.name})
+    for p in sorted((folder / "examples" / "invalid").glob("*.json")):
+        example = json.loads(p.read_text(encoding="utf-8"))
+        cases.append((fmt, json.dumps(example["data"], ensure_ascii=False), None))
+        expected.append({"ok": False, "errors": [[e["path"], e["message"]] for e in example["errors"]], "file": p.name})
+    return cases, expected
+
+
+def _compare(found: list[dict[str, Any]], expected: list[dict[str, Any]], what: list[str]) -> None:
+    wrong = [f"{w}: expected {e['errors'] or 'valid'}, TypeScript {f['errors'] or 'valid'}"
+             for w, e, f in zip(what, expected, found) if (e["ok"], e["errors"]) != (f["ok"], f["errors"])]
+    assert not wrong, f"{len(wrong)} of {len(found)} cases differ:\n" + "\n".join(wrong[:20])
+
+
+def test_the_generated_package_compiles_under_strict_and_no_unchecked_indexed_access(ts_dist: Path) -> None:
+    config = json.loads((ts_dist.parent / "tsconfig.json").read_text(encoding="utf-8"))["compilerOptions"]
+    assert config["strict"] is True and config["noUncheckedIndexedAccess"] is True
+    assert {p.name for p in ts_dist.glob("*.js")} >= {"runtime.js", "index.js", *(f"{f}.js" for f in format_folders())}
+    assert all((ts_dist / f"{f}.d.ts").is_file() for f in format_folders())
+
+
+def test_every_example_gets_the_verdict_and_the_errors_it_lists_in_typescript(ts_dist: Path) -> None:
+    cases: list[tuple[str, str, None]] = []
+    expected: list[dict[str, Any]] = []
+    for fmt, folder in format_folders().items():
+        c, e = _example_cases(folder, fmt)
+        cases += c
+        expected += e
+    assert len(cases) > 40
+    _compare(_verdicts(ts_dist, list(cases)), expected, [f"{c[0]} {e['file']}" for c, e in zip(cases, expected)])
+
+
+def test_every_golden_case_example_gets_the_verdict_and_the_errors_it_lists_in_typescript(golden_dist: Path) -> None:
+    cases: list[tuple[str, str, None]] = []
+    expected: list[dict[str, Any]] = []
+    for folder in sorted(p for p in GOLDEN.iterdir() if (p / "spec.json").is_file()):
+        c, e = _example_cases(folder, folder.name)
+        cases += c
+        expected += e
+    assert len(cases) >= 8
+    _compare(_verdicts(golden_dist, list(cases)), expected, [f"{c[0]} {e['file']}" for c, e in zip(cases, expected)])
+
+
+def test_fuzz_cases_of_every_model_get_the_same_verdicts_paths_and_messages_as_python(ts_dist: Path) -> None:
+    cases: list[tuple[str, str | bytes, str | None]] = []
+    for fmt, folder in format_folders().items():
+        all_targets = fuzz.targets(fmt)
+        drawn_roots = fuzz.drawn(all_targets[0].schema, 10)
+        for target in all_targets:
+            docs = fuzz.cases_for(target, folder, fuzz.share(target, len(all_targets), 600), 10, drawn_roots)
+            model = None if target.root else target.model
+            cases += [(fmt, json.dumps(d, ensure_ascii=False), model) for d in docs]
+    assert len(cases) > 2000
+    python = [fuzz.python_verdict(f, str(t), m) for f, t, m in cases]
+    expected = [{"ok": p["ok"], "errors": p["errors"]} for p in python]
+    assert any(e["ok"] for e in expected) and any(not e["ok"] for e in expected)
+    _compare(_verdicts(ts_dist, cases), expected, [f"{f} {m or 'root'} {str(t)[:300]}" for f, t, m in cases])
+
+
+def test_hostile_bytes_get_the_same_verdicts_paths_and_messages_as_python(ts_dist: Path) -> None:
+    cases: list[tuple[str, str | bytes, str | None]] = []
+    for fmt, folder in format_folders().items():
+        cases += [(fmt, b, None) for b in hostile.cases_for(folder, paths_per_doc=12, examples=2)]
+    assert len(cases) > 500
+    expected = [hostile.python_verdict(f, bytes(b)) for f, b, _ in cases]
+    expected = [{"ok": e["ok"], "errors": e["errors"]} for e in expected]
+    _compare(_verdicts(ts_dist, cases), expected, [f"{f} {bytes(b)[:200]!r}" for f, b, _ in cases])
