@@ -90,8 +90,6 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
         return changes
     if isinstance(old, ir.StringType):
         assert isinstance(new, ir.StringType)
-        if (old.format, old.encoding) != (new.format, new.encoding):
-            changes.append(Change("major", f"type changed: {where} ({describe(old)} -> {describe(new)})"))
         if old.const != new.const:
             if new.const is None:
                 changes.append(Change("minor", f"constant removed: {where} {old.const!r}"))
@@ -163,8 +161,12 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
 def describe(t: ir.TypeRef) -> str:
     if isinstance(t, ir.Ref):
         return t.name
+    if isinstance(t, ir.DateTimeType):
+        return "string (date-time)"
+    if isinstance(t, ir.BytesType):
+        return "string (base64)"
     if isinstance(t, ir.StringType):
-        return "string" + (f" ({t.format or t.encoding})" if t.format or t.encoding else "")
+        return "string"
     if isinstance(t, ir.NumericType):
         return "integer" if t.integer else "number"
     return t.kind

@@ -85,10 +85,16 @@ def _parser() -> argparse.ArgumentParser:
     vendor = command("vendor", "write the generated code of some formats for another repository",
                      "Write the generated Python package or Go module of some formats into another repository, "
                      "under its own package name or module path. Only files chatspec vendored are replaced or removed.")
-    vendor.add_argument("--lang", choices=["python", "go"], required=True, help="the language to vendor: python or go")
-    vendor.add_argument("--package", help="the Python package name, e.g. chatmodels (with --lang python): an ASCII identifier, "
-                                          "not a keyword or standard-library module")
-    vendor.add_argument("--module", help="the Go module path, e.g. example.com/app/chat (with --lang go): its first element a domain with a dot")
+    from generator.targets import vendorable
+
+    languages = vendorable()
+    vendor.add_argument("--lang", choices=list(languages), required=True, help=f"the language to vendor: {', '.join(languages)}")
+    flags: dict[str, list[str]] = {}
+    for lang, target in languages.items():
+        assert target.vendoring is not None
+        flags.setdefault(target.vendoring.flag, []).append(target.vendoring.help)
+    for flag, helps in flags.items():
+        vendor.add_argument(flag, dest="vendor_name_" + flag.lstrip("-"), metavar=flag.lstrip("-").upper(), help="; ".join(helps))
     vendor.add_argument("--out", type=Path, required=True, help=(
         "go: the module root; python: the folder to hold the package folder, or the package folder itself when its "
         "last part is the package name (--out src and --out src/acme_chat both write src/acme_chat/). The folder may "
@@ -133,9 +139,13 @@ def _bump(root: Path, format_id: str, to: str | None) -> int:
 def _vendor(root: Path, args: argparse.Namespace) -> int:
     from generator.vendor import target_folder, vendored_by_old_chatspec, vendored_files
 
-    name = args.package if args.lang == "python" else args.module
+    from generator.targets import vendorable
+
+    vendoring = vendorable()[args.lang].vendoring
+    assert vendoring is not None
+    name = getattr(args, "vendor_name_" + vendoring.flag.lstrip("-"))
     if not name:
-        print(f"chatspec: vendor --lang {args.lang} needs {'--package' if args.lang == 'python' else '--module'}", file=sys.stderr)
+        print(f"chatspec: vendor --lang {args.lang} needs {vendoring.flag}", file=sys.stderr)
         return 2
     formats = [f.strip() for f in args.formats.split(",")] if args.formats else None
     with cache.active(cache.folder_for(root)):

@@ -11,16 +11,20 @@ from typing import Any
 from generator import ir
 from generator.errors import SpecError
 from generator.examples import check_examples, check_examples_in_python
+from generator.export import export
 from generator.history import check_locked, earlier_majors, load_release, read_lock
 from generator.load import LoadedSpec, check_format_ids, load_spec
 from generator.lower import lower
 from generator.options import Options
-from generator.targets import go, jsonschema, markdown, pydantic, python
+from generator.targets import REGISTRY
+from generator.targets.base import Context
 
-TARGETS = ("python", "go", "jsonschema", "docs", "pydantic")
+TARGETS = tuple(t.name for t in REGISTRY)
 
-# Generated files that do not depend on any one spec (runtimes, package markers).
-SHARED_FILES = python.SHARED_FILES | go.shared_files() | {"docs/index.md", "docs/assets/mermaid-init.js", "docs/assets/chatspec.css", "mkdocs.yml", "pydantic/chatformats_pydantic/__init__.py"}
+
+def shared_files(options: Options = Options()) -> frozenset[str]:
+    """Generated files that do not depend on any one spec (runtimes, package markers)."""
+    return frozenset().union(*(t.shared_files(options) for t in REGISTRY))
 
 
 def spec_folders(specs_dir: Path) -> list[Path]:
@@ -73,29 +77,31 @@ def generate(
     options: Options = Options(),
     history: dict[str, list[dict[str, object]]] | None = None,
 ) -> dict[str, str]:
-    """Every generated file, keyed by its path under generated/ (history feeds the docs' changelogs)."""
+    """Every generated file, keyed by its path under generated/ (history feeds the docs' changelogs).
+
+    load -> lower -> export -> (each target's description) -> each wanted target renders."""
     specs = list(specs)
-    formats = [lower(s) for s in specs]
-    wanted = set(targets)
-    files: dict[str, str] = {}
-    if "python" in wanted:
-        files.update(python.render_package(formats, options.python_package))
-    if "go" in wanted:
-        files.update(go.render_module(formats, options))
-    schemas = {}
+    formats = tuple(lower(s) for s in specs)
+    schemas = {f.id: export(f, s.document) for s, f in zip(specs, formats)}
     for spec, fmt in zip(specs, formats):
-        exported = jsonschema.export(fmt, spec.document)
-        schemas.update(jsonschema.render_schema(fmt, exported))
-        check_examples(spec, fmt, exported)
-    if "python" in wanted:
-        check_examples_in_python(formats, files, options.python_package)
-    if "jsonschema" in wanted:
-        files.update(schemas)
-    if "pydantic" in wanted:
-        files.update(pydantic.render_package(formats, {f.id: jsonschema.export(f, s.document, with_rules=False) for s, f in zip(specs, formats)}))
-    if "docs" in wanted:
-        by_id = {fmt.id: schemas[f"jsonschema/{fmt.id}.schema.json"] for fmt in formats}
-        files.update(markdown.render_docs(formats, by_id, options, history))
+        check_examples(spec, fmt, schemas[fmt.id])
+    wanted = [t for t in REGISTRY if t.name in set(targets)]
+    ctx = Context(
+        formats=formats,
+        schemas=schemas,
+        plain_schemas={f.id: export(f, s.document, with_rules=False) for s, f in zip(specs, formats)},
+        options=options,
+        history=history or {},
+    )
+    if any(t.name == "docs" for t in wanted):
+        described = {f.id: tuple(d for d in (t.describe(f, options) for t in REGISTRY) if d is not None) for f in formats}
+        ctx = dataclasses.replace(ctx, descriptions=described)
+    files: dict[str, str] = {}
+    for target in wanted:
+        files.update(target.render(ctx))
+        if target.name == "python":
+            # The examples run through the generated Python as its users will (their errors are what the docs show).
+            check_examples_in_python(list(formats), files, options.python_package)
     return dict(sorted(files.items()))
 
 

@@ -27,7 +27,7 @@ from jsonschema.exceptions import best_match
 from generator import ir
 from generator.errors import SpecError, pointer_of
 from generator.load import LoadedSpec
-from generator.targets.jsonschema import strip
+from generator.export import strip
 
 
 def check_examples(spec: LoadedSpec, fmt: ir.Format, exported: dict[str, Any]) -> None:

@@ -14,9 +14,9 @@ Messages = dict[str, str]  # check keyword -> final message template, e.g. {"min
 
 @dataclass(frozen=True)
 class StringType:
+    """Text in code and on the wire (date-times and base64 bytes are DateTimeType and BytesType)."""
+
     messages: Messages
-    format: str | None = None  # e.g. "date-time"
-    encoding: str | None = None  # e.g. "base64" (the value is bytes in code)
     min_length: int | None = None
     max_length: int | None = None
     pattern: str | None = None  # e.g. "\\S"
@@ -24,6 +24,22 @@ class StringType:
     enum: tuple[str, ...] | None = None  # an inline closed set, e.g. ("url", "base64")
     known_values: tuple[str, ...] = ()  # an open set's documented values, e.g. ("markdown", "raw")
     kind: str = "string"
+
+
+@dataclass(frozen=True)
+class DateTimeType:
+    """An RFC 3339 date-time string on the wire ("format": "date-time"), a time value in code."""
+
+    messages: Messages  # "type" and "format"
+    kind: str = "date-time"
+
+
+@dataclass(frozen=True)
+class BytesType:
+    """A padded base64 string on the wire ("contentEncoding": "base64"), bytes in code."""
+
+    messages: Messages  # "type" and "contentEncoding"
+    kind: str = "bytes"
 
 
 @dataclass(frozen=True)
@@ -107,7 +123,7 @@ class Ref:
     kind: str = "ref"
 
 
-TypeRef = Union[StringType, NumericType, BooleanType, AnyType, ListType, TupleType, MapType, NullableType, UnionType, Ref]
+TypeRef = Union[StringType, DateTimeType, BytesType, NumericType, BooleanType, AnyType, ListType, TupleType, MapType, NullableType, UnionType, Ref]
 
 
 @dataclass(frozen=True)
@@ -193,6 +209,15 @@ class InvalidExample:
 
 
 @dataclass(frozen=True)
+class KnownValues:
+    """The documented values of an open string field (x-known-values), e.g. ("ChatEvent", "role", ("user", "assistant"))."""
+
+    model: str  # e.g. "ChatEvent"
+    field: str  # the Field's name, e.g. "role"
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Format:
     id: str  # e.g. "structured_conversation"
     version: str  # e.g. "1.0.0"
@@ -204,6 +229,7 @@ class Format:
     source: str  # e.g. "specs/structured_conversation/spec.json"
     valid_examples: tuple[tuple[str, Any], ...] = ()
     invalid_examples: tuple[InvalidExample, ...] = ()
+    known_values: tuple[KnownValues, ...] = ()  # every model field with x-known-values, in definition order
 
     def definition(self, name: str) -> Definition:
         return next(d for d in self.definitions if d.name == name)
@@ -211,6 +237,11 @@ class Format:
     @property
     def models(self) -> tuple[Model, ...]:
         return tuple(d for d in self.definitions if isinstance(d, Model))
+
+
+def unwrap_nullable(t: TypeRef) -> TypeRef:
+    """The type under a NullableType, e.g. StringType for "string or null"; any other type as it is."""
+    return t.inner if isinstance(t, NullableType) else t
 
 
 def refs(t: TypeRef) -> list[str]:

@@ -21,7 +21,7 @@ from jsonschema.exceptions import best_match
 
 from generator import cache, patterns
 from generator.errors import SpecError, did_you_mean, pointer_of
-from generator.naming import format_id_problem
+from generator.naming import format_id_problem, go_package
 
 
 @dataclass(frozen=True)
@@ -344,12 +344,10 @@ def _shown(path: Path, root: Path) -> str:
 def check_format_ids(specs: list[LoadedSpec]) -> None:
     """No two generated formats (spec folders and earlier majors kept as <format>_v<N>) share a
     Python module or a Go package: one would silently overwrite the other."""
-    from generator.targets.go import package_name
-
     by_id: dict[str, LoadedSpec] = {}
     by_package: dict[str, LoadedSpec] = {}
     for spec in specs:
-        for taken, key in ((by_id, spec.format_id), (by_package, package_name(spec.format_id))):
+        for taken, key in ((by_id, spec.format_id), (by_package, go_package(spec.format_id))):
             other = taken.get(key)
             if other is not None:
                 first, second = sorted((other, spec), key=lambda s: (s.path != _folder_spec(s), s.format_id))

@@ -80,6 +80,12 @@ class Lowering:
                 ir.InvalidExample(name, case.get("description", ""), case["data"], tuple(case["errors"]))
                 for name, case in self.spec.examples_invalid
             ),
+            known_values=tuple(
+                ir.KnownValues(d.name, f.name, t.known_values)
+                for d in definitions if isinstance(d, ir.Model)
+                for f in d.fields
+                for t in [ir.unwrap_nullable(f.type)] if isinstance(t, ir.StringType) and t.known_values
+            ),
         )
 
     @staticmethod
@@ -184,14 +190,14 @@ class Lowering:
     def check_default_emittable(self, key: str, t: ir.TypeRef, pointer: str) -> None:
         """A default must be a value the generated code can hold as it is: no date-time or base64 field has one,
         because the generated field holds a parsed time or bytes, which a JSON string default does not give."""
-        t = strip_nullable(t)
+        t = ir.unwrap_nullable(t)
         seen = set()
         while isinstance(t, ir.Ref) and t.target == "alias" and t.name not in seen:
             seen.add(t.name)
-            t = strip_nullable(self.lower_type(self.defs[t.name], pointer_of("$defs", t.name)))
-        if isinstance(t, ir.StringType) and (t.format == "date-time" or t.encoding == "base64"):
-            what = "a date-time" if t.format == "date-time" else "a base64"
-            held = "a parsed time" if t.format == "date-time" else "decoded bytes"
+            t = ir.unwrap_nullable(self.lower_type(self.defs[t.name], pointer_of("$defs", t.name)))
+        if isinstance(t, (ir.DateTimeType, ir.BytesType)):
+            what = "a date-time" if isinstance(t, ir.DateTimeType) else "a base64"
+            held = "a parsed time" if isinstance(t, ir.DateTimeType) else "decoded bytes"
             raise self.fail(pointer + "/default", f"field {key!r} is {what} string, which cannot have a default: the generated code holds {held}, not the JSON text",
                             "drop the default (an absent value stays absent), or make the field a plain string")
 
@@ -223,7 +229,7 @@ class Lowering:
             assert when is not None
             return ir.Rule(kind, rule["message"], after, (field, when.field), when=when)
         if kind in ("allowed_when", "contains"):
-            if not isinstance(strip_nullable(by_wire[field].type), ir.ListType):
+            if not isinstance(ir.unwrap_nullable(by_wire[field].type), ir.ListType):
                 raise self.fail(pointer + "/field", f"{kind} needs an array field, and {field!r} is not one", "name an array field")
             reads = (field,) if when is None else (field, when.field)
             return ir.Rule(kind, rule["message"], after, reads, pointer=tokens(rule["each"]), when=when,
@@ -315,7 +321,7 @@ class Lowering:
             return ir.BooleanType({"type": messages.type_message("boolean", over)})
         return self.lower_array(schema, over, pointer)
 
-    def lower_string(self, schema: dict[str, Any], over: dict[str, str], pointer: str) -> ir.StringType:
+    def lower_string(self, schema: dict[str, Any], over: dict[str, str], pointer: str) -> ir.StringType | ir.DateTimeType | ir.BytesType:
         msgs = {"type": messages.type_message("string", over)}
         if "pattern" in schema:
             try:
@@ -338,10 +344,12 @@ class Lowering:
             msgs["contentEncoding"] = messages.resolve("contentEncoding", over)
             if set(schema) & {"minLength", "maxLength", "pattern", "enum", "const", "format"}:
                 raise self.fail(pointer, "a base64 string cannot carry other string constraints", "constrain the decoded bytes in a rule instead, or drop contentEncoding")
+        if schema.get("format") == "date-time":
+            return ir.DateTimeType(msgs)
+        if schema.get("contentEncoding") == "base64":
+            return ir.BytesType(msgs)
         return ir.StringType(
             msgs,
-            format=schema.get("format"),
-            encoding=schema.get("contentEncoding"),
             min_length=schema.get("minLength"),
             max_length=schema.get("maxLength"),
             pattern=schema.get("pattern"),
@@ -405,7 +413,7 @@ class Lowering:
         return ir.UnionType(variants, {"oneOf": messages.resolve("oneOf", over, allowed=[described])}, json_kinds=kinds)
 
     def json_kind(self, t: ir.TypeRef) -> str:
-        if isinstance(t, ir.StringType):
+        if isinstance(t, (ir.StringType, ir.DateTimeType, ir.BytesType)):
             return "string"
         if isinstance(t, ir.NumericType):
             return "integer" if t.integer else "number"
@@ -430,10 +438,6 @@ class Lowering:
             finally:
                 self.kind_trail.pop()
         return "any"
-
-
-def strip_nullable(t: ir.TypeRef) -> ir.TypeRef:
-    return t.inner if isinstance(t, ir.NullableType) else t
 
 
 def tokens(pointer: str) -> tuple[str, ...]:

@@ -68,6 +68,11 @@ def go_name(name: str) -> str:
     return f"N{result}" if result[0].isdigit() else result
 
 
+def go_package(format_id: str) -> str:
+    """The Go package of a format, e.g. "structured_conversation" -> "structuredconversation"."""
+    return re.sub(r"[^a-z0-9]", "", format_id.lower())
+
+
 def constant_case(name: str) -> str:
     """e.g. "ChatEvent" -> "CHAT_EVENT"."""
     return snake_case(name).upper()
@@ -97,14 +102,12 @@ def format_id_problem(format_id: str) -> tuple[str, str] | None:
     """(problem, hint) when a folder name under specs/ cannot be a format id; None when it can."""
     import builtins
 
-    from generator.targets.go import package_name
-
     if not FORMAT_ID.fullmatch(format_id):
         suggestion = snake_case(format_id)[:64]
         return (f"the folder name {format_id!r} is not a format id: it must be a lowercase letter followed by up to 63 "
                 "lowercase letters, digits or underscores (it names a Python module, a Go package and files)",
                 f"rename the folder, e.g. to {suggestion!r}" if FORMAT_ID.fullmatch(suggestion) and suggestion != "field" else "rename the folder, e.g. to 'my_format'")
-    package = package_name(format_id)
+    package = go_package(format_id)
     if format_id in keyword.kwlist or format_id in keyword.softkwlist:
         return f"the format id {format_id!r} is a Python keyword or soft keyword", "rename the folder"
     if format_id in dir(builtins):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from generator import cache
@@ -21,9 +22,12 @@ def _templates() -> Path:
 TEMPLATES = _templates()
 
 
+Filter = Callable[[Any], str]
+
+
 @functools.cache
-def environment(compiled: Path | None = None) -> jinja2.Environment:
-    """The environment; compiled templates are kept in `compiled` when given."""
+def environment(compiled: Path | None = None, filters: tuple[tuple[str, Filter], ...] = ()) -> jinja2.Environment:
+    """The environment, with a target's filters; compiled templates are kept in `compiled` when given."""
     import jinja2  # late: a cached run renders nothing and need not pay for it
 
     env = jinja2.Environment(
@@ -35,17 +39,28 @@ def environment(compiled: Path | None = None) -> jinja2.Environment:
         keep_trailing_newline=True,
         autoescape=False,
     )
-    # String literals per target language: exact for any text, quotes and all.
-    env.filters["pystr"] = repr
-    from generator.targets.go import go_str  # late: the Go target imports this module
-
-    env.filters["gostr"] = go_str
+    env.filters.update(dict(filters))
     return env
 
 
+class Templates:
+    """A target's templates and the filters they use, e.g. Templates(gostr=go_str) for Go string literals."""
+
+    def __init__(self, **filters: Filter) -> None:
+        self.filters = tuple(sorted(filters.items()))
+
+    def render(self, template: str, **context: Any) -> str:
+        folder = cache.current()
+        compiled = folder / "jinja" / _compiled_key() if folder else None
+        return environment(compiled, self.filters).get_template(template).render(**context)
+
+
+_PLAIN = Templates()
+
+
 def render(template: str, **context: Any) -> str:
-    folder = cache.current()
-    return environment(folder / "jinja" / _compiled_key() if folder else None).get_template(template).render(**context)
+    """A template that needs no target's filters."""
+    return _PLAIN.render(template, **context)
 
 
 @functools.cache

@@ -212,7 +212,7 @@ func BenchmarkUnmarshal_{name}(b *testing.B) {{
 def go_table(benchtime: str, go_tree: Path = ROOT / "generated" / "go") -> list[dict[str, Any]]:
     from generator.naming import go_name
     from generator.options import load_options
-    from generator.targets.go import package_name
+    from generator.naming import go_package as package_name
 
     module = load_options(ROOT).go_module
     work = Path(tempfile.mkdtemp())

@@ -180,7 +180,7 @@ _GO_CASE = """	case "{fmt}":
 def _build_go(work: Path, formats: set[str]) -> Path:
     from generator.naming import go_name
     from generator.options import load_options
-    from generator.targets.go import package_name
+    from generator.naming import go_package as package_name
 
     module = load_options(ROOT).go_module
     imports = "\n".join(f'\t"{module}/{package_name(f)}"' for f in sorted(formats))

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.naming import go_name
-from generator.targets.go import package_name
+from generator.naming import go_package as package_name
 
 GO_ENV = {**os.environ, "GOTOOLCHAIN": "local", "GOFLAGS": "-mod=mod", "CGO_ENABLED": "0"}
 

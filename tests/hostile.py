@@ -140,7 +140,7 @@ def cases_for(folder: Path, paths_per_doc: int = 40, examples: int | None = None
 def build_bytes_driver(go_tree: Path, module: str, format_ids: list[str], workdir: Path) -> Path:
     """The tests' Go driver (go_driver.py), reading each case's data as base64 bytes."""
     from generator.naming import go_name
-    from generator.targets.go import package_name
+    from generator.naming import go_package as package_name
 
     workdir.mkdir(parents=True, exist_ok=True)
     imports = "\n".join(f'\t"{module}/{package_name(f)}"' for f in sorted(format_ids))

@@ -180,7 +180,7 @@ def _render(copy: Path, template: str, text: str) -> tuple[str, str] | None:
     sys.path.insert(0, str(copy))
     try:
         from generator.render import environment, header
-        from generator.targets.python import format_python
+        from generator.pyformat import format_python
     finally:
         sys.path.pop(0)
     rendered = environment().from_string(text).render(header=header(None), package="chatformats")

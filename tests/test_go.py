@@ -21,7 +21,7 @@ from mutations import mutations
 from generator.core import generate
 from generator.load import load_spec
 from generator.options import load_options
-from generator.targets.go import package_name
+from generator.naming import go_package as package_name
 
 pytestmark = pytest.mark.skipif(not go_available(), reason="Go is not installed: the Go checks did not run")
 

@@ -14,10 +14,10 @@ import re
 from dataclasses import dataclass
 
 from generator import ir
-from generator.options import Options
+from generator.export import schema_text
+from generator.naming import go_package
 from generator.render import header, render, template_exists
-from generator.targets.go import GoTarget
-from generator.targets.python import PythonTarget
+from generator.targets.base import Context, Description, Target
 
 # Characters that open Markdown syntax anywhere in a line (links, emphasis, code,
 # tables, attribute lists); CommonMark lets any ASCII punctuation be backslash-escaped.
@@ -168,8 +168,7 @@ def mermaid_name(text: str) -> str:
 class FieldRow:
     wire: str  # code span of the JSON name
     json_type: str  # Markdown (may link to a model)
-    python: str  # the Python attribute and its type, e.g. `content_type: str | None`
-    go: str  # the Go field and its type, e.g. `ContentType *string`
+    code: tuple[str, ...]  # per code target, its declaration, e.g. `content_type: str | None`, `ContentType *string`
     required: str
     default: str
     description: str
@@ -205,46 +204,49 @@ class AliasSection:
     messages: tuple[tuple[str, str], ...]
 
 
-class MarkdownTarget:
-    def __init__(self, fmt: ir.Format, options: Options) -> None:
+class FormatPage:
+    """The page of one format; each code target's spelling comes from its Description."""
+
+    def __init__(self, fmt: ir.Format, code: tuple[Description, ...]) -> None:
         self.fmt = fmt
         self.defs = {d.name: d for d in fmt.definitions}
-        self.python = PythonTarget(fmt)
-        self.go = GoTarget(fmt, options)
+        self.code = code
 
     def link(self, name: str) -> str:
         return f"[{name}](#{anchor(name)})"
 
     def json_type(self, t: ir.TypeRef) -> str:
         """The JSON shape of a type in words, with links to named definitions."""
-        if isinstance(t, ir.StringType):
-            extra = []
-            if t.format:
-                extra.append(t.format)
-            if t.encoding:
-                extra.append(t.encoding)
-            if t.const is not None:
-                return f"string, always {md_json(t.const, True)}"
-            if t.enum is not None:
-                return "string, one of " + ", ".join(md_json(v, True) for v in t.enum)
-            return "string" + (f" ({', '.join(extra)})" if extra else "")
-        if isinstance(t, ir.NumericType):
-            return "integer" if t.integer else "number"
-        if isinstance(t, ir.BooleanType):
-            return "boolean"
-        if isinstance(t, ir.AnyType):
-            return "any JSON value"
-        if isinstance(t, ir.ListType):
-            return f"array of {self.json_type(t.item)}"
-        if isinstance(t, ir.TupleType):
-            return "array \\[" + ", ".join(self.json_type(i) for i in t.items) + "\\]"
-        if isinstance(t, ir.MapType):
-            return f"object of {self.json_type(t.value)}"
-        if isinstance(t, ir.NullableType):
-            return f"{self.json_type(t.inner)} or null"
-        if isinstance(t, ir.UnionType):
-            return " or ".join(self.json_type(v) for v in t.variants)
-        return self.link(t.name)
+        match t:
+            case ir.DateTimeType():
+                return "string (date-time)"
+            case ir.BytesType():
+                return "string (base64)"
+            case ir.StringType(const=str() as const):
+                return f"string, always {md_json(const, True)}"
+            case ir.StringType(enum=tuple() as values):
+                return "string, one of " + ", ".join(md_json(v, True) for v in values)
+            case ir.StringType():
+                return "string"
+            case ir.NumericType():
+                return "integer" if t.integer else "number"
+            case ir.BooleanType():
+                return "boolean"
+            case ir.AnyType():
+                return "any JSON value"
+            case ir.ListType():
+                return f"array of {self.json_type(t.item)}"
+            case ir.TupleType():
+                return "array \\[" + ", ".join(self.json_type(i) for i in t.items) + "\\]"
+            case ir.MapType():
+                return f"object of {self.json_type(t.value)}"
+            case ir.NullableType():
+                return f"{self.json_type(t.inner)} or null"
+            case ir.UnionType():
+                return " or ".join(self.json_type(v) for v in t.variants)
+            case ir.Ref():
+                return self.link(t.name)
+        raise AssertionError(f"the docs have no JSON shape for the type kind {t.kind!r}")
 
     def checks(self, t: ir.TypeRef) -> list[tuple[str, str]]:
         """(check, message) for every constraint on a type, as the generated code reports it."""
@@ -286,10 +288,9 @@ class MarkdownTarget:
         allowed = ", ".join(md_json(a, True) for a in rule.allowed)
         return f"{when}, each item of {md_code(rule.fields[0], True)} has one of {allowed} at {md_code('/' + '/'.join(rule.pointer), True)}"
 
-    def model_section(self, model: ir.Model, index: int, go_fields: list[tuple[str, str]]) -> ModelSection:
-        py_fields = self.python.model_view(model, index).fields
+    def model_section(self, model: ir.Model) -> ModelSection:
         rows = []
-        for f, py, (go_name, go_type) in zip(model.fields, py_fields, go_fields):
+        for f in model.fields:
             if f.default_factory:
                 default = f"fresh {f.default_factory}"
             elif f.has_default:
@@ -300,7 +301,7 @@ class MarkdownTarget:
             checks += self.checks(f.type)
             rows.append(FieldRow(
                 wire=md_name(f.wire_name), json_type=self.json_type(f.type),
-                python=md_decl(f"{py.attr}: {py.annotation}"), go=md_decl(f"{go_name} {go_type}"),
+                code=tuple(md_decl(d.fields[model.name, f.wire_name]) for d in self.code),
                 required="yes" if f.required else "no", default=default, description=md_inline(f.description),
                 checks=tuple(checks),
             ))
@@ -313,7 +314,7 @@ class MarkdownTarget:
     def behaviour(self) -> str:
         """The format's behaviour section (templates/markdown/behaviour/<format>.md.j2), or ""."""
         name = f"markdown/behaviour/{self.fmt.id}.md.j2"
-        return render(name, fmt=self.fmt, go_package=self.go.package).strip() if template_exists(name) else ""
+        return render(name, fmt=self.fmt, go_package=go_package(self.fmt.id)).strip() if template_exists(name) else ""
 
     def diagram(self) -> list[str]:
         """Mermaid classDiagram lines: models with their fields, and what refers to what."""
@@ -343,14 +344,12 @@ class MarkdownTarget:
             return self.short_type(t.value) + "_map"
         if isinstance(t, ir.NullableType):
             return self.short_type(t.inner)
-        return {"string": "string", "numeric": "number", "boolean": "boolean", "any": "any",
-                "tuple": "tuple", "union": "union"}[t.kind]
+        return {"string": "string", "date-time": "string", "bytes": "string", "numeric": "number", "boolean": "boolean",
+                "any": "any", "tuple": "tuple", "union": "union"}[t.kind]
 
     def page(self, history: list[dict[str, str]], label: str) -> str:
         fmt = self.fmt
-        _, go_models, _ = self.go.prepare()
-        go_fields = {m.name: [(f.name, f.type) for f in m.fields] for m in go_models}
-        models = [self.model_section(m, i, go_fields[m.name]) for i, m in enumerate(fmt.models)]
+        models = [self.model_section(m) for m in fmt.models]
         enums = [
             EnumSection(e.name, anchor(e.name), md_paragraph(e.description),
                         tuple((md_json(v, True), md_inline(e.value_descriptions.get(v, ""))) for v in e.values),
@@ -375,8 +374,8 @@ class MarkdownTarget:
             title=md_inline(label),
             description=md_paragraph(fmt.description),
             root=self.link(fmt.root),
-            python_module=md_code(f"chatformats.{fmt.id}"),
-            go_package=md_code(self.go.package),
+            languages=[d.label for d in self.code],
+            places=[f"{d.label}: {d.noun + ' ' if d.noun else ''}{md_code(d.where)}." for d in self.code],
             models=models,
             enums=enums,
             aliases=aliases,
@@ -397,26 +396,34 @@ def first_sentence(text: str) -> str:
     return line[: cut.start()] if cut else line
 
 
-def render_docs(formats: list[ir.Format], schemas: dict[str, str], options: Options,
-                histories: dict[str, list[dict[str, object]]] | None = None) -> dict[str, str]:
+class DocsTarget(Target):
     """generated/docs/*.md, the schemas to download beside them, and generated/mkdocs.yml."""
-    histories = histories or {}
-    labels = nav_labels(formats)
-    files = {}
-    for fmt in formats:
-        rows = [
-            {"version": md_inline(str(h["version"])), "class": md_inline(str(h["class"])),
-             "changes": "; ".join(md_inline(str(c)) for c in h["changes"]) or "first release"}  # type: ignore[attr-defined]
-            for h in histories.get(fmt.id, [])
-        ]
-        files[f"docs/{fmt.id}.md"] = MarkdownTarget(fmt, options).page(rows, labels[fmt.id])
-        files[f"docs/schemas/{fmt.id}.schema.json"] = schemas[fmt.id]
-    index = [(md_inline(labels[f.id]), f.id, md_code(f.id, True), md_inline(f.version), md_inline(first_sentence(f.description)))
-             for f in formats]
-    files["docs/index.md"] = render("markdown/index.md.j2", header=header(None), rows=index)
-    # mkdocs puts navigation labels into the HTML of every page as they are: escaped here.
-    nav = [(yaml_str(html_text(labels[f.id])), yaml_str(f"{f.id}.md")) for f in formats]
-    files["mkdocs.yml"] = render("markdown/mkdocs.yml.j2", header=header(None), nav=nav)
-    files["docs/assets/chatspec.css"] = render("markdown/chatspec.css.j2", header=header(None))
-    files["docs/assets/mermaid-init.js"] = render("markdown/mermaid-init.js.j2", header=header(None))
-    return files
+
+    name = "docs"
+
+    def render(self, ctx: Context) -> dict[str, str]:
+        labels = nav_labels(list(ctx.formats))
+        files = {}
+        for fmt in ctx.formats:
+            rows = [
+                {"version": md_inline(str(h["version"])), "class": md_inline(str(h["class"])),
+                 "changes": "; ".join(md_inline(str(c)) for c in h["changes"]) or "first release"}  # type: ignore[attr-defined]
+                for h in ctx.history.get(fmt.id, [])
+            ]
+            files[f"docs/{fmt.id}.md"] = FormatPage(fmt, ctx.descriptions.get(fmt.id, ())).page(rows, labels[fmt.id])
+            files[f"docs/schemas/{fmt.id}.schema.json"] = schema_text(ctx.schemas[fmt.id])
+        index = [(md_inline(labels[f.id]), f.id, md_code(f.id, True), md_inline(f.version), md_inline(first_sentence(f.description)))
+                 for f in ctx.formats]
+        files["docs/index.md"] = render("markdown/index.md.j2", header=header(None), rows=index)
+        # mkdocs puts navigation labels into the HTML of every page as they are: escaped here.
+        nav = [(yaml_str(html_text(labels[f.id])), yaml_str(f"{f.id}.md")) for f in ctx.formats]
+        files["mkdocs.yml"] = render("markdown/mkdocs.yml.j2", header=header(None), nav=nav)
+        files["docs/assets/chatspec.css"] = render("markdown/chatspec.css.j2", header=header(None))
+        files["docs/assets/mermaid-init.js"] = render("markdown/mermaid-init.js.j2", header=header(None))
+        return files
+
+    def shared_files(self, options: object) -> frozenset[str]:
+        return frozenset({"docs/index.md", "docs/assets/mermaid-init.js", "docs/assets/chatspec.css", "mkdocs.yml"})
+
+
+TARGET = DocsTarget()

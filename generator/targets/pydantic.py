@@ -22,8 +22,13 @@ from typing import Any
 
 from generator import cache, ir
 from generator.errors import SpecError, pointer_of
-from generator.render import header, render
-from generator.targets.python import format_python
+from generator.pyformat import format_python
+from generator.render import Templates, header
+from generator.targets.base import Context, Target
+
+# The templates under templates/ this target renders, with the filters they use.
+TEMPLATES = Templates(pystr=repr)
+
 
 PACKAGE = "chatformats_pydantic"
 
@@ -38,7 +43,7 @@ def rule_owner(fmt: ir.Format, model: ir.Model, rule: ir.Rule) -> tuple[str, str
         return model.name, None
     for owner in fmt.models:
         for f in owner.fields:
-            t = f.type.inner if isinstance(f.type, ir.NullableType) else f.type
+            t = ir.unwrap_nullable(f.type)
             if rule.up == 2 and isinstance(t, ir.ListType) and isinstance(t.item, ir.Ref) and t.item.name == model.name:
                 return owner.name, f.wire_name
     raise SpecError(fmt.source, pointer_of("$defs", model.name, "x-rules"),
@@ -80,9 +85,9 @@ def unique_lists(fmt: ir.Format, model: ir.Model) -> dict[str, str]:
     types it list[...] without the check)."""
     out = {}
     for f in model.fields:
-        t = f.type.inner if isinstance(f.type, ir.NullableType) else f.type
+        t = ir.unwrap_nullable(f.type)
         while isinstance(t, ir.Ref) and isinstance(alias := fmt.definition(t.name), ir.Alias):
-            t = alias.type.inner if isinstance(alias.type, ir.NullableType) else alias.type
+            t = ir.unwrap_nullable(alias.type)
         if isinstance(t, ir.ListType) and t.unique_items:
             out[f.wire_name] = t.messages.get("uniqueItems", "must not contain duplicate items")
     return out
@@ -95,16 +100,16 @@ def validators(fmt: ir.Format) -> dict[str, list[str]]:
         for rule in model.rules:
             owner, via = rule_owner(fmt, model, rule)
             index = len(methods[owner])
-            methods[owner].append(render(
+            methods[owner].append(TEMPLATES.render(
                 "pydantic/rule.py.j2", rule=rule, index=index, depth=rule.up, via=via,
                 field=rule.fields[0], pool=rule.pointer, message=rule.message,
                 doc=f"{rule.kind} rule of {model.name}: {rule.message}".replace('"""', "'''").replace("\\", "\\\\"),
             ).rstrip("\n"))
     for model in fmt.models:
         if fields := not_nullable_optionals(fmt, model):
-            methods[model.name].append(render("pydantic/not_null.py.j2", fields=fields).rstrip("\n"))
+            methods[model.name].append(TEMPLATES.render("pydantic/not_null.py.j2", fields=fields).rstrip("\n"))
         if fields := unique_lists(fmt, model):
-            methods[model.name].append(render("pydantic/unique.py.j2", fields=fields).rstrip("\n"))
+            methods[model.name].append(TEMPLATES.render("pydantic/unique.py.j2", fields=fields).rstrip("\n"))
     return dict(methods)
 
 
@@ -191,7 +196,7 @@ def retype(code: str, fmt: ir.Format) -> str:
         if missing:
             wanted.append(f"import {module}" if missing == [module] else f"from {module} import {', '.join(missing)}")
     last = max(n.end_lineno or n.lineno for n in body if isinstance(n, (ast.Import, ast.ImportFrom)))
-    lines[last:last] = [*wanted, "", render("pydantic/json_types.py.j2").rstrip("\n"), ""]
+    lines[last:last] = [*wanted, "", TEMPLATES.render("pydantic/json_types.py.j2").rstrip("\n"), ""]
     return "\n".join(lines)
 
 
@@ -248,7 +253,7 @@ def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
         if not re.search(r"^from typing import .*\bAny\b", code, re.M):
             imports += "from typing import Any\n"  # the validators' annotations
         code = code.replace("from __future__ import annotations\n", "from __future__ import annotations\n\n" + imports, 1)
-        code += render("pydantic/helpers.py.j2")
+        code += TEMPLATES.render("pydantic/helpers.py.j2")
     return format_python(code)
 
 
@@ -280,9 +285,20 @@ def _datamodel_codegen(fmt: ir.Format, schema: dict[str, Any]) -> str:
     return code
 
 
-def render_package(formats: list[ir.Format], schemas: dict[str, dict[str, Any]]) -> dict[str, str]:
-    base = f"pydantic/{PACKAGE}"
-    files = {f"{base}/__init__.py": f"# {header(None)}\n\"\"\"Pydantic v2 models of the chat formats (needs pydantic; the dataclasses in chatformats do not).\"\"\"\n"}
-    for fmt in formats:
-        files[f"{base}/{fmt.id}.py"] = render_models(fmt, schemas[fmt.id])
-    return files
+class PydanticTarget(Target):
+    """generated/pydantic/: pydantic v2 models from the exported schemas, by datamodel-code-generator."""
+
+    name = "pydantic"
+
+    def render(self, ctx: Context) -> dict[str, str]:
+        base = f"pydantic/{PACKAGE}"
+        files = {f"{base}/__init__.py": f"# {header(None)}\n\"\"\"Pydantic v2 models of the chat formats (needs pydantic; the dataclasses in chatformats do not).\"\"\"\n"}
+        for fmt in ctx.formats:
+            files[f"{base}/{fmt.id}.py"] = render_models(fmt, ctx.plain_schemas[fmt.id])
+        return files
+
+    def shared_files(self, options: object) -> frozenset[str]:
+        return frozenset({f"pydantic/{PACKAGE}/__init__.py"})
+
+
+TARGET = PydanticTarget()

@@ -16,21 +16,16 @@ from dataclasses import dataclass
 from generator import ir
 from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
-from generator.naming import clash_error, go_top_level_clashes, go_name
+from generator.naming import clash_error, go_name, go_package, go_top_level_clashes
 from generator.options import Options
-from generator.render import header, render, template_exists
-from generator.targets.go_regex import PatternError, to_go
+from generator.render import Templates, header, template_exists
+from generator.patterns import PatternError, to_go
 
 # Methods every generated type has; a field may not take their names.
 _METHOD_NAMES = frozenset({"Validate", "MarshalJSON", "UnmarshalJSON"})
 # Package-level names the templates use.
 _PACKAGE_NAMES = frozenset({"FormatID", "Version", "ValidationError", "ErrorDetail"})
 RUNTIME_FILES = ("errors", "tree", "parsers", "rules", "roundtrip")
-
-
-def package_name(format_id: str) -> str:
-    """e.g. "structured_conversation" -> "structuredconversation"."""
-    return re.sub(r"[^a-z0-9]", "", format_id.lower())
 
 
 def shared_files() -> frozenset[str]:
@@ -60,6 +55,10 @@ def go_str(text: str) -> str:
             out.append(ch)
     out.append('"')
     return "".join(out)
+
+
+# The templates under templates/go/ this target renders; gostr spells Go string literals.
+TEMPLATES = Templates(gostr=go_str)
 
 
 def go_comment(text: str, indent: str = "") -> list[str]:
@@ -194,13 +193,13 @@ class AliasView:
     parser: str
 
 
-class GoTarget:
+class GoPackage:
     """Builds the views of one format's package."""
 
     def __init__(self, fmt: ir.Format, options: Options) -> None:
         self.fmt = fmt
         self.options = options
-        self.package = package_name(fmt.id)
+        self.package = go_package(fmt.id)
         self.defs = {d.name: d for d in fmt.definitions}
         self.unions: list[UnionView] = []
         self.tuples: list[TupleView] = []
@@ -225,10 +224,8 @@ class GoTarget:
 
     def nilable(self, t: ir.TypeRef) -> bool:
         """Whether the Go zero value of the type is nil (so no pointer is needed to tell absence)."""
-        if isinstance(t, (ir.ListType, ir.MapType, ir.AnyType)):
+        if isinstance(t, (ir.ListType, ir.MapType, ir.AnyType, ir.BytesType)):
             return True
-        if isinstance(t, ir.StringType):
-            return t.encoding == "base64"
         if isinstance(t, ir.NullableType):
             return True
         if isinstance(t, ir.Ref) and t.target == "alias":
@@ -239,11 +236,13 @@ class GoTarget:
         return False
 
     def gotype(self, t: ir.TypeRef, hint: str, where: str) -> str:
+        if isinstance(t, ir.DateTimeType):
+            self.uses_time = True
+            return "time.Time"
+        if isinstance(t, ir.BytesType):
+            return "[]byte"
         if isinstance(t, ir.StringType):
-            if t.format == "date-time":
-                self.uses_time = True
-                return "time.Time"
-            return "[]byte" if t.encoding == "base64" else "string"
+            return "string"
         if isinstance(t, ir.NumericType):
             return "int64" if t.integer else "float64"
         if isinstance(t, ir.BooleanType):
@@ -273,13 +272,12 @@ class GoTarget:
 
     def parser(self, t: ir.TypeRef, hint: str, where: str) -> str:
         """An expression of type rt.Parser[T] for the type."""
+        if isinstance(t, ir.DateTimeType):
+            return f"rt.DateTime({go_msgs(t.messages)})"
+        if isinstance(t, ir.BytesType):
+            return f"rt.Base64({go_msgs(t.messages)})"
         if isinstance(t, ir.StringType):
-            msgs = go_msgs(t.messages)
-            if t.format == "date-time":
-                return f"rt.DateTime({msgs})"
-            if t.encoding == "base64":
-                return f"rt.Base64({msgs})"
-            spec = [f"Msgs: {msgs}"]
+            spec = [f"Msgs: {go_msgs(t.messages)}"]
             if t.min_length is not None:
                 spec.append(f"MinLength: rt.Int({t.min_length})")
             if t.max_length is not None:
@@ -330,11 +328,11 @@ class GoTarget:
 
     def tree(self, t: ir.TypeRef, value: str, hint: str, where: str) -> str:
         """An expression turning a Go value of the type into a tree value."""
+        if isinstance(t, ir.DateTimeType):
+            return f"rt.FormatTime({value})"
+        if isinstance(t, ir.BytesType):
+            return f"rt.TreeBytes({value})"
         if isinstance(t, ir.StringType):
-            if t.format == "date-time":
-                return f"rt.FormatTime({value})"
-            if t.encoding == "base64":
-                return f"rt.TreeBytes({value})"
             return value
         if isinstance(t, (ir.NumericType, ir.BooleanType)):
             return value
@@ -360,10 +358,12 @@ class GoTarget:
     def tree_fn(self, t: ir.TypeRef, hint: str, where: str) -> str:
         """A function value of type func(T) any for the type (no func literals: gofmt may unfold them)."""
         gotype = self.gotype(t, hint, where)
+        if isinstance(t, ir.DateTimeType):
+            return "rt.TimeTree"
+        if isinstance(t, ir.BytesType):
+            return "rt.TreeBytes"
         if isinstance(t, ir.StringType):
-            if t.format == "date-time":
-                return "rt.TimeTree"
-            return "rt.TreeBytes" if t.encoding == "base64" else "rt.Same[string]"
+            return "rt.Same[string]"
         if isinstance(t, (ir.NumericType, ir.BooleanType)):
             return f"rt.Same[{gotype}]"
         if isinstance(t, ir.AnyType):
@@ -407,7 +407,7 @@ class GoTarget:
     def behaviour_fields(self, model: str) -> str:
         """Unexported struct fields a model's behaviour methods keep (e.g. an index)."""
         name = f"go/behaviour/{self.fmt.id}/{model}.fields.go.j2"
-        return render(name, fmt=self.fmt).strip("\n") if template_exists(name) else ""
+        return TEMPLATES.render(name, fmt=self.fmt).strip("\n") if template_exists(name) else ""
 
     def model_view(self, model: ir.Model) -> ModelView:
         fields: list[FieldView] = []
@@ -437,7 +437,7 @@ class GoTarget:
                 fn = "RequiredOrNull" if nullable else "Required"
                 steps.append(f"out.{name}, {ok} = rt.{fn}[{gotype}](c, obj, {wire}, {parser}, {go_str(f.required_message)})")
                 line = set_tree.format(self.tree(t, f"m.{name}", hint, where))
-                if isinstance(t, ir.StringType) and t.format == "date-time":
+                if isinstance(t, ir.DateTimeType):
                     # Go's zero time means "not set", as the original IsZero checks had it.
                     tree.append(f"if !m.{name}.IsZero() {{")
                     tree.append("\t" + line)
@@ -623,12 +623,12 @@ class GoTarget:
         fmt = self.fmt
         enums, models, aliases = self.prepare()
         known = []
-        for model in fmt.models:
-            for f, name in zip(model.fields, self.field_names(model)):
-                t = f.type.inner if isinstance(f.type, ir.NullableType) else f.type
-                if isinstance(t, ir.StringType) and t.known_values:
-                    known.append((f"{model.name}{name}Values", go_strings(t.known_values),
-                                  go_comment(f"{model.name}{name}Values lists the documented values of {model.name}.{name}; any string is accepted.")))
+        for k in fmt.known_values:
+            model = fmt.definition(k.model)
+            assert isinstance(model, ir.Model)
+            name = dict(zip((f.name for f in model.fields), self.field_names(model)))[k.field]
+            known.append((f"{k.model}{name}Values", go_strings(k.values),
+                          go_comment(f"{k.model}{name}Values lists the documented values of {k.model}.{name}; any string is accepted.")))
         root = fmt.root
         module = self.options.go_module
         context = dict(
@@ -654,13 +654,13 @@ class GoTarget:
         )
         base = f"go/{self.package}"
         files = {
-            f"{base}/{self.package}.go": render("go/types.go.j2", **context),
-            f"{base}/validate.go": render("go/validate.go.j2", **context),
-            f"{base}/fuzz_test.go": render("go/fuzz_test.go.j2", **context),
+            f"{base}/{self.package}.go": TEMPLATES.render("go/types.go.j2", **context),
+            f"{base}/validate.go": TEMPLATES.render("go/validate.go.j2", **context),
+            f"{base}/fuzz_test.go": TEMPLATES.render("go/fuzz_test.go.j2", **context),
         }
         behaviour = f"go/behaviour/{fmt.id}.go.j2"
         if template_exists(behaviour):
-            code = render(behaviour, **context)
+            code = TEMPLATES.render(behaviour, **context)
             if code.strip():  # a template may apply to some versions only
                 files[f"{base}/behaviour.go"] = code
         for name, first, second in go_top_level_clashes({p: c for p, c in files.items() if not p.endswith("_test.go")})[:1]:
@@ -671,9 +671,9 @@ class GoTarget:
 
 def render_module(formats: list[ir.Format], options: Options) -> dict[str, str]:
     """Every file of generated/go/, keyed by path under generated/."""
-    files = {"go/go.mod": render("go/go.mod.j2", module=options.go_module)}
+    files = {"go/go.mod": TEMPLATES.render("go/go.mod.j2", module=options.go_module)}
     for name in RUNTIME_FILES:
-        files[f"go/internal/rt/{name}.go"] = render(f"go/rt/{name}.go.j2", header=header(None))
+        files[f"go/internal/rt/{name}.go"] = TEMPLATES.render(f"go/rt/{name}.go.j2", header=header(None))
     for fmt in formats:
-        files.update(GoTarget(fmt, options).files())
+        files.update(GoPackage(fmt, options).files())
     return files

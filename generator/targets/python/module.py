@@ -9,12 +9,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from generator import cache, ir
+from generator import ir
 from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
 from generator.naming import clash_error, python_top_level_clashes, constant_case, python_attr, snake_case
 from generator.patterns import to_python
-from generator.render import header, render, template_exists
+from generator.pyformat import format_python
+from generator.render import Templates, header, template_exists
+
+# The templates under templates/ this target renders, with the filters they use.
+TEMPLATES = Templates(pystr=repr)
+
 
 PACKAGE = "chatformats"
 
@@ -106,7 +111,7 @@ class KnownValuesView:
     doc: str
 
 
-class PythonTarget:
+class PythonModule:
     """Builds the views of one format's module."""
 
     def __init__(self, fmt: ir.Format) -> None:
@@ -124,11 +129,11 @@ class PythonTarget:
     # --- types -----------------------------------------------------------
 
     def annotation(self, t: ir.TypeRef) -> str:
+        if isinstance(t, ir.DateTimeType):
+            return "datetime"
+        if isinstance(t, ir.BytesType):
+            return "bytes"
         if isinstance(t, ir.StringType):
-            if t.format == "date-time":
-                return "datetime"
-            if t.encoding == "base64":
-                return "bytes"
             if t.const is not None:
                 return f"Literal[{py_str(t.const)}]"
             if t.enum is not None:
@@ -154,13 +159,12 @@ class PythonTarget:
 
     def parser(self, t: ir.TypeRef) -> str:
         """A runtime expression that parses a value of this type."""
+        if isinstance(t, ir.DateTimeType):
+            return f"_rt.date_time({py_dict(t.messages)})"
+        if isinstance(t, ir.BytesType):
+            return f"_rt.base64_bytes({py_dict(t.messages)})"
         if isinstance(t, ir.StringType):
-            msgs = py_dict(t.messages)
-            if t.format == "date-time":
-                return f"_rt.date_time({msgs})"
-            if t.encoding == "base64":
-                return f"_rt.base64_bytes({msgs})"
-            args = [msgs]
+            args = [py_dict(t.messages)]
             if t.min_length is not None:
                 args.append(f"min_length={t.min_length}")
             if t.max_length is not None:
@@ -212,8 +216,10 @@ class PythonTarget:
         """Plain JSON scalars go out as they are; everything else through _rt.dump."""
         if isinstance(t, ir.NullableType):
             return self.needs_dump(t.inner)
+        if isinstance(t, (ir.DateTimeType, ir.BytesType)):
+            return True
         if isinstance(t, ir.StringType):
-            return t.format is not None or t.encoding is not None
+            return False
         if isinstance(t, (ir.NumericType, ir.BooleanType)):
             return False
         if isinstance(t, ir.Ref) and t.target == "enum":
@@ -319,17 +325,14 @@ class PythonTarget:
         )
 
     def known_values(self) -> list[KnownValuesView]:
-        views = []
-        for model in self.fmt.models:
-            for f in model.fields:
-                t = f.type.inner if isinstance(f.type, ir.NullableType) else f.type
-                if isinstance(t, ir.StringType) and t.known_values:
-                    views.append(KnownValuesView(
-                        const=f"{constant_case(model.name)}_{constant_case(f.name)}_VALUES",
-                        values=py_tuple([py_str(v) for v in t.known_values]),
-                        doc=py_docstring(f"Documented values of {model.name}.{python_attr(f.name)}; any string is accepted."),
-                    ))
-        return views
+        return [
+            KnownValuesView(
+                const=f"{constant_case(k.model)}_{constant_case(k.field)}_VALUES",
+                values=py_tuple([py_str(v) for v in k.values]),
+                doc=py_docstring(f"Documented values of {k.model}.{python_attr(k.field)}; any string is accepted."),
+            )
+            for k in self.fmt.known_values
+        ]
 
     def alias_order(self) -> list[ir.Alias]:
         """Aliases after what they use, since a type alias is evaluated at import."""
@@ -373,7 +376,7 @@ class PythonTarget:
         named_parsers += [(self.parser_const(a.name), self.parser(a.type)) for a in self.alias_order()]
         root = fmt.definition(fmt.root)
         behaviour_imports, behaviour = split_imports(render_behaviour(fmt))
-        code = render(
+        code = TEMPLATES.render(
             "python/module.py.j2",
             header=header(fmt.source),
             fmt=fmt,
@@ -388,7 +391,7 @@ class PythonTarget:
             root_parse_fn=self.parse_fn(root.name),
             api_parse=f"parse_{fmt.id}_from_json",
             api_validate=f"validate_{snake_case(root.name)}",
-            uses_datetime=any(isinstance(t, ir.StringType) and t.format == "date-time" for t in all_types(fmt)),
+            uses_datetime=any(isinstance(t, ir.DateTimeType) for t in all_types(fmt)),
             exports=sorted({*(e.name for e in enums), *(e.values_const for e in enums), *(a.name for a in aliases),
                             *(m.name for m in models), *(k.const for k in self.known_values())})
             + ["FORMAT_ID", "VERSION", "ValidationError", f"parse_{fmt.id}_from_json", f"validate_{snake_case(root.name)}"]
@@ -406,7 +409,7 @@ def render_behaviour(fmt: ir.Format, model: str | None = None) -> str:
     templates/python/behaviour/<format>.py.j2, or with a model the methods its
     class gains from templates/python/behaviour/<format>/<Model>.py.j2."""
     name = f"python/behaviour/{fmt.id}.py.j2" if model is None else f"python/behaviour/{fmt.id}/{model}.py.j2"
-    return render(name, fmt=fmt).strip() if template_exists(name) else ""
+    return TEMPLATES.render(name, fmt=fmt).strip() if template_exists(name) else ""
 
 
 def split_imports(code: str) -> tuple[list[str], str]:
@@ -452,25 +455,14 @@ def all_types(fmt: ir.Format) -> list[ir.TypeRef]:
     return found
 
 
-def format_python(code: str) -> str:
-    """black's output for code: remembered by content, since black is most of a run's time."""
-    return cache.memo("black", [*cache.tool_versions("black"), "py311", code], lambda: _black(code))
-
-
-def _black(code: str) -> str:
-    import black  # late: a run whose formatting is all cached need not import it
-
-    return black.format_str(code, mode=black.Mode(target_versions={black.TargetVersion.PY311}))
-
-
 def render_package(formats: list[ir.Format], package: str = PACKAGE) -> dict[str, str]:
     """Every file of generated/python/<package>/, keyed by path under generated/."""
     base = f"python/{package}"
     files = {
-        f"{base}/__init__.py": format_python(render("python/init.py.j2", header=header(None), formats=formats, package=package)),
-        f"{base}/_runtime.py": format_python(render("python/runtime.py.j2", header=header(None), package=package)),
+        f"{base}/__init__.py": format_python(TEMPLATES.render("python/init.py.j2", header=header(None), formats=formats, package=package)),
+        f"{base}/_runtime.py": format_python(TEMPLATES.render("python/runtime.py.j2", header=header(None), package=package)),
         f"{base}/py.typed": "",
     }
     for fmt in formats:
-        files[f"{base}/{fmt.id}.py"] = PythonTarget(fmt).module()
+        files[f"{base}/{fmt.id}.py"] = PythonModule(fmt).module()
     return files

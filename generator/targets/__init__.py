@@ -1,0 +1,31 @@
+"""The registry: every target chatspec renders, one line each, in the order they render.
+
+The pipeline (generator.core), `chatspec vendor --lang` and the golden tests all read
+this tuple; adding a target is one module or package, its templates and one line here.
+"""
+
+from __future__ import annotations
+
+from generator.targets import jsonschema, markdown, pydantic
+from generator.targets.base import Target
+from generator.targets.go.target import TARGET as GO
+from generator.targets.python.target import TARGET as PYTHON
+
+REGISTRY: tuple[Target, ...] = (
+    PYTHON,
+    GO,
+    jsonschema.TARGET,
+    markdown.TARGET,
+    pydantic.TARGET,
+)
+
+
+def target(name: str) -> Target:
+    """The registered target called name (KeyError when there is none)."""
+    found = {t.name: t for t in REGISTRY}
+    return found[name]
+
+
+def vendorable() -> dict[str, Target]:
+    """The targets another repository can vendor, by name."""
+    return {t.name: t for t in REGISTRY if t.vendoring is not None}

@@ -1,0 +1,71 @@
+"""The target contract: what a target is, and the one context every target renders from.
+
+A target turns the lowered formats into files under generated/<its folder>/.
+It never imports another target: what one target needs to know of another (the
+docs show each language's field types) reaches it through the Context, filled by
+the pipeline from each target's `describe`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator import ir
+from generator.options import Options
+
+
+@dataclass(frozen=True)
+class Description:
+    """How one code target spells a format, for the docs: e.g. Go, package chatevent, ("Message", "role") -> "Role Role"."""
+
+    label: str  # the docs' column header, e.g. "Python"
+    noun: str  # what `where` is, e.g. "package" (Go), or "" (a Python module path says so itself)
+    where: str  # what users import, e.g. "chatformats.chat_event"
+    fields: Mapping[tuple[str, str], str]  # (model, wire name) -> declaration, e.g. ("Message", "role") -> "role: Role"
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything a target renders from; built once per run by generator.core."""
+
+    formats: tuple[ir.Format, ...]
+    schemas: Mapping[str, dict[str, Any]]  # format id -> exported JSON Schema, rules as allOf (generator.export)
+    plain_schemas: Mapping[str, dict[str, Any]]  # format id -> the same without the rules, for consumers that enforce them
+    options: Options = Options()
+    history: Mapping[str, list[dict[str, object]]] = field(default_factory=dict)  # format id -> releases, newest first
+    descriptions: Mapping[str, tuple[Description, ...]] = field(default_factory=dict)  # format id -> per code target
+
+
+@dataclass(frozen=True)
+class Vendoring:
+    """How `chatspec vendor --lang <target>` names and places the target's output in another repository."""
+
+    flag: str  # the option naming it, e.g. "--package"
+    help: str  # that option's help
+    check: Callable[[str], None]  # raises RefusedError (naming the fix) for a name the language cannot use
+    options: Callable[[str], Options]  # the options that make the target spell that name
+    subtree: Callable[[str], str]  # the folder under generated/ that is vendored, e.g. "python/acme_chat/"
+    folder: Callable[[Path, str], Path]  # where the files land, given --out and the name
+
+
+class Target(ABC):
+    """One output: a name, and the files it renders from a Context."""
+
+    name: str  # the --lang value and the folder under generated/, e.g. "go"
+    vendoring: Vendoring | None = None  # None: not something another repository vendors
+
+    @abstractmethod
+    def render(self, ctx: Context) -> dict[str, str]:
+        """{path under generated/: text} for every file of this target."""
+
+    def shared_files(self, options: Options) -> frozenset[str]:
+        """Files no single format owns (runtimes, package markers); golden cases leave them out."""
+        return frozenset()
+
+    def describe(self, fmt: ir.Format, options: Options) -> Description | None:
+        """How this target spells the format's fields, shown in the docs; None for a target that is not code."""
+        return None

@@ -1,0 +1,1 @@
+"""The Go target: a stdlib-only module with one package per format (generated/go/)."""
