@@ -13,7 +13,7 @@ import pytest
 
 import fuzz
 import hostile
-from conftest import GOLDEN, ROOT, format_folders
+from conftest import GENERATED, GOLDEN, ROOT, format_folders
 from typescript_driver import compile_package, node_available, run_driver, write_tree
 
 pytestmark = pytest.mark.skipif(not node_available(), reason="node is not installed: the TypeScript checks need it")
@@ -26,12 +26,11 @@ def _typescript_files(formats: list[Any]) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def ts_dist(tmp_path_factory: pytest.TempPathFactory, specs: list[Any]) -> Path:
-    """The package of every spec, compiled once per session."""
-    from generator.lower import lower
-
+def ts_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The committed generated/typescript package, as a vendoring user gets it, compiled once per session."""
     folder = tmp_path_factory.mktemp("typescript")
-    write_tree(_typescript_files([lower(s) for s in specs]), folder)
+    source = GENERATED / "typescript"
+    write_tree({p.relative_to(source).as_posix(): p.read_text(encoding="utf-8") for p in source.rglob("*") if p.is_file()}, folder)
     return compile_package(folder)
 
 

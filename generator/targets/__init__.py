@@ -10,6 +10,7 @@ from generator.targets import jsonschema, markdown, pydantic
 from generator.targets.base import Target
 from generator.targets.go.target import TARGET as GO
 from generator.targets.python.target import TARGET as PYTHON
+from generator.targets.typescript.target import TARGET as TYPESCRIPT
 
 REGISTRY: tuple[Target, ...] = (
     PYTHON,
@@ -17,6 +18,7 @@ REGISTRY: tuple[Target, ...] = (
     jsonschema.TARGET,
     markdown.TARGET,
     pydantic.TARGET,
+    TYPESCRIPT,
 )
 
 

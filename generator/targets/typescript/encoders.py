@@ -19,9 +19,9 @@ def alias_encode_fn(name: str) -> str:
 def identity(t: ir.TypeRef) -> bool:
     """Whether values of this type are their own wire form (strings, numbers, booleans, enums, free-form data)."""
     match t:
-        case ir.StringType():
-            return t.encoding != "base64"
-        case ir.NumericType() | ir.BooleanType() | ir.AnyType():
+        case ir.BytesType():
+            return False
+        case ir.StringType() | ir.DateTimeType() | ir.NumericType() | ir.BooleanType() | ir.AnyType():
             return True
         case ir.NullableType():
             return identity(t.inner)
@@ -40,37 +40,40 @@ def identity(t: ir.TypeRef) -> bool:
 
 
 def encoder(t: ir.TypeRef) -> str:
-    """A function expression taking a value of the type and returning its wire form."""
+    """A function taking a value of the type and returning its wire form (for items, map values and variants)."""
     if identity(t):
         return "rt.same"
-    param = f"(v: {ts_type(t)})"
     match t:
-        case ir.StringType():
+        case ir.BytesType():
             return "rt.encodeBase64"
-        case ir.NullableType():
-            return f"{param} => (v === null ? null : {encode(t.inner, 'v')})"
-        case ir.ListType():
-            return f"{param} => v.map({encoder(t.item)})"
-        case ir.MapType():
-            return f"{param} => rt.encodeMap(v, {encoder(t.value)})"
-        case ir.TupleType():
-            return f"{param} => [" + ", ".join(encode(i, f"v[{n}]") for n, i in enumerate(t.items)) + "]"
-        case ir.UnionType():
-            if t.discriminator is not None:
-                cases = ", ".join(f"{ts_str(tag)}: {encoder(v)}" for tag, v in zip(t.tags, t.variants))
-                return f"{param} => rt.encodeByTag(v, {ts_str(t.discriminator)}, {{ {cases} }})"
-            cases = ", ".join(f"{ts_str(k)}: {encoder(v)}" for k, v in zip(t.json_kinds, t.variants))
-            return f"{param} => rt.encodeByKind(v, {{ {cases} }})"
         case ir.Ref():
             return model_encode_fn(t.name) if t.target == "model" else alias_encode_fn(t.name)
         case _:
-            raise AssertionError(f"unhandled IR type {t!r}")
+            return f"(v: {ts_type(t)}) => {encode(t, 'v')}"
 
 
 def encode(t: ir.TypeRef, expr: str) -> str:
-    """The wire form of expr, a value of type t."""
+    """The wire form of expr, a value of type t (expr is a name or a property read: it may be read twice)."""
     if identity(t):
         return expr
-    if isinstance(t, ir.Ref):
-        return f"{encoder(t)}({expr})"
-    return f"({encoder(t)})({expr})"
+    match t:
+        case ir.BytesType():
+            return f"rt.encodeBase64({expr})"
+        case ir.NullableType():
+            return f"{expr} === null ? null : {encode(t.inner, expr)}"
+        case ir.ListType():
+            return f"{expr}.map({encoder(t.item)})"
+        case ir.MapType():
+            return f"rt.encodeMap({expr}, {encoder(t.value)})"
+        case ir.TupleType():
+            return "[" + ", ".join(encode(i, f"{expr}[{n}]") for n, i in enumerate(t.items)) + "]"
+        case ir.UnionType():
+            if t.discriminator is not None:
+                cases = ", ".join(f"{ts_str(tag)}: {encoder(v)}" for tag, v in zip(t.tags, t.variants))
+                return f"rt.encodeByTag({expr}, {ts_str(t.discriminator)}, {{ {cases} }})"
+            cases = ", ".join(f"{ts_str(k)}: {encoder(v)}" for k, v in zip(t.json_kinds, t.variants))
+            return f"rt.encodeByKind({expr}, {{ {cases} }})"
+        case ir.Ref():
+            return f"{encoder(t)}({expr})"
+        case _:
+            raise AssertionError(f"unhandled IR type {t!r}")

@@ -28,12 +28,12 @@ def _options(pairs: list[tuple[str, str]]) -> str:
 def parser(t: ir.TypeRef) -> str:
     """A runtime expression that parses a value of this type."""
     match t:
+        case ir.DateTimeType():
+            return f"rt.dateTime({msgs(t.messages)})"
+        case ir.BytesType():
+            return f"rt.base64Bytes({msgs(t.messages)})"
         case ir.StringType():
             m = msgs(t.messages)
-            if t.format == "date-time":
-                return f"rt.dateTime({m})"
-            if t.encoding == "base64":
-                return f"rt.base64Bytes({m})"
             opts: list[tuple[str, str]] = []
             if t.min_length is not None:
                 opts.append(("minLength", str(t.min_length)))

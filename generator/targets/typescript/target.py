@@ -7,30 +7,44 @@ template per construct (templates/typescript/*.j2).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import Any
 
 from generator import ir
-from generator.render import header, render
-from generator.targets.typescript.types import ts_type
-from generator.targets.typescript.views import module_view
+from generator.options import DEFAULT_TYPESCRIPT_PACKAGE, Options
+from generator.targets.base import Context, Description, Target, Vendoring
+from generator.write import RefusedError
 
-DEFAULT_PACKAGE = "@chatspec/chatformats"
-TYPESCRIPT_VERSION = "5.6.3"  # the compiler package.json names and the Makefile installs
+TYPESCRIPT_VERSION = "5.6.3"  # the compiler package.json names; the Makefile installs the same
 RUNTIME_SOURCE = Path(__file__).resolve().parents[2] / "runtime" / "typescript" / "runtime.ts"
 BASE = "typescript"
+
+# npm's rules for a package name (validate-npm-package-name): lowercase, URL-safe, an optional @scope/.
+_NPM_NAME = re.compile(r"^(?:@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$")
+
+
+def check_package(name: str) -> None:
+    """`vendor --package` with --lang typescript: a name npm accepts for a package."""
+    def refuse(why: str) -> RefusedError:
+        return RefusedError(f"--package {name!r}", why, "use an npm package name such as @acme/chat or acme-chat, e.g. "
+                            "`chatspec vendor --lang typescript --package @acme/chat --out web/chat/`")
+    if len(name) > 214:
+        raise refuse("is longer than the 214 characters npm allows")
+    if not _NPM_NAME.fullmatch(name):
+        raise refuse("is not an npm package name (lowercase letters, digits, - . _ ~, optionally under one @scope/)")
+    if name.split("/")[-1].startswith((".", "_")):
+        raise refuse("starts with . or _, which npm refuses")
 
 
 def runtime_source() -> str:
     return RUNTIME_SOURCE.read_text(encoding="utf-8")
 
 
-def render_module(fmt: ir.Format) -> str:
-    return render("typescript/module.ts.j2", m=module_view(fmt))
-
-
-def render_package(formats: list[ir.Format], package: str = DEFAULT_PACKAGE) -> dict[str, str]:
+def render_package(formats: list[ir.Format], package: str = DEFAULT_TYPESCRIPT_PACKAGE) -> dict[str, str]:
     """Every file of generated/typescript/, keyed by path under generated/."""
+    from generator.render import header, render
+    from generator.targets.typescript.views import module_view
+
     files = {
         f"{BASE}/package.json": render("typescript/package.json.j2", package=package, header=header(None),
                                        typescript_version=TYPESCRIPT_VERSION),
@@ -39,28 +53,35 @@ def render_package(formats: list[ir.Format], package: str = DEFAULT_PACKAGE) -> 
         f"{BASE}/src/index.ts": render("typescript/index.ts.j2", header=header(None), ids=[f.id for f in formats]),
     }
     for fmt in formats:
-        files[f"{BASE}/src/{fmt.id}.ts"] = render_module(fmt)
+        files[f"{BASE}/src/{fmt.id}.ts"] = render("typescript/module.ts.j2", m=module_view(fmt))
     return files
 
 
-class TypeScriptTarget:
+class TypeScriptTarget(Target):
     name = "typescript"
-    label = "TypeScript"
+    vendoring = Vendoring(
+        flag="--package",
+        help="the npm package name, e.g. @acme/chat (with --lang typescript)",
+        check=check_package,
+        options=lambda name: Options(typescript_package=name),
+        subtree=lambda name: f"{BASE}/",
+        folder=lambda out, name: out,  # --out is the package root (package.json, src/)
+    )
 
-    def render(self, ctx: Any) -> dict[str, str]:
-        return render_package(list(ctx.formats), getattr(ctx.options, "typescript_package", DEFAULT_PACKAGE))
+    def render(self, ctx: Context) -> dict[str, str]:
+        return render_package(list(ctx.formats), ctx.options.typescript_package)
 
-    def shared_files(self, ctx: Any) -> frozenset[str]:
+    def shared_files(self, options: Options) -> frozenset[str]:
         return frozenset({f"{BASE}/package.json", f"{BASE}/tsconfig.json", f"{BASE}/src/runtime.ts", f"{BASE}/src/index.ts"})
 
-    def field_types(self, fmt: ir.Format) -> dict[tuple[str, str], str]:
-        """(model, wire name) -> the TypeScript type of the field, e.g. ("ChatInput", "content") -> "Content"."""
-        out = {}
-        for model in fmt.models:
-            for f in model.fields:
-                spelled = ts_type(f.type)
-                out[(model.name, f.wire_name)] = spelled if f.required or f.has_default or f.default_factory else f"{spelled} | undefined"
-        return out
+    def describe(self, fmt: ir.Format, options: Options) -> Description:
+        """Each field as its interface declares it, e.g. ("ImageBlock", "url") -> "url?: string"."""
+        from generator.targets.typescript.views import module_view
+
+        view = module_view(fmt)
+        fields = {(model.name, f.wire_name): f"{v.prop}{'?' if v.optional else ''}: {v.type}"
+                  for model, m in zip(fmt.models, view.models) for f, v in zip(model.fields, m.fields)}
+        return Description("TypeScript", "module", f"{options.typescript_package}/{fmt.id}", fields)
 
 
 TARGET = TypeScriptTarget()

@@ -14,11 +14,11 @@ def _wrap(spelling: str) -> str:
 def ts_type(t: ir.TypeRef) -> str:
     """e.g. `string`, `"user" | "assistant"`, `ContentBlock[]`, `{ [key: string]: JsonData }`."""
     match t:
+        case ir.DateTimeType():
+            return "DateTimeString"
+        case ir.BytesType():
+            return "Uint8Array"
         case ir.StringType():
-            if t.format == "date-time":
-                return "DateTimeString"
-            if t.encoding == "base64":
-                return "Uint8Array"
             if t.const is not None:
                 return ts_str(t.const)
             if t.enum is not None:

@@ -224,6 +224,12 @@ def exported_names(view: ModuleView) -> list[tuple[str, str]]:
     return names
 
 
+def _wire_of(fmt: ir.Format, known: ir.KnownValues) -> str:
+    model = fmt.definition(known.model)
+    assert isinstance(model, ir.Model)
+    return next(f.wire_name for f in model.fields if f.name == known.field)
+
+
 def module_view(fmt: ir.Format) -> ModuleView:
     for d in fmt.definitions:
         if d.name in SHADOWED_GLOBALS:
@@ -247,15 +253,10 @@ def module_view(fmt: ir.Format) -> ModuleView:
     aliases = tuple(AliasView(name=a.name, doc=ts_doc(a.description or a.name), type=ts_type(a.type),
                               encode_fn=alias_encode_fn(a.name), encode=encode(a.type, "v")) for a in ordered)
     models = tuple(model_view(m, parsers) for m in fmt.models)
-    known = []
-    for model in fmt.models:
-        for f in model.fields:
-            t = f.type.inner if isinstance(f.type, ir.NullableType) else f.type
-            if isinstance(t, ir.StringType) and t.known_values:
-                known.append(KnownValuesView(
-                    const=f"{constant_case(model.name)}_{constant_case(f.name)}_VALUES",
-                    doc=ts_doc(f"Documented values of {model.name}.{f.wire_name}; any string is accepted."),
-                    values=_str_list(t.known_values)))
+    known = [KnownValuesView(const=f"{constant_case(k.model)}_{constant_case(k.field)}_VALUES",
+                             doc=ts_doc(f"Documented values of {k.model}.{_wire_of(fmt, k)}; any string is accepted."),
+                             values=_str_list(k.values))
+             for k in fmt.known_values]
     spelled = " ".join([*(m_.type for m in models for m_ in m.fields), *(a.type for a in aliases)])
     root = fmt.root
     view = ModuleView(
