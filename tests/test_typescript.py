@@ -125,3 +125,15 @@ def test_hostile_bytes_get_the_same_verdicts_paths_and_messages_as_python(ts_dis
     expected = [hostile.python_verdict(f, bytes(b)) for f, b, _ in cases]
     expected = [{"ok": e["ok"], "errors": e["errors"]} for e in expected]
     _compare(_verdicts(ts_dist, cases), expected, [f"{f} {bytes(b)[:200]!r}" for f, b, _ in cases])
+
+
+def test_the_makefile_installs_the_typescript_the_package_names() -> None:
+    import re
+
+    from generator.targets.typescript.target import TYPESCRIPT_VERSION
+
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(rf"^TYPESCRIPT_VERSION := {re.escape(TYPESCRIPT_VERSION)}$", makefile, re.M)
+    package = json.loads((GENERATED / "typescript" / "package.json").read_text(encoding="utf-8"))
+    assert package["devDependencies"] == {"typescript": TYPESCRIPT_VERSION}
+    assert "dependencies" not in package and package["type"] == "module" and package["types"] == "./dist/index.d.ts"

@@ -1,6 +1,6 @@
 """Compile a generated TypeScript package with the pinned tsc and run cases through it with node, for the tests.
 
-The compiler comes from npm into build/npm (the Makefile installs it, pinned, as it
+The compiler comes from npm into build/npm-ts (the Makefile installs it, pinned, as it
 builds the venv); only node itself must be on the machine.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-NPM = ROOT / "build" / "npm" / "node_modules"
+NPM = ROOT / "build" / "npm-ts" / "node_modules"
 TSC = NPM / "typescript" / "bin" / "tsc"
 DRIVER = Path(__file__).resolve().parent / "typescript" / "driver.mjs"
 
@@ -35,7 +35,7 @@ def compile_package(folder: Path) -> Path:
     """tsc -p folder (its tsconfig: strict, noUncheckedIndexedAccess); returns its dist folder.
     Any diagnostic is a failure that quotes it."""
     if not TSC.is_file():
-        raise AssertionError(f"{TSC} is missing: run `make test` (or `make npm`), which installs the pinned TypeScript into build/npm")
+        raise AssertionError(f"{TSC} is missing: run `make test`, which installs the pinned TypeScript into build/npm")
     done = subprocess.run(["node", str(TSC), "-p", str(folder), "--pretty", "false"], capture_output=True, text=True)
     if done.returncode != 0:
         raise AssertionError(f"tsc rejects the generated TypeScript in {folder}:\n{done.stdout[-6000:]}{done.stderr[-2000:]}")

@@ -30,10 +30,10 @@ def check_package(name: str) -> None:
                             "`chatspec vendor --lang typescript --package @acme/chat --out web/chat/`")
     if len(name) > 214:
         raise refuse("is longer than the 214 characters npm allows")
+    if name.removeprefix("@").split("/")[-1].startswith((".", "_")):
+        raise refuse("starts with . or _, which npm refuses")
     if not _NPM_NAME.fullmatch(name):
         raise refuse("is not an npm package name (lowercase letters, digits, - . _ ~, optionally under one @scope/)")
-    if name.split("/")[-1].startswith((".", "_")):
-        raise refuse("starts with . or _, which npm refuses")
 
 
 def runtime_source() -> str:
