@@ -137,3 +137,21 @@ def test_the_makefile_installs_the_typescript_the_package_names() -> None:
     package = json.loads((GENERATED / "typescript" / "package.json").read_text(encoding="utf-8"))
     assert package["devDependencies"] == {"typescript": TYPESCRIPT_VERSION}
     assert "dependencies" not in package and package["type"] == "module" and package["types"] == "./dist/index.d.ts"
+
+
+def test_texts_the_engines_json_parse_reads_differently_get_pythons_verdicts(ts_dist: Path) -> None:
+    """The fast path (JSON.parse) must never decide these: integer-like keys (a plain object puts
+    them first), "__proto__", duplicate keys, integers past 2^53, escaped surrogates, 1.0."""
+    pieces = ['"10": 1, "b": 2, "2": 3', '"__proto__": {"x": 1}', '"constructor": 1, "toString": 2',
+              '"dup": 1, "dup": 2', '"n": 9223372036854775807', '"n": -9223372036854775809', '"n": 9007199254740993',
+              '"s": "\\udfff"', '"s": "\\ud83d\\ude00"', '"f": 1.0', '"f": 1e400', '"0": null, "1": []']
+    cases: list[tuple[str, str | bytes, str | None]] = []
+    for fmt, folder in format_folders().items():
+        example = next((folder / "examples" / "valid").glob("*.json")).read_text(encoding="utf-8").strip()
+        assert example.startswith("{")
+        for piece in pieces:
+            cases.append((fmt, "{" + piece + ", " + example[1:], None))
+            cases.append((fmt, example[:-1].rstrip() + ", " + piece + "}", None))
+    expected = [{"ok": p["ok"], "errors": p["errors"]} for p in (fuzz.python_verdict(f, str(t), m) for f, t, m in cases)]
+    assert any(not e["ok"] and len(e["errors"]) > 1 for e in expected), "some case must report several problems in order"
+    _compare(_verdicts(ts_dist, cases), expected, [f"{f} {str(t)[:200]}" for f, t, _ in cases])

@@ -319,7 +319,7 @@ export function parseRenderMedia(value: unknown): RenderMedia {
 
 /** Parse and validate a chat_event document from JSON text; throws ValidationError listing every problem. */
 export function parseChatEventFromJSON(text: string | Uint8Array): ChatEvent {
-  return rt.run(p_ChatEvent, rt.decodeJSON(text));
+  return rt.runText(p_ChatEvent, text);
 }
 
 /** Check ChatEvent values built or changed in code; throws ValidationError listing every problem. */

@@ -514,7 +514,7 @@ export function parseChatState(value: unknown): ChatState {
 
 /** Parse and validate a chat_modality document from JSON text; throws ValidationError listing every problem. */
 export function parseChatModalityFromJSON(text: string | Uint8Array): ChatInput {
-  return rt.run(p_ChatInput, rt.decodeJSON(text));
+  return rt.runText(p_ChatInput, text);
 }
 
 /** Check ChatInput values built or changed in code; throws ValidationError listing every problem. */

@@ -119,7 +119,7 @@ export function parseContentItem(value: unknown): ContentItem {
 
 /** Parse and validate a droidlet_chat document from JSON text; throws ValidationError listing every problem. */
 export function parseDroidletChatFromJSON(text: string | Uint8Array): DroidletChat {
-  return rt.run(p_DroidletChat, rt.decodeJSON(text));
+  return rt.runText(p_DroidletChat, text);
 }
 
 /** Check DroidletChat values built or changed in code; throws ValidationError listing every problem. */

@@ -90,7 +90,7 @@ export function parseDroidletChat(value: unknown): DroidletChat {
 
 /** Parse and validate a droidlet_chat_v1 document from JSON text; throws ValidationError listing every problem. */
 export function parseDroidletChatV1FromJSON(text: string | Uint8Array): DroidletChat {
-  return rt.run(p_DroidletChat, rt.decodeJSON(text));
+  return rt.runText(p_DroidletChat, text);
 }
 
 /** Check DroidletChat values built or changed in code; throws ValidationError listing every problem. */

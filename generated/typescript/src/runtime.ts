@@ -36,9 +36,21 @@ export class JsonNumber {
   }
 }
 
-/** A decoded JSON value: objects are Maps in document order. */
+/** A JSON value as the parsers read it: decodeJSON's objects are Maps (keys in document order),
+ * JSON.parse's are plain objects; both are read as they are. */
 export type JsonValue = null | boolean | string | number | JsonNumber | JsonValue[] | JsonObject;
-export type JsonObject = Map<string, JsonValue>;
+export type JsonObject = Map<string, JsonValue> | { readonly [key: string]: JsonValue };
+
+/** A member of an object (an own property of a plain one), or undefined. */
+export function member(obj: JsonObject, key: string): JsonValue | undefined {
+  if (obj instanceof Map) return obj.get(key);
+  return Object.hasOwn(obj, key) ? (obj as { readonly [key: string]: JsonValue })[key] : undefined;
+}
+
+/** An object's [key, value] pairs, in its order. */
+export function entriesOf(obj: JsonObject): [string, JsonValue][] {
+  return obj instanceof Map ? [...obj.entries()] : Object.entries(obj as { readonly [key: string]: JsonValue });
+}
 
 /** What a free-form field (e.g. metadata) holds: plain JSON-shaped data. */
 export type JsonData = null | boolean | string | number | JsonNumber | JsonData[] | { [key: string]: JsonData };
@@ -109,12 +121,14 @@ export class Context {
   readonly errors: ErrorDetail[] = [];
   /** How many problems were found, listed or not. */
   count = 0;
-  private readonly overflow: (string | number)[][] = [];
-  private readonly failed = new Set<string>();
+  /** Set when a number the engine's JSON.parse may have rounded was read (see runText). */
+  inexact = false;
+  private overflow: (string | number)[][] | null = null;
+  private failed: Set<string> | null = null;
   private indexed = 0;
   readonly path: (string | number)[] = [];
   private readonly values: JsonValue[];
-  private readonly pools = new Map<JsonValue[], Set<string> | null>();
+  private pools: Map<JsonValue[], Set<string> | null> | null = null;
 
   constructor(root: JsonValue) {
     this.values = [root];
@@ -125,7 +139,7 @@ export class Context {
     const tokens: readonly string[] = below === undefined ? [] : typeof below === "string" ? [below] : below;
     this.count++;
     if (this.errors.length >= MAX_ERRORS) {
-      this.overflow.push([...this.path, ...tokens]);
+      (this.overflow ??= []).push([...this.path, ...tokens]);
       return;
     }
     const at = pointer(this.path) + pointer(tokens);
@@ -165,7 +179,7 @@ export class Context {
   }
 
   required<T>(obj: JsonObject, key: string, parser: Parser<T>, message: string, nullable = false): T | null | Invalid {
-    const value = obj.get(key);
+    const value = member(obj, key);
     if (value === undefined || (value === null && !nullable)) {
       this.error(message, key);
       return INVALID;
@@ -175,7 +189,7 @@ export class Context {
   }
 
   optional<T>(obj: JsonObject, key: string, parser: Parser<T>): T | undefined | Invalid {
-    const value = obj.get(key);
+    const value = member(obj, key);
     if (value === undefined) return undefined;
     return this.child(key, value, parser);
   }
@@ -192,26 +206,28 @@ export class Context {
     const base = up ? this.path.slice(0, this.path.length - up) : this.path;
     const prefix = pointer(base) + pointer(tokens);
     const listed = this.errors.length;
+    const failed = (this.failed ??= new Set<string>());
     while (this.indexed < this.count) {
       const i = this.indexed;
-      const at = i < listed ? this.errors[i]!.path : pointer(this.overflow[i - listed]!);
-      this.failed.add(at);
+      const at = i < listed ? this.errors[i]!.path : pointer(this.overflow![i - listed]!);
+      failed.add(at);
       let cut = at.lastIndexOf("/");
       while (cut >= 0) {
-        this.failed.add(at.slice(0, cut));
+        failed.add(at.slice(0, cut));
         cut = cut === 0 ? -1 : at.lastIndexOf("/", cut - 1);
       }
       this.indexed++;
     }
-    return this.failed.has(prefix);
+    return failed.has(prefix);
   }
 
   /** The items of a list as a set (null if one is not a string), built once per run. */
   members(pool: JsonValue[]): Set<string> | null {
-    let found = this.pools.get(pool);
+    const pools = (this.pools ??= new Map<JsonValue[], Set<string> | null>());
+    let found = pools.get(pool);
     if (found === undefined) {
       found = pool.every((p) => typeof p === "string") ? new Set(pool as string[]) : null;
-      this.pools.set(pool, found);
+      pools.set(pool, found);
     }
     return found;
   }
@@ -269,6 +285,52 @@ export function run<T>(parser: Parser<T>, data: JsonValue): T {
   return result;
 }
 
+// Text JSON.parse may read differently from decodeJSON: escaped surrogates (a lone one is
+// refused). Integers past 2^53, which it rounds, are caught where a parser reads them
+// (Context.inexact).
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/** Whether a string holds no lone surrogate (isWellFormed where the engine has it). */
+function wellFormed(text: string): boolean {
+  const native = (text as unknown as { isWellFormed?: () => boolean }).isWellFormed;
+  return native !== undefined ? native.call(text) : !LONE_SURROGATE.test(text);
+}
+
+/**
+ * Parse JSON text and run a parser on it; throw ValidationError listing every problem.
+ *
+ * Valid text takes the fast path: the engine's JSON.parse, then the parsers. Where
+ * JSON.parse's tree could differ from decodeJSON's in a way a verdict sees (long
+ * integers, escaped surrogates), or where there is any problem at all (whose order
+ * must follow the text, which a plain object's key order need not), the text is
+ * decoded again by decodeJSON and that verdict is the one given.
+ */
+export function runText<T>(parser: Parser<T>, input: string | Uint8Array): T {
+  let text: string | null = null;
+  if (typeof input === "string") text = input;
+  else {
+    try {
+      text = new Utf8Decoder("utf-8", { fatal: true, ignoreBOM: true }).decode(input);
+    } catch {
+      text = null; // decodeJSON reports it
+    }
+  }
+  if (text !== null && text.charCodeAt(0) !== 0xfeff && wellFormed(text) && (text.indexOf("\\u") < 0 || !SURROGATE_ESCAPE.test(text))) {
+    let tree: JsonValue | Missing = MISSING;
+    try {
+      tree = JSON.parse(text) as JsonValue;
+    } catch {
+      // Not JSON, or too deep for the engine: decodeJSON says which.
+    }
+    if (tree !== MISSING) {
+      const ctx = new Context(tree);
+      const result = parser(tree, ctx);
+      if (ctx.count === 0 && result !== INVALID && !ctx.inexact) return result;
+    }
+  }
+  return run(parser, decodeJSON(text ?? input));
+}
+
 function inputError(message: string): ValidationError {
   return new ValidationError([{ path: "", message }]);
 }
@@ -279,7 +341,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 interface Frame {
   list: JsonValue[] | null;
-  obj: JsonObject | null;
+  obj: Map<string, JsonValue> | null;
   key: string;
   kept: boolean;
 }
@@ -309,7 +371,7 @@ export function decodeJSON(input: string | Uint8Array): JsonValue {
     } catch {
       throw inputError(NOT_UTF8_MESSAGE);
     }
-  } else if (LONE_SURROGATE.test(input)) {
+  } else if (!wellFormed(input)) {
     throw inputError(SURROGATE_MESSAGE);
   } else {
     text = input;
@@ -571,12 +633,10 @@ function isDigit(c: number): boolean {
 
 /** A JSON-shaped JavaScript value (e.g. from JSON.parse) as this runtime reads it: plain objects become Maps, one level at a time. */
 function asObject(value: JsonValue | unknown): JsonObject | null {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
   if (value instanceof Map) return value as JsonObject;
-  if (value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof JsonNumber)) {
-    const proto = Object.getPrototypeOf(value) as unknown;
-    if (proto === Object.prototype || proto === null) return new Map(Object.entries(value as Record<string, JsonValue>));
-  }
-  return null;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null ? (value as JsonObject) : null;
 }
 
 /** Text of a JSON value written back (no spaces; keys in order; JsonNumbers as written). */
@@ -657,7 +717,8 @@ export function expectObject(data: JsonValue, ctx: Context, message: string): Js
 }
 
 export function rejectUnknown(obj: JsonObject, ctx: Context, known: ReadonlySet<string>, message: string): void {
-  for (const key of obj.keys()) if (!known.has(key)) ctx.error(message, key);
+  const keys = obj instanceof Map ? obj.keys() : Object.keys(obj);
+  for (const key of keys) if (!known.has(key)) ctx.error(message, key);
 }
 
 // --- scalars --------------------------------------------------------------
@@ -716,17 +777,53 @@ export function string<T extends string = string>(msgs: Msgs, spec: StringSpec =
   };
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+/** The value of n ASCII digits at text[at...], or -1. */
+function digitsAt(text: string, at: number, n: number): number {
+  let value = 0;
+  for (let i = at; i < at + n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+    value = value * 10 + (c - 48);
+  }
+  return value;
+}
 
-/** Whether text is an RFC 3339 date-time the Python runtime accepts (time zone required, fields in range). */
+/**
+ * Whether text is an RFC 3339 date-time the Python runtime accepts:
+ * YYYY-MM-DD[Tt]hh:mm:ss[.fraction](Z|z|+hh:mm|-hh:mm) in ASCII digits, a time zone
+ * required, every field in range (no leap second, no year 0, offsets up to 23:59).
+ */
 export function isDateTime(text: string): boolean {
-  const m = RFC3339.exec(text);
-  if (m === null) return false;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
-  if (m[8] === undefined && (Number(m[10]) > 23 || Number(m[11]) > 59)) return false;
-  if (year < 1 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return false;
+  const n = text.length;
+  if (n < 20) return false;
+  const c = (i: number): number => text.charCodeAt(i);
+  if (c(4) !== 45 || c(7) !== 45 || (c(10) !== 84 && c(10) !== 116) || c(13) !== 58 || c(16) !== 58) return false;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  const second = digitsAt(text, 17, 2);
+  if (year < 1 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
+    return false;
+  }
+  let i = 19;
+  if (c(i) === 46) {
+    const start = ++i;
+    while (i < n && c(i) >= 48 && c(i) <= 57) i++;
+    if (i === start) return false;
+  }
+  if (i === n - 1 && (c(i) === 90 || c(i) === 122)) {
+    // Z or z
+  } else if (i === n - 6 && (c(i) === 43 || c(i) === 45) && c(i + 3) === 58) {
+    const offH = digitsAt(text, i + 1, 2);
+    const offM = digitsAt(text, i + 4, 2);
+    if (offH < 0 || offM < 0 || offH > 23 || offM > 59) return false;
+  } else {
+    return false;
+  }
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
   return day <= days;
 }
 
@@ -839,6 +936,7 @@ export function integer(msgs: Msgs, b: Bounds = {}): Parser<number> {
         ctx.error(msg(msgs, "type"), undefined, value);
         return INVALID;
       }
+      if (!Number.isSafeInteger(value)) ctx.inexact = true;
       if (Math.abs(value) >= 2 ** 63 && !(value === -(2 ** 63))) {
         ctx.error(msg(msgs, "int64"), undefined, value);
         return INVALID;
@@ -877,8 +975,10 @@ export function integer(msgs: Msgs, b: Bounds = {}): Parser<number> {
 export function number(msgs: Msgs, b: Bounds = {}): Parser<number> {
   return (value, ctx) => {
     let f: number;
-    if (typeof value === "number" && Number.isFinite(value)) f = value;
-    else if (value instanceof JsonNumber && Number.isFinite(Number(value.text))) {
+    if (typeof value === "number" && Number.isFinite(value)) {
+      f = value;
+      if (Number.isInteger(f) && !Number.isSafeInteger(f)) ctx.inexact = true;
+    } else if (value instanceof JsonNumber && Number.isFinite(Number(value.text))) {
       f = Number(value.text);
       if (!/[.eE]/.test(value.text)) return exactBounds(value.text, value, ctx, msgs, b) ? f : INVALID;
     } else {
@@ -921,6 +1021,7 @@ export function anyJSON(msgs: Msgs): Parser<JsonData> {
       }
       if (item === null || typeof item === "string" || typeof item === "boolean") continue;
       if (typeof item === "number") {
+        if (Number.isInteger(item) && !Number.isSafeInteger(item)) ctx.inexact = true;
         if (Number.isFinite(item)) continue;
         ctx.error(msg(msgs, "type"));
         return INVALID;
@@ -941,7 +1042,7 @@ export function anyJSON(msgs: Msgs): Parser<JsonData> {
         ctx.error(msg(msgs, "type"));
         return INVALID;
       }
-      const entries = [...obj.entries()];
+      const entries = entriesOf(obj);
       for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], depth + 1, entries[i]![0]]);
     }
     return plain(value);
@@ -955,7 +1056,8 @@ export function plain(value: JsonValue): JsonData {
   const stack: [JsonValue, JsonData][] = [[value, root]];
   while (stack.length > 0) {
     const [source, target] = stack.pop()!;
-    const entries: [string | number, JsonValue][] = Array.isArray(source) ? source.map((v, i) => [i, v]) : [...(asObject(source) ?? new Map()).entries()];
+    const obj = Array.isArray(source) ? null : asObject(source);
+    const entries: [string | number, JsonValue][] = Array.isArray(source) ? source.map((v, i) => [i, v]) : obj === null ? [] : entriesOf(obj);
     for (const [k, v] of entries) {
       let copy: JsonData;
       if (v !== null && typeof v === "object" && !(v instanceof JsonNumber)) {
@@ -999,12 +1101,14 @@ export function numberKey(text: string): string {
 }
 
 let uniqueTokens = 0;
+let sawUnsafe = false; // sameKey met an integer past 2^53 (see Context.inexact)
 
 function sameKey(value: JsonValue, depth: number): string {
   if (depth > MAX_DEPTH) return `x${uniqueTokens++}`;
   if (value === null) return "z";
   if (typeof value === "boolean") return value ? "t" : "f";
   if (typeof value === "string") return "s" + JSON.stringify(value);
+  if (typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) sawUnsafe = true;
   if (typeof value === "number") return "n" + (Number.isInteger(value) ? numberKey(integerText(value)) : Number.isFinite(value) ? numberKey(showFloat(value)) : showFloat(value));
   if (value instanceof JsonNumber) {
     if (!/[.eE]/.test(value.text)) return "n" + numberKey(value.text);
@@ -1014,7 +1118,7 @@ function sameKey(value: JsonValue, depth: number): string {
   if (Array.isArray(value)) return "a[" + value.map((v) => sameKey(v, depth + 1)).join(",") + "]";
   const obj = asObject(value);
   if (obj === null) return `x${uniqueTokens++}`;
-  return "o{" + [...obj.entries()].map(([k, v]) => JSON.stringify(k) + ":" + sameKey(v, depth + 1)).sort().join(",") + "}";
+  return "o{" + entriesOf(obj).map(([k, v]) => JSON.stringify(k) + ":" + sameKey(v, depth + 1)).sort().join(",") + "}";
 }
 
 function hasDuplicates(items: JsonValue[], depth: number): boolean {
@@ -1042,7 +1146,11 @@ export function listOf<T>(item: Parser<T>, msgs: Msgs, spec: ListSpec = {}): Par
     const mark = ctx.count;
     if (spec.minItems !== undefined && value.length < spec.minItems) ctx.error(msg(msgs, "minItems"));
     if (spec.maxItems !== undefined && value.length > spec.maxItems) ctx.error(msg(msgs, "maxItems"));
-    if (spec.uniqueItems === true && hasDuplicates(value, ctx.path.length + 1)) ctx.error(msg(msgs, "uniqueItems"));
+    if (spec.uniqueItems === true) {
+      sawUnsafe = false;
+      if (hasDuplicates(value, ctx.path.length + 1)) ctx.error(msg(msgs, "uniqueItems"));
+      if (sawUnsafe) ctx.inexact = true;
+    }
     const out: T[] = new Array<T>(value.length);
     for (let i = 0; i < value.length; i++) out[i] = ctx.child(i, value[i]!, item) as T;
     return ctx.count > mark ? INVALID : out;
@@ -1075,7 +1183,7 @@ export function mapOf<T>(inner: Parser<T>, msgs: Msgs): Parser<{ [key: string]: 
     }
     const mark = ctx.count;
     const out: { [key: string]: T } = {};
-    for (const [k, v] of obj) {
+    for (const [k, v] of entriesOf(obj)) {
       Object.defineProperty(out, k, { value: ctx.child(k, v, inner), enumerable: true, writable: true, configurable: true });
     }
     return ctx.count > mark ? INVALID : out;
@@ -1119,7 +1227,7 @@ export function unionByTag<T>(tag: string, variants: ReadonlyMap<string, Parser<
       ctx.error(msg(msgs, "type"), undefined, value);
       return INVALID;
     }
-    const found = obj.get(tag);
+    const found = member(obj, tag);
     if (found === undefined || found === null) {
       ctx.error(msg(msgs, "discriminator"), tag);
       return INVALID;
@@ -1147,7 +1255,7 @@ export function resolve(value: JsonValue | Missing | undefined, tokens: readonly
     }
     const obj = asObject(current);
     if (obj === null) return MISSING;
-    current = obj.get(token);
+    current = member(obj, token);
   }
   return current === undefined ? MISSING : current;
 }
@@ -1173,14 +1281,14 @@ export function ruleRequiredWhen(
   message: string, inputs: readonly unknown[],
 ): void {
   if (!usable(inputs)) return;
-  if (resolve(obj.get(whenField), whenPointer) !== equals) return;
-  const v = obj.get(field);
+  if (resolve(member(obj, whenField), whenPointer) !== equals) return;
+  const v = member(obj, field);
   if (v === undefined || v === null) ctx.error(message, field);
 }
 
 export function ruleAtLeastOneOf(ctx: Context, obj: JsonObject, fields: readonly string[], message: string): void {
   for (const f of fields) {
-    const v = obj.get(f);
+    const v = member(obj, f);
     if (v !== undefined && v !== null) return;
   }
   ctx.error(message);
@@ -1191,8 +1299,8 @@ export function ruleAllowedWhen(
   equals: string, allowed: ReadonlySet<string>, message: string, inputs: readonly unknown[],
 ): void {
   if (!usable(inputs)) return;
-  if (resolve(obj.get(whenField), whenPointer) !== equals) return;
-  const items = obj.get(field);
+  if (resolve(member(obj, whenField), whenPointer) !== equals) return;
+  const items = member(obj, field);
   if (!Array.isArray(items)) return;
   for (let i = 0; i < items.length; i++) {
     const found = resolve(items[i], each);
@@ -1204,7 +1312,7 @@ export function ruleContains(
   ctx: Context, obj: JsonObject, field: string, each: readonly string[], equals: string, message: string, inputs: readonly unknown[],
 ): void {
   if (!usable(inputs)) return;
-  const items = obj.get(field);
+  const items = member(obj, field);
   if (!Array.isArray(items)) return;
   for (const item of items) if (resolve(item, each) === equals) return;
   ctx.error(message, field);

@@ -216,7 +216,7 @@ export function parseTextDocument(value: unknown): TextDocument {
 
 /** Parse and validate a structured_conversation document from JSON text; throws ValidationError listing every problem. */
 export function parseStructuredConversationFromJSON(text: string | Uint8Array): ConversationDocument {
-  return rt.run(p_ConversationDocument, rt.decodeJSON(text));
+  return rt.runText(p_ConversationDocument, text);
 }
 
 /** Check ConversationDocument values built or changed in code; throws ValidationError listing every problem. */
