@@ -165,7 +165,7 @@ export function parseConstrained(value: unknown): Constrained {
 
 /** Parse and validate a constraints document from JSON text; throws ValidationError listing every problem. */
 export function parseConstraintsFromJSON(text: string | Uint8Array): Constrained {
-  return rt.run(p_Constrained, rt.decodeJSON(text));
+  return rt.runText(p_Constrained, text);
 }
 
 /** Check Constrained values built or changed in code; throws ValidationError listing every problem. */

@@ -74,7 +74,7 @@ export function parseHeaders(value: unknown): Headers {
 
 /** Parse and validate a dashed_wire_names document from JSON text; throws ValidationError listing every problem. */
 export function parseDashedWireNamesFromJSON(text: string | Uint8Array): Headers {
-  return rt.run(p_Headers, rt.decodeJSON(text));
+  return rt.runText(p_Headers, text);
 }
 
 /** Check Headers values built or changed in code; throws ValidationError listing every problem. */

@@ -68,7 +68,7 @@ export function parseHostile(value: unknown): Hostile {
 
 /** Parse and validate a hostile_descriptions document from JSON text; throws ValidationError listing every problem. */
 export function parseHostileDescriptionsFromJSON(text: string | Uint8Array): Hostile {
-  return rt.run(p_Hostile, rt.decodeJSON(text));
+  return rt.runText(p_Hostile, text);
 }
 
 /** Check Hostile values built or changed in code; throws ValidationError listing every problem. */

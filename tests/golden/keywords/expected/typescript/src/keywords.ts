@@ -140,7 +140,7 @@ export function parseStruct(value: unknown): Struct {
 
 /** Parse and validate a keywords document from JSON text; throws ValidationError listing every problem. */
 export function parseKeywordsFromJSON(text: string | Uint8Array): Keywords {
-  return rt.run(p_Keywords, rt.decodeJSON(text));
+  return rt.runText(p_Keywords, text);
 }
 
 /** Check Keywords values built or changed in code; throws ValidationError listing every problem. */

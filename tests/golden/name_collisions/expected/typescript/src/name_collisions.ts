@@ -66,7 +66,7 @@ export function parseCollisions(value: unknown): Collisions {
 
 /** Parse and validate a name_collisions document from JSON text; throws ValidationError listing every problem. */
 export function parseNameCollisionsFromJSON(text: string | Uint8Array): Collisions {
-  return rt.run(p_Collisions, rt.decodeJSON(text));
+  return rt.runText(p_Collisions, text);
 }
 
 /** Check Collisions values built or changed in code; throws ValidationError listing every problem. */

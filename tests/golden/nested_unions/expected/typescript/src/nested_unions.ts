@@ -154,7 +154,7 @@ export function parseRefPart(value: unknown): RefPart {
 
 /** Parse and validate a nested_unions document from JSON text; throws ValidationError listing every problem. */
 export function parseNestedUnionsFromJSON(text: string | Uint8Array): Envelope {
-  return rt.run(p_Envelope, rt.decodeJSON(text));
+  return rt.runText(p_Envelope, text);
 }
 
 /** Check Envelope values built or changed in code; throws ValidationError listing every problem. */

@@ -67,7 +67,7 @@ export function parseHolder(value: unknown): Holder {
 
 /** Parse and validate a odd_enum_values document from JSON text; throws ValidationError listing every problem. */
 export function parseOddEnumValuesFromJSON(text: string | Uint8Array): Holder {
-  return rt.run(p_Holder, rt.decodeJSON(text));
+  return rt.runText(p_Holder, text);
 }
 
 /** Check Holder values built or changed in code; throws ValidationError listing every problem. */

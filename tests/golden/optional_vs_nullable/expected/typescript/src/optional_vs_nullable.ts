@@ -115,7 +115,7 @@ export function parseInner(value: unknown): Inner {
 
 /** Parse and validate a optional_vs_nullable document from JSON text; throws ValidationError listing every problem. */
 export function parseOptionalVsNullableFromJSON(text: string | Uint8Array): Flags {
-  return rt.run(p_Flags, rt.decodeJSON(text));
+  return rt.runText(p_Flags, text);
 }
 
 /** Check Flags values built or changed in code; throws ValidationError listing every problem. */
