@@ -155,3 +155,17 @@ def test_texts_the_engines_json_parse_reads_differently_get_pythons_verdicts(ts_
     expected = [{"ok": p["ok"], "errors": p["errors"]} for p in (fuzz.python_verdict(f, str(t), m) for f, t, m in cases)]
     assert any(not e["ok"] and len(e["errors"]) > 1 for e in expected), "some case must report several problems in order"
     _compare(_verdicts(ts_dist, cases), expected, [f"{f} {str(t)[:200]}" for f, t, _ in cases])
+
+
+def test_the_readme_example_compiles_against_the_generated_package(tmp_path: Path) -> None:
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Using the generated TypeScript", 1)[1]
+    code = re.search(r"```ts\n(.*?)```", section, re.S)
+    assert code is not None
+    source = GENERATED / "typescript"
+    write_tree({p.relative_to(source).as_posix(): p.read_text(encoding="utf-8") for p in source.rglob("*") if p.is_file()}, tmp_path)
+    example = code.group(1).replace('"@chatspec/chatformats"', '"./index.js"')
+    (tmp_path / "src" / "readme_example.ts").write_text("declare const text: string;\ndeclare const console: { log(...data: unknown[]): void };\n" + example + "export {};\n", encoding="utf-8")
+    assert (compile_package(tmp_path) / "readme_example.js").is_file()
