@@ -169,3 +169,12 @@ def test_the_readme_example_compiles_against_the_generated_package(tmp_path: Pat
     example = code.group(1).replace('"@chatspec/chatformats"', '"./index.js"')
     (tmp_path / "src" / "readme_example.ts").write_text("declare const text: string;\ndeclare const console: { log(...data: unknown[]): void };\n" + example + "export {};\n", encoding="utf-8")
     assert (compile_package(tmp_path) / "readme_example.js").is_file()
+
+
+def test_the_differential_fuzzer_compares_the_typescript_and_reports_a_difference(ts_dist: Path) -> None:
+    reports = fuzz.run(60, 0, None, formats=["chat_modality"], ts_dist=ts_dist)
+    assert reports and reports[0].cases >= 60 and not reports[0].disagreements, reports[0].disagreements[:3]
+    py = {"ok": False, "errors": [["/role", "must be one of: user, assistant"]], "keywords": ["enum"]}
+    assert fuzz.disagreement(False, py, False, None, {"ok": False, "errors": [["/role", "must be one of: user, assistant"]]}) is None
+    assert "TypeScript" in (fuzz.disagreement(False, py, False, None, {"ok": False, "errors": [["/role", "other"]]}) or "")
+    assert "TypeScript" in (fuzz.disagreement(False, py, False, None, {"crash": "TypeError: x"}) or "")
