@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from generator import ir
-from generator.naming import python_attr
+from generator.naming import words
 
 LEVELS = ("patch", "minor", "major")
 
@@ -186,9 +186,11 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
                               f"additionalProperties {'closed' if new.closed else 'opened'}: {name}"))
     old_fields = {f.wire_name: f for f in old.fields}
     new_fields = {f.wire_name: f for f in new.fields}
+    # A field keeps its identity when its identifier base spells the same words in every target
+    # ("content-type" -> "contentType", or an x-name kept): its code names stay, only the wire changed.
     for wire, f in old_fields.items():
         if wire not in new_fields:
-            renamed = [n.wire_name for n in new.fields if n.wire_name not in old_fields and python_attr(n.name) == python_attr(f.name)]
+            renamed = [n.wire_name for n in new.fields if n.wire_name not in old_fields and words(n.name) == words(f.name)]
             if renamed:
                 changes.append(Change("major", f"wire name changed: {name}.{wire} -> {renamed[0]}"))
             else:
@@ -196,7 +198,7 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
     for wire, f in new_fields.items():
         if wire in old_fields:
             continue
-        if any(python_attr(o.name) == python_attr(f.name) for o in old.fields if o.wire_name not in new_fields):
+        if any(words(o.name) == words(f.name) for o in old.fields if o.wire_name not in new_fields):
             continue  # reported above as a wire rename
         if f.required:
             changes.append(Change("major", f"required field added: {name}.{wire}"))

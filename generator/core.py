@@ -15,6 +15,7 @@ from generator.export import export
 from generator.history import check_locked, earlier_majors, load_release, read_lock
 from generator.load import LoadedSpec, check_format_ids, load_spec
 from generator.lower import lower
+from generator.naming import assign_names
 from generator.options import Options
 from generator.targets import REGISTRY
 from generator.targets.base import Context
@@ -79,7 +80,7 @@ def generate(
 ) -> dict[str, str]:
     """Every generated file, keyed by its path under generated/ (history feeds the docs' changelogs).
 
-    load -> lower -> export -> (each target's description) -> each wanted target renders."""
+    load -> lower -> export -> names (one pass per target language) -> descriptions (for the docs) -> render."""
     specs = list(specs)
     formats = tuple(lower(s) for s in specs)
     schemas = {f.id: export(f, s.document) for s, f in zip(specs, formats)}
@@ -92,9 +93,10 @@ def generate(
         plain_schemas={f.id: export(f, s.document, with_rules=False) for s, f in zip(specs, formats)},
         options=options,
         history=history or {},
+        names={t.name: {f.id: assign_names(f, t.naming) for f in formats} for t in REGISTRY if t.naming is not None},
     )
     if any(t.name == "docs" for t in wanted):
-        described = {f.id: tuple(d for d in (t.describe(f, options) for t in REGISTRY) if d is not None) for f in formats}
+        described = {f.id: tuple(d for d in (t.describe(f, ctx) for t in REGISTRY) if d is not None) for f in formats}
         ctx = dataclasses.replace(ctx, descriptions=described)
     files: dict[str, str] = {}
     for target in wanted:

@@ -27,7 +27,6 @@ from jsonschema.exceptions import best_match
 from generator import ir
 from generator.errors import SpecError, pointer_of
 from generator.load import LoadedSpec
-from generator.export import strip
 
 
 def check_examples(spec: LoadedSpec, fmt: ir.Format, exported: dict[str, Any]) -> None:
@@ -39,16 +38,16 @@ def check_examples(spec: LoadedSpec, fmt: ir.Format, exported: dict[str, Any]) -
             raise SpecError(f"{folder}/examples/valid/{name}.json", pointer_of(*error.absolute_path),
                             f"this valid example fails its own spec: {error.message}",
                             "fix the example, or move it to examples/invalid with its expected errors")
-    for name, schema in spec.document["$defs"].items():
-        for key, prop in schema.get("properties", {}).items():
-            if "default" not in prop:
+    for model in fmt.models:
+        for f in model.fields:
+            if not f.has_default:
                 continue
-            field_schema = dict(strip(prop, spec.document), **{"$defs": exported["$defs"]})
+            field_schema = dict(exported["$defs"][model.name]["properties"][f.wire_name], **{"$defs": exported["$defs"]})
             field_schema.pop("default", None)
-            error = best_match(Draft202012Validator(field_schema, format_checker=Draft202012Validator.FORMAT_CHECKER).iter_errors(prop["default"]))
+            error = best_match(Draft202012Validator(field_schema, format_checker=Draft202012Validator.FORMAT_CHECKER).iter_errors(f.default))
             if error is not None:
-                raise SpecError(spec.path, pointer_of("$defs", name, "properties", key, "default"),
-                                f"the default {json.dumps(prop['default'])} fails the field's own schema: {error.message}",
+                raise SpecError(spec.path, pointer_of("$defs", model.name, "properties", f.wire_name, "default"),
+                                f"the default {json.dumps(f.default)} fails the field's own schema: {error.message}",
                                 "change the default so the field accepts it")
 
 

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from generator import ir
+from generator.errors import SpecError, pointer_of
 
 # Names a generated Python field must not take: keywords, names the generated
 # module itself uses at class scope (annotations, method names), and `self`.
@@ -187,8 +192,6 @@ def go_top_level_clashes(sources: dict[str, str]) -> list[tuple[str, str, str]]:
 
 def clash_error(fmt: object, language: str, name: str, where: str) -> Exception:
     """The SpecError for a name the generated code would define twice, pointing at the definition when one has that name."""
-    from generator.errors import SpecError, pointer_of
-
     names = [d.name for d in getattr(fmt, "definitions", ())]
     owner = name.split(".")[0]
     pointer = pointer_of("$defs", owner) if owner in names else pointer_of("$defs")
@@ -196,3 +199,92 @@ def clash_error(fmt: object, language: str, name: str, where: str) -> Exception:
                      f"the generated {language} code would define {name!r} twice ({where}): a definition, field or value "
                      "spells a name the generated code uses itself (e.g. VERSION, Literal, Validate<Root>, <Enum>Values, Parse...FromJSON)",
                      "rename the definition, or give the field an \"x-name\", so the names differ")
+
+
+# --- the naming pass ------------------------------------------------------------
+#
+# One pass after lowering gives every identifier a target spells from the spec, in every
+# target, under one collision policy:
+#   - a word the language or the generated code reserves is escaped by the language's rule
+#     (spelling, not collision: "class" -> "class_" in Python, "validate" -> "ValidateField" in Go);
+#   - two names the spec's author controls (definitions, properties, x-name) that spell alike are
+#     an error naming both and the fix, since renaming one silently would change an API;
+#   - a name derived from data the author cannot rename (an enum value) takes the first free
+#     numeric suffix, in spec order ("a-b", "a_b" -> ModeAB, ModeAB2).
+
+
+@dataclass(frozen=True)
+class NamingPolicy:
+    """How one target language spells the identifiers of a format (data, not code paths)."""
+
+    language: str  # for messages, e.g. "Go"
+    field_noun: str  # what a field becomes, e.g. "Go field" or "Python attribute"
+    field_name: Callable[[str], str]  # Field.name -> identifier, reserved words escaped, e.g. python_attr
+    reserved_types: frozenset[str] = frozenset()  # type names the generated code defines itself, e.g. {"ValidationError"}
+    enum_constant: Callable[[str, str], str] | None = None  # (enum, value) -> constant, e.g. ("Role", "user") -> "RoleUser"
+
+
+@dataclass(frozen=True)
+class Names:
+    """Every identifier a target spells from a format's spec (the naming pass's result)."""
+
+    fields: Mapping[tuple[str, str], str]  # (model, wire name) -> identifier, e.g. ("Message", "content-type") -> "content_type"
+    constants: Mapping[tuple[str, str], str] = field(default_factory=dict)  # (enum, value) -> constant, e.g. ("Mode", "a_b") -> "ModeAB2"
+
+    def of_model(self, model: ir.Model) -> list[str]:
+        """The identifiers of a model's fields, in field order."""
+        return [self.fields[model.name, f.wire_name] for f in model.fields]
+
+
+class Namespace:
+    """One scope of identifiers (a module, a struct's fields): claims names under the policy above."""
+
+    def __init__(self, source: str, reserved: Mapping[str, str] | None = None) -> None:
+        self.source = source
+        self.owners: dict[str, str] = dict(reserved or {})  # identifier -> what took it
+
+    def claim(self, name: str, owner: str, clash: Callable[[str], Exception]) -> str:
+        """name for owner; clash(the other owner) is raised when a spec name already took it."""
+        if name in self.owners:
+            raise clash(self.owners[name])
+        self.owners[name] = owner
+        return name
+
+    def derive(self, base: str, owner: str) -> str:
+        """base, or base2, base3, ...: the first form no one took (for names made from data)."""
+        name, n = base, 2
+        while name in self.owners:
+            name, n = f"{base}{n}", n + 1
+        self.owners[name] = owner
+        return name
+
+
+def assign_names(fmt: ir.Format, policy: NamingPolicy) -> Names:
+    """The naming pass for one format and one target language."""
+    module = Namespace(fmt.source, {n: "the generated package" for n in policy.reserved_types})
+    for d in fmt.definitions:
+        where = pointer_of("$defs", d.name)
+
+        def taken(other: str, name: str = d.name, where: str = where) -> Exception:
+            if other == "the generated package":
+                return SpecError(fmt.source, where, f"the {policy.language} type name {name!r} is one the generated package defines itself",
+                                 "rename the definition")
+            return SpecError(fmt.source, where, f"the {policy.language} type name {name!r} is taken twice ({other} and {where})",
+                             "rename one of the definitions, or give the field an \"x-name\"")
+        module.claim(d.name, where, taken)
+    fields: dict[tuple[str, str], str] = {}
+    for model in fmt.models:
+        scope = Namespace(fmt.source)
+        for f in model.fields:
+            where = pointer_of("$defs", model.name, "properties", f.wire_name)
+
+            def same(other: str, name: str = policy.field_name(f.name), wire: str = f.wire_name, where: str = where) -> Exception:
+                return SpecError(fmt.source, where, f"fields {other!r} and {wire!r} both become the {policy.field_noun} {name!r}",
+                                 "give one of them a distinct \"x-name\"")
+            fields[model.name, f.wire_name] = scope.claim(policy.field_name(f.name), f.wire_name, same)
+    constants: dict[tuple[str, str], str] = {}
+    if policy.enum_constant is not None:
+        for enum in (d for d in fmt.definitions if isinstance(d, ir.Enum)):
+            for value in enum.values:
+                constants[enum.name, value] = module.derive(policy.enum_constant(enum.name, value), f"{enum.name} value {value!r}")
+    return Names(fields, constants)

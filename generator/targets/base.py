@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from generator import ir
+from generator.naming import Names, NamingPolicy
 from generator.options import Options
 
 
@@ -37,6 +38,7 @@ class Context:
     plain_schemas: Mapping[str, dict[str, Any]]  # format id -> the same without the rules, for consumers that enforce them
     options: Options = Options()
     history: Mapping[str, list[dict[str, object]]] = field(default_factory=dict)  # format id -> releases, newest first
+    names: Mapping[str, Mapping[str, Names]] = field(default_factory=dict)  # target name -> format id -> its identifiers
     descriptions: Mapping[str, tuple[Description, ...]] = field(default_factory=dict)  # format id -> per code target
 
 
@@ -57,6 +59,7 @@ class Target(ABC):
 
     name: str  # the --lang value and the folder under generated/, e.g. "go"
     vendoring: Vendoring | None = None  # None: not something another repository vendors
+    naming: NamingPolicy | None = None  # how it spells identifiers (generator.naming's pass); None: it spells none
 
     @abstractmethod
     def render(self, ctx: Context) -> dict[str, str]:
@@ -66,6 +69,6 @@ class Target(ABC):
         """Files no single format owns (runtimes, package markers); golden cases leave them out."""
         return frozenset()
 
-    def describe(self, fmt: ir.Format, options: Options) -> Description | None:
+    def describe(self, fmt: ir.Format, ctx: Context) -> Description | None:
         """How this target spells the format's fields, shown in the docs; None for a target that is not code."""
         return None

@@ -11,25 +11,19 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from generator import ir
 from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
-from generator.naming import clash_error, go_name, go_package, go_top_level_clashes
+from generator.naming import Names, clash_error, go_name, go_package, go_top_level_clashes
 from generator.options import Options
 from generator.render import Templates, header, template_exists
 from generator.patterns import PatternError, to_go
+from generator.targets.go.target import METHOD_NAMES, PACKAGE_NAMES
 
-# Methods every generated type has; a field may not take their names.
-_METHOD_NAMES = frozenset({"Validate", "MarshalJSON", "UnmarshalJSON"})
-# Package-level names the templates use.
-_PACKAGE_NAMES = frozenset({"FormatID", "Version", "ValidationError", "ErrorDetail"})
 RUNTIME_FILES = ("errors", "tree", "parsers", "rules", "roundtrip")
-
-
-def shared_files() -> frozenset[str]:
-    return frozenset({"go/go.mod", *(f"go/internal/rt/{n}.go" for n in RUNTIME_FILES)})
 
 
 def go_str(text: str) -> str:
@@ -196,15 +190,17 @@ class AliasView:
 class GoPackage:
     """Builds the views of one format's package."""
 
-    def __init__(self, fmt: ir.Format, options: Options) -> None:
+    def __init__(self, fmt: ir.Format, options: Options, names: Names) -> None:
         self.fmt = fmt
         self.options = options
+        self.names = names
         self.package = go_package(fmt.id)
         self.defs = {d.name: d for d in fmt.definitions}
         self.unions: list[UnionView] = []
         self.tuples: list[TupleView] = []
         self.parser_vars: list[tuple[str, str, str]] = []  # (name, Go type, expression)
-        self.type_names: dict[str, str] = {}  # Go type name -> where it comes from (for collisions)
+        # Go type name -> where it comes from (for collisions): the definitions, named by the naming pass, and inline types.
+        self.type_names: dict[str, str] = {d.name: pointer_of("$defs", d.name) for d in fmt.definitions}
         self.uses_time = False
         self.tree_helpers: dict[str, tuple[str, str]] = {}  # name -> (Go type, tree expression of x)
 
@@ -212,7 +208,7 @@ class GoPackage:
         return SpecError(self.fmt.source, pointer, problem, hint)
 
     def claim_type_name(self, name: str, where: str) -> str:
-        if name in _PACKAGE_NAMES:
+        if name in PACKAGE_NAMES:
             raise self.fail(where, f"the Go type name {name!r} is one the generated package defines itself", "rename the definition")
         if name in self.type_names:
             raise self.fail(where, f"the Go type name {name!r} is taken twice ({self.type_names[name]} and {where})",
@@ -392,17 +388,7 @@ class GoPackage:
     # --- definitions ----------------------------------------------------
 
     def field_names(self, model: ir.Model) -> list[str]:
-        names: dict[str, str] = {}
-        for f in model.fields:
-            name = go_name(f.name)
-            if name in _METHOD_NAMES:
-                name += "Field"
-            if name in names:
-                raise self.fail(pointer_of("$defs", model.name, "properties", f.wire_name),
-                                f"fields {names[name]!r} and {f.wire_name!r} both become the Go field {name!r}",
-                                "give one of them a distinct \"x-name\"")
-            names[name] = f.wire_name
-        return list(names)
+        return self.names.of_model(model)
 
     def behaviour_fields(self, model: str) -> str:
         """Unexported struct fields a model's behaviour methods keep (e.g. an index)."""
@@ -517,13 +503,8 @@ class GoPackage:
 
     def enum_view(self, enum: ir.Enum) -> EnumView:
         consts: list[ConstView] = []
-        taken: set[str] = set()
         for value in enum.values:
-            base = enum.name + go_name(value)
-            name, n = base, 2
-            while name in taken or name in self.type_names:
-                name, n = f"{base}{n}", n + 1  # values that spell alike, e.g. "a-b" and "a_b"
-            taken.add(name)
+            name = self.names.constants[enum.name, value]
             consts.append(ConstView(name, go_str(value), tuple(go_comment(f"{name} is the value {json.dumps(value, ensure_ascii=False)}.", "\t"))))
         self.parser_vars.append((f"p{enum.name}", enum.name,
                                  f"rt.StringEnum[{enum.name}]({go_msgs(enum.messages)}, " + ", ".join(go_str(v) for v in enum.values) + ")"))
@@ -543,7 +524,7 @@ class GoPackage:
             else:
                 field = {"string": "String", "array": "Array", "object": "Object", "integer": "Integer",
                          "number": "Number", "boolean": "Boolean"}.get(selector, go_name(selector))
-            if field in seen or field in _METHOD_NAMES:
+            if field in seen or field in METHOD_NAMES:
                 raise self.fail(where, f"two variants of {name} both become the Go field {field!r}", "make the variants distinct definitions")
             seen.add(field)
             hint = name + field
@@ -580,7 +561,7 @@ class GoPackage:
         for i, item in enumerate(t.items):
             label = t.names[i] if i < len(t.names) and t.names[i] else f"item{i}"
             field = go_name(label)
-            if field in _METHOD_NAMES:
+            if field in METHOD_NAMES:
                 field += "Field"
             hint = name + field
             gotype = self.gotype(item, hint, where)
@@ -611,8 +592,6 @@ class GoPackage:
         """Build every view once (the docs read the models' Go field types from them)."""
         if not hasattr(self, "_views"):
             fmt = self.fmt
-            for d in fmt.definitions:
-                self.claim_type_name(d.name, pointer_of("$defs", d.name))
             enums = [self.enum_view(e) for e in fmt.definitions if isinstance(e, ir.Enum)]
             models = [self.model_view(m) for m in fmt.models]
             aliases = [a for a in (self.alias_view(d) for d in fmt.definitions if isinstance(d, ir.Alias)) if a is not None]
@@ -669,11 +648,11 @@ class GoPackage:
         return files
 
 
-def render_module(formats: list[ir.Format], options: Options) -> dict[str, str]:
+def render_module(formats: list[ir.Format], options: Options, names: Mapping[str, Names]) -> dict[str, str]:
     """Every file of generated/go/, keyed by path under generated/."""
     files = {"go/go.mod": TEMPLATES.render("go/go.mod.j2", module=options.go_module)}
     for name in RUNTIME_FILES:
         files[f"go/internal/rt/{name}.go"] = TEMPLATES.render(f"go/rt/{name}.go.j2", header=header(None))
     for fmt in formats:
-        files.update(GoPackage(fmt, options).files())
+        files.update(GoPackage(fmt, options, names[fmt.id]).files())
     return files

@@ -9,10 +9,22 @@ import re
 from pathlib import Path
 
 from generator import ir
-from generator.naming import go_package
+from generator.naming import NamingPolicy, go_name, go_package
 from generator.options import Options
 from generator.targets.base import Context, Description, Target, Vendoring
 from generator.write import RefusedError
+
+# Methods every generated type has: a field or variant taking the name gets "Field" appended.
+METHOD_NAMES = frozenset({"Validate", "MarshalJSON", "UnmarshalJSON"})
+# Package-level type names the templates define; a definition may not take them.
+PACKAGE_NAMES = frozenset({"FormatID", "Version", "ValidationError", "ErrorDetail"})
+
+
+def field_name(name: str) -> str:
+    """The exported Go field of a spec field, e.g. "session_id" -> "SessionID", "validate" -> "ValidateField"."""
+    spelled = go_name(name)
+    return spelled + "Field" if spelled in METHOD_NAMES else spelled
+
 
 _GO_ELEMENT = re.compile(r"[A-Za-z0-9._~-]+")
 _GO_HOST = re.compile(r"[a-z0-9.-]+")
@@ -56,21 +68,23 @@ class GoTarget(Target):
         subtree=lambda name: "go/",
         folder=lambda out, name: out,  # --out is the module root
     )
+    naming = NamingPolicy("Go", "Go field", field_name, reserved_types=PACKAGE_NAMES,
+                          enum_constant=lambda enum, value: enum + go_name(value))
 
     def render(self, ctx: Context) -> dict[str, str]:
         from generator.targets.go.package import render_module
 
-        return render_module(list(ctx.formats), ctx.options)
+        return render_module(list(ctx.formats), ctx.options, ctx.names[self.name])
 
     def shared_files(self, options: Options) -> frozenset[str]:
         from generator.targets.go.package import RUNTIME_FILES
 
         return frozenset({"go/go.mod", *(f"go/internal/rt/{n}.go" for n in RUNTIME_FILES)})
 
-    def describe(self, fmt: ir.Format, options: Options) -> Description:
+    def describe(self, fmt: ir.Format, ctx: Context) -> Description:
         from generator.targets.go.package import GoPackage
 
-        _, models, _ = GoPackage(fmt, options).prepare()
+        _, models, _ = GoPackage(fmt, ctx.options, ctx.names[self.name][fmt.id]).prepare()
         fields = {(m.name, f.wire_name): f"{view.name} {view.type}"
                   for m, model in zip(models, fmt.models) for f, view in zip(model.fields, m.fields)}
         return Description("Go", "package", go_package(fmt.id), fields)

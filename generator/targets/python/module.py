@@ -7,12 +7,13 @@ templates only place the snippets these views hold.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from generator import ir
 from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
-from generator.naming import clash_error, python_top_level_clashes, constant_case, python_attr, snake_case
+from generator.naming import Names, clash_error, constant_case, python_attr, python_top_level_clashes, snake_case
 from generator.patterns import to_python
 from generator.pyformat import format_python
 from generator.render import Templates, header, template_exists
@@ -114,8 +115,9 @@ class KnownValuesView:
 class PythonModule:
     """Builds the views of one format's module."""
 
-    def __init__(self, fmt: ir.Format) -> None:
+    def __init__(self, fmt: ir.Format, names: Names) -> None:
         self.fmt = fmt
+        self.names = names
         self.parsers: list[tuple[str, str]] = []  # (constant, expression) in definition order
 
     # --- names -----------------------------------------------------------
@@ -267,19 +269,6 @@ class PythonModule:
             omit_when_none=not f.required,
         )
 
-    def attr_names(self, model: ir.Model, model_index: int) -> list[str]:
-        names: dict[str, str] = {}
-        for i, f in enumerate(model.fields):
-            attr = python_attr(f.name)
-            if attr in names:
-                raise SpecError(
-                    self.fmt.source, pointer_of("$defs", model.name, "properties", f.wire_name),
-                    f"fields {names[attr]!r} and {f.wire_name!r} both become the Python attribute {attr!r}",
-                    "give one of them a distinct \"x-name\"",
-                )
-            names[attr] = f.wire_name
-        return list(names)
-
     def rule_call(self, rule: ir.Rule, locals_by_wire: dict[str, str]) -> str:
         msg = py_str(rule.message)
         inputs = py_tuple([locals_by_wire[w] for w in rule.fields])
@@ -301,7 +290,7 @@ class PythonModule:
                 f"{when}, {allowed}, {msg}, {inputs})")
 
     def model_view(self, model: ir.Model, index: int) -> ModelView:
-        attrs = self.attr_names(model, index)
+        attrs = self.names.of_model(model)
         fields = tuple(self.field_view(model, f, a) for f, a in zip(model.fields, attrs))
         locals_by_wire = {f.wire: f.local for f in fields}
         steps: list[str] = []
@@ -455,7 +444,7 @@ def all_types(fmt: ir.Format) -> list[ir.TypeRef]:
     return found
 
 
-def render_package(formats: list[ir.Format], package: str = PACKAGE) -> dict[str, str]:
+def render_package(formats: list[ir.Format], package: str, names: Mapping[str, Names]) -> dict[str, str]:
     """Every file of generated/python/<package>/, keyed by path under generated/."""
     base = f"python/{package}"
     files = {
@@ -464,5 +453,5 @@ def render_package(formats: list[ir.Format], package: str = PACKAGE) -> dict[str
         f"{base}/py.typed": "",
     }
     for fmt in formats:
-        files[f"{base}/{fmt.id}.py"] = PythonModule(fmt).module()
+        files[f"{base}/{fmt.id}.py"] = PythonModule(fmt, names[fmt.id]).module()
     return files

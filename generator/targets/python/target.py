@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from generator import ir
+from generator.naming import NamingPolicy, python_attr
 from generator.options import Options
 from generator.targets.base import Context, Description, Target, Vendoring
 from generator.write import RefusedError
@@ -48,22 +49,24 @@ class PythonTarget(Target):
         folder=package_folder,
     )
 
+    naming = NamingPolicy("Python", "Python attribute", python_attr)
+
     def render(self, ctx: Context) -> dict[str, str]:
         from generator.targets.python.module import render_package
 
-        return render_package(list(ctx.formats), ctx.options.python_package)
+        return render_package(list(ctx.formats), ctx.options.python_package, ctx.names[self.name])
 
     def shared_files(self, options: Options) -> frozenset[str]:
         base = f"python/{options.python_package}"
         return frozenset({f"{base}/__init__.py", f"{base}/_runtime.py", f"{base}/py.typed"})
 
-    def describe(self, fmt: ir.Format, options: Options) -> Description:
+    def describe(self, fmt: ir.Format, ctx: Context) -> Description:
         from generator.targets.python.module import PythonModule
 
-        module = PythonModule(fmt)
+        module = PythonModule(fmt, ctx.names[self.name][fmt.id])
         fields = {(model.name, f.wire): f"{f.attr}: {f.annotation}"
                   for i, model in enumerate(fmt.models) for f in module.model_view(model, i).fields}
-        return Description("Python", "", f"{options.python_package}.{fmt.id}", fields)
+        return Description("Python", "", f"{ctx.options.python_package}.{fmt.id}", fields)
 
 
 TARGET = PythonTarget()
