@@ -43,7 +43,7 @@ test: $(STAMP) $(NPM_TOOLS)
 # a smaller budget.
 FUZZCASES ?= 10000
 FUZZTIME ?= 200000x
-fuzz: $(STAMP)
+fuzz: $(STAMP) $(NPM_TOOLS)
 	$(BIN)/python tests/fuzz.py --cases $(FUZZCASES) --record
 	cd generated/go && for pkg in $$(go list ./... | grep -v /internal/); do \
 	  target=$$(go test -list '^Fuzz' $$pkg | grep '^Fuzz'); \

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from generator import ir
+from generator.naming import NamingPolicy
 from generator.options import DEFAULT_TYPESCRIPT_PACKAGE, Options
 from generator.targets.base import Context, Description, Target, Vendoring
 from generator.write import RefusedError
@@ -18,6 +19,11 @@ from generator.write import RefusedError
 TYPESCRIPT_VERSION = "5.6.3"  # the compiler package.json names; the Makefile installs the same
 RUNTIME_SOURCE = Path(__file__).resolve().parents[2] / "runtime" / "typescript" / "runtime.ts"
 BASE = "typescript"
+
+# Globals the generated modules name and the runtime types they re-export: a definition
+# of that name would shadow them.
+RESERVED_TYPES = frozenset({"Array", "BigInt", "Error", "JSON", "Map", "Number", "Object", "RegExp", "Set", "String",
+                            "Symbol", "Uint8Array", "DateTimeString", "ErrorDetail", "JsonData", "ValidationError"})
 
 # npm's rules for a package name (validate-npm-package-name): lowercase, URL-safe, an optional @scope/.
 _NPM_NAME = re.compile(r"^(?:@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$")
@@ -68,20 +74,24 @@ class TypeScriptTarget(Target):
         folder=lambda out, name: out,  # --out is the package root (package.json, src/)
     )
 
+    # Properties are the wire names themselves (quoted where they are no identifiers), so a
+    # field spells as the spec names it; definitions must not take a name the modules use.
+    naming = NamingPolicy("TypeScript", "TypeScript property", lambda name: name, reserved_types=RESERVED_TYPES)
+
     def render(self, ctx: Context) -> dict[str, str]:
         return render_package(list(ctx.formats), ctx.options.typescript_package)
 
     def shared_files(self, options: Options) -> frozenset[str]:
         return frozenset({f"{BASE}/package.json", f"{BASE}/tsconfig.json", f"{BASE}/src/runtime.ts", f"{BASE}/src/index.ts"})
 
-    def describe(self, fmt: ir.Format, options: Options) -> Description:
+    def describe(self, fmt: ir.Format, ctx: Context) -> Description:
         """Each field as its interface declares it, e.g. ("ImageBlock", "url") -> "url?: string"."""
         from generator.targets.typescript.views import module_view
 
         view = module_view(fmt)
         fields = {(model.name, f.wire_name): f"{v.prop}{'?' if v.optional else ''}: {v.type}"
                   for model, m in zip(fmt.models, view.models) for f, v in zip(model.fields, m.fields)}
-        return Description("TypeScript", "module", f"{options.typescript_package}/{fmt.id}", fields)
+        return Description("TypeScript", "module", f"{ctx.options.typescript_package}/{fmt.id}", fields)
 
 
 TARGET = TypeScriptTarget()

@@ -13,10 +13,6 @@ from generator.targets.typescript.literals import ts_doc, ts_json, ts_property, 
 from generator.targets.typescript.parsers import model_parse_fn, named_parser, parser
 from generator.targets.typescript.types import ts_type
 
-# Globals the generated modules use by name: a definition of that name would shadow them.
-SHADOWED_GLOBALS = frozenset({"Array", "BigInt", "Error", "JSON", "Map", "Number", "Object", "RegExp", "Set",
-                              "String", "Symbol", "Uint8Array", "DateTimeString", "JsonData", "ValidationError"})
-
 
 @dataclass(frozen=True)
 class FieldView:
@@ -231,11 +227,6 @@ def _wire_of(fmt: ir.Format, known: ir.KnownValues) -> str:
 
 
 def module_view(fmt: ir.Format) -> ModuleView:
-    for d in fmt.definitions:
-        if d.name in SHADOWED_GLOBALS:
-            raise SpecError(fmt.source, pointer_of("$defs", d.name),
-                            f"the definition name {d.name!r} would shadow a global the generated TypeScript uses",
-                            "give the definition another name (or an \"x-name\")")
     parsers: list[tuple[str, str]] = []
     enums = tuple(
         EnumView(name=e.name, doc=ts_doc(e.description or e.name), literal=" | ".join(ts_str(v) for v in e.values),
