@@ -178,3 +178,28 @@ def test_the_differential_fuzzer_compares_the_typescript_and_reports_a_differenc
     assert fuzz.disagreement(False, py, False, None, {"ok": False, "errors": [["/role", "must be one of: user, assistant"]]}) is None
     assert "TypeScript" in (fuzz.disagreement(False, py, False, None, {"ok": False, "errors": [["/role", "other"]]}) or "")
     assert "TypeScript" in (fuzz.disagreement(False, py, False, None, {"crash": "TypeError: x"}) or "")
+
+
+def test_numbers_in_messages_are_written_as_python_writes_them(ts_dist: Path) -> None:
+    """{value} of a number: Python's repr for floats (1.0, 1e+16, 1e-05, -0.0), exact digits for integers."""
+    import random
+    import struct
+    import subprocess
+
+    rng = random.Random(17)
+    floats = [struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0] for _ in range(3000)]
+    floats += [rng.uniform(-1e6, 1e6) for _ in range(1000)] + [rng.randint(-10**6, 10**6) / 8 for _ in range(500)]
+    floats += [0.0, -0.0, 1.0, 1e16, 1e15, 123456789012345678.0, 1e-4, 1e-5, 0.1, 5e-324, 1.7976931348623157e308, 2.0**53, 2.0**63]
+    floats = [f for f in floats if f == f and abs(f) != float("inf")]
+    texts = [json.dumps(f) for f in floats] + ["12345678901234567890123", "-0", "1E2", "1.50", "-0.0", "1e400"]
+    code = ("import { readFileSync } from 'node:fs'; const rt = await import(process.argv[1]);"
+            "const texts = JSON.parse(readFileSync(0, 'utf8'));"
+            "process.stdout.write(JSON.stringify(texts.map((t) => rt.show(rt.decodeJSON('[' + t + ']')[0]))));")
+    done = subprocess.run(["node", "--input-type=module", "-e", code, (ts_dist / "runtime.js").as_uri()],
+                          input=json.dumps(texts), capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    from chatformats import _runtime as pyrt
+
+    expected = [pyrt._show(json.loads(t)) for t in texts]
+    wrong = [(t, e, f) for t, e, f in zip(texts, expected, json.loads(done.stdout)) if e != f]
+    assert not wrong, wrong[:10]
