@@ -203,3 +203,15 @@ def test_numbers_in_messages_are_written_as_python_writes_them(ts_dist: Path) ->
     expected = [pyrt._show(json.loads(t)) for t in texts]
     wrong = [(t, e, f) for t, e, f in zip(texts, expected, json.loads(done.stdout)) if e != f]
     assert not wrong, wrong[:10]
+
+
+def test_json_syntax_errors_get_pythons_messages_line_and_column(ts_dist: Path) -> None:
+    texts = ["", " ", "[", "{", "[1,]", '{"a":1,}', '{"a" 1}', "[1 2]", '"abc', '"a\\', '"a\\x"', '"\\u12"', '"\\u0041',
+             '"\\u\x1012"', '"\\uD83D\\u12"', "nul", "tru", "NaN", "-Infinity", "Infinity", "[1, NaN]", "-", "-a", "01", "1.",
+             "1e", "1e+", "[1] x", '"\u00e9" x', '"\U0001F600" x', "\n\n  x", '"a\x01"', '{"a":}', "{1:2}", "[}", "{]",
+             "[1,,2]", "{,}", '{"a"}', '{"a":1 "b":2}', "[" * 5 + "]" * 6, '{"a": [1, 2}', "\ufeff{}", "[" + "1" * 5000 + ", x]",
+             "[" + "1" * 5000 + ", NaN]", "[" + "1" * 5000 + "]", '["\\udc00", x]', '["\\ud800"]', '"\\ud83d\\ude00"', "\u2028[]"]
+    cases: list[tuple[str, str | bytes, str | None]] = [("chat_event", t, None) for t in texts]
+    expected = [{"ok": p["ok"], "errors": p["errors"]} for p in (fuzz.python_verdict("chat_event", t) for t in texts)]
+    assert sum(1 for e in expected if e["errors"] and e["errors"][0][1].startswith("invalid JSON: Expecting")) > 15
+    _compare(_verdicts(ts_dist, cases), expected, [repr(t[:60]) for t in texts])

@@ -525,59 +525,39 @@ class Decoder {
     const t = this.text;
     const start = this.pos;
     let p = start + 1;
-    let out = "";
-    let chunk = p;
+    let escaped = false;
+    let surrogateEscape = false;
     for (;;) {
       if (p >= t.length) throw new SyntaxFailure("Unterminated string starting at", start);
       const c = t.charCodeAt(p);
-      if (c === 34) {
-        this.pos = p + 1;
-        return chunk === start + 1 ? t.slice(chunk, p) : out + t.slice(chunk, p);
-      }
+      if (c === 34) break;
       if (c < 0x20) throw new SyntaxFailure("Invalid control character at", p);
       if (c !== 92) {
         p++;
         continue;
       }
-      out += t.slice(chunk, p);
-      const e = t.charCodeAt(p + 1);
+      escaped = true;
       if (p + 1 >= t.length) throw new SyntaxFailure("Unterminated string starting at", start);
-      switch (e) {
-        case 34: out += '"'; break;
-        case 92: out += "\\"; break;
-        case 47: out += "/"; break;
-        case 98: out += "\b"; break;
-        case 102: out += "\f"; break;
-        case 110: out += "\n"; break;
-        case 114: out += "\r"; break;
-        case 116: out += "\t"; break;
-        case 117: {
-          const hex = t.slice(p + 2, p + 6);
-          if (p + 6 >= t.length || !/^[0-9a-fA-F]{4}$/.test(hex)) throw new SyntaxFailure("Invalid \\uXXXX escape", p + 1);
-          const unit = parseInt(hex, 16);
-          if (unit >= 0xd800 && unit <= 0xdfff) {
-            // A pair of escapes is one character; a lone one is refused once the text is known to be JSON.
-            const low = unit <= 0xdbff && t.charCodeAt(p + 6) === 92 && t.charCodeAt(p + 7) === 117 ? t.slice(p + 8, p + 12) : "";
-            const lowUnit = /^[0-9a-fA-F]{4}$/.test(low) ? parseInt(low, 16) : -1;
-            if (lowUnit >= 0xdc00 && lowUnit <= 0xdfff) {
-              out += String.fromCharCode(unit, lowUnit);
-              p += 12;
-              chunk = p;
-              continue;
-            }
-            this.surrogate = true;
-          }
-          out += String.fromCharCode(unit);
-          p += 6;
-          chunk = p;
-          continue;
-        }
-        default:
-          throw new SyntaxFailure("Invalid \\escape", p);
+      const e = t.charCodeAt(p + 1);
+      if (e === 117) {
+        if (p + 6 >= t.length || !isHex4(t, p + 2)) throw new SyntaxFailure("Invalid \\uXXXX escape", p + 1);
+        const high = t.charCodeAt(p + 2) | 0x20; // the first hex digit, lowercased
+        if (high === 100 && "89abcdef".indexOf(String.fromCharCode(t.charCodeAt(p + 3) | 0x20)) >= 0) surrogateEscape = true;
+        p += 6;
+        continue;
+      }
+      if (e !== 34 && e !== 92 && e !== 47 && e !== 98 && e !== 102 && e !== 110 && e !== 114 && e !== 116) {
+        throw new SyntaxFailure("Invalid \\escape", p);
       }
       p += 2;
-      chunk = p;
     }
+    this.pos = p + 1;
+    if (!escaped) return t.slice(start + 1, p);
+    // Checked above: the engine's JSON.parse reads the literal exactly as JSON says.
+    const value = JSON.parse(t.slice(start, p + 1)) as string;
+    // A pair of escapes is one character; a lone one is refused once the text is known to be JSON.
+    if (surrogateEscape && !wellFormed(value)) this.surrogate = true;
+    return value;
   }
 
   number(): JsonValue {
@@ -625,6 +605,14 @@ class Decoder {
     const f = Number(literal);
     return Number.isInteger(f) || !Number.isFinite(f) ? new JsonNumber(literal) : f;
   }
+}
+
+function isHex4(text: string, at: number): boolean {
+  for (let i = at; i < at + 4; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70))) return false;
+  }
+  return true;
 }
 
 function isDigit(c: number): boolean {
