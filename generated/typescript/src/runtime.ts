@@ -44,7 +44,11 @@ export type JsonObject = Map<string, JsonValue> | { readonly [key: string]: Json
 /** A member of an object (an own property of a plain one), or undefined. */
 export function member(obj: JsonObject, key: string): JsonValue | undefined {
   if (obj instanceof Map) return obj.get(key);
-  return Object.hasOwn(obj, key) ? (obj as { readonly [key: string]: JsonValue })[key] : undefined;
+  const value = (obj as { readonly [key: string]: JsonValue | undefined })[key];
+  // What an object inherits is a function (toString, ...) or, for "__proto__", its prototype:
+  // never a JSON value of its own.
+  if (value === undefined || typeof value === "function" || (key === "__proto__" && !Object.hasOwn(obj, key))) return undefined;
+  return value;
 }
 
 /** An object's [key, value] pairs, in its order. */
@@ -705,8 +709,11 @@ export function expectObject(data: JsonValue, ctx: Context, message: string): Js
 }
 
 export function rejectUnknown(obj: JsonObject, ctx: Context, known: ReadonlySet<string>, message: string): void {
-  const keys = obj instanceof Map ? obj.keys() : Object.keys(obj);
-  for (const key of keys) if (!known.has(key)) ctx.error(message, key);
+  if (obj instanceof Map) {
+    for (const key of obj.keys()) if (!known.has(key)) ctx.error(message, key);
+    return;
+  }
+  for (const key in obj) if (!known.has(key) && Object.hasOwn(obj, key)) ctx.error(message, key);
 }
 
 // --- scalars --------------------------------------------------------------
