@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from generator import cache
 
@@ -56,6 +56,11 @@ class Templates:
 
 
 _PLAIN = Templates()
+
+
+def unknown_kind(kind: object) -> NoReturn:
+    """The failing default of a template's dispatch, as a filter: `{% else %}{{ view.kind | unknown }}`."""
+    raise AssertionError(f"no template case for the view kind {kind!r}")
 
 
 def render(template: str, **context: Any) -> str:

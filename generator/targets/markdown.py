@@ -274,19 +274,23 @@ class FormatPage:
 
     def rule_text(self, rule: ir.Rule) -> str:
         fields = ", ".join(md_code(f, True) for f in rule.fields)
-        if rule.kind == "member_of":
-            where = "/".join(rule.pointer)
-            return f"{md_code(rule.fields[0], True)} must be an item of {md_code(where, True)} ({rule.up} level(s) up)"
-        if rule.kind == "at_least_one_of":
-            return f"at least one of {fields} is present and not null"
-        if rule.kind == "contains":
-            return f"some item of {md_code(rule.fields[0], True)} has {md_json(rule.equals, True)} at {md_code('/' + '/'.join(rule.pointer), True)}"
-        assert rule.when is not None
-        when = f"when {md_code(rule.when.field + ''.join('/' + p for p in rule.when.pointer), True)} is {md_json(rule.when.equals, True)}"
-        if rule.kind == "required_when":
-            return f"{md_code(rule.fields[0], True)} is required {when}"
-        allowed = ", ".join(md_json(a, True) for a in rule.allowed)
-        return f"{when}, each item of {md_code(rule.fields[0], True)} has one of {allowed} at {md_code('/' + '/'.join(rule.pointer), True)}"
+        when = "" if rule.when is None else (
+            f"when {md_code(rule.when.field + ''.join('/' + p for p in rule.when.pointer), True)} is {md_json(rule.when.equals, True)}")
+        match rule.kind:
+            case "member_of":
+                where = "/".join(rule.pointer)
+                return f"{md_code(rule.fields[0], True)} must be an item of {md_code(where, True)} ({rule.up} level(s) up)"
+            case "at_least_one_of":
+                return f"at least one of {fields} is present and not null"
+            case "contains":
+                return f"some item of {md_code(rule.fields[0], True)} has {md_json(rule.equals, True)} at {md_code('/' + '/'.join(rule.pointer), True)}"
+            case "required_when":
+                return f"{md_code(rule.fields[0], True)} is required {when}"
+            case "allowed_when":
+                allowed = ", ".join(md_json(a, True) for a in rule.allowed)
+                return f"{when}, each item of {md_code(rule.fields[0], True)} has one of {allowed} at {md_code('/' + '/'.join(rule.pointer), True)}"
+            case _:
+                raise ValueError(f"the docs have no text for rule kind {rule.kind!r}")
 
     def model_section(self, model: ir.Model) -> ModelSection:
         rows = []
@@ -336,16 +340,29 @@ class FormatPage:
         return lines + edges
 
     def short_type(self, t: ir.TypeRef) -> str:
-        if isinstance(t, ir.Ref):
-            return t.name
-        if isinstance(t, ir.ListType):
-            return self.short_type(t.item) + "_list"
-        if isinstance(t, ir.MapType):
-            return self.short_type(t.value) + "_map"
-        if isinstance(t, ir.NullableType):
-            return self.short_type(t.inner)
-        return {"string": "string", "date-time": "string", "bytes": "string", "numeric": "number", "boolean": "boolean",
-                "any": "any", "tuple": "tuple", "union": "union"}[t.kind]
+        """A type as one diagram word, e.g. "Message_list"."""
+        match t:
+            case ir.Ref():
+                return t.name
+            case ir.ListType():
+                return self.short_type(t.item) + "_list"
+            case ir.MapType():
+                return self.short_type(t.value) + "_map"
+            case ir.NullableType():
+                return self.short_type(t.inner)
+            case ir.StringType() | ir.DateTimeType() | ir.BytesType():
+                return "string"
+            case ir.NumericType():
+                return "number"
+            case ir.BooleanType():
+                return "boolean"
+            case ir.AnyType():
+                return "any"
+            case ir.TupleType():
+                return "tuple"
+            case ir.UnionType():
+                return "union"
+        raise AssertionError(f"the docs' diagram has no word for the type kind {t.kind!r}")
 
     def page(self, history: list[dict[str, str]], label: str) -> str:
         fmt = self.fmt

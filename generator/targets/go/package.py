@@ -14,16 +14,14 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from generator import ir
+from generator import ir, runtime
 from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
 from generator.naming import Names, clash_error, go_name, go_package, go_top_level_clashes
 from generator.options import Options
 from generator.render import Templates, header, template_exists
 from generator.patterns import PatternError, to_go
-from generator.targets.go.target import METHOD_NAMES, PACKAGE_NAMES
-
-RUNTIME_FILES = ("errors", "tree", "parsers", "rules", "roundtrip")
+from generator.targets.go.names import METHOD_NAMES, PACKAGE_NAMES
 
 
 def go_str(text: str) -> str:
@@ -483,23 +481,29 @@ class GoPackage:
 
     def rule_call(self, rule: ir.Rule, values: dict[str, str], ok_vars: dict[str, str]) -> str:
         msg = go_str(rule.message)
-        if rule.kind == "at_least_one_of":
-            return f"rt.RuleAtLeastOneOf(c, obj, {go_strings(rule.fields)}, {msg})"
-        reads = [*rule.fields, *(() if rule.when is None else (rule.when.field,))]
-        usable = " && ".join(dict.fromkeys(ok_vars[w] for w in reads))
-        if rule.kind == "member_of":
-            field = rule.fields[0]
-            return (f"rt.RuleMemberOf(c, {go_str(field)}, {values[field]}, {ok_vars[field]}, {rule.up}, "
-                    f"{go_strings(rule.pointer)}, {msg})")
-        if rule.kind == "contains":
-            return (f"rt.RuleContains(c, obj, {go_str(rule.fields[0])}, {go_strings(rule.pointer)}, "
-                    f"{go_str(rule.equals or '')}, {msg}, {usable})")
-        assert rule.when is not None
-        when = f"{go_str(rule.when.field)}, {go_strings(rule.when.pointer)}, {go_str(rule.when.equals)}"
-        if rule.kind == "required_when":
-            return f"rt.RuleRequiredWhen(c, obj, {go_str(rule.fields[0])}, {when}, {msg}, {usable})"
-        return (f"rt.RuleAllowedWhen(c, obj, {go_str(rule.fields[0])}, {go_strings(rule.pointer)}, {when}, "
-                f"{go_strings(rule.allowed)}, {msg}, {usable})")
+
+        def usable() -> str:  # the fields it reads parsed (at_least_one_of looks at presence only)
+            reads = [*rule.fields, *(() if rule.when is None else (rule.when.field,))]
+            return " && ".join(dict.fromkeys(ok_vars[w] for w in reads))
+
+        when = "" if rule.when is None else f"{go_str(rule.when.field)}, {go_strings(rule.when.pointer)}, {go_str(rule.when.equals)}"
+        match rule.kind:
+            case "at_least_one_of":
+                return f"rt.RuleAtLeastOneOf(c, obj, {go_strings(rule.fields)}, {msg})"
+            case "member_of":
+                field = rule.fields[0]
+                return (f"rt.RuleMemberOf(c, {go_str(field)}, {values[field]}, {ok_vars[field]}, {rule.up}, "
+                        f"{go_strings(rule.pointer)}, {msg})")
+            case "contains":
+                return (f"rt.RuleContains(c, obj, {go_str(rule.fields[0])}, {go_strings(rule.pointer)}, "
+                        f"{go_str(rule.equals or '')}, {msg}, {usable()})")
+            case "required_when":
+                return f"rt.RuleRequiredWhen(c, obj, {go_str(rule.fields[0])}, {when}, {msg}, {usable()})"
+            case "allowed_when":
+                return (f"rt.RuleAllowedWhen(c, obj, {go_str(rule.fields[0])}, {go_strings(rule.pointer)}, {when}, "
+                        f"{go_strings(rule.allowed)}, {msg}, {usable()})")
+            case _:
+                raise ValueError(f"the Go target has no check for rule kind {rule.kind!r}")
 
     def enum_view(self, enum: ir.Enum) -> EnumView:
         consts: list[ConstView] = []
@@ -651,8 +655,7 @@ class GoPackage:
 def render_module(formats: list[ir.Format], options: Options, names: Mapping[str, Names]) -> dict[str, str]:
     """Every file of generated/go/, keyed by path under generated/."""
     files = {"go/go.mod": TEMPLATES.render("go/go.mod.j2", module=options.go_module)}
-    for name in RUNTIME_FILES:
-        files[f"go/internal/rt/{name}.go"] = TEMPLATES.render(f"go/rt/{name}.go.j2", header=header(None))
+    files.update(runtime.go_runtime())
     for fmt in formats:
         files.update(GoPackage(fmt, options, names[fmt.id]).files())
     return files

@@ -8,16 +8,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from generator import ir
+from generator import ir, runtime
 from generator.naming import NamingPolicy, go_name, go_package
 from generator.options import Options
 from generator.targets.base import Context, Description, Target, Vendoring
+from generator.targets.go.names import METHOD_NAMES, PACKAGE_NAMES
 from generator.write import RefusedError
-
-# Methods every generated type has: a field or variant taking the name gets "Field" appended.
-METHOD_NAMES = frozenset({"Validate", "MarshalJSON", "UnmarshalJSON"})
-# Package-level type names the templates define; a definition may not take them.
-PACKAGE_NAMES = frozenset({"FormatID", "Version", "ValidationError", "ErrorDetail"})
 
 
 def field_name(name: str) -> str:
@@ -77,9 +73,7 @@ class GoTarget(Target):
         return render_module(list(ctx.formats), ctx.options, ctx.names[self.name])
 
     def shared_files(self, options: Options) -> frozenset[str]:
-        from generator.targets.go.package import RUNTIME_FILES
-
-        return frozenset({"go/go.mod", *(f"go/internal/rt/{n}.go" for n in RUNTIME_FILES)})
+        return frozenset({"go/go.mod", *(f"go/internal/rt/{name}" for name in runtime.go_files())})
 
     def describe(self, fmt: ir.Format, ctx: Context) -> Description:
         from generator.targets.go.package import GoPackage

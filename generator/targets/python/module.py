@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from generator import ir
+from generator import ir, runtime
 from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
 from generator.naming import Names, clash_error, constant_case, python_attr, python_top_level_clashes, snake_case
@@ -23,9 +23,6 @@ TEMPLATES = Templates(pystr=repr)
 
 
 PACKAGE = "chatformats"
-
-# Files of the package that no single format owns (golden cases leave them out).
-SHARED_FILES = frozenset({f"python/{PACKAGE}/__init__.py", f"python/{PACKAGE}/_runtime.py", f"python/{PACKAGE}/py.typed"})
 
 # Locals of a generated parse function; a field local never takes these names.
 _PARSE_LOCALS = frozenset({"obj", "ctx", "data", "mark"})
@@ -272,22 +269,25 @@ class PythonModule:
     def rule_call(self, rule: ir.Rule, locals_by_wire: dict[str, str]) -> str:
         msg = py_str(rule.message)
         inputs = py_tuple([locals_by_wire[w] for w in rule.fields])
-        if rule.kind == "member_of":
-            return (f"_rt.rule_member_of(ctx, {py_str(rule.fields[0])}, {locals_by_wire[rule.fields[0]]}, "
-                    f"{rule.up}, {py_tuple([py_str(p) for p in rule.pointer])}, {msg})")
-        if rule.kind == "at_least_one_of":
-            return f"_rt.rule_at_least_one_of(ctx, obj, {py_tuple([py_str(w) for w in rule.fields])}, {msg})"
-        assert rule.when is not None or rule.kind == "contains"
-        if rule.kind == "contains":
-            return (f"_rt.rule_contains(ctx, obj, {py_str(rule.fields[0])}, {py_tuple([py_str(p) for p in rule.pointer])}, "
-                    f"{py_str(rule.equals or '')}, {msg}, {inputs})")
-        assert rule.when is not None
-        when = f"{py_str(rule.when.field)}, {py_tuple([py_str(p) for p in rule.when.pointer])}, {py_str(rule.when.equals)}"
-        if rule.kind == "required_when":
-            return f"_rt.rule_required_when(ctx, obj, {py_str(rule.fields[0])}, {when}, {msg}, {inputs})"
-        allowed = "frozenset(" + py_tuple([py_str(a) for a in rule.allowed]) + ")"
-        return (f"_rt.rule_allowed_when(ctx, obj, {py_str(rule.fields[0])}, {py_tuple([py_str(p) for p in rule.pointer])}, "
-                f"{when}, {allowed}, {msg}, {inputs})")
+        when = "" if rule.when is None else (
+            f"{py_str(rule.when.field)}, {py_tuple([py_str(p) for p in rule.when.pointer])}, {py_str(rule.when.equals)}")
+        match rule.kind:
+            case "member_of":
+                return (f"_rt.rule_member_of(ctx, {py_str(rule.fields[0])}, {locals_by_wire[rule.fields[0]]}, "
+                        f"{rule.up}, {py_tuple([py_str(p) for p in rule.pointer])}, {msg})")
+            case "at_least_one_of":
+                return f"_rt.rule_at_least_one_of(ctx, obj, {py_tuple([py_str(w) for w in rule.fields])}, {msg})"
+            case "contains":
+                return (f"_rt.rule_contains(ctx, obj, {py_str(rule.fields[0])}, {py_tuple([py_str(p) for p in rule.pointer])}, "
+                        f"{py_str(rule.equals or '')}, {msg}, {inputs})")
+            case "required_when":
+                return f"_rt.rule_required_when(ctx, obj, {py_str(rule.fields[0])}, {when}, {msg}, {inputs})"
+            case "allowed_when":
+                allowed = "frozenset(" + py_tuple([py_str(a) for a in rule.allowed]) + ")"
+                return (f"_rt.rule_allowed_when(ctx, obj, {py_str(rule.fields[0])}, {py_tuple([py_str(p) for p in rule.pointer])}, "
+                        f"{when}, {allowed}, {msg}, {inputs})")
+            case _:
+                raise ValueError(f"the Python target has no check for rule kind {rule.kind!r}")
 
     def model_view(self, model: ir.Model, index: int) -> ModelView:
         attrs = self.names.of_model(model)
@@ -449,7 +449,7 @@ def render_package(formats: list[ir.Format], package: str, names: Mapping[str, N
     base = f"python/{package}"
     files = {
         f"{base}/__init__.py": format_python(TEMPLATES.render("python/init.py.j2", header=header(None), formats=formats, package=package)),
-        f"{base}/_runtime.py": format_python(TEMPLATES.render("python/runtime.py.j2", header=header(None), package=package)),
+        f"{base}/_runtime.py": runtime.python_runtime(),
         f"{base}/py.typed": "",
     }
     for fmt in formats:
