@@ -8,7 +8,6 @@ template per construct (templates/typescript/*.j2).
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from generator import ir
 from generator.naming import NamingPolicy
@@ -17,7 +16,6 @@ from generator.targets.base import Context, Description, Target, Vendoring
 from generator.write import RefusedError
 
 TYPESCRIPT_VERSION = "5.6.3"  # the compiler package.json names; the Makefile installs the same
-RUNTIME_SOURCE = Path(__file__).resolve().parents[2] / "runtime" / "typescript" / "runtime.ts"
 BASE = "typescript"
 
 # Globals the generated modules name and the runtime types they re-export: a definition
@@ -42,12 +40,9 @@ def check_package(name: str) -> None:
         raise refuse("is not an npm package name (lowercase letters, digits, - . _ ~, optionally under one @scope/)")
 
 
-def runtime_source() -> str:
-    return RUNTIME_SOURCE.read_text(encoding="utf-8")
-
-
 def render_package(formats: list[ir.Format], package: str = DEFAULT_TYPESCRIPT_PACKAGE) -> dict[str, str]:
     """Every file of generated/typescript/, keyed by path under generated/."""
+    from generator import runtime
     from generator.render import header, render
     from generator.targets.typescript.views import module_view
 
@@ -55,7 +50,7 @@ def render_package(formats: list[ir.Format], package: str = DEFAULT_TYPESCRIPT_P
         f"{BASE}/package.json": render("typescript/package.json.j2", package=package, header=header(None),
                                        typescript_version=TYPESCRIPT_VERSION),
         f"{BASE}/tsconfig.json": render("typescript/tsconfig.json.j2"),
-        f"{BASE}/src/runtime.ts": f"// {header(None)}\n" + runtime_source(),
+        f"{BASE}/src/runtime.ts": runtime.typescript_runtime(),
         f"{BASE}/src/index.ts": render("typescript/index.ts.j2", header=header(None), ids=[f.id for f in formats]),
     }
     for fmt in formats:
