@@ -81,11 +81,13 @@ class TypeScriptTarget(Target):
 
     def describe(self, fmt: ir.Format, ctx: Context) -> Description:
         """Each field as its interface declares it, e.g. ("ImageBlock", "url") -> "url?: string"."""
-        from generator.targets.typescript.views import module_view
+        from generator.targets.typescript.literals import ts_property
+        from generator.targets.typescript.types import ts_type
+        from generator.targets.typescript.views import absent_when_missing
 
-        view = module_view(fmt)
-        fields = {(model.name, f.wire_name): f"{v.prop}{'?' if v.optional else ''}: {v.type}"
-                  for model, m in zip(fmt.models, view.models) for f, v in zip(model.fields, m.fields)}
+        # From the types alone: the module's own checks (name clashes) belong to render, in registry order.
+        fields = {(model.name, f.wire_name): f"{ts_property(f.wire_name)}{'?' if absent_when_missing(f) else ''}: {ts_type(f.type)}"
+                  for model in fmt.models for f in model.fields}
         return Description("TypeScript", "module", f"{ctx.options.typescript_package}/{fmt.id}", fields)
 
 

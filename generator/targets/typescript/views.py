@@ -115,6 +115,11 @@ def rule_call(rule: ir.Rule, locals_by_wire: dict[str, str]) -> str:
             raise AssertionError(f"unhandled rule kind {rule.kind!r}")
 
 
+def absent_when_missing(f: ir.Field) -> bool:
+    """Whether a built value leaves the field out when the input does (optional, no default): `name?: T`."""
+    return not f.required and f.default_factory is None and not f.has_default
+
+
 def field_view(model: ir.Model, f: ir.Field, index: int, parsers: list[tuple[str, str]]) -> FieldView:
     const = f"F_{model.name}_{index}"
     parsers.append((const, parser(f.type)))
@@ -122,20 +127,20 @@ def field_view(model: ir.Model, f: ir.Field, index: int, parsers: list[tuple[str
     key = ts_str(f.wire_name)
     spelled = ts_type(f.type)
     cast = f"{local} as {spelled}"
-    optional = False
+    optional = absent_when_missing(f)
     if f.required:
         nullable = ", true" if isinstance(f.type, ir.NullableType) else ""
         parse = f"ctx.required(obj, {key}, {const}, {ts_str(f.required_message)}{nullable})"
         build = cast
     else:
         parse = f"ctx.optional(obj, {key}, {const})"
-        if f.default_factory == "uuid4":
-            build = f"{local} === undefined ? rt.newUUID4() : ({cast})"
-        elif f.has_default:
-            build = f"{local} === undefined ? {ts_json(f.default)} : ({cast})"
-        else:
-            optional = True
-            build = cast
+        match f.default_factory:
+            case "uuid4":
+                build = f"{local} === undefined ? rt.newUUID4() : ({cast})"
+            case None:
+                build = f"{local} === undefined ? {ts_json(f.default)} : ({cast})" if f.has_default else cast
+            case _:
+                raise AssertionError(f"unhandled default factory {f.default_factory!r}")
     # "__proto__" would set the prototype: it goes in as a computed key or an own property.
     proto = f.wire_name == "__proto__"
     value = f"value[{key}]"
