@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from generator import ir
+from generator import behaviour, ir
 from generator.errors import SpecError
 from generator.examples import check_examples, check_examples_in_python
 from generator.export import export
@@ -83,11 +83,13 @@ def generate(
     load -> lower -> export -> names (one pass per target language) -> descriptions (for the docs) -> render."""
     specs = list(specs)
     formats = tuple(lower(s) for s in specs)
+    # Checked before any target renders: a spec change that breaks a behaviour's declarations is a SpecError.
+    behaviours = resolve_behaviours(specs, formats)
     schemas = {f.id: export(f, s.document) for s, f in zip(specs, formats)}
     for spec, fmt in zip(specs, formats):
         check_examples(spec, fmt, schemas[fmt.id])
     wanted = [t for t in REGISTRY if t.name in set(targets)]
-    ctx = context(specs, formats, options, history, schemas=schemas, described=any(t.name == "docs" for t in wanted))
+    ctx = context(specs, formats, options, history, schemas=schemas, described=any(t.name == "docs" for t in wanted), behaviours=behaviours)
     files: dict[str, str] = {}
     for target in wanted:
         files.update(target.render(ctx))
@@ -97,6 +99,11 @@ def generate(
     return dict(sorted(files.items()))
 
 
+def resolve_behaviours(specs: list[LoadedSpec], formats: tuple[ir.Format, ...]) -> dict[str, behaviour.Behaviour]:
+    """Format id -> the behaviour set that applies to it, each checked against the format's IR (SpecError)."""
+    return {fmt.id: b for spec, fmt in zip(specs, formats) if (b := behaviour.resolve(spec.behaviours, fmt)) is not None}
+
+
 def context(
     specs: list[LoadedSpec],
     formats: tuple[ir.Format, ...],
@@ -104,15 +111,20 @@ def context(
     history: dict[str, list[dict[str, object]]] | None = None,
     schemas: dict[str, dict[str, Any]] | None = None,
     described: bool = True,
+    behaviours: dict[str, behaviour.Behaviour] | None = None,
 ) -> Context:
-    """The one Context every target renders from: the exported schemas (given, or exported here), each
-    target's names and, when `described`, each code target's description for the docs."""
+    """The one Context every target renders from: the exported schemas (given, or exported here), the
+    behaviour set of each format (given, or resolved and checked here), each target's names and, when
+    `described`, each code target's description for the docs."""
+    if behaviours is None:
+        behaviours = resolve_behaviours(specs, formats)
     ctx = Context(
         formats=formats,
         schemas=schemas if schemas is not None else {f.id: export(f, s.document) for s, f in zip(specs, formats)},
         plain_schemas={f.id: export(f, s.document, with_rules=False) for s, f in zip(specs, formats)},
         options=options,
         history=history or {},
+        behaviours=behaviours,
         names={t.name: {f.id: assign_names(f, t.naming) for f in formats} for t in REGISTRY if t.naming is not None},
     )
     if described:

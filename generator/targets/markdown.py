@@ -14,9 +14,10 @@ import re
 from dataclasses import dataclass
 
 from generator import ir
+from generator.behaviour import Behaviour, docs_text
 from generator.export import schema_text
 from generator.naming import go_package
-from generator.render import header, render, template_exists
+from generator.render import header, render
 from generator.targets.base import Context, Description, Target
 
 # Characters that open Markdown syntax anywhere in a line (links, emphasis, code,
@@ -207,8 +208,9 @@ class AliasSection:
 class FormatPage:
     """The page of one format; each code target's spelling comes from its Description."""
 
-    def __init__(self, fmt: ir.Format, code: tuple[Description, ...]) -> None:
+    def __init__(self, fmt: ir.Format, code: tuple[Description, ...], behaviour: Behaviour | None = None) -> None:
         self.fmt = fmt
+        self.behaviour_set = behaviour if behaviour is not None and "docs" in behaviour.texts else None
         self.defs = {d.name: d for d in fmt.definitions}
         self.code = code
 
@@ -316,9 +318,10 @@ class FormatPage:
         )
 
     def behaviour(self) -> str:
-        """The format's behaviour section (templates/markdown/behaviour/<format>.md.j2), or ""."""
-        name = f"markdown/behaviour/{self.fmt.id}.md.j2"
-        return render(name, fmt=self.fmt, go_package=go_package(self.fmt.id)).strip() if template_exists(name) else ""
+        """The format's behaviour section (specs/<format>/behaviour/docs.md), or ""."""
+        if self.behaviour_set is None:
+            return ""
+        return docs_text(self.behaviour_set, self.fmt, go_package(self.fmt.id), go_package(self.behaviour_set.format_id))
 
     def diagram(self) -> list[str]:
         """Mermaid classDiagram lines: models with their fields, and what refers to what."""
@@ -385,7 +388,7 @@ class FormatPage:
         ]
         return render(
             "markdown/format.md.j2",
-            header=html_comment(header(fmt.source)),
+            header=html_comment(header(fmt.source, self.behaviour_set.source("docs") if self.behaviour_set else None)),
             fmt=fmt,
             format_id=md_code(fmt.id),
             title=md_inline(label),
@@ -427,7 +430,7 @@ class DocsTarget(Target):
                  "changes": "; ".join(md_inline(str(c)) for c in h["changes"]) or "first release"}  # type: ignore[attr-defined]
                 for h in ctx.history.get(fmt.id, [])
             ]
-            files[f"docs/{fmt.id}.md"] = FormatPage(fmt, ctx.descriptions.get(fmt.id, ())).page(rows, labels[fmt.id])
+            files[f"docs/{fmt.id}.md"] = FormatPage(fmt, ctx.descriptions.get(fmt.id, ()), ctx.behaviours.get(fmt.id)).page(rows, labels[fmt.id])
             files[f"docs/schemas/{fmt.id}.schema.json"] = schema_text(ctx.schemas[fmt.id])
         index = [(md_inline(labels[f.id]), f.id, md_code(f.id, True), md_inline(f.version), md_inline(first_sentence(f.description)))
                  for f in ctx.formats]

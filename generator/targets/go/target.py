@@ -70,7 +70,7 @@ class GoTarget(Target):
     def render(self, ctx: Context) -> dict[str, str]:
         from generator.targets.go.package import render_module
 
-        return render_module(list(ctx.formats), ctx.options, ctx.names[self.name])
+        return render_module(list(ctx.formats), ctx.options, ctx.names[self.name], ctx.behaviours)
 
     def shared_files(self, options: Options) -> frozenset[str]:
         return frozenset({"go/go.mod", *(f"go/internal/rt/{name}" for name in runtime.go_files())})
