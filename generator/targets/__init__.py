@@ -11,6 +11,7 @@ from generator.targets.base import Target
 from generator.targets.go.target import TARGET as GO
 from generator.targets.pydantic.target import TARGET as PYDANTIC
 from generator.targets.python.target import TARGET as PYTHON
+from generator.targets.typescript.target import TARGET as TYPESCRIPT
 
 REGISTRY: tuple[Target, ...] = (
     PYTHON,
@@ -18,6 +19,7 @@ REGISTRY: tuple[Target, ...] = (
     jsonschema.TARGET,
     markdown.TARGET,
     PYDANTIC,
+    TYPESCRIPT,
 )
 
 
