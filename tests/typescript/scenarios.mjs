@@ -16,7 +16,39 @@ const wire = (value) => rt.decodeJSON(JSON.stringify(value));
 // What a behaviour returns, as the JSON the scenario expects.
 const json = (value) => JSON.parse(rt.encodeJSON(value));
 
+const UUID4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
 const RUNNERS = {
+  chat_modality: (m) => {
+    let store = new m.ChatStore();
+    const messages = (list) => list.map((x) => json(m.encodeChatMessage(x)));
+    const input = (data) => m.parseChatInput(wire(data));
+    return {
+      // As Python's ChatState(**args): the fields given over the defaults, not validated.
+      new_state: (args) => { store = new m.ChatStore({ ...m.parseChatState({}), ...(args ?? {}) }); return null; },
+      load_state: (snapshot) => { store = m.ChatStore.fromSnapshot(wire(snapshot)); return null; },
+      round_trip: () => {
+        const before = rt.encodeJSON(store.getSnapshot());
+        store = m.ChatStore.fromSnapshot(rt.decodeJSON(before));
+        return rt.encodeJSON(store.getSnapshot()) === before;
+      },
+      apply_input: (data) => { store.applyInput(input(data)); return null; },
+      snapshot: () => json(store.getSnapshot()),
+      message_ids: () => store.state.messages.map((x) => x.message_id),
+      id_shapes: () => store.state.messages.map((x) => [x.message_id, x.input_id].map((i) => (UUID4.test(i ?? "") ? "uuid4" : String(i ?? null)))),
+      validate_state: () => store.validateState(),
+      query: (params) => messages(store.query(params)),
+      get_conversation: (args) => messages(store.getConversation(args.conversation_id)),
+      get_recent_messages: (args) => messages(store.getRecentMessages(args.limit, args.conversation_id ?? undefined)),
+      get_message_by_id: (args) => {
+        const found = store.getMessageById(args.message_id);
+        return found === undefined ? null : json(m.encodeChatMessage(found));
+      },
+      summary: (data) => m.getSummary(input(data)),
+      affected_entities: (data) => m.getAffectedEntities(input(data)),
+      should_merge_with: (args) => m.shouldMergeWith(input(args.input), input(args.other)),
+    };
+  },
   chat_event: (m) => {
     const acc = new m.InteractionAccumulator();
     return {
