@@ -394,7 +394,7 @@ export class InteractionAccumulator {
     if (event.tool_use_active !== undefined && event.tool_use_active !== null) {
       this.toolUseActive = event.tool_use_active;
       this.activeToolCalls = event.tool_use_active ? [...(event.tool_calls ?? [])] : [];
-      if (event.tool_use_active && event.tool_calls) {
+      if (event.tool_use_active && event.tool_calls && event.tool_calls.length > 0) {
         finished.push(message(event.role, this.take(event.role), [...event.tool_calls]));
       }
     }
