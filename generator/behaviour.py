@@ -309,7 +309,8 @@ def _find_field(fmt: ir.Format, key: str) -> tuple[ir.Model | None, ir.Field | N
 
 def problems(fmt: ir.Format, b: Behaviour) -> list[tuple[str, str, str]]:
     """What in the format breaks the behaviour's declarations: (pointer in the manifest, problem, fix)."""
-    code = " and ".join(Path(s).name for s in b.sources.values())
+    files = [Path(s).name for s in b.sources.values()]
+    code = files[0] if len(files) == 1 else ", ".join(files[:-1]) + " and " + files[-1]  # e.g. "python.py, go.go and docs.md"
     out: list[tuple[str, str, str]] = []
     models = {m.name for m in fmt.models}
     for language, extended in b.extends.items():
