@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from generator import ir
+from generator import ir, runtime
 from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
 from generator.naming import Names, clash_error, go_name, go_package, go_top_level_clashes
@@ -22,8 +22,6 @@ from generator.options import Options
 from generator.render import Templates, header, template_exists
 from generator.patterns import PatternError, to_go
 from generator.targets.go.target import METHOD_NAMES, PACKAGE_NAMES
-
-RUNTIME_FILES = ("errors", "tree", "parsers", "rules", "roundtrip")
 
 
 def go_str(text: str) -> str:
@@ -651,8 +649,7 @@ class GoPackage:
 def render_module(formats: list[ir.Format], options: Options, names: Mapping[str, Names]) -> dict[str, str]:
     """Every file of generated/go/, keyed by path under generated/."""
     files = {"go/go.mod": TEMPLATES.render("go/go.mod.j2", module=options.go_module)}
-    for name in RUNTIME_FILES:
-        files[f"go/internal/rt/{name}.go"] = TEMPLATES.render(f"go/rt/{name}.go.j2", header=header(None))
+    files.update(runtime.go_runtime())
     for fmt in formats:
         files.update(GoPackage(fmt, options, names[fmt.id]).files())
     return files
