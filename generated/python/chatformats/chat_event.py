@@ -72,6 +72,10 @@ class ChatEvent:
     @classmethod
     def from_dict(cls, data: object) -> ChatEvent:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_chat_event(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ChatEvent = _rt.parse(_parse_chat_event, data)
         return result
 
@@ -125,6 +129,10 @@ class FunctionCall:
     @classmethod
     def from_dict(cls, data: object) -> FunctionCall:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_function_call(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: FunctionCall = _rt.parse(_parse_function_call, data)
         return result
 
@@ -162,6 +170,10 @@ class ToolCall:
     @classmethod
     def from_dict(cls, data: object) -> ToolCall:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_tool_call(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ToolCall = _rt.parse(_parse_tool_call, data)
         return result
 
@@ -205,6 +217,10 @@ class Message:
     @classmethod
     def from_dict(cls, data: object) -> Message:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_message(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: Message = _rt.parse(_parse_message, data)
         return result
 
@@ -253,6 +269,10 @@ class RenderMedia:
     @classmethod
     def from_dict(cls, data: object) -> RenderMedia:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_render_media(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: RenderMedia = _rt.parse(_parse_render_media, data)
         return result
 
@@ -427,6 +447,330 @@ def _parse_render_media(data: Any, ctx: _rt.Context) -> Any:
         name=name,
         content=content,
         content_bytes=content_bytes,
+    )
+
+
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_chat_event(obj: Any, depth: int) -> ChatEvent:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_session_id: Any
+    f_role: Any
+    f_completed: Any
+    f_completion_running: Any
+    f_content: Any
+    f_output_format: Any
+    f_messages: Any
+    f_render_media: Any
+    f_start: Any
+    f_tool_use_active: Any
+    f_tool_calls: Any
+    if not _KEYS_CHAT_EVENT.issuperset(obj):
+        raise _rt.Unsure
+    v1 = obj.get("session_id")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_session_id = v1
+    v1 = obj.get("role")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_role = v1
+    v1 = obj.get("completed", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_completed = None
+    else:
+        if v1 is None:
+            f_completed = None
+        else:
+            if v1 is not True and v1 is not False:
+                raise _rt.Unsure
+            f_completed = v1
+    v1 = obj.get("completion_running", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_completion_running = None
+    else:
+        if v1 is None:
+            f_completion_running = None
+        else:
+            if v1 is not True and v1 is not False:
+                raise _rt.Unsure
+            f_completion_running = v1
+    v1 = obj.get("content", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_content = None
+    else:
+        if v1 is None:
+            f_content = None
+        else:
+            if not isinstance(v1, str):
+                raise _rt.Unsure
+            f_content = v1
+    v1 = obj.get("output_format", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_output_format = "markdown"
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_output_format = v1
+    v1 = obj.get("messages", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_messages = None
+    else:
+        if v1 is None:
+            f_messages = None
+        else:
+            if not isinstance(v1, list):
+                raise _rt.Unsure
+            f_messages = [_fast_message(x2, depth + 2) for x2 in v1]
+    v1 = obj.get("render_media", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_render_media = None
+    else:
+        if v1 is None:
+            f_render_media = None
+        else:
+            f_render_media = _fast_render_media(v1, depth + 1)
+    v1 = obj.get("start", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_start = None
+    else:
+        if v1 is None:
+            f_start = None
+        else:
+            if v1 is not True and v1 is not False:
+                raise _rt.Unsure
+            f_start = v1
+    v1 = obj.get("tool_use_active", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_tool_use_active = None
+    else:
+        if v1 is None:
+            f_tool_use_active = None
+        else:
+            if v1 is not True and v1 is not False:
+                raise _rt.Unsure
+            f_tool_use_active = v1
+    v1 = obj.get("tool_calls", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_tool_calls = None
+    else:
+        if v1 is None:
+            f_tool_calls = None
+        else:
+            if not isinstance(v1, list):
+                raise _rt.Unsure
+            f_tool_calls = [_fast_tool_call(x2, depth + 2) for x2 in v1]
+    return ChatEvent(
+        session_id=f_session_id,
+        role=f_role,
+        completed=f_completed,
+        completion_running=f_completion_running,
+        content=f_content,
+        output_format=f_output_format,
+        messages=f_messages,
+        render_media=f_render_media,
+        start=f_start,
+        tool_use_active=f_tool_use_active,
+        tool_calls=f_tool_calls,
+    )
+
+
+def _fast_function_call(obj: Any, depth: int) -> FunctionCall:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_name: Any
+    f_arguments: Any
+    if not _KEYS_FUNCTION_CALL.issuperset(obj):
+        raise _rt.Unsure
+    v1 = obj.get("name")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_name = v1
+    v1 = obj.get("arguments")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_arguments = v1
+    return FunctionCall(
+        name=f_name,
+        arguments=f_arguments,
+    )
+
+
+def _fast_tool_call(obj: Any, depth: int) -> ToolCall:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_id: Any
+    f_type: Any
+    f_function: Any
+    if not _KEYS_TOOL_CALL.issuperset(obj):
+        raise _rt.Unsure
+    v1 = obj.get("id")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_id = v1
+    v1 = obj.get("type", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_type = "function"
+    else:
+        if not isinstance(v1, str) or v1 != "function":
+            raise _rt.Unsure
+        f_type = v1
+    v1 = obj.get("function")
+    f_function = _fast_function_call(v1, depth + 1)
+    return ToolCall(
+        id=f_id,
+        type=f_type,
+        function=f_function,
+    )
+
+
+def _fast_message(obj: Any, depth: int) -> Message:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_role: Any
+    f_content: Any
+    f_name: Any
+    f_tool_calls: Any
+    f_tool_call_id: Any
+    if not _KEYS_MESSAGE.issuperset(obj):
+        raise _rt.Unsure
+    v1 = obj.get("role")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_role = v1
+    v1 = obj.get("content", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_content = None
+    else:
+        if v1 is None:
+            f_content = None
+        else:
+            if not isinstance(v1, str):
+                raise _rt.Unsure
+            f_content = v1
+    v1 = obj.get("name", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_name = None
+    else:
+        if v1 is None:
+            f_name = None
+        else:
+            if not isinstance(v1, str):
+                raise _rt.Unsure
+            f_name = v1
+    v1 = obj.get("tool_calls", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_tool_calls = None
+    else:
+        if v1 is None:
+            f_tool_calls = None
+        else:
+            if not isinstance(v1, list):
+                raise _rt.Unsure
+            f_tool_calls = [_fast_tool_call(x2, depth + 2) for x2 in v1]
+    v1 = obj.get("tool_call_id", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_tool_call_id = None
+    else:
+        if v1 is None:
+            f_tool_call_id = None
+        else:
+            if not isinstance(v1, str):
+                raise _rt.Unsure
+            f_tool_call_id = v1
+    ctx = _rt.PROBE
+    _rt.rule_at_least_one_of(
+        ctx,
+        obj,
+        ("content", "tool_calls"),
+        "a message must have content unless it carries tool_calls",
+    )
+    return Message(
+        role=f_role,
+        content=f_content,
+        name=f_name,
+        tool_calls=f_tool_calls,
+        tool_call_id=f_tool_call_id,
+    )
+
+
+def _fast_render_media(obj: Any, depth: int) -> RenderMedia:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_content_type: Any
+    f_url: Any
+    f_name: Any
+    f_content: Any
+    f_content_bytes: Any
+    if not _KEYS_RENDER_MEDIA.issuperset(obj):
+        raise _rt.Unsure
+    v1 = obj.get("content-type")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_content_type = v1
+    v1 = obj.get("url", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_url = None
+    else:
+        if v1 is None:
+            f_url = None
+        else:
+            if not isinstance(v1, str):
+                raise _rt.Unsure
+            f_url = v1
+    v1 = obj.get("name", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_name = None
+    else:
+        if v1 is None:
+            f_name = None
+        else:
+            if not isinstance(v1, str):
+                raise _rt.Unsure
+            f_name = v1
+    v1 = obj.get("content", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_content = None
+    else:
+        if v1 is None:
+            f_content = None
+        else:
+            if not isinstance(v1, str):
+                raise _rt.Unsure
+            f_content = v1
+    v1 = obj.get("content_bytes", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_content_bytes = None
+    else:
+        if v1 is None:
+            f_content_bytes = None
+        else:
+            if not isinstance(v1, str):
+                raise _rt.Unsure
+            f_content_bytes = _rt.bytes_or_none(v1)
+            if f_content_bytes is None:
+                raise _rt.Unsure
+    ctx = _rt.PROBE
+    _rt.rule_at_least_one_of(
+        ctx,
+        obj,
+        ("url", "content", "content_bytes"),
+        "render media must have a url, content or both",
+    )
+    return RenderMedia(
+        content_type=f_content_type,
+        url=f_url,
+        name=f_name,
+        content=f_content,
+        content_bytes=f_content_bytes,
     )
 
 

@@ -79,6 +79,10 @@ class ChatInput:
     @classmethod
     def from_dict(cls, data: object) -> ChatInput:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_chat_input(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ChatInput = _rt.parse(_parse_chat_input, data)
         return result
 
@@ -141,6 +145,10 @@ class TextBlock:
     @classmethod
     def from_dict(cls, data: object) -> TextBlock:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_text_block(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: TextBlock = _rt.parse(_parse_text_block, data)
         return result
 
@@ -182,6 +190,10 @@ class ImageBlock:
     @classmethod
     def from_dict(cls, data: object) -> ImageBlock:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_image_block(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ImageBlock = _rt.parse(_parse_image_block, data)
         return result
 
@@ -229,6 +241,10 @@ class AudioBlock:
     @classmethod
     def from_dict(cls, data: object) -> AudioBlock:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_audio_block(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: AudioBlock = _rt.parse(_parse_audio_block, data)
         return result
 
@@ -276,6 +292,10 @@ class VideoBlock:
     @classmethod
     def from_dict(cls, data: object) -> VideoBlock:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_video_block(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: VideoBlock = _rt.parse(_parse_video_block, data)
         return result
 
@@ -327,6 +347,10 @@ class ChatMessage:
     @classmethod
     def from_dict(cls, data: object) -> ChatMessage:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_chat_message(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ChatMessage = _rt.parse(_parse_chat_message, data)
         return result
 
@@ -375,6 +399,10 @@ class ConversationMetadata:
     @classmethod
     def from_dict(cls, data: object) -> ConversationMetadata:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_conversation_metadata(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ConversationMetadata = _rt.parse(_parse_conversation_metadata, data)
         return result
 
@@ -424,6 +452,10 @@ class ChatState:
     @classmethod
     def from_dict(cls, data: object) -> ChatState:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_chat_state(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ChatState = _rt.parse(_parse_chat_state, data)
         return result
 
@@ -928,6 +960,577 @@ def _parse_chat_state(data: Any, ctx: _rt.Context) -> Any:
     )
 
 
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_chat_input(obj: Any, depth: int) -> ChatInput:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_modality_type: Any
+    f_timestamp: Any
+    f_input_id: Any
+    f_role: Any
+    f_content: Any
+    f_message_id: Any
+    f_conversation_id: Any
+    f_metadata: Any
+    x2: Any
+    y2: Any
+    t2: Any
+    k2: Any
+    v1 = obj.get("modality_type", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_modality_type = "chat"
+    else:
+        if not isinstance(v1, str) or v1 != "chat":
+            raise _rt.Unsure
+        f_modality_type = v1
+    v1 = obj.get("timestamp")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_timestamp = _rt.datetime_or_none(v1)
+    if f_timestamp is None:
+        raise _rt.Unsure
+    v1 = obj.get("input_id", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_input_id = _rt.new_uuid4()
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_input_id = v1
+    v1 = obj.get("role")
+    if not isinstance(v1, str) or v1 not in ROLE_VALUES:
+        raise _rt.Unsure
+    f_role = v1
+    v1 = obj.get("content")
+    if isinstance(v1, str):
+        if not isinstance(v1, str) or _RE_1.search(v1) is None:
+            raise _rt.Unsure
+        f_content = v1
+    elif isinstance(v1, list):
+        if not isinstance(v1, list) or len(v1) < 1:
+            raise _rt.Unsure
+        f_content = []
+        for x2 in v1:
+            if not isinstance(x2, dict):
+                raise _rt.Unsure
+            t2 = x2.get("type")
+            if t2 == "text":
+                y2 = _fast_text_block(x2, depth + 2)
+            elif t2 == "image":
+                y2 = _fast_image_block(x2, depth + 2)
+            elif t2 == "audio":
+                y2 = _fast_audio_block(x2, depth + 2)
+            elif t2 == "video":
+                y2 = _fast_video_block(x2, depth + 2)
+            else:
+                raise _rt.Unsure
+            f_content.append(y2)
+    else:
+        raise _rt.Unsure
+
+    v1 = obj.get("message_id", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_message_id = _rt.new_uuid4()
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_message_id = v1
+    v1 = obj.get("conversation_id", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_conversation_id = "default"
+    else:
+        if not isinstance(v1, str) or _RE_1.search(v1) is None:
+            raise _rt.Unsure
+        f_conversation_id = v1
+    v1 = obj.get("metadata", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_metadata = {}
+    else:
+        if not isinstance(v1, dict):
+            raise _rt.Unsure
+        for k2, x2 in v1.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+                raise _rt.Unsure
+
+        f_metadata = dict(v1)
+
+    return ChatInput(
+        modality_type=f_modality_type,
+        timestamp=f_timestamp,
+        input_id=f_input_id,
+        role=f_role,
+        content=f_content,
+        message_id=f_message_id,
+        conversation_id=f_conversation_id,
+        metadata=f_metadata,
+    )
+
+
+def _fast_text_block(obj: Any, depth: int) -> TextBlock:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    f_text: Any
+    v1 = obj.get("type")
+    if not isinstance(v1, str) or v1 != "text":
+        raise _rt.Unsure
+    f_type = v1
+    v1 = obj.get("text")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_text = v1
+    return TextBlock(
+        type=f_type,
+        text=f_text,
+    )
+
+
+def _fast_image_block(obj: Any, depth: int) -> ImageBlock:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    f_source: Any
+    f_url: Any
+    f_data: Any
+    f_media_type: Any
+    v1 = obj.get("type")
+    if not isinstance(v1, str) or v1 != "image":
+        raise _rt.Unsure
+    f_type = v1
+    v1 = obj.get("source")
+    if not isinstance(v1, str) or v1 not in MEDIA_SOURCE_VALUES:
+        raise _rt.Unsure
+    f_source = v1
+    v1 = obj.get("url", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_url = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_url = v1
+    v1 = obj.get("data", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_data = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_data = v1
+    v1 = obj.get("media_type", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_media_type = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_media_type = v1
+    ctx = _rt.PROBE
+    _rt.rule_required_when(
+        ctx,
+        obj,
+        "url",
+        "source",
+        (),
+        "url",
+        "Image content block {index} with source='url' missing 'url' field",
+        (f_url, f_source),
+    )
+    _rt.rule_required_when(
+        ctx,
+        obj,
+        "data",
+        "source",
+        (),
+        "base64",
+        "Image content block {index} with source='base64' missing 'data' field",
+        (f_data, f_source),
+    )
+    return ImageBlock(
+        type=f_type,
+        source=f_source,
+        url=f_url,
+        data=f_data,
+        media_type=f_media_type,
+    )
+
+
+def _fast_audio_block(obj: Any, depth: int) -> AudioBlock:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    f_source: Any
+    f_url: Any
+    f_data: Any
+    f_media_type: Any
+    v1 = obj.get("type")
+    if not isinstance(v1, str) or v1 != "audio":
+        raise _rt.Unsure
+    f_type = v1
+    v1 = obj.get("source")
+    if not isinstance(v1, str) or v1 not in MEDIA_SOURCE_VALUES:
+        raise _rt.Unsure
+    f_source = v1
+    v1 = obj.get("url", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_url = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_url = v1
+    v1 = obj.get("data", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_data = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_data = v1
+    v1 = obj.get("media_type", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_media_type = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_media_type = v1
+    ctx = _rt.PROBE
+    _rt.rule_required_when(
+        ctx,
+        obj,
+        "url",
+        "source",
+        (),
+        "url",
+        "Audio content block {index} with source='url' missing 'url' field",
+        (f_url, f_source),
+    )
+    _rt.rule_required_when(
+        ctx,
+        obj,
+        "data",
+        "source",
+        (),
+        "base64",
+        "Audio content block {index} with source='base64' missing 'data' field",
+        (f_data, f_source),
+    )
+    return AudioBlock(
+        type=f_type,
+        source=f_source,
+        url=f_url,
+        data=f_data,
+        media_type=f_media_type,
+    )
+
+
+def _fast_video_block(obj: Any, depth: int) -> VideoBlock:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    f_source: Any
+    f_url: Any
+    f_data: Any
+    f_media_type: Any
+    v1 = obj.get("type")
+    if not isinstance(v1, str) or v1 != "video":
+        raise _rt.Unsure
+    f_type = v1
+    v1 = obj.get("source")
+    if not isinstance(v1, str) or v1 not in MEDIA_SOURCE_VALUES:
+        raise _rt.Unsure
+    f_source = v1
+    v1 = obj.get("url", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_url = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_url = v1
+    v1 = obj.get("data", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_data = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_data = v1
+    v1 = obj.get("media_type", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_media_type = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_media_type = v1
+    ctx = _rt.PROBE
+    _rt.rule_required_when(
+        ctx,
+        obj,
+        "url",
+        "source",
+        (),
+        "url",
+        "Video content block {index} with source='url' missing 'url' field",
+        (f_url, f_source),
+    )
+    _rt.rule_required_when(
+        ctx,
+        obj,
+        "data",
+        "source",
+        (),
+        "base64",
+        "Video content block {index} with source='base64' missing 'data' field",
+        (f_data, f_source),
+    )
+    return VideoBlock(
+        type=f_type,
+        source=f_source,
+        url=f_url,
+        data=f_data,
+        media_type=f_media_type,
+    )
+
+
+def _fast_chat_message(obj: Any, depth: int) -> ChatMessage:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_message_id: Any
+    f_input_id: Any
+    f_conversation_id: Any
+    f_role: Any
+    f_content: Any
+    f_timestamp: Any
+    f_metadata: Any
+    x2: Any
+    y2: Any
+    t2: Any
+    k2: Any
+    v1 = obj.get("message_id")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_message_id = v1
+    v1 = obj.get("input_id", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_input_id = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_input_id = v1
+    v1 = obj.get("conversation_id")
+    if not isinstance(v1, str) or _RE_1.search(v1) is None:
+        raise _rt.Unsure
+    f_conversation_id = v1
+    v1 = obj.get("role")
+    if not isinstance(v1, str) or v1 not in ROLE_VALUES:
+        raise _rt.Unsure
+    f_role = v1
+    v1 = obj.get("content")
+    if isinstance(v1, str):
+        if not isinstance(v1, str) or _RE_1.search(v1) is None:
+            raise _rt.Unsure
+        f_content = v1
+    elif isinstance(v1, list):
+        if not isinstance(v1, list) or len(v1) < 1:
+            raise _rt.Unsure
+        f_content = []
+        for x2 in v1:
+            if not isinstance(x2, dict):
+                raise _rt.Unsure
+            t2 = x2.get("type")
+            if t2 == "text":
+                y2 = _fast_text_block(x2, depth + 2)
+            elif t2 == "image":
+                y2 = _fast_image_block(x2, depth + 2)
+            elif t2 == "audio":
+                y2 = _fast_audio_block(x2, depth + 2)
+            elif t2 == "video":
+                y2 = _fast_video_block(x2, depth + 2)
+            else:
+                raise _rt.Unsure
+            f_content.append(y2)
+    else:
+        raise _rt.Unsure
+
+    v1 = obj.get("timestamp")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_timestamp = _rt.datetime_or_none(v1)
+    if f_timestamp is None:
+        raise _rt.Unsure
+    v1 = obj.get("metadata", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_metadata = {}
+    else:
+        if not isinstance(v1, dict):
+            raise _rt.Unsure
+        for k2, x2 in v1.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+                raise _rt.Unsure
+
+        f_metadata = dict(v1)
+
+    return ChatMessage(
+        message_id=f_message_id,
+        input_id=f_input_id,
+        conversation_id=f_conversation_id,
+        role=f_role,
+        content=f_content,
+        timestamp=f_timestamp,
+        metadata=f_metadata,
+    )
+
+
+def _fast_conversation_metadata(obj: Any, depth: int) -> ConversationMetadata:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_conversation_id: Any
+    f_created_at: Any
+    f_last_message_at: Any
+    f_message_count: Any
+    f_participant_roles: Any
+    x2: Any
+    v1 = obj.get("conversation_id")
+    if not isinstance(v1, str) or _RE_1.search(v1) is None:
+        raise _rt.Unsure
+    f_conversation_id = v1
+    v1 = obj.get("created_at")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_created_at = _rt.datetime_or_none(v1)
+    if f_created_at is None:
+        raise _rt.Unsure
+    v1 = obj.get("last_message_at")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_last_message_at = _rt.datetime_or_none(v1)
+    if f_last_message_at is None:
+        raise _rt.Unsure
+    v1 = obj.get("message_count")
+    if (
+        type(v1) is not int
+        or not -9223372036854775808 <= v1 <= 9223372036854775807
+        or v1 < 0
+    ):
+        raise _rt.Unsure
+    f_message_count = v1
+    v1 = obj.get("participant_roles", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_participant_roles = []
+    else:
+        if not isinstance(v1, list) or _rt.has_duplicates(v1, depth + 2):
+            raise _rt.Unsure
+        for x2 in v1:
+            if not isinstance(x2, str) or x2 not in ROLE_VALUES:
+                raise _rt.Unsure
+
+        f_participant_roles = list(v1)
+
+    return ConversationMetadata(
+        conversation_id=f_conversation_id,
+        created_at=f_created_at,
+        last_message_at=f_last_message_at,
+        message_count=f_message_count,
+        participant_roles=f_participant_roles,
+    )
+
+
+def _fast_chat_state(obj: Any, depth: int) -> ChatState:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_modality_type: Any
+    f_last_updated: Any
+    f_update_count: Any
+    f_messages: Any
+    f_conversations: Any
+    f_max_history_size: Any
+    f_default_conversation_id: Any
+    k2: Any
+    x2: Any
+    y2: Any
+    v1 = obj.get("modality_type", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_modality_type = "chat"
+    else:
+        if not isinstance(v1, str) or v1 != "chat":
+            raise _rt.Unsure
+        f_modality_type = v1
+    v1 = obj.get("last_updated", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_last_updated = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_last_updated = _rt.datetime_or_none(v1)
+        if f_last_updated is None:
+            raise _rt.Unsure
+    v1 = obj.get("update_count", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_update_count = 0
+    else:
+        if (
+            type(v1) is not int
+            or not -9223372036854775808 <= v1 <= 9223372036854775807
+            or v1 < 0
+        ):
+            raise _rt.Unsure
+        f_update_count = v1
+    v1 = obj.get("messages", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_messages = []
+    else:
+        if not isinstance(v1, list):
+            raise _rt.Unsure
+        f_messages = [_fast_chat_message(x2, depth + 2) for x2 in v1]
+    v1 = obj.get("conversations", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_conversations = {}
+    else:
+        if not isinstance(v1, dict):
+            raise _rt.Unsure
+        f_conversations = {}
+        for k2, x2 in v1.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            y2 = _fast_conversation_metadata(x2, depth + 2)
+            f_conversations[k2] = y2
+    v1 = obj.get("max_history_size", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_max_history_size = 1000
+    else:
+        if (
+            type(v1) is not int
+            or not -9223372036854775808 <= v1 <= 9223372036854775807
+            or v1 < 1
+        ):
+            raise _rt.Unsure
+        f_max_history_size = v1
+    v1 = obj.get("default_conversation_id", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_default_conversation_id = "default"
+    else:
+        if not isinstance(v1, str) or _RE_1.search(v1) is None:
+            raise _rt.Unsure
+        f_default_conversation_id = v1
+    return ChatState(
+        modality_type=f_modality_type,
+        last_updated=f_last_updated,
+        update_count=f_update_count,
+        messages=f_messages,
+        conversations=f_conversations,
+        max_history_size=f_max_history_size,
+        default_conversation_id=f_default_conversation_id,
+    )
+
+
 # Parsers are built once, at import, from the runtime's combinators.
 _P_ROLE: Final = _rt.string(
     {"type": "must be a string", "enum": "must be one of: user, assistant"},
@@ -1091,6 +1694,7 @@ _P_CHAT_STATE_DEFAULT_CONVERSATION_ID: Final = _rt.string(
     {"type": "must be a string", "pattern": "Conversation ID cannot be empty"},
     pattern="\\S",
 )
+_RE_1: Final = _rt.regex("\\S")
 
 
 def parse_chat_modality_from_json(text: str | bytes) -> ChatInput:

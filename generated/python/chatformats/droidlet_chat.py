@@ -79,6 +79,10 @@ class DroidletChat:
     @classmethod
     def from_dict(cls, data: object) -> DroidletChat:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_droidlet_chat(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: DroidletChat = _rt.parse(_parse_droidlet_chat, data)
         return result
 
@@ -116,6 +120,10 @@ class ContentItem:
     @classmethod
     def from_dict(cls, data: object) -> ContentItem:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_content_item(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ContentItem = _rt.parse(_parse_content_item, data)
         return result
 
@@ -255,6 +263,136 @@ def _parse_content_item(data: Any, ctx: _rt.Context) -> Any:
     return ContentItem(
         id=id,
         content=content,
+    )
+
+
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_chat_memid: Any
+    f_timestamp: Any
+    f_content_type: Any
+    f_content: Any
+    v1 = obj.get("chat_memid")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_chat_memid = v1
+    v1 = obj.get("timestamp")
+    if (
+        type(v1) is not int
+        or not -9223372036854775808 <= v1 <= 9223372036854775807
+        or v1 < 0
+    ):
+        raise _rt.Unsure
+    f_timestamp = v1
+    v1 = obj.get("content_type")
+    if not isinstance(v1, str) or v1 not in CONTENT_TYPE_VALUES:
+        raise _rt.Unsure
+    f_content_type = v1
+    v1 = obj.get("content")
+    if not isinstance(v1, list) or len(v1) < 1:
+        raise _rt.Unsure
+    f_content = [_fast_content_item(x2, depth + 2) for x2 in v1]
+    ctx = _rt.PROBE
+    _rt.rule_contains(
+        ctx,
+        obj,
+        "content",
+        ("id",),
+        "text",
+        "a chat must contain at least one text item",
+        (f_content,),
+    )
+    _rt.rule_allowed_when(
+        ctx,
+        obj,
+        "content",
+        ("id",),
+        "content_type",
+        (),
+        "chat_string",
+        frozenset(("text",)),
+        "content type chat_string admits only text items",
+        (f_content, f_content_type),
+    )
+    _rt.rule_allowed_when(
+        ctx,
+        obj,
+        "content",
+        ("id",),
+        "content_type",
+        (),
+        "chat_and_media",
+        frozenset(("text", "image_link")),
+        "content type chat_and_media admits only text and image_link items",
+        (f_content, f_content_type),
+    )
+    _rt.rule_allowed_when(
+        ctx,
+        obj,
+        "content",
+        ("id",),
+        "content_type",
+        (),
+        "chat_and_text_options",
+        frozenset(("text", "response_option")),
+        "content type chat_and_text_options admits only text and response_option items",
+        (f_content, f_content_type),
+    )
+    _rt.rule_allowed_when(
+        ctx,
+        obj,
+        "content",
+        ("id",),
+        "content_type",
+        (),
+        "chat_and_media_options",
+        frozenset(("text", "response_image_link")),
+        "content type chat_and_media_options admits only text and response_image_link items",
+        (f_content, f_content_type),
+    )
+    _rt.rule_allowed_when(
+        ctx,
+        obj,
+        "content",
+        ("id",),
+        "content_type",
+        (),
+        "chat_and_media_and_text_options",
+        frozenset(("text", "image_link", "response_option")),
+        "content type chat_and_media_and_text_options admits only text, image_link and response_option items",
+        (f_content, f_content_type),
+    )
+    return DroidletChat(
+        chat_memid=f_chat_memid,
+        timestamp=f_timestamp,
+        content_type=f_content_type,
+        content=f_content,
+    )
+
+
+def _fast_content_item(obj: Any, depth: int) -> ContentItem:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_id: Any
+    f_content: Any
+    v1 = obj.get("id")
+    if not isinstance(v1, str) or v1 not in CONTENT_KIND_VALUES:
+        raise _rt.Unsure
+    f_id = v1
+    v1 = obj.get("content")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_content = v1
+    return ContentItem(
+        id=f_id,
+        content=f_content,
     )
 
 

@@ -73,6 +73,10 @@ class DroidletChat:
     @classmethod
     def from_dict(cls, data: object) -> DroidletChat:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_droidlet_chat(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: DroidletChat = _rt.parse(_parse_droidlet_chat, data)
         return result
 
@@ -201,6 +205,137 @@ def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
         timestamp=timestamp,
         content_type=content_type,
         content=content,
+    )
+
+
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 3:
+        raise _rt.Unsure
+    v1: Any
+    f_speaker_id: Any
+    f_timestamp: Any
+    f_content_type: Any
+    f_content: Any
+    x2: Any
+    y2: Any
+    x3_0: Any
+    x3_1: Any
+    v1 = obj.get("speaker_id")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_speaker_id = v1
+    v1 = obj.get("timestamp")
+    if type(v1) is not int or not -9223372036854775808 <= v1 <= 9223372036854775807:
+        raise _rt.Unsure
+    f_timestamp = v1
+    v1 = obj.get("content_type")
+    if not isinstance(v1, list) or len(v1) < 1 or len(v1) > 1:
+        raise _rt.Unsure
+    for x2 in v1:
+        if not isinstance(x2, str) or x2 not in CONTENT_TYPE_VALUES:
+            raise _rt.Unsure
+
+    f_content_type = list(v1)
+
+    v1 = obj.get("content")
+    if not isinstance(v1, list) or len(v1) < 1:
+        raise _rt.Unsure
+    f_content = []
+    for x2 in v1:
+        if not isinstance(x2, list) or len(x2) != 2:
+            raise _rt.Unsure
+        x3_0 = x2[0]
+        if not isinstance(x3_0, str) or x3_0 not in CONTENT_KIND_VALUES:
+            raise _rt.Unsure
+
+        x3_1 = x2[1]
+        if not isinstance(x3_1, str):
+            raise _rt.Unsure
+
+        y2 = (
+            x3_0,
+            x3_1,
+        )
+        f_content.append(y2)
+    ctx = _rt.PROBE
+    _rt.rule_contains(
+        ctx,
+        obj,
+        "content",
+        ("0",),
+        "text",
+        "a chat must contain at least one text item",
+        (f_content,),
+    )
+    _rt.rule_allowed_when(
+        ctx,
+        obj,
+        "content",
+        ("0",),
+        "content_type",
+        ("0",),
+        "chat_string",
+        frozenset(("text",)),
+        "content type chat_string admits only text items",
+        (f_content, f_content_type),
+    )
+    _rt.rule_allowed_when(
+        ctx,
+        obj,
+        "content",
+        ("0",),
+        "content_type",
+        ("0",),
+        "chat_and_media",
+        frozenset(("text", "image_link")),
+        "content type chat_and_media admits only text and image_link items",
+        (f_content, f_content_type),
+    )
+    _rt.rule_allowed_when(
+        ctx,
+        obj,
+        "content",
+        ("0",),
+        "content_type",
+        ("0",),
+        "chat_and_text_options",
+        frozenset(("text", "response_option")),
+        "content type chat_and_text_options admits only text and response_option items",
+        (f_content, f_content_type),
+    )
+    _rt.rule_allowed_when(
+        ctx,
+        obj,
+        "content",
+        ("0",),
+        "content_type",
+        ("0",),
+        "chat_and_media_options",
+        frozenset(("text", "response_image_link")),
+        "content type chat_and_media_options admits only text and response_image_link items",
+        (f_content, f_content_type),
+    )
+    _rt.rule_allowed_when(
+        ctx,
+        obj,
+        "content",
+        ("0",),
+        "content_type",
+        ("0",),
+        "chat_and_media_and_text_options",
+        frozenset(("text", "image_link", "response_option")),
+        "content type chat_and_media_and_text_options admits only text, image_link and response_option items",
+        (f_content, f_content_type),
+    )
+    return DroidletChat(
+        speaker_id=f_speaker_id,
+        timestamp=f_timestamp,
+        content_type=f_content_type,
+        content=f_content,
     )
 
 

@@ -46,6 +46,10 @@ class ConversationDocument:
     @classmethod
     def from_dict(cls, data: object) -> ConversationDocument:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_conversation_document(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ConversationDocument = _rt.parse(_parse_conversation_document, data)
         return result
 
@@ -109,6 +113,10 @@ class StructuredConversation:
     @classmethod
     def from_dict(cls, data: object) -> StructuredConversation:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_structured_conversation(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: StructuredConversation = _rt.parse(_parse_structured_conversation, data)
         return result
 
@@ -148,6 +156,10 @@ class ConversationMessage:
     @classmethod
     def from_dict(cls, data: object) -> ConversationMessage:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_conversation_message(data, 0, ())
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ConversationMessage = _rt.parse(_parse_conversation_message, data)
         return result
 
@@ -190,6 +202,10 @@ class TextDocument:
     @classmethod
     def from_dict(cls, data: object) -> TextDocument:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_text_document(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: TextDocument = _rt.parse(_parse_text_document, data)
         return result
 
@@ -349,6 +365,197 @@ def _parse_text_document(data: Any, ctx: _rt.Context) -> Any:
         timestamp=timestamp,
         tags=tags,
         metadata=metadata,
+    )
+
+
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_conversation_document(obj: Any, depth: int) -> ConversationDocument:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_id: Any
+    f_conversation: Any
+    f_tags: Any
+    f_metadata: Any
+    x2: Any
+    k2: Any
+    v1 = obj.get("id")
+    if not isinstance(v1, str) or len(v1) < 1:
+        raise _rt.Unsure
+    f_id = v1
+    v1 = obj.get("conversation")
+    f_conversation = _fast_structured_conversation(v1, depth + 1)
+    v1 = obj.get("tags", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_tags = None
+    else:
+        if not isinstance(v1, list):
+            raise _rt.Unsure
+        for x2 in v1:
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+
+        f_tags = list(v1)
+
+    v1 = obj.get("metadata", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_metadata = None
+    else:
+        if not isinstance(v1, dict):
+            raise _rt.Unsure
+        for k2, x2 in v1.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+
+        f_metadata = dict(v1)
+
+    return ConversationDocument(
+        id=f_id,
+        conversation=f_conversation,
+        tags=f_tags,
+        metadata=f_metadata,
+    )
+
+
+def _fast_structured_conversation(obj: Any, depth: int) -> StructuredConversation:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_source: Any
+    f_people: Any
+    f_user: Any
+    f_conversation: Any
+    x2: Any
+    a2: Any
+    v1 = obj.get("source")
+    if not isinstance(v1, str) or len(v1) < 1:
+        raise _rt.Unsure
+    f_source = v1
+    v1 = obj.get("people")
+    if not isinstance(v1, list) or len(v1) < 1:
+        raise _rt.Unsure
+    for x2 in v1:
+        if not isinstance(x2, str):
+            raise _rt.Unsure
+
+    f_people = list(v1)
+
+    v1 = obj.get("user")
+    if not isinstance(v1, str) or len(v1) < 1:
+        raise _rt.Unsure
+    f_user = v1
+    v1 = obj.get("conversation")
+    if not isinstance(v1, list) or len(v1) < 1:
+        raise _rt.Unsure
+    a2 = (obj, v1)
+    f_conversation = [_fast_conversation_message(x2, depth + 2, a2) for x2 in v1]
+    if not _rt.fast_member_of(f_user, obj, ("people",)):
+        raise _rt.Unsure
+    return StructuredConversation(
+        source=f_source,
+        people=f_people,
+        user=f_user,
+        conversation=f_conversation,
+    )
+
+
+def _fast_conversation_message(
+    obj: Any, depth: int, anc: tuple[object, ...]
+) -> ConversationMessage:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_speaker: Any
+    f_content: Any
+    f_time: Any
+    v1 = obj.get("speaker")
+    if not isinstance(v1, str) or len(v1) < 1:
+        raise _rt.Unsure
+    f_speaker = v1
+    v1 = obj.get("content")
+    if not isinstance(v1, str) or len(v1) < 1:
+        raise _rt.Unsure
+    f_content = v1
+    v1 = obj.get("time")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_time = _rt.datetime_or_none(v1)
+    if f_time is None:
+        raise _rt.Unsure
+    if not _rt.fast_member_of(f_speaker, _rt.fast_ancestor(anc, 2), ("people",)):
+        raise _rt.Unsure
+    return ConversationMessage(
+        speaker=f_speaker,
+        content=f_content,
+        time=f_time,
+    )
+
+
+def _fast_text_document(obj: Any, depth: int) -> TextDocument:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_id: Any
+    f_content: Any
+    f_timestamp: Any
+    f_tags: Any
+    f_metadata: Any
+    x2: Any
+    k2: Any
+    v1 = obj.get("id")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_id = v1
+    v1 = obj.get("content")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_content = v1
+    v1 = obj.get("timestamp", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_timestamp = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_timestamp = _rt.datetime_or_none(v1)
+        if f_timestamp is None:
+            raise _rt.Unsure
+    v1 = obj.get("tags", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_tags = None
+    else:
+        if not isinstance(v1, list):
+            raise _rt.Unsure
+        for x2 in v1:
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+
+        f_tags = list(v1)
+
+    v1 = obj.get("metadata", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_metadata = None
+    else:
+        if not isinstance(v1, dict):
+            raise _rt.Unsure
+        for k2, x2 in v1.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+
+        f_metadata = dict(v1)
+
+    return TextDocument(
+        id=f_id,
+        content=f_content,
+        timestamp=f_timestamp,
+        tags=f_tags,
+        metadata=f_metadata,
     )
 
 

@@ -1211,3 +1211,133 @@ def _dump_leaf(value: object) -> Any:
     if isinstance(value, (bytes, bytearray)):
         return base64.b64encode(value).decode("ascii")
     return value
+
+
+# --- fast path ----------------------------------------------------------------
+# Each generated model has a fast function of straight-line checks that builds the
+# objects of a document that is surely valid, and raises Unsure at the first thing
+# it is not sure of; the caller then runs the exact walk above, the one source of
+# error messages. A fast function never decides that a document is invalid.
+
+
+class Unsure(Exception):
+    """The fast path cannot vouch for a value: run the exact walk."""
+
+
+ABSENT: Final = _MISSING
+"""What dict.get returns for an absent key on the fast path."""
+
+INF: Final = math.inf
+BIG: Final = 2**1000
+"""An int below this in size surely fits a float64 (number's check); larger ones go to the exact walk."""
+
+
+class _Probe(Context):
+    """A Context whose first problem ends the fast path: the exact rule checks run unchanged."""
+
+    __slots__ = ()
+
+    def error(
+        self,
+        template: str,
+        keyword: str,
+        key: str | tuple[str, ...] | None = None,
+        value: object = None,
+    ) -> None:
+        raise Unsure
+
+
+PROBE: Final = _Probe(None)
+"""Passed as ctx to a rule check on the fast path; it keeps no state, so one serves every run."""
+
+# A pool longer than this is left to the exact walk, which builds its set once per run.
+_FAST_POOL: Final = 64
+
+
+def fast_member_of(value: object, holder: object, pointer: tuple[str, ...]) -> bool:
+    """Whether rule_member_of surely finds no problem: value is no string, the pool
+    (at pointer below holder) no list, or value one of its first items."""
+    if not isinstance(value, str):
+        return True
+    pool = resolve(holder, pointer)
+    if not isinstance(pool, list):
+        return True
+    return len(pool) <= _FAST_POOL and value in pool
+
+
+def fast_ancestor(anc: tuple[object, ...], up: int) -> object:
+    """The value `up` levels above the one a fast function checks (anc nearest last), or absent."""
+    return anc[-up] if len(anc) >= up else _MISSING
+
+
+def json_fits(value: object, room: int) -> bool:
+    """Whether any_json surely accepts value with `room` levels left below it."""
+    if room < 0:
+        return False
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if item is None or isinstance(item, (str, bool)):
+            continue
+        if isinstance(item, int):
+            if item.bit_length() > _INT_DIGITS_BITS:
+                return False
+            continue
+        if isinstance(item, float):
+            if not -math.inf < item < math.inf:
+                return False
+            continue
+        if depth >= room:
+            return False  # a container here has items deeper than room (or is empty: unsure)
+        if isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+            continue
+        if isinstance(item, dict):
+            for k, v in item.items():
+                if not isinstance(k, str):
+                    return False
+                stack.append((v, depth + 1))
+            continue
+        return False
+    return True
+
+
+def has_duplicates(items: list[Any], depth: int) -> bool:
+    """uniqueItems' check on the fast path (depth: the items' path length)."""
+    return _has_duplicates(items, depth)
+
+
+# The common shape of an RFC 3339 date-time, every field in range but the day: for text of
+# this shape datetime.fromisoformat (in C) builds what parse_datetime_text builds, or fails.
+_FAST_RFC3339: Final = re.compile(
+    r"\d{4}-(?:0[1-9]|1[0-2])-\d\dT(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,6})?"
+    r"(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)",
+    re.ASCII,
+)
+
+
+def datetime_or_none(value: str) -> datetime | None:
+    """A date-time's value, or None where the exact walk would report a problem (or might)."""
+    if _FAST_RFC3339.fullmatch(value) is None:
+        return parse_datetime_text(value)
+    try:
+        result = DateTime.fromisoformat(value)
+    except ValueError:
+        return None
+    result.wire = value
+    return result
+
+
+def bytes_or_none(value: str) -> bytes | None:
+    """A base64 string's bytes, or None where the exact walk would report a problem."""
+    if _BASE64.match(value) is None:
+        return None
+    try:
+        return base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def regex(pattern: str) -> re.Pattern[str]:
+    """A pattern compiled once, at import, for a fast function."""
+    return re.compile(pattern)

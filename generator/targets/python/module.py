@@ -17,6 +17,7 @@ from generator.naming import Names, clash_error, constant_case, python_attr, pyt
 from generator.pyformat import format_python
 from generator.render import header, template_exists
 from generator.targets.python import encoders, parsers, types
+from generator.targets.python.fast import FastBuilder
 from generator.targets.python.literals import TEMPLATES
 from generator.targets.python.views import (
     AliasView, EnumView, FieldView, Import, ImportLine, KnownValuesView, ModelView, ModuleView, ParserConst, Step,
@@ -49,6 +50,7 @@ class PythonModule:
         self.names = names
         self.parsers: list[ParserConst] = []  # the fields' parsers, in definition order
         self.uses: set[Import] = set(SKELETON_IMPORTS)
+        self.fast = FastBuilder(fmt)
 
     def field_view(self, model: ir.Model, f: ir.Field, attr: str) -> FieldView:
         const = parsers.parser_const(model.name, attr)
@@ -80,6 +82,8 @@ class PythonModule:
             steps.append(f)
             steps.extend(parsers.rule_view(r, locals_by_wire) for r in model.rules if r.after == f.wire)
         steps.extend(parsers.rule_view(r, locals_by_wire) for r in model.rules if r.after is None)
+        keys_const = f"_KEYS_{constant_case(model.name)}"
+        rules = tuple(s for s in steps if not isinstance(s, FieldView))
         return ModelView(
             name=model.name,
             doc=model.description or model.name,
@@ -88,9 +92,10 @@ class PythonModule:
             steps=tuple(steps),
             closed=model.closed,
             keys=tuple(f.wire for f in fields),
-            keys_const=f"_KEYS_{constant_case(model.name)}",
+            keys_const=keys_const,
             type_message=model.type_message,
             unknown_message=model.unknown_message,
+            fast=self.fast.function(model, fields, keys_const, rules),
             behaviour=render_behaviour(self.fmt, model.name),
         )
 
@@ -157,6 +162,7 @@ class PythonModule:
             models=models,
             aliases=aliases,
             parsers=(*named, *self.parsers),
+            regexes=tuple((const, pattern) for pattern, const in self.fast.regexes.items()),
             root=root.name,
             api_parse=api_parse,
             api_validate=api_validate,

@@ -74,6 +74,10 @@ class Constrained:
     @classmethod
     def from_dict(cls, data: object) -> Constrained:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_constrained(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: Constrained = _rt.parse(_parse_constrained, data)
         return result
 
@@ -191,6 +195,317 @@ def _parse_constrained(data: Any, ctx: _rt.Context) -> Any:
         nickname=nickname,
         budget=budget,
         short=short,
+    )
+
+
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_constrained(obj: Any, depth: int) -> Constrained:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_name: Any
+    f_code: Any
+    f_kind: Any
+    f_level: Any
+    f_at: Any
+    f_blob: Any
+    f_count: Any
+    f_step: Any
+    f_ratio: Any
+    f_temperature: Any
+    f_tags: Any
+    f_values: Any
+    f_anything: Any
+    f_either: Any
+    f_whole: Any
+    f_pair: Any
+    f_limits: Any
+    f_nickname: Any
+    f_budget: Any
+    f_short: Any
+    x2: Any
+    x2_0: Any
+    x2_1: Any
+    k2: Any
+    if not _KEYS_CONSTRAINED.issuperset(obj):
+        raise _rt.Unsure
+    v1 = obj.get("name")
+    if not isinstance(v1, str) or len(v1) < 2 or len(v1) > 4:
+        raise _rt.Unsure
+    f_name = v1
+    v1 = obj.get("code", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_code = None
+    else:
+        if not isinstance(v1, str) or _RE_1.search(v1) is None:
+            raise _rt.Unsure
+        f_code = v1
+    v1 = obj.get("kind", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_kind = None
+    else:
+        if not isinstance(v1, str) or v1 != "fixed":
+            raise _rt.Unsure
+        f_kind = v1
+    v1 = obj.get("level", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_level = None
+    else:
+        if not isinstance(v1, str) or v1 not in ("low", "mid", "high"):
+            raise _rt.Unsure
+        f_level = v1
+    v1 = obj.get("at", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_at = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_at = _rt.datetime_or_none(v1)
+        if f_at is None:
+            raise _rt.Unsure
+    v1 = obj.get("blob", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_blob = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_blob = _rt.bytes_or_none(v1)
+        if f_blob is None:
+            raise _rt.Unsure
+    v1 = obj.get("count")
+    if (
+        type(v1) is not int
+        or not -9223372036854775808 <= v1 <= 9223372036854775807
+        or v1 < 1
+        or v1 > 10
+    ):
+        raise _rt.Unsure
+    f_count = v1
+    v1 = obj.get("step", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_step = None
+    else:
+        if (
+            type(v1) is not int
+            or not -9223372036854775808 <= v1 <= 9223372036854775807
+            or v1 <= -5
+            or v1 >= 5
+        ):
+            raise _rt.Unsure
+        f_step = v1
+    v1 = obj.get("ratio", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_ratio = None
+    else:
+        if (
+            not (
+                type(v1) is float
+                and -_rt.INF < v1 < _rt.INF
+                or type(v1) is int
+                and -_rt.BIG < v1 < _rt.BIG
+            )
+            or v1 <= 0
+            or v1 >= 1
+        ):
+            raise _rt.Unsure
+        f_ratio = v1
+    v1 = obj.get("temperature", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_temperature = None
+    else:
+        if (
+            not (
+                type(v1) is float
+                and -_rt.INF < v1 < _rt.INF
+                or type(v1) is int
+                and -_rt.BIG < v1 < _rt.BIG
+            )
+            or v1 < -273.15
+            or v1 > 100.5
+        ):
+            raise _rt.Unsure
+        f_temperature = v1
+    v1 = obj.get("tags", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_tags = None
+    else:
+        if (
+            not isinstance(v1, list)
+            or len(v1) < 1
+            or len(v1) > 3
+            or _rt.has_duplicates(v1, depth + 2)
+        ):
+            raise _rt.Unsure
+        for x2 in v1:
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+
+        f_tags = list(v1)
+
+    v1 = obj.get("values", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_values = None
+    else:
+        if not isinstance(v1, list) or _rt.has_duplicates(v1, depth + 2):
+            raise _rt.Unsure
+        for x2 in v1:
+            if not (
+                type(x2) is float
+                and -_rt.INF < x2 < _rt.INF
+                or type(x2) is int
+                and -_rt.BIG < x2 < _rt.BIG
+            ):
+                raise _rt.Unsure
+
+        f_values = list(v1)
+
+    v1 = obj.get("anything", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_anything = None
+    else:
+        if not isinstance(v1, list) or _rt.has_duplicates(v1, depth + 2):
+            raise _rt.Unsure
+        for x2 in v1:
+            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+                raise _rt.Unsure
+
+        f_anything = list(v1)
+
+    v1 = obj.get("either", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_either = None
+    else:
+        if type(v1) is float or type(v1) is int:
+            if not (
+                type(v1) is float
+                and -_rt.INF < v1 < _rt.INF
+                or type(v1) is int
+                and -_rt.BIG < v1 < _rt.BIG
+            ):
+                raise _rt.Unsure
+            f_either = v1
+        elif isinstance(v1, str):
+            if not isinstance(v1, str):
+                raise _rt.Unsure
+            f_either = v1
+        else:
+            raise _rt.Unsure
+
+    v1 = obj.get("whole", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_whole = None
+    else:
+        if type(v1) is int:
+            if (
+                type(v1) is not int
+                or not -9223372036854775808 <= v1 <= 9223372036854775807
+            ):
+                raise _rt.Unsure
+            f_whole = v1
+        elif isinstance(v1, str):
+            if not isinstance(v1, str):
+                raise _rt.Unsure
+            f_whole = v1
+        else:
+            raise _rt.Unsure
+
+    v1 = obj.get("pair", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_pair = None
+    else:
+        if not isinstance(v1, list) or len(v1) != 2:
+            raise _rt.Unsure
+        x2_0 = v1[0]
+        if not isinstance(x2_0, str):
+            raise _rt.Unsure
+
+        x2_1 = v1[1]
+        if (
+            type(x2_1) is not int
+            or not -9223372036854775808 <= x2_1 <= 9223372036854775807
+        ):
+            raise _rt.Unsure
+
+        f_pair = (
+            x2_0,
+            x2_1,
+        )
+    v1 = obj.get("limits", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_limits = None
+    else:
+        if not isinstance(v1, dict):
+            raise _rt.Unsure
+        for k2, x2 in v1.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if (
+                type(x2) is not int
+                or not -9223372036854775808 <= x2 <= 9223372036854775807
+                or x2 < 0
+            ):
+                raise _rt.Unsure
+
+        f_limits = dict(v1)
+
+    v1 = obj.get("nickname", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_nickname = None
+    else:
+        if v1 is None:
+            f_nickname = None
+        else:
+            if not isinstance(v1, str) or len(v1) > 3:
+                raise _rt.Unsure
+            f_nickname = v1
+    v1 = obj.get("budget", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        raise _rt.Unsure
+    if v1 is None:
+        f_budget = None
+    else:
+        if (
+            not (
+                type(v1) is float
+                and -_rt.INF < v1 < _rt.INF
+                or type(v1) is int
+                and -_rt.BIG < v1 < _rt.BIG
+            )
+            or v1 < 0
+        ):
+            raise _rt.Unsure
+        f_budget = v1
+    v1 = obj.get("short", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_short = None
+    else:
+        if not isinstance(v1, str) or len(v1) > 1:
+            raise _rt.Unsure
+        f_short = v1
+    return Constrained(
+        name=f_name,
+        code=f_code,
+        kind=f_kind,
+        level=f_level,
+        at=f_at,
+        blob=f_blob,
+        count=f_count,
+        step=f_step,
+        ratio=f_ratio,
+        temperature=f_temperature,
+        tags=f_tags,
+        values=f_values,
+        anything=f_anything,
+        either=f_either,
+        whole=f_whole,
+        pair=f_pair,
+        limits=f_limits,
+        nickname=f_nickname,
+        budget=f_budget,
+        short=f_short,
     )
 
 
@@ -348,6 +663,7 @@ _P_CONSTRAINED_SHORT: Final = _rt.string(
     },
     max_length=1,
 )
+_RE_1: Final = _rt.regex("^[A-Z]{3}-[0-9]+$")
 _KEYS_CONSTRAINED: Final = frozenset(
     (
         "name",

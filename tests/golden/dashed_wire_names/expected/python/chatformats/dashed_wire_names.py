@@ -42,6 +42,10 @@ class Headers:
     @classmethod
     def from_dict(cls, data: object) -> Headers:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_headers(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: Headers = _rt.parse(_parse_headers, data)
         return result
 
@@ -97,6 +101,63 @@ def _parse_headers(data: Any, ctx: _rt.Context) -> Any:
     )
 
 
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_headers(obj: Any, depth: int) -> Headers:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_content_type: Any
+    f_x_request_id: Any
+    f_n2fa_code: Any
+    f_max_age: Any
+    f_n_code: Any
+    if not _KEYS_HEADERS.issuperset(obj):
+        raise _rt.Unsure
+    v1 = obj.get("content-type")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_content_type = v1
+    v1 = obj.get("x-request-id", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_x_request_id = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_x_request_id = v1
+    v1 = obj.get("2fa-code")
+    if not isinstance(v1, str) or _RE_1.search(v1) is None:
+        raise _rt.Unsure
+    f_n2fa_code = v1
+    v1 = obj.get("max.age", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_max_age = None
+    else:
+        if (
+            type(v1) is not int
+            or not -9223372036854775808 <= v1 <= 9223372036854775807
+            or v1 < 0
+        ):
+            raise _rt.Unsure
+        f_max_age = v1
+    v1 = obj.get("ünïcode", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_n_code = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_n_code = v1
+    return Headers(
+        content_type=f_content_type,
+        x_request_id=f_x_request_id,
+        n2fa_code=f_n2fa_code,
+        max_age=f_max_age,
+        n_code=f_n_code,
+    )
+
+
 # Parsers are built once, at import, from the runtime's combinators.
 _P_HEADERS_CONTENT_TYPE: Final = _rt.string({"type": "must be a string"})
 _P_HEADERS_X_REQUEST_ID: Final = _rt.string({"type": "must be a string"})
@@ -113,6 +174,7 @@ _P_HEADERS_MAX_AGE: Final = _rt.integer(
     minimum=0,
 )
 _P_HEADERS_N_CODE: Final = _rt.string({"type": "must be a string"})
+_RE_1: Final = _rt.regex("^[0-9]{6}$")
 _KEYS_HEADERS: Final = frozenset(
     ("content-type", "x-request-id", "2fa-code", "max.age", "ünïcode")
 )

@@ -40,6 +40,10 @@ class Collisions:
     @classmethod
     def from_dict(cls, data: object) -> Collisions:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_collisions(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: Collisions = _rt.parse(_parse_collisions, data)
         return result
 
@@ -91,6 +95,51 @@ def _parse_collisions(data: Any, ctx: _rt.Context) -> Any:
         content_type_snake=content_type_snake,
         user_id=user_id,
         user_id_upper=user_id_upper,
+    )
+
+
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_collisions(obj: Any, depth: int) -> Collisions:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_content_type: Any
+    f_content_type_snake: Any
+    f_user_id: Any
+    f_user_id_upper: Any
+    v1 = obj.get("content-type")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_content_type = v1
+    v1 = obj.get("content_type", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_content_type_snake = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_content_type_snake = v1
+    v1 = obj.get("userId", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_user_id = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_user_id = v1
+    v1 = obj.get("user_ID", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_user_id_upper = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_user_id_upper = v1
+    return Collisions(
+        content_type=f_content_type,
+        content_type_snake=f_content_type_snake,
+        user_id=f_user_id,
+        user_id_upper=f_user_id_upper,
     )
 
 

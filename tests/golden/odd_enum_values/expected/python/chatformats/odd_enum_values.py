@@ -71,6 +71,10 @@ class Holder:
     @classmethod
     def from_dict(cls, data: object) -> Holder:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_holder(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: Holder = _rt.parse(_parse_holder, data)
         return result
 
@@ -111,6 +115,42 @@ def _parse_holder(data: Any, ctx: _rt.Context) -> Any:
         mode=mode,
         status=status,
         open=open,
+    )
+
+
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_holder(obj: Any, depth: int) -> Holder:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_mode: Any
+    f_status: Any
+    f_open: Any
+    v1 = obj.get("mode")
+    if not isinstance(v1, str) or v1 not in MODE_VALUES:
+        raise _rt.Unsure
+    f_mode = v1
+    v1 = obj.get("status", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_status = None
+    else:
+        if not isinstance(v1, str) or v1 not in ("ok", "not-ok", "OK"):
+            raise _rt.Unsure
+        f_status = v1
+    v1 = obj.get("open", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_open = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_open = v1
+    return Holder(
+        mode=f_mode,
+        status=f_status,
+        open=f_open,
     )
 
 

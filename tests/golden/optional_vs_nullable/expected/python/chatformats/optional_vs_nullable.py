@@ -47,6 +47,10 @@ class Flags:
     @classmethod
     def from_dict(cls, data: object) -> Flags:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_flags(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: Flags = _rt.parse(_parse_flags, data)
         return result
 
@@ -90,6 +94,10 @@ class Inner:
     @classmethod
     def from_dict(cls, data: object) -> Inner:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_inner(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: Inner = _rt.parse(_parse_inner, data)
         return result
 
@@ -164,6 +172,109 @@ def _parse_inner(data: Any, ctx: _rt.Context) -> Any:
         return _rt.INVALID
     return Inner(
         n=n,
+    )
+
+
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_flags(obj: Any, depth: int) -> Flags:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_required_plain: Any
+    f_required_nullable: Any
+    f_optional_plain: Any
+    f_optional_nullable: Any
+    f_optional_default: Any
+    f_optional_list: Any
+    f_optional_ref: Any
+    x2: Any
+    v1 = obj.get("required_plain")
+    if v1 is not True and v1 is not False:
+        raise _rt.Unsure
+    f_required_plain = v1
+    v1 = obj.get("required_nullable", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        raise _rt.Unsure
+    if v1 is None:
+        f_required_nullable = None
+    else:
+        if v1 is not True and v1 is not False:
+            raise _rt.Unsure
+        f_required_nullable = v1
+    v1 = obj.get("optional_plain", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_optional_plain = None
+    else:
+        if v1 is not True and v1 is not False:
+            raise _rt.Unsure
+        f_optional_plain = v1
+    v1 = obj.get("optional_nullable", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_optional_nullable = None
+    else:
+        if v1 is None:
+            f_optional_nullable = None
+        else:
+            if v1 is not True and v1 is not False:
+                raise _rt.Unsure
+            f_optional_nullable = v1
+    v1 = obj.get("optional_default", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_optional_default = 3
+    else:
+        if type(v1) is not int or not -9223372036854775808 <= v1 <= 9223372036854775807:
+            raise _rt.Unsure
+        f_optional_default = v1
+    v1 = obj.get("optional_list", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_optional_list = []
+    else:
+        if not isinstance(v1, list):
+            raise _rt.Unsure
+        for x2 in v1:
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+
+        f_optional_list = list(v1)
+
+    v1 = obj.get("optional_ref", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_optional_ref = None
+    else:
+        if v1 is None:
+            f_optional_ref = None
+        else:
+            f_optional_ref = _fast_inner(v1, depth + 1)
+    return Flags(
+        required_plain=f_required_plain,
+        required_nullable=f_required_nullable,
+        optional_plain=f_optional_plain,
+        optional_nullable=f_optional_nullable,
+        optional_default=f_optional_default,
+        optional_list=f_optional_list,
+        optional_ref=f_optional_ref,
+    )
+
+
+def _fast_inner(obj: Any, depth: int) -> Inner:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_n: Any
+    v1 = obj.get("n")
+    if (
+        type(v1) is not int
+        or not -9223372036854775808 <= v1 <= 9223372036854775807
+        or v1 < 1
+        or v1 > 10
+    ):
+        raise _rt.Unsure
+    f_n = v1
+    return Inner(
+        n=f_n,
     )
 
 
