@@ -1,0 +1,106 @@
+"""The generated fast path (issue 16) never decides alone: on every document it either
+builds exactly what the exact walk builds, or says it is not sure (_rt.Unsure) and the
+exact walk runs. It never accepts what the exact walk rejects."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import fuzz
+import mutations
+from conftest import ROOT, format_folders
+
+GOLDEN = ROOT / "tests" / "golden"
+
+# Run in a fresh interpreter per package root: fast-vs-exact over documents given as JSON.
+_COMPARE = r"""
+import importlib, json, sys
+from chatformats import _runtime as rt
+cases = json.loads(sys.stdin.read())
+out = []
+ids = [0]
+def fixed_uuid4():  # both paths draw their uuid4 defaults from the same sequence
+    ids[0] += 1
+    return "00000000-0000-4000-8000-%012d" % ids[0]
+rt.new_uuid4 = fixed_uuid4
+for module, model, doc in cases:
+    mod = importlib.import_module("chatformats." + module)
+    words = "".join("_" + c.lower() if c.isupper() else c for c in model).lstrip("_")
+    fast, exact = getattr(mod, "_fast_" + words), getattr(mod, "_parse_" + words)
+    ids[0] = 0
+    try:
+        built = fast(doc, 0, ()) if fast.__code__.co_argcount == 3 else fast(doc, 0)
+    except rt.Unsure:
+        built = rt.Unsure
+    ids[0] = 0
+    try:
+        expected = rt.parse(exact, doc)
+    except rt.ValidationError:
+        expected = rt.ValidationError
+    if built is rt.Unsure:
+        out.append("unsure-ok" if expected is rt.ValidationError else "unsure-valid")
+    elif expected is rt.ValidationError:
+        out.append("WRONG: the fast path accepts what the exact walk rejects: " + json.dumps(doc)[:300])
+    elif built != expected or built.to_json() != expected.to_json() or type(built) is not type(expected):
+        out.append("WRONG: the fast path builds something else: " + json.dumps(doc)[:300])
+    else:
+        out.append("same")
+print(json.dumps(out))
+"""
+
+
+def compare(package_root: Path, cases: list[tuple[str, str, Any]]) -> list[str]:
+    done = subprocess.run([sys.executable, "-S", "-c", _COMPARE], input=json.dumps(cases), capture_output=True, text=True,
+                          cwd=package_root, env={**os.environ, "PYTHONPATH": str(package_root)})
+    assert done.returncode == 0, done.stderr[-3000:]
+    verdicts: list[str] = json.loads(done.stdout)
+    return verdicts
+
+
+def golden_cases() -> list[str]:
+    return sorted(p.name for p in GOLDEN.iterdir() if (p / "expected" / "python").is_dir())
+
+
+@pytest.mark.parametrize("fmt", list(format_folders()))
+def test_the_fast_path_builds_what_the_exact_walk_builds_or_steps_aside_on_fuzz_cases(fmt: str) -> None:
+    folder = format_folders()[fmt]
+    cases: list[tuple[str, str, Any]] = []
+    for target in fuzz.targets(fmt):
+        seeds = fuzz.model_seeds(target, folder, 1)
+        cases += [(fmt, target.model, doc) for doc in fuzz.cases_for(target, folder, 150, 1)]
+        cases += [(fmt, target.model, doc) for seed in seeds for doc in mutations.mutations(seed)]
+    verdicts = compare(ROOT / "generated" / "python", cases)
+    wrong = [v for v in verdicts if v.startswith("WRONG")]
+    assert not wrong, "\n".join(wrong[:10])
+    # Both outcomes occur, and the fast path vouches for nearly every valid case (the seeds).
+    assert verdicts.count("same") and verdicts.count("unsure-ok"), set(verdicts)
+    assert verdicts.count("unsure-valid") <= verdicts.count("same") // 10, (verdicts.count("unsure-valid"), verdicts.count("same"))
+
+
+@pytest.mark.parametrize("case", golden_cases())
+def test_the_fast_path_of_each_golden_case_agrees_with_its_exact_walk(case: str, tmp_path: Path) -> None:
+    # The golden case's module beside the runtime of this checkout, as generate writes them together.
+    package = tmp_path / "chatformats"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "_runtime.py").write_text((ROOT / "generated" / "python" / "chatformats" / "_runtime.py").read_text(encoding="utf-8"))
+    (package / f"{case}.py").write_text((GOLDEN / case / "expected" / "python" / "chatformats" / f"{case}.py").read_text(encoding="utf-8"))
+    valid = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((GOLDEN / case / "examples" / "valid").glob("*.json"))]
+    invalid = [json.loads(p.read_text(encoding="utf-8"))["data"] for p in sorted((GOLDEN / case / "examples" / "invalid").glob("*.json"))]
+    root = json.loads((GOLDEN / case / "spec.json").read_text(encoding="utf-8"))["$ref"].rsplit("/", 1)[-1]
+    docs = [*valid, *invalid, *(m for doc in valid for m in mutations.mutations(doc))]
+    verdicts = compare(tmp_path, [(case, root, doc) for doc in docs])
+    wrong = [v for v in verdicts if v.startswith("WRONG")]
+    assert not wrong, "\n".join(wrong[:10])
+    # It vouches for the valid examples; integral floats in integer fields (10.0) are left to the exact walk.
+    stepped_aside = [doc for doc, v in zip(valid, verdicts) if v != "same"]
+    assert all("10.0" in json.dumps(doc) for doc in stepped_aside), stepped_aside
+    assert all(v == "unsure-ok" for v in verdicts[len(valid): len(valid) + len(invalid)])
