@@ -629,6 +629,11 @@ Content: TypeAlias = str | list[ContentBlock]
 
 
 def _parse_chat_input(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_chat_input(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -670,6 +675,11 @@ def _parse_chat_input(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_text_block(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_text_block(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -692,6 +702,11 @@ def _parse_text_block(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_image_block(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_image_block(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -740,6 +755,11 @@ def _parse_image_block(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_audio_block(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_audio_block(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -788,6 +808,11 @@ def _parse_audio_block(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_video_block(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_video_block(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -836,6 +861,11 @@ def _parse_video_block(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_chat_message(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_chat_message(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -877,6 +907,11 @@ def _parse_chat_message(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_conversation_metadata(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_conversation_metadata(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -923,6 +958,11 @@ def _parse_conversation_metadata(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_chat_state(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_chat_state(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID

@@ -236,6 +236,11 @@ class TextDocument:
 
 
 def _parse_conversation_document(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_conversation_document(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -260,6 +265,11 @@ def _parse_conversation_document(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_structured_conversation(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_structured_conversation(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -307,6 +317,11 @@ def _parse_structured_conversation(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_conversation_message(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_conversation_message(data, ctx.depth, ctx.above())
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -344,6 +359,11 @@ def _parse_conversation_message(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_text_document(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_text_document(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID

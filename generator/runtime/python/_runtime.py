@@ -257,6 +257,15 @@ class Context:
             self._pools[id(pool)] = cached
         return cached[1]
 
+    @property
+    def depth(self) -> int:
+        """How many levels below the document's root the value being parsed is."""
+        return len(self._path)
+
+    def above(self) -> tuple[object, ...]:
+        """The values above the one being parsed, nearest last (a fast function's anc)."""
+        return tuple(self._values[:-1])
+
     def mark(self) -> int:
         return self.count
 

@@ -33,6 +33,7 @@ class FastBuilder:
         self.defs = {d.name: d for d in fmt.definitions}
         self.regexes: dict[str, str] = {}  # pattern (Python dialect) -> its constant, in first use order
         self.anc = self.ancestors_needed()
+        self.recursive = self.recursive_models()
 
     def regex(self, pattern: str) -> str:
         return self.regexes.setdefault(pattern, f"_RE_{len(self.regexes) + 1}")
@@ -51,6 +52,23 @@ class FastBuilder:
                             need[m.name] = need[name] - level
                             changed = True
         return need
+
+    def recursive_models(self) -> set[str]:
+        """The models that can hold themselves: the exact walk does not try their fast functions
+        (on a deep document each level would try the whole subtree below it again)."""
+        holds = {m.name: {name for f in m.fields for name, _ in self.model_refs(f.type, 1)} for m in self.fmt.models}
+        found = set()
+        for start in holds:
+            seen, todo = set(), list(holds[start])
+            while todo:
+                name = todo.pop()
+                if name == start:
+                    found.add(start)
+                    break
+                if name not in seen:
+                    seen.add(name)
+                    todo.extend(holds[name])
+        return found
 
     def model_refs(self, t: ir.TypeRef, level: int) -> list[tuple[str, int]]:
         """The models a type holds (through aliases), with the level below the field's object."""
@@ -161,6 +179,7 @@ class FastBuilder:
             name=model.name,
             fn=fast_fn(model.name),
             anc=self.anc[model.name] > 0,
+            inside=model.name not in self.recursive,
             levels=max((1 + self.levels(f.type) for f in model.fields), default=0),
             fields=tuple(FastField(v.attr, f"f_{v.attr}", v.wire, c, default(f), v.nullable)
                          for f, v, c in zip(model.fields, fields, checks)),

@@ -390,6 +390,7 @@ class FastFunction:
     name: str  # the model, e.g. "ChatEvent"
     fn: str  # e.g. "_fast_chat_event"
     anc: bool  # takes the values above it, nearest last
+    inside: bool  # the exact walk tries it on each of the model's values below the root (not for a recursive model)
     levels: int  # how many levels below the object its checks read (its depth limit is MAX_DEPTH - levels)
     fields: tuple[FastField, ...]
     temps: tuple[str, ...]  # every local it assigns, declared Any

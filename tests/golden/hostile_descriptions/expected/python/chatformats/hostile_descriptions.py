@@ -75,6 +75,11 @@ Line two | with pipe
 
 
 def _parse_hostile(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_hostile(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, 'must be an object, "really"')
     if obj is None:
         return _rt.INVALID

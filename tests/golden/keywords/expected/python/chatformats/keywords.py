@@ -135,6 +135,11 @@ class Struct:
 
 
 def _parse_keywords(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_keywords(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -173,6 +178,11 @@ def _parse_keywords(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_struct(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_struct(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID

@@ -73,6 +73,11 @@ class Collisions:
 
 
 def _parse_collisions(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_collisions(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID

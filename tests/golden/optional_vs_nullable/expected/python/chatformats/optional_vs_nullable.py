@@ -121,6 +121,11 @@ class Inner:
 
 
 def _parse_flags(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_flags(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -163,6 +168,11 @@ def _parse_flags(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_inner(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_inner(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
