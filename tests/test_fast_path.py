@@ -22,8 +22,46 @@ GOLDEN = ROOT / "tests" / "golden"
 
 # Run in a fresh interpreter per package root: fast-vs-exact over documents given as JSON.
 _COMPARE = r"""
-import importlib, json, sys
+import copy, dataclasses, importlib, json, sys
+from datetime import datetime, timedelta, timezone
 from chatformats import _runtime as rt
+
+ODD = [None, "", "x", 0, -1, 1.5, 2**63, True, [], [None], ["x"], ("a", "b"), {}, {"k": 1}, b"ab", float("nan"),
+       datetime(2024, 1, 1), datetime(2024, 1, 1, tzinfo=timezone(timedelta(seconds=30))),
+       datetime(2024, 1, 1, tzinfo=timezone.utc), object()]
+
+
+def objects(root):
+    # (model object, attribute) for every attribute of every model object reachable from root, in order
+    found, todo = [], [root]
+    while todo:
+        value = todo.pop(0)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            for f in dataclasses.fields(value):
+                found.append((value, f.name))
+                todo.append(getattr(value, f.name))
+        elif isinstance(value, (list, tuple)):
+            todo.extend(value)
+        elif isinstance(value, dict):
+            todo.extend(value.values())
+    return found
+
+
+def find(copied, original, holder):
+    # the object in copied at holder's place in original
+    pairs = [(copied, original)]
+    while pairs:
+        c, o = pairs.pop(0)
+        if o is holder:
+            return c
+        if dataclasses.is_dataclass(o):
+            pairs.extend((getattr(c, f.name), getattr(o, f.name)) for f in dataclasses.fields(o))
+        elif isinstance(o, (list, tuple)):
+            pairs.extend(zip(c, o))
+        elif isinstance(o, dict):
+            pairs.extend((c[k], o[k]) for k in o)
+    raise AssertionError("not found")
+
 cases = json.loads(sys.stdin.read())
 out = []
 ids = [0]
@@ -31,7 +69,8 @@ def fixed_uuid4():  # both paths draw their uuid4 defaults from the same sequenc
     ids[0] += 1
     return "00000000-0000-4000-8000-%012d" % ids[0]
 rt.new_uuid4 = fixed_uuid4
-for module, model, doc in cases:
+attr_out = []
+for module, model, doc, mutate in cases:
     mod = importlib.import_module("chatformats." + module)
     words = "".join("_" + c.lower() if c.isupper() else c for c in model).lstrip("_")
     fast, exact = getattr(mod, "_fast_" + words), getattr(mod, "_parse_" + words)
@@ -53,16 +92,47 @@ for module, model, doc in cases:
         out.append("WRONG: the fast path builds something else: " + json.dumps(doc)[:300])
     else:
         out.append("same")
-print(json.dumps(out))
+    if expected is rt.ValidationError or not mutate:
+        continue
+    # validate() on the built object and on copies with one attribute (at any depth) changed:
+    # the attribute check may only pass where the exact walk of to_dict() passes.
+    check = getattr(mod, "_check_" + words)
+    def verdicts(value):
+        try:
+            check(value, 0, ()) if check.__code__.co_argcount == 3 else check(value, 0)
+            quick = True
+        except rt.Unsure:
+            quick = False
+        try:
+            rt.parse(exact, value.to_dict())
+            slow = True
+        except (rt.ValidationError, TypeError, ValueError, AttributeError):
+            slow = False
+        return quick, slow
+    quick, slow = verdicts(expected)
+    if not (quick and slow):
+        attr_out.append("WRONG: validate() steps aside on a valid object: %s %s %s" % (quick, slow, json.dumps(doc)[:300]))
+    for holder, attr in objects(expected):
+        for odd in ODD:
+            copy_ = copy.deepcopy(expected)
+            target = find(copy_, expected, holder)
+            setattr(target, attr, odd)
+            quick, slow = verdicts(copy_)
+            if quick and not slow:
+                attr_out.append("WRONG: validate() passes an object the exact walk rejects: %s.%s = %r" % (type(holder).__name__, attr, odd))
+            attr_out.append("same" if quick == slow else "unsure")
+print(json.dumps([out, attr_out]))
 """
 
 
-def compare(package_root: Path, cases: list[tuple[str, str, Any]]) -> list[str]:
+def compare(package_root: Path, cases: list[tuple[str, str, Any, bool]]) -> tuple[list[str], list[str]]:
+    """Per case (module, model, document, whether to change the built object's attributes too):
+    the fast path's verdict against the exact walk's, and those of validate() on changed objects."""
     done = subprocess.run([sys.executable, "-S", "-c", _COMPARE], input=json.dumps(cases), capture_output=True, text=True,
                           cwd=package_root, env={**os.environ, "PYTHONPATH": str(package_root)})
     assert done.returncode == 0, done.stderr[-3000:]
-    verdicts: list[str] = json.loads(done.stdout)
-    return verdicts
+    verdicts, attrs = json.loads(done.stdout)
+    return verdicts, attrs
 
 
 def golden_cases() -> list[str]:
@@ -72,17 +142,20 @@ def golden_cases() -> list[str]:
 @pytest.mark.parametrize("fmt", list(format_folders()))
 def test_the_fast_path_builds_what_the_exact_walk_builds_or_steps_aside_on_fuzz_cases(fmt: str) -> None:
     folder = format_folders()[fmt]
-    cases: list[tuple[str, str, Any]] = []
+    cases: list[tuple[str, str, Any, bool]] = []
     for target in fuzz.targets(fmt):
         seeds = fuzz.model_seeds(target, folder, 1)
-        cases += [(fmt, target.model, doc) for doc in fuzz.cases_for(target, folder, 150, 1)]
-        cases += [(fmt, target.model, doc) for seed in seeds for doc in mutations.mutations(seed)]
-    verdicts = compare(ROOT / "generated" / "python", cases)
-    wrong = [v for v in verdicts if v.startswith("WRONG")]
+        cases += [(fmt, target.model, doc, True) for doc in seeds]
+        cases += [(fmt, target.model, doc, False) for doc in fuzz.cases_for(target, folder, 150, 1)]
+        cases += [(fmt, target.model, doc, False) for seed in seeds for doc in mutations.mutations(seed)]
+    verdicts, attrs = compare(ROOT / "generated" / "python", cases)
+    wrong = [v for v in verdicts + attrs if v.startswith("WRONG")]
     assert not wrong, "\n".join(wrong[:10])
     # Both outcomes occur, and the fast path vouches for nearly every valid case (the seeds).
     assert verdicts.count("same") and verdicts.count("unsure-ok"), set(verdicts)
     assert verdicts.count("unsure-valid") <= verdicts.count("same") // 10, (verdicts.count("unsure-valid"), verdicts.count("same"))
+    # validate() vouches for most changed objects the exact walk accepts too, and steps aside on the rest.
+    assert attrs.count("same") > attrs.count("unsure"), (attrs.count("same"), attrs.count("unsure"))
 
 
 @pytest.mark.parametrize("case", golden_cases())
@@ -97,8 +170,8 @@ def test_the_fast_path_of_each_golden_case_agrees_with_its_exact_walk(case: str,
     invalid = [json.loads(p.read_text(encoding="utf-8"))["data"] for p in sorted((GOLDEN / case / "examples" / "invalid").glob("*.json"))]
     root = json.loads((GOLDEN / case / "spec.json").read_text(encoding="utf-8"))["$ref"].rsplit("/", 1)[-1]
     docs = [*valid, *invalid, *(m for doc in valid for m in mutations.mutations(doc))]
-    verdicts = compare(tmp_path, [(case, root, doc) for doc in docs])
-    wrong = [v for v in verdicts if v.startswith("WRONG")]
+    verdicts, attrs = compare(tmp_path, [(case, root, doc, i < len(valid)) for i, doc in enumerate(docs)])
+    wrong = [v for v in verdicts + attrs if v.startswith("WRONG")]
     assert not wrong, "\n".join(wrong[:10])
     # It vouches for the valid examples; integral floats in integer fields (10.0) are left to the exact walk.
     stepped_aside = [doc for doc, v in zip(valid, verdicts) if v != "same"]

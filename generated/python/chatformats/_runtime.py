@@ -1285,6 +1285,9 @@ def json_fits(value: object, room: int) -> bool:
     if room < 0:
         return False
     stack: list[tuple[object, int]] = [(value, 0)]
+    seen: set[int] = (
+        set()
+    )  # a container met twice (shared, or a cycle in a built object): unsure
     while stack:
         item, depth = stack.pop()
         if item is None or isinstance(item, (str, bool)):
@@ -1297,8 +1300,9 @@ def json_fits(value: object, room: int) -> bool:
             if not -math.inf < item < math.inf:
                 return False
             continue
-        if depth >= room:
+        if depth >= room or id(item) in seen:
             return False  # a container here has items deeper than room (or is empty: unsure)
+        seen.add(id(item))
         if isinstance(item, list):
             stack.extend((v, depth + 1) for v in item)
             continue
@@ -1351,3 +1355,90 @@ def bytes_or_none(value: str) -> bytes | None:
 def regex(pattern: str) -> re.Pattern[str]:
     """A pattern compiled once, at import, for a fast function."""
     return re.compile(pattern)
+
+
+# --- validate() on a built object: the attributes checked as the exact walk checks to_dict() ---
+
+
+def datetime_ok(value: object) -> bool:
+    """Whether to_dict writes value as a date-time the exact walk accepts: an aware datetime
+    whose offset is whole minutes (and whose remembered wire text, if any, is a string).
+    """
+    if not isinstance(value, datetime) or hasattr(value, "to_dict"):
+        return False
+    wire = getattr(value, "wire", None)
+    if wire is not None and not isinstance(wire, str):
+        return False
+    offset = value.utcoffset()
+    return offset is not None and not offset.microseconds and not offset.seconds % 60
+
+
+_JSON_LEAF: Final = (str, int, float, bool)
+
+
+def resolve_value(value: object, pointer: tuple[str, ...]) -> object:
+    """resolve() on built objects: what resolve would find in to_dict()'s JSON shape,
+    following wire names through models (_WIRE_ATTRS); raises Unsure where it cannot tell.
+    """
+    for token in pointer:
+        wire: dict[str, str] | None = getattr(type(value), "_WIRE_ATTRS", None)
+        if wire is not None:
+            attr = wire.get(token)
+            if attr is None:
+                return _MISSING
+            value = getattr(value, attr)
+            if value is None:
+                raise Unsure  # left out of to_dict, or written as null
+        elif isinstance(value, dict):
+            value = value.get(token, _MISSING)
+        elif isinstance(value, (list, tuple)):
+            if not (token.isdigit() and int(token) < len(value)):
+                return _MISSING
+            value = value[int(token)]
+        elif value is _MISSING or value is None or isinstance(value, _JSON_LEAF):
+            return _MISSING
+        else:
+            raise Unsure
+    if (
+        value is _MISSING
+        or value is None
+        or isinstance(value, (*_JSON_LEAF, list, tuple, dict))
+    ):
+        return value
+    raise Unsure
+
+
+def attr_member_of(value: object, holder: object, pointer: tuple[str, ...]) -> bool:
+    """fast_member_of on built objects."""
+    if not isinstance(value, str):
+        return True
+    pool = resolve_value(holder, pointer)
+    if not isinstance(pool, (list, tuple)):
+        return True
+    return len(pool) <= _FAST_POOL and value in pool
+
+
+def attr_all_allowed(
+    items: object, each: tuple[str, ...], allowed: frozenset[str]
+) -> bool:
+    """Whether rule_allowed_when surely finds every item's value (at each) allowed."""
+    if items is None:
+        return True
+    if not isinstance(items, (list, tuple)):
+        return False
+    for item in items:
+        found = resolve_value(item, each)
+        if found is _MISSING:
+            continue
+        if not isinstance(found, str) or found not in allowed:
+            return False
+    return True
+
+
+def attr_contains(items: object, each: tuple[str, ...], equals: str) -> bool:
+    """Whether rule_contains surely finds an item with equals at each."""
+    if items is None:
+        return True
+    return isinstance(items, (list, tuple)) and any(
+        resolve_value(item, each) == equals for item in items
+    )

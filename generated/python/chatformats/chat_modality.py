@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, ClassVar, Final, Literal, TypeAlias
 
 from . import _runtime as _rt
 from ._runtime import ValidationError
@@ -75,6 +75,17 @@ class ChatInput:
     """Optional conversation/thread identifier for multi-conversation support; "default" when absent."""
     metadata: dict[str, Any] = field(default_factory=dict)
     """Optional dictionary for extensibility (token count, model info, etc.)."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "modality_type": "modality_type",
+        "timestamp": "timestamp",
+        "input_id": "input_id",
+        "role": "role",
+        "content": "content",
+        "message_id": "message_id",
+        "conversation_id": "conversation_id",
+        "metadata": "metadata",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> ChatInput:
@@ -114,6 +125,11 @@ class ChatInput:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_chat_input(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_chat_input, self.to_dict())
 
     def get_summary(self) -> str:
@@ -141,6 +157,8 @@ class TextBlock:
     """Always "text"."""
     text: str
     """The text."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {"type": "type", "text": "text"}
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> TextBlock:
@@ -169,6 +187,11 @@ class TextBlock:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_text_block(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_text_block, self.to_dict())
 
 
@@ -186,6 +209,14 @@ class ImageBlock:
     """Base64 media data; required when source is "base64"."""
     media_type: str | None = None
     """Optional MIME type of the media, e.g. image/png."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "type": "type",
+        "source": "source",
+        "url": "url",
+        "data": "data",
+        "media_type": "media_type",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> ImageBlock:
@@ -220,6 +251,11 @@ class ImageBlock:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_image_block(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_image_block, self.to_dict())
 
 
@@ -237,6 +273,14 @@ class AudioBlock:
     """Base64 media data; required when source is "base64"."""
     media_type: str | None = None
     """Optional MIME type of the media, e.g. audio/wav."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "type": "type",
+        "source": "source",
+        "url": "url",
+        "data": "data",
+        "media_type": "media_type",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> AudioBlock:
@@ -271,6 +315,11 @@ class AudioBlock:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_audio_block(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_audio_block, self.to_dict())
 
 
@@ -288,6 +337,14 @@ class VideoBlock:
     """Base64 media data; required when source is "base64"."""
     media_type: str | None = None
     """Optional MIME type of the media, e.g. video/mp4."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "type": "type",
+        "source": "source",
+        "url": "url",
+        "data": "data",
+        "media_type": "media_type",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> VideoBlock:
@@ -322,6 +379,11 @@ class VideoBlock:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_video_block(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_video_block, self.to_dict())
 
 
@@ -343,6 +405,16 @@ class ChatMessage:
     """When message was sent (simulator time)."""
     metadata: dict[str, Any] = field(default_factory=dict)
     """Optional additional data."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "message_id": "message_id",
+        "input_id": "input_id",
+        "conversation_id": "conversation_id",
+        "role": "role",
+        "content": "content",
+        "timestamp": "timestamp",
+        "metadata": "metadata",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> ChatMessage:
@@ -378,6 +450,11 @@ class ChatMessage:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_chat_message(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_chat_message, self.to_dict())
 
 
@@ -395,6 +472,14 @@ class ConversationMetadata:
     """Number of messages applied to this conversation, including any later pruned from history."""
     participant_roles: list[Role] = field(default_factory=list)
     """Set of roles that have participated ("user", "assistant"), without duplicates."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "conversation_id": "conversation_id",
+        "created_at": "created_at",
+        "last_message_at": "last_message_at",
+        "message_count": "message_count",
+        "participant_roles": "participant_roles",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> ConversationMetadata:
@@ -427,6 +512,11 @@ class ConversationMetadata:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_conversation_metadata(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_conversation_metadata, self.to_dict())
 
 
@@ -448,6 +538,16 @@ class ChatState:
     """Maximum messages to retain per conversation."""
     default_conversation_id: str = "default"
     """ID for default conversation."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "modality_type": "modality_type",
+        "last_updated": "last_updated",
+        "update_count": "update_count",
+        "messages": "messages",
+        "conversations": "conversations",
+        "max_history_size": "max_history_size",
+        "default_conversation_id": "default_conversation_id",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> ChatState:
@@ -488,6 +588,11 @@ class ChatState:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_chat_state(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_chat_state, self.to_dict())
 
     # Lookups kept by apply_input; built from the fields when first needed, so a
@@ -1111,6 +1216,86 @@ def _fast_chat_input(obj: Any, depth: int) -> ChatInput:
     )
 
 
+def _check_chat_input(obj: ChatInput, depth: int) -> None:
+    if type(obj) is not ChatInput or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_modality_type: Any
+    f_timestamp: Any
+    f_input_id: Any
+    f_role: Any
+    f_content: Any
+    f_message_id: Any
+    f_conversation_id: Any
+    f_metadata: Any
+    x2: Any
+    y2: Any
+    t2: Any
+    k2: Any
+    f_modality_type = obj.modality_type
+    if f_modality_type is not None:
+        if not isinstance(f_modality_type, str) or f_modality_type != "chat":
+            raise _rt.Unsure
+
+    f_timestamp = obj.timestamp
+    if not _rt.datetime_ok(f_timestamp):
+        raise _rt.Unsure
+    f_input_id = obj.input_id
+    if f_input_id is not None:
+        if not isinstance(f_input_id, str):
+            raise _rt.Unsure
+
+    f_role = obj.role
+    if not isinstance(f_role, str) or f_role not in ROLE_VALUES:
+        raise _rt.Unsure
+
+    f_content = obj.content
+    if isinstance(f_content, str):
+        if not isinstance(f_content, str) or _RE_1.search(f_content) is None:
+            raise _rt.Unsure
+
+    elif isinstance(f_content, list):
+        if not isinstance(f_content, (list, tuple)) or len(f_content) < 1:
+            raise _rt.Unsure
+        for x2 in f_content:
+            if type(x2) is TextBlock:
+                _check_text_block(x2, depth + 2)
+            elif type(x2) is ImageBlock:
+                _check_image_block(x2, depth + 2)
+            elif type(x2) is AudioBlock:
+                _check_audio_block(x2, depth + 2)
+            elif type(x2) is VideoBlock:
+                _check_video_block(x2, depth + 2)
+            else:
+                raise _rt.Unsure
+
+    else:
+        raise _rt.Unsure
+
+    f_message_id = obj.message_id
+    if f_message_id is not None:
+        if not isinstance(f_message_id, str):
+            raise _rt.Unsure
+
+    f_conversation_id = obj.conversation_id
+    if f_conversation_id is not None:
+        if (
+            not isinstance(f_conversation_id, str)
+            or _RE_1.search(f_conversation_id) is None
+        ):
+            raise _rt.Unsure
+
+    f_metadata = obj.metadata
+    if f_metadata is not None:
+        if not isinstance(f_metadata, dict):
+            raise _rt.Unsure
+        for k2, x2 in f_metadata.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+                raise _rt.Unsure
+
+
 def _fast_text_block(obj: Any, depth: int) -> TextBlock:
     if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
         raise _rt.Unsure
@@ -1129,6 +1314,21 @@ def _fast_text_block(obj: Any, depth: int) -> TextBlock:
         type=f_type,
         text=f_text,
     )
+
+
+def _check_text_block(obj: TextBlock, depth: int) -> None:
+    if type(obj) is not TextBlock or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    f_text: Any
+    f_type = obj.type
+    if not isinstance(f_type, str) or f_type != "text":
+        raise _rt.Unsure
+
+    f_text = obj.text
+    if not isinstance(f_text, str):
+        raise _rt.Unsure
 
 
 def _fast_image_block(obj: Any, depth: int) -> ImageBlock:
@@ -1199,6 +1399,44 @@ def _fast_image_block(obj: Any, depth: int) -> ImageBlock:
     )
 
 
+def _check_image_block(obj: ImageBlock, depth: int) -> None:
+    if type(obj) is not ImageBlock or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    f_source: Any
+    f_url: Any
+    f_data: Any
+    f_media_type: Any
+    f_type = obj.type
+    if not isinstance(f_type, str) or f_type != "image":
+        raise _rt.Unsure
+
+    f_source = obj.source
+    if not isinstance(f_source, str) or f_source not in MEDIA_SOURCE_VALUES:
+        raise _rt.Unsure
+
+    f_url = obj.url
+    if f_url is not None:
+        if not isinstance(f_url, str):
+            raise _rt.Unsure
+
+    f_data = obj.data
+    if f_data is not None:
+        if not isinstance(f_data, str):
+            raise _rt.Unsure
+
+    f_media_type = obj.media_type
+    if f_media_type is not None:
+        if not isinstance(f_media_type, str):
+            raise _rt.Unsure
+
+    if f_url is None and _rt.resolve_value(f_source, ()) == "url":
+        raise _rt.Unsure
+    if f_data is None and _rt.resolve_value(f_source, ()) == "base64":
+        raise _rt.Unsure
+
+
 def _fast_audio_block(obj: Any, depth: int) -> AudioBlock:
     if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
         raise _rt.Unsure
@@ -1267,6 +1505,44 @@ def _fast_audio_block(obj: Any, depth: int) -> AudioBlock:
     )
 
 
+def _check_audio_block(obj: AudioBlock, depth: int) -> None:
+    if type(obj) is not AudioBlock or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    f_source: Any
+    f_url: Any
+    f_data: Any
+    f_media_type: Any
+    f_type = obj.type
+    if not isinstance(f_type, str) or f_type != "audio":
+        raise _rt.Unsure
+
+    f_source = obj.source
+    if not isinstance(f_source, str) or f_source not in MEDIA_SOURCE_VALUES:
+        raise _rt.Unsure
+
+    f_url = obj.url
+    if f_url is not None:
+        if not isinstance(f_url, str):
+            raise _rt.Unsure
+
+    f_data = obj.data
+    if f_data is not None:
+        if not isinstance(f_data, str):
+            raise _rt.Unsure
+
+    f_media_type = obj.media_type
+    if f_media_type is not None:
+        if not isinstance(f_media_type, str):
+            raise _rt.Unsure
+
+    if f_url is None and _rt.resolve_value(f_source, ()) == "url":
+        raise _rt.Unsure
+    if f_data is None and _rt.resolve_value(f_source, ()) == "base64":
+        raise _rt.Unsure
+
+
 def _fast_video_block(obj: Any, depth: int) -> VideoBlock:
     if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
         raise _rt.Unsure
@@ -1333,6 +1609,44 @@ def _fast_video_block(obj: Any, depth: int) -> VideoBlock:
         data=f_data,
         media_type=f_media_type,
     )
+
+
+def _check_video_block(obj: VideoBlock, depth: int) -> None:
+    if type(obj) is not VideoBlock or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    f_source: Any
+    f_url: Any
+    f_data: Any
+    f_media_type: Any
+    f_type = obj.type
+    if not isinstance(f_type, str) or f_type != "video":
+        raise _rt.Unsure
+
+    f_source = obj.source
+    if not isinstance(f_source, str) or f_source not in MEDIA_SOURCE_VALUES:
+        raise _rt.Unsure
+
+    f_url = obj.url
+    if f_url is not None:
+        if not isinstance(f_url, str):
+            raise _rt.Unsure
+
+    f_data = obj.data
+    if f_data is not None:
+        if not isinstance(f_data, str):
+            raise _rt.Unsure
+
+    f_media_type = obj.media_type
+    if f_media_type is not None:
+        if not isinstance(f_media_type, str):
+            raise _rt.Unsure
+
+    if f_url is None and _rt.resolve_value(f_source, ()) == "url":
+        raise _rt.Unsure
+    if f_data is None and _rt.resolve_value(f_source, ()) == "base64":
+        raise _rt.Unsure
 
 
 def _fast_chat_message(obj: Any, depth: int) -> ChatMessage:
@@ -1427,6 +1741,78 @@ def _fast_chat_message(obj: Any, depth: int) -> ChatMessage:
     )
 
 
+def _check_chat_message(obj: ChatMessage, depth: int) -> None:
+    if type(obj) is not ChatMessage or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_message_id: Any
+    f_input_id: Any
+    f_conversation_id: Any
+    f_role: Any
+    f_content: Any
+    f_timestamp: Any
+    f_metadata: Any
+    x2: Any
+    y2: Any
+    t2: Any
+    k2: Any
+    f_message_id = obj.message_id
+    if not isinstance(f_message_id, str):
+        raise _rt.Unsure
+
+    f_input_id = obj.input_id
+    if f_input_id is not None:
+        if not isinstance(f_input_id, str):
+            raise _rt.Unsure
+
+    f_conversation_id = obj.conversation_id
+    if (
+        not isinstance(f_conversation_id, str)
+        or _RE_1.search(f_conversation_id) is None
+    ):
+        raise _rt.Unsure
+
+    f_role = obj.role
+    if not isinstance(f_role, str) or f_role not in ROLE_VALUES:
+        raise _rt.Unsure
+
+    f_content = obj.content
+    if isinstance(f_content, str):
+        if not isinstance(f_content, str) or _RE_1.search(f_content) is None:
+            raise _rt.Unsure
+
+    elif isinstance(f_content, list):
+        if not isinstance(f_content, (list, tuple)) or len(f_content) < 1:
+            raise _rt.Unsure
+        for x2 in f_content:
+            if type(x2) is TextBlock:
+                _check_text_block(x2, depth + 2)
+            elif type(x2) is ImageBlock:
+                _check_image_block(x2, depth + 2)
+            elif type(x2) is AudioBlock:
+                _check_audio_block(x2, depth + 2)
+            elif type(x2) is VideoBlock:
+                _check_video_block(x2, depth + 2)
+            else:
+                raise _rt.Unsure
+
+    else:
+        raise _rt.Unsure
+
+    f_timestamp = obj.timestamp
+    if not _rt.datetime_ok(f_timestamp):
+        raise _rt.Unsure
+    f_metadata = obj.metadata
+    if f_metadata is not None:
+        if not isinstance(f_metadata, dict):
+            raise _rt.Unsure
+        for k2, x2 in f_metadata.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+                raise _rt.Unsure
+
+
 def _fast_conversation_metadata(obj: Any, depth: int) -> ConversationMetadata:
     if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
         raise _rt.Unsure
@@ -1480,6 +1866,48 @@ def _fast_conversation_metadata(obj: Any, depth: int) -> ConversationMetadata:
         message_count=f_message_count,
         participant_roles=f_participant_roles,
     )
+
+
+def _check_conversation_metadata(obj: ConversationMetadata, depth: int) -> None:
+    if type(obj) is not ConversationMetadata or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_conversation_id: Any
+    f_created_at: Any
+    f_last_message_at: Any
+    f_message_count: Any
+    f_participant_roles: Any
+    x2: Any
+    f_conversation_id = obj.conversation_id
+    if (
+        not isinstance(f_conversation_id, str)
+        or _RE_1.search(f_conversation_id) is None
+    ):
+        raise _rt.Unsure
+
+    f_created_at = obj.created_at
+    if not _rt.datetime_ok(f_created_at):
+        raise _rt.Unsure
+    f_last_message_at = obj.last_message_at
+    if not _rt.datetime_ok(f_last_message_at):
+        raise _rt.Unsure
+    f_message_count = obj.message_count
+    if (
+        type(f_message_count) is not int
+        or not -9223372036854775808 <= f_message_count <= 9223372036854775807
+        or f_message_count < 0
+    ):
+        raise _rt.Unsure
+
+    f_participant_roles = obj.participant_roles
+    if f_participant_roles is not None:
+        if not isinstance(f_participant_roles, (list, tuple)) or _rt.has_duplicates(
+            _rt.dump(f_participant_roles), depth + 2
+        ):
+            raise _rt.Unsure
+        for x2 in f_participant_roles:
+            if not isinstance(x2, str) or x2 not in ROLE_VALUES:
+                raise _rt.Unsure
 
 
 def _fast_chat_state(obj: Any, depth: int) -> ChatState:
@@ -1569,6 +1997,71 @@ def _fast_chat_state(obj: Any, depth: int) -> ChatState:
         max_history_size=f_max_history_size,
         default_conversation_id=f_default_conversation_id,
     )
+
+
+def _check_chat_state(obj: ChatState, depth: int) -> None:
+    if type(obj) is not ChatState or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_modality_type: Any
+    f_last_updated: Any
+    f_update_count: Any
+    f_messages: Any
+    f_conversations: Any
+    f_max_history_size: Any
+    f_default_conversation_id: Any
+    k2: Any
+    x2: Any
+    y2: Any
+    f_modality_type = obj.modality_type
+    if f_modality_type is not None:
+        if not isinstance(f_modality_type, str) or f_modality_type != "chat":
+            raise _rt.Unsure
+
+    f_last_updated = obj.last_updated
+    if f_last_updated is not None:
+        if not _rt.datetime_ok(f_last_updated):
+            raise _rt.Unsure
+    f_update_count = obj.update_count
+    if f_update_count is not None:
+        if (
+            type(f_update_count) is not int
+            or not -9223372036854775808 <= f_update_count <= 9223372036854775807
+            or f_update_count < 0
+        ):
+            raise _rt.Unsure
+
+    f_messages = obj.messages
+    if f_messages is not None:
+        if not isinstance(f_messages, (list, tuple)):
+            raise _rt.Unsure
+        for x2 in f_messages:
+            _check_chat_message(x2, depth + 2)
+
+    f_conversations = obj.conversations
+    if f_conversations is not None:
+        if not isinstance(f_conversations, dict):
+            raise _rt.Unsure
+        for k2, x2 in f_conversations.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            _check_conversation_metadata(x2, depth + 2)
+    f_max_history_size = obj.max_history_size
+    if f_max_history_size is not None:
+        if (
+            type(f_max_history_size) is not int
+            or not -9223372036854775808 <= f_max_history_size <= 9223372036854775807
+            or f_max_history_size < 1
+        ):
+            raise _rt.Unsure
+
+    f_default_conversation_id = obj.default_conversation_id
+    if f_default_conversation_id is not None:
+        if (
+            not isinstance(f_default_conversation_id, str)
+            or _RE_1.search(f_default_conversation_id) is None
+        ):
+            raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.

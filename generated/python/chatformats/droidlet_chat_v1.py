@@ -7,7 +7,7 @@ A single chat sent from a Droidlet agent to the user. This is the source of trut
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, ClassVar, Final, Literal, TypeAlias
 
 from . import _runtime as _rt
 from ._runtime import ValidationError
@@ -69,6 +69,13 @@ class DroidletChat:
     """The type of content to be rendered to the user: an array holding exactly one content type."""
     content: list[ContentItem]
     """The chat content: a non-empty list of [kind, text] pairs."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "speaker_id": "speaker_id",
+        "timestamp": "timestamp",
+        "content_type": "content_type",
+        "content": "content",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> DroidletChat:
@@ -99,6 +106,11 @@ class DroidletChat:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_droidlet_chat(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_droidlet_chat, self.to_dict())
 
 
@@ -342,6 +354,88 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
         content_type=f_content_type,
         content=f_content,
     )
+
+
+def _check_droidlet_chat(obj: DroidletChat, depth: int) -> None:
+    if type(obj) is not DroidletChat or depth > _rt.MAX_DEPTH - 3:
+        raise _rt.Unsure
+    v1: Any
+    f_speaker_id: Any
+    f_timestamp: Any
+    f_content_type: Any
+    f_content: Any
+    x2: Any
+    y2: Any
+    x3_0: Any
+    x3_1: Any
+    f_speaker_id = obj.speaker_id
+    if not isinstance(f_speaker_id, str):
+        raise _rt.Unsure
+
+    f_timestamp = obj.timestamp
+    if (
+        type(f_timestamp) is not int
+        or not -9223372036854775808 <= f_timestamp <= 9223372036854775807
+    ):
+        raise _rt.Unsure
+
+    f_content_type = obj.content_type
+    if (
+        not isinstance(f_content_type, (list, tuple))
+        or len(f_content_type) < 1
+        or len(f_content_type) > 1
+    ):
+        raise _rt.Unsure
+    for x2 in f_content_type:
+        if not isinstance(x2, str) or x2 not in CONTENT_TYPE_VALUES:
+            raise _rt.Unsure
+
+    f_content = obj.content
+    if not isinstance(f_content, (list, tuple)) or len(f_content) < 1:
+        raise _rt.Unsure
+    for x2 in f_content:
+        if not isinstance(x2, (list, tuple)) or len(x2) != 2:
+            raise _rt.Unsure
+        x3_0 = x2[0]
+        if not isinstance(x3_0, str) or x3_0 not in CONTENT_KIND_VALUES:
+            raise _rt.Unsure
+
+        x3_1 = x2[1]
+        if not isinstance(x3_1, str):
+            raise _rt.Unsure
+
+    if not _rt.attr_contains(f_content, ("0",), "text"):
+        raise _rt.Unsure
+    if _rt.resolve_value(
+        f_content_type, ("0",)
+    ) == "chat_string" and not _rt.attr_all_allowed(
+        f_content, ("0",), frozenset(("text",))
+    ):
+        raise _rt.Unsure
+    if _rt.resolve_value(
+        f_content_type, ("0",)
+    ) == "chat_and_media" and not _rt.attr_all_allowed(
+        f_content, ("0",), frozenset(("text", "image_link"))
+    ):
+        raise _rt.Unsure
+    if _rt.resolve_value(
+        f_content_type, ("0",)
+    ) == "chat_and_text_options" and not _rt.attr_all_allowed(
+        f_content, ("0",), frozenset(("text", "response_option"))
+    ):
+        raise _rt.Unsure
+    if _rt.resolve_value(
+        f_content_type, ("0",)
+    ) == "chat_and_media_options" and not _rt.attr_all_allowed(
+        f_content, ("0",), frozenset(("text", "response_image_link"))
+    ):
+        raise _rt.Unsure
+    if _rt.resolve_value(
+        f_content_type, ("0",)
+    ) == "chat_and_media_and_text_options" and not _rt.attr_all_allowed(
+        f_content, ("0",), frozenset(("text", "image_link", "response_option"))
+    ):
+        raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.

@@ -13,7 +13,7 @@ from generator.patterns import to_python
 from generator.targets.python.parsers import default
 from generator.targets.python.views import (
     FastCheck, FastField, FastFunction, FastList, FastMap, FastModel, FastNullable, FastNumber, FastScalar, FastString,
-    FastTuple, FastUnion, FieldView, RuleView,
+    FastTuple, FastUnion, FieldView, RuleView, AttrRule,
 )
 
 # The JSON kinds _rt._json_kind can return: a union case of another kind ("any") is never chosen.
@@ -23,6 +23,11 @@ JSON_KINDS = ("null", "boolean", "integer", "number", "string", "array", "object
 def fast_fn(model: str) -> str:
     """A model's fast function, e.g. "_fast_chat_event"."""
     return f"_fast_{snake_case(model)}"
+
+
+def check_fn(model: str) -> str:
+    """A model's attribute check (validate()), e.g. "_check_chat_event"."""
+    return f"_check_{snake_case(model)}"
 
 
 class FastBuilder:
@@ -141,7 +146,7 @@ class FastBuilder:
                               if t.discriminator is not None or k in JSON_KINDS)
                 return FastUnion(t.discriminator, cases, same=all(c.same for _, c in cases))
             case ir.Ref(target="model"):
-                return FastModel(fast_fn(t.name), anc=self.anc[t.name] > 0)
+                return FastModel(fast_fn(t.name), self.anc[t.name] > 0, t.name, check_fn(t.name))
             case ir.Ref(target="enum"):
                 return FastString(None, None, None, None, f"{constant_case(t.name)}_VALUES", None)
             case ir.Ref(target="alias"):
@@ -173,11 +178,13 @@ class FastBuilder:
 
     def function(self, model: ir.Model, fields: tuple[FieldView, ...], keys_const: str, rules: tuple[RuleView, ...]) -> FastFunction:
         attr_by_local = {v.local: v.attr for v in fields}
+        attr_by_wire = {v.wire: v.attr for v in fields}
         checks = [self.check(f.type) for f in model.fields]
         temps = dict.fromkeys(["v1", *(f"f_{v.attr}" for v in fields), *(t for c in checks for t in self.temps(c, 1))])
         return FastFunction(
             name=model.name,
             fn=fast_fn(model.name),
+            check_fn=check_fn(model.name),
             anc=self.anc[model.name] > 0,
             inside=model.name not in self.recursive,
             levels=max((1 + self.levels(f.type) for f in model.fields), default=0),
@@ -185,6 +192,9 @@ class FastBuilder:
                          for f, v, c in zip(model.fields, fields, checks)),
             temps=tuple(temps),
             rules=tuple(RuleView(r.rule, tuple(f"f_{attr_by_local[i]}" for i in r.inputs), r.kind) for r in rules),
+            attr_rules=tuple(AttrRule(r, tuple(f"f_{attr_by_wire[w]}" for w in r.fields),
+                                      f"f_{attr_by_wire[r.when.field]}" if r.when is not None else None, r.kind)
+                             for r in (v.rule for v in rules)),
             closed=model.closed,
             keys_const=keys_const,
         )

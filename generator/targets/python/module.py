@@ -84,6 +84,9 @@ class PythonModule:
         steps.extend(parsers.rule_view(r, locals_by_wire) for r in model.rules if r.after is None)
         keys_const = f"_KEYS_{constant_case(model.name)}"
         rules = tuple(s for s in steps if not isinstance(s, FieldView))
+        wire_attrs = tuple((f.wire, f.attr) for f in fields) if any(m.rules for m in self.fmt.models) else ()
+        if wire_attrs:
+            self.uses.add(Import("typing", "ClassVar"))
         return ModelView(
             name=model.name,
             doc=model.description or model.name,
@@ -96,6 +99,7 @@ class PythonModule:
             type_message=model.type_message,
             unknown_message=model.unknown_message,
             fast=self.fast.function(model, fields, keys_const, rules),
+            wire_attrs=wire_attrs,
             behaviour=render_behaviour(self.fmt, model.name),
         )
 

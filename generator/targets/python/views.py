@@ -213,6 +213,7 @@ class ModelView:
     type_message: str
     unknown_message: str
     fast: FastFunction
+    wire_attrs: tuple[tuple[str, str], ...]  # (wire name, attribute) for rules' pointers into built objects, or ()
     behaviour: str  # the class body's behaviour methods (templates/python/behaviour/<format>/<Model>.py.j2), or ""
 
 
@@ -364,6 +365,8 @@ class FastModel:
 
     fn: str  # e.g. "_fast_chat_event"
     anc: bool
+    cls: str  # e.g. "ChatEvent"
+    check_fn: str  # e.g. "_check_chat_event"
     same: bool = False
     kind: Literal["model"] = "model"
 
@@ -384,16 +387,28 @@ class FastField:
 
 
 @dataclass(frozen=True)
+class AttrRule:
+    """A rule's check on a built object's attributes (validate()), with the check function's locals."""
+
+    rule: ir.Rule
+    fields: tuple[str, ...]  # the locals of rule.fields
+    when: str | None  # the local of rule.when.field
+    kind: str
+
+
+@dataclass(frozen=True)
 class FastFunction:
     """A model's fast function (templates/python/fast.py.j2)."""
 
     name: str  # the model, e.g. "ChatEvent"
     fn: str  # e.g. "_fast_chat_event"
+    check_fn: str  # e.g. "_check_chat_event": the same checks on a built object's attributes (validate())
     anc: bool  # takes the values above it, nearest last
     inside: bool  # the exact walk tries it on each of the model's values below the root (not for a recursive model)
     levels: int  # how many levels below the object its checks read (its depth limit is MAX_DEPTH - levels)
     fields: tuple[FastField, ...]
     temps: tuple[str, ...]  # every local it assigns, declared Any
     rules: tuple[RuleView, ...]
+    attr_rules: tuple[AttrRule, ...]
     closed: bool
     keys_const: str

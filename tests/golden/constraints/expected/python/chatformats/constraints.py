@@ -133,6 +133,11 @@ class Constrained:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_constrained(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_constrained, self.to_dict())
 
 
@@ -512,6 +517,233 @@ def _fast_constrained(obj: Any, depth: int) -> Constrained:
         budget=f_budget,
         short=f_short,
     )
+
+
+def _check_constrained(obj: Constrained, depth: int) -> None:
+    if type(obj) is not Constrained or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_name: Any
+    f_code: Any
+    f_kind: Any
+    f_level: Any
+    f_at: Any
+    f_blob: Any
+    f_count: Any
+    f_step: Any
+    f_ratio: Any
+    f_temperature: Any
+    f_tags: Any
+    f_values: Any
+    f_anything: Any
+    f_either: Any
+    f_whole: Any
+    f_pair: Any
+    f_limits: Any
+    f_nickname: Any
+    f_budget: Any
+    f_short: Any
+    x2: Any
+    x2_0: Any
+    x2_1: Any
+    k2: Any
+    f_name = obj.name
+    if not isinstance(f_name, str) or len(f_name) < 2 or len(f_name) > 4:
+        raise _rt.Unsure
+
+    f_code = obj.code
+    if f_code is not None:
+        if not isinstance(f_code, str) or _RE_1.search(f_code) is None:
+            raise _rt.Unsure
+
+    f_kind = obj.kind
+    if f_kind is not None:
+        if not isinstance(f_kind, str) or f_kind != "fixed":
+            raise _rt.Unsure
+
+    f_level = obj.level
+    if f_level is not None:
+        if not isinstance(f_level, str) or f_level not in ("low", "mid", "high"):
+            raise _rt.Unsure
+
+    f_at = obj.at
+    if f_at is not None:
+        if not _rt.datetime_ok(f_at):
+            raise _rt.Unsure
+    f_blob = obj.blob
+    if f_blob is not None:
+        if not isinstance(f_blob, (bytes, bytearray)):
+            raise _rt.Unsure
+    f_count = obj.count
+    if (
+        type(f_count) is not int
+        or not -9223372036854775808 <= f_count <= 9223372036854775807
+        or f_count < 1
+        or f_count > 10
+    ):
+        raise _rt.Unsure
+
+    f_step = obj.step
+    if f_step is not None:
+        if (
+            type(f_step) is not int
+            or not -9223372036854775808 <= f_step <= 9223372036854775807
+            or f_step <= -5
+            or f_step >= 5
+        ):
+            raise _rt.Unsure
+
+    f_ratio = obj.ratio
+    if f_ratio is not None:
+        if (
+            not (
+                type(f_ratio) is float
+                and -_rt.INF < f_ratio < _rt.INF
+                or type(f_ratio) is int
+                and -_rt.BIG < f_ratio < _rt.BIG
+            )
+            or f_ratio <= 0
+            or f_ratio >= 1
+        ):
+            raise _rt.Unsure
+
+    f_temperature = obj.temperature
+    if f_temperature is not None:
+        if (
+            not (
+                type(f_temperature) is float
+                and -_rt.INF < f_temperature < _rt.INF
+                or type(f_temperature) is int
+                and -_rt.BIG < f_temperature < _rt.BIG
+            )
+            or f_temperature < -273.15
+            or f_temperature > 100.5
+        ):
+            raise _rt.Unsure
+
+    f_tags = obj.tags
+    if f_tags is not None:
+        if (
+            not isinstance(f_tags, (list, tuple))
+            or len(f_tags) < 1
+            or len(f_tags) > 3
+            or _rt.has_duplicates(_rt.dump(f_tags), depth + 2)
+        ):
+            raise _rt.Unsure
+        for x2 in f_tags:
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+
+    f_values = obj.values
+    if f_values is not None:
+        if not isinstance(f_values, (list, tuple)) or _rt.has_duplicates(
+            _rt.dump(f_values), depth + 2
+        ):
+            raise _rt.Unsure
+        for x2 in f_values:
+            if not (
+                type(x2) is float
+                and -_rt.INF < x2 < _rt.INF
+                or type(x2) is int
+                and -_rt.BIG < x2 < _rt.BIG
+            ):
+                raise _rt.Unsure
+
+    f_anything = obj.anything
+    if f_anything is not None:
+        if not isinstance(f_anything, (list, tuple)) or _rt.has_duplicates(
+            _rt.dump(f_anything), depth + 2
+        ):
+            raise _rt.Unsure
+        for x2 in f_anything:
+            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+                raise _rt.Unsure
+
+    f_either = obj.either
+    if f_either is not None:
+        if type(f_either) is float or type(f_either) is int:
+            if not (
+                type(f_either) is float
+                and -_rt.INF < f_either < _rt.INF
+                or type(f_either) is int
+                and -_rt.BIG < f_either < _rt.BIG
+            ):
+                raise _rt.Unsure
+
+        elif isinstance(f_either, str):
+            if not isinstance(f_either, str):
+                raise _rt.Unsure
+
+        else:
+            raise _rt.Unsure
+
+    f_whole = obj.whole
+    if f_whole is not None:
+        if type(f_whole) is int:
+            if (
+                type(f_whole) is not int
+                or not -9223372036854775808 <= f_whole <= 9223372036854775807
+            ):
+                raise _rt.Unsure
+
+        elif isinstance(f_whole, str):
+            if not isinstance(f_whole, str):
+                raise _rt.Unsure
+
+        else:
+            raise _rt.Unsure
+
+    f_pair = obj.pair
+    if f_pair is not None:
+        if not isinstance(f_pair, (list, tuple)) or len(f_pair) != 2:
+            raise _rt.Unsure
+        x2_0 = f_pair[0]
+        if not isinstance(x2_0, str):
+            raise _rt.Unsure
+
+        x2_1 = f_pair[1]
+        if (
+            type(x2_1) is not int
+            or not -9223372036854775808 <= x2_1 <= 9223372036854775807
+        ):
+            raise _rt.Unsure
+
+    f_limits = obj.limits
+    if f_limits is not None:
+        if not isinstance(f_limits, dict):
+            raise _rt.Unsure
+        for k2, x2 in f_limits.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if (
+                type(x2) is not int
+                or not -9223372036854775808 <= x2 <= 9223372036854775807
+                or x2 < 0
+            ):
+                raise _rt.Unsure
+
+    f_nickname = obj.nickname
+    if f_nickname is not None:
+        if not isinstance(f_nickname, str) or len(f_nickname) > 3:
+            raise _rt.Unsure
+
+    f_budget = obj.budget
+    if f_budget is not None:
+        if (
+            not (
+                type(f_budget) is float
+                and -_rt.INF < f_budget < _rt.INF
+                or type(f_budget) is int
+                and -_rt.BIG < f_budget < _rt.BIG
+            )
+            or f_budget < 0
+        ):
+            raise _rt.Unsure
+
+    f_short = obj.short
+    if f_short is not None:
+        if not isinstance(f_short, str) or len(f_short) > 1:
+            raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.

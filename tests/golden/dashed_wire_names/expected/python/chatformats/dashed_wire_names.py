@@ -72,6 +72,11 @@ class Headers:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_headers(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_headers, self.to_dict())
 
 
@@ -161,6 +166,43 @@ def _fast_headers(obj: Any, depth: int) -> Headers:
         max_age=f_max_age,
         n_code=f_n_code,
     )
+
+
+def _check_headers(obj: Headers, depth: int) -> None:
+    if type(obj) is not Headers or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_content_type: Any
+    f_x_request_id: Any
+    f_n2fa_code: Any
+    f_max_age: Any
+    f_n_code: Any
+    f_content_type = obj.content_type
+    if not isinstance(f_content_type, str):
+        raise _rt.Unsure
+
+    f_x_request_id = obj.x_request_id
+    if f_x_request_id is not None:
+        if not isinstance(f_x_request_id, str):
+            raise _rt.Unsure
+
+    f_n2fa_code = obj.n2fa_code
+    if not isinstance(f_n2fa_code, str) or _RE_1.search(f_n2fa_code) is None:
+        raise _rt.Unsure
+
+    f_max_age = obj.max_age
+    if f_max_age is not None:
+        if (
+            type(f_max_age) is not int
+            or not -9223372036854775808 <= f_max_age <= 9223372036854775807
+            or f_max_age < 0
+        ):
+            raise _rt.Unsure
+
+    f_n_code = obj.n_code
+    if f_n_code is not None:
+        if not isinstance(f_n_code, str):
+            raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.

@@ -71,6 +71,11 @@ Line two | with pipe
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_hostile(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_hostile, self.to_dict())
 
 
@@ -132,6 +137,28 @@ def _fast_hostile(obj: Any, depth: int) -> Hostile:
         note=f_note,
         raw=f_raw,
     )
+
+
+def _check_hostile(obj: Hostile, depth: int) -> None:
+    if type(obj) is not Hostile or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_text: Any
+    f_note: Any
+    f_raw: Any
+    f_text = obj.text
+    if not isinstance(f_text, str) or _RE_1.search(f_text) is None:
+        raise _rt.Unsure
+
+    f_note = obj.note
+    if f_note is not None:
+        if not isinstance(f_note, str):
+            raise _rt.Unsure
+
+    f_raw = obj.raw
+    if f_raw is not None:
+        if not isinstance(f_raw, str):
+            raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.

@@ -91,6 +91,11 @@ class Keywords:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_keywords(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_keywords, self.to_dict())
 
 
@@ -131,6 +136,11 @@ class Struct:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_struct(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_struct, self.to_dict())
 
 
@@ -300,6 +310,75 @@ def _fast_keywords(obj: Any, depth: int) -> Keywords:
     )
 
 
+def _check_keywords(obj: Keywords, depth: int) -> None:
+    if type(obj) is not Keywords or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_class_: Any
+    f_type: Any
+    f_func: Any
+    f_import_: Any
+    f_range: Any
+    f_self_: Any
+    f_none: Any
+    f_from_dict_: Any
+    f_validate_: Any
+    f_nested: Any
+    f_class_ = obj.class_
+    if not isinstance(f_class_, str):
+        raise _rt.Unsure
+
+    f_type = obj.type
+    if not isinstance(f_type, str):
+        raise _rt.Unsure
+
+    f_func = obj.func
+    if (
+        type(f_func) is not int
+        or not -9223372036854775808 <= f_func <= 9223372036854775807
+    ):
+        raise _rt.Unsure
+
+    f_import_ = obj.import_
+    if f_import_ is not None:
+        if f_import_ is not True and f_import_ is not False:
+            raise _rt.Unsure
+
+    f_range = obj.range
+    if f_range is not None:
+        if not (
+            type(f_range) is float
+            and -_rt.INF < f_range < _rt.INF
+            or type(f_range) is int
+            and -_rt.BIG < f_range < _rt.BIG
+        ):
+            raise _rt.Unsure
+
+    f_self_ = obj.self_
+    if f_self_ is not None:
+        if not isinstance(f_self_, str):
+            raise _rt.Unsure
+
+    f_none = obj.none
+    if f_none is not None:
+        if not isinstance(f_none, str):
+            raise _rt.Unsure
+
+    f_from_dict_ = obj.from_dict_
+    if f_from_dict_ is not None:
+        if not isinstance(f_from_dict_, str):
+            raise _rt.Unsure
+
+    f_validate_ = obj.validate_
+    if f_validate_ is not None:
+        if not isinstance(f_validate_, str):
+            raise _rt.Unsure
+
+    f_nested = obj.nested
+    if f_nested is not None:
+        _check_struct(f_nested, depth + 1)
+
+
 def _fast_struct(obj: Any, depth: int) -> Struct:
     if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
         raise _rt.Unsure
@@ -330,6 +409,29 @@ def _fast_struct(obj: Any, depth: int) -> Struct:
         interface=f_interface,
         map=f_map,
     )
+
+
+def _check_struct(obj: Struct, depth: int) -> None:
+    if type(obj) is not Struct or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_interface: Any
+    f_map: Any
+    k2: Any
+    x2: Any
+    f_interface = obj.interface
+    if not isinstance(f_interface, str):
+        raise _rt.Unsure
+
+    f_map = obj.map
+    if f_map is not None:
+        if not isinstance(f_map, dict):
+            raise _rt.Unsure
+        for k2, x2 in f_map.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if not isinstance(x2, str):
+                raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.

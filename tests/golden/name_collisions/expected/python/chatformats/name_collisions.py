@@ -69,6 +69,11 @@ class Collisions:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_collisions(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_collisions, self.to_dict())
 
 
@@ -146,6 +151,34 @@ def _fast_collisions(obj: Any, depth: int) -> Collisions:
         user_id=f_user_id,
         user_id_upper=f_user_id_upper,
     )
+
+
+def _check_collisions(obj: Collisions, depth: int) -> None:
+    if type(obj) is not Collisions or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_content_type: Any
+    f_content_type_snake: Any
+    f_user_id: Any
+    f_user_id_upper: Any
+    f_content_type = obj.content_type
+    if not isinstance(f_content_type, str):
+        raise _rt.Unsure
+
+    f_content_type_snake = obj.content_type_snake
+    if f_content_type_snake is not None:
+        if not isinstance(f_content_type_snake, str):
+            raise _rt.Unsure
+
+    f_user_id = obj.user_id
+    if f_user_id is not None:
+        if not isinstance(f_user_id, str):
+            raise _rt.Unsure
+
+    f_user_id_upper = obj.user_id_upper
+    if f_user_id_upper is not None:
+        if not isinstance(f_user_id_upper, str):
+            raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.

@@ -70,6 +70,11 @@ class Envelope:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_envelope(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_envelope, self.to_dict())
 
 
@@ -107,6 +112,11 @@ class TextPart:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_text_part(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_text_part, self.to_dict())
 
 
@@ -144,6 +154,11 @@ class RefPart:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_ref_part(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_ref_part, self.to_dict())
 
 
@@ -333,6 +348,85 @@ def _fast_envelope(obj: Any, depth: int) -> Envelope:
     )
 
 
+def _check_envelope(obj: Envelope, depth: int) -> None:
+    if type(obj) is not Envelope or depth > _rt.MAX_DEPTH - 3:
+        raise _rt.Unsure
+    v1: Any
+    f_body: Any
+    f_by_lang: Any
+    f_pairs: Any
+    x2: Any
+    y2: Any
+    t2: Any
+    k2: Any
+    x3: Any
+    y3: Any
+    t3: Any
+    x3_0: Any
+    x3_1: Any
+    f_body = obj.body
+    if isinstance(f_body, str):
+        if not isinstance(f_body, str) or len(f_body) < 1:
+            raise _rt.Unsure
+
+    elif isinstance(f_body, list):
+        if not isinstance(f_body, (list, tuple)) or len(f_body) < 1:
+            raise _rt.Unsure
+        for x2 in f_body:
+            if type(x2) is TextPart:
+                _check_text_part(x2, depth + 2)
+            elif type(x2) is RefPart:
+                _check_ref_part(x2, depth + 2)
+            else:
+                raise _rt.Unsure
+
+    else:
+        raise _rt.Unsure
+
+    f_by_lang = obj.by_lang
+    if f_by_lang is not None:
+        if not isinstance(f_by_lang, dict):
+            raise _rt.Unsure
+        for k2, x2 in f_by_lang.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if isinstance(x2, str):
+                if not isinstance(x2, str) or len(x2) < 1:
+                    raise _rt.Unsure
+
+            elif isinstance(x2, list):
+                if not isinstance(x2, (list, tuple)) or len(x2) < 1:
+                    raise _rt.Unsure
+                for x3 in x2:
+                    if type(x3) is TextPart:
+                        _check_text_part(x3, depth + 3)
+                    elif type(x3) is RefPart:
+                        _check_ref_part(x3, depth + 3)
+                    else:
+                        raise _rt.Unsure
+
+            else:
+                raise _rt.Unsure
+
+    f_pairs = obj.pairs
+    if f_pairs is not None:
+        if not isinstance(f_pairs, (list, tuple)):
+            raise _rt.Unsure
+        for x2 in f_pairs:
+            if not isinstance(x2, (list, tuple)) or len(x2) != 2:
+                raise _rt.Unsure
+            x3_0 = x2[0]
+            if not isinstance(x3_0, str):
+                raise _rt.Unsure
+
+            x3_1 = x2[1]
+            if (
+                type(x3_1) is not int
+                or not -9223372036854775808 <= x3_1 <= 9223372036854775807
+            ):
+                raise _rt.Unsure
+
+
 def _fast_text_part(obj: Any, depth: int) -> TextPart:
     if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
         raise _rt.Unsure
@@ -351,6 +445,21 @@ def _fast_text_part(obj: Any, depth: int) -> TextPart:
         kind=f_kind,
         text=f_text,
     )
+
+
+def _check_text_part(obj: TextPart, depth: int) -> None:
+    if type(obj) is not TextPart or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_kind: Any
+    f_text: Any
+    f_kind = obj.kind
+    if not isinstance(f_kind, str) or f_kind != "text":
+        raise _rt.Unsure
+
+    f_text = obj.text
+    if not isinstance(f_text, str):
+        raise _rt.Unsure
 
 
 def _fast_ref_part(obj: Any, depth: int) -> RefPart:
@@ -393,6 +502,39 @@ def _fast_ref_part(obj: Any, depth: int) -> RefPart:
         kind=f_kind,
         inner=f_inner,
     )
+
+
+def _check_ref_part(obj: RefPart, depth: int) -> None:
+    if type(obj) is not RefPart or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_kind: Any
+    f_inner: Any
+    x2: Any
+    y2: Any
+    t2: Any
+    f_kind = obj.kind
+    if not isinstance(f_kind, str) or f_kind != "ref":
+        raise _rt.Unsure
+
+    f_inner = obj.inner
+    if isinstance(f_inner, str):
+        if not isinstance(f_inner, str) or len(f_inner) < 1:
+            raise _rt.Unsure
+
+    elif isinstance(f_inner, list):
+        if not isinstance(f_inner, (list, tuple)) or len(f_inner) < 1:
+            raise _rt.Unsure
+        for x2 in f_inner:
+            if type(x2) is TextPart:
+                _check_text_part(x2, depth + 2)
+            elif type(x2) is RefPart:
+                _check_ref_part(x2, depth + 2)
+            else:
+                raise _rt.Unsure
+
+    else:
+        raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.

@@ -98,6 +98,11 @@ class Holder:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_holder(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_holder, self.to_dict())
 
 
@@ -157,6 +162,28 @@ def _fast_holder(obj: Any, depth: int) -> Holder:
         status=f_status,
         open=f_open,
     )
+
+
+def _check_holder(obj: Holder, depth: int) -> None:
+    if type(obj) is not Holder or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_mode: Any
+    f_status: Any
+    f_open: Any
+    f_mode = obj.mode
+    if not isinstance(f_mode, str) or f_mode not in MODE_VALUES:
+        raise _rt.Unsure
+
+    f_status = obj.status
+    if f_status is not None:
+        if not isinstance(f_status, str) or f_status not in ("ok", "not-ok", "OK"):
+            raise _rt.Unsure
+
+    f_open = obj.open
+    if f_open is not None:
+        if not isinstance(f_open, str):
+            raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.

@@ -81,6 +81,11 @@ class Flags:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_flags(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_flags, self.to_dict())
 
 
@@ -117,6 +122,11 @@ class Inner:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_inner(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_inner, self.to_dict())
 
 
@@ -269,6 +279,58 @@ def _fast_flags(obj: Any, depth: int) -> Flags:
     )
 
 
+def _check_flags(obj: Flags, depth: int) -> None:
+    if type(obj) is not Flags or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_required_plain: Any
+    f_required_nullable: Any
+    f_optional_plain: Any
+    f_optional_nullable: Any
+    f_optional_default: Any
+    f_optional_list: Any
+    f_optional_ref: Any
+    x2: Any
+    f_required_plain = obj.required_plain
+    if f_required_plain is not True and f_required_plain is not False:
+        raise _rt.Unsure
+
+    f_required_nullable = obj.required_nullable
+    if f_required_nullable is not None:
+        if f_required_nullable is not True and f_required_nullable is not False:
+            raise _rt.Unsure
+
+    f_optional_plain = obj.optional_plain
+    if f_optional_plain is not None:
+        if f_optional_plain is not True and f_optional_plain is not False:
+            raise _rt.Unsure
+
+    f_optional_nullable = obj.optional_nullable
+    if f_optional_nullable is not None:
+        if f_optional_nullable is not True and f_optional_nullable is not False:
+            raise _rt.Unsure
+
+    f_optional_default = obj.optional_default
+    if f_optional_default is not None:
+        if (
+            type(f_optional_default) is not int
+            or not -9223372036854775808 <= f_optional_default <= 9223372036854775807
+        ):
+            raise _rt.Unsure
+
+    f_optional_list = obj.optional_list
+    if f_optional_list is not None:
+        if not isinstance(f_optional_list, (list, tuple)):
+            raise _rt.Unsure
+        for x2 in f_optional_list:
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+
+    f_optional_ref = obj.optional_ref
+    if f_optional_ref is not None:
+        _check_inner(f_optional_ref, depth + 1)
+
+
 def _fast_inner(obj: Any, depth: int) -> Inner:
     if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
         raise _rt.Unsure
@@ -286,6 +348,21 @@ def _fast_inner(obj: Any, depth: int) -> Inner:
     return Inner(
         n=f_n,
     )
+
+
+def _check_inner(obj: Inner, depth: int) -> None:
+    if type(obj) is not Inner or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_n: Any
+    f_n = obj.n
+    if (
+        type(f_n) is not int
+        or not -9223372036854775808 <= f_n <= 9223372036854775807
+        or f_n < 1
+        or f_n > 10
+    ):
+        raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.
