@@ -46,33 +46,27 @@ DEFAULTS = {
 }
 
 
-def show_number(value: float) -> str:
-    """1.0 -> "1", 0.5 -> "0.5": the same text whatever target renders it."""
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
-
-
 def number_literal(value: int | float) -> str:
-    """A numeric default as source text, the same in every target, so the value is
-    written out the same way: 1.0 -> "1", -0.0 -> "0", 0.5 -> "0.5", 1e300 -> "1e+300"."""
+    """A number as text, the same in every target's code (a default) and in every message (a limit):
+    1.0 -> "1", -0.0 -> "0", 0.5 -> "0.5", 1e300 -> "1e+300"."""
     if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
         return str(int(value))
     return repr(value)
 
 
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+def show_control_characters(text: str) -> str:
+    """Text with its control characters (but newline and tab) shown as \\xNN, for comments and docstrings."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
-def escape_controls(text: str) -> str:
-    """Control characters other than tab and line feed shown as \\xNN, e.g. "a\\x00b", the
-    same in every target's comments and docstrings (where they would be read as code or lost)."""
-    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 def resolve(keyword: str, overrides: dict[str, str], limit: object = None, allowed: list[str] | None = None) -> str:
     """The final template for one check: the spec's override or the default, with constants filled in."""
     template = overrides.get(keyword, DEFAULTS[keyword])
     if limit is not None:
-        shown = show_number(limit) if isinstance(limit, (int, float)) and not isinstance(limit, bool) else str(limit)
+        shown = number_literal(limit) if isinstance(limit, (int, float)) and not isinstance(limit, bool) else str(limit)
         template = template.replace("{limit}", literal(shown))
     if allowed is not None:
         template = template.replace("{allowed}", literal(", ".join(allowed)))

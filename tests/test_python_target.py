@@ -134,7 +134,8 @@ def test_a_template_fails_on_a_view_kind_it_has_no_case_for(template: str, call:
 ], ids=["required", "required_nullable", "uuid4", "empty_map", "non_empty_list", "float_whole", "false", "null", "absent"])
 def test_each_kind_of_default_is_spelt_in_the_class_and_in_the_parse_call(field: ir.Field, dataclass_default: str, parse_tail: str) -> None:
     view = views.FieldView(attr="a", local="a", wire="a", annotation="str", default=parsers.default(field), doc="", parser="_P_A",
-                           required_message=field.required_message, nullable=isinstance(field.type, ir.NullableType), encode=encoders.encode(field))
+                           required_message=field.required_message, nullable=isinstance(field.type, ir.NullableType),
+                           dump=encoders.needs_dump(field.type), omit_when_none=not field.required)
     assert render('{% import "python/fields.py.j2" as f %}{{ f.default(d) }}', d=view.default) == dataclass_default
     call = render('{% import "python/fields.py.j2" as f %}{{ f.parse(v) }}', v=view)
     assert call.endswith(parse_tail), call

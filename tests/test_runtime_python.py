@@ -170,7 +170,9 @@ def test_a_date_time_keeps_its_wire_text_while_it_denotes_the_same_instant() -> 
     parsed = rt.parse_datetime_text("2024-05-06T07:08:09.250-02:30")
     assert parsed is not None and rt.format_datetime(parsed) == "2024-05-06T07:08:09.250-02:30"
     assert rt.format_datetime(parsed.replace(minute=9)) == "2024-05-06T07:09:09.250000-02:30"
-    assert rt.format_datetime(rt.parse_datetime_text("2024-01-02T03:04:05+00:00").replace(second=6)) == "2024-01-02T03:04:06Z"  # type: ignore[union-attr]
+    utc = rt.parse_datetime_text("2024-01-02T03:04:05+00:00")
+    assert utc is not None and rt.format_datetime(utc) == "2024-01-02T03:04:05+00:00"
+    assert rt.format_datetime(utc.replace(second=6)) == "2024-01-02T03:04:06Z"
 
 
 # --- message formatting ---------------------------------------------------------

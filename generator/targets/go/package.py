@@ -19,9 +19,10 @@ from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
 from generator.naming import Names, clash_error, go_name, go_package, go_top_level_clashes
 from generator.options import Options
-from generator.render import Templates, header, template_exists
+from generator.behaviour import Behaviour, GoParts, constants, go_parts
+from generator.render import Templates, header
 from generator.patterns import PatternError, to_go
-from generator.targets.go.target import METHOD_NAMES, PACKAGE_NAMES
+from generator.targets.go.names import METHOD_NAMES, PACKAGE_NAMES
 
 
 def go_str(text: str) -> str:
@@ -117,7 +118,7 @@ class ModelView:
     type_message: str
     unknown_message: str
     uses_obj: bool
-    behaviour_fields: str  # unexported fields the behaviour methods keep (templates/go/behaviour/<format>/<Model>.fields.go.j2), or ""
+    behaviour_fields: str  # fields the behaviour's `type <Model> struct` adds (specs/<format>/behaviour/go.go), or ""
 
 
 @dataclass(frozen=True)
@@ -188,10 +189,12 @@ class AliasView:
 class GoPackage:
     """Builds the views of one format's package."""
 
-    def __init__(self, fmt: ir.Format, options: Options, names: Names) -> None:
+    def __init__(self, fmt: ir.Format, options: Options, names: Names, behaviour: Behaviour | None = None) -> None:
         self.fmt = fmt
         self.options = options
         self.names = names
+        self.behaviour = behaviour if behaviour is not None and "go" in behaviour.texts else None
+        self.parts = go_parts(self.behaviour, options.go_module) if self.behaviour is not None else GoParts("", {})
         self.package = go_package(fmt.id)
         self.defs = {d.name: d for d in fmt.definitions}
         self.unions: list[UnionView] = []
@@ -389,9 +392,28 @@ class GoPackage:
         return self.names.of_model(model)
 
     def behaviour_fields(self, model: str) -> str:
-        """Unexported struct fields a model's behaviour methods keep (e.g. an index)."""
-        name = f"go/behaviour/{self.fmt.id}/{model}.fields.go.j2"
-        return TEMPLATES.render(name, fmt=self.fmt).strip("\n") if template_exists(name) else ""
+        """Struct fields a model's behaviour methods keep (e.g. an index)."""
+        return self.parts.fields.get(model, "")
+
+    def behaviour_file(self) -> str:
+        """behaviour.go: the stored go.go under the generated header and package clause, with the
+        constants it reads (manifest [constants]) emitted from the IR after its imports."""
+        assert self.behaviour is not None
+        fmt = self.fmt
+        consts = []
+        for c in constants(fmt, self.behaviour):
+            model = next(m for m in fmt.models if m.name == c.model)
+            field = self.field_names(model)[[f.name for f in model.fields].index(c.field)]
+            name = f"{c.model}{field}{c.facet.capitalize()}"
+            value = go_str(c.value) if isinstance(c.value, str) else str(c.value).lower() if isinstance(c.value, bool) else repr(c.value)
+            consts.append(f"// {name} is the {c.facet} of {c.model}.{field} in the spec.\nconst {name} = {value}\n")
+        code = self.parts.code
+        if consts:
+            imports = re.match(r"(import \([^)]*\)\n|import \"[^\"]*\"\n)", code)
+            at = imports.end() if imports else 0
+            code = code[:at] + ("\n" if at else "") + "\n".join(consts) + ("\n" if at == 0 else "") + code[at:]
+        sources = (fmt.source, self.behaviour.source("go"))
+        return f"// {header(*sources)}\n\npackage {self.package}\n\n{code}"
 
     def model_view(self, model: ir.Model) -> ModelView:
         fields: list[FieldView] = []
@@ -481,23 +503,29 @@ class GoPackage:
 
     def rule_call(self, rule: ir.Rule, values: dict[str, str], ok_vars: dict[str, str]) -> str:
         msg = go_str(rule.message)
-        if rule.kind == "at_least_one_of":
-            return f"rt.RuleAtLeastOneOf(c, obj, {go_strings(rule.fields)}, {msg})"
-        reads = [*rule.fields, *(() if rule.when is None else (rule.when.field,))]
-        usable = " && ".join(dict.fromkeys(ok_vars[w] for w in reads))
-        if rule.kind == "member_of":
-            field = rule.fields[0]
-            return (f"rt.RuleMemberOf(c, {go_str(field)}, {values[field]}, {ok_vars[field]}, {rule.up}, "
-                    f"{go_strings(rule.pointer)}, {msg})")
-        if rule.kind == "contains":
-            return (f"rt.RuleContains(c, obj, {go_str(rule.fields[0])}, {go_strings(rule.pointer)}, "
-                    f"{go_str(rule.equals or '')}, {msg}, {usable})")
-        assert rule.when is not None
-        when = f"{go_str(rule.when.field)}, {go_strings(rule.when.pointer)}, {go_str(rule.when.equals)}"
-        if rule.kind == "required_when":
-            return f"rt.RuleRequiredWhen(c, obj, {go_str(rule.fields[0])}, {when}, {msg}, {usable})"
-        return (f"rt.RuleAllowedWhen(c, obj, {go_str(rule.fields[0])}, {go_strings(rule.pointer)}, {when}, "
-                f"{go_strings(rule.allowed)}, {msg}, {usable})")
+
+        def usable() -> str:  # the fields it reads parsed (at_least_one_of looks at presence only)
+            reads = [*rule.fields, *(() if rule.when is None else (rule.when.field,))]
+            return " && ".join(dict.fromkeys(ok_vars[w] for w in reads))
+
+        when = "" if rule.when is None else f"{go_str(rule.when.field)}, {go_strings(rule.when.pointer)}, {go_str(rule.when.equals)}"
+        match rule.kind:
+            case "at_least_one_of":
+                return f"rt.RuleAtLeastOneOf(c, obj, {go_strings(rule.fields)}, {msg})"
+            case "member_of":
+                field = rule.fields[0]
+                return (f"rt.RuleMemberOf(c, {go_str(field)}, {values[field]}, {ok_vars[field]}, {rule.up}, "
+                        f"{go_strings(rule.pointer)}, {msg})")
+            case "contains":
+                return (f"rt.RuleContains(c, obj, {go_str(rule.fields[0])}, {go_strings(rule.pointer)}, "
+                        f"{go_str(rule.equals or '')}, {msg}, {usable()})")
+            case "required_when":
+                return f"rt.RuleRequiredWhen(c, obj, {go_str(rule.fields[0])}, {when}, {msg}, {usable()})"
+            case "allowed_when":
+                return (f"rt.RuleAllowedWhen(c, obj, {go_str(rule.fields[0])}, {go_strings(rule.pointer)}, {when}, "
+                        f"{go_strings(rule.allowed)}, {msg}, {usable()})")
+            case _:
+                raise ValueError(f"the Go target has no check for rule kind {rule.kind!r}")
 
     def enum_view(self, enum: ir.Enum) -> EnumView:
         consts: list[ConstView] = []
@@ -631,25 +659,25 @@ class GoPackage:
         )
         base = f"go/{self.package}"
         files = {
-            f"{base}/{self.package}.go": TEMPLATES.render("go/types.go.j2", **context),
+            # The structs hold the fields the behaviour's go.go adds, so the header names it too.
+            f"{base}/{self.package}.go": TEMPLATES.render("go/types.go.j2", **{**context, "header": header(
+                fmt.source, self.behaviour.source("go") if self.behaviour is not None and self.parts.fields else None)}),
             f"{base}/validate.go": TEMPLATES.render("go/validate.go.j2", **context),
             f"{base}/fuzz_test.go": TEMPLATES.render("go/fuzz_test.go.j2", **context),
         }
-        behaviour = f"go/behaviour/{fmt.id}.go.j2"
-        if template_exists(behaviour):
-            code = TEMPLATES.render(behaviour, **context)
-            if code.strip():  # a template may apply to some versions only
-                files[f"{base}/behaviour.go"] = code
+        if self.behaviour is not None:
+            files[f"{base}/behaviour.go"] = self.behaviour_file()
         for name, first, second in go_top_level_clashes({p: c for p, c in files.items() if not p.endswith("_test.go")})[:1]:
             files_named = sorted({first.removeprefix("go/"), second.removeprefix("go/")})
             raise clash_error(fmt, "Go", name, f"in {' and '.join(files_named)}")
         return files
 
 
-def render_module(formats: list[ir.Format], options: Options, names: Mapping[str, Names]) -> dict[str, str]:
+def render_module(formats: list[ir.Format], options: Options, names: Mapping[str, Names],
+                  behaviours: Mapping[str, Behaviour] | None = None) -> dict[str, str]:
     """Every file of generated/go/, keyed by path under generated/."""
     files = {"go/go.mod": TEMPLATES.render("go/go.mod.j2", module=options.go_module)}
     files.update(runtime.go_runtime())
     for fmt in formats:
-        files.update(GoPackage(fmt, options, names[fmt.id]).files())
+        files.update(GoPackage(fmt, options, names[fmt.id], (behaviours or {}).get(fmt.id)).files())
     return files

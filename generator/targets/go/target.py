@@ -12,12 +12,8 @@ from generator import ir, runtime
 from generator.naming import NamingPolicy, go_name, go_package
 from generator.options import Options
 from generator.targets.base import Context, Description, Target, Vendoring
+from generator.targets.go.names import METHOD_NAMES, PACKAGE_NAMES
 from generator.write import RefusedError
-
-# Methods every generated type has: a field or variant taking the name gets "Field" appended.
-METHOD_NAMES = frozenset({"Validate", "MarshalJSON", "UnmarshalJSON"})
-# Package-level type names the templates define; a definition may not take them.
-PACKAGE_NAMES = frozenset({"FormatID", "Version", "ValidationError", "ErrorDetail"})
 
 
 def field_name(name: str) -> str:
@@ -74,7 +70,7 @@ class GoTarget(Target):
     def render(self, ctx: Context) -> dict[str, str]:
         from generator.targets.go.package import render_module
 
-        return render_module(list(ctx.formats), ctx.options, ctx.names[self.name])
+        return render_module(list(ctx.formats), ctx.options, ctx.names[self.name], ctx.behaviours)
 
     def shared_files(self, options: Options) -> frozenset[str]:
         return frozenset({"go/go.mod", *(f"go/internal/rt/{name}" for name in runtime.go_files())})

@@ -1,9 +1,8 @@
-"""Encode views: how to_dict writes each field back to its JSON shape."""
+"""Encoding: how to_dict writes each field back to its JSON shape."""
 
 from __future__ import annotations
 
 from generator import ir
-from generator.targets.python.views import Encode
 
 
 def needs_dump(t: ir.TypeRef) -> bool:
@@ -18,8 +17,3 @@ def needs_dump(t: ir.TypeRef) -> bool:
             return True
         case _:
             raise AssertionError(f"no Python encoding for the IR type {t.kind!r}")
-
-
-def encode(f: ir.Field) -> Encode:
-    """A field's to_dict entry: optional fields that are None are left out."""
-    return Encode(dump=needs_dump(f.type), omit_when_none=not f.required)

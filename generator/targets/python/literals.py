@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from generator.messages import escape_controls, number_literal
+from generator.messages import number_literal, show_control_characters
 from generator.render import Templates, unknown_kind
 
 
@@ -25,7 +25,7 @@ def py_docstring(text: str) -> str:
     if body.endswith('"'):
         body = body[:-1] + '\\"'
     body = body.replace('"""', '\\"\\"\\"')
-    return f'"""{escape_controls(body)}"""'
+    return f'"""{show_control_characters(body)}"""'
 
 
 def py_dict(mapping: Mapping[str, str]) -> str:

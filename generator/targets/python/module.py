@@ -12,15 +12,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import fields
 
 from generator import ir, runtime
+from generator.behaviour import Behaviour, PythonParts, constants, python_parts
 from generator.errors import SpecError, pointer_of
 from generator.naming import Names, clash_error, constant_case, python_attr, python_top_level_clashes, snake_case
 from generator.pyformat import format_python
-from generator.render import header, template_exists
+from generator.render import header
 from generator.targets.python import encoders, parsers, types
 from generator.targets.python.fast import FastBuilder
 from generator.targets.python.literals import TEMPLATES
 from generator.targets.python.views import (
-    AliasView, EnumView, FieldView, Import, ImportLine, KnownValuesView, ModelView, ModuleView, ParserConst, Step,
+    AliasView, ConstantView, EnumView, FieldView, Import, ImportLine, KnownValuesView, ModelView, ModuleView, ParserConst,
+    Step,
 )
 
 # Locals of a generated parse function; a field local never takes these names.
@@ -29,9 +31,9 @@ _PARSE_LOCALS = frozenset({"obj", "ctx", "data", "mark"})
 # What the module's own lines use whatever the format holds: Final (FORMAT_ID), Any (parse
 # functions, to_dict) and dataclass (the models); and field, which behaviour code uses
 # unimported (behaviour blocks import only beyond these). The rest follows from the views.
-SKELETON_IMPORTS = frozenset({
-    Import("dataclasses", "dataclass"), Import("dataclasses", "field"), Import("typing", "Any"), Import("typing", "Final"),
-})
+FIELD = Import("dataclasses", "field")
+TYPE_ALIAS = Import("typing", "TypeAlias")
+SKELETON_IMPORTS = frozenset({Import("dataclasses", "dataclass"), FIELD, types.ANY, Import("typing", "Final")})
 
 
 def import_lines(uses: Iterable[Import]) -> tuple[ImportLine, ...]:
@@ -45,9 +47,11 @@ def import_lines(uses: Iterable[Import]) -> tuple[ImportLine, ...]:
 class PythonModule:
     """Builds the views of one format's module."""
 
-    def __init__(self, fmt: ir.Format, names: Names) -> None:
+    def __init__(self, fmt: ir.Format, names: Names, behaviour: Behaviour | None = None) -> None:
         self.fmt = fmt
         self.names = names
+        self.behaviour = behaviour if behaviour is not None and "python" in behaviour.texts else None
+        self.parts = python_parts(self.behaviour) if self.behaviour is not None else PythonParts([], "", {})
         self.parsers: list[ParserConst] = []  # the fields' parsers, in definition order
         self.uses: set[Import] = set(SKELETON_IMPORTS)
         self.fast = FastBuilder(fmt)
@@ -59,7 +63,7 @@ class PythonModule:
         annotation = types.field_annotation(f.type, absent_is_none=default.kind == "none")
         self.uses |= annotation.imports
         if default.kind in ("uuid4", "empty", "copy"):
-            self.uses.add(Import("dataclasses", "field"))
+            self.uses.add(FIELD)  # field(default_factory=...)
         return FieldView(
             attr=attr,
             local=f"{attr}_value" if attr in _PARSE_LOCALS else attr,
@@ -70,7 +74,8 @@ class PythonModule:
             parser=const,
             required_message=f.required_message,
             nullable=isinstance(f.type, ir.NullableType),
-            encode=encoders.encode(f),
+            dump=encoders.needs_dump(f.type),
+            omit_when_none=not f.required,  # absent optional fields stay absent
         )
 
     def model_view(self, model: ir.Model) -> ModelView:
@@ -100,7 +105,18 @@ class PythonModule:
             unknown_message=model.unknown_message,
             fast=self.fast.function(model, fields, keys_const, rules),
             wire_attrs=wire_attrs,
-            behaviour=render_behaviour(self.fmt, model.name),
+            behaviour=self.parts.methods.get(model.name, ""),
+        )
+
+    def behaviour_constants(self) -> tuple[ConstantView, ...]:
+        """The spec facts the behaviour reads (manifest [constants]), e.g.
+        CHAT_STATE_MAX_HISTORY_SIZE_DEFAULT: Final = 1000, from the IR."""
+        if self.behaviour is None:
+            return ()
+        return tuple(
+            ConstantView(f"{constant_case(c.model)}_{constant_case(c.field)}_{c.facet.upper()}", c.value,
+                         f"The {c.facet} of {c.model}.{python_attr(c.field)} in the spec.")
+            for c in constants(self.fmt, self.behaviour)
         )
 
     def known_values(self) -> tuple[KnownValuesView, ...]:
@@ -136,27 +152,28 @@ class PythonModule:
 
     def alias_view(self, a: ir.Alias) -> AliasView:
         annotation = types.annotation(a.type)
-        self.uses |= annotation.imports | {Import("typing", "TypeAlias")}
+        self.uses |= annotation.imports | {TYPE_ALIAS}
         return AliasView(a.name, a.description or a.name, annotation.text)
 
     def enum_view(self, e: ir.Enum) -> EnumView:
-        self.uses |= {types.LITERAL, Import("typing", "TypeAlias")}
+        self.uses |= {types.LITERAL, TYPE_ALIAS}
         return EnumView(e.name, e.description or e.name, e.values, f"{constant_case(e.name)}_VALUES")
 
     def view(self) -> ModuleView:
         fmt = self.fmt
-        enums = tuple(self.enum_view(e) for e in fmt.definitions if isinstance(e, ir.Enum))
+        ir_enums = [d for d in fmt.definitions if isinstance(d, ir.Enum)]
+        ir_aliases = self.alias_order()
+        enums = tuple(self.enum_view(e) for e in ir_enums)
         models = tuple(self.model_view(m) for m in fmt.models)
-        aliases = tuple(self.alias_view(a) for a in self.alias_order())
-        named = [ParserConst(parsers.parser_const(e.name), parsers.enum_parser(e, v.values_const))
-                 for e, v in zip((d for d in fmt.definitions if isinstance(d, ir.Enum)), enums)]
-        named += [ParserConst(parsers.parser_const(a.name), parsers.parser(a.type)) for a in self.alias_order()]
+        aliases = tuple(self.alias_view(a) for a in ir_aliases)
+        named = [ParserConst(parsers.parser_const(e.name), parsers.enum_parser(e, v.values_const)) for e, v in zip(ir_enums, enums)]
+        named += [ParserConst(parsers.parser_const(a.name), parsers.parser(a.type)) for a in ir_aliases]
         root = fmt.definition(fmt.root)
-        behaviour_imports, behaviour = split_imports(render_behaviour(fmt))
+        behaviour_constants = self.behaviour_constants()
         known_values = self.known_values()
         api_parse, api_validate = f"parse_{fmt.id}_from_json", f"validate_{snake_case(root.name)}"
         return ModuleView(
-            header=header(fmt.source),
+            header=header(fmt.source, self.behaviour.source("python") if self.behaviour else None),
             doc=f"{fmt.title} (format {fmt.id}, version {fmt.version}).\n\n{fmt.description}",
             format_id=fmt.id,
             version=fmt.version,
@@ -172,9 +189,11 @@ class PythonModule:
             api_validate=api_validate,
             exports=(*sorted({*(e.name for e in enums), *(e.values_const for e in enums), *(a.name for a in aliases),
                               *(m.name for m in models), *(k.const for k in known_values)}),
-                     "FORMAT_ID", "VERSION", "ValidationError", api_parse, api_validate, *public_names(behaviour)),
-            behaviour=behaviour,
-            behaviour_imports=tuple(behaviour_imports),
+                     "FORMAT_ID", "VERSION", "ValidationError", api_parse, api_validate,
+                     *(c.name for c in behaviour_constants), *public_names(self.parts.module)),
+            behaviour_constants=behaviour_constants,
+            behaviour=self.parts.module,
+            behaviour_imports=tuple(self.parts.imports),
         )
 
     def module(self) -> str:
@@ -185,29 +204,13 @@ class PythonModule:
         return format_python(code)
 
 
-def render_behaviour(fmt: ir.Format, model: str | None = None) -> str:
-    """A format's behaviour code, or "": module-level code from
-    templates/python/behaviour/<format>.py.j2, or with a model the methods its
-    class gains from templates/python/behaviour/<format>/<Model>.py.j2."""
-    name = f"python/behaviour/{fmt.id}.py.j2" if model is None else f"python/behaviour/{fmt.id}/{model}.py.j2"
-    return TEMPLATES.render(name, fmt=fmt).strip() if template_exists(name) else ""
-
-
-def split_imports(code: str) -> tuple[list[str], str]:
-    """A behaviour block's leading import lines (they go to the module's imports) and the rest."""
-    lines = code.splitlines()
-    n = 0
-    while n < len(lines) and (lines[n].startswith(("import ", "from ")) or not lines[n].strip()):
-        n += 1
-    return [line for line in lines[:n] if line.strip()], "\n".join(lines[n:]).strip()
-
-
 def public_names(code: str) -> list[str]:
     """Top-level functions, classes and constants a behaviour block defines, for __all__."""
     return re.findall(r"^(?:def |class )?([A-Za-z][A-Za-z0-9_]*)(?:\(|:| =)", code, flags=re.M)
 
 
-def render_package(formats: list[ir.Format], package: str, names: Mapping[str, Names]) -> dict[str, str]:
+def render_package(formats: list[ir.Format], package: str, names: Mapping[str, Names],
+                   behaviours: Mapping[str, Behaviour] | None = None) -> dict[str, str]:
     """Every file of generated/python/<package>/, keyed by path under generated/."""
     base = f"python/{package}"
     files = {
@@ -216,5 +219,5 @@ def render_package(formats: list[ir.Format], package: str, names: Mapping[str, N
         f"{base}/py.typed": "",
     }
     for fmt in formats:
-        files[f"{base}/{fmt.id}.py"] = PythonModule(fmt, names[fmt.id]).module()
+        files[f"{base}/{fmt.id}.py"] = PythonModule(fmt, names[fmt.id], (behaviours or {}).get(fmt.id)).module()
     return files

@@ -5,10 +5,7 @@ from __future__ import annotations
 from generator import ir
 from generator.naming import constant_case, snake_case
 from generator.patterns import to_python
-from generator.targets.python.views import (
-    Default, EnumParser, ListParser, MapParser, NullableParser, NumberParser, Parser, RefParser, RuleView, ScalarParser,
-    StringParser, TupleParser, UnionParser,
-)
+from generator.targets.python.views import Default, Parser, RuleView
 
 
 def parse_fn(model: str) -> str:
@@ -25,39 +22,38 @@ def parser(t: ir.TypeRef) -> Parser:
     """The runtime combinator that parses a value of type t."""
     match t:
         case ir.DateTimeType():
-            return ScalarParser("date_time", t.messages)
+            return Parser("scalar", t, name="date_time")
         case ir.BytesType():
-            return ScalarParser("base64_bytes", t.messages)
+            return Parser("scalar", t, name="base64_bytes")
         case ir.StringType():
-            pattern = to_python(t.pattern) if t.pattern is not None else None
-            return StringParser(t.messages, t.min_length, t.max_length, pattern, t.enum, t.const)
+            return Parser("string", t, pattern=to_python(t.pattern) if t.pattern is not None else None)
         case ir.NumericType():
-            return NumberParser(t.messages, t.integer, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum)
+            return Parser("number", t)
         case ir.BooleanType():
-            return ScalarParser("boolean", t.messages)
+            return Parser("scalar", t, name="boolean")
         case ir.AnyType():
-            return ScalarParser("any_json", t.messages)
+            return Parser("scalar", t, name="any_json")
         case ir.ListType():
-            return ListParser(parser(t.item), t.messages, t.min_items, t.max_items, t.unique_items)
+            return Parser("list", t, (parser(t.item),))
         case ir.TupleType():
-            return TupleParser(tuple(parser(i) for i in t.items), t.messages)
+            return Parser("tuple", t, tuple(parser(i) for i in t.items))
         case ir.MapType():
-            return MapParser(parser(t.value), t.messages)
+            return Parser("map", t, (parser(t.value),))
         case ir.NullableType():
-            return NullableParser(parser(t.inner))
+            return Parser("nullable", t, (parser(t.inner),))
         case ir.UnionType():
-            keys = t.tags if t.discriminator is not None else t.json_kinds
-            return UnionParser(t.discriminator, tuple(zip(keys, (parser(v) for v in t.variants))), t.messages)
+            return Parser("union", t, tuple(parser(v) for v in t.variants))
         case ir.Ref(target="model"):
-            return RefParser(parse_fn(t.name))
+            return Parser("ref", None, name=parse_fn(t.name))
         case ir.Ref(target="enum" | "alias"):
-            return RefParser(parser_const(t.name))
+            return Parser("ref", None, name=parser_const(t.name))
         case _:
             raise AssertionError(f"no Python parser for the IR type {t.kind!r}")
 
 
-def enum_parser(e: ir.Enum, values_const: str) -> EnumParser:
-    return EnumParser(e.messages, values_const)
+def enum_parser(e: ir.Enum, values_const: str) -> Parser:
+    """A named enum's parser: a string among its values constant, e.g. ROLE_VALUES."""
+    return Parser("enum", e, name=values_const)
 
 
 def default(f: ir.Field) -> Default:

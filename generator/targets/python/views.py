@@ -1,9 +1,10 @@
-"""The views the Python templates render: data only, no source text.
+"""The views the Python templates render: data only, no statements or expressions.
 
-Values are kept as the spec gives them (strings, numbers, tuples); the templates
-spell them with the filters of generator.targets.python.literals. Every view
-that the templates dispatch on carries a `kind`, and the templates fail on a kind
-they have no case for.
+Values are kept as the spec gives them (strings, numbers, tuples, IR nodes); the
+templates spell them with the filters of generator.targets.python.literals, and the
+only source text here is names and the type spellings of types.py. Every view the
+templates dispatch on carries a `kind`, and the templates fail on a kind they have
+no case for.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ from dataclasses import dataclass
 from typing import Any, Literal, Union
 
 from generator import ir
-
-Messages = dict[str, str]
 
 
 @dataclass(frozen=True, order=True)
@@ -28,107 +27,16 @@ class Import:
 
 
 @dataclass(frozen=True)
-class ScalarParser:
-    """_rt.<function>(messages): date_time, base64_bytes, boolean, any_json."""
+class Parser:
+    """A runtime combinator call, e.g. _rt.list_of(<item>, messages, min_items=1): the IR node
+    it parses (its limits and messages, as the IR holds them), the parsers of its parts, and
+    what Python adds. The kind, checked exhaustively by parsers.parser, names the template case."""
 
-    function: str
-    messages: Messages
-    kind: Literal["scalar"] = "scalar"
-
-
-@dataclass(frozen=True)
-class StringParser:
-    """_rt.string(messages, min_length=..., max_length=..., pattern=..., enum=frozenset(...), const=...), each limit only when set."""
-
-    messages: Messages
-    min_length: int | None
-    max_length: int | None
-    pattern: str | None  # in Python's re dialect
-    enum: tuple[str, ...] | None
-    const: str | None
-    kind: Literal["string"] = "string"
-
-
-@dataclass(frozen=True)
-class EnumParser:
-    """A named enum's parser: a string among its values constant, e.g. ROLE_VALUES."""
-
-    messages: Messages
-    values_const: str
-    kind: Literal["enum"] = "enum"
-
-
-@dataclass(frozen=True)
-class NumberParser:
-    """_rt.integer(messages, minimum=...) or _rt.number(...), each bound only when set."""
-
-    messages: Messages
-    integer: bool
-    minimum: float | None
-    maximum: float | None
-    exclusive_minimum: float | None
-    exclusive_maximum: float | None
-    kind: Literal["number"] = "number"
-
-
-@dataclass(frozen=True)
-class ListParser:
-    """_rt.list_of(item, messages, min_items=..., max_items=..., unique_items=True)."""
-
-    item: Parser
-    messages: Messages
-    min_items: int | None
-    max_items: int | None
-    unique_items: bool
-    kind: Literal["list"] = "list"
-
-
-@dataclass(frozen=True)
-class TupleParser:
-    """_rt.tuple_of((item, ...), messages): a parser per position."""
-
-    items: tuple[Parser, ...]
-    messages: Messages
-    kind: Literal["tuple"] = "tuple"
-
-
-@dataclass(frozen=True)
-class MapParser:
-    """_rt.map_of(value, messages): string keys, values of one type."""
-
-    value: Parser
-    messages: Messages
-    kind: Literal["map"] = "map"
-
-
-@dataclass(frozen=True)
-class NullableParser:
-    """_rt.nullable(inner): null, or a value of the inner type."""
-
-    inner: Parser
-    kind: Literal["nullable"] = "nullable"
-
-
-@dataclass(frozen=True)
-class UnionParser:
-    """Variants chosen by a discriminator's value (discriminator set) or by the JSON kind (discriminator None)."""
-
-    discriminator: str | None
-    cases: tuple[tuple[str, Parser], ...]  # (tag or JSON kind, parser)
-    messages: Messages
-    kind: Literal["union"] = "union"
-
-
-@dataclass(frozen=True)
-class RefParser:
-    """A parser defined once by name: a model's parse function or a named definition's constant."""
-
-    name: str  # e.g. "_parse_chat_event" or "_P_ROLE"
-    kind: Literal["ref"] = "ref"
-
-
-Parser = Union[ScalarParser, StringParser, EnumParser, NumberParser, ListParser, TupleParser, MapParser,
-               NullableParser, UnionParser, RefParser]
+    kind: Literal["scalar", "string", "enum", "number", "list", "tuple", "map", "nullable", "union", "ref"]
+    node: ir.TypeRef | ir.Enum | None  # None for a ref
+    parts: tuple[Parser, ...] = ()  # the item, value, inner type, tuple items or union variants, in order
+    name: str = ""  # scalar: the runtime function; enum: its values constant; ref: the parse function or constant
+    pattern: str | None = None  # string: the pattern in Python's re dialect
 
 
 @dataclass(frozen=True)
@@ -154,14 +62,6 @@ class Default:
 
 
 @dataclass(frozen=True)
-class Encode:
-    """How to_dict writes the field: through _rt.dump (dump) or as it is, and whether None is left out."""
-
-    dump: bool
-    omit_when_none: bool
-
-
-@dataclass(frozen=True)
 class FieldView:
     """One dataclass attribute: its declaration, the statement that parses it, and its to_dict entry."""
 
@@ -174,7 +74,8 @@ class FieldView:
     parser: str  # its ParserConst's name
     required_message: str
     nullable: bool  # a required field that may be null
-    encode: Encode
+    dump: bool  # to_dict writes it through _rt.dump, not as it is
+    omit_when_none: bool  # to_dict leaves it out when None
     kind: Literal["field"] = "field"
 
 
@@ -214,7 +115,7 @@ class ModelView:
     unknown_message: str
     fast: FastFunction
     wire_attrs: tuple[tuple[str, str], ...]  # (wire name, attribute) for rules' pointers into built objects, or ()
-    behaviour: str  # the class body's behaviour methods (templates/python/behaviour/<format>/<Model>.py.j2), or ""
+    behaviour: str  # members the class gains from the behaviour's `class <Model>:` (specs/<format>/behaviour/python.py), or ""
 
 
 @dataclass(frozen=True)
@@ -246,6 +147,15 @@ class KnownValuesView:
 
 
 @dataclass(frozen=True)
+class ConstantView:
+    """A spec fact behaviour code reads, e.g. CHAT_STATE_MAX_HISTORY_SIZE_DEFAULT: Final = 1000."""
+
+    name: str
+    value: Any  # a JSON scalar from the IR
+    doc: str
+
+
+@dataclass(frozen=True)
 class ImportLine:
     """`from <module> import <names>`, names sorted."""
 
@@ -272,7 +182,8 @@ class ModuleView:
     api_parse: str  # e.g. "parse_chat_event_from_json"
     api_validate: str  # e.g. "validate_chat_event"
     exports: tuple[str, ...]
-    behaviour: str  # module-level behaviour code, or ""
+    behaviour_constants: tuple[ConstantView, ...]  # what the behaviour reads of the spec
+    behaviour: str  # module-level behaviour code (specs/<format>/behaviour/python.py), or ""
     behaviour_imports: tuple[str, ...]  # its import lines
 
 
