@@ -567,36 +567,27 @@ def _fast_chat_event(obj: Any, depth: int) -> ChatEvent:
     if not isinstance(v1, str):
         raise _rt.Unsure
     f_role = v1
-    v1 = obj.get("completed", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+    v1 = obj.get("completed")
+    if v1 is None:
         f_completed = None
     else:
-        if v1 is None:
-            f_completed = None
-        else:
-            if v1 is not True and v1 is not False:
-                raise _rt.Unsure
-            f_completed = v1
-    v1 = obj.get("completion_running", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+        if v1 is not True and v1 is not False:
+            raise _rt.Unsure
+        f_completed = v1
+    v1 = obj.get("completion_running")
+    if v1 is None:
         f_completion_running = None
     else:
-        if v1 is None:
-            f_completion_running = None
-        else:
-            if v1 is not True and v1 is not False:
-                raise _rt.Unsure
-            f_completion_running = v1
-    v1 = obj.get("content", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+        if v1 is not True and v1 is not False:
+            raise _rt.Unsure
+        f_completion_running = v1
+    v1 = obj.get("content")
+    if v1 is None:
         f_content = None
     else:
-        if v1 is None:
-            f_content = None
-        else:
-            if not isinstance(v1, str):
-                raise _rt.Unsure
-            f_content = v1
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_content = v1
     v1 = obj.get("output_format", _rt.ABSENT)
     if v1 is _rt.ABSENT:
         f_output_format = "markdown"
@@ -604,54 +595,39 @@ def _fast_chat_event(obj: Any, depth: int) -> ChatEvent:
         if not isinstance(v1, str):
             raise _rt.Unsure
         f_output_format = v1
-    v1 = obj.get("messages", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+    v1 = obj.get("messages")
+    if v1 is None:
         f_messages = None
     else:
-        if v1 is None:
-            f_messages = None
-        else:
-            if not isinstance(v1, list):
-                raise _rt.Unsure
-            f_messages = [_fast_message(x2, depth + 2) for x2 in v1]
-    v1 = obj.get("render_media", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+        if not isinstance(v1, list):
+            raise _rt.Unsure
+        f_messages = [_fast_message(x2, depth + 2) for x2 in v1]
+    v1 = obj.get("render_media")
+    if v1 is None:
         f_render_media = None
     else:
-        if v1 is None:
-            f_render_media = None
-        else:
-            f_render_media = _fast_render_media(v1, depth + 1)
-    v1 = obj.get("start", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+        f_render_media = _fast_render_media(v1, depth + 1)
+    v1 = obj.get("start")
+    if v1 is None:
         f_start = None
     else:
-        if v1 is None:
-            f_start = None
-        else:
-            if v1 is not True and v1 is not False:
-                raise _rt.Unsure
-            f_start = v1
-    v1 = obj.get("tool_use_active", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+        if v1 is not True and v1 is not False:
+            raise _rt.Unsure
+        f_start = v1
+    v1 = obj.get("tool_use_active")
+    if v1 is None:
         f_tool_use_active = None
     else:
-        if v1 is None:
-            f_tool_use_active = None
-        else:
-            if v1 is not True and v1 is not False:
-                raise _rt.Unsure
-            f_tool_use_active = v1
-    v1 = obj.get("tool_calls", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+        if v1 is not True and v1 is not False:
+            raise _rt.Unsure
+        f_tool_use_active = v1
+    v1 = obj.get("tool_calls")
+    if v1 is None:
         f_tool_calls = None
     else:
-        if v1 is None:
-            f_tool_calls = None
-        else:
-            if not isinstance(v1, list):
-                raise _rt.Unsure
-            f_tool_calls = [_fast_tool_call(x2, depth + 2) for x2 in v1]
+        if not isinstance(v1, list):
+            raise _rt.Unsure
+        f_tool_calls = [_fast_tool_call(x2, depth + 2) for x2 in v1]
     return ChatEvent(
         session_id=f_session_id,
         role=f_role,
@@ -839,53 +815,36 @@ def _fast_message(obj: Any, depth: int) -> Message:
     if not isinstance(v1, str):
         raise _rt.Unsure
     f_role = v1
-    v1 = obj.get("content", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+    v1 = obj.get("content")
+    if v1 is None:
         f_content = None
     else:
-        if v1 is None:
-            f_content = None
-        else:
-            if not isinstance(v1, str):
-                raise _rt.Unsure
-            f_content = v1
-    v1 = obj.get("name", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_content = v1
+    v1 = obj.get("name")
+    if v1 is None:
         f_name = None
     else:
-        if v1 is None:
-            f_name = None
-        else:
-            if not isinstance(v1, str):
-                raise _rt.Unsure
-            f_name = v1
-    v1 = obj.get("tool_calls", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_name = v1
+    v1 = obj.get("tool_calls")
+    if v1 is None:
         f_tool_calls = None
     else:
-        if v1 is None:
-            f_tool_calls = None
-        else:
-            if not isinstance(v1, list):
-                raise _rt.Unsure
-            f_tool_calls = [_fast_tool_call(x2, depth + 2) for x2 in v1]
-    v1 = obj.get("tool_call_id", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+        if not isinstance(v1, list):
+            raise _rt.Unsure
+        f_tool_calls = [_fast_tool_call(x2, depth + 2) for x2 in v1]
+    v1 = obj.get("tool_call_id")
+    if v1 is None:
         f_tool_call_id = None
     else:
-        if v1 is None:
-            f_tool_call_id = None
-        else:
-            if not isinstance(v1, str):
-                raise _rt.Unsure
-            f_tool_call_id = v1
-    ctx = _rt.PROBE
-    _rt.rule_at_least_one_of(
-        ctx,
-        obj,
-        ("content", "tool_calls"),
-        "a message must have content unless it carries tool_calls",
-    )
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_tool_call_id = v1
+    if obj.get("content") is None and obj.get("tool_calls") is None:
+        raise _rt.Unsure
     return Message(
         role=f_role,
         content=f_content,
@@ -949,55 +908,42 @@ def _fast_render_media(obj: Any, depth: int) -> RenderMedia:
     if not isinstance(v1, str):
         raise _rt.Unsure
     f_content_type = v1
-    v1 = obj.get("url", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+    v1 = obj.get("url")
+    if v1 is None:
         f_url = None
     else:
-        if v1 is None:
-            f_url = None
-        else:
-            if not isinstance(v1, str):
-                raise _rt.Unsure
-            f_url = v1
-    v1 = obj.get("name", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_url = v1
+    v1 = obj.get("name")
+    if v1 is None:
         f_name = None
     else:
-        if v1 is None:
-            f_name = None
-        else:
-            if not isinstance(v1, str):
-                raise _rt.Unsure
-            f_name = v1
-    v1 = obj.get("content", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_name = v1
+    v1 = obj.get("content")
+    if v1 is None:
         f_content = None
     else:
-        if v1 is None:
-            f_content = None
-        else:
-            if not isinstance(v1, str):
-                raise _rt.Unsure
-            f_content = v1
-    v1 = obj.get("content_bytes", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_content = v1
+    v1 = obj.get("content_bytes")
+    if v1 is None:
         f_content_bytes = None
     else:
-        if v1 is None:
-            f_content_bytes = None
-        else:
-            if not isinstance(v1, str):
-                raise _rt.Unsure
-            f_content_bytes = _rt.bytes_or_none(v1)
-            if f_content_bytes is None:
-                raise _rt.Unsure
-    ctx = _rt.PROBE
-    _rt.rule_at_least_one_of(
-        ctx,
-        obj,
-        ("url", "content", "content_bytes"),
-        "render media must have a url, content or both",
-    )
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_content_bytes = _rt.bytes_or_none(v1)
+        if f_content_bytes is None:
+            raise _rt.Unsure
+    if (
+        obj.get("url") is None
+        and obj.get("content") is None
+        and obj.get("content_bytes") is None
+    ):
+        raise _rt.Unsure
     return RenderMedia(
         content_type=f_content_type,
         url=f_url,

@@ -461,16 +461,13 @@ def _fast_constrained(obj: Any, depth: int) -> Constrained:
 
         f_limits = dict(v1)
 
-    v1 = obj.get("nickname", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+    v1 = obj.get("nickname")
+    if v1 is None:
         f_nickname = None
     else:
-        if v1 is None:
-            f_nickname = None
-        else:
-            if not isinstance(v1, str) or len(v1) > 3:
-                raise _rt.Unsure
-            f_nickname = v1
+        if not isinstance(v1, str) or len(v1) > 3:
+            raise _rt.Unsure
+        f_nickname = v1
     v1 = obj.get("budget", _rt.ABSENT)
     if v1 is _rt.ABSENT:
         raise _rt.Unsure

@@ -267,16 +267,13 @@ def _fast_keywords(obj: Any, depth: int) -> Keywords:
         if not isinstance(v1, str):
             raise _rt.Unsure
         f_self_ = v1
-    v1 = obj.get("None", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+    v1 = obj.get("None")
+    if v1 is None:
         f_none = None
     else:
-        if v1 is None:
-            f_none = None
-        else:
-            if not isinstance(v1, str):
-                raise _rt.Unsure
-            f_none = v1
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_none = v1
     v1 = obj.get("from_dict", _rt.ABSENT)
     if v1 is _rt.ABSENT:
         f_from_dict_ = None

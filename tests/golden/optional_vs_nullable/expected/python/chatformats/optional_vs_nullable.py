@@ -231,16 +231,13 @@ def _fast_flags(obj: Any, depth: int) -> Flags:
         if v1 is not True and v1 is not False:
             raise _rt.Unsure
         f_optional_plain = v1
-    v1 = obj.get("optional_nullable", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+    v1 = obj.get("optional_nullable")
+    if v1 is None:
         f_optional_nullable = None
     else:
-        if v1 is None:
-            f_optional_nullable = None
-        else:
-            if v1 is not True and v1 is not False:
-                raise _rt.Unsure
-            f_optional_nullable = v1
+        if v1 is not True and v1 is not False:
+            raise _rt.Unsure
+        f_optional_nullable = v1
     v1 = obj.get("optional_default", _rt.ABSENT)
     if v1 is _rt.ABSENT:
         f_optional_default = 3
@@ -260,14 +257,11 @@ def _fast_flags(obj: Any, depth: int) -> Flags:
 
         f_optional_list = list(v1)
 
-    v1 = obj.get("optional_ref", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
+    v1 = obj.get("optional_ref")
+    if v1 is None:
         f_optional_ref = None
     else:
-        if v1 is None:
-            f_optional_ref = None
-        else:
-            f_optional_ref = _fast_inner(v1, depth + 1)
+        f_optional_ref = _fast_inner(v1, depth + 1)
     return Flags(
         required_plain=f_required_plain,
         required_nullable=f_required_nullable,
