@@ -177,3 +177,45 @@ def test_the_fast_path_of_each_golden_case_agrees_with_its_exact_walk(case: str,
     stepped_aside = [doc for doc, v in zip(valid, verdicts) if v != "same"]
     assert all("10.0" in json.dumps(doc) for doc in stepped_aside), stepped_aside
     assert all(v == "unsure-ok" for v in verdicts[len(valid): len(valid) + len(invalid)])
+
+
+def _runtime() -> Any:
+    sys.path.insert(0, str(ROOT / "generated" / "python"))
+    try:
+        return importlib.import_module("chatformats._runtime")
+    finally:
+        sys.path.pop(0)
+
+
+@pytest.mark.parametrize("text", [
+    "2024-01-15T10:30:00Z", "2024-01-15t10:30:00z", "2024-01-15T10:30:00.1Z", "2024-01-15T10:30:00.123456789Z",
+    "2024-01-15T10:30:00.000000+00:00", "2024-01-15T10:30:00-00:00", "2024-01-15T10:30:00+23:59", "2024-01-15T10:30:00+24:00",
+    "2024-01-15T10:30:00+05:60", "2024-01-15T24:00:00Z", "2024-01-15T23:59:60Z", "2023-02-29T00:00:00Z", "2024-02-29T00:00:00Z",
+    "0000-01-01T00:00:00Z", "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-23:59", "2024-01-15 10:30:00Z",
+    "2024-01-15T10:30:00", "2024-01-15T10:30Z", "2024-W03-1T10:30:00Z", "2024-01-15T10:30:00+0530", "２０２４-01-15T10:30:00Z",
+    "2024-01-15T10:30:00.Z", "2024-13-01T00:00:00Z", "2024-00-10T00:00:00Z", "2024-04-31T00:00:00Z",
+])
+def test_the_fast_date_time_parser_builds_what_the_exact_one_builds_or_nothing(text: str) -> None:
+    rt = _runtime()
+    exact, fast = rt.parse_datetime_text(text), rt.datetime_or_none(text)
+    if exact is None:
+        assert fast is None
+    elif fast is not None:  # None only sends the value to the exact walk
+        assert (fast, fast.utcoffset(), fast.wire, type(fast)) == (exact, exact.utcoffset(), exact.wire, type(exact))
+
+
+def test_json_fits_is_unsure_of_cycles_shared_containers_deep_values_and_huge_numbers() -> None:
+    rt = _runtime()
+    cycle: list[Any] = []
+    cycle.append(cycle)
+    cycle.append(cycle)  # walked naively, 2**128 paths
+    shared = [1]
+    assert not rt.json_fits(cycle, 128)
+    assert not rt.json_fits([shared, shared], 128)
+    assert rt.json_fits([[1], [1]], 128)
+    deep: Any = "x"
+    for _ in range(10):
+        deep = [deep]
+    assert rt.json_fits(deep, 10) and not rt.json_fits(deep, 9)
+    assert not rt.json_fits({"n": 10**5000}, 128) and not rt.json_fits(float("inf"), 128) and not rt.json_fits({1: "x"}, 128)
+    assert rt.json_fits({"n": 10**300, "f": 1.5, "b": True, "z": None}, 128)
