@@ -1374,6 +1374,7 @@ def datetime_ok(value: object) -> bool:
 
 
 _JSON_LEAF: Final = (str, int, float, bool)
+_JSON_VALUE: Final = (str, int, float, bool, list, tuple, dict)
 
 
 def resolve_value(value: object, pointer: tuple[str, ...]) -> object:
@@ -1381,29 +1382,25 @@ def resolve_value(value: object, pointer: tuple[str, ...]) -> object:
     following wire names through models (_WIRE_ATTRS); raises Unsure where it cannot tell.
     """
     for token in pointer:
-        wire: dict[str, str] | None = getattr(type(value), "_WIRE_ATTRS", None)
-        if wire is not None:
+        if isinstance(value, (list, tuple)):
+            if not (token.isdigit() and int(token) < len(value)):
+                return _MISSING
+            value = value[int(token)]
+        elif isinstance(value, dict):
+            value = value.get(token, _MISSING)
+        elif value is _MISSING or value is None or isinstance(value, _JSON_LEAF):
+            return _MISSING
+        else:
+            wire: dict[str, str] | None = getattr(type(value), "_WIRE_ATTRS", None)
+            if wire is None:
+                raise Unsure
             attr = wire.get(token)
             if attr is None:
                 return _MISSING
             value = getattr(value, attr)
             if value is None:
                 raise Unsure  # left out of to_dict, or written as null
-        elif isinstance(value, dict):
-            value = value.get(token, _MISSING)
-        elif isinstance(value, (list, tuple)):
-            if not (token.isdigit() and int(token) < len(value)):
-                return _MISSING
-            value = value[int(token)]
-        elif value is _MISSING or value is None or isinstance(value, _JSON_LEAF):
-            return _MISSING
-        else:
-            raise Unsure
-    if (
-        value is _MISSING
-        or value is None
-        or isinstance(value, (*_JSON_LEAF, list, tuple, dict))
-    ):
+    if value is _MISSING or value is None or isinstance(value, _JSON_VALUE):
         return value
     raise Unsure
 
