@@ -661,31 +661,25 @@ def _check_chat_event(obj: ChatEvent, depth: int) -> None:
     f_session_id = obj.session_id
     if not isinstance(f_session_id, str):
         raise _rt.Unsure
-
     f_role = obj.role
     if not isinstance(f_role, str):
         raise _rt.Unsure
-
     f_completed = obj.completed
     if f_completed is not None:
         if f_completed is not True and f_completed is not False:
             raise _rt.Unsure
-
     f_completion_running = obj.completion_running
     if f_completion_running is not None:
         if f_completion_running is not True and f_completion_running is not False:
             raise _rt.Unsure
-
     f_content = obj.content
     if f_content is not None:
         if not isinstance(f_content, str):
             raise _rt.Unsure
-
     f_output_format = obj.output_format
     if f_output_format is not None:
         if not isinstance(f_output_format, str):
             raise _rt.Unsure
-
     f_messages = obj.messages
     if f_messages is not None:
         if not isinstance(f_messages, (list, tuple)):
@@ -700,12 +694,10 @@ def _check_chat_event(obj: ChatEvent, depth: int) -> None:
     if f_start is not None:
         if f_start is not True and f_start is not False:
             raise _rt.Unsure
-
     f_tool_use_active = obj.tool_use_active
     if f_tool_use_active is not None:
         if f_tool_use_active is not True and f_tool_use_active is not False:
             raise _rt.Unsure
-
     f_tool_calls = obj.tool_calls
     if f_tool_calls is not None:
         if not isinstance(f_tool_calls, (list, tuple)):
@@ -745,7 +737,6 @@ def _check_function_call(obj: FunctionCall, depth: int) -> None:
     f_name = obj.name
     if not isinstance(f_name, str):
         raise _rt.Unsure
-
     f_arguments = obj.arguments
     if not isinstance(f_arguments, str):
         raise _rt.Unsure
@@ -790,12 +781,10 @@ def _check_tool_call(obj: ToolCall, depth: int) -> None:
     f_id = obj.id
     if not isinstance(f_id, str):
         raise _rt.Unsure
-
     f_type = obj.type
     if f_type is not None:
         if not isinstance(f_type, str) or f_type != "function":
             raise _rt.Unsure
-
     f_function = obj.function
     _check_function_call(f_function, depth + 1)
 
@@ -866,17 +855,14 @@ def _check_message(obj: Message, depth: int) -> None:
     f_role = obj.role
     if not isinstance(f_role, str):
         raise _rt.Unsure
-
     f_content = obj.content
     if f_content is not None:
         if not isinstance(f_content, str):
             raise _rt.Unsure
-
     f_name = obj.name
     if f_name is not None:
         if not isinstance(f_name, str):
             raise _rt.Unsure
-
     f_tool_calls = obj.tool_calls
     if f_tool_calls is not None:
         if not isinstance(f_tool_calls, (list, tuple)):
@@ -888,7 +874,6 @@ def _check_message(obj: Message, depth: int) -> None:
     if f_tool_call_id is not None:
         if not isinstance(f_tool_call_id, str):
             raise _rt.Unsure
-
     if f_content is None and f_tool_calls is None:
         raise _rt.Unsure
 
@@ -965,22 +950,18 @@ def _check_render_media(obj: RenderMedia, depth: int) -> None:
     f_content_type = obj.content_type
     if not isinstance(f_content_type, str):
         raise _rt.Unsure
-
     f_url = obj.url
     if f_url is not None:
         if not isinstance(f_url, str):
             raise _rt.Unsure
-
     f_name = obj.name
     if f_name is not None:
         if not isinstance(f_name, str):
             raise _rt.Unsure
-
     f_content = obj.content
     if f_content is not None:
         if not isinstance(f_content, str):
             raise _rt.Unsure
-
     f_content_bytes = obj.content_bytes
     if f_content_bytes is not None:
         if not isinstance(f_content_bytes, (bytes, bytearray)):

@@ -1213,7 +1213,6 @@ def _fast_chat_input(obj: Any, depth: int) -> ChatInput:
                 raise _rt.Unsure
             if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
                 raise _rt.Unsure
-
         f_metadata = dict(v1)
 
     return ChatInput(
@@ -1248,7 +1247,6 @@ def _check_chat_input(obj: ChatInput, depth: int) -> None:
     if f_modality_type is not None:
         if not isinstance(f_modality_type, str) or f_modality_type != "chat":
             raise _rt.Unsure
-
     f_timestamp = obj.timestamp
     if not _rt.datetime_ok(f_timestamp):
         raise _rt.Unsure
@@ -1256,16 +1254,13 @@ def _check_chat_input(obj: ChatInput, depth: int) -> None:
     if f_input_id is not None:
         if not isinstance(f_input_id, str):
             raise _rt.Unsure
-
     f_role = obj.role
     if not isinstance(f_role, str) or f_role not in ROLE_VALUES:
         raise _rt.Unsure
-
     f_content = obj.content
     if isinstance(f_content, str):
         if not isinstance(f_content, str) or _RE_1.search(f_content) is None:
             raise _rt.Unsure
-
     elif isinstance(f_content, list):
         if not isinstance(f_content, (list, tuple)) or len(f_content) < 1:
             raise _rt.Unsure
@@ -1288,7 +1283,6 @@ def _check_chat_input(obj: ChatInput, depth: int) -> None:
     if f_message_id is not None:
         if not isinstance(f_message_id, str):
             raise _rt.Unsure
-
     f_conversation_id = obj.conversation_id
     if f_conversation_id is not None:
         if (
@@ -1296,7 +1290,6 @@ def _check_chat_input(obj: ChatInput, depth: int) -> None:
             or _RE_1.search(f_conversation_id) is None
         ):
             raise _rt.Unsure
-
     f_metadata = obj.metadata
     if f_metadata is not None:
         if not isinstance(f_metadata, dict):
@@ -1337,7 +1330,6 @@ def _check_text_block(obj: TextBlock, depth: int) -> None:
     f_type = obj.type
     if not isinstance(f_type, str) or f_type != "text":
         raise _rt.Unsure
-
     f_text = obj.text
     if not isinstance(f_text, str):
         raise _rt.Unsure
@@ -1423,26 +1415,21 @@ def _check_image_block(obj: ImageBlock, depth: int) -> None:
     f_type = obj.type
     if not isinstance(f_type, str) or f_type != "image":
         raise _rt.Unsure
-
     f_source = obj.source
     if not isinstance(f_source, str) or f_source not in MEDIA_SOURCE_VALUES:
         raise _rt.Unsure
-
     f_url = obj.url
     if f_url is not None:
         if not isinstance(f_url, str):
             raise _rt.Unsure
-
     f_data = obj.data
     if f_data is not None:
         if not isinstance(f_data, str):
             raise _rt.Unsure
-
     f_media_type = obj.media_type
     if f_media_type is not None:
         if not isinstance(f_media_type, str):
             raise _rt.Unsure
-
     if f_url is None and _rt.resolve_value(f_source, ()) == "url":
         raise _rt.Unsure
     if f_data is None and _rt.resolve_value(f_source, ()) == "base64":
@@ -1529,26 +1516,21 @@ def _check_audio_block(obj: AudioBlock, depth: int) -> None:
     f_type = obj.type
     if not isinstance(f_type, str) or f_type != "audio":
         raise _rt.Unsure
-
     f_source = obj.source
     if not isinstance(f_source, str) or f_source not in MEDIA_SOURCE_VALUES:
         raise _rt.Unsure
-
     f_url = obj.url
     if f_url is not None:
         if not isinstance(f_url, str):
             raise _rt.Unsure
-
     f_data = obj.data
     if f_data is not None:
         if not isinstance(f_data, str):
             raise _rt.Unsure
-
     f_media_type = obj.media_type
     if f_media_type is not None:
         if not isinstance(f_media_type, str):
             raise _rt.Unsure
-
     if f_url is None and _rt.resolve_value(f_source, ()) == "url":
         raise _rt.Unsure
     if f_data is None and _rt.resolve_value(f_source, ()) == "base64":
@@ -1635,26 +1617,21 @@ def _check_video_block(obj: VideoBlock, depth: int) -> None:
     f_type = obj.type
     if not isinstance(f_type, str) or f_type != "video":
         raise _rt.Unsure
-
     f_source = obj.source
     if not isinstance(f_source, str) or f_source not in MEDIA_SOURCE_VALUES:
         raise _rt.Unsure
-
     f_url = obj.url
     if f_url is not None:
         if not isinstance(f_url, str):
             raise _rt.Unsure
-
     f_data = obj.data
     if f_data is not None:
         if not isinstance(f_data, str):
             raise _rt.Unsure
-
     f_media_type = obj.media_type
     if f_media_type is not None:
         if not isinstance(f_media_type, str):
             raise _rt.Unsure
-
     if f_url is None and _rt.resolve_value(f_source, ()) == "url":
         raise _rt.Unsure
     if f_data is None and _rt.resolve_value(f_source, ()) == "base64":
@@ -1739,7 +1716,6 @@ def _fast_chat_message(obj: Any, depth: int) -> ChatMessage:
                 raise _rt.Unsure
             if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
                 raise _rt.Unsure
-
         f_metadata = dict(v1)
 
     return ChatMessage(
@@ -1771,28 +1747,23 @@ def _check_chat_message(obj: ChatMessage, depth: int) -> None:
     f_message_id = obj.message_id
     if not isinstance(f_message_id, str):
         raise _rt.Unsure
-
     f_input_id = obj.input_id
     if f_input_id is not None:
         if not isinstance(f_input_id, str):
             raise _rt.Unsure
-
     f_conversation_id = obj.conversation_id
     if (
         not isinstance(f_conversation_id, str)
         or _RE_1.search(f_conversation_id) is None
     ):
         raise _rt.Unsure
-
     f_role = obj.role
     if not isinstance(f_role, str) or f_role not in ROLE_VALUES:
         raise _rt.Unsure
-
     f_content = obj.content
     if isinstance(f_content, str):
         if not isinstance(f_content, str) or _RE_1.search(f_content) is None:
             raise _rt.Unsure
-
     elif isinstance(f_content, list):
         if not isinstance(f_content, (list, tuple)) or len(f_content) < 1:
             raise _rt.Unsure
@@ -1868,7 +1839,6 @@ def _fast_conversation_metadata(obj: Any, depth: int) -> ConversationMetadata:
         for x2 in v1:
             if not isinstance(x2, str) or x2 not in ROLE_VALUES:
                 raise _rt.Unsure
-
         f_participant_roles = list(v1)
 
     return ConversationMetadata(
@@ -1896,7 +1866,6 @@ def _check_conversation_metadata(obj: ConversationMetadata, depth: int) -> None:
         or _RE_1.search(f_conversation_id) is None
     ):
         raise _rt.Unsure
-
     f_created_at = obj.created_at
     if not _rt.datetime_ok(f_created_at):
         raise _rt.Unsure
@@ -1910,7 +1879,6 @@ def _check_conversation_metadata(obj: ConversationMetadata, depth: int) -> None:
         or f_message_count < 0
     ):
         raise _rt.Unsure
-
     f_participant_roles = obj.participant_roles
     if f_participant_roles is not None:
         if not isinstance(f_participant_roles, (list, tuple)) or _rt.has_duplicates(
@@ -2029,7 +1997,6 @@ def _check_chat_state(obj: ChatState, depth: int) -> None:
     if f_modality_type is not None:
         if not isinstance(f_modality_type, str) or f_modality_type != "chat":
             raise _rt.Unsure
-
     f_last_updated = obj.last_updated
     if f_last_updated is not None:
         if not _rt.datetime_ok(f_last_updated):
@@ -2042,7 +2009,6 @@ def _check_chat_state(obj: ChatState, depth: int) -> None:
             or f_update_count < 0
         ):
             raise _rt.Unsure
-
     f_messages = obj.messages
     if f_messages is not None:
         if not isinstance(f_messages, (list, tuple)):
@@ -2066,7 +2032,6 @@ def _check_chat_state(obj: ChatState, depth: int) -> None:
             or f_max_history_size < 1
         ):
             raise _rt.Unsure
-
     f_default_conversation_id = obj.default_conversation_id
     if f_default_conversation_id is not None:
         if (

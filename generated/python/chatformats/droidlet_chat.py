@@ -416,7 +416,6 @@ def _check_droidlet_chat(obj: DroidletChat, depth: int) -> None:
     f_chat_memid = obj.chat_memid
     if not isinstance(f_chat_memid, str):
         raise _rt.Unsure
-
     f_timestamp = obj.timestamp
     if (
         type(f_timestamp) is not int
@@ -424,11 +423,9 @@ def _check_droidlet_chat(obj: DroidletChat, depth: int) -> None:
         or f_timestamp < 0
     ):
         raise _rt.Unsure
-
     f_content_type = obj.content_type
     if not isinstance(f_content_type, str) or f_content_type not in CONTENT_TYPE_VALUES:
         raise _rt.Unsure
-
     f_content = obj.content
     if not isinstance(f_content, (list, tuple)) or len(f_content) < 1:
         raise _rt.Unsure
@@ -498,7 +495,6 @@ def _check_content_item(obj: ContentItem, depth: int) -> None:
     f_id = obj.id
     if not isinstance(f_id, str) or f_id not in CONTENT_KIND_VALUES:
         raise _rt.Unsure
-
     f_content = obj.content
     if not isinstance(f_content, str):
         raise _rt.Unsure

@@ -255,7 +255,6 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
     for x2 in v1:
         if not isinstance(x2, str) or x2 not in CONTENT_TYPE_VALUES:
             raise _rt.Unsure
-
     f_content_type = list(v1)
 
     v1 = obj.get("content")
@@ -268,11 +267,9 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
         x3_0 = x2[0]
         if not isinstance(x3_0, str) or x3_0 not in CONTENT_KIND_VALUES:
             raise _rt.Unsure
-
         x3_1 = x2[1]
         if not isinstance(x3_1, str):
             raise _rt.Unsure
-
         y2 = (
             x3_0,
             x3_1,
@@ -371,14 +368,12 @@ def _check_droidlet_chat(obj: DroidletChat, depth: int) -> None:
     f_speaker_id = obj.speaker_id
     if not isinstance(f_speaker_id, str):
         raise _rt.Unsure
-
     f_timestamp = obj.timestamp
     if (
         type(f_timestamp) is not int
         or not -9223372036854775808 <= f_timestamp <= 9223372036854775807
     ):
         raise _rt.Unsure
-
     f_content_type = obj.content_type
     if (
         not isinstance(f_content_type, (list, tuple))
@@ -399,7 +394,6 @@ def _check_droidlet_chat(obj: DroidletChat, depth: int) -> None:
         x3_0 = x2[0]
         if not isinstance(x3_0, str) or x3_0 not in CONTENT_KIND_VALUES:
             raise _rt.Unsure
-
         x3_1 = x2[1]
         if not isinstance(x3_1, str):
             raise _rt.Unsure

@@ -465,7 +465,6 @@ def _fast_conversation_document(obj: Any, depth: int) -> ConversationDocument:
         for x2 in v1:
             if not isinstance(x2, str):
                 raise _rt.Unsure
-
         f_tags = list(v1)
 
     v1 = obj.get("metadata", _rt.ABSENT)
@@ -479,7 +478,6 @@ def _fast_conversation_document(obj: Any, depth: int) -> ConversationDocument:
                 raise _rt.Unsure
             if not isinstance(x2, str):
                 raise _rt.Unsure
-
         f_metadata = dict(v1)
 
     return ConversationDocument(
@@ -503,7 +501,6 @@ def _check_conversation_document(obj: ConversationDocument, depth: int) -> None:
     f_id = obj.id
     if not isinstance(f_id, str) or len(f_id) < 1:
         raise _rt.Unsure
-
     f_conversation = obj.conversation
     _check_structured_conversation(f_conversation, depth + 1)
     f_tags = obj.tags
@@ -545,7 +542,6 @@ def _fast_structured_conversation(obj: Any, depth: int) -> StructuredConversatio
     for x2 in v1:
         if not isinstance(x2, str):
             raise _rt.Unsure
-
     f_people = list(v1)
 
     v1 = obj.get("user")
@@ -580,7 +576,6 @@ def _check_structured_conversation(obj: StructuredConversation, depth: int) -> N
     f_source = obj.source
     if not isinstance(f_source, str) or len(f_source) < 1:
         raise _rt.Unsure
-
     f_people = obj.people
     if not isinstance(f_people, (list, tuple)) or len(f_people) < 1:
         raise _rt.Unsure
@@ -591,7 +586,6 @@ def _check_structured_conversation(obj: StructuredConversation, depth: int) -> N
     f_user = obj.user
     if not isinstance(f_user, str) or len(f_user) < 1:
         raise _rt.Unsure
-
     f_conversation = obj.conversation
     if not isinstance(f_conversation, (list, tuple)) or len(f_conversation) < 1:
         raise _rt.Unsure
@@ -647,11 +641,9 @@ def _check_conversation_message(
     f_speaker = obj.speaker
     if not isinstance(f_speaker, str) or len(f_speaker) < 1:
         raise _rt.Unsure
-
     f_content = obj.content
     if not isinstance(f_content, str) or len(f_content) < 1:
         raise _rt.Unsure
-
     f_time = obj.time
     if not _rt.datetime_ok(f_time):
         raise _rt.Unsure
@@ -696,7 +688,6 @@ def _fast_text_document(obj: Any, depth: int) -> TextDocument:
         for x2 in v1:
             if not isinstance(x2, str):
                 raise _rt.Unsure
-
         f_tags = list(v1)
 
     v1 = obj.get("metadata", _rt.ABSENT)
@@ -710,7 +701,6 @@ def _fast_text_document(obj: Any, depth: int) -> TextDocument:
                 raise _rt.Unsure
             if not isinstance(x2, str):
                 raise _rt.Unsure
-
         f_metadata = dict(v1)
 
     return TextDocument(
@@ -736,11 +726,9 @@ def _check_text_document(obj: TextDocument, depth: int) -> None:
     f_id = obj.id
     if not isinstance(f_id, str):
         raise _rt.Unsure
-
     f_content = obj.content
     if not isinstance(f_content, str):
         raise _rt.Unsure
-
     f_timestamp = obj.timestamp
     if f_timestamp is not None:
         if not _rt.datetime_ok(f_timestamp):

@@ -352,7 +352,6 @@ def _fast_constrained(obj: Any, depth: int) -> Constrained:
         for x2 in v1:
             if not isinstance(x2, str):
                 raise _rt.Unsure
-
         f_tags = list(v1)
 
     v1 = obj.get("values", _rt.ABSENT)
@@ -369,7 +368,6 @@ def _fast_constrained(obj: Any, depth: int) -> Constrained:
                 and -_rt.BIG < x2 < _rt.BIG
             ):
                 raise _rt.Unsure
-
         f_values = list(v1)
 
     v1 = obj.get("anything", _rt.ABSENT)
@@ -381,7 +379,6 @@ def _fast_constrained(obj: Any, depth: int) -> Constrained:
         for x2 in v1:
             if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
                 raise _rt.Unsure
-
         f_anything = list(v1)
 
     v1 = obj.get("either", _rt.ABSENT)
@@ -431,14 +428,12 @@ def _fast_constrained(obj: Any, depth: int) -> Constrained:
         x2_0 = v1[0]
         if not isinstance(x2_0, str):
             raise _rt.Unsure
-
         x2_1 = v1[1]
         if (
             type(x2_1) is not int
             or not -9223372036854775808 <= x2_1 <= 9223372036854775807
         ):
             raise _rt.Unsure
-
         f_pair = (
             x2_0,
             x2_1,
@@ -458,7 +453,6 @@ def _fast_constrained(obj: Any, depth: int) -> Constrained:
                 or x2 < 0
             ):
                 raise _rt.Unsure
-
         f_limits = dict(v1)
 
     v1 = obj.get("nickname")
@@ -547,22 +541,18 @@ def _check_constrained(obj: Constrained, depth: int) -> None:
     f_name = obj.name
     if not isinstance(f_name, str) or len(f_name) < 2 or len(f_name) > 4:
         raise _rt.Unsure
-
     f_code = obj.code
     if f_code is not None:
         if not isinstance(f_code, str) or _RE_1.search(f_code) is None:
             raise _rt.Unsure
-
     f_kind = obj.kind
     if f_kind is not None:
         if not isinstance(f_kind, str) or f_kind != "fixed":
             raise _rt.Unsure
-
     f_level = obj.level
     if f_level is not None:
         if not isinstance(f_level, str) or f_level not in ("low", "mid", "high"):
             raise _rt.Unsure
-
     f_at = obj.at
     if f_at is not None:
         if not _rt.datetime_ok(f_at):
@@ -579,7 +569,6 @@ def _check_constrained(obj: Constrained, depth: int) -> None:
         or f_count > 10
     ):
         raise _rt.Unsure
-
     f_step = obj.step
     if f_step is not None:
         if (
@@ -589,7 +578,6 @@ def _check_constrained(obj: Constrained, depth: int) -> None:
             or f_step >= 5
         ):
             raise _rt.Unsure
-
     f_ratio = obj.ratio
     if f_ratio is not None:
         if (
@@ -603,7 +591,6 @@ def _check_constrained(obj: Constrained, depth: int) -> None:
             or f_ratio >= 1
         ):
             raise _rt.Unsure
-
     f_temperature = obj.temperature
     if f_temperature is not None:
         if (
@@ -617,7 +604,6 @@ def _check_constrained(obj: Constrained, depth: int) -> None:
             or f_temperature > 100.5
         ):
             raise _rt.Unsure
-
     f_tags = obj.tags
     if f_tags is not None:
         if (
@@ -666,11 +652,9 @@ def _check_constrained(obj: Constrained, depth: int) -> None:
                 and -_rt.BIG < f_either < _rt.BIG
             ):
                 raise _rt.Unsure
-
         elif isinstance(f_either, str):
             if not isinstance(f_either, str):
                 raise _rt.Unsure
-
         else:
             raise _rt.Unsure
 
@@ -682,11 +666,9 @@ def _check_constrained(obj: Constrained, depth: int) -> None:
                 or not -9223372036854775808 <= f_whole <= 9223372036854775807
             ):
                 raise _rt.Unsure
-
         elif isinstance(f_whole, str):
             if not isinstance(f_whole, str):
                 raise _rt.Unsure
-
         else:
             raise _rt.Unsure
 
@@ -697,7 +679,6 @@ def _check_constrained(obj: Constrained, depth: int) -> None:
         x2_0 = f_pair[0]
         if not isinstance(x2_0, str):
             raise _rt.Unsure
-
         x2_1 = f_pair[1]
         if (
             type(x2_1) is not int
@@ -718,12 +699,10 @@ def _check_constrained(obj: Constrained, depth: int) -> None:
                 or x2 < 0
             ):
                 raise _rt.Unsure
-
     f_nickname = obj.nickname
     if f_nickname is not None:
         if not isinstance(f_nickname, str) or len(f_nickname) > 3:
             raise _rt.Unsure
-
     f_budget = obj.budget
     if f_budget is not None:
         if (
@@ -736,7 +715,6 @@ def _check_constrained(obj: Constrained, depth: int) -> None:
             or f_budget < 0
         ):
             raise _rt.Unsure
-
     f_short = obj.short
     if f_short is not None:
         if not isinstance(f_short, str) or len(f_short) > 1:

@@ -180,16 +180,13 @@ def _check_headers(obj: Headers, depth: int) -> None:
     f_content_type = obj.content_type
     if not isinstance(f_content_type, str):
         raise _rt.Unsure
-
     f_x_request_id = obj.x_request_id
     if f_x_request_id is not None:
         if not isinstance(f_x_request_id, str):
             raise _rt.Unsure
-
     f_n2fa_code = obj.n2fa_code
     if not isinstance(f_n2fa_code, str) or _RE_1.search(f_n2fa_code) is None:
         raise _rt.Unsure
-
     f_max_age = obj.max_age
     if f_max_age is not None:
         if (
@@ -198,7 +195,6 @@ def _check_headers(obj: Headers, depth: int) -> None:
             or f_max_age < 0
         ):
             raise _rt.Unsure
-
     f_n_code = obj.n_code
     if f_n_code is not None:
         if not isinstance(f_n_code, str):

@@ -149,12 +149,10 @@ def _check_hostile(obj: Hostile, depth: int) -> None:
     f_text = obj.text
     if not isinstance(f_text, str) or _RE_1.search(f_text) is None:
         raise _rt.Unsure
-
     f_note = obj.note
     if f_note is not None:
         if not isinstance(f_note, str):
             raise _rt.Unsure
-
     f_raw = obj.raw
     if f_raw is not None:
         if not isinstance(f_raw, str):

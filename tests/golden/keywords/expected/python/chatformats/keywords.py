@@ -324,23 +324,19 @@ def _check_keywords(obj: Keywords, depth: int) -> None:
     f_class_ = obj.class_
     if not isinstance(f_class_, str):
         raise _rt.Unsure
-
     f_type = obj.type
     if not isinstance(f_type, str):
         raise _rt.Unsure
-
     f_func = obj.func
     if (
         type(f_func) is not int
         or not -9223372036854775808 <= f_func <= 9223372036854775807
     ):
         raise _rt.Unsure
-
     f_import_ = obj.import_
     if f_import_ is not None:
         if f_import_ is not True and f_import_ is not False:
             raise _rt.Unsure
-
     f_range = obj.range
     if f_range is not None:
         if not (
@@ -350,27 +346,22 @@ def _check_keywords(obj: Keywords, depth: int) -> None:
             and -_rt.BIG < f_range < _rt.BIG
         ):
             raise _rt.Unsure
-
     f_self_ = obj.self_
     if f_self_ is not None:
         if not isinstance(f_self_, str):
             raise _rt.Unsure
-
     f_none = obj.none
     if f_none is not None:
         if not isinstance(f_none, str):
             raise _rt.Unsure
-
     f_from_dict_ = obj.from_dict_
     if f_from_dict_ is not None:
         if not isinstance(f_from_dict_, str):
             raise _rt.Unsure
-
     f_validate_ = obj.validate_
     if f_validate_ is not None:
         if not isinstance(f_validate_, str):
             raise _rt.Unsure
-
     f_nested = obj.nested
     if f_nested is not None:
         _check_struct(f_nested, depth + 1)
@@ -399,7 +390,6 @@ def _fast_struct(obj: Any, depth: int) -> Struct:
                 raise _rt.Unsure
             if not isinstance(x2, str):
                 raise _rt.Unsure
-
         f_map = dict(v1)
 
     return Struct(
@@ -419,7 +409,6 @@ def _check_struct(obj: Struct, depth: int) -> None:
     f_interface = obj.interface
     if not isinstance(f_interface, str):
         raise _rt.Unsure
-
     f_map = obj.map
     if f_map is not None:
         if not isinstance(f_map, dict):

@@ -164,17 +164,14 @@ def _check_collisions(obj: Collisions, depth: int) -> None:
     f_content_type = obj.content_type
     if not isinstance(f_content_type, str):
         raise _rt.Unsure
-
     f_content_type_snake = obj.content_type_snake
     if f_content_type_snake is not None:
         if not isinstance(f_content_type_snake, str):
             raise _rt.Unsure
-
     f_user_id = obj.user_id
     if f_user_id is not None:
         if not isinstance(f_user_id, str):
             raise _rt.Unsure
-
     f_user_id_upper = obj.user_id_upper
     if f_user_id_upper is not None:
         if not isinstance(f_user_id_upper, str):

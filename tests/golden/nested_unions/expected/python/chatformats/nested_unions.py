@@ -328,14 +328,12 @@ def _fast_envelope(obj: Any, depth: int) -> Envelope:
             x3_0 = x2[0]
             if not isinstance(x3_0, str):
                 raise _rt.Unsure
-
             x3_1 = x2[1]
             if (
                 type(x3_1) is not int
                 or not -9223372036854775808 <= x3_1 <= 9223372036854775807
             ):
                 raise _rt.Unsure
-
             y2 = (
                 x3_0,
                 x3_1,
@@ -368,7 +366,6 @@ def _check_envelope(obj: Envelope, depth: int) -> None:
     if isinstance(f_body, str):
         if not isinstance(f_body, str) or len(f_body) < 1:
             raise _rt.Unsure
-
     elif isinstance(f_body, list):
         if not isinstance(f_body, (list, tuple)) or len(f_body) < 1:
             raise _rt.Unsure
@@ -393,7 +390,6 @@ def _check_envelope(obj: Envelope, depth: int) -> None:
             if isinstance(x2, str):
                 if not isinstance(x2, str) or len(x2) < 1:
                     raise _rt.Unsure
-
             elif isinstance(x2, list):
                 if not isinstance(x2, (list, tuple)) or len(x2) < 1:
                     raise _rt.Unsure
@@ -418,7 +414,6 @@ def _check_envelope(obj: Envelope, depth: int) -> None:
             x3_0 = x2[0]
             if not isinstance(x3_0, str):
                 raise _rt.Unsure
-
             x3_1 = x2[1]
             if (
                 type(x3_1) is not int
@@ -456,7 +451,6 @@ def _check_text_part(obj: TextPart, depth: int) -> None:
     f_kind = obj.kind
     if not isinstance(f_kind, str) or f_kind != "text":
         raise _rt.Unsure
-
     f_text = obj.text
     if not isinstance(f_text, str):
         raise _rt.Unsure
@@ -516,12 +510,10 @@ def _check_ref_part(obj: RefPart, depth: int) -> None:
     f_kind = obj.kind
     if not isinstance(f_kind, str) or f_kind != "ref":
         raise _rt.Unsure
-
     f_inner = obj.inner
     if isinstance(f_inner, str):
         if not isinstance(f_inner, str) or len(f_inner) < 1:
             raise _rt.Unsure
-
     elif isinstance(f_inner, list):
         if not isinstance(f_inner, (list, tuple)) or len(f_inner) < 1:
             raise _rt.Unsure

@@ -174,12 +174,10 @@ def _check_holder(obj: Holder, depth: int) -> None:
     f_mode = obj.mode
     if not isinstance(f_mode, str) or f_mode not in MODE_VALUES:
         raise _rt.Unsure
-
     f_status = obj.status
     if f_status is not None:
         if not isinstance(f_status, str) or f_status not in ("ok", "not-ok", "OK"):
             raise _rt.Unsure
-
     f_open = obj.open
     if f_open is not None:
         if not isinstance(f_open, str):

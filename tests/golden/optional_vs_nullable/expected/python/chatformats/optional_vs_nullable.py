@@ -254,7 +254,6 @@ def _fast_flags(obj: Any, depth: int) -> Flags:
         for x2 in v1:
             if not isinstance(x2, str):
                 raise _rt.Unsure
-
         f_optional_list = list(v1)
 
     v1 = obj.get("optional_ref")
@@ -288,22 +287,18 @@ def _check_flags(obj: Flags, depth: int) -> None:
     f_required_plain = obj.required_plain
     if f_required_plain is not True and f_required_plain is not False:
         raise _rt.Unsure
-
     f_required_nullable = obj.required_nullable
     if f_required_nullable is not None:
         if f_required_nullable is not True and f_required_nullable is not False:
             raise _rt.Unsure
-
     f_optional_plain = obj.optional_plain
     if f_optional_plain is not None:
         if f_optional_plain is not True and f_optional_plain is not False:
             raise _rt.Unsure
-
     f_optional_nullable = obj.optional_nullable
     if f_optional_nullable is not None:
         if f_optional_nullable is not True and f_optional_nullable is not False:
             raise _rt.Unsure
-
     f_optional_default = obj.optional_default
     if f_optional_default is not None:
         if (
@@ -311,7 +306,6 @@ def _check_flags(obj: Flags, depth: int) -> None:
             or not -9223372036854775808 <= f_optional_default <= 9223372036854775807
         ):
             raise _rt.Unsure
-
     f_optional_list = obj.optional_list
     if f_optional_list is not None:
         if not isinstance(f_optional_list, (list, tuple)):
