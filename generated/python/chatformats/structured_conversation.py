@@ -620,7 +620,9 @@ def _fast_conversation_message(
     f_time = _rt.datetime_or_none(v1)
     if f_time is None:
         raise _rt.Unsure
-    if not _rt.fast_member_of(f_speaker, _rt.fast_ancestor(anc, 2), ("people",)):
+    if not _rt.fast_member_of(
+        f_speaker, anc[-2] if len(anc) >= 2 else None, ("people",)
+    ):
         raise _rt.Unsure
     return ConversationMessage(
         speaker=f_speaker,

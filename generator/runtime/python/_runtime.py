@@ -1268,7 +1268,10 @@ def fast_member_of(value: object, holder: object, pointer: tuple[str, ...]) -> b
     (at pointer below holder) no list, or value one of its first items."""
     if not isinstance(value, str):
         return True
-    pool = resolve(holder, pointer)
+    if len(pointer) == 1 and isinstance(holder, dict):
+        pool = holder.get(pointer[0])  # resolve's one step into an object
+    else:
+        pool = resolve(holder, pointer)
     if not isinstance(pool, list):
         return True
     return len(pool) <= _FAST_POOL and value in pool
