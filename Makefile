@@ -34,8 +34,10 @@ bump: $(STAMP)
 check: $(STAMP)
 	$(BIN)/chatspec check
 
+# One test process per core (pytest-xdist): the suite is independent tests, most of them
+# waiting on go, node or a subprocess of chatspec, and halves its time on this 2-core machine.
 test: $(STAMP) $(NPM_TOOLS)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 # Differential fuzzing (FUZZCASES per format; disagreements are recorded as corpus
 # cases) and the hostile-bytes check, then each Go fuzz target for FUZZTIME inputs

@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, ClassVar, Final, Literal, TypeAlias
 
 from . import _runtime as _rt
 from ._runtime import ValidationError
@@ -81,10 +81,25 @@ class ChatInput:
     """Optional conversation/thread identifier for multi-conversation support; "default" when absent."""
     metadata: dict[str, Any] = field(default_factory=dict)
     """Optional dictionary for extensibility (token count, model info, etc.)."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "modality_type": "modality_type",
+        "timestamp": "timestamp",
+        "input_id": "input_id",
+        "role": "role",
+        "content": "content",
+        "message_id": "message_id",
+        "conversation_id": "conversation_id",
+        "metadata": "metadata",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> ChatInput:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_chat_input(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ChatInput = _rt.parse(_parse_chat_input, data)
         return result
 
@@ -116,6 +131,11 @@ class ChatInput:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_chat_input(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_chat_input, self.to_dict())
 
     def get_summary(self) -> str:
@@ -143,10 +163,16 @@ class TextBlock:
     """Always "text"."""
     text: str
     """The text."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {"type": "type", "text": "text"}
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> TextBlock:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_text_block(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: TextBlock = _rt.parse(_parse_text_block, data)
         return result
 
@@ -167,6 +193,11 @@ class TextBlock:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_text_block(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_text_block, self.to_dict())
 
 
@@ -184,10 +215,22 @@ class ImageBlock:
     """Base64 media data; required when source is "base64"."""
     media_type: str | None = None
     """Optional MIME type of the media, e.g. image/png."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "type": "type",
+        "source": "source",
+        "url": "url",
+        "data": "data",
+        "media_type": "media_type",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> ImageBlock:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_image_block(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ImageBlock = _rt.parse(_parse_image_block, data)
         return result
 
@@ -214,6 +257,11 @@ class ImageBlock:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_image_block(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_image_block, self.to_dict())
 
 
@@ -231,10 +279,22 @@ class AudioBlock:
     """Base64 media data; required when source is "base64"."""
     media_type: str | None = None
     """Optional MIME type of the media, e.g. audio/wav."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "type": "type",
+        "source": "source",
+        "url": "url",
+        "data": "data",
+        "media_type": "media_type",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> AudioBlock:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_audio_block(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: AudioBlock = _rt.parse(_parse_audio_block, data)
         return result
 
@@ -261,6 +321,11 @@ class AudioBlock:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_audio_block(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_audio_block, self.to_dict())
 
 
@@ -278,10 +343,22 @@ class VideoBlock:
     """Base64 media data; required when source is "base64"."""
     media_type: str | None = None
     """Optional MIME type of the media, e.g. video/mp4."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "type": "type",
+        "source": "source",
+        "url": "url",
+        "data": "data",
+        "media_type": "media_type",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> VideoBlock:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_video_block(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: VideoBlock = _rt.parse(_parse_video_block, data)
         return result
 
@@ -308,6 +385,11 @@ class VideoBlock:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_video_block(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_video_block, self.to_dict())
 
 
@@ -329,10 +411,24 @@ class ChatMessage:
     """When message was sent (simulator time)."""
     metadata: dict[str, Any] = field(default_factory=dict)
     """Optional additional data."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "message_id": "message_id",
+        "input_id": "input_id",
+        "conversation_id": "conversation_id",
+        "role": "role",
+        "content": "content",
+        "timestamp": "timestamp",
+        "metadata": "metadata",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> ChatMessage:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_chat_message(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ChatMessage = _rt.parse(_parse_chat_message, data)
         return result
 
@@ -360,6 +456,11 @@ class ChatMessage:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_chat_message(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_chat_message, self.to_dict())
 
 
@@ -377,10 +478,22 @@ class ConversationMetadata:
     """Number of messages applied to this conversation, including any later pruned from history."""
     participant_roles: list[Role] = field(default_factory=list)
     """Set of roles that have participated ("user", "assistant"), without duplicates."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "conversation_id": "conversation_id",
+        "created_at": "created_at",
+        "last_message_at": "last_message_at",
+        "message_count": "message_count",
+        "participant_roles": "participant_roles",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> ConversationMetadata:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_conversation_metadata(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ConversationMetadata = _rt.parse(_parse_conversation_metadata, data)
         return result
 
@@ -405,6 +518,11 @@ class ConversationMetadata:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_conversation_metadata(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_conversation_metadata, self.to_dict())
 
 
@@ -426,10 +544,24 @@ class ChatState:
     """Maximum messages to retain per conversation."""
     default_conversation_id: str = "default"
     """ID for default conversation."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "modality_type": "modality_type",
+        "last_updated": "last_updated",
+        "update_count": "update_count",
+        "messages": "messages",
+        "conversations": "conversations",
+        "max_history_size": "max_history_size",
+        "default_conversation_id": "default_conversation_id",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> ChatState:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_chat_state(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ChatState = _rt.parse(_parse_chat_state, data)
         return result
 
@@ -462,6 +594,11 @@ class ChatState:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_chat_state(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_chat_state, self.to_dict())
 
     # Lookups kept by apply_input; built from the fields when first needed, so a
@@ -609,6 +746,11 @@ Content: TypeAlias = str | list[ContentBlock]
 
 
 def _parse_chat_input(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_chat_input(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -650,6 +792,11 @@ def _parse_chat_input(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_text_block(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_text_block(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -672,6 +819,11 @@ def _parse_text_block(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_image_block(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_image_block(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -720,6 +872,11 @@ def _parse_image_block(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_audio_block(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_audio_block(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -768,6 +925,11 @@ def _parse_audio_block(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_video_block(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_video_block(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -816,6 +978,11 @@ def _parse_video_block(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_chat_message(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_chat_message(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -857,6 +1024,11 @@ def _parse_chat_message(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_conversation_metadata(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_conversation_metadata(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -903,6 +1075,11 @@ def _parse_conversation_metadata(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_chat_state(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_chat_state(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -938,6 +1115,930 @@ def _parse_chat_state(data: Any, ctx: _rt.Context) -> Any:
         max_history_size=max_history_size,
         default_conversation_id=default_conversation_id,
     )
+
+
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_chat_input(obj: Any, depth: int) -> ChatInput:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_modality_type: Any
+    f_timestamp: Any
+    f_input_id: Any
+    f_role: Any
+    f_content: Any
+    f_message_id: Any
+    f_conversation_id: Any
+    f_metadata: Any
+    x2: Any
+    y2: Any
+    t2: Any
+    k2: Any
+    v1 = obj.get("modality_type", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_modality_type = "chat"
+    else:
+        if not isinstance(v1, str) or v1 != "chat":
+            raise _rt.Unsure
+        f_modality_type = v1
+    v1 = obj.get("timestamp")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_timestamp = _rt.datetime_or_none(v1)
+    if f_timestamp is None:
+        raise _rt.Unsure
+    v1 = obj.get("input_id", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_input_id = _rt.new_uuid4()
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_input_id = v1
+    v1 = obj.get("role")
+    if not isinstance(v1, str) or v1 not in ROLE_VALUES:
+        raise _rt.Unsure
+    f_role = v1
+    v1 = obj.get("content")
+    if isinstance(v1, str):
+        if not isinstance(v1, str) or _RE_1.search(v1) is None:
+            raise _rt.Unsure
+        f_content = v1
+    elif isinstance(v1, list):
+        if not isinstance(v1, list) or len(v1) < 1:
+            raise _rt.Unsure
+        f_content = []
+        for x2 in v1:
+            if not isinstance(x2, dict):
+                raise _rt.Unsure
+            t2 = x2.get("type")
+            if t2 == "text":
+                y2 = _fast_text_block(x2, depth + 2)
+            elif t2 == "image":
+                y2 = _fast_image_block(x2, depth + 2)
+            elif t2 == "audio":
+                y2 = _fast_audio_block(x2, depth + 2)
+            elif t2 == "video":
+                y2 = _fast_video_block(x2, depth + 2)
+            else:
+                raise _rt.Unsure
+            f_content.append(y2)
+    else:
+        raise _rt.Unsure
+
+    v1 = obj.get("message_id", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_message_id = _rt.new_uuid4()
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_message_id = v1
+    v1 = obj.get("conversation_id", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_conversation_id = "default"
+    else:
+        if not isinstance(v1, str) or _RE_1.search(v1) is None:
+            raise _rt.Unsure
+        f_conversation_id = v1
+    v1 = obj.get("metadata", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_metadata = {}
+    else:
+        if not isinstance(v1, dict):
+            raise _rt.Unsure
+        for k2, x2 in v1.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+                raise _rt.Unsure
+        f_metadata = dict(v1)
+
+    return ChatInput(
+        modality_type=f_modality_type,
+        timestamp=f_timestamp,
+        input_id=f_input_id,
+        role=f_role,
+        content=f_content,
+        message_id=f_message_id,
+        conversation_id=f_conversation_id,
+        metadata=f_metadata,
+    )
+
+
+def _check_chat_input(obj: ChatInput, depth: int) -> None:
+    if type(obj) is not ChatInput or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_modality_type: Any
+    f_timestamp: Any
+    f_input_id: Any
+    f_role: Any
+    f_content: Any
+    f_message_id: Any
+    f_conversation_id: Any
+    f_metadata: Any
+    x2: Any
+    y2: Any
+    t2: Any
+    k2: Any
+    f_modality_type = obj.modality_type
+    if f_modality_type is not None:
+        if not isinstance(f_modality_type, str) or f_modality_type != "chat":
+            raise _rt.Unsure
+    f_timestamp = obj.timestamp
+    if not _rt.datetime_ok(f_timestamp):
+        raise _rt.Unsure
+    f_input_id = obj.input_id
+    if f_input_id is not None:
+        if not isinstance(f_input_id, str):
+            raise _rt.Unsure
+    f_role = obj.role
+    if not isinstance(f_role, str) or f_role not in ROLE_VALUES:
+        raise _rt.Unsure
+    f_content = obj.content
+    if isinstance(f_content, str):
+        if not isinstance(f_content, str) or _RE_1.search(f_content) is None:
+            raise _rt.Unsure
+    elif isinstance(f_content, list):
+        if not isinstance(f_content, (list, tuple)) or len(f_content) < 1:
+            raise _rt.Unsure
+        for x2 in f_content:
+            if type(x2) is TextBlock:
+                _check_text_block(x2, depth + 2)
+            elif type(x2) is ImageBlock:
+                _check_image_block(x2, depth + 2)
+            elif type(x2) is AudioBlock:
+                _check_audio_block(x2, depth + 2)
+            elif type(x2) is VideoBlock:
+                _check_video_block(x2, depth + 2)
+            else:
+                raise _rt.Unsure
+
+    else:
+        raise _rt.Unsure
+
+    f_message_id = obj.message_id
+    if f_message_id is not None:
+        if not isinstance(f_message_id, str):
+            raise _rt.Unsure
+    f_conversation_id = obj.conversation_id
+    if f_conversation_id is not None:
+        if (
+            not isinstance(f_conversation_id, str)
+            or _RE_1.search(f_conversation_id) is None
+        ):
+            raise _rt.Unsure
+    f_metadata = obj.metadata
+    if f_metadata is not None:
+        if not isinstance(f_metadata, dict):
+            raise _rt.Unsure
+        for k2, x2 in f_metadata.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+                raise _rt.Unsure
+
+
+def _fast_text_block(obj: Any, depth: int) -> TextBlock:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    f_text: Any
+    v1 = obj.get("type")
+    if not isinstance(v1, str) or v1 != "text":
+        raise _rt.Unsure
+    f_type = v1
+    v1 = obj.get("text")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_text = v1
+    return TextBlock(
+        type=f_type,
+        text=f_text,
+    )
+
+
+def _check_text_block(obj: TextBlock, depth: int) -> None:
+    if type(obj) is not TextBlock or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    f_text: Any
+    f_type = obj.type
+    if not isinstance(f_type, str) or f_type != "text":
+        raise _rt.Unsure
+    f_text = obj.text
+    if not isinstance(f_text, str):
+        raise _rt.Unsure
+
+
+def _fast_image_block(obj: Any, depth: int) -> ImageBlock:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    f_source: Any
+    f_url: Any
+    f_data: Any
+    f_media_type: Any
+    v1 = obj.get("type")
+    if not isinstance(v1, str) or v1 != "image":
+        raise _rt.Unsure
+    f_type = v1
+    v1 = obj.get("source")
+    if not isinstance(v1, str) or v1 not in MEDIA_SOURCE_VALUES:
+        raise _rt.Unsure
+    f_source = v1
+    v1 = obj.get("url", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_url = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_url = v1
+    v1 = obj.get("data", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_data = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_data = v1
+    v1 = obj.get("media_type", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_media_type = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_media_type = v1
+    ctx = _rt.PROBE
+    _rt.rule_required_when(
+        ctx,
+        obj,
+        "url",
+        "source",
+        (),
+        "url",
+        "Image content block {index} with source='url' missing 'url' field",
+        (f_url, f_source),
+    )
+    _rt.rule_required_when(
+        ctx,
+        obj,
+        "data",
+        "source",
+        (),
+        "base64",
+        "Image content block {index} with source='base64' missing 'data' field",
+        (f_data, f_source),
+    )
+    return ImageBlock(
+        type=f_type,
+        source=f_source,
+        url=f_url,
+        data=f_data,
+        media_type=f_media_type,
+    )
+
+
+def _check_image_block(obj: ImageBlock, depth: int) -> None:
+    if type(obj) is not ImageBlock or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    f_source: Any
+    f_url: Any
+    f_data: Any
+    f_media_type: Any
+    f_type = obj.type
+    if not isinstance(f_type, str) or f_type != "image":
+        raise _rt.Unsure
+    f_source = obj.source
+    if not isinstance(f_source, str) or f_source not in MEDIA_SOURCE_VALUES:
+        raise _rt.Unsure
+    f_url = obj.url
+    if f_url is not None:
+        if not isinstance(f_url, str):
+            raise _rt.Unsure
+    f_data = obj.data
+    if f_data is not None:
+        if not isinstance(f_data, str):
+            raise _rt.Unsure
+    f_media_type = obj.media_type
+    if f_media_type is not None:
+        if not isinstance(f_media_type, str):
+            raise _rt.Unsure
+    if f_url is None and _rt.resolve_value(f_source, ()) == "url":
+        raise _rt.Unsure
+    if f_data is None and _rt.resolve_value(f_source, ()) == "base64":
+        raise _rt.Unsure
+
+
+def _fast_audio_block(obj: Any, depth: int) -> AudioBlock:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    f_source: Any
+    f_url: Any
+    f_data: Any
+    f_media_type: Any
+    v1 = obj.get("type")
+    if not isinstance(v1, str) or v1 != "audio":
+        raise _rt.Unsure
+    f_type = v1
+    v1 = obj.get("source")
+    if not isinstance(v1, str) or v1 not in MEDIA_SOURCE_VALUES:
+        raise _rt.Unsure
+    f_source = v1
+    v1 = obj.get("url", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_url = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_url = v1
+    v1 = obj.get("data", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_data = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_data = v1
+    v1 = obj.get("media_type", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_media_type = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_media_type = v1
+    ctx = _rt.PROBE
+    _rt.rule_required_when(
+        ctx,
+        obj,
+        "url",
+        "source",
+        (),
+        "url",
+        "Audio content block {index} with source='url' missing 'url' field",
+        (f_url, f_source),
+    )
+    _rt.rule_required_when(
+        ctx,
+        obj,
+        "data",
+        "source",
+        (),
+        "base64",
+        "Audio content block {index} with source='base64' missing 'data' field",
+        (f_data, f_source),
+    )
+    return AudioBlock(
+        type=f_type,
+        source=f_source,
+        url=f_url,
+        data=f_data,
+        media_type=f_media_type,
+    )
+
+
+def _check_audio_block(obj: AudioBlock, depth: int) -> None:
+    if type(obj) is not AudioBlock or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    f_source: Any
+    f_url: Any
+    f_data: Any
+    f_media_type: Any
+    f_type = obj.type
+    if not isinstance(f_type, str) or f_type != "audio":
+        raise _rt.Unsure
+    f_source = obj.source
+    if not isinstance(f_source, str) or f_source not in MEDIA_SOURCE_VALUES:
+        raise _rt.Unsure
+    f_url = obj.url
+    if f_url is not None:
+        if not isinstance(f_url, str):
+            raise _rt.Unsure
+    f_data = obj.data
+    if f_data is not None:
+        if not isinstance(f_data, str):
+            raise _rt.Unsure
+    f_media_type = obj.media_type
+    if f_media_type is not None:
+        if not isinstance(f_media_type, str):
+            raise _rt.Unsure
+    if f_url is None and _rt.resolve_value(f_source, ()) == "url":
+        raise _rt.Unsure
+    if f_data is None and _rt.resolve_value(f_source, ()) == "base64":
+        raise _rt.Unsure
+
+
+def _fast_video_block(obj: Any, depth: int) -> VideoBlock:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    f_source: Any
+    f_url: Any
+    f_data: Any
+    f_media_type: Any
+    v1 = obj.get("type")
+    if not isinstance(v1, str) or v1 != "video":
+        raise _rt.Unsure
+    f_type = v1
+    v1 = obj.get("source")
+    if not isinstance(v1, str) or v1 not in MEDIA_SOURCE_VALUES:
+        raise _rt.Unsure
+    f_source = v1
+    v1 = obj.get("url", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_url = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_url = v1
+    v1 = obj.get("data", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_data = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_data = v1
+    v1 = obj.get("media_type", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_media_type = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_media_type = v1
+    ctx = _rt.PROBE
+    _rt.rule_required_when(
+        ctx,
+        obj,
+        "url",
+        "source",
+        (),
+        "url",
+        "Video content block {index} with source='url' missing 'url' field",
+        (f_url, f_source),
+    )
+    _rt.rule_required_when(
+        ctx,
+        obj,
+        "data",
+        "source",
+        (),
+        "base64",
+        "Video content block {index} with source='base64' missing 'data' field",
+        (f_data, f_source),
+    )
+    return VideoBlock(
+        type=f_type,
+        source=f_source,
+        url=f_url,
+        data=f_data,
+        media_type=f_media_type,
+    )
+
+
+def _check_video_block(obj: VideoBlock, depth: int) -> None:
+    if type(obj) is not VideoBlock or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    f_source: Any
+    f_url: Any
+    f_data: Any
+    f_media_type: Any
+    f_type = obj.type
+    if not isinstance(f_type, str) or f_type != "video":
+        raise _rt.Unsure
+    f_source = obj.source
+    if not isinstance(f_source, str) or f_source not in MEDIA_SOURCE_VALUES:
+        raise _rt.Unsure
+    f_url = obj.url
+    if f_url is not None:
+        if not isinstance(f_url, str):
+            raise _rt.Unsure
+    f_data = obj.data
+    if f_data is not None:
+        if not isinstance(f_data, str):
+            raise _rt.Unsure
+    f_media_type = obj.media_type
+    if f_media_type is not None:
+        if not isinstance(f_media_type, str):
+            raise _rt.Unsure
+    if f_url is None and _rt.resolve_value(f_source, ()) == "url":
+        raise _rt.Unsure
+    if f_data is None and _rt.resolve_value(f_source, ()) == "base64":
+        raise _rt.Unsure
+
+
+def _fast_chat_message(obj: Any, depth: int) -> ChatMessage:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_message_id: Any
+    f_input_id: Any
+    f_conversation_id: Any
+    f_role: Any
+    f_content: Any
+    f_timestamp: Any
+    f_metadata: Any
+    x2: Any
+    y2: Any
+    t2: Any
+    k2: Any
+    v1 = obj.get("message_id")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_message_id = v1
+    v1 = obj.get("input_id", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_input_id = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_input_id = v1
+    v1 = obj.get("conversation_id")
+    if not isinstance(v1, str) or _RE_1.search(v1) is None:
+        raise _rt.Unsure
+    f_conversation_id = v1
+    v1 = obj.get("role")
+    if not isinstance(v1, str) or v1 not in ROLE_VALUES:
+        raise _rt.Unsure
+    f_role = v1
+    v1 = obj.get("content")
+    if isinstance(v1, str):
+        if not isinstance(v1, str) or _RE_1.search(v1) is None:
+            raise _rt.Unsure
+        f_content = v1
+    elif isinstance(v1, list):
+        if not isinstance(v1, list) or len(v1) < 1:
+            raise _rt.Unsure
+        f_content = []
+        for x2 in v1:
+            if not isinstance(x2, dict):
+                raise _rt.Unsure
+            t2 = x2.get("type")
+            if t2 == "text":
+                y2 = _fast_text_block(x2, depth + 2)
+            elif t2 == "image":
+                y2 = _fast_image_block(x2, depth + 2)
+            elif t2 == "audio":
+                y2 = _fast_audio_block(x2, depth + 2)
+            elif t2 == "video":
+                y2 = _fast_video_block(x2, depth + 2)
+            else:
+                raise _rt.Unsure
+            f_content.append(y2)
+    else:
+        raise _rt.Unsure
+
+    v1 = obj.get("timestamp")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_timestamp = _rt.datetime_or_none(v1)
+    if f_timestamp is None:
+        raise _rt.Unsure
+    v1 = obj.get("metadata", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_metadata = {}
+    else:
+        if not isinstance(v1, dict):
+            raise _rt.Unsure
+        for k2, x2 in v1.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+                raise _rt.Unsure
+        f_metadata = dict(v1)
+
+    return ChatMessage(
+        message_id=f_message_id,
+        input_id=f_input_id,
+        conversation_id=f_conversation_id,
+        role=f_role,
+        content=f_content,
+        timestamp=f_timestamp,
+        metadata=f_metadata,
+    )
+
+
+def _check_chat_message(obj: ChatMessage, depth: int) -> None:
+    if type(obj) is not ChatMessage or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_message_id: Any
+    f_input_id: Any
+    f_conversation_id: Any
+    f_role: Any
+    f_content: Any
+    f_timestamp: Any
+    f_metadata: Any
+    x2: Any
+    y2: Any
+    t2: Any
+    k2: Any
+    f_message_id = obj.message_id
+    if not isinstance(f_message_id, str):
+        raise _rt.Unsure
+    f_input_id = obj.input_id
+    if f_input_id is not None:
+        if not isinstance(f_input_id, str):
+            raise _rt.Unsure
+    f_conversation_id = obj.conversation_id
+    if (
+        not isinstance(f_conversation_id, str)
+        or _RE_1.search(f_conversation_id) is None
+    ):
+        raise _rt.Unsure
+    f_role = obj.role
+    if not isinstance(f_role, str) or f_role not in ROLE_VALUES:
+        raise _rt.Unsure
+    f_content = obj.content
+    if isinstance(f_content, str):
+        if not isinstance(f_content, str) or _RE_1.search(f_content) is None:
+            raise _rt.Unsure
+    elif isinstance(f_content, list):
+        if not isinstance(f_content, (list, tuple)) or len(f_content) < 1:
+            raise _rt.Unsure
+        for x2 in f_content:
+            if type(x2) is TextBlock:
+                _check_text_block(x2, depth + 2)
+            elif type(x2) is ImageBlock:
+                _check_image_block(x2, depth + 2)
+            elif type(x2) is AudioBlock:
+                _check_audio_block(x2, depth + 2)
+            elif type(x2) is VideoBlock:
+                _check_video_block(x2, depth + 2)
+            else:
+                raise _rt.Unsure
+
+    else:
+        raise _rt.Unsure
+
+    f_timestamp = obj.timestamp
+    if not _rt.datetime_ok(f_timestamp):
+        raise _rt.Unsure
+    f_metadata = obj.metadata
+    if f_metadata is not None:
+        if not isinstance(f_metadata, dict):
+            raise _rt.Unsure
+        for k2, x2 in f_metadata.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+                raise _rt.Unsure
+
+
+def _fast_conversation_metadata(obj: Any, depth: int) -> ConversationMetadata:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_conversation_id: Any
+    f_created_at: Any
+    f_last_message_at: Any
+    f_message_count: Any
+    f_participant_roles: Any
+    x2: Any
+    v1 = obj.get("conversation_id")
+    if not isinstance(v1, str) or _RE_1.search(v1) is None:
+        raise _rt.Unsure
+    f_conversation_id = v1
+    v1 = obj.get("created_at")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_created_at = _rt.datetime_or_none(v1)
+    if f_created_at is None:
+        raise _rt.Unsure
+    v1 = obj.get("last_message_at")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_last_message_at = _rt.datetime_or_none(v1)
+    if f_last_message_at is None:
+        raise _rt.Unsure
+    v1 = obj.get("message_count")
+    if (
+        type(v1) is not int
+        or not -9223372036854775808 <= v1 <= 9223372036854775807
+        or v1 < 0
+    ):
+        raise _rt.Unsure
+    f_message_count = v1
+    v1 = obj.get("participant_roles", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_participant_roles = []
+    else:
+        if not isinstance(v1, list) or _rt.has_duplicates(v1, depth + 2):
+            raise _rt.Unsure
+        for x2 in v1:
+            if not isinstance(x2, str) or x2 not in ROLE_VALUES:
+                raise _rt.Unsure
+        f_participant_roles = list(v1)
+
+    return ConversationMetadata(
+        conversation_id=f_conversation_id,
+        created_at=f_created_at,
+        last_message_at=f_last_message_at,
+        message_count=f_message_count,
+        participant_roles=f_participant_roles,
+    )
+
+
+def _check_conversation_metadata(obj: ConversationMetadata, depth: int) -> None:
+    if type(obj) is not ConversationMetadata or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_conversation_id: Any
+    f_created_at: Any
+    f_last_message_at: Any
+    f_message_count: Any
+    f_participant_roles: Any
+    x2: Any
+    f_conversation_id = obj.conversation_id
+    if (
+        not isinstance(f_conversation_id, str)
+        or _RE_1.search(f_conversation_id) is None
+    ):
+        raise _rt.Unsure
+    f_created_at = obj.created_at
+    if not _rt.datetime_ok(f_created_at):
+        raise _rt.Unsure
+    f_last_message_at = obj.last_message_at
+    if not _rt.datetime_ok(f_last_message_at):
+        raise _rt.Unsure
+    f_message_count = obj.message_count
+    if (
+        type(f_message_count) is not int
+        or not -9223372036854775808 <= f_message_count <= 9223372036854775807
+        or f_message_count < 0
+    ):
+        raise _rt.Unsure
+    f_participant_roles = obj.participant_roles
+    if f_participant_roles is not None:
+        if not isinstance(f_participant_roles, (list, tuple)) or _rt.has_duplicates(
+            _rt.dump(f_participant_roles), depth + 2
+        ):
+            raise _rt.Unsure
+        for x2 in f_participant_roles:
+            if not isinstance(x2, str) or x2 not in ROLE_VALUES:
+                raise _rt.Unsure
+
+
+def _fast_chat_state(obj: Any, depth: int) -> ChatState:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_modality_type: Any
+    f_last_updated: Any
+    f_update_count: Any
+    f_messages: Any
+    f_conversations: Any
+    f_max_history_size: Any
+    f_default_conversation_id: Any
+    k2: Any
+    x2: Any
+    y2: Any
+    v1 = obj.get("modality_type", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_modality_type = "chat"
+    else:
+        if not isinstance(v1, str) or v1 != "chat":
+            raise _rt.Unsure
+        f_modality_type = v1
+    v1 = obj.get("last_updated", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_last_updated = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_last_updated = _rt.datetime_or_none(v1)
+        if f_last_updated is None:
+            raise _rt.Unsure
+    v1 = obj.get("update_count", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_update_count = 0
+    else:
+        if (
+            type(v1) is not int
+            or not -9223372036854775808 <= v1 <= 9223372036854775807
+            or v1 < 0
+        ):
+            raise _rt.Unsure
+        f_update_count = v1
+    v1 = obj.get("messages", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_messages = []
+    else:
+        if not isinstance(v1, list):
+            raise _rt.Unsure
+        f_messages = [_fast_chat_message(x2, depth + 2) for x2 in v1]
+    v1 = obj.get("conversations", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_conversations = {}
+    else:
+        if not isinstance(v1, dict):
+            raise _rt.Unsure
+        f_conversations = {}
+        for k2, x2 in v1.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            y2 = _fast_conversation_metadata(x2, depth + 2)
+            f_conversations[k2] = y2
+    v1 = obj.get("max_history_size", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_max_history_size = 1000
+    else:
+        if (
+            type(v1) is not int
+            or not -9223372036854775808 <= v1 <= 9223372036854775807
+            or v1 < 1
+        ):
+            raise _rt.Unsure
+        f_max_history_size = v1
+    v1 = obj.get("default_conversation_id", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_default_conversation_id = "default"
+    else:
+        if not isinstance(v1, str) or _RE_1.search(v1) is None:
+            raise _rt.Unsure
+        f_default_conversation_id = v1
+    return ChatState(
+        modality_type=f_modality_type,
+        last_updated=f_last_updated,
+        update_count=f_update_count,
+        messages=f_messages,
+        conversations=f_conversations,
+        max_history_size=f_max_history_size,
+        default_conversation_id=f_default_conversation_id,
+    )
+
+
+def _check_chat_state(obj: ChatState, depth: int) -> None:
+    if type(obj) is not ChatState or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_modality_type: Any
+    f_last_updated: Any
+    f_update_count: Any
+    f_messages: Any
+    f_conversations: Any
+    f_max_history_size: Any
+    f_default_conversation_id: Any
+    k2: Any
+    x2: Any
+    y2: Any
+    f_modality_type = obj.modality_type
+    if f_modality_type is not None:
+        if not isinstance(f_modality_type, str) or f_modality_type != "chat":
+            raise _rt.Unsure
+    f_last_updated = obj.last_updated
+    if f_last_updated is not None:
+        if not _rt.datetime_ok(f_last_updated):
+            raise _rt.Unsure
+    f_update_count = obj.update_count
+    if f_update_count is not None:
+        if (
+            type(f_update_count) is not int
+            or not -9223372036854775808 <= f_update_count <= 9223372036854775807
+            or f_update_count < 0
+        ):
+            raise _rt.Unsure
+    f_messages = obj.messages
+    if f_messages is not None:
+        if not isinstance(f_messages, (list, tuple)):
+            raise _rt.Unsure
+        for x2 in f_messages:
+            _check_chat_message(x2, depth + 2)
+
+    f_conversations = obj.conversations
+    if f_conversations is not None:
+        if not isinstance(f_conversations, dict):
+            raise _rt.Unsure
+        for k2, x2 in f_conversations.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            _check_conversation_metadata(x2, depth + 2)
+    f_max_history_size = obj.max_history_size
+    if f_max_history_size is not None:
+        if (
+            type(f_max_history_size) is not int
+            or not -9223372036854775808 <= f_max_history_size <= 9223372036854775807
+            or f_max_history_size < 1
+        ):
+            raise _rt.Unsure
+    f_default_conversation_id = obj.default_conversation_id
+    if f_default_conversation_id is not None:
+        if (
+            not isinstance(f_default_conversation_id, str)
+            or _RE_1.search(f_default_conversation_id) is None
+        ):
+            raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.
@@ -1103,6 +2204,7 @@ _P_CHAT_STATE_DEFAULT_CONVERSATION_ID: Final = _rt.string(
     {"type": "must be a string", "pattern": "Conversation ID cannot be empty"},
     pattern="\\S",
 )
+_RE_1: Final = _rt.regex("\\S")
 
 
 def parse_chat_modality_from_json(text: str | bytes) -> ChatInput:

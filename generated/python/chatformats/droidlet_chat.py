@@ -7,7 +7,7 @@ A single chat sent from a Droidlet agent to the user. This is the source of trut
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, ClassVar, Final, Literal, TypeAlias
 
 from . import _runtime as _rt
 from ._runtime import ValidationError
@@ -75,10 +75,21 @@ class DroidletChat:
     """The type of content to be rendered to the user."""
     content: list[ContentItem]
     """The chat content: a non-empty list of items."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "chat_memid": "chat_memid",
+        "timestamp": "timestamp",
+        "content_type": "content_type",
+        "content": "content",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> DroidletChat:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_droidlet_chat(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: DroidletChat = _rt.parse(_parse_droidlet_chat, data)
         return result
 
@@ -101,6 +112,11 @@ class DroidletChat:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_droidlet_chat(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_droidlet_chat, self.to_dict())
 
 
@@ -112,10 +128,16 @@ class ContentItem:
     """The kind of the item."""
     content: str
     """The text, or the link for image kinds."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {"id": "id", "content": "content"}
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> ContentItem:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_content_item(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ContentItem = _rt.parse(_parse_content_item, data)
         return result
 
@@ -136,10 +158,20 @@ class ContentItem:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_content_item(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_content_item, self.to_dict())
 
 
 def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_droidlet_chat(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -242,6 +274,11 @@ def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_content_item(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_content_item(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -256,6 +293,211 @@ def _parse_content_item(data: Any, ctx: _rt.Context) -> Any:
         id=id,
         content=content,
     )
+
+
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_chat_memid: Any
+    f_timestamp: Any
+    f_content_type: Any
+    f_content: Any
+    v1 = obj.get("chat_memid")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_chat_memid = v1
+    v1 = obj.get("timestamp")
+    if (
+        type(v1) is not int
+        or not -9223372036854775808 <= v1 <= 9223372036854775807
+        or v1 < 0
+    ):
+        raise _rt.Unsure
+    f_timestamp = v1
+    v1 = obj.get("content_type")
+    if not isinstance(v1, str) or v1 not in CONTENT_TYPE_VALUES:
+        raise _rt.Unsure
+    f_content_type = v1
+    v1 = obj.get("content")
+    if not isinstance(v1, list) or len(v1) < 1:
+        raise _rt.Unsure
+    f_content = [_fast_content_item(x2, depth + 2) for x2 in v1]
+    ctx = _rt.PROBE
+    _rt.rule_contains(
+        ctx,
+        obj,
+        "content",
+        ("id",),
+        "text",
+        "a chat must contain at least one text item",
+        (f_content,),
+    )
+    _rt.rule_allowed_when(
+        ctx,
+        obj,
+        "content",
+        ("id",),
+        "content_type",
+        (),
+        "chat_string",
+        frozenset(("text",)),
+        "content type chat_string admits only text items",
+        (f_content, f_content_type),
+    )
+    _rt.rule_allowed_when(
+        ctx,
+        obj,
+        "content",
+        ("id",),
+        "content_type",
+        (),
+        "chat_and_media",
+        frozenset(("text", "image_link")),
+        "content type chat_and_media admits only text and image_link items",
+        (f_content, f_content_type),
+    )
+    _rt.rule_allowed_when(
+        ctx,
+        obj,
+        "content",
+        ("id",),
+        "content_type",
+        (),
+        "chat_and_text_options",
+        frozenset(("text", "response_option")),
+        "content type chat_and_text_options admits only text and response_option items",
+        (f_content, f_content_type),
+    )
+    _rt.rule_allowed_when(
+        ctx,
+        obj,
+        "content",
+        ("id",),
+        "content_type",
+        (),
+        "chat_and_media_options",
+        frozenset(("text", "response_image_link")),
+        "content type chat_and_media_options admits only text and response_image_link items",
+        (f_content, f_content_type),
+    )
+    _rt.rule_allowed_when(
+        ctx,
+        obj,
+        "content",
+        ("id",),
+        "content_type",
+        (),
+        "chat_and_media_and_text_options",
+        frozenset(("text", "image_link", "response_option")),
+        "content type chat_and_media_and_text_options admits only text, image_link and response_option items",
+        (f_content, f_content_type),
+    )
+    return DroidletChat(
+        chat_memid=f_chat_memid,
+        timestamp=f_timestamp,
+        content_type=f_content_type,
+        content=f_content,
+    )
+
+
+def _check_droidlet_chat(obj: DroidletChat, depth: int) -> None:
+    if type(obj) is not DroidletChat or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_chat_memid: Any
+    f_timestamp: Any
+    f_content_type: Any
+    f_content: Any
+    f_chat_memid = obj.chat_memid
+    if not isinstance(f_chat_memid, str):
+        raise _rt.Unsure
+    f_timestamp = obj.timestamp
+    if (
+        type(f_timestamp) is not int
+        or not -9223372036854775808 <= f_timestamp <= 9223372036854775807
+        or f_timestamp < 0
+    ):
+        raise _rt.Unsure
+    f_content_type = obj.content_type
+    if not isinstance(f_content_type, str) or f_content_type not in CONTENT_TYPE_VALUES:
+        raise _rt.Unsure
+    f_content = obj.content
+    if not isinstance(f_content, (list, tuple)) or len(f_content) < 1:
+        raise _rt.Unsure
+    for x2 in f_content:
+        _check_content_item(x2, depth + 2)
+
+    if not _rt.attr_contains(f_content, ("id",), "text"):
+        raise _rt.Unsure
+    if _rt.resolve_value(
+        f_content_type, ()
+    ) == "chat_string" and not _rt.attr_all_allowed(
+        f_content, ("id",), frozenset(("text",))
+    ):
+        raise _rt.Unsure
+    if _rt.resolve_value(
+        f_content_type, ()
+    ) == "chat_and_media" and not _rt.attr_all_allowed(
+        f_content, ("id",), frozenset(("text", "image_link"))
+    ):
+        raise _rt.Unsure
+    if _rt.resolve_value(
+        f_content_type, ()
+    ) == "chat_and_text_options" and not _rt.attr_all_allowed(
+        f_content, ("id",), frozenset(("text", "response_option"))
+    ):
+        raise _rt.Unsure
+    if _rt.resolve_value(
+        f_content_type, ()
+    ) == "chat_and_media_options" and not _rt.attr_all_allowed(
+        f_content, ("id",), frozenset(("text", "response_image_link"))
+    ):
+        raise _rt.Unsure
+    if _rt.resolve_value(
+        f_content_type, ()
+    ) == "chat_and_media_and_text_options" and not _rt.attr_all_allowed(
+        f_content, ("id",), frozenset(("text", "image_link", "response_option"))
+    ):
+        raise _rt.Unsure
+
+
+def _fast_content_item(obj: Any, depth: int) -> ContentItem:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_id: Any
+    f_content: Any
+    v1 = obj.get("id")
+    if not isinstance(v1, str) or v1 not in CONTENT_KIND_VALUES:
+        raise _rt.Unsure
+    f_id = v1
+    v1 = obj.get("content")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_content = v1
+    return ContentItem(
+        id=f_id,
+        content=f_content,
+    )
+
+
+def _check_content_item(obj: ContentItem, depth: int) -> None:
+    if type(obj) is not ContentItem or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_id: Any
+    f_content: Any
+    f_id = obj.id
+    if not isinstance(f_id, str) or f_id not in CONTENT_KIND_VALUES:
+        raise _rt.Unsure
+    f_content = obj.content
+    if not isinstance(f_content, str):
+        raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from . import _runtime as _rt
 from ._runtime import ValidationError
@@ -42,10 +42,21 @@ class ConversationDocument:
     """Tags for categorization."""
     metadata: dict[str, str] | None = None
     """Additional key-value metadata."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "id": "id",
+        "conversation": "conversation",
+        "tags": "tags",
+        "metadata": "metadata",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> ConversationDocument:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_conversation_document(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ConversationDocument = _rt.parse(_parse_conversation_document, data)
         return result
 
@@ -70,6 +81,11 @@ class ConversationDocument:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_conversation_document(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_conversation_document, self.to_dict())
 
     def to_text_document(self) -> TextDocument:
@@ -105,10 +121,21 @@ class StructuredConversation:
     """The primary user (must be included in the people array)."""
     conversation: list[ConversationMessage]
     """Array of conversation messages."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "source": "source",
+        "people": "people",
+        "user": "user",
+        "conversation": "conversation",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> StructuredConversation:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_structured_conversation(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: StructuredConversation = _rt.parse(_parse_structured_conversation, data)
         return result
 
@@ -131,6 +158,11 @@ class StructuredConversation:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_structured_conversation(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_structured_conversation, self.to_dict())
 
 
@@ -144,10 +176,20 @@ class ConversationMessage:
     """The message content; cannot be empty."""
     time: datetime
     """When the message was sent (RFC 3339)."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "speaker": "speaker",
+        "content": "content",
+        "time": "time",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> ConversationMessage:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_conversation_message(data, 0, ())
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: ConversationMessage = _rt.parse(_parse_conversation_message, data)
         return result
 
@@ -169,6 +211,11 @@ class ConversationMessage:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_conversation_message(self, 0, ())
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_conversation_message, self.to_dict())
 
 
@@ -186,10 +233,22 @@ class TextDocument:
     """The document's tags, passed through."""
     metadata: dict[str, str] | None = None
     """A copy of the document's metadata plus source and user."""
+    _WIRE_ATTRS: ClassVar[dict[str, str]] = {
+        "id": "id",
+        "content": "content",
+        "timestamp": "timestamp",
+        "tags": "tags",
+        "metadata": "metadata",
+    }
+    # The attribute of each wire name: rules' pointers into built objects (validate()).
 
     @classmethod
     def from_dict(cls, data: object) -> TextDocument:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_text_document(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: TextDocument = _rt.parse(_parse_text_document, data)
         return result
 
@@ -216,10 +275,20 @@ class TextDocument:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_text_document(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_text_document, self.to_dict())
 
 
 def _parse_conversation_document(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_conversation_document(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -244,6 +313,11 @@ def _parse_conversation_document(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_structured_conversation(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_structured_conversation(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -291,6 +365,11 @@ def _parse_structured_conversation(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_conversation_message(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_conversation_message(data, ctx.depth, ctx.above())
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -328,6 +407,11 @@ def _parse_conversation_message(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_text_document(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_text_document(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -350,6 +434,324 @@ def _parse_text_document(data: Any, ctx: _rt.Context) -> Any:
         tags=tags,
         metadata=metadata,
     )
+
+
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_conversation_document(obj: Any, depth: int) -> ConversationDocument:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_id: Any
+    f_conversation: Any
+    f_tags: Any
+    f_metadata: Any
+    x2: Any
+    k2: Any
+    v1 = obj.get("id")
+    if not isinstance(v1, str) or len(v1) < 1:
+        raise _rt.Unsure
+    f_id = v1
+    v1 = obj.get("conversation")
+    f_conversation = _fast_structured_conversation(v1, depth + 1)
+    v1 = obj.get("tags", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_tags = None
+    else:
+        if not isinstance(v1, list):
+            raise _rt.Unsure
+        for x2 in v1:
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+        f_tags = list(v1)
+
+    v1 = obj.get("metadata", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_metadata = None
+    else:
+        if not isinstance(v1, dict):
+            raise _rt.Unsure
+        for k2, x2 in v1.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+        f_metadata = dict(v1)
+
+    return ConversationDocument(
+        id=f_id,
+        conversation=f_conversation,
+        tags=f_tags,
+        metadata=f_metadata,
+    )
+
+
+def _check_conversation_document(obj: ConversationDocument, depth: int) -> None:
+    if type(obj) is not ConversationDocument or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_id: Any
+    f_conversation: Any
+    f_tags: Any
+    f_metadata: Any
+    x2: Any
+    k2: Any
+    f_id = obj.id
+    if not isinstance(f_id, str) or len(f_id) < 1:
+        raise _rt.Unsure
+    f_conversation = obj.conversation
+    _check_structured_conversation(f_conversation, depth + 1)
+    f_tags = obj.tags
+    if f_tags is not None:
+        if not isinstance(f_tags, (list, tuple)):
+            raise _rt.Unsure
+        for x2 in f_tags:
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+
+    f_metadata = obj.metadata
+    if f_metadata is not None:
+        if not isinstance(f_metadata, dict):
+            raise _rt.Unsure
+        for k2, x2 in f_metadata.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+
+
+def _fast_structured_conversation(obj: Any, depth: int) -> StructuredConversation:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_source: Any
+    f_people: Any
+    f_user: Any
+    f_conversation: Any
+    x2: Any
+    a2: Any
+    v1 = obj.get("source")
+    if not isinstance(v1, str) or len(v1) < 1:
+        raise _rt.Unsure
+    f_source = v1
+    v1 = obj.get("people")
+    if not isinstance(v1, list) or len(v1) < 1:
+        raise _rt.Unsure
+    for x2 in v1:
+        if not isinstance(x2, str):
+            raise _rt.Unsure
+    f_people = list(v1)
+
+    v1 = obj.get("user")
+    if not isinstance(v1, str) or len(v1) < 1:
+        raise _rt.Unsure
+    f_user = v1
+    v1 = obj.get("conversation")
+    if not isinstance(v1, list) or len(v1) < 1:
+        raise _rt.Unsure
+    a2 = (obj, v1)
+    f_conversation = [_fast_conversation_message(x2, depth + 2, a2) for x2 in v1]
+    if not _rt.fast_member_of(f_user, obj, ("people",)):
+        raise _rt.Unsure
+    return StructuredConversation(
+        source=f_source,
+        people=f_people,
+        user=f_user,
+        conversation=f_conversation,
+    )
+
+
+def _check_structured_conversation(obj: StructuredConversation, depth: int) -> None:
+    if type(obj) is not StructuredConversation or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_source: Any
+    f_people: Any
+    f_user: Any
+    f_conversation: Any
+    x2: Any
+    a2: Any
+    f_source = obj.source
+    if not isinstance(f_source, str) or len(f_source) < 1:
+        raise _rt.Unsure
+    f_people = obj.people
+    if not isinstance(f_people, (list, tuple)) or len(f_people) < 1:
+        raise _rt.Unsure
+    for x2 in f_people:
+        if not isinstance(x2, str):
+            raise _rt.Unsure
+
+    f_user = obj.user
+    if not isinstance(f_user, str) or len(f_user) < 1:
+        raise _rt.Unsure
+    f_conversation = obj.conversation
+    if not isinstance(f_conversation, (list, tuple)) or len(f_conversation) < 1:
+        raise _rt.Unsure
+    a2 = (obj, f_conversation)
+    for x2 in f_conversation:
+        _check_conversation_message(x2, depth + 2, a2)
+
+    if not _rt.attr_member_of(f_user, obj, ("people",)):
+        raise _rt.Unsure
+
+
+def _fast_conversation_message(
+    obj: Any, depth: int, anc: tuple[object, ...]
+) -> ConversationMessage:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_speaker: Any
+    f_content: Any
+    f_time: Any
+    v1 = obj.get("speaker")
+    if not isinstance(v1, str) or len(v1) < 1:
+        raise _rt.Unsure
+    f_speaker = v1
+    v1 = obj.get("content")
+    if not isinstance(v1, str) or len(v1) < 1:
+        raise _rt.Unsure
+    f_content = v1
+    v1 = obj.get("time")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_time = _rt.datetime_or_none(v1)
+    if f_time is None:
+        raise _rt.Unsure
+    if not _rt.fast_member_of(
+        f_speaker, anc[-2] if len(anc) >= 2 else None, ("people",)
+    ):
+        raise _rt.Unsure
+    return ConversationMessage(
+        speaker=f_speaker,
+        content=f_content,
+        time=f_time,
+    )
+
+
+def _check_conversation_message(
+    obj: ConversationMessage, depth: int, anc: tuple[object, ...]
+) -> None:
+    if type(obj) is not ConversationMessage or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_speaker: Any
+    f_content: Any
+    f_time: Any
+    f_speaker = obj.speaker
+    if not isinstance(f_speaker, str) or len(f_speaker) < 1:
+        raise _rt.Unsure
+    f_content = obj.content
+    if not isinstance(f_content, str) or len(f_content) < 1:
+        raise _rt.Unsure
+    f_time = obj.time
+    if not _rt.datetime_ok(f_time):
+        raise _rt.Unsure
+    if not _rt.attr_member_of(f_speaker, _rt.fast_ancestor(anc, 2), ("people",)):
+        raise _rt.Unsure
+
+
+def _fast_text_document(obj: Any, depth: int) -> TextDocument:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_id: Any
+    f_content: Any
+    f_timestamp: Any
+    f_tags: Any
+    f_metadata: Any
+    x2: Any
+    k2: Any
+    v1 = obj.get("id")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_id = v1
+    v1 = obj.get("content")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_content = v1
+    v1 = obj.get("timestamp", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_timestamp = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_timestamp = _rt.datetime_or_none(v1)
+        if f_timestamp is None:
+            raise _rt.Unsure
+    v1 = obj.get("tags", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_tags = None
+    else:
+        if not isinstance(v1, list):
+            raise _rt.Unsure
+        for x2 in v1:
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+        f_tags = list(v1)
+
+    v1 = obj.get("metadata", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_metadata = None
+    else:
+        if not isinstance(v1, dict):
+            raise _rt.Unsure
+        for k2, x2 in v1.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+        f_metadata = dict(v1)
+
+    return TextDocument(
+        id=f_id,
+        content=f_content,
+        timestamp=f_timestamp,
+        tags=f_tags,
+        metadata=f_metadata,
+    )
+
+
+def _check_text_document(obj: TextDocument, depth: int) -> None:
+    if type(obj) is not TextDocument or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_id: Any
+    f_content: Any
+    f_timestamp: Any
+    f_tags: Any
+    f_metadata: Any
+    x2: Any
+    k2: Any
+    f_id = obj.id
+    if not isinstance(f_id, str):
+        raise _rt.Unsure
+    f_content = obj.content
+    if not isinstance(f_content, str):
+        raise _rt.Unsure
+    f_timestamp = obj.timestamp
+    if f_timestamp is not None:
+        if not _rt.datetime_ok(f_timestamp):
+            raise _rt.Unsure
+    f_tags = obj.tags
+    if f_tags is not None:
+        if not isinstance(f_tags, (list, tuple)):
+            raise _rt.Unsure
+        for x2 in f_tags:
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+
+    f_metadata = obj.metadata
+    if f_metadata is not None:
+        if not isinstance(f_metadata, dict):
+            raise _rt.Unsure
+        for k2, x2 in f_metadata.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if not isinstance(x2, str):
+                raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.

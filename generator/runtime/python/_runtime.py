@@ -257,6 +257,15 @@ class Context:
             self._pools[id(pool)] = cached
         return cached[1]
 
+    @property
+    def depth(self) -> int:
+        """How many levels below the document's root the value being parsed is."""
+        return len(self._path)
+
+    def above(self) -> tuple[object, ...]:
+        """The values above the one being parsed, nearest last (a fast function's anc)."""
+        return tuple(self._values[:-1])
+
     def mark(self) -> int:
         return self.count
 
@@ -1211,3 +1220,224 @@ def _dump_leaf(value: object) -> Any:
     if isinstance(value, (bytes, bytearray)):
         return base64.b64encode(value).decode("ascii")
     return value
+
+
+# --- fast path ----------------------------------------------------------------
+# Each generated model has a fast function of straight-line checks that builds the
+# objects of a document that is surely valid, and raises Unsure at the first thing
+# it is not sure of; the caller then runs the exact walk above, the one source of
+# error messages. A fast function never decides that a document is invalid.
+
+
+class Unsure(Exception):
+    """The fast path cannot vouch for a value: run the exact walk."""
+
+
+ABSENT: Final = _MISSING
+"""What dict.get returns for an absent key on the fast path."""
+
+INF: Final = math.inf
+BIG: Final = 2**1000
+"""An int below this in size surely fits a float64 (number's check); larger ones go to the exact walk."""
+
+
+class _Probe(Context):
+    """A Context whose first problem ends the fast path: the exact rule checks run unchanged."""
+
+    __slots__ = ()
+
+    def error(
+        self,
+        template: str,
+        keyword: str,
+        key: str | tuple[str, ...] | None = None,
+        value: object = None,
+    ) -> None:
+        raise Unsure
+
+
+PROBE: Final = _Probe(None)
+"""Passed as ctx to a rule check on the fast path; it keeps no state, so one serves every run."""
+
+# A pool longer than this is left to the exact walk, which builds its set once per run.
+_FAST_POOL: Final = 64
+
+
+def fast_member_of(value: object, holder: object, pointer: tuple[str, ...]) -> bool:
+    """Whether rule_member_of surely finds no problem: value is no string, the pool
+    (at pointer below holder) no list, or value one of its first items."""
+    if not isinstance(value, str):
+        return True
+    if len(pointer) == 1 and isinstance(holder, dict):
+        pool = holder.get(pointer[0])  # resolve's one step into an object
+    else:
+        pool = resolve(holder, pointer)
+    if not isinstance(pool, list):
+        return True
+    return len(pool) <= _FAST_POOL and value in pool
+
+
+def fast_ancestor(anc: tuple[object, ...], up: int) -> object:
+    """The value `up` levels above the one a fast function checks (anc nearest last), or absent."""
+    return anc[-up] if len(anc) >= up else _MISSING
+
+
+def json_fits(value: object, room: int) -> bool:
+    """Whether any_json surely accepts value with `room` levels left below it."""
+    if room < 0:
+        return False
+    stack: list[tuple[object, int]] = [(value, 0)]
+    seen: set[int] = (
+        set()
+    )  # a container met twice (shared, or a cycle in a built object): unsure
+    while stack:
+        item, depth = stack.pop()
+        if item is None or isinstance(item, (str, bool)):
+            continue
+        if isinstance(item, int):
+            if item.bit_length() > _INT_DIGITS_BITS:
+                return False
+            continue
+        if isinstance(item, float):
+            if not -math.inf < item < math.inf:
+                return False
+            continue
+        if depth >= room or id(item) in seen:
+            return False  # a container here has items deeper than room (or is empty: unsure)
+        seen.add(id(item))
+        if isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+            continue
+        if isinstance(item, dict):
+            for k, v in item.items():
+                if not isinstance(k, str):
+                    return False
+                stack.append((v, depth + 1))
+            continue
+        return False
+    return True
+
+
+def has_duplicates(items: list[Any], depth: int) -> bool:
+    """uniqueItems' check on the fast path (depth: the items' path length)."""
+    return _has_duplicates(items, depth)
+
+
+# The common shape of an RFC 3339 date-time, every field in range but the day: for text of
+# this shape datetime.fromisoformat (in C) builds what parse_datetime_text builds, or fails.
+_FAST_RFC3339: Final = re.compile(
+    r"\d{4}-(?:0[1-9]|1[0-2])-\d\dT(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,6})?"
+    r"(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)",
+    re.ASCII,
+)
+
+
+def datetime_or_none(value: str) -> datetime | None:
+    """A date-time's value, or None where the exact walk would report a problem (or might)."""
+    if _FAST_RFC3339.fullmatch(value) is None:
+        return parse_datetime_text(value)
+    try:
+        result = DateTime.fromisoformat(value)
+    except ValueError:
+        return None
+    result.wire = value
+    return result
+
+
+def bytes_or_none(value: str) -> bytes | None:
+    """A base64 string's bytes, or None where the exact walk would report a problem."""
+    if _BASE64.match(value) is None:
+        return None
+    try:
+        return base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def regex(pattern: str) -> re.Pattern[str]:
+    """A pattern compiled once, at import, for a fast function."""
+    return re.compile(pattern)
+
+
+# --- validate() on a built object: the attributes checked as the exact walk checks to_dict() ---
+
+
+def datetime_ok(value: object) -> bool:
+    """Whether to_dict writes value as a date-time the exact walk accepts: an aware datetime
+    whose offset is whole minutes (and whose remembered wire text, if any, is a string).
+    """
+    if not isinstance(value, datetime) or hasattr(value, "to_dict"):
+        return False
+    wire = getattr(value, "wire", None)
+    if wire is not None and not isinstance(wire, str):
+        return False
+    offset = value.utcoffset()
+    return offset is not None and not offset.microseconds and not offset.seconds % 60
+
+
+_JSON_LEAF: Final = (str, int, float, bool)
+_JSON_VALUE: Final = (str, int, float, bool, list, tuple, dict)
+
+
+def resolve_value(value: object, pointer: tuple[str, ...]) -> object:
+    """resolve() on built objects: what resolve would find in to_dict()'s JSON shape,
+    following wire names through models (_WIRE_ATTRS); raises Unsure where it cannot tell.
+    """
+    for token in pointer:
+        if isinstance(value, (list, tuple)):
+            if not (token.isdigit() and int(token) < len(value)):
+                return _MISSING
+            value = value[int(token)]
+        elif isinstance(value, dict):
+            value = value.get(token, _MISSING)
+        elif value is _MISSING or value is None or isinstance(value, _JSON_LEAF):
+            return _MISSING
+        else:
+            wire: dict[str, str] | None = getattr(type(value), "_WIRE_ATTRS", None)
+            if wire is None:
+                raise Unsure
+            attr = wire.get(token)
+            if attr is None:
+                return _MISSING
+            value = getattr(value, attr)
+            if value is None:
+                raise Unsure  # left out of to_dict, or written as null
+    if value is _MISSING or value is None or isinstance(value, _JSON_VALUE):
+        return value
+    raise Unsure
+
+
+def attr_member_of(value: object, holder: object, pointer: tuple[str, ...]) -> bool:
+    """fast_member_of on built objects."""
+    if not isinstance(value, str):
+        return True
+    pool = resolve_value(holder, pointer)
+    if not isinstance(pool, (list, tuple)):
+        return True
+    return len(pool) <= _FAST_POOL and value in pool
+
+
+def attr_all_allowed(
+    items: object, each: tuple[str, ...], allowed: frozenset[str]
+) -> bool:
+    """Whether rule_allowed_when surely finds every item's value (at each) allowed."""
+    if items is None:
+        return True
+    if not isinstance(items, (list, tuple)):
+        return False
+    for item in items:
+        found = resolve_value(item, each)
+        if found is _MISSING:
+            continue
+        if not isinstance(found, str) or found not in allowed:
+            return False
+    return True
+
+
+def attr_contains(items: object, each: tuple[str, ...], equals: str) -> bool:
+    """Whether rule_contains surely finds an item with equals at each."""
+    if items is None:
+        return True
+    return isinstance(items, (list, tuple)) and any(
+        resolve_value(item, each) == equals for item in items
+    )

@@ -18,6 +18,7 @@ from generator.naming import Names, clash_error, constant_case, python_attr, pyt
 from generator.pyformat import format_python
 from generator.render import header
 from generator.targets.python import encoders, parsers, types
+from generator.targets.python.fast import FastBuilder
 from generator.targets.python.literals import TEMPLATES
 from generator.targets.python.views import (
     AliasView, ConstantView, EnumView, FieldView, Import, ImportLine, KnownValuesView, ModelView, ModuleView, ParserConst,
@@ -53,6 +54,7 @@ class PythonModule:
         self.parts = python_parts(self.behaviour) if self.behaviour is not None else PythonParts([], "", {})
         self.parsers: list[ParserConst] = []  # the fields' parsers, in definition order
         self.uses: set[Import] = set(SKELETON_IMPORTS)
+        self.fast = FastBuilder(fmt)
 
     def field_view(self, model: ir.Model, f: ir.Field, attr: str) -> FieldView:
         const = parsers.parser_const(model.name, attr)
@@ -85,6 +87,11 @@ class PythonModule:
             steps.append(f)
             steps.extend(parsers.rule_view(r, locals_by_wire) for r in model.rules if r.after == f.wire)
         steps.extend(parsers.rule_view(r, locals_by_wire) for r in model.rules if r.after is None)
+        keys_const = f"_KEYS_{constant_case(model.name)}"
+        rules = tuple(s for s in steps if not isinstance(s, FieldView))
+        wire_attrs = tuple((f.wire, f.attr) for f in fields) if any(m.rules for m in self.fmt.models) else ()
+        if wire_attrs:
+            self.uses.add(Import("typing", "ClassVar"))
         return ModelView(
             name=model.name,
             doc=model.description or model.name,
@@ -93,9 +100,11 @@ class PythonModule:
             steps=tuple(steps),
             closed=model.closed,
             keys=tuple(f.wire for f in fields),
-            keys_const=f"_KEYS_{constant_case(model.name)}",
+            keys_const=keys_const,
             type_message=model.type_message,
             unknown_message=model.unknown_message,
+            fast=self.fast.function(model, fields, keys_const, rules),
+            wire_attrs=wire_attrs,
             behaviour=self.parts.methods.get(model.name, ""),
         )
 
@@ -174,6 +183,7 @@ class PythonModule:
             models=models,
             aliases=aliases,
             parsers=(*named, *self.parsers),
+            regexes=tuple((const, pattern) for pattern, const in self.fast.regexes.items()),
             root=root.name,
             api_parse=api_parse,
             api_validate=api_validate,

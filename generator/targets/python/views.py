@@ -113,6 +113,8 @@ class ModelView:
     keys_const: str
     type_message: str
     unknown_message: str
+    fast: FastFunction
+    wire_attrs: tuple[tuple[str, str], ...]  # (wire name, attribute) for rules' pointers into built objects, or ()
     behaviour: str  # members the class gains from the behaviour's `class <Model>:` (specs/<format>/behaviour/python.py), or ""
 
 
@@ -175,6 +177,7 @@ class ModuleView:
     models: tuple[ModelView, ...]
     aliases: tuple[AliasView, ...]  # after what they use
     parsers: tuple[ParserConst, ...]  # named definitions' first, then fields'
+    regexes: tuple[tuple[str, str], ...]  # (constant, pattern) of the fast functions' compiled patterns
     root: str
     api_parse: str  # e.g. "parse_chat_event_from_json"
     api_validate: str  # e.g. "validate_chat_event"
@@ -182,3 +185,141 @@ class ModuleView:
     behaviour_constants: tuple[ConstantView, ...]  # what the behaviour reads of the spec
     behaviour: str  # module-level behaviour code (specs/<format>/behaviour/python.py), or ""
     behaviour_imports: tuple[str, ...]  # its import lines
+
+
+# --- the fast path: straight-line checks that build a surely valid document (templates/python/fast.py.j2) ---
+# Each check reads one value and either assigns what the exact walk would build or raises
+# _rt.Unsure; `same` says that what it builds is the value itself (no copy, no conversion).
+
+
+@dataclass(frozen=True)
+class FastString:
+    """A string with its limits: length, a compiled pattern's constant, a closed set, a constant."""
+
+    min_length: int | None
+    max_length: int | None
+    regex: str | None  # the module constant of the compiled pattern, e.g. "_RE_1"
+    enum: tuple[str, ...] | None
+    values_const: str | None  # a named enum's values, e.g. "ROLE_VALUES"
+    const: str | None
+    same: bool = True
+    kind: Literal["string"] = "string"
+
+
+@dataclass(frozen=True)
+class FastScalar:
+    """A value checked by what it is: "datetime" and "bytes" (converted), "boolean" and "any" (kept)."""
+
+    what: Literal["datetime", "bytes", "boolean", "any"]
+    same: bool
+    kind: Literal["scalar"] = "scalar"
+
+
+@dataclass(frozen=True)
+class FastNumber:
+    """An integer (int64) or a number (a float64), with the spec's bounds."""
+
+    integer: bool
+    minimum: float | None
+    maximum: float | None
+    exclusive_minimum: float | None
+    exclusive_maximum: float | None
+    same: bool = True
+    kind: Literal["number"] = "number"
+
+
+@dataclass(frozen=True)
+class FastList:
+    item: FastCheck
+    min_items: int | None
+    max_items: int | None
+    unique_items: bool
+    same: bool = False
+    kind: Literal["list"] = "list"
+
+
+@dataclass(frozen=True)
+class FastTuple:
+    items: tuple[FastCheck, ...]
+    same: bool = False
+    kind: Literal["tuple"] = "tuple"
+
+
+@dataclass(frozen=True)
+class FastMap:
+    value: FastCheck
+    same: bool = False
+    kind: Literal["map"] = "map"
+
+
+@dataclass(frozen=True)
+class FastNullable:
+    inner: FastCheck
+    same: bool
+    kind: Literal["nullable"] = "nullable"
+
+
+@dataclass(frozen=True)
+class FastUnion:
+    """Variants chosen by a discriminator's value, or (discriminator None) by the JSON kind:
+    cases keyed by "null", "boolean", "integer", "number", "string", "array" or "object"."""
+
+    discriminator: str | None
+    cases: tuple[tuple[str, FastCheck], ...]
+    same: bool
+    kind: Literal["union"] = "union"
+
+
+@dataclass(frozen=True)
+class FastModel:
+    """A model's fast function; anc: whether it takes the values above it (for its rules' relative pointers)."""
+
+    fn: str  # e.g. "_fast_chat_event"
+    anc: bool
+    cls: str  # e.g. "ChatEvent"
+    check_fn: str  # e.g. "_check_chat_event"
+    same: bool = False
+    kind: Literal["model"] = "model"
+
+
+FastCheck = Union[FastString, FastScalar, FastNumber, FastList, FastTuple, FastMap, FastNullable, FastUnion, FastModel]
+
+
+@dataclass(frozen=True)
+class FastField:
+    """One field read by a fast function: into its parse function's local, absent as its default says."""
+
+    attr: str
+    local: str  # "f_" and the attribute: never one of the function's own locals
+    wire: str
+    check: FastCheck
+    default: Default
+    nullable: bool  # a required field that may be null
+
+
+@dataclass(frozen=True)
+class AttrRule:
+    """A rule's check on a built object's attributes (validate()), with the check function's locals."""
+
+    rule: ir.Rule
+    fields: tuple[str, ...]  # the locals of rule.fields
+    when: str | None  # the local of rule.when.field
+    kind: str
+
+
+@dataclass(frozen=True)
+class FastFunction:
+    """A model's fast function (templates/python/fast.py.j2)."""
+
+    name: str  # the model, e.g. "ChatEvent"
+    fn: str  # e.g. "_fast_chat_event"
+    check_fn: str  # e.g. "_check_chat_event": the same checks on a built object's attributes (validate())
+    anc: bool  # takes the values above it, nearest last
+    inside: bool  # the exact walk tries it on each of the model's values below the root (not for a recursive model)
+    levels: int  # how many levels below the object its checks read (its depth limit is MAX_DEPTH - levels)
+    fields: tuple[FastField, ...]
+    temps: tuple[str, ...]  # every local it assigns, declared Any
+    rules: tuple[RuleView, ...]
+    attr_rules: tuple[AttrRule, ...]
+    closed: bool
+    keys_const: str

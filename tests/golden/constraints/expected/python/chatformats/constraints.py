@@ -74,6 +74,10 @@ class Constrained:
     @classmethod
     def from_dict(cls, data: object) -> Constrained:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_constrained(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: Constrained = _rt.parse(_parse_constrained, data)
         return result
 
@@ -129,10 +133,20 @@ class Constrained:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_constrained(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_constrained, self.to_dict())
 
 
 def _parse_constrained(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_constrained(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -192,6 +206,519 @@ def _parse_constrained(data: Any, ctx: _rt.Context) -> Any:
         budget=budget,
         short=short,
     )
+
+
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_constrained(obj: Any, depth: int) -> Constrained:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_name: Any
+    f_code: Any
+    f_kind: Any
+    f_level: Any
+    f_at: Any
+    f_blob: Any
+    f_count: Any
+    f_step: Any
+    f_ratio: Any
+    f_temperature: Any
+    f_tags: Any
+    f_values: Any
+    f_anything: Any
+    f_either: Any
+    f_whole: Any
+    f_pair: Any
+    f_limits: Any
+    f_nickname: Any
+    f_budget: Any
+    f_short: Any
+    x2: Any
+    x2_0: Any
+    x2_1: Any
+    k2: Any
+    if not _KEYS_CONSTRAINED.issuperset(obj):
+        raise _rt.Unsure
+    v1 = obj.get("name")
+    if not isinstance(v1, str) or len(v1) < 2 or len(v1) > 4:
+        raise _rt.Unsure
+    f_name = v1
+    v1 = obj.get("code", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_code = None
+    else:
+        if not isinstance(v1, str) or _RE_1.search(v1) is None:
+            raise _rt.Unsure
+        f_code = v1
+    v1 = obj.get("kind", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_kind = None
+    else:
+        if not isinstance(v1, str) or v1 != "fixed":
+            raise _rt.Unsure
+        f_kind = v1
+    v1 = obj.get("level", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_level = None
+    else:
+        if not isinstance(v1, str) or v1 not in ("low", "mid", "high"):
+            raise _rt.Unsure
+        f_level = v1
+    v1 = obj.get("at", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_at = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_at = _rt.datetime_or_none(v1)
+        if f_at is None:
+            raise _rt.Unsure
+    v1 = obj.get("blob", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_blob = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_blob = _rt.bytes_or_none(v1)
+        if f_blob is None:
+            raise _rt.Unsure
+    v1 = obj.get("count")
+    if (
+        type(v1) is not int
+        or not -9223372036854775808 <= v1 <= 9223372036854775807
+        or v1 < 1
+        or v1 > 10
+    ):
+        raise _rt.Unsure
+    f_count = v1
+    v1 = obj.get("step", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_step = None
+    else:
+        if (
+            type(v1) is not int
+            or not -9223372036854775808 <= v1 <= 9223372036854775807
+            or v1 <= -5
+            or v1 >= 5
+        ):
+            raise _rt.Unsure
+        f_step = v1
+    v1 = obj.get("ratio", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_ratio = None
+    else:
+        if (
+            not (
+                type(v1) is float
+                and -_rt.INF < v1 < _rt.INF
+                or type(v1) is int
+                and -_rt.BIG < v1 < _rt.BIG
+            )
+            or v1 <= 0
+            or v1 >= 1
+        ):
+            raise _rt.Unsure
+        f_ratio = v1
+    v1 = obj.get("temperature", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_temperature = None
+    else:
+        if (
+            not (
+                type(v1) is float
+                and -_rt.INF < v1 < _rt.INF
+                or type(v1) is int
+                and -_rt.BIG < v1 < _rt.BIG
+            )
+            or v1 < -273.15
+            or v1 > 100.5
+        ):
+            raise _rt.Unsure
+        f_temperature = v1
+    v1 = obj.get("tags", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_tags = None
+    else:
+        if (
+            not isinstance(v1, list)
+            or len(v1) < 1
+            or len(v1) > 3
+            or _rt.has_duplicates(v1, depth + 2)
+        ):
+            raise _rt.Unsure
+        for x2 in v1:
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+        f_tags = list(v1)
+
+    v1 = obj.get("values", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_values = None
+    else:
+        if not isinstance(v1, list) or _rt.has_duplicates(v1, depth + 2):
+            raise _rt.Unsure
+        for x2 in v1:
+            if not (
+                type(x2) is float
+                and -_rt.INF < x2 < _rt.INF
+                or type(x2) is int
+                and -_rt.BIG < x2 < _rt.BIG
+            ):
+                raise _rt.Unsure
+        f_values = list(v1)
+
+    v1 = obj.get("anything", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_anything = None
+    else:
+        if not isinstance(v1, list) or _rt.has_duplicates(v1, depth + 2):
+            raise _rt.Unsure
+        for x2 in v1:
+            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+                raise _rt.Unsure
+        f_anything = list(v1)
+
+    v1 = obj.get("either", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_either = None
+    else:
+        if type(v1) is float or type(v1) is int:
+            if not (
+                type(v1) is float
+                and -_rt.INF < v1 < _rt.INF
+                or type(v1) is int
+                and -_rt.BIG < v1 < _rt.BIG
+            ):
+                raise _rt.Unsure
+            f_either = v1
+        elif isinstance(v1, str):
+            if not isinstance(v1, str):
+                raise _rt.Unsure
+            f_either = v1
+        else:
+            raise _rt.Unsure
+
+    v1 = obj.get("whole", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_whole = None
+    else:
+        if type(v1) is int:
+            if (
+                type(v1) is not int
+                or not -9223372036854775808 <= v1 <= 9223372036854775807
+            ):
+                raise _rt.Unsure
+            f_whole = v1
+        elif isinstance(v1, str):
+            if not isinstance(v1, str):
+                raise _rt.Unsure
+            f_whole = v1
+        else:
+            raise _rt.Unsure
+
+    v1 = obj.get("pair", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_pair = None
+    else:
+        if not isinstance(v1, list) or len(v1) != 2:
+            raise _rt.Unsure
+        x2_0 = v1[0]
+        if not isinstance(x2_0, str):
+            raise _rt.Unsure
+        x2_1 = v1[1]
+        if (
+            type(x2_1) is not int
+            or not -9223372036854775808 <= x2_1 <= 9223372036854775807
+        ):
+            raise _rt.Unsure
+        f_pair = (
+            x2_0,
+            x2_1,
+        )
+    v1 = obj.get("limits", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_limits = None
+    else:
+        if not isinstance(v1, dict):
+            raise _rt.Unsure
+        for k2, x2 in v1.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if (
+                type(x2) is not int
+                or not -9223372036854775808 <= x2 <= 9223372036854775807
+                or x2 < 0
+            ):
+                raise _rt.Unsure
+        f_limits = dict(v1)
+
+    v1 = obj.get("nickname")
+    if v1 is None:
+        f_nickname = None
+    else:
+        if not isinstance(v1, str) or len(v1) > 3:
+            raise _rt.Unsure
+        f_nickname = v1
+    v1 = obj.get("budget", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        raise _rt.Unsure
+    if v1 is None:
+        f_budget = None
+    else:
+        if (
+            not (
+                type(v1) is float
+                and -_rt.INF < v1 < _rt.INF
+                or type(v1) is int
+                and -_rt.BIG < v1 < _rt.BIG
+            )
+            or v1 < 0
+        ):
+            raise _rt.Unsure
+        f_budget = v1
+    v1 = obj.get("short", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_short = None
+    else:
+        if not isinstance(v1, str) or len(v1) > 1:
+            raise _rt.Unsure
+        f_short = v1
+    return Constrained(
+        name=f_name,
+        code=f_code,
+        kind=f_kind,
+        level=f_level,
+        at=f_at,
+        blob=f_blob,
+        count=f_count,
+        step=f_step,
+        ratio=f_ratio,
+        temperature=f_temperature,
+        tags=f_tags,
+        values=f_values,
+        anything=f_anything,
+        either=f_either,
+        whole=f_whole,
+        pair=f_pair,
+        limits=f_limits,
+        nickname=f_nickname,
+        budget=f_budget,
+        short=f_short,
+    )
+
+
+def _check_constrained(obj: Constrained, depth: int) -> None:
+    if type(obj) is not Constrained or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_name: Any
+    f_code: Any
+    f_kind: Any
+    f_level: Any
+    f_at: Any
+    f_blob: Any
+    f_count: Any
+    f_step: Any
+    f_ratio: Any
+    f_temperature: Any
+    f_tags: Any
+    f_values: Any
+    f_anything: Any
+    f_either: Any
+    f_whole: Any
+    f_pair: Any
+    f_limits: Any
+    f_nickname: Any
+    f_budget: Any
+    f_short: Any
+    x2: Any
+    x2_0: Any
+    x2_1: Any
+    k2: Any
+    f_name = obj.name
+    if not isinstance(f_name, str) or len(f_name) < 2 or len(f_name) > 4:
+        raise _rt.Unsure
+    f_code = obj.code
+    if f_code is not None:
+        if not isinstance(f_code, str) or _RE_1.search(f_code) is None:
+            raise _rt.Unsure
+    f_kind = obj.kind
+    if f_kind is not None:
+        if not isinstance(f_kind, str) or f_kind != "fixed":
+            raise _rt.Unsure
+    f_level = obj.level
+    if f_level is not None:
+        if not isinstance(f_level, str) or f_level not in ("low", "mid", "high"):
+            raise _rt.Unsure
+    f_at = obj.at
+    if f_at is not None:
+        if not _rt.datetime_ok(f_at):
+            raise _rt.Unsure
+    f_blob = obj.blob
+    if f_blob is not None:
+        if not isinstance(f_blob, (bytes, bytearray)):
+            raise _rt.Unsure
+    f_count = obj.count
+    if (
+        type(f_count) is not int
+        or not -9223372036854775808 <= f_count <= 9223372036854775807
+        or f_count < 1
+        or f_count > 10
+    ):
+        raise _rt.Unsure
+    f_step = obj.step
+    if f_step is not None:
+        if (
+            type(f_step) is not int
+            or not -9223372036854775808 <= f_step <= 9223372036854775807
+            or f_step <= -5
+            or f_step >= 5
+        ):
+            raise _rt.Unsure
+    f_ratio = obj.ratio
+    if f_ratio is not None:
+        if (
+            not (
+                type(f_ratio) is float
+                and -_rt.INF < f_ratio < _rt.INF
+                or type(f_ratio) is int
+                and -_rt.BIG < f_ratio < _rt.BIG
+            )
+            or f_ratio <= 0
+            or f_ratio >= 1
+        ):
+            raise _rt.Unsure
+    f_temperature = obj.temperature
+    if f_temperature is not None:
+        if (
+            not (
+                type(f_temperature) is float
+                and -_rt.INF < f_temperature < _rt.INF
+                or type(f_temperature) is int
+                and -_rt.BIG < f_temperature < _rt.BIG
+            )
+            or f_temperature < -273.15
+            or f_temperature > 100.5
+        ):
+            raise _rt.Unsure
+    f_tags = obj.tags
+    if f_tags is not None:
+        if (
+            not isinstance(f_tags, (list, tuple))
+            or len(f_tags) < 1
+            or len(f_tags) > 3
+            or _rt.has_duplicates(_rt.dump(f_tags), depth + 2)
+        ):
+            raise _rt.Unsure
+        for x2 in f_tags:
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+
+    f_values = obj.values
+    if f_values is not None:
+        if not isinstance(f_values, (list, tuple)) or _rt.has_duplicates(
+            _rt.dump(f_values), depth + 2
+        ):
+            raise _rt.Unsure
+        for x2 in f_values:
+            if not (
+                type(x2) is float
+                and -_rt.INF < x2 < _rt.INF
+                or type(x2) is int
+                and -_rt.BIG < x2 < _rt.BIG
+            ):
+                raise _rt.Unsure
+
+    f_anything = obj.anything
+    if f_anything is not None:
+        if not isinstance(f_anything, (list, tuple)) or _rt.has_duplicates(
+            _rt.dump(f_anything), depth + 2
+        ):
+            raise _rt.Unsure
+        for x2 in f_anything:
+            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+                raise _rt.Unsure
+
+    f_either = obj.either
+    if f_either is not None:
+        if type(f_either) is float or type(f_either) is int:
+            if not (
+                type(f_either) is float
+                and -_rt.INF < f_either < _rt.INF
+                or type(f_either) is int
+                and -_rt.BIG < f_either < _rt.BIG
+            ):
+                raise _rt.Unsure
+        elif isinstance(f_either, str):
+            if not isinstance(f_either, str):
+                raise _rt.Unsure
+        else:
+            raise _rt.Unsure
+
+    f_whole = obj.whole
+    if f_whole is not None:
+        if type(f_whole) is int:
+            if (
+                type(f_whole) is not int
+                or not -9223372036854775808 <= f_whole <= 9223372036854775807
+            ):
+                raise _rt.Unsure
+        elif isinstance(f_whole, str):
+            if not isinstance(f_whole, str):
+                raise _rt.Unsure
+        else:
+            raise _rt.Unsure
+
+    f_pair = obj.pair
+    if f_pair is not None:
+        if not isinstance(f_pair, (list, tuple)) or len(f_pair) != 2:
+            raise _rt.Unsure
+        x2_0 = f_pair[0]
+        if not isinstance(x2_0, str):
+            raise _rt.Unsure
+        x2_1 = f_pair[1]
+        if (
+            type(x2_1) is not int
+            or not -9223372036854775808 <= x2_1 <= 9223372036854775807
+        ):
+            raise _rt.Unsure
+
+    f_limits = obj.limits
+    if f_limits is not None:
+        if not isinstance(f_limits, dict):
+            raise _rt.Unsure
+        for k2, x2 in f_limits.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if (
+                type(x2) is not int
+                or not -9223372036854775808 <= x2 <= 9223372036854775807
+                or x2 < 0
+            ):
+                raise _rt.Unsure
+    f_nickname = obj.nickname
+    if f_nickname is not None:
+        if not isinstance(f_nickname, str) or len(f_nickname) > 3:
+            raise _rt.Unsure
+    f_budget = obj.budget
+    if f_budget is not None:
+        if (
+            not (
+                type(f_budget) is float
+                and -_rt.INF < f_budget < _rt.INF
+                or type(f_budget) is int
+                and -_rt.BIG < f_budget < _rt.BIG
+            )
+            or f_budget < 0
+        ):
+            raise _rt.Unsure
+    f_short = obj.short
+    if f_short is not None:
+        if not isinstance(f_short, str) or len(f_short) > 1:
+            raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.
@@ -348,6 +875,7 @@ _P_CONSTRAINED_SHORT: Final = _rt.string(
     },
     max_length=1,
 )
+_RE_1: Final = _rt.regex("^[A-Z]{3}-[0-9]+$")
 _KEYS_CONSTRAINED: Final = frozenset(
     (
         "name",

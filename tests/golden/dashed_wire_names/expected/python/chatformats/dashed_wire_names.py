@@ -42,6 +42,10 @@ class Headers:
     @classmethod
     def from_dict(cls, data: object) -> Headers:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_headers(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: Headers = _rt.parse(_parse_headers, data)
         return result
 
@@ -68,10 +72,20 @@ class Headers:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_headers(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_headers, self.to_dict())
 
 
 def _parse_headers(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_headers(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -97,6 +111,96 @@ def _parse_headers(data: Any, ctx: _rt.Context) -> Any:
     )
 
 
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_headers(obj: Any, depth: int) -> Headers:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_content_type: Any
+    f_x_request_id: Any
+    f_n2fa_code: Any
+    f_max_age: Any
+    f_n_code: Any
+    if not _KEYS_HEADERS.issuperset(obj):
+        raise _rt.Unsure
+    v1 = obj.get("content-type")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_content_type = v1
+    v1 = obj.get("x-request-id", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_x_request_id = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_x_request_id = v1
+    v1 = obj.get("2fa-code")
+    if not isinstance(v1, str) or _RE_1.search(v1) is None:
+        raise _rt.Unsure
+    f_n2fa_code = v1
+    v1 = obj.get("max.age", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_max_age = None
+    else:
+        if (
+            type(v1) is not int
+            or not -9223372036854775808 <= v1 <= 9223372036854775807
+            or v1 < 0
+        ):
+            raise _rt.Unsure
+        f_max_age = v1
+    v1 = obj.get("ünïcode", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_n_code = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_n_code = v1
+    return Headers(
+        content_type=f_content_type,
+        x_request_id=f_x_request_id,
+        n2fa_code=f_n2fa_code,
+        max_age=f_max_age,
+        n_code=f_n_code,
+    )
+
+
+def _check_headers(obj: Headers, depth: int) -> None:
+    if type(obj) is not Headers or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_content_type: Any
+    f_x_request_id: Any
+    f_n2fa_code: Any
+    f_max_age: Any
+    f_n_code: Any
+    f_content_type = obj.content_type
+    if not isinstance(f_content_type, str):
+        raise _rt.Unsure
+    f_x_request_id = obj.x_request_id
+    if f_x_request_id is not None:
+        if not isinstance(f_x_request_id, str):
+            raise _rt.Unsure
+    f_n2fa_code = obj.n2fa_code
+    if not isinstance(f_n2fa_code, str) or _RE_1.search(f_n2fa_code) is None:
+        raise _rt.Unsure
+    f_max_age = obj.max_age
+    if f_max_age is not None:
+        if (
+            type(f_max_age) is not int
+            or not -9223372036854775808 <= f_max_age <= 9223372036854775807
+            or f_max_age < 0
+        ):
+            raise _rt.Unsure
+    f_n_code = obj.n_code
+    if f_n_code is not None:
+        if not isinstance(f_n_code, str):
+            raise _rt.Unsure
+
+
 # Parsers are built once, at import, from the runtime's combinators.
 _P_HEADERS_CONTENT_TYPE: Final = _rt.string({"type": "must be a string"})
 _P_HEADERS_X_REQUEST_ID: Final = _rt.string({"type": "must be a string"})
@@ -113,6 +217,7 @@ _P_HEADERS_MAX_AGE: Final = _rt.integer(
     minimum=0,
 )
 _P_HEADERS_N_CODE: Final = _rt.string({"type": "must be a string"})
+_RE_1: Final = _rt.regex("^[0-9]{6}$")
 _KEYS_HEADERS: Final = frozenset(
     ("content-type", "x-request-id", "2fa-code", "max.age", "ünïcode")
 )

@@ -44,6 +44,10 @@ Line two | with pipe
     @classmethod
     def from_dict(cls, data: object) -> Hostile:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_hostile(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: Hostile = _rt.parse(_parse_hostile, data)
         return result
 
@@ -67,10 +71,20 @@ Line two | with pipe
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_hostile(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_hostile, self.to_dict())
 
 
 def _parse_hostile(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_hostile(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, 'must be an object, "really"')
     if obj is None:
         return _rt.INVALID
@@ -89,6 +103,62 @@ def _parse_hostile(data: Any, ctx: _rt.Context) -> Any:
     )
 
 
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_hostile(obj: Any, depth: int) -> Hostile:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_text: Any
+    f_note: Any
+    f_raw: Any
+    v1 = obj.get("text")
+    if not isinstance(v1, str) or _RE_1.search(v1) is None:
+        raise _rt.Unsure
+    f_text = v1
+    v1 = obj.get("note", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_note = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_note = v1
+    v1 = obj.get("raw", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_raw = '{{ not a template }} """'
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_raw = v1
+    return Hostile(
+        text=f_text,
+        note=f_note,
+        raw=f_raw,
+    )
+
+
+def _check_hostile(obj: Hostile, depth: int) -> None:
+    if type(obj) is not Hostile or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_text: Any
+    f_note: Any
+    f_raw: Any
+    f_text = obj.text
+    if not isinstance(f_text, str) or _RE_1.search(f_text) is None:
+        raise _rt.Unsure
+    f_note = obj.note
+    if f_note is not None:
+        if not isinstance(f_note, str):
+            raise _rt.Unsure
+    f_raw = obj.raw
+    if f_raw is not None:
+        if not isinstance(f_raw, str):
+            raise _rt.Unsure
+
+
 # Parsers are built once, at import, from the runtime's combinators.
 _P_HOSTILE_TEXT: Final = _rt.string(
     {"type": "must be a string", "pattern": 'must not contain " or \\ ({value})'},
@@ -96,6 +166,7 @@ _P_HOSTILE_TEXT: Final = _rt.string(
 )
 _P_HOSTILE_NOTE: Final = _rt.string({"type": "must be a string"})
 _P_HOSTILE_RAW: Final = _rt.string({"type": "must be a string"})
+_RE_1: Final = _rt.regex('^[^"\\\\]*$')
 
 
 def parse_hostile_descriptions_from_json(text: str | bytes) -> Hostile:

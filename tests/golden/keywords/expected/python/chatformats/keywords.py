@@ -52,6 +52,10 @@ class Keywords:
     @classmethod
     def from_dict(cls, data: object) -> Keywords:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_keywords(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: Keywords = _rt.parse(_parse_keywords, data)
         return result
 
@@ -87,6 +91,11 @@ class Keywords:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_keywords(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_keywords, self.to_dict())
 
 
@@ -102,6 +111,10 @@ class Struct:
     @classmethod
     def from_dict(cls, data: object) -> Struct:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_struct(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: Struct = _rt.parse(_parse_struct, data)
         return result
 
@@ -123,10 +136,20 @@ class Struct:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_struct(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_struct, self.to_dict())
 
 
 def _parse_keywords(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_keywords(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -165,6 +188,11 @@ def _parse_keywords(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_struct(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_struct(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -179,6 +207,217 @@ def _parse_struct(data: Any, ctx: _rt.Context) -> Any:
         interface=interface,
         map=map,
     )
+
+
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_keywords(obj: Any, depth: int) -> Keywords:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_class_: Any
+    f_type: Any
+    f_func: Any
+    f_import_: Any
+    f_range: Any
+    f_self_: Any
+    f_none: Any
+    f_from_dict_: Any
+    f_validate_: Any
+    f_nested: Any
+    if not _KEYS_KEYWORDS.issuperset(obj):
+        raise _rt.Unsure
+    v1 = obj.get("class")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_class_ = v1
+    v1 = obj.get("type")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_type = v1
+    v1 = obj.get("func")
+    if type(v1) is not int or not -9223372036854775808 <= v1 <= 9223372036854775807:
+        raise _rt.Unsure
+    f_func = v1
+    v1 = obj.get("import", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_import_ = None
+    else:
+        if v1 is not True and v1 is not False:
+            raise _rt.Unsure
+        f_import_ = v1
+    v1 = obj.get("range", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_range = None
+    else:
+        if not (
+            type(v1) is float
+            and -_rt.INF < v1 < _rt.INF
+            or type(v1) is int
+            and -_rt.BIG < v1 < _rt.BIG
+        ):
+            raise _rt.Unsure
+        f_range = v1
+    v1 = obj.get("self", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_self_ = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_self_ = v1
+    v1 = obj.get("None")
+    if v1 is None:
+        f_none = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_none = v1
+    v1 = obj.get("from_dict", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_from_dict_ = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_from_dict_ = v1
+    v1 = obj.get("Validate", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_validate_ = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_validate_ = v1
+    v1 = obj.get("nested", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_nested = None
+    else:
+        f_nested = _fast_struct(v1, depth + 1)
+    return Keywords(
+        class_=f_class_,
+        type=f_type,
+        func=f_func,
+        import_=f_import_,
+        range=f_range,
+        self_=f_self_,
+        none=f_none,
+        from_dict_=f_from_dict_,
+        validate_=f_validate_,
+        nested=f_nested,
+    )
+
+
+def _check_keywords(obj: Keywords, depth: int) -> None:
+    if type(obj) is not Keywords or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_class_: Any
+    f_type: Any
+    f_func: Any
+    f_import_: Any
+    f_range: Any
+    f_self_: Any
+    f_none: Any
+    f_from_dict_: Any
+    f_validate_: Any
+    f_nested: Any
+    f_class_ = obj.class_
+    if not isinstance(f_class_, str):
+        raise _rt.Unsure
+    f_type = obj.type
+    if not isinstance(f_type, str):
+        raise _rt.Unsure
+    f_func = obj.func
+    if (
+        type(f_func) is not int
+        or not -9223372036854775808 <= f_func <= 9223372036854775807
+    ):
+        raise _rt.Unsure
+    f_import_ = obj.import_
+    if f_import_ is not None:
+        if f_import_ is not True and f_import_ is not False:
+            raise _rt.Unsure
+    f_range = obj.range
+    if f_range is not None:
+        if not (
+            type(f_range) is float
+            and -_rt.INF < f_range < _rt.INF
+            or type(f_range) is int
+            and -_rt.BIG < f_range < _rt.BIG
+        ):
+            raise _rt.Unsure
+    f_self_ = obj.self_
+    if f_self_ is not None:
+        if not isinstance(f_self_, str):
+            raise _rt.Unsure
+    f_none = obj.none
+    if f_none is not None:
+        if not isinstance(f_none, str):
+            raise _rt.Unsure
+    f_from_dict_ = obj.from_dict_
+    if f_from_dict_ is not None:
+        if not isinstance(f_from_dict_, str):
+            raise _rt.Unsure
+    f_validate_ = obj.validate_
+    if f_validate_ is not None:
+        if not isinstance(f_validate_, str):
+            raise _rt.Unsure
+    f_nested = obj.nested
+    if f_nested is not None:
+        _check_struct(f_nested, depth + 1)
+
+
+def _fast_struct(obj: Any, depth: int) -> Struct:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_interface: Any
+    f_map: Any
+    k2: Any
+    x2: Any
+    v1 = obj.get("interface")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_interface = v1
+    v1 = obj.get("map", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_map = None
+    else:
+        if not isinstance(v1, dict):
+            raise _rt.Unsure
+        for k2, x2 in v1.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+        f_map = dict(v1)
+
+    return Struct(
+        interface=f_interface,
+        map=f_map,
+    )
+
+
+def _check_struct(obj: Struct, depth: int) -> None:
+    if type(obj) is not Struct or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_interface: Any
+    f_map: Any
+    k2: Any
+    x2: Any
+    f_interface = obj.interface
+    if not isinstance(f_interface, str):
+        raise _rt.Unsure
+    f_map = obj.map
+    if f_map is not None:
+        if not isinstance(f_map, dict):
+            raise _rt.Unsure
+        for k2, x2 in f_map.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if not isinstance(x2, str):
+                raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.

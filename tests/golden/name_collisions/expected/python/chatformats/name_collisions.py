@@ -40,6 +40,10 @@ class Collisions:
     @classmethod
     def from_dict(cls, data: object) -> Collisions:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_collisions(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: Collisions = _rt.parse(_parse_collisions, data)
         return result
 
@@ -65,10 +69,20 @@ class Collisions:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_collisions(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_collisions, self.to_dict())
 
 
 def _parse_collisions(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_collisions(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -92,6 +106,76 @@ def _parse_collisions(data: Any, ctx: _rt.Context) -> Any:
         user_id=user_id,
         user_id_upper=user_id_upper,
     )
+
+
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_collisions(obj: Any, depth: int) -> Collisions:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_content_type: Any
+    f_content_type_snake: Any
+    f_user_id: Any
+    f_user_id_upper: Any
+    v1 = obj.get("content-type")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_content_type = v1
+    v1 = obj.get("content_type", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_content_type_snake = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_content_type_snake = v1
+    v1 = obj.get("userId", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_user_id = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_user_id = v1
+    v1 = obj.get("user_ID", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_user_id_upper = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_user_id_upper = v1
+    return Collisions(
+        content_type=f_content_type,
+        content_type_snake=f_content_type_snake,
+        user_id=f_user_id,
+        user_id_upper=f_user_id_upper,
+    )
+
+
+def _check_collisions(obj: Collisions, depth: int) -> None:
+    if type(obj) is not Collisions or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_content_type: Any
+    f_content_type_snake: Any
+    f_user_id: Any
+    f_user_id_upper: Any
+    f_content_type = obj.content_type
+    if not isinstance(f_content_type, str):
+        raise _rt.Unsure
+    f_content_type_snake = obj.content_type_snake
+    if f_content_type_snake is not None:
+        if not isinstance(f_content_type_snake, str):
+            raise _rt.Unsure
+    f_user_id = obj.user_id
+    if f_user_id is not None:
+        if not isinstance(f_user_id, str):
+            raise _rt.Unsure
+    f_user_id_upper = obj.user_id_upper
+    if f_user_id_upper is not None:
+        if not isinstance(f_user_id_upper, str):
+            raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.

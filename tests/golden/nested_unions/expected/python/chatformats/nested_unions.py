@@ -43,6 +43,10 @@ class Envelope:
     @classmethod
     def from_dict(cls, data: object) -> Envelope:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_envelope(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: Envelope = _rt.parse(_parse_envelope, data)
         return result
 
@@ -66,6 +70,11 @@ class Envelope:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_envelope(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_envelope, self.to_dict())
 
 
@@ -79,6 +88,10 @@ class TextPart:
     @classmethod
     def from_dict(cls, data: object) -> TextPart:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_text_part(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: TextPart = _rt.parse(_parse_text_part, data)
         return result
 
@@ -99,6 +112,11 @@ class TextPart:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_text_part(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_text_part, self.to_dict())
 
 
@@ -112,6 +130,10 @@ class RefPart:
     @classmethod
     def from_dict(cls, data: object) -> RefPart:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_ref_part(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: RefPart = _rt.parse(_parse_ref_part, data)
         return result
 
@@ -132,6 +154,11 @@ class RefPart:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_ref_part(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_ref_part, self.to_dict())
 
 
@@ -146,6 +173,11 @@ Pair: TypeAlias = tuple[str, int]
 
 
 def _parse_envelope(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_envelope(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -165,6 +197,11 @@ def _parse_envelope(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_text_part(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_text_part(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -200,6 +237,296 @@ def _parse_ref_part(data: Any, ctx: _rt.Context) -> Any:
         kind=kind,
         inner=inner,
     )
+
+
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_envelope(obj: Any, depth: int) -> Envelope:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 3:
+        raise _rt.Unsure
+    v1: Any
+    f_body: Any
+    f_by_lang: Any
+    f_pairs: Any
+    x2: Any
+    y2: Any
+    t2: Any
+    k2: Any
+    x3: Any
+    y3: Any
+    t3: Any
+    x3_0: Any
+    x3_1: Any
+    v1 = obj.get("body")
+    if isinstance(v1, str):
+        if not isinstance(v1, str) or len(v1) < 1:
+            raise _rt.Unsure
+        f_body = v1
+    elif isinstance(v1, list):
+        if not isinstance(v1, list) or len(v1) < 1:
+            raise _rt.Unsure
+        f_body = []
+        for x2 in v1:
+            if not isinstance(x2, dict):
+                raise _rt.Unsure
+            t2 = x2.get("kind")
+            if t2 == "text":
+                y2 = _fast_text_part(x2, depth + 2)
+            elif t2 == "ref":
+                y2 = _fast_ref_part(x2, depth + 2)
+            else:
+                raise _rt.Unsure
+            f_body.append(y2)
+    else:
+        raise _rt.Unsure
+
+    v1 = obj.get("by_lang", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_by_lang = None
+    else:
+        if not isinstance(v1, dict):
+            raise _rt.Unsure
+        f_by_lang = {}
+        for k2, x2 in v1.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if isinstance(x2, str):
+                if not isinstance(x2, str) or len(x2) < 1:
+                    raise _rt.Unsure
+                y2 = x2
+            elif isinstance(x2, list):
+                if not isinstance(x2, list) or len(x2) < 1:
+                    raise _rt.Unsure
+                y2 = []
+                for x3 in x2:
+                    if not isinstance(x3, dict):
+                        raise _rt.Unsure
+                    t3 = x3.get("kind")
+                    if t3 == "text":
+                        y3 = _fast_text_part(x3, depth + 3)
+                    elif t3 == "ref":
+                        y3 = _fast_ref_part(x3, depth + 3)
+                    else:
+                        raise _rt.Unsure
+                    y2.append(y3)
+            else:
+                raise _rt.Unsure
+
+            f_by_lang[k2] = y2
+    v1 = obj.get("pairs", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_pairs = None
+    else:
+        if not isinstance(v1, list):
+            raise _rt.Unsure
+        f_pairs = []
+        for x2 in v1:
+            if not isinstance(x2, list) or len(x2) != 2:
+                raise _rt.Unsure
+            x3_0 = x2[0]
+            if not isinstance(x3_0, str):
+                raise _rt.Unsure
+            x3_1 = x2[1]
+            if (
+                type(x3_1) is not int
+                or not -9223372036854775808 <= x3_1 <= 9223372036854775807
+            ):
+                raise _rt.Unsure
+            y2 = (
+                x3_0,
+                x3_1,
+            )
+            f_pairs.append(y2)
+    return Envelope(
+        body=f_body,
+        by_lang=f_by_lang,
+        pairs=f_pairs,
+    )
+
+
+def _check_envelope(obj: Envelope, depth: int) -> None:
+    if type(obj) is not Envelope or depth > _rt.MAX_DEPTH - 3:
+        raise _rt.Unsure
+    v1: Any
+    f_body: Any
+    f_by_lang: Any
+    f_pairs: Any
+    x2: Any
+    y2: Any
+    t2: Any
+    k2: Any
+    x3: Any
+    y3: Any
+    t3: Any
+    x3_0: Any
+    x3_1: Any
+    f_body = obj.body
+    if isinstance(f_body, str):
+        if not isinstance(f_body, str) or len(f_body) < 1:
+            raise _rt.Unsure
+    elif isinstance(f_body, list):
+        if not isinstance(f_body, (list, tuple)) or len(f_body) < 1:
+            raise _rt.Unsure
+        for x2 in f_body:
+            if type(x2) is TextPart:
+                _check_text_part(x2, depth + 2)
+            elif type(x2) is RefPart:
+                _check_ref_part(x2, depth + 2)
+            else:
+                raise _rt.Unsure
+
+    else:
+        raise _rt.Unsure
+
+    f_by_lang = obj.by_lang
+    if f_by_lang is not None:
+        if not isinstance(f_by_lang, dict):
+            raise _rt.Unsure
+        for k2, x2 in f_by_lang.items():
+            if not isinstance(k2, str):
+                raise _rt.Unsure
+            if isinstance(x2, str):
+                if not isinstance(x2, str) or len(x2) < 1:
+                    raise _rt.Unsure
+            elif isinstance(x2, list):
+                if not isinstance(x2, (list, tuple)) or len(x2) < 1:
+                    raise _rt.Unsure
+                for x3 in x2:
+                    if type(x3) is TextPart:
+                        _check_text_part(x3, depth + 3)
+                    elif type(x3) is RefPart:
+                        _check_ref_part(x3, depth + 3)
+                    else:
+                        raise _rt.Unsure
+
+            else:
+                raise _rt.Unsure
+
+    f_pairs = obj.pairs
+    if f_pairs is not None:
+        if not isinstance(f_pairs, (list, tuple)):
+            raise _rt.Unsure
+        for x2 in f_pairs:
+            if not isinstance(x2, (list, tuple)) or len(x2) != 2:
+                raise _rt.Unsure
+            x3_0 = x2[0]
+            if not isinstance(x3_0, str):
+                raise _rt.Unsure
+            x3_1 = x2[1]
+            if (
+                type(x3_1) is not int
+                or not -9223372036854775808 <= x3_1 <= 9223372036854775807
+            ):
+                raise _rt.Unsure
+
+
+def _fast_text_part(obj: Any, depth: int) -> TextPart:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_kind: Any
+    f_text: Any
+    v1 = obj.get("kind")
+    if not isinstance(v1, str) or v1 != "text":
+        raise _rt.Unsure
+    f_kind = v1
+    v1 = obj.get("text")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_text = v1
+    return TextPart(
+        kind=f_kind,
+        text=f_text,
+    )
+
+
+def _check_text_part(obj: TextPart, depth: int) -> None:
+    if type(obj) is not TextPart or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_kind: Any
+    f_text: Any
+    f_kind = obj.kind
+    if not isinstance(f_kind, str) or f_kind != "text":
+        raise _rt.Unsure
+    f_text = obj.text
+    if not isinstance(f_text, str):
+        raise _rt.Unsure
+
+
+def _fast_ref_part(obj: Any, depth: int) -> RefPart:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_kind: Any
+    f_inner: Any
+    x2: Any
+    y2: Any
+    t2: Any
+    v1 = obj.get("kind")
+    if not isinstance(v1, str) or v1 != "ref":
+        raise _rt.Unsure
+    f_kind = v1
+    v1 = obj.get("inner")
+    if isinstance(v1, str):
+        if not isinstance(v1, str) or len(v1) < 1:
+            raise _rt.Unsure
+        f_inner = v1
+    elif isinstance(v1, list):
+        if not isinstance(v1, list) or len(v1) < 1:
+            raise _rt.Unsure
+        f_inner = []
+        for x2 in v1:
+            if not isinstance(x2, dict):
+                raise _rt.Unsure
+            t2 = x2.get("kind")
+            if t2 == "text":
+                y2 = _fast_text_part(x2, depth + 2)
+            elif t2 == "ref":
+                y2 = _fast_ref_part(x2, depth + 2)
+            else:
+                raise _rt.Unsure
+            f_inner.append(y2)
+    else:
+        raise _rt.Unsure
+
+    return RefPart(
+        kind=f_kind,
+        inner=f_inner,
+    )
+
+
+def _check_ref_part(obj: RefPart, depth: int) -> None:
+    if type(obj) is not RefPart or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_kind: Any
+    f_inner: Any
+    x2: Any
+    y2: Any
+    t2: Any
+    f_kind = obj.kind
+    if not isinstance(f_kind, str) or f_kind != "ref":
+        raise _rt.Unsure
+    f_inner = obj.inner
+    if isinstance(f_inner, str):
+        if not isinstance(f_inner, str) or len(f_inner) < 1:
+            raise _rt.Unsure
+    elif isinstance(f_inner, list):
+        if not isinstance(f_inner, (list, tuple)) or len(f_inner) < 1:
+            raise _rt.Unsure
+        for x2 in f_inner:
+            if type(x2) is TextPart:
+                _check_text_part(x2, depth + 2)
+            elif type(x2) is RefPart:
+                _check_ref_part(x2, depth + 2)
+            else:
+                raise _rt.Unsure
+
+    else:
+        raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.

@@ -71,6 +71,10 @@ class Holder:
     @classmethod
     def from_dict(cls, data: object) -> Holder:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_holder(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: Holder = _rt.parse(_parse_holder, data)
         return result
 
@@ -94,10 +98,20 @@ class Holder:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_holder(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_holder, self.to_dict())
 
 
 def _parse_holder(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_holder(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -112,6 +126,62 @@ def _parse_holder(data: Any, ctx: _rt.Context) -> Any:
         status=status,
         open=open,
     )
+
+
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_holder(obj: Any, depth: int) -> Holder:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_mode: Any
+    f_status: Any
+    f_open: Any
+    v1 = obj.get("mode")
+    if not isinstance(v1, str) or v1 not in MODE_VALUES:
+        raise _rt.Unsure
+    f_mode = v1
+    v1 = obj.get("status", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_status = None
+    else:
+        if not isinstance(v1, str) or v1 not in ("ok", "not-ok", "OK"):
+            raise _rt.Unsure
+        f_status = v1
+    v1 = obj.get("open", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_open = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_open = v1
+    return Holder(
+        mode=f_mode,
+        status=f_status,
+        open=f_open,
+    )
+
+
+def _check_holder(obj: Holder, depth: int) -> None:
+    if type(obj) is not Holder or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_mode: Any
+    f_status: Any
+    f_open: Any
+    f_mode = obj.mode
+    if not isinstance(f_mode, str) or f_mode not in MODE_VALUES:
+        raise _rt.Unsure
+    f_status = obj.status
+    if f_status is not None:
+        if not isinstance(f_status, str) or f_status not in ("ok", "not-ok", "OK"):
+            raise _rt.Unsure
+    f_open = obj.open
+    if f_open is not None:
+        if not isinstance(f_open, str):
+            raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.

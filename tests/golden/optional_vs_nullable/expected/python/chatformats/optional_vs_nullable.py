@@ -47,6 +47,10 @@ class Flags:
     @classmethod
     def from_dict(cls, data: object) -> Flags:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_flags(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: Flags = _rt.parse(_parse_flags, data)
         return result
 
@@ -77,6 +81,11 @@ class Flags:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_flags(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_flags, self.to_dict())
 
 
@@ -90,6 +99,10 @@ class Inner:
     @classmethod
     def from_dict(cls, data: object) -> Inner:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_inner(data, 0)
+        except _rt.Unsure:
+            pass  # the exact walk decides, and says what is wrong
         result: Inner = _rt.parse(_parse_inner, data)
         return result
 
@@ -109,10 +122,20 @@ class Inner:
 
     def validate(self) -> None:
         """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_inner(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_inner, self.to_dict())
 
 
 def _parse_flags(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_flags(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -155,6 +178,11 @@ def _parse_flags(data: Any, ctx: _rt.Context) -> Any:
 
 
 def _parse_inner(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        try:
+            return _fast_inner(data, ctx.depth)
+        except _rt.Unsure:
+            pass  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -165,6 +193,164 @@ def _parse_inner(data: Any, ctx: _rt.Context) -> Any:
     return Inner(
         n=n,
     )
+
+
+# Fast paths: straight-line checks that build a surely valid document; at the first
+# thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+
+
+def _fast_flags(obj: Any, depth: int) -> Flags:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_required_plain: Any
+    f_required_nullable: Any
+    f_optional_plain: Any
+    f_optional_nullable: Any
+    f_optional_default: Any
+    f_optional_list: Any
+    f_optional_ref: Any
+    x2: Any
+    v1 = obj.get("required_plain")
+    if v1 is not True and v1 is not False:
+        raise _rt.Unsure
+    f_required_plain = v1
+    v1 = obj.get("required_nullable", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        raise _rt.Unsure
+    if v1 is None:
+        f_required_nullable = None
+    else:
+        if v1 is not True and v1 is not False:
+            raise _rt.Unsure
+        f_required_nullable = v1
+    v1 = obj.get("optional_plain", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_optional_plain = None
+    else:
+        if v1 is not True and v1 is not False:
+            raise _rt.Unsure
+        f_optional_plain = v1
+    v1 = obj.get("optional_nullable")
+    if v1 is None:
+        f_optional_nullable = None
+    else:
+        if v1 is not True and v1 is not False:
+            raise _rt.Unsure
+        f_optional_nullable = v1
+    v1 = obj.get("optional_default", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_optional_default = 3
+    else:
+        if type(v1) is not int or not -9223372036854775808 <= v1 <= 9223372036854775807:
+            raise _rt.Unsure
+        f_optional_default = v1
+    v1 = obj.get("optional_list", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_optional_list = []
+    else:
+        if not isinstance(v1, list):
+            raise _rt.Unsure
+        for x2 in v1:
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+        f_optional_list = list(v1)
+
+    v1 = obj.get("optional_ref")
+    if v1 is None:
+        f_optional_ref = None
+    else:
+        f_optional_ref = _fast_inner(v1, depth + 1)
+    return Flags(
+        required_plain=f_required_plain,
+        required_nullable=f_required_nullable,
+        optional_plain=f_optional_plain,
+        optional_nullable=f_optional_nullable,
+        optional_default=f_optional_default,
+        optional_list=f_optional_list,
+        optional_ref=f_optional_ref,
+    )
+
+
+def _check_flags(obj: Flags, depth: int) -> None:
+    if type(obj) is not Flags or depth > _rt.MAX_DEPTH - 2:
+        raise _rt.Unsure
+    v1: Any
+    f_required_plain: Any
+    f_required_nullable: Any
+    f_optional_plain: Any
+    f_optional_nullable: Any
+    f_optional_default: Any
+    f_optional_list: Any
+    f_optional_ref: Any
+    x2: Any
+    f_required_plain = obj.required_plain
+    if f_required_plain is not True and f_required_plain is not False:
+        raise _rt.Unsure
+    f_required_nullable = obj.required_nullable
+    if f_required_nullable is not None:
+        if f_required_nullable is not True and f_required_nullable is not False:
+            raise _rt.Unsure
+    f_optional_plain = obj.optional_plain
+    if f_optional_plain is not None:
+        if f_optional_plain is not True and f_optional_plain is not False:
+            raise _rt.Unsure
+    f_optional_nullable = obj.optional_nullable
+    if f_optional_nullable is not None:
+        if f_optional_nullable is not True and f_optional_nullable is not False:
+            raise _rt.Unsure
+    f_optional_default = obj.optional_default
+    if f_optional_default is not None:
+        if (
+            type(f_optional_default) is not int
+            or not -9223372036854775808 <= f_optional_default <= 9223372036854775807
+        ):
+            raise _rt.Unsure
+    f_optional_list = obj.optional_list
+    if f_optional_list is not None:
+        if not isinstance(f_optional_list, (list, tuple)):
+            raise _rt.Unsure
+        for x2 in f_optional_list:
+            if not isinstance(x2, str):
+                raise _rt.Unsure
+
+    f_optional_ref = obj.optional_ref
+    if f_optional_ref is not None:
+        _check_inner(f_optional_ref, depth + 1)
+
+
+def _fast_inner(obj: Any, depth: int) -> Inner:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_n: Any
+    v1 = obj.get("n")
+    if (
+        type(v1) is not int
+        or not -9223372036854775808 <= v1 <= 9223372036854775807
+        or v1 < 1
+        or v1 > 10
+    ):
+        raise _rt.Unsure
+    f_n = v1
+    return Inner(
+        n=f_n,
+    )
+
+
+def _check_inner(obj: Inner, depth: int) -> None:
+    if type(obj) is not Inner or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_n: Any
+    f_n = obj.n
+    if (
+        type(f_n) is not int
+        or not -9223372036854775808 <= f_n <= 9223372036854775807
+        or f_n < 1
+        or f_n > 10
+    ):
+        raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.

@@ -1,0 +1,200 @@
+"""Fast-path views: per model, straight-line checks that build a surely valid document.
+
+A fast function raises _rt.Unsure at the first thing it is not sure of and the exact
+walk (the parse functions) runs instead, so messages and their order come from one
+place. Everything here is conservative: a case left out only costs time.
+"""
+
+from __future__ import annotations
+
+from generator import ir
+from generator.naming import constant_case, snake_case
+from generator.patterns import to_python
+from generator.targets.python.parsers import default
+from generator.targets.python.views import (
+    FastCheck, FastField, FastFunction, FastList, FastMap, FastModel, FastNullable, FastNumber, FastScalar, FastString,
+    FastTuple, FastUnion, FieldView, RuleView, AttrRule,
+)
+
+# The JSON kinds _rt._json_kind can return: a union case of another kind ("any") is never chosen.
+JSON_KINDS = ("null", "boolean", "integer", "number", "string", "array", "object")
+
+
+def fast_fn(model: str) -> str:
+    """A model's fast function, e.g. "_fast_chat_event"."""
+    return f"_fast_{snake_case(model)}"
+
+
+def check_fn(model: str) -> str:
+    """A model's attribute check (validate()), e.g. "_check_chat_event"."""
+    return f"_check_{snake_case(model)}"
+
+
+class FastBuilder:
+    """The fast functions of one format, and the compiled patterns they use."""
+
+    def __init__(self, fmt: ir.Format) -> None:
+        self.fmt = fmt
+        self.defs = {d.name: d for d in fmt.definitions}
+        self.regexes: dict[str, str] = {}  # pattern (Python dialect) -> its constant, in first use order
+        self.anc = self.ancestors_needed()
+        self.recursive = self.recursive_models()
+
+    def regex(self, pattern: str) -> str:
+        return self.regexes.setdefault(pattern, f"_RE_{len(self.regexes) + 1}")
+
+    def ancestors_needed(self) -> dict[str, int]:
+        """How many levels above its object each model's fast function reads (member_of's "up"),
+        directly or through the models it holds; a fixpoint, since models may hold each other."""
+        need = {m.name: max((r.up for r in m.rules if r.kind == "member_of"), default=0) for m in self.fmt.models}
+        changed = True
+        while changed:
+            changed = False
+            for m in self.fmt.models:
+                for f in m.fields:
+                    for name, level in self.model_refs(f.type, 1):
+                        if need[name] - level > need[m.name]:
+                            need[m.name] = need[name] - level
+                            changed = True
+        return need
+
+    def recursive_models(self) -> set[str]:
+        """The models that can hold themselves: the exact walk does not try their fast functions
+        (on a deep document each level would try the whole subtree below it again)."""
+        holds = {m.name: {name for f in m.fields for name, _ in self.model_refs(f.type, 1)} for m in self.fmt.models}
+        found = set()
+        for start in holds:
+            seen, todo = set(), list(holds[start])
+            while todo:
+                name = todo.pop()
+                if name == start:
+                    found.add(start)
+                    break
+                if name not in seen:
+                    seen.add(name)
+                    todo.extend(holds[name])
+        return found
+
+    def model_refs(self, t: ir.TypeRef, level: int) -> list[tuple[str, int]]:
+        """The models a type holds (through aliases), with the level below the field's object."""
+        match t:
+            case ir.Ref(target="model"):
+                return [(t.name, level)]
+            case ir.Ref(target="alias"):
+                alias = self.defs[t.name]
+                assert isinstance(alias, ir.Alias)
+                return self.model_refs(alias.type, level)
+            case ir.ListType() | ir.MapType():
+                inner = t.item if isinstance(t, ir.ListType) else t.value
+                return self.model_refs(inner, level + 1)
+            case ir.TupleType():
+                return [r for i in t.items for r in self.model_refs(i, level + 1)]
+            case ir.NullableType():
+                return self.model_refs(t.inner, level)
+            case ir.UnionType():
+                return [r for v in t.variants for r in self.model_refs(v, level)]
+            case _:
+                return []
+
+    def levels(self, t: ir.TypeRef) -> int:
+        """How many levels below a value its own checks read (a model's are its own function's)."""
+        match t:
+            case ir.Ref(target="alias"):
+                alias = self.defs[t.name]
+                assert isinstance(alias, ir.Alias)
+                return self.levels(alias.type)
+            case ir.ListType():
+                return 1 + self.levels(t.item)
+            case ir.MapType():
+                return 1 + self.levels(t.value)
+            case ir.TupleType():
+                return 1 + max((self.levels(i) for i in t.items), default=0)
+            case ir.NullableType():
+                return self.levels(t.inner)
+            case ir.UnionType():
+                return max((self.levels(v) for v in t.variants), default=0)
+            case _:
+                return 0
+
+    def check(self, t: ir.TypeRef) -> FastCheck:
+        match t:
+            case ir.DateTimeType():
+                return FastScalar("datetime", same=False)
+            case ir.BytesType():
+                return FastScalar("bytes", same=False)
+            case ir.StringType():
+                regex = self.regex(to_python(t.pattern)) if t.pattern is not None else None
+                return FastString(t.min_length, t.max_length, regex, t.enum, None, t.const)
+            case ir.NumericType():
+                return FastNumber(t.integer, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum)
+            case ir.BooleanType():
+                return FastScalar("boolean", same=True)
+            case ir.AnyType():
+                return FastScalar("any", same=True)
+            case ir.ListType():
+                return FastList(self.check(t.item), t.min_items, t.max_items, t.unique_items)
+            case ir.TupleType():
+                return FastTuple(tuple(self.check(i) for i in t.items))
+            case ir.MapType():
+                return FastMap(self.check(t.value))
+            case ir.NullableType():
+                inner = self.check(t.inner)
+                return FastNullable(inner, same=inner.same)
+            case ir.UnionType():
+                keys = t.tags if t.discriminator is not None else t.json_kinds
+                cases = tuple((k, self.check(v)) for k, v in zip(keys, t.variants)
+                              if t.discriminator is not None or k in JSON_KINDS)
+                return FastUnion(t.discriminator, cases, same=all(c.same for _, c in cases))
+            case ir.Ref(target="model"):
+                return FastModel(fast_fn(t.name), self.anc[t.name] > 0, t.name, check_fn(t.name))
+            case ir.Ref(target="enum"):
+                return FastString(None, None, None, None, f"{constant_case(t.name)}_VALUES", None)
+            case ir.Ref(target="alias"):
+                alias = self.defs[t.name]
+                assert isinstance(alias, ir.Alias)
+                return self.check(alias.type)
+            case _:
+                raise AssertionError(f"no fast check for the IR type {t.kind!r}")
+
+    def temps(self, c: FastCheck, level: int) -> list[str]:
+        """The locals templates/python/fast.py.j2 assigns while checking c at level (it declares them Any,
+        since one local holds values of several types in turn)."""
+        n = level + 1
+        match c:
+            case FastList(item=FastModel(anc=anc)):
+                return [f"a{n}"] if anc else []
+            case FastList(item=item):
+                return [f"x{n}", *([] if item.same else [f"y{n}"]), *self.temps(item, n)]
+            case FastTuple(items=items):
+                return [name for i, item in enumerate(items) for name in (f"x{n}_{i}", *self.temps(item, n))]
+            case FastMap(value=value):
+                return [f"k{n}", f"x{n}", *([] if value.same else [f"y{n}"]), *self.temps(value, n)]
+            case FastUnion(discriminator=tag, cases=cases):
+                return [*([f"t{level}"] if tag is not None else []), *(name for _, v in cases for name in self.temps(v, level))]
+            case FastNullable(inner=inner):
+                return self.temps(inner, level)
+            case _:
+                return []
+
+    def function(self, model: ir.Model, fields: tuple[FieldView, ...], keys_const: str, rules: tuple[RuleView, ...]) -> FastFunction:
+        attr_by_local = {v.local: v.attr for v in fields}
+        attr_by_wire = {v.wire: v.attr for v in fields}
+        checks = [self.check(f.type) for f in model.fields]
+        temps = dict.fromkeys(["v1", *(f"f_{v.attr}" for v in fields), *(t for c in checks for t in self.temps(c, 1))])
+        return FastFunction(
+            name=model.name,
+            fn=fast_fn(model.name),
+            check_fn=check_fn(model.name),
+            anc=self.anc[model.name] > 0,
+            inside=model.name not in self.recursive,
+            levels=max((1 + self.levels(f.type) for f in model.fields), default=0),
+            fields=tuple(FastField(v.attr, f"f_{v.attr}", v.wire, c, default(f), v.nullable)
+                         for f, v, c in zip(model.fields, fields, checks)),
+            temps=tuple(temps),
+            rules=tuple(RuleView(r.rule, tuple(f"f_{attr_by_local[i]}" for i in r.inputs), r.kind) for r in rules),
+            attr_rules=tuple(AttrRule(r, tuple(f"f_{attr_by_wire[w]}" for w in r.fields),
+                                      f"f_{attr_by_wire[r.when.field]}" if r.when is not None else None, r.kind)
+                             for r in (v.rule for v in rules)),
+            closed=model.closed,
+            keys_const=keys_const,
+        )
