@@ -21,6 +21,7 @@ TOOLS = ("black", "datamodel-code-generator", "jinja2", "jsonschema", "pydantic"
 def run_key(root: Path) -> str:
     from generator.render import TEMPLATES
 
+    # The package folder holds the runtimes too (generator/runtime/), copied into the output as they are.
     package = Path(__file__).resolve().parent
     pyproject = root / "pyproject.toml"
     return cache.digest([

@@ -10,10 +10,11 @@ that reports an error (`ctx.error(...)`, `c.Error(...)`, `return err`, `raise ..
 a classifier's `changes.append(...)`). (Deleting `return INVALID` after an error is
 reported changes nothing a caller sees, so it is not an operator.)
 Each mutant is written into a temporary copy of the repository (--root, default this
-checkout), the affected runtime file is regenerated there from the mutated template,
-and only the tests relevant to the group run (pytest -x: the first failure kills it).
-A mutant that does not compile (black or `go build` refuses it) is "stillborn" and
-left out of the score. The mutants are sampled (--sample per group, fixed --seed) so a
+checkout) into the runtime's source (generator/runtime/), whose generated copy there
+is rewritten to match (the source behind the header, as generate writes it), and only
+the tests relevant to the group run (pytest -x: the first failure kills it).
+A mutant that does not compile (py_compile or `go build` refuses it) is "stillborn"
+and left out of the score. The mutants are sampled (--sample per group, fixed --seed) so a
 run stays affordable on 2 cores; --sample 0 runs them all.
 
 Score = killed / (killed + survived). The survivors are listed with their place.
@@ -39,17 +40,18 @@ ROOT = HERE.parent
 PYTHON = sys.executable
 SOURCE = ROOT  # the checkout whose files are mutated and tested (--root)
 
-PY_RUNTIME = "templates/python/runtime.py.j2"
-GO_RUNTIME = ["templates/go/rt/errors.go.j2", "templates/go/rt/tree.go.j2", "templates/go/rt/parsers.go.j2"]
-GO_RULES = "templates/go/rt/rules.go.j2"
+PY_RUNTIME = "generator/runtime/python/_runtime.py"
+GO_PACKAGE = "generator/runtime/go/internal/rt"
+GO_RULES = f"{GO_PACKAGE}/rules.go"
 CLASSIFY = "generator/classify.py"
 
 # The fast tests that guard each kind of file, cheapest first (pytest -x stops at the first failure).
-PY_TESTS = ["tests/test_golden.py::test_golden_examples_through_generated_python",
+PY_TESTS = ["tests/test_runtime_python.py", "tests/test_golden.py::test_golden_examples_through_generated_python",
             "tests/test_golden.py::test_ten_thousand_levels_of_a_recursive_spec_are_a_validation_error",
             "tests/test_examples.py", "tests/test_docs_examples.py", "tests/test_scenarios.py::test_python",
-            "tests/test_python_package.py", "-k", "not mypy"]
-GO_TESTS = ["tests/test_go.py::test_rule_pointers_resolve_alike_in_go_and_python",
+            "tests/test_python_package.py", "-k", "not mypy and not black"]
+GO_TESTS = ["tests/test_runtime_go.py::test_the_go_runtime_passes_its_own_tests",
+            "tests/test_go.py::test_rule_pointers_resolve_alike_in_go_and_python",
             "tests/test_go.py::test_every_example_gets_the_same_errors_in_go_and_python",
             "tests/test_go.py::test_golden_cases_compile_vet_and_agree_with_python",
             "tests/test_go.py::test_mutated_examples_get_the_same_errors_in_go_and_python",
@@ -116,13 +118,12 @@ def _in_string(line: str, pos: int) -> bool:
 
 def _skippable(text: str) -> bool:
     s = text.strip()
-    return (not s or s.startswith(("#", "//", "*", '"""', "import ", "from ", "package ")) or "{{" in s or "{%" in s
-            or s.startswith(("def ", "func ", "class ", "type ", "@")))
+    return not s or s.startswith(("#", "//", "*", '"""', "import ", "from ", "package ", "def ", "func ", "class ", "type ", "@"))
 
 
 def mutants_of(group: str, path: str, lines: range | None = None) -> list[Mutant]:
     text = (SOURCE / path).read_text(encoding="utf-8")
-    go = path.endswith(".go.j2")
+    go = path.endswith(".go")
     ops, delete = (_GO_OPS, _GO_DELETE) if go else (_PY_OPS, _PY_DELETE)
     found = []
     in_doc = False
@@ -150,13 +151,19 @@ def _rule_lines(path: str) -> range:
     return range(start, end)
 
 
+def go_runtime_files() -> list[str]:
+    """The Go runtime's files but the rules and its own tests, e.g. generator/runtime/go/internal/rt/decode.go."""
+    return sorted(f"{GO_PACKAGE}/{p.name}" for p in (SOURCE / GO_PACKAGE).glob("*.go")
+                  if not p.name.endswith("_test.go") and f"{GO_PACKAGE}/{p.name}" != GO_RULES)
+
+
 def all_mutants(groups: list[str]) -> list[Mutant]:
     out: list[Mutant] = []
     rules = _rule_lines(PY_RUNTIME)
     if "python-runtime" in groups:
         out += [m for m in mutants_of("python-runtime", PY_RUNTIME) if m.line not in rules]
     if "go-runtime" in groups:
-        for path in GO_RUNTIME:
+        for path in go_runtime_files():
             out += mutants_of("go-runtime", path)
     if "rules" in groups:
         out += mutants_of("rules", PY_RUNTIME, rules) + mutants_of("rules", GO_RULES)
@@ -175,22 +182,16 @@ def make_copy(source: Path) -> Path:
     return work / "repo"
 
 
-def _render(copy: Path, template: str, text: str) -> tuple[str, str] | None:
-    """(generated path, text) of the runtime file rendered from a (mutated) template; None if it does not format."""
+def _generated(copy: Path, source: str, text: str) -> tuple[str, str]:
+    """(generated path, text) of the runtime file generate writes from a (mutated) source."""
     sys.path.insert(0, str(copy))
     try:
-        from generator.render import environment, header
-        from generator.pyformat import format_python
+        from generator.render import header
     finally:
         sys.path.pop(0)
-    rendered = environment().from_string(text).render(header=header(None), package="chatformats")
-    if template.endswith(".py.j2"):
-        try:
-            return "generated/python/chatformats/_runtime.py", format_python(rendered)
-        except Exception:  # black refuses it: not Python
-            return None
-    name = Path(template).name.removesuffix(".go.j2")
-    return f"generated/go/internal/rt/{name}.go", rendered
+    if source == PY_RUNTIME:
+        return "generated/python/chatformats/_runtime.py", f"# {header(None)}\n{text}"
+    return f"generated/go/internal/rt/{Path(source).name}", f"// {header(None)}\n\n{text}"
 
 
 def _run(cmd: list[str], cwd: Path, timeout: int) -> subprocess.CompletedProcess[str]:
@@ -204,7 +205,7 @@ def _run(cmd: list[str], cwd: Path, timeout: int) -> subprocess.CompletedProcess
 
 def tests_for(m: Mutant, copy: Path) -> list[str]:
     """The group's tests that exist in the checkout under test (an older one may lack some)."""
-    wanted = CLASSIFY_TESTS if m.file == CLASSIFY else GO_TESTS if m.file.endswith(".go.j2") else PY_TESTS
+    wanted = CLASSIFY_TESTS if m.file == CLASSIFY else GO_TESTS if m.file.endswith(".go") else PY_TESTS
     out = []
     for arg in wanted:
         file, _, name = arg.partition("::")
@@ -224,14 +225,11 @@ def run_mutant(copy: Path, m: Mutant, timeout: int, verbose: bool = False) -> No
     backup: str | None = None
     try:
         (copy / m.file).write_text(mutated, encoding="utf-8")
-        if m.file.endswith(".j2"):
-            generated = _render(copy, m.file, mutated)
-            if generated is None:
-                m.outcome = "stillborn"
-                return
+        if m.file.startswith("generator/runtime/"):
+            generated = _generated(copy, m.file, mutated)
             backup = (copy / generated[0]).read_text(encoding="utf-8")
             (copy / generated[0]).write_text(generated[1], encoding="utf-8")
-        if m.file.endswith(".go.j2"):
+        if m.file.endswith(".go"):
             built = _run(["go", "build", "./..."], copy / "generated" / "go", timeout)
             if built.returncode != 0:
                 m.outcome = "stillborn"

@@ -131,3 +131,27 @@ def test_a_new_folder_under_specs_is_seen_not_answered_from_the_cache(project: P
 
 def test_memo_keys_are_length_prefixed() -> None:
     assert cache.digest(["ab", "c"]) != cache.digest(["a", "bc"])
+
+
+def test_an_edited_runtime_source_misses_the_run_cache(project: Path, tmp_path: Path) -> None:
+    # The runtimes are copied into the output as they are, so the run key must read them:
+    # a chatspec whose runtime source changed must not be answered from the last run.
+    chatspec = tmp_path / "chatspec"
+    shutil.copytree(ROOT / "generator", chatspec / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "templates", chatspec / "templates")
+    probe = "import sys; from pathlib import Path; from generator.build import run_key; print(run_key(Path(sys.argv[1])))"
+
+    def key() -> str:
+        done = subprocess.run([sys.executable, "-c", probe, str(project)], capture_output=True, text=True,
+                              env={**os.environ, "PYTHONPATH": str(chatspec)}, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    keys = [key()]
+    runtime = chatspec / "generator" / "runtime"
+    for source in [runtime / "python" / "_runtime.py", runtime / "go" / "internal" / "rt" / "errors.go", runtime / "go" / "go.mod"]:
+        source.write_text(source.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+        keys.append(key())
+    (runtime / "go" / "internal" / "rt" / "extra.go").write_text("package rt\n", encoding="utf-8")
+    keys.append(key())
+    assert len(set(keys)) == len(keys), keys

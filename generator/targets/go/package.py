@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 
-from generator import ir
+from generator import ir, runtime
 from generator.messages import number_literal, show_number
 from generator.naming import Names, clash_error, go_name, go_package, go_top_level_clashes
 from generator.options import Options
@@ -19,8 +19,6 @@ from generator.render import Templates, header, template_exists
 from generator.targets.go.definitions import Definitions
 from generator.targets.go.literals import go_comment, go_str
 from generator.targets.go.views import GoType
-
-RUNTIME_FILES = ("errors", "tree", "parsers", "rules", "roundtrip")
 
 
 def unhandled(kind: object) -> str:
@@ -104,8 +102,7 @@ class GoPackage:
 def render_module(formats: list[ir.Format], options: Options, names: Mapping[str, Names]) -> dict[str, str]:
     """Every file of generated/go/, keyed by path under generated/."""
     files = {"go/go.mod": TEMPLATES.render("go/go.mod.j2", module=options.go_module)}
-    for name in RUNTIME_FILES:
-        files[f"go/internal/rt/{name}.go"] = TEMPLATES.render(f"go/rt/{name}.go.j2", header=header(None))
+    files.update(runtime.go_runtime())
     for fmt in formats:
         files.update(GoPackage(fmt, options, names[fmt.id]).files())
     return files

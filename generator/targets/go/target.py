@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from generator import ir
+from generator import ir, runtime
 from generator.naming import InlineTypes, NamingPolicy, go_name, go_package
 from generator.options import Options
 from generator.targets.base import Context, Description, Target, Vendoring
@@ -91,9 +91,7 @@ class GoTarget(Target):
         return render_module(list(ctx.formats), ctx.options, ctx.names[self.name])
 
     def shared_files(self, options: Options) -> frozenset[str]:
-        from generator.targets.go.package import RUNTIME_FILES
-
-        return frozenset({"go/go.mod", *(f"go/internal/rt/{n}.go" for n in RUNTIME_FILES)})
+        return frozenset({"go/go.mod", *(f"go/internal/rt/{name}" for name in runtime.go_files())})
 
     def describe(self, fmt: ir.Format, ctx: Context) -> Description:
         from generator.targets.go.package import GoPackage

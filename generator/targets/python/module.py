@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from generator import ir
+from generator import ir, runtime
 from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
 from generator.naming import Names, clash_error, constant_case, python_attr, python_top_level_clashes, snake_case
@@ -449,7 +449,7 @@ def render_package(formats: list[ir.Format], package: str, names: Mapping[str, N
     base = f"python/{package}"
     files = {
         f"{base}/__init__.py": format_python(TEMPLATES.render("python/init.py.j2", header=header(None), formats=formats, package=package)),
-        f"{base}/_runtime.py": format_python(TEMPLATES.render("python/runtime.py.j2", header=header(None), package=package)),
+        f"{base}/_runtime.py": runtime.python_runtime(),
         f"{base}/py.typed": "",
     }
     for fmt in formats:

@@ -37,6 +37,13 @@ func whenHolds(obj *Object, field string, pointer []string, equals string) bool 
 	return ok && isString && s == equals
 }
 
+// listAt returns the array under field, if that is what field holds.
+func listAt(obj *Object, field string) ([]any, bool) {
+	v, _ := obj.Get(field)
+	items, ok := v.([]any)
+	return items, ok
+}
+
 func present(obj *Object, field string) bool {
 	v, ok := obj.Get(field)
 	return ok && v != nil
@@ -98,12 +105,8 @@ func RuleAtLeastOneOf(c *Context, obj *Object, fields []string, message string) 
 // RuleAllowedWhen: when the when-field equals a value, each item of field
 // (at the each pointer) must be one of allowed.
 func RuleAllowedWhen(c *Context, obj *Object, field string, each []string, whenField string, whenPointer []string, equals string, allowed []string, message string, usable bool) {
-	if !usable || !whenHolds(obj, whenField, whenPointer, equals) {
-		return
-	}
-	v, _ := obj.Get(field)
-	items, ok := v.([]any)
-	if !ok {
+	items, isList := listAt(obj, field)
+	if !usable || !isList || !whenHolds(obj, whenField, whenPointer, equals) {
 		return
 	}
 	for i, item := range items {
@@ -120,12 +123,8 @@ func RuleAllowedWhen(c *Context, obj *Object, field string, each []string, whenF
 
 // RuleContains: at least one item of field must have equals at the each pointer.
 func RuleContains(c *Context, obj *Object, field string, each []string, equals, message string, usable bool) {
-	if !usable {
-		return
-	}
-	v, _ := obj.Get(field)
-	items, ok := v.([]any)
-	if !ok {
+	items, isList := listAt(obj, field)
+	if !usable || !isList {
 		return
 	}
 	for _, item := range items {

@@ -1,5 +1,3 @@
-// {{ header }}
-
 package rt
 
 import (

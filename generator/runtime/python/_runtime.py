@@ -1,5 +1,4 @@
-# {{ header }}
-"""Validation runtime shared by the generated {{ package }} modules.
+"""Validation runtime shared by the generated format modules of this package.
 
 Standard library only, so the package can be vendored as is. Each generated
 module builds its parsers from the small combinators below once, at import;
@@ -20,7 +19,7 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Final
+from typing import Any, Final, TypedDict, Unpack
 
 
 class _Invalid:
@@ -74,8 +73,12 @@ MAX_ERRORS: Final = 100
 MAX_INT_DIGITS: Final = 4300
 """The longest integer literal JSON text may hold (Python's own int-from-text limit)."""
 NOT_UTF8_MESSAGE: Final = "invalid JSON: the text is not valid UTF-8"
-BOM_MESSAGE: Final = "invalid JSON: a byte order mark (BOM) is not accepted; send UTF-8 without one"
-SURROGATE_MESSAGE: Final = "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"
+BOM_MESSAGE: Final = (
+    "invalid JSON: a byte order mark (BOM) is not accepted; send UTF-8 without one"
+)
+SURROGATE_MESSAGE: Final = (
+    "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"
+)
 LONG_INT_MESSAGE: Final = "invalid JSON: an integer literal has more than 4300 digits"
 
 
@@ -85,12 +88,16 @@ def more_message(count: int) -> str:
 
 
 _PLACEHOLDER: Final = re.compile(r"\{\{|\{(index|field|value)\}")
-"""{index}, {field} and {value} are filled in; "{{ '{{' }}" stands for a literal "{"."""
+"""{index}, {field} and {value} are filled in; "{{" stands for a literal "{"."""
 
 
 def _escape(token: object) -> str:
     text = str(token)
-    return text.replace("~", "~0").replace("/", "~1") if "~" in text or "/" in text else text
+    return (
+        text.replace("~", "~0").replace("/", "~1")
+        if "~" in text or "/" in text
+        else text
+    )
 
 
 def _pointer(tokens: Iterable[object]) -> str:
@@ -100,15 +107,28 @@ def _pointer(tokens: Iterable[object]) -> str:
 class Context:
     """The state of one validation run: problems so far, the path and the values above."""
 
-    __slots__ = ("errors", "count", "_overflow", "_failed", "_indexed", "_path", "_values", "_pools")
+    __slots__ = (
+        "errors",
+        "count",
+        "_overflow",
+        "_failed",
+        "_indexed",
+        "_path",
+        "_values",
+        "_pools",
+    )
 
     def __init__(self, root: object) -> None:
         self.errors: list[ErrorDetail] = []
         """The first MAX_ERRORS problems."""
         self.count = 0
         """How many problems were found, listed or not."""
-        self._overflow: list[tuple[str | int, ...]] = []  # where the problems past MAX_ERRORS are
-        self._failed: set[str] = set()  # every pointer at or above a problem, built on demand
+        self._overflow: list[tuple[str | int, ...]] = (
+            []
+        )  # where the problems past MAX_ERRORS are
+        self._failed: set[str] = (
+            set()
+        )  # every pointer at or above a problem, built on demand
         self._indexed = 0
         self._path: list[str | int] = []
         # _values[-1] is the value being parsed, earlier entries its ancestors;
@@ -124,7 +144,9 @@ class Context:
         value: object = None,
     ) -> None:
         """Record a problem at the current path, or at `key` (one or more tokens) below it."""
-        below: tuple[str, ...] = () if key is None else (key,) if isinstance(key, str) else key
+        below: tuple[str, ...] = (
+            () if key is None else (key,) if isinstance(key, str) else key
+        )
         self.count += 1
         if len(self.errors) >= MAX_ERRORS:
             # Kept for failed_at as tokens; neither pointer nor message is built.
@@ -132,19 +154,26 @@ class Context:
             return
         pointer = _pointer((*self._path, *below))
         index = next((s for s in reversed(self._path) if isinstance(s, int)), "")
-        field = below[0] if below else next(
-            (s for s in reversed(self._path) if isinstance(s, str)), ""
+        field = (
+            below[0]
+            if below
+            else next((s for s in reversed(self._path) if isinstance(s, str)), "")
         )
         found = {"index": str(index), "field": field, "value": _show(value)}
         # One pass over the template: substituted text is never expanded again.
-        message = _PLACEHOLDER.sub(lambda m: found[m.group(1)] if m.group(1) else "{", template)
+        message = _PLACEHOLDER.sub(
+            lambda m: found[m.group(1)] if m.group(1) else "{", template
+        )
         self.errors.append(ErrorDetail(pointer, message, keyword))
 
     def reported(self) -> list[ErrorDetail]:
         """The problems to report: the first MAX_ERRORS, then one entry counting the rest."""
         if self.count <= len(self.errors):
             return self.errors
-        return [*self.errors, ErrorDetail("", more_message(self.count - len(self.errors)), "limit")]
+        return [
+            *self.errors,
+            ErrorDetail("", more_message(self.count - len(self.errors)), "limit"),
+        ]
 
     def child(self, key: str | int, value: object, parser: Parser) -> Any:
         if len(self._path) >= MAX_DEPTH:
@@ -206,7 +235,11 @@ class Context:
         listed = len(self.errors)
         while self._indexed < self.count:
             i = self._indexed
-            path = self.errors[i].path if i < listed else _pointer(self._overflow[i - listed])
+            path = (
+                self.errors[i].path
+                if i < listed
+                else _pointer(self._overflow[i - listed])
+            )
             self._failed.add(path)
             cut = path.rfind("/")
             while cut >= 0:
@@ -278,7 +311,9 @@ def load_json(text: str | bytes | bytearray) -> Any:
     elif isinstance(text, str) and _SURROGATE.search(text) is not None:
         raise _json_error(SURROGATE_MESSAGE)
     if not isinstance(text, str):
-        raise _json_error(f"invalid JSON: expected str or bytes, not {type(text).__name__}")
+        raise _json_error(
+            f"invalid JSON: expected str or bytes, not {type(text).__name__}"
+        )
     if text.startswith("\ufeff"):
         raise _json_error(BOM_MESSAGE)
     try:
@@ -294,7 +329,11 @@ def load_json(text: str | bytes | bytearray) -> Any:
         # A syntax error anywhere in the text is reported first, as in Go.
         _load_deep(text)
         raise _json_error(LONG_INT_MESSAGE) from None
-    if "\\" in text and _SURROGATE_ESCAPE.search(text) is not None and _has_surrogate(value):
+    if (
+        "\\" in text
+        and _SURROGATE_ESCAPE.search(text) is not None
+        and _has_surrogate(value)
+    ):
         raise _json_error(SURROGATE_MESSAGE)
     return value
 
@@ -304,7 +343,9 @@ def _reject_constant(name: str) -> Any:
 
 
 def _syntax_error(exc: json.JSONDecodeError) -> ValidationError:
-    return _json_error(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+    return _json_error(
+        f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+    )
 
 
 def _has_surrogate(value: object) -> bool:
@@ -327,13 +368,29 @@ _STRING: Final = r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"'
 _TOKEN: Final = re.compile(
     r"[ \t\n\r]*(?:"
     r"(\[[\[ \t\n\r]*)|(\][\] \t\n\r]*)"  # 1, 2: a run of [ or of ] (a character class: no backtracking state)
-    r"|(\{)(?:[ \t\n\r]*(" + _STRING + r")[ \t\n\r]*:)?|(\})"  # 3 (4: the first key, with its colon), 5
-    r"|(,)(?:[ \t\n\r]*(" + _STRING + r")[ \t\n\r]*:)?|(:)"  # 6 (7: the next key, with its colon), 8
+    r"|(\{)(?:[ \t\n\r]*("
+    + _STRING
+    + r")[ \t\n\r]*:)?|(\})"  # 3 (4: the first key, with its colon), 5
+    r"|(,)(?:[ \t\n\r]*("
+    + _STRING
+    + r")[ \t\n\r]*:)?|(:)"  # 6 (7: the next key, with its colon), 8
     r"|(" + _STRING + r")"  # 9
     r"|(-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?)"  # 10 (11, 12)
     r"|(true|false|null))"  # 13
 )
-_TOKEN_KIND: Final = {1: "[", 2: "]", 3: "{", 4: "{", 5: "}", 6: ",", 7: ",", 8: ":", 9: "s", 10: "n", 13: "l"}
+_TOKEN_KIND: Final = {
+    1: "[",
+    2: "]",
+    3: "{",
+    4: "{",
+    5: "}",
+    6: ",",
+    7: ",",
+    8: ":",
+    9: "s",
+    10: "n",
+    13: "l",
+}
 _LITERALS: Final = {"true": True, "false": False, "null": None}
 _OPEN_LIST: Final = ord("[")
 
@@ -357,7 +414,9 @@ def _load_deep(text: str) -> Any:
 
     def fail(at: int, what: str) -> ValidationError:
         line = text.count("\n", 0, at) + 1
-        return _json_error(f"invalid JSON: {what} at line {line} column {at - text.rfind(chr(10), 0, at)}")
+        return _json_error(
+            f"invalid JSON: {what} at line {line} column {at - text.rfind(chr(10), 0, at)}"
+        )
 
     def in_list() -> bool:
         return deep[-1] == _OPEN_LIST if deep else bool(frames) and frames[-1][2]
@@ -371,13 +430,23 @@ def _load_deep(text: str) -> Any:
                 if too_long:
                     raise _json_error(LONG_INT_MESSAGE)
                 return result
-            raise fail(pos, "Expecting value" if want in ("value", "first") else "Unexpected text")
+            raise fail(
+                pos,
+                "Expecting value" if want in ("value", "first") else "Unexpected text",
+            )
         kind, at, pos = _TOKEN_KIND[m.lastindex or 0], m.start(), m.end()
         if result is not _MISSING:
             raise fail(at, "Extra data")
         if kind in "[{":
             if want not in ("value", "first"):
-                raise fail(at, "Expecting ',' delimiter" if want == "next" else "Expecting property name enclosed in double quotes")
+                raise fail(
+                    at,
+                    (
+                        "Expecting ',' delimiter"
+                        if want == "next"
+                        else "Expecting property name enclosed in double quotes"
+                    ),
+                )
             count = m.group(1).count("[") if kind == "[" else 1
             while count and not deep:
                 kept = len(frames) <= MAX_DEPTH and (not frames or frames[-1][3])
@@ -396,7 +465,11 @@ def _load_deep(text: str) -> Any:
         if kind in "]}":
             count = m.group(2).count("]") if kind == "]" else 1
             while count:
-                if want not in ("next", "first" if kind == "]" else "key") or not (deep or frames) or in_list() != (kind == "]"):
+                if (
+                    want not in ("next", "first" if kind == "]" else "key")
+                    or not (deep or frames)
+                    or in_list() != (kind == "]")
+                ):
                     raise fail(at, "Expecting value")
                 want = "next"
                 if deep:
@@ -437,7 +510,14 @@ def _load_deep(text: str) -> Any:
         if kind == ":":
             raise fail(at, "Expecting ',' delimiter")
         if want == "key" or (want == "next" and kind == "s" and not in_list()):
-            raise fail(at, "Expecting property name enclosed in double quotes" if want == "key" else "Expecting ',' delimiter")
+            raise fail(
+                at,
+                (
+                    "Expecting property name enclosed in double quotes"
+                    if want == "key"
+                    else "Expecting ',' delimiter"
+                ),
+            )
         if want not in ("value", "first"):
             raise fail(at, "Expecting ',' delimiter")
         want = "next"
@@ -500,10 +580,20 @@ def _dump_deep(data: object) -> str:
             on_path_set.add(id(value))
             if isinstance(value, dict):
                 parts.append("{")
-                stack.append((((", " if i else "", str(k), v) for i, (k, v) in enumerate(value.items())), "}"))
+                stack.append(
+                    (
+                        (
+                            (", " if i else "", str(k), v)
+                            for i, (k, v) in enumerate(value.items())
+                        ),
+                        "}",
+                    )
+                )
             else:
                 parts.append("[")
-                stack.append((((", " if i else "", None, v) for i, v in enumerate(value)), "]"))
+                stack.append(
+                    (((", " if i else "", None, v) for i, v in enumerate(value)), "]")
+                )
         else:
             parts.append(json.dumps(value, ensure_ascii=False, allow_nan=False))
 
@@ -606,7 +696,11 @@ def format_datetime(value: datetime) -> str:
     wire = getattr(value, "wire", None)
     if wire is not None:
         again = parse_datetime_text(wire)
-        if again == value and again is not None and again.utcoffset() == value.utcoffset():
+        if (
+            again == value
+            and again is not None
+            and again.utcoffset() == value.utcoffset()
+        ):
             return str(wire)
     text = value.isoformat()
     return text[:-6] + "Z" if text.endswith("+00:00") else text
@@ -628,7 +722,9 @@ def date_time(msgs: Mapping[str, str]) -> Parser:
 
 # Standard alphabet with padding; the exported JSON Schema carries the same
 # pattern so that a reference validator reaches the same verdict.
-BASE64_PATTERN: Final = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\s\S])"
+BASE64_PATTERN: Final = (
+    r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\s\S])"
+)
 _BASE64: Final = re.compile(BASE64_PATTERN)
 
 
@@ -649,16 +745,25 @@ def base64_bytes(msgs: Mapping[str, str]) -> Parser:
     return parse_base64
 
 
+class Bounds(TypedDict, total=False):
+    """The limits a spec sets on a number, each given only when the spec has it."""
+
+    minimum: float
+    maximum: float
+    exclusive_minimum: float
+    exclusive_maximum: float
+
+
 def _bounds(
-    value: float,
-    ctx: Context,
-    msgs: Mapping[str, str],
-    minimum: float | None,
-    maximum: float | None,
-    exclusive_minimum: float | None,
-    exclusive_maximum: float | None,
+    value: float, ctx: Context, msgs: Mapping[str, str], bounds: Bounds
 ) -> bool:
+    if not bounds:
+        return True
     mark = ctx.count
+    minimum = bounds.get("minimum")
+    maximum = bounds.get("maximum")
+    exclusive_minimum = bounds.get("exclusive_minimum")
+    exclusive_maximum = bounds.get("exclusive_maximum")
     if minimum is not None and value < minimum:
         ctx.error(msgs["minimum"], "minimum", value=value)
     if maximum is not None and value > maximum:
@@ -683,13 +788,7 @@ def _finite_float(value: int | float) -> bool:
         return False
 
 
-def integer(
-    msgs: Mapping[str, str],
-    minimum: float | None = None,
-    maximum: float | None = None,
-    exclusive_minimum: float | None = None,
-    exclusive_maximum: float | None = None,
-) -> Parser:
+def integer(msgs: Mapping[str, str], **bounds: Unpack[Bounds]) -> Parser:
     def parse_integer(value: object, ctx: Context) -> Any:
         # JSON Schema counts 1.0 as an integer; bool is not a number in JSON.
         if isinstance(value, float) and math.isfinite(value) and value.is_integer():
@@ -700,25 +799,21 @@ def integer(
         if not _INT64_MIN <= value <= _INT64_MAX:
             ctx.error(msgs["int64"], "int64", value=value)
             return INVALID
-        ok = _bounds(value, ctx, msgs, minimum, maximum, exclusive_minimum, exclusive_maximum)
-        return value if ok else INVALID
+        return value if _bounds(value, ctx, msgs, bounds) else INVALID
 
     return parse_integer
 
 
-def number(
-    msgs: Mapping[str, str],
-    minimum: float | None = None,
-    maximum: float | None = None,
-    exclusive_minimum: float | None = None,
-    exclusive_maximum: float | None = None,
-) -> Parser:
+def number(msgs: Mapping[str, str], **bounds: Unpack[Bounds]) -> Parser:
     def parse_number(value: object, ctx: Context) -> Any:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not _finite_float(value):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not _finite_float(value)
+        ):
             ctx.error(msgs["type"], "type", value=value)
             return INVALID
-        ok = _bounds(value, ctx, msgs, minimum, maximum, exclusive_minimum, exclusive_maximum)
-        return value if ok else INVALID
+        return value if _bounds(value, ctx, msgs, bounds) else INVALID
 
     return parse_number
 
@@ -756,14 +851,19 @@ def any_json(msgs: Mapping[str, str]) -> Parser:
             if item is None or isinstance(item, (str, bool)):
                 continue
             if isinstance(item, int):
-                if item.bit_length() > _INT_DIGITS_BITS and abs(item) >= _INT_DIGITS_LIMIT:
+                if (
+                    item.bit_length() > _INT_DIGITS_BITS
+                    and abs(item) >= _INT_DIGITS_LIMIT
+                ):
                     ctx.error(msgs["type"], "type")
                     return INVALID
                 continue
             if isinstance(item, float) and math.isfinite(item):
                 continue
             if isinstance(item, list):
-                stack.extend((item[i], depth + 1, i) for i in range(len(item) - 1, -1, -1))
+                stack.extend(
+                    (item[i], depth + 1, i) for i in range(len(item) - 1, -1, -1)
+                )
                 continue
             if isinstance(item, dict) and all(isinstance(k, str) for k in item):
                 stack.extend((v, depth + 1, k) for k, v in reversed(item.items()))
@@ -791,7 +891,8 @@ def nullable(inner: Parser) -> Parser:
 
 def number_key(text: str) -> str:
     """A JSON number's text reduced to sign, significant digits and exponent: 1, 1.0, 1e0 and
-    10E-1 all give "1e0", and -0 gives "0". The Go runtime reduces numbers the same way."""
+    10E-1 all give "1e0", and -0 gives "0". The Go runtime reduces numbers the same way.
+    """
     sign = "-" if text.startswith("-") else ""
     mantissa, _, exponent = text.lstrip("-").lower().partition("e")
     whole, _, fraction = mantissa.partition(".")
@@ -921,7 +1022,9 @@ def union_by_kind(variants: Mapping[str, Parser], msgs: Mapping[str, str]) -> Pa
     return parse_union
 
 
-def union_by_tag(tag: str, variants: Mapping[str, Parser], msgs: Mapping[str, str]) -> Parser:
+def union_by_tag(
+    tag: str, variants: Mapping[str, Parser], msgs: Mapping[str, str]
+) -> Parser:
     """A union of object models told apart by the constant value of one property."""
 
     def parse_tagged(value: object, ctx: Context) -> Any:
@@ -961,6 +1064,20 @@ def _usable(inputs: tuple[object, ...]) -> bool:
     return not any(v is INVALID for v in inputs)
 
 
+def _applies(
+    obj: Mapping[Any, Any],
+    when_field: str,
+    when_pointer: tuple[str, ...],
+    equals: str,
+    inputs: tuple[object, ...],
+) -> bool:
+    """Whether a conditional rule judges obj: its inputs are usable and the condition holds."""
+    return (
+        _usable(inputs)
+        and resolve(obj.get(when_field, _MISSING), when_pointer) == equals
+    )
+
+
 def rule_member_of(
     ctx: Context,
     field: str,
@@ -994,11 +1111,10 @@ def rule_required_when(
     inputs: tuple[object, ...],
 ) -> None:
     """`field` must be present (and not null) when `when_field` (at a pointer) equals a value."""
-    if not _usable(inputs):
-        return
-    if resolve(obj.get(when_field, _MISSING), when_pointer) != equals:
-        return
-    if obj.get(field) is None:
+    if (
+        _applies(obj, when_field, when_pointer, equals, inputs)
+        and obj.get(field) is None
+    ):
         ctx.error(message, "required_when", field)
 
 
@@ -1023,12 +1139,10 @@ def rule_allowed_when(
     inputs: tuple[object, ...],
 ) -> None:
     """When `when_field` equals a value, each item of `field` (at `each`) must be allowed."""
-    if not _usable(inputs):
-        return
-    if resolve(obj.get(when_field, _MISSING), when_pointer) != equals:
-        return
     items = obj.get(field)
-    if not isinstance(items, list):
+    if not isinstance(items, list) or not _applies(
+        obj, when_field, when_pointer, equals, inputs
+    ):
         return
     for i, item in enumerate(items):
         found = resolve(item, each)
@@ -1062,7 +1176,9 @@ def dump(value: object) -> Any:
         return _dump_leaf(value)
     root: Any = {} if isinstance(value, dict) else []
     stack: list[tuple[Any, Any, int]] = [(value, root, 0)]
-    on_path: list[int] = []  # the containers above the one being copied, to refuse a cycle
+    on_path: list[int] = (
+        []
+    )  # the containers above the one being copied, to refuse a cycle
     on_path_set: set[int] = set()
     while stack:
         source, target, depth = stack.pop()

@@ -1,0 +1,3 @@
+module chatspec.invalid/runtime
+
+go 1.21

@@ -1,0 +1,34 @@
+package rt
+
+import (
+	"encoding/base64"
+	"regexp"
+)
+
+// base64Text is standard base64 with padding, the form the exported schema states.
+var base64Text = regexp.MustCompile(`^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$`)
+
+// Base64 checks base64 text and returns the decoded bytes.
+func Base64(msgs Msgs) Parser[[]byte] {
+	return func(v any, c *Context) ([]byte, bool) {
+		s, ok := v.(string)
+		if !ok {
+			c.Error(msgs["type"], "type", v)
+			return nil, false
+		}
+		out, err := base64.StdEncoding.DecodeString(s)
+		if !base64Text.MatchString(s) || err != nil {
+			c.Error(msgs["contentEncoding"], "contentEncoding", s)
+			return nil, false
+		}
+		return out, true
+	}
+}
+
+// TreeBytes encodes bytes as standard padded base64 text (nil stays nil: JSON null).
+func TreeBytes(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return base64.StdEncoding.EncodeToString(b)
+}

@@ -1,0 +1,213 @@
+package rt
+
+import (
+	"strconv"
+	"strings"
+)
+
+// segment is one step of a path: an object key, or an array index when index >= 0.
+type segment struct {
+	key   string
+	index int
+}
+
+// Context is the state of one validation run: problems so far, the path, and
+// the values above the one being parsed (rules with relative pointers look there).
+type Context struct {
+	errors   []ErrorDetail // the first MaxErrors problems
+	count    int           // every problem, listed or not
+	overflow []string      // the pointers of the problems past MaxErrors
+	failed   map[string]struct{}
+	indexed  int
+	path     []segment
+	values   []any
+	pools    map[*any]map[string]struct{}
+}
+
+// NewContext starts a run over a whole document.
+func NewContext(root any) *Context {
+	return &Context{values: []any{root}}
+}
+
+// Mark returns a position to compare against with FailedSince.
+func (c *Context) Mark() int { return c.count }
+
+// FailedSince reports whether a problem was recorded after mark.
+func (c *Context) FailedSince(mark int) bool { return c.count > mark }
+
+// Errors returns the problems to report: the first MaxErrors, then one entry
+// counting the rest.
+func (c *Context) Errors() []ErrorDetail {
+	if c.count <= len(c.errors) {
+		return c.errors
+	}
+	more := ErrorDetail{Message: MoreMessage(c.count - len(c.errors)), Keyword: "limit"}
+	return append(c.errors[:len(c.errors):len(c.errors)], more)
+}
+
+func escape(token string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(token, "~", "~0"), "/", "~1")
+}
+
+func (c *Context) pointer(below []string) string {
+	var b strings.Builder
+	for _, s := range c.path {
+		b.WriteByte('/')
+		if s.index >= 0 {
+			b.WriteString(strconv.Itoa(s.index))
+		} else {
+			b.WriteString(escape(s.key))
+		}
+	}
+	for _, k := range below {
+		b.WriteByte('/')
+		b.WriteString(escape(k))
+	}
+	return b.String()
+}
+
+// Error records a problem at the current path, or below it at the given keys.
+// The template's {index} is the nearest array index, {field} the first key
+// below (or the nearest key above), {value} the offending value.
+func (c *Context) Error(template, keyword string, value any, below ...string) {
+	if len(c.errors) >= MaxErrors {
+		c.count++
+		c.overflow = append(c.overflow, c.pointer(below))
+		return
+	}
+	index, field := "", ""
+	for i := len(c.path) - 1; i >= 0; i-- {
+		if c.path[i].index >= 0 {
+			index = strconv.Itoa(c.path[i].index)
+			break
+		}
+	}
+	if len(below) > 0 {
+		field = below[0]
+	} else {
+		for i := len(c.path) - 1; i >= 0; i-- {
+			if c.path[i].index < 0 {
+				field = c.path[i].key
+				break
+			}
+		}
+	}
+	c.count++
+	c.errors = append(c.errors, ErrorDetail{Path: c.pointer(below), Message: expand(template, index, field, value), Keyword: keyword})
+}
+
+// FailedAt reports whether a problem was recorded at or below the value found
+// by going up levels and then down the pointer tokens.
+func (c *Context) FailedAt(up int, pointer []string) bool {
+	if c.count == 0 {
+		return false
+	}
+	saved := c.path
+	if up <= len(c.path) {
+		c.path = c.path[:len(c.path)-up]
+	}
+	prefix := c.pointer(pointer)
+	c.path = saved
+	// Each problem's pointer and its ancestors go into a set once, so a question
+	// costs O(1) however many problems came before (not O(problems)).
+	if c.failed == nil {
+		c.failed = map[string]struct{}{}
+	}
+	for ; c.indexed < c.count; c.indexed++ {
+		var path string
+		if c.indexed < len(c.errors) {
+			path = c.errors[c.indexed].Path
+		} else {
+			path = c.overflow[c.indexed-len(c.errors)]
+		}
+		c.failed[path] = struct{}{}
+		for cut := strings.LastIndexByte(path, '/'); cut >= 0; cut = strings.LastIndexByte(path[:cut], '/') {
+			c.failed[path[:cut]] = struct{}{}
+		}
+	}
+	_, found := c.failed[prefix]
+	return found
+}
+
+// members returns the items of a list as a set (nil if one is not a string),
+// built once per run: member_of checks cost O(1), not a scan of the list.
+func (c *Context) members(items []any) map[string]struct{} {
+	if len(items) == 0 {
+		return map[string]struct{}{}
+	}
+	if set, ok := c.pools[&items[0]]; ok {
+		return set
+	}
+	set := make(map[string]struct{}, len(items))
+	for _, item := range items {
+		s, ok := item.(string)
+		if !ok {
+			set = nil
+			break
+		}
+		set[s] = struct{}{}
+	}
+	if c.pools == nil {
+		c.pools = map[*any]map[string]struct{}{}
+	}
+	c.pools[&items[0]] = set
+	return set
+}
+
+// Ancestor returns the value up levels above the one being parsed (0 = itself).
+func (c *Context) Ancestor(up int) (any, bool) {
+	if up >= len(c.values) {
+		return nil, false
+	}
+	return c.values[len(c.values)-1-up], true
+}
+
+// Parser checks a tree value and builds its Go value; ok is false when it recorded a problem.
+type Parser[T any] func(v any, c *Context) (T, bool)
+
+// Key parses the value under an object key.
+func Key[T any](c *Context, key string, v any, p Parser[T]) (T, bool) {
+	if len(c.path) >= MaxDepth {
+		c.Error(depthMessage, "depth", nil, key)
+		var zero T
+		return zero, false
+	}
+	c.path = append(c.path, segment{key: key, index: -1})
+	c.values = append(c.values, v)
+	out, ok := p(v, c)
+	c.path = c.path[:len(c.path)-1]
+	c.values = c.values[:len(c.values)-1]
+	return out, ok
+}
+
+// Index parses the value at an array index.
+func Index[T any](c *Context, i int, v any, p Parser[T]) (T, bool) {
+	if len(c.path) >= MaxDepth {
+		c.Error(depthMessage, "depth", nil, strconv.Itoa(i))
+		var zero T
+		return zero, false
+	}
+	c.path = append(c.path, segment{index: i})
+	c.values = append(c.values, v)
+	out, ok := p(v, c)
+	c.path = c.path[:len(c.path)-1]
+	c.values = c.values[:len(c.values)-1]
+	return out, ok
+}
+
+// Build runs a parser over a whole tree: the value, or a *ValidationError.
+func Build[T any](tree any, p Parser[T]) (T, error) {
+	c := NewContext(tree)
+	out, _ := p(tree, c)
+	if c.count > 0 {
+		var zero T
+		return zero, &ValidationError{Errors: c.Errors()}
+	}
+	return out, nil
+}
+
+// Check runs a parser over a tree for its verdict only.
+func Check[T any](tree any, p Parser[T]) error {
+	_, err := Build(tree, p)
+	return err
+}

@@ -1,0 +1,255 @@
+package rt
+
+import (
+	"encoding/json"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Int and Float return a pointer to a limit, for the specs below.
+func Int(n int) *int { return &n }
+
+// Ptr returns a pointer to a string constant.
+func Ptr(s string) *string { return &s }
+
+// Float returns a pointer to a numeric limit.
+func Float(f float64) *float64 { return &f }
+
+// Pattern compiles a pattern the generator already translated to Go's syntax.
+func Pattern(expr string) *regexp.Regexp { return regexp.MustCompile(expr) }
+
+// StringSpec holds the constraints of a string.
+type StringSpec struct {
+	Msgs      Msgs
+	MinLength *int
+	MaxLength *int
+	Pattern   *regexp.Regexp
+	Enum      []string
+	Const     *string
+}
+
+// String checks a string; every failed constraint is recorded.
+func String(spec StringSpec) Parser[string] {
+	return func(v any, c *Context) (string, bool) {
+		s, ok := v.(string)
+		if !ok {
+			c.Error(spec.Msgs["type"], "type", v)
+			return "", false
+		}
+		mark := c.Mark()
+		if spec.Const != nil && s != *spec.Const {
+			c.Error(spec.Msgs["const"], "const", s)
+		}
+		if spec.Enum != nil && !contains(spec.Enum, s) {
+			c.Error(spec.Msgs["enum"], "enum", s)
+		}
+		if spec.MinLength != nil || spec.MaxLength != nil {
+			n := utf8.RuneCountInString(s)
+			if spec.MinLength != nil && n < *spec.MinLength {
+				c.Error(spec.Msgs["minLength"], "minLength", s)
+			}
+			if spec.MaxLength != nil && n > *spec.MaxLength {
+				c.Error(spec.Msgs["maxLength"], "maxLength", s)
+			}
+		}
+		if spec.Pattern != nil && !spec.Pattern.MatchString(s) {
+			c.Error(spec.Msgs["pattern"], "pattern", s)
+		}
+		return s, !c.FailedSince(mark)
+	}
+}
+
+// StringEnum checks a string against a closed set and returns it as its named type.
+func StringEnum[T ~string](msgs Msgs, values ...string) Parser[T] {
+	p := String(StringSpec{Msgs: msgs, Enum: values})
+	return func(v any, c *Context) (T, bool) {
+		s, ok := p(v, c)
+		return T(s), ok
+	}
+}
+
+func contains(values []string, s string) bool {
+	for _, v := range values {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Bool checks a boolean.
+func Bool(msgs Msgs) Parser[bool] {
+	return func(v any, c *Context) (bool, bool) {
+		b, ok := v.(bool)
+		if !ok {
+			c.Error(msgs["type"], "type", v)
+		}
+		return b, ok
+	}
+}
+
+// AnyJSON accepts any JSON value and returns it as encoding/json would decode it.
+//
+// It walks the value without recursion, in document order. A value more than
+// MaxDepth levels below the document root is refused (at its pointer), and so
+// is a number no float64 can hold (1e400). Integers of any size stay exact.
+func AnyJSON(msgs Msgs) Parser[any] {
+	return func(v any, c *Context) (any, bool) {
+		room := MaxDepth - len(c.path) // how many levels the value may add
+		type item struct {
+			value any
+			depth int
+			key   string
+		}
+		stack := []item{{value: v}}
+		var path []string
+		for len(stack) > 0 {
+			it := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if it.depth > 0 {
+				path = append(path[:it.depth-1], it.key)
+			}
+			if it.depth > room {
+				c.Error(depthMessage, "depth", nil, path...)
+				return nil, false
+			}
+			switch x := it.value.(type) {
+			case nil, bool, string, int64:
+			case json.Number:
+				if strings.ContainsAny(string(x), ".eE") {
+					if f, err := strconv.ParseFloat(string(x), 64); err != nil && math.IsInf(f, 0) {
+						c.Error(msgs["type"], "type", nil)
+						return nil, false
+					}
+				}
+			case float64:
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					c.Error(msgs["type"], "type", nil)
+					return nil, false
+				}
+			case []any:
+				for i := len(x) - 1; i >= 0; i-- {
+					stack = append(stack, item{x[i], it.depth + 1, strconv.Itoa(i)})
+				}
+			case *Object:
+				for i := len(x.keys) - 1; i >= 0; i-- {
+					stack = append(stack, item{x.values[x.keys[i]], it.depth + 1, x.keys[i]})
+				}
+			default:
+				c.Error(msgs["type"], "type", nil)
+				return nil, false
+			}
+		}
+		return plain(v), true
+	}
+}
+
+// Nullable accepts null (nil) or what inner accepts.
+func Nullable[T any](inner Parser[T]) Parser[*T] {
+	return func(v any, c *Context) (*T, bool) {
+		if v == nil {
+			return nil, true
+		}
+		out, ok := inner(v, c)
+		return &out, ok
+	}
+}
+
+// OrNull accepts null (the zero value: a nil slice or map) or what inner accepts.
+func OrNull[T any](inner Parser[T]) Parser[T] {
+	return func(v any, c *Context) (T, bool) {
+		if v == nil {
+			var zero T
+			return zero, true
+		}
+		return inner(v, c)
+	}
+}
+
+// ListSpec holds the constraints of an array.
+type ListSpec struct {
+	Msgs        Msgs
+	MinItems    *int
+	MaxItems    *int
+	UniqueItems bool
+}
+
+// List checks an array and each of its items.
+func List[T any](item Parser[T], spec ListSpec) Parser[[]T] {
+	return func(v any, c *Context) ([]T, bool) {
+		items, ok := v.([]any)
+		if !ok {
+			c.Error(spec.Msgs["type"], "type", v)
+			return nil, false
+		}
+		mark := c.Mark()
+		if spec.MinItems != nil && len(items) < *spec.MinItems {
+			c.Error(spec.Msgs["minItems"], "minItems", nil)
+		}
+		if spec.MaxItems != nil && len(items) > *spec.MaxItems {
+			c.Error(spec.Msgs["maxItems"], "maxItems", nil)
+		}
+		if spec.UniqueItems && !unique(items, len(c.path)+1) {
+			c.Error(spec.Msgs["uniqueItems"], "uniqueItems", nil)
+		}
+		out := make([]T, len(items))
+		for i, x := range items {
+			out[i], _ = Index(c, i, x, item)
+		}
+		return out, !c.FailedSince(mark)
+	}
+}
+
+// Map checks an object whose values all have one type.
+func Map[T any](value Parser[T], msgs Msgs) Parser[map[string]T] {
+	return func(v any, c *Context) (map[string]T, bool) {
+		obj, ok := v.(*Object)
+		if !ok {
+			c.Error(msgs["type"], "type", v)
+			return nil, false
+		}
+		mark := c.Mark()
+		out := make(map[string]T, len(obj.keys))
+		for _, k := range obj.keys {
+			out[k], _ = Key(c, k, obj.values[k], value)
+		}
+		return out, !c.FailedSince(mark)
+	}
+}
+
+// JSONKind names the JSON kind of a tree value as Python's runtime does:
+// integer literals (any size) and integral finite floats are "integer".
+func JSONKind(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case *Object:
+		return "object"
+	case int64:
+		return "integer"
+	case json.Number:
+		if !strings.ContainsAny(string(x), ".eE") {
+			return "integer"
+		}
+		f, err := strconv.ParseFloat(string(x), 64)
+		if (err == nil || !math.IsInf(f, 0)) && f == math.Trunc(f) {
+			return "integer"
+		}
+		return "number"
+	case float64:
+		if !math.IsInf(x, 0) && x == math.Trunc(x) {
+			return "integer"
+		}
+		return "number"
+	}
+	return "unknown"
+}

@@ -1,0 +1,140 @@
+package rt
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// AnyTree turns a free-form Go value (e.g. a metadata entry) into a tree,
+// without recursion through maps and slices, so any depth is turned.
+func AnyTree(v any) any {
+	type pending struct {
+		source any
+		set    func(any)
+	}
+	var root any
+	stack := []pending{{v, func(t any) { root = t }}}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch x := p.source.(type) {
+		case map[string]any:
+			if x == nil {
+				p.set(nil)
+				continue
+			}
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys) // the order encoding/json writes a map in
+			obj := NewObject()
+			for _, k := range keys {
+				obj.Set(k, nil)
+			}
+			p.set(obj)
+			for i := len(keys) - 1; i >= 0; i-- {
+				k := keys[i]
+				stack = append(stack, pending{x[k], func(t any) { obj.values[k] = t }})
+			}
+		case []any:
+			if x == nil {
+				p.set(nil)
+				continue
+			}
+			out := make([]any, len(x))
+			p.set(out)
+			for i := len(x) - 1; i >= 0; i-- {
+				i := i
+				stack = append(stack, pending{x[i], func(t any) { out[i] = t }})
+			}
+		case nil, bool, string, json.Number:
+			p.set(x)
+		default:
+			data, err := json.Marshal(x)
+			if err != nil {
+				p.set(unencodable{err})
+				continue
+			}
+			tree, err := decodeOrdered(data, -1)
+			if err != nil {
+				p.set(unencodable{err})
+				continue
+			}
+			p.set(tree)
+		}
+	}
+	return root
+}
+
+// plain turns a tree into the values encoding/json produces with UseNumber:
+// map[string]any, []any, json.Number, string, bool, nil.
+func plain(v any) any {
+	switch x := v.(type) {
+	case *Object:
+		out := make(map[string]any, len(x.keys))
+		for _, k := range x.keys {
+			out[k] = plain(x.values[k])
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, item := range x {
+			out[i] = plain(item)
+		}
+		return out
+	case int64:
+		return json.Number(strconv.FormatInt(x, 10))
+	case float64:
+		return json.Number(strconv.FormatFloat(x, 'g', -1, 64))
+	}
+	return v
+}
+
+// TreeList turns a slice into a tree array (nil stays nil: JSON null).
+func TreeList[T any](xs []T, f func(T) any) any {
+	if xs == nil {
+		return nil
+	}
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
+// TreeMap turns a map into a tree object with sorted keys (nil stays nil).
+func TreeMap[T any](m map[string]T, f func(T) any) any {
+	if m == nil {
+		return nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := NewObject()
+	for _, k := range keys {
+		out.Set(k, f(m[k]))
+	}
+	return out
+}
+
+// Same is the tree form of a string, number or boolean: the value itself.
+func Same[T any](x T) any { return x }
+
+// EnumTree is the tree form of an enumeration value: its string.
+func EnumTree[T ~string](x T) any { return string(x) }
+
+// TimeTree is the tree form of a date-time: its RFC 3339 text.
+func TimeTree(t time.Time) any { return FormatTime(t) }
+
+// TreePtr turns a pointer into a tree value (nil: JSON null).
+func TreePtr[T any](p *T, f func(T) any) any {
+	if p == nil {
+		return nil
+	}
+	return f(*p)
+}

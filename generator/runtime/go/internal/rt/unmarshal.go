@@ -1,0 +1,59 @@
+package rt
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// KindOf names the JSON kind of raw JSON text by its first byte.
+func KindOf(data []byte) string {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) == 0 {
+		return ""
+	}
+	switch trimmed[0] {
+	case '"':
+		return "string"
+	case '[':
+		return "array"
+	case '{':
+		return "object"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	if bytes.ContainsAny(trimmed, ".eE") {
+		if f, err := strconv.ParseFloat(string(bytes.TrimSpace(trimmed)), 64); err == nil && f == math.Trunc(f) {
+			return "integer"
+		}
+		return "number"
+	}
+	return "integer"
+}
+
+// PeekTag returns the string value of one key of a raw JSON object, or "".
+func PeekTag(data []byte, key string) string {
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(data, &probe) != nil {
+		return ""
+	}
+	var tag string
+	if json.Unmarshal(probe[key], &tag) != nil {
+		return ""
+	}
+	return tag
+}
+
+// UnmarshalMismatch is the error a union or tuple returns for JSON of no variant's shape.
+func UnmarshalMismatch(typeName string, data []byte) error {
+	shown := string(data)
+	if len(shown) > 40 {
+		shown = shown[:40] + "..."
+	}
+	return fmt.Errorf("json: cannot unmarshal %s into %s", strings.TrimSpace(shown), typeName)
+}

@@ -1,0 +1,252 @@
+"""The Python runtime as source (generator/runtime/python/_runtime.py), imported from
+where it lives: the input policy, the message formatting, mypy --strict, black, and
+the copy of it that generate writes."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from conftest import ROOT
+from generator import runtime
+from generator.core import generate
+from generator.load import load_spec
+from generator.render import header
+
+SOURCE = runtime.PYTHON_RUNTIME
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("chatspec_runtime_source", SOURCE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+rt = _load()
+
+
+def _problems(text: str | bytes) -> list[tuple[str, str, str]]:
+    with pytest.raises(rt.ValidationError) as caught:
+        rt.load_json(text)
+    return [(e.path, e.message, e.keyword) for e in caught.value.errors]
+
+
+def test_the_module_under_test_is_the_source_file() -> None:
+    assert Path(rt.__file__) == SOURCE and SOURCE.is_relative_to(ROOT / "generator")
+
+
+# --- the input policy (the Go runtime's policy_test.go pins the same texts) ---
+
+LONG = "7" * (rt.MAX_INT_DIGITS + 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (b'["\xff"]', "invalid JSON: the text is not valid UTF-8"),
+        (b"\xef\xbb\xbf{}", "invalid JSON: a byte order mark (BOM) is not accepted; send UTF-8 without one"),
+        ("\ufeff{}", "invalid JSON: a byte order mark (BOM) is not accepted; send UTF-8 without one"),
+        ('["\\ud800"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
+        ('{"a": "x\\uDC00"}', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
+        ('["\\ud800\\u0041"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
+        ('["\\udc00\\udc00"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
+        ('["\\ud800\\ud800"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
+        ('["\ud800"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
+        (f"[{LONG}]", "invalid JSON: an integer literal has more than 4300 digits"),
+        (f'{{"a": [-{LONG}, 1]}}', "invalid JSON: an integer literal has more than 4300 digits"),
+    ],
+    ids=["not_utf8", "bom_bytes", "bom_text", "lone_high", "lone_low", "high_then_not_low", "low_then_low", "high_then_high", "raw_surrogate", "long_int", "long_negative_int_inside"],
+)
+def test_text_outside_the_policy_is_refused_with_its_message(text: str | bytes, message: str) -> None:
+    assert _problems(text) == [("", message, "json")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['"\\ud83d\\ude00"', '"\\\\ud800"', '"\u00e9"', f"[{LONG[1:]}, -{LONG[1:]}]", f"[{LONG}.5, {LONG}e0]", ' {"a": [true, false, null]} '],
+    ids=["surrogate_pair", "escaped_backslash", "e_acute", "longest_ints", "long_non_integers", "spaces"],
+)
+def test_text_inside_the_policy_is_accepted(text: str) -> None:
+    assert rt.load_json(text) == json.loads(text)
+    assert rt.load_json(text.encode("utf-8")) == json.loads(text)
+
+
+def test_a_syntax_error_is_reported_before_a_long_integer() -> None:
+    [(path, message, keyword)] = _problems(f"[{LONG},]")
+    assert message.startswith("invalid JSON: Expecting value") and keyword == "json"
+
+
+@pytest.mark.parametrize("text", ["[1,]", '{"a" 1}', '{"a":1,}', "[01]", "[1.]", '"\\x"', "[", "]", '{"a":1}}', "tru", "[1 2]", "{,}", "-", "1e", '"\t"', "", "1 2", "NaN", "[Infinity]", "[-Infinity]"])
+def test_load_json_refuses_what_json_refuses(text: str) -> None:
+    [(path, message, keyword)] = _problems(text)
+    assert message.startswith("invalid JSON: ") and keyword == "json"
+
+
+def test_deep_text_gets_the_same_verdict_from_the_non_recursive_decoder() -> None:
+    # Past the C decoder's recursion limit, _load_deep takes over: same syntax errors, and
+    # what lies deeper than MAX_DEPTH is checked but built empty.
+    levels = 100_000
+    assert _problems("[" * levels + "1," + "]" * levels)[0][1].startswith("invalid JSON: Expecting value")
+    value = rt.load_json("[" * levels + "1" + "]" * levels)
+    depth = 0
+    while isinstance(value, list) and value:
+        value, depth = value[0], depth + 1
+    assert depth == rt.MAX_DEPTH + 1
+
+
+def _nested(levels: int, inner: str) -> str:
+    return "[" * levels + inner + "]" * levels
+
+
+def test_a_value_deeper_than_max_depth_is_a_validation_error_at_its_pointer() -> None:
+    parse_any = rt.any_json({"type": "not JSON"})
+    assert rt.parse(parse_any, rt.load_json(_nested(rt.MAX_DEPTH, "1"))) is not None
+    with pytest.raises(rt.ValidationError) as caught:
+        rt.parse(parse_any, rt.load_json(_nested(100_000, "1")))
+    [error] = caught.value.errors
+    assert (error.path, error.message, error.keyword) == ("/0" * (rt.MAX_DEPTH + 1), rt.DEPTH_MESSAGE, "depth")
+    assert rt.DEPTH_MESSAGE == "nesting deeper than 128 levels is not accepted"
+
+
+def test_typed_parsers_stop_at_max_depth_too() -> None:
+    def first(value: object, ctx: Any) -> Any:
+        return ctx.child(0, value[0], first) if isinstance(value, list) and value else 0
+
+    assert rt.parse(first, rt.load_json(_nested(rt.MAX_DEPTH + 1, ""))) == 0
+    with pytest.raises(rt.ValidationError) as caught:
+        rt.parse(first, rt.load_json(_nested(rt.MAX_DEPTH + 2, "")))
+    assert caught.value.message == rt.DEPTH_MESSAGE
+
+
+def test_problems_past_max_errors_are_counted_in_one_last_entry() -> None:
+    parser = rt.list_of(rt.integer({"type": "item {index} is not a number"}), {"type": "not a list"})
+    with pytest.raises(rt.ValidationError) as caught:
+        rt.parse(parser, ["x"] * (rt.MAX_ERRORS + 50))
+    errors = caught.value.errors
+    assert len(errors) == rt.MAX_ERRORS + 1
+    assert errors[rt.MAX_ERRORS - 1].message == "item 99 is not a number"
+    assert (errors[-1].path, errors[-1].message, errors[-1].keyword) == ("", "... and 50 more problems", "limit")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2024-02-29T23:59:59Z", "2024-01-01t00:00:00z", "2024-01-01T00:00:00.123456789+05:30", "0001-01-01T00:00:00Z",
+     "9999-12-31T23:59:59-23:59", "2024-01-01T00:00:00.5Z"],
+)
+def test_date_times_in_rfc_3339_with_a_zone_are_accepted(text: str) -> None:
+    # The Go runtime's datetime_test.go has the same lists.
+    assert rt.parse_datetime_text(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2023-02-29T00:00:00Z", "2024-01-01T24:00:00Z", "2024-01-01T00:60:00Z", "2024-12-31T23:59:60Z",
+     "0000-01-01T00:00:00Z", "2024-13-01T00:00:00Z", "2024-00-01T00:00:00Z", "2024-01-00T00:00:00Z",
+     "2024-01-01T00:00:00", "2024-01-01 00:00:00Z", "2024-01-01T00:00:00.Z", "2024-01-01T00:00:00+24:00",
+     "2024-01-01T00:00:00+05:60", "2024-01-01T00:00:00+0530", "２０２４-01-01T00:00:00Z", "2024-1-01T00:00:00Z",
+     "", "2024-01-01T00:00:00ZZ", "2O24-01-01T00:00:00Z", "2024-0a-01T00:00:00Z", "2024-01-0aT00:00:00Z",
+     "2024-01-01T0a:00:00Z", "2024-01-01T00:0a:00Z", "2024-01-01T00:00:0aZ", "2024-01-01T00:00:00+0a:00",
+     "2024-01-01T00:00:00-00:0a"],
+)
+def test_other_date_times_are_refused(text: str) -> None:
+    assert rt.parse_datetime_text(text) is None
+
+
+def test_a_date_time_keeps_its_wire_text_while_it_denotes_the_same_instant() -> None:
+    parsed = rt.parse_datetime_text("2024-05-06T07:08:09.250-02:30")
+    assert parsed is not None and rt.format_datetime(parsed) == "2024-05-06T07:08:09.250-02:30"
+    assert rt.format_datetime(parsed.replace(minute=9)) == "2024-05-06T07:09:09.250000-02:30"
+    assert rt.format_datetime(rt.parse_datetime_text("2024-01-02T03:04:05+00:00").replace(second=6)) == "2024-01-02T03:04:06Z"  # type: ignore[union-attr]
+
+
+# --- message formatting ---------------------------------------------------------
+
+
+def test_placeholders_are_expanded_once() -> None:
+    ctx = rt.Context(None)
+    ctx._path.append("speaker")
+    ctx.error("must be one of: {{value}, {{field}, a{{{b", "enum", value="{index}")
+    ctx.error("got {value} in {field}", "x", "f", value="{field}")
+    assert [e.message for e in ctx.errors] == ["must be one of: {value}, {field}, a{{b", "got {field} in f"]
+
+
+def test_index_is_the_nearest_array_index_and_field_the_nearest_key() -> None:
+    ctx = rt.Context(None)
+    ctx._path.extend(["conversation", 3, "speaker"])
+    ctx.error("message {index}: {field} is {value}", "enum", value="nobody")
+    ctx.error("message {index}: {field} is missing", "required", "text")
+    del ctx._path[1:]
+    ctx.error("[{index}] {field}", "type")
+    assert [(e.path, e.message, e.keyword) for e in ctx.errors] == [
+        ("/conversation/3/speaker", "message 3: speaker is nobody", "enum"),
+        ("/conversation/3/speaker/text", "message 3: text is missing", "required"),
+        ("/conversation", "[] conversation", "type"),
+    ]
+
+
+def test_pointers_escape_tilde_and_slash() -> None:
+    ctx = rt.Context(None)
+    ctx._path.extend(["a/b", 0])
+    ctx.error("x", "type", "~c")
+    assert ctx.errors[0].path == "/a~1b/0/~0c"
+    assert str(rt.ErrorDetail("", "m", "type")) == "/: m"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("null", "null"), ('"text {field}"', "text {field}"), ("true", "true"), ("false", "false"), ("-7", "-7"),
+        ("-0", "0"), ("123456789012345678901234567890", "123456789012345678901234567890"), ("1.0", "1.0"),
+        ("1e2", "100.0"), ("1E16", "1e+16"), ("123456789012345.6", "123456789012345.6"), ("0.0001", "0.0001"),
+        ("0.00001", "1e-05"), ("-0.0", "-0.0"), ("1e400", "Infinity"), ("-1e400", "-Infinity"), ("2.5", "2.5"),
+        ("[1]", "list"), ("{}", "dict"),
+    ],
+)
+def test_values_are_shown_as_the_go_runtime_shows_them(text: str, shown: str) -> None:
+    # The Go runtime's message_test.go has the same table (json.Number for each number).
+    assert rt._show(json.loads(text)) == shown
+
+
+def test_the_error_message_is_the_first_problem_and_str_lists_every() -> None:
+    error = rt.ValidationError([rt.ErrorDetail("/a", "first", "type"), rt.ErrorDetail("", "second", "type")])
+    assert error.message == "first" and str(error) == "/a: first\n/: second" and isinstance(error, ValueError)
+
+
+# --- the source as a source -------------------------------------------------------
+
+
+def test_the_python_runtime_source_passes_mypy_strict(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path), str(SOURCE)],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_python_runtime_source_is_what_black_writes() -> None:
+    # It is copied byte for byte, and every other generated module is black's output.
+    import black
+
+    text = SOURCE.read_text(encoding="utf-8")
+    assert black.format_str(text, mode=black.Mode(target_versions={black.TargetVersion.PY311})) == text
+
+
+def test_the_python_runtime_imports_only_the_standard_library() -> None:
+    tree = ast.parse(SOURCE.read_text(encoding="utf-8"))
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module and not node.level}
+    assert imported and imported <= sys.stdlib_module_names | {"__future__"}, imported - sys.stdlib_module_names
+
+
+def test_generate_copies_the_python_runtime_behind_the_header() -> None:
+    files = generate([load_spec(ROOT / "tests" / "golden" / "keywords", ROOT)], targets=["python"])
+    assert files["python/chatformats/_runtime.py"] == f"# {header(None)}\n" + SOURCE.read_text(encoding="utf-8")
