@@ -49,14 +49,8 @@ func (m Collisions) MarshalJSON() ([]byte, error) {
 // A JSON syntax error is reported as "failed to parse name collisions JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
 func ParseNameCollisionsFromJSON(data []byte) (*Collisions, error) {
-	// Fast path: most documents are valid, and for them key order does not matter.
-	if tree, err := rt.DecodeFast(data); err == nil {
-		if doc, err := rt.Build[Collisions](tree, parseCollisions); err == nil {
-			return &doc, nil
-		}
-	}
-	// Decoded again in document order, so problems are reported in that order.
-	tree, err := rt.Decode(data)
+	// One decode in document order (so problems are reported in that order), one walk.
+	tree, err := rt.DecodeFast(data)
 	if err != nil {
 		return nil, fmt.Errorf("failed to parse name collisions JSON: %w", err)
 	}
