@@ -24,12 +24,14 @@ func Decode(data []byte) (any, error) {
 // DecodeFast gives what Decode gives (the same tree, the same errors), faster.
 //
 // It reads the text once, by recursive descent straight into the tree, applying
-// the input policy as it goes. Whatever it is not sure of (text outside the
+// the input policy as it goes. The text is copied into one string whose pieces
+// are the tree's strings, keys and numbers: a string kept from the result keeps
+// that copy alive (never data itself). Whatever it is not sure of (text outside the
 // policy or JSON's grammar, nesting deeper than MaxDepth) it leaves to Decode, so
 // the messages come from one place and deep text never grows the stack.
 func DecodeFast(data []byte) (any, error) {
 	if checkText(data) == nil {
-		f := fastDecoder{data: data}
+		f := fastDecoder{data: data, text: string(data)}
 		if v, ok := f.value(0); ok {
 			if f.space(); f.pos == len(data) {
 				return v, nil
@@ -109,6 +111,7 @@ func tooLong(n json.Number) bool {
 // it leaves to Decode. Text reaching it is valid UTF-8 without a byte order mark.
 type fastDecoder struct {
 	data []byte
+	text string // data as one string: unescaped strings and numbers are slices of it
 	pos  int
 	buf  []byte // unescaped string bytes, reused
 }
@@ -132,7 +135,8 @@ func (f *fastDecoder) value(depth int) (any, bool) {
 	}
 	switch c := f.data[f.pos]; {
 	case c == '"':
-		return f.str()
+		s, ok := f.str()
+		return s, ok
 	case c == '{':
 		if depth >= MaxDepth {
 			return nil, false
@@ -170,7 +174,7 @@ func (f *fastDecoder) object(depth int) (any, bool) {
 		f.pos++
 		return NewObject(), true
 	}
-	obj := newObjectSized(4)
+	obj := newSmallObject()
 	for {
 		f.space()
 		if f.pos >= len(f.data) || f.data[f.pos] != '"' {
@@ -189,7 +193,7 @@ func (f *fastDecoder) object(depth int) (any, bool) {
 		if !ok {
 			return nil, false
 		}
-		obj.Set(key.(string), v)
+		obj.Set(key, v)
 		f.space()
 		if f.pos >= len(f.data) {
 			return nil, false
@@ -236,29 +240,29 @@ func (f *fastDecoder) array(depth int) (any, bool) {
 	}
 }
 
-// str reads a string token (as any, so that a value is boxed once).
-func (f *fastDecoder) str() (any, bool) {
+// str reads a string token.
+func (f *fastDecoder) str() (string, bool) {
 	f.pos++ // the opening quote
 	start := f.pos
 	for f.pos < len(f.data) {
 		switch c := f.data[f.pos]; {
 		case c == '"':
 			f.pos++
-			return string(f.data[start : f.pos-1]), true
+			return f.text[start : f.pos-1], true
 		case c == '\\':
 			return f.escaped(start)
 		case c < 0x20:
-			return nil, false
+			return "", false
 		default:
 			f.pos++
 		}
 	}
-	return nil, false
+	return "", false
 }
 
 // escaped finishes a string that holds escapes, from its first one; a lone
 // surrogate is left to Decode, which refuses it.
-func (f *fastDecoder) escaped(start int) (any, bool) {
+func (f *fastDecoder) escaped(start int) (string, bool) {
 	out := append(f.buf[:0], f.data[start:f.pos]...)
 	for f.pos < len(f.data) {
 		c := f.data[f.pos]
@@ -268,14 +272,14 @@ func (f *fastDecoder) escaped(start int) (any, bool) {
 			f.buf = out
 			return string(out), true
 		case c < 0x20:
-			return nil, false
+			return "", false
 		case c != '\\':
 			out = append(out, c)
 			f.pos++
 			continue
 		}
 		if f.pos+1 >= len(f.data) {
-			return nil, false
+			return "", false
 		}
 		switch e := f.data[f.pos+1]; e {
 		case '"', '\\', '/':
@@ -294,26 +298,26 @@ func (f *fastDecoder) escaped(start int) (any, bool) {
 			r := unitAt(f.data, f.pos)
 			switch {
 			case r < 0:
-				return nil, false
+				return "", false
 			case r >= 0xD800 && r < 0xDC00:
 				low := unitAt(f.data, f.pos+6)
 				if low < 0xDC00 || low > 0xDFFF {
-					return nil, false
+					return "", false
 				}
 				r = utf16.DecodeRune(r, low)
 				f.pos += 6
 			case r >= 0xDC00 && r <= 0xDFFF:
-				return nil, false
+				return "", false
 			}
 			out = utf8.AppendRune(out, r)
 			f.pos += 6
 			continue
 		default:
-			return nil, false
+			return "", false
 		}
 		f.pos += 2
 	}
-	return nil, false
+	return "", false
 }
 
 // number reads a number token by JSON's grammar; an integer literal past
@@ -354,10 +358,10 @@ func (f *fastDecoder) number() (any, bool) {
 			return nil, false
 		}
 	}
-	if integer && f.pos-start > MaxIntDigits && tooLong(json.Number(f.data[start:f.pos])) {
+	if integer && f.pos-start > MaxIntDigits && tooLong(json.Number(f.text[start:f.pos])) {
 		return nil, false
 	}
-	return json.Number(f.data[start:f.pos]), true
+	return json.Number(f.text[start:f.pos]), true
 }
 
 // frame is an array or object being decoded, down to one level past the limit.

@@ -3,9 +3,10 @@ package rt
 // Object is a decoded JSON object that keeps its keys in document order,
 // so problems are reported in the order a reader sees them.
 //
-// Members sit in two parallel slices; small objects (most of a chat document's)
-// are searched in place, and an index by key is built once an object grows past
-// indexFrom members, so lookups stay constant-time on hostile, wide objects.
+// Members sit in two parallel slices in document order; small objects (most of
+// a chat document's) are searched in place, and an index by key is built once
+// an object grows past indexFrom members, so lookups stay constant-time on
+// hostile, wide objects.
 type Object struct {
 	keys  []string
 	vals  []any
@@ -21,9 +22,20 @@ func NewObject() *Object {
 	return &Object{}
 }
 
-// newObjectSized returns an empty object with room for n members.
-func newObjectSized(n int) *Object {
-	return &Object{keys: make([]string, 0, n), vals: make([]any, 0, n)}
+// smallObject is an Object allocated together with room for its first members.
+type smallObject struct {
+	Object
+	keys [6]string
+	vals [6]any
+}
+
+// newSmallObject returns an empty object whose first six members need no
+// allocation of their own (one allocation where three would be).
+func newSmallObject() *Object {
+	s := &smallObject{}
+	s.Object.keys = s.keys[:0]
+	s.Object.vals = s.vals[:0]
+	return &s.Object
 }
 
 // find returns the position of key, or -1.
