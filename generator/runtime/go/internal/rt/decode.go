@@ -30,7 +30,9 @@ func Decode(data []byte) (any, error) {
 // policy or JSON's grammar, nesting deeper than MaxDepth) it leaves to Decode, so
 // the messages come from one place and deep text never grows the stack.
 func DecodeFast(data []byte) (any, error) {
-	if checkText(data) == nil {
+	// Outside strings JSON text is ASCII, so checking each string's bytes is
+	// checking the text is UTF-8; any other byte is left to Decode.
+	if !bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		f := fastDecoder{data: data, text: string(data)}
 		if v, ok := f.value(0); ok {
 			if f.space(); f.pos == len(data) {
@@ -108,7 +110,8 @@ func tooLong(n json.Number) bool {
 }
 
 // fastDecoder is DecodeFast's reader: each method reports false for anything
-// it leaves to Decode. Text reaching it is valid UTF-8 without a byte order mark.
+// it leaves to Decode (text that is not UTF-8 among them). Text reaching it
+// starts with no byte order mark.
 type fastDecoder struct {
 	data []byte
 	text string // data as one string: unescaped strings and numbers are slices of it
@@ -174,7 +177,7 @@ func (f *fastDecoder) object(depth int) (any, bool) {
 		f.pos++
 		return NewObject(), true
 	}
-	obj := newSmallObject()
+	obj := NewObject()
 	for {
 		f.space()
 		if f.pos >= len(f.data) || f.data[f.pos] != '"' {
@@ -244,16 +247,19 @@ func (f *fastDecoder) array(depth int) (any, bool) {
 func (f *fastDecoder) str() (string, bool) {
 	f.pos++ // the opening quote
 	start := f.pos
+	ascii := true
 	for f.pos < len(f.data) {
 		switch c := f.data[f.pos]; {
 		case c == '"':
 			f.pos++
-			return f.text[start : f.pos-1], true
+			s := f.text[start : f.pos-1]
+			return s, ascii || utf8.ValidString(s)
 		case c == '\\':
 			return f.escaped(start)
 		case c < 0x20:
 			return "", false
 		default:
+			ascii = ascii && c < utf8.RuneSelf
 			f.pos++
 		}
 	}
@@ -270,7 +276,7 @@ func (f *fastDecoder) escaped(start int) (string, bool) {
 		case c == '"':
 			f.pos++
 			f.buf = out
-			return string(out), true
+			return string(out), utf8.Valid(out)
 		case c < 0x20:
 			return "", false
 		case c != '\\':

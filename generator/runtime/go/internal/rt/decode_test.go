@@ -26,6 +26,8 @@ func TestDecodeFastGivesWhatDecodeGivesTreeForTreeAndErrorForError(t *testing.T)
 		nested(MaxDepth-1, "1"), nested(MaxDepth, "1"), nested(MaxDepth+1, "1"), nested(MaxDepth+2, `{"a": 1}`), nested(5000, ""),
 		strings.Repeat(`{"a":`, MaxDepth+3) + "1" + strings.Repeat("}", MaxDepth+3),
 		// refused: each must fail with Decode's own error
+		// not UTF-8: in a string, an escaped string, a key, between tokens, an encoded surrogate, a cut sequence
+		"[\"a\xff\"]", "[\"a\\n\xff\"]", "{\"\xff\": 1}", "[1, \xff]", "[\"\xed\xa0\x80\"]", "[\"\xc3\"]", "\"\xe2\x82\"",
 		`["\ud800"]`, `["\udc00"]`, `["\ud800\u0041"]`, `["\ud800x"]`, "[\"\xff\"]", "\xef\xbb\xbf{}",
 		"[" + strings.Repeat("7", MaxIntDigits+1) + "]", "[" + strings.Repeat("7", MaxIntDigits+1) + ",]",
 		"[1,]", `{"a" 1}`, `{"a":1,}`, "[01]", "[1.]", `"\x"`, `"\u12"`, `"\u12G4"`, "[", "]", `{"a":1}}`, "tru", "nul",

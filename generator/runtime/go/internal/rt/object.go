@@ -17,9 +17,13 @@ type Object struct {
 // linear search beats hashing and saves the map's allocation.
 const indexFrom = 8
 
-// NewObject returns an empty object.
+// NewObject returns an empty object; its first six members need no allocation
+// of their own (one allocation where up to nine would be).
 func NewObject() *Object {
-	return &Object{}
+	s := &smallObject{}
+	s.Object.keys = s.keys[:0]
+	s.Object.vals = s.vals[:0]
+	return &s.Object
 }
 
 // smallObject is an Object allocated together with room for its first members.
@@ -27,15 +31,6 @@ type smallObject struct {
 	Object
 	keys [6]string
 	vals [6]any
-}
-
-// newSmallObject returns an empty object whose first six members need no
-// allocation of their own (one allocation where three would be).
-func newSmallObject() *Object {
-	s := &smallObject{}
-	s.Object.keys = s.keys[:0]
-	s.Object.vals = s.vals[:0]
-	return &s.Object
 }
 
 // find returns the position of key, or -1.
