@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -33,14 +34,32 @@ func DecodeFast(data []byte) (any, error) {
 	// Outside strings JSON text is ASCII, so checking each string's bytes is
 	// checking the text is UTF-8; any other byte is left to Decode.
 	if !bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		f := fastDecoder{data: data, text: string(data)}
-		if v, ok := f.value(0); ok {
-			if f.space(); f.pos == len(data) {
-				return v, nil
-			}
+		f := decoders.Get().(*fastDecoder)
+		f.data, f.text, f.pos = data, string(data), 0
+		v, ok := f.value(0)
+		f.space()
+		ok = ok && f.pos == len(data)
+		f.release()
+		if ok {
+			return v, nil
 		}
 	}
 	return Decode(data)
+}
+
+// decoders holds fastDecoders between calls, so that their scratch space is
+// allocated once, not per document.
+var decoders = sync.Pool{New: func() any { return new(fastDecoder) }}
+
+// release forgets the document (the pool keeps none alive) and returns the
+// decoder to the pool; scratch space grown past a large document's is dropped.
+func (f *fastDecoder) release() {
+	clear(f.stack)
+	f.data, f.text, f.stack = nil, "", f.stack[:0]
+	if cap(f.stack) > 1<<12 || cap(f.buf) > 1<<16 {
+		f.stack, f.buf = nil, nil
+	}
+	decoders.Put(f)
 }
 
 // checkText applies the parts of the input policy that come before the syntax:
@@ -113,10 +132,11 @@ func tooLong(n json.Number) bool {
 // it leaves to Decode (text that is not UTF-8 among them). Text reaching it
 // starts with no byte order mark.
 type fastDecoder struct {
-	data []byte
-	text string // data as one string: unescaped strings and numbers are slices of it
-	pos  int
-	buf  []byte // unescaped string bytes, reused
+	data  []byte
+	text  string // data as one string: unescaped strings and numbers are slices of it
+	pos   int
+	buf   []byte // unescaped string bytes, reused
+	stack []any  // the items of the arrays being read, innermost last
 }
 
 func (f *fastDecoder) space() {
@@ -213,20 +233,23 @@ func (f *fastDecoder) object(depth int) (any, bool) {
 	}
 }
 
+// array reads an array's items onto the decoder's stack (shared by the arrays
+// inside it), then moves them into a slice of their exact length: one
+// allocation per array, not one per doubling.
 func (f *fastDecoder) array(depth int) (any, bool) {
 	f.pos++ // [
-	list := []any{}
 	f.space()
 	if f.pos < len(f.data) && f.data[f.pos] == ']' {
 		f.pos++
-		return list, true
+		return []any{}, true
 	}
+	base := len(f.stack)
 	for {
 		v, ok := f.value(depth)
 		if !ok {
 			return nil, false
 		}
-		list = append(list, v)
+		f.stack = append(f.stack, v)
 		f.space()
 		if f.pos >= len(f.data) {
 			return nil, false
@@ -236,6 +259,10 @@ func (f *fastDecoder) array(depth int) (any, bool) {
 			f.pos++
 		case ']':
 			f.pos++
+			list := make([]any, len(f.stack)-base)
+			copy(list, f.stack[base:])
+			clear(f.stack[base:])
+			f.stack = f.stack[:base]
 			return list, true
 		default:
 			return nil, false
