@@ -157,6 +157,7 @@ func (m RenderMedia) MarshalJSON() ([]byte, error) {
 // ParseChatEventFromJSON decodes and validates a chat_event document.
 // A JSON syntax error is reported as "failed to parse chat event JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseChatEventFromJSON(data []byte) (*ChatEvent, error) {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)

@@ -316,6 +316,7 @@ func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 // ParseChatModalityFromJSON decodes and validates a chat_modality document.
 // A JSON syntax error is reported as "failed to parse chat modality JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseChatModalityFromJSON(data []byte) (*ChatInput, error) {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)

@@ -106,6 +106,7 @@ func (m ContentItem) MarshalJSON() ([]byte, error) {
 // ParseDroidletChatFromJSON decodes and validates a droidlet_chat document.
 // A JSON syntax error is reported as "failed to parse droidlet chat JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseDroidletChatFromJSON(data []byte) (*DroidletChat, error) {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)

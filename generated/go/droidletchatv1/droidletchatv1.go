@@ -118,6 +118,7 @@ func (t *ContentItem) UnmarshalJSON(data []byte) error {
 // ParseDroidletChatV1FromJSON decodes and validates a droidlet_chat_v1 document.
 // A JSON syntax error is reported as "failed to parse droidlet chat v1 JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseDroidletChatV1FromJSON(data []byte) (*DroidletChat, error) {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)

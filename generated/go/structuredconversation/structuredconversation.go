@@ -115,6 +115,7 @@ func (m TextDocument) MarshalJSON() ([]byte, error) {
 // ParseStructuredConversationFromJSON decodes and validates a structured_conversation document.
 // A JSON syntax error is reported as "failed to parse structured conversation JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseStructuredConversationFromJSON(data []byte) (*ConversationDocument, error) {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)

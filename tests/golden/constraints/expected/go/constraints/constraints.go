@@ -163,6 +163,7 @@ func (t *ConstrainedPair) UnmarshalJSON(data []byte) error {
 // ParseConstraintsFromJSON decodes and validates a constraints document.
 // A JSON syntax error is reported as "failed to parse constraints JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseConstraintsFromJSON(data []byte) (*Constrained, error) {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)

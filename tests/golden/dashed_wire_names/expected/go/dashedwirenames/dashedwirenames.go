@@ -50,6 +50,7 @@ func (m Headers) MarshalJSON() ([]byte, error) {
 // ParseDashedWireNamesFromJSON decodes and validates a dashed_wire_names document.
 // A JSON syntax error is reported as "failed to parse dashed wire names JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseDashedWireNamesFromJSON(data []byte) (*Headers, error) {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)

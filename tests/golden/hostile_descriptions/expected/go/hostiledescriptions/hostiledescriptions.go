@@ -52,6 +52,7 @@ func (m Hostile) MarshalJSON() ([]byte, error) {
 // ParseHostileDescriptionsFromJSON decodes and validates a hostile_descriptions document.
 // A JSON syntax error is reported as "failed to parse hostile descriptions JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseHostileDescriptionsFromJSON(data []byte) (*Hostile, error) {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)

@@ -78,6 +78,7 @@ func (m Struct) MarshalJSON() ([]byte, error) {
 // ParseKeywordsFromJSON decodes and validates a keywords document.
 // A JSON syntax error is reported as "failed to parse keywords JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseKeywordsFromJSON(data []byte) (*Keywords, error) {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)

@@ -48,6 +48,7 @@ func (m Collisions) MarshalJSON() ([]byte, error) {
 // ParseNameCollisionsFromJSON decodes and validates a name_collisions document.
 // A JSON syntax error is reported as "failed to parse name collisions JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseNameCollisionsFromJSON(data []byte) (*Collisions, error) {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)

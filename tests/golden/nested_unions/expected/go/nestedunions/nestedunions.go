@@ -164,6 +164,7 @@ func (t *Pair) UnmarshalJSON(data []byte) error {
 // ParseNestedUnionsFromJSON decodes and validates a nested_unions document.
 // A JSON syntax error is reported as "failed to parse nested unions JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseNestedUnionsFromJSON(data []byte) (*Envelope, error) {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)

@@ -81,6 +81,7 @@ func (m Holder) MarshalJSON() ([]byte, error) {
 // ParseOddEnumValuesFromJSON decodes and validates a odd_enum_values document.
 // A JSON syntax error is reported as "failed to parse odd enum values JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseOddEnumValuesFromJSON(data []byte) (*Holder, error) {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)

@@ -70,6 +70,7 @@ func (m Inner) MarshalJSON() ([]byte, error) {
 // ParseOptionalVsNullableFromJSON decodes and validates a optional_vs_nullable document.
 // A JSON syntax error is reported as "failed to parse optional vs nullable JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseOptionalVsNullableFromJSON(data []byte) (*Flags, error) {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
