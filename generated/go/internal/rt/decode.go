@@ -57,9 +57,11 @@ var decoders = sync.Pool{New: func() any { return new(fastDecoder) }}
 // decoder to the pool; scratch space grown past a large document's is dropped.
 func (f *fastDecoder) release() {
 	clear(f.stack)
-	f.data, f.text, f.stack = nil, "", f.stack[:0]
-	if cap(f.stack) > 1<<12 || cap(f.buf) > 1<<16 {
-		f.stack, f.buf = nil, nil
+	clear(f.keys)
+	clear(f.vals)
+	f.data, f.text, f.stack, f.keys, f.vals = nil, "", f.stack[:0], f.keys[:0], f.vals[:0]
+	if cap(f.stack) > 1<<12 || cap(f.keys) > 1<<12 || cap(f.buf) > 1<<16 {
+		f.stack, f.keys, f.vals, f.buf = nil, nil, nil, nil
 	}
 	decoders.Put(f)
 }
@@ -137,8 +139,10 @@ type fastDecoder struct {
 	data  []byte
 	text  string // data as one string: unescaped strings and numbers are slices of it
 	pos   int
-	buf   []byte // unescaped string bytes, reused
-	stack []any  // the items of the arrays being read, innermost last
+	buf   []byte   // unescaped string bytes, reused
+	stack []any    // the items of the arrays being read, innermost last
+	keys  []string // the keys and values of the objects being read, innermost last
+	vals  []any
 }
 
 func (f *fastDecoder) space() {
@@ -192,6 +196,8 @@ func (f *fastDecoder) literal(word string) bool {
 	return true
 }
 
+// object reads an object's members onto the decoder's stacks, like array, and
+// then sets them into an object with room for as many (duplicates included).
 func (f *fastDecoder) object(depth int) (any, bool) {
 	f.pos++ // {
 	f.space()
@@ -199,7 +205,7 @@ func (f *fastDecoder) object(depth int) (any, bool) {
 		f.pos++
 		return NewObject(), true
 	}
-	obj := NewObject()
+	base := len(f.keys)
 	for {
 		f.space()
 		if f.pos >= len(f.data) || f.data[f.pos] != '"' {
@@ -218,7 +224,7 @@ func (f *fastDecoder) object(depth int) (any, bool) {
 		if !ok {
 			return nil, false
 		}
-		obj.Set(key, v)
+		f.keys, f.vals = append(f.keys, key), append(f.vals, v)
 		f.space()
 		if f.pos >= len(f.data) {
 			return nil, false
@@ -228,6 +234,13 @@ func (f *fastDecoder) object(depth int) (any, bool) {
 			f.pos++
 		case '}':
 			f.pos++
+			obj := objectFor(len(f.keys) - base)
+			for i, k := range f.keys[base:] {
+				obj.Set(k, f.vals[base+i])
+			}
+			clear(f.keys[base:])
+			clear(f.vals[base:])
+			f.keys, f.vals = f.keys[:base], f.vals[:base]
 			return obj, true
 		default:
 			return nil, false

@@ -35,6 +35,45 @@ type smallObject struct {
 	vals [6]any
 }
 
+// The objects a decoder makes once it knows how many members they have: one
+// allocation each, about the size they need.
+type (
+	object2 struct {
+		Object
+		keys [2]string
+		vals [2]any
+	}
+	object4 struct {
+		Object
+		keys [4]string
+		vals [4]any
+	}
+	object8 struct {
+		Object
+		keys [8]string
+		vals [8]any
+	}
+)
+
+// objectFor returns an empty object with room for n members.
+func objectFor(n int) *Object {
+	switch {
+	case n <= 2:
+		o := &object2{}
+		o.Object.keys, o.Object.vals = o.keys[:0], o.vals[:0]
+		return &o.Object
+	case n <= 4:
+		o := &object4{}
+		o.Object.keys, o.Object.vals = o.keys[:0], o.vals[:0]
+		return &o.Object
+	case n <= indexFrom:
+		o := &object8{}
+		o.Object.keys, o.Object.vals = o.keys[:0], o.vals[:0]
+		return &o.Object
+	}
+	return &Object{keys: make([]string, 0, n), vals: make([]any, 0, n)}
+}
+
 // find returns the position of key, or -1.
 func (o *Object) find(key string) int {
 	if o.index != nil {

@@ -17,6 +17,10 @@ func TestDecodeFastGivesWhatDecodeGivesTreeForTreeAndErrorForError(t *testing.T)
 	texts := []string{
 		`{"a": 1, "b": [true, false, null], "c": {"d": "e"}}`,
 		`{"a": 1, "a": 2, "b": 3, "a": 4}`,
+		// objects and arrays inside each other, of every size an object is allocated for
+		`[{"a": [{"b": 1}, {"c": 2, "d": [3, {"e": {}}]}], "f": []}, {"g": 3, "h": [[], [{}]], "i": {"j": {"k": [1, 2]}}}]`,
+		`{"a": {"b": 1, "c": 2, "d": 3}, "e": [1, 2, 3, 4, 5], "f": {"g": 1, "h": 2, "i": 3, "j": 4, "k": 5}, "l": 1, "m": 2, "n": 3, "o": 4}`,
+		`{"a": [1, {"b": [2, {"c": [3]}]}], "a": {"d": 1}}`,
 		"{" + strings.Join(wide, ", ") + "}",
 		`["plain", "esc\"aped\\", "\n\t\r\b\f\/", "\u00e9\u0000\u20ac", "\ud83d\ude00 and \uD83D\uDE00", "é€😀 raw"]`,
 		`[0, -0, 1.5, -2e10, 3E+2, 4e-1, 12345678901234567890123, 1.0]`,
