@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from generator import ir
+from generator import behaviour, ir
 from generator.errors import SpecError
 from generator.examples import check_examples, check_examples_in_python
 from generator.export import export
@@ -83,21 +83,13 @@ def generate(
     load -> lower -> export -> names (one pass per target language) -> descriptions (for the docs) -> render."""
     specs = list(specs)
     formats = tuple(lower(s) for s in specs)
+    # Checked before any target renders: a spec change that breaks a behaviour's declarations is a SpecError.
+    behaviours = resolve_behaviours(specs, formats)
     schemas = {f.id: export(f, s.document) for s, f in zip(specs, formats)}
     for spec, fmt in zip(specs, formats):
         check_examples(spec, fmt, schemas[fmt.id])
     wanted = [t for t in REGISTRY if t.name in set(targets)]
-    ctx = Context(
-        formats=formats,
-        schemas=schemas,
-        plain_schemas={f.id: export(f, s.document, with_rules=False) for s, f in zip(specs, formats)},
-        options=options,
-        history=history or {},
-        names={t.name: {f.id: assign_names(f, t.naming) for f in formats} for t in REGISTRY if t.naming is not None},
-    )
-    if any(t.name == "docs" for t in wanted):
-        described = {f.id: tuple(d for d in (t.describe(f, ctx) for t in REGISTRY) if d is not None) for f in formats}
-        ctx = dataclasses.replace(ctx, descriptions=described)
+    ctx = context(specs, formats, options, history, schemas=schemas, described=any(t.name == "docs" for t in wanted), behaviours=behaviours)
     files: dict[str, str] = {}
     for target in wanted:
         files.update(target.render(ctx))
@@ -105,6 +97,40 @@ def generate(
             # The examples run through the generated Python as its users will (their errors are what the docs show).
             check_examples_in_python(list(formats), files, options.python_package)
     return dict(sorted(files.items()))
+
+
+def resolve_behaviours(specs: list[LoadedSpec], formats: tuple[ir.Format, ...]) -> dict[str, behaviour.Behaviour]:
+    """Format id -> the behaviour set that applies to it, each checked against the format's IR (SpecError)."""
+    return {fmt.id: b for spec, fmt in zip(specs, formats) if (b := behaviour.resolve(spec.behaviours, fmt)) is not None}
+
+
+def context(
+    specs: list[LoadedSpec],
+    formats: tuple[ir.Format, ...],
+    options: Options = Options(),
+    history: dict[str, list[dict[str, object]]] | None = None,
+    schemas: dict[str, dict[str, Any]] | None = None,
+    described: bool = True,
+    behaviours: dict[str, behaviour.Behaviour] | None = None,
+) -> Context:
+    """The one Context every target renders from: the exported schemas (given, or exported here), the
+    behaviour set of each format (given, or resolved and checked here), each target's names and, when
+    `described`, each code target's description for the docs."""
+    if behaviours is None:
+        behaviours = resolve_behaviours(specs, formats)
+    ctx = Context(
+        formats=formats,
+        schemas=schemas if schemas is not None else {f.id: export(f, s.document) for s, f in zip(specs, formats)},
+        plain_schemas={f.id: export(f, s.document, with_rules=False) for s, f in zip(specs, formats)},
+        options=options,
+        history=history or {},
+        behaviours=behaviours,
+        names={t.name: {f.id: assign_names(f, t.naming) for f in formats} for t in REGISTRY if t.naming is not None},
+    )
+    if described:
+        descriptions = {f.id: tuple(d for d in (t.describe(f, ctx) for t in REGISTRY) if d is not None) for f in formats}
+        ctx = dataclasses.replace(ctx, descriptions=descriptions)
+    return ctx
 
 
 def ir_json(fmt: ir.Format) -> str:

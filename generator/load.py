@@ -20,6 +20,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from generator import cache, patterns
+from generator.behaviour import Behaviour, load_sets
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.naming import format_id_problem, go_package
 
@@ -31,6 +32,9 @@ class LoadedSpec:
     document: dict[str, Any]
     examples_valid: tuple[tuple[str, Any], ...]  # (file name, data)
     examples_invalid: tuple[tuple[str, dict[str, Any]], ...]  # (file name, {description, data, errors})
+    # Every behaviour set of the format's folder (specs/<format>/behaviour/), e.g. one for majors [1];
+    # a release snapshot reads its format folder's, so an earlier major keeps what applies to it.
+    behaviours: tuple[Behaviour, ...] = ()
 
 
 @functools.cache
@@ -389,10 +393,13 @@ def load_spec(spec_dir: Path, root: Path, format_id: str | None = None) -> Loade
         if not (isinstance(case, dict) and "data" in case and isinstance(case.get("errors"), list) and case["errors"]):
             raise SpecError(shown_case, "", "an invalid example must be an object with 'data' and a non-empty 'errors' list",
                             'write {"description": ..., "data": <the payload>, "errors": [{"path": ..., "message": ...}]}')
+    # A release snapshot (specs/<format>/history/<version>/) reads its format folder's behaviour.
+    format_dir = spec_dir.parent.parent if spec_dir.parent.name == "history" else spec_dir
     return LoadedSpec(
         format_id=format_id or spec_dir.name,
         path=shown,
         document=document,
         examples_valid=tuple(_read_examples(spec_dir / "examples" / "valid", root)),
         examples_invalid=tuple(invalid),
+        behaviours=tuple(load_sets(format_dir, _shown(format_dir, root))),
     )

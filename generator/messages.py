@@ -46,14 +46,9 @@ DEFAULTS = {
 }
 
 
-def show_number(value: float) -> str:
-    """1.0 -> "1", 0.5 -> "0.5": the same text whatever target renders it."""
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
-
-
 def number_literal(value: int | float) -> str:
-    """A numeric default as source text, the same in every target, so the value is
-    written out the same way: 1.0 -> "1", -0.0 -> "0", 0.5 -> "0.5", 1e300 -> "1e+300"."""
+    """A number as text, the same in every target's code (a default) and in every message (a limit):
+    1.0 -> "1", -0.0 -> "0", 0.5 -> "0.5", 1e300 -> "1e+300"."""
     if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
         return str(int(value))
     return repr(value)
@@ -71,7 +66,7 @@ def resolve(keyword: str, overrides: dict[str, str], limit: object = None, allow
     """The final template for one check: the spec's override or the default, with constants filled in."""
     template = overrides.get(keyword, DEFAULTS[keyword])
     if limit is not None:
-        shown = show_number(limit) if isinstance(limit, (int, float)) and not isinstance(limit, bool) else str(limit)
+        shown = number_literal(limit) if isinstance(limit, (int, float)) and not isinstance(limit, bool) else str(limit)
         template = template.replace("{limit}", literal(shown))
     if allowed is not None:
         template = template.replace("{allowed}", literal(", ".join(allowed)))

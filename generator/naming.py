@@ -22,8 +22,9 @@ PYTHON_RESERVED = frozenset(
     }
 )
 
-# Go keywords and predeclared identifiers a generated name must not shadow.
-GO_RESERVED = frozenset(
+# Go's keywords: a format whose Go package would spell one does not compile (format_id_problem).
+# Generated Go identifiers are exported (capitalised), so they never meet a keyword.
+GO_KEYWORDS = frozenset(
     {
         "break", "case", "chan", "const", "continue", "default", "defer", "else",
         "fallthrough", "for", "func", "go", "goto", "if", "import", "interface", "map",
@@ -117,7 +118,7 @@ def format_id_problem(format_id: str) -> tuple[str, str] | None:
         return f"the format id {format_id!r} is a Python keyword or soft keyword", "rename the folder"
     if format_id in dir(builtins):
         return f"the format id {format_id!r} is a Python builtin, which `from <package> import {format_id}` would shadow", "rename the folder"
-    if package in GO_RESERVED or package in GO_PREDECLARED:
+    if package in GO_KEYWORDS or package in GO_PREDECLARED:
         return (f"the format id {format_id!r} becomes the Go package {package!r}, a Go keyword or predeclared identifier",
                 "rename the folder")
     for name in {format_id, package}:
@@ -161,10 +162,7 @@ def python_top_level_clashes(code: str) -> list[tuple[str, str, str]]:
         for name, what in found:
             if name == "__all__" or (name in bound and bound[name] == what and what.startswith("imported")):
                 continue
-            if name in bound:
-                clashes.append((name, bound[name], what))
-            else:
-                bound[name] = what
+            _bind(bound, clashes, name, what)
     return clashes
 
 
@@ -181,13 +179,17 @@ def go_top_level_clashes(sources: dict[str, str]) -> list[tuple[str, str, str]]:
         for block in _GO_BLOCK.findall(code):
             names += re.findall(r"^\t([A-Za-z_][A-Za-z0-9_]*)\b", block, flags=re.M)
         for name in names:
-            if name in ("init", "_"):
-                continue
-            if name in bound:
-                clashes.append((name, bound[name], path))
-            else:
-                bound[name] = path
+            if name not in ("init", "_"):
+                _bind(bound, clashes, name, path)
     return clashes
+
+
+def _bind(bound: dict[str, str], clashes: list[tuple[str, str, str]], name: str, where: str) -> None:
+    """Record that `where` binds name: the first binding is kept, a later one is a clash (name, first, later)."""
+    if name in bound:
+        clashes.append((name, bound[name], where))
+    else:
+        bound[name] = where
 
 
 def clash_error(fmt: object, language: str, name: str, where: str) -> Exception:
@@ -210,7 +212,9 @@ def clash_error(fmt: object, language: str, name: str, where: str) -> Exception:
 #   - two names the spec's author controls (definitions, properties, x-name) that spell alike are
 #     an error naming both and the fix, since renaming one silently would change an API;
 #   - a name derived from data the author cannot rename (an enum value) takes the first free
-#     numeric suffix, in spec order ("a-b", "a_b" -> ModeAB, ModeAB2).
+#     numeric suffix, in spec order ("a-b", "a_b" -> ModeAB, ModeAB2);
+#   - a type named after where it sits (Go's inline unions and tuples, e.g. ChatMessageContent) is
+#     author-controlled through the names it is made of: one that spells another type's name is an error.
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ backtrack exponentially in Python's engine (see `check_backtracking`).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import cast
@@ -40,7 +41,6 @@ _GO_WORD = r"\p{L}\p{N}_"
 
 _SINGLE_ESCAPES = {"(": "(", ")": ")", "*": "*", "+": "+", "-": "-", ".": ".", "?": "?", "[": "[", "\\": "\\",
                    "]": "]", "^": "^", "n": "\n", "r": "\r", "t": "\t", "{": "{", "|": "|", "}": "}"}
-_NOT_NORMAL = set("()*+.?[\\]{|}")
 
 
 class PatternError(ValueError):
@@ -332,27 +332,38 @@ def category_ranges(name: str) -> tuple[tuple[int, int], ...]:
     return tuple(ranges)
 
 
-def _py_char(code: int, in_class: bool) -> str:
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_SPECIALS = "\\.^$*+?{}[]|()"  # outside a class, in both dialects
+
+
+def _pattern_char(code: int, specials: str, hex_escaped: bool) -> str:
+    """One character of a pattern: a short escape (\\n), a backslash before a special, a hex escape when asked."""
     ch = chr(code)
-    specials = "\\]^-[&~|" if in_class else "\\.^$*+?{}[]|()"
-    if ch == "\n":
-        return "\\n"
-    if ch == "\r":
-        return "\\r"
-    if ch == "\t":
-        return "\\t"
+    if ch in _SHORT_ESCAPES:
+        return _SHORT_ESCAPES[ch]
     if ch in specials:
         return "\\" + ch
-    if code < 0x20 or code == 0x7F or ch.isspace() and ch != " " or ch == "#":
+    if hex_escaped:
         return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
     return ch
+
+
+def _py_char(code: int, in_class: bool) -> str:
+    # Control characters, white space other than the space, and "#" (verbose mode's comment) are written as hex.
+    ch = chr(code)
+    return _pattern_char(code, "\\]^-[&~|" if in_class else _SPECIALS, code < 0x20 or code == 0x7F or ch.isspace() and ch != " " or ch == "#")
+
+
+def _range(value: object, in_class: bool, char: Callable[[int, bool], str]) -> str:
+    """A character range item in either dialect: one character, or lo-hi inside a class."""
+    lo, hi = cast(tuple[int, int], value)
+    return char(lo, in_class) if lo == hi else f"{char(lo, True)}-{char(hi, True)}"
 
 
 def _py_item(item: tuple[str, object], in_class: bool) -> str:
     kind, value = item
     if kind == "range":
-        lo, hi = cast(tuple[int, int], value)
-        return _py_char(lo, in_class) if lo == hi else f"{_py_char(lo, True)}-{_py_char(hi, True)}"
+        return _range(value, in_class, _py_char)
     if kind == "esc":
         return f"\\{value}"
     return "."
@@ -409,26 +420,13 @@ def to_python(text: str) -> str:
 
 
 def _go_char(code: int, in_class: bool) -> str:
-    ch = chr(code)
-    specials = "\\]^-[" if in_class else "\\.^$*+?{}[]|()"
-    if ch == "\n":
-        return "\\n"
-    if ch == "\r":
-        return "\\r"
-    if ch == "\t":
-        return "\\t"
-    if ch in specials:
-        return "\\" + ch
-    if code < 0x20 or code == 0x7F:
-        return f"\\x{code:02x}"
-    return ch
+    return _pattern_char(code, "\\]^-[" if in_class else _SPECIALS, code < 0x20 or code == 0x7F)
 
 
 def _go_item(item: tuple[str, object], in_class: bool) -> str:
     kind, value = item
     if kind == "range":
-        lo, hi = cast(tuple[int, int], value)
-        return _go_char(lo, in_class) if lo == hi else f"{_go_char(lo, True)}-{_go_char(hi, True)}"
+        return _range(value, in_class, _go_char)
     if kind == "dot":
         return "."
     if value == "d":

@@ -429,14 +429,3 @@ def unified_diff(out: Path, files: dict[str, str], display: str = "generated", l
     elif not result.manifest_current:
         chunks.append(f"({shown(MANIFEST)} is stale: it does not record exactly the files chatspec writes)\n")
     return "".join(chunks)
-
-
-def read_tree(out: Path) -> dict[str, str]:
-    """Every non-dot, non-cache file under `out` as text (undecodable bytes kept as surrogates): for tests and benchmarks."""
-    if not out.is_dir():
-        return {}
-    return {
-        p.relative_to(out).as_posix(): p.read_bytes().decode("utf-8", errors="surrogateescape")
-        for p in sorted(out.rglob("*"))
-        if p.is_file() and not any(part == "__pycache__" or part.startswith(".") for part in p.relative_to(out).parts)
-    }

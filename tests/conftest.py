@@ -36,6 +36,17 @@ def run_chatspec(root: Path | None, *args: str, cwd: Path = ROOT, **env: str) ->
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd, env={**os.environ, **env})
 
 
+def read_tree(out: Path) -> dict[str, str]:
+    """Every non-dot, non-cache file under `out` as text (undecodable bytes kept as surrogates)."""
+    if not out.is_dir():
+        return {}
+    return {
+        p.relative_to(out).as_posix(): p.read_bytes().decode("utf-8", errors="surrogateescape")
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and not any(part == "__pycache__" or part.startswith(".") for part in p.relative_to(out).parts)
+    }
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden",

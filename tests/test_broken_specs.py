@@ -17,8 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_chatspec
-from generator.write import read_tree
+from conftest import ROOT, read_tree, run_chatspec
 
 CORPUS = Path(__file__).resolve().parent / "broken_specs"
 CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "expected.txt").is_file())

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_chatspec
+from conftest import ROOT, read_tree, run_chatspec
 from generator import cache
-from generator.write import read_tree
 
 
 def _cache(root: Path) -> Path:

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_chatspec
+from conftest import ROOT, read_tree, run_chatspec
 from generator.core import discover, generate, histories
 from generator.options import load_options
-from generator.write import MANIFEST, read_tree, write_tree
+from generator.write import MANIFEST, write_tree
 
 
 def _run(root: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:

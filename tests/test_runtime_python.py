@@ -98,6 +98,8 @@ def test_deep_text_gets_the_same_verdict_from_the_non_recursive_decoder() -> Non
     # what lies deeper than MAX_DEPTH is checked but built empty.
     levels = 100_000
     assert _problems("[" * levels + "1," + "]" * levels)[0][1].startswith("invalid JSON: Expecting value")
+    assert _problems("[" * levels + "1" + "]" * (levels + 1))[0][1].startswith("invalid JSON: Extra data")
+    assert _problems("[" * levels + "]" * levels + " 1")[0][1].startswith("invalid JSON: Extra data")
     value = rt.load_json("[" * levels + "1" + "]" * levels)
     depth = 0
     while isinstance(value, list) and value:
@@ -157,7 +159,8 @@ def test_date_times_in_rfc_3339_with_a_zone_are_accepted(text: str) -> None:
      "2024-01-01T00:00:00+05:60", "2024-01-01T00:00:00+0530", "２０２４-01-01T00:00:00Z", "2024-1-01T00:00:00Z",
      "", "2024-01-01T00:00:00ZZ", "2O24-01-01T00:00:00Z", "2024-0a-01T00:00:00Z", "2024-01-0aT00:00:00Z",
      "2024-01-01T0a:00:00Z", "2024-01-01T00:0a:00Z", "2024-01-01T00:00:0aZ", "2024-01-01T00:00:00+0a:00",
-     "2024-01-01T00:00:00-00:0a"],
+     "2024-01-01T00:00:00-00:0a", "2024x01-01T00:00:00Z", "2024-01x01T00:00:00Z", "2024-01-01x00:00:00Z",
+     "2024-01-01T00x00:00Z", "2024-01-01T00:00x00Z", "2024-01-01T00:00:0Z", "2024-01-01T00:00:00+05x30"],
 )
 def test_other_date_times_are_refused(text: str) -> None:
     assert rt.parse_datetime_text(text) is None
@@ -167,7 +170,9 @@ def test_a_date_time_keeps_its_wire_text_while_it_denotes_the_same_instant() -> 
     parsed = rt.parse_datetime_text("2024-05-06T07:08:09.250-02:30")
     assert parsed is not None and rt.format_datetime(parsed) == "2024-05-06T07:08:09.250-02:30"
     assert rt.format_datetime(parsed.replace(minute=9)) == "2024-05-06T07:09:09.250000-02:30"
-    assert rt.format_datetime(rt.parse_datetime_text("2024-01-02T03:04:05+00:00").replace(second=6)) == "2024-01-02T03:04:06Z"  # type: ignore[union-attr]
+    utc = rt.parse_datetime_text("2024-01-02T03:04:05+00:00")
+    assert utc is not None and rt.format_datetime(utc) == "2024-01-02T03:04:05+00:00"
+    assert rt.format_datetime(utc.replace(second=6)) == "2024-01-02T03:04:06Z"
 
 
 # --- message formatting ---------------------------------------------------------
@@ -221,6 +226,75 @@ def test_values_are_shown_as_the_go_runtime_shows_them(text: str, shown: str) ->
 def test_the_error_message_is_the_first_problem_and_str_lists_every() -> None:
     error = rt.ValidationError([rt.ErrorDetail("/a", "first", "type"), rt.ErrorDetail("", "second", "type")])
     assert error.message == "first" and str(error) == "/a: first\n/: second" and isinstance(error, ValueError)
+
+
+# --- the x-rules (the Go runtime's rules_test.go pins the same cases) -------------
+
+
+def _reported(ctx: Any) -> list[str]:
+    return [f"{e.path} {e.keyword}: {e.message}" for e in ctx.reported()]
+
+
+@pytest.mark.parametrize(
+    ("value", "usable", "want"),
+    [("cy", True, ["/user member_of: user 'cy' is not one of the people"]), ("ann", True, []), (None, True, []),
+     ("cy", False, [])],
+)
+def test_member_of_looks_the_value_up_in_the_list_at_the_relative_pointer(value: object, usable: bool, want: list[str]) -> None:
+    ctx = rt.Context({"people": ["ann", "bob"], "user": value})
+    # The generated code passes INVALID for a value that failed its own checks (Go: usable false).
+    rt.rule_member_of(ctx, "user", value if usable else rt.INVALID, 0, ("people",), "user '{value}' is not one of the people")
+    assert _reported(ctx) == want
+    ctx = rt.Context({"people": "nobody", "user": "cy"})
+    rt.rule_member_of(ctx, "user", "cy", 0, ("people",), "not a member")
+    assert _reported(ctx) == []
+
+
+@pytest.mark.parametrize(
+    ("obj", "want"),
+    [({"kind": "x"}, ["/data required_when: data is required for x"]),
+     ({"kind": "x", "data": None}, ["/data required_when: data is required for x"]),
+     ({"kind": "x", "data": 1}, []), ({"kind": "y"}, []), ({}, []), ({"kind": 1}, [])],
+)
+def test_required_when_applies_only_while_the_condition_holds(obj: dict[str, Any], want: list[str]) -> None:
+    ctx = rt.Context(obj)
+    rt.rule_required_when(ctx, obj, "data", "kind", (), "x", "data is required for x", ())
+    assert _reported(ctx) == want
+    ctx = rt.Context(obj)
+    rt.rule_required_when(ctx, obj, "data", "kind", (), "x", "m", (rt.INVALID,))
+    assert _reported(ctx) == []
+
+
+@pytest.mark.parametrize(
+    ("obj", "want"),
+    [({"a": None}, [" at_least_one_of: a or b"]), ({}, [" at_least_one_of: a or b"]), ({"b": 0}, []), ({"a": "", "b": 1}, [])],
+)
+def test_at_least_one_of_wants_one_field_present_and_not_null(obj: dict[str, Any], want: list[str]) -> None:
+    ctx = rt.Context(obj)
+    rt.rule_at_least_one_of(ctx, obj, ("a", "b"), "a or b")
+    assert _reported(ctx) == want
+
+
+@pytest.mark.parametrize(
+    ("obj", "want"),
+    [({"kind": "x", "items": [{"t": "a"}, {"t": "z"}, {}, {"t": 1}]}, ["/items/1/t allowed_when: z not allowed", "/items/3/t allowed_when: 1 not allowed"]),
+     ({"kind": "y", "items": [{"t": "z"}]}, []), ({"items": [{"t": "z"}]}, []), ({"kind": "x", "items": {"t": "z"}}, [])],
+)
+def test_allowed_when_checks_each_item_while_the_condition_holds(obj: dict[str, Any], want: list[str]) -> None:
+    ctx = rt.Context(obj)
+    rt.rule_allowed_when(ctx, obj, "items", ("t",), "kind", (), "x", frozenset({"a", "b"}), "{value} not allowed", ())
+    assert _reported(ctx) == want
+
+
+@pytest.mark.parametrize(
+    ("obj", "want"),
+    [({"items": [{"t": "a"}, {"t": "b"}]}, []), ({"items": [{"t": "a"}, {}]}, ["/items contains: no b"]),
+     ({"items": []}, ["/items contains: no b"]), ({"items": "b"}, []), ({}, [])],
+)
+def test_contains_wants_one_item_with_the_value(obj: dict[str, Any], want: list[str]) -> None:
+    ctx = rt.Context(obj)
+    rt.rule_contains(ctx, obj, "items", ("t",), "b", "no b", ())
+    assert _reported(ctx) == want
 
 
 # --- the source as a source -------------------------------------------------------

@@ -65,21 +65,23 @@ def _edit(project: Path, fmt: str, change) -> Path:  # type: ignore[no-untyped-d
 
 
 def test_dropping_a_field_under_a_minor_bump_is_refused_naming_it(project: Path) -> None:
+    # output_format: a field the behaviour does not read (dropping one it reads is refused first,
+    # naming the behaviour's manifest: tests/test_behaviour.py).
     def drop(d: dict) -> None:  # type: ignore[type-arg]
-        del d["$defs"]["ChatEvent"]["properties"]["completion_running"]
+        del d["$defs"]["ChatEvent"]["properties"]["output_format"]
         d["x-version"] = "1.1.0"
     _edit(project, "chat_event", drop)
     for example in (project / "specs" / "chat_event" / "examples" / "valid").glob("*.json"):
         data = json.loads(example.read_text())
-        data.pop("completion_running", None)
+        data.pop("output_format", None)
         example.write_text(json.dumps(data))
     done = _chatspec(project, "generate")
     assert done.returncode == 2
     assert ("specs/chat_event/spec.json: at /x-version: x-version 1.1.0 is a minor bump, "
-            "but the change is major: field removed: ChatEvent.completion_running") in done.stderr
+            "but the change is major: field removed: ChatEvent.output_format") in done.stderr
     assert "it must move to 2.0.0" in done.stderr
     refused = _chatspec(project, "bump", "chat_event", "--to", "minor")
-    assert refused.returncode == 2 and "refused" in refused.stderr and "ChatEvent.completion_running" in refused.stderr
+    assert refused.returncode == 2 and "refused" in refused.stderr and "ChatEvent.output_format" in refused.stderr
     # The author's own 1.1.0 is refused the same way; asking for the major bump locks 2.0.0.
     kept = _chatspec(project, "bump", "chat_event")
     assert kept.returncode == 2 and "use 2.0.0" in kept.stderr

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from generator import ir
+from generator.behaviour import Behaviour
 from generator.naming import Names, NamingPolicy
 from generator.options import Options
 
@@ -40,6 +41,8 @@ class Context:
     history: Mapping[str, list[dict[str, object]]] = field(default_factory=dict)  # format id -> releases, newest first
     names: Mapping[str, Mapping[str, Names]] = field(default_factory=dict)  # target name -> format id -> its identifiers
     descriptions: Mapping[str, tuple[Description, ...]] = field(default_factory=dict)  # format id -> per code target
+    # format id -> the behaviour set that applies to it (specs/<format>/behaviour/), checked against its IR
+    behaviours: Mapping[str, Behaviour] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

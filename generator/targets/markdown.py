@@ -14,9 +14,10 @@ import re
 from dataclasses import dataclass
 
 from generator import ir
+from generator.behaviour import Behaviour, docs_text
 from generator.export import schema_text
 from generator.naming import go_package
-from generator.render import header, render, template_exists
+from generator.render import header, render
 from generator.targets.base import Context, Description, Target
 
 # Characters that open Markdown syntax anywhere in a line (links, emphasis, code,
@@ -207,8 +208,9 @@ class AliasSection:
 class FormatPage:
     """The page of one format; each code target's spelling comes from its Description."""
 
-    def __init__(self, fmt: ir.Format, code: tuple[Description, ...]) -> None:
+    def __init__(self, fmt: ir.Format, code: tuple[Description, ...], behaviour: Behaviour | None = None) -> None:
         self.fmt = fmt
+        self.behaviour_set = behaviour if behaviour is not None and "docs" in behaviour.texts else None
         self.defs = {d.name: d for d in fmt.definitions}
         self.code = code
 
@@ -274,19 +276,23 @@ class FormatPage:
 
     def rule_text(self, rule: ir.Rule) -> str:
         fields = ", ".join(md_code(f, True) for f in rule.fields)
-        if rule.kind == "member_of":
-            where = "/".join(rule.pointer)
-            return f"{md_code(rule.fields[0], True)} must be an item of {md_code(where, True)} ({rule.up} level(s) up)"
-        if rule.kind == "at_least_one_of":
-            return f"at least one of {fields} is present and not null"
-        if rule.kind == "contains":
-            return f"some item of {md_code(rule.fields[0], True)} has {md_json(rule.equals, True)} at {md_code('/' + '/'.join(rule.pointer), True)}"
-        assert rule.when is not None
-        when = f"when {md_code(rule.when.field + ''.join('/' + p for p in rule.when.pointer), True)} is {md_json(rule.when.equals, True)}"
-        if rule.kind == "required_when":
-            return f"{md_code(rule.fields[0], True)} is required {when}"
-        allowed = ", ".join(md_json(a, True) for a in rule.allowed)
-        return f"{when}, each item of {md_code(rule.fields[0], True)} has one of {allowed} at {md_code('/' + '/'.join(rule.pointer), True)}"
+        when = "" if rule.when is None else (
+            f"when {md_code(rule.when.field + ''.join('/' + p for p in rule.when.pointer), True)} is {md_json(rule.when.equals, True)}")
+        match rule.kind:
+            case "member_of":
+                where = "/".join(rule.pointer)
+                return f"{md_code(rule.fields[0], True)} must be an item of {md_code(where, True)} ({rule.up} level(s) up)"
+            case "at_least_one_of":
+                return f"at least one of {fields} is present and not null"
+            case "contains":
+                return f"some item of {md_code(rule.fields[0], True)} has {md_json(rule.equals, True)} at {md_code('/' + '/'.join(rule.pointer), True)}"
+            case "required_when":
+                return f"{md_code(rule.fields[0], True)} is required {when}"
+            case "allowed_when":
+                allowed = ", ".join(md_json(a, True) for a in rule.allowed)
+                return f"{when}, each item of {md_code(rule.fields[0], True)} has one of {allowed} at {md_code('/' + '/'.join(rule.pointer), True)}"
+            case _:
+                raise ValueError(f"the docs have no text for rule kind {rule.kind!r}")
 
     def model_section(self, model: ir.Model) -> ModelSection:
         rows = []
@@ -312,9 +318,10 @@ class FormatPage:
         )
 
     def behaviour(self) -> str:
-        """The format's behaviour section (templates/markdown/behaviour/<format>.md.j2), or ""."""
-        name = f"markdown/behaviour/{self.fmt.id}.md.j2"
-        return render(name, fmt=self.fmt, go_package=go_package(self.fmt.id)).strip() if template_exists(name) else ""
+        """The format's behaviour section (specs/<format>/behaviour/docs.md), or ""."""
+        if self.behaviour_set is None:
+            return ""
+        return docs_text(self.behaviour_set, self.fmt, go_package(self.fmt.id), go_package(self.behaviour_set.format_id))
 
     def diagram(self) -> list[str]:
         """Mermaid classDiagram lines: models with their fields, and what refers to what."""
@@ -336,16 +343,29 @@ class FormatPage:
         return lines + edges
 
     def short_type(self, t: ir.TypeRef) -> str:
-        if isinstance(t, ir.Ref):
-            return t.name
-        if isinstance(t, ir.ListType):
-            return self.short_type(t.item) + "_list"
-        if isinstance(t, ir.MapType):
-            return self.short_type(t.value) + "_map"
-        if isinstance(t, ir.NullableType):
-            return self.short_type(t.inner)
-        return {"string": "string", "date-time": "string", "bytes": "string", "numeric": "number", "boolean": "boolean",
-                "any": "any", "tuple": "tuple", "union": "union"}[t.kind]
+        """A type as one diagram word, e.g. "Message_list"."""
+        match t:
+            case ir.Ref():
+                return t.name
+            case ir.ListType():
+                return self.short_type(t.item) + "_list"
+            case ir.MapType():
+                return self.short_type(t.value) + "_map"
+            case ir.NullableType():
+                return self.short_type(t.inner)
+            case ir.StringType() | ir.DateTimeType() | ir.BytesType():
+                return "string"
+            case ir.NumericType():
+                return "number"
+            case ir.BooleanType():
+                return "boolean"
+            case ir.AnyType():
+                return "any"
+            case ir.TupleType():
+                return "tuple"
+            case ir.UnionType():
+                return "union"
+        raise AssertionError(f"the docs' diagram has no word for the type kind {t.kind!r}")
 
     def page(self, history: list[dict[str, str]], label: str) -> str:
         fmt = self.fmt
@@ -368,7 +388,7 @@ class FormatPage:
         ]
         return render(
             "markdown/format.md.j2",
-            header=html_comment(header(fmt.source)),
+            header=html_comment(header(fmt.source, self.behaviour_set.source("docs") if self.behaviour_set else None)),
             fmt=fmt,
             format_id=md_code(fmt.id),
             title=md_inline(label),
@@ -410,7 +430,7 @@ class DocsTarget(Target):
                  "changes": "; ".join(md_inline(str(c)) for c in h["changes"]) or "first release"}  # type: ignore[attr-defined]
                 for h in ctx.history.get(fmt.id, [])
             ]
-            files[f"docs/{fmt.id}.md"] = FormatPage(fmt, ctx.descriptions.get(fmt.id, ())).page(rows, labels[fmt.id])
+            files[f"docs/{fmt.id}.md"] = FormatPage(fmt, ctx.descriptions.get(fmt.id, ()), ctx.behaviours.get(fmt.id)).page(rows, labels[fmt.id])
             files[f"docs/schemas/{fmt.id}.schema.json"] = schema_text(ctx.schemas[fmt.id])
         index = [(md_inline(labels[f.id]), f.id, md_code(f.id, True), md_inline(f.version), md_inline(first_sentence(f.description)))
                  for f in ctx.formats]

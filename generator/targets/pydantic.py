@@ -23,11 +23,11 @@ from typing import Any
 from generator import cache, ir
 from generator.errors import SpecError, pointer_of
 from generator.pyformat import format_python
-from generator.render import Templates, header
+from generator.render import Templates, header, unknown_kind
 from generator.targets.base import Context, Target
 
 # The templates under templates/ this target renders, with the filters they use.
-TEMPLATES = Templates(pystr=repr)
+TEMPLATES = Templates(pystr=repr, unknown=unknown_kind)
 
 
 PACKAGE = "chatformats_pydantic"

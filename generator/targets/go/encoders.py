@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generator import ir
-from generator.targets.go.target import INLINE_TYPES
+from generator.targets.go.names import INLINE_TYPES
 from generator.targets.go.types import GoTypes
 from generator.targets.go.views import Encode, GoType, TreeFunc, TreeHelper
 

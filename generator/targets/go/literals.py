@@ -57,6 +57,19 @@ def go_comment(text: str, indent: str = "") -> tuple[str, ...]:
     return tuple(lines)
 
 
+def go_const(value: str | bool | int | float) -> str:
+    """A Go untyped constant: a string literal, true or false, or the number as Python writes it (1.0 stays a float)."""
+    match value:
+        case str():
+            return go_str(value)
+        case bool():
+            return "true" if value else "false"
+        case int() | float():
+            return repr(value)
+        case _:
+            raise AssertionError(f"a Go constant is a string, a boolean or a number, not {value!r}")
+
+
 _VALID_TAG = re.compile(r"^[A-Za-z0-9!#$%&()*+\-./:;<=>?@\[\]^_{|}~ ]+$")
 
 

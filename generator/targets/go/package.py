@@ -9,25 +9,21 @@ gets its own comment line, which ends gofmt's alignment sections.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 
 from generator import ir, runtime
-from generator.messages import number_literal, show_number
+from generator.behaviour import Behaviour, GoParts, constants, go_parts
+from generator.messages import number_literal
 from generator.naming import Names, clash_error, go_name, go_package, go_top_level_clashes
 from generator.options import Options
-from generator.render import Templates, header, template_exists
+from generator.render import Templates, header, unknown_kind
 from generator.targets.go.definitions import Definitions
-from generator.targets.go.literals import go_comment, go_str
-from generator.targets.go.views import GoType
-
-
-def unhandled(kind: object) -> str:
-    """What a template's dispatch on a view kind ends in: the views make no other kind."""
-    raise AssertionError(f"templates/go has no case for the view kind {kind!r}")
-
+from generator.targets.go.literals import go_comment, go_const, go_str
+from generator.targets.go.views import ConstantView, GoType
 
 # The templates under templates/go/ and the filters they spell Go with.
-TEMPLATES = Templates(gostr=go_str, gofloat=show_number, gonumber=number_literal, unhandled=unhandled)
+TEMPLATES = Templates(gostr=go_str, goconst=go_const, gonumber=number_literal, unknown=unknown_kind)
 
 
 def imports(types: Iterable[GoType], *always: str) -> list[str]:
@@ -38,24 +34,37 @@ def imports(types: Iterable[GoType], *always: str) -> list[str]:
 class GoPackage:
     """One format's package: its views, built once, and its files."""
 
-    def __init__(self, fmt: ir.Format, options: Options, names: Names) -> None:
+    def __init__(self, fmt: ir.Format, options: Options, names: Names, behaviour: Behaviour | None = None) -> None:
         self.fmt = fmt
         self.options = options
+        self.names = names
+        self.behaviour = behaviour if behaviour is not None and "go" in behaviour.texts else None
+        self.parts = go_parts(self.behaviour, options.go_module) if self.behaviour is not None else GoParts("", {})
         self.package = go_package(fmt.id)
-        self.views = Definitions(fmt, names, self.behaviour_fields)
+        self.views = Definitions(fmt, names, self.behaviour_fields)  # after self.parts: the structs read behaviour_fields
 
     def behaviour_fields(self, model: str) -> str:
-        """Unexported struct fields a model's behaviour methods keep (e.g. an index)."""
-        name = f"go/behaviour/{self.fmt.id}/{model}.fields.go.j2"
-        return TEMPLATES.render(name, fmt=self.fmt).strip("\n") if template_exists(name) else ""
+        """Struct fields a model's behaviour methods keep (e.g. an index)."""
+        return self.parts.fields.get(model, "")
 
-    def render_behaviour(self, context: Mapping[str, object]) -> str | None:
-        """behaviour.go: the format's hand-written methods, when it has any for this version."""
-        behaviour = f"go/behaviour/{self.fmt.id}.go.j2"
-        if not template_exists(behaviour):
-            return None
-        code = TEMPLATES.render(behaviour, **context)
-        return code if code.strip() else None  # a template may apply to some versions only
+    def behaviour_file(self) -> str:
+        """behaviour.go: the stored go.go under the generated header and package clause, with the
+        constants it reads (manifest [constants]) emitted from the IR after its imports."""
+        assert self.behaviour is not None
+        fmt = self.fmt
+        consts = []
+        for c in constants(fmt, self.behaviour):
+            model = next(m for m in fmt.models if m.name == c.model)
+            field = self.names.fields[model.name, next(f.wire_name for f in model.fields if f.name == c.field)]
+            consts.append(ConstantView(f"{c.model}{field}{c.facet.capitalize()}", c.facet, c.model, field, c.value))
+        code = self.parts.code
+        if consts:
+            imports = re.match(r"(import \([^)]*\)\n|import \"[^\"]*\"\n)", code)
+            at = imports.end() if imports else 0
+            block = TEMPLATES.render("go/constants.go.j2", consts=consts)
+            code = code[:at] + ("\n" if at else "") + block + ("\n" if at == 0 else "") + code[at:]
+        return TEMPLATES.render("go/stored_source.go.j2", header=header(fmt.source, self.behaviour.source("go")),
+                                package=self.package, code=code)
 
     def files(self) -> dict[str, str]:
         fmt, views = self.fmt, self.views
@@ -86,23 +95,25 @@ class GoPackage:
         )
         base = f"go/{self.package}"
         files = {
-            f"{base}/{self.package}.go": TEMPLATES.render("go/types.go.j2", **context),
+            # The structs hold the fields the behaviour's go.go adds, so the header names it too.
+            f"{base}/{self.package}.go": TEMPLATES.render("go/types.go.j2", **{**context, "header": header(
+                fmt.source, self.behaviour.source("go") if self.behaviour is not None and self.parts.fields else None)}),
             f"{base}/validate.go": TEMPLATES.render("go/validate.go.j2", **context),
             f"{base}/fuzz_test.go": TEMPLATES.render("go/fuzz_test.go.j2", **context),
         }
-        behaviour = self.render_behaviour(context)
-        if behaviour is not None:
-            files[f"{base}/behaviour.go"] = behaviour
+        if self.behaviour is not None:
+            files[f"{base}/behaviour.go"] = self.behaviour_file()
         for name, first, second in go_top_level_clashes({p: c for p, c in files.items() if not p.endswith("_test.go")})[:1]:
             files_named = sorted({first.removeprefix("go/"), second.removeprefix("go/")})
             raise clash_error(fmt, "Go", name, f"in {' and '.join(files_named)}")
         return files
 
 
-def render_module(formats: list[ir.Format], options: Options, names: Mapping[str, Names]) -> dict[str, str]:
+def render_module(formats: list[ir.Format], options: Options, names: Mapping[str, Names],
+                  behaviours: Mapping[str, Behaviour] | None = None) -> dict[str, str]:
     """Every file of generated/go/, keyed by path under generated/."""
     files = {"go/go.mod": TEMPLATES.render("go/go.mod.j2", module=options.go_module)}
     files.update(runtime.go_runtime())
     for fmt in formats:
-        files.update(GoPackage(fmt, options, names[fmt.id]).files())
+        files.update(GoPackage(fmt, options, names[fmt.id], (behaviours or {}).get(fmt.id)).files())
     return files

@@ -5,7 +5,7 @@ from __future__ import annotations
 from generator import ir
 from generator.errors import SpecError
 from generator.patterns import PatternError, to_go
-from generator.targets.go.target import INLINE_TYPES
+from generator.targets.go.names import INLINE_TYPES
 from generator.targets.go.types import GoTypes
 from generator.targets.go.views import (EnumParser, GoType, ListParser, MapParser, NamedParser, NullableParser, NumberParser,
                                         Parser, ParserVar, ScalarParser, StringParser)

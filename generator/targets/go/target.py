@@ -8,36 +8,11 @@ from __future__ import annotations
 import re
 
 from generator import ir, runtime
-from generator.naming import InlineTypes, NamingPolicy, go_name, go_package
+from generator.naming import NamingPolicy, go_name, go_package
 from generator.options import Options
 from generator.targets.base import Context, Description, Target, Vendoring
+from generator.targets.go.names import INLINE_TYPES, PACKAGE_NAMES, field_name
 from generator.write import RefusedError
-
-# Methods every generated type has: a field or variant taking the name gets "Field" appended.
-METHOD_NAMES = frozenset({"Validate", "MarshalJSON", "UnmarshalJSON"})
-# Package-level type names the templates define; a definition may not take them.
-PACKAGE_NAMES = frozenset({"FormatID", "Version", "ValidationError", "ErrorDetail"})
-
-
-def field_name(name: str) -> str:
-    """The exported Go field of a spec field or tuple item, e.g. "session_id" -> "SessionID", "validate" -> "ValidateField"."""
-    spelled = go_name(name)
-    return spelled + "Field" if spelled in METHOD_NAMES else spelled
-
-
-# The Go field of a union variant told apart by its JSON kind.
-KIND_FIELDS = {"string": "String", "array": "Array", "object": "Object", "integer": "Integer", "number": "Number",
-               "boolean": "Boolean"}
-
-
-def variant_field(variant: ir.TypeRef, selector: str) -> str:
-    """The union's Go field for a variant: the definition it refers to, else its JSON kind or tag, e.g. "String"."""
-    return variant.name if isinstance(variant, ir.Ref) else KIND_FIELDS.get(selector, go_name(selector))
-
-
-# A union or tuple written inline gets a Go type named after where it sits, e.g. ChatMessageContent, DocTagsItem.
-INLINE_TYPES = InlineTypes(item=lambda name: name + "Item", value=lambda name: name + "Value", variant=variant_field,
-                           tuple_item=field_name, reserved_variants=METHOD_NAMES)
 
 
 _GO_ELEMENT = re.compile(r"[A-Za-z0-9._~-]+")
@@ -88,7 +63,7 @@ class GoTarget(Target):
     def render(self, ctx: Context) -> dict[str, str]:
         from generator.targets.go.package import render_module
 
-        return render_module(list(ctx.formats), ctx.options, ctx.names[self.name])
+        return render_module(list(ctx.formats), ctx.options, ctx.names[self.name], ctx.behaviours)
 
     def shared_files(self, options: Options) -> frozenset[str]:
         return frozenset({"go/go.mod", *(f"go/internal/rt/{name}" for name in runtime.go_files())})

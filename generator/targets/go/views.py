@@ -347,3 +347,14 @@ class KnownView:
     name: str  # e.g. "ChatEventRoleValues"
     values: tuple[str, ...]  # in spec order
     doc: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ConstantView:
+    """A constant behaviour code reads, from the IR, e.g. ConversationDocumentMaxMessagesMaximum."""
+
+    name: str
+    facet: str  # e.g. "maximum", "default"
+    model: str
+    field: str  # the Go field
+    value: str | bool | int | float

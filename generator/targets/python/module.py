@@ -15,17 +15,15 @@ from generator.errors import SpecError, pointer_of
 from generator.messages import number_literal
 from generator.naming import Names, clash_error, constant_case, python_attr, python_top_level_clashes, snake_case
 from generator.patterns import to_python
+from generator.behaviour import Behaviour, PythonParts, constants, python_parts
 from generator.pyformat import format_python
-from generator.render import Templates, header, template_exists
+from generator.render import Templates, header
 
 # The templates under templates/ this target renders, with the filters they use.
 TEMPLATES = Templates(pystr=repr)
 
 
 PACKAGE = "chatformats"
-
-# Files of the package that no single format owns (golden cases leave them out).
-SHARED_FILES = frozenset({f"python/{PACKAGE}/__init__.py", f"python/{PACKAGE}/_runtime.py", f"python/{PACKAGE}/py.typed"})
 
 # Locals of a generated parse function; a field local never takes these names.
 _PARSE_LOCALS = frozenset({"obj", "ctx", "data", "mark"})
@@ -86,7 +84,7 @@ class ModelView:
     keys_const: str
     type_message: str
     unknown_message: str
-    behaviour: str  # the class body's behaviour methods (templates/python/behaviour/<format>/<Model>.py.j2), or ""
+    behaviour: str  # members the class gains from the behaviour's `class <Model>:` (specs/<format>/behaviour/python.py), or ""
 
 
 @dataclass(frozen=True)
@@ -115,9 +113,11 @@ class KnownValuesView:
 class PythonModule:
     """Builds the views of one format's module."""
 
-    def __init__(self, fmt: ir.Format, names: Names) -> None:
+    def __init__(self, fmt: ir.Format, names: Names, behaviour: Behaviour | None = None) -> None:
         self.fmt = fmt
         self.names = names
+        self.behaviour = behaviour if behaviour is not None and "python" in behaviour.texts else None
+        self.parts = python_parts(self.behaviour) if self.behaviour is not None else PythonParts([], "", {})
         self.parsers: list[tuple[str, str]] = []  # (constant, expression) in definition order
 
     # --- names -----------------------------------------------------------
@@ -272,22 +272,25 @@ class PythonModule:
     def rule_call(self, rule: ir.Rule, locals_by_wire: dict[str, str]) -> str:
         msg = py_str(rule.message)
         inputs = py_tuple([locals_by_wire[w] for w in rule.fields])
-        if rule.kind == "member_of":
-            return (f"_rt.rule_member_of(ctx, {py_str(rule.fields[0])}, {locals_by_wire[rule.fields[0]]}, "
-                    f"{rule.up}, {py_tuple([py_str(p) for p in rule.pointer])}, {msg})")
-        if rule.kind == "at_least_one_of":
-            return f"_rt.rule_at_least_one_of(ctx, obj, {py_tuple([py_str(w) for w in rule.fields])}, {msg})"
-        assert rule.when is not None or rule.kind == "contains"
-        if rule.kind == "contains":
-            return (f"_rt.rule_contains(ctx, obj, {py_str(rule.fields[0])}, {py_tuple([py_str(p) for p in rule.pointer])}, "
-                    f"{py_str(rule.equals or '')}, {msg}, {inputs})")
-        assert rule.when is not None
-        when = f"{py_str(rule.when.field)}, {py_tuple([py_str(p) for p in rule.when.pointer])}, {py_str(rule.when.equals)}"
-        if rule.kind == "required_when":
-            return f"_rt.rule_required_when(ctx, obj, {py_str(rule.fields[0])}, {when}, {msg}, {inputs})"
-        allowed = "frozenset(" + py_tuple([py_str(a) for a in rule.allowed]) + ")"
-        return (f"_rt.rule_allowed_when(ctx, obj, {py_str(rule.fields[0])}, {py_tuple([py_str(p) for p in rule.pointer])}, "
-                f"{when}, {allowed}, {msg}, {inputs})")
+        when = "" if rule.when is None else (
+            f"{py_str(rule.when.field)}, {py_tuple([py_str(p) for p in rule.when.pointer])}, {py_str(rule.when.equals)}")
+        match rule.kind:
+            case "member_of":
+                return (f"_rt.rule_member_of(ctx, {py_str(rule.fields[0])}, {locals_by_wire[rule.fields[0]]}, "
+                        f"{rule.up}, {py_tuple([py_str(p) for p in rule.pointer])}, {msg})")
+            case "at_least_one_of":
+                return f"_rt.rule_at_least_one_of(ctx, obj, {py_tuple([py_str(w) for w in rule.fields])}, {msg})"
+            case "contains":
+                return (f"_rt.rule_contains(ctx, obj, {py_str(rule.fields[0])}, {py_tuple([py_str(p) for p in rule.pointer])}, "
+                        f"{py_str(rule.equals or '')}, {msg}, {inputs})")
+            case "required_when":
+                return f"_rt.rule_required_when(ctx, obj, {py_str(rule.fields[0])}, {when}, {msg}, {inputs})"
+            case "allowed_when":
+                allowed = "frozenset(" + py_tuple([py_str(a) for a in rule.allowed]) + ")"
+                return (f"_rt.rule_allowed_when(ctx, obj, {py_str(rule.fields[0])}, {py_tuple([py_str(p) for p in rule.pointer])}, "
+                        f"{when}, {allowed}, {msg}, {inputs})")
+            case _:
+                raise ValueError(f"the Python target has no check for rule kind {rule.kind!r}")
 
     def model_view(self, model: ir.Model, index: int) -> ModelView:
         attrs = self.names.of_model(model)
@@ -310,8 +313,20 @@ class PythonModule:
             keys_const=keys_const,
             type_message=py_str(model.type_message),
             unknown_message=py_str(model.unknown_message),
-            behaviour=render_behaviour(self.fmt, model.name),
+            behaviour=self.parts.methods.get(model.name, ""),
         )
+
+    def behaviour_constants(self) -> str:
+        """The spec facts the behaviour reads (manifest [constants]), e.g.
+        CHAT_STATE_MAX_HISTORY_SIZE_DEFAULT: Final = 1000, from the IR."""
+        if self.behaviour is None:
+            return ""
+        out = []
+        for c in constants(self.fmt, self.behaviour):
+            value = py_str(c.value) if isinstance(c.value, str) else repr(c.value)
+            out.append(f"{constant_case(c.model)}_{constant_case(c.field)}_{c.facet.upper()}: Final = {value}\n"
+                       + py_docstring(f"The {c.facet} of {c.model}.{python_attr(c.field)} in the spec."))
+        return "\n\n".join(out)
 
     def known_values(self) -> list[KnownValuesView]:
         return [
@@ -364,10 +379,11 @@ class PythonModule:
         ]
         named_parsers += [(self.parser_const(a.name), self.parser(a.type)) for a in self.alias_order()]
         root = fmt.definition(fmt.root)
-        behaviour_imports, behaviour = split_imports(render_behaviour(fmt))
+        behaviour_imports = self.parts.imports
+        behaviour = "\n\n".join(part for part in (self.behaviour_constants(), self.parts.module) if part)
         code = TEMPLATES.render(
             "python/module.py.j2",
-            header=header(fmt.source),
+            header=header(fmt.source, self.behaviour.source("python") if self.behaviour else None),
             fmt=fmt,
             doc=py_docstring(f"{fmt.title} (format {fmt.id}, version {fmt.version}).\n\n{fmt.description}"),
             enums=enums,
@@ -391,23 +407,6 @@ class PythonModule:
         for name, first, second in python_top_level_clashes(code)[:1]:
             raise clash_error(self.fmt, "Python", name, f"{first}, and {second}")
         return format_python(code)
-
-
-def render_behaviour(fmt: ir.Format, model: str | None = None) -> str:
-    """A format's behaviour code, or "": module-level code from
-    templates/python/behaviour/<format>.py.j2, or with a model the methods its
-    class gains from templates/python/behaviour/<format>/<Model>.py.j2."""
-    name = f"python/behaviour/{fmt.id}.py.j2" if model is None else f"python/behaviour/{fmt.id}/{model}.py.j2"
-    return TEMPLATES.render(name, fmt=fmt).strip() if template_exists(name) else ""
-
-
-def split_imports(code: str) -> tuple[list[str], str]:
-    """A behaviour block's leading import lines (they go to the module's imports) and the rest."""
-    lines = code.splitlines()
-    n = 0
-    while n < len(lines) and (lines[n].startswith(("import ", "from ")) or not lines[n].strip()):
-        n += 1
-    return [line for line in lines[:n] if line.strip()], "\n".join(lines[n:]).strip()
 
 
 def public_names(code: str) -> list[str]:
@@ -444,7 +443,8 @@ def all_types(fmt: ir.Format) -> list[ir.TypeRef]:
     return found
 
 
-def render_package(formats: list[ir.Format], package: str, names: Mapping[str, Names]) -> dict[str, str]:
+def render_package(formats: list[ir.Format], package: str, names: Mapping[str, Names],
+                   behaviours: Mapping[str, Behaviour] | None = None) -> dict[str, str]:
     """Every file of generated/python/<package>/, keyed by path under generated/."""
     base = f"python/{package}"
     files = {
@@ -453,5 +453,5 @@ def render_package(formats: list[ir.Format], package: str, names: Mapping[str, N
         f"{base}/py.typed": "",
     }
     for fmt in formats:
-        files[f"{base}/{fmt.id}.py"] = PythonModule(fmt, names[fmt.id]).module()
+        files[f"{base}/{fmt.id}.py"] = PythonModule(fmt, names[fmt.id], (behaviours or {}).get(fmt.id)).module()
     return files

@@ -54,7 +54,7 @@ class PythonTarget(Target):
     def render(self, ctx: Context) -> dict[str, str]:
         from generator.targets.python.module import render_package
 
-        return render_package(list(ctx.formats), ctx.options.python_package, ctx.names[self.name])
+        return render_package(list(ctx.formats), ctx.options.python_package, ctx.names[self.name], ctx.behaviours)
 
     def shared_files(self, options: Options) -> frozenset[str]:
         base = f"python/{options.python_package}"

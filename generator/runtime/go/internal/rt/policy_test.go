@@ -80,6 +80,14 @@ func TestDecodeRefusesWhatJSONRefuses(t *testing.T) {
 	}
 }
 
+func TestDeepTextIsCheckedToItsLastByte(t *testing.T) {
+	for _, bad := range []string{nested(100000, "1,"), nested(100000, "1") + "]", nested(100000, "") + " 1", nested(100000, `{"a" 1}`)} {
+		if _, err := Decode([]byte(bad)); err == nil {
+			t.Errorf("accepted %.20q...", bad)
+		}
+	}
+}
+
 func nested(levels int, inner string) string {
 	return strings.Repeat("[", levels) + inner + strings.Repeat("]", levels)
 }

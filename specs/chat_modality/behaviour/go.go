@@ -1,6 +1,4 @@
-// {{ header }}
-
-package {{ package }}
+package chatmodality
 
 import (
 	"fmt"
@@ -10,7 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"{{ module }}/internal/rt"
+	"github.com/chatspec/chatformats/internal/rt"
 )
 
 // SummaryMaxChars is how many characters of text GetSummary shows; longer
@@ -23,7 +21,7 @@ const DefaultConversationEntity = "default_conversation"
 
 // DefaultInputConversation is ChatInput's default conversation ID; ChatState
 // files such inputs under its DefaultConversationID.
-const DefaultInputConversation = "default"
+const DefaultInputConversation = ChatInputConversationIDDefault
 
 // QueryParameters lists the keys ParseChatQuery understands, in the order it
 // checks them.
@@ -71,17 +69,18 @@ func (m ChatInput) ShouldMergeWith(other ChatInput) bool {
 	return false
 }
 
-// NewChatState returns an empty state; a zero maxHistorySize means 1000 and
-// an empty defaultConversationID means "default" (the spec's defaults).
+// NewChatState returns an empty state; a zero maxHistorySize means
+// ChatStateMaxHistorySizeDefault and an empty defaultConversationID means
+// ChatStateDefaultConversationIDDefault (the spec's defaults).
 func NewChatState(maxHistorySize int64, defaultConversationID string) *ChatState {
 	if maxHistorySize == 0 {
-		maxHistorySize = 1000
+		maxHistorySize = ChatStateMaxHistorySizeDefault
 	}
 	if defaultConversationID == "" {
-		defaultConversationID = "default"
+		defaultConversationID = ChatStateDefaultConversationIDDefault
 	}
 	return &ChatState{
-		ModalityType:          "chat",
+		ModalityType:          ChatStateModalityTypeDefault,
 		Messages:              []ChatMessage{},
 		Conversations:         map[string]ConversationMetadata{},
 		MaxHistorySize:        maxHistorySize,
@@ -154,7 +153,7 @@ func (s *ChatState) indexed() *chatIndex {
 
 // ApplyInput adds the input's message to its conversation, keeping the order
 // and the history limit. Zero values of the state and the input mean their
-// defaults (modality type, history size 1000, fresh UUID4 IDs, empty
+// defaults (modality type, history size, fresh UUID4 IDs, empty
 // metadata); then the input is validated (*ValidationError, state unchanged).
 // An input whose ConversationID is "default" (or empty) goes to
 // DefaultConversationID; a MessageID already stored is refused. Messages stay
@@ -164,19 +163,19 @@ func (s *ChatState) indexed() *chatIndex {
 func (s *ChatState) ApplyInput(in ChatInput) error {
 	// A ChatState{} literal means the spec's defaults, as NewChatState(0, "").
 	if s.ModalityType == "" {
-		s.ModalityType = "chat"
+		s.ModalityType = ChatStateModalityTypeDefault
 	}
 	if s.MaxHistorySize == 0 {
-		s.MaxHistorySize = 1000
+		s.MaxHistorySize = ChatStateMaxHistorySizeDefault
 	}
 	if s.DefaultConversationID == "" {
-		s.DefaultConversationID = "default"
+		s.DefaultConversationID = ChatStateDefaultConversationIDDefault
 	}
-	if s.MaxHistorySize < 1 {
-		return problem("/max_history_size", "must be >= 1", "minimum")
+	if s.MaxHistorySize < ChatStateMaxHistorySizeMinimum {
+		return problem("/max_history_size", fmt.Sprintf("must be >= %d", ChatStateMaxHistorySizeMinimum), "minimum")
 	}
 	if in.ModalityType == "" {
-		in.ModalityType = "chat"
+		in.ModalityType = ChatInputModalityTypeDefault
 	}
 	if in.InputID == "" {
 		in.InputID = rt.NewUUID4()
@@ -556,4 +555,10 @@ func (s *ChatState) GetRecentMessages(limit int, conversationID string) ([]ChatM
 func (s *ChatState) GetMessageByID(messageID string) (ChatMessage, bool) {
 	m, ok := s.indexed().byID[messageID]
 	return m, ok
+}
+
+// ChatState fields: the generated ChatState struct gains these.
+type ChatState struct {
+	// index holds the lookups the methods in behaviour.go keep; built when first needed.
+	index *chatIndex
 }

@@ -46,9 +46,17 @@ class InteractionAccumulator:
             self.media.append(event.render_media)
         if event.tool_use_active is not None:
             self.tool_use_active = event.tool_use_active
-            self.active_tool_calls = list(event.tool_calls or []) if event.tool_use_active else []
+            self.active_tool_calls = (
+                list(event.tool_calls or []) if event.tool_use_active else []
+            )
             if event.tool_use_active and event.tool_calls:
-                finished.append(Message(role=event.role, content=self._take(event.role), tool_calls=list(event.tool_calls)))
+                finished.append(
+                    Message(
+                        role=event.role,
+                        content=self._take(event.role),
+                        tool_calls=list(event.tool_calls),
+                    )
+                )
         if event.completed:
             finished += self._flush()
             self.interaction_active = False
@@ -79,4 +87,6 @@ class InteractionAccumulator:
         return "".join(chunks) if chunks else None
 
     def _flush(self) -> list[Message]:
-        return [Message(role=role, content=self._take(role)) for role in list(self._pending)]
+        return [
+            Message(role=role, content=self._take(role)) for role in list(self._pending)
+        ]

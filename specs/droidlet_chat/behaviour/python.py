@@ -1,4 +1,3 @@
-{% if fmt.version.split(".")[0] == "2" %}
 from . import droidlet_chat_v1 as _v1
 
 # --- behaviour: upgrading a version 1 chat -------------------------------------
@@ -16,7 +15,9 @@ def upgrade_from_v1(chat: _v1.DroidletChat) -> DroidletChat:
     seconds becomes milliseconds (see V1_SECONDS_BELOW). The result is validated:
     a version 1 chat that is not valid raises ValidationError.
     """
-    timestamp = chat.timestamp * 1000 if chat.timestamp < V1_SECONDS_BELOW else chat.timestamp
+    timestamp = (
+        chat.timestamp * 1000 if chat.timestamp < V1_SECONDS_BELOW else chat.timestamp
+    )
     return DroidletChat.from_dict(
         {
             "chat_memid": chat.speaker_id,
@@ -57,7 +58,17 @@ def build_chat(
     items = [{"id": "text", "content": text}]
     if media:
         items.append({"id": "image_link", "content": media})
-    items += [{"id": "response_option", "content": option} for option in text_options or []]
-    items += [{"id": "response_image_link", "content": link} for link in media_options or []]
-    return DroidletChat.from_dict({"chat_memid": speaker_id, "timestamp": timestamp, "content_type": content_type, "content": items})
-{% endif %}
+    items += [
+        {"id": "response_option", "content": option} for option in text_options or []
+    ]
+    items += [
+        {"id": "response_image_link", "content": link} for link in media_options or []
+    ]
+    return DroidletChat.from_dict(
+        {
+            "chat_memid": speaker_id,
+            "timestamp": timestamp,
+            "content_type": content_type,
+            "content": items,
+        }
+    )

@@ -1,6 +1,4 @@
-// {{ header }}
-
-package {{ package }}
+package structuredconversation
 
 import (
 	"strings"

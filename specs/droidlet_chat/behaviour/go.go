@@ -1,10 +1,7 @@
-{% if fmt.version.split(".")[0] == "2" %}
-// {{ header }}
-
-package {{ package }}
+package droidletchat
 
 import (
-	"{{ module }}/droidletchatv1"
+	"github.com/chatspec/chatformats/droidletchatv1"
 )
 
 // V1SecondsBelow is the bound under which a version 1 timestamp is read as
@@ -72,4 +69,3 @@ func BuildChat(speakerID string, timestamp int64, text string, media string, tex
 	}
 	return &chat, nil
 }
-{% endif %}

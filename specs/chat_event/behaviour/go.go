@@ -1,6 +1,4 @@
-// {{ header }}
-
-package {{ package }}
+package chatevent
 
 // InteractionAccumulator turns the ChatEvents a client receives into finished
 // messages.

@@ -1,0 +1,33 @@
+"""How Go spells what the spec names, and the names the generated Go defines itself: the naming
+policy (target.py) and the package builder (package.py) both read them."""
+
+from __future__ import annotations
+
+from generator import ir
+from generator.naming import InlineTypes, go_name
+
+# Methods every generated type has: a field or variant taking the name gets "Field" appended.
+METHOD_NAMES = frozenset({"Validate", "MarshalJSON", "UnmarshalJSON"})
+# Package-level type names the templates define; a definition may not take them.
+PACKAGE_NAMES = frozenset({"FormatID", "Version", "ValidationError", "ErrorDetail"})
+
+
+def field_name(name: str) -> str:
+    """The exported Go field of a spec field or tuple item, e.g. "session_id" -> "SessionID", "validate" -> "ValidateField"."""
+    spelled = go_name(name)
+    return spelled + "Field" if spelled in METHOD_NAMES else spelled
+
+
+# The Go field of a union variant told apart by its JSON kind.
+KIND_FIELDS = {"string": "String", "array": "Array", "object": "Object", "integer": "Integer", "number": "Number",
+               "boolean": "Boolean"}
+
+
+def variant_field(variant: ir.TypeRef, selector: str) -> str:
+    """The union's Go field for a variant: the definition it refers to, else its JSON kind or tag, e.g. "String"."""
+    return variant.name if isinstance(variant, ir.Ref) else KIND_FIELDS.get(selector, go_name(selector))
+
+
+# A union or tuple written inline gets a Go type named after where it sits, e.g. ChatMessageContent, DocTagsItem.
+INLINE_TYPES = InlineTypes(item=lambda name: name + "Item", value=lambda name: name + "Value", variant=variant_field,
+                           tuple_item=field_name, reserved_variants=METHOD_NAMES)
