@@ -33,18 +33,24 @@ func Decode(data []byte) (any, error) {
 func DecodeFast(data []byte) (any, error) {
 	// Outside strings JSON text is ASCII, so checking each string's bytes is
 	// checking the text is UTF-8; any other byte is left to Decode.
-	if !bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		f := decoders.Get().(*fastDecoder)
-		f.data, f.text, f.pos = data, string(data), 0
-		v, ok := f.value(0)
-		f.space()
-		ok = ok && f.pos == len(data)
-		f.release()
-		if ok {
-			return v, nil
-		}
+	if v, ok := fastDecode(data); ok {
+		return v, nil
 	}
 	return Decode(data)
+}
+
+// fastDecode is DecodeFast's own path: the tree, or false for text it leaves to Decode.
+func fastDecode(data []byte) (any, bool) {
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return nil, false
+	}
+	f := decoders.Get().(*fastDecoder)
+	f.data, f.text, f.pos = data, string(data), 0
+	v, ok := f.value(0)
+	f.space()
+	ok = ok && f.pos == len(data)
+	f.release()
+	return v, ok
 }
 
 // decoders holds fastDecoders between calls, so that their scratch space is

@@ -40,6 +40,10 @@ func TestDecodeFastGivesWhatDecodeGivesTreeForTreeAndErrorForError(t *testing.T)
 	for _, text := range texts {
 		slow, slowErr := Decode([]byte(text))
 		fast, fastErr := DecodeFast([]byte(text))
+		// Text within the policy and MaxDepth takes the fast path: it is not Decode's result returned twice.
+		if _, taken := fastDecode([]byte(text)); taken != (slowErr == nil && depthOf(text) <= MaxDepth) {
+			t.Errorf("%.60q: fast path taken %v", text, taken)
+		}
 		if fmt.Sprint(slowErr) != fmt.Sprint(fastErr) {
 			t.Errorf("%.60q: Decode error %v, DecodeFast error %v", text, slowErr, fastErr)
 			continue
@@ -48,6 +52,21 @@ func TestDecodeFastGivesWhatDecodeGivesTreeForTreeAndErrorForError(t *testing.T)
 			t.Errorf("%.60q: Decode %#v, DecodeFast %#v", text, slow, fast)
 		}
 	}
+}
+
+// depthOf is how deeply a text's arrays and objects nest (brackets inside strings counted too: the corpus has none).
+func depthOf(text string) int {
+	depth, deepest := 0, 0
+	for _, c := range text {
+		switch c {
+		case '[', '{':
+			depth++
+			deepest = max(deepest, depth)
+		case ']', '}':
+			depth--
+		}
+	}
+	return deepest
 }
 
 func TestAnObjectKeepsFirstPositionsAndLastValuesAcrossItsIndexThreshold(t *testing.T) {
@@ -79,5 +98,50 @@ func TestAnObjectKeepsFirstPositionsAndLastValuesAcrossItsIndexThreshold(t *test
 	small.Set("a", 2)
 	if v, _ := small.Get("a"); small.Len() != 1 || v != 2 {
 		t.Errorf("a small object replaced a member into %v, %v", small.Keys(), v)
+	}
+}
+
+// Decoders and Contexts are pooled between calls: goroutines parsing at once
+// must each get their own document back, whole.
+func TestDocumentsDecodedAndBuiltAtOnceDoNotShareState(t *testing.T) {
+	texts := []string{
+		`{"a": [1, {"b": "x\n"}], "c": {"d": [true, null]}}`,
+		`[{"k": "v"}, {"k": "w", "k": "z"}, [], {}]`,
+		`{"deep": ` + nested(40, `{"e": "\u00e9"}`) + `}`,
+		`["\ud800"]`, `[1,]`,
+	}
+	want := make([]any, len(texts))
+	for i, text := range texts {
+		want[i], _ = Decode([]byte(text))
+	}
+	parse := AnyJSON(Msgs{"type": "not JSON"})
+	done := make(chan string)
+	for g := 0; g < 8; g++ {
+		go func(g int) {
+			for n := 0; n < 300; n++ {
+				i := (g + n) % len(texts)
+				got, fast := fastDecode([]byte(texts[i]))
+				if !fast && want[i] != nil {
+					done <- fmt.Sprintf("%q was left to Decode", texts[i])
+					return
+				}
+				if !reflect.DeepEqual(got, want[i]) && want[i] != nil {
+					done <- fmt.Sprintf("%q decoded as %#v", texts[i], got)
+					return
+				}
+				if got != nil {
+					if _, err := Build(got, parse); err != nil {
+						done <- fmt.Sprintf("%q: %v", texts[i], err)
+						return
+					}
+				}
+			}
+			done <- ""
+		}(g)
+	}
+	for g := 0; g < 8; g++ {
+		if problem := <-done; problem != "" {
+			t.Error(problem)
+		}
 	}
 }
