@@ -23,7 +23,7 @@ Every major a set applies to (the latest and each kept earlier one) is checked.
 Loading reads and checks the manifest and its files; `resolve` (at generate, on the
 lowered IR) picks the set for each generated major and refuses a spec that no longer
 has what the set declares, naming the manifest, the field and the fix.
-BEHAVIOUR_NOTES.md has the vocabulary and how stored source is placed.
+generator/ARCHITECTURE.md (Behaviour) has the vocabulary and how stored source is placed.
 """
 
 from __future__ import annotations
