@@ -12,6 +12,17 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+# The TypeScript compiler (the TypeScript target's tests compile the generated package
+# with it) and Ajv (make bench's peer), pinned, from npm into build/npm-ts (ignored).
+# Without npm the TypeScript checks are skipped, and the test run says so.
+TYPESCRIPT_VERSION := 5.6.3
+AJV_VERSION := 8.17.1
+NPM_TOOLS := build/npm-ts/.installed-typescript-$(TYPESCRIPT_VERSION)-ajv-$(AJV_VERSION)
+$(NPM_TOOLS):
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm install --prefix build/npm-ts --no-save --no-audit --no-fund --loglevel=error typescript@$(TYPESCRIPT_VERSION) ajv@$(AJV_VERSION) && touch $@; \
+	else echo "npm is not installed: the TypeScript checks will be skipped" >&2; fi
+
 generate: $(STAMP)
 	$(BIN)/chatspec generate
 
@@ -23,7 +34,7 @@ bump: $(STAMP)
 check: $(STAMP)
 	$(BIN)/chatspec check
 
-test: $(STAMP)
+test: $(STAMP) $(NPM_TOOLS)
 	$(BIN)/python -m pytest
 
 # Differential fuzzing (FUZZCASES per format; disagreements are recorded as corpus
@@ -32,7 +43,7 @@ test: $(STAMP)
 # a smaller budget.
 FUZZCASES ?= 10000
 FUZZTIME ?= 200000x
-fuzz: $(STAMP)
+fuzz: $(STAMP) $(NPM_TOOLS)
 	$(BIN)/python tests/fuzz.py --cases $(FUZZCASES) --record
 	cd generated/go && for pkg in $$(go list ./... | grep -v /internal/); do \
 	  target=$$(go test -list '^Fuzz' $$pkg | grep '^Fuzz'); \
@@ -52,7 +63,7 @@ docs: $(STAMP) $(MERMAID_JS)
 	@echo "site built in build/site; publish with: $(BIN)/mkdocs gh-deploy -f generated/mkdocs.yml"
 
 # Ratios against peers measured in the same run (not part of make test).
-bench: $(STAMP)
+bench: $(STAMP) $(NPM_TOOLS)
 	$(BIN)/python tests/bench.py
 
 # Mutation testing (not part of make test; see tests/MUTATION.md). tests/mutate.py on the

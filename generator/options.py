@@ -14,10 +14,15 @@ DEFAULT_GO_MODULE = "github.com/chatspec/chatformats"
 DEFAULT_PYTHON_PACKAGE = "chatformats"
 
 
+# The npm package name of generated/typescript.
+DEFAULT_TYPESCRIPT_PACKAGE = "@chatspec/chatformats"
+
+
 @dataclass(frozen=True)
 class Options:
     go_module: str = DEFAULT_GO_MODULE  # e.g. "example.com/acme/chatformats"
     python_package: str = DEFAULT_PYTHON_PACKAGE  # e.g. "acme_chat" when vendored
+    typescript_package: str = DEFAULT_TYPESCRIPT_PACKAGE  # e.g. "@acme/chat" when vendored
 
 
 def load_options(root: Path) -> Options:

@@ -6,7 +6,8 @@ Python: the generated dataclasses' from_dict against jsonschema (2020-12, format
 checking), fastjsonschema (compiled from the exported schema) and pydantic v2
 models made by datamodel-code-generator, on the seed examples, larger realistic
 payloads and invalid ones. Go: Parse<Format>FromJSON against json.Unmarshal into
-the same structs. Generation: chatspec against datamodel-codegen, and how
+the same structs. TypeScript: parse<Format>FromJSON against Ajv compiled in strict
+mode from the exported schema (tests/bench_typescript/bench.mjs). Generation: chatspec against datamodel-codegen, and how
 generation time per format scales; the edit loop (no-op check, regenerate after an
 edit, cold generate) as whole commands against a cold datamodel-codegen run.
 Ratios > 1 mean chatspec is faster.
@@ -273,6 +274,35 @@ def go_table(benchtime: str, go_tree: Path = ROOT / "generated" / "go") -> list[
     return rows
 
 
+# --- TypeScript -------------------------------------------------------------------
+
+
+def typescript_table(budget: float, ts_tree: Path = ROOT / "generated" / "typescript") -> list[dict[str, Any]]:
+    """parse<Format>FromJSON against Ajv (JSON.parse + a validator compiled in strict mode from the
+    exported schema) on the same texts, timed in one node run (tests/bench_typescript/bench.mjs)."""
+    from typescript_driver import NPM, compile_package, write_tree
+
+    work = Path(tempfile.mkdtemp())
+    write_tree({p.relative_to(ts_tree).as_posix(): p.read_text(encoding="utf-8") for p in ts_tree.rglob("*") if p.is_file()}, work / "package")
+    dist = compile_package(work / "package")
+    large = large_payloads()
+    payloads = []
+    for fmt, folder in format_folders().items():
+        schema = str(ROOT / "generated" / "jsonschema" / f"{fmt}.schema.json")
+        example = json.loads(next((folder / "examples" / "valid").glob("*.json")).read_text(encoding="utf-8"))
+        for label, doc, valid in (("example", example, True), ("large", large[fmt], True), ("invalid", invalid_payload(large[fmt]), False)):
+            payloads.append({"format": fmt, "payload": label, "text": json.dumps(doc, ensure_ascii=False), "valid": valid, "schema": schema})
+    (work / "payloads.json").write_text(json.dumps(payloads), encoding="utf-8")
+    done = subprocess.run(["node", str(HERE / "bench_typescript" / "bench.mjs"), str(dist), str(work / "payloads.json"), str(budget)],
+                          capture_output=True, text=True, env={**os.environ, "AJV_2020": str(NPM / "ajv" / "dist" / "2020.js")})
+    if done.returncode != 0:
+        raise AssertionError(done.stdout + done.stderr)
+    rows: list[dict[str, Any]] = json.loads(done.stdout)
+    for r in rows:
+        r["vs ajv"] = r["ajv_us"] / r["chatspec_us"]
+    return rows
+
+
 # --- generation ---------------------------------------------------------------------
 
 
@@ -376,6 +406,19 @@ def report(quick: bool = False) -> str:
         lines.append("")
     else:
         lines.append("Go: not installed, not measured")
+    from typescript_driver import TSC, node_available
+
+    if node_available() and TSC.is_file():
+        lines.append("TypeScript: parse<Format>FromJSON (decode + validate + build) vs Ajv 2020 (JSON.parse + validate, strict mode)")
+        lines.append(f"{'format':26} {'payload':9} {'chatspec':>10} {'ajv':>10} {'vs ajv':>8}")
+        ts = typescript_table(0.05 if quick else 0.5)
+        for r in ts:
+            lines.append(f"{r['format']:26} {r['payload']:9} {r['chatspec_us']:8.1f}us {r['ajv_us']:8.1f}us {r['vs ajv']:7.2f}x")
+        mean = geometric_mean([r["vs ajv"] for r in ts if r["payload"] != "invalid"])
+        lines.append(f"geometric mean over valid payloads: ajv {mean:.2f}x (goal >= 1.0x: {'met' if mean >= 1.0 else 'NOT met'})")
+        lines.append("")
+    else:
+        lines.append("TypeScript: node or the pinned TypeScript (make test installs it) missing, not measured")
     from bench_hostile import hostile_table  # inputs an attacker would send: tests/bench_hostile.py
 
     lines.extend([*hostile_table(quick), ""])

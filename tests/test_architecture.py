@@ -427,13 +427,7 @@ def _with_bogus_type(fmt: ir.Format) -> ir.Format:
 
 
 def _code_targets() -> list[Any]:
-    # Python reads an unknown type as a Ref today (AttributeError on .name/.target); issue 15 item 6
-    # splits the target by concern, and its type dispatch gets its failing default there (Go's has it).
-    falls_through = {"python"}
-    return [pytest.param(t, id=t.name, marks=[pytest.mark.xfail(
-                reason="its type dispatch still treats any unknown type as a Ref (issue 15 item 6)", strict=True)]
-                if t.name in falls_through else [])
-            for t in REGISTRY if type(t).describe is not Target.describe]  # a code target describes its spelling
+    return [t for t in REGISTRY if type(t).describe is not Target.describe]  # a code target describes its spelling
 
 
 @pytest.mark.parametrize("target", _code_targets())

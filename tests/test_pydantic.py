@@ -105,7 +105,7 @@ def test_golden_cases_import_and_give_the_dataclass_verdicts(tmp_path: Path) -> 
 def _optional_not_nullable(fmt_id: str) -> dict[str, list[str]]:
     """Model name -> wire names of its optional fields without a default that null does not fit."""
     from generator.lower import lower
-    from generator.targets.pydantic import not_nullable_optionals
+    from generator.targets.pydantic.validators import not_nullable_optionals
 
     spec = next(s for s in _loaded_specs() if lower(s).id == fmt_id)
     fmt = lower(spec)

@@ -6,17 +6,20 @@ this tuple; adding a target is one module or package, its templates and one line
 
 from __future__ import annotations
 
-from generator.targets import jsonschema, markdown, pydantic
+from generator.targets import jsonschema, markdown
 from generator.targets.base import Target
 from generator.targets.go.target import TARGET as GO
+from generator.targets.pydantic.target import TARGET as PYDANTIC
 from generator.targets.python.target import TARGET as PYTHON
+from generator.targets.typescript.target import TARGET as TYPESCRIPT
 
 REGISTRY: tuple[Target, ...] = (
     PYTHON,
     GO,
     jsonschema.TARGET,
     markdown.TARGET,
-    pydantic.TARGET,
+    PYDANTIC,
+    TYPESCRIPT,
 )
 
 

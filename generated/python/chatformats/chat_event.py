@@ -7,7 +7,7 @@ A ChatEvent is delivered through the agent's streaming_callback whatever complet
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final, Literal
 
 from . import _runtime as _rt
 from ._runtime import ValidationError

@@ -65,7 +65,7 @@ class PythonTarget(Target):
 
         module = PythonModule(fmt, ctx.names[self.name][fmt.id])
         fields = {(model.name, f.wire): f"{f.attr}: {f.annotation}"
-                  for i, model in enumerate(fmt.models) for f in module.model_view(model, i).fields}
+                  for model in fmt.models for f in module.model_view(model).fields}
         return Description("Python", "", f"{ctx.options.python_package}.{fmt.id}", fields)
 
 

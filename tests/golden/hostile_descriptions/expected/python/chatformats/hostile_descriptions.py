@@ -8,7 +8,7 @@ and a trailing quote\" """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final
 
 from . import _runtime as _rt
 from ._runtime import ValidationError

@@ -6,7 +6,7 @@ Field names that are keywords or builtins in Python and Go."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final
 
 from . import _runtime as _rt
 from ._runtime import ValidationError

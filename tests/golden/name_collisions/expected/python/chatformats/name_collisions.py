@@ -6,7 +6,7 @@ Wire names that would spell the same identifier, told apart with x-name."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final
 
 from . import _runtime as _rt
 from ._runtime import ValidationError

@@ -1,13 +1,7 @@
-"""Pydantic target: pydantic v2 models made by datamodel-code-generator from the exported JSON Schema.
-
-datamodel-code-generator (pinned) turns the exported schema into models with its
-own templates; chatspec then adds to each model a validator per spec rule
-(templates/pydantic/rule.py.j2), because pydantic has no if/then or contains,
-and rules such as "speaker in people" are no JSON Schema at all. (They are added
-to the generated classes rather than through a custom model template: in 0.89.0
-a custom template loses the built-in docstring formatting.) The output is
-formatted with the same black as every other Python file: deterministic and
-golden-locked.
+"""Pydantic v2 models made by datamodel-code-generator (pinned) from the exported JSON Schema,
+then retyped where its types accept other JSON than the dataclasses, given Python's regex
+engine, and given the validators of generator.targets.pydantic.validators. The output is
+formatted with the same black as every other Python file: deterministic and golden-locked.
 """
 
 from __future__ import annotations
@@ -15,115 +9,13 @@ from __future__ import annotations
 import ast
 import json
 import re
-import textwrap
 import warnings
-from collections import defaultdict
 from typing import Any
 
 from generator import cache, ir
-from generator.errors import SpecError, pointer_of
 from generator.pyformat import format_python
-from generator.render import Templates, header, unknown_kind
-from generator.targets.base import Context, Target
-
-# The templates under templates/ this target renders, with the filters they use.
-TEMPLATES = Templates(pystr=repr, unknown=unknown_kind)
-
-
-PACKAGE = "chatformats_pydantic"
-
-
-def rule_owner(fmt: ir.Format, model: ir.Model, rule: ir.Rule) -> tuple[str, str | None]:
-    """The model whose validator can see what the rule reads, and the list field leading to `model`.
-
-    A member_of rule with a relative pointer ("2/people" on a message) reads its
-    ancestor; pydantic validates a model without its parent, so the check moves up.
-    """
-    if rule.up == 0:
-        return model.name, None
-    for owner in fmt.models:
-        for f in owner.fields:
-            t = ir.unwrap_nullable(f.type)
-            if rule.up == 2 and isinstance(t, ir.ListType) and isinstance(t.item, ir.Ref) and t.item.name == model.name:
-                return owner.name, f.wire_name
-    raise SpecError(fmt.source, pointer_of("$defs", model.name, "x-rules"),
-                    f"the pydantic target cannot place a {rule.kind} rule that looks {rule.up} level(s) up",
-                    "use a pointer into the model itself, or into the model holding a list of it (2 levels up)")
-
-
-def null_message(fmt: ir.Format, t: ir.TypeRef) -> str:
-    """What the dataclasses say when a field of type t is null: its type message."""
-    if isinstance(t, ir.Ref):
-        definition = fmt.definition(t.name)
-        if isinstance(definition, ir.Model):
-            return definition.type_message
-        if isinstance(definition, ir.Alias):
-            return null_message(fmt, definition.type)
-        return definition.messages.get("type", "must not be null")
-    messages = getattr(t, "messages", {})
-    return messages.get("type") or messages.get("oneOf") or "must not be null"
-
-
-def not_nullable_optionals(fmt: ir.Format, model: ir.Model) -> dict[str, str]:
-    """Wire name -> message of each optional field without a default that null does not fit.
-
-    datamodel-code-generator types such a field `X | None = None` (strict_nullable
-    only covers fields with a default), which would accept an explicit null.
-    """
-    out = {}
-    for f in model.fields:
-        t = f.type
-        while isinstance(t, ir.Ref) and isinstance(alias := fmt.definition(t.name), ir.Alias):
-            t = alias.type
-        if not f.required and not f.has_default and not isinstance(t, ir.NullableType):
-            out[f.wire_name] = null_message(fmt, f.type)
-    return out
-
-
-def unique_lists(fmt: ir.Format, model: ir.Model) -> dict[str, str]:
-    """Wire name -> message of each array field with uniqueItems (datamodel-code-generator
-    types it list[...] without the check)."""
-    out = {}
-    for f in model.fields:
-        t = ir.unwrap_nullable(f.type)
-        while isinstance(t, ir.Ref) and isinstance(alias := fmt.definition(t.name), ir.Alias):
-            t = ir.unwrap_nullable(alias.type)
-        if isinstance(t, ir.ListType) and t.unique_items:
-            out[f.wire_name] = t.messages.get("uniqueItems", "must not contain duplicate items")
-    return out
-
-
-def validators(fmt: ir.Format) -> dict[str, list[str]]:
-    """The validator methods to add to each model, by class name."""
-    methods: dict[str, list[str]] = defaultdict(list)
-    for model in fmt.models:
-        for rule in model.rules:
-            owner, via = rule_owner(fmt, model, rule)
-            index = len(methods[owner])
-            methods[owner].append(TEMPLATES.render(
-                "pydantic/rule.py.j2", rule=rule, index=index, depth=rule.up, via=via,
-                field=rule.fields[0], pool=rule.pointer, message=rule.message,
-                doc=f"{rule.kind} rule of {model.name}: {rule.message}".replace('"""', "'''").replace("\\", "\\\\"),
-            ).rstrip("\n"))
-    for model in fmt.models:
-        if fields := not_nullable_optionals(fmt, model):
-            methods[model.name].append(TEMPLATES.render("pydantic/not_null.py.j2", fields=fields).rstrip("\n"))
-        if fields := unique_lists(fmt, model):
-            methods[model.name].append(TEMPLATES.render("pydantic/unique.py.j2", fields=fields).rstrip("\n"))
-    return dict(methods)
-
-
-def add_methods(code: str, methods: dict[str, list[str]]) -> str:
-    """Append methods to the bodies of the named top-level classes."""
-    lines = code.split("\n")
-    classes = [n for n in ast.parse(code).body if isinstance(n, ast.ClassDef) and n.name in methods]
-    for node in sorted(classes, key=lambda n: n.lineno, reverse=True):
-        assert node.end_lineno is not None
-        body = "\n\n".join(textwrap.indent(m, "    ") for m in methods[node.name])
-        lines[node.end_lineno:node.end_lineno] = ["", body]
-    missing = set(methods) - {n.name for n in classes}
-    assert not missing, f"no generated class for {missing}"
-    return "\n".join(lines)
+from generator.render import header
+from generator.targets.pydantic.validators import TEMPLATES, add_methods, validators
 
 
 # datamodel-code-generator's types that accept other JSON than the dataclasses do, and
@@ -283,22 +175,3 @@ def _datamodel_codegen(fmt: ir.Format, schema: dict[str, Any]) -> str:
         )
     assert isinstance(code, str)
     return code
-
-
-class PydanticTarget(Target):
-    """generated/pydantic/: pydantic v2 models from the exported schemas, by datamodel-code-generator."""
-
-    name = "pydantic"
-
-    def render(self, ctx: Context) -> dict[str, str]:
-        base = f"pydantic/{PACKAGE}"
-        files = {f"{base}/__init__.py": f"# {header(None)}\n\"\"\"Pydantic v2 models of the chat formats (needs pydantic; the dataclasses in chatformats do not).\"\"\"\n"}
-        for fmt in ctx.formats:
-            files[f"{base}/{fmt.id}.py"] = render_models(fmt, ctx.plain_schemas[fmt.id])
-        return files
-
-    def shared_files(self, options: object) -> frozenset[str]:
-        return frozenset({f"pydantic/{PACKAGE}/__init__.py"})
-
-
-TARGET = PydanticTarget()

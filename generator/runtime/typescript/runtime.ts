@@ -1,0 +1,1362 @@
+/**
+ * Validation runtime shared by the generated format modules.
+ *
+ * No dependencies: the package can be vendored as it is. It gives the same
+ * verdicts, the same JSON pointers and the same messages, in the same order,
+ * as the generated Python and Go. Each generated module builds its parsers
+ * from the combinators below once, at import; a parser takes a JSON value and
+ * a Context, records every problem in the Context (pointer + message, in
+ * document order) and returns the built value, or INVALID.
+ *
+ * JSON text is read by decodeJSON, not JSON.parse: objects keep their keys in
+ * document order (a plain object puts "0" before "b"), integers keep all their
+ * digits (JSON.parse rounds past 2^53, and int64 bounds need them exact), 1.0
+ * stays a float as in Python, deep text never overflows the stack, and the
+ * input policy (UTF-8 text, no lone surrogate, integers up to 4300 digits) is
+ * applied with the Python runtime's messages.
+ */
+
+// --- the JSON values this runtime reads -------------------------------------
+
+/**
+ * A number whose JavaScript value is not its whole story: an integer literal of
+ * more than 15 digits (kept exact), or a float literal with an integral value
+ * such as 1.0 or 1e2 (a float for Python: {value} shows "1.0"), or beyond
+ * float64 (1e400).
+ */
+export class JsonNumber {
+  constructor(readonly text: string) {}
+  /** The nearest JavaScript number (Infinity beyond float64). */
+  valueOf(): number {
+    return Number(this.text);
+  }
+  toString(): string {
+    return this.text;
+  }
+}
+
+/** A JSON value as the parsers read it: decodeJSON's objects are Maps (keys in document order),
+ * JSON.parse's are plain objects; both are read as they are. */
+export type JsonValue = null | boolean | string | number | JsonNumber | JsonValue[] | JsonObject;
+export type JsonObject = Map<string, JsonValue> | { readonly [key: string]: JsonValue };
+
+/** A member of an object (an own property of a plain one), or undefined. */
+export function member(obj: JsonObject, key: string): JsonValue | undefined {
+  if (obj instanceof Map) return obj.get(key);
+  const value = (obj as { readonly [key: string]: JsonValue | undefined })[key];
+  // What an object inherits is a function (toString, ...) or, for "__proto__", its prototype:
+  // never a JSON value of its own.
+  if (value === undefined || typeof value === "function" || (key === "__proto__" && !Object.hasOwn(obj, key))) return undefined;
+  return value;
+}
+
+/** An object's [key, value] pairs, in its order. */
+export function entriesOf(obj: JsonObject): [string, JsonValue][] {
+  return obj instanceof Map ? [...obj.entries()] : Object.entries(obj as { readonly [key: string]: JsonValue });
+}
+
+/** What a free-form field (e.g. metadata) holds: plain JSON-shaped data. */
+export type JsonData = null | boolean | string | number | JsonNumber | JsonData[] | { [key: string]: JsonData };
+
+/** A date-time as its RFC 3339 wire text, checked; Date.parse and toDate read it. */
+export type DateTimeString = string & { readonly __dateTime: true };
+
+/** The JavaScript Date of a checked date-time (milliseconds; finer digits are dropped). */
+export function toDate(value: DateTimeString): Date {
+  return new Date(Date.parse(value.replace(/^(.{19}\.\d{3})\d+/, "$1")));
+}
+
+// --- errors --------------------------------------------------------------
+
+/** One problem: where (a JSON pointer into the input) and what. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** Thrown for invalid input; .errors lists every problem in document order. */
+export class ValidationError extends Error {
+  readonly errors: ErrorDetail[];
+  constructor(errors: ErrorDetail[]) {
+    super(errors.length > 0 ? errors[0]!.message : "");
+    this.name = "ValidationError";
+    this.errors = errors;
+  }
+}
+
+// --- the input policy (Python and Go state the same numbers and messages) ---
+
+export const MAX_DEPTH = 128;
+export const DEPTH_MESSAGE = "nesting deeper than 128 levels is not accepted";
+export const MAX_ERRORS = 100;
+export const MAX_INT_DIGITS = 4300;
+export const BOM_MESSAGE = "invalid JSON: a byte order mark (BOM) is not accepted; send UTF-8 without one";
+export const NOT_UTF8_MESSAGE = "invalid JSON: the text is not valid UTF-8";
+export const SURROGATE_MESSAGE = "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text";
+export const LONG_INT_MESSAGE = "invalid JSON: an integer literal has more than 4300 digits";
+
+export function moreMessage(count: number): string {
+  return `... and ${count} more problems`;
+}
+
+function escapeToken(token: string): string {
+  return token.indexOf("~") >= 0 || token.indexOf("/") >= 0 ? token.replace(/~/g, "~0").replace(/\//g, "~1") : token;
+}
+
+function pointer(tokens: readonly (string | number)[]): string {
+  let out = "";
+  for (const t of tokens) out += "/" + (typeof t === "number" ? String(t) : escapeToken(t));
+  return out;
+}
+
+const PLACEHOLDER = /\{\{|\{(index|field|value)\}/g;
+
+/** Marker for a value that failed validation (null is a valid JSON value). */
+export const INVALID: unique symbol = Symbol("INVALID");
+export type Invalid = typeof INVALID;
+const MISSING: unique symbol = Symbol("MISSING");
+type Missing = typeof MISSING;
+
+export type Parser<T> = (value: JsonValue, ctx: Context) => T | Invalid;
+
+/** The state of one validation run: problems so far, the path and the values above. */
+export class Context {
+  readonly errors: ErrorDetail[] = [];
+  /** How many problems were found, listed or not. */
+  count = 0;
+  /** Set when a number the engine's JSON.parse may have rounded was read (see runText). */
+  inexact = false;
+  private overflow: (string | number)[][] | null = null;
+  private failed: Set<string> | null = null;
+  private indexed = 0;
+  readonly path: (string | number)[] = [];
+  private readonly values: JsonValue[];
+  private pools: Map<JsonValue[], Set<string> | null> | null = null;
+
+  constructor(root: JsonValue) {
+    this.values = [root];
+  }
+
+  /** Record a problem at the current path, or at `below` (tokens) under it. */
+  error(template: string, below?: string | readonly string[], value?: JsonValue | Missing): void {
+    const tokens: readonly string[] = below === undefined ? [] : typeof below === "string" ? [below] : below;
+    this.count++;
+    if (this.errors.length >= MAX_ERRORS) {
+      (this.overflow ??= []).push([...this.path, ...tokens]);
+      return;
+    }
+    const at = pointer(this.path) + pointer(tokens);
+    const message = template.indexOf("{") < 0 ? template : template.replace(PLACEHOLDER, (_m: string, name: string | undefined) => {
+      if (name === undefined) return "{";
+      if (name === "index") {
+        for (let i = this.path.length - 1; i >= 0; i--) if (typeof this.path[i] === "number") return String(this.path[i]);
+        return "";
+      }
+      if (name === "field") {
+        if (tokens.length > 0) return tokens[0]!;
+        for (let i = this.path.length - 1; i >= 0; i--) if (typeof this.path[i] === "string") return this.path[i] as string;
+        return "";
+      }
+      return value === undefined || value === MISSING ? "null" : show(value);
+    });
+    this.errors.push({ path: at, message });
+  }
+
+  /** The problems to report: the first MAX_ERRORS, then one entry counting the rest. */
+  reported(): ErrorDetail[] {
+    if (this.count <= this.errors.length) return this.errors;
+    return [...this.errors, { path: "", message: moreMessage(this.count - this.errors.length) }];
+  }
+
+  child<T>(key: string | number, value: JsonValue, parser: Parser<T>): T | Invalid {
+    if (this.path.length >= MAX_DEPTH) {
+      this.error(DEPTH_MESSAGE, String(key));
+      return INVALID;
+    }
+    this.path.push(key);
+    this.values.push(value);
+    const result = parser(value, this);
+    this.path.pop();
+    this.values.pop();
+    return result;
+  }
+
+  required<T>(obj: JsonObject, key: string, parser: Parser<T>, message: string, nullable = false): T | null | Invalid {
+    const value = member(obj, key);
+    if (value === undefined || (value === null && !nullable)) {
+      this.error(message, key);
+      return INVALID;
+    }
+    if (value === null) return null;
+    return this.child(key, value, parser);
+  }
+
+  optional<T>(obj: JsonObject, key: string, parser: Parser<T>): T | undefined | Invalid {
+    const value = member(obj, key);
+    if (value === undefined) return undefined;
+    return this.child(key, value, parser);
+  }
+
+  /** The value `up` levels above the one being parsed (0 = itself), or MISSING. */
+  ancestor(up: number): JsonValue | Missing {
+    if (up >= this.values.length) return MISSING;
+    return this.values[this.values.length - 1 - up]!;
+  }
+
+  /** Whether a problem was recorded at or below a value found by relative pointer. */
+  failedAt(up: number, tokens: readonly string[]): boolean {
+    if (this.count === 0) return false;
+    const base = up ? this.path.slice(0, this.path.length - up) : this.path;
+    const prefix = pointer(base) + pointer(tokens);
+    const listed = this.errors.length;
+    const failed = (this.failed ??= new Set<string>());
+    while (this.indexed < this.count) {
+      const i = this.indexed;
+      const at = i < listed ? this.errors[i]!.path : pointer(this.overflow![i - listed]!);
+      failed.add(at);
+      let cut = at.lastIndexOf("/");
+      while (cut >= 0) {
+        failed.add(at.slice(0, cut));
+        cut = cut === 0 ? -1 : at.lastIndexOf("/", cut - 1);
+      }
+      this.indexed++;
+    }
+    return failed.has(prefix);
+  }
+
+  /** The items of a list as a set (null if one is not a string), built once per run. */
+  members(pool: JsonValue[]): Set<string> | null {
+    const pools = (this.pools ??= new Map<JsonValue[], Set<string> | null>());
+    let found = pools.get(pool);
+    if (found === undefined) {
+      found = pool.every((p) => typeof p === "string") ? new Set(pool as string[]) : null;
+      pools.set(pool, found);
+    }
+    return found;
+  }
+}
+
+/** {value} the way the Python runtime shows it. */
+export function show(value: JsonValue): string {
+  if (typeof value === "string") return value;
+  if (value === null) return "null";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number") return Number.isInteger(value) ? integerText(value) : showFloat(value);
+  if (value instanceof JsonNumber) {
+    const text = value.text;
+    if (!/[.eE]/.test(text)) return text.replace(/^-0$/, "0");
+    return showFloat(Number(text));
+  }
+  if (Array.isArray(value)) return "list";
+  return "dict";
+}
+
+function integerText(n: number): string {
+  if (Object.is(n, -0)) return "0";
+  return Math.abs(n) < 1e21 ? n.toFixed(0) : BigInt(n).toString();
+}
+
+/** A float the way Python's repr writes it (1.0, 1e+16, 1e-05, inf). */
+export function showFloat(f: number): string {
+  if (Number.isNaN(f)) return "NaN";
+  if (f === Infinity) return "Infinity";
+  if (f === -Infinity) return "-Infinity";
+  if (Object.is(f, -0)) return "-0.0";
+  const sci = f.toExponential(); // the shortest digits that read back as f
+  const e = sci.indexOf("e");
+  const exp = Number(sci.slice(e + 1));
+  if (exp < -4 || exp >= 16) {
+    const sign = exp < 0 ? "-" : "+";
+    const digits = String(Math.abs(exp));
+    return sci.slice(0, e) + "e" + sign + (digits.length < 2 ? "0" + digits : digits);
+  }
+  const mantissa = sci.slice(0, e).replace(".", "");
+  const negative = mantissa.startsWith("-");
+  const ds = negative ? mantissa.slice(1) : mantissa;
+  let text: string;
+  if (exp < 0) text = "0." + "0".repeat(-exp - 1) + ds;
+  else if (ds.length <= exp + 1) text = ds + "0".repeat(exp + 1 - ds.length) + ".0";
+  else text = ds.slice(0, exp + 1) + "." + ds.slice(exp + 1);
+  return (negative ? "-" : "") + text;
+}
+
+/** Run a parser on a whole document; throw ValidationError listing every problem. */
+export function run<T>(parser: Parser<T>, data: JsonValue): T {
+  const ctx = new Context(data);
+  const result = parser(data, ctx);
+  if (ctx.count > 0 || result === INVALID) throw new ValidationError(ctx.reported());
+  return result;
+}
+
+// Text JSON.parse may read differently from decodeJSON: escaped surrogates (a lone one is
+// refused). Integers past 2^53, which it rounds, are caught where a parser reads them
+// (Context.inexact).
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/** Whether a string holds no lone surrogate (isWellFormed where the engine has it). */
+function wellFormed(text: string): boolean {
+  const native = (text as unknown as { isWellFormed?: () => boolean }).isWellFormed;
+  return native !== undefined ? native.call(text) : !LONE_SURROGATE.test(text);
+}
+
+/**
+ * Parse JSON text and run a parser on it; throw ValidationError listing every problem.
+ *
+ * Valid text takes the fast path: the engine's JSON.parse, then the parsers. Where
+ * JSON.parse's tree could differ from decodeJSON's in a way a verdict sees (long
+ * integers, escaped surrogates), or where there is any problem at all (whose order
+ * must follow the text, which a plain object's key order need not), the text is
+ * decoded again by decodeJSON and that verdict is the one given.
+ */
+export function runText<T>(parser: Parser<T>, input: string | Uint8Array): T {
+  let text: string | null = null;
+  if (typeof input === "string") text = input;
+  else {
+    try {
+      text = new Utf8Decoder("utf-8", { fatal: true, ignoreBOM: true }).decode(input);
+    } catch {
+      text = null; // decodeJSON reports it
+    }
+  }
+  if (text !== null && text.charCodeAt(0) !== 0xfeff && wellFormed(text) && (text.indexOf("\\u") < 0 || !SURROGATE_ESCAPE.test(text))) {
+    let tree: JsonValue | Missing = MISSING;
+    try {
+      tree = JSON.parse(text) as JsonValue;
+    } catch {
+      // Not JSON, or too deep for the engine: decodeJSON says which.
+    }
+    if (tree !== MISSING) {
+      const ctx = new Context(tree);
+      const result = parser(tree, ctx);
+      if (ctx.count === 0 && result !== INVALID && !ctx.inexact) return result;
+    }
+  }
+  return run(parser, decodeJSON(text ?? input));
+}
+
+function inputError(message: string): ValidationError {
+  return new ValidationError([{ path: "", message }]);
+}
+
+// --- JSON text ---------------------------------------------------------------
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+interface Frame {
+  list: JsonValue[] | null;
+  obj: Map<string, JsonValue> | null;
+  key: string;
+  kept: boolean;
+}
+
+// TextDecoder is in every browser and in Node; reached through globalThis so the
+// package compiles without the DOM or Node type libraries.
+const Utf8Decoder = (globalThis as unknown as {
+  TextDecoder: new (label: string, options: { fatal: boolean; ignoreBOM: boolean }) => { decode(input: Uint8Array): string };
+}).TextDecoder;
+
+class SyntaxFailure {
+  constructor(readonly what: string, readonly at: number) {}
+}
+
+/**
+ * JSON text to a value under the input policy; any problem is a ValidationError
+ * whose one message is Python's for the same text. Never recurses: containers
+ * more than MAX_DEPTH levels deep are checked and built empty (every parser
+ * refuses a value at that depth without looking inside), so any depth is read
+ * in linear time and memory.
+ */
+export function decodeJSON(input: string | Uint8Array): JsonValue {
+  let text: string;
+  if (typeof input !== "string") {
+    try {
+      text = new Utf8Decoder("utf-8", { fatal: true, ignoreBOM: true }).decode(input);
+    } catch {
+      throw inputError(NOT_UTF8_MESSAGE);
+    }
+  } else if (!wellFormed(input)) {
+    throw inputError(SURROGATE_MESSAGE);
+  } else {
+    text = input;
+  }
+  if (text.charCodeAt(0) === 0xfeff) throw inputError(BOM_MESSAGE);
+  const d = new Decoder(text);
+  let value: JsonValue;
+  try {
+    value = d.document();
+  } catch (e) {
+    if (e instanceof SyntaxFailure) {
+      if (e.what.startsWith("!")) throw inputError("invalid JSON: " + e.what.slice(1));
+      throw inputError(`invalid JSON: ${e.what} at ${lineColumn(text, e.at)}`);
+    }
+    throw e;
+  }
+  if (d.tooLong) throw inputError(LONG_INT_MESSAGE);
+  if (d.surrogate) throw inputError(SURROGATE_MESSAGE);
+  return value;
+}
+
+/** "line L column C" of a UTF-16 offset, counting characters (code points) as Python does. */
+function lineColumn(text: string, at: number): string {
+  let line = 1;
+  let column = 1;
+  for (let i = 0; i < at; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      line++;
+      column = 1;
+    } else if (c < 0xdc00 || c > 0xdfff || i === 0 || text.charCodeAt(i - 1) < 0xd800 || text.charCodeAt(i - 1) > 0xdbff) {
+      column++;
+    }
+  }
+  return `line ${line} column ${column}`;
+}
+
+class Decoder {
+  pos = 0;
+  tooLong = false;
+  surrogate = false;
+  constructor(readonly text: string) {}
+
+  space(): void {
+    const t = this.text;
+    let p = this.pos;
+    for (;;) {
+      const c = t.charCodeAt(p);
+      if (c === 32 || c === 10 || c === 13 || c === 9) p++;
+      else break;
+    }
+    this.pos = p;
+  }
+
+  document(): JsonValue {
+    const t = this.text;
+    const frames: Frame[] = [];
+    // The kinds (91 "[" or 123 "{") of containers inside one that is not kept.
+    const deep: number[] = [];
+    for (;;) {
+      // A value starts here.
+      this.space();
+      const c = t.charCodeAt(this.pos);
+      let value: JsonValue;
+      if (c === 91 || c === 123) {
+        this.pos++;
+        const building = deep.length === 0 && (frames.length === 0 || frames[frames.length - 1]!.kept);
+        if (building) {
+          frames.push({ list: c === 91 ? [] : null, obj: c === 123 ? new Map() : null, key: "", kept: frames.length <= MAX_DEPTH });
+        } else {
+          deep.push(c);
+        }
+        this.space();
+        const n = t.charCodeAt(this.pos);
+        if ((c === 91 && n === 93) || (c === 123 && n === 125)) {
+          this.pos++;
+          value = this.pop(frames, deep);
+        } else {
+          if (c === 123) this.key(frames, deep);
+          continue;
+        }
+      } else if (c === 34) {
+        value = this.string();
+      } else if (c === 45 || (c >= 48 && c <= 57)) {
+        value = this.number();
+      } else if (t.startsWith("true", this.pos)) {
+        this.pos += 4;
+        value = true;
+      } else if (t.startsWith("false", this.pos)) {
+        this.pos += 5;
+        value = false;
+      } else if (t.startsWith("null", this.pos)) {
+        this.pos += 4;
+        value = null;
+      } else {
+        for (const constant of ["NaN", "Infinity", "-Infinity"]) {
+          if (t.startsWith(constant, this.pos) && !this.tooLong) throw new SyntaxFailure(`!${constant} is not valid JSON`, this.pos);
+        }
+        throw new SyntaxFailure("Expecting value", this.pos);
+      }
+      // The value is complete: attach it, then read what follows it.
+      for (;;) {
+        if (deep.length === 0 && frames.length === 0) {
+          this.space();
+          if (this.pos < t.length) throw new SyntaxFailure("Extra data", this.pos);
+          return value;
+        }
+        const top = frames[frames.length - 1]!;
+        if (deep.length === 0 && top.kept) {
+          if (top.list !== null) top.list.push(value);
+          else top.obj!.set(top.key, value);
+        }
+        this.space();
+        const isList = deep.length > 0 ? deep[deep.length - 1] === 91 : top.list !== null;
+        const n = t.charCodeAt(this.pos);
+        if (n === 44) {
+          this.pos++;
+          if (!isList) this.key(frames, deep);
+          break;
+        }
+        if ((isList && n === 93) || (!isList && n === 125)) {
+          this.pos++;
+          value = this.pop(frames, deep);
+          continue;
+        }
+        throw new SyntaxFailure("Expecting ',' delimiter", this.pos);
+      }
+    }
+  }
+
+  pop(frames: Frame[], deep: number[]): JsonValue {
+    if (deep.length > 0) {
+      deep.pop();
+      return null;
+    }
+    const f = frames.pop()!;
+    return f.list !== null ? f.list : f.obj!;
+  }
+
+  key(frames: Frame[], deep: number[]): void {
+    this.space();
+    if (this.text.charCodeAt(this.pos) !== 34) throw new SyntaxFailure("Expecting property name enclosed in double quotes", this.pos);
+    const k = this.string();
+    this.space();
+    if (this.text.charCodeAt(this.pos) !== 58) throw new SyntaxFailure("Expecting ':' delimiter", this.pos);
+    this.pos++;
+    if (deep.length === 0) frames[frames.length - 1]!.key = k;
+  }
+
+  string(): string {
+    const t = this.text;
+    const start = this.pos;
+    let p = start + 1;
+    let escaped = false;
+    let surrogateEscape = false;
+    for (;;) {
+      if (p >= t.length) throw new SyntaxFailure("Unterminated string starting at", start);
+      const c = t.charCodeAt(p);
+      if (c === 34) break;
+      if (c < 0x20) throw new SyntaxFailure("Invalid control character at", p);
+      if (c !== 92) {
+        p++;
+        continue;
+      }
+      escaped = true;
+      if (p + 1 >= t.length) throw new SyntaxFailure("Unterminated string starting at", start);
+      const e = t.charCodeAt(p + 1);
+      if (e === 117) {
+        if (p + 6 >= t.length || !isHex4(t, p + 2)) throw new SyntaxFailure("Invalid \\uXXXX escape", p + 1);
+        const high = t.charCodeAt(p + 2) | 0x20; // the first hex digit, lowercased
+        if (high === 100 && "89abcdef".indexOf(String.fromCharCode(t.charCodeAt(p + 3) | 0x20)) >= 0) surrogateEscape = true;
+        p += 6;
+        continue;
+      }
+      if (e !== 34 && e !== 92 && e !== 47 && e !== 98 && e !== 102 && e !== 110 && e !== 114 && e !== 116) {
+        throw new SyntaxFailure("Invalid \\escape", p);
+      }
+      p += 2;
+    }
+    this.pos = p + 1;
+    if (!escaped) return t.slice(start + 1, p);
+    // Checked above: the engine's JSON.parse reads the literal exactly as JSON says.
+    const value = JSON.parse(t.slice(start, p + 1)) as string;
+    // A pair of escapes is one character; a lone one is refused once the text is known to be JSON.
+    if (surrogateEscape && !wellFormed(value)) this.surrogate = true;
+    return value;
+  }
+
+  number(): JsonValue {
+    const t = this.text;
+    const start = this.pos;
+    let p = start;
+    if (t.charCodeAt(p) === 45) p++;
+    const first = t.charCodeAt(p);
+    if (first === 48) p++;
+    else if (first >= 49 && first <= 57) {
+      while (isDigit(t.charCodeAt(p))) p++;
+    } else {
+      for (const constant of ["-Infinity"]) {
+        if (t.startsWith(constant, start) && !this.tooLong) throw new SyntaxFailure(`!${constant} is not valid JSON`, start);
+      }
+      throw new SyntaxFailure("Expecting value", start);
+    }
+    let float = false;
+    if (t.charCodeAt(p) === 46 && isDigit(t.charCodeAt(p + 1))) {
+      float = true;
+      p += 2;
+      while (isDigit(t.charCodeAt(p))) p++;
+    }
+    const e = t.charCodeAt(p);
+    if (e === 101 || e === 69) {
+      let q = p + 1;
+      const s = t.charCodeAt(q);
+      if (s === 43 || s === 45) q++;
+      if (isDigit(t.charCodeAt(q))) {
+        float = true;
+        p = q + 1;
+        while (isDigit(t.charCodeAt(p))) p++;
+      }
+    }
+    this.pos = p;
+    const literal = t.slice(start, p);
+    if (!float) {
+      const digits = literal.length - (literal.charCodeAt(0) === 45 ? 1 : 0);
+      if (digits > MAX_INT_DIGITS) {
+        this.tooLong = true;
+        return 0;
+      }
+      return digits <= 15 ? (literal === "-0" ? 0 : Number(literal)) : new JsonNumber(literal);
+    }
+    const f = Number(literal);
+    return Number.isInteger(f) || !Number.isFinite(f) ? new JsonNumber(literal) : f;
+  }
+}
+
+function isHex4(text: string, at: number): boolean {
+  for (let i = at; i < at + 4; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70))) return false;
+  }
+  return true;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** A JSON-shaped JavaScript value (e.g. from JSON.parse) as this runtime reads it: plain objects become Maps, one level at a time. */
+function asObject(value: JsonValue | unknown): JsonObject | null {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
+  if (value instanceof Map) return value as JsonObject;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null ? (value as JsonObject) : null;
+}
+
+/** Text of a JSON value written back (no spaces; keys in order; JsonNumbers as written). */
+export function encodeJSON(value: unknown): string {
+  const parts: string[] = [];
+  type Open = { items: [string | null, unknown][]; next: number; close: string };
+  const stack: Open[] = [];
+  const onPath = new Set<unknown>();
+  const openers: unknown[] = [];
+  let current: unknown = value;
+  for (;;) {
+    if (Array.isArray(current) || current instanceof Map || (current !== null && typeof current === "object" && !(current instanceof JsonNumber) && !(current instanceof Uint8Array))) {
+      if (onPath.has(current)) throw new TypeError("Circular reference detected");
+      onPath.add(current);
+      openers.push(current);
+      if (Array.isArray(current)) {
+        parts.push("[");
+        stack.push({ items: current.map((v) => [null, v] as [string | null, unknown]), next: 0, close: "]" });
+      } else {
+        parts.push("{");
+        const entries = current instanceof Map ? [...(current as Map<string, unknown>).entries()] : Object.entries(current as object);
+        stack.push({ items: entries.filter(([, v]) => v !== undefined), next: 0, close: "}" });
+      }
+    } else {
+      parts.push(encodeScalar(current));
+    }
+    for (;;) {
+      const top = stack[stack.length - 1];
+      if (top === undefined) return parts.join("");
+      if (top.next < top.items.length) {
+        const [k, v] = top.items[top.next]!;
+        if (top.next > 0) parts.push(",");
+        if (k !== null) parts.push(JSON.stringify(k) + ":");
+        top.next++;
+        current = v;
+        break;
+      }
+      parts.push(top.close);
+      stack.pop();
+      onPath.delete(openers.pop());
+    }
+  }
+}
+
+function encodeScalar(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (value instanceof JsonNumber) return value.text;
+  if (value instanceof Uint8Array) return JSON.stringify(encodeBase64(value));
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new TypeError(`${value} is not valid JSON`);
+    return JSON.stringify(value);
+  }
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "string" || typeof value === "boolean") return JSON.stringify(value);
+  throw new TypeError(`a ${typeof value} has no JSON form`);
+}
+
+export function newUUID4(): string {
+  const c = (globalThis as unknown as { crypto?: { randomUUID?: () => string } }).crypto;
+  if (c?.randomUUID !== undefined) return c.randomUUID();
+  const hex = "0123456789abcdef";
+  let out = "";
+  for (let i = 0; i < 36; i++) {
+    if (i === 8 || i === 13 || i === 18 || i === 23) out += "-";
+    else if (i === 14) out += "4";
+    else if (i === 19) out += hex[8 + Math.floor(Math.random() * 4)];
+    else out += hex[Math.floor(Math.random() * 16)];
+  }
+  return out;
+}
+
+// --- objects -------------------------------------------------------------
+
+export function expectObject(data: JsonValue, ctx: Context, message: string): JsonObject | null {
+  const obj = asObject(data);
+  if (obj === null) ctx.error(message);
+  return obj;
+}
+
+export function rejectUnknown(obj: JsonObject, ctx: Context, known: ReadonlySet<string>, message: string): void {
+  if (obj instanceof Map) {
+    for (const key of obj.keys()) if (!known.has(key)) ctx.error(message, key);
+    return;
+  }
+  for (const key in obj) if (!known.has(key) && Object.hasOwn(obj, key)) ctx.error(message, key);
+}
+
+// --- scalars --------------------------------------------------------------
+
+export type Msgs = Readonly<Record<string, string>>;
+
+function msg(msgs: Msgs, keyword: string): string {
+  const m = msgs[keyword];
+  return m === undefined ? keyword : m;
+}
+
+/** Characters (code points) of a string, as Python's len counts them. */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+export interface StringSpec {
+  minLength?: number;
+  maxLength?: number;
+  pattern?: RegExp;
+  enum?: ReadonlySet<string>;
+  const?: string;
+}
+
+export function string<T extends string = string>(msgs: Msgs, spec: StringSpec = {}): Parser<T> {
+  const { minLength, maxLength, pattern, const: constant } = spec;
+  const values = spec.enum;
+  return (value, ctx) => {
+    if (typeof value !== "string") {
+      ctx.error(msg(msgs, "type"), undefined, value);
+      return INVALID;
+    }
+    const mark = ctx.count;
+    if (constant !== undefined && value !== constant) ctx.error(msg(msgs, "const"), undefined, value);
+    if (values !== undefined && !values.has(value)) ctx.error(msg(msgs, "enum"), undefined, value);
+    // Python counts characters (code points); .length counts UTF-16 units, at most twice as many.
+    if (minLength !== undefined && (value.length < minLength || (value.length < 2 * minLength && codePoints(value) < minLength))) {
+      ctx.error(msg(msgs, "minLength"), undefined, value);
+    }
+    if (maxLength !== undefined && value.length > maxLength && codePoints(value) > maxLength) {
+      ctx.error(msg(msgs, "maxLength"), undefined, value);
+    }
+    if (pattern !== undefined && !pattern.test(value)) ctx.error(msg(msgs, "pattern"), undefined, value);
+    return ctx.count > mark ? INVALID : (value as T);
+  };
+}
+
+/** The value of n ASCII digits at text[at...], or -1. */
+function digitsAt(text: string, at: number, n: number): number {
+  let value = 0;
+  for (let i = at; i < at + n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+    value = value * 10 + (c - 48);
+  }
+  return value;
+}
+
+/**
+ * Whether text is an RFC 3339 date-time the Python runtime accepts:
+ * YYYY-MM-DD[Tt]hh:mm:ss[.fraction](Z|z|+hh:mm|-hh:mm) in ASCII digits, a time zone
+ * required, every field in range (no leap second, no year 0, offsets up to 23:59).
+ */
+export function isDateTime(text: string): boolean {
+  const n = text.length;
+  if (n < 20) return false;
+  const c = (i: number): number => text.charCodeAt(i);
+  if (c(4) !== 45 || c(7) !== 45 || (c(10) !== 84 && c(10) !== 116) || c(13) !== 58 || c(16) !== 58) return false;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  const second = digitsAt(text, 17, 2);
+  if (year < 1 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
+    return false;
+  }
+  let i = 19;
+  if (c(i) === 46) {
+    const start = ++i;
+    while (i < n && c(i) >= 48 && c(i) <= 57) i++;
+    if (i === start) return false;
+  }
+  if (i === n - 1 && (c(i) === 90 || c(i) === 122)) {
+    // Z or z
+  } else if (i === n - 6 && (c(i) === 43 || c(i) === 45) && c(i + 3) === 58) {
+    const offH = digitsAt(text, i + 1, 2);
+    const offM = digitsAt(text, i + 4, 2);
+    if (offH < 0 || offM < 0 || offH > 23 || offM > 59) return false;
+  } else {
+    return false;
+  }
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return day <= days;
+}
+
+export function dateTime(msgs: Msgs): Parser<DateTimeString> {
+  return (value, ctx) => {
+    if (typeof value !== "string") {
+      ctx.error(msg(msgs, "type"), undefined, value);
+      return INVALID;
+    }
+    if (!isDateTime(value)) {
+      ctx.error(msg(msgs, "format"), undefined, value);
+      return INVALID;
+    }
+    return value as DateTimeString;
+  };
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+export function decodeBase64(text: string): Uint8Array {
+  const clean = text.replace(/=+$/, "");
+  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let bits = 0;
+  let acc = 0;
+  let n = 0;
+  for (let i = 0; i < clean.length; i++) {
+    acc = (acc << 6) | ALPHABET.indexOf(clean[i]!);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[n++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out;
+}
+
+export function encodeBase64(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const a = bytes[i]!;
+    const b = i + 1 < bytes.length ? bytes[i + 1]! : 0;
+    const c = i + 2 < bytes.length ? bytes[i + 2]! : 0;
+    out += ALPHABET[a >> 2]! + ALPHABET[((a & 3) << 4) | (b >> 4)]!;
+    out += i + 1 < bytes.length ? ALPHABET[((b & 15) << 2) | (c >> 6)]! : "=";
+    out += i + 2 < bytes.length ? ALPHABET[c & 63]! : "=";
+  }
+  return out;
+}
+
+export function base64Bytes(msgs: Msgs): Parser<Uint8Array> {
+  return (value, ctx) => {
+    if (typeof value !== "string") {
+      ctx.error(msg(msgs, "type"), undefined, value);
+      return INVALID;
+    }
+    if (!BASE64.test(value)) {
+      ctx.error(msg(msgs, "contentEncoding"), undefined, value);
+      return INVALID;
+    }
+    return decodeBase64(value);
+  };
+}
+
+export interface Bounds {
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+}
+
+function bounds(f: number, value: JsonValue, ctx: Context, msgs: Msgs, b: Bounds): boolean {
+  const mark = ctx.count;
+  if (b.minimum !== undefined && f < b.minimum) ctx.error(msg(msgs, "minimum"), undefined, value);
+  if (b.maximum !== undefined && f > b.maximum) ctx.error(msg(msgs, "maximum"), undefined, value);
+  if (b.exclusiveMinimum !== undefined && f <= b.exclusiveMinimum) ctx.error(msg(msgs, "exclusiveMinimum"), undefined, value);
+  if (b.exclusiveMaximum !== undefined && f >= b.exclusiveMaximum) ctx.error(msg(msgs, "exclusiveMaximum"), undefined, value);
+  return ctx.count === mark;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Compare an exact integer literal with a float bound as Python compares int with float. */
+function exactBounds(text: string, value: JsonValue, ctx: Context, msgs: Msgs, b: Bounds): boolean {
+  const n = BigInt(text);
+  const below = (bound: number): number => compareBigFloat(n, bound);
+  const mark = ctx.count;
+  if (b.minimum !== undefined && below(b.minimum) < 0) ctx.error(msg(msgs, "minimum"), undefined, value);
+  if (b.maximum !== undefined && below(b.maximum) > 0) ctx.error(msg(msgs, "maximum"), undefined, value);
+  if (b.exclusiveMinimum !== undefined && below(b.exclusiveMinimum) <= 0) ctx.error(msg(msgs, "exclusiveMinimum"), undefined, value);
+  if (b.exclusiveMaximum !== undefined && below(b.exclusiveMaximum) >= 0) ctx.error(msg(msgs, "exclusiveMaximum"), undefined, value);
+  return ctx.count === mark;
+}
+
+function compareBigFloat(n: bigint, f: number): number {
+  if (f === Infinity) return -1;
+  if (f === -Infinity) return 1;
+  const whole = Math.floor(f);
+  const w = BigInt(whole);
+  if (n < w) return -1;
+  if (n > w) return 1;
+  return whole === f ? 0 : -1;
+}
+
+export function integer(msgs: Msgs, b: Bounds = {}): Parser<number> {
+  return (value, ctx) => {
+    if (typeof value === "number") {
+      if (!Number.isInteger(value)) {
+        ctx.error(msg(msgs, "type"), undefined, value);
+        return INVALID;
+      }
+      if (!Number.isSafeInteger(value)) ctx.inexact = true;
+      if (Math.abs(value) >= 2 ** 63 && !(value === -(2 ** 63))) {
+        ctx.error(msg(msgs, "int64"), undefined, value);
+        return INVALID;
+      }
+      return bounds(value, value, ctx, msgs, b) ? value : INVALID;
+    }
+    if (value instanceof JsonNumber) {
+      const text = value.text;
+      if (!/[.eE]/.test(text)) {
+        const n = BigInt(text);
+        if (n < INT64_MIN || n > INT64_MAX) {
+          ctx.error(msg(msgs, "int64"), undefined, value);
+          return INVALID;
+        }
+        return exactBounds(text, value, ctx, msgs, b) ? Number(text) : INVALID;
+      }
+      const f = Number(text);
+      if (!Number.isFinite(f) || !Number.isInteger(f)) {
+        ctx.error(msg(msgs, "type"), undefined, value);
+        return INVALID;
+      }
+      // JSON Schema counts 1.0 as an integer; Python then holds it as int(1.0).
+      const exact = BigInt(f);
+      if (exact < INT64_MIN || exact > INT64_MAX) {
+        ctx.error(msg(msgs, "int64"), undefined, exact.toString());
+        return INVALID;
+      }
+      const shown = new JsonNumber(exact.toString());
+      return exactBounds(exact.toString(), shown, ctx, msgs, b) ? f : INVALID;
+    }
+    ctx.error(msg(msgs, "type"), undefined, value);
+    return INVALID;
+  };
+}
+
+export function number(msgs: Msgs, b: Bounds = {}): Parser<number> {
+  return (value, ctx) => {
+    let f: number;
+    if (typeof value === "number" && Number.isFinite(value)) {
+      f = value;
+      if (Number.isInteger(f) && !Number.isSafeInteger(f)) ctx.inexact = true;
+    } else if (value instanceof JsonNumber && Number.isFinite(Number(value.text))) {
+      f = Number(value.text);
+      if (!/[.eE]/.test(value.text)) return exactBounds(value.text, value, ctx, msgs, b) ? f : INVALID;
+    } else {
+      ctx.error(msg(msgs, "type"), undefined, value);
+      return INVALID;
+    }
+    return bounds(f, value, ctx, msgs, b) ? f : INVALID;
+  };
+}
+
+export function boolean(msgs: Msgs): Parser<boolean> {
+  return (value, ctx) => {
+    if (typeof value !== "boolean") {
+      ctx.error(msg(msgs, "type"), undefined, value);
+      return INVALID;
+    }
+    return value;
+  };
+}
+
+/**
+ * Any JSON value, checked without recursion in document order, returned as plain
+ * data (objects become plain objects). A value more than MAX_DEPTH levels below
+ * the document root is refused at its pointer; so is a number no float can hold.
+ */
+export function anyJSON(msgs: Msgs): Parser<JsonData> {
+  return (value, ctx) => {
+    const room = MAX_DEPTH - ctx.path.length;
+    const stack: [JsonValue, number, string][] = [[value, 0, ""]];
+    const path: string[] = [];
+    while (stack.length > 0) {
+      const [item, depth, key] = stack.pop()!;
+      if (depth > 0) {
+        path.length = depth - 1;
+        path.push(key);
+      }
+      if (depth > room) {
+        ctx.error(DEPTH_MESSAGE, [...path]);
+        return INVALID;
+      }
+      if (item === null || typeof item === "string" || typeof item === "boolean") continue;
+      if (typeof item === "number") {
+        if (Number.isInteger(item) && !Number.isSafeInteger(item)) ctx.inexact = true;
+        if (Number.isFinite(item)) continue;
+        ctx.error(msg(msgs, "type"));
+        return INVALID;
+      }
+      if (item instanceof JsonNumber) {
+        if (/[.eE]/.test(item.text) && !Number.isFinite(Number(item.text))) {
+          ctx.error(msg(msgs, "type"));
+          return INVALID;
+        }
+        continue;
+      }
+      if (Array.isArray(item)) {
+        for (let i = item.length - 1; i >= 0; i--) stack.push([item[i]!, depth + 1, String(i)]);
+        continue;
+      }
+      const obj = asObject(item);
+      if (obj === null) {
+        ctx.error(msg(msgs, "type"));
+        return INVALID;
+      }
+      const entries = entriesOf(obj);
+      for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], depth + 1, entries[i]![0]]);
+    }
+    return plain(value);
+  };
+}
+
+/** A decoded value as plain data: Maps become plain objects (without recursion). */
+export function plain(value: JsonValue): JsonData {
+  if (value === null || typeof value !== "object" || value instanceof JsonNumber) return value;
+  const root: JsonData = Array.isArray(value) ? [] : {};
+  const stack: [JsonValue, JsonData][] = [[value, root]];
+  while (stack.length > 0) {
+    const [source, target] = stack.pop()!;
+    const obj = Array.isArray(source) ? null : asObject(source);
+    const entries: [string | number, JsonValue][] = Array.isArray(source) ? source.map((v, i) => [i, v]) : obj === null ? [] : entriesOf(obj);
+    for (const [k, v] of entries) {
+      let copy: JsonData;
+      if (v !== null && typeof v === "object" && !(v instanceof JsonNumber)) {
+        copy = Array.isArray(v) ? [] : {};
+        stack.push([v, copy]);
+      } else {
+        copy = v;
+      }
+      if (Array.isArray(target)) target.push(copy);
+      else Object.defineProperty(target, k, { value: copy, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return root;
+}
+
+// --- containers ----------------------------------------------------------
+
+export function nullable<T>(inner: Parser<T>): Parser<T | null> {
+  return (value, ctx) => (value === null ? null : inner(value, ctx));
+}
+
+/** A JSON number's text reduced to sign, significant digits and exponent (1, 1.0, 1e0 give "1e0"). */
+export function numberKey(text: string): string {
+  let sign = "";
+  if (text.startsWith("-")) {
+    sign = "-";
+    text = text.slice(1);
+  }
+  const lower = text.toLowerCase();
+  const e = lower.indexOf("e");
+  const mantissa = e < 0 ? lower : lower.slice(0, e);
+  const exponent = e < 0 ? "" : lower.slice(e + 1);
+  const dot = mantissa.indexOf(".");
+  const whole = dot < 0 ? mantissa : mantissa.slice(0, dot);
+  const fraction = dot < 0 ? "" : mantissa.slice(dot + 1);
+  const digits = (whole + fraction).replace(/^0+/, "");
+  if (digits === "") return "0";
+  const significant = digits.replace(/0+$/, "");
+  const exp = exponent === "" ? 0n : BigInt(exponent.replace(/^\+/, ""));
+  return `${sign}${significant}e${exp - BigInt(fraction.length) + BigInt(digits.length) - BigInt(significant.length)}`;
+}
+
+let uniqueTokens = 0;
+let sawUnsafe = false; // sameKey met an integer past 2^53 (see Context.inexact)
+
+function sameKey(value: JsonValue, depth: number): string {
+  if (depth > MAX_DEPTH) return `x${uniqueTokens++}`;
+  if (value === null) return "z";
+  if (typeof value === "boolean") return value ? "t" : "f";
+  if (typeof value === "string") return "s" + JSON.stringify(value);
+  if (typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) sawUnsafe = true;
+  if (typeof value === "number") return "n" + (Number.isInteger(value) ? numberKey(integerText(value)) : Number.isFinite(value) ? numberKey(showFloat(value)) : showFloat(value));
+  if (value instanceof JsonNumber) {
+    if (!/[.eE]/.test(value.text)) return "n" + numberKey(value.text);
+    const f = Number(value.text);
+    return "n" + (Number.isFinite(f) ? numberKey(showFloat(f)) : showFloat(f));
+  }
+  if (Array.isArray(value)) return "a[" + value.map((v) => sameKey(v, depth + 1)).join(",") + "]";
+  const obj = asObject(value);
+  if (obj === null) return `x${uniqueTokens++}`;
+  return "o{" + entriesOf(obj).map(([k, v]) => JSON.stringify(k) + ":" + sameKey(v, depth + 1)).sort().join(",") + "}";
+}
+
+function hasDuplicates(items: JsonValue[], depth: number): boolean {
+  const seen = new Set<string>();
+  for (const item of items) {
+    const key = sameKey(item, depth);
+    if (seen.has(key)) return true;
+    seen.add(key);
+  }
+  return false;
+}
+
+export interface ListSpec {
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+}
+
+export function listOf<T>(item: Parser<T>, msgs: Msgs, spec: ListSpec = {}): Parser<T[]> {
+  return (value, ctx) => {
+    if (!Array.isArray(value)) {
+      ctx.error(msg(msgs, "type"), undefined, value);
+      return INVALID;
+    }
+    const mark = ctx.count;
+    if (spec.minItems !== undefined && value.length < spec.minItems) ctx.error(msg(msgs, "minItems"));
+    if (spec.maxItems !== undefined && value.length > spec.maxItems) ctx.error(msg(msgs, "maxItems"));
+    if (spec.uniqueItems === true) {
+      sawUnsafe = false;
+      if (hasDuplicates(value, ctx.path.length + 1)) ctx.error(msg(msgs, "uniqueItems"));
+      if (sawUnsafe) ctx.inexact = true;
+    }
+    const out: T[] = new Array<T>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = ctx.child(i, value[i]!, item) as T;
+    return ctx.count > mark ? INVALID : out;
+  };
+}
+
+export function tupleOf<T extends unknown[]>(items: { [K in keyof T]: Parser<T[K]> }, msgs: Msgs): Parser<T> {
+  return (value, ctx) => {
+    if (!Array.isArray(value)) {
+      ctx.error(msg(msgs, "type"), undefined, value);
+      return INVALID;
+    }
+    if (value.length !== items.length) {
+      ctx.error(msg(msgs, "prefixItems"));
+      return INVALID;
+    }
+    const mark = ctx.count;
+    const out: unknown[] = [];
+    for (let i = 0; i < value.length; i++) out.push(ctx.child(i, value[i]!, items[i] as Parser<unknown>));
+    return ctx.count > mark ? INVALID : (out as T);
+  };
+}
+
+export function mapOf<T>(inner: Parser<T>, msgs: Msgs): Parser<{ [key: string]: T }> {
+  return (value, ctx) => {
+    const obj = Array.isArray(value) ? null : asObject(value);
+    if (obj === null) {
+      ctx.error(msg(msgs, "type"), undefined, value);
+      return INVALID;
+    }
+    const mark = ctx.count;
+    const out: { [key: string]: T } = {};
+    for (const [k, v] of entriesOf(obj)) {
+      Object.defineProperty(out, k, { value: ctx.child(k, v, inner), enumerable: true, writable: true, configurable: true });
+    }
+    return ctx.count > mark ? INVALID : out;
+  };
+}
+
+/** The JSON kind of a value as Python's runtime names it: integral finite floats are "integer". */
+export function jsonKind(value: JsonValue): string {
+  if (value === null) return "null";
+  if (typeof value === "boolean") return "boolean";
+  if (typeof value === "string") return "string";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : Number.isFinite(value) ? "number" : "number";
+  if (value instanceof JsonNumber) {
+    if (!/[.eE]/.test(value.text)) return "integer";
+    const f = Number(value.text);
+    return Number.isFinite(f) && Number.isInteger(f) ? "integer" : "number";
+  }
+  if (Array.isArray(value)) return "array";
+  return asObject(value) === null ? "unknown" : "object";
+}
+
+/** A union whose variants have distinct JSON kinds: the kind picks the variant. */
+export function unionByKind<T>(variants: Readonly<Record<string, Parser<T>>>, msgs: Msgs): Parser<T> {
+  return (value, ctx) => {
+    const kind = jsonKind(value);
+    let variant = Object.prototype.hasOwnProperty.call(variants, kind) ? variants[kind] : undefined;
+    if (variant === undefined && kind === "integer" && Object.prototype.hasOwnProperty.call(variants, "number")) variant = variants["number"];
+    if (variant === undefined) {
+      ctx.error(msg(msgs, "oneOf"), undefined, value);
+      return INVALID;
+    }
+    return variant(value, ctx);
+  };
+}
+
+/** A union of object models told apart by the constant value of one property. */
+export function unionByTag<T>(tag: string, variants: ReadonlyMap<string, Parser<T>>, msgs: Msgs): Parser<T> {
+  return (value, ctx) => {
+    const obj = Array.isArray(value) ? null : asObject(value);
+    if (obj === null) {
+      ctx.error(msg(msgs, "type"), undefined, value);
+      return INVALID;
+    }
+    const found = member(obj, tag);
+    if (found === undefined || found === null) {
+      ctx.error(msg(msgs, "discriminator"), tag);
+      return INVALID;
+    }
+    const variant = typeof found === "string" ? variants.get(found) : undefined;
+    if (variant === undefined) {
+      ctx.error(msg(msgs, "discriminatorValue"), tag, found);
+      return INVALID;
+    }
+    return variant(obj, ctx);
+  };
+}
+
+// --- spec rules (x-rules) -------------------------------------------------
+
+/** Follow JSON pointer tokens into a JSON value; MISSING when absent. */
+export function resolve(value: JsonValue | Missing | undefined, tokens: readonly string[]): JsonValue | Missing {
+  let current: JsonValue | Missing | undefined = value;
+  for (const token of tokens) {
+    if (current === undefined || current === MISSING) return MISSING;
+    if (Array.isArray(current)) {
+      if (/^[0-9]+$/.test(token) && Number(token) < current.length) current = current[Number(token)]!;
+      else return MISSING;
+      continue;
+    }
+    const obj = asObject(current);
+    if (obj === null) return MISSING;
+    current = member(obj, token);
+  }
+  return current === undefined ? MISSING : current;
+}
+
+function usable(inputs: readonly unknown[]): boolean {
+  // A rule only judges inputs that passed their own checks.
+  for (const v of inputs) if (v === INVALID) return false;
+  return true;
+}
+
+export function ruleMemberOf(ctx: Context, field: string, value: unknown, up: number, tokens: readonly string[], message: string): void {
+  if (typeof value !== "string") return;
+  const pool = resolve(ctx.ancestor(up), tokens);
+  if (!Array.isArray(pool)) return;
+  const members = ctx.members(pool);
+  if (members === null || members.has(value)) return;
+  if (ctx.failedAt(up, tokens)) return;
+  ctx.error(message, field, value);
+}
+
+export function ruleRequiredWhen(
+  ctx: Context, obj: JsonObject, field: string, whenField: string, whenPointer: readonly string[], equals: string,
+  message: string, inputs: readonly unknown[],
+): void {
+  if (!usable(inputs)) return;
+  if (resolve(member(obj, whenField), whenPointer) !== equals) return;
+  const v = member(obj, field);
+  if (v === undefined || v === null) ctx.error(message, field);
+}
+
+export function ruleAtLeastOneOf(ctx: Context, obj: JsonObject, fields: readonly string[], message: string): void {
+  for (const f of fields) {
+    const v = member(obj, f);
+    if (v !== undefined && v !== null) return;
+  }
+  ctx.error(message);
+}
+
+export function ruleAllowedWhen(
+  ctx: Context, obj: JsonObject, field: string, each: readonly string[], whenField: string, whenPointer: readonly string[],
+  equals: string, allowed: ReadonlySet<string>, message: string, inputs: readonly unknown[],
+): void {
+  if (!usable(inputs)) return;
+  if (resolve(member(obj, whenField), whenPointer) !== equals) return;
+  const items = member(obj, field);
+  if (!Array.isArray(items)) return;
+  for (let i = 0; i < items.length; i++) {
+    const found = resolve(items[i], each);
+    if (found !== MISSING && !(typeof found === "string" && allowed.has(found))) ctx.error(message, [field, String(i), ...each], found);
+  }
+}
+
+export function ruleContains(
+  ctx: Context, obj: JsonObject, field: string, each: readonly string[], equals: string, message: string, inputs: readonly unknown[],
+): void {
+  if (!usable(inputs)) return;
+  const items = member(obj, field);
+  if (!Array.isArray(items)) return;
+  for (const item of items) if (resolve(item, each) === equals) return;
+  ctx.error(message, field);
+}
+
+// --- output -----------------------------------------------------------------
+
+/** The wire form of a list, each item through f. */
+export function encodeList<T>(items: readonly T[], f: (item: T) => unknown): unknown[] {
+  return items.map(f);
+}
+
+/** The wire form of a map, each value through f, keys in insertion order. */
+export function encodeMap<T>(m: { readonly [key: string]: T }, f: (item: T) => unknown): { [key: string]: unknown } {
+  const out: { [key: string]: unknown } = {};
+  for (const k of Object.keys(m)) Object.defineProperty(out, k, { value: f(m[k]!), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/** The same value: strings, numbers, booleans and free-form data go out as they are. */
+export function same<T>(value: T): T {
+  return value;
+}
+
+type Encoder = (value: never) => unknown;
+
+/** The wire form of a union value whose variants have distinct JSON kinds. */
+export function encodeByKind(value: unknown, encoders: { readonly [kind: string]: Encoder }): unknown {
+  let kind: string;
+  if (value === null) kind = "null";
+  else if (typeof value === "string" || value instanceof Uint8Array) kind = "string";
+  else if (typeof value === "boolean") kind = "boolean";
+  else if (typeof value === "number" || value instanceof JsonNumber) kind = Number.isInteger(Number(value)) ? "integer" : "number";
+  else if (Array.isArray(value)) kind = "array";
+  else kind = "object";
+  let f = Object.prototype.hasOwnProperty.call(encoders, kind) ? encoders[kind] : undefined;
+  if (f === undefined && kind === "integer" && Object.prototype.hasOwnProperty.call(encoders, "number")) f = encoders["number"];
+  if (f === undefined) throw new TypeError(`no variant of the union takes a value of JSON kind ${kind}`);
+  return (f as (value: unknown) => unknown)(value);
+}
+
+/** The wire form of a union value told apart by the string value of one property. */
+export function encodeByTag(value: unknown, tag: string, encoders: { readonly [tag: string]: Encoder }): unknown {
+  const found = value !== null && typeof value === "object" ? (value as { [key: string]: unknown })[tag] : undefined;
+  const f = typeof found === "string" && Object.prototype.hasOwnProperty.call(encoders, found) ? encoders[found] : undefined;
+  if (f === undefined) throw new TypeError(`no variant of the union has ${JSON.stringify(tag)} = ${JSON.stringify(found)}`);
+  return (f as (value: unknown) => unknown)(value);
+}
+
+/** Set a property as an own, enumerable one (a key such as "__proto__" included). */
+export function put<T extends object>(target: T, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}

@@ -1,0 +1,19 @@
+"""Encoding: how to_dict writes each field back to its JSON shape."""
+
+from __future__ import annotations
+
+from generator import ir
+
+
+def needs_dump(t: ir.TypeRef) -> bool:
+    """Plain JSON scalars (and enums, which are strings) go out as they are; everything else through _rt.dump."""
+    match t:
+        case ir.NullableType():
+            return needs_dump(t.inner)
+        case ir.StringType() | ir.NumericType() | ir.BooleanType() | ir.Ref(target="enum"):
+            return False
+        case (ir.DateTimeType() | ir.BytesType() | ir.AnyType() | ir.ListType() | ir.TupleType() | ir.MapType()
+              | ir.UnionType() | ir.Ref(target="model" | "alias")):
+            return True
+        case _:
+            raise AssertionError(f"no Python encoding for the IR type {t.kind!r}")

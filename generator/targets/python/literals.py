@@ -1,0 +1,59 @@
+"""Python source literals: how a value of the spec is spelt in the generated module.
+
+These are the filters the Python templates apply to view data (TEMPLATES below);
+no other part of the target spells a literal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from generator.messages import number_literal, show_control_characters
+from generator.render import Templates, unknown_kind
+
+
+def py_str(text: str) -> str:
+    """A Python string literal (repr is exact for every str, quotes and all)."""
+    return repr(text)
+
+
+def py_docstring(text: str) -> str:
+    """A triple-quoted docstring that survives quotes, backslashes and control characters."""
+    body = text.replace("\r\n", "\n").replace("\r", "\n").replace("\\", "\\\\")
+    # A final quote would merge with the closing quotes: escape it before escaping runs of three.
+    if body.endswith('"'):
+        body = body[:-1] + '\\"'
+    body = body.replace('"""', '\\"\\"\\"')
+    return f'"""{show_control_characters(body)}"""'
+
+
+def py_dict(mapping: Mapping[str, str]) -> str:
+    """A dict literal of strings, e.g. the messages of a check: {'type': 'must be a string'}."""
+    return "{" + ", ".join(f"{py_str(k)}: {py_str(v)}" for k, v in mapping.items()) + "}"
+
+
+def py_tuple(items: Iterable[str]) -> str:
+    """A tuple literal of source snippets (a 1-tuple keeps its comma), e.g. (a, b)."""
+    items = list(items)
+    if len(items) == 1:
+        return f"({items[0]},)"
+    return "(" + ", ".join(items) + ")"
+
+
+def py_strs(items: Iterable[str]) -> str:
+    """A tuple literal of strings, e.g. ('user', 'assistant')."""
+    return py_tuple(py_str(i) for i in items)
+
+
+def py_value(value: Any) -> str:
+    """A JSON value as a Python literal: numbers as every target writes them (messages.number_literal), the rest by repr."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return number_literal(value)
+    return repr(value)
+
+
+# The templates under templates/python/ and the filters they spell literals with.
+# pynum is repr: a bound keeps the spelling of its JSON number (1.0 stays a float).
+TEMPLATES = Templates(pystr=py_str, pydoc=py_docstring, pydict=py_dict, pytuple=py_tuple, pystrs=py_strs,
+                      pynum=repr, pyvalue=py_value, unknown=unknown_kind)

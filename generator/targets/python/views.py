@@ -1,0 +1,184 @@
+"""The views the Python templates render: data only, no statements or expressions.
+
+Values are kept as the spec gives them (strings, numbers, tuples, IR nodes); the
+templates spell them with the filters of generator.targets.python.literals, and the
+only source text here is names and the type spellings of types.py. Every view the
+templates dispatch on carries a `kind`, and the templates fail on a kind they have
+no case for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, Union
+
+from generator import ir
+
+
+@dataclass(frozen=True, order=True)
+class Import:
+    """One imported name, e.g. Import("typing", "Literal") for `from typing import Literal`."""
+
+    module: str
+    name: str
+
+
+# --- parsers: the runtime combinators a value is parsed with (templates/python/parsers.py.j2) ---
+
+
+@dataclass(frozen=True)
+class Parser:
+    """A runtime combinator call, e.g. _rt.list_of(<item>, messages, min_items=1): the IR node
+    it parses (its limits and messages, as the IR holds them), the parsers of its parts, and
+    what Python adds. The kind, checked exhaustively by parsers.parser, names the template case."""
+
+    kind: Literal["scalar", "string", "enum", "number", "list", "tuple", "map", "nullable", "union", "ref"]
+    node: ir.TypeRef | ir.Enum | None  # None for a ref
+    parts: tuple[Parser, ...] = ()  # the item, value, inner type, tuple items or union variants, in order
+    name: str = ""  # scalar: the runtime function; enum: its values constant; ref: the parse function or constant
+    pattern: str | None = None  # string: the pattern in Python's re dialect
+
+
+@dataclass(frozen=True)
+class ParserConst:
+    """A module-level parser built once at import, e.g. _P_CHAT_EVENT_ROLE: Final = <parser>."""
+
+    name: str
+    parser: Parser
+
+
+# --- fields: declaration, parse call and encoding (templates/python/model.py.j2, parse_function.py.j2) ---
+
+
+@dataclass(frozen=True)
+class Default:
+    """What a field holds when the key is absent.
+
+    kind: "required" (no default), "none", "value" (value, a JSON scalar),
+    "uuid4" (a fresh UUID4), "empty" (value, a new {} or []), "copy" (value, a copy of a non-empty {} or [])."""
+
+    kind: Literal["required", "none", "value", "uuid4", "empty", "copy"]
+    value: Any = None
+
+
+@dataclass(frozen=True)
+class FieldView:
+    """One dataclass attribute: its declaration, the statement that parses it, and its to_dict entry."""
+
+    attr: str  # e.g. "content_type"
+    local: str  # the parse function's local for it
+    wire: str  # e.g. "content-type"
+    annotation: str  # e.g. "list[ContentItem]"
+    default: Default
+    doc: str  # the description, or ""
+    parser: str  # its ParserConst's name
+    required_message: str
+    nullable: bool  # a required field that may be null
+    dump: bool  # to_dict writes it through _rt.dump, not as it is
+    omit_when_none: bool  # to_dict leaves it out when None
+    kind: Literal["field"] = "field"
+
+
+# --- rules: runtime checks called in the parse function (templates/python/rules.py.j2) ---
+
+
+@dataclass(frozen=True)
+class RuleView:
+    """A rule's check, _rt.rule_<kind>(...): the rule as the IR holds it (a kind the Python
+    side has checked has a case), with the parse function's locals of the fields it reads."""
+
+    rule: ir.Rule
+    inputs: tuple[str, ...]  # the locals of rule.fields, in order
+    kind: str
+
+
+# A statement of a parse function, in check order: a field's parse call or a rule's check.
+Step = Union[FieldView, RuleView]
+
+
+# --- definitions (templates/python/model.py.j2, enum.py.j2, alias.py.j2) ---
+
+
+@dataclass(frozen=True)
+class ModelView:
+    """A model: its dataclass (model.py.j2) and its parse function (parse_function.py.j2)."""
+
+    name: str
+    doc: str
+    parse_fn: str  # e.g. "_parse_chat_event"
+    fields: tuple[FieldView, ...]
+    steps: tuple[Step, ...]
+    closed: bool
+    keys: tuple[str, ...]  # the wire names a closed model accepts
+    keys_const: str
+    type_message: str
+    unknown_message: str
+    behaviour: str  # members the class gains from the behaviour's `class <Model>:` (specs/<format>/behaviour/python.py), or ""
+
+
+@dataclass(frozen=True)
+class EnumView:
+    """A named enum: a Literal alias and a tuple of its values (enum.py.j2)."""
+
+    name: str
+    doc: str
+    values: tuple[str, ...]
+    values_const: str  # e.g. "ROLE_VALUES"
+
+
+@dataclass(frozen=True)
+class AliasView:
+    """A named type that is not a model or enum: a TypeAlias (alias.py.j2)."""
+
+    name: str
+    doc: str
+    annotation: str
+
+
+@dataclass(frozen=True)
+class KnownValuesView:
+    """The documented values of an open string field, as a tuple constant."""
+
+    const: str  # e.g. "CHAT_EVENT_ROLE_VALUES"
+    values: tuple[str, ...]
+    doc: str
+
+
+@dataclass(frozen=True)
+class ConstantView:
+    """A spec fact behaviour code reads, e.g. CHAT_STATE_MAX_HISTORY_SIZE_DEFAULT: Final = 1000."""
+
+    name: str
+    value: Any  # a JSON scalar from the IR
+    doc: str
+
+
+@dataclass(frozen=True)
+class ImportLine:
+    """`from <module> import <names>`, names sorted."""
+
+    module: str
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ModuleView:
+    """One format's module (module.py.j2)."""
+
+    header: str
+    doc: str
+    format_id: str
+    version: str
+    imports: tuple[ImportLine, ...]  # the standard library's, from what the views use
+    enums: tuple[EnumView, ...]
+    known_values: tuple[KnownValuesView, ...]
+    models: tuple[ModelView, ...]
+    aliases: tuple[AliasView, ...]  # after what they use
+    parsers: tuple[ParserConst, ...]  # named definitions' first, then fields'
+    root: str
+    api_parse: str  # e.g. "parse_chat_event_from_json"
+    api_validate: str  # e.g. "validate_chat_event"
+    exports: tuple[str, ...]
+    behaviour_constants: tuple[ConstantView, ...]  # what the behaviour reads of the spec
+    behaviour: str  # module-level behaviour code (specs/<format>/behaviour/python.py), or ""
+    behaviour_imports: tuple[str, ...]  # its import lines

@@ -1,0 +1,122 @@
+"""TypeScript spellings of values: string, number and JSON literals, doc comments, regular expressions."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, cast
+
+from generator.patterns import Anchor, Chars, Group, Repeat, parse
+
+
+def ts_str(text: str) -> str:
+    """A string literal exact for any text (JSON's escapes are JavaScript's; U+2028/9 escaped too)."""
+    return json.dumps(text, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def ts_number(value: float) -> str:
+    """A number literal: integers as written, floats as Python writes them (1.0, 1e+16 are valid JavaScript)."""
+    if isinstance(value, bool):
+        raise TypeError("a boolean is no number")
+    return json.dumps(value)
+
+
+def ts_json(value: Any) -> str:
+    """An expression for a JSON value. Objects and arrays go through JSON.parse, so a key
+    such as "__proto__" stays an own property and each evaluation is a fresh copy."""
+    if isinstance(value, (dict, list)) and not value:
+        return "{}" if isinstance(value, dict) else "[]"
+    if isinstance(value, (dict, list)):
+        return f"JSON.parse({ts_str(json.dumps(value, ensure_ascii=False, separators=(',', ':')))})"
+    if value is None or isinstance(value, (bool, str)):
+        return ts_str(value) if isinstance(value, str) else json.dumps(value)
+    return ts_number(value)
+
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+
+
+def ts_property(wire: str) -> str:
+    """A property name in an interface: bare when it is an identifier, else a string literal."""
+    return wire if _IDENTIFIER.match(wire) else ts_str(wire)
+
+
+def ts_doc(text: str, indent: str = "") -> str:
+    """A /** ... */ comment holding text as it is: "*/" cannot end it early, line breaks stay lines."""
+    if not text:
+        return ""
+    body = text.replace("\r\n", "\n").replace("\r", "\n").replace("*/", "*\\/")
+    body = "".join(c if c in "\n\t" or (ord(c) >= 0x20 and ord(c) != 0x7F and c not in "\u2028\u2029") else f"\\u{{{ord(c):x}}}" for c in body)
+    lines = body.split("\n")
+    if len(lines) == 1:
+        return f"{indent}/** {lines[0]} */"
+    return "\n".join([f"{indent}/**", *(f"{indent} *{(' ' + line) if line else ''}" for line in lines), f"{indent} */"])
+
+
+# --- patterns ------------------------------------------------------------------
+
+# Python's \s on str (generator.patterns.SPACE_RANGES) and \w, spelled for a "u"-flag RegExp.
+_SPACE = "\\t\\n\\x0b\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
+_WORD = "\\p{L}\\p{N}_"
+
+
+def _char(code: int) -> str:
+    """One character, escaped unless an ASCII letter or digit: safe in and out of a class in "u" mode."""
+    ch = chr(code)
+    if ch.isascii() and ch.isalnum():
+        return ch
+    if ch == "\n":
+        return "\\n"
+    if ch == "\r":
+        return "\\r"
+    if ch == "\t":
+        return "\\t"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\u{{{code:x}}}"
+
+
+def _item(item: tuple[str, object], in_class: bool) -> str:
+    kind, value = item
+    if kind == "range":
+        lo, hi = cast(tuple[int, int], value)
+        return _char(lo) if lo == hi else f"{_char(lo)}-{_char(hi)}"
+    if kind == "dot":
+        return "[^\\n]"
+    if value in ("d", "D"):
+        return "\\p{Nd}" if value == "d" else "\\P{Nd}"
+    body = _SPACE if value in ("s", "S") else _WORD
+    if value in ("s", "w"):
+        return body if in_class else f"[{body}]"
+    return f"[^{body}]"  # \\S and \\W: the parser refuses them inside a class
+
+
+def _chars(node: Chars) -> str:
+    if not node.bracketed:
+        return _item(node.items[0], in_class=False)
+    return "[" + ("^" if node.negated else "") + "".join(_item(i, in_class=True) for i in node.items) + "]"
+
+
+def to_typescript(text: str) -> str:
+    """A `new RegExp(...)` expression with the meaning Python's `re.search` gives the spec pattern.
+
+    `.` is any character but a line feed, `$` also matches before a final line feed,
+    \\d \\s \\w have Python's Unicode meaning; lengths and classes count code points ("u" flag).
+    """
+    def node_text(node: object) -> str:
+        if isinstance(node, Anchor):
+            return "^" if node.kind == "^" else "(?:\\n?$)"
+        if isinstance(node, Chars):
+            return _chars(node)
+        if isinstance(node, Group):
+            return "(?:" + alts(node.alternatives) + ")"
+        assert isinstance(node, Repeat)
+        return node_text(node.node) + node.text
+
+    def alts(branches: tuple[tuple[object, ...], ...]) -> str:
+        return "|".join("".join(node_text(n) for n in branch) for branch in branches)
+
+    source = alts(parse(text).alternatives)
+    return f"new RegExp({ts_str(source)}, \"u\")"

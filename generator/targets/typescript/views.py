@@ -1,0 +1,281 @@
+"""Data-only views of one format's module; templates/typescript/*.j2 place what they hold."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator import ir
+from generator.errors import SpecError, pointer_of
+from generator.naming import constant_case, pascal_case
+from generator.render import header
+from generator.targets.typescript.encoders import alias_encode_fn, encode, model_encode_fn
+from generator.targets.typescript.literals import ts_doc, ts_json, ts_property, ts_str
+from generator.targets.typescript.parsers import model_parse_fn, named_parser, parser
+from generator.targets.typescript.types import ts_type
+
+
+@dataclass(frozen=True)
+class FieldView:
+    key: str  # the wire name as a string literal, e.g. "\"content-type\""
+    prop: str  # the interface property, e.g. "role" or "\"content-type\""
+    doc: str
+    type: str  # e.g. "ContentBlock[]"
+    optional: bool  # absent when not given (no default)
+    local: str  # the parse function's local, e.g. "v3"
+    parse: str  # e.g. 'ctx.required(obj, "role", F_ChatInput_3, "...")'
+    entry: str  # its entry in the built object's literal, e.g. '"role": v3 as Role'
+    set_built: str  # the statement that sets it on `out` when present (optional fields)
+    set_wire: str  # the statement that puts its wire form on the encoder's `out`
+
+
+@dataclass(frozen=True)
+class ModelView:
+    name: str
+    doc: str
+    parse_fn: str
+    encode_fn: str
+    fields: tuple[FieldView, ...]
+    steps: tuple[str, ...]
+    closed: bool
+    keys_const: str
+    keys: str
+    type_message: str
+    unknown_message: str
+
+
+@dataclass(frozen=True)
+class EnumView:
+    name: str
+    doc: str
+    literal: str
+    values_const: str
+    values: str
+
+
+@dataclass(frozen=True)
+class AliasView:
+    name: str
+    doc: str
+    type: str
+    encode_fn: str
+    encode: str  # the wire form of `v`
+
+
+@dataclass(frozen=True)
+class KnownValuesView:
+    const: str
+    doc: str
+    values: str
+
+
+@dataclass(frozen=True)
+class ModuleView:
+    header: str
+    doc: str
+    format_id: str
+    version: str
+    enums: tuple[EnumView, ...]
+    known_values: tuple[KnownValuesView, ...]
+    models: tuple[ModelView, ...]
+    aliases: tuple[AliasView, ...]
+    parsers: tuple[tuple[str, str], ...]  # (constant, expression), each after what it uses
+    root: str
+    api_parse: str
+    api_validate: str
+    api_stringify: str
+    uses: tuple[str, ...]  # runtime types the module's own types name
+
+
+def _str_list(items: tuple[str, ...] | list[str]) -> str:
+    return "[" + ", ".join(ts_str(i) for i in items) + "]"
+
+
+def rule_call(rule: ir.Rule, locals_by_wire: dict[str, str]) -> str:
+    msg = ts_str(rule.message)
+    inputs = "[" + ", ".join(locals_by_wire[w] for w in rule.fields) + "]"
+    match rule.kind:
+        case "member_of":
+            return (f"rt.ruleMemberOf(ctx, {ts_str(rule.fields[0])}, {locals_by_wire[rule.fields[0]]}, "
+                    f"{rule.up}, {_str_list(rule.pointer)}, {msg});")
+        case "at_least_one_of":
+            return f"rt.ruleAtLeastOneOf(ctx, obj, {_str_list(rule.fields)}, {msg});"
+        case "contains":
+            return (f"rt.ruleContains(ctx, obj, {ts_str(rule.fields[0])}, {_str_list(rule.pointer)}, "
+                    f"{ts_str(rule.equals or '')}, {msg}, {inputs});")
+        case "required_when":
+            assert rule.when is not None
+            when = f"{ts_str(rule.when.field)}, {_str_list(rule.when.pointer)}, {ts_str(rule.when.equals)}"
+            return f"rt.ruleRequiredWhen(ctx, obj, {ts_str(rule.fields[0])}, {when}, {msg}, {inputs});"
+        case "allowed_when":
+            assert rule.when is not None
+            when = f"{ts_str(rule.when.field)}, {_str_list(rule.when.pointer)}, {ts_str(rule.when.equals)}"
+            return (f"rt.ruleAllowedWhen(ctx, obj, {ts_str(rule.fields[0])}, {_str_list(rule.pointer)}, {when}, "
+                    f"new Set({_str_list(rule.allowed)}), {msg}, {inputs});")
+        case _:
+            raise AssertionError(f"unhandled rule kind {rule.kind!r}")
+
+
+def absent_when_missing(f: ir.Field) -> bool:
+    """Whether a built value leaves the field out when the input does (optional, no default): `name?: T`."""
+    return not f.required and f.default_factory is None and not f.has_default
+
+
+def field_view(model: ir.Model, f: ir.Field, index: int, parsers: list[tuple[str, str]]) -> FieldView:
+    const = f"F_{model.name}_{index}"
+    parsers.append((const, parser(f.type)))
+    local = f"v{index}"
+    key = ts_str(f.wire_name)
+    spelled = ts_type(f.type)
+    cast = f"{local} as {spelled}"
+    optional = absent_when_missing(f)
+    if f.required:
+        nullable = ", true" if isinstance(f.type, ir.NullableType) else ""
+        parse = f"ctx.required(obj, {key}, {const}, {ts_str(f.required_message)}{nullable})"
+        build = cast
+    else:
+        parse = f"ctx.optional(obj, {key}, {const})"
+        match f.default_factory:
+            case "uuid4":
+                build = f"{local} === undefined ? rt.newUUID4() : ({cast})"
+            case None:
+                build = f"{local} === undefined ? {ts_json(f.default)} : ({cast})" if f.has_default else cast
+            case _:
+                raise AssertionError(f"unhandled default factory {f.default_factory!r}")
+    # "__proto__" would set the prototype: it goes in as a computed key or an own property.
+    proto = f.wire_name == "__proto__"
+    value = f"value[{key}]"
+    wire = encode(f.type, value)
+    set_wire = f"rt.put(out, {key}, {wire});" if proto else f"out[{key}] = {wire};"
+    return FieldView(
+        key=key,
+        prop=ts_property(f.wire_name),
+        doc=ts_doc(f.description, "  "),
+        type=spelled,
+        optional=optional,
+        local=local,
+        parse=parse,
+        entry=f"{'[' + key + ']' if proto else key}: {build}",
+        set_built=f"rt.put(out, {key}, {build});" if proto else f"out[{key}] = {build};",
+        set_wire=f"if ({value} !== undefined) {set_wire}" if optional else set_wire,
+    )
+
+
+def model_view(model: ir.Model, parsers: list[tuple[str, str]]) -> ModelView:
+    fields = tuple(field_view(model, f, i, parsers) for i, f in enumerate(model.fields))
+    locals_by_wire = {f.wire_name: v.local for f, v in zip(model.fields, fields)}
+    steps: list[str] = []
+    for f, v in zip(model.fields, fields):
+        steps.append(f"const {v.local} = {v.parse};")
+        steps.extend(rule_call(r, locals_by_wire) for r in model.rules if r.after == f.wire_name)
+    steps.extend(rule_call(r, locals_by_wire) for r in model.rules if r.after is None)
+    return ModelView(
+        name=model.name,
+        doc=ts_doc(model.description or model.name),
+        parse_fn=model_parse_fn(model.name),
+        encode_fn=model_encode_fn(model.name),
+        fields=fields,
+        steps=tuple(steps),
+        closed=model.closed,
+        keys_const=f"K_{model.name}",
+        keys=f"new Set({_str_list([f.wire_name for f in model.fields])})",
+        type_message=ts_str(model.type_message),
+        unknown_message=ts_str(model.unknown_message),
+    )
+
+
+def alias_order(fmt: ir.Format) -> list[ir.Alias]:
+    """Aliases after the aliases they use: their parser constants are built at import."""
+    aliases = {d.name: d for d in fmt.definitions if isinstance(d, ir.Alias)}
+    ordered: list[ir.Alias] = []
+
+    def visit(name: str, trail: tuple[str, ...]) -> None:
+        if name in trail:
+            raise SpecError(fmt.source, pointer_of("$defs", name), f"definition {name!r} refers to itself through {' -> '.join(trail)}",
+                            "break the cycle with a model (an object type)")
+        alias = aliases[name]
+        if alias in ordered:
+            return
+        for dep in ir.refs(alias.type):
+            if dep in aliases:
+                visit(dep, (*trail, name))
+        ordered.append(alias)
+
+    for name in aliases:
+        visit(name, ())
+    return ordered
+
+
+def exported_names(view: ModuleView) -> list[tuple[str, str]]:
+    """(name, what) of every top-level name the module binds, for the clash check."""
+    names: list[tuple[str, str]] = [("FORMAT_ID", "the format id constant"), ("VERSION", "the version constant"),
+                                    ("ValidationError", "the error class"), ("DateTimeString", "a runtime type"),
+                                    ("JsonData", "a runtime type"), ("rt", "the runtime import")]
+    for e in view.enums:
+        names += [(e.name, "an enumeration"), (e.values_const, "an enumeration's values")]
+    for k in view.known_values:
+        names.append((k.const, "documented values"))
+    for a in view.aliases:
+        names += [(a.name, "a type alias"), (a.encode_fn, "an alias encoder")]
+    for m in view.models:
+        names += [(m.name, "a model"), (f"parse{m.name}", "a model parser"), (m.encode_fn, "a model encoder"),
+                  (m.parse_fn, "a model's parse function"), (m.keys_const, "a model's keys")]
+    names += [(view.api_parse, "the format parser"), (view.api_validate, "the root validator"),
+              (view.api_stringify, "the root serialiser")]
+    names += [(c, "a parser constant") for c, _ in view.parsers]
+    return names
+
+
+def _wire_of(fmt: ir.Format, known: ir.KnownValues) -> str:
+    model = fmt.definition(known.model)
+    assert isinstance(model, ir.Model)
+    return next(f.wire_name for f in model.fields if f.name == known.field)
+
+
+def module_view(fmt: ir.Format) -> ModuleView:
+    parsers: list[tuple[str, str]] = []
+    enums = tuple(
+        EnumView(name=e.name, doc=ts_doc(e.description or e.name), literal=" | ".join(ts_str(v) for v in e.values),
+                 values_const=f"{constant_case(e.name)}_VALUES", values=_str_list(e.values))
+        for e in fmt.definitions if isinstance(e, ir.Enum)
+    )
+    for e in fmt.definitions:
+        if isinstance(e, ir.Enum):
+            parsers.append((named_parser(e.name), f"rt.string<{e.name}>({{ "
+                            + ", ".join(f"{ts_str(k)}: {ts_str(v)}" for k, v in e.messages.items())
+                            + f" }}, {{ enum: new Set({constant_case(e.name)}_VALUES) }})"))
+    ordered = alias_order(fmt)
+    for a in ordered:
+        parsers.append((named_parser(a.name), parser(a.type)))
+    aliases = tuple(AliasView(name=a.name, doc=ts_doc(a.description or a.name), type=ts_type(a.type),
+                              encode_fn=alias_encode_fn(a.name), encode=encode(a.type, "v")) for a in ordered)
+    models = tuple(model_view(m, parsers) for m in fmt.models)
+    known = [KnownValuesView(const=f"{constant_case(k.model)}_{constant_case(k.field)}_VALUES",
+                             doc=ts_doc(f"Documented values of {k.model}.{_wire_of(fmt, k)}; any string is accepted."),
+                             values=_str_list(k.values))
+             for k in fmt.known_values]
+    spelled = " ".join([*(m_.type for m in models for m_ in m.fields), *(a.type for a in aliases)])
+    root = fmt.root
+    view = ModuleView(
+        header=header(fmt.source),
+        doc=ts_doc(f"{fmt.title} (format {fmt.id}, version {fmt.version}).\n\n{fmt.description}".strip()),
+        format_id=ts_str(fmt.id),
+        version=ts_str(fmt.version),
+        enums=enums,
+        known_values=tuple(known),
+        models=models,
+        aliases=aliases,
+        parsers=tuple(parsers),
+        root=root,
+        api_parse=f"parse{pascal_case(fmt.id)}FromJSON",
+        api_validate=f"validate{root}",
+        api_stringify=f"stringify{root}",
+        uses=tuple(n for n in ("DateTimeString", "JsonData") if n in spelled),
+    )
+    seen: dict[str, str] = {}
+    for name, what in exported_names(view):
+        if name in seen:
+            raise SpecError(fmt.source, pointer_of("$defs", name) if any(d.name == name for d in fmt.definitions) else pointer_of("$defs"),
+                            f"the generated TypeScript would define {name!r} twice ({seen[name]}, and {what})",
+                            "rename the definition, or give it an \"x-name\", so the names differ")
+        seen[name] = what
+    return view

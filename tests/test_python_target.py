@@ -1,0 +1,180 @@
+"""The Python target's dispatch is exhaustive: every IR type, rule kind and view kind has a case, and anything else fails loudly."""
+
+from __future__ import annotations
+
+import ast
+import json
+import typing
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from conftest import GENERATED, GOLDEN, ROOT
+from generator import ir
+from generator.targets.python import encoders, parsers, types, views
+from generator.render import environment
+from generator.targets.python.literals import TEMPLATES, py_docstring
+
+MSGS = {"type": "must be a string"}
+
+# One value of every IR type, each a different shape (a ref of each target, a union of each kind).
+SAMPLES: list[ir.TypeRef] = [
+    ir.StringType(MSGS, min_length=1, max_length=9, pattern="^a$"),
+    ir.StringType(MSGS, const="chat"),
+    ir.StringType(MSGS, enum=("url", "base64")),
+    ir.DateTimeType(MSGS),
+    ir.BytesType(MSGS),
+    ir.NumericType(MSGS, integer=True, minimum=1, exclusive_maximum=10.0),
+    ir.NumericType(MSGS, integer=False, maximum=0.5),
+    ir.BooleanType(MSGS),
+    ir.AnyType(MSGS),
+    ir.ListType(ir.StringType(MSGS), MSGS, min_items=1, max_items=3, unique_items=True),
+    ir.TupleType((ir.StringType(MSGS),), MSGS),
+    ir.TupleType((ir.StringType(MSGS), ir.AnyType(MSGS)), MSGS),
+    ir.MapType(ir.AnyType(MSGS), MSGS),
+    ir.NullableType(ir.DateTimeType(MSGS)),
+    ir.UnionType((ir.Ref("A", "model"), ir.Ref("B", "model")), MSGS, discriminator="type", tags=("a", "b")),
+    ir.UnionType((ir.StringType(MSGS), ir.ListType(ir.Ref("Block", "alias"), MSGS)), MSGS, json_kinds=("string", "array")),
+    ir.Ref("Role", "enum"),
+]
+
+
+@dataclass(frozen=True)
+class Mystery:
+    """A type node no target knows."""
+
+    kind: str = "mystery"
+
+
+def test_samples_cover_every_ir_type() -> None:
+    assert {type(t) for t in SAMPLES} == set(typing.get_args(ir.TypeRef))
+
+
+@pytest.mark.parametrize("t", SAMPLES, ids=lambda t: t.kind)
+def test_every_ir_type_has_an_annotation_a_parser_and_an_encoding_that_render_as_python(t: ir.TypeRef) -> None:
+    ast.parse(render_parser(parsers.parser(t)), mode="eval")
+    ast.parse(types.annotation(t).text, mode="eval")
+    assert encoders.needs_dump(t) in (True, False)
+
+
+def render_parser(p: views.Parser) -> str:
+    return render('{% import "python/parsers.py.j2" as c %}{{ c.parser(p) }}', p=p)
+
+
+def render(source: str, **context: object) -> str:
+    """A snippet of template source with the Python target's filters."""
+    return environment(None, TEMPLATES.filters).from_string(source).render(**context)
+
+
+@pytest.mark.parametrize("spell", [types.annotation, parsers.parser, encoders.needs_dump], ids=["annotation", "parser", "needs_dump"])
+def test_an_ir_type_without_a_case_fails_naming_its_kind(spell: typing.Callable[[typing.Any], object]) -> None:
+    with pytest.raises(AssertionError, match="'mystery'"):
+        spell(Mystery())
+    with pytest.raises(AssertionError, match="'mystery'"):
+        spell(ir.NullableType(Mystery()))  # type: ignore[arg-type]
+
+
+def test_a_ref_to_an_unknown_kind_of_definition_fails() -> None:
+    with pytest.raises(AssertionError, match="'ref'"):
+        parsers.parser(ir.Ref("X", "table"))
+    with pytest.raises(AssertionError, match="'ref'"):
+        encoders.needs_dump(ir.Ref("X", "table"))
+
+
+def rule_kinds() -> list[str]:
+    """The rule kinds a spec may use: the meta-schema's $defs/rule kind enum."""
+    schema = json.loads((ROOT / "generator" / "metaschema" / "chatspec.schema.json").read_text(encoding="utf-8"))
+    kinds: list[str] = schema["$defs"]["rule"]["properties"]["kind"]["enum"]
+    return kinds
+
+
+def sample_rule(kind: str) -> ir.Rule:
+    return ir.Rule(kind=kind, message="no {field}", after=None, fields=("a", "b"), up=2, pointer=("people",),
+                   when=ir.WhenClause("b", ("0",), "x"), allowed=("p", "q"), equals="e")
+
+
+@pytest.mark.parametrize("kind", rule_kinds())
+def test_every_rule_kind_of_the_meta_schema_has_a_check_that_renders_as_python(kind: str) -> None:
+    view = parsers.rule_view(sample_rule(kind), {"a": "a_value", "b": "b"})
+    assert view.kind == kind
+    call = render('{% import "python/rules.py.j2" as r %}{{ r.check(v) }}', v=view)
+    assert call.startswith(f"_rt.rule_{kind}(")
+    ast.parse(call, mode="eval")
+
+
+def test_a_rule_kind_without_a_case_fails_naming_it() -> None:
+    with pytest.raises(AssertionError, match="'unheard_of'"):
+        parsers.rule_view(sample_rule("unheard_of"), {"a": "a", "b": "b"})
+
+
+@pytest.mark.parametrize(("template", "call"), [
+    ("python/parsers.py.j2", "parser"), ("python/rules.py.j2", "check"), ("python/fields.py.j2", "factory"),
+])
+def test_a_template_fails_on_a_view_kind_it_has_no_case_for(template: str, call: str) -> None:
+    source = f'{{% import "{template}" as t %}}{{{{ t.{call}(v) }}}}'
+    with pytest.raises(AssertionError, match="'mystery'"):
+        render(source, v=Mystery())
+
+
+@pytest.mark.parametrize(("field", "dataclass_default", "parse_tail"), [
+    (ir.Field("a", "a", ir.StringType(MSGS), True, "", "missing"), "", "'missing')"),
+    (ir.Field("a", "a", ir.NullableType(ir.StringType(MSGS)), True, "", "missing"), "", "'missing', nullable=True)"),
+    (ir.Field("a", "a", ir.StringType(MSGS), False, "", "m", default_factory="uuid4"),
+     " = field(default_factory=_rt.new_uuid4)", "factory=_rt.new_uuid4)"),
+    (ir.Field("a", "a", ir.MapType(ir.AnyType(MSGS), MSGS), False, "", "m", has_default=True, default={}),
+     " = field(default_factory=dict)", "factory=dict)"),
+    (ir.Field("a", "a", ir.ListType(ir.AnyType(MSGS), MSGS), False, "", "m", has_default=True, default=[1, "x"]),
+     " = field(default_factory=lambda: [1, 'x'])", "factory=lambda: [1, 'x'])"),
+    (ir.Field("a", "a", ir.NumericType(MSGS, integer=False), False, "", "m", has_default=True, default=2.0),
+     " = 2", "default=2)"),
+    (ir.Field("a", "a", ir.BooleanType(MSGS), False, "", "m", has_default=True, default=False), " = False", "default=False)"),
+    (ir.Field("a", "a", ir.StringType(MSGS), False, "", "m", has_default=True, default=None), " = None", "_P_A)"),
+    (ir.Field("a", "a", ir.StringType(MSGS), False, "", "m"), " = None", "_P_A)"),
+], ids=["required", "required_nullable", "uuid4", "empty_map", "non_empty_list", "float_whole", "false", "null", "absent"])
+def test_each_kind_of_default_is_spelt_in_the_class_and_in_the_parse_call(field: ir.Field, dataclass_default: str, parse_tail: str) -> None:
+    view = views.FieldView(attr="a", local="a", wire="a", annotation="str", default=parsers.default(field), doc="", parser="_P_A",
+                           required_message=field.required_message, nullable=isinstance(field.type, ir.NullableType),
+                           dump=encoders.needs_dump(field.type), omit_when_none=not field.required)
+    assert render('{% import "python/fields.py.j2" as f %}{{ f.default(d) }}', d=view.default) == dataclass_default
+    call = render('{% import "python/fields.py.j2" as f %}{{ f.parse(v) }}', v=view)
+    assert call.endswith(parse_tail), call
+    ast.parse(call)
+
+
+def test_an_unknown_default_factory_fails_naming_it() -> None:
+    with pytest.raises(AssertionError, match="'uuid7'"):
+        parsers.default(ir.Field("a", "a", ir.StringType(MSGS), False, "", "m", default_factory="uuid7"))
+
+
+@pytest.mark.parametrize("text", ['ends in a quote"', 'three """ quotes', "back\\slash", "nul\x00 and \x1b escape", "cr\r\nlf", "\x7f"])
+def test_docstrings_survive_hostile_text(text: str) -> None:
+    source = py_docstring(text)
+    assert source.isprintable() or "\n" in source
+    assert ast.literal_eval(source) == text.replace("\r\n", "\n")
+
+
+def test_deeply_nested_types_render() -> None:
+    t: ir.TypeRef = ir.StringType(MSGS)
+    for _ in range(60):
+        t = ir.ListType(ir.MapType(t, MSGS), MSGS)
+    expression = render_parser(parsers.parser(t))
+    assert expression.count("_rt.list_of(") == 60
+    ast.parse(expression, mode="eval")
+    assert types.annotation(t).text.count("list[dict[str, ") == 60
+
+
+def generated_modules() -> list[Path]:
+    found = [*GENERATED.glob("python/chatformats/*.py"), *GOLDEN.glob("*/expected/python/chatformats/*.py")]
+    return sorted(p for p in found if not p.name.startswith("_"))
+
+
+@pytest.mark.parametrize("path", generated_modules(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_standard_library_name_a_module_imports_is_used_in_it(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.module in ("dataclasses", "datetime", "typing")
+                for a in n.names}
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    # `field` stays for behaviour code, which uses it unimported (module.SKELETON_IMPORTS).
+    assert imported - used - {"field"} == set()
+    assert imported >= used & {"datetime", "Literal", "TypeAlias", "Any", "Final", "dataclass"}

@@ -1,0 +1,217 @@
+"""The TypeScript target: it compiles under tsc --strict --noUncheckedIndexedAccess, and it
+gives the same verdicts, paths and messages as the generated Python on every example,
+golden case, hostile input and fuzz case. One tsc run per package and one node process
+per batch keep it quick."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import fuzz
+import hostile
+from conftest import GENERATED, GOLDEN, ROOT, format_folders
+from typescript_driver import compile_package, node_available, run_driver, write_tree
+
+pytestmark = pytest.mark.skipif(not node_available(), reason="node is not installed: the TypeScript checks need it")
+
+
+def _typescript_files(formats: list[Any]) -> dict[str, str]:
+    from generator.targets.typescript import render_package
+
+    return {p.removeprefix("typescript/"): t for p, t in render_package(formats).items()}
+
+
+@pytest.fixture(scope="session")
+def ts_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The committed generated/typescript package, as a vendoring user gets it, compiled once per session."""
+    folder = tmp_path_factory.mktemp("typescript")
+    source = GENERATED / "typescript"
+    write_tree({p.relative_to(source).as_posix(): p.read_text(encoding="utf-8") for p in source.rglob("*") if p.is_file()}, folder)
+    return compile_package(folder)
+
+
+@pytest.fixture(scope="session")
+def golden_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every golden case's module in one package, compiled once."""
+    from generator.load import load_spec
+    from generator.lower import lower
+
+    folder = tmp_path_factory.mktemp("typescript-golden")
+    cases = sorted(p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file())
+    write_tree(_typescript_files([lower(load_spec(GOLDEN / c, ROOT)) for c in cases]), folder)
+    return compile_package(folder)
+
+
+def _verdicts(dist: Path, cases: list[tuple[str, str | bytes, str | None]]) -> list[dict[str, Any]]:
+    found = run_driver(dist, cases)
+    crashes = [(c, v["crash"]) for c, v in zip(cases, found) if "crash" in v]
+    assert not crashes, f"{len(crashes)} cases threw something other than a ValidationError, e.g. {crashes[0]}"
+    return found
+
+
+def _example_cases(folder: Path, fmt: str) -> tuple[list[tuple[str, str, None]], list[dict[str, Any]]]:
+    cases: list[tuple[str, str, None]] = []
+    expected: list[dict[str, Any]] = []
+    for p in sorted((folder / "examples" / "valid").glob("*.json")):
+        cases.append((fmt, p.read_text(encoding="utf-8"), None))
+        expected.append({"ok": True, "errors": [], "file": p.name})
+    for p in sorted((folder / "examples" / "invalid").glob("*.json")):
+        example = json.loads(p.read_text(encoding="utf-8"))
+        cases.append((fmt, json.dumps(example["data"], ensure_ascii=False), None))
+        expected.append({"ok": False, "errors": [[e["path"], e["message"]] for e in example["errors"]], "file": p.name})
+    return cases, expected
+
+
+def _compare(found: list[dict[str, Any]], expected: list[dict[str, Any]], what: list[str]) -> None:
+    wrong = [f"{w}: expected {e['errors'] or 'valid'}, TypeScript {f['errors'] or 'valid'}"
+             for w, e, f in zip(what, expected, found) if (e["ok"], e["errors"]) != (f["ok"], f["errors"])]
+    assert not wrong, f"{len(wrong)} of {len(found)} cases differ:\n" + "\n".join(wrong[:20])
+
+
+def test_the_generated_package_compiles_under_strict_and_no_unchecked_indexed_access(ts_dist: Path) -> None:
+    config = json.loads((ts_dist.parent / "tsconfig.json").read_text(encoding="utf-8"))["compilerOptions"]
+    assert config["strict"] is True and config["noUncheckedIndexedAccess"] is True
+    assert {p.name for p in ts_dist.glob("*.js")} >= {"runtime.js", "index.js", *(f"{f}.js" for f in format_folders())}
+    assert all((ts_dist / f"{f}.d.ts").is_file() for f in format_folders())
+
+
+def test_every_example_gets_the_verdict_and_the_errors_it_lists_in_typescript(ts_dist: Path) -> None:
+    cases: list[tuple[str, str, None]] = []
+    expected: list[dict[str, Any]] = []
+    for fmt, folder in format_folders().items():
+        c, e = _example_cases(folder, fmt)
+        cases += c
+        expected += e
+    assert len(cases) > 40
+    _compare(_verdicts(ts_dist, list(cases)), expected, [f"{c[0]} {e['file']}" for c, e in zip(cases, expected)])
+
+
+def test_every_golden_case_example_gets_the_verdict_and_the_errors_it_lists_in_typescript(golden_dist: Path) -> None:
+    cases: list[tuple[str, str, None]] = []
+    expected: list[dict[str, Any]] = []
+    for folder in sorted(p for p in GOLDEN.iterdir() if (p / "spec.json").is_file()):
+        c, e = _example_cases(folder, folder.name)
+        cases += c
+        expected += e
+    assert len(cases) >= 8
+    _compare(_verdicts(golden_dist, list(cases)), expected, [f"{c[0]} {e['file']}" for c, e in zip(cases, expected)])
+
+
+def test_fuzz_cases_of_every_model_get_the_same_verdicts_paths_and_messages_as_python(ts_dist: Path) -> None:
+    cases: list[tuple[str, str | bytes, str | None]] = []
+    for fmt, folder in format_folders().items():
+        all_targets = fuzz.targets(fmt)
+        drawn_roots = fuzz.drawn(all_targets[0].schema, 10)
+        for target in all_targets:
+            docs = fuzz.cases_for(target, folder, fuzz.share(target, len(all_targets), 400), 10, drawn_roots)
+            model = None if target.root else target.model
+            cases += [(fmt, json.dumps(d, ensure_ascii=False), model) for d in docs]
+    assert len(cases) > 1500
+    python = [fuzz.python_verdict(f, str(t), m) for f, t, m in cases]
+    expected = [{"ok": p["ok"], "errors": p["errors"]} for p in python]
+    assert any(e["ok"] for e in expected) and any(not e["ok"] for e in expected)
+    _compare(_verdicts(ts_dist, cases), expected, [f"{f} {m or 'root'} {str(t)[:300]}" for f, t, m in cases])
+
+
+def test_hostile_bytes_get_the_same_verdicts_paths_and_messages_as_python(ts_dist: Path) -> None:
+    cases: list[tuple[str, str | bytes, str | None]] = []
+    for fmt, folder in format_folders().items():
+        cases += [(fmt, b, None) for b in hostile.cases_for(folder, paths_per_doc=12, examples=2)]
+    assert len(cases) > 500
+    expected = [hostile.python_verdict(f, bytes(b)) for f, b, _ in cases]
+    expected = [{"ok": e["ok"], "errors": e["errors"]} for e in expected]
+    _compare(_verdicts(ts_dist, cases), expected, [f"{f} {bytes(b)[:200]!r}" for f, b, _ in cases])
+
+
+def test_the_makefile_installs_the_typescript_the_package_names() -> None:
+    import re
+
+    from generator.targets.typescript.target import TYPESCRIPT_VERSION
+
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(rf"^TYPESCRIPT_VERSION := {re.escape(TYPESCRIPT_VERSION)}$", makefile, re.M)
+    package = json.loads((GENERATED / "typescript" / "package.json").read_text(encoding="utf-8"))
+    assert package["devDependencies"] == {"typescript": TYPESCRIPT_VERSION}
+    assert "dependencies" not in package and package["type"] == "module" and package["types"] == "./dist/index.d.ts"
+
+
+def test_texts_the_engines_json_parse_reads_differently_get_pythons_verdicts(ts_dist: Path) -> None:
+    """The fast path (JSON.parse) must never decide these: integer-like keys (a plain object puts
+    them first), "__proto__", duplicate keys, integers past 2^53, escaped surrogates, 1.0."""
+    pieces = ['"10": 1, "b": 2, "2": 3', '"__proto__": {"x": 1}', '"constructor": 1, "toString": 2',
+              '"dup": 1, "dup": 2', '"n": 9223372036854775807', '"n": -9223372036854775809', '"n": 9007199254740993',
+              '"s": "\\udfff"', '"s": "\\ud83d\\ude00"', '"f": 1.0', '"f": 1e400', '"0": null, "1": []']
+    cases: list[tuple[str, str | bytes, str | None]] = []
+    for fmt, folder in format_folders().items():
+        example = next((folder / "examples" / "valid").glob("*.json")).read_text(encoding="utf-8").strip()
+        assert example.startswith("{")
+        for piece in pieces:
+            cases.append((fmt, "{" + piece + ", " + example[1:], None))
+            cases.append((fmt, example[:-1].rstrip() + ", " + piece + "}", None))
+    expected = [{"ok": p["ok"], "errors": p["errors"]} for p in (fuzz.python_verdict(f, str(t), m) for f, t, m in cases)]
+    assert any(not e["ok"] and len(e["errors"]) > 1 for e in expected), "some case must report several problems in order"
+    _compare(_verdicts(ts_dist, cases), expected, [f"{f} {str(t)[:200]}" for f, t, _ in cases])
+
+
+def test_the_readme_example_compiles_against_the_generated_package(tmp_path: Path) -> None:
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Using the generated TypeScript", 1)[1]
+    code = re.search(r"```ts\n(.*?)```", section, re.S)
+    assert code is not None
+    source = GENERATED / "typescript"
+    write_tree({p.relative_to(source).as_posix(): p.read_text(encoding="utf-8") for p in source.rglob("*") if p.is_file()}, tmp_path)
+    example = code.group(1).replace('"@chatspec/chatformats"', '"./index.js"')
+    (tmp_path / "src" / "readme_example.ts").write_text("declare const text: string;\ndeclare const console: { log(...data: unknown[]): void };\n" + example + "export {};\n", encoding="utf-8")
+    assert (compile_package(tmp_path) / "readme_example.js").is_file()
+
+
+def test_the_differential_fuzzer_compares_the_typescript_and_reports_a_difference(ts_dist: Path) -> None:
+    reports = fuzz.run(60, 0, None, formats=["chat_modality"], ts_dist=ts_dist)
+    assert reports and reports[0].cases >= 60 and not reports[0].disagreements, reports[0].disagreements[:3]
+    py = {"ok": False, "errors": [["/role", "must be one of: user, assistant"]], "keywords": ["enum"]}
+    assert fuzz.disagreement(False, py, False, None, {"ok": False, "errors": [["/role", "must be one of: user, assistant"]]}) is None
+    assert "TypeScript" in (fuzz.disagreement(False, py, False, None, {"ok": False, "errors": [["/role", "other"]]}) or "")
+    assert "TypeScript" in (fuzz.disagreement(False, py, False, None, {"crash": "TypeError: x"}) or "")
+
+
+def test_numbers_in_messages_are_written_as_python_writes_them(ts_dist: Path) -> None:
+    """{value} of a number: Python's repr for floats (1.0, 1e+16, 1e-05, -0.0), exact digits for integers."""
+    import random
+    import struct
+    import subprocess
+
+    rng = random.Random(17)
+    floats = [struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0] for _ in range(3000)]
+    floats += [rng.uniform(-1e6, 1e6) for _ in range(1000)] + [rng.randint(-10**6, 10**6) / 8 for _ in range(500)]
+    floats += [0.0, -0.0, 1.0, 1e16, 1e15, 123456789012345678.0, 1e-4, 1e-5, 0.1, 5e-324, 1.7976931348623157e308, 2.0**53, 2.0**63]
+    floats = [f for f in floats if f == f and abs(f) != float("inf")]
+    texts = [json.dumps(f) for f in floats] + ["12345678901234567890123", "-0", "1E2", "1.50", "-0.0", "1e400"]
+    code = ("import { readFileSync } from 'node:fs'; const rt = await import(process.argv[1]);"
+            "const texts = JSON.parse(readFileSync(0, 'utf8'));"
+            "process.stdout.write(JSON.stringify(texts.map((t) => rt.show(rt.decodeJSON('[' + t + ']')[0]))));")
+    done = subprocess.run(["node", "--input-type=module", "-e", code, (ts_dist / "runtime.js").as_uri()],
+                          input=json.dumps(texts), capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    from chatformats import _runtime as pyrt
+
+    expected = [pyrt._show(json.loads(t)) for t in texts]
+    wrong = [(t, e, f) for t, e, f in zip(texts, expected, json.loads(done.stdout)) if e != f]
+    assert not wrong, wrong[:10]
+
+
+def test_json_syntax_errors_get_pythons_messages_line_and_column(ts_dist: Path) -> None:
+    texts = ["", " ", "[", "{", "[1,]", '{"a":1,}', '{"a" 1}', "[1 2]", '"abc', '"a\\', '"a\\x"', '"\\u12"', '"\\u0041',
+             '"\\u\x1012"', '"\\uD83D\\u12"', "nul", "tru", "NaN", "-Infinity", "Infinity", "[1, NaN]", "-", "-a", "01", "1.",
+             "1e", "1e+", "[1] x", '"\u00e9" x', '"\U0001F600" x', "\n\n  x", '"a\x01"', '{"a":}', "{1:2}", "[}", "{]",
+             "[1,,2]", "{,}", '{"a"}', '{"a":1 "b":2}', "[" * 5 + "]" * 6, '{"a": [1, 2}', "\ufeff{}", "[" + "1" * 5000 + ", x]",
+             "[" + "1" * 5000 + ", NaN]", "[" + "1" * 5000 + "]", '["\\udc00", x]', '["\\ud800"]', '"\\ud83d\\ude00"', "\u2028[]"]
+    cases: list[tuple[str, str | bytes, str | None]] = [("chat_event", t, None) for t in texts]
+    expected = [{"ok": p["ok"], "errors": p["errors"]} for p in (fuzz.python_verdict("chat_event", t) for t in texts)]
+    assert sum(1 for e in expected if e["errors"] and e["errors"][0][1].startswith("invalid JSON: Expecting")) > 15
+    _compare(_verdicts(ts_dist, cases), expected, [repr(t[:60]) for t in texts])
