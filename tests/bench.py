@@ -214,6 +214,26 @@ func BenchmarkParse_{name}(b *testing.B) {{
 	}}
 }}
 
+func BenchmarkValidate_{name}(b *testing.B) {{
+	doc, err := {pkg}.{parse}(load(b, {path!r}))
+	if err != nil {{
+		b.Fatal(err)
+	}}
+	// Verdicts first: a Validate that checks nothing must not be timed (the invalid
+	// payload, where encoding/json can build it at all, and a nil document).
+	var broken {pkg}.{root}
+	if json.Unmarshal(load(b, {invalid!r}), &broken) == nil && {pkg}.{validate}(&broken) == nil || {pkg}.{validate}(nil) == nil {{
+		b.Fatal("{pkg}.{validate} accepts an invalid document: the benchmark would not measure validation")
+	}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {{
+		if err := {pkg}.{validate}(doc); err != nil {{
+			b.Fatal(err)
+		}}
+	}}
+}}
+
 func BenchmarkUnmarshal_{name}(b *testing.B) {{
 	data := load(b, {path!r})
 	b.ReportAllocs()
@@ -246,7 +266,7 @@ def go_table(benchtime: str, go_tree: Path = ROOT / "generated" / "go") -> list[
             path = work / f"{fmt}_{label}.json"
             path.write_text(json.dumps(doc))
             benches.append(_GO_PAIR.format(name=f"{fmt}_{label}", path=str(path), invalid=str(invalid), pkg=package_name(fmt),
-                                           parse=f"Parse{go_name(fmt)}FromJSON", root=root).replace("'", '"'))
+                                           parse=f"Parse{go_name(fmt)}FromJSON", validate=f"Validate{root}", root=root).replace("'", '"'))
         imports.add(f'\t"{module}/{package_name(fmt)}"')
     (work / "bench_test.go").write_text(_GO_BENCH.format(imports="\n".join(sorted(imports)), benches="".join(benches)))
     write_go_mod(work, "bench", go_tree, module)
@@ -255,7 +275,7 @@ def go_table(benchtime: str, go_tree: Path = ROOT / "generated" / "go") -> list[
     if done.returncode != 0:
         raise AssertionError(done.stdout + done.stderr)
     results: dict[tuple[str, str], list[tuple[float, float]]] = {}
-    for m in re.finditer(r"^Benchmark(Parse|Unmarshal)_(\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op\s+\d+ B/op\s+(\d+) allocs/op", done.stdout, re.M):
+    for m in re.finditer(r"^Benchmark(Parse|Validate|Unmarshal)_(\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op\s+\d+ B/op\s+(\d+) allocs/op", done.stdout, re.M):
         results.setdefault((m.group(2), m.group(1)), []).append((float(m.group(3)), float(m.group(4))))
     rows = []
     for (name, kind), values in sorted(results.items()):
@@ -263,8 +283,11 @@ def go_table(benchtime: str, go_tree: Path = ROOT / "generated" / "go") -> list[
             continue
         parse_ns = min(v[0] for v in values)
         plain_ns = min(v[0] for v in results[(name, "Unmarshal")])
+        validate_ns = min(v[0] for v in results[(name, "Validate")])
         rows.append({"payload": name, "parse_us": parse_ns / 1000, "unmarshal_us": plain_ns / 1000,
-                     "overhead": parse_ns / plain_ns - 1, "allocs": values[0][1], "unmarshal_allocs": results[(name, "Unmarshal")][0][1]})
+                     "overhead": parse_ns / plain_ns - 1, "allocs": values[0][1], "unmarshal_allocs": results[(name, "Unmarshal")][0][1],
+                     "validate_us": validate_ns / 1000, "validate_share": validate_ns / plain_ns,
+                     "validate_allocs": results[(name, "Validate")][0][1]})
     return rows
 
 
@@ -403,13 +426,17 @@ def report(quick: bool = False) -> str:
     lines.append(f"lowest ratio {worst:.2f}x (goal >= 3x: {'met' if worst >= 3 else 'NOT met'})")
     lines.append("")
     if go_available():
-        lines.append("Go: Parse<Format>FromJSON (decode + validate) vs json.Unmarshal into the same structs")
-        lines.append(f"{'payload':36} {'parse':>10} {'unmarshal':>10} {'overhead':>9} {'allocs':>14}")
+        lines.append("Go: Parse<Format>FromJSON (decode + validate) vs json.Unmarshal into the same structs;")
+        lines.append("Validate<Root>(doc) on the parsed struct as a share of the Unmarshal's time; allocations per call")
+        lines.append(f"{'payload':36} {'parse':>10} {'unmarshal':>10} {'overhead':>9} {'allocs':>14} {'validate':>10} {'share':>6} {'allocs':>6}")
         go = go_table("100ms" if quick else "1s")
         for r in go:
-            lines.append(f"{r['payload']:36} {r['parse_us']:8.1f}us {r['unmarshal_us']:8.1f}us {r['overhead'] * 100:8.0f}% {int(r['allocs']):6} vs {int(r['unmarshal_allocs']):5}")
+            lines.append(f"{r['payload']:36} {r['parse_us']:8.1f}us {r['unmarshal_us']:8.1f}us {r['overhead'] * 100:8.0f}% {int(r['allocs']):6} vs {int(r['unmarshal_allocs']):5}"
+                         f" {r['validate_us']:8.1f}us {r['validate_share'] * 100:5.0f}% {int(r['validate_allocs']):6}")
         worst = max(r["overhead"] for r in go)
-        lines.append(f"worst overhead {worst * 100:.0f}% (goal <= 15%: {'met' if worst <= 0.15 else 'NOT met'})")
+        lines.append(f"worst parse overhead {worst * 100:.0f}% (goal <= 15%: {'met' if worst <= 0.15 else 'NOT met'})")
+        worst_validate = max(r["validate_share"] for r in go)
+        lines.append(f"worst Validate share {worst_validate * 100:.0f}% of Unmarshal (goal <= 25%: {'met' if worst_validate <= 0.25 else 'NOT met'})")
         lines.append("")
     else:
         lines.append("Go: not installed, not measured")

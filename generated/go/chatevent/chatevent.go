@@ -157,15 +157,10 @@ func (m RenderMedia) MarshalJSON() ([]byte, error) {
 // ParseChatEventFromJSON decodes and validates a chat_event document.
 // A JSON syntax error is reported as "failed to parse chat event JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseChatEventFromJSON(data []byte) (*ChatEvent, error) {
-	// Fast path: most documents are valid, and for them key order does not matter.
-	if tree, err := rt.DecodeFast(data); err == nil {
-		if doc, err := rt.Build[ChatEvent](tree, parseChatEvent); err == nil {
-			return &doc, nil
-		}
-	}
-	// Decoded again in document order, so problems are reported in that order.
-	tree, err := rt.Decode(data)
+	// One decode in document order (so problems are reported in that order), one walk.
+	tree, err := rt.DecodeFast(data)
 	if err != nil {
 		return nil, fmt.Errorf("failed to parse chat event JSON: %w", err)
 	}

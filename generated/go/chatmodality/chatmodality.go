@@ -316,15 +316,10 @@ func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 // ParseChatModalityFromJSON decodes and validates a chat_modality document.
 // A JSON syntax error is reported as "failed to parse chat modality JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseChatModalityFromJSON(data []byte) (*ChatInput, error) {
-	// Fast path: most documents are valid, and for them key order does not matter.
-	if tree, err := rt.DecodeFast(data); err == nil {
-		if doc, err := rt.Build[ChatInput](tree, parseChatInput); err == nil {
-			return &doc, nil
-		}
-	}
-	// Decoded again in document order, so problems are reported in that order.
-	tree, err := rt.Decode(data)
+	// One decode in document order (so problems are reported in that order), one walk.
+	tree, err := rt.DecodeFast(data)
 	if err != nil {
 		return nil, fmt.Errorf("failed to parse chat modality JSON: %w", err)
 	}

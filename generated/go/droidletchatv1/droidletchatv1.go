@@ -118,15 +118,10 @@ func (t *ContentItem) UnmarshalJSON(data []byte) error {
 // ParseDroidletChatV1FromJSON decodes and validates a droidlet_chat_v1 document.
 // A JSON syntax error is reported as "failed to parse droidlet chat v1 JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseDroidletChatV1FromJSON(data []byte) (*DroidletChat, error) {
-	// Fast path: most documents are valid, and for them key order does not matter.
-	if tree, err := rt.DecodeFast(data); err == nil {
-		if doc, err := rt.Build[DroidletChat](tree, parseDroidletChat); err == nil {
-			return &doc, nil
-		}
-	}
-	// Decoded again in document order, so problems are reported in that order.
-	tree, err := rt.Decode(data)
+	// One decode in document order (so problems are reported in that order), one walk.
+	tree, err := rt.DecodeFast(data)
 	if err != nil {
 		return nil, fmt.Errorf("failed to parse droidlet chat v1 JSON: %w", err)
 	}

@@ -115,15 +115,10 @@ func (m TextDocument) MarshalJSON() ([]byte, error) {
 // ParseStructuredConversationFromJSON decodes and validates a structured_conversation document.
 // A JSON syntax error is reported as "failed to parse structured conversation JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseStructuredConversationFromJSON(data []byte) (*ConversationDocument, error) {
-	// Fast path: most documents are valid, and for them key order does not matter.
-	if tree, err := rt.DecodeFast(data); err == nil {
-		if doc, err := rt.Build[ConversationDocument](tree, parseConversationDocument); err == nil {
-			return &doc, nil
-		}
-	}
-	// Decoded again in document order, so problems are reported in that order.
-	tree, err := rt.Decode(data)
+	// One decode in document order (so problems are reported in that order), one walk.
+	tree, err := rt.DecodeFast(data)
 	if err != nil {
 		return nil, fmt.Errorf("failed to parse structured conversation JSON: %w", err)
 	}

@@ -5,6 +5,7 @@ package rt
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // segment is one step of a path: an object key, or an array index when index >= 0.
@@ -24,11 +25,35 @@ type Context struct {
 	path     []segment
 	values   []any
 	pools    map[*any]map[string]struct{}
+	// Room for the path and the values above it down to a depth most documents
+	// stay within, allocated with the Context.
+	pathRoom   [24]segment
+	valuesRoom [25]any
 }
 
 // NewContext starts a run over a whole document.
 func NewContext(root any) *Context {
-	return &Context{values: []any{root}}
+	return new(Context).start(root)
+}
+
+func (c *Context) start(root any) *Context {
+	c.path = c.pathRoom[:0]
+	c.values = append(c.valuesRoom[:0], root)
+	return c
+}
+
+// contexts holds the Contexts of runs that found no problem, for Build to reuse:
+// a run then costs no allocation of its own.
+var contexts = sync.Pool{New: func() any { return new(Context) }}
+
+// release returns a Context to the pool unless its problems were handed out,
+// forgetting every value of the run (the pool keeps no document alive).
+func (c *Context) release() {
+	if c.count > 0 {
+		return
+	}
+	*c = Context{}
+	contexts.Put(c)
 }
 
 // Mark returns a position to compare against with FailedSince.
@@ -199,12 +224,13 @@ func Index[T any](c *Context, i int, v any, p Parser[T]) (T, bool) {
 
 // Build runs a parser over a whole tree: the value, or a *ValidationError.
 func Build[T any](tree any, p Parser[T]) (T, error) {
-	c := NewContext(tree)
+	c := contexts.Get().(*Context).start(tree)
 	out, _ := p(tree, c)
 	if c.count > 0 {
 		var zero T
 		return zero, &ValidationError{Errors: c.Errors()}
 	}
+	c.release()
 	return out, nil
 }
 

@@ -7,9 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -23,31 +24,52 @@ func Decode(data []byte) (any, error) {
 	return decodeOrdered(data, MaxDepth)
 }
 
-// DecodeFast parses JSON with encoding/json's own decoder, several times faster
-// than Decode. Its objects do not keep key order, which only decides the order in
-// which problems are reported: callers decode again with Decode when there are any.
+// DecodeFast gives what Decode gives (the same tree, the same errors), faster.
+//
+// It reads the text once, by recursive descent straight into the tree, applying
+// the input policy as it goes. The text is copied into one string whose pieces
+// are the tree's strings, keys and numbers: a string kept from the result keeps
+// that copy alive (never data itself). Whatever it is not sure of (text outside the
+// policy or JSON's grammar, nesting deeper than MaxDepth) it leaves to Decode, so
+// the messages come from one place and deep text never grows the stack.
 func DecodeFast(data []byte) (any, error) {
-	if err := checkText(data); err != nil {
-		return nil, err
+	// Outside strings JSON text is ASCII, so checking each string's bytes is
+	// checking the text is UTF-8; any other byte is left to Decode.
+	if v, ok := fastDecode(data); ok {
+		return v, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
+	return Decode(data)
+}
+
+// fastDecode is DecodeFast's own path: the tree, or false for text it leaves to Decode.
+func fastDecode(data []byte) (any, bool) {
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return nil, false
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("invalid character after top-level value")
+	f := decoders.Get().(*fastDecoder)
+	f.data, f.text, f.pos = data, string(data), 0
+	v, ok := f.value(0)
+	f.space()
+	ok = ok && f.pos == len(data)
+	f.release()
+	return v, ok
+}
+
+// decoders holds fastDecoders between calls, so that their scratch space is
+// allocated once, not per document.
+var decoders = sync.Pool{New: func() any { return new(fastDecoder) }}
+
+// release forgets the document (the pool keeps none alive) and returns the
+// decoder to the pool; scratch space grown past a large document's is dropped.
+func (f *fastDecoder) release() {
+	clear(f.stack)
+	clear(f.keys)
+	clear(f.vals)
+	f.data, f.text, f.stack, f.keys, f.vals = nil, "", f.stack[:0], f.keys[:0], f.vals[:0]
+	if cap(f.stack) > 1<<12 || cap(f.keys) > 1<<12 || cap(f.buf) > 1<<16 {
+		f.stack, f.keys, f.vals, f.buf = nil, nil, nil, nil
 	}
-	// encoding/json nests at most 10000 levels, so this walk is bounded.
-	tree, long := fromPlain(v)
-	if long {
-		return nil, inputError(longIntMessage)
-	}
-	if err := checkSurrogates(data); err != nil {
-		return nil, err
-	}
-	return tree, nil
+	decoders.Put(f)
 }
 
 // checkText applies the parts of the input policy that come before the syntax:
@@ -69,24 +91,14 @@ func checkSurrogates(data []byte) error {
 	if !bytes.Contains(data, []byte(`\u`)) {
 		return nil
 	}
-	unit := func(at int) rune {
-		if at+6 > len(data) || data[at] != '\\' || data[at+1] != 'u' {
-			return -1
-		}
-		n, err := strconv.ParseUint(string(data[at+2:at+6]), 16, 32)
-		if err != nil {
-			return -1
-		}
-		return rune(n)
-	}
 	for i := 0; i < len(data); i++ {
 		if data[i] != '\\' {
 			continue
 		}
-		r := unit(i)
+		r := unitAt(data, i)
 		switch {
 		case r >= 0xD800 && r < 0xDC00:
-			if low := unit(i + 6); low < 0xDC00 || low > 0xDFFF {
+			if low := unitAt(data, i+6); low < 0xDC00 || low > 0xDFFF {
 				return inputError(surrogateMessage)
 			}
 			i += 11
@@ -99,38 +111,311 @@ func checkSurrogates(data []byte) error {
 	return nil
 }
 
+// unitAt reads the UTF-16 code unit of a \uXXXX escape at data[at:], or -1.
+func unitAt(data []byte, at int) rune {
+	if at+6 > len(data) || data[at] != '\\' || data[at+1] != 'u' {
+		return -1
+	}
+	var r rune
+	for _, c := range data[at+2 : at+6] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return -1
+		}
+	}
+	return r
+}
+
 // tooLong reports whether a number is an integer literal of more than MaxIntDigits digits.
 func tooLong(n json.Number) bool {
 	digits := strings.TrimPrefix(string(n), "-")
 	return len(digits) > MaxIntDigits && !strings.ContainsAny(digits, ".eE")
 }
 
-// fromPlain turns encoding/json's maps into Objects, in place, and reports an
-// integer literal that is too long.
-func fromPlain(v any) (any, bool) {
-	switch x := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		long := false
-		for k, item := range x {
-			keys = append(keys, k)
-			var l bool
-			x[k], l = fromPlain(item)
-			long = long || l
+// fastDecoder is DecodeFast's reader: each method reports false for anything
+// it leaves to Decode (text that is not UTF-8 among them). Text reaching it
+// starts with no byte order mark.
+type fastDecoder struct {
+	data  []byte
+	text  string // data as one string: unescaped strings and numbers are slices of it
+	pos   int
+	buf   []byte   // unescaped string bytes, reused
+	stack []any    // the items of the arrays being read, innermost last
+	keys  []string // the keys and values of the objects being read, innermost last
+	vals  []any
+}
+
+func (f *fastDecoder) space() {
+	for f.pos < len(f.data) {
+		switch f.data[f.pos] {
+		case ' ', '\t', '\n', '\r':
+			f.pos++
+		default:
+			return
 		}
-		return &Object{keys: keys, values: x}, long
-	case []any:
-		long := false
-		for i, item := range x {
-			var l bool
-			x[i], l = fromPlain(item)
-			long = long || l
-		}
-		return x, long
-	case json.Number:
-		return x, tooLong(x)
 	}
-	return v, false
+}
+
+// value reads one value at nesting level depth (the root is 0).
+func (f *fastDecoder) value(depth int) (any, bool) {
+	f.space()
+	if f.pos >= len(f.data) {
+		return nil, false
+	}
+	switch c := f.data[f.pos]; {
+	case c == '"':
+		s, ok := f.str()
+		return s, ok
+	case c == '{':
+		if depth >= MaxDepth {
+			return nil, false
+		}
+		return f.object(depth + 1)
+	case c == '[':
+		if depth >= MaxDepth {
+			return nil, false
+		}
+		return f.array(depth + 1)
+	case c == '-' || c >= '0' && c <= '9':
+		return f.number()
+	case c == 't':
+		return true, f.literal("true")
+	case c == 'f':
+		return false, f.literal("false")
+	case c == 'n':
+		return nil, f.literal("null")
+	}
+	return nil, false
+}
+
+func (f *fastDecoder) literal(word string) bool {
+	if !bytes.HasPrefix(f.data[f.pos:], []byte(word)) {
+		return false
+	}
+	f.pos += len(word)
+	return true
+}
+
+// object reads an object's members onto the decoder's stacks, like array, and
+// then sets them into an object with room for as many (duplicates included).
+func (f *fastDecoder) object(depth int) (any, bool) {
+	f.pos++ // {
+	f.space()
+	if f.pos < len(f.data) && f.data[f.pos] == '}' {
+		f.pos++
+		return NewObject(), true
+	}
+	base := len(f.keys)
+	for {
+		f.space()
+		if f.pos >= len(f.data) || f.data[f.pos] != '"' {
+			return nil, false
+		}
+		key, ok := f.str()
+		if !ok {
+			return nil, false
+		}
+		f.space()
+		if f.pos >= len(f.data) || f.data[f.pos] != ':' {
+			return nil, false
+		}
+		f.pos++
+		v, ok := f.value(depth)
+		if !ok {
+			return nil, false
+		}
+		f.keys, f.vals = append(f.keys, key), append(f.vals, v)
+		f.space()
+		if f.pos >= len(f.data) {
+			return nil, false
+		}
+		switch f.data[f.pos] {
+		case ',':
+			f.pos++
+		case '}':
+			f.pos++
+			obj := objectFor(len(f.keys) - base)
+			for i, k := range f.keys[base:] {
+				obj.Set(k, f.vals[base+i])
+			}
+			clear(f.keys[base:])
+			clear(f.vals[base:])
+			f.keys, f.vals = f.keys[:base], f.vals[:base]
+			return obj, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// array reads an array's items onto the decoder's stack (shared by the arrays
+// inside it), then moves them into a slice of their exact length: one
+// allocation per array, not one per doubling.
+func (f *fastDecoder) array(depth int) (any, bool) {
+	f.pos++ // [
+	f.space()
+	if f.pos < len(f.data) && f.data[f.pos] == ']' {
+		f.pos++
+		return []any{}, true
+	}
+	base := len(f.stack)
+	for {
+		v, ok := f.value(depth)
+		if !ok {
+			return nil, false
+		}
+		f.stack = append(f.stack, v)
+		f.space()
+		if f.pos >= len(f.data) {
+			return nil, false
+		}
+		switch f.data[f.pos] {
+		case ',':
+			f.pos++
+		case ']':
+			f.pos++
+			list := make([]any, len(f.stack)-base)
+			copy(list, f.stack[base:])
+			clear(f.stack[base:])
+			f.stack = f.stack[:base]
+			return list, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// str reads a string token.
+func (f *fastDecoder) str() (string, bool) {
+	f.pos++ // the opening quote
+	start := f.pos
+	ascii := true
+	for f.pos < len(f.data) {
+		switch c := f.data[f.pos]; {
+		case c == '"':
+			f.pos++
+			s := f.text[start : f.pos-1]
+			return s, ascii || utf8.ValidString(s)
+		case c == '\\':
+			return f.escaped(start)
+		case c < 0x20:
+			return "", false
+		default:
+			ascii = ascii && c < utf8.RuneSelf
+			f.pos++
+		}
+	}
+	return "", false
+}
+
+// escaped finishes a string that holds escapes, from its first one; a lone
+// surrogate is left to Decode, which refuses it.
+func (f *fastDecoder) escaped(start int) (string, bool) {
+	out := append(f.buf[:0], f.data[start:f.pos]...)
+	for f.pos < len(f.data) {
+		c := f.data[f.pos]
+		switch {
+		case c == '"':
+			f.pos++
+			f.buf = out
+			return string(out), utf8.Valid(out)
+		case c < 0x20:
+			return "", false
+		case c != '\\':
+			out = append(out, c)
+			f.pos++
+			continue
+		}
+		if f.pos+1 >= len(f.data) {
+			return "", false
+		}
+		switch e := f.data[f.pos+1]; e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r := unitAt(f.data, f.pos)
+			switch {
+			case r < 0:
+				return "", false
+			case r >= 0xD800 && r < 0xDC00:
+				low := unitAt(f.data, f.pos+6)
+				if low < 0xDC00 || low > 0xDFFF {
+					return "", false
+				}
+				r = utf16.DecodeRune(r, low)
+				f.pos += 6
+			case r >= 0xDC00 && r <= 0xDFFF:
+				return "", false
+			}
+			out = utf8.AppendRune(out, r)
+			f.pos += 6
+			continue
+		default:
+			return "", false
+		}
+		f.pos += 2
+	}
+	return "", false
+}
+
+// number reads a number token by JSON's grammar; an integer literal past
+// MaxIntDigits is left to Decode.
+func (f *fastDecoder) number() (any, bool) {
+	start := f.pos
+	digits := func() int {
+		n := 0
+		for f.pos < len(f.data) && f.data[f.pos] >= '0' && f.data[f.pos] <= '9' {
+			f.pos++
+			n++
+		}
+		return n
+	}
+	if f.data[f.pos] == '-' {
+		f.pos++
+	}
+	integer := true
+	if f.pos < len(f.data) && f.data[f.pos] == '0' {
+		f.pos++
+	} else if digits() == 0 {
+		return nil, false
+	}
+	if f.pos < len(f.data) && f.data[f.pos] == '.' {
+		f.pos++
+		integer = false
+		if digits() == 0 {
+			return nil, false
+		}
+	}
+	if f.pos < len(f.data) && (f.data[f.pos] == 'e' || f.data[f.pos] == 'E') {
+		f.pos++
+		integer = false
+		if f.pos < len(f.data) && (f.data[f.pos] == '+' || f.data[f.pos] == '-') {
+			f.pos++
+		}
+		if digits() == 0 {
+			return nil, false
+		}
+	}
+	if integer && f.pos-start > MaxIntDigits && tooLong(json.Number(f.text[start:f.pos])) {
+		return nil, false
+	}
+	return json.Number(f.text[start:f.pos]), true
 }
 
 // frame is an array or object being decoded, down to one level past the limit.

@@ -138,7 +138,7 @@ func AnyJSON(msgs Msgs) Parser[any] {
 				}
 			case *Object:
 				for i := len(x.keys) - 1; i >= 0; i-- {
-					stack = append(stack, item{x.values[x.keys[i]], it.depth + 1, x.keys[i]})
+					stack = append(stack, item{x.vals[i], it.depth + 1, x.keys[i]})
 				}
 			default:
 				c.Error(msgs["type"], "type", nil)
@@ -215,8 +215,8 @@ func Map[T any](value Parser[T], msgs Msgs) Parser[map[string]T] {
 		}
 		mark := c.Mark()
 		out := make(map[string]T, len(obj.keys))
-		for _, k := range obj.keys {
-			out[k], _ = Key(c, k, obj.values[k], value)
+		for i, k := range obj.keys {
+			out[k], _ = Key(c, k, obj.vals[i], value)
 		}
 		return out, !c.FailedSince(mark)
 	}

@@ -38,8 +38,8 @@ func AnyTree(v any) any {
 			}
 			p.set(obj)
 			for i := len(keys) - 1; i >= 0; i-- {
-				k := keys[i]
-				stack = append(stack, pending{x[k], func(t any) { obj.values[k] = t }})
+				i := i
+				stack = append(stack, pending{x[keys[i]], func(t any) { obj.vals[i] = t }})
 			}
 		case []any:
 			if x == nil {
@@ -77,8 +77,8 @@ func plain(v any) any {
 	switch x := v.(type) {
 	case *Object:
 		out := make(map[string]any, len(x.keys))
-		for _, k := range x.keys {
-			out[k] = plain(x.values[k])
+		for i, k := range x.keys {
+			out[k] = plain(x.vals[i])
 		}
 		return out
 	case []any:

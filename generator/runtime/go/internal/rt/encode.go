@@ -48,7 +48,7 @@ func Encode(tree any) ([]byte, error) {
 				key := top.obj.keys[top.next]
 				encodeString(&b, key)
 				b.WriteByte(':')
-				value, found = top.obj.values[key], true
+				value, found = top.obj.vals[top.next], true
 			case top.obj == nil && top.next < len(top.list):
 				if top.next > 0 {
 					b.WriteByte(',')

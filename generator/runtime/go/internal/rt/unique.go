@@ -63,11 +63,14 @@ func sameKey(v any, depth int, fresh *int) string {
 		}
 		return "[" + strings.Join(parts, ",") + "]"
 	case *Object:
-		keys := append([]string(nil), x.keys...)
-		sort.Strings(keys)
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = strconv.Quote(k) + ":" + sameKey(x.values[k], depth+1, fresh)
+		order := make([]int, len(x.keys))
+		for i := range order {
+			order[i] = i
+		}
+		sort.Slice(order, func(a, b int) bool { return x.keys[order[a]] < x.keys[order[b]] })
+		parts := make([]string, len(order))
+		for i, at := range order {
+			parts[i] = strconv.Quote(x.keys[at]) + ":" + sameKey(x.vals[at], depth+1, fresh)
 		}
 		return "{" + strings.Join(parts, ",") + "}"
 	}

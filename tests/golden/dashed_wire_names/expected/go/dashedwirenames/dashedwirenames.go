@@ -50,15 +50,10 @@ func (m Headers) MarshalJSON() ([]byte, error) {
 // ParseDashedWireNamesFromJSON decodes and validates a dashed_wire_names document.
 // A JSON syntax error is reported as "failed to parse dashed wire names JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseDashedWireNamesFromJSON(data []byte) (*Headers, error) {
-	// Fast path: most documents are valid, and for them key order does not matter.
-	if tree, err := rt.DecodeFast(data); err == nil {
-		if doc, err := rt.Build[Headers](tree, parseHeaders); err == nil {
-			return &doc, nil
-		}
-	}
-	// Decoded again in document order, so problems are reported in that order.
-	tree, err := rt.Decode(data)
+	// One decode in document order (so problems are reported in that order), one walk.
+	tree, err := rt.DecodeFast(data)
 	if err != nil {
 		return nil, fmt.Errorf("failed to parse dashed wire names JSON: %w", err)
 	}

@@ -52,15 +52,10 @@ func (m Hostile) MarshalJSON() ([]byte, error) {
 // ParseHostileDescriptionsFromJSON decodes and validates a hostile_descriptions document.
 // A JSON syntax error is reported as "failed to parse hostile descriptions JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseHostileDescriptionsFromJSON(data []byte) (*Hostile, error) {
-	// Fast path: most documents are valid, and for them key order does not matter.
-	if tree, err := rt.DecodeFast(data); err == nil {
-		if doc, err := rt.Build[Hostile](tree, parseHostile); err == nil {
-			return &doc, nil
-		}
-	}
-	// Decoded again in document order, so problems are reported in that order.
-	tree, err := rt.Decode(data)
+	// One decode in document order (so problems are reported in that order), one walk.
+	tree, err := rt.DecodeFast(data)
 	if err != nil {
 		return nil, fmt.Errorf("failed to parse hostile descriptions JSON: %w", err)
 	}

@@ -48,15 +48,10 @@ func (m Collisions) MarshalJSON() ([]byte, error) {
 // ParseNameCollisionsFromJSON decodes and validates a name_collisions document.
 // A JSON syntax error is reported as "failed to parse name collisions JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseNameCollisionsFromJSON(data []byte) (*Collisions, error) {
-	// Fast path: most documents are valid, and for them key order does not matter.
-	if tree, err := rt.DecodeFast(data); err == nil {
-		if doc, err := rt.Build[Collisions](tree, parseCollisions); err == nil {
-			return &doc, nil
-		}
-	}
-	// Decoded again in document order, so problems are reported in that order.
-	tree, err := rt.Decode(data)
+	// One decode in document order (so problems are reported in that order), one walk.
+	tree, err := rt.DecodeFast(data)
 	if err != nil {
 		return nil, fmt.Errorf("failed to parse name collisions JSON: %w", err)
 	}

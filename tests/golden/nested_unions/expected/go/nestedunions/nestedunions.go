@@ -164,15 +164,10 @@ func (t *Pair) UnmarshalJSON(data []byte) error {
 // ParseNestedUnionsFromJSON decodes and validates a nested_unions document.
 // A JSON syntax error is reported as "failed to parse nested unions JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseNestedUnionsFromJSON(data []byte) (*Envelope, error) {
-	// Fast path: most documents are valid, and for them key order does not matter.
-	if tree, err := rt.DecodeFast(data); err == nil {
-		if doc, err := rt.Build[Envelope](tree, parseEnvelope); err == nil {
-			return &doc, nil
-		}
-	}
-	// Decoded again in document order, so problems are reported in that order.
-	tree, err := rt.Decode(data)
+	// One decode in document order (so problems are reported in that order), one walk.
+	tree, err := rt.DecodeFast(data)
 	if err != nil {
 		return nil, fmt.Errorf("failed to parse nested unions JSON: %w", err)
 	}

@@ -81,15 +81,10 @@ func (m Holder) MarshalJSON() ([]byte, error) {
 // ParseOddEnumValuesFromJSON decodes and validates a odd_enum_values document.
 // A JSON syntax error is reported as "failed to parse odd enum values JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseOddEnumValuesFromJSON(data []byte) (*Holder, error) {
-	// Fast path: most documents are valid, and for them key order does not matter.
-	if tree, err := rt.DecodeFast(data); err == nil {
-		if doc, err := rt.Build[Holder](tree, parseHolder); err == nil {
-			return &doc, nil
-		}
-	}
-	// Decoded again in document order, so problems are reported in that order.
-	tree, err := rt.Decode(data)
+	// One decode in document order (so problems are reported in that order), one walk.
+	tree, err := rt.DecodeFast(data)
 	if err != nil {
 		return nil, fmt.Errorf("failed to parse odd enum values JSON: %w", err)
 	}

@@ -70,15 +70,10 @@ func (m Inner) MarshalJSON() ([]byte, error) {
 // ParseOptionalVsNullableFromJSON decodes and validates a optional_vs_nullable document.
 // A JSON syntax error is reported as "failed to parse optional vs nullable JSON: ...",
 // a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// The document's strings share one copy of data (data itself is not kept).
 func ParseOptionalVsNullableFromJSON(data []byte) (*Flags, error) {
-	// Fast path: most documents are valid, and for them key order does not matter.
-	if tree, err := rt.DecodeFast(data); err == nil {
-		if doc, err := rt.Build[Flags](tree, parseFlags); err == nil {
-			return &doc, nil
-		}
-	}
-	// Decoded again in document order, so problems are reported in that order.
-	tree, err := rt.Decode(data)
+	// One decode in document order (so problems are reported in that order), one walk.
+	tree, err := rt.DecodeFast(data)
 	if err != nil {
 		return nil, fmt.Errorf("failed to parse optional vs nullable JSON: %w", err)
 	}
