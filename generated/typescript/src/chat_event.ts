@@ -236,6 +236,331 @@ function p_RenderMedia(data: rt.JsonValue, ctx: rt.Context): RenderMedia | rt.In
   return out;
 }
 
+// Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
+
+
+
+function f_ChatEvent(v: unknown, depth: number): ChatEvent | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  for (const k in obj) if (!K_ChatEvent.has(k)) return rt.UNSURE;
+  const w0: unknown = obj["session_id"];
+  let v0: unknown;
+  if (typeof w0 !== "string") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["role"];
+  let v1: unknown;
+  if (typeof w1 !== "string") return rt.UNSURE;
+  v1 = w1;
+  const w2: unknown = obj["completed"];
+  let v2: unknown;
+  if (w2 !== undefined) {
+    if (w2 === null) {
+      v2 = null;
+    } else {
+      if (typeof w2 !== "boolean") return rt.UNSURE;
+      v2 = w2;
+    }
+  }
+  const w3: unknown = obj["completion_running"];
+  let v3: unknown;
+  if (w3 !== undefined) {
+    if (w3 === null) {
+      v3 = null;
+    } else {
+      if (typeof w3 !== "boolean") return rt.UNSURE;
+      v3 = w3;
+    }
+  }
+  const w4: unknown = obj["content"];
+  let v4: unknown;
+  if (w4 !== undefined) {
+    if (w4 === null) {
+      v4 = null;
+    } else {
+      if (typeof w4 !== "string") return rt.UNSURE;
+      v4 = w4;
+    }
+  }
+  const w5: unknown = obj["output_format"];
+  let v5: unknown;
+  if (w5 !== undefined) {
+    if (typeof w5 !== "string") return rt.UNSURE;
+    v5 = w5;
+  }
+  const w6: unknown = obj["messages"];
+  let v6: unknown;
+  if (w6 !== undefined) {
+    if (w6 === null) {
+      v6 = null;
+    } else {
+      if (!Array.isArray(w6)) return rt.UNSURE;
+      const y2: unknown[] = [];
+      for (let i2 = 0; i2 < w6.length; i2++) {
+        const x2: unknown = w6[i2];
+        let z2: unknown;
+        z2 = f_Message(x2, depth + 2);
+        if (z2 === rt.UNSURE) return rt.UNSURE;
+        y2.push(z2);
+      }
+      v6 = y2;
+    }
+  }
+  const w7: unknown = obj["render_media"];
+  let v7: unknown;
+  if (w7 !== undefined) {
+    if (w7 === null) {
+      v7 = null;
+    } else {
+      v7 = f_RenderMedia(w7, depth + 1);
+      if (v7 === rt.UNSURE) return rt.UNSURE;
+    }
+  }
+  const w8: unknown = obj["start"];
+  let v8: unknown;
+  if (w8 !== undefined) {
+    if (w8 === null) {
+      v8 = null;
+    } else {
+      if (typeof w8 !== "boolean") return rt.UNSURE;
+      v8 = w8;
+    }
+  }
+  const w9: unknown = obj["tool_use_active"];
+  let v9: unknown;
+  if (w9 !== undefined) {
+    if (w9 === null) {
+      v9 = null;
+    } else {
+      if (typeof w9 !== "boolean") return rt.UNSURE;
+      v9 = w9;
+    }
+  }
+  const w10: unknown = obj["tool_calls"];
+  let v10: unknown;
+  if (w10 !== undefined) {
+    if (w10 === null) {
+      v10 = null;
+    } else {
+      if (!Array.isArray(w10)) return rt.UNSURE;
+      const y2: unknown[] = [];
+      for (let i2 = 0; i2 < w10.length; i2++) {
+        const x2: unknown = w10[i2];
+        let z2: unknown;
+        z2 = f_ToolCall(x2, depth + 2);
+        if (z2 === rt.UNSURE) return rt.UNSURE;
+        y2.push(z2);
+      }
+      v10 = y2;
+    }
+  }
+  const out: ChatEvent = {
+    "session_id": v0 as string,
+    "role": v1 as string,
+    "output_format": v5 === undefined ? "markdown" : (v5 as string),
+  };
+  if (v2 !== undefined) out["completed"] = v2 as boolean | null;
+  if (v3 !== undefined) out["completion_running"] = v3 as boolean | null;
+  if (v4 !== undefined) out["content"] = v4 as string | null;
+  if (v6 !== undefined) out["messages"] = v6 as Message[] | null;
+  if (v7 !== undefined) out["render_media"] = v7 as RenderMedia | null;
+  if (v8 !== undefined) out["start"] = v8 as boolean | null;
+  if (v9 !== undefined) out["tool_use_active"] = v9 as boolean | null;
+  if (v10 !== undefined) out["tool_calls"] = v10 as ToolCall[] | null;
+  return out;
+}
+
+
+
+function f_FunctionCall(v: unknown, depth: number): FunctionCall | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  for (const k in obj) if (!K_FunctionCall.has(k)) return rt.UNSURE;
+  const w0: unknown = obj["name"];
+  let v0: unknown;
+  if (typeof w0 !== "string") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["arguments"];
+  let v1: unknown;
+  if (typeof w1 !== "string") return rt.UNSURE;
+  v1 = w1;
+  const out: FunctionCall = {
+    "name": v0 as string,
+    "arguments": v1 as string,
+  };
+  return out;
+}
+
+
+
+function f_ToolCall(v: unknown, depth: number): ToolCall | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  for (const k in obj) if (!K_ToolCall.has(k)) return rt.UNSURE;
+  const w0: unknown = obj["id"];
+  let v0: unknown;
+  if (typeof w0 !== "string") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["type"];
+  let v1: unknown;
+  if (w1 !== undefined) {
+    if (typeof w1 !== "string" || w1 !== "function") return rt.UNSURE;
+    v1 = w1;
+  }
+  const w2: unknown = obj["function"];
+  let v2: unknown;
+  v2 = f_FunctionCall(w2, depth + 1);
+  if (v2 === rt.UNSURE) return rt.UNSURE;
+  const out: ToolCall = {
+    "id": v0 as string,
+    "type": v1 === undefined ? "function" : (v1 as "function"),
+    "function": v2 as FunctionCall,
+  };
+  return out;
+}
+
+
+
+function f_Message(v: unknown, depth: number): Message | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  for (const k in obj) if (!K_Message.has(k)) return rt.UNSURE;
+  const w0: unknown = obj["role"];
+  let v0: unknown;
+  if (typeof w0 !== "string") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["content"];
+  let v1: unknown;
+  if (w1 !== undefined) {
+    if (w1 === null) {
+      v1 = null;
+    } else {
+      if (typeof w1 !== "string") return rt.UNSURE;
+      v1 = w1;
+    }
+  }
+  const w2: unknown = obj["name"];
+  let v2: unknown;
+  if (w2 !== undefined) {
+    if (w2 === null) {
+      v2 = null;
+    } else {
+      if (typeof w2 !== "string") return rt.UNSURE;
+      v2 = w2;
+    }
+  }
+  const w3: unknown = obj["tool_calls"];
+  let v3: unknown;
+  if (w3 !== undefined) {
+    if (w3 === null) {
+      v3 = null;
+    } else {
+      if (!Array.isArray(w3)) return rt.UNSURE;
+      const y2: unknown[] = [];
+      for (let i2 = 0; i2 < w3.length; i2++) {
+        const x2: unknown = w3[i2];
+        let z2: unknown;
+        z2 = f_ToolCall(x2, depth + 2);
+        if (z2 === rt.UNSURE) return rt.UNSURE;
+        y2.push(z2);
+      }
+      v3 = y2;
+    }
+  }
+  const w4: unknown = obj["tool_call_id"];
+  let v4: unknown;
+  if (w4 !== undefined) {
+    if (w4 === null) {
+      v4 = null;
+    } else {
+      if (typeof w4 !== "string") return rt.UNSURE;
+      v4 = w4;
+    }
+  }
+  {
+    // The exact walk's rules, on a probe: any problem they find sends the document to the exact walk.
+    const ctx = new rt.Context(v as rt.JsonValue);
+    const obj = v as rt.JsonObject;
+    rt.ruleAtLeastOneOf(ctx, obj, ["content", "tool_calls"], "a message must have content unless it carries tool_calls");
+    if (ctx.count > 0) return rt.UNSURE;
+  }
+  const out: Message = {
+    "role": v0 as string,
+  };
+  if (v1 !== undefined) out["content"] = v1 as string | null;
+  if (v2 !== undefined) out["name"] = v2 as string | null;
+  if (v3 !== undefined) out["tool_calls"] = v3 as ToolCall[] | null;
+  if (v4 !== undefined) out["tool_call_id"] = v4 as string | null;
+  return out;
+}
+
+
+
+function f_RenderMedia(v: unknown, depth: number): RenderMedia | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  for (const k in obj) if (!K_RenderMedia.has(k)) return rt.UNSURE;
+  const w0: unknown = obj["content-type"];
+  let v0: unknown;
+  if (typeof w0 !== "string") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["url"];
+  let v1: unknown;
+  if (w1 !== undefined) {
+    if (w1 === null) {
+      v1 = null;
+    } else {
+      if (typeof w1 !== "string") return rt.UNSURE;
+      v1 = w1;
+    }
+  }
+  const w2: unknown = obj["name"];
+  let v2: unknown;
+  if (w2 !== undefined) {
+    if (w2 === null) {
+      v2 = null;
+    } else {
+      if (typeof w2 !== "string") return rt.UNSURE;
+      v2 = w2;
+    }
+  }
+  const w3: unknown = obj["content"];
+  let v3: unknown;
+  if (w3 !== undefined) {
+    if (w3 === null) {
+      v3 = null;
+    } else {
+      if (typeof w3 !== "string") return rt.UNSURE;
+      v3 = w3;
+    }
+  }
+  const w4: unknown = obj["content_bytes"];
+  let v4: unknown;
+  if (w4 !== undefined) {
+    if (w4 === null) {
+      v4 = null;
+    } else {
+      if (typeof w4 !== "string" || !rt.isBase64(w4)) return rt.UNSURE;
+      v4 = rt.decodeBase64(w4);
+    }
+  }
+  {
+    // The exact walk's rules, on a probe: any problem they find sends the document to the exact walk.
+    const ctx = new rt.Context(v as rt.JsonValue);
+    const obj = v as rt.JsonObject;
+    rt.ruleAtLeastOneOf(ctx, obj, ["url", "content", "content_bytes"], "render media must have a url, content or both");
+    if (ctx.count > 0) return rt.UNSURE;
+  }
+  const out: RenderMedia = {
+    "content-type": v0 as string,
+  };
+  if (v1 !== undefined) out["url"] = v1 as string | null;
+  if (v2 !== undefined) out["name"] = v2 as string | null;
+  if (v3 !== undefined) out["content"] = v3 as string | null;
+  if (v4 !== undefined) out["content_bytes"] = v4 as Uint8Array | null;
+  return out;
+}
+
 /** The wire (JSON) form of ChatEvent values: wire names; optional fields left out when undefined. */
 export function encodeChatEvent(value: ChatEvent): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
@@ -319,7 +644,7 @@ export function parseRenderMedia(value: unknown): RenderMedia {
 
 /** Parse and validate a chat_event document from JSON text; throws ValidationError listing every problem. */
 export function parseChatEventFromJSON(text: string | Uint8Array): ChatEvent {
-  return rt.runText(p_ChatEvent, text);
+  return rt.runText(p_ChatEvent, text, (tree) => f_ChatEvent(tree, 0));
 }
 
 /** Check ChatEvent values built or changed in code; throws ValidationError listing every problem. */

@@ -197,6 +197,9 @@ const F_ChatState_3 = rt.listOf(p_ChatMessage, { "type": "must be an array" });
 const F_ChatState_4 = rt.mapOf(p_ConversationMetadata, { "type": "must be an object" });
 const F_ChatState_5 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 1" }, { minimum: 1 });
 const F_ChatState_6 = rt.string({ "type": "must be a string", "pattern": "Conversation ID cannot be empty" }, { pattern: new RegExp("[^\\t\\n\\x0b\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]", "u") });
+const R_1 = new RegExp("[^\\t\\n\\x0b\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]", "u");
+const S_1 = new Set<string>(ROLE_VALUES);
+const S_2 = new Set<string>(MEDIA_SOURCE_VALUES);
 
 function p_ChatInput(data: rt.JsonValue, ctx: rt.Context): ChatInput | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -372,6 +375,476 @@ function p_ChatState(data: rt.JsonValue, ctx: rt.Context): ChatState | rt.Invali
   return out;
 }
 
+// Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
+
+
+
+function f_ChatInput(v: unknown, depth: number): ChatInput | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["modality_type"];
+  let v0: unknown;
+  if (w0 !== undefined) {
+    if (typeof w0 !== "string" || w0 !== "chat") return rt.UNSURE;
+    v0 = w0;
+  }
+  const w1: unknown = obj["timestamp"];
+  let v1: unknown;
+  if (typeof w1 !== "string" || !rt.isDateTime(w1)) return rt.UNSURE;
+  v1 = w1;
+  const w2: unknown = obj["input_id"];
+  let v2: unknown;
+  if (w2 !== undefined) {
+    if (typeof w2 !== "string") return rt.UNSURE;
+    v2 = w2;
+  }
+  const w3: unknown = obj["role"];
+  let v3: unknown;
+  if (typeof w3 !== "string" || !S_1.has(w3)) return rt.UNSURE;
+  v3 = w3;
+  const w4: unknown = obj["content"];
+  let v4: unknown;
+  if (typeof w4 === "string") {
+    if (typeof w4 !== "string" || !R_1.test(w4)) return rt.UNSURE;
+    v4 = w4;
+  } else if (Array.isArray(w4)) {
+    if (!Array.isArray(w4) || w4.length < 1) return rt.UNSURE;
+    const y2: unknown[] = [];
+    for (let i2 = 0; i2 < w4.length; i2++) {
+      const x2: unknown = w4[i2];
+      let z2: unknown;
+      if (typeof x2 !== "object" || x2 === null || Array.isArray(x2)) return rt.UNSURE;
+      const t2: unknown = (x2 as { readonly [key: string]: unknown })["type"];
+      if (t2 === "text") {
+        z2 = f_TextBlock(x2, depth + 2);
+        if (z2 === rt.UNSURE) return rt.UNSURE;
+      } else if (t2 === "image") {
+        z2 = f_ImageBlock(x2, depth + 2);
+        if (z2 === rt.UNSURE) return rt.UNSURE;
+      } else if (t2 === "audio") {
+        z2 = f_AudioBlock(x2, depth + 2);
+        if (z2 === rt.UNSURE) return rt.UNSURE;
+      } else if (t2 === "video") {
+        z2 = f_VideoBlock(x2, depth + 2);
+        if (z2 === rt.UNSURE) return rt.UNSURE;
+      } else {
+        return rt.UNSURE;
+      }
+      y2.push(z2);
+    }
+    v4 = y2;
+  } else {
+    return rt.UNSURE;
+  }
+
+  const w5: unknown = obj["message_id"];
+  let v5: unknown;
+  if (w5 !== undefined) {
+    if (typeof w5 !== "string") return rt.UNSURE;
+    v5 = w5;
+  }
+  const w6: unknown = obj["conversation_id"];
+  let v6: unknown;
+  if (w6 !== undefined) {
+    if (typeof w6 !== "string" || !R_1.test(w6)) return rt.UNSURE;
+    v6 = w6;
+  }
+  const w7: unknown = obj["metadata"];
+  let v7: unknown;
+  if (w7 !== undefined) {
+    if (typeof w7 !== "object" || w7 === null || Array.isArray(w7)) return rt.UNSURE;
+    for (const k2 in w7) {
+      const x2: unknown = (w7 as { readonly [key: string]: unknown })[k2];
+      let z2: unknown;
+      if (!rt.fitsJSON(x2, rt.MAX_DEPTH - depth - 2)) return rt.UNSURE;
+      z2 = x2;
+    }
+    v7 = w7;
+  }
+  const out: ChatInput = {
+    "modality_type": v0 === undefined ? "chat" : (v0 as "chat"),
+    "timestamp": v1 as DateTimeString,
+    "input_id": v2 === undefined ? rt.newUUID4() : (v2 as string),
+    "role": v3 as Role,
+    "content": v4 as Content,
+    "message_id": v5 === undefined ? rt.newUUID4() : (v5 as string),
+    "conversation_id": v6 === undefined ? "default" : (v6 as string),
+    "metadata": v7 === undefined ? {} : (v7 as { [key: string]: JsonData }),
+  };
+  return out;
+}
+
+
+
+function f_TextBlock(v: unknown, depth: number): TextBlock | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["type"];
+  let v0: unknown;
+  if (typeof w0 !== "string" || w0 !== "text") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["text"];
+  let v1: unknown;
+  if (typeof w1 !== "string") return rt.UNSURE;
+  v1 = w1;
+  const out: TextBlock = {
+    "type": v0 as "text",
+    "text": v1 as string,
+  };
+  return out;
+}
+
+
+
+function f_ImageBlock(v: unknown, depth: number): ImageBlock | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["type"];
+  let v0: unknown;
+  if (typeof w0 !== "string" || w0 !== "image") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["source"];
+  let v1: unknown;
+  if (typeof w1 !== "string" || !S_2.has(w1)) return rt.UNSURE;
+  v1 = w1;
+  const w2: unknown = obj["url"];
+  let v2: unknown;
+  if (w2 !== undefined) {
+    if (typeof w2 !== "string") return rt.UNSURE;
+    v2 = w2;
+  }
+  const w3: unknown = obj["data"];
+  let v3: unknown;
+  if (w3 !== undefined) {
+    if (typeof w3 !== "string") return rt.UNSURE;
+    v3 = w3;
+  }
+  const w4: unknown = obj["media_type"];
+  let v4: unknown;
+  if (w4 !== undefined) {
+    if (typeof w4 !== "string") return rt.UNSURE;
+    v4 = w4;
+  }
+  {
+    // The exact walk's rules, on a probe: any problem they find sends the document to the exact walk.
+    const ctx = new rt.Context(v as rt.JsonValue);
+    const obj = v as rt.JsonObject;
+    rt.ruleRequiredWhen(ctx, obj, "url", "source", [], "url", "Image content block {index} with source='url' missing 'url' field", [v2, v1]);
+    rt.ruleRequiredWhen(ctx, obj, "data", "source", [], "base64", "Image content block {index} with source='base64' missing 'data' field", [v3, v1]);
+    if (ctx.count > 0) return rt.UNSURE;
+  }
+  const out: ImageBlock = {
+    "type": v0 as "image",
+    "source": v1 as MediaSource,
+  };
+  if (v2 !== undefined) out["url"] = v2 as string;
+  if (v3 !== undefined) out["data"] = v3 as string;
+  if (v4 !== undefined) out["media_type"] = v4 as string;
+  return out;
+}
+
+
+
+function f_AudioBlock(v: unknown, depth: number): AudioBlock | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["type"];
+  let v0: unknown;
+  if (typeof w0 !== "string" || w0 !== "audio") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["source"];
+  let v1: unknown;
+  if (typeof w1 !== "string" || !S_2.has(w1)) return rt.UNSURE;
+  v1 = w1;
+  const w2: unknown = obj["url"];
+  let v2: unknown;
+  if (w2 !== undefined) {
+    if (typeof w2 !== "string") return rt.UNSURE;
+    v2 = w2;
+  }
+  const w3: unknown = obj["data"];
+  let v3: unknown;
+  if (w3 !== undefined) {
+    if (typeof w3 !== "string") return rt.UNSURE;
+    v3 = w3;
+  }
+  const w4: unknown = obj["media_type"];
+  let v4: unknown;
+  if (w4 !== undefined) {
+    if (typeof w4 !== "string") return rt.UNSURE;
+    v4 = w4;
+  }
+  {
+    // The exact walk's rules, on a probe: any problem they find sends the document to the exact walk.
+    const ctx = new rt.Context(v as rt.JsonValue);
+    const obj = v as rt.JsonObject;
+    rt.ruleRequiredWhen(ctx, obj, "url", "source", [], "url", "Audio content block {index} with source='url' missing 'url' field", [v2, v1]);
+    rt.ruleRequiredWhen(ctx, obj, "data", "source", [], "base64", "Audio content block {index} with source='base64' missing 'data' field", [v3, v1]);
+    if (ctx.count > 0) return rt.UNSURE;
+  }
+  const out: AudioBlock = {
+    "type": v0 as "audio",
+    "source": v1 as MediaSource,
+  };
+  if (v2 !== undefined) out["url"] = v2 as string;
+  if (v3 !== undefined) out["data"] = v3 as string;
+  if (v4 !== undefined) out["media_type"] = v4 as string;
+  return out;
+}
+
+
+
+function f_VideoBlock(v: unknown, depth: number): VideoBlock | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["type"];
+  let v0: unknown;
+  if (typeof w0 !== "string" || w0 !== "video") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["source"];
+  let v1: unknown;
+  if (typeof w1 !== "string" || !S_2.has(w1)) return rt.UNSURE;
+  v1 = w1;
+  const w2: unknown = obj["url"];
+  let v2: unknown;
+  if (w2 !== undefined) {
+    if (typeof w2 !== "string") return rt.UNSURE;
+    v2 = w2;
+  }
+  const w3: unknown = obj["data"];
+  let v3: unknown;
+  if (w3 !== undefined) {
+    if (typeof w3 !== "string") return rt.UNSURE;
+    v3 = w3;
+  }
+  const w4: unknown = obj["media_type"];
+  let v4: unknown;
+  if (w4 !== undefined) {
+    if (typeof w4 !== "string") return rt.UNSURE;
+    v4 = w4;
+  }
+  {
+    // The exact walk's rules, on a probe: any problem they find sends the document to the exact walk.
+    const ctx = new rt.Context(v as rt.JsonValue);
+    const obj = v as rt.JsonObject;
+    rt.ruleRequiredWhen(ctx, obj, "url", "source", [], "url", "Video content block {index} with source='url' missing 'url' field", [v2, v1]);
+    rt.ruleRequiredWhen(ctx, obj, "data", "source", [], "base64", "Video content block {index} with source='base64' missing 'data' field", [v3, v1]);
+    if (ctx.count > 0) return rt.UNSURE;
+  }
+  const out: VideoBlock = {
+    "type": v0 as "video",
+    "source": v1 as MediaSource,
+  };
+  if (v2 !== undefined) out["url"] = v2 as string;
+  if (v3 !== undefined) out["data"] = v3 as string;
+  if (v4 !== undefined) out["media_type"] = v4 as string;
+  return out;
+}
+
+
+
+function f_ChatMessage(v: unknown, depth: number): ChatMessage | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["message_id"];
+  let v0: unknown;
+  if (typeof w0 !== "string") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["input_id"];
+  let v1: unknown;
+  if (w1 !== undefined) {
+    if (typeof w1 !== "string") return rt.UNSURE;
+    v1 = w1;
+  }
+  const w2: unknown = obj["conversation_id"];
+  let v2: unknown;
+  if (typeof w2 !== "string" || !R_1.test(w2)) return rt.UNSURE;
+  v2 = w2;
+  const w3: unknown = obj["role"];
+  let v3: unknown;
+  if (typeof w3 !== "string" || !S_1.has(w3)) return rt.UNSURE;
+  v3 = w3;
+  const w4: unknown = obj["content"];
+  let v4: unknown;
+  if (typeof w4 === "string") {
+    if (typeof w4 !== "string" || !R_1.test(w4)) return rt.UNSURE;
+    v4 = w4;
+  } else if (Array.isArray(w4)) {
+    if (!Array.isArray(w4) || w4.length < 1) return rt.UNSURE;
+    const y2: unknown[] = [];
+    for (let i2 = 0; i2 < w4.length; i2++) {
+      const x2: unknown = w4[i2];
+      let z2: unknown;
+      if (typeof x2 !== "object" || x2 === null || Array.isArray(x2)) return rt.UNSURE;
+      const t2: unknown = (x2 as { readonly [key: string]: unknown })["type"];
+      if (t2 === "text") {
+        z2 = f_TextBlock(x2, depth + 2);
+        if (z2 === rt.UNSURE) return rt.UNSURE;
+      } else if (t2 === "image") {
+        z2 = f_ImageBlock(x2, depth + 2);
+        if (z2 === rt.UNSURE) return rt.UNSURE;
+      } else if (t2 === "audio") {
+        z2 = f_AudioBlock(x2, depth + 2);
+        if (z2 === rt.UNSURE) return rt.UNSURE;
+      } else if (t2 === "video") {
+        z2 = f_VideoBlock(x2, depth + 2);
+        if (z2 === rt.UNSURE) return rt.UNSURE;
+      } else {
+        return rt.UNSURE;
+      }
+      y2.push(z2);
+    }
+    v4 = y2;
+  } else {
+    return rt.UNSURE;
+  }
+
+  const w5: unknown = obj["timestamp"];
+  let v5: unknown;
+  if (typeof w5 !== "string" || !rt.isDateTime(w5)) return rt.UNSURE;
+  v5 = w5;
+  const w6: unknown = obj["metadata"];
+  let v6: unknown;
+  if (w6 !== undefined) {
+    if (typeof w6 !== "object" || w6 === null || Array.isArray(w6)) return rt.UNSURE;
+    for (const k2 in w6) {
+      const x2: unknown = (w6 as { readonly [key: string]: unknown })[k2];
+      let z2: unknown;
+      if (!rt.fitsJSON(x2, rt.MAX_DEPTH - depth - 2)) return rt.UNSURE;
+      z2 = x2;
+    }
+    v6 = w6;
+  }
+  const out: ChatMessage = {
+    "message_id": v0 as string,
+    "conversation_id": v2 as string,
+    "role": v3 as Role,
+    "content": v4 as Content,
+    "timestamp": v5 as DateTimeString,
+    "metadata": v6 === undefined ? {} : (v6 as { [key: string]: JsonData }),
+  };
+  if (v1 !== undefined) out["input_id"] = v1 as string;
+  return out;
+}
+
+
+
+function f_ConversationMetadata(v: unknown, depth: number): ConversationMetadata | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["conversation_id"];
+  let v0: unknown;
+  if (typeof w0 !== "string" || !R_1.test(w0)) return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["created_at"];
+  let v1: unknown;
+  if (typeof w1 !== "string" || !rt.isDateTime(w1)) return rt.UNSURE;
+  v1 = w1;
+  const w2: unknown = obj["last_message_at"];
+  let v2: unknown;
+  if (typeof w2 !== "string" || !rt.isDateTime(w2)) return rt.UNSURE;
+  v2 = w2;
+  const w3: unknown = obj["message_count"];
+  let v3: unknown;
+  if (typeof w3 !== "number" || !Number.isSafeInteger(w3) || w3 < 0) return rt.UNSURE;
+  v3 = w3;
+  const w4: unknown = obj["participant_roles"];
+  let v4: unknown;
+  if (w4 !== undefined) {
+    if (!Array.isArray(w4) || rt.fastHasDuplicates(w4, depth + 2)) return rt.UNSURE;
+    for (let i2 = 0; i2 < w4.length; i2++) {
+      const x2: unknown = w4[i2];
+      let z2: unknown;
+      if (typeof x2 !== "string" || !S_1.has(x2)) return rt.UNSURE;
+      z2 = x2;
+    }
+    v4 = w4;
+  }
+  const out: ConversationMetadata = {
+    "conversation_id": v0 as string,
+    "created_at": v1 as DateTimeString,
+    "last_message_at": v2 as DateTimeString,
+    "message_count": v3 as number,
+    "participant_roles": v4 === undefined ? [] : (v4 as Role[]),
+  };
+  return out;
+}
+
+
+
+function f_ChatState(v: unknown, depth: number): ChatState | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["modality_type"];
+  let v0: unknown;
+  if (w0 !== undefined) {
+    if (typeof w0 !== "string" || w0 !== "chat") return rt.UNSURE;
+    v0 = w0;
+  }
+  const w1: unknown = obj["last_updated"];
+  let v1: unknown;
+  if (w1 !== undefined) {
+    if (typeof w1 !== "string" || !rt.isDateTime(w1)) return rt.UNSURE;
+    v1 = w1;
+  }
+  const w2: unknown = obj["update_count"];
+  let v2: unknown;
+  if (w2 !== undefined) {
+    if (typeof w2 !== "number" || !Number.isSafeInteger(w2) || w2 < 0) return rt.UNSURE;
+    v2 = w2;
+  }
+  const w3: unknown = obj["messages"];
+  let v3: unknown;
+  if (w3 !== undefined) {
+    if (!Array.isArray(w3)) return rt.UNSURE;
+    const y2: unknown[] = [];
+    for (let i2 = 0; i2 < w3.length; i2++) {
+      const x2: unknown = w3[i2];
+      let z2: unknown;
+      z2 = f_ChatMessage(x2, depth + 2);
+      if (z2 === rt.UNSURE) return rt.UNSURE;
+      y2.push(z2);
+    }
+    v3 = y2;
+  }
+  const w4: unknown = obj["conversations"];
+  let v4: unknown;
+  if (w4 !== undefined) {
+    if (typeof w4 !== "object" || w4 === null || Array.isArray(w4)) return rt.UNSURE;
+    const y2: { [key: string]: unknown } = {};
+    for (const k2 in w4) {
+      const x2: unknown = (w4 as { readonly [key: string]: unknown })[k2];
+      let z2: unknown;
+      z2 = f_ConversationMetadata(x2, depth + 2);
+      if (z2 === rt.UNSURE) return rt.UNSURE;
+      rt.put(y2, k2, z2);
+    }
+    v4 = y2;
+  }
+  const w5: unknown = obj["max_history_size"];
+  let v5: unknown;
+  if (w5 !== undefined) {
+    if (typeof w5 !== "number" || !Number.isSafeInteger(w5) || w5 < 1) return rt.UNSURE;
+    v5 = w5;
+  }
+  const w6: unknown = obj["default_conversation_id"];
+  let v6: unknown;
+  if (w6 !== undefined) {
+    if (typeof w6 !== "string" || !R_1.test(w6)) return rt.UNSURE;
+    v6 = w6;
+  }
+  const out: ChatState = {
+    "modality_type": v0 === undefined ? "chat" : (v0 as "chat"),
+    "update_count": v2 === undefined ? 0 : (v2 as number),
+    "messages": v3 === undefined ? [] : (v3 as ChatMessage[]),
+    "conversations": v4 === undefined ? {} : (v4 as { [key: string]: ConversationMetadata }),
+    "max_history_size": v5 === undefined ? 1000 : (v5 as number),
+    "default_conversation_id": v6 === undefined ? "default" : (v6 as string),
+  };
+  if (v1 !== undefined) out["last_updated"] = v1 as DateTimeString;
+  return out;
+}
+
 /** The wire (JSON) form of ChatInput values: wire names; optional fields left out when undefined. */
 export function encodeChatInput(value: ChatInput): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
@@ -514,7 +987,7 @@ export function parseChatState(value: unknown): ChatState {
 
 /** Parse and validate a chat_modality document from JSON text; throws ValidationError listing every problem. */
 export function parseChatModalityFromJSON(text: string | Uint8Array): ChatInput {
-  return rt.runText(p_ChatInput, text);
+  return rt.runText(p_ChatInput, text, (tree) => f_ChatInput(tree, 0));
 }
 
 /** Check ChatInput values built or changed in code; throws ValidationError listing every problem. */

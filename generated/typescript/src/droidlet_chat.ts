@@ -51,6 +51,8 @@ const F_DroidletChat_2 = P_ContentType;
 const F_DroidletChat_3 = rt.listOf(p_ContentItem, { "type": "must be an array", "minItems": "content must hold at least one item" }, { minItems: 1 });
 const F_ContentItem_0 = P_ContentKind;
 const F_ContentItem_1 = rt.string({ "type": "must be a string" });
+const S_1 = new Set<string>(CONTENT_TYPE_VALUES);
+const S_2 = new Set<string>(CONTENT_KIND_VALUES);
 
 function p_DroidletChat(data: rt.JsonValue, ctx: rt.Context): DroidletChat | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -90,6 +92,78 @@ function p_ContentItem(data: rt.JsonValue, ctx: rt.Context): ContentItem | rt.In
   return out;
 }
 
+// Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
+
+
+
+function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["chat_memid"];
+  let v0: unknown;
+  if (typeof w0 !== "string") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["timestamp"];
+  let v1: unknown;
+  if (typeof w1 !== "number" || !Number.isSafeInteger(w1) || w1 < 0) return rt.UNSURE;
+  v1 = w1;
+  const w2: unknown = obj["content_type"];
+  let v2: unknown;
+  if (typeof w2 !== "string" || !S_1.has(w2)) return rt.UNSURE;
+  v2 = w2;
+  const w3: unknown = obj["content"];
+  let v3: unknown;
+  if (!Array.isArray(w3) || w3.length < 1) return rt.UNSURE;
+  const y2: unknown[] = [];
+  for (let i2 = 0; i2 < w3.length; i2++) {
+    const x2: unknown = w3[i2];
+    let z2: unknown;
+    z2 = f_ContentItem(x2, depth + 2);
+    if (z2 === rt.UNSURE) return rt.UNSURE;
+    y2.push(z2);
+  }
+  v3 = y2;
+  {
+    // The exact walk's rules, on a probe: any problem they find sends the document to the exact walk.
+    const ctx = new rt.Context(v as rt.JsonValue);
+    const obj = v as rt.JsonObject;
+    rt.ruleContains(ctx, obj, "content", ["id"], "text", "a chat must contain at least one text item", [v3]);
+    rt.ruleAllowedWhen(ctx, obj, "content", ["id"], "content_type", [], "chat_string", new Set(["text"]), "content type chat_string admits only text items", [v3, v2]);
+    rt.ruleAllowedWhen(ctx, obj, "content", ["id"], "content_type", [], "chat_and_media", new Set(["text", "image_link"]), "content type chat_and_media admits only text and image_link items", [v3, v2]);
+    rt.ruleAllowedWhen(ctx, obj, "content", ["id"], "content_type", [], "chat_and_text_options", new Set(["text", "response_option"]), "content type chat_and_text_options admits only text and response_option items", [v3, v2]);
+    rt.ruleAllowedWhen(ctx, obj, "content", ["id"], "content_type", [], "chat_and_media_options", new Set(["text", "response_image_link"]), "content type chat_and_media_options admits only text and response_image_link items", [v3, v2]);
+    rt.ruleAllowedWhen(ctx, obj, "content", ["id"], "content_type", [], "chat_and_media_and_text_options", new Set(["text", "image_link", "response_option"]), "content type chat_and_media_and_text_options admits only text, image_link and response_option items", [v3, v2]);
+    if (ctx.count > 0) return rt.UNSURE;
+  }
+  const out: DroidletChat = {
+    "chat_memid": v0 as string,
+    "timestamp": v1 as number,
+    "content_type": v2 as ContentType,
+    "content": v3 as ContentItem[],
+  };
+  return out;
+}
+
+
+
+function f_ContentItem(v: unknown, depth: number): ContentItem | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["id"];
+  let v0: unknown;
+  if (typeof w0 !== "string" || !S_2.has(w0)) return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["content"];
+  let v1: unknown;
+  if (typeof w1 !== "string") return rt.UNSURE;
+  v1 = w1;
+  const out: ContentItem = {
+    "id": v0 as ContentKind,
+    "content": v1 as string,
+  };
+  return out;
+}
+
 /** The wire (JSON) form of DroidletChat values: wire names; optional fields left out when undefined. */
 export function encodeDroidletChat(value: DroidletChat): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
@@ -120,7 +194,7 @@ export function parseContentItem(value: unknown): ContentItem {
 
 /** Parse and validate a droidlet_chat document from JSON text; throws ValidationError listing every problem. */
 export function parseDroidletChatFromJSON(text: string | Uint8Array): DroidletChat {
-  return rt.runText(p_DroidletChat, text);
+  return rt.runText(p_DroidletChat, text, (tree) => f_DroidletChat(tree, 0));
 }
 
 /** Check DroidletChat values built or changed in code; throws ValidationError listing every problem. */

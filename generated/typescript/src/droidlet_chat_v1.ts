@@ -44,6 +44,8 @@ const F_DroidletChat_0 = rt.string({ "type": "must be a string" });
 const F_DroidletChat_1 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
 const F_DroidletChat_2 = rt.listOf(P_ContentType, { "type": "must be an array", "minItems": "content_type must hold exactly one content type", "maxItems": "content_type must hold exactly one content type" }, { minItems: 1, maxItems: 1 });
 const F_DroidletChat_3 = rt.listOf(P_ContentItem, { "type": "must be an array", "minItems": "content must hold at least one [kind, text] item" }, { minItems: 1 });
+const S_1 = new Set<string>(CONTENT_TYPE_VALUES);
+const S_2 = new Set<string>(CONTENT_KIND_VALUES);
 
 function p_DroidletChat(data: rt.JsonValue, ctx: rt.Context): DroidletChat | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -60,6 +62,72 @@ function p_DroidletChat(data: rt.JsonValue, ctx: rt.Context): DroidletChat | rt.
   rt.ruleAllowedWhen(ctx, obj, "content", ["0"], "content_type", ["0"], "chat_and_media_options", new Set(["text", "response_image_link"]), "content type chat_and_media_options admits only text and response_image_link items", [v3, v2]);
   rt.ruleAllowedWhen(ctx, obj, "content", ["0"], "content_type", ["0"], "chat_and_media_and_text_options", new Set(["text", "image_link", "response_option"]), "content type chat_and_media_and_text_options admits only text, image_link and response_option items", [v3, v2]);
   if (ctx.count > mark) return rt.INVALID;
+  const out: DroidletChat = {
+    "speaker_id": v0 as string,
+    "timestamp": v1 as number,
+    "content_type": v2 as ContentType[],
+    "content": v3 as ContentItem[],
+  };
+  return out;
+}
+
+// Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
+
+
+
+function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 3 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["speaker_id"];
+  let v0: unknown;
+  if (typeof w0 !== "string") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["timestamp"];
+  let v1: unknown;
+  if (typeof w1 !== "number" || !Number.isSafeInteger(w1)) return rt.UNSURE;
+  v1 = w1;
+  const w2: unknown = obj["content_type"];
+  let v2: unknown;
+  if (!Array.isArray(w2) || w2.length < 1 || w2.length > 1) return rt.UNSURE;
+  for (let i2 = 0; i2 < w2.length; i2++) {
+    const x2: unknown = w2[i2];
+    let z2: unknown;
+    if (typeof x2 !== "string" || !S_1.has(x2)) return rt.UNSURE;
+    z2 = x2;
+  }
+  v2 = w2;
+  const w3: unknown = obj["content"];
+  let v3: unknown;
+  if (!Array.isArray(w3) || w3.length < 1) return rt.UNSURE;
+  const y2: unknown[] = [];
+  for (let i2 = 0; i2 < w3.length; i2++) {
+    const x2: unknown = w3[i2];
+    let z2: unknown;
+    if (!Array.isArray(x2) || x2.length !== 2) return rt.UNSURE;
+    const x3_0: unknown = x2[0];
+    let z3_0: unknown;
+    if (typeof x3_0 !== "string" || !S_2.has(x3_0)) return rt.UNSURE;
+    z3_0 = x3_0;
+    const x3_1: unknown = x2[1];
+    let z3_1: unknown;
+    if (typeof x3_1 !== "string") return rt.UNSURE;
+    z3_1 = x3_1;
+    z2 = [z3_0, z3_1];
+    y2.push(z2);
+  }
+  v3 = y2;
+  {
+    // The exact walk's rules, on a probe: any problem they find sends the document to the exact walk.
+    const ctx = new rt.Context(v as rt.JsonValue);
+    const obj = v as rt.JsonObject;
+    rt.ruleContains(ctx, obj, "content", ["0"], "text", "a chat must contain at least one text item", [v3]);
+    rt.ruleAllowedWhen(ctx, obj, "content", ["0"], "content_type", ["0"], "chat_string", new Set(["text"]), "content type chat_string admits only text items", [v3, v2]);
+    rt.ruleAllowedWhen(ctx, obj, "content", ["0"], "content_type", ["0"], "chat_and_media", new Set(["text", "image_link"]), "content type chat_and_media admits only text and image_link items", [v3, v2]);
+    rt.ruleAllowedWhen(ctx, obj, "content", ["0"], "content_type", ["0"], "chat_and_text_options", new Set(["text", "response_option"]), "content type chat_and_text_options admits only text and response_option items", [v3, v2]);
+    rt.ruleAllowedWhen(ctx, obj, "content", ["0"], "content_type", ["0"], "chat_and_media_options", new Set(["text", "response_image_link"]), "content type chat_and_media_options admits only text and response_image_link items", [v3, v2]);
+    rt.ruleAllowedWhen(ctx, obj, "content", ["0"], "content_type", ["0"], "chat_and_media_and_text_options", new Set(["text", "image_link", "response_option"]), "content type chat_and_media_and_text_options admits only text, image_link and response_option items", [v3, v2]);
+    if (ctx.count > 0) return rt.UNSURE;
+  }
   const out: DroidletChat = {
     "speaker_id": v0 as string,
     "timestamp": v1 as number,
@@ -90,7 +158,7 @@ export function parseDroidletChat(value: unknown): DroidletChat {
 
 /** Parse and validate a droidlet_chat_v1 document from JSON text; throws ValidationError listing every problem. */
 export function parseDroidletChatV1FromJSON(text: string | Uint8Array): DroidletChat {
-  return rt.runText(p_DroidletChat, text);
+  return rt.runText(p_DroidletChat, text, (tree) => f_DroidletChat(tree, 0));
 }
 
 /** Check DroidletChat values built or changed in code; throws ValidationError listing every problem. */

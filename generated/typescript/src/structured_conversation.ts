@@ -154,6 +154,178 @@ function p_TextDocument(data: rt.JsonValue, ctx: rt.Context): TextDocument | rt.
   return out;
 }
 
+// Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
+
+
+
+function f_ConversationDocument(v: unknown, depth: number): ConversationDocument | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["id"];
+  let v0: unknown;
+  if (typeof w0 !== "string" || w0.length < 1 || (w0.length < 2 && rt.codePoints(w0) < 1)) return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["conversation"];
+  let v1: unknown;
+  v1 = f_StructuredConversation(w1, depth + 1);
+  if (v1 === rt.UNSURE) return rt.UNSURE;
+  const w2: unknown = obj["tags"];
+  let v2: unknown;
+  if (w2 !== undefined) {
+    if (!Array.isArray(w2)) return rt.UNSURE;
+    for (let i2 = 0; i2 < w2.length; i2++) {
+      const x2: unknown = w2[i2];
+      let z2: unknown;
+      if (typeof x2 !== "string") return rt.UNSURE;
+      z2 = x2;
+    }
+    v2 = w2;
+  }
+  const w3: unknown = obj["metadata"];
+  let v3: unknown;
+  if (w3 !== undefined) {
+    if (typeof w3 !== "object" || w3 === null || Array.isArray(w3)) return rt.UNSURE;
+    for (const k2 in w3) {
+      const x2: unknown = (w3 as { readonly [key: string]: unknown })[k2];
+      let z2: unknown;
+      if (typeof x2 !== "string") return rt.UNSURE;
+      z2 = x2;
+    }
+    v3 = w3;
+  }
+  const out: ConversationDocument = {
+    "id": v0 as string,
+    "conversation": v1 as StructuredConversation,
+  };
+  if (v2 !== undefined) out["tags"] = v2 as string[];
+  if (v3 !== undefined) out["metadata"] = v3 as { [key: string]: string };
+  return out;
+}
+
+
+
+function f_StructuredConversation(v: unknown, depth: number): StructuredConversation | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["source"];
+  let v0: unknown;
+  if (typeof w0 !== "string" || w0.length < 1 || (w0.length < 2 && rt.codePoints(w0) < 1)) return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["people"];
+  let v1: unknown;
+  if (!Array.isArray(w1) || w1.length < 1) return rt.UNSURE;
+  for (let i2 = 0; i2 < w1.length; i2++) {
+    const x2: unknown = w1[i2];
+    let z2: unknown;
+    if (typeof x2 !== "string") return rt.UNSURE;
+    z2 = x2;
+  }
+  v1 = w1;
+  const w2: unknown = obj["user"];
+  let v2: unknown;
+  if (typeof w2 !== "string" || w2.length < 1 || (w2.length < 2 && rt.codePoints(w2) < 1)) return rt.UNSURE;
+  v2 = w2;
+  const w3: unknown = obj["conversation"];
+  let v3: unknown;
+  if (!Array.isArray(w3) || w3.length < 1) return rt.UNSURE;
+  const y2: unknown[] = [];
+  for (let i2 = 0; i2 < w3.length; i2++) {
+    const x2: unknown = w3[i2];
+    let z2: unknown;
+    z2 = f_ConversationMessage(x2, depth + 2, [obj, w3]);
+    if (z2 === rt.UNSURE) return rt.UNSURE;
+    y2.push(z2);
+  }
+  v3 = y2;
+  if (!rt.fastMemberOf(v2, obj, ["people"])) return rt.UNSURE;
+  const out: StructuredConversation = {
+    "source": v0 as string,
+    "people": v1 as string[],
+    "user": v2 as string,
+    "conversation": v3 as ConversationMessage[],
+  };
+  return out;
+}
+
+
+
+function f_ConversationMessage(v: unknown, depth: number, anc: readonly unknown[]): ConversationMessage | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["speaker"];
+  let v0: unknown;
+  if (typeof w0 !== "string" || w0.length < 1 || (w0.length < 2 && rt.codePoints(w0) < 1)) return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["content"];
+  let v1: unknown;
+  if (typeof w1 !== "string" || w1.length < 1 || (w1.length < 2 && rt.codePoints(w1) < 1)) return rt.UNSURE;
+  v1 = w1;
+  const w2: unknown = obj["time"];
+  let v2: unknown;
+  if (typeof w2 !== "string" || !rt.isDateTime(w2)) return rt.UNSURE;
+  v2 = w2;
+  if (!rt.fastMemberOf(v0, anc[anc.length - 2], ["people"])) return rt.UNSURE;
+  const out: ConversationMessage = {
+    "speaker": v0 as string,
+    "content": v1 as string,
+    "time": v2 as DateTimeString,
+  };
+  return out;
+}
+
+
+
+function f_TextDocument(v: unknown, depth: number): TextDocument | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["id"];
+  let v0: unknown;
+  if (typeof w0 !== "string") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["content"];
+  let v1: unknown;
+  if (typeof w1 !== "string") return rt.UNSURE;
+  v1 = w1;
+  const w2: unknown = obj["timestamp"];
+  let v2: unknown;
+  if (w2 !== undefined) {
+    if (typeof w2 !== "string" || !rt.isDateTime(w2)) return rt.UNSURE;
+    v2 = w2;
+  }
+  const w3: unknown = obj["tags"];
+  let v3: unknown;
+  if (w3 !== undefined) {
+    if (!Array.isArray(w3)) return rt.UNSURE;
+    for (let i2 = 0; i2 < w3.length; i2++) {
+      const x2: unknown = w3[i2];
+      let z2: unknown;
+      if (typeof x2 !== "string") return rt.UNSURE;
+      z2 = x2;
+    }
+    v3 = w3;
+  }
+  const w4: unknown = obj["metadata"];
+  let v4: unknown;
+  if (w4 !== undefined) {
+    if (typeof w4 !== "object" || w4 === null || Array.isArray(w4)) return rt.UNSURE;
+    for (const k2 in w4) {
+      const x2: unknown = (w4 as { readonly [key: string]: unknown })[k2];
+      let z2: unknown;
+      if (typeof x2 !== "string") return rt.UNSURE;
+      z2 = x2;
+    }
+    v4 = w4;
+  }
+  const out: TextDocument = {
+    "id": v0 as string,
+    "content": v1 as string,
+  };
+  if (v2 !== undefined) out["timestamp"] = v2 as DateTimeString;
+  if (v3 !== undefined) out["tags"] = v3 as string[];
+  if (v4 !== undefined) out["metadata"] = v4 as { [key: string]: string };
+  return out;
+}
+
 /** The wire (JSON) form of ConversationDocument values: wire names; optional fields left out when undefined. */
 export function encodeConversationDocument(value: ConversationDocument): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
@@ -216,7 +388,7 @@ export function parseTextDocument(value: unknown): TextDocument {
 
 /** Parse and validate a structured_conversation document from JSON text; throws ValidationError listing every problem. */
 export function parseStructuredConversationFromJSON(text: string | Uint8Array): ConversationDocument {
-  return rt.runText(p_ConversationDocument, text);
+  return rt.runText(p_ConversationDocument, text, (tree) => f_ConversationDocument(tree, 0));
 }
 
 /** Check ConversationDocument values built or changed in code; throws ValidationError listing every problem. */

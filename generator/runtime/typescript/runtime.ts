@@ -308,7 +308,7 @@ function wellFormed(text: string): boolean {
  * must follow the text, which a plain object's key order need not), the text is
  * decoded again by decodeJSON and that verdict is the one given.
  */
-export function runText<T>(parser: Parser<T>, input: string | Uint8Array): T {
+export function runText<T>(parser: Parser<T>, input: string | Uint8Array, fast?: (tree: unknown) => T | Unsure): T {
   let text: string | null = null;
   if (typeof input === "string") text = input;
   else {
@@ -325,6 +325,10 @@ export function runText<T>(parser: Parser<T>, input: string | Uint8Array): T {
     } catch {
       // Not JSON, or too deep for the engine: decodeJSON says which.
     }
+    if (tree !== MISSING && fast !== undefined) {
+      const built = fast(tree);
+      if (built !== UNSURE) return built;
+    }
     if (tree !== MISSING) {
       const ctx = new Context(tree);
       const result = parser(tree, ctx);
@@ -332,6 +336,47 @@ export function runText<T>(parser: Parser<T>, input: string | Uint8Array): T {
     }
   }
   return run(parser, decodeJSON(text ?? input));
+}
+
+// --- the fast path -------------------------------------------------------------
+
+/**
+ * What a module's fast function returns when it is not sure a JSON.parse tree is valid:
+ * runText then runs the exact walk, the one source of messages. A fast function only reads
+ * plain JSON.parse values, refuses what the exact walk would flag as inexact (integers past
+ * 2^53) and builds what the exact walk builds.
+ */
+export const UNSURE: unique symbol = Symbol("UNSURE");
+export type Unsure = typeof UNSURE;
+
+/** Whether a JSON.parse value is one anyJSON accepts without a word at `room` levels of depth left. */
+export function fitsJSON(value: unknown, room: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (depth > room) return false;
+    if (item === null || typeof item === "string" || typeof item === "boolean") continue;
+    if (typeof item === "number") {
+      if (!Number.isFinite(item) || (Number.isInteger(item) && !Number.isSafeInteger(item))) return false;
+      continue;
+    }
+    if (Array.isArray(item)) {
+      for (const x of item as unknown[]) stack.push([x, depth + 1]);
+      continue;
+    }
+    if (typeof item !== "object" || Object.getPrototypeOf(item) !== Object.prototype) return false;
+    for (const k in item) stack.push([(item as { readonly [key: string]: unknown })[k], depth + 1]);
+  }
+  return true;
+}
+
+/** Whether a member_of rule is surely met (ruleMemberOf, on values that passed their checks). */
+export function fastMemberOf(value: unknown, base: unknown, tokens: readonly string[]): boolean {
+  if (typeof value !== "string") return true;
+  const pool = resolve(base as JsonValue | undefined, tokens);
+  if (!Array.isArray(pool)) return true;
+  for (const p of pool) if (typeof p !== "string") return true;
+  return pool.includes(value);
 }
 
 function inputError(message: string): ValidationError {
@@ -725,7 +770,7 @@ function msg(msgs: Msgs, keyword: string): string {
 }
 
 /** Characters (code points) of a string, as Python's len counts them. */
-function codePoints(s: string): number {
+export function codePoints(s: string): number {
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -836,6 +881,11 @@ export function dateTime(msgs: Msgs): Parser<DateTimeString> {
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Whether text is base64 as base64Bytes accepts it. */
+export function isBase64(text: string): boolean {
+  return BASE64.test(text);
+}
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 export function decodeBase64(text: string): Uint8Array {
@@ -1123,6 +1173,12 @@ function hasDuplicates(items: JsonValue[], depth: number): boolean {
     seen.add(key);
   }
   return false;
+}
+
+/** For the fast path: whether a JSON.parse list has equal items, or one the exact walk must judge. */
+export function fastHasDuplicates(items: readonly unknown[], depth: number): boolean {
+  sawUnsafe = false;
+  return hasDuplicates(items as JsonValue[], depth) || sawUnsafe;
 }
 
 export interface ListSpec {

@@ -11,6 +11,7 @@ from generator.behaviour import constants as behaviour_constants
 from generator.errors import SpecError, pointer_of
 from generator.naming import constant_case, pascal_case
 from generator.render import header
+from generator.targets.typescript.fast import TsFastBuilder, TsFastFunction
 from generator.targets.typescript.encoders import alias_encode_fn, encode, model_encode_fn
 from generator.targets.typescript.literals import ts_doc, ts_json, ts_property, ts_str
 from generator.targets.typescript.parsers import model_parse_fn, named_parser, parser
@@ -44,6 +45,7 @@ class ModelView:
     keys: str
     type_message: str
     unknown_message: str
+    fast: TsFastFunction  # its fast function (templates/typescript/fast_function.ts.j2)
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,7 @@ class ModuleView:
     models: tuple[ModelView, ...]
     aliases: tuple[AliasView, ...]
     parsers: tuple[tuple[str, str], ...]  # (constant, expression), each after what it uses
+    fast_constants: tuple[tuple[str, str], ...]  # (constant, expression): the fast functions' patterns and value sets
     root: str
     api_parse: str
     api_validate: str
@@ -168,7 +171,7 @@ def field_view(model: ir.Model, f: ir.Field, index: int, parsers: list[tuple[str
     )
 
 
-def model_view(model: ir.Model, parsers: list[tuple[str, str]]) -> ModelView:
+def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuilder) -> ModelView:
     fields = tuple(field_view(model, f, i, parsers) for i, f in enumerate(model.fields))
     locals_by_wire = {f.wire_name: v.local for f, v in zip(model.fields, fields)}
     steps: list[str] = []
@@ -188,6 +191,8 @@ def model_view(model: ir.Model, parsers: list[tuple[str, str]]) -> ModelView:
         keys=f"new Set({_str_list([f.wire_name for f in model.fields])})",
         type_message=ts_str(model.type_message),
         unknown_message=ts_str(model.unknown_message),
+        fast=fast.function(model, [v.local for v in fields],
+                           [rule_call(r, locals_by_wire) for r in model.rules if r.kind != "member_of"]),
     )
 
 
@@ -230,6 +235,8 @@ def exported_names(view: ModuleView) -> list[tuple[str, str]]:
     names += [(view.api_parse, "the format parser"), (view.api_validate, "the root validator"),
               (view.api_stringify, "the root serialiser")]
     names += [(c, "a parser constant") for c, _ in view.parsers]
+    names += [(m.fast.fn, "a model's fast function") for m in view.models]
+    names += [(c, "a fast-path constant") for c, _ in view.fast_constants]
     names += [(c, "a constant the behaviour reads") for c, _, _ in view.behaviour_constants]
     return names
 
@@ -259,7 +266,8 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
         parsers.append((named_parser(a.name), parser(a.type)))
     aliases = tuple(AliasView(name=a.name, doc=ts_doc(a.description or a.name), type=ts_type(a.type),
                               encode_fn=alias_encode_fn(a.name), encode=encode(a.type, "v")) for a in ordered)
-    models = tuple(model_view(m, parsers) for m in fmt.models)
+    fast = TsFastBuilder(fmt)
+    models = tuple(model_view(m, parsers, fast) for m in fmt.models)
     known = [KnownValuesView(const=f"{constant_case(k.model)}_{constant_case(k.field)}_VALUES",
                              doc=ts_doc(f"Documented values of {k.model}.{_wire_of(fmt, k)}; any string is accepted."),
                              values=_str_list(k.values))
@@ -276,6 +284,7 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
         models=models,
         aliases=aliases,
         parsers=tuple(parsers),
+        fast_constants=fast.constants(),
         root=root,
         api_parse=f"parse{pascal_case(fmt.id)}FromJSON",
         api_validate=f"validate{root}",

@@ -79,6 +79,8 @@ const F_Constrained_16 = rt.mapOf(rt.integer({ "type": "must be an integer", "in
 const F_Constrained_17 = rt.nullable(rt.string({ "type": "must be a string", "maxLength": "must be at most 3 character(s) long" }, { maxLength: 3 }));
 const F_Constrained_18 = rt.nullable(rt.number({ "type": "must be a number", "minimum": "must be >= 0" }, { minimum: 0 }));
 const F_Constrained_19 = rt.string({ "type": "must be a string", "maxLength": "short is one character at most, got {value}" }, { maxLength: 1 });
+const R_1 = new RegExp("^[A-Z]{3}\\x2d[0-9]+(?:\\n?$)", "u");
+const S_1 = new Set<string>(["low", "mid", "high"]);
 const K_Constrained: ReadonlySet<string> = new Set(["name", "code", "kind", "level", "at", "blob", "count", "step", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "budget", "short"]);
 
 function p_Constrained(data: rt.JsonValue, ctx: rt.Context): Constrained | rt.Invalid {
@@ -107,6 +109,210 @@ function p_Constrained(data: rt.JsonValue, ctx: rt.Context): Constrained | rt.In
   const v19 = ctx.optional(obj, "short", F_Constrained_19);
   rt.rejectUnknown(obj, ctx, K_Constrained, "unknown field '{field}'");
   if (ctx.count > mark) return rt.INVALID;
+  const out: Constrained = {
+    "name": v0 as string,
+    "count": v6 as number,
+    "budget": v18 as number | null,
+  };
+  if (v1 !== undefined) out["code"] = v1 as string;
+  if (v2 !== undefined) out["kind"] = v2 as "fixed";
+  if (v3 !== undefined) out["level"] = v3 as "low" | "mid" | "high";
+  if (v4 !== undefined) out["at"] = v4 as DateTimeString;
+  if (v5 !== undefined) out["blob"] = v5 as Uint8Array;
+  if (v7 !== undefined) out["step"] = v7 as number;
+  if (v8 !== undefined) out["ratio"] = v8 as number;
+  if (v9 !== undefined) out["temperature"] = v9 as number;
+  if (v10 !== undefined) out["tags"] = v10 as string[];
+  if (v11 !== undefined) out["values"] = v11 as number[];
+  if (v12 !== undefined) out["anything"] = v12 as JsonData[];
+  if (v13 !== undefined) out["either"] = v13 as number | string;
+  if (v14 !== undefined) out["whole"] = v14 as number | string;
+  if (v15 !== undefined) out["pair"] = v15 as [string, number];
+  if (v16 !== undefined) out["limits"] = v16 as { [key: string]: number };
+  if (v17 !== undefined) out["nickname"] = v17 as string | null;
+  if (v19 !== undefined) out["short"] = v19 as string;
+  return out;
+}
+
+// Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
+
+
+
+function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  for (const k in obj) if (!K_Constrained.has(k)) return rt.UNSURE;
+  const w0: unknown = obj["name"];
+  let v0: unknown;
+  if (typeof w0 !== "string" || w0.length < 2 || (w0.length < 4 && rt.codePoints(w0) < 2) || (w0.length > 4 && rt.codePoints(w0) > 4)) return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["code"];
+  let v1: unknown;
+  if (w1 !== undefined) {
+    if (typeof w1 !== "string" || !R_1.test(w1)) return rt.UNSURE;
+    v1 = w1;
+  }
+  const w2: unknown = obj["kind"];
+  let v2: unknown;
+  if (w2 !== undefined) {
+    if (typeof w2 !== "string" || w2 !== "fixed") return rt.UNSURE;
+    v2 = w2;
+  }
+  const w3: unknown = obj["level"];
+  let v3: unknown;
+  if (w3 !== undefined) {
+    if (typeof w3 !== "string" || !S_1.has(w3)) return rt.UNSURE;
+    v3 = w3;
+  }
+  const w4: unknown = obj["at"];
+  let v4: unknown;
+  if (w4 !== undefined) {
+    if (typeof w4 !== "string" || !rt.isDateTime(w4)) return rt.UNSURE;
+    v4 = w4;
+  }
+  const w5: unknown = obj["blob"];
+  let v5: unknown;
+  if (w5 !== undefined) {
+    if (typeof w5 !== "string" || !rt.isBase64(w5)) return rt.UNSURE;
+    v5 = rt.decodeBase64(w5);
+  }
+  const w6: unknown = obj["count"];
+  let v6: unknown;
+  if (typeof w6 !== "number" || !Number.isSafeInteger(w6) || w6 < 1 || w6 > 10) return rt.UNSURE;
+  v6 = w6;
+  const w7: unknown = obj["step"];
+  let v7: unknown;
+  if (w7 !== undefined) {
+    if (typeof w7 !== "number" || !Number.isSafeInteger(w7) || w7 <= -5 || w7 >= 5) return rt.UNSURE;
+    v7 = w7;
+  }
+  const w8: unknown = obj["ratio"];
+  let v8: unknown;
+  if (w8 !== undefined) {
+    if (typeof w8 !== "number" || !Number.isFinite(w8) || (Number.isInteger(w8) && !Number.isSafeInteger(w8)) || w8 <= 0 || w8 >= 1) return rt.UNSURE;
+    v8 = w8;
+  }
+  const w9: unknown = obj["temperature"];
+  let v9: unknown;
+  if (w9 !== undefined) {
+    if (typeof w9 !== "number" || !Number.isFinite(w9) || (Number.isInteger(w9) && !Number.isSafeInteger(w9)) || w9 < -273.15 || w9 > 100.5) return rt.UNSURE;
+    v9 = w9;
+  }
+  const w10: unknown = obj["tags"];
+  let v10: unknown;
+  if (w10 !== undefined) {
+    if (!Array.isArray(w10) || w10.length < 1 || w10.length > 3 || rt.fastHasDuplicates(w10, depth + 2)) return rt.UNSURE;
+    for (let i2 = 0; i2 < w10.length; i2++) {
+      const x2: unknown = w10[i2];
+      let z2: unknown;
+      if (typeof x2 !== "string") return rt.UNSURE;
+      z2 = x2;
+    }
+    v10 = w10;
+  }
+  const w11: unknown = obj["values"];
+  let v11: unknown;
+  if (w11 !== undefined) {
+    if (!Array.isArray(w11) || rt.fastHasDuplicates(w11, depth + 2)) return rt.UNSURE;
+    for (let i2 = 0; i2 < w11.length; i2++) {
+      const x2: unknown = w11[i2];
+      let z2: unknown;
+      if (typeof x2 !== "number" || !Number.isFinite(x2) || (Number.isInteger(x2) && !Number.isSafeInteger(x2))) return rt.UNSURE;
+      z2 = x2;
+    }
+    v11 = w11;
+  }
+  const w12: unknown = obj["anything"];
+  let v12: unknown;
+  if (w12 !== undefined) {
+    if (!Array.isArray(w12) || rt.fastHasDuplicates(w12, depth + 2)) return rt.UNSURE;
+    for (let i2 = 0; i2 < w12.length; i2++) {
+      const x2: unknown = w12[i2];
+      let z2: unknown;
+      if (!rt.fitsJSON(x2, rt.MAX_DEPTH - depth - 2)) return rt.UNSURE;
+      z2 = x2;
+    }
+    v12 = w12;
+  }
+  const w13: unknown = obj["either"];
+  let v13: unknown;
+  if (w13 !== undefined) {
+    if (typeof w13 === "number") {
+      if (typeof w13 !== "number" || !Number.isFinite(w13) || (Number.isInteger(w13) && !Number.isSafeInteger(w13))) return rt.UNSURE;
+      v13 = w13;
+    } else if (typeof w13 === "string") {
+      if (typeof w13 !== "string") return rt.UNSURE;
+      v13 = w13;
+    } else {
+      return rt.UNSURE;
+    }
+
+  }
+  const w14: unknown = obj["whole"];
+  let v14: unknown;
+  if (w14 !== undefined) {
+    if (typeof w14 === "number" && Number.isInteger(w14)) {
+      if (typeof w14 !== "number" || !Number.isSafeInteger(w14)) return rt.UNSURE;
+      v14 = w14;
+    } else if (typeof w14 === "string") {
+      if (typeof w14 !== "string") return rt.UNSURE;
+      v14 = w14;
+    } else {
+      return rt.UNSURE;
+    }
+
+  }
+  const w15: unknown = obj["pair"];
+  let v15: unknown;
+  if (w15 !== undefined) {
+    if (!Array.isArray(w15) || w15.length !== 2) return rt.UNSURE;
+    const x2_0: unknown = w15[0];
+    let z2_0: unknown;
+    if (typeof x2_0 !== "string") return rt.UNSURE;
+    z2_0 = x2_0;
+    const x2_1: unknown = w15[1];
+    let z2_1: unknown;
+    if (typeof x2_1 !== "number" || !Number.isSafeInteger(x2_1)) return rt.UNSURE;
+    z2_1 = x2_1;
+    v15 = [z2_0, z2_1];
+  }
+  const w16: unknown = obj["limits"];
+  let v16: unknown;
+  if (w16 !== undefined) {
+    if (typeof w16 !== "object" || w16 === null || Array.isArray(w16)) return rt.UNSURE;
+    for (const k2 in w16) {
+      const x2: unknown = (w16 as { readonly [key: string]: unknown })[k2];
+      let z2: unknown;
+      if (typeof x2 !== "number" || !Number.isSafeInteger(x2) || x2 < 0) return rt.UNSURE;
+      z2 = x2;
+    }
+    v16 = w16;
+  }
+  const w17: unknown = obj["nickname"];
+  let v17: unknown;
+  if (w17 !== undefined) {
+    if (w17 === null) {
+      v17 = null;
+    } else {
+      if (typeof w17 !== "string" || (w17.length > 3 && rt.codePoints(w17) > 3)) return rt.UNSURE;
+      v17 = w17;
+    }
+  }
+  const w18: unknown = obj["budget"];
+  let v18: unknown;
+  if (w18 === undefined) return rt.UNSURE;
+  if (w18 === null) {
+    v18 = null;
+  } else {
+    if (typeof w18 !== "number" || !Number.isFinite(w18) || (Number.isInteger(w18) && !Number.isSafeInteger(w18)) || w18 < 0) return rt.UNSURE;
+    v18 = w18;
+  }
+  const w19: unknown = obj["short"];
+  let v19: unknown;
+  if (w19 !== undefined) {
+    if (typeof w19 !== "string" || (w19.length > 1 && rt.codePoints(w19) > 1)) return rt.UNSURE;
+    v19 = w19;
+  }
   const out: Constrained = {
     "name": v0 as string,
     "count": v6 as number,
@@ -165,7 +371,7 @@ export function parseConstrained(value: unknown): Constrained {
 
 /** Parse and validate a constraints document from JSON text; throws ValidationError listing every problem. */
 export function parseConstraintsFromJSON(text: string | Uint8Array): Constrained {
-  return rt.runText(p_Constrained, text);
+  return rt.runText(p_Constrained, text, (tree) => f_Constrained(tree, 0));
 }
 
 /** Check Constrained values built or changed in code; throws ValidationError listing every problem. */

@@ -33,6 +33,7 @@ const F_Headers_1 = rt.string({ "type": "must be a string" });
 const F_Headers_2 = rt.string({ "type": "must be a string", "pattern": "must match the pattern ^[0-9]{6}$" }, { pattern: new RegExp("^[0-9]{6}(?:\\n?$)", "u") });
 const F_Headers_3 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 0" }, { minimum: 0 });
 const F_Headers_4 = rt.string({ "type": "must be a string" });
+const R_1 = new RegExp("^[0-9]{6}(?:\\n?$)", "u");
 const K_Headers: ReadonlySet<string> = new Set(["content-type", "x-request-id", "2fa-code", "max.age", "ünïcode"]);
 
 function p_Headers(data: rt.JsonValue, ctx: rt.Context): Headers | rt.Invalid {
@@ -46,6 +47,50 @@ function p_Headers(data: rt.JsonValue, ctx: rt.Context): Headers | rt.Invalid {
   const v4 = ctx.optional(obj, "ünïcode", F_Headers_4);
   rt.rejectUnknown(obj, ctx, K_Headers, "unknown field '{field}'");
   if (ctx.count > mark) return rt.INVALID;
+  const out: Headers = {
+    "content-type": v0 as string,
+    "2fa-code": v2 as string,
+  };
+  if (v1 !== undefined) out["x-request-id"] = v1 as string;
+  if (v3 !== undefined) out["max.age"] = v3 as number;
+  if (v4 !== undefined) out["ünïcode"] = v4 as string;
+  return out;
+}
+
+// Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
+
+
+
+function f_Headers(v: unknown, depth: number): Headers | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  for (const k in obj) if (!K_Headers.has(k)) return rt.UNSURE;
+  const w0: unknown = obj["content-type"];
+  let v0: unknown;
+  if (typeof w0 !== "string") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["x-request-id"];
+  let v1: unknown;
+  if (w1 !== undefined) {
+    if (typeof w1 !== "string") return rt.UNSURE;
+    v1 = w1;
+  }
+  const w2: unknown = obj["2fa-code"];
+  let v2: unknown;
+  if (typeof w2 !== "string" || !R_1.test(w2)) return rt.UNSURE;
+  v2 = w2;
+  const w3: unknown = obj["max.age"];
+  let v3: unknown;
+  if (w3 !== undefined) {
+    if (typeof w3 !== "number" || !Number.isSafeInteger(w3) || w3 < 0) return rt.UNSURE;
+    v3 = w3;
+  }
+  const w4: unknown = obj["ünïcode"];
+  let v4: unknown;
+  if (w4 !== undefined) {
+    if (typeof w4 !== "string") return rt.UNSURE;
+    v4 = w4;
+  }
   const out: Headers = {
     "content-type": v0 as string,
     "2fa-code": v2 as string,
@@ -74,7 +119,7 @@ export function parseHeaders(value: unknown): Headers {
 
 /** Parse and validate a dashed_wire_names document from JSON text; throws ValidationError listing every problem. */
 export function parseDashedWireNamesFromJSON(text: string | Uint8Array): Headers {
-  return rt.runText(p_Headers, text);
+  return rt.runText(p_Headers, text, (tree) => f_Headers(tree, 0));
 }
 
 /** Check Headers values built or changed in code; throws ValidationError listing every problem. */

@@ -35,6 +35,7 @@ export interface Hostile {
 const F_Hostile_0 = rt.string({ "type": "must be a string", "pattern": "must not contain \" or \\ ({value})" }, { pattern: new RegExp("^[^\\x22\\x5c]*(?:\\n?$)", "u") });
 const F_Hostile_1 = rt.string({ "type": "must be a string" });
 const F_Hostile_2 = rt.string({ "type": "must be a string" });
+const R_1 = new RegExp("^[^\\x22\\x5c]*(?:\\n?$)", "u");
 
 function p_Hostile(data: rt.JsonValue, ctx: rt.Context): Hostile | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object, \"really\"");
@@ -44,6 +45,37 @@ function p_Hostile(data: rt.JsonValue, ctx: rt.Context): Hostile | rt.Invalid {
   const v1 = ctx.optional(obj, "note", F_Hostile_1);
   const v2 = ctx.optional(obj, "raw", F_Hostile_2);
   if (ctx.count > mark) return rt.INVALID;
+  const out: Hostile = {
+    "text": v0 as string,
+    "raw": v2 === undefined ? "{{ not a template }} \"\"\"" : (v2 as string),
+  };
+  if (v1 !== undefined) out["note"] = v1 as string;
+  return out;
+}
+
+// Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
+
+
+
+function f_Hostile(v: unknown, depth: number): Hostile | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["text"];
+  let v0: unknown;
+  if (typeof w0 !== "string" || !R_1.test(w0)) return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["note"];
+  let v1: unknown;
+  if (w1 !== undefined) {
+    if (typeof w1 !== "string") return rt.UNSURE;
+    v1 = w1;
+  }
+  const w2: unknown = obj["raw"];
+  let v2: unknown;
+  if (w2 !== undefined) {
+    if (typeof w2 !== "string") return rt.UNSURE;
+    v2 = w2;
+  }
   const out: Hostile = {
     "text": v0 as string,
     "raw": v2 === undefined ? "{{ not a template }} \"\"\"" : (v2 as string),
@@ -68,7 +100,7 @@ export function parseHostile(value: unknown): Hostile {
 
 /** Parse and validate a hostile_descriptions document from JSON text; throws ValidationError listing every problem. */
 export function parseHostileDescriptionsFromJSON(text: string | Uint8Array): Hostile {
-  return rt.runText(p_Hostile, text);
+  return rt.runText(p_Hostile, text, (tree) => f_Hostile(tree, 0));
 }
 
 /** Check Hostile values built or changed in code; throws ValidationError listing every problem. */

@@ -104,6 +104,115 @@ function p_Struct(data: rt.JsonValue, ctx: rt.Context): Struct | rt.Invalid {
   return out;
 }
 
+// Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
+
+
+
+function f_Keywords(v: unknown, depth: number): Keywords | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  for (const k in obj) if (!K_Keywords.has(k)) return rt.UNSURE;
+  const w0: unknown = obj["class"];
+  let v0: unknown;
+  if (typeof w0 !== "string") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["type"];
+  let v1: unknown;
+  if (typeof w1 !== "string") return rt.UNSURE;
+  v1 = w1;
+  const w2: unknown = obj["func"];
+  let v2: unknown;
+  if (typeof w2 !== "number" || !Number.isSafeInteger(w2)) return rt.UNSURE;
+  v2 = w2;
+  const w3: unknown = obj["import"];
+  let v3: unknown;
+  if (w3 !== undefined) {
+    if (typeof w3 !== "boolean") return rt.UNSURE;
+    v3 = w3;
+  }
+  const w4: unknown = obj["range"];
+  let v4: unknown;
+  if (w4 !== undefined) {
+    if (typeof w4 !== "number" || !Number.isFinite(w4) || (Number.isInteger(w4) && !Number.isSafeInteger(w4))) return rt.UNSURE;
+    v4 = w4;
+  }
+  const w5: unknown = obj["self"];
+  let v5: unknown;
+  if (w5 !== undefined) {
+    if (typeof w5 !== "string") return rt.UNSURE;
+    v5 = w5;
+  }
+  const w6: unknown = obj["None"];
+  let v6: unknown;
+  if (w6 !== undefined) {
+    if (w6 === null) {
+      v6 = null;
+    } else {
+      if (typeof w6 !== "string") return rt.UNSURE;
+      v6 = w6;
+    }
+  }
+  const w7: unknown = obj["from_dict"];
+  let v7: unknown;
+  if (w7 !== undefined) {
+    if (typeof w7 !== "string") return rt.UNSURE;
+    v7 = w7;
+  }
+  const w8: unknown = obj["Validate"];
+  let v8: unknown;
+  if (w8 !== undefined) {
+    if (typeof w8 !== "string") return rt.UNSURE;
+    v8 = w8;
+  }
+  const w9: unknown = obj["nested"];
+  let v9: unknown;
+  if (w9 !== undefined) {
+    v9 = f_Struct(w9, depth + 1);
+    if (v9 === rt.UNSURE) return rt.UNSURE;
+  }
+  const out: Keywords = {
+    "class": v0 as string,
+    "type": v1 as string,
+    "func": v2 as number,
+  };
+  if (v3 !== undefined) out["import"] = v3 as boolean;
+  if (v4 !== undefined) out["range"] = v4 as number;
+  if (v5 !== undefined) out["self"] = v5 as string;
+  if (v6 !== undefined) out["None"] = v6 as string | null;
+  if (v7 !== undefined) out["from_dict"] = v7 as string;
+  if (v8 !== undefined) out["Validate"] = v8 as string;
+  if (v9 !== undefined) out["nested"] = v9 as Struct;
+  return out;
+}
+
+
+
+function f_Struct(v: unknown, depth: number): Struct | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["interface"];
+  let v0: unknown;
+  if (typeof w0 !== "string") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["map"];
+  let v1: unknown;
+  if (w1 !== undefined) {
+    if (typeof w1 !== "object" || w1 === null || Array.isArray(w1)) return rt.UNSURE;
+    for (const k2 in w1) {
+      const x2: unknown = (w1 as { readonly [key: string]: unknown })[k2];
+      let z2: unknown;
+      if (typeof x2 !== "string") return rt.UNSURE;
+      z2 = x2;
+    }
+    v1 = w1;
+  }
+  const out: Struct = {
+    "interface": v0 as string,
+  };
+  if (v1 !== undefined) out["map"] = v1 as { [key: string]: string };
+  return out;
+}
+
 /** The wire (JSON) form of Keywords values: wire names; optional fields left out when undefined. */
 export function encodeKeywords(value: Keywords): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
@@ -140,7 +249,7 @@ export function parseStruct(value: unknown): Struct {
 
 /** Parse and validate a keywords document from JSON text; throws ValidationError listing every problem. */
 export function parseKeywordsFromJSON(text: string | Uint8Array): Keywords {
-  return rt.runText(p_Keywords, text);
+  return rt.runText(p_Keywords, text, (tree) => f_Keywords(tree, 0));
 }
 
 /** Check Keywords values built or changed in code; throws ValidationError listing every problem. */

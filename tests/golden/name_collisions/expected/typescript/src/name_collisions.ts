@@ -49,6 +49,44 @@ function p_Collisions(data: rt.JsonValue, ctx: rt.Context): Collisions | rt.Inva
   return out;
 }
 
+// Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
+
+
+
+function f_Collisions(v: unknown, depth: number): Collisions | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["content-type"];
+  let v0: unknown;
+  if (typeof w0 !== "string") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["content_type"];
+  let v1: unknown;
+  if (w1 !== undefined) {
+    if (typeof w1 !== "string") return rt.UNSURE;
+    v1 = w1;
+  }
+  const w2: unknown = obj["userId"];
+  let v2: unknown;
+  if (w2 !== undefined) {
+    if (typeof w2 !== "string") return rt.UNSURE;
+    v2 = w2;
+  }
+  const w3: unknown = obj["user_ID"];
+  let v3: unknown;
+  if (w3 !== undefined) {
+    if (typeof w3 !== "string") return rt.UNSURE;
+    v3 = w3;
+  }
+  const out: Collisions = {
+    "content-type": v0 as string,
+  };
+  if (v1 !== undefined) out["content_type"] = v1 as string;
+  if (v2 !== undefined) out["userId"] = v2 as string;
+  if (v3 !== undefined) out["user_ID"] = v3 as string;
+  return out;
+}
+
 /** The wire (JSON) form of Collisions values: wire names; optional fields left out when undefined. */
 export function encodeCollisions(value: Collisions): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
@@ -66,7 +104,7 @@ export function parseCollisions(value: unknown): Collisions {
 
 /** Parse and validate a name_collisions document from JSON text; throws ValidationError listing every problem. */
 export function parseNameCollisionsFromJSON(text: string | Uint8Array): Collisions {
-  return rt.runText(p_Collisions, text);
+  return rt.runText(p_Collisions, text, (tree) => f_Collisions(tree, 0));
 }
 
 /** Check Collisions values built or changed in code; throws ValidationError listing every problem. */

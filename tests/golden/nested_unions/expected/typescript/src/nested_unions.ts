@@ -100,6 +100,176 @@ function p_RefPart(data: rt.JsonValue, ctx: rt.Context): RefPart | rt.Invalid {
   return out;
 }
 
+// Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
+
+
+
+function f_Envelope(v: unknown, depth: number): Envelope | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 3 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["body"];
+  let v0: unknown;
+  if (typeof w0 === "string") {
+    if (typeof w0 !== "string" || w0.length < 1 || (w0.length < 2 && rt.codePoints(w0) < 1)) return rt.UNSURE;
+    v0 = w0;
+  } else if (Array.isArray(w0)) {
+    if (!Array.isArray(w0) || w0.length < 1) return rt.UNSURE;
+    const y2: unknown[] = [];
+    for (let i2 = 0; i2 < w0.length; i2++) {
+      const x2: unknown = w0[i2];
+      let z2: unknown;
+      if (typeof x2 !== "object" || x2 === null || Array.isArray(x2)) return rt.UNSURE;
+      const t2: unknown = (x2 as { readonly [key: string]: unknown })["kind"];
+      if (t2 === "text") {
+        z2 = f_TextPart(x2, depth + 2);
+        if (z2 === rt.UNSURE) return rt.UNSURE;
+      } else if (t2 === "ref") {
+        z2 = f_RefPart(x2, depth + 2);
+        if (z2 === rt.UNSURE) return rt.UNSURE;
+      } else {
+        return rt.UNSURE;
+      }
+      y2.push(z2);
+    }
+    v0 = y2;
+  } else {
+    return rt.UNSURE;
+  }
+
+  const w1: unknown = obj["by_lang"];
+  let v1: unknown;
+  if (w1 !== undefined) {
+    if (typeof w1 !== "object" || w1 === null || Array.isArray(w1)) return rt.UNSURE;
+    const y2: { [key: string]: unknown } = {};
+    for (const k2 in w1) {
+      const x2: unknown = (w1 as { readonly [key: string]: unknown })[k2];
+      let z2: unknown;
+      if (typeof x2 === "string") {
+        if (typeof x2 !== "string" || x2.length < 1 || (x2.length < 2 && rt.codePoints(x2) < 1)) return rt.UNSURE;
+        z2 = x2;
+      } else if (Array.isArray(x2)) {
+        if (!Array.isArray(x2) || x2.length < 1) return rt.UNSURE;
+        const y3: unknown[] = [];
+        for (let i3 = 0; i3 < x2.length; i3++) {
+          const x3: unknown = x2[i3];
+          let z3: unknown;
+          if (typeof x3 !== "object" || x3 === null || Array.isArray(x3)) return rt.UNSURE;
+          const t3: unknown = (x3 as { readonly [key: string]: unknown })["kind"];
+          if (t3 === "text") {
+            z3 = f_TextPart(x3, depth + 3);
+            if (z3 === rt.UNSURE) return rt.UNSURE;
+          } else if (t3 === "ref") {
+            z3 = f_RefPart(x3, depth + 3);
+            if (z3 === rt.UNSURE) return rt.UNSURE;
+          } else {
+            return rt.UNSURE;
+          }
+          y3.push(z3);
+        }
+        z2 = y3;
+      } else {
+        return rt.UNSURE;
+      }
+
+      rt.put(y2, k2, z2);
+    }
+    v1 = y2;
+  }
+  const w2: unknown = obj["pairs"];
+  let v2: unknown;
+  if (w2 !== undefined) {
+    if (!Array.isArray(w2)) return rt.UNSURE;
+    const y2: unknown[] = [];
+    for (let i2 = 0; i2 < w2.length; i2++) {
+      const x2: unknown = w2[i2];
+      let z2: unknown;
+      if (!Array.isArray(x2) || x2.length !== 2) return rt.UNSURE;
+      const x3_0: unknown = x2[0];
+      let z3_0: unknown;
+      if (typeof x3_0 !== "string") return rt.UNSURE;
+      z3_0 = x3_0;
+      const x3_1: unknown = x2[1];
+      let z3_1: unknown;
+      if (typeof x3_1 !== "number" || !Number.isSafeInteger(x3_1)) return rt.UNSURE;
+      z3_1 = x3_1;
+      z2 = [z3_0, z3_1];
+      y2.push(z2);
+    }
+    v2 = y2;
+  }
+  const out: Envelope = {
+    "body": v0 as Body,
+  };
+  if (v1 !== undefined) out["by_lang"] = v1 as { [key: string]: Body };
+  if (v2 !== undefined) out["pairs"] = v2 as Pair[];
+  return out;
+}
+
+
+
+function f_TextPart(v: unknown, depth: number): TextPart | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["kind"];
+  let v0: unknown;
+  if (typeof w0 !== "string" || w0 !== "text") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["text"];
+  let v1: unknown;
+  if (typeof w1 !== "string") return rt.UNSURE;
+  v1 = w1;
+  const out: TextPart = {
+    "kind": v0 as "text",
+    "text": v1 as string,
+  };
+  return out;
+}
+
+
+
+function f_RefPart(v: unknown, depth: number): RefPart | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["kind"];
+  let v0: unknown;
+  if (typeof w0 !== "string" || w0 !== "ref") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["inner"];
+  let v1: unknown;
+  if (typeof w1 === "string") {
+    if (typeof w1 !== "string" || w1.length < 1 || (w1.length < 2 && rt.codePoints(w1) < 1)) return rt.UNSURE;
+    v1 = w1;
+  } else if (Array.isArray(w1)) {
+    if (!Array.isArray(w1) || w1.length < 1) return rt.UNSURE;
+    const y2: unknown[] = [];
+    for (let i2 = 0; i2 < w1.length; i2++) {
+      const x2: unknown = w1[i2];
+      let z2: unknown;
+      if (typeof x2 !== "object" || x2 === null || Array.isArray(x2)) return rt.UNSURE;
+      const t2: unknown = (x2 as { readonly [key: string]: unknown })["kind"];
+      if (t2 === "text") {
+        z2 = f_TextPart(x2, depth + 2);
+        if (z2 === rt.UNSURE) return rt.UNSURE;
+      } else if (t2 === "ref") {
+        z2 = f_RefPart(x2, depth + 2);
+        if (z2 === rt.UNSURE) return rt.UNSURE;
+      } else {
+        return rt.UNSURE;
+      }
+      y2.push(z2);
+    }
+    v1 = y2;
+  } else {
+    return rt.UNSURE;
+  }
+
+  const out: RefPart = {
+    "kind": v0 as "ref",
+    "inner": v1 as Body,
+  };
+  return out;
+}
+
 /** The wire (JSON) form of Envelope values: wire names; optional fields left out when undefined. */
 export function encodeEnvelope(value: Envelope): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
@@ -154,7 +324,7 @@ export function parseRefPart(value: unknown): RefPart {
 
 /** Parse and validate a nested_unions document from JSON text; throws ValidationError listing every problem. */
 export function parseNestedUnionsFromJSON(text: string | Uint8Array): Envelope {
-  return rt.runText(p_Envelope, text);
+  return rt.runText(p_Envelope, text, (tree) => f_Envelope(tree, 0));
 }
 
 /** Check Envelope values built or changed in code; throws ValidationError listing every problem. */

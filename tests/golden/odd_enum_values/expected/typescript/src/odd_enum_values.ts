@@ -34,6 +34,8 @@ const P_Mode = rt.string<Mode>({ "type": "must be a string", "enum": "must be on
 const F_Holder_0 = P_Mode;
 const F_Holder_1 = rt.string<"ok" | "not-ok" | "OK">({ "type": "must be a string", "enum": "must be one of: ok, not-ok, OK" }, { enum: new Set(["ok", "not-ok", "OK"]) });
 const F_Holder_2 = rt.string({ "type": "must be a string" });
+const S_1 = new Set<string>(MODE_VALUES);
+const S_2 = new Set<string>(["ok", "not-ok", "OK"]);
 
 function p_Holder(data: rt.JsonValue, ctx: rt.Context): Holder | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -43,6 +45,37 @@ function p_Holder(data: rt.JsonValue, ctx: rt.Context): Holder | rt.Invalid {
   const v1 = ctx.optional(obj, "status", F_Holder_1);
   const v2 = ctx.optional(obj, "open", F_Holder_2);
   if (ctx.count > mark) return rt.INVALID;
+  const out: Holder = {
+    "mode": v0 as Mode,
+  };
+  if (v1 !== undefined) out["status"] = v1 as "ok" | "not-ok" | "OK";
+  if (v2 !== undefined) out["open"] = v2 as string;
+  return out;
+}
+
+// Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
+
+
+
+function f_Holder(v: unknown, depth: number): Holder | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["mode"];
+  let v0: unknown;
+  if (typeof w0 !== "string" || !S_1.has(w0)) return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["status"];
+  let v1: unknown;
+  if (w1 !== undefined) {
+    if (typeof w1 !== "string" || !S_2.has(w1)) return rt.UNSURE;
+    v1 = w1;
+  }
+  const w2: unknown = obj["open"];
+  let v2: unknown;
+  if (w2 !== undefined) {
+    if (typeof w2 !== "string") return rt.UNSURE;
+    v2 = w2;
+  }
   const out: Holder = {
     "mode": v0 as Mode,
   };
@@ -67,7 +100,7 @@ export function parseHolder(value: unknown): Holder {
 
 /** Parse and validate a odd_enum_values document from JSON text; throws ValidationError listing every problem. */
 export function parseOddEnumValuesFromJSON(text: string | Uint8Array): Holder {
-  return rt.runText(p_Holder, text);
+  return rt.runText(p_Holder, text, (tree) => f_Holder(tree, 0));
 }
 
 /** Check Holder values built or changed in code; throws ValidationError listing every problem. */

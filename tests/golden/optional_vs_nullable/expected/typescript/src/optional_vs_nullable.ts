@@ -83,6 +83,97 @@ function p_Inner(data: rt.JsonValue, ctx: rt.Context): Inner | rt.Invalid {
   return out;
 }
 
+// Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
+
+
+
+function f_Flags(v: unknown, depth: number): Flags | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["required_plain"];
+  let v0: unknown;
+  if (typeof w0 !== "boolean") return rt.UNSURE;
+  v0 = w0;
+  const w1: unknown = obj["required_nullable"];
+  let v1: unknown;
+  if (w1 === undefined) return rt.UNSURE;
+  if (w1 === null) {
+    v1 = null;
+  } else {
+    if (typeof w1 !== "boolean") return rt.UNSURE;
+    v1 = w1;
+  }
+  const w2: unknown = obj["optional_plain"];
+  let v2: unknown;
+  if (w2 !== undefined) {
+    if (typeof w2 !== "boolean") return rt.UNSURE;
+    v2 = w2;
+  }
+  const w3: unknown = obj["optional_nullable"];
+  let v3: unknown;
+  if (w3 !== undefined) {
+    if (w3 === null) {
+      v3 = null;
+    } else {
+      if (typeof w3 !== "boolean") return rt.UNSURE;
+      v3 = w3;
+    }
+  }
+  const w4: unknown = obj["optional_default"];
+  let v4: unknown;
+  if (w4 !== undefined) {
+    if (typeof w4 !== "number" || !Number.isSafeInteger(w4)) return rt.UNSURE;
+    v4 = w4;
+  }
+  const w5: unknown = obj["optional_list"];
+  let v5: unknown;
+  if (w5 !== undefined) {
+    if (!Array.isArray(w5)) return rt.UNSURE;
+    for (let i2 = 0; i2 < w5.length; i2++) {
+      const x2: unknown = w5[i2];
+      let z2: unknown;
+      if (typeof x2 !== "string") return rt.UNSURE;
+      z2 = x2;
+    }
+    v5 = w5;
+  }
+  const w6: unknown = obj["optional_ref"];
+  let v6: unknown;
+  if (w6 !== undefined) {
+    if (w6 === null) {
+      v6 = null;
+    } else {
+      v6 = f_Inner(w6, depth + 1);
+      if (v6 === rt.UNSURE) return rt.UNSURE;
+    }
+  }
+  const out: Flags = {
+    "required_plain": v0 as boolean,
+    "required_nullable": v1 as boolean | null,
+    "optional_default": v4 === undefined ? 3 : (v4 as number),
+    "optional_list": v5 === undefined ? [] : (v5 as string[]),
+  };
+  if (v2 !== undefined) out["optional_plain"] = v2 as boolean;
+  if (v3 !== undefined) out["optional_nullable"] = v3 as boolean | null;
+  if (v6 !== undefined) out["optional_ref"] = v6 as Inner | null;
+  return out;
+}
+
+
+
+function f_Inner(v: unknown, depth: number): Inner | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["n"];
+  let v0: unknown;
+  if (typeof w0 !== "number" || !Number.isSafeInteger(w0) || w0 < 1 || w0 > 10) return rt.UNSURE;
+  v0 = w0;
+  const out: Inner = {
+    "n": v0 as number,
+  };
+  return out;
+}
+
 /** The wire (JSON) form of Flags values: wire names; optional fields left out when undefined. */
 export function encodeFlags(value: Flags): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
@@ -115,7 +206,7 @@ export function parseInner(value: unknown): Inner {
 
 /** Parse and validate a optional_vs_nullable document from JSON text; throws ValidationError listing every problem. */
 export function parseOptionalVsNullableFromJSON(text: string | Uint8Array): Flags {
-  return rt.runText(p_Flags, text);
+  return rt.runText(p_Flags, text, (tree) => f_Flags(tree, 0));
 }
 
 /** Check Flags values built or changed in code; throws ValidationError listing every problem. */

@@ -1,0 +1,210 @@
+"""Fast-path views: per model, straight-line checks over a JSON.parse tree that build a surely
+valid value (templates/typescript/fast_function.ts.j2).
+
+A fast function returns rt.UNSURE at the first thing it is not sure of, and runText then runs
+the exact walk (the parse functions), so messages and their order come from one place.
+Everything here is conservative: a case left out only costs time. Which models take the
+values above them (for member_of's relative pointers) and how deep a model's checks read
+are worked out as for the Python fast path (generator/targets/python/fast.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Union
+
+from generator import ir
+from generator.naming import constant_case
+from generator.targets.python.fast import JSON_KINDS, FastBuilder
+from generator.targets.typescript.literals import to_typescript, ts_number, ts_str
+
+
+@dataclass(frozen=True)
+class TsString:
+    min_length: int | None
+    max_length: int | None
+    regex: str | None  # the module constant of the compiled pattern, e.g. "R_1"
+    values: str | None  # the module constant of the allowed values (a Set), e.g. "S_1"
+    const: str | None  # a string literal
+    same: bool = True
+    kind: Literal["string"] = "string"
+
+
+@dataclass(frozen=True)
+class TsScalar:
+    what: Literal["datetime", "bytes", "boolean", "any"]
+    same: bool
+    kind: Literal["scalar"] = "scalar"
+
+
+@dataclass(frozen=True)
+class TsNumber:
+    integer: bool
+    bounds: tuple[tuple[str, str], ...]  # (operator that fails, bound literal), e.g. ("<", "0")
+    same: bool = True
+    kind: Literal["number"] = "number"
+
+
+@dataclass(frozen=True)
+class TsList:
+    item: TsCheck
+    min_items: int | None
+    max_items: int | None
+    unique_items: bool
+    same: bool = False
+    kind: Literal["list"] = "list"
+
+
+@dataclass(frozen=True)
+class TsTuple:
+    items: tuple[TsCheck, ...]
+    same: bool = False
+    kind: Literal["tuple"] = "tuple"
+
+
+@dataclass(frozen=True)
+class TsMap:
+    value: TsCheck
+    same: bool = False
+    kind: Literal["map"] = "map"
+
+
+@dataclass(frozen=True)
+class TsNullable:
+    inner: TsCheck
+    same: bool
+    kind: Literal["nullable"] = "nullable"
+
+
+@dataclass(frozen=True)
+class TsUnion:
+    """By a discriminator's value (tags as string literals), or (discriminator None) by JSON kind."""
+
+    discriminator: str | None  # the tag's wire name as a string literal
+    cases: tuple[tuple[str, TsCheck], ...]
+    same: bool
+    kind: Literal["union"] = "union"
+
+
+@dataclass(frozen=True)
+class TsModel:
+    fn: str  # e.g. "f_ChatEvent"
+    anc: bool
+    same: bool = False
+    kind: Literal["model"] = "model"
+
+
+TsCheck = Union[TsString, TsScalar, TsNumber, TsList, TsTuple, TsMap, TsNullable, TsUnion, TsModel]
+
+
+@dataclass(frozen=True)
+class TsFastField:
+    local: str  # the parse function's local, e.g. "v3" (the entries and rules name it)
+    read: str  # the expression reading the member from `obj`
+    mode: Literal["required", "nullable", "optional"]
+    check: TsCheck
+
+
+@dataclass(frozen=True)
+class TsMemberOf:
+    local: str
+    up: int
+    pointer: str  # the tokens as an array literal
+
+
+@dataclass(frozen=True)
+class TsFastFunction:
+    name: str
+    fn: str
+    anc: bool
+    levels: int
+    fields: tuple[TsFastField, ...]
+    member_of: tuple[TsMemberOf, ...]
+    probe_rules: tuple[str, ...]  # the exact walk's rule calls, run on a probe Context
+    closed: bool
+    keys_const: str
+
+
+def fast_fn(model: str) -> str:
+    return f"f_{model}"
+
+
+class TsFastBuilder:
+    def __init__(self, fmt: ir.Format) -> None:
+        self.base = FastBuilder(fmt)
+        self.regexes: dict[str, str] = {}  # RegExp expression -> constant
+        self.sets: dict[str, str] = {}  # Set expression -> constant
+
+    def constants(self) -> tuple[tuple[str, str], ...]:
+        return (*((c, e) for e, c in self.regexes.items()), *((c, e) for e, c in self.sets.items()))
+
+    def set_of(self, expr: str) -> str:
+        return self.sets.setdefault(expr, f"S_{len(self.sets) + 1}")
+
+    def check(self, t: ir.TypeRef) -> TsCheck:
+        match t:
+            case ir.DateTimeType():
+                return TsScalar("datetime", same=True)
+            case ir.BytesType():
+                return TsScalar("bytes", same=False)
+            case ir.StringType():
+                regex = self.regexes.setdefault(to_typescript(t.pattern), f"R_{len(self.regexes) + 1}") if t.pattern is not None else None
+                values = self.set_of("new Set<string>([" + ", ".join(ts_str(v) for v in t.enum) + "])") if t.enum is not None else None
+                return TsString(t.min_length, t.max_length, regex, values, ts_str(t.const) if t.const is not None else None)
+            case ir.NumericType():
+                bounds = tuple((op, ts_number(v)) for op, v in (("<", t.minimum), (">", t.maximum), ("<=", t.exclusive_minimum),
+                                                                  (">=", t.exclusive_maximum)) if v is not None)
+                return TsNumber(t.integer, bounds)
+            case ir.BooleanType():
+                return TsScalar("boolean", same=True)
+            case ir.AnyType():
+                return TsScalar("any", same=True)
+            case ir.ListType():
+                item = self.check(t.item)
+                return TsList(item, t.min_items, t.max_items, t.unique_items, same=item.same)
+            case ir.TupleType():
+                return TsTuple(tuple(self.check(i) for i in t.items))
+            case ir.MapType():
+                value = self.check(t.value)
+                return TsMap(value, same=value.same)
+            case ir.NullableType():
+                inner = self.check(t.inner)
+                return TsNullable(inner, same=inner.same)
+            case ir.UnionType():
+                if t.discriminator is not None:
+                    cases = tuple((ts_str(k), self.check(v)) for k, v in zip(t.tags, t.variants))
+                    return TsUnion(ts_str(t.discriminator), cases, same=all(c.same for _, c in cases))
+                cases = tuple((k, self.check(v)) for k, v in zip(t.json_kinds, t.variants) if k in JSON_KINDS)
+                return TsUnion(None, cases, same=all(c.same for _, c in cases))
+            case ir.Ref(target="model"):
+                return TsModel(fast_fn(t.name), self.base.anc[t.name] > 0)
+            case ir.Ref(target="enum"):
+                return TsString(None, None, None, self.set_of(f"new Set<string>({constant_case(t.name)}_VALUES)"), None)
+            case ir.Ref(target="alias"):
+                alias = self.base.defs[t.name]
+                assert isinstance(alias, ir.Alias)
+                return self.check(alias.type)
+            case _:
+                raise AssertionError(f"no fast check for the IR type {t.kind!r}")
+
+    def function(self, model: ir.Model, locals_: list[str], probe_rules: list[str]) -> TsFastFunction:
+        fields = []
+        for f, local in zip(model.fields, locals_):
+            read = f"rt.member(obj as rt.JsonObject, {ts_str(f.wire_name)})" if f.wire_name == "__proto__" else f"obj[{ts_str(f.wire_name)}]"
+            mode: Literal["required", "nullable", "optional"] = (
+                "optional" if not f.required else "nullable" if isinstance(f.type, ir.NullableType) else "required")
+            fields.append(TsFastField(local, read, mode, self.check(f.type)))
+        by_wire = dict(zip((f.wire_name for f in model.fields), locals_))
+        member_of = tuple(TsMemberOf(by_wire[r.fields[0]], r.up, "[" + ", ".join(ts_str(p) for p in r.pointer) + "]")
+                          for r in model.rules if r.kind == "member_of")
+        return TsFastFunction(
+            name=model.name,
+            fn=fast_fn(model.name),
+            anc=self.base.anc[model.name] > 0,
+            levels=max((1 + self.base.levels(f.type) for f in model.fields), default=0),
+            fields=tuple(fields),
+            member_of=member_of,
+            probe_rules=tuple(probe_rules),
+            closed=model.closed,
+            keys_const=f"K_{model.name}",
+        )
