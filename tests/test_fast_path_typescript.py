@@ -1,0 +1,72 @@
+"""The generated TypeScript fast path (issue 17 item 6) never decides alone: on every JSON.parse
+tree it either builds exactly what the exact walk builds on decodeJSON's tree, or says it is
+not sure (rt.UNSURE) and the exact walk runs. It never accepts what the exact walk rejects."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import fuzz
+import mutations
+from conftest import ROOT, format_folders
+from typescript_driver import compile_package, node_available, write_tree
+
+pytestmark = pytest.mark.skipif(not node_available(), reason="node is not on this machine")
+
+COMPARE = Path(__file__).resolve().parent / "typescript" / "fast_compare.mjs"
+TS_TREE = ROOT / "generated" / "typescript"
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    work = tmp_path_factory.mktemp("ts-fast")
+    write_tree({p.relative_to(TS_TREE).as_posix(): p.read_text(encoding="utf-8") for p in TS_TREE.rglob("*") if p.is_file()}, work)
+    out = compile_package(work)
+    # The fast functions are module-private: the test reaches them through an export of its own.
+    for fmt in format_folders():
+        js = out / f"{fmt}.js"
+        names = re.findall(r"^function (f_\w+)\(", js.read_text(encoding="utf-8"), re.M)
+        assert names, f"no fast function in {js}"
+        with js.open("a", encoding="utf-8") as f:
+            f.write(f"\nexport const __fast = {{ {', '.join(names)} }};\n")
+    return out
+
+
+def compare(dist: Path, cases: list[tuple[str, str, Any]]) -> list[str]:
+    payload = json.dumps([{"format": f, "model": m, "text": json.dumps(doc, ensure_ascii=False)} for f, m, doc in cases])
+    done = subprocess.run(["node", str(COMPARE), str(dist)], input=payload, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    verdicts: list[str] = json.loads(done.stdout)
+    return verdicts
+
+
+@pytest.mark.parametrize("fmt", list(format_folders()))
+def test_the_typescript_fast_path_builds_what_the_exact_walk_builds_or_steps_aside(fmt: str, dist: Path) -> None:
+    folder = format_folders()[fmt]
+    cases: list[tuple[str, str, Any]] = []
+    seeds_count = 0
+    for target in fuzz.targets(fmt):
+        seeds = fuzz.model_seeds(target, folder, 1)
+        seeds_count += len(seeds)
+        cases += [(fmt, target.model, doc) for doc in seeds]
+        cases += [(fmt, target.model, doc) for doc in fuzz.cases_for(target, folder, 150, 1)]
+        cases += [(fmt, target.model, doc) for seed in seeds for doc in mutations.mutations(seed)]
+    root = json.loads((folder / "spec.json").read_text(encoding="utf-8"))["$ref"].rsplit("/", 1)[-1]
+    examples = sorted((folder / "examples" / "valid").glob("*.json"))
+    invalid = sorted((folder / "examples" / "invalid").glob("*.json"))
+    cases += [(fmt, root, json.loads(p.read_text(encoding="utf-8"))) for p in examples]
+    cases += [(fmt, root, json.loads(p.read_text(encoding="utf-8")).get("data")) for p in invalid]
+    verdicts = compare(dist, cases)
+    wrong = [v for v in verdicts if v.startswith("WRONG")]
+    assert not wrong, "\n".join(wrong[:10])
+    # Both outcomes occur, and the fast path vouches for every valid example of the format.
+    assert verdicts.count("same") and verdicts.count("unsure-ok"), set(verdicts)
+    n = len(examples)
+    start = len(cases) - len(invalid) - n
+    assert verdicts[start:start + n] == ["same"] * n, verdicts[start:start + n]
