@@ -238,8 +238,6 @@ function p_RenderMedia(data: rt.JsonValue, ctx: rt.Context): RenderMedia | rt.In
 
 // Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
 
-
-
 function f_ChatEvent(v: unknown, depth: number): ChatEvent | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
@@ -370,8 +368,6 @@ function f_ChatEvent(v: unknown, depth: number): ChatEvent | rt.Unsure {
   return out;
 }
 
-
-
 function f_FunctionCall(v: unknown, depth: number): FunctionCall | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
@@ -390,8 +386,6 @@ function f_FunctionCall(v: unknown, depth: number): FunctionCall | rt.Unsure {
   };
   return out;
 }
-
-
 
 function f_ToolCall(v: unknown, depth: number): ToolCall | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
@@ -418,8 +412,6 @@ function f_ToolCall(v: unknown, depth: number): ToolCall | rt.Unsure {
   };
   return out;
 }
-
-
 
 function f_Message(v: unknown, depth: number): Message | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
@@ -477,13 +469,7 @@ function f_Message(v: unknown, depth: number): Message | rt.Unsure {
       v4 = w4;
     }
   }
-  {
-    // The exact walk's rules, on a probe: any problem they find sends the document to the exact walk.
-    const ctx = new rt.Context(v as rt.JsonValue);
-    const obj = v as rt.JsonObject;
-    rt.ruleAtLeastOneOf(ctx, obj, ["content", "tool_calls"], "a message must have content unless it carries tool_calls");
-    if (ctx.count > 0) return rt.UNSURE;
-  }
+  if (!rt.fastAtLeastOneOf(obj as rt.JsonObject, ["content", "tool_calls"])) return rt.UNSURE;
   const out: Message = {
     "role": v0 as string,
   };
@@ -493,8 +479,6 @@ function f_Message(v: unknown, depth: number): Message | rt.Unsure {
   if (v4 !== undefined) out["tool_call_id"] = v4 as string | null;
   return out;
 }
-
-
 
 function f_RenderMedia(v: unknown, depth: number): RenderMedia | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
@@ -544,13 +528,7 @@ function f_RenderMedia(v: unknown, depth: number): RenderMedia | rt.Unsure {
       v4 = rt.decodeBase64(w4);
     }
   }
-  {
-    // The exact walk's rules, on a probe: any problem they find sends the document to the exact walk.
-    const ctx = new rt.Context(v as rt.JsonValue);
-    const obj = v as rt.JsonObject;
-    rt.ruleAtLeastOneOf(ctx, obj, ["url", "content", "content_bytes"], "render media must have a url, content or both");
-    if (ctx.count > 0) return rt.UNSURE;
-  }
+  if (!rt.fastAtLeastOneOf(obj as rt.JsonObject, ["url", "content", "content_bytes"])) return rt.UNSURE;
   const out: RenderMedia = {
     "content-type": v0 as string,
   };

@@ -377,8 +377,6 @@ function p_ChatState(data: rt.JsonValue, ctx: rt.Context): ChatState | rt.Invali
 
 // Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
 
-
-
 function f_ChatInput(v: unknown, depth: number): ChatInput | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
@@ -436,7 +434,6 @@ function f_ChatInput(v: unknown, depth: number): ChatInput | rt.Unsure {
   } else {
     return rt.UNSURE;
   }
-
   const w5: unknown = obj["message_id"];
   let v5: unknown;
   if (w5 !== undefined) {
@@ -474,8 +471,6 @@ function f_ChatInput(v: unknown, depth: number): ChatInput | rt.Unsure {
   return out;
 }
 
-
-
 function f_TextBlock(v: unknown, depth: number): TextBlock | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
@@ -493,8 +488,6 @@ function f_TextBlock(v: unknown, depth: number): TextBlock | rt.Unsure {
   };
   return out;
 }
-
-
 
 function f_ImageBlock(v: unknown, depth: number): ImageBlock | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
@@ -525,14 +518,8 @@ function f_ImageBlock(v: unknown, depth: number): ImageBlock | rt.Unsure {
     if (typeof w4 !== "string") return rt.UNSURE;
     v4 = w4;
   }
-  {
-    // The exact walk's rules, on a probe: any problem they find sends the document to the exact walk.
-    const ctx = new rt.Context(v as rt.JsonValue);
-    const obj = v as rt.JsonObject;
-    rt.ruleRequiredWhen(ctx, obj, "url", "source", [], "url", "Image content block {index} with source='url' missing 'url' field", [v2, v1]);
-    rt.ruleRequiredWhen(ctx, obj, "data", "source", [], "base64", "Image content block {index} with source='base64' missing 'data' field", [v3, v1]);
-    if (ctx.count > 0) return rt.UNSURE;
-  }
+  if (!rt.fastRequiredWhen(obj as rt.JsonObject, "url", "source", [], "url")) return rt.UNSURE;
+  if (!rt.fastRequiredWhen(obj as rt.JsonObject, "data", "source", [], "base64")) return rt.UNSURE;
   const out: ImageBlock = {
     "type": v0 as "image",
     "source": v1 as MediaSource,
@@ -542,8 +529,6 @@ function f_ImageBlock(v: unknown, depth: number): ImageBlock | rt.Unsure {
   if (v4 !== undefined) out["media_type"] = v4 as string;
   return out;
 }
-
-
 
 function f_AudioBlock(v: unknown, depth: number): AudioBlock | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
@@ -574,14 +559,8 @@ function f_AudioBlock(v: unknown, depth: number): AudioBlock | rt.Unsure {
     if (typeof w4 !== "string") return rt.UNSURE;
     v4 = w4;
   }
-  {
-    // The exact walk's rules, on a probe: any problem they find sends the document to the exact walk.
-    const ctx = new rt.Context(v as rt.JsonValue);
-    const obj = v as rt.JsonObject;
-    rt.ruleRequiredWhen(ctx, obj, "url", "source", [], "url", "Audio content block {index} with source='url' missing 'url' field", [v2, v1]);
-    rt.ruleRequiredWhen(ctx, obj, "data", "source", [], "base64", "Audio content block {index} with source='base64' missing 'data' field", [v3, v1]);
-    if (ctx.count > 0) return rt.UNSURE;
-  }
+  if (!rt.fastRequiredWhen(obj as rt.JsonObject, "url", "source", [], "url")) return rt.UNSURE;
+  if (!rt.fastRequiredWhen(obj as rt.JsonObject, "data", "source", [], "base64")) return rt.UNSURE;
   const out: AudioBlock = {
     "type": v0 as "audio",
     "source": v1 as MediaSource,
@@ -591,8 +570,6 @@ function f_AudioBlock(v: unknown, depth: number): AudioBlock | rt.Unsure {
   if (v4 !== undefined) out["media_type"] = v4 as string;
   return out;
 }
-
-
 
 function f_VideoBlock(v: unknown, depth: number): VideoBlock | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
@@ -623,14 +600,8 @@ function f_VideoBlock(v: unknown, depth: number): VideoBlock | rt.Unsure {
     if (typeof w4 !== "string") return rt.UNSURE;
     v4 = w4;
   }
-  {
-    // The exact walk's rules, on a probe: any problem they find sends the document to the exact walk.
-    const ctx = new rt.Context(v as rt.JsonValue);
-    const obj = v as rt.JsonObject;
-    rt.ruleRequiredWhen(ctx, obj, "url", "source", [], "url", "Video content block {index} with source='url' missing 'url' field", [v2, v1]);
-    rt.ruleRequiredWhen(ctx, obj, "data", "source", [], "base64", "Video content block {index} with source='base64' missing 'data' field", [v3, v1]);
-    if (ctx.count > 0) return rt.UNSURE;
-  }
+  if (!rt.fastRequiredWhen(obj as rt.JsonObject, "url", "source", [], "url")) return rt.UNSURE;
+  if (!rt.fastRequiredWhen(obj as rt.JsonObject, "data", "source", [], "base64")) return rt.UNSURE;
   const out: VideoBlock = {
     "type": v0 as "video",
     "source": v1 as MediaSource,
@@ -640,8 +611,6 @@ function f_VideoBlock(v: unknown, depth: number): VideoBlock | rt.Unsure {
   if (v4 !== undefined) out["media_type"] = v4 as string;
   return out;
 }
-
-
 
 function f_ChatMessage(v: unknown, depth: number): ChatMessage | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
@@ -698,7 +667,6 @@ function f_ChatMessage(v: unknown, depth: number): ChatMessage | rt.Unsure {
   } else {
     return rt.UNSURE;
   }
-
   const w5: unknown = obj["timestamp"];
   let v5: unknown;
   if (typeof w5 !== "string" || !rt.isDateTime(w5)) return rt.UNSURE;
@@ -726,8 +694,6 @@ function f_ChatMessage(v: unknown, depth: number): ChatMessage | rt.Unsure {
   if (v1 !== undefined) out["input_id"] = v1 as string;
   return out;
 }
-
-
 
 function f_ConversationMetadata(v: unknown, depth: number): ConversationMetadata | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
@@ -769,8 +735,6 @@ function f_ConversationMetadata(v: unknown, depth: number): ConversationMetadata
   };
   return out;
 }
-
-
 
 function f_ChatState(v: unknown, depth: number): ChatState | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;

@@ -380,6 +380,30 @@ export function fastMemberOf(value: unknown, base: unknown, tokens: readonly str
   return pool.includes(value);
 }
 
+/** Whether a required_when rule is surely met (ruleRequiredWhen, on values that passed their checks). */
+export function fastRequiredWhen(obj: JsonObject, field: string, whenField: string, whenPointer: readonly string[], equals: string): boolean {
+  if (resolve(member(obj, whenField), whenPointer) !== equals) return true;
+  const v = member(obj, field);
+  return v !== undefined && v !== null;
+}
+
+/** Whether an at_least_one_of rule is met (ruleAtLeastOneOf). */
+export function fastAtLeastOneOf(obj: JsonObject, fields: readonly string[]): boolean {
+  for (const f of fields) {
+    const v = member(obj, f);
+    if (v !== undefined && v !== null) return true;
+  }
+  return false;
+}
+
+/** Whether a contains rule is surely met (ruleContains, on values that passed their checks). */
+export function fastContains(obj: JsonObject, field: string, each: readonly string[], equals: string): boolean {
+  const items = member(obj, field);
+  if (!Array.isArray(items)) return true;
+  for (const item of items) if (resolve(item, each) === equals) return true;
+  return false;
+}
+
 function inputError(message: string): ValidationError {
   return new ValidationError([{ path: "", message }]);
 }

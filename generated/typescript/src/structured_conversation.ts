@@ -156,8 +156,6 @@ function p_TextDocument(data: rt.JsonValue, ctx: rt.Context): TextDocument | rt.
 
 // Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
 
-
-
 function f_ConversationDocument(v: unknown, depth: number): ConversationDocument | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
@@ -202,8 +200,6 @@ function f_ConversationDocument(v: unknown, depth: number): ConversationDocument
   return out;
 }
 
-
-
 function f_StructuredConversation(v: unknown, depth: number): StructuredConversation | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
@@ -247,8 +243,6 @@ function f_StructuredConversation(v: unknown, depth: number): StructuredConversa
   return out;
 }
 
-
-
 function f_ConversationMessage(v: unknown, depth: number, anc: readonly unknown[]): ConversationMessage | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
@@ -272,8 +266,6 @@ function f_ConversationMessage(v: unknown, depth: number, anc: readonly unknown[
   };
   return out;
 }
-
-
 
 function f_TextDocument(v: unknown, depth: number): TextDocument | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;

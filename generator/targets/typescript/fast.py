@@ -120,9 +120,31 @@ class TsFastFunction:
     levels: int
     fields: tuple[TsFastField, ...]
     member_of: tuple[TsMemberOf, ...]
+    checks: tuple[str, ...]  # rules checked natively: rt.fast<Rule>(obj, ...) calls, e.g. 'rt.fastRequiredWhen(obj, "url", "source", [], "url")'
     probe_rules: tuple[str, ...]  # the exact walk's rule calls, run on a probe Context
     closed: bool
     keys_const: str
+
+
+def _tokens(tokens: tuple[str, ...]) -> str:
+    return "[" + ", ".join(ts_str(t) for t in tokens) + "]"
+
+
+NATIVE_RULES = ("required_when", "at_least_one_of", "contains")
+
+
+def native_rule(r: ir.Rule) -> str | None:
+    """The runtime call that says a rule is surely met, for the kinds checked without a probe Context."""
+    obj = "obj as rt.JsonObject"
+    match r.kind:
+        case "required_when" if r.when is not None:
+            return f"rt.fastRequiredWhen({obj}, {ts_str(r.fields[0])}, {ts_str(r.when.field)}, {_tokens(r.when.pointer)}, {ts_str(r.when.equals)})"
+        case "at_least_one_of":
+            return f"rt.fastAtLeastOneOf({obj}, {_tokens(r.fields)})"
+        case "contains":
+            return f"rt.fastContains({obj}, {ts_str(r.fields[0])}, {_tokens(r.pointer)}, {ts_str(r.equals or '')})"
+        case _:
+            return None
 
 
 def fast_fn(model: str) -> str:
@@ -204,6 +226,7 @@ class TsFastBuilder:
             levels=max((1 + self.base.levels(f.type) for f in model.fields), default=0),
             fields=tuple(fields),
             member_of=member_of,
+            checks=tuple(c for r in model.rules if (c := native_rule(r)) is not None),
             probe_rules=tuple(probe_rules),
             closed=model.closed,
             keys_const=f"K_{model.name}",

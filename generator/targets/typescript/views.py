@@ -11,7 +11,7 @@ from generator.behaviour import constants as behaviour_constants
 from generator.errors import SpecError, pointer_of
 from generator.naming import constant_case, pascal_case
 from generator.render import header
-from generator.targets.typescript.fast import TsFastBuilder, TsFastFunction
+from generator.targets.typescript.fast import TsFastBuilder, TsFastFunction, native_rule
 from generator.targets.typescript.encoders import alias_encode_fn, encode, model_encode_fn
 from generator.targets.typescript.literals import ts_doc, ts_json, ts_property, ts_str
 from generator.targets.typescript.parsers import model_parse_fn, named_parser, parser
@@ -192,7 +192,7 @@ def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuil
         type_message=ts_str(model.type_message),
         unknown_message=ts_str(model.unknown_message),
         fast=fast.function(model, [v.local for v in fields],
-                           [rule_call(r, locals_by_wire) for r in model.rules if r.kind != "member_of"]),
+                           [rule_call(r, locals_by_wire) for r in model.rules if r.kind != "member_of" and native_rule(r) is None]),
     )
 
 

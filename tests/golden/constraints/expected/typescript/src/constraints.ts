@@ -136,8 +136,6 @@ function p_Constrained(data: rt.JsonValue, ctx: rt.Context): Constrained | rt.In
 
 // Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
 
-
-
 function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
@@ -246,7 +244,6 @@ function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
     } else {
       return rt.UNSURE;
     }
-
   }
   const w14: unknown = obj["whole"];
   let v14: unknown;
@@ -260,7 +257,6 @@ function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
     } else {
       return rt.UNSURE;
     }
-
   }
   const w15: unknown = obj["pair"];
   let v15: unknown;

@@ -59,8 +59,6 @@ function p_Headers(data: rt.JsonValue, ctx: rt.Context): Headers | rt.Invalid {
 
 // Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
 
-
-
 function f_Headers(v: unknown, depth: number): Headers | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };

@@ -55,8 +55,6 @@ function p_Hostile(data: rt.JsonValue, ctx: rt.Context): Hostile | rt.Invalid {
 
 // Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
 
-
-
 function f_Hostile(v: unknown, depth: number): Hostile | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };

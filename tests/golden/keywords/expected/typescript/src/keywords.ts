@@ -106,8 +106,6 @@ function p_Struct(data: rt.JsonValue, ctx: rt.Context): Struct | rt.Invalid {
 
 // Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
 
-
-
 function f_Keywords(v: unknown, depth: number): Keywords | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
@@ -184,8 +182,6 @@ function f_Keywords(v: unknown, depth: number): Keywords | rt.Unsure {
   if (v9 !== undefined) out["nested"] = v9 as Struct;
   return out;
 }
-
-
 
 function f_Struct(v: unknown, depth: number): Struct | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;

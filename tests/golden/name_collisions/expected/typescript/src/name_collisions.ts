@@ -51,8 +51,6 @@ function p_Collisions(data: rt.JsonValue, ctx: rt.Context): Collisions | rt.Inva
 
 // Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
 
-
-
 function f_Collisions(v: unknown, depth: number): Collisions | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };

@@ -102,8 +102,6 @@ function p_RefPart(data: rt.JsonValue, ctx: rt.Context): RefPart | rt.Invalid {
 
 // Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
 
-
-
 function f_Envelope(v: unknown, depth: number): Envelope | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 3 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
@@ -135,7 +133,6 @@ function f_Envelope(v: unknown, depth: number): Envelope | rt.Unsure {
   } else {
     return rt.UNSURE;
   }
-
   const w1: unknown = obj["by_lang"];
   let v1: unknown;
   if (w1 !== undefined) {
@@ -170,7 +167,6 @@ function f_Envelope(v: unknown, depth: number): Envelope | rt.Unsure {
       } else {
         return rt.UNSURE;
       }
-
       rt.put(y2, k2, z2);
     }
     v1 = y2;
@@ -205,8 +201,6 @@ function f_Envelope(v: unknown, depth: number): Envelope | rt.Unsure {
   return out;
 }
 
-
-
 function f_TextPart(v: unknown, depth: number): TextPart | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
@@ -224,8 +218,6 @@ function f_TextPart(v: unknown, depth: number): TextPart | rt.Unsure {
   };
   return out;
 }
-
-
 
 function f_RefPart(v: unknown, depth: number): RefPart | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
@@ -262,7 +254,6 @@ function f_RefPart(v: unknown, depth: number): RefPart | rt.Unsure {
   } else {
     return rt.UNSURE;
   }
-
   const out: RefPart = {
     "kind": v0 as "ref",
     "inner": v1 as Body,

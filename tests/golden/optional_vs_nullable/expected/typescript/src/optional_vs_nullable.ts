@@ -85,8 +85,6 @@ function p_Inner(data: rt.JsonValue, ctx: rt.Context): Inner | rt.Invalid {
 
 // Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
 
-
-
 function f_Flags(v: unknown, depth: number): Flags | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
@@ -158,8 +156,6 @@ function f_Flags(v: unknown, depth: number): Flags | rt.Unsure {
   if (v6 !== undefined) out["optional_ref"] = v6 as Inner | null;
   return out;
 }
-
-
 
 function f_Inner(v: unknown, depth: number): Inner | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
