@@ -52,7 +52,12 @@ const F_DroidletChat_3 = rt.listOf(p_ContentItem, { "type": "must be an array", 
 const F_ContentItem_0 = P_ContentKind;
 const F_ContentItem_1 = rt.string({ "type": "must be a string" });
 const S_1 = new Set<string>(CONTENT_TYPE_VALUES);
-const S_2 = new Set<string>(CONTENT_KIND_VALUES);
+const S_2 = new Set<string>(["text"]);
+const S_3 = new Set<string>(["text", "image_link"]);
+const S_4 = new Set<string>(["text", "response_option"]);
+const S_5 = new Set<string>(["text", "response_image_link"]);
+const S_6 = new Set<string>(["text", "image_link", "response_option"]);
+const S_7 = new Set<string>(CONTENT_KIND_VALUES);
 
 function p_DroidletChat(data: rt.JsonValue, ctx: rt.Context): DroidletChat | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -122,17 +127,11 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
   }
   v3 = y2;
   if (!rt.fastContains(obj as rt.JsonObject, "content", ["id"], "text")) return rt.UNSURE;
-  {
-    // The exact walk's rules, on a probe: any problem they find sends the document to the exact walk.
-    const ctx = new rt.Context(v as rt.JsonValue);
-    const obj = v as rt.JsonObject;
-    rt.ruleAllowedWhen(ctx, obj, "content", ["id"], "content_type", [], "chat_string", new Set(["text"]), "content type chat_string admits only text items", [v3, v2]);
-    rt.ruleAllowedWhen(ctx, obj, "content", ["id"], "content_type", [], "chat_and_media", new Set(["text", "image_link"]), "content type chat_and_media admits only text and image_link items", [v3, v2]);
-    rt.ruleAllowedWhen(ctx, obj, "content", ["id"], "content_type", [], "chat_and_text_options", new Set(["text", "response_option"]), "content type chat_and_text_options admits only text and response_option items", [v3, v2]);
-    rt.ruleAllowedWhen(ctx, obj, "content", ["id"], "content_type", [], "chat_and_media_options", new Set(["text", "response_image_link"]), "content type chat_and_media_options admits only text and response_image_link items", [v3, v2]);
-    rt.ruleAllowedWhen(ctx, obj, "content", ["id"], "content_type", [], "chat_and_media_and_text_options", new Set(["text", "image_link", "response_option"]), "content type chat_and_media_and_text_options admits only text, image_link and response_option items", [v3, v2]);
-    if (ctx.count > 0) return rt.UNSURE;
-  }
+  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["id"], "content_type", [], "chat_string", S_2)) return rt.UNSURE;
+  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["id"], "content_type", [], "chat_and_media", S_3)) return rt.UNSURE;
+  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["id"], "content_type", [], "chat_and_text_options", S_4)) return rt.UNSURE;
+  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["id"], "content_type", [], "chat_and_media_options", S_5)) return rt.UNSURE;
+  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["id"], "content_type", [], "chat_and_media_and_text_options", S_6)) return rt.UNSURE;
   const out: DroidletChat = {
     "chat_memid": v0 as string,
     "timestamp": v1 as number,
@@ -147,7 +146,7 @@ function f_ContentItem(v: unknown, depth: number): ContentItem | rt.Unsure {
   const obj = v as { readonly [key: string]: unknown };
   const w0: unknown = obj["id"];
   let v0: unknown;
-  if (typeof w0 !== "string" || !S_2.has(w0)) return rt.UNSURE;
+  if (typeof w0 !== "string" || !S_7.has(w0)) return rt.UNSURE;
   v0 = w0;
   const w1: unknown = obj["content"];
   let v1: unknown;

@@ -46,6 +46,11 @@ const F_DroidletChat_2 = rt.listOf(P_ContentType, { "type": "must be an array", 
 const F_DroidletChat_3 = rt.listOf(P_ContentItem, { "type": "must be an array", "minItems": "content must hold at least one [kind, text] item" }, { minItems: 1 });
 const S_1 = new Set<string>(CONTENT_TYPE_VALUES);
 const S_2 = new Set<string>(CONTENT_KIND_VALUES);
+const S_3 = new Set<string>(["text"]);
+const S_4 = new Set<string>(["text", "image_link"]);
+const S_5 = new Set<string>(["text", "response_option"]);
+const S_6 = new Set<string>(["text", "response_image_link"]);
+const S_7 = new Set<string>(["text", "image_link", "response_option"]);
 
 function p_DroidletChat(data: rt.JsonValue, ctx: rt.Context): DroidletChat | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -115,17 +120,11 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
   }
   v3 = y2;
   if (!rt.fastContains(obj as rt.JsonObject, "content", ["0"], "text")) return rt.UNSURE;
-  {
-    // The exact walk's rules, on a probe: any problem they find sends the document to the exact walk.
-    const ctx = new rt.Context(v as rt.JsonValue);
-    const obj = v as rt.JsonObject;
-    rt.ruleAllowedWhen(ctx, obj, "content", ["0"], "content_type", ["0"], "chat_string", new Set(["text"]), "content type chat_string admits only text items", [v3, v2]);
-    rt.ruleAllowedWhen(ctx, obj, "content", ["0"], "content_type", ["0"], "chat_and_media", new Set(["text", "image_link"]), "content type chat_and_media admits only text and image_link items", [v3, v2]);
-    rt.ruleAllowedWhen(ctx, obj, "content", ["0"], "content_type", ["0"], "chat_and_text_options", new Set(["text", "response_option"]), "content type chat_and_text_options admits only text and response_option items", [v3, v2]);
-    rt.ruleAllowedWhen(ctx, obj, "content", ["0"], "content_type", ["0"], "chat_and_media_options", new Set(["text", "response_image_link"]), "content type chat_and_media_options admits only text and response_image_link items", [v3, v2]);
-    rt.ruleAllowedWhen(ctx, obj, "content", ["0"], "content_type", ["0"], "chat_and_media_and_text_options", new Set(["text", "image_link", "response_option"]), "content type chat_and_media_and_text_options admits only text, image_link and response_option items", [v3, v2]);
-    if (ctx.count > 0) return rt.UNSURE;
-  }
+  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["0"], "content_type", ["0"], "chat_string", S_3)) return rt.UNSURE;
+  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["0"], "content_type", ["0"], "chat_and_media", S_4)) return rt.UNSURE;
+  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["0"], "content_type", ["0"], "chat_and_text_options", S_5)) return rt.UNSURE;
+  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["0"], "content_type", ["0"], "chat_and_media_options", S_6)) return rt.UNSURE;
+  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["0"], "content_type", ["0"], "chat_and_media_and_text_options", S_7)) return rt.UNSURE;
   const out: DroidletChat = {
     "speaker_id": v0 as string,
     "timestamp": v1 as number,

@@ -403,6 +403,21 @@ export function fastContains(obj: JsonObject, field: string, each: readonly stri
   return false;
 }
 
+/** Whether an allowed_when rule is surely met (ruleAllowedWhen, on values that passed their checks). */
+export function fastAllowedWhen(
+  obj: JsonObject, field: string, each: readonly string[], whenField: string, whenPointer: readonly string[], equals: string,
+  allowed: ReadonlySet<string>,
+): boolean {
+  if (resolve(member(obj, whenField), whenPointer) !== equals) return true;
+  const items = member(obj, field);
+  if (!Array.isArray(items)) return true;
+  for (const item of items) {
+    const found = resolve(item, each);
+    if (found !== MISSING && !(typeof found === "string" && allowed.has(found))) return false;
+  }
+  return true;
+}
+
 function inputError(message: string): ValidationError {
   return new ValidationError([{ path: "", message }]);
 }

@@ -11,7 +11,7 @@ are worked out as for the Python fast path (generator/targets/python/fast.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Callable, Literal, Union
 
 from generator import ir
 from generator.naming import constant_case
@@ -130,10 +130,7 @@ def _tokens(tokens: tuple[str, ...]) -> str:
     return "[" + ", ".join(ts_str(t) for t in tokens) + "]"
 
 
-NATIVE_RULES = ("required_when", "at_least_one_of", "contains")
-
-
-def native_rule(r: ir.Rule) -> str | None:
+def native_rule(r: ir.Rule, set_of: Callable[[str], str] = lambda expr: expr) -> str | None:
     """The runtime call that says a rule is surely met, for the kinds checked without a probe Context."""
     obj = "obj as rt.JsonObject"
     match r.kind:
@@ -141,6 +138,10 @@ def native_rule(r: ir.Rule) -> str | None:
             return f"rt.fastRequiredWhen({obj}, {ts_str(r.fields[0])}, {ts_str(r.when.field)}, {_tokens(r.when.pointer)}, {ts_str(r.when.equals)})"
         case "at_least_one_of":
             return f"rt.fastAtLeastOneOf({obj}, {_tokens(r.fields)})"
+        case "allowed_when" if r.when is not None:
+            allowed = set_of("new Set<string>(" + _tokens(r.allowed) + ")")
+            return (f"rt.fastAllowedWhen({obj}, {ts_str(r.fields[0])}, {_tokens(r.pointer)}, {ts_str(r.when.field)}, "
+                    f"{_tokens(r.when.pointer)}, {ts_str(r.when.equals)}, {allowed})")
         case "contains":
             return f"rt.fastContains({obj}, {ts_str(r.fields[0])}, {_tokens(r.pointer)}, {ts_str(r.equals or '')})"
         case _:
@@ -226,7 +227,7 @@ class TsFastBuilder:
             levels=max((1 + self.base.levels(f.type) for f in model.fields), default=0),
             fields=tuple(fields),
             member_of=member_of,
-            checks=tuple(c for r in model.rules if (c := native_rule(r)) is not None),
+            checks=tuple(c for r in model.rules if (c := native_rule(r, self.set_of)) is not None),
             probe_rules=tuple(probe_rules),
             closed=model.closed,
             keys_const=f"K_{model.name}",
