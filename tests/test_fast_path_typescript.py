@@ -100,3 +100,23 @@ def test_the_typescript_fast_path_of_each_golden_case_agrees_with_its_exact_walk
     stepped_aside = [doc for doc, v in zip(valid, verdicts) if v != "same"]
     assert all(re.search(r"\d{16}", json.dumps(doc)) for doc in stepped_aside), stepped_aside
     assert all(v in ("unsure-ok", "unparsed") for v in verdicts[len(valid): len(valid) + len(invalid)])
+
+
+def test_the_typescript_fast_path_steps_aside_or_agrees_on_hostile_documents(dist: Path) -> None:
+    folder = format_folders()["structured_conversation"]
+    doc = json.loads(sorted((folder / "examples" / "valid").glob("*.json"))[0].read_text(encoding="utf-8"))
+    deep: Any = "x"
+    for _ in range(200):
+        deep = {"a": [deep]}
+    texts = []
+    for extra in ({"metadata": {"__proto__": "x"}}, {"metadata": {"__proto__": {"a": "b"}}}, {"metadata": {"toString": "x"}},
+                  {"metadata": {"1": "a", "b": "c"}}, {"tags": ["a", 2**60]}, {"tags": ["\ud83d\ude00", ""]}, {"__proto__": {}},
+                  {"toString": "x"}, {"id": ""}, {"id": 2**53 + 1}, {"metadata": deep}):
+        texts.append({**doc, **extra})
+    modality = json.loads(sorted((format_folders()["chat_modality"] / "examples" / "valid").glob("*.json"))[0].read_text(encoding="utf-8"))
+    texts_m = [{**modality, "metadata": m} for m in ({"deep": deep}, {"n": 2**60}, {"f": 1e300}, {"p": {"__proto__": [1]}}, {"__proto__": 1})]
+    verdicts = compare(dist, [("structured_conversation", "ConversationDocument", t) for t in texts]
+                       + [("chat_modality", "ChatInput", t) for t in texts_m])
+    wrong = [v for v in verdicts if v.startswith("WRONG")]
+    assert not wrong, "\n".join(wrong)
+    assert "unsure-ok" in verdicts and "same" in verdicts, verdicts
