@@ -64,6 +64,13 @@ func (m DroidletChat) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m DroidletChat) fastValid(d int) bool {
+	return false
+}
+
 func parseContentItem(v any, c *rt.Context) (ContentItem, bool) {
 	var out ContentItem
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -82,4 +89,19 @@ func (m ContentItem) toTree() any {
 	o.Set("id", string(m.ID))
 	o.Set("content", m.Content)
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m ContentItem) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.ID {
+	case "text", "image_link", "response_option", "response_image_link":
+	default:
+		return false
+	}
+	return true
 }

@@ -66,6 +66,13 @@ func (m DroidletChat) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m DroidletChat) fastValid(d int) bool {
+	return false
+}
+
 func parseContentItem(v any, c *rt.Context) (ContentItem, bool) {
 	var out ContentItem
 	items, ok := v.([]any)

@@ -72,6 +72,22 @@ func (m ConversationDocument) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m ConversationDocument) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if !rt.RunesWithin(m.ID, 1, -1) {
+		return false
+	}
+	if !m.Conversation.fastValid(d + 1) {
+		return false
+	}
+	return true
+}
+
 func parseStructuredConversation(v any, c *rt.Context) (StructuredConversation, bool) {
 	var out StructuredConversation
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -98,6 +114,13 @@ func (m StructuredConversation) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m StructuredConversation) fastValid(d int) bool {
+	return false
+}
+
 func parseConversationMessage(v any, c *rt.Context) (ConversationMessage, bool) {
 	var out ConversationMessage
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -122,6 +145,13 @@ func (m ConversationMessage) toTree() any {
 		o.Set("time", rt.FormatTime(m.Time))
 	}
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m ConversationMessage) fastValid(d int) bool {
+	return false
 }
 
 func parseTextDocument(v any, c *rt.Context) (TextDocument, bool) {
@@ -154,4 +184,19 @@ func (m TextDocument) toTree() any {
 		o.Set("metadata", rt.TreeMap(m.Metadata, rt.Same[string]))
 	}
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m TextDocument) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if m.Timestamp != nil {
+		if !rt.TimeRoundTrips((*m.Timestamp)) {
+			return false
+		}
+	}
+	return true
 }

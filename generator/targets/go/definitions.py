@@ -9,6 +9,7 @@ from generator import ir
 from generator.errors import pointer_of
 from generator.naming import Names
 from generator.targets.go.encoders import Encoders
+from generator.targets.go.fastchecks import FastChecks
 from generator.targets.go.literals import go_comment, json_tag
 from generator.targets.go.parsers import Parsers
 from generator.targets.go.rules import reads, rule_step
@@ -27,10 +28,12 @@ class Definitions:
         self.types = GoTypes(fmt, names, self.define_inline)
         self.parsers = Parsers(self.types)
         self.encoders = Encoders(self.types)
+        self.fast = FastChecks(fmt, self.types, self.parsers)
         self.unions: list[UnionView] = []
         self.tuples: list[TupleView] = []
         self.enums = [self.enum_view(e) for e in fmt.definitions if isinstance(e, ir.Enum)]
         self.models = [self.model_view(m) for m in fmt.models]
+        self.fast_models = {v.name: self.fast.model(m, v, pointer_of("$defs", m.name)) for m, v in zip(fmt.models, self.models)}
         self.aliases = [a for a in (self.alias_view(d) for d in fmt.definitions if isinstance(d, ir.Alias)) if a is not None]
         self.known = [self.known_view(k) for k in fmt.known_values]
 

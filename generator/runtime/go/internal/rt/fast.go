@@ -1,0 +1,33 @@
+package rt
+
+import (
+	"time"
+	"unicode/utf8"
+)
+
+// Helpers of the generated Validate fast paths: each answers "surely valid"
+// (true) or "not sure" (false), never more; the exact walk reports problems.
+
+// RunesWithin reports whether s has at least min and at most max code points
+// (a negative bound is no bound), counting them only when its byte length
+// does not decide (a string has no more code points than bytes).
+func RunesWithin(s string, min, max int) bool {
+	if min <= 0 && (max < 0 || len(s) <= max) {
+		return true
+	}
+	if min > 0 && len(s) < min {
+		return false
+	}
+	n := utf8.RuneCountInString(s)
+	return n >= min && (max < 0 || n <= max)
+}
+
+// TimeRoundTrips reports whether FormatTime's text of t is a date-time
+// ParseTime accepts: a year from 1 to 9999 and an offset within a day.
+func TimeRoundTrips(t time.Time) bool {
+	if year := t.Year(); year < 1 || year > 9999 {
+		return false
+	}
+	_, offset := t.Zone()
+	return offset > -86400 && offset < 86400
+}
