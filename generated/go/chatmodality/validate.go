@@ -233,7 +233,26 @@ func (m ImageBlock) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ImageBlock) fastValid(d int) bool {
-	return false
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.Type {
+	case "image":
+	default:
+		return false
+	}
+	switch m.Source {
+	case "url", "base64":
+	default:
+		return false
+	}
+	if string(m.Source) == "url" && m.URL == nil {
+		return false
+	}
+	if string(m.Source) == "base64" && m.Data == nil {
+		return false
+	}
+	return true
 }
 
 func parseAudioBlock(v any, c *rt.Context) (AudioBlock, bool) {
@@ -277,7 +296,26 @@ func (m AudioBlock) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m AudioBlock) fastValid(d int) bool {
-	return false
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.Type {
+	case "audio":
+	default:
+		return false
+	}
+	switch m.Source {
+	case "url", "base64":
+	default:
+		return false
+	}
+	if string(m.Source) == "url" && m.URL == nil {
+		return false
+	}
+	if string(m.Source) == "base64" && m.Data == nil {
+		return false
+	}
+	return true
 }
 
 func parseVideoBlock(v any, c *rt.Context) (VideoBlock, bool) {
@@ -321,7 +359,26 @@ func (m VideoBlock) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m VideoBlock) fastValid(d int) bool {
-	return false
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.Type {
+	case "video":
+	default:
+		return false
+	}
+	switch m.Source {
+	case "url", "base64":
+	default:
+		return false
+	}
+	if string(m.Source) == "url" && m.URL == nil {
+		return false
+	}
+	if string(m.Source) == "base64" && m.Data == nil {
+		return false
+	}
+	return true
 }
 
 func parseChatMessage(v any, c *rt.Context) (ChatMessage, bool) {

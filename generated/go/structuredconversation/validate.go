@@ -118,7 +118,41 @@ func (m StructuredConversation) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m StructuredConversation) fastValid(d int) bool {
-	return false
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if !rt.RunesWithin(m.Source, 1, -1) {
+		return false
+	}
+	if m.People == nil {
+		return false
+	}
+	if len(m.People) < 1 {
+		return false
+	}
+	if !rt.RunesWithin(m.User, 1, -1) {
+		return false
+	}
+	if m.Conversation == nil {
+		return false
+	}
+	if len(m.Conversation) < 1 {
+		return false
+	}
+	for _, x0 := range m.Conversation {
+		if !x0.fastValid(d + 2) {
+			return false
+		}
+	}
+	if !rt.Member(m.People, m.User) {
+		return false
+	}
+	for _, x := range m.Conversation {
+		if !rt.Member(m.People, x.Speaker) {
+			return false
+		}
+	}
+	return true
 }
 
 func parseConversationMessage(v any, c *rt.Context) (ConversationMessage, bool) {
@@ -151,7 +185,22 @@ func (m ConversationMessage) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ConversationMessage) fastValid(d int) bool {
-	return false
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if !rt.RunesWithin(m.Speaker, 1, -1) {
+		return false
+	}
+	if !rt.RunesWithin(m.Content, 1, -1) {
+		return false
+	}
+	if m.Time.IsZero() {
+		return false
+	}
+	if !rt.TimeRoundTrips(m.Time) {
+		return false
+	}
+	return true
 }
 
 func parseTextDocument(v any, c *rt.Context) (TextDocument, bool) {

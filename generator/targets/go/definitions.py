@@ -28,7 +28,7 @@ class Definitions:
         self.types = GoTypes(fmt, names, self.define_inline)
         self.parsers = Parsers(self.types)
         self.encoders = Encoders(self.types)
-        self.fast = FastChecks(fmt, self.types, self.parsers)
+        self.fast = FastChecks(fmt, self.types, self.parsers, self.names.of_model)
         self.unions: list[UnionView] = []
         self.tuples: list[TupleView] = []
         self.enums = [self.enum_view(e) for e in fmt.definitions if isinstance(e, ir.Enum)]

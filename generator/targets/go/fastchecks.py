@@ -6,12 +6,13 @@ check must never pass a value the exact walk rejects, so every construct it cann
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from generator import ir
 from generator.targets.go.parsers import Parsers
 from generator.targets.go.types import GoTypes
-from generator.targets.go.views import FastCheck, FastField, FastModel, FastPattern, FieldView, ModelView
+from generator.targets.go.views import FastCheck, FastField, FastModel, FastPattern, FastRule, FastText, FieldView, ModelView
 
 UNSURE = FastCheck("unsure")
 NONE = FastCheck("none")
@@ -27,8 +28,9 @@ def container(c: FastCheck) -> FastCheck:
 class FastChecks:
     """The fast checks of one package's models, and the patterns they match."""
 
-    def __init__(self, fmt: ir.Format, types: GoTypes, parsers: Parsers) -> None:
+    def __init__(self, fmt: ir.Format, types: GoTypes, parsers: Parsers, go_fields: Callable[[ir.Model], list[str]]) -> None:
         self.fmt = fmt
+        self.go_fields = go_fields  # a model's Go field names, in field order
         self.types = types
         self.parsers = parsers
         self.patterns: list[FastPattern] = []
@@ -83,9 +85,123 @@ class FastChecks:
         for f, fv in zip(model.fields, view.fields):
             fields[f.wire_name] = self.field(f, fv, where)
         groups = tuple(tuple(fields[w] for w in r.fields) for r in model.rules if r.kind == "at_least_one_of")
-        sure = all(r.kind == "at_least_one_of" for r in model.rules) and not any(
+        rules = [self.rule(model, r, fields) for r in model.rules if r.kind != "at_least_one_of" and not self.up_two(r)]
+        rules.extend(self.items_rules(model, fields))
+        sure = all(r is not None for r in rules) and not any(
             f.presence != "not_nil" and f.check.kind == "unsure" for f in fields.values())
-        return FastModel(model.name, tuple(fields.values()), groups, sure)
+        return FastModel(model.name, tuple(fields.values()), groups, tuple(r for r in rules if r is not None), sure)
+
+    @staticmethod
+    def up_two(rule: ir.Rule) -> bool:
+        """A member_of rule whose pool is a list field of the model holding a list of this model (up 2):
+        the model cannot check it, its holder does (items_rules); alone, as the exact walk has it, it holds."""
+        return rule.kind == "member_of" and rule.up == 2 and len(rule.pointer) == 1
+
+    def items_rules(self, model: ir.Model, fields: dict[str, FastField]) -> list[FastRule | None]:
+        """The up-2 member_of rules of the models this model holds: checked here when it holds them in a
+        list field and has the pool; any other holding of such a model is not decided here (None)."""
+        out: list[FastRule | None] = []
+        names = dict(zip((f.wire_name for f in model.fields), self.go_fields(model)))
+        for f in model.fields:
+            held = self.held(f.type)
+            for child_name in sorted(held):
+                child = self.fmt.definition(child_name)
+                assert isinstance(child, ir.Model)
+                for r in child.rules:
+                    if not self.up_two(r):
+                        continue
+                    found = self.model_list(model, f.wire_name)
+                    value = self.text(child, r.fields[0])
+                    pool = next((p for p in model.fields if p.wire_name == r.pointer[0]), None)
+                    if (found is None or found[2].name != child_name or value is None or pool is None
+                            or not (isinstance(pool.type, ir.ListType) and isinstance(pool.type.item, ir.StringType))):
+                        out.append(None)
+                        continue
+                    out.append(FastRule("items_member_of", list=names[f.wire_name], pool=fields[pool.wire_name].name, value=value))
+        return out
+
+    def held(self, t: ir.TypeRef) -> set[str]:
+        """The models a field type holds anywhere inside it."""
+        match t:
+            case ir.ListType():
+                return self.held(t.item)
+            case ir.MapType():
+                return self.held(t.value)
+            case ir.NullableType():
+                return self.held(t.inner)
+            case ir.UnionType():
+                return {n for v in t.variants for n in self.held(v)}
+            case ir.TupleType():
+                return {n for v in t.items for n in self.held(v)}
+            case ir.Ref():
+                d = self.fmt.definition(t.name)
+                if isinstance(d, ir.Model):
+                    return {t.name}
+                if isinstance(d, ir.Alias):
+                    return self.held(d.type)
+        return set()
+
+    def text(self, model: ir.Model, wire: str) -> FastText | None:
+        """The field as a JSON string in the tree, if it is a string or string enum (else None: not decided here)."""
+        for f, name in zip(model.fields, self.go_fields(model)):
+            if f.wire_name != wire:
+                continue
+            t = f.type
+            nullable = isinstance(t, ir.NullableType)
+            if nullable:
+                t = t.inner
+            textual = isinstance(t, ir.StringType) or (isinstance(t, ir.Ref) and isinstance(self.fmt.definition(t.name), ir.Enum))
+            if not textual:
+                return None
+            return FastText(name, pointer=nullable or not (f.required or f.has_default or bool(f.default_factory)))
+        return None
+
+    def model_list(self, model: ir.Model, wire: str) -> tuple[str, bool, ir.Model] | None:
+        """A list-of-models field: its Go name, whether it may be nil, and the item model."""
+        for f, name in zip(model.fields, self.go_fields(model)):
+            if f.wire_name != wire:
+                continue
+            t = f.type
+            if isinstance(t, ir.NullableType):
+                t = t.inner
+            if isinstance(t, ir.ListType) and isinstance(t.item, ir.Ref):
+                item = self.fmt.definition(t.item.name)
+                if isinstance(item, ir.Model):
+                    return name, self.types.nilable(f.type) or not f.required, item
+        return None
+
+    def rule(self, model: ir.Model, rule: ir.Rule, fields: dict[str, FastField]) -> FastRule | None:
+        """The rule on typed values, or None when this walk cannot decide it."""
+        when = None
+        if rule.when is not None:
+            if rule.when.pointer:
+                return None
+            when = self.text(model, rule.when.field)
+            if when is None:
+                return None
+        match rule.kind:
+            case "contains" | "allowed_when":
+                found = self.model_list(model, rule.fields[0])
+                if found is None or len(rule.pointer) != 1:
+                    return None
+                name, nil, item_model = found
+                item = self.text(item_model, rule.pointer[0])
+                if item is None or item.pointer:
+                    return None
+                equals = rule.when.equals if rule.kind == "allowed_when" and rule.when is not None else rule.equals or ""
+                return FastRule(rule.kind, list=name, list_nil=nil, item=item, equals=equals,
+                                allowed=rule.allowed, when=when)
+            case "required_when":
+                return FastRule(rule.kind, target=fields[rule.fields[0]], equals=rule.when.equals if rule.when else "", when=when)
+            case "member_of":
+                value = self.text(model, rule.fields[0])
+                if rule.up != 0 or len(rule.pointer) != 1 or value is None:
+                    return None
+                pool = next((f for f in model.fields if f.wire_name == rule.pointer[0]), None)
+                if pool is None or not (isinstance(pool.type, ir.ListType) and isinstance(pool.type.item, ir.StringType)):
+                    return None
+                return FastRule(rule.kind, list=fields[rule.pointer[0]].name, value=value)
+        return None
 
     def field(self, f: ir.Field, view: FieldView, where: str) -> FastField:
         check = self.check(f.type, where)

@@ -401,12 +401,41 @@ class FastField:
 
 
 @dataclass(frozen=True)
+class FastText:
+    """A string (or string enum) field that the tree holds as a JSON string: m.<name>, or *m.<name> when pointer (nil: absent)."""
+
+    name: str
+    pointer: bool
+
+
+@dataclass(frozen=True)
+class FastRule(Kinded):
+    """A rule decided on typed values; a rule that cannot be is not made (the model is then not sure).
+    contains / allowed_when: list is the model's list field, item the text field of each item (a model);
+    required_when: target must be present when the when text equals; member_of: value must be in the sibling list."""
+
+    kind: str  # "contains" | "allowed_when" | "required_when" | "member_of" | "items_member_of"
+    list: str = ""  # member_of: the pool; items_member_of: the list of items whose value must be in pool
+    pool: str = ""  # items_member_of: the list field the items' values must be in
+    list_nil: bool = False  # the list field may be nil (absent: contains and allowed_when pass)
+    item: FastText | None = None
+    equals: str = ""
+    allowed: tuple[str, ...] = ()
+    when: FastText | None = None
+    target: FastField | None = None
+    value: FastText | None = None
+
+    KINDS: ClassVar[frozenset[str]] = frozenset({"contains", "allowed_when", "required_when", "member_of", "items_member_of"})
+
+
+@dataclass(frozen=True)
 class FastModel:
-    """A model's fast check: its fields, then its at_least_one_of rules; sure is False when a rule is not decided here."""
+    """A model's fast check: its fields, then its rules; sure is False when a rule or field is not decided here."""
 
     name: str
     fields: tuple[FastField, ...]
     at_least_one_of: tuple[tuple[FastField, ...], ...]
+    rules: tuple[FastRule, ...]
     sure: bool
 
 

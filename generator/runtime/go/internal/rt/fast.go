@@ -31,3 +31,13 @@ func TimeRoundTrips(t time.Time) bool {
 	_, offset := t.Zone()
 	return offset > -86400 && offset < 86400
 }
+
+// Member reports whether s is an item of items.
+func Member(items []string, s string) bool {
+	for _, item := range items {
+		if item == s {
+			return true
+		}
+	}
+	return false
+}
