@@ -46,6 +46,37 @@ var zzTimeType = reflect.TypeOf(time.Time{{}})
 type zzMutator struct {{
 	target, seen int
 	hit          string
+	texts        []string // strings met in the example: swapping them in tries other enum values and non-members
+}}
+
+// zzTexts collects the distinct strings of a value (at most 24).
+func zzTexts(v reflect.Value, seen map[string]bool, out *[]string, depth int) {{
+	if depth > 16 || len(*out) >= 24 {{
+		return
+	}}
+	switch v.Kind() {{
+	case reflect.String:
+		if !seen[v.String()] {{
+			seen[v.String()] = true
+			*out = append(*out, v.String())
+		}}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {{
+			if v.Type().Field(i).IsExported() {{
+				zzTexts(v.Field(i), seen, out, depth+1)
+			}}
+		}}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {{
+			zzTexts(v.Elem(), seen, out, depth+1)
+		}}
+	case reflect.Slice:
+		if v.Type().Elem().Kind() != reflect.Uint8 {{
+			for i := 0; i < v.Len(); i++ {{
+				zzTexts(v.Index(i), seen, out, depth+1)
+			}}
+		}}
+	}}
 }}
 
 func (mu *zzMutator) site(name string, variants int, set func(k int)) {{
@@ -105,7 +136,7 @@ func (mu *zzMutator) walk(v reflect.Value, at string, depth int) {{
 			}}
 		}})
 	case reflect.String:
-		values := []string{{"", "x", "not a value of any enum", strings.Repeat("é", 300), "a\\u0000b"}}
+		values := append([]string{{"", "x", "not a value of any enum", strings.Repeat("é", 300), "a\\u0000b"}}, mu.texts...)
 		mu.site(at, len(values), func(k int) {{ v.SetString(values[k]) }})
 	case reflect.Int, reflect.Int64, reflect.Int32:
 		values := []int64{{-1, 0, 1 << 40, math.MinInt64, math.MaxInt64}}
@@ -135,7 +166,9 @@ func TestZZFastValidateNeverPassesWhatTheExactWalkRejects(t *testing.T) {{
 			if err != nil {{
 				t.Fatalf("example %d does not parse: %v", e, err)
 			}}
-			mu := &zzMutator{{target: target}}
+			var texts []string
+			zzTexts(reflect.ValueOf(doc).Elem(), map[string]bool{{}}, &texts, 0)
+			mu := &zzMutator{{target: target, texts: texts}}
 			mu.walk(reflect.ValueOf(doc).Elem(), "{root}", 0)
 			if mu.hit == "" {{
 				break
