@@ -147,8 +147,9 @@ func (m StructuredConversation) fastValid(d int) bool {
 	if !rt.Member(m.People, m.User) {
 		return false
 	}
+	members2 := rt.Members(m.People)
 	for _, x := range m.Conversation {
-		if !rt.Member(m.People, x.Speaker) {
+		if !members2.Has(x.Speaker) {
 			return false
 		}
 	}

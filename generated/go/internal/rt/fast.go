@@ -34,7 +34,7 @@ func TimeRoundTrips(t time.Time) bool {
 	return offset > -86400 && offset < 86400
 }
 
-// Member reports whether s is an item of items.
+// Member reports whether s is an item of items (a scan: for one lookup).
 func Member(items []string, s string) bool {
 	for _, item := range items {
 		if item == s {
@@ -42,4 +42,32 @@ func Member(items []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// MemberSet answers many "is s an item of the list" lookups in linear time
+// overall: a short list is scanned, a longer one is put in a set once.
+type MemberSet struct {
+	items []string
+	set   map[string]struct{}
+}
+
+// Members makes the MemberSet of items.
+func Members(items []string) MemberSet {
+	if len(items) <= 16 {
+		return MemberSet{items: items}
+	}
+	set := make(map[string]struct{}, len(items))
+	for _, item := range items {
+		set[item] = struct{}{}
+	}
+	return MemberSet{set: set}
+}
+
+// Has reports whether s is an item.
+func (m MemberSet) Has(s string) bool {
+	if m.set != nil {
+		_, ok := m.set[s]
+		return ok
+	}
+	return Member(m.items, s)
 }
