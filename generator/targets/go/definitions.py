@@ -14,7 +14,7 @@ from generator.targets.go.literals import go_comment, json_tag
 from generator.targets.go.parsers import Parsers
 from generator.targets.go.rules import reads, rule_step
 from generator.targets.go.types import GoTypes, pointer
-from generator.targets.go.views import (AliasView, ConstView, Default, EnumView, FieldStep, FieldView, KnownView,
+from generator.targets.go.views import (AliasView, FastTuple, ConstView, Default, EnumView, FieldStep, FieldView, KnownView,
                                         ModelView, Step, TupleItemView, TupleView, UnionView, VariantView)
 
 
@@ -28,7 +28,8 @@ class Definitions:
         self.types = GoTypes(fmt, names, self.define_inline)
         self.parsers = Parsers(self.types)
         self.encoders = Encoders(self.types)
-        self.fast = FastChecks(fmt, self.types, self.parsers, self.names.of_model)
+        self.fast = FastChecks(fmt, self.types, self.parsers, self.names.of_model, lambda name: list(self.names.members[name]))
+        self.fast_tuples: dict[str, FastTuple] = {}
         self.unions: list[UnionView] = []
         self.tuples: list[TupleView] = []
         self.enums = [self.enum_view(e) for e in fmt.definitions if isinstance(e, ir.Enum)]
@@ -152,6 +153,7 @@ class Definitions:
             parser = self.parsers.var(f"p{name}_{field}", gotype, self.parsers.parser(item, hint, where))
             items.append(TupleItemView(field, gotype, go_comment(f"{field} is item {i} of the array.", "\t"),
                                        parser, self.encoders.encode(item, hint, where)))
+        self.fast_tuples[name] = self.fast.tuple(name, t, [i.field for i in items], where)
         return TupleView(name, doc or go_comment(f"{name} is a fixed-length array."), tuple(items),
                          t.messages["type"], t.messages["prefixItems"])
 

@@ -12,7 +12,8 @@ from dataclasses import replace
 from generator import ir
 from generator.targets.go.parsers import Parsers
 from generator.targets.go.types import GoTypes
-from generator.targets.go.views import FastCheck, FastField, FastModel, FastPattern, FastRule, FastText, FieldView, ModelView
+from generator.targets.go.views import (FastCheck, FastField, FastModel, FastPattern, FastRule, FastText, FastTuple, FieldView,
+                                        ModelView)
 
 UNSURE = FastCheck("unsure")
 NONE = FastCheck("none")
@@ -28,8 +29,10 @@ def container(c: FastCheck) -> FastCheck:
 class FastChecks:
     """The fast checks of one package's models, and the patterns they match."""
 
-    def __init__(self, fmt: ir.Format, types: GoTypes, parsers: Parsers, go_fields: Callable[[ir.Model], list[str]]) -> None:
+    def __init__(self, fmt: ir.Format, types: GoTypes, parsers: Parsers, go_fields: Callable[[ir.Model], list[str]],
+                 tuple_fields: Callable[[str], list[str]]) -> None:
         self.fmt = fmt
+        self.tuple_fields = tuple_fields  # a tuple's Go field names, in item order
         self.go_fields = go_fields  # a model's Go field names, in field order
         self.types = types
         self.parsers = parsers
@@ -76,6 +79,8 @@ class FastChecks:
                     return FastCheck("model", model=t.name)
                 if isinstance(d, ir.Enum):
                     return FastCheck("enum", values=d.values)
+                if isinstance(d, ir.Alias) and isinstance(d.type, ir.TupleType):
+                    return FastCheck("model", model=t.name)
                 return UNSURE
             case _:  # any JSON, unions, tuples: the exact walk decides
                 return UNSURE
@@ -113,7 +118,7 @@ class FastChecks:
                     found = self.model_list(model, f.wire_name)
                     value = self.text(child, r.fields[0])
                     pool = next((p for p in model.fields if p.wire_name == r.pointer[0]), None)
-                    if (found is None or found[2].name != child_name or value is None or pool is None
+                    if (found is None or not isinstance(found[2], ir.Model) or found[2].name != child_name or value is None or pool is None
                             or not (isinstance(pool.type, ir.ListType) and isinstance(pool.type.item, ir.StringType))):
                         out.append(None)
                         continue
@@ -141,6 +146,19 @@ class FastChecks:
                     return self.held(d.type)
         return set()
 
+    def tuple(self, name: str, t: ir.TupleType, fields: list[str], where: str) -> FastTuple:
+        items = tuple((f, self.check(item, where)) for f, item in zip(fields, t.items))
+        return FastTuple(name, items, not any(c.kind == "unsure" for _, c in items))
+
+    def tuple_text(self, alias: ir.Alias, token: str, fields: list[str]) -> FastText | None:
+        """The item of a tuple at a pointer token, if it is a string or string enum."""
+        assert isinstance(alias.type, ir.TupleType)
+        if not token.isdigit() or int(token) >= len(alias.type.items):
+            return None
+        t = alias.type.items[int(token)]
+        textual = isinstance(t, ir.StringType) or (isinstance(t, ir.Ref) and isinstance(self.fmt.definition(t.name), ir.Enum))
+        return FastText(fields[int(token)], pointer=False) if textual else None
+
     def text(self, model: ir.Model, wire: str) -> FastText | None:
         """The field as a JSON string in the tree, if it is a string or string enum (else None: not decided here)."""
         for f, name in zip(model.fields, self.go_fields(model)):
@@ -156,7 +174,20 @@ class FastChecks:
             return FastText(name, pointer=nullable or not (f.required or f.has_default or bool(f.default_factory)))
         return None
 
-    def model_list(self, model: ir.Model, wire: str) -> tuple[str, bool, ir.Model] | None:
+    def when_text(self, model: ir.Model, wire: str, pointer: tuple[str, ...]) -> FastText | None:
+        """The when-field's text: the field itself, or (pointer "<i>") item i of a required list of strings."""
+        if not pointer:
+            return self.text(model, wire)
+        if len(pointer) != 1 or not pointer[0].isdigit():
+            return None
+        for f, name in zip(model.fields, self.go_fields(model)):
+            if f.wire_name == wire and f.required and isinstance(f.type, ir.ListType):
+                item = f.type.item
+                if isinstance(item, ir.StringType) or (isinstance(item, ir.Ref) and isinstance(self.fmt.definition(item.name), ir.Enum)):
+                    return FastText(name, pointer=False, index=int(pointer[0]))
+        return None
+
+    def model_list(self, model: ir.Model, wire: str) -> tuple[str, bool, ir.Model | ir.Alias] | None:
         """A list-of-models field: its Go name, whether it may be nil, and the item model."""
         for f, name in zip(model.fields, self.go_fields(model)):
             if f.wire_name != wire:
@@ -166,7 +197,7 @@ class FastChecks:
                 t = t.inner
             if isinstance(t, ir.ListType) and isinstance(t.item, ir.Ref):
                 item = self.fmt.definition(t.item.name)
-                if isinstance(item, ir.Model):
+                if isinstance(item, ir.Model) or (isinstance(item, ir.Alias) and isinstance(item.type, ir.TupleType)):
                     return name, self.types.nilable(f.type) or not f.required, item
         return None
 
@@ -174,9 +205,7 @@ class FastChecks:
         """The rule on typed values, or None when this walk cannot decide it."""
         when = None
         if rule.when is not None:
-            if rule.when.pointer:
-                return None
-            when = self.text(model, rule.when.field)
+            when = self.when_text(model, rule.when.field, rule.when.pointer)
             if when is None:
                 return None
         match rule.kind:
@@ -185,7 +214,10 @@ class FastChecks:
                 if found is None or len(rule.pointer) != 1:
                     return None
                 name, nil, item_model = found
-                item = self.text(item_model, rule.pointer[0])
+                if isinstance(item_model, ir.Alias):
+                    item = self.tuple_text(item_model, rule.pointer[0], self.tuple_fields(item_model.name))
+                else:
+                    item = self.text(item_model, rule.pointer[0])
                 if item is None or item.pointer:
                     return None
                 equals = rule.when.equals if rule.kind == "allowed_when" and rule.when is not None else rule.equals or ""

@@ -100,6 +100,7 @@ class GoPackage:
             validate_imports=imports([*(v.type for v in views.parsers.vars), *(h.type for h in helpers)],
                                      *(["math"] if any(map(checks_float, views.fast_models.values())) else [])),
             fast_models=views.fast_models,
+            fast_tuples=views.fast_tuples,
             fast_patterns=views.fast.patterns,
             valid_examples=[json.dumps(data, ensure_ascii=False, separators=(",", ":")) for _, data in fmt.valid_examples],
         )

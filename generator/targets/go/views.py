@@ -406,6 +406,7 @@ class FastText:
 
     name: str
     pointer: bool
+    index: int | None = None  # the when-field is a list of strings and the text is its item at this index
 
 
 @dataclass(frozen=True)
@@ -436,6 +437,15 @@ class FastModel:
     fields: tuple[FastField, ...]
     at_least_one_of: tuple[tuple[FastField, ...], ...]
     rules: tuple[FastRule, ...]
+    sure: bool
+
+
+@dataclass(frozen=True)
+class FastTuple:
+    """A tuple's fast check: each item's check (toTree always writes every item, so the length holds)."""
+
+    name: str
+    items: tuple[tuple[str, FastCheck], ...]  # (Go field, check)
     sure: bool
 
 

@@ -348,3 +348,12 @@ func parseConstrainedPair(v any, c *rt.Context) (ConstrainedPair, bool) {
 func (t ConstrainedPair) toTree() any {
 	return []any{t.Item0, t.Item1}
 }
+
+// fastValid reports whether t is surely valid without building its tree (false: not sure).
+// d is the depth of t in the document.
+func (t ConstrainedPair) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	return true
+}

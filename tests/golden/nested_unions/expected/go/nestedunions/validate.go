@@ -209,3 +209,12 @@ func parsePair(v any, c *rt.Context) (Pair, bool) {
 func (t Pair) toTree() any {
 	return []any{t.Item0, t.Item1}
 }
+
+// fastValid reports whether t is surely valid without building its tree (false: not sure).
+// d is the depth of t in the document.
+func (t Pair) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	return true
+}
