@@ -153,7 +153,7 @@ class Definitions:
             parser = self.parsers.var(f"p{name}_{field}", gotype, self.parsers.parser(item, hint, where))
             items.append(TupleItemView(field, gotype, go_comment(f"{field} is item {i} of the array.", "\t"),
                                        parser, self.encoders.encode(item, hint, where)))
-        self.fast_tuples[name] = self.fast.tuple(name, t, [i.field for i in items], where)
+        self.fast_tuples[name] = self.fast.tuple_check(name, t, [i.field for i in items], where)
         return TupleView(name, doc or go_comment(f"{name} is a fixed-length array."), tuple(items),
                          t.messages["type"], t.messages["prefixItems"])
 

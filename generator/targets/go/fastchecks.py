@@ -146,7 +146,7 @@ class FastChecks:
                     return self.held(d.type)
         return set()
 
-    def tuple(self, name: str, t: ir.TupleType, fields: list[str], where: str) -> FastTuple:
+    def tuple_check(self, name: str, t: ir.TupleType, fields: list[str], where: str) -> FastTuple:
         items = tuple((f, self.check(item, where)) for f, item in zip(fields, t.items))
         return FastTuple(name, items, not any(c.kind == "unsure" for _, c in items))
 
@@ -165,9 +165,9 @@ class FastChecks:
             if f.wire_name != wire:
                 continue
             t = f.type
-            nullable = isinstance(t, ir.NullableType)
-            if nullable:
-                t = t.inner
+            nullable = False
+            if isinstance(t, ir.NullableType):
+                t, nullable = t.inner, True
             textual = isinstance(t, ir.StringType) or (isinstance(t, ir.Ref) and isinstance(self.fmt.definition(t.name), ir.Enum))
             if not textual:
                 return None
