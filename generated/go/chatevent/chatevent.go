@@ -60,6 +60,9 @@ type ChatEvent struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m ChatEvent) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[ChatEvent](m.toTree(), parseChatEvent)
 }
 
@@ -78,6 +81,9 @@ type FunctionCall struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m FunctionCall) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[FunctionCall](m.toTree(), parseFunctionCall)
 }
 
@@ -98,6 +104,9 @@ type ToolCall struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m ToolCall) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[ToolCall](m.toTree(), parseToolCall)
 }
 
@@ -122,6 +131,9 @@ type Message struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m Message) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[Message](m.toTree(), parseMessage)
 }
 
@@ -146,6 +158,9 @@ type RenderMedia struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m RenderMedia) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[RenderMedia](m.toTree(), parseRenderMedia)
 }
 

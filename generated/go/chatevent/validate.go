@@ -127,6 +127,35 @@ func (m ChatEvent) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m ChatEvent) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if m.Messages != nil {
+		for _, x0 := range m.Messages {
+			if !x0.fastValid(d + 2) {
+				return false
+			}
+		}
+	}
+	if m.RenderMedia != nil {
+		if !(*m.RenderMedia).fastValid(d + 1) {
+			return false
+		}
+	}
+	if m.ToolCalls != nil {
+		for _, x0 := range m.ToolCalls {
+			if !x0.fastValid(d + 2) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func parseFunctionCall(v any, c *rt.Context) (FunctionCall, bool) {
 	var out FunctionCall
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -146,6 +175,16 @@ func (m FunctionCall) toTree() any {
 	o.Set("name", m.Name)
 	o.Set("arguments", m.Arguments)
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m FunctionCall) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	return true
 }
 
 func parseToolCall(v any, c *rt.Context) (ToolCall, bool) {
@@ -169,6 +208,24 @@ func (m ToolCall) toTree() any {
 	o.Set("type", m.Type)
 	o.Set("function", m.Function.toTree())
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m ToolCall) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.Type {
+	case "function":
+	default:
+		return false
+	}
+	if !m.Function.fastValid(d + 1) {
+		return false
+	}
+	return true
 }
 
 func parseMessage(v any, c *rt.Context) (Message, bool) {
@@ -207,6 +264,26 @@ func (m Message) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m Message) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if m.ToolCalls != nil {
+		for _, x0 := range m.ToolCalls {
+			if !x0.fastValid(d + 2) {
+				return false
+			}
+		}
+	}
+	if m.Content == nil && m.ToolCalls == nil {
+		return false
+	}
+	return true
+}
+
 func parseRenderMedia(v any, c *rt.Context) (RenderMedia, bool) {
 	var out RenderMedia
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -241,4 +318,17 @@ func (m RenderMedia) toTree() any {
 		o.Set("content_bytes", rt.TreeBytes(m.ContentBytes))
 	}
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m RenderMedia) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if m.URL == nil && m.Content == nil && m.ContentBytes == nil {
+		return false
+	}
+	return true
 }

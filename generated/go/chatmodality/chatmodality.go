@@ -75,6 +75,9 @@ type ChatInput struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m ChatInput) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[ChatInput](m.toTree(), parseChatInput)
 }
 
@@ -93,6 +96,9 @@ type TextBlock struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m TextBlock) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[TextBlock](m.toTree(), parseTextBlock)
 }
 
@@ -117,6 +123,9 @@ type ImageBlock struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m ImageBlock) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[ImageBlock](m.toTree(), parseImageBlock)
 }
 
@@ -141,6 +150,9 @@ type AudioBlock struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m AudioBlock) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[AudioBlock](m.toTree(), parseAudioBlock)
 }
 
@@ -165,6 +177,9 @@ type VideoBlock struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m VideoBlock) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[VideoBlock](m.toTree(), parseVideoBlock)
 }
 
@@ -193,6 +208,9 @@ type ChatMessage struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m ChatMessage) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[ChatMessage](m.toTree(), parseChatMessage)
 }
 
@@ -217,6 +235,9 @@ type ConversationMetadata struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m ConversationMetadata) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[ConversationMetadata](m.toTree(), parseConversationMetadata)
 }
 
@@ -247,6 +268,9 @@ type ChatState struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m ChatState) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[ChatState](m.toTree(), parseChatState)
 }
 

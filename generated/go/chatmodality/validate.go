@@ -104,6 +104,18 @@ func parseMediaSource(v any, c *rt.Context) (MediaSource, bool) {
 	return pMediaSource(v, c)
 }
 
+// fastPattern0 is a pattern Validate's fast path matches.
+var fastPattern0 = rt.Pattern("[^\\t\\n\\v\\f\\r\\x1c-\\x1f \\x{85}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]")
+
+// fastPattern1 is a pattern Validate's fast path matches.
+var fastPattern1 = rt.Pattern("[^\\t\\n\\v\\f\\r\\x1c-\\x1f \\x{85}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]")
+
+// fastPattern2 is a pattern Validate's fast path matches.
+var fastPattern2 = rt.Pattern("[^\\t\\n\\v\\f\\r\\x1c-\\x1f \\x{85}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]")
+
+// fastPattern3 is a pattern Validate's fast path matches.
+var fastPattern3 = rt.Pattern("[^\\t\\n\\v\\f\\r\\x1c-\\x1f \\x{85}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]")
+
 func parseChatInput(v any, c *rt.Context) (ChatInput, bool) {
 	var out ChatInput
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -138,6 +150,13 @@ func (m ChatInput) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m ChatInput) fastValid(d int) bool {
+	return false
+}
+
 func parseTextBlock(v any, c *rt.Context) (TextBlock, bool) {
 	var out TextBlock
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -156,6 +175,21 @@ func (m TextBlock) toTree() any {
 	o.Set("type", m.Type)
 	o.Set("text", m.Text)
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m TextBlock) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.Type {
+	case "text":
+	default:
+		return false
+	}
+	return true
 }
 
 func parseImageBlock(v any, c *rt.Context) (ImageBlock, bool) {
@@ -195,6 +229,32 @@ func (m ImageBlock) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m ImageBlock) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.Type {
+	case "image":
+	default:
+		return false
+	}
+	switch m.Source {
+	case "url", "base64":
+	default:
+		return false
+	}
+	if string(m.Source) == "url" && m.URL == nil {
+		return false
+	}
+	if string(m.Source) == "base64" && m.Data == nil {
+		return false
+	}
+	return true
+}
+
 func parseAudioBlock(v any, c *rt.Context) (AudioBlock, bool) {
 	var out AudioBlock
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -230,6 +290,32 @@ func (m AudioBlock) toTree() any {
 		o.Set("media_type", (*m.MediaType))
 	}
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m AudioBlock) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.Type {
+	case "audio":
+	default:
+		return false
+	}
+	switch m.Source {
+	case "url", "base64":
+	default:
+		return false
+	}
+	if string(m.Source) == "url" && m.URL == nil {
+		return false
+	}
+	if string(m.Source) == "base64" && m.Data == nil {
+		return false
+	}
+	return true
 }
 
 func parseVideoBlock(v any, c *rt.Context) (VideoBlock, bool) {
@@ -269,6 +355,32 @@ func (m VideoBlock) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m VideoBlock) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.Type {
+	case "video":
+	default:
+		return false
+	}
+	switch m.Source {
+	case "url", "base64":
+	default:
+		return false
+	}
+	if string(m.Source) == "url" && m.URL == nil {
+		return false
+	}
+	if string(m.Source) == "base64" && m.Data == nil {
+		return false
+	}
+	return true
+}
+
 func parseChatMessage(v any, c *rt.Context) (ChatMessage, bool) {
 	var out ChatMessage
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -303,6 +415,13 @@ func (m ChatMessage) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m ChatMessage) fastValid(d int) bool {
+	return false
+}
+
 func parseConversationMetadata(v any, c *rt.Context) (ConversationMetadata, bool) {
 	var out ConversationMetadata
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -331,6 +450,13 @@ func (m ConversationMetadata) toTree() any {
 	o.Set("message_count", m.MessageCount)
 	o.Set("participant_roles", rt.TreeList(m.ParticipantRoles, rt.EnumTree[Role]))
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m ConversationMetadata) fastValid(d int) bool {
+	return false
 }
 
 func parseChatState(v any, c *rt.Context) (ChatState, bool) {
@@ -363,6 +489,51 @@ func (m ChatState) toTree() any {
 	o.Set("max_history_size", m.MaxHistorySize)
 	o.Set("default_conversation_id", m.DefaultConversationID)
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m ChatState) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.ModalityType {
+	case "chat":
+	default:
+		return false
+	}
+	if m.LastUpdated != nil {
+		if !rt.TimeRoundTrips((*m.LastUpdated)) {
+			return false
+		}
+	}
+	if float64(m.UpdateCount) < 0 {
+		return false
+	}
+	if m.Messages == nil {
+		return false
+	}
+	for _, x0 := range m.Messages {
+		if !x0.fastValid(d + 2) {
+			return false
+		}
+	}
+	if m.Conversations == nil {
+		return false
+	}
+	for _, x0 := range m.Conversations {
+		if !x0.fastValid(d + 2) {
+			return false
+		}
+	}
+	if float64(m.MaxHistorySize) < 1 {
+		return false
+	}
+	if !fastPattern3.MatchString(m.DefaultConversationID) {
+		return false
+	}
+	return true
 }
 
 func parseContent(v any, c *rt.Context) (Content, bool) {

@@ -77,6 +77,9 @@ type DroidletChat struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m DroidletChat) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[DroidletChat](m.toTree(), parseDroidletChat)
 }
 
@@ -95,6 +98,9 @@ type ContentItem struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m ContentItem) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[ContentItem](m.toTree(), parseContentItem)
 }
 

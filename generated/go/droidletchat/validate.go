@@ -64,6 +64,90 @@ func (m DroidletChat) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m DroidletChat) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if float64(m.Timestamp) < 0 {
+		return false
+	}
+	switch m.ContentType {
+	case "chat_string", "chat_and_media", "chat_and_text_options", "chat_and_media_options", "chat_and_media_and_text_options", "point":
+	default:
+		return false
+	}
+	if m.Content == nil {
+		return false
+	}
+	if len(m.Content) < 1 {
+		return false
+	}
+	for _, x0 := range m.Content {
+		if !x0.fastValid(d + 2) {
+			return false
+		}
+	}
+	found1 := false
+	for _, x := range m.Content {
+		if string(x.ID) == "text" {
+			found1 = true
+			break
+		}
+	}
+	if !found1 {
+		return false
+	}
+	if string(m.ContentType) == "chat_string" {
+		for _, x := range m.Content {
+			switch string(x.ID) {
+			case "text":
+			default:
+				return false
+			}
+		}
+	}
+	if string(m.ContentType) == "chat_and_media" {
+		for _, x := range m.Content {
+			switch string(x.ID) {
+			case "text", "image_link":
+			default:
+				return false
+			}
+		}
+	}
+	if string(m.ContentType) == "chat_and_text_options" {
+		for _, x := range m.Content {
+			switch string(x.ID) {
+			case "text", "response_option":
+			default:
+				return false
+			}
+		}
+	}
+	if string(m.ContentType) == "chat_and_media_options" {
+		for _, x := range m.Content {
+			switch string(x.ID) {
+			case "text", "response_image_link":
+			default:
+				return false
+			}
+		}
+	}
+	if string(m.ContentType) == "chat_and_media_and_text_options" {
+		for _, x := range m.Content {
+			switch string(x.ID) {
+			case "text", "image_link", "response_option":
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func parseContentItem(v any, c *rt.Context) (ContentItem, bool) {
 	var out ContentItem
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -82,4 +166,19 @@ func (m ContentItem) toTree() any {
 	o.Set("id", string(m.ID))
 	o.Set("content", m.Content)
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m ContentItem) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.ID {
+	case "text", "image_link", "response_option", "response_image_link":
+	default:
+		return false
+	}
+	return true
 }

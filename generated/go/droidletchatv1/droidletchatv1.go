@@ -76,6 +76,9 @@ type DroidletChat struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m DroidletChat) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[DroidletChat](m.toTree(), parseDroidletChat)
 }
 

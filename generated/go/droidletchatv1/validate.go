@@ -66,6 +66,98 @@ func (m DroidletChat) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m DroidletChat) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if m.ContentType == nil {
+		return false
+	}
+	if len(m.ContentType) < 1 {
+		return false
+	}
+	if len(m.ContentType) > 1 {
+		return false
+	}
+	for _, x0 := range m.ContentType {
+		switch x0 {
+		case "chat_string", "chat_and_media", "chat_and_text_options", "chat_and_media_options", "chat_and_media_and_text_options":
+		default:
+			return false
+		}
+	}
+	if m.Content == nil {
+		return false
+	}
+	if len(m.Content) < 1 {
+		return false
+	}
+	for _, x0 := range m.Content {
+		if !x0.fastValid(d + 2) {
+			return false
+		}
+	}
+	found1 := false
+	for _, x := range m.Content {
+		if string(x.Kind) == "text" {
+			found1 = true
+			break
+		}
+	}
+	if !found1 {
+		return false
+	}
+	if len(m.ContentType) > 0 && string(m.ContentType[0]) == "chat_string" {
+		for _, x := range m.Content {
+			switch string(x.Kind) {
+			case "text":
+			default:
+				return false
+			}
+		}
+	}
+	if len(m.ContentType) > 0 && string(m.ContentType[0]) == "chat_and_media" {
+		for _, x := range m.Content {
+			switch string(x.Kind) {
+			case "text", "image_link":
+			default:
+				return false
+			}
+		}
+	}
+	if len(m.ContentType) > 0 && string(m.ContentType[0]) == "chat_and_text_options" {
+		for _, x := range m.Content {
+			switch string(x.Kind) {
+			case "text", "response_option":
+			default:
+				return false
+			}
+		}
+	}
+	if len(m.ContentType) > 0 && string(m.ContentType[0]) == "chat_and_media_options" {
+		for _, x := range m.Content {
+			switch string(x.Kind) {
+			case "text", "response_image_link":
+			default:
+				return false
+			}
+		}
+	}
+	if len(m.ContentType) > 0 && string(m.ContentType[0]) == "chat_and_media_and_text_options" {
+		for _, x := range m.Content {
+			switch string(x.Kind) {
+			case "text", "image_link", "response_option":
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func parseContentItem(v any, c *rt.Context) (ContentItem, bool) {
 	var out ContentItem
 	items, ok := v.([]any)
@@ -86,4 +178,18 @@ func parseContentItem(v any, c *rt.Context) (ContentItem, bool) {
 // toTree turns the items into a tree array.
 func (t ContentItem) toTree() any {
 	return []any{string(t.Kind), t.Text}
+}
+
+// fastValid reports whether t is surely valid without building its tree (false: not sure).
+// d is the depth of t in the document.
+func (t ContentItem) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch t.Kind {
+	case "text", "image_link", "response_option", "response_image_link":
+	default:
+		return false
+	}
+	return true
 }

@@ -38,6 +38,9 @@ type ConversationDocument struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m ConversationDocument) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[ConversationDocument](m.toTree(), parseConversationDocument)
 }
 
@@ -60,6 +63,9 @@ type StructuredConversation struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m StructuredConversation) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[StructuredConversation](m.toTree(), parseStructuredConversation)
 }
 
@@ -80,6 +86,9 @@ type ConversationMessage struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m ConversationMessage) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[ConversationMessage](m.toTree(), parseConversationMessage)
 }
 
@@ -104,6 +113,9 @@ type TextDocument struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m TextDocument) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[TextDocument](m.toTree(), parseTextDocument)
 }
 

@@ -72,6 +72,22 @@ func (m ConversationDocument) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m ConversationDocument) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if !rt.RunesWithin(m.ID, 1, -1) {
+		return false
+	}
+	if !m.Conversation.fastValid(d + 1) {
+		return false
+	}
+	return true
+}
+
 func parseStructuredConversation(v any, c *rt.Context) (StructuredConversation, bool) {
 	var out StructuredConversation
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -98,6 +114,48 @@ func (m StructuredConversation) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m StructuredConversation) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if !rt.RunesWithin(m.Source, 1, -1) {
+		return false
+	}
+	if m.People == nil {
+		return false
+	}
+	if len(m.People) < 1 {
+		return false
+	}
+	if !rt.RunesWithin(m.User, 1, -1) {
+		return false
+	}
+	if m.Conversation == nil {
+		return false
+	}
+	if len(m.Conversation) < 1 {
+		return false
+	}
+	for _, x0 := range m.Conversation {
+		if !x0.fastValid(d + 2) {
+			return false
+		}
+	}
+	if !rt.Member(m.People, m.User) {
+		return false
+	}
+	members2 := rt.Members(m.People)
+	for _, x := range m.Conversation {
+		if !members2.Has(x.Speaker) {
+			return false
+		}
+	}
+	return true
+}
+
 func parseConversationMessage(v any, c *rt.Context) (ConversationMessage, bool) {
 	var out ConversationMessage
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -122,6 +180,28 @@ func (m ConversationMessage) toTree() any {
 		o.Set("time", rt.FormatTime(m.Time))
 	}
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m ConversationMessage) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if !rt.RunesWithin(m.Speaker, 1, -1) {
+		return false
+	}
+	if !rt.RunesWithin(m.Content, 1, -1) {
+		return false
+	}
+	if m.Time.IsZero() {
+		return false
+	}
+	if !rt.TimeRoundTrips(m.Time) {
+		return false
+	}
+	return true
 }
 
 func parseTextDocument(v any, c *rt.Context) (TextDocument, bool) {
@@ -154,4 +234,19 @@ func (m TextDocument) toTree() any {
 		o.Set("metadata", rt.TreeMap(m.Metadata, rt.Same[string]))
 	}
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m TextDocument) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if m.Timestamp != nil {
+		if !rt.TimeRoundTrips((*m.Timestamp)) {
+			return false
+		}
+	}
+	return true
 }

@@ -9,11 +9,12 @@ from generator import ir
 from generator.errors import pointer_of
 from generator.naming import Names
 from generator.targets.go.encoders import Encoders
+from generator.targets.go.fastchecks import FastChecks
 from generator.targets.go.literals import go_comment, json_tag
 from generator.targets.go.parsers import Parsers
 from generator.targets.go.rules import reads, rule_step
 from generator.targets.go.types import GoTypes, pointer
-from generator.targets.go.views import (AliasView, ConstView, Default, EnumView, FieldStep, FieldView, KnownView,
+from generator.targets.go.views import (AliasView, FastTuple, ConstView, Default, EnumView, FieldStep, FieldView, KnownView,
                                         ModelView, Step, TupleItemView, TupleView, UnionView, VariantView)
 
 
@@ -27,10 +28,13 @@ class Definitions:
         self.types = GoTypes(fmt, names, self.define_inline)
         self.parsers = Parsers(self.types)
         self.encoders = Encoders(self.types)
+        self.fast = FastChecks(fmt, self.types, self.parsers, self.names.of_model, lambda name: list(self.names.members[name]))
+        self.fast_tuples: dict[str, FastTuple] = {}
         self.unions: list[UnionView] = []
         self.tuples: list[TupleView] = []
         self.enums = [self.enum_view(e) for e in fmt.definitions if isinstance(e, ir.Enum)]
         self.models = [self.model_view(m) for m in fmt.models]
+        self.fast_models = {v.name: self.fast.model(m, v, pointer_of("$defs", m.name)) for m, v in zip(fmt.models, self.models)}
         self.aliases = [a for a in (self.alias_view(d) for d in fmt.definitions if isinstance(d, ir.Alias)) if a is not None]
         self.known = [self.known_view(k) for k in fmt.known_values]
 
@@ -149,6 +153,7 @@ class Definitions:
             parser = self.parsers.var(f"p{name}_{field}", gotype, self.parsers.parser(item, hint, where))
             items.append(TupleItemView(field, gotype, go_comment(f"{field} is item {i} of the array.", "\t"),
                                        parser, self.encoders.encode(item, hint, where)))
+        self.fast_tuples[name] = self.fast.tuple_check(name, t, [i.field for i in items], where)
         return TupleView(name, doc or go_comment(f"{name} is a fixed-length array."), tuple(items),
                          t.messages["type"], t.messages["prefixItems"])
 

@@ -20,10 +20,17 @@ from generator.options import Options
 from generator.render import Templates, header, unknown_kind
 from generator.targets.go.definitions import Definitions
 from generator.targets.go.literals import go_comment, go_const, go_str
-from generator.targets.go.views import ConstantView, GoType
+from generator.targets.go.views import ConstantView, FastCheck, FastModel, GoType
 
 # The templates under templates/go/ and the filters they spell Go with.
 TEMPLATES = Templates(gostr=go_str, goconst=go_const, gonumber=number_literal, unknown=unknown_kind)
+
+
+def checks_float(model: FastModel) -> bool:
+    """Whether a model's fast check reads a float64 (so validate.go imports math)."""
+    def reads(c: FastCheck | None) -> bool:
+        return c is not None and ((c.kind == "number" and not c.integer) or reads(c.inner))
+    return model.sure and any(reads(f.check) for f in model.fields)
 
 
 def imports(types: Iterable[GoType], *always: str) -> list[str]:
@@ -90,7 +97,11 @@ class GoPackage:
             api_validate=f"Validate{fmt.root}",
             phrase=fmt.id.replace("_", " "),
             types_imports=imports(declared, "fmt", *(["encoding/json"] if views.unions or views.tuples else [])),
-            validate_imports=imports([*(v.type for v in views.parsers.vars), *(h.type for h in helpers)]),
+            validate_imports=imports([*(v.type for v in views.parsers.vars), *(h.type for h in helpers)],
+                                     *(["math"] if any(map(checks_float, views.fast_models.values())) else [])),
+            fast_models=views.fast_models,
+            fast_tuples=views.fast_tuples,
+            fast_patterns=views.fast.patterns,
             valid_examples=[json.dumps(data, ensure_ascii=False, separators=(",", ":")) for _, data in fmt.valid_examples],
         )
         base = f"go/{self.package}"

@@ -358,3 +358,100 @@ class ConstantView:
     model: str
     field: str  # the Go field
     value: str | bool | int | float
+
+
+# --- fast checks: a typed walk that only says "valid" or "not sure" (templates/go/fast_check.go.j2) --------
+
+
+@dataclass(frozen=True)
+class FastCheck(Kinded):
+    """How Validate's fast path checks a typed value without building a tree. "unsure" makes it give up, so the
+    exact walk decides (and reports): every construct this walk does not decide must be "unsure", never "none"."""
+
+    kind: str  # "none" | "unsure" | "string" | "number" | "enum" | "date_time" | "list" | "map" | "nullable" | "model"
+    min_length: int | None = None
+    max_length: int | None = None
+    pattern: str = ""  # the package variable holding the compiled pattern, or ""
+    values: tuple[str, ...] | None = None  # enum, string enum or const (one value)
+    integer: bool = False
+    minimum: float | None = None
+    maximum: float | None = None
+    exclusive_minimum: float | None = None
+    exclusive_maximum: float | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+    inner: FastCheck | None = None  # list item, map value, nullable inner
+    pointer: bool = False  # nullable: stored as *T (else a nil slice or map means null)
+    nil_ok: bool = False  # list or map: nil is null, accepted (else null is "must be an array/object")
+    model: str = ""  # model: its type name
+
+    KINDS: ClassVar[frozenset[str]] = frozenset({"none", "unsure", "string", "number", "enum", "date_time", "list", "map",
+                                                  "nullable", "model"})
+
+
+@dataclass(frozen=True)
+class FastField:
+    """A struct field on the fast path: when it is in the tree (presence as FieldView's) and its check."""
+
+    name: str
+    presence: str  # "always" | "not_zero_time" | "not_nil"
+    deref: bool
+    check: FastCheck
+    present: str  # "true" | "nil" | "time": what makes the field present and not null, for at_least_one_of
+
+
+@dataclass(frozen=True)
+class FastText:
+    """A string (or string enum) field that the tree holds as a JSON string: m.<name>, or *m.<name> when pointer (nil: absent)."""
+
+    name: str
+    pointer: bool
+    index: int | None = None  # the when-field is a list of strings and the text is its item at this index
+
+
+@dataclass(frozen=True)
+class FastRule(Kinded):
+    """A rule decided on typed values; a rule that cannot be is not made (the model is then not sure).
+    contains / allowed_when: list is the model's list field, item the text field of each item (a model);
+    required_when: target must be present when the when text equals; member_of: value must be in the sibling list."""
+
+    kind: str  # "contains" | "allowed_when" | "required_when" | "member_of" | "items_member_of"
+    list: str = ""  # member_of: the pool; items_member_of: the list of items whose value must be in pool
+    pool: str = ""  # items_member_of: the list field the items' values must be in
+    list_nil: bool = False  # the list field may be nil (absent: contains and allowed_when pass)
+    item: FastText | None = None
+    equals: str = ""
+    allowed: tuple[str, ...] = ()
+    when: FastText | None = None
+    target: FastField | None = None
+    value: FastText | None = None
+
+    KINDS: ClassVar[frozenset[str]] = frozenset({"contains", "allowed_when", "required_when", "member_of", "items_member_of"})
+
+
+@dataclass(frozen=True)
+class FastModel:
+    """A model's fast check: its fields, then its rules; sure is False when a rule or field is not decided here."""
+
+    name: str
+    fields: tuple[FastField, ...]
+    at_least_one_of: tuple[tuple[FastField, ...], ...]
+    rules: tuple[FastRule, ...]
+    sure: bool
+
+
+@dataclass(frozen=True)
+class FastTuple:
+    """A tuple's fast check: each item's check (toTree always writes every item, so the length holds)."""
+
+    name: str
+    items: tuple[tuple[str, FastCheck], ...]  # (Go field, check)
+    sure: bool
+
+
+@dataclass(frozen=True)
+class FastPattern:
+    """A package variable holding a compiled pattern the fast path matches."""
+
+    name: str
+    pattern: str

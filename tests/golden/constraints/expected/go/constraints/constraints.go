@@ -71,6 +71,9 @@ type Constrained struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m Constrained) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[Constrained](m.toTree(), parseConstrained)
 }
 

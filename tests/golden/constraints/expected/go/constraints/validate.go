@@ -3,6 +3,7 @@
 package constraints
 
 import (
+	"math"
 	"time"
 
 	"github.com/chatspec/chatformats/internal/rt"
@@ -61,6 +62,9 @@ func init() {
 }
 
 var keysConstrained = rt.KeySet("name", "code", "kind", "level", "at", "blob", "count", "step", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "budget", "short")
+
+// fastPattern0 is a pattern Validate's fast path matches.
+var fastPattern0 = rt.Pattern("^[A-Z]{3}-[0-9]+(?:\\n?\\z)")
 
 func parseConstrained(v any, c *rt.Context) (Constrained, bool) {
 	var out Constrained
@@ -153,6 +157,122 @@ func (m Constrained) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m Constrained) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if !rt.RunesWithin(m.Name, 2, 4) {
+		return false
+	}
+	if m.Code != nil {
+		if !fastPattern0.MatchString((*m.Code)) {
+			return false
+		}
+	}
+	if m.Kind != nil {
+		switch *m.Kind {
+		case "fixed":
+		default:
+			return false
+		}
+	}
+	if m.Level != nil {
+		switch *m.Level {
+		case "low", "mid", "high":
+		default:
+			return false
+		}
+	}
+	if m.At != nil {
+		if !rt.TimeRoundTrips((*m.At)) {
+			return false
+		}
+	}
+	if float64(m.Count) < 1 {
+		return false
+	}
+	if float64(m.Count) > 10 {
+		return false
+	}
+	if m.Step != nil {
+		if float64((*m.Step)) <= -5 {
+			return false
+		}
+		if float64((*m.Step)) >= 5 {
+			return false
+		}
+	}
+	if m.Ratio != nil {
+		if math.IsNaN((*m.Ratio)) || math.IsInf((*m.Ratio), 0) {
+			return false
+		}
+		if float64((*m.Ratio)) <= 0 {
+			return false
+		}
+		if float64((*m.Ratio)) >= 1 {
+			return false
+		}
+	}
+	if m.Temperature != nil {
+		if math.IsNaN((*m.Temperature)) || math.IsInf((*m.Temperature), 0) {
+			return false
+		}
+		if float64((*m.Temperature)) < -273.15 {
+			return false
+		}
+		if float64((*m.Temperature)) > 100.5 {
+			return false
+		}
+	}
+	if m.Tags != nil {
+		return false
+	}
+	if m.Values != nil {
+		return false
+	}
+	if m.Anything != nil {
+		return false
+	}
+	if m.Either != nil {
+		return false
+	}
+	if m.Whole != nil {
+		return false
+	}
+	if m.Pair != nil {
+		return false
+	}
+	if m.Limits != nil {
+		for _, x0 := range m.Limits {
+			if float64(x0) < 0 {
+				return false
+			}
+		}
+	}
+	if m.Nickname != nil {
+		if !rt.RunesWithin((*m.Nickname), -1, 3) {
+			return false
+		}
+	}
+	if m.Budget != nil {
+		if math.IsNaN((*m.Budget)) || math.IsInf((*m.Budget), 0) {
+			return false
+		}
+		if float64((*m.Budget)) < 0 {
+			return false
+		}
+	}
+	if m.Short != nil {
+		if !rt.RunesWithin((*m.Short), -1, 1) {
+			return false
+		}
+	}
+	return true
+}
+
 func parseConstrainedEither(v any, c *rt.Context) (ConstrainedEither, bool) {
 	var out ConstrainedEither
 	switch rt.JSONKind(v) {
@@ -227,4 +347,13 @@ func parseConstrainedPair(v any, c *rt.Context) (ConstrainedPair, bool) {
 // toTree turns the items into a tree array.
 func (t ConstrainedPair) toTree() any {
 	return []any{t.Item0, t.Item1}
+}
+
+// fastValid reports whether t is surely valid without building its tree (false: not sure).
+// d is the depth of t in the document.
+func (t ConstrainedPair) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	return true
 }

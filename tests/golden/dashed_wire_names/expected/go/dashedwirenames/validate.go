@@ -24,6 +24,9 @@ func init() {
 
 var keysHeaders = rt.KeySet("content-type", "x-request-id", "2fa-code", "max.age", "ünïcode")
 
+// fastPattern0 is a pattern Validate's fast path matches.
+var fastPattern0 = rt.Pattern("^[0-9]{6}(?:\\n?\\z)")
+
 func parseHeaders(v any, c *rt.Context) (Headers, bool) {
 	var out Headers
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -55,4 +58,22 @@ func (m Headers) toTree() any {
 		o.Set("ünïcode", (*m.NCode))
 	}
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m Headers) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if !fastPattern0.MatchString(m.N2faCode) {
+		return false
+	}
+	if m.MaxAge != nil {
+		if float64((*m.MaxAge)) < 0 {
+			return false
+		}
+	}
+	return true
 }

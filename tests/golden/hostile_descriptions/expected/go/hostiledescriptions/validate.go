@@ -18,6 +18,9 @@ func init() {
 	pHostile_Raw = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 }
 
+// fastPattern0 is a pattern Validate's fast path matches.
+var fastPattern0 = rt.Pattern("^[^\"\\\\]*(?:\\n?\\z)")
+
 func parseHostile(v any, c *rt.Context) (Hostile, bool) {
 	var out Hostile
 	obj, ok := rt.ExpectObject(c, v, "must be an object, \"really\"")
@@ -40,4 +43,17 @@ func (m Hostile) toTree() any {
 	}
 	o.Set("raw", m.Raw)
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m Hostile) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if !fastPattern0.MatchString(m.Text) {
+		return false
+	}
+	return true
 }

@@ -49,6 +49,9 @@ type Keywords struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m Keywords) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[Keywords](m.toTree(), parseKeywords)
 }
 
@@ -67,6 +70,9 @@ type Struct struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m Struct) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[Struct](m.toTree(), parseStruct)
 }
 

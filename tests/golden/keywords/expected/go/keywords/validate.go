@@ -3,6 +3,8 @@
 package keywords
 
 import (
+	"math"
+
 	"github.com/chatspec/chatformats/internal/rt"
 )
 
@@ -87,6 +89,26 @@ func (m Keywords) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m Keywords) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if m.Range != nil {
+		if math.IsNaN((*m.Range)) || math.IsInf((*m.Range), 0) {
+			return false
+		}
+	}
+	if m.Nested != nil {
+		if !(*m.Nested).fastValid(d + 1) {
+			return false
+		}
+	}
+	return true
+}
+
 func parseStruct(v any, c *rt.Context) (Struct, bool) {
 	var out Struct
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -107,4 +129,14 @@ func (m Struct) toTree() any {
 		o.Set("map", rt.TreeMap(m.Map, rt.Same[string]))
 	}
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m Struct) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	return true
 }

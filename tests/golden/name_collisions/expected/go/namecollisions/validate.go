@@ -49,3 +49,13 @@ func (m Collisions) toTree() any {
 	}
 	return o
 }
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m Collisions) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	return true
+}

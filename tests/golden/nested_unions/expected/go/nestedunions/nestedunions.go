@@ -36,6 +36,9 @@ type Envelope struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m Envelope) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[Envelope](m.toTree(), parseEnvelope)
 }
 
@@ -54,6 +57,9 @@ type TextPart struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m TextPart) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[TextPart](m.toTree(), parseTextPart)
 }
 
@@ -72,6 +78,9 @@ type RefPart struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m RefPart) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[RefPart](m.toTree(), parseRefPart)
 }
 

@@ -56,6 +56,13 @@ func (m Envelope) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m Envelope) fastValid(d int) bool {
+	return false
+}
+
 func parseTextPart(v any, c *rt.Context) (TextPart, bool) {
 	var out TextPart
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -76,6 +83,21 @@ func (m TextPart) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m TextPart) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.Kind {
+	case "text":
+	default:
+		return false
+	}
+	return true
+}
+
 func parseRefPart(v any, c *rt.Context) (RefPart, bool) {
 	var out RefPart
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -94,6 +116,13 @@ func (m RefPart) toTree() any {
 	o.Set("kind", m.Kind)
 	o.Set("inner", m.Inner.toTree())
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m RefPart) fastValid(d int) bool {
+	return false
 }
 
 func parseBody(v any, c *rt.Context) (Body, bool) {
@@ -179,4 +208,13 @@ func parsePair(v any, c *rt.Context) (Pair, bool) {
 // toTree turns the items into a tree array.
 func (t Pair) toTree() any {
 	return []any{t.Item0, t.Item1}
+}
+
+// fastValid reports whether t is surely valid without building its tree (false: not sure).
+// d is the depth of t in the document.
+func (t Pair) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	return true
 }

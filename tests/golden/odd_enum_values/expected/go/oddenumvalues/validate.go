@@ -47,3 +47,25 @@ func (m Holder) toTree() any {
 	}
 	return o
 }
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m Holder) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.Mode {
+	case "", "1st", "with space", "a-b", "a_b", "None", "class", "func", "ünï", "pipe|value", "<b>html</b>":
+	default:
+		return false
+	}
+	if m.Status != nil {
+		switch *m.Status {
+		case "ok", "not-ok", "OK":
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -43,6 +43,9 @@ type Flags struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m Flags) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[Flags](m.toTree(), parseFlags)
 }
 
@@ -59,6 +62,9 @@ type Inner struct {
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
 func (m Inner) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
 	return rt.Check[Inner](m.toTree(), parseInner)
 }
 

@@ -64,6 +64,24 @@ func (m Flags) toTree() any {
 	return o
 }
 
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m Flags) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if m.OptionalList == nil {
+		return false
+	}
+	if m.OptionalRef != nil {
+		if !(*m.OptionalRef).fastValid(d + 1) {
+			return false
+		}
+	}
+	return true
+}
+
 func parseInner(v any, c *rt.Context) (Inner, bool) {
 	var out Inner
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -80,4 +98,20 @@ func (m Inner) toTree() any {
 	o := rt.NewObject()
 	o.Set("n", m.N)
 	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m Inner) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if float64(m.N) < 1 {
+		return false
+	}
+	if float64(m.N) > 10 {
+		return false
+	}
+	return true
 }

@@ -1,0 +1,71 @@
+package rt
+
+import (
+	"time"
+	"unicode/utf8"
+)
+
+// Helpers of the generated Validate fast paths: each answers "surely valid"
+// (true) or "not sure" (false), never more; the exact walk reports problems.
+
+// RunesWithin reports whether s has at least min and at most max code points
+// (a negative bound is no bound), counting them only when its byte length
+// does not decide (a string has no more code points than bytes).
+func RunesWithin(s string, min, max int) bool {
+	if min <= 0 && (max < 0 || len(s) <= max) {
+		return true
+	}
+	if min > 0 && len(s) < min {
+		return false
+	}
+	n := utf8.RuneCountInString(s)
+	return n >= min && (max < 0 || n <= max)
+}
+
+// TimeRoundTrips reports whether FormatTime's text of t is a date-time
+// ParseTime accepts: a year from 1 to 9999 and an offset within a day.
+func TimeRoundTrips(t time.Time) bool {
+	if year := t.Year(); year < 1 || year > 9999 {
+		return false
+	}
+	_, offset := t.Zone()
+	return offset > -86400 && offset < 86400
+}
+
+// Member reports whether s is an item of items (a scan: for one lookup).
+func Member(items []string, s string) bool {
+	for _, item := range items {
+		if item == s {
+			return true
+		}
+	}
+	return false
+}
+
+// MemberSet answers many "is s an item of the list" lookups in linear time
+// overall: a short list is scanned, a longer one is put in a set once.
+type MemberSet struct {
+	items []string
+	set   map[string]struct{}
+}
+
+// Members makes the MemberSet of items.
+func Members(items []string) MemberSet {
+	if len(items) <= 16 {
+		return MemberSet{items: items}
+	}
+	set := make(map[string]struct{}, len(items))
+	for _, item := range items {
+		set[item] = struct{}{}
+	}
+	return MemberSet{set: set}
+}
+
+// Has reports whether s is an item.
+func (m MemberSet) Has(s string) bool {
+	if m.set != nil {
+		_, ok := m.set[s]
+		return ok
+	}
+	return Member(m.items, s)
+}

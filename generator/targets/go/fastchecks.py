@@ -1,0 +1,253 @@
+"""Fast checks: Validate's typed walk, which only says "valid" or "not sure, run the exact walk".
+
+The exact walk (toTree, then the model's parser) stays the one source of error messages; the fast
+check must never pass a value the exact walk rejects, so every construct it cannot decide is "unsure".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from generator import ir
+from generator.targets.go.parsers import Parsers
+from generator.targets.go.types import GoTypes
+from generator.targets.go.views import (FastCheck, FastField, FastModel, FastPattern, FastRule, FastText, FastTuple, FieldView,
+                                        ModelView)
+
+UNSURE = FastCheck("unsure")
+NONE = FastCheck("none")
+
+
+def container(c: FastCheck) -> FastCheck:
+    """A list or map check, or "none" when it checks nothing (no bounds, nil allowed, items unchecked)."""
+    if c.nil_ok and c.min_items is None and c.max_items is None and c.inner is not None and c.inner.kind == "none":
+        return NONE
+    return c
+
+
+class FastChecks:
+    """The fast checks of one package's models, and the patterns they match."""
+
+    def __init__(self, fmt: ir.Format, types: GoTypes, parsers: Parsers, go_fields: Callable[[ir.Model], list[str]],
+                 tuple_fields: Callable[[str], list[str]]) -> None:
+        self.fmt = fmt
+        self.tuple_fields = tuple_fields  # a tuple's Go field names, in item order
+        self.go_fields = go_fields  # a model's Go field names, in field order
+        self.types = types
+        self.parsers = parsers
+        self.patterns: list[FastPattern] = []
+
+    def check(self, t: ir.TypeRef, where: str, nil_ok: bool = False) -> FastCheck:
+        match t:
+            case ir.StringType():
+                pattern = ""
+                if t.pattern is not None:
+                    pattern = f"fastPattern{len(self.patterns)}"
+                    self.patterns.append(FastPattern(pattern, self.parsers.pattern(t.pattern, where) or ""))
+                values = t.enum if t.enum is not None else None
+                if t.const is not None:
+                    values = (t.const,) if values is None else tuple(v for v in values if v == t.const)
+                if t.min_length is None and t.max_length is None and not pattern and values is None:
+                    return NONE
+                return FastCheck("string", min_length=t.min_length, max_length=t.max_length, pattern=pattern, values=values)
+            case ir.NumericType():
+                bounds = (t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum)
+                if t.integer and all(b is None for b in bounds):
+                    return NONE  # an int64 is always an integer in range
+                return FastCheck("number", integer=t.integer, minimum=t.minimum, maximum=t.maximum,
+                                 exclusive_minimum=t.exclusive_minimum, exclusive_maximum=t.exclusive_maximum)
+            case ir.BooleanType() | ir.BytesType():
+                return NONE
+            case ir.DateTimeType():
+                return FastCheck("date_time")
+            case ir.ListType():
+                if t.unique_items:
+                    return UNSURE
+                return container(FastCheck("list", min_items=t.min_items, max_items=t.max_items,
+                                           inner=self.check(t.item, where), nil_ok=nil_ok))
+            case ir.MapType():
+                return container(FastCheck("map", inner=self.check(t.value, where), nil_ok=nil_ok))
+            case ir.NullableType():
+                inner = self.check(t.inner, where, nil_ok=True)
+                if self.types.nilable(t.inner):
+                    return inner if inner.kind in ("list", "map", "none") else UNSURE
+                return NONE if inner.kind == "none" else FastCheck("nullable", inner=inner, pointer=True)
+            case ir.Ref():
+                d = self.fmt.definition(t.name)
+                if isinstance(d, ir.Model):
+                    return FastCheck("model", model=t.name)
+                if isinstance(d, ir.Enum):
+                    return FastCheck("enum", values=d.values)
+                if isinstance(d, ir.Alias) and isinstance(d.type, ir.TupleType):
+                    return FastCheck("model", model=t.name)
+                return UNSURE
+            case _:  # any JSON, unions, tuples: the exact walk decides
+                return UNSURE
+
+    def model(self, model: ir.Model, view: ModelView, where: str) -> FastModel:
+        fields: dict[str, FastField] = {}
+        for f, fv in zip(model.fields, view.fields):
+            fields[f.wire_name] = self.field(f, fv, where)
+        groups = tuple(tuple(fields[w] for w in r.fields) for r in model.rules if r.kind == "at_least_one_of")
+        rules = [self.rule(model, r, fields) for r in model.rules if r.kind != "at_least_one_of" and not self.up_two(r)]
+        rules.extend(self.items_rules(model, fields))
+        sure = all(r is not None for r in rules) and not any(
+            f.presence != "not_nil" and f.check.kind == "unsure" for f in fields.values())
+        return FastModel(model.name, tuple(fields.values()), groups, tuple(r for r in rules if r is not None), sure)
+
+    @staticmethod
+    def up_two(rule: ir.Rule) -> bool:
+        """A member_of rule whose pool is a list field of the model holding a list of this model (up 2):
+        the model cannot check it, its holder does (items_rules); alone, as the exact walk has it, it holds."""
+        return rule.kind == "member_of" and rule.up == 2 and len(rule.pointer) == 1
+
+    def items_rules(self, model: ir.Model, fields: dict[str, FastField]) -> list[FastRule | None]:
+        """The up-2 member_of rules of the models this model holds: checked here when it holds them in a
+        list field and has the pool; any other holding of such a model is not decided here (None)."""
+        out: list[FastRule | None] = []
+        names = dict(zip((f.wire_name for f in model.fields), self.go_fields(model)))
+        for f in model.fields:
+            held = self.held(f.type)
+            for child_name in sorted(held):
+                child = self.fmt.definition(child_name)
+                assert isinstance(child, ir.Model)
+                for r in child.rules:
+                    if not self.up_two(r):
+                        continue
+                    found = self.model_list(model, f.wire_name)
+                    value = self.text(child, r.fields[0])
+                    pool = next((p for p in model.fields if p.wire_name == r.pointer[0]), None)
+                    if (found is None or not isinstance(found[2], ir.Model) or found[2].name != child_name or value is None or pool is None
+                            or not (isinstance(pool.type, ir.ListType) and isinstance(pool.type.item, ir.StringType))):
+                        out.append(None)
+                        continue
+                    out.append(FastRule("items_member_of", list=names[f.wire_name], pool=fields[pool.wire_name].name, value=value))
+        return out
+
+    def held(self, t: ir.TypeRef) -> set[str]:
+        """The models a field type holds anywhere inside it."""
+        match t:
+            case ir.ListType():
+                return self.held(t.item)
+            case ir.MapType():
+                return self.held(t.value)
+            case ir.NullableType():
+                return self.held(t.inner)
+            case ir.UnionType():
+                return {n for v in t.variants for n in self.held(v)}
+            case ir.TupleType():
+                return {n for v in t.items for n in self.held(v)}
+            case ir.Ref():
+                d = self.fmt.definition(t.name)
+                if isinstance(d, ir.Model):
+                    return {t.name}
+                if isinstance(d, ir.Alias):
+                    return self.held(d.type)
+        return set()
+
+    def tuple_check(self, name: str, t: ir.TupleType, fields: list[str], where: str) -> FastTuple:
+        items = tuple((f, self.check(item, where)) for f, item in zip(fields, t.items))
+        return FastTuple(name, items, not any(c.kind == "unsure" for _, c in items))
+
+    def tuple_text(self, alias: ir.Alias, token: str, fields: list[str]) -> FastText | None:
+        """The item of a tuple at a pointer token, if it is a string or string enum."""
+        assert isinstance(alias.type, ir.TupleType)
+        if not token.isdigit() or int(token) >= len(alias.type.items):
+            return None
+        t = alias.type.items[int(token)]
+        textual = isinstance(t, ir.StringType) or (isinstance(t, ir.Ref) and isinstance(self.fmt.definition(t.name), ir.Enum))
+        return FastText(fields[int(token)], pointer=False) if textual else None
+
+    def text(self, model: ir.Model, wire: str) -> FastText | None:
+        """The field as a JSON string in the tree, if it is a string or string enum (else None: not decided here)."""
+        for f, name in zip(model.fields, self.go_fields(model)):
+            if f.wire_name != wire:
+                continue
+            t = f.type
+            nullable = False
+            if isinstance(t, ir.NullableType):
+                t, nullable = t.inner, True
+            textual = isinstance(t, ir.StringType) or (isinstance(t, ir.Ref) and isinstance(self.fmt.definition(t.name), ir.Enum))
+            if not textual:
+                return None
+            return FastText(name, pointer=nullable or not (f.required or f.has_default or bool(f.default_factory)))
+        return None
+
+    def when_text(self, model: ir.Model, wire: str, pointer: tuple[str, ...]) -> FastText | None:
+        """The when-field's text: the field itself, or (pointer "<i>") item i of a required list of strings."""
+        if not pointer:
+            return self.text(model, wire)
+        if len(pointer) != 1 or not pointer[0].isdigit():
+            return None
+        for f, name in zip(model.fields, self.go_fields(model)):
+            if f.wire_name == wire and f.required and isinstance(f.type, ir.ListType):
+                item = f.type.item
+                if isinstance(item, ir.StringType) or (isinstance(item, ir.Ref) and isinstance(self.fmt.definition(item.name), ir.Enum)):
+                    return FastText(name, pointer=False, index=int(pointer[0]))
+        return None
+
+    def model_list(self, model: ir.Model, wire: str) -> tuple[str, bool, ir.Model | ir.Alias] | None:
+        """A list-of-models field: its Go name, whether it may be nil, and the item model."""
+        for f, name in zip(model.fields, self.go_fields(model)):
+            if f.wire_name != wire:
+                continue
+            t = f.type
+            if isinstance(t, ir.NullableType):
+                t = t.inner
+            if isinstance(t, ir.ListType) and isinstance(t.item, ir.Ref):
+                item = self.fmt.definition(t.item.name)
+                if isinstance(item, ir.Model) or (isinstance(item, ir.Alias) and isinstance(item.type, ir.TupleType)):
+                    return name, self.types.nilable(f.type) or not f.required, item
+        return None
+
+    def rule(self, model: ir.Model, rule: ir.Rule, fields: dict[str, FastField]) -> FastRule | None:
+        """The rule on typed values, or None when this walk cannot decide it."""
+        when = None
+        if rule.when is not None:
+            when = self.when_text(model, rule.when.field, rule.when.pointer)
+            if when is None:
+                return None
+        match rule.kind:
+            case "contains" | "allowed_when":
+                found = self.model_list(model, rule.fields[0])
+                if found is None or len(rule.pointer) != 1:
+                    return None
+                name, nil, item_model = found
+                if isinstance(item_model, ir.Alias):
+                    item = self.tuple_text(item_model, rule.pointer[0], self.tuple_fields(item_model.name))
+                else:
+                    item = self.text(item_model, rule.pointer[0])
+                if item is None or item.pointer:
+                    return None
+                equals = rule.when.equals if rule.kind == "allowed_when" and rule.when is not None else rule.equals or ""
+                return FastRule(rule.kind, list=name, list_nil=nil, item=item, equals=equals,
+                                allowed=rule.allowed, when=when)
+            case "required_when":
+                return FastRule(rule.kind, target=fields[rule.fields[0]], equals=rule.when.equals if rule.when else "", when=when)
+            case "member_of":
+                value = self.text(model, rule.fields[0])
+                if rule.up != 0 or len(rule.pointer) != 1 or value is None:
+                    return None
+                pool = next((f for f in model.fields if f.wire_name == rule.pointer[0]), None)
+                if pool is None or not (isinstance(pool.type, ir.ListType) and isinstance(pool.type.item, ir.StringType)):
+                    return None
+                return FastRule(rule.kind, list=fields[rule.pointer[0]].name, value=value)
+        return None
+
+    def field(self, f: ir.Field, view: FieldView, where: str) -> FastField:
+        check = self.check(f.type, where)
+        deref = view.deref
+        if view.presence == "not_nil":
+            # Only a non-nil value is in the tree: check what it points to, or the slice or map itself.
+            if check.kind == "nullable" and check.inner is not None:
+                check, deref = check.inner, True
+            elif check.kind in ("list", "map"):
+                check = container(replace(check, nil_ok=True))
+        if view.presence == "not_zero_time":
+            present = "time"
+        elif view.presence == "not_nil" or self.types.nilable(f.type):
+            present = "nil"
+        else:
+            present = "true"
+        return FastField(view.name, view.presence, deref, check, present)
