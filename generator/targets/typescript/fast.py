@@ -5,7 +5,7 @@ A fast function returns rt.UNSURE at the first thing it is not sure of, and runT
 the exact walk (the parse functions), so messages and their order come from one place.
 Everything here is conservative: a case left out only costs time. Which models take the
 values above them (for member_of's relative pointers) and how deep a model's checks read
-are worked out as for the Python fast path (generator/targets/python/fast.py).
+are worked out in generator/fastpath.py, as for the Python fast path.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Callable, Literal, Union
 
 from generator import ir
 from generator.naming import constant_case
-from generator.targets.python.fast import JSON_KINDS, FastBuilder
+from generator.fastpath import JSON_KINDS, ModelGraph
 from generator.targets.typescript.literals import to_typescript, ts_number, ts_str
 
 
@@ -154,7 +154,7 @@ def fast_fn(model: str) -> str:
 
 class TsFastBuilder:
     def __init__(self, fmt: ir.Format) -> None:
-        self.base = FastBuilder(fmt)
+        self.base = ModelGraph(fmt)
         self.regexes: dict[str, str] = {}  # RegExp expression -> constant
         self.sets: dict[str, str] = {}  # Set expression -> constant
 
