@@ -273,3 +273,32 @@ def test_a_list_of_quick_items_still_reports_the_depth_limit_and_every_bad_item_
     assert items([["a", "b"]], ctx) is rt.INVALID
     assert [(e.path, e.keyword) for e in ctx.reported()] == [("/x" * (rt.MAX_DEPTH - 1) + f"/0/{i}", "depth") for i in (0, 1)]
     assert rt._QUICK.get(items) is None  # no whole-list attempt: a failure would be repeated item by item
+
+
+def test_items_a_failed_fast_attempt_built_are_kept_by_the_exact_walk_which_still_reports_every_problem() -> None:
+    sys.path.insert(0, str(ROOT / "generated" / "python"))
+    try:
+        mod = importlib.import_module("chatformats.droidlet_chat_v1")
+    finally:
+        sys.path.pop(0)
+    rt = mod._rt
+    doc = {"speaker_id": "a", "timestamp": 1, "content_type": ["chat_and_media"],
+           "content": [["text", "hi"], ["image_link", "u"], ["text", 5], ["image_link", "v"], [3, "w"]]}
+    with pytest.raises(rt.Unsure) as caught:
+        mod._fast_droidlet_chat(doc, 0)
+    done = caught.value.done
+    assert done == {(id(doc["content"]), 2): (doc["content"], [("text", "hi"), ("image_link", "u")])}
+    with pytest.raises(mod.ValidationError) as kept:
+        rt.parse(mod._parse_droidlet_chat, doc, done)
+    with pytest.raises(mod.ValidationError) as walked:
+        rt.parse(mod._parse_droidlet_chat, doc)
+    assert [(e.path, e.message) for e in kept.value.errors] == [(e.path, e.message) for e in walked.value.errors]
+    assert [e.path for e in walked.value.errors] == ["/content/2/1", "/content/4/0"]
+    # Kept items are used only for the same list object at the same depth.
+    other = {**doc, "content": [list(item) for item in doc["content"]]}
+    with pytest.raises(mod.ValidationError) as elsewhere:
+        rt.parse(mod._parse_droidlet_chat, other, {(id(doc["content"]), 2): (doc["content"], [("text", "hi")] * 5)})
+    assert [e.path for e in elsewhere.value.errors] == ["/content/2/1", "/content/4/0"]
+    good = {**doc, "content": [["text", "hi"], ["image_link", "u"]]}
+    fake = {(id(good["content"]), 3): (good["content"], [("text", "WRONG")])}
+    assert rt.parse(mod._parse_droidlet_chat, good, fake).content == [("text", "hi"), ("image_link", "u")]

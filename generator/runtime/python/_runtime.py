@@ -36,6 +36,9 @@ _MISSING: Final = object()
 
 Parser = Callable[[Any, "Context"], Any]
 
+Done = dict[tuple[int, int], tuple[list[Any], list[Any]]]
+"""(id of a list, its items' depth) -> (the list, its first items as built): see keep_items."""
+
 Quick = Callable[[Any], Any]
 """A parser's check without a Context: the value the parser builds when it is surely valid,
 INVALID when not sure (the parser then runs and says what is wrong)."""
@@ -134,6 +137,7 @@ class Context:
         "_path",
         "_values",
         "_pools",
+        "_done",
     )
 
     def __init__(self, root: object) -> None:
@@ -153,6 +157,8 @@ class Context:
         # rules with a relative JSON pointer (e.g. "2/people") look up there.
         self._values: list[object] = [root]
         self._pools: dict[int, tuple[object, frozenset[str] | None]] = {}
+        self._done: Done | None = None
+        """Lists whose first items a failed fast attempt built (keep_items): kept, not walked again."""
 
     def error(
         self,
@@ -290,6 +296,13 @@ class Context:
         """The values above the one being parsed, nearest last (a fast function's anc)."""
         return tuple(self._values[:-1])
 
+    def keep(self, unsure: Unsure) -> None:
+        """Keep the items a failed fast attempt built, for list_of."""
+        if unsure.done is not None:
+            if self._done is None:
+                self._done = {}
+            self._done.update(unsure.done)
+
     def mark(self) -> int:
         return self.count
 
@@ -309,9 +322,12 @@ def _show(value: object) -> str:
     return type(value).__name__
 
 
-def parse(parser: Parser, data: object) -> Any:
-    """Run a parser on a whole document; raise ValidationError listing every problem."""
+def parse(parser: Parser, data: object, done: Done | None = None) -> Any:
+    """Run a parser on a whole document; raise ValidationError listing every problem.
+
+    done: the items a failed fast attempt built (Unsure.done), which the walk keeps."""
     ctx = Context(data)
+    ctx._done = done
     result = parser(data, ctx)
     if ctx.count:
         raise ValidationError(ctx.reported())
@@ -1055,16 +1071,23 @@ def list_of(
             ctx.error(msgs["maxItems"], "maxItems")
         if unique_items and _has_duplicates(value, len(ctx._path) + 1):
             ctx.error(msgs["uniqueItems"], "uniqueItems")
+        result: list[Any] = []
+        start = 0
+        if ctx._done is not None:
+            kept = ctx._done.get((id(value), len(ctx._path) + 1))
+            if kept is not None and kept[0] is value:
+                result = kept[1]  # built by a fast attempt: surely valid, no problem to report
+                start = len(result)
+        rest = enumerate(value[start:], start) if start else enumerate(value)
         if len(ctx._path) + item_levels <= MAX_DEPTH:
             # Context.child's quick attempt, without a call per item that passes.
-            result = []
-            for i, v in enumerate(value):
+            for i, v in rest:
                 built = item_quick(v)
                 if built is INVALID:
                     built = ctx.child(i, v, item)
                 result.append(built)
         else:
-            result = [ctx.child(i, v, item) for i, v in enumerate(value)]
+            result.extend(ctx.child(i, v, item) for i, v in rest)
         return INVALID if ctx.failed_since(mark) else result
 
     # No quick check of a whole list: after a failed attempt the walk would try each item again.
@@ -1352,6 +1375,17 @@ def _dump_leaf(value: object) -> Any:
 
 class Unsure(Exception):
     """The fast path cannot vouch for a value: run the exact walk."""
+
+    done: Done | None = None
+    """The lists whose first items the fast attempt built before it stopped (keep_items)."""
+
+
+def keep_items(unsure: Unsure, items: list[Any], depth: int, built: list[Any]) -> None:
+    """Hand the items of a list built before a fast attempt stopped (models that read no
+    ancestor, at `depth`) to the exact walk: list_of keeps them instead of checking them again."""
+    if unsure.done is None:
+        unsure.done = {}
+    unsure.done[(id(items), depth)] = (items, built)
 
 
 ABSENT: Final = _MISSING
