@@ -1077,7 +1077,9 @@ def list_of(
         if ctx._done is not None:
             kept = ctx._done.get((id(value), len(ctx._path) + 1))
             if kept is not None and kept[0] is value:
-                result = kept[1]  # built by a fast attempt: surely valid, no problem to report
+                result = kept[
+                    1
+                ]  # built by a fast attempt: surely valid, no problem to report
                 start = len(result)
         rest = enumerate(value[start:], start) if start else enumerate(value)
         if len(ctx._path) + item_levels <= MAX_DEPTH:
@@ -1127,7 +1129,11 @@ def tuple_of(items: tuple[Parser, ...], msgs: Mapping[str, str]) -> Parser:
             result.append(built)
         return tuple(result)
 
-    return _quick(parse_tuple, quick_tuple, 1 + max((q[1] for q in quicks if q is not None), default=0))
+    return _quick(
+        parse_tuple,
+        quick_tuple,
+        1 + max((q[1] for q in quicks if q is not None), default=0),
+    )
 
 
 def map_of(value_parser: Parser, msgs: Mapping[str, str]) -> Parser:
@@ -1383,7 +1389,8 @@ class Unsure(Exception):
 
 def keep_items(unsure: Unsure, items: list[Any], depth: int, built: list[Any]) -> None:
     """Hand the items of a list built before a fast attempt stopped (models that read no
-    ancestor, at `depth`) to the exact walk: list_of keeps them instead of checking them again."""
+    ancestor, at `depth`) to the exact walk: list_of keeps them instead of checking them again.
+    """
     if unsure.done is None:
         unsure.done = {}
     unsure.done[(id(items), depth)] = (items, built)
