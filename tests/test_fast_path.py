@@ -287,7 +287,7 @@ def test_items_a_failed_fast_attempt_built_are_kept_by_the_exact_walk_which_stil
     with pytest.raises(rt.Unsure) as caught:
         mod._fast_droidlet_chat(doc, 0)
     done = caught.value.done
-    assert done == {(id(doc["content"]), 2): (doc["content"], [("text", "hi"), ("image_link", "u")])}
+    assert done == {(id(doc["content"]), 2): (doc["content"], [("text", "hi"), ("image_link", "u")], ())}
     with pytest.raises(mod.ValidationError) as kept:
         rt.parse(mod._parse_droidlet_chat, doc, done)
     with pytest.raises(mod.ValidationError) as walked:
@@ -297,8 +297,33 @@ def test_items_a_failed_fast_attempt_built_are_kept_by_the_exact_walk_which_stil
     # Kept items are used only for the same list object at the same depth.
     other = {**doc, "content": [list(item) for item in doc["content"]]}
     with pytest.raises(mod.ValidationError) as elsewhere:
-        rt.parse(mod._parse_droidlet_chat, other, {(id(doc["content"]), 2): (doc["content"], [("text", "hi")] * 5)})
+        rt.parse(mod._parse_droidlet_chat, other, {(id(doc["content"]), 2): (doc["content"], [("text", "hi")] * 5, ())})
     assert [e.path for e in elsewhere.value.errors] == ["/content/2/1", "/content/4/0"]
     good = {**doc, "content": [["text", "hi"], ["image_link", "u"]]}
-    fake = {(id(good["content"]), 3): (good["content"], [("text", "WRONG")])}
+    fake = {(id(good["content"]), 3): (good["content"], [("text", "WRONG")], ())}
     assert rt.parse(mod._parse_droidlet_chat, good, fake).content == [("text", "hi"), ("image_link", "u")]
+
+
+def test_kept_items_of_models_that_read_ancestors_are_used_only_below_the_same_ancestors() -> None:
+    rt = _runtime()
+    parser = rt.list_of(rt.any_json({"type": "must be JSON"}), {"type": "must be an array"})  # no quick check
+    items, holder, other = [[1], float("nan")], {"k": 1}, {"k": 1}
+    kept = {(id(items), 2): (items, ["KEPT"], (holder, items))}
+    original = rt.Context.child
+    for root, walked in ((holder, [1]), (other, [0, 1])):
+        ctx = rt.Context(root)
+        ctx._done = kept
+        ctx._path.append("k")
+        ctx._values.append(items)
+        keys: list[Any] = []
+
+        def spy(self: Any, key: Any, value: Any, parser: Any) -> Any:
+            keys.append(key)
+            return original(self, key, value, parser)
+
+        rt.Context.child = spy
+        try:
+            assert parser(items, ctx) is rt.INVALID
+        finally:
+            rt.Context.child = original
+        assert keys == walked and [e.path for e in ctx.reported()] == ["/k/1"]

@@ -37,8 +37,9 @@ _MISSING: Final = object()
 
 Parser = Callable[[Any, "Context"], Any]
 
-Done = dict[tuple[int, int], tuple[list[Any], list[Any]]]
-"""(id of a list, its items' depth) -> (the list, its first items as built): see keep_items."""
+Done = dict[tuple[int, int], tuple[list[Any], list[Any], tuple[object, ...]]]
+"""(id of a list, its items' depth) -> (the list, its first items as built, the values above
+them that the items read, nearest last): see keep_items."""
 
 Quick = Callable[[Any], Any]
 """A parser's check without a Context: the value the parser builds when it is surely valid,
@@ -1076,7 +1077,11 @@ def list_of(
         start = 0
         if ctx._done is not None:
             kept = ctx._done.get((id(value), len(ctx._path) + 1))
-            if kept is not None and kept[0] is value:
+            if (
+                kept is not None
+                and kept[0] is value
+                and _same_above(kept[2], ctx._values)
+            ):
                 result = kept[
                     1
                 ]  # built by a fast attempt: surely valid, no problem to report
@@ -1387,13 +1392,28 @@ class Unsure(Exception):
     """The lists whose first items the fast attempt built before it stopped (keep_items)."""
 
 
-def keep_items(unsure: Unsure, items: list[Any], depth: int, built: list[Any]) -> None:
-    """Hand the items of a list built before a fast attempt stopped (models that read no
-    ancestor, at `depth`) to the exact walk: list_of keeps them instead of checking them again.
+def keep_items(
+    unsure: Unsure,
+    items: list[Any],
+    depth: int,
+    built: list[Any],
+    above: tuple[object, ...] = (),
+) -> None:
+    """Hand the items of a list built before a fast attempt stopped (at `depth`, reading no
+    ancestor but those in `above`, the list last) to the exact walk: list_of keeps them
+    instead of checking them again, for the same list at the same depth below the same values.
     """
     if unsure.done is None:
         unsure.done = {}
-    unsure.done[(id(items), depth)] = (items, built)
+    unsure.done[(id(items), depth)] = (items, built, above)
+
+
+def _same_above(above: tuple[object, ...], values: list[object]) -> bool:
+    """Whether the values above a list's items (the list last) end with `above`, the same objects."""
+    if len(above) > len(values):
+        return False
+    start = len(values) - len(above)
+    return all(a is values[start + i] for i, a in enumerate(above))
 
 
 ABSENT: Final = _MISSING

@@ -556,8 +556,13 @@ def _fast_structured_conversation(obj: Any, depth: int) -> StructuredConversatio
     if not isinstance(v1, list) or len(v1) < 1:
         raise _rt.Unsure
     a2 = (obj, v1)
-    f_conversation = [_fast_conversation_message(x2, depth + 2, a2) for x2 in v1]
-
+    f_conversation = []
+    try:
+        for x2 in v1:
+            f_conversation.append(_fast_conversation_message(x2, depth + 2, a2))
+    except _rt.Unsure as unsure:
+        _rt.keep_items(unsure, v1, depth + 2, f_conversation, a2)
+        raise
     if not _rt.fast_member_of(f_user, obj, ("people",)):
         raise _rt.Unsure
     return StructuredConversation(
