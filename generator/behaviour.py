@@ -44,10 +44,22 @@ from generator.options import DEFAULT_GO_MODULE
 MANIFEST = "behaviour.toml"
 FOLDER = "behaviour"
 
-# The manifest's keys; anything else is a misspelling.
-_LANGUAGES = ("python", "go", "docs")
-_KEYS = ("majors", "since", *_LANGUAGES, "extends", "needs", "constants")
-_EXTENSIONS = {"python": ".py", "go": ".go", "docs": ".md"}
+
+
+# The languages a manifest may name, each with its file's extension, in registry order. Each is
+# a target's `behaviour` (generator.targets.base.Target); a stage may not read the registry, so
+# tests/test_architecture.py holds this table equal to the registered targets' declarations.
+LANGUAGES = {"python": ".py", "go": ".go", "docs": ".md", "typescript": ".ts"}
+
+
+def _extensions() -> dict[str, str]:
+    """The languages a manifest may name, with their extensions, e.g. {"python": ".py", ...}."""
+    return dict(LANGUAGES)
+
+
+def _keys() -> tuple[str, ...]:
+    """The manifest's keys; anything else is a misspelling."""
+    return ("majors", "since", *_extensions(), "extends", "needs", "constants")
 
 # The one substitution in stored Go: imports of the generated module are written with
 # the default module path (DEFAULT_GO_MODULE) and rewritten to the module actually
@@ -149,10 +161,12 @@ def _load_set(folder: Path, shown: str, format_id: str, subfolders_allowed: bool
         raise SpecError(manifest, None, "nests arrays or tables too deeply to read", "write the manifest flat, as generator/behaviour.py shows") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise SpecError(manifest, None, f"cannot be read ({exc})", "check that it is a readable UTF-8 file") from None
+    keys = _keys()
+    extensions = _extensions()
     for key in data:
-        if key not in _KEYS:
-            close = difflib.get_close_matches(key, _KEYS, n=1)
-            raise SpecError(manifest, f"/{key}", f"unknown key {key!r} (known: {', '.join(_KEYS)})",
+        if key not in keys:
+            close = difflib.get_close_matches(key, keys, n=1)
+            raise SpecError(manifest, f"/{key}", f"unknown key {key!r} (known: {', '.join(keys)})",
                             f"did you mean {close[0]!r}?" if close else "remove it")
     if ("majors" in data) == ("since" in data):
         raise SpecError(manifest, "", "give exactly one of since (this major and every later one, e.g. since = 1) or majors "
@@ -167,11 +181,10 @@ def _load_set(folder: Path, shown: str, format_id: str, subfolders_allowed: bool
         raise SpecError(manifest, "/since", "since must be a major version, e.g. since = 1", "name the first major this behaviour applies to")
     sources: dict[str, str] = {}
     texts: dict[str, str] = {}
-    for language in _LANGUAGES:
+    for language, ext in extensions.items():
         name = data.get(language)
         if name is None:
             continue
-        ext = _EXTENSIONS[language]
         if not (isinstance(name, str) and re.fullmatch(r"[A-Za-z0-9_.-]+", name) and name.endswith(ext) and name != MANIFEST):
             raise SpecError(manifest, f"/{language}", f"{language} must name a {ext} file in this folder, e.g. {language} = \"{language}{ext}\"",
                             "give the file's name, without a folder")
@@ -185,7 +198,7 @@ def _load_set(folder: Path, shown: str, format_id: str, subfolders_allowed: bool
             raise SpecError(f"{shown}/{name}", None, f"cannot be read ({exc})", "check that it is a readable UTF-8 file") from None
         sources[language] = f"{shown}/{name}"
     if not sources:
-        raise SpecError(manifest, "", "names no behaviour file", "name at least one of python, go, docs")
+        raise SpecError(manifest, "", "names no behaviour file", "name at least one of " + ", ".join(extensions))
     named = {Path(s).name for s in sources.values()} | {MANIFEST}
     for entry in sorted(folder.iterdir()):
         if entry.is_dir() and subfolders_allowed:
@@ -298,7 +311,8 @@ def _find_field(fmt: ir.Format, key: str) -> tuple[ir.Model | None, ir.Field | N
 
 def problems(fmt: ir.Format, b: Behaviour) -> list[tuple[str, str, str]]:
     """What in the format breaks the behaviour's declarations: (pointer in the manifest, problem, fix)."""
-    code = " and ".join(Path(s).name for s in b.sources.values())
+    files = [Path(s).name for s in b.sources.values()]
+    code = files[0] if len(files) == 1 else ", ".join(files[:-1]) + " and " + files[-1]  # e.g. "python.py, go.go and docs.md"
     out: list[tuple[str, str, str]] = []
     models = {m.name for m in fmt.models}
     for language, extended in b.extends.items():
@@ -563,3 +577,43 @@ def resolve(sets: tuple[Behaviour, ...], fmt: ir.Format) -> Behaviour | None:
     elif fmt.id == sets[0].format_id:
         check_latest(fmt, list(sets))
     return b
+
+
+@dataclass(frozen=True)
+class TypeScriptParts:
+    imports: list[str]  # imports of the package's other modules, kept as written, e.g. ['import * as v1 from "./droidlet_chat_v1.js";']
+    code: str  # the rest of the file, placed at the end of the generated module
+
+
+# An import statement of the package's own modules, with the comments and blank lines before it.
+_TS_IMPORT_RE = re.compile(r'(?:[ \t]*(?://[^\n]*)?\n)*import\s[^;]*?\sfrom\s+"(\./[A-Za-z0-9_]+\.js)";[ \t]*(?:\n|$)', re.S)
+
+
+def typescript_parts(b: Behaviour) -> TypeScriptParts:
+    """typescript.ts split up: the file is real TypeScript beside the generated package, so it
+    imports what it uses from "./<format>.js" (its own module: dropped, the code lands in it)
+    and "./runtime.js" (only as `import * as rt from "./runtime.js"`, which the module has);
+    imports of the package's other modules are kept. Imports come first (comments above
+    them go with them); the rest is code."""
+    text = b.texts["typescript"]
+    shown = b.sources["typescript"]
+    own = f"./{b.format_id}.js"
+    imports: list[str] = []
+    rest = text
+    while (match := _TS_IMPORT_RE.match(rest)) is not None:
+        statement = re.sub(r"\s+", " ", match.group(0)[match.group(0).index("import"):].strip())
+        target = match.group(1)
+        if target == "./runtime.js":
+            if statement != 'import * as rt from "./runtime.js";':
+                raise SpecError(shown, None, f"imports the runtime as {statement!r}",
+                                'write `import * as rt from "./runtime.js";` (the module imports it so) and use rt.<name>')
+        elif target != own:
+            imports.append(statement)
+        rest = rest[match.end():]
+    code = rest.strip("\n")
+    for m in re.finditer(r"^\s*import\s", code, re.M):
+        line = code[: m.start()].count("\n") + 1
+        raise SpecError(shown, None, f"an import after other code (line {line} of the code)", "move every import to the top of the file")
+    if not code.strip():
+        raise SpecError(shown, None, "holds no code besides its imports", f"write the behaviour or take typescript out of {b.manifest}")
+    return TypeScriptParts(imports, re.sub(r"\n{3,}", "\n\n", code) + "\n")

@@ -598,3 +598,12 @@ def test_every_module_level_name_in_the_generator_is_read_by_chatspec_itself() -
 def test_the_names_read_elsewhere_exist() -> None:
     defined = {name for _, _, name in _module_level_names()}
     assert set(READ_ELSEWHERE) <= defined, f"stale READ_ELSEWHERE entries: {sorted(set(READ_ELSEWHERE) - defined)}"
+
+
+def test_the_behaviour_languages_are_exactly_the_registered_targets_that_place_behaviour() -> None:
+    # behaviour.py is a stage and may not read the registry; its table mirrors the targets' declarations.
+    from generator import behaviour
+
+    declared = {t.behaviour[0]: t.behaviour[1] for t in REGISTRY if t.behaviour is not None}
+    assert list(behaviour.LANGUAGES.items()) == list(declared.items()), (
+        "generator/behaviour.py LANGUAGES must list every registered target's `behaviour` (key, extension), in registry order")

@@ -151,9 +151,9 @@ def test_making_input_id_required_and_taking_the_major_bump_is_refused_naming_th
     done = run_chatspec(project, "generate")
     assert done.returncode == 2
     assert done.stderr.startswith("chatspec: specs/chat_modality/behaviour/behaviour.toml: at /needs/ChatMessage.input_id: ChatMessage.input_id: ")
-    assert "python.py and go.go and docs.md rely on it being 'optional string'" in done.stderr
+    assert "python.py, go.go, docs.md and typescript.ts rely on it being 'optional string'" in done.stderr
     assert "but chat_modality 2.0.0 (specs/chat_modality/spec.json) makes it 'string'" in done.stderr
-    assert "hint: update python.py and go.go and docs.md for the new shape" in done.stderr
+    assert "hint: update python.py, go.go, docs.md and typescript.ts for the new shape" in done.stderr
 
     # Limiting the behaviour to major 1 instead: the new major must not silently lose it either.
     _set_manifest(project, "chat_modality", "since = 1", "majors = [1]")
@@ -322,7 +322,7 @@ def test_a_constant_the_spec_does_not_give_is_refused(tmp_path: Path) -> None:
 def test_a_malformed_manifest_is_refused_with_its_file(tmp_path: Path, manifest: str, problem: str) -> None:
     project = _copy_specs(tmp_path, "structured_conversation")
     folder = project / "specs" / "structured_conversation" / "behaviour"
-    for name in ("python.py", "docs.md"):
+    for name in ("python.py", "docs.md", "typescript.ts"):
         (folder / name).unlink()
     (folder / MANIFEST).write_text(manifest, encoding="utf-8")
     error = _refusal(project)

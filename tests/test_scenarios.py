@@ -97,6 +97,39 @@ def test_go(path: Path, go_outcomes: dict[str, list[dict[str, Any]]]) -> None:
     compare(path, "Go", go_outcomes[str(path)])
 
 
+# The formats whose behaviour has TypeScript (specs/<format>/behaviour/typescript.ts).
+TYPESCRIPT_FORMATS = sorted(p.parent.parent.name for p in (ROOT / "specs").glob("*/behaviour/typescript.ts"))
+TYPESCRIPT_FILES = [p for p in FILES if p.parent.name in TYPESCRIPT_FORMATS]
+
+
+@pytest.fixture(scope="module")
+def typescript_outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
+    """Every scenario of a format with TypeScript behaviour, run through the committed
+    generated/typescript package (compiled with the pinned tsc) by tests/typescript/scenarios.mjs."""
+    from typescript_driver import compile_package, node_available, write_tree
+
+    if not node_available():
+        pytest.skip("node is not installed")
+    folder = tmp_path_factory.mktemp("typescript_scenarios")
+    source = ROOT / "generated" / "typescript"
+    write_tree({p.relative_to(source).as_posix(): p.read_text(encoding="utf-8") for p in source.rglob("*") if p.is_file()}, folder)
+    dist = compile_package(folder)
+    scenarios = [load(p) for p in TYPESCRIPT_FILES]
+    done = subprocess.run(["node", str(ROOT / "tests" / "typescript" / "scenarios.mjs"), str(dist)],
+                          input=json.dumps(scenarios), capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-4000:]
+    return dict(zip(map(str, TYPESCRIPT_FILES), json.loads(done.stdout)))
+
+
+def test_typescript_behaviour_covers_the_event_stream_build_chat_and_the_text_document() -> None:
+    assert {"chat_event", "droidlet_chat", "structured_conversation"} <= set(TYPESCRIPT_FORMATS)
+
+
+@pytest.mark.parametrize("path", TYPESCRIPT_FILES, ids=[f"{p.parent.name}/{p.stem}" for p in TYPESCRIPT_FILES])
+def test_typescript(path: Path, typescript_outcomes: dict[str, list[dict[str, Any]]]) -> None:
+    compare(path, "TypeScript", typescript_outcomes[str(path)])
+
+
 def test_every_format_has_scenarios() -> None:
     formats = {p.parent.name for p in FILES}
     assert formats == {"chat_modality", "chat_event", "droidlet_chat", "structured_conversation"}

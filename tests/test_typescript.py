@@ -157,18 +157,22 @@ def test_texts_the_engines_json_parse_reads_differently_get_pythons_verdicts(ts_
     _compare(_verdicts(ts_dist, cases), expected, [f"{f} {str(t)[:200]}" for f, t, _ in cases])
 
 
-def test_the_readme_example_compiles_against_the_generated_package(tmp_path: Path) -> None:
+def test_the_readme_examples_compile_against_the_generated_package(tmp_path: Path) -> None:
     import re
+    import textwrap
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Using the generated TypeScript", 1)[1]
-    code = re.search(r"```ts\n(.*?)```", section, re.S)
-    assert code is not None
+    section = readme.split("## Using the generated TypeScript", 1)[1].split("\n## ", 1)[0]
+    codes = re.findall(r"^( *)```ts\n(.*?)^ *```", section, re.S | re.M)
+    assert len(codes) >= 2, "the API example and the behaviour example"
     source = GENERATED / "typescript"
     write_tree({p.relative_to(source).as_posix(): p.read_text(encoding="utf-8") for p in source.rglob("*") if p.is_file()}, tmp_path)
-    example = code.group(1).replace('"@chatspec/chatformats"', '"./index.js"')
-    (tmp_path / "src" / "readme_example.ts").write_text("declare const text: string;\ndeclare const console: { log(...data: unknown[]): void };\n" + example + "export {};\n", encoding="utf-8")
-    assert (compile_package(tmp_path) / "readme_example.js").is_file()
+    for i, (_, code) in enumerate(codes):
+        example = textwrap.dedent(code).replace('"@chatspec/chatformats"', '"./index.js"')
+        (tmp_path / "src" / f"readme_example_{i}.ts").write_text(
+            "declare const text: string;\ndeclare const console: { log(...data: unknown[]): void };\n" + example + "export {};\n", encoding="utf-8")
+    dist = compile_package(tmp_path)
+    assert all((dist / f"readme_example_{i}.js").is_file() for i in range(len(codes)))
 
 
 def test_the_differential_fuzzer_compares_the_typescript_and_reports_a_difference(ts_dist: Path) -> None:

@@ -63,6 +63,9 @@ class Target(ABC):
     name: str  # the --lang value and the folder under generated/, e.g. "go"
     vendoring: Vendoring | None = None  # None: not something another repository vendors
     naming: NamingPolicy | None = None  # how it spells identifiers (generator.naming's pass); None: it spells none
+    # The stored behaviour source it places: (the manifest's key, the file's extension), e.g.
+    # ("go", ".go") reads `go = "go.go"` of specs/<format>/behaviour/behaviour.toml; None: it places none.
+    behaviour: tuple[str, str] | None = None
 
     @abstractmethod
     def render(self, ctx: Context) -> dict[str, str]:

@@ -420,6 +420,7 @@ class DocsTarget(Target):
     """generated/docs/*.md, the schemas to download beside them, and generated/mkdocs.yml."""
 
     name = "docs"
+    behaviour = ("docs", ".md")
 
     def render(self, ctx: Context) -> dict[str, str]:
         labels = nav_labels(list(ctx.formats))

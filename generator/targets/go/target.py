@@ -49,6 +49,7 @@ def check_module(path: str) -> None:
 
 class GoTarget(Target):
     name = "go"
+    behaviour = ("go", ".go")
     vendoring = Vendoring(
         flag="--module",
         help="the Go module path, e.g. example.com/app/chat (with --lang go): its first element a domain with a dot",

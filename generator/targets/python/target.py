@@ -40,6 +40,7 @@ def package_folder(out: Path, name: str) -> Path:
 
 class PythonTarget(Target):
     name = "python"
+    behaviour = ("python", ".py")
     vendoring = Vendoring(
         flag="--package",
         help="the Python package name, e.g. chatmodels (with --lang python): an ASCII identifier, not a keyword or standard-library module",

@@ -8,8 +8,10 @@ template per construct (templates/typescript/*.j2).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from generator import ir
+from generator.behaviour import Behaviour
 from generator.naming import NamingPolicy
 from generator.options import DEFAULT_TYPESCRIPT_PACKAGE, Options
 from generator.targets.base import Context, Description, Target, Vendoring
@@ -40,7 +42,8 @@ def check_package(name: str) -> None:
         raise refuse("is not an npm package name (lowercase letters, digits, - . _ ~, optionally under one @scope/)")
 
 
-def render_package(formats: list[ir.Format], package: str = DEFAULT_TYPESCRIPT_PACKAGE) -> dict[str, str]:
+def render_package(formats: list[ir.Format], package: str = DEFAULT_TYPESCRIPT_PACKAGE,
+                   behaviours: Mapping[str, Behaviour] | None = None) -> dict[str, str]:
     """Every file of generated/typescript/, keyed by path under generated/."""
     from generator import runtime
     from generator.render import header, render
@@ -54,12 +57,13 @@ def render_package(formats: list[ir.Format], package: str = DEFAULT_TYPESCRIPT_P
         f"{BASE}/src/index.ts": render("typescript/index.ts.j2", header=header(None), ids=[f.id for f in formats]),
     }
     for fmt in formats:
-        files[f"{BASE}/src/{fmt.id}.ts"] = render("typescript/module.ts.j2", m=module_view(fmt))
+        files[f"{BASE}/src/{fmt.id}.ts"] = render("typescript/module.ts.j2", m=module_view(fmt, (behaviours or {}).get(fmt.id)))
     return files
 
 
 class TypeScriptTarget(Target):
     name = "typescript"
+    behaviour = ("typescript", ".ts")
     vendoring = Vendoring(
         flag="--package",
         help="the npm package name, e.g. @acme/chat (with --lang typescript)",
@@ -74,7 +78,7 @@ class TypeScriptTarget(Target):
     naming = NamingPolicy("TypeScript", "TypeScript property", lambda name: name, reserved_types=RESERVED_TYPES)
 
     def render(self, ctx: Context) -> dict[str, str]:
-        return render_package(list(ctx.formats), ctx.options.typescript_package)
+        return render_package(list(ctx.formats), ctx.options.typescript_package, ctx.behaviours)
 
     def shared_files(self, options: Options) -> frozenset[str]:
         return frozenset({f"{BASE}/package.json", f"{BASE}/tsconfig.json", f"{BASE}/src/runtime.ts", f"{BASE}/src/index.ts"})

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from generator import ir
+from generator.behaviour import Behaviour, typescript_parts
+from generator.behaviour import constants as behaviour_constants
 from generator.errors import SpecError, pointer_of
 from generator.naming import constant_case, pascal_case
 from generator.render import header
@@ -84,6 +87,11 @@ class ModuleView:
     api_validate: str
     api_stringify: str
     uses: tuple[str, ...]  # runtime types the module's own types name
+    # From the format's behaviour set (specs/<format>/behaviour/typescript.ts), when it has TypeScript:
+    behaviour_imports: tuple[str, ...] = ()  # imports of the package's other modules
+    behaviour_constants: tuple[tuple[str, str, str], ...] = ()  # (name, doc, value), e.g. CHAT_STATE_MAX_HISTORY_SIZE_DEFAULT
+    behaviour_source: str = ""  # the stored file, as shown
+    behaviour: str = ""  # its code, placed at the end of the module
 
 
 def _str_list(items: tuple[str, ...] | list[str]) -> str:
@@ -222,6 +230,7 @@ def exported_names(view: ModuleView) -> list[tuple[str, str]]:
     names += [(view.api_parse, "the format parser"), (view.api_validate, "the root validator"),
               (view.api_stringify, "the root serialiser")]
     names += [(c, "a parser constant") for c, _ in view.parsers]
+    names += [(c, "a constant the behaviour reads") for c, _, _ in view.behaviour_constants]
     return names
 
 
@@ -231,7 +240,9 @@ def _wire_of(fmt: ir.Format, known: ir.KnownValues) -> str:
     return next(f.wire_name for f in model.fields if f.name == known.field)
 
 
-def module_view(fmt: ir.Format) -> ModuleView:
+def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleView:
+    b = behaviour if behaviour is not None and "typescript" in behaviour.texts else None
+    parts = typescript_parts(b) if b is not None else None
     parsers: list[tuple[str, str]] = []
     enums = tuple(
         EnumView(name=e.name, doc=ts_doc(e.description or e.name), literal=" | ".join(ts_str(v) for v in e.values),
@@ -256,7 +267,7 @@ def module_view(fmt: ir.Format) -> ModuleView:
     spelled = " ".join([*(m_.type for m in models for m_ in m.fields), *(a.type for a in aliases)])
     root = fmt.root
     view = ModuleView(
-        header=header(fmt.source),
+        header=header(fmt.source, b.source("typescript") if b is not None else None),
         doc=ts_doc(f"{fmt.title} (format {fmt.id}, version {fmt.version}).\n\n{fmt.description}".strip()),
         format_id=ts_str(fmt.id),
         version=ts_str(fmt.version),
@@ -270,6 +281,13 @@ def module_view(fmt: ir.Format) -> ModuleView:
         api_validate=f"validate{root}",
         api_stringify=f"stringify{root}",
         uses=tuple(n for n in ("DateTimeString", "JsonData") if n in spelled),
+        behaviour_imports=tuple(parts.imports) if parts is not None else (),
+        behaviour_constants=tuple(
+            (f"{constant_case(c.model)}_{constant_case(c.field)}_{c.facet.upper()}", ts_doc(f"The {c.facet} of {c.model}.{c.field} in the spec."),
+             ts_str(c.value) if isinstance(c.value, str) else json.dumps(c.value))
+            for c in behaviour_constants(fmt, b)) if b is not None else (),
+        behaviour_source=b.source("typescript") or "" if b is not None else "",
+        behaviour=parts.code if parts is not None else "",
     )
     seen: dict[str, str] = {}
     for name, what in exported_names(view):
