@@ -219,3 +219,111 @@ def test_json_fits_is_unsure_of_cycles_shared_containers_deep_values_and_huge_nu
     assert rt.json_fits(deep, 10) and not rt.json_fits(deep, 9)
     assert not rt.json_fits({"n": 10**5000}, 128) and not rt.json_fits(float("inf"), 128) and not rt.json_fits({1: "x"}, 128)
     assert rt.json_fits({"n": 10**300, "f": 1.5, "b": True, "z": None}, 128)
+
+
+_QUICK_VALUES: list[Any] = [
+    None, True, False, 0, 1, -1, 7, 1.0, 1.5, -0.0, 2**63 - 1, 2**63, -(2**63), -(2**63) - 1, 10**400, float("nan"),
+    float("inf"), "", "a", "abc", "abcdef", "zz", [], ["a"], ["a", "b"], ["a", 1], [1, "a"], ["a", "b", "c"], ("a", "b"),
+    {}, {"k": "v"}, {1: "v"}, b"ab",
+]
+
+
+def _quick_parsers(rt: Any) -> dict[str, Any]:
+    """The combinators that get a quick check, with every option their quick check reads."""
+    text = rt.string({"type": "t", "minLength": "l", "maxLength": "m", "pattern": "p", "enum": "e", "const": "c"},
+                     min_length=1, max_length=3, pattern="^[a-c]+$")
+    kinds = rt.string({"type": "t", "enum": "e"}, enum=frozenset({"a", "b"}))
+    fixed = rt.string({"type": "t", "const": "c"}, const="a")
+    whole = rt.integer({"type": "t", "int64": "i", "minimum": "lo", "exclusiveMaximum": "hi"}, minimum=-1, exclusive_maximum=7)
+    real = rt.number({"type": "t", "maximum": "hi", "exclusiveMinimum": "lo"}, maximum=7, exclusive_minimum=-1)
+    flag = rt.boolean({"type": "t"})
+    pair = rt.tuple_of((kinds, text), {"type": "t", "prefixItems": "p"})
+    return {"string": text, "enum": kinds, "const": fixed, "integer": whole, "number": real, "boolean": flag,
+            "nullable": rt.nullable(whole), "tuple": pair, "nested tuple": rt.tuple_of((pair, rt.nullable(fixed)), {"type": "t", "prefixItems": "p"})}
+
+
+@pytest.mark.parametrize("name", ["string", "enum", "const", "integer", "number", "boolean", "nullable", "tuple", "nested tuple"])
+def test_a_quick_check_builds_what_its_exact_parser_builds_or_is_not_sure(name: str) -> None:
+    rt = _runtime()
+    parser = _quick_parsers(rt)[name]
+    quick, _ = rt._QUICK[parser]
+    values = [*_QUICK_VALUES, *([[a, b] for a in _QUICK_VALUES[:20] for b in _QUICK_VALUES[:20]] if "tuple" in name else [])]
+    for value in values:
+        ctx = rt.Context(value)
+        exact = parser(value, ctx)
+        fast = quick(value)
+        if fast is not rt.INVALID:
+            assert ctx.count == 0 and exact is not rt.INVALID, (name, value)
+            assert (type(fast), fast) == (type(exact), exact), (name, value)
+
+
+def test_a_list_of_quick_items_still_reports_the_depth_limit_and_every_bad_item_at_its_pointer() -> None:
+    rt = _runtime()
+    pair = rt.tuple_of((rt.string({"type": "must be a string"}), rt.string({"type": "must be a string"})), {"type": "t", "prefixItems": "p"})
+    items = rt.list_of(pair, {"type": "must be an array"})
+    doc = [["a", "b"], ["c", 1], ["d", "e"], [2, "f"]]
+    ctx = rt.Context(doc)
+    assert items(doc, ctx) is rt.INVALID
+    assert [(e.path, e.message) for e in ctx.reported()] == [("/1/1", "must be a string"), ("/3/0", "must be a string")]
+    ctx = rt.Context(doc)
+    assert items([["a", "b"]], ctx) == [("a", "b")]
+    # Two levels below a list at depth MAX_DEPTH - 1 the exact walk stops: the quick check must not step over it.
+    ctx = rt.Context(doc)
+    ctx._path.extend(["x"] * (rt.MAX_DEPTH - 1))
+    assert items([["a", "b"]], ctx) is rt.INVALID
+    assert [(e.path, e.keyword) for e in ctx.reported()] == [("/x" * (rt.MAX_DEPTH - 1) + f"/0/{i}", "depth") for i in (0, 1)]
+    assert rt._QUICK.get(items) is None  # no whole-list attempt: a failure would be repeated item by item
+
+
+def test_items_a_failed_fast_attempt_built_are_kept_by_the_exact_walk_which_still_reports_every_problem() -> None:
+    sys.path.insert(0, str(ROOT / "generated" / "python"))
+    try:
+        mod = importlib.import_module("chatformats.droidlet_chat_v1")
+    finally:
+        sys.path.pop(0)
+    rt = mod._rt
+    doc = {"speaker_id": "a", "timestamp": 1, "content_type": ["chat_and_media"],
+           "content": [["text", "hi"], ["image_link", "u"], ["text", 5], ["image_link", "v"], [3, "w"]]}
+    with pytest.raises(rt.Unsure) as caught:
+        mod._fast_droidlet_chat(doc, 0)
+    done = caught.value.done
+    assert done == {(id(doc["content"]), 2): (doc["content"], [("text", "hi"), ("image_link", "u")], ())}
+    with pytest.raises(mod.ValidationError) as kept:
+        rt.parse(mod._parse_droidlet_chat, doc, done)
+    with pytest.raises(mod.ValidationError) as walked:
+        rt.parse(mod._parse_droidlet_chat, doc)
+    assert [(e.path, e.message) for e in kept.value.errors] == [(e.path, e.message) for e in walked.value.errors]
+    assert [e.path for e in walked.value.errors] == ["/content/2/1", "/content/4/0"]
+    # Kept items are used only for the same list object at the same depth.
+    other = {**doc, "content": [list(item) for item in doc["content"]]}
+    with pytest.raises(mod.ValidationError) as elsewhere:
+        rt.parse(mod._parse_droidlet_chat, other, {(id(doc["content"]), 2): (doc["content"], [("text", "hi")] * 5, ())})
+    assert [e.path for e in elsewhere.value.errors] == ["/content/2/1", "/content/4/0"]
+    good = {**doc, "content": [["text", "hi"], ["image_link", "u"]]}
+    fake = {(id(good["content"]), 3): (good["content"], [("text", "WRONG")], ())}
+    assert rt.parse(mod._parse_droidlet_chat, good, fake).content == [("text", "hi"), ("image_link", "u")]
+
+
+def test_kept_items_of_models_that_read_ancestors_are_used_only_below_the_same_ancestors() -> None:
+    rt = _runtime()
+    parser = rt.list_of(rt.any_json({"type": "must be JSON"}), {"type": "must be an array"})  # no quick check
+    items, holder, other = [[1], float("nan")], {"k": 1}, {"k": 1}
+    kept = {(id(items), 2): (items, ["KEPT"], (holder, items))}
+    original = rt.Context.child
+    for root, walked in ((holder, [1]), (other, [0, 1])):
+        ctx = rt.Context(root)
+        ctx._done = kept
+        ctx._path.append("k")
+        ctx._values.append(items)
+        keys: list[Any] = []
+
+        def spy(self: Any, key: Any, value: Any, parser: Any) -> Any:
+            keys.append(key)
+            return original(self, key, value, parser)
+
+        rt.Context.child = spy
+        try:
+            assert parser(items, ctx) is rt.INVALID
+        finally:
+            rt.Context.child = original
+        assert keys == walked and [e.path for e in ctx.reported()] == ["/k/1"]

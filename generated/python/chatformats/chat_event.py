@@ -88,9 +88,9 @@ class ChatEvent:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_chat_event(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: ChatEvent = _rt.parse(_parse_chat_event, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: ChatEvent = _rt.parse(_parse_chat_event, data, done)
         return result
 
     @classmethod
@@ -152,9 +152,9 @@ class FunctionCall:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_function_call(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: FunctionCall = _rt.parse(_parse_function_call, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: FunctionCall = _rt.parse(_parse_function_call, data, done)
         return result
 
     @classmethod
@@ -204,9 +204,9 @@ class ToolCall:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_tool_call(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: ToolCall = _rt.parse(_parse_tool_call, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: ToolCall = _rt.parse(_parse_tool_call, data, done)
         return result
 
     @classmethod
@@ -264,9 +264,9 @@ class Message:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_message(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: Message = _rt.parse(_parse_message, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: Message = _rt.parse(_parse_message, data, done)
         return result
 
     @classmethod
@@ -329,9 +329,9 @@ class RenderMedia:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_render_media(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: RenderMedia = _rt.parse(_parse_render_media, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: RenderMedia = _rt.parse(_parse_render_media, data, done)
         return result
 
     @classmethod
@@ -370,8 +370,8 @@ def _parse_chat_event(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_chat_event(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -419,8 +419,8 @@ def _parse_function_call(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_function_call(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -444,8 +444,8 @@ def _parse_tool_call(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_tool_call(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -469,8 +469,8 @@ def _parse_message(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_message(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -504,8 +504,8 @@ def _parse_render_media(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_render_media(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -601,7 +601,13 @@ def _fast_chat_event(obj: Any, depth: int) -> ChatEvent:
     else:
         if not isinstance(v1, list):
             raise _rt.Unsure
-        f_messages = [_fast_message(x2, depth + 2) for x2 in v1]
+        f_messages = []
+        try:
+            for x2 in v1:
+                f_messages.append(_fast_message(x2, depth + 2))
+        except _rt.Unsure as unsure:
+            _rt.keep_items(unsure, v1, depth + 2, f_messages)
+            raise
     v1 = obj.get("render_media")
     if v1 is None:
         f_render_media = None
@@ -627,7 +633,13 @@ def _fast_chat_event(obj: Any, depth: int) -> ChatEvent:
     else:
         if not isinstance(v1, list):
             raise _rt.Unsure
-        f_tool_calls = [_fast_tool_call(x2, depth + 2) for x2 in v1]
+        f_tool_calls = []
+        try:
+            for x2 in v1:
+                f_tool_calls.append(_fast_tool_call(x2, depth + 2))
+        except _rt.Unsure as unsure:
+            _rt.keep_items(unsure, v1, depth + 2, f_tool_calls)
+            raise
     return ChatEvent(
         session_id=f_session_id,
         role=f_role,
@@ -824,7 +836,13 @@ def _fast_message(obj: Any, depth: int) -> Message:
     else:
         if not isinstance(v1, list):
             raise _rt.Unsure
-        f_tool_calls = [_fast_tool_call(x2, depth + 2) for x2 in v1]
+        f_tool_calls = []
+        try:
+            for x2 in v1:
+                f_tool_calls.append(_fast_tool_call(x2, depth + 2))
+        except _rt.Unsure as unsure:
+            _rt.keep_items(unsure, v1, depth + 2, f_tool_calls)
+            raise
     v1 = obj.get("tool_call_id")
     if v1 is None:
         f_tool_call_id = None

@@ -98,9 +98,9 @@ class ChatInput:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_chat_input(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: ChatInput = _rt.parse(_parse_chat_input, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: ChatInput = _rt.parse(_parse_chat_input, data, done)
         return result
 
     @classmethod
@@ -171,9 +171,9 @@ class TextBlock:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_text_block(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: TextBlock = _rt.parse(_parse_text_block, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: TextBlock = _rt.parse(_parse_text_block, data, done)
         return result
 
     @classmethod
@@ -229,9 +229,9 @@ class ImageBlock:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_image_block(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: ImageBlock = _rt.parse(_parse_image_block, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: ImageBlock = _rt.parse(_parse_image_block, data, done)
         return result
 
     @classmethod
@@ -293,9 +293,9 @@ class AudioBlock:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_audio_block(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: AudioBlock = _rt.parse(_parse_audio_block, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: AudioBlock = _rt.parse(_parse_audio_block, data, done)
         return result
 
     @classmethod
@@ -357,9 +357,9 @@ class VideoBlock:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_video_block(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: VideoBlock = _rt.parse(_parse_video_block, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: VideoBlock = _rt.parse(_parse_video_block, data, done)
         return result
 
     @classmethod
@@ -427,9 +427,9 @@ class ChatMessage:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_chat_message(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: ChatMessage = _rt.parse(_parse_chat_message, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: ChatMessage = _rt.parse(_parse_chat_message, data, done)
         return result
 
     @classmethod
@@ -492,9 +492,11 @@ class ConversationMetadata:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_conversation_metadata(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: ConversationMetadata = _rt.parse(_parse_conversation_metadata, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: ConversationMetadata = _rt.parse(
+            _parse_conversation_metadata, data, done
+        )
         return result
 
     @classmethod
@@ -560,9 +562,9 @@ class ChatState:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_chat_state(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: ChatState = _rt.parse(_parse_chat_state, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: ChatState = _rt.parse(_parse_chat_state, data, done)
         return result
 
     @classmethod
@@ -749,8 +751,8 @@ def _parse_chat_input(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_chat_input(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -795,8 +797,8 @@ def _parse_text_block(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_text_block(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -822,8 +824,8 @@ def _parse_image_block(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_image_block(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -875,8 +877,8 @@ def _parse_audio_block(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_audio_block(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -928,8 +930,8 @@ def _parse_video_block(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_video_block(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -981,8 +983,8 @@ def _parse_chat_message(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_chat_message(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -1027,8 +1029,8 @@ def _parse_conversation_metadata(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_conversation_metadata(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -1078,8 +1080,8 @@ def _parse_chat_state(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_chat_state(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -1170,21 +1172,25 @@ def _fast_chat_input(obj: Any, depth: int) -> ChatInput:
         if not isinstance(v1, list) or len(v1) < 1:
             raise _rt.Unsure
         f_content = []
-        for x2 in v1:
-            if not isinstance(x2, dict):
-                raise _rt.Unsure
-            t2 = x2.get("type")
-            if t2 == "text":
-                y2 = _fast_text_block(x2, depth + 2)
-            elif t2 == "image":
-                y2 = _fast_image_block(x2, depth + 2)
-            elif t2 == "audio":
-                y2 = _fast_audio_block(x2, depth + 2)
-            elif t2 == "video":
-                y2 = _fast_video_block(x2, depth + 2)
-            else:
-                raise _rt.Unsure
-            f_content.append(y2)
+        try:
+            for x2 in v1:
+                if not isinstance(x2, dict):
+                    raise _rt.Unsure
+                t2 = x2.get("type")
+                if t2 == "text":
+                    y2 = _fast_text_block(x2, depth + 2)
+                elif t2 == "image":
+                    y2 = _fast_image_block(x2, depth + 2)
+                elif t2 == "audio":
+                    y2 = _fast_audio_block(x2, depth + 2)
+                elif t2 == "video":
+                    y2 = _fast_video_block(x2, depth + 2)
+                else:
+                    raise _rt.Unsure
+                f_content.append(y2)
+        except _rt.Unsure as unsure:
+            _rt.keep_items(unsure, v1, depth + 2, f_content)
+            raise
     else:
         raise _rt.Unsure
 
@@ -1681,21 +1687,25 @@ def _fast_chat_message(obj: Any, depth: int) -> ChatMessage:
         if not isinstance(v1, list) or len(v1) < 1:
             raise _rt.Unsure
         f_content = []
-        for x2 in v1:
-            if not isinstance(x2, dict):
-                raise _rt.Unsure
-            t2 = x2.get("type")
-            if t2 == "text":
-                y2 = _fast_text_block(x2, depth + 2)
-            elif t2 == "image":
-                y2 = _fast_image_block(x2, depth + 2)
-            elif t2 == "audio":
-                y2 = _fast_audio_block(x2, depth + 2)
-            elif t2 == "video":
-                y2 = _fast_video_block(x2, depth + 2)
-            else:
-                raise _rt.Unsure
-            f_content.append(y2)
+        try:
+            for x2 in v1:
+                if not isinstance(x2, dict):
+                    raise _rt.Unsure
+                t2 = x2.get("type")
+                if t2 == "text":
+                    y2 = _fast_text_block(x2, depth + 2)
+                elif t2 == "image":
+                    y2 = _fast_image_block(x2, depth + 2)
+                elif t2 == "audio":
+                    y2 = _fast_audio_block(x2, depth + 2)
+                elif t2 == "video":
+                    y2 = _fast_video_block(x2, depth + 2)
+                else:
+                    raise _rt.Unsure
+                f_content.append(y2)
+        except _rt.Unsure as unsure:
+            _rt.keep_items(unsure, v1, depth + 2, f_content)
+            raise
     else:
         raise _rt.Unsure
 
@@ -1937,7 +1947,13 @@ def _fast_chat_state(obj: Any, depth: int) -> ChatState:
     else:
         if not isinstance(v1, list):
             raise _rt.Unsure
-        f_messages = [_fast_chat_message(x2, depth + 2) for x2 in v1]
+        f_messages = []
+        try:
+            for x2 in v1:
+                f_messages.append(_fast_chat_message(x2, depth + 2))
+        except _rt.Unsure as unsure:
+            _rt.keep_items(unsure, v1, depth + 2, f_messages)
+            raise
     v1 = obj.get("conversations", _rt.ABSENT)
     if v1 is _rt.ABSENT:
         f_conversations = {}

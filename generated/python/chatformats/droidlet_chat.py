@@ -88,9 +88,9 @@ class DroidletChat:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_droidlet_chat(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: DroidletChat = _rt.parse(_parse_droidlet_chat, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: DroidletChat = _rt.parse(_parse_droidlet_chat, data, done)
         return result
 
     @classmethod
@@ -136,9 +136,9 @@ class ContentItem:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_content_item(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: ContentItem = _rt.parse(_parse_content_item, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: ContentItem = _rt.parse(_parse_content_item, data, done)
         return result
 
     @classmethod
@@ -170,8 +170,8 @@ def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_droidlet_chat(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -277,8 +277,8 @@ def _parse_content_item(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_content_item(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -326,7 +326,13 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
     v1 = obj.get("content")
     if not isinstance(v1, list) or len(v1) < 1:
         raise _rt.Unsure
-    f_content = [_fast_content_item(x2, depth + 2) for x2 in v1]
+    f_content = []
+    try:
+        for x2 in v1:
+            f_content.append(_fast_content_item(x2, depth + 2))
+    except _rt.Unsure as unsure:
+        _rt.keep_items(unsure, v1, depth + 2, f_content)
+        raise
     ctx = _rt.PROBE
     _rt.rule_contains(
         ctx,

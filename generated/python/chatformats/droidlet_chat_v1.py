@@ -82,9 +82,9 @@ class DroidletChat:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_droidlet_chat(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: DroidletChat = _rt.parse(_parse_droidlet_chat, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: DroidletChat = _rt.parse(_parse_droidlet_chat, data, done)
         return result
 
     @classmethod
@@ -122,8 +122,8 @@ def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_droidlet_chat(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -261,20 +261,24 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
     if not isinstance(v1, list) or len(v1) < 1:
         raise _rt.Unsure
     f_content = []
-    for x2 in v1:
-        if not isinstance(x2, list) or len(x2) != 2:
-            raise _rt.Unsure
-        x3_0 = x2[0]
-        if not isinstance(x3_0, str) or x3_0 not in CONTENT_KIND_VALUES:
-            raise _rt.Unsure
-        x3_1 = x2[1]
-        if not isinstance(x3_1, str):
-            raise _rt.Unsure
-        y2 = (
-            x3_0,
-            x3_1,
-        )
-        f_content.append(y2)
+    try:
+        for x2 in v1:
+            if not isinstance(x2, list) or len(x2) != 2:
+                raise _rt.Unsure
+            x3_0 = x2[0]
+            if not isinstance(x3_0, str) or x3_0 not in CONTENT_KIND_VALUES:
+                raise _rt.Unsure
+            x3_1 = x2[1]
+            if not isinstance(x3_1, str):
+                raise _rt.Unsure
+            y2 = (
+                x3_0,
+                x3_1,
+            )
+            f_content.append(y2)
+    except _rt.Unsure as unsure:
+        _rt.keep_items(unsure, v1, depth + 2, f_content)
+        raise
     ctx = _rt.PROBE
     _rt.rule_contains(
         ctx,

@@ -55,9 +55,11 @@ class ConversationDocument:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_conversation_document(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: ConversationDocument = _rt.parse(_parse_conversation_document, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: ConversationDocument = _rt.parse(
+            _parse_conversation_document, data, done
+        )
         return result
 
     @classmethod
@@ -134,9 +136,11 @@ class StructuredConversation:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_structured_conversation(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: StructuredConversation = _rt.parse(_parse_structured_conversation, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: StructuredConversation = _rt.parse(
+            _parse_structured_conversation, data, done
+        )
         return result
 
     @classmethod
@@ -188,9 +192,9 @@ class ConversationMessage:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_conversation_message(data, 0, ())
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: ConversationMessage = _rt.parse(_parse_conversation_message, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: ConversationMessage = _rt.parse(_parse_conversation_message, data, done)
         return result
 
     @classmethod
@@ -247,9 +251,9 @@ class TextDocument:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_text_document(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: TextDocument = _rt.parse(_parse_text_document, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: TextDocument = _rt.parse(_parse_text_document, data, done)
         return result
 
     @classmethod
@@ -287,8 +291,8 @@ def _parse_conversation_document(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_conversation_document(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -316,8 +320,8 @@ def _parse_structured_conversation(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_structured_conversation(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -368,8 +372,8 @@ def _parse_conversation_message(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_conversation_message(data, ctx.depth, ctx.above())
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -410,8 +414,8 @@ def _parse_text_document(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_text_document(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -552,7 +556,13 @@ def _fast_structured_conversation(obj: Any, depth: int) -> StructuredConversatio
     if not isinstance(v1, list) or len(v1) < 1:
         raise _rt.Unsure
     a2 = (obj, v1)
-    f_conversation = [_fast_conversation_message(x2, depth + 2, a2) for x2 in v1]
+    f_conversation = []
+    try:
+        for x2 in v1:
+            f_conversation.append(_fast_conversation_message(x2, depth + 2, a2))
+    except _rt.Unsure as unsure:
+        _rt.keep_items(unsure, v1, depth + 2, f_conversation, a2)
+        raise
     if not _rt.fast_member_of(f_user, obj, ("people",)):
         raise _rt.Unsure
     return StructuredConversation(

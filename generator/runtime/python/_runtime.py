@@ -36,6 +36,28 @@ _MISSING: Final = object()
 
 Parser = Callable[[Any, "Context"], Any]
 
+Done = dict[tuple[int, int], tuple[list[Any], list[Any], tuple[object, ...]]]
+"""(id of a list, its items' depth) -> (the list, its first items as built, the values above
+them that the items read, nearest last): see keep_items."""
+
+Quick = Callable[[Any], Any]
+"""A parser's check without a Context: the value the parser builds when it is surely valid,
+INVALID when not sure (the parser then runs and says what is wrong)."""
+
+_QUICK: dict[Parser, tuple[Quick, int]] = {}
+"""The parsers that read nothing but their value (no rule, no ancestor): their quick check, and
+how many path levels it covers (the value's own and its items'), so that Context.child only
+uses it where the exact walk could not reach the depth limit."""
+
+
+def _no_quick(value: object) -> Any:
+    return INVALID
+
+
+def _quick(parser: Parser, check: Quick, levels: int) -> Parser:
+    _QUICK[parser] = (check, levels)
+    return parser
+
 
 @dataclass(frozen=True)
 class ErrorDetail:
@@ -116,6 +138,7 @@ class Context:
         "_path",
         "_values",
         "_pools",
+        "_done",
     )
 
     def __init__(self, root: object) -> None:
@@ -135,6 +158,8 @@ class Context:
         # rules with a relative JSON pointer (e.g. "2/people") look up there.
         self._values: list[object] = [root]
         self._pools: dict[int, tuple[object, frozenset[str] | None]] = {}
+        self._done: Done | None = None
+        """Lists whose first items a failed fast attempt built (keep_items): kept, not walked again."""
 
     def error(
         self,
@@ -180,6 +205,12 @@ class Context:
             # Recursive specs would otherwise overflow the stack; Go stops at the same depth.
             self.error(DEPTH_MESSAGE, "depth", str(key))
             return INVALID
+        quick = _QUICK.get(parser)
+        if quick is not None and len(self._path) + quick[1] <= MAX_DEPTH:
+            # A leaf or a container of leaves that is surely valid: no path to keep.
+            result = quick[0](value)
+            if result is not INVALID:
+                return result
         self._path.append(key)
         self._values.append(value)
         # No try/finally: parsers record problems instead of raising, and a
@@ -266,6 +297,13 @@ class Context:
         """The values above the one being parsed, nearest last (a fast function's anc)."""
         return tuple(self._values[:-1])
 
+    def keep(self, unsure: Unsure) -> None:
+        """Keep the items a failed fast attempt built, for list_of."""
+        if unsure.done is not None:
+            if self._done is None:
+                self._done = {}
+            self._done.update(unsure.done)
+
     def mark(self) -> int:
         return self.count
 
@@ -285,9 +323,12 @@ def _show(value: object) -> str:
     return type(value).__name__
 
 
-def parse(parser: Parser, data: object) -> Any:
-    """Run a parser on a whole document; raise ValidationError listing every problem."""
+def parse(parser: Parser, data: object, done: Done | None = None) -> Any:
+    """Run a parser on a whole document; raise ValidationError listing every problem.
+
+    done: the items a failed fast attempt built (Unsure.done), which the walk keeps."""
     ctx = Context(data)
+    ctx._done = done
     result = parser(data, ctx)
     if ctx.count:
         raise ValidationError(ctx.reported())
@@ -659,7 +700,24 @@ def string(
             ctx.error(msgs["pattern"], "pattern", value=value)
         return INVALID if ctx.failed_since(mark) else value
 
-    return parse_string
+    def quick_string(value: object) -> Any:
+        if (
+            not isinstance(value, str)
+            or const is not None
+            and value != const
+            or enum is not None
+            and value not in enum
+            or min_length is not None
+            and len(value) < min_length
+            or max_length is not None
+            and len(value) > max_length
+            or compiled is not None
+            and compiled.search(value) is None
+        ):
+            return INVALID
+        return value
+
+    return _quick(parse_string, quick_string, 1)
 
 
 _RFC3339: Final = re.compile(
@@ -789,6 +847,26 @@ _INT64_MIN: Final = -(2**63)
 _INT64_MAX: Final = 2**63 - 1
 
 
+def _within(bounds: Bounds) -> Callable[[float], bool]:
+    """Whether a number meets the bounds (_bounds without a Context)."""
+    if not bounds:
+        return lambda value: True
+    low = bounds.get("minimum")
+    high = bounds.get("maximum")
+    above = bounds.get("exclusive_minimum")
+    below = bounds.get("exclusive_maximum")
+
+    def within(value: float) -> bool:
+        return (
+            (low is None or value >= low)
+            and (high is None or value <= high)
+            and (above is None or value > above)
+            and (below is None or value < below)
+        )
+
+    return within
+
+
 def _finite_float(value: int | float) -> bool:
     """Whether a JSON number fits a float64 (Go's float64; a huge int does not)."""
     try:
@@ -810,7 +888,14 @@ def integer(msgs: Mapping[str, str], **bounds: Unpack[Bounds]) -> Parser:
             return INVALID
         return value if _bounds(value, ctx, msgs, bounds) else INVALID
 
-    return parse_integer
+    within = _within(bounds)
+
+    def quick_integer(value: object) -> Any:
+        if type(value) is not int or not _INT64_MIN <= value <= _INT64_MAX:
+            return INVALID
+        return value if within(value) else INVALID
+
+    return _quick(parse_integer, quick_integer, 1)
 
 
 def number(msgs: Mapping[str, str], **bounds: Unpack[Bounds]) -> Parser:
@@ -824,7 +909,19 @@ def number(msgs: Mapping[str, str], **bounds: Unpack[Bounds]) -> Parser:
             return INVALID
         return value if _bounds(value, ctx, msgs, bounds) else INVALID
 
-    return parse_number
+    within = _within(bounds)
+
+    def quick_number(value: object) -> Any:
+        if not (
+            type(value) is float
+            and -INF < value < INF
+            or type(value) is int
+            and _INT64_MIN <= value <= _INT64_MAX
+        ):
+            return INVALID
+        return value if within(value) else INVALID
+
+    return _quick(parse_number, quick_number, 1)
 
 
 def boolean(msgs: Mapping[str, str]) -> Parser:
@@ -834,7 +931,10 @@ def boolean(msgs: Mapping[str, str]) -> Parser:
             return INVALID
         return value
 
-    return parse_boolean
+    def quick_boolean(value: object) -> Any:
+        return value if value is True or value is False else INVALID
+
+    return _quick(parse_boolean, quick_boolean, 1)
 
 
 def any_json(msgs: Mapping[str, str]) -> Parser:
@@ -895,7 +995,15 @@ def nullable(inner: Parser) -> Parser:
     def parse_nullable(value: object, ctx: Context) -> Any:
         return None if value is None else inner(value, ctx)
 
-    return parse_nullable
+    quick = _QUICK.get(inner)
+    if quick is None:
+        return parse_nullable
+    inner_quick = quick[0]
+
+    def quick_nullable(value: object) -> Any:
+        return None if value is None else inner_quick(value)
+
+    return _quick(parse_nullable, quick_nullable, quick[1])
 
 
 def number_key(text: str) -> str:
@@ -964,9 +1072,35 @@ def list_of(
             ctx.error(msgs["maxItems"], "maxItems")
         if unique_items and _has_duplicates(value, len(ctx._path) + 1):
             ctx.error(msgs["uniqueItems"], "uniqueItems")
-        result = [ctx.child(i, v, item) for i, v in enumerate(value)]
+        result: list[Any] = []
+        start = 0
+        if ctx._done is not None:
+            kept = ctx._done.get((id(value), len(ctx._path) + 1))
+            if (
+                kept is not None
+                and kept[0] is value
+                and _same_above(kept[2], ctx._values)
+            ):
+                result = kept[
+                    1
+                ]  # built by a fast attempt: surely valid, no problem to report
+                start = len(result)
+        rest = enumerate(value[start:], start) if start else enumerate(value)
+        if len(ctx._path) + item_levels <= MAX_DEPTH:
+            # Context.child's quick attempt, without a call per item that passes.
+            for i, v in rest:
+                built = item_quick(v)
+                if built is INVALID:
+                    built = ctx.child(i, v, item)
+                result.append(built)
+        else:
+            result.extend(ctx.child(i, v, item) for i, v in rest)
         return INVALID if ctx.failed_since(mark) else result
 
+    # No quick check of a whole list: after a failed attempt the walk would try each item again.
+    quick = _QUICK.get(item)
+    item_quick = quick[0] if quick is not None else _no_quick
+    item_levels = quick[1] if quick is not None else MAX_DEPTH + 1
     return parse_list
 
 
@@ -982,7 +1116,28 @@ def tuple_of(items: tuple[Parser, ...], msgs: Mapping[str, str]) -> Parser:
         result = tuple(ctx.child(i, v, p) for i, (v, p) in enumerate(zip(value, items)))
         return INVALID if ctx.failed_since(mark) else result
 
-    return parse_tuple
+    quicks = [_QUICK.get(p) for p in items]
+    if not all(quicks):
+        return parse_tuple
+    checks = tuple(q[0] for q in quicks if q is not None)
+    count = len(checks)
+
+    def quick_tuple(value: object) -> Any:
+        if not isinstance(value, list) or len(value) != count:
+            return INVALID
+        result = []
+        for check, v in zip(checks, value):
+            built = check(v)
+            if built is INVALID:
+                return INVALID
+            result.append(built)
+        return tuple(result)
+
+    return _quick(
+        parse_tuple,
+        quick_tuple,
+        1 + max((q[1] for q in quicks if q is not None), default=0),
+    )
 
 
 def map_of(value_parser: Parser, msgs: Mapping[str, str]) -> Parser:
@@ -1231,6 +1386,33 @@ def _dump_leaf(value: object) -> Any:
 
 class Unsure(Exception):
     """The fast path cannot vouch for a value: run the exact walk."""
+
+    done: Done | None = None
+    """The lists whose first items the fast attempt built before it stopped (keep_items)."""
+
+
+def keep_items(
+    unsure: Unsure,
+    items: list[Any],
+    depth: int,
+    built: list[Any],
+    above: tuple[object, ...] = (),
+) -> None:
+    """Hand the items of a list built before a fast attempt stopped (at `depth`, reading no
+    ancestor but those in `above`, the list last) to the exact walk: list_of keeps them
+    instead of checking them again, for the same list at the same depth below the same values.
+    """
+    if unsure.done is None:
+        unsure.done = {}
+    unsure.done[(id(items), depth)] = (items, built, above)
+
+
+def _same_above(above: tuple[object, ...], values: list[object]) -> bool:
+    """Whether the values above a list's items (the list last) end with `above`, the same objects."""
+    if len(above) > len(values):
+        return False
+    start = len(values) - len(above)
+    return all(a is values[start + i] for i, a in enumerate(above))
 
 
 ABSENT: Final = _MISSING

@@ -55,7 +55,8 @@ class FastBuilder(ModelGraph):
             case ir.AnyType():
                 return FastScalar("any", same=True)
             case ir.ListType():
-                return FastList(self.check(t.item), t.min_items, t.max_items, t.unique_items)
+                keep = all(self.anc[name] == 0 for name, _ in self.model_refs(t.item, 0))
+                return FastList(self.check(t.item), t.min_items, t.max_items, t.unique_items, keep)
             case ir.TupleType():
                 return FastTuple(tuple(self.check(i) for i in t.items))
             case ir.MapType():

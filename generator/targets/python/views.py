@@ -234,6 +234,8 @@ class FastList:
     min_items: int | None
     max_items: int | None
     unique_items: bool
+    keep: bool = False
+    """Whether the items read no ancestor, so a failed attempt hands the ones it built to the exact walk."""
     same: bool = False
     kind: Literal["list"] = "list"
 

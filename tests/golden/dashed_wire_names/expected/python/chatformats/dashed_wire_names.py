@@ -44,9 +44,9 @@ class Headers:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_headers(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: Headers = _rt.parse(_parse_headers, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: Headers = _rt.parse(_parse_headers, data, done)
         return result
 
     @classmethod
@@ -84,8 +84,8 @@ def _parse_headers(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_headers(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID

@@ -46,9 +46,9 @@ Line two | with pipe
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_hostile(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: Hostile = _rt.parse(_parse_hostile, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: Hostile = _rt.parse(_parse_hostile, data, done)
         return result
 
     @classmethod
@@ -83,8 +83,8 @@ def _parse_hostile(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_hostile(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, 'must be an object, "really"')
     if obj is None:
         return _rt.INVALID

@@ -54,9 +54,9 @@ class Keywords:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_keywords(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: Keywords = _rt.parse(_parse_keywords, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: Keywords = _rt.parse(_parse_keywords, data, done)
         return result
 
     @classmethod
@@ -113,9 +113,9 @@ class Struct:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_struct(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: Struct = _rt.parse(_parse_struct, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: Struct = _rt.parse(_parse_struct, data, done)
         return result
 
     @classmethod
@@ -148,8 +148,8 @@ def _parse_keywords(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_keywords(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -191,8 +191,8 @@ def _parse_struct(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_struct(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID

@@ -42,9 +42,9 @@ class Collisions:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_collisions(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: Collisions = _rt.parse(_parse_collisions, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: Collisions = _rt.parse(_parse_collisions, data, done)
         return result
 
     @classmethod
@@ -81,8 +81,8 @@ def _parse_collisions(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_collisions(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID

@@ -45,9 +45,9 @@ class Envelope:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_envelope(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: Envelope = _rt.parse(_parse_envelope, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: Envelope = _rt.parse(_parse_envelope, data, done)
         return result
 
     @classmethod
@@ -90,9 +90,9 @@ class TextPart:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_text_part(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: TextPart = _rt.parse(_parse_text_part, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: TextPart = _rt.parse(_parse_text_part, data, done)
         return result
 
     @classmethod
@@ -132,9 +132,9 @@ class RefPart:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_ref_part(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: RefPart = _rt.parse(_parse_ref_part, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: RefPart = _rt.parse(_parse_ref_part, data, done)
         return result
 
     @classmethod
@@ -176,8 +176,8 @@ def _parse_envelope(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_envelope(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -200,8 +200,8 @@ def _parse_text_part(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_text_part(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -268,17 +268,21 @@ def _fast_envelope(obj: Any, depth: int) -> Envelope:
         if not isinstance(v1, list) or len(v1) < 1:
             raise _rt.Unsure
         f_body = []
-        for x2 in v1:
-            if not isinstance(x2, dict):
-                raise _rt.Unsure
-            t2 = x2.get("kind")
-            if t2 == "text":
-                y2 = _fast_text_part(x2, depth + 2)
-            elif t2 == "ref":
-                y2 = _fast_ref_part(x2, depth + 2)
-            else:
-                raise _rt.Unsure
-            f_body.append(y2)
+        try:
+            for x2 in v1:
+                if not isinstance(x2, dict):
+                    raise _rt.Unsure
+                t2 = x2.get("kind")
+                if t2 == "text":
+                    y2 = _fast_text_part(x2, depth + 2)
+                elif t2 == "ref":
+                    y2 = _fast_ref_part(x2, depth + 2)
+                else:
+                    raise _rt.Unsure
+                f_body.append(y2)
+        except _rt.Unsure as unsure:
+            _rt.keep_items(unsure, v1, depth + 2, f_body)
+            raise
     else:
         raise _rt.Unsure
 
@@ -300,17 +304,21 @@ def _fast_envelope(obj: Any, depth: int) -> Envelope:
                 if not isinstance(x2, list) or len(x2) < 1:
                     raise _rt.Unsure
                 y2 = []
-                for x3 in x2:
-                    if not isinstance(x3, dict):
-                        raise _rt.Unsure
-                    t3 = x3.get("kind")
-                    if t3 == "text":
-                        y3 = _fast_text_part(x3, depth + 3)
-                    elif t3 == "ref":
-                        y3 = _fast_ref_part(x3, depth + 3)
-                    else:
-                        raise _rt.Unsure
-                    y2.append(y3)
+                try:
+                    for x3 in x2:
+                        if not isinstance(x3, dict):
+                            raise _rt.Unsure
+                        t3 = x3.get("kind")
+                        if t3 == "text":
+                            y3 = _fast_text_part(x3, depth + 3)
+                        elif t3 == "ref":
+                            y3 = _fast_ref_part(x3, depth + 3)
+                        else:
+                            raise _rt.Unsure
+                        y2.append(y3)
+                except _rt.Unsure as unsure:
+                    _rt.keep_items(unsure, x2, depth + 3, y2)
+                    raise
             else:
                 raise _rt.Unsure
 
@@ -322,23 +330,27 @@ def _fast_envelope(obj: Any, depth: int) -> Envelope:
         if not isinstance(v1, list):
             raise _rt.Unsure
         f_pairs = []
-        for x2 in v1:
-            if not isinstance(x2, list) or len(x2) != 2:
-                raise _rt.Unsure
-            x3_0 = x2[0]
-            if not isinstance(x3_0, str):
-                raise _rt.Unsure
-            x3_1 = x2[1]
-            if (
-                type(x3_1) is not int
-                or not -9223372036854775808 <= x3_1 <= 9223372036854775807
-            ):
-                raise _rt.Unsure
-            y2 = (
-                x3_0,
-                x3_1,
-            )
-            f_pairs.append(y2)
+        try:
+            for x2 in v1:
+                if not isinstance(x2, list) or len(x2) != 2:
+                    raise _rt.Unsure
+                x3_0 = x2[0]
+                if not isinstance(x3_0, str):
+                    raise _rt.Unsure
+                x3_1 = x2[1]
+                if (
+                    type(x3_1) is not int
+                    or not -9223372036854775808 <= x3_1 <= 9223372036854775807
+                ):
+                    raise _rt.Unsure
+                y2 = (
+                    x3_0,
+                    x3_1,
+                )
+                f_pairs.append(y2)
+        except _rt.Unsure as unsure:
+            _rt.keep_items(unsure, v1, depth + 2, f_pairs)
+            raise
     return Envelope(
         body=f_body,
         by_lang=f_by_lang,
@@ -478,17 +490,21 @@ def _fast_ref_part(obj: Any, depth: int) -> RefPart:
         if not isinstance(v1, list) or len(v1) < 1:
             raise _rt.Unsure
         f_inner = []
-        for x2 in v1:
-            if not isinstance(x2, dict):
-                raise _rt.Unsure
-            t2 = x2.get("kind")
-            if t2 == "text":
-                y2 = _fast_text_part(x2, depth + 2)
-            elif t2 == "ref":
-                y2 = _fast_ref_part(x2, depth + 2)
-            else:
-                raise _rt.Unsure
-            f_inner.append(y2)
+        try:
+            for x2 in v1:
+                if not isinstance(x2, dict):
+                    raise _rt.Unsure
+                t2 = x2.get("kind")
+                if t2 == "text":
+                    y2 = _fast_text_part(x2, depth + 2)
+                elif t2 == "ref":
+                    y2 = _fast_ref_part(x2, depth + 2)
+                else:
+                    raise _rt.Unsure
+                f_inner.append(y2)
+        except _rt.Unsure as unsure:
+            _rt.keep_items(unsure, v1, depth + 2, f_inner)
+            raise
     else:
         raise _rt.Unsure
 

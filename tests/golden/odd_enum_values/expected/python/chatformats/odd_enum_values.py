@@ -73,9 +73,9 @@ class Holder:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_holder(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: Holder = _rt.parse(_parse_holder, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: Holder = _rt.parse(_parse_holder, data, done)
         return result
 
     @classmethod
@@ -110,8 +110,8 @@ def _parse_holder(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_holder(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID

@@ -49,9 +49,9 @@ class Flags:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_flags(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: Flags = _rt.parse(_parse_flags, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: Flags = _rt.parse(_parse_flags, data, done)
         return result
 
     @classmethod
@@ -101,9 +101,9 @@ class Inner:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
         try:
             return _fast_inner(data, 0)
-        except _rt.Unsure:
-            pass  # the exact walk decides, and says what is wrong
-        result: Inner = _rt.parse(_parse_inner, data)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: Inner = _rt.parse(_parse_inner, data, done)
         return result
 
     @classmethod
@@ -134,8 +134,8 @@ def _parse_flags(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_flags(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
@@ -181,8 +181,8 @@ def _parse_inner(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         try:
             return _fast_inner(data, ctx.depth)
-        except _rt.Unsure:
-            pass  # the exact walk below finds what is wrong
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
     obj = _rt.expect_object(data, ctx, "must be an object")
     if obj is None:
         return _rt.INVALID
