@@ -460,3 +460,26 @@ def lower(spec: LoadedSpec) -> ir.Format:
         return Lowering(spec).lower_format()
     except RecursionError:
         raise SpecError(spec.path, "", "the spec nests schemas too deeply to compile", "move nested schemas to $defs and $ref them") from None
+
+
+def alias_order(fmt: ir.Format) -> list[ir.Alias]:
+    """Aliases after the aliases they use (code targets build each alias's parser at import, so a
+    used alias must come first); a cycle of aliases is refused, naming it."""
+    aliases = {d.name: d for d in fmt.definitions if isinstance(d, ir.Alias)}
+    ordered: list[ir.Alias] = []
+
+    def visit(name: str, trail: tuple[str, ...]) -> None:
+        if name in trail:
+            raise SpecError(fmt.source, pointer_of("$defs", name), f"definition {name!r} refers to itself through {' -> '.join(trail)}",
+                            "break the cycle with a model (an object type)")
+        alias = aliases[name]
+        if alias in ordered:
+            return
+        for dep in ir.refs(alias.type):
+            if dep in aliases:
+                visit(dep, (*trail, name))
+        ordered.append(alias)
+
+    for name in aliases:
+        visit(name, ())
+    return ordered

@@ -11,9 +11,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import fields
 
-from generator import ir, runtime
+from generator import ir, lower, runtime
 from generator.behaviour import Behaviour, PythonParts, constants, python_parts
-from generator.errors import SpecError, pointer_of
 from generator.naming import Names, clash_error, constant_case, python_attr, python_top_level_clashes, snake_case
 from generator.pyformat import format_python
 from generator.render import header
@@ -129,27 +128,6 @@ class PythonModule:
             for k in self.fmt.known_values
         )
 
-    def alias_order(self) -> list[ir.Alias]:
-        """Aliases after what they use, since a type alias is evaluated at import."""
-        aliases = {d.name: d for d in self.fmt.definitions if isinstance(d, ir.Alias)}
-        ordered: list[ir.Alias] = []
-
-        def visit(name: str, trail: tuple[str, ...]) -> None:
-            if name in trail:
-                raise SpecError(self.fmt.source, pointer_of("$defs", name), f"definition {name!r} refers to itself through {' -> '.join(trail)}",
-                                "break the cycle with a model (an object type)")
-            alias = aliases[name]
-            if alias in ordered:
-                return
-            for dep in ir.refs(alias.type):
-                if dep in aliases:
-                    visit(dep, (*trail, name))
-            ordered.append(alias)
-
-        for name in aliases:
-            visit(name, ())
-        return ordered
-
     def alias_view(self, a: ir.Alias) -> AliasView:
         annotation = types.annotation(a.type)
         self.uses |= annotation.imports | {TYPE_ALIAS}
@@ -162,7 +140,7 @@ class PythonModule:
     def view(self) -> ModuleView:
         fmt = self.fmt
         ir_enums = [d for d in fmt.definitions if isinstance(d, ir.Enum)]
-        ir_aliases = self.alias_order()
+        ir_aliases = lower.alias_order(self.fmt)
         enums = tuple(self.enum_view(e) for e in ir_enums)
         models = tuple(self.model_view(m) for m in fmt.models)
         aliases = tuple(self.alias_view(a) for a in ir_aliases)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from generator import ir
+from generator import ir, lower
 from generator.behaviour import Behaviour, typescript_parts
 from generator.behaviour import constants as behaviour_constants
 from generator.errors import SpecError, pointer_of
@@ -196,28 +196,6 @@ def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuil
     )
 
 
-def alias_order(fmt: ir.Format) -> list[ir.Alias]:
-    """Aliases after the aliases they use: their parser constants are built at import."""
-    aliases = {d.name: d for d in fmt.definitions if isinstance(d, ir.Alias)}
-    ordered: list[ir.Alias] = []
-
-    def visit(name: str, trail: tuple[str, ...]) -> None:
-        if name in trail:
-            raise SpecError(fmt.source, pointer_of("$defs", name), f"definition {name!r} refers to itself through {' -> '.join(trail)}",
-                            "break the cycle with a model (an object type)")
-        alias = aliases[name]
-        if alias in ordered:
-            return
-        for dep in ir.refs(alias.type):
-            if dep in aliases:
-                visit(dep, (*trail, name))
-        ordered.append(alias)
-
-    for name in aliases:
-        visit(name, ())
-    return ordered
-
-
 def exported_names(view: ModuleView) -> list[tuple[str, str]]:
     """(name, what) of every top-level name the module binds, for the clash check."""
     names: list[tuple[str, str]] = [("FORMAT_ID", "the format id constant"), ("VERSION", "the version constant"),
@@ -261,7 +239,7 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
             parsers.append((named_parser(e.name), f"rt.string<{e.name}>({{ "
                             + ", ".join(f"{ts_str(k)}: {ts_str(v)}" for k, v in e.messages.items())
                             + f" }}, {{ enum: new Set({constant_case(e.name)}_VALUES) }})"))
-    ordered = alias_order(fmt)
+    ordered = lower.alias_order(fmt)
     for a in ordered:
         parsers.append((named_parser(a.name), parser(a.type)))
     aliases = tuple(AliasView(name=a.name, doc=ts_doc(a.description or a.name), type=ts_type(a.type),
