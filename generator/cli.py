@@ -53,7 +53,10 @@ examples:
 --root may come before or after the command."""
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(vendor_options: bool = True) -> argparse.ArgumentParser:
+    """The command line; vendor_options=False leaves out vendor's per-language options, which
+    read the target registry (importing every target's contract): only `vendor` needs them,
+    and a no-op `chatspec check` should not pay for them."""
     # --root is accepted before and after the command: the subcommands take it too,
     # with a default that does not override one given before the command.
     root_help = "the project root holding specs/ and generated/ (default: the current folder)"
@@ -85,16 +88,8 @@ def _parser() -> argparse.ArgumentParser:
     vendor = command("vendor", "write the generated code of some formats for another repository",
                      "Write the generated Python package or Go module of some formats into another repository, "
                      "under its own package name or module path. Only files chatspec vendored are replaced or removed.")
-    from generator.targets import vendorable
-
-    languages = vendorable()
-    vendor.add_argument("--lang", choices=list(languages), required=True, help=f"the language to vendor: {', '.join(languages)}")
-    flags: dict[str, list[str]] = {}
-    for lang, target in languages.items():
-        assert target.vendoring is not None
-        flags.setdefault(target.vendoring.flag, []).append(target.vendoring.help)
-    for flag, helps in flags.items():
-        vendor.add_argument(flag, dest="vendor_name_" + flag.lstrip("-"), metavar=flag.lstrip("-").upper(), help="; ".join(helps))
+    if vendor_options:
+        _add_vendor_options(vendor)
     vendor.add_argument("--out", type=Path, required=True, help=(
         "go: the module root; python: the folder to hold the package folder, or the package folder itself when its "
         "last part is the package name (--out src and --out src/acme_chat both write src/acme_chat/). The folder may "
@@ -107,6 +102,20 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("format", help="the format id (its folder under specs/), e.g. droidlet_chat")
     diff.add_argument("--against", metavar="X.Y.Z", help="a locked version to compare with (default: the latest)")
     return parser
+
+
+def _add_vendor_options(vendor: argparse.ArgumentParser) -> None:
+    """--lang and each vendorable target's naming option (e.g. --package, --module), from the registry."""
+    from generator.targets import vendorable
+
+    languages = vendorable()
+    vendor.add_argument("--lang", choices=list(languages), required=True, help=f"the language to vendor: {', '.join(languages)}")
+    flags: dict[str, list[str]] = {}
+    for target in languages.values():
+        assert target.vendoring is not None
+        flags.setdefault(target.vendoring.flag, []).append(target.vendoring.help)
+    for flag, helps in flags.items():
+        vendor.add_argument(flag, dest="vendor_name_" + flag.lstrip("-"), metavar=flag.lstrip("-").upper(), help="; ".join(helps))
 
 
 def _spec_dir(root: Path, format_id: str) -> Path:
@@ -231,7 +240,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = _parser(vendor_options="vendor" in argv).parse_args(argv)
     root: Path = args.root
     try:
         if args.command == "bump":
