@@ -120,7 +120,7 @@ def rule_schema(rule: ir.Rule) -> dict[str, Any] | None:
 def export(fmt: ir.Format, document: dict[str, Any], with_rules: bool = True) -> dict[str, Any]:
     """The standard schema; with_rules=False leaves out the rules stated as allOf (for a
     consumer that enforces the rules itself, such as the pydantic target)."""
-    schema = strip(document)
+    schema: dict[str, Any] = strip(document)  # a dict in, a dict out
     schema["$comment"] = f"{fmt.id} {fmt.version}. {header(fmt.source)}"
     if not with_rules:
         return schema
