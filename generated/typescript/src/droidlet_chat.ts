@@ -126,12 +126,46 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
     y2.push(z2);
   }
   v3 = y2;
-  if (!rt.fastContains(obj as rt.JsonObject, "content", ["id"], "text")) return rt.UNSURE;
-  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["id"], "content_type", [], "chat_string", S_2)) return rt.UNSURE;
-  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["id"], "content_type", [], "chat_and_media", S_3)) return rt.UNSURE;
-  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["id"], "content_type", [], "chat_and_text_options", S_4)) return rt.UNSURE;
-  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["id"], "content_type", [], "chat_and_media_options", S_5)) return rt.UNSURE;
-  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["id"], "content_type", [], "chat_and_media_and_text_options", S_6)) return rt.UNSURE;
+  if (Array.isArray(w3)) {
+    let found = false;
+    for (let j = 0; j < w3.length; j++) {
+      if ((w3[j] as { readonly [key: string]: unknown })["id"] === "text") {
+        found = true;
+        break;
+      }
+    }
+    if (!found) return rt.UNSURE;
+  }
+  if (Array.isArray(w3) && w2 === "chat_string") {
+    for (let j = 0; j < w3.length; j++) {
+      const found: unknown = (w3[j] as { readonly [key: string]: unknown })["id"];
+      if (typeof found !== "string" || !S_2.has(found)) return rt.UNSURE;
+    }
+  }
+  if (Array.isArray(w3) && w2 === "chat_and_media") {
+    for (let j = 0; j < w3.length; j++) {
+      const found: unknown = (w3[j] as { readonly [key: string]: unknown })["id"];
+      if (typeof found !== "string" || !S_3.has(found)) return rt.UNSURE;
+    }
+  }
+  if (Array.isArray(w3) && w2 === "chat_and_text_options") {
+    for (let j = 0; j < w3.length; j++) {
+      const found: unknown = (w3[j] as { readonly [key: string]: unknown })["id"];
+      if (typeof found !== "string" || !S_4.has(found)) return rt.UNSURE;
+    }
+  }
+  if (Array.isArray(w3) && w2 === "chat_and_media_options") {
+    for (let j = 0; j < w3.length; j++) {
+      const found: unknown = (w3[j] as { readonly [key: string]: unknown })["id"];
+      if (typeof found !== "string" || !S_5.has(found)) return rt.UNSURE;
+    }
+  }
+  if (Array.isArray(w3) && w2 === "chat_and_media_and_text_options") {
+    for (let j = 0; j < w3.length; j++) {
+      const found: unknown = (w3[j] as { readonly [key: string]: unknown })["id"];
+      if (typeof found !== "string" || !S_6.has(found)) return rt.UNSURE;
+    }
+  }
   const out: DroidletChat = {
     "chat_memid": v0 as string,
     "timestamp": v1 as number,

@@ -102,7 +102,6 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
   const w3: unknown = obj["content"];
   let v3: unknown;
   if (!Array.isArray(w3) || w3.length < 1) return rt.UNSURE;
-  const y2: unknown[] = [];
   for (let i2 = 0; i2 < w3.length; i2++) {
     const x2: unknown = w3[i2];
     let z2: unknown;
@@ -115,16 +114,49 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
     let z3_1: unknown;
     if (typeof x3_1 !== "string") return rt.UNSURE;
     z3_1 = x3_1;
-    z2 = [z3_0, z3_1];
-    y2.push(z2);
+    z2 = x2;
   }
-  v3 = y2;
-  if (!rt.fastContains(obj as rt.JsonObject, "content", ["0"], "text")) return rt.UNSURE;
-  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["0"], "content_type", ["0"], "chat_string", S_3)) return rt.UNSURE;
-  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["0"], "content_type", ["0"], "chat_and_media", S_4)) return rt.UNSURE;
-  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["0"], "content_type", ["0"], "chat_and_text_options", S_5)) return rt.UNSURE;
-  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["0"], "content_type", ["0"], "chat_and_media_options", S_6)) return rt.UNSURE;
-  if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["0"], "content_type", ["0"], "chat_and_media_and_text_options", S_7)) return rt.UNSURE;
+  v3 = w3;
+  if (Array.isArray(w3)) {
+    let found = false;
+    for (let j = 0; j < w3.length; j++) {
+      if ((w3[j] as readonly unknown[])[0] === "text") {
+        found = true;
+        break;
+      }
+    }
+    if (!found) return rt.UNSURE;
+  }
+  if (Array.isArray(w3) && (w2 as readonly unknown[])[0] === "chat_string") {
+    for (let j = 0; j < w3.length; j++) {
+      const found: unknown = (w3[j] as readonly unknown[])[0];
+      if (typeof found !== "string" || !S_3.has(found)) return rt.UNSURE;
+    }
+  }
+  if (Array.isArray(w3) && (w2 as readonly unknown[])[0] === "chat_and_media") {
+    for (let j = 0; j < w3.length; j++) {
+      const found: unknown = (w3[j] as readonly unknown[])[0];
+      if (typeof found !== "string" || !S_4.has(found)) return rt.UNSURE;
+    }
+  }
+  if (Array.isArray(w3) && (w2 as readonly unknown[])[0] === "chat_and_text_options") {
+    for (let j = 0; j < w3.length; j++) {
+      const found: unknown = (w3[j] as readonly unknown[])[0];
+      if (typeof found !== "string" || !S_5.has(found)) return rt.UNSURE;
+    }
+  }
+  if (Array.isArray(w3) && (w2 as readonly unknown[])[0] === "chat_and_media_options") {
+    for (let j = 0; j < w3.length; j++) {
+      const found: unknown = (w3[j] as readonly unknown[])[0];
+      if (typeof found !== "string" || !S_6.has(found)) return rt.UNSURE;
+    }
+  }
+  if (Array.isArray(w3) && (w2 as readonly unknown[])[0] === "chat_and_media_and_text_options") {
+    for (let j = 0; j < w3.length; j++) {
+      const found: unknown = (w3[j] as readonly unknown[])[0];
+      if (typeof found !== "string" || !S_7.has(found)) return rt.UNSURE;
+    }
+  }
   const out: DroidletChat = {
     "speaker_id": v0 as string,
     "timestamp": v1 as number,

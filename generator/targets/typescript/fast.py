@@ -10,6 +10,7 @@ are worked out in generator/fastpath.py, as for the Python fast path.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable, Literal, Union
 
@@ -113,6 +114,30 @@ class TsMemberOf:
 
 
 @dataclass(frozen=True)
+class TsStep:
+    """One pointer token read from a value that passed its checks: a member or an item."""
+
+    key: str  # the wire name as a string literal, e.g. '"id"', or the index, e.g. "0"
+    index: bool
+
+
+@dataclass(frozen=True)
+class TsEachRule:
+    """A contains or allowed_when rule as a loop over the list with direct reads, for when every
+    pointer surely finds a value in values that passed their checks (TsFastBuilder.steps), so
+    no resolve() per item: the verdict rt.fastContains / rt.fastAllowedWhen would give."""
+
+    kind: Literal["contains", "allowed_when"]
+    items: str  # the fast function's read of the list field, e.g. "w3"
+    each: tuple[TsStep, ...]  # from an item to the value the rule looks at
+    equals: str | None  # contains: the string literal an item must hold
+    when: str | None  # allowed_when: the read of the when-field, e.g. "w2"
+    when_steps: tuple[TsStep, ...]
+    when_equals: str | None  # allowed_when: the string literal that turns the rule on
+    allowed: str | None  # allowed_when: the module constant of the allowed values (a Set)
+
+
+@dataclass(frozen=True)
 class TsFastFunction:
     name: str
     fn: str
@@ -121,6 +146,7 @@ class TsFastFunction:
     fields: tuple[TsFastField, ...]
     member_of: tuple[TsMemberOf, ...]
     checks: tuple[str, ...]  # rules checked natively: rt.fast<Rule>(obj, ...) calls, e.g. 'rt.fastRequiredWhen(obj, "url", "source", [], "url")'
+    each_rules: tuple[TsEachRule, ...]  # contains / allowed_when rules checked by loops of their own instead
     probe_rules: tuple[str, ...]  # the exact walk's rule calls, run on a probe Context
     closed: bool
     keys_const: str
@@ -186,7 +212,8 @@ class TsFastBuilder:
                 item = self.check(t.item)
                 return TsList(item, t.min_items, t.max_items, t.unique_items, same=item.same)
             case ir.TupleType():
-                return TsTuple(tuple(self.check(i) for i in t.items))
+                items = tuple(self.check(i) for i in t.items)
+                return TsTuple(items, same=all(i.same for i in items))
             case ir.MapType():
                 value = self.check(t.value)
                 return TsMap(value, same=value.same)
@@ -210,6 +237,62 @@ class TsFastBuilder:
             case _:
                 raise AssertionError(f"no fast check for the IR type {t.kind!r}")
 
+    def unalias(self, t: ir.TypeRef) -> ir.TypeRef:
+        while isinstance(t, ir.Ref) and t.target == "alias":
+            alias = self.base.defs[t.name]
+            assert isinstance(alias, ir.Alias)
+            t = alias.type
+        return t
+
+    def steps(self, t: ir.TypeRef, tokens: tuple[str, ...]) -> tuple[TsStep, ...] | None:
+        """How to read tokens (rt.resolve's JSON pointer) from a value of type t that passed its
+        checks, when each token surely finds a value there: a required member of a model, a
+        tuple's position, a list's item below its minItems. None when resolve could find nothing
+        (an optional member, null, a union, a short list): the rule keeps the runtime's walk."""
+        found: list[TsStep] = []
+        for token in tokens:
+            t = self.unalias(t)
+            # An item's index as resolve reads it ("01" is item 1); a longer one is past any tuple or minItems.
+            index = int(token) if re.fullmatch(r"[0-9]{1,9}", token) else None
+            match t:
+                case ir.Ref(target="model"):
+                    model = self.base.defs[t.name]
+                    assert isinstance(model, ir.Model)
+                    field = next((f for f in model.fields if f.wire_name == token), None)
+                    if field is None or not field.required or token == "__proto__":
+                        return None
+                    found.append(TsStep(ts_str(token), index=False))
+                    t = field.type
+                case ir.TupleType() if index is not None and index < len(t.items):
+                    found.append(TsStep(str(index), index=True))
+                    t = t.items[index]
+                case ir.ListType() if index is not None and t.min_items is not None and index < t.min_items:
+                    found.append(TsStep(str(index), index=True))
+                    t = t.item
+                case _:
+                    return None
+        return tuple(found)
+
+    def each_rule(self, model: ir.Model, r: ir.Rule) -> TsEachRule | None:
+        """A contains / allowed_when rule as a loop of its own, when its pointers allow (steps)."""
+        reads = {f.wire_name: (f"w{i}", f) for i, f in enumerate(model.fields)}
+        items, field = reads[r.fields[0]]
+        t = self.unalias(field.type)
+        if isinstance(t, ir.NullableType):  # null is not a list: the rule has nothing to check
+            t = self.unalias(t.inner)
+        if not isinstance(t, ir.ListType) or (each := self.steps(t.item, r.pointer)) is None:
+            return None
+        if r.kind == "contains":
+            return TsEachRule("contains", items, each, ts_str(r.equals or ""), None, (), None, None)
+        assert r.kind == "allowed_when" and r.when is not None
+        when, when_field = reads[r.when.field]
+        # An absent or null when-field never equals the string; below it, every token must find a value.
+        when_steps = self.steps(when_field.type, r.when.pointer) if when_field.required or not r.when.pointer else None
+        if when_steps is None:
+            return None
+        allowed = self.set_of("new Set<string>(" + _tokens(r.allowed) + ")")
+        return TsEachRule("allowed_when", items, each, None, when, when_steps, ts_str(r.when.equals), allowed)
+
     def function(self, model: ir.Model, locals_: list[str], probe_rules: list[str]) -> TsFastFunction:
         fields = []
         for f, local in zip(model.fields, locals_):
@@ -220,6 +303,7 @@ class TsFastBuilder:
         by_wire = dict(zip((f.wire_name for f in model.fields), locals_))
         member_of = tuple(TsMemberOf(by_wire[r.fields[0]], r.up, "[" + ", ".join(ts_str(p) for p in r.pointer) + "]")
                           for r in model.rules if r.kind == "member_of")
+        each_rules = [self.each_rule(model, r) if r.kind in ("contains", "allowed_when") else None for r in model.rules]
         return TsFastFunction(
             name=model.name,
             fn=fast_fn(model.name),
@@ -227,7 +311,8 @@ class TsFastBuilder:
             levels=max((1 + self.base.levels(f.type) for f in model.fields), default=0),
             fields=tuple(fields),
             member_of=member_of,
-            checks=tuple(c for r in model.rules if (c := native_rule(r, self.set_of)) is not None),
+            checks=tuple(c for r, e in zip(model.rules, each_rules) if e is None and (c := native_rule(r, self.set_of)) is not None),
+            each_rules=tuple(e for e in each_rules if e is not None),
             probe_rules=tuple(probe_rules),
             closed=model.closed,
             keys_const=f"K_{model.name}",

@@ -270,7 +270,7 @@ function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
     let z2_1: unknown;
     if (typeof x2_1 !== "number" || !Number.isSafeInteger(x2_1)) return rt.UNSURE;
     z2_1 = x2_1;
-    v15 = [z2_0, z2_1];
+    v15 = w15;
   }
   const w16: unknown = obj["limits"];
   let v16: unknown;

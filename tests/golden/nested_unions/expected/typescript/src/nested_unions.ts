@@ -175,7 +175,6 @@ function f_Envelope(v: unknown, depth: number): Envelope | rt.Unsure {
   let v2: unknown;
   if (w2 !== undefined) {
     if (!Array.isArray(w2)) return rt.UNSURE;
-    const y2: unknown[] = [];
     for (let i2 = 0; i2 < w2.length; i2++) {
       const x2: unknown = w2[i2];
       let z2: unknown;
@@ -188,10 +187,9 @@ function f_Envelope(v: unknown, depth: number): Envelope | rt.Unsure {
       let z3_1: unknown;
       if (typeof x3_1 !== "number" || !Number.isSafeInteger(x3_1)) return rt.UNSURE;
       z3_1 = x3_1;
-      z2 = [z3_0, z3_1];
-      y2.push(z2);
+      z2 = x2;
     }
-    v2 = y2;
+    v2 = w2;
   }
   const out: Envelope = {
     "body": v0 as Body,
