@@ -120,3 +120,101 @@ def test_the_typescript_fast_path_steps_aside_or_agrees_on_hostile_documents(dis
     wrong = [v for v in verdicts if v.startswith("WRONG")]
     assert not wrong, "\n".join(wrong)
     assert "unsure-ok" in verdicts and "same" in verdicts, verdicts
+
+
+# contains / allowed_when rules whose pointers surely find a value (a model's required member, a
+# tuple's position, a list's item below minItems) are loops with direct reads in the fast
+# function; the others keep the runtime's resolve walk (rt.fastContains / rt.fastAllowedWhen).
+RULE_PATHS_SPEC: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Rule paths", "description": "Rule pointers of every shape.",
+    "x-version": "1.0.0", "$ref": "#/$defs/Doc",
+    "$defs": {
+        "Item": {"type": "object", "description": "An item.", "properties": {
+            "id": {"type": "string", "description": "Its kind."}, "note": {"type": ["string", "null"], "description": "A note."}},
+            "required": ["id", "note"]},
+        "Loose": {"type": "object", "description": "An item whose key may be absent.", "properties": {
+            "k": {"type": "string", "description": "Maybe."}}},
+        "Outer": {"type": "object", "description": "An item holding one.", "properties": {
+            "inner": {"$ref": "#/$defs/Item", "description": "The inner item."}}, "required": ["inner"]},
+        "Doc": {"type": "object", "description": "The document.", "properties": {
+            "kind": {"type": "string", "enum": ["a", "b", "c"], "description": "Turns rules on."},
+            "mode": {"type": "string", "description": "Optional: turns a rule on."},
+            "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}], "items": False, "minItems": 2, "maxItems": 2,
+                     "description": "A pair."},
+            "maybe_pair": {"type": ["array", "null"], "prefixItems": [{"type": "string"}, {"type": "string"}], "items": False,
+                           "minItems": 2, "maxItems": 2, "description": "A pair or null."},
+            "tags": {"type": "array", "items": {"type": "string"}, "minItems": 2, "description": "At least two tags."},
+            "items": {"type": "array", "items": {"$ref": "#/$defs/Item"}, "description": "Items."},
+            "pairs": {"type": "array", "items": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}], "items": False,
+                                                 "minItems": 2, "maxItems": 2}, "description": "Optional pairs."},
+            "maybe": {"type": ["array", "null"], "items": {"$ref": "#/$defs/Item"}, "description": "Items or null."},
+            "loose": {"type": "array", "items": {"$ref": "#/$defs/Loose"}, "description": "Loose items."},
+            "nested": {"type": "array", "items": {"$ref": "#/$defs/Outer"}, "description": "Nested items."}},
+            "required": ["kind", "pair", "maybe_pair", "tags", "items", "maybe", "loose", "nested"],
+            "x-rules": [
+                {"kind": "contains", "field": "items", "each": "/id", "equals": "x", "message": "an x item"},
+                {"kind": "allowed_when", "when": {"field": "kind", "equals": "a"}, "field": "items", "each": "/id", "allowed": ["x"],
+                 "message": "kind a: x items only"},
+                {"kind": "allowed_when", "when": {"field": "pair", "pointer": "/0", "equals": "p"}, "field": "pairs", "each": "/01",
+                 "allowed": ["x", "y"], "message": "pair p: pairs end in x or y"},
+                {"kind": "allowed_when", "when": {"field": "tags", "pointer": "/1", "equals": "t"}, "field": "items", "each": "/note",
+                 "allowed": ["n"], "message": "second tag t: notes n"},
+                {"kind": "allowed_when", "when": {"field": "mode", "equals": "m"}, "field": "nested", "each": "/inner/id",
+                 "allowed": ["x"], "message": "mode m: nested x only"},
+                {"kind": "contains", "field": "tags", "each": "", "equals": "t", "message": "a tag t"},
+                {"kind": "contains", "field": "maybe", "each": "/id", "equals": "x", "message": "maybe holds an x"},
+                {"kind": "contains", "field": "nested", "each": "/inner/id", "equals": "x", "message": "a nested x"},
+                # These keep the runtime's walk: past minItems, an optional member, a member of null, a pointer into a string.
+                {"kind": "allowed_when", "when": {"field": "tags", "pointer": "/2", "equals": "t"}, "field": "items", "each": "/id",
+                 "allowed": ["x"], "message": "third tag t: x items only"},
+                {"kind": "contains", "field": "loose", "each": "/k", "equals": "x", "message": "a loose x"},
+                {"kind": "allowed_when", "when": {"field": "maybe_pair", "pointer": "/0", "equals": "p"}, "field": "items", "each": "/id",
+                 "allowed": ["x"], "message": "maybe_pair p: x items only"},
+                {"kind": "allowed_when", "when": {"field": "kind", "equals": "c"}, "field": "items", "each": "/id/0", "allowed": ["x"],
+                 "message": "kind c: nothing below an id"},
+            ]},
+    },
+}
+
+
+def rule_paths_module(tmp_path: Path) -> str:
+    from generator.load import load_spec
+    from generator.lower import lower
+    from generator.targets.typescript import render_package
+
+    folder = tmp_path / "rule_paths"
+    folder.mkdir()
+    (folder / "spec.json").write_text(json.dumps(RULE_PATHS_SPEC), encoding="utf-8")
+    return render_package([lower(load_spec(folder, tmp_path))])["typescript/src/rule_paths.ts"]
+
+
+def test_rules_whose_pointers_surely_find_a_value_are_loops_in_the_fast_function_and_agree_with_the_exact_walk(tmp_path: Path) -> None:
+    module = rule_paths_module(tmp_path)
+    fast = module[module.index("function f_Doc("):]
+    fast = fast[:fast.index("\n}\n")]
+    # 8 rules are loops; the 4 whose pointers may find nothing keep the runtime's walk.
+    assert fast.count("rt.fastContains(") == 1 and fast.count("rt.fastAllowedWhen(") == 3, fast
+    assert fast.count("for (let j = 0;") == 8, fast
+    out = build(tmp_path / "package", [], {"src/rule_paths.ts": module})
+    js = out / "rule_paths.js"
+    with js.open("a", encoding="utf-8") as f:
+        f.write("\nexport const __fast = { f_Doc, f_Item, f_Loose, f_Outer };\n")
+    item = {"id": "x", "note": "n"}
+    valid = [
+        {"kind": "a", "pair": ["p", "q"], "maybe_pair": None, "tags": ["s", "t"], "items": [item, item], "pairs": [["a", "x"], ["b", "y"]],
+         "maybe": [item], "loose": [{"k": "x"}, {}], "nested": [{"inner": item}], "mode": "m"},
+        {"kind": "b", "pair": ["q", "q"], "maybe_pair": ["q", "p"], "tags": ["t", "u", "v"], "items": [{"id": "y", "note": None}, item],
+         "maybe": None, "loose": [{}, {"k": "x"}], "nested": [{"inner": {"id": "y", "note": None}}, {"inner": item}]},
+    ]
+    docs: list[Any] = [*valid]
+    for doc in valid:
+        docs += mutations.mutations(doc)
+        # Every string swapped for the values that turn the rules on and off.
+        for path in mutations.paths(doc):
+            if isinstance(mutations.get(doc, path), str):
+                docs += [mutations.replaced(doc, path, s) for s in ("a", "b", "m", "n", "p", "t", "x", "y", "z")]
+    verdicts = compare(out, [("rule_paths", "Doc", doc) for doc in docs])
+    wrong = [v for v in verdicts if v.startswith("WRONG")]
+    assert not wrong, "\n".join(wrong[:10])
+    assert verdicts[:len(valid)] == ["same"] * len(valid), verdicts[:len(valid)]
+    assert verdicts.count("unsure-ok") > 50, set(verdicts)

@@ -116,16 +116,18 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
   v2 = w2;
   const w3: unknown = obj["content"];
   let v3: unknown;
-  if (!Array.isArray(w3) || w3.length < 1) return rt.UNSURE;
-  const y2: unknown[] = [];
-  for (let i2 = 0; i2 < w3.length; i2++) {
-    const x2: unknown = w3[i2];
-    let z2: unknown;
-    z2 = f_ContentItem(x2, depth + 2);
-    if (z2 === rt.UNSURE) return rt.UNSURE;
-    y2.push(z2);
+  {
+    if (!Array.isArray(w3) || w3.length < 1) return rt.UNSURE;
+    const y2: unknown[] = [];
+    for (let i2 = 0; i2 < w3.length; i2++) {
+      const x2: unknown = w3[i2];
+      let z2: unknown;
+      z2 = f_ContentItem(x2, depth + 2);
+      if (z2 === rt.UNSURE) return rt.UNSURE;
+      y2.push(z2);
+    }
+    v3 = y2;
   }
-  v3 = y2;
   if (Array.isArray(w3)) {
     let found = false;
     for (let j = 0; j < w3.length; j++) {

@@ -91,32 +91,36 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
   v1 = w1;
   const w2: unknown = obj["content_type"];
   let v2: unknown;
-  if (!Array.isArray(w2) || w2.length < 1 || w2.length > 1) return rt.UNSURE;
-  for (let i2 = 0; i2 < w2.length; i2++) {
-    const x2: unknown = w2[i2];
-    let z2: unknown;
-    if (typeof x2 !== "string" || !S_1.has(x2)) return rt.UNSURE;
-    z2 = x2;
+  {
+    if (!Array.isArray(w2) || w2.length < 1 || w2.length > 1) return rt.UNSURE;
+    for (let i2 = 0; i2 < w2.length; i2++) {
+      const x2: unknown = w2[i2];
+      let z2: unknown;
+      if (typeof x2 !== "string" || !S_1.has(x2)) return rt.UNSURE;
+      z2 = x2;
+    }
+    v2 = w2;
   }
-  v2 = w2;
   const w3: unknown = obj["content"];
   let v3: unknown;
-  if (!Array.isArray(w3) || w3.length < 1) return rt.UNSURE;
-  for (let i2 = 0; i2 < w3.length; i2++) {
-    const x2: unknown = w3[i2];
-    let z2: unknown;
-    if (!Array.isArray(x2) || x2.length !== 2) return rt.UNSURE;
-    const x3_0: unknown = x2[0];
-    let z3_0: unknown;
-    if (typeof x3_0 !== "string" || !S_2.has(x3_0)) return rt.UNSURE;
-    z3_0 = x3_0;
-    const x3_1: unknown = x2[1];
-    let z3_1: unknown;
-    if (typeof x3_1 !== "string") return rt.UNSURE;
-    z3_1 = x3_1;
-    z2 = x2;
+  {
+    if (!Array.isArray(w3) || w3.length < 1) return rt.UNSURE;
+    for (let i2 = 0; i2 < w3.length; i2++) {
+      const x2: unknown = w3[i2];
+      let z2: unknown;
+      if (!Array.isArray(x2) || x2.length !== 2) return rt.UNSURE;
+      const x3_0: unknown = x2[0];
+      let z3_0: unknown;
+      if (typeof x3_0 !== "string" || !S_2.has(x3_0)) return rt.UNSURE;
+      z3_0 = x3_0;
+      const x3_1: unknown = x2[1];
+      let z3_1: unknown;
+      if (typeof x3_1 !== "string") return rt.UNSURE;
+      z3_1 = x3_1;
+      z2 = x2;
+    }
+    v3 = w3;
   }
-  v3 = w3;
   if (Array.isArray(w3)) {
     let found = false;
     for (let j = 0; j < w3.length; j++) {

@@ -209,30 +209,34 @@ function f_StructuredConversation(v: unknown, depth: number): StructuredConversa
   v0 = w0;
   const w1: unknown = obj["people"];
   let v1: unknown;
-  if (!Array.isArray(w1) || w1.length < 1) return rt.UNSURE;
-  for (let i2 = 0; i2 < w1.length; i2++) {
-    const x2: unknown = w1[i2];
-    let z2: unknown;
-    if (typeof x2 !== "string") return rt.UNSURE;
-    z2 = x2;
+  {
+    if (!Array.isArray(w1) || w1.length < 1) return rt.UNSURE;
+    for (let i2 = 0; i2 < w1.length; i2++) {
+      const x2: unknown = w1[i2];
+      let z2: unknown;
+      if (typeof x2 !== "string") return rt.UNSURE;
+      z2 = x2;
+    }
+    v1 = w1;
   }
-  v1 = w1;
   const w2: unknown = obj["user"];
   let v2: unknown;
   if (typeof w2 !== "string" || w2.length < 1 || (w2.length < 2 && rt.codePoints(w2) < 1)) return rt.UNSURE;
   v2 = w2;
   const w3: unknown = obj["conversation"];
   let v3: unknown;
-  if (!Array.isArray(w3) || w3.length < 1) return rt.UNSURE;
-  const y2: unknown[] = [];
-  for (let i2 = 0; i2 < w3.length; i2++) {
-    const x2: unknown = w3[i2];
-    let z2: unknown;
-    z2 = f_ConversationMessage(x2, depth + 2, [obj, w3]);
-    if (z2 === rt.UNSURE) return rt.UNSURE;
-    y2.push(z2);
+  {
+    if (!Array.isArray(w3) || w3.length < 1) return rt.UNSURE;
+    const y2: unknown[] = [];
+    for (let i2 = 0; i2 < w3.length; i2++) {
+      const x2: unknown = w3[i2];
+      let z2: unknown;
+      z2 = f_ConversationMessage(x2, depth + 2, [obj, w3]);
+      if (z2 === rt.UNSURE) return rt.UNSURE;
+      y2.push(z2);
+    }
+    v3 = y2;
   }
-  v3 = y2;
   if (!rt.fastMemberOf(v2, obj, ["people"])) return rt.UNSURE;
   const out: StructuredConversation = {
     "source": v0 as string,
