@@ -122,9 +122,9 @@ def test_the_typescript_fast_path_steps_aside_or_agrees_on_hostile_documents(dis
     assert "unsure-ok" in verdicts and "same" in verdicts, verdicts
 
 
-# contains / allowed_when rules whose pointers surely find a value (a model's required member, a
-# tuple's position, a list's item below minItems) are loops with direct reads in the fast
-# function; the others keep the runtime's resolve walk (rt.fastContains / rt.fastAllowedWhen).
+# Rules whose pointers surely find a value (a model's required member, a tuple's position, a
+# list's item below minItems) are code of their own with direct reads in the fast function
+# (loops for contains / allowed_when); the others keep the runtime's resolve walk (rt.fast<Rule>).
 RULE_PATHS_SPEC: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Rule paths", "description": "Rule pointers of every shape.",
     "x-version": "1.0.0", "$ref": "#/$defs/Doc",
@@ -139,6 +139,7 @@ RULE_PATHS_SPEC: dict[str, Any] = {
         "Doc": {"type": "object", "description": "The document.", "properties": {
             "kind": {"type": "string", "enum": ["a", "b", "c"], "description": "Turns rules on."},
             "mode": {"type": "string", "description": "Optional: turns a rule on."},
+            "extra": {"type": ["string", "null"], "description": "Optional, may be null."},
             "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}], "items": False, "minItems": 2, "maxItems": 2,
                      "description": "A pair."},
             "maybe_pair": {"type": ["array", "null"], "prefixItems": [{"type": "string"}, {"type": "string"}], "items": False,
@@ -164,7 +165,14 @@ RULE_PATHS_SPEC: dict[str, Any] = {
                 {"kind": "contains", "field": "tags", "each": "", "equals": "t", "message": "a tag t"},
                 {"kind": "contains", "field": "maybe", "each": "/id", "equals": "x", "message": "maybe holds an x"},
                 {"kind": "contains", "field": "nested", "each": "/inner/id", "equals": "x", "message": "a nested x"},
+                {"kind": "required_when", "when": {"field": "kind", "equals": "c"}, "field": "mode", "message": "kind c needs a mode"},
+                {"kind": "required_when", "when": {"field": "kind", "equals": "b"}, "field": "extra", "message": "kind b needs an extra"},
+                {"kind": "required_when", "when": {"field": "pair", "pointer": "/1", "equals": "r"}, "field": "pairs",
+                 "message": "pair ending in r needs pairs"},
+                {"kind": "at_least_one_of", "fields": ["maybe", "pairs"], "message": "maybe or pairs"},
                 # These keep the runtime's walk: past minItems, an optional member, a member of null, a pointer into a string.
+                {"kind": "required_when", "when": {"field": "maybe_pair", "pointer": "/1", "equals": "r"}, "field": "mode",
+                 "message": "maybe_pair ending in r needs a mode"},
                 {"kind": "allowed_when", "when": {"field": "tags", "pointer": "/2", "equals": "t"}, "field": "items", "each": "/id",
                  "allowed": ["x"], "message": "third tag t: x items only"},
                 {"kind": "contains", "field": "loose", "each": "/k", "equals": "x", "message": "a loose x"},
@@ -188,13 +196,13 @@ def rule_paths_module(tmp_path: Path) -> str:
     return render_package([lower(load_spec(folder, tmp_path))])["typescript/src/rule_paths.ts"]
 
 
-def test_rules_whose_pointers_surely_find_a_value_are_loops_in_the_fast_function_and_agree_with_the_exact_walk(tmp_path: Path) -> None:
+def test_rules_whose_pointers_surely_find_a_value_are_code_of_their_own_in_the_fast_function_and_agree_with_the_exact_walk(tmp_path: Path) -> None:
     module = rule_paths_module(tmp_path)
     fast = module[module.index("function f_Doc("):]
     fast = fast[:fast.index("\n}\n")]
-    # 8 rules are loops; the 4 whose pointers may find nothing keep the runtime's walk.
-    assert fast.count("rt.fastContains(") == 1 and fast.count("rt.fastAllowedWhen(") == 3, fast
-    assert fast.count("for (let j = 0;") == 8, fast
+    # 12 rules are code of their own (8 of them loops); the 5 whose pointers may find nothing keep the runtime's walk.
+    assert fast.count("rt.fastContains(") == 1 and fast.count("rt.fastAllowedWhen(") == 3 and fast.count("rt.fastRequiredWhen(") == 1, fast
+    assert "rt.fastAtLeastOneOf(" not in fast and fast.count("for (let j = 0;") == 8, fast
     out = build(tmp_path / "package", [], {"src/rule_paths.ts": module})
     js = out / "rule_paths.js"
     with js.open("a", encoding="utf-8") as f:
@@ -203,8 +211,11 @@ def test_rules_whose_pointers_surely_find_a_value_are_loops_in_the_fast_function
     valid = [
         {"kind": "a", "pair": ["p", "q"], "maybe_pair": None, "tags": ["s", "t"], "items": [item, item], "pairs": [["a", "x"], ["b", "y"]],
          "maybe": [item], "loose": [{"k": "x"}, {}], "nested": [{"inner": item}], "mode": "m"},
-        {"kind": "b", "pair": ["q", "q"], "maybe_pair": ["q", "p"], "tags": ["t", "u", "v"], "items": [{"id": "y", "note": None}, item],
-         "maybe": None, "loose": [{}, {"k": "x"}], "nested": [{"inner": {"id": "y", "note": None}}, {"inner": item}]},
+        {"kind": "b", "extra": "e", "pair": ["q", "q"], "maybe_pair": ["q", "r"], "mode": "o", "tags": ["t", "u", "v"],
+         "items": [{"id": "y", "note": None}, item], "maybe": None, "pairs": [["a", "b"]], "loose": [{}, {"k": "x"}],
+         "nested": [{"inner": {"id": "y", "note": None}}, {"inner": item}]},
+        {"kind": "c", "mode": "o", "pair": ["q", "r"], "pairs": [["a", "b"]], "maybe": [item], "maybe_pair": None, "tags": ["t", "u"],
+         "items": [{"id": "y", "note": "n"}, item], "loose": [{"k": "x"}], "nested": [{"inner": item}]},
     ]
     docs: list[Any] = [*valid]
     for doc in valid:
@@ -212,7 +223,7 @@ def test_rules_whose_pointers_surely_find_a_value_are_loops_in_the_fast_function
         # Every string swapped for the values that turn the rules on and off.
         for path in mutations.paths(doc):
             if isinstance(mutations.get(doc, path), str):
-                docs += [mutations.replaced(doc, path, s) for s in ("a", "b", "m", "n", "p", "t", "x", "y", "z")]
+                docs += [mutations.replaced(doc, path, s) for s in ("a", "b", "c", "m", "n", "p", "r", "t", "x", "y", "z")]
     verdicts = compare(out, [("rule_paths", "Doc", doc) for doc in docs])
     wrong = [v for v in verdicts if v.startswith("WRONG")]
     assert not wrong, "\n".join(wrong[:10])

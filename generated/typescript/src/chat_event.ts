@@ -241,7 +241,6 @@ function p_RenderMedia(data: rt.JsonValue, ctx: rt.Context): RenderMedia | rt.In
 function f_ChatEvent(v: unknown, depth: number): ChatEvent | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
-  for (const k in obj) if (!K_ChatEvent.has(k)) return rt.UNSURE;
   const w0: unknown = obj["session_id"];
   let v0: unknown;
   if (typeof w0 !== "string") return rt.UNSURE;
@@ -352,6 +351,10 @@ function f_ChatEvent(v: unknown, depth: number): ChatEvent | rt.Unsure {
       v10 = y2;
     }
   }
+  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  let keys = 0;
+  for (const _ in obj) keys++;
+  if (keys !== 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0)) return rt.UNSURE;
   const out: ChatEvent = {
     "session_id": v0 as string,
     "role": v1 as string,
@@ -371,7 +374,6 @@ function f_ChatEvent(v: unknown, depth: number): ChatEvent | rt.Unsure {
 function f_FunctionCall(v: unknown, depth: number): FunctionCall | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
-  for (const k in obj) if (!K_FunctionCall.has(k)) return rt.UNSURE;
   const w0: unknown = obj["name"];
   let v0: unknown;
   if (typeof w0 !== "string") return rt.UNSURE;
@@ -380,6 +382,10 @@ function f_FunctionCall(v: unknown, depth: number): FunctionCall | rt.Unsure {
   let v1: unknown;
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
+  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  let keys = 0;
+  for (const _ in obj) keys++;
+  if (keys !== 2) return rt.UNSURE;
   const out: FunctionCall = {
     "name": v0 as string,
     "arguments": v1 as string,
@@ -390,7 +396,6 @@ function f_FunctionCall(v: unknown, depth: number): FunctionCall | rt.Unsure {
 function f_ToolCall(v: unknown, depth: number): ToolCall | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
-  for (const k in obj) if (!K_ToolCall.has(k)) return rt.UNSURE;
   const w0: unknown = obj["id"];
   let v0: unknown;
   if (typeof w0 !== "string") return rt.UNSURE;
@@ -405,6 +410,10 @@ function f_ToolCall(v: unknown, depth: number): ToolCall | rt.Unsure {
   let v2: unknown;
   v2 = f_FunctionCall(w2, depth + 1);
   if (v2 === rt.UNSURE) return rt.UNSURE;
+  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  let keys = 0;
+  for (const _ in obj) keys++;
+  if (keys !== 2 + (w1 !== undefined ? 1 : 0)) return rt.UNSURE;
   const out: ToolCall = {
     "id": v0 as string,
     "type": v1 === undefined ? "function" : (v1 as "function"),
@@ -416,7 +425,6 @@ function f_ToolCall(v: unknown, depth: number): ToolCall | rt.Unsure {
 function f_Message(v: unknown, depth: number): Message | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
-  for (const k in obj) if (!K_Message.has(k)) return rt.UNSURE;
   const w0: unknown = obj["role"];
   let v0: unknown;
   if (typeof w0 !== "string") return rt.UNSURE;
@@ -469,7 +477,11 @@ function f_Message(v: unknown, depth: number): Message | rt.Unsure {
       v4 = w4;
     }
   }
-  if (!rt.fastAtLeastOneOf(obj as rt.JsonObject, ["content", "tool_calls"])) return rt.UNSURE;
+  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  let keys = 0;
+  for (const _ in obj) keys++;
+  if (keys !== 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if ((w1 === undefined || w1 === null) && (w3 === undefined || w3 === null)) return rt.UNSURE;
   const out: Message = {
     "role": v0 as string,
   };
@@ -483,7 +495,6 @@ function f_Message(v: unknown, depth: number): Message | rt.Unsure {
 function f_RenderMedia(v: unknown, depth: number): RenderMedia | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
-  for (const k in obj) if (!K_RenderMedia.has(k)) return rt.UNSURE;
   const w0: unknown = obj["content-type"];
   let v0: unknown;
   if (typeof w0 !== "string") return rt.UNSURE;
@@ -528,7 +539,11 @@ function f_RenderMedia(v: unknown, depth: number): RenderMedia | rt.Unsure {
       v4 = rt.decodeBase64(w4);
     }
   }
-  if (!rt.fastAtLeastOneOf(obj as rt.JsonObject, ["url", "content", "content_bytes"])) return rt.UNSURE;
+  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  let keys = 0;
+  for (const _ in obj) keys++;
+  if (keys !== 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if ((w1 === undefined || w1 === null) && (w3 === undefined || w3 === null) && (w4 === undefined || w4 === null)) return rt.UNSURE;
   const out: RenderMedia = {
     "content-type": v0 as string,
   };
@@ -622,7 +637,7 @@ export function parseRenderMedia(value: unknown): RenderMedia {
 
 /** Parse and validate a chat_event document from JSON text; throws ValidationError listing every problem. */
 export function parseChatEventFromJSON(text: string | Uint8Array): ChatEvent {
-  return rt.runText(p_ChatEvent, text, (tree) => f_ChatEvent(tree, 0));
+  return rt.runText(p_ChatEvent, text, f_ChatEvent);
 }
 
 /** Check ChatEvent values built or changed in code; throws ValidationError listing every problem. */

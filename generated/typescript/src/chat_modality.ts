@@ -518,8 +518,8 @@ function f_ImageBlock(v: unknown, depth: number): ImageBlock | rt.Unsure {
     if (typeof w4 !== "string") return rt.UNSURE;
     v4 = w4;
   }
-  if (!rt.fastRequiredWhen(obj as rt.JsonObject, "url", "source", [], "url")) return rt.UNSURE;
-  if (!rt.fastRequiredWhen(obj as rt.JsonObject, "data", "source", [], "base64")) return rt.UNSURE;
+  if (w1 === "url" && (w2 === undefined || w2 === null)) return rt.UNSURE;
+  if (w1 === "base64" && (w3 === undefined || w3 === null)) return rt.UNSURE;
   const out: ImageBlock = {
     "type": v0 as "image",
     "source": v1 as MediaSource,
@@ -559,8 +559,8 @@ function f_AudioBlock(v: unknown, depth: number): AudioBlock | rt.Unsure {
     if (typeof w4 !== "string") return rt.UNSURE;
     v4 = w4;
   }
-  if (!rt.fastRequiredWhen(obj as rt.JsonObject, "url", "source", [], "url")) return rt.UNSURE;
-  if (!rt.fastRequiredWhen(obj as rt.JsonObject, "data", "source", [], "base64")) return rt.UNSURE;
+  if (w1 === "url" && (w2 === undefined || w2 === null)) return rt.UNSURE;
+  if (w1 === "base64" && (w3 === undefined || w3 === null)) return rt.UNSURE;
   const out: AudioBlock = {
     "type": v0 as "audio",
     "source": v1 as MediaSource,
@@ -600,8 +600,8 @@ function f_VideoBlock(v: unknown, depth: number): VideoBlock | rt.Unsure {
     if (typeof w4 !== "string") return rt.UNSURE;
     v4 = w4;
   }
-  if (!rt.fastRequiredWhen(obj as rt.JsonObject, "url", "source", [], "url")) return rt.UNSURE;
-  if (!rt.fastRequiredWhen(obj as rt.JsonObject, "data", "source", [], "base64")) return rt.UNSURE;
+  if (w1 === "url" && (w2 === undefined || w2 === null)) return rt.UNSURE;
+  if (w1 === "base64" && (w3 === undefined || w3 === null)) return rt.UNSURE;
   const out: VideoBlock = {
     "type": v0 as "video",
     "source": v1 as MediaSource,
@@ -951,7 +951,7 @@ export function parseChatState(value: unknown): ChatState {
 
 /** Parse and validate a chat_modality document from JSON text; throws ValidationError listing every problem. */
 export function parseChatModalityFromJSON(text: string | Uint8Array): ChatInput {
-  return rt.runText(p_ChatInput, text, (tree) => f_ChatInput(tree, 0));
+  return rt.runText(p_ChatInput, text, f_ChatInput);
 }
 
 /** Check ChatInput values built or changed in code; throws ValidationError listing every problem. */

@@ -225,7 +225,7 @@ export function parseContentItem(value: unknown): ContentItem {
 
 /** Parse and validate a droidlet_chat document from JSON text; throws ValidationError listing every problem. */
 export function parseDroidletChatFromJSON(text: string | Uint8Array): DroidletChat {
-  return rt.runText(p_DroidletChat, text, (tree) => f_DroidletChat(tree, 0));
+  return rt.runText(p_DroidletChat, text, f_DroidletChat);
 }
 
 /** Check DroidletChat values built or changed in code; throws ValidationError listing every problem. */

@@ -191,7 +191,7 @@ export function parseDroidletChat(value: unknown): DroidletChat {
 
 /** Parse and validate a droidlet_chat_v1 document from JSON text; throws ValidationError listing every problem. */
 export function parseDroidletChatV1FromJSON(text: string | Uint8Array): DroidletChat {
-  return rt.runText(p_DroidletChat, text, (tree) => f_DroidletChat(tree, 0));
+  return rt.runText(p_DroidletChat, text, f_DroidletChat);
 }
 
 /** Check DroidletChat values built or changed in code; throws ValidationError listing every problem. */

@@ -228,10 +228,11 @@ function f_StructuredConversation(v: unknown, depth: number): StructuredConversa
   {
     if (!Array.isArray(w3) || w3.length < 1) return rt.UNSURE;
     const y2: unknown[] = [];
+    const a2: readonly unknown[] = [obj, w3];
     for (let i2 = 0; i2 < w3.length; i2++) {
       const x2: unknown = w3[i2];
       let z2: unknown;
-      z2 = f_ConversationMessage(x2, depth + 2, [obj, w3]);
+      z2 = f_ConversationMessage(x2, depth + 2, a2);
       if (z2 === rt.UNSURE) return rt.UNSURE;
       y2.push(z2);
     }
@@ -384,7 +385,7 @@ export function parseTextDocument(value: unknown): TextDocument {
 
 /** Parse and validate a structured_conversation document from JSON text; throws ValidationError listing every problem. */
 export function parseStructuredConversationFromJSON(text: string | Uint8Array): ConversationDocument {
-  return rt.runText(p_ConversationDocument, text, (tree) => f_ConversationDocument(tree, 0));
+  return rt.runText(p_ConversationDocument, text, f_ConversationDocument);
 }
 
 /** Check ConversationDocument values built or changed in code; throws ValidationError listing every problem. */

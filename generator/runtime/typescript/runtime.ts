@@ -293,11 +293,14 @@ export function run<T>(parser: Parser<T>, data: JsonValue): T {
 // (Context.inexact).
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
+const nativeWellFormed = (String.prototype as unknown as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+
 /** Whether a string holds no lone surrogate (isWellFormed where the engine has it). */
 function wellFormed(text: string): boolean {
-  const native = (text as unknown as { isWellFormed?: () => boolean }).isWellFormed;
-  return native !== undefined ? native.call(text) : !LONE_SURROGATE.test(text);
+  return nativeWellFormed !== undefined ? nativeWellFormed.call(text) : !LONE_SURROGATE.test(text);
 }
+
+const NO_ANCESTORS: readonly unknown[] = Object.freeze([]);
 
 /**
  * Parse JSON text and run a parser on it; throw ValidationError listing every problem.
@@ -308,7 +311,8 @@ function wellFormed(text: string): boolean {
  * must follow the text, which a plain object's key order need not), the text is
  * decoded again by decodeJSON and that verdict is the one given.
  */
-export function runText<T>(parser: Parser<T>, input: string | Uint8Array, fast?: (tree: unknown) => T | Unsure): T {
+export function runText<T>(parser: Parser<T>, input: string | Uint8Array,
+  fast?: (tree: unknown, depth: number, anc: readonly unknown[]) => T | Unsure): T {
   let text: string | null = null;
   if (typeof input === "string") text = input;
   else {
@@ -326,7 +330,7 @@ export function runText<T>(parser: Parser<T>, input: string | Uint8Array, fast?:
       // Not JSON, or too deep for the engine: decodeJSON says which.
     }
     if (tree !== MISSING && fast !== undefined) {
-      const built = fast(tree);
+      const built = fast(tree, 0, NO_ANCESTORS);
       if (built !== UNSURE) return built;
     }
     if (tree !== MISSING) {
@@ -351,22 +355,16 @@ export type Unsure = typeof UNSURE;
 
 /** Whether a JSON.parse value is one anyJSON accepts without a word at `room` levels of depth left. */
 export function fitsJSON(value: unknown, room: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
-    if (depth > room) return false;
-    if (item === null || typeof item === "string" || typeof item === "boolean") continue;
-    if (typeof item === "number") {
-      if (!Number.isFinite(item) || (Number.isInteger(item) && !Number.isSafeInteger(item))) return false;
-      continue;
-    }
-    if (Array.isArray(item)) {
-      for (const x of item as unknown[]) stack.push([x, depth + 1]);
-      continue;
-    }
-    if (typeof item !== "object" || Object.getPrototypeOf(item) !== Object.prototype) return false;
-    for (const k in item) stack.push([(item as { readonly [key: string]: unknown })[k], depth + 1]);
+  // Recursion stops at `room` levels (at most MAX_DEPTH), however deep the value is.
+  if (room < 0) return false;
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value) && (!Number.isInteger(value) || Number.isSafeInteger(value));
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!fitsJSON(value[i], room - 1)) return false;
+    return true;
   }
+  if (typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const k in value) if (!fitsJSON((value as { readonly [key: string]: unknown })[k], room - 1)) return false;
   return true;
 }
 

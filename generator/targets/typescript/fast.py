@@ -53,6 +53,7 @@ class TsList:
     max_items: int | None
     unique_items: bool
     same: bool = False
+    anc: bool = False  # its items' checks take the values above them (built once per list)
     kind: Literal["list"] = "list"
 
 
@@ -67,6 +68,7 @@ class TsTuple:
 class TsMap:
     value: TsCheck
     same: bool = False
+    anc: bool = False  # as TsList.anc
     kind: Literal["map"] = "map"
 
 
@@ -122,19 +124,20 @@ class TsStep:
 
 
 @dataclass(frozen=True)
-class TsEachRule:
-    """A contains or allowed_when rule as a loop over the list with direct reads, for when every
-    pointer surely finds a value in values that passed their checks (TsFastBuilder.steps), so
-    no resolve() per item: the verdict rt.fastContains / rt.fastAllowedWhen would give."""
+class TsInlineRule:
+    """A rule as straight-line code over the fast function's reads of its fields (w0, w1, ...),
+    for when every pointer surely finds a value in values that passed their checks
+    (TsFastBuilder.steps): the verdict rt.fastContains, rt.fastAllowedWhen, rt.fastRequiredWhen
+    or rt.fastAtLeastOneOf would give, without their resolve() walks."""
 
-    kind: Literal["contains", "allowed_when"]
-    items: str  # the fast function's read of the list field, e.g. "w3"
-    each: tuple[TsStep, ...]  # from an item to the value the rule looks at
-    equals: str | None  # contains: the string literal an item must hold
-    when: str | None  # allowed_when: the read of the when-field, e.g. "w2"
-    when_steps: tuple[TsStep, ...]
-    when_equals: str | None  # allowed_when: the string literal that turns the rule on
-    allowed: str | None  # allowed_when: the module constant of the allowed values (a Set)
+    kind: Literal["contains", "allowed_when", "required_when", "at_least_one_of"]
+    reads: tuple[str, ...]  # contains, allowed_when: the list's read; required_when: the field's; at_least_one_of: each field's
+    each: tuple[TsStep, ...] = ()  # contains, allowed_when: from an item to the value the rule looks at
+    equals: str | None = None  # contains: the string literal an item must hold
+    when: str | None = None  # allowed_when, required_when: the read of the when-field, e.g. "w2"
+    when_steps: tuple[TsStep, ...] = ()
+    when_equals: str | None = None  # the string literal that turns the rule on
+    allowed: str | None = None  # allowed_when: the module constant of the allowed values (a Set)
 
 
 @dataclass(frozen=True)
@@ -146,7 +149,7 @@ class TsFastFunction:
     fields: tuple[TsFastField, ...]
     member_of: tuple[TsMemberOf, ...]
     checks: tuple[str, ...]  # rules checked natively: rt.fast<Rule>(obj, ...) calls, e.g. 'rt.fastRequiredWhen(obj, "url", "source", [], "url")'
-    each_rules: tuple[TsEachRule, ...]  # contains / allowed_when rules checked by loops of their own instead
+    inline_rules: tuple[TsInlineRule, ...]  # rules checked by code of their own instead (TsInlineRule)
     probe_rules: tuple[str, ...]  # the exact walk's rule calls, run on a probe Context
     closed: bool
     keys_const: str
@@ -172,6 +175,25 @@ def native_rule(r: ir.Rule, set_of: Callable[[str], str] = lambda expr: expr) ->
             return f"rt.fastContains({obj}, {ts_str(r.fields[0])}, {_tokens(r.pointer)}, {ts_str(r.equals or '')})"
         case _:
             return None
+
+
+def takes_ancestors(c: TsCheck) -> bool:
+    """Whether a check passes the values above its value on to a model's fast function."""
+    match c:
+        case TsModel():
+            return c.anc
+        case TsList():
+            return takes_ancestors(c.item)
+        case TsMap():
+            return takes_ancestors(c.value)
+        case TsTuple():
+            return any(takes_ancestors(i) for i in c.items)
+        case TsNullable():
+            return takes_ancestors(c.inner)
+        case TsUnion():
+            return any(takes_ancestors(v) for _, v in c.cases)
+        case _:
+            return False
 
 
 def fast_fn(model: str) -> str:
@@ -210,13 +232,13 @@ class TsFastBuilder:
                 return TsScalar("any", same=True)
             case ir.ListType():
                 item = self.check(t.item)
-                return TsList(item, t.min_items, t.max_items, t.unique_items, same=item.same)
+                return TsList(item, t.min_items, t.max_items, t.unique_items, same=item.same, anc=takes_ancestors(item))
             case ir.TupleType():
                 items = tuple(self.check(i) for i in t.items)
                 return TsTuple(items, same=all(i.same for i in items))
             case ir.MapType():
                 value = self.check(t.value)
-                return TsMap(value, same=value.same)
+                return TsMap(value, same=value.same, anc=takes_ancestors(value))
             case ir.NullableType():
                 inner = self.check(t.inner)
                 return TsNullable(inner, same=inner.same)
@@ -273,25 +295,33 @@ class TsFastBuilder:
                     return None
         return tuple(found)
 
-    def each_rule(self, model: ir.Model, r: ir.Rule) -> TsEachRule | None:
-        """A contains / allowed_when rule as a loop of its own, when its pointers allow (steps)."""
+    def inline_rule(self, model: ir.Model, r: ir.Rule) -> TsInlineRule | None:
+        """A rule as code of its own, when its pointers allow (steps); None keeps the runtime's call."""
         reads = {f.wire_name: (f"w{i}", f) for i, f in enumerate(model.fields)}
-        items, field = reads[r.fields[0]]
-        t = self.unalias(field.type)
-        if isinstance(t, ir.NullableType):  # null is not a list: the rule has nothing to check
-            t = self.unalias(t.inner)
-        if not isinstance(t, ir.ListType) or (each := self.steps(t.item, r.pointer)) is None:
+        if r.kind == "at_least_one_of":
+            return TsInlineRule("at_least_one_of", tuple(reads[w][0] for w in r.fields))
+        if r.kind not in ("contains", "allowed_when", "required_when"):
             return None
+        read, field = reads[r.fields[0]]
+        if r.kind == "required_when":
+            each: tuple[TsStep, ...] = ()
+        else:
+            t = self.unalias(field.type)
+            if isinstance(t, ir.NullableType):  # null is not a list: the rule has nothing to check
+                t = self.unalias(t.inner)
+            if not isinstance(t, ir.ListType) or (found := self.steps(t.item, r.pointer)) is None:
+                return None
+            each = found
         if r.kind == "contains":
-            return TsEachRule("contains", items, each, ts_str(r.equals or ""), None, (), None, None)
-        assert r.kind == "allowed_when" and r.when is not None
+            return TsInlineRule("contains", (read,), each, equals=ts_str(r.equals or ""))
+        assert r.when is not None
         when, when_field = reads[r.when.field]
         # An absent or null when-field never equals the string; below it, every token must find a value.
         when_steps = self.steps(when_field.type, r.when.pointer) if when_field.required or not r.when.pointer else None
         if when_steps is None:
             return None
-        allowed = self.set_of("new Set<string>(" + _tokens(r.allowed) + ")")
-        return TsEachRule("allowed_when", items, each, None, when, when_steps, ts_str(r.when.equals), allowed)
+        allowed = self.set_of("new Set<string>(" + _tokens(r.allowed) + ")") if r.kind == "allowed_when" else None
+        return TsInlineRule(r.kind, (read,), each, when=when, when_steps=when_steps, when_equals=ts_str(r.when.equals), allowed=allowed)
 
     def function(self, model: ir.Model, locals_: list[str], probe_rules: list[str]) -> TsFastFunction:
         fields = []
@@ -303,7 +333,7 @@ class TsFastBuilder:
         by_wire = dict(zip((f.wire_name for f in model.fields), locals_))
         member_of = tuple(TsMemberOf(by_wire[r.fields[0]], r.up, "[" + ", ".join(ts_str(p) for p in r.pointer) + "]")
                           for r in model.rules if r.kind == "member_of")
-        each_rules = [self.each_rule(model, r) if r.kind in ("contains", "allowed_when") else None for r in model.rules]
+        inline = [self.inline_rule(model, r) for r in model.rules]
         return TsFastFunction(
             name=model.name,
             fn=fast_fn(model.name),
@@ -311,8 +341,8 @@ class TsFastBuilder:
             levels=max((1 + self.base.levels(f.type) for f in model.fields), default=0),
             fields=tuple(fields),
             member_of=member_of,
-            checks=tuple(c for r, e in zip(model.rules, each_rules) if e is None and (c := native_rule(r, self.set_of)) is not None),
-            each_rules=tuple(e for e in each_rules if e is not None),
+            checks=tuple(c for r, i in zip(model.rules, inline) if i is None and (c := native_rule(r, self.set_of)) is not None),
+            inline_rules=tuple(i for i in inline if i is not None),
             probe_rules=tuple(probe_rules),
             closed=model.closed,
             keys_const=f"K_{model.name}",

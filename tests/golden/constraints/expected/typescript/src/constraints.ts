@@ -139,7 +139,6 @@ function p_Constrained(data: rt.JsonValue, ctx: rt.Context): Constrained | rt.In
 function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
-  for (const k in obj) if (!K_Constrained.has(k)) return rt.UNSURE;
   const w0: unknown = obj["name"];
   let v0: unknown;
   if (typeof w0 !== "string" || w0.length < 2 || (w0.length < 4 && rt.codePoints(w0) < 2) || (w0.length > 4 && rt.codePoints(w0) > 4)) return rt.UNSURE;
@@ -309,6 +308,10 @@ function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
     if (typeof w19 !== "string" || (w19.length > 1 && rt.codePoints(w19) > 1)) return rt.UNSURE;
     v19 = w19;
   }
+  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  let keys = 0;
+  for (const _ in obj) keys++;
+  if (keys !== 3 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0) + (w11 !== undefined ? 1 : 0) + (w12 !== undefined ? 1 : 0) + (w13 !== undefined ? 1 : 0) + (w14 !== undefined ? 1 : 0) + (w15 !== undefined ? 1 : 0) + (w16 !== undefined ? 1 : 0) + (w17 !== undefined ? 1 : 0) + (w19 !== undefined ? 1 : 0)) return rt.UNSURE;
   const out: Constrained = {
     "name": v0 as string,
     "count": v6 as number,
@@ -367,7 +370,7 @@ export function parseConstrained(value: unknown): Constrained {
 
 /** Parse and validate a constraints document from JSON text; throws ValidationError listing every problem. */
 export function parseConstraintsFromJSON(text: string | Uint8Array): Constrained {
-  return rt.runText(p_Constrained, text, (tree) => f_Constrained(tree, 0));
+  return rt.runText(p_Constrained, text, f_Constrained);
 }
 
 /** Check Constrained values built or changed in code; throws ValidationError listing every problem. */

@@ -62,7 +62,6 @@ function p_Headers(data: rt.JsonValue, ctx: rt.Context): Headers | rt.Invalid {
 function f_Headers(v: unknown, depth: number): Headers | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
-  for (const k in obj) if (!K_Headers.has(k)) return rt.UNSURE;
   const w0: unknown = obj["content-type"];
   let v0: unknown;
   if (typeof w0 !== "string") return rt.UNSURE;
@@ -89,6 +88,10 @@ function f_Headers(v: unknown, depth: number): Headers | rt.Unsure {
     if (typeof w4 !== "string") return rt.UNSURE;
     v4 = w4;
   }
+  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  let keys = 0;
+  for (const _ in obj) keys++;
+  if (keys !== 2 + (w1 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0)) return rt.UNSURE;
   const out: Headers = {
     "content-type": v0 as string,
     "2fa-code": v2 as string,
@@ -117,7 +120,7 @@ export function parseHeaders(value: unknown): Headers {
 
 /** Parse and validate a dashed_wire_names document from JSON text; throws ValidationError listing every problem. */
 export function parseDashedWireNamesFromJSON(text: string | Uint8Array): Headers {
-  return rt.runText(p_Headers, text, (tree) => f_Headers(tree, 0));
+  return rt.runText(p_Headers, text, f_Headers);
 }
 
 /** Check Headers values built or changed in code; throws ValidationError listing every problem. */

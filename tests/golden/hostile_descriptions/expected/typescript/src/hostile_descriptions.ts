@@ -98,7 +98,7 @@ export function parseHostile(value: unknown): Hostile {
 
 /** Parse and validate a hostile_descriptions document from JSON text; throws ValidationError listing every problem. */
 export function parseHostileDescriptionsFromJSON(text: string | Uint8Array): Hostile {
-  return rt.runText(p_Hostile, text, (tree) => f_Hostile(tree, 0));
+  return rt.runText(p_Hostile, text, f_Hostile);
 }
 
 /** Check Hostile values built or changed in code; throws ValidationError listing every problem. */

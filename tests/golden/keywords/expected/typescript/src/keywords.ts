@@ -109,7 +109,6 @@ function p_Struct(data: rt.JsonValue, ctx: rt.Context): Struct | rt.Invalid {
 function f_Keywords(v: unknown, depth: number): Keywords | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
-  for (const k in obj) if (!K_Keywords.has(k)) return rt.UNSURE;
   const w0: unknown = obj["class"];
   let v0: unknown;
   if (typeof w0 !== "string") return rt.UNSURE;
@@ -168,6 +167,10 @@ function f_Keywords(v: unknown, depth: number): Keywords | rt.Unsure {
     v9 = f_Struct(w9, depth + 1);
     if (v9 === rt.UNSURE) return rt.UNSURE;
   }
+  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  let keys = 0;
+  for (const _ in obj) keys++;
+  if (keys !== 3 + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0)) return rt.UNSURE;
   const out: Keywords = {
     "class": v0 as string,
     "type": v1 as string,
@@ -245,7 +248,7 @@ export function parseStruct(value: unknown): Struct {
 
 /** Parse and validate a keywords document from JSON text; throws ValidationError listing every problem. */
 export function parseKeywordsFromJSON(text: string | Uint8Array): Keywords {
-  return rt.runText(p_Keywords, text, (tree) => f_Keywords(tree, 0));
+  return rt.runText(p_Keywords, text, f_Keywords);
 }
 
 /** Check Keywords values built or changed in code; throws ValidationError listing every problem. */

@@ -102,7 +102,7 @@ export function parseCollisions(value: unknown): Collisions {
 
 /** Parse and validate a name_collisions document from JSON text; throws ValidationError listing every problem. */
 export function parseNameCollisionsFromJSON(text: string | Uint8Array): Collisions {
-  return rt.runText(p_Collisions, text, (tree) => f_Collisions(tree, 0));
+  return rt.runText(p_Collisions, text, f_Collisions);
 }
 
 /** Check Collisions values built or changed in code; throws ValidationError listing every problem. */

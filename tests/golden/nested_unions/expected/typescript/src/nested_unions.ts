@@ -313,7 +313,7 @@ export function parseRefPart(value: unknown): RefPart {
 
 /** Parse and validate a nested_unions document from JSON text; throws ValidationError listing every problem. */
 export function parseNestedUnionsFromJSON(text: string | Uint8Array): Envelope {
-  return rt.runText(p_Envelope, text, (tree) => f_Envelope(tree, 0));
+  return rt.runText(p_Envelope, text, f_Envelope);
 }
 
 /** Check Envelope values built or changed in code; throws ValidationError listing every problem. */

@@ -98,7 +98,7 @@ export function parseHolder(value: unknown): Holder {
 
 /** Parse and validate a odd_enum_values document from JSON text; throws ValidationError listing every problem. */
 export function parseOddEnumValuesFromJSON(text: string | Uint8Array): Holder {
-  return rt.runText(p_Holder, text, (tree) => f_Holder(tree, 0));
+  return rt.runText(p_Holder, text, f_Holder);
 }
 
 /** Check Holder values built or changed in code; throws ValidationError listing every problem. */

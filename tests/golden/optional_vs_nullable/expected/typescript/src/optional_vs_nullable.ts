@@ -202,7 +202,7 @@ export function parseInner(value: unknown): Inner {
 
 /** Parse and validate a optional_vs_nullable document from JSON text; throws ValidationError listing every problem. */
 export function parseOptionalVsNullableFromJSON(text: string | Uint8Array): Flags {
-  return rt.runText(p_Flags, text, (tree) => f_Flags(tree, 0));
+  return rt.runText(p_Flags, text, f_Flags);
 }
 
 /** Check Flags values built or changed in code; throws ValidationError listing every problem. */
