@@ -134,6 +134,12 @@ RULE_PATHS_SPEC: dict[str, Any] = {
             "required": ["id", "note"]},
         "Loose": {"type": "object", "description": "An item whose key may be absent.", "properties": {
             "k": {"type": "string", "description": "Maybe."}}},
+        "Pick": {"type": "object", "description": "Names from lists two levels up.", "properties": {
+            "name": {"type": "string", "description": "One of the tags."}, "alt": {"type": "string", "description": "One of the pair."},
+            "alt2": {"type": "string", "description": "One of the first of the pairs."}}, "required": ["name"],
+            "x-rules": [{"kind": "member_of", "field": "name", "in": "2/tags", "message": "a tag"},
+                        {"kind": "member_of", "field": "alt", "in": "2/pair", "message": "one of the pair"},
+                        {"kind": "member_of", "field": "alt2", "in": "2/pairs/0", "message": "one of the first pair"}]},
         "Outer": {"type": "object", "description": "An item holding one.", "properties": {
             "inner": {"$ref": "#/$defs/Item", "description": "The inner item."}}, "required": ["inner"]},
         "Doc": {"type": "object", "description": "The document.", "properties": {
@@ -150,7 +156,8 @@ RULE_PATHS_SPEC: dict[str, Any] = {
                                                  "minItems": 2, "maxItems": 2}, "description": "Optional pairs."},
             "maybe": {"type": ["array", "null"], "items": {"$ref": "#/$defs/Item"}, "description": "Items or null."},
             "loose": {"type": "array", "items": {"$ref": "#/$defs/Loose"}, "description": "Loose items."},
-            "nested": {"type": "array", "items": {"$ref": "#/$defs/Outer"}, "description": "Nested items."}},
+            "nested": {"type": "array", "items": {"$ref": "#/$defs/Outer"}, "description": "Nested items."},
+            "picks": {"type": "array", "items": {"$ref": "#/$defs/Pick"}, "description": "Picks."}},
             "required": ["kind", "pair", "maybe_pair", "tags", "items", "maybe", "loose", "nested"],
             "x-rules": [
                 {"kind": "contains", "field": "items", "each": "/id", "equals": "x", "message": "an x item"},
@@ -203,19 +210,24 @@ def test_rules_whose_pointers_surely_find_a_value_are_code_of_their_own_in_the_f
     # 12 rules are code of their own (8 of them loops); the 5 whose pointers may find nothing keep the runtime's walk.
     assert fast.count("rt.fastContains(") == 1 and fast.count("rt.fastAllowedWhen(") == 3 and fast.count("rt.fastRequiredWhen(") == 1, fast
     assert "rt.fastAtLeastOneOf(" not in fast and fast.count("for (let j = 0;") == 8, fast
+    # member_of reads its pool with plain reads unless a token is an index.
+    pick = module[module.index("function f_Pick("):]
+    pick = pick[:pick.index("\n}\n")]
+    assert pick.count("rt.fastInPool(") == 2 and pick.count("rt.fastMemberOf(") == 1, pick
     out = build(tmp_path / "package", [], {"src/rule_paths.ts": module})
     js = out / "rule_paths.js"
     with js.open("a", encoding="utf-8") as f:
-        f.write("\nexport const __fast = { f_Doc, f_Item, f_Loose, f_Outer };\n")
+        f.write("\nexport const __fast = { f_Doc, f_Item, f_Loose, f_Outer, f_Pick };\n")
     item = {"id": "x", "note": "n"}
     valid = [
         {"kind": "a", "pair": ["p", "q"], "maybe_pair": None, "tags": ["s", "t"], "items": [item, item], "pairs": [["a", "x"], ["b", "y"]],
-         "maybe": [item], "loose": [{"k": "x"}, {}], "nested": [{"inner": item}], "mode": "m"},
+         "maybe": [item], "loose": [{"k": "x"}, {}], "nested": [{"inner": item}], "mode": "m", "picks": [{"name": "t"}, {"name": "s"}]},
         {"kind": "b", "extra": "e", "pair": ["q", "q"], "maybe_pair": ["q", "r"], "mode": "o", "tags": ["t", "u", "v"],
          "items": [{"id": "y", "note": None}, item], "maybe": None, "pairs": [["a", "b"]], "loose": [{}, {"k": "x"}],
          "nested": [{"inner": {"id": "y", "note": None}}, {"inner": item}]},
         {"kind": "c", "mode": "o", "pair": ["q", "r"], "pairs": [["a", "b"]], "maybe": [item], "maybe_pair": None, "tags": ["t", "u"],
-         "items": [{"id": "y", "note": "n"}, item], "loose": [{"k": "x"}], "nested": [{"inner": item}]},
+         "items": [{"id": "y", "note": "n"}, item], "loose": [{"k": "x"}], "nested": [{"inner": item}],
+         "picks": [{"name": "u", "alt": "q", "alt2": "b"}]},
     ]
     docs: list[Any] = [*valid]
     for doc in valid:

@@ -238,7 +238,7 @@ function f_StructuredConversation(v: unknown, depth: number): StructuredConversa
     }
     v3 = y2;
   }
-  if (!rt.fastMemberOf(v2, obj, ["people"])) return rt.UNSURE;
+  if (!rt.fastInPool(v2, rt.fastGet(obj, "people"))) return rt.UNSURE;
   const out: StructuredConversation = {
     "source": v0 as string,
     "people": v1 as string[],
@@ -263,7 +263,7 @@ function f_ConversationMessage(v: unknown, depth: number, anc: readonly unknown[
   let v2: unknown;
   if (typeof w2 !== "string" || !rt.isDateTime(w2)) return rt.UNSURE;
   v2 = w2;
-  if (!rt.fastMemberOf(v0, anc[anc.length - 2], ["people"])) return rt.UNSURE;
+  if (!rt.fastInPool(v0, rt.fastGet(anc[anc.length - 2], "people"))) return rt.UNSURE;
   const out: ConversationMessage = {
     "speaker": v0 as string,
     "content": v1 as string,

@@ -371,10 +371,22 @@ export function fitsJSON(value: unknown, room: number): boolean {
 /** Whether a member_of rule is surely met (ruleMemberOf, on values that passed their checks). */
 export function fastMemberOf(value: unknown, base: unknown, tokens: readonly string[]): boolean {
   if (typeof value !== "string") return true;
-  const pool = resolve(base as JsonValue | undefined, tokens);
-  if (!Array.isArray(pool)) return true;
-  for (const p of pool) if (typeof p !== "string") return true;
+  return fastInPool(value, resolve(base as JsonValue | undefined, tokens));
+}
+
+/** Whether a member_of rule is surely met, given what its pointer found (only an array of strings is a pool). */
+export function fastInPool(value: unknown, pool: unknown): boolean {
+  if (typeof value !== "string" || !Array.isArray(pool)) return true;
+  for (let i = 0; i < pool.length; i++) if (typeof pool[i] !== "string") return true;
   return pool.includes(value);
+}
+
+/**
+ * A member of a JSON.parse value by a key that is not an index: where resolve() finds
+ * nothing (a missing key, a scalar, an array, an inherited name) this finds no array either.
+ */
+export function fastGet(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null ? (value as { readonly [key: string]: unknown })[key] : undefined;
 }
 
 /** Whether a required_when rule is surely met (ruleRequiredWhen, on values that passed their checks). */

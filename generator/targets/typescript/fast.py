@@ -113,6 +113,9 @@ class TsMemberOf:
     local: str
     up: int
     pointer: str  # the tokens as an array literal
+    # The tokens as string literals, read with rt.fastGet, when none is an index (all digits):
+    # then where resolve() finds nothing, a plain read finds no array either. Else () (rt.fastMemberOf).
+    keys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -331,7 +334,8 @@ class TsFastBuilder:
                 "optional" if not f.required else "nullable" if isinstance(f.type, ir.NullableType) else "required")
             fields.append(TsFastField(local, read, mode, self.check(f.type)))
         by_wire = dict(zip((f.wire_name for f in model.fields), locals_))
-        member_of = tuple(TsMemberOf(by_wire[r.fields[0]], r.up, "[" + ", ".join(ts_str(p) for p in r.pointer) + "]")
+        member_of = tuple(TsMemberOf(by_wire[r.fields[0]], r.up, "[" + ", ".join(ts_str(p) for p in r.pointer) + "]",
+                                     () if any(re.fullmatch(r"[0-9]+", p) for p in r.pointer) else tuple(ts_str(p) for p in r.pointer))
                           for r in model.rules if r.kind == "member_of")
         inline = [self.inline_rule(model, r) for r in model.rules]
         return TsFastFunction(
