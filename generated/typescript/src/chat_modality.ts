@@ -198,8 +198,6 @@ const F_ChatState_4 = rt.mapOf(p_ConversationMetadata, { "type": "must be an obj
 const F_ChatState_5 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 1" }, { minimum: 1 });
 const F_ChatState_6 = rt.string({ "type": "must be a string", "pattern": "Conversation ID cannot be empty" }, { pattern: new RegExp("[^\\t\\n\\x0b\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]", "u") });
 const R_1 = new RegExp("[^\\t\\n\\x0b\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]", "u");
-const S_1 = new Set<string>(ROLE_VALUES);
-const S_2 = new Set<string>(MEDIA_SOURCE_VALUES);
 
 function p_ChatInput(data: rt.JsonValue, ctx: rt.Context): ChatInput | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -398,7 +396,7 @@ function f_ChatInput(v: unknown, depth: number): ChatInput | rt.Unsure {
   }
   const w3: unknown = obj["role"];
   let v3: unknown;
-  if (typeof w3 !== "string" || !S_1.has(w3)) return rt.UNSURE;
+  if (typeof w3 !== "string" || (w3 !== "user" && w3 !== "assistant")) return rt.UNSURE;
   v3 = w3;
   const w4: unknown = obj["content"];
   let v4: unknown;
@@ -498,7 +496,7 @@ function f_ImageBlock(v: unknown, depth: number): ImageBlock | rt.Unsure {
   v0 = w0;
   const w1: unknown = obj["source"];
   let v1: unknown;
-  if (typeof w1 !== "string" || !S_2.has(w1)) return rt.UNSURE;
+  if (typeof w1 !== "string" || (w1 !== "url" && w1 !== "base64")) return rt.UNSURE;
   v1 = w1;
   const w2: unknown = obj["url"];
   let v2: unknown;
@@ -539,7 +537,7 @@ function f_AudioBlock(v: unknown, depth: number): AudioBlock | rt.Unsure {
   v0 = w0;
   const w1: unknown = obj["source"];
   let v1: unknown;
-  if (typeof w1 !== "string" || !S_2.has(w1)) return rt.UNSURE;
+  if (typeof w1 !== "string" || (w1 !== "url" && w1 !== "base64")) return rt.UNSURE;
   v1 = w1;
   const w2: unknown = obj["url"];
   let v2: unknown;
@@ -580,7 +578,7 @@ function f_VideoBlock(v: unknown, depth: number): VideoBlock | rt.Unsure {
   v0 = w0;
   const w1: unknown = obj["source"];
   let v1: unknown;
-  if (typeof w1 !== "string" || !S_2.has(w1)) return rt.UNSURE;
+  if (typeof w1 !== "string" || (w1 !== "url" && w1 !== "base64")) return rt.UNSURE;
   v1 = w1;
   const w2: unknown = obj["url"];
   let v2: unknown;
@@ -631,7 +629,7 @@ function f_ChatMessage(v: unknown, depth: number): ChatMessage | rt.Unsure {
   v2 = w2;
   const w3: unknown = obj["role"];
   let v3: unknown;
-  if (typeof w3 !== "string" || !S_1.has(w3)) return rt.UNSURE;
+  if (typeof w3 !== "string" || (w3 !== "user" && w3 !== "assistant")) return rt.UNSURE;
   v3 = w3;
   const w4: unknown = obj["content"];
   let v4: unknown;
@@ -721,7 +719,7 @@ function f_ConversationMetadata(v: unknown, depth: number): ConversationMetadata
     for (let i2 = 0; i2 < w4.length; i2++) {
       const x2: unknown = w4[i2];
       let z2: unknown;
-      if (typeof x2 !== "string" || !S_1.has(x2)) return rt.UNSURE;
+      if (typeof x2 !== "string" || (x2 !== "user" && x2 !== "assistant")) return rt.UNSURE;
       z2 = x2;
     }
     v4 = w4;

@@ -51,13 +51,6 @@ const F_DroidletChat_2 = P_ContentType;
 const F_DroidletChat_3 = rt.listOf(p_ContentItem, { "type": "must be an array", "minItems": "content must hold at least one item" }, { minItems: 1 });
 const F_ContentItem_0 = P_ContentKind;
 const F_ContentItem_1 = rt.string({ "type": "must be a string" });
-const S_1 = new Set<string>(CONTENT_TYPE_VALUES);
-const S_2 = new Set<string>(["text"]);
-const S_3 = new Set<string>(["text", "image_link"]);
-const S_4 = new Set<string>(["text", "response_option"]);
-const S_5 = new Set<string>(["text", "response_image_link"]);
-const S_6 = new Set<string>(["text", "image_link", "response_option"]);
-const S_7 = new Set<string>(CONTENT_KIND_VALUES);
 
 function p_DroidletChat(data: rt.JsonValue, ctx: rt.Context): DroidletChat | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -112,7 +105,7 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
   v1 = w1;
   const w2: unknown = obj["content_type"];
   let v2: unknown;
-  if (typeof w2 !== "string" || !S_1.has(w2)) return rt.UNSURE;
+  if (typeof w2 !== "string" || (w2 !== "chat_string" && w2 !== "chat_and_media" && w2 !== "chat_and_text_options" && w2 !== "chat_and_media_options" && w2 !== "chat_and_media_and_text_options" && w2 !== "point")) return rt.UNSURE;
   v2 = w2;
   const w3: unknown = obj["content"];
   let v3: unknown;
@@ -141,31 +134,31 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
   if (Array.isArray(w3) && w2 === "chat_string") {
     for (let j = 0; j < w3.length; j++) {
       const found: unknown = (w3[j] as { readonly [key: string]: unknown })["id"];
-      if (typeof found !== "string" || !S_2.has(found)) return rt.UNSURE;
+      if (found !== "text") return rt.UNSURE;
     }
   }
   if (Array.isArray(w3) && w2 === "chat_and_media") {
     for (let j = 0; j < w3.length; j++) {
       const found: unknown = (w3[j] as { readonly [key: string]: unknown })["id"];
-      if (typeof found !== "string" || !S_3.has(found)) return rt.UNSURE;
+      if (found !== "text" && found !== "image_link") return rt.UNSURE;
     }
   }
   if (Array.isArray(w3) && w2 === "chat_and_text_options") {
     for (let j = 0; j < w3.length; j++) {
       const found: unknown = (w3[j] as { readonly [key: string]: unknown })["id"];
-      if (typeof found !== "string" || !S_4.has(found)) return rt.UNSURE;
+      if (found !== "text" && found !== "response_option") return rt.UNSURE;
     }
   }
   if (Array.isArray(w3) && w2 === "chat_and_media_options") {
     for (let j = 0; j < w3.length; j++) {
       const found: unknown = (w3[j] as { readonly [key: string]: unknown })["id"];
-      if (typeof found !== "string" || !S_5.has(found)) return rt.UNSURE;
+      if (found !== "text" && found !== "response_image_link") return rt.UNSURE;
     }
   }
   if (Array.isArray(w3) && w2 === "chat_and_media_and_text_options") {
     for (let j = 0; j < w3.length; j++) {
       const found: unknown = (w3[j] as { readonly [key: string]: unknown })["id"];
-      if (typeof found !== "string" || !S_6.has(found)) return rt.UNSURE;
+      if (found !== "text" && found !== "image_link" && found !== "response_option") return rt.UNSURE;
     }
   }
   const out: DroidletChat = {
@@ -182,7 +175,7 @@ function f_ContentItem(v: unknown, depth: number): ContentItem | rt.Unsure {
   const obj = v as { readonly [key: string]: unknown };
   const w0: unknown = obj["id"];
   let v0: unknown;
-  if (typeof w0 !== "string" || !S_7.has(w0)) return rt.UNSURE;
+  if (typeof w0 !== "string" || (w0 !== "text" && w0 !== "image_link" && w0 !== "response_option" && w0 !== "response_image_link")) return rt.UNSURE;
   v0 = w0;
   const w1: unknown = obj["content"];
   let v1: unknown;

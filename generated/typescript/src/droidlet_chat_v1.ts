@@ -44,13 +44,6 @@ const F_DroidletChat_0 = rt.string({ "type": "must be a string" });
 const F_DroidletChat_1 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
 const F_DroidletChat_2 = rt.listOf(P_ContentType, { "type": "must be an array", "minItems": "content_type must hold exactly one content type", "maxItems": "content_type must hold exactly one content type" }, { minItems: 1, maxItems: 1 });
 const F_DroidletChat_3 = rt.listOf(P_ContentItem, { "type": "must be an array", "minItems": "content must hold at least one [kind, text] item" }, { minItems: 1 });
-const S_1 = new Set<string>(CONTENT_TYPE_VALUES);
-const S_2 = new Set<string>(CONTENT_KIND_VALUES);
-const S_3 = new Set<string>(["text"]);
-const S_4 = new Set<string>(["text", "image_link"]);
-const S_5 = new Set<string>(["text", "response_option"]);
-const S_6 = new Set<string>(["text", "response_image_link"]);
-const S_7 = new Set<string>(["text", "image_link", "response_option"]);
 
 function p_DroidletChat(data: rt.JsonValue, ctx: rt.Context): DroidletChat | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -96,7 +89,7 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
     for (let i2 = 0; i2 < w2.length; i2++) {
       const x2: unknown = w2[i2];
       let z2: unknown;
-      if (typeof x2 !== "string" || !S_1.has(x2)) return rt.UNSURE;
+      if (typeof x2 !== "string" || (x2 !== "chat_string" && x2 !== "chat_and_media" && x2 !== "chat_and_text_options" && x2 !== "chat_and_media_options" && x2 !== "chat_and_media_and_text_options")) return rt.UNSURE;
       z2 = x2;
     }
     v2 = w2;
@@ -111,7 +104,7 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
       if (!Array.isArray(x2) || x2.length !== 2) return rt.UNSURE;
       const x3_0: unknown = x2[0];
       let z3_0: unknown;
-      if (typeof x3_0 !== "string" || !S_2.has(x3_0)) return rt.UNSURE;
+      if (typeof x3_0 !== "string" || (x3_0 !== "text" && x3_0 !== "image_link" && x3_0 !== "response_option" && x3_0 !== "response_image_link")) return rt.UNSURE;
       z3_0 = x3_0;
       const x3_1: unknown = x2[1];
       let z3_1: unknown;
@@ -134,31 +127,31 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
   if (Array.isArray(w3) && (w2 as readonly unknown[])[0] === "chat_string") {
     for (let j = 0; j < w3.length; j++) {
       const found: unknown = (w3[j] as readonly unknown[])[0];
-      if (typeof found !== "string" || !S_3.has(found)) return rt.UNSURE;
+      if (found !== "text") return rt.UNSURE;
     }
   }
   if (Array.isArray(w3) && (w2 as readonly unknown[])[0] === "chat_and_media") {
     for (let j = 0; j < w3.length; j++) {
       const found: unknown = (w3[j] as readonly unknown[])[0];
-      if (typeof found !== "string" || !S_4.has(found)) return rt.UNSURE;
+      if (found !== "text" && found !== "image_link") return rt.UNSURE;
     }
   }
   if (Array.isArray(w3) && (w2 as readonly unknown[])[0] === "chat_and_text_options") {
     for (let j = 0; j < w3.length; j++) {
       const found: unknown = (w3[j] as readonly unknown[])[0];
-      if (typeof found !== "string" || !S_5.has(found)) return rt.UNSURE;
+      if (found !== "text" && found !== "response_option") return rt.UNSURE;
     }
   }
   if (Array.isArray(w3) && (w2 as readonly unknown[])[0] === "chat_and_media_options") {
     for (let j = 0; j < w3.length; j++) {
       const found: unknown = (w3[j] as readonly unknown[])[0];
-      if (typeof found !== "string" || !S_6.has(found)) return rt.UNSURE;
+      if (found !== "text" && found !== "response_image_link") return rt.UNSURE;
     }
   }
   if (Array.isArray(w3) && (w2 as readonly unknown[])[0] === "chat_and_media_and_text_options") {
     for (let j = 0; j < w3.length; j++) {
       const found: unknown = (w3[j] as readonly unknown[])[0];
-      if (typeof found !== "string" || !S_7.has(found)) return rt.UNSURE;
+      if (found !== "text" && found !== "image_link" && found !== "response_option") return rt.UNSURE;
     }
   }
   const out: DroidletChat = {

@@ -25,8 +25,9 @@ class TsString:
     min_length: int | None
     max_length: int | None
     regex: str | None  # the module constant of the compiled pattern, e.g. "R_1"
-    values: str | None  # the module constant of the allowed values (a Set), e.g. "S_1"
+    values: str | None  # the module constant of the allowed values (a Set), e.g. "S_1", or None with choices
     const: str | None  # a string literal
+    choices: tuple[str, ...] = ()  # a few allowed values as string literals, compared one by one (see choices)
     same: bool = True
     kind: Literal["string"] = "string"
 
@@ -140,7 +141,8 @@ class TsInlineRule:
     when: str | None = None  # allowed_when, required_when: the read of the when-field, e.g. "w2"
     when_steps: tuple[TsStep, ...] = ()
     when_equals: str | None = None  # the string literal that turns the rule on
-    allowed: str | None = None  # allowed_when: the module constant of the allowed values (a Set)
+    allowed: str | None = None  # allowed_when: the module constant of the allowed values (a Set), or None with choices
+    choices: tuple[str, ...] = ()  # allowed_when: a few allowed values as string literals (see choices)
 
 
 @dataclass(frozen=True)
@@ -199,6 +201,16 @@ def takes_ancestors(c: TsCheck) -> bool:
             return False
 
 
+# Up to this many allowed strings are compared one by one (s !== "a" && s !== "b" ...), as Ajv
+# does: a string JSON.parse made has no hash yet, and Set.has would compute one for every value.
+FEW_CHOICES = 8
+
+
+def choices(values: tuple[str, ...]) -> tuple[str, ...]:
+    """The values as string literals when they are few (FEW_CHOICES), else () for a Set."""
+    return tuple(ts_str(v) for v in values) if len(values) <= FEW_CHOICES else ()
+
+
 def fast_fn(model: str) -> str:
     return f"f_{model}"
 
@@ -223,8 +235,9 @@ class TsFastBuilder:
                 return TsScalar("bytes", same=False)
             case ir.StringType():
                 regex = self.regexes.setdefault(to_typescript(t.pattern), f"R_{len(self.regexes) + 1}") if t.pattern is not None else None
-                values = self.set_of("new Set<string>([" + ", ".join(ts_str(v) for v in t.enum) + "])") if t.enum is not None else None
-                return TsString(t.min_length, t.max_length, regex, values, ts_str(t.const) if t.const is not None else None)
+                few = choices(t.enum) if t.enum is not None else ()
+                values = self.set_of("new Set<string>([" + ", ".join(ts_str(v) for v in t.enum) + "])") if t.enum is not None and not few else None
+                return TsString(t.min_length, t.max_length, regex, values, ts_str(t.const) if t.const is not None else None, few)
             case ir.NumericType():
                 bounds = tuple((op, ts_number(v)) for op, v in (("<", t.minimum), (">", t.maximum), ("<=", t.exclusive_minimum),
                                                                   (">=", t.exclusive_maximum)) if v is not None)
@@ -254,6 +267,10 @@ class TsFastBuilder:
             case ir.Ref(target="model"):
                 return TsModel(fast_fn(t.name), self.base.anc[t.name] > 0)
             case ir.Ref(target="enum"):
+                enum = self.base.defs[t.name]
+                assert isinstance(enum, ir.Enum)
+                if few := choices(enum.values):
+                    return TsString(None, None, None, None, None, few)
                 return TsString(None, None, None, self.set_of(f"new Set<string>({constant_case(t.name)}_VALUES)"), None)
             case ir.Ref(target="alias"):
                 alias = self.base.defs[t.name]
@@ -323,8 +340,10 @@ class TsFastBuilder:
         when_steps = self.steps(when_field.type, r.when.pointer) if when_field.required or not r.when.pointer else None
         if when_steps is None:
             return None
-        allowed = self.set_of("new Set<string>(" + _tokens(r.allowed) + ")") if r.kind == "allowed_when" else None
-        return TsInlineRule(r.kind, (read,), each, when=when, when_steps=when_steps, when_equals=ts_str(r.when.equals), allowed=allowed)
+        few = choices(r.allowed) if r.kind == "allowed_when" else ()
+        allowed = self.set_of("new Set<string>(" + _tokens(r.allowed) + ")") if r.kind == "allowed_when" and not few else None
+        return TsInlineRule(r.kind, (read,), each, when=when, when_steps=when_steps, when_equals=ts_str(r.when.equals), allowed=allowed,
+                            choices=few)
 
     def function(self, model: ir.Model, locals_: list[str], probe_rules: list[str]) -> TsFastFunction:
         fields = []

@@ -80,7 +80,6 @@ const F_Constrained_17 = rt.nullable(rt.string({ "type": "must be a string", "ma
 const F_Constrained_18 = rt.nullable(rt.number({ "type": "must be a number", "minimum": "must be >= 0" }, { minimum: 0 }));
 const F_Constrained_19 = rt.string({ "type": "must be a string", "maxLength": "short is one character at most, got {value}" }, { maxLength: 1 });
 const R_1 = new RegExp("^[A-Z]{3}\\x2d[0-9]+(?:\\n?$)", "u");
-const S_1 = new Set<string>(["low", "mid", "high"]);
 const K_Constrained: ReadonlySet<string> = new Set(["name", "code", "kind", "level", "at", "blob", "count", "step", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "budget", "short"]);
 
 function p_Constrained(data: rt.JsonValue, ctx: rt.Context): Constrained | rt.Invalid {
@@ -158,7 +157,7 @@ function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
   const w3: unknown = obj["level"];
   let v3: unknown;
   if (w3 !== undefined) {
-    if (typeof w3 !== "string" || !S_1.has(w3)) return rt.UNSURE;
+    if (typeof w3 !== "string" || (w3 !== "low" && w3 !== "mid" && w3 !== "high")) return rt.UNSURE;
     v3 = w3;
   }
   const w4: unknown = obj["at"];

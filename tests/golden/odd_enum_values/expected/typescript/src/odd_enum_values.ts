@@ -35,7 +35,6 @@ const F_Holder_0 = P_Mode;
 const F_Holder_1 = rt.string<"ok" | "not-ok" | "OK">({ "type": "must be a string", "enum": "must be one of: ok, not-ok, OK" }, { enum: new Set(["ok", "not-ok", "OK"]) });
 const F_Holder_2 = rt.string({ "type": "must be a string" });
 const S_1 = new Set<string>(MODE_VALUES);
-const S_2 = new Set<string>(["ok", "not-ok", "OK"]);
 
 function p_Holder(data: rt.JsonValue, ctx: rt.Context): Holder | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -65,7 +64,7 @@ function f_Holder(v: unknown, depth: number): Holder | rt.Unsure {
   const w1: unknown = obj["status"];
   let v1: unknown;
   if (w1 !== undefined) {
-    if (typeof w1 !== "string" || !S_2.has(w1)) return rt.UNSURE;
+    if (typeof w1 !== "string" || (w1 !== "ok" && w1 !== "not-ok" && w1 !== "OK")) return rt.UNSURE;
     v1 = w1;
   }
   const w2: unknown = obj["open"];
