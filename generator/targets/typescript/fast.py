@@ -340,10 +340,12 @@ class TsFastBuilder:
         when_steps = self.steps(when_field.type, r.when.pointer) if when_field.required or not r.when.pointer else None
         if when_steps is None:
             return None
-        few = choices(r.allowed) if r.kind == "allowed_when" else ()
-        allowed = self.set_of("new Set<string>(" + _tokens(r.allowed) + ")") if r.kind == "allowed_when" and not few else None
-        return TsInlineRule(r.kind, (read,), each, when=when, when_steps=when_steps, when_equals=ts_str(r.when.equals), allowed=allowed,
-                            choices=few)
+        when_equals = ts_str(r.when.equals)
+        if r.kind == "required_when":
+            return TsInlineRule("required_when", (read,), when=when, when_steps=when_steps, when_equals=when_equals)
+        few = choices(r.allowed)
+        allowed = None if few else self.set_of("new Set<string>(" + _tokens(r.allowed) + ")")
+        return TsInlineRule("allowed_when", (read,), each, when=when, when_steps=when_steps, when_equals=when_equals, allowed=allowed, choices=few)
 
     def function(self, model: ir.Model, locals_: list[str], probe_rules: list[str]) -> TsFastFunction:
         fields = []
