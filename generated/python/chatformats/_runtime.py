@@ -60,8 +60,13 @@ def _quick(parser: Parser, check: Quick, levels: int) -> Parser:
     return parser
 
 
+# metaclass=type, the default, spelled out on the classes callers see (this one and
+# ValidationError): compiled with mypyc (the optional build, make compiled) they stay ordinary
+# Python classes, whose attributes take any value and which Python classes may extend. Their
+# methods take self: Any, because compiled, a method would check that self is exactly its
+# class, which an instance of a subclass is not.
 @dataclass(frozen=True)
-class ErrorDetail:
+class ErrorDetail(metaclass=type):
     """One problem: where (a JSON pointer into the input) and what."""
 
     path: str
@@ -69,19 +74,21 @@ class ErrorDetail:
     keyword: str
     """The check that failed, e.g. "required", "minLength" or a rule kind such as "member_of"."""
 
-    def __str__(self) -> str:
+    def __str__(self: Any) -> str:
         return f"{self.path or '/'}: {self.message}"
 
 
-class ValidationError(ValueError):
+class ValidationError(ValueError, metaclass=type):
     """Raised for invalid input; .errors lists every problem in document order."""
 
-    def __init__(self, errors: Iterable[ErrorDetail]) -> None:
-        self.errors: list[ErrorDetail] = list(errors)
+    errors: list[ErrorDetail]
+
+    def __init__(self: Any, errors: Iterable[ErrorDetail]) -> None:
+        self.errors = list(errors)
         super().__init__("\n".join(str(e) for e in self.errors))
 
     @property
-    def message(self) -> str:
+    def message(self: Any) -> str:
         """The first problem's message (the one a fail-fast validator would report)."""
         return self.errors[0].message if self.errors else ""
 
@@ -342,7 +349,9 @@ def _json_error(message: str) -> ValidationError:
 
 # A \u escape of a UTF-16 surrogate; only when one occurs is the parsed value searched.
 _SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+# The pattern spells the surrogates as escapes: a str literal holding them is not
+# Unicode text, and mypyc (the optional compiled build, make compiled) refuses it.
+_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 
 
 def load_json(text: str | bytes | bytearray) -> Any:
@@ -727,7 +736,9 @@ _RFC3339: Final = re.compile(
 )
 
 
-class DateTime(datetime):
+# metaclass=type is the default, spelled out: it keeps this class an ordinary Python class
+# in the optional compiled build (mypyc gets the layout of a native subclass of datetime wrong).
+class DateTime(datetime, metaclass=type):
     """A timezone-aware datetime that remembers its RFC 3339 wire text.
 
     to_dict() writes the text back unchanged ("Z" stays "Z", fractions keep
@@ -822,8 +833,11 @@ class Bounds(TypedDict, total=False):
     exclusive_maximum: float
 
 
+# The numbers a bound is checked on are int | float, not float (which also admits an int to
+# mypy): in the optional compiled build (mypyc) a float parameter would turn an int into a
+# float, so 2**53 + 1 would lose its last digit and a message would show 5 as 5.0.
 def _bounds(
-    value: float, ctx: Context, msgs: Mapping[str, str], bounds: Bounds
+    value: int | float, ctx: Context, msgs: Mapping[str, str], bounds: Bounds
 ) -> bool:
     if not bounds:
         return True
@@ -848,7 +862,7 @@ _INT64_MIN: Final = -(2**63)
 _INT64_MAX: Final = 2**63 - 1
 
 
-def _within(bounds: Bounds) -> Callable[[float], bool]:
+def _within(bounds: Bounds) -> Callable[[int | float], bool]:
     """Whether a number meets the bounds (_bounds without a Context)."""
     if not bounds:
         return lambda value: True
@@ -857,7 +871,7 @@ def _within(bounds: Bounds) -> Callable[[float], bool]:
     above = bounds.get("exclusive_minimum")
     below = bounds.get("exclusive_maximum")
 
-    def within(value: float) -> bool:
+    def within(value: int | float) -> bool:
         return (
             (low is None or value >= low)
             and (high is None or value <= high)
@@ -985,7 +999,8 @@ def any_json(msgs: Mapping[str, str]) -> Parser:
     return parse_any
 
 
-_INT_DIGITS_LIMIT: Final = 10**MAX_INT_DIGITS
+# pow(), not **: mypyc would fold 10**4300 into a literal, which it cannot write out.
+_INT_DIGITS_LIMIT: Final = pow(10, MAX_INT_DIGITS)
 _INT_DIGITS_BITS: Final = _INT_DIGITS_LIMIT.bit_length() - 2
 
 
@@ -1385,7 +1400,9 @@ def _dump_leaf(value: object) -> Any:
 # error messages. A fast function never decides that a document is invalid.
 
 
-class Unsure(Exception):
+# metaclass=type, the default: an ordinary Python class in the optional compiled build too,
+# where a native exception class would not give its instances the class-level default of done.
+class Unsure(Exception, metaclass=type):
     """The fast path cannot vouch for a value: run the exact walk."""
 
     done: Done | None = None
