@@ -304,6 +304,62 @@ def test_items_a_failed_fast_attempt_built_are_kept_by_the_exact_walk_which_stil
     assert rt.parse(mod._parse_droidlet_chat, good, fake).content == [("text", "hi"), ("image_link", "u")]
 
 
+def test_a_model_a_failed_fast_attempt_built_before_a_later_field_failed_is_kept_once_by_the_exact_walk() -> None:
+    sys.path.insert(0, str(ROOT / "generated" / "python"))
+    try:
+        mod = importlib.import_module("chatformats.structured_conversation")
+    finally:
+        sys.path.pop(0)
+    rt = mod._rt
+    people = ["ann", "bob"]
+    conversation = {"source": "s", "people": people, "user": "ann",
+                    "conversation": [{"speaker": "bob", "content": "hi", "time": "2024-01-01T00:00:00Z"}]}
+    doc = {"id": "d", "conversation": conversation, "tags": ["t", 7], "metadata": {"k": 1}}
+    with pytest.raises(rt.Unsure) as caught:
+        mod._fast_conversation_document(doc, 0)
+    done = caught.value.done
+    assert list(done) == [(id(conversation), 1)]
+    value, built, above = done[(id(conversation), 1)]
+    assert value is conversation and type(built) is mod.StructuredConversation and above == ()
+    # The exact walk takes the kept model instead of trying the conversation again, and reports the same problems.
+    tried = []
+    fast = mod._fast_structured_conversation
+    mod._fast_structured_conversation = lambda *args: tried.append(args) or fast(*args)
+    try:
+        with pytest.raises(mod.ValidationError) as kept:
+            rt.parse(mod._parse_conversation_document, doc, dict(done))
+        assert tried == []
+        with pytest.raises(mod.ValidationError) as walked:
+            rt.parse(mod._parse_conversation_document, doc)
+        assert len(tried) == 1
+    finally:
+        mod._fast_structured_conversation = fast
+    assert [(e.path, e.message) for e in kept.value.errors] == [(e.path, e.message) for e in walked.value.errors]
+    assert [e.path for e in walked.value.errors] == ["/tags/1", "/metadata/k"]
+    # from_dict hands the kept model over by itself.
+    with pytest.raises(mod.ValidationError) as public:
+        mod.ConversationDocument.from_dict(doc)
+    assert [(e.path, e.message) for e in public.value.errors] == [(e.path, e.message) for e in walked.value.errors]
+    # A kept model is used once, for the same object at the same depth below the same values.
+    ctx = rt.Context(doc)
+    ctx._done = {(id(conversation), 1): (conversation, "KEPT", ())}
+    assert ctx.kept(conversation) is None  # at depth 0
+    ctx._path.append("conversation")
+    ctx._values.append(conversation)
+    assert ctx.kept(dict(conversation)) is None  # an equal object, not the same one
+    assert ctx.kept(conversation) == "KEPT"
+    assert ctx.kept(conversation) is None  # a shared object met again is walked again
+    ctx._done = {(id(conversation), 1): (conversation, "KEPT", ({"other": 1},))}
+    assert ctx.kept(conversation) is None  # built below other values than these
+    ctx._done = {(id(conversation), 1): (conversation, "KEPT", (doc,))}
+    assert ctx.kept(conversation) == "KEPT"
+    # Nothing is kept when the attempt stopped before the model was built, or the key holds no object.
+    for stopped in ({**doc, "id": ""}, {**doc, "conversation": {**conversation, "user": ""}}):
+        with pytest.raises(rt.Unsure) as caught:
+            mod._fast_conversation_document(stopped, 0)
+        assert not caught.value.done or (id(stopped["conversation"]), 1) not in caught.value.done
+
+
 def test_kept_items_of_models_that_read_ancestors_are_used_only_below_the_same_ancestors() -> None:
     rt = _runtime()
     parser = rt.list_of(rt.any_json({"type": "must be JSON"}), {"type": "must be an array"})  # no quick check

@@ -37,9 +37,10 @@ _MISSING: Final = object()
 
 Parser = Callable[[Any, "Context"], Any]
 
-Done = dict[tuple[int, int], tuple[list[Any], list[Any], tuple[object, ...]]]
+Done = dict[tuple[int, int], tuple[Any, Any, tuple[object, ...]]]
 """(id of a list, its items' depth) -> (the list, its first items as built, the values above
-them that the items read, nearest last): see keep_items."""
+them that the items read, nearest last): see keep_items. (id of an object, its depth) -> (the
+object, the model built from it, the values above it that it reads): see keep_model."""
 
 Quick = Callable[[Any], Any]
 """A parser's check without a Context: the value the parser builds when it is surely valid,
@@ -297,6 +298,17 @@ class Context:
     def above(self) -> tuple[object, ...]:
         """The values above the one being parsed, nearest last (a fast function's anc)."""
         return tuple(self._values[:-1])
+
+    def kept(self, value: object) -> Any:
+        """The model a failed fast attempt built from value at this depth (keep_model), once, or None."""
+        if self._done is None:
+            return None
+        key = (id(value), len(self._path))
+        found = self._done.get(key)
+        if found is None or found[0] is not value or not _same_above(found[2], self._values[:-1]):
+            return None
+        del self._done[key]  # a value met twice (a shared dict) gets a model of its own the second time
+        return found[1]
 
     def keep(self, unsure: Unsure) -> None:
         """Keep the items a failed fast attempt built, for list_of."""
@@ -1406,6 +1418,27 @@ def keep_items(
     if unsure.done is None:
         unsure.done = {}
     unsure.done[(id(items), depth)] = (items, built, above)
+
+
+def keep_model(
+    unsure: Unsure,
+    holder: dict[Any, Any],
+    key: str,
+    depth: int,
+    built: object,
+    above: tuple[object, ...] = (),
+) -> None:
+    """Hand the model a fast attempt built from holder[key] (at `depth`, reading no ancestor but
+    those in `above`) before a later check stopped it to the exact walk: the model's parse
+    function keeps it (Context.kept) instead of checking the object again. `built` is ABSENT
+    when the attempt stopped before it, or the field's default (or None) when the key is absent.
+    """
+    value = holder.get(key)
+    if built is _MISSING or type(value) is not dict:
+        return
+    if unsure.done is None:
+        unsure.done = {}
+    unsure.done[(id(value), depth)] = (value, built, above)
 
 
 def _same_above(above: tuple[object, ...], values: list[object]) -> bool:

@@ -749,6 +749,9 @@ Content: TypeAlias = str | list[ContentBlock]
 
 def _parse_chat_input(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_chat_input(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -795,6 +798,9 @@ def _parse_chat_input(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_text_block(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_text_block(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -822,6 +828,9 @@ def _parse_text_block(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_image_block(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_image_block(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -875,6 +884,9 @@ def _parse_image_block(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_audio_block(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_audio_block(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -928,6 +940,9 @@ def _parse_audio_block(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_video_block(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_video_block(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -981,6 +996,9 @@ def _parse_video_block(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_chat_message(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_chat_message(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -1027,6 +1045,9 @@ def _parse_chat_message(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_conversation_metadata(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_conversation_metadata(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -1078,6 +1099,9 @@ def _parse_conversation_metadata(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_chat_state(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_chat_state(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -1321,6 +1345,7 @@ def _fast_text_block(obj: Any, depth: int) -> TextBlock:
     if not isinstance(v1, str):
         raise _rt.Unsure
     f_text = v1
+
     return TextBlock(
         type=f_type,
         text=f_text,
@@ -1400,6 +1425,7 @@ def _fast_image_block(obj: Any, depth: int) -> ImageBlock:
         "Image content block {index} with source='base64' missing 'data' field",
         (f_data, f_source),
     )
+
     return ImageBlock(
         type=f_type,
         source=f_source,
@@ -1501,6 +1527,7 @@ def _fast_audio_block(obj: Any, depth: int) -> AudioBlock:
         "Audio content block {index} with source='base64' missing 'data' field",
         (f_data, f_source),
     )
+
     return AudioBlock(
         type=f_type,
         source=f_source,
@@ -1602,6 +1629,7 @@ def _fast_video_block(obj: Any, depth: int) -> VideoBlock:
         "Video content block {index} with source='base64' missing 'data' field",
         (f_data, f_source),
     )
+
     return VideoBlock(
         type=f_type,
         source=f_source,
@@ -1984,6 +2012,7 @@ def _fast_chat_state(obj: Any, depth: int) -> ChatState:
         if not isinstance(v1, str) or _RE_1.search(v1) is None:
             raise _rt.Unsure
         f_default_conversation_id = v1
+
     return ChatState(
         modality_type=f_modality_type,
         last_updated=f_last_updated,

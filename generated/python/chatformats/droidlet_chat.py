@@ -168,6 +168,9 @@ class ContentItem:
 
 def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_droidlet_chat(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -275,6 +278,9 @@ def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_content_item(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_content_item(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -403,6 +409,7 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
         "content type chat_and_media_and_text_options admits only text, image_link and response_option items",
         (f_content, f_content_type),
     )
+
     return DroidletChat(
         chat_memid=f_chat_memid,
         timestamp=f_timestamp,
@@ -486,6 +493,7 @@ def _fast_content_item(obj: Any, depth: int) -> ContentItem:
     if not isinstance(v1, str):
         raise _rt.Unsure
     f_content = v1
+
     return ContentItem(
         id=f_id,
         content=f_content,

@@ -120,6 +120,9 @@ ContentItem: TypeAlias = tuple[ContentKind, str]
 
 def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_droidlet_chat(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -349,6 +352,7 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
         "content type chat_and_media_and_text_options admits only text, image_link and response_option items",
         (f_content, f_content_type),
     )
+
     return DroidletChat(
         speaker_id=f_speaker_id,
         timestamp=f_timestamp,

@@ -29,6 +29,13 @@ def check_fn(model: str) -> str:
     return f"_check_{snake_case(model)}"
 
 
+def keeps_model(c: FastCheck) -> bool:
+    """Whether a field's check builds one model (or null) that the exact walk can keep after
+    a failed fast attempt (lists keep their items themselves, _rt.keep_items)."""
+    inner = c.inner if isinstance(c, FastNullable) else c
+    return isinstance(inner, FastModel) and inner.inside
+
+
 class FastBuilder(ModelGraph):
     """The fast functions of one format, and the compiled patterns they use."""
 
@@ -70,7 +77,7 @@ class FastBuilder(ModelGraph):
                               if t.discriminator is not None or k in JSON_KINDS)
                 return FastUnion(t.discriminator, cases, same=all(c.same for _, c in cases))
             case ir.Ref(target="model"):
-                return FastModel(fast_fn(t.name), self.anc[t.name] > 0, t.name, check_fn(t.name))
+                return FastModel(fast_fn(t.name), self.anc[t.name] > 0, t.name, check_fn(t.name), t.name not in self.recursive)
             case ir.Ref(target="enum"):
                 return FastString(None, None, None, None, f"{constant_case(t.name)}_VALUES", None)
             case ir.Ref(target="alias"):
@@ -105,6 +112,8 @@ class FastBuilder(ModelGraph):
         attr_by_wire = {v.wire: v.attr for v in fields}
         checks = [self.check(f.type) for f in model.fields]
         temps = dict.fromkeys(["v1", *(f"f_{v.attr}" for v in fields), *(t for c in checks for t in self.temps(c, 1))])
+        built = tuple(FastField(v.attr, f"f_{v.attr}", v.wire, c, default(f), v.nullable)
+                      for f, v, c in zip(model.fields, fields, checks))
         return FastFunction(
             name=model.name,
             fn=fast_fn(model.name),
@@ -112,9 +121,9 @@ class FastBuilder(ModelGraph):
             anc=self.anc[model.name] > 0,
             inside=model.name not in self.recursive,
             levels=max((1 + self.levels(f.type) for f in model.fields), default=0),
-            fields=tuple(FastField(v.attr, f"f_{v.attr}", v.wire, c, default(f), v.nullable)
-                         for f, v, c in zip(model.fields, fields, checks)),
+            fields=built,
             temps=tuple(temps),
+            kept=tuple(b for b in built if keeps_model(b.check)),
             rules=tuple(RuleView(r.rule, tuple(f"f_{attr_by_local[i]}" for i in r.inputs), r.kind) for r in rules),
             attr_rules=tuple(AttrRule(r, tuple(f"f_{attr_by_wire[w]}" for w in r.fields),
                                       f"f_{attr_by_wire[r.when.field]}" if r.when is not None else None, r.kind)

@@ -25,7 +25,7 @@ from generator.targets.python.views import (
 )
 
 # Locals of a generated parse function; a field local never takes these names.
-_PARSE_LOCALS = frozenset({"obj", "ctx", "data", "mark"})
+_PARSE_LOCALS = frozenset({"obj", "ctx", "data", "mark", "kept"})
 
 # What the module's own lines use whatever the format holds: Final (FORMAT_ID), Any (parse
 # functions, to_dict) and dataclass (the models); and field, which behaviour code uses

@@ -280,6 +280,7 @@ class FastModel:
     anc: bool
     cls: str  # e.g. "ChatEvent"
     check_fn: str  # e.g. "_check_chat_event"
+    inside: bool = True  # its parse function tries a value kept from a failed fast attempt (not for a recursive model)
     same: bool = False
     kind: Literal["model"] = "model"
 
@@ -321,6 +322,7 @@ class FastFunction:
     levels: int  # how many levels below the object its checks read (its depth limit is MAX_DEPTH - levels)
     fields: tuple[FastField, ...]
     temps: tuple[str, ...]  # every local it assigns, declared Any
+    kept: tuple[FastField, ...]  # the fields holding a model (or null): built before a later check fails, the exact walk keeps them
     rules: tuple[RuleView, ...]
     attr_rules: tuple[AttrRule, ...]
     closed: bool

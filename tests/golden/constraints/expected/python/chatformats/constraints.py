@@ -143,6 +143,9 @@ class Constrained:
 
 def _parse_constrained(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_constrained(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -486,6 +489,7 @@ def _fast_constrained(obj: Any, depth: int) -> Constrained:
         if not isinstance(v1, str) or len(v1) > 1:
             raise _rt.Unsure
         f_short = v1
+
     return Constrained(
         name=f_name,
         code=f_code,
