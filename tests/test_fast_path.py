@@ -383,3 +383,70 @@ def test_kept_items_of_models_that_read_ancestors_are_used_only_below_the_same_a
         finally:
             rt.Context.child = original
         assert keys == walked and [e.path for e in ctx.reported()] == ["/k/1"]
+
+
+def _format_module(name: str) -> Any:
+    sys.path.insert(0, str(ROOT / "generated" / "python"))
+    try:
+        return importlib.import_module(f"chatformats.{name}")
+    finally:
+        sys.path.pop(0)
+
+
+@pytest.mark.parametrize("fmt", ["droidlet_chat", "droidlet_chat_v1"])
+def test_straight_line_rule_checks_agree_with_the_exact_rules_on_every_content_type_and_item_kind(fmt: str) -> None:
+    # allowed_when and contains run as loops over the built items (no _rt.rule_* call, no PROBE) in
+    # from_dict's fast path and in validate(): every combination gets the exact walk's verdict.
+    import inspect
+    import itertools
+
+    mod = _format_module(fmt)
+    rt = mod._rt
+    fast = inspect.getsource(mod._fast_droidlet_chat) + inspect.getsource(mod._check_droidlet_chat)
+    assert "_rt.rule_" not in fast and "PROBE" not in fast and "attr_all_allowed" not in fast
+    kinds = ["text", "image_link", "response_option", "response_image_link"]
+    seen = set()
+    for content_type in [*mod.CONTENT_TYPE_VALUES, "not_a_type"]:
+        for items in itertools.chain.from_iterable(itertools.combinations(kinds, n) for n in (1, 2)):
+            if fmt == "droidlet_chat":
+                doc = {"chat_memid": "a", "timestamp": 1, "content_type": content_type,
+                       "content": [{"id": kind, "content": "x"} for kind in items]}
+                exact_fn = mod._parse_droidlet_chat
+            else:
+                doc = {"speaker_id": "a", "timestamp": 1, "content_type": [content_type],
+                       "content": [[kind, "x"] for kind in items]}
+                exact_fn = mod._parse_droidlet_chat
+            try:
+                expected = rt.parse(exact_fn, doc)
+            except mod.ValidationError as e:
+                expected = [(d.path, d.message) for d in e.errors]
+            try:
+                built = mod._fast_droidlet_chat(doc, 0)
+            except rt.Unsure:
+                built = None
+            if isinstance(expected, list):
+                assert built is None, (content_type, items)
+                with pytest.raises(mod.ValidationError) as caught:
+                    mod.DroidletChat.from_dict(doc)
+                assert [(d.path, d.message) for d in caught.value.errors] == expected
+                seen.add("invalid")
+                continue
+            assert built == expected, (content_type, items)
+            seen.add("valid")
+            # validate() on the built object with its content type changed: the exact walk of to_dict() agrees.
+            for other in mod.CONTENT_TYPE_VALUES:
+                changed = mod.DroidletChat.from_dict(doc)
+                changed.content_type = other if fmt == "droidlet_chat" else [other]
+                try:
+                    rt.parse(exact_fn, changed.to_dict())
+                    walked = True
+                except mod.ValidationError:
+                    walked = False
+                try:
+                    mod._check_droidlet_chat(changed, 0)
+                    checked = True
+                except rt.Unsure:
+                    checked = False
+                assert checked == walked, (content_type, items, other)
+                seen.add(f"validate {walked}")
+    assert seen == {"valid", "invalid", "validate True", "validate False"}

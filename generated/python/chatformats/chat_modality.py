@@ -851,26 +851,28 @@ def _parse_image_block(data: Any, ctx: _rt.Context) -> Any:
     url = ctx.optional(obj, "url", _P_IMAGE_BLOCK_URL)
     data_value = ctx.optional(obj, "data", _P_IMAGE_BLOCK_DATA)
     media_type = ctx.optional(obj, "media_type", _P_IMAGE_BLOCK_MEDIA_TYPE)
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "url",
-        "source",
-        (),
-        "url",
-        "Image content block {index} with source='url' missing 'url' field",
-        (url, source),
-    )
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "data",
-        "source",
-        (),
-        "base64",
-        "Image content block {index} with source='base64' missing 'data' field",
-        (data_value, source),
-    )
+    if url is not _rt.INVALID and source is not _rt.INVALID:
+        _rt.rule_required_when(
+            ctx,
+            obj,
+            "url",
+            "source",
+            (),
+            "url",
+            "Image content block {index} with source='url' missing 'url' field",
+            (url, source),
+        )
+    if data_value is not _rt.INVALID and source is not _rt.INVALID:
+        _rt.rule_required_when(
+            ctx,
+            obj,
+            "data",
+            "source",
+            (),
+            "base64",
+            "Image content block {index} with source='base64' missing 'data' field",
+            (data_value, source),
+        )
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ImageBlock(
@@ -907,26 +909,28 @@ def _parse_audio_block(data: Any, ctx: _rt.Context) -> Any:
     url = ctx.optional(obj, "url", _P_AUDIO_BLOCK_URL)
     data_value = ctx.optional(obj, "data", _P_AUDIO_BLOCK_DATA)
     media_type = ctx.optional(obj, "media_type", _P_AUDIO_BLOCK_MEDIA_TYPE)
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "url",
-        "source",
-        (),
-        "url",
-        "Audio content block {index} with source='url' missing 'url' field",
-        (url, source),
-    )
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "data",
-        "source",
-        (),
-        "base64",
-        "Audio content block {index} with source='base64' missing 'data' field",
-        (data_value, source),
-    )
+    if url is not _rt.INVALID and source is not _rt.INVALID:
+        _rt.rule_required_when(
+            ctx,
+            obj,
+            "url",
+            "source",
+            (),
+            "url",
+            "Audio content block {index} with source='url' missing 'url' field",
+            (url, source),
+        )
+    if data_value is not _rt.INVALID and source is not _rt.INVALID:
+        _rt.rule_required_when(
+            ctx,
+            obj,
+            "data",
+            "source",
+            (),
+            "base64",
+            "Audio content block {index} with source='base64' missing 'data' field",
+            (data_value, source),
+        )
     if ctx.failed_since(mark):
         return _rt.INVALID
     return AudioBlock(
@@ -963,26 +967,28 @@ def _parse_video_block(data: Any, ctx: _rt.Context) -> Any:
     url = ctx.optional(obj, "url", _P_VIDEO_BLOCK_URL)
     data_value = ctx.optional(obj, "data", _P_VIDEO_BLOCK_DATA)
     media_type = ctx.optional(obj, "media_type", _P_VIDEO_BLOCK_MEDIA_TYPE)
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "url",
-        "source",
-        (),
-        "url",
-        "Video content block {index} with source='url' missing 'url' field",
-        (url, source),
-    )
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "data",
-        "source",
-        (),
-        "base64",
-        "Video content block {index} with source='base64' missing 'data' field",
-        (data_value, source),
-    )
+    if url is not _rt.INVALID and source is not _rt.INVALID:
+        _rt.rule_required_when(
+            ctx,
+            obj,
+            "url",
+            "source",
+            (),
+            "url",
+            "Video content block {index} with source='url' missing 'url' field",
+            (url, source),
+        )
+    if data_value is not _rt.INVALID and source is not _rt.INVALID:
+        _rt.rule_required_when(
+            ctx,
+            obj,
+            "data",
+            "source",
+            (),
+            "base64",
+            "Video content block {index} with source='base64' missing 'data' field",
+            (data_value, source),
+        )
     if ctx.failed_since(mark):
         return _rt.INVALID
     return VideoBlock(
@@ -1404,27 +1410,10 @@ def _fast_image_block(obj: Any, depth: int) -> ImageBlock:
         if not isinstance(v1, str):
             raise _rt.Unsure
         f_media_type = v1
-    ctx = _rt.PROBE
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "url",
-        "source",
-        (),
-        "url",
-        "Image content block {index} with source='url' missing 'url' field",
-        (f_url, f_source),
-    )
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "data",
-        "source",
-        (),
-        "base64",
-        "Image content block {index} with source='base64' missing 'data' field",
-        (f_data, f_source),
-    )
+    if obj.get("url") is None and obj.get("source") == "url":
+        raise _rt.Unsure
+    if obj.get("data") is None and obj.get("source") == "base64":
+        raise _rt.Unsure
 
     return ImageBlock(
         type=f_type,
@@ -1462,9 +1451,9 @@ def _check_image_block(obj: ImageBlock, depth: int) -> None:
     if f_media_type is not None:
         if not isinstance(f_media_type, str):
             raise _rt.Unsure
-    if f_url is None and _rt.resolve_value(f_source, ()) == "url":
+    if f_url is None and f_source == "url":
         raise _rt.Unsure
-    if f_data is None and _rt.resolve_value(f_source, ()) == "base64":
+    if f_data is None and f_source == "base64":
         raise _rt.Unsure
 
 
@@ -1506,27 +1495,10 @@ def _fast_audio_block(obj: Any, depth: int) -> AudioBlock:
         if not isinstance(v1, str):
             raise _rt.Unsure
         f_media_type = v1
-    ctx = _rt.PROBE
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "url",
-        "source",
-        (),
-        "url",
-        "Audio content block {index} with source='url' missing 'url' field",
-        (f_url, f_source),
-    )
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "data",
-        "source",
-        (),
-        "base64",
-        "Audio content block {index} with source='base64' missing 'data' field",
-        (f_data, f_source),
-    )
+    if obj.get("url") is None and obj.get("source") == "url":
+        raise _rt.Unsure
+    if obj.get("data") is None and obj.get("source") == "base64":
+        raise _rt.Unsure
 
     return AudioBlock(
         type=f_type,
@@ -1564,9 +1536,9 @@ def _check_audio_block(obj: AudioBlock, depth: int) -> None:
     if f_media_type is not None:
         if not isinstance(f_media_type, str):
             raise _rt.Unsure
-    if f_url is None and _rt.resolve_value(f_source, ()) == "url":
+    if f_url is None and f_source == "url":
         raise _rt.Unsure
-    if f_data is None and _rt.resolve_value(f_source, ()) == "base64":
+    if f_data is None and f_source == "base64":
         raise _rt.Unsure
 
 
@@ -1608,27 +1580,10 @@ def _fast_video_block(obj: Any, depth: int) -> VideoBlock:
         if not isinstance(v1, str):
             raise _rt.Unsure
         f_media_type = v1
-    ctx = _rt.PROBE
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "url",
-        "source",
-        (),
-        "url",
-        "Video content block {index} with source='url' missing 'url' field",
-        (f_url, f_source),
-    )
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "data",
-        "source",
-        (),
-        "base64",
-        "Video content block {index} with source='base64' missing 'data' field",
-        (f_data, f_source),
-    )
+    if obj.get("url") is None and obj.get("source") == "url":
+        raise _rt.Unsure
+    if obj.get("data") is None and obj.get("source") == "base64":
+        raise _rt.Unsure
 
     return VideoBlock(
         type=f_type,
@@ -1666,9 +1621,9 @@ def _check_video_block(obj: VideoBlock, depth: int) -> None:
     if f_media_type is not None:
         if not isinstance(f_media_type, str):
             raise _rt.Unsure
-    if f_url is None and _rt.resolve_value(f_source, ()) == "url":
+    if f_url is None and f_source == "url":
         raise _rt.Unsure
-    if f_data is None and _rt.resolve_value(f_source, ()) == "base64":
+    if f_data is None and f_source == "base64":
         raise _rt.Unsure
 
 

@@ -179,6 +179,9 @@ class Context:
             self._overflow.append((*self._path, *below))
             return
         pointer = _pointer((*self._path, *below))
+        if "{" not in template:
+            self.errors.append(ErrorDetail(pointer, template, keyword))  # nothing to fill in
+            return
         index = next((s for s in reversed(self._path) if isinstance(s, int)), "")
         field = (
             below[0]
@@ -1237,7 +1240,8 @@ def resolve(value: object, pointer: tuple[str, ...]) -> object:
 def _usable(inputs: tuple[object, ...]) -> bool:
     # A rule only judges inputs that passed their own checks, so one bad value
     # is reported once, by the check that owns it.
-    return not any(v is INVALID for v in inputs)
+    # (The inputs are parsed values, whose == never claims to equal the INVALID marker.)
+    return INVALID not in inputs
 
 
 def _applies(

@@ -53,7 +53,7 @@ class PythonModule:
         self.parts = python_parts(self.behaviour) if self.behaviour is not None else PythonParts([], "", {})
         self.parsers: list[ParserConst] = []  # the fields' parsers, in definition order
         self.uses: set[Import] = set(SKELETON_IMPORTS)
-        self.fast = FastBuilder(fmt)
+        self.fast = FastBuilder(fmt, names.of_model)
 
     def field_view(self, model: ir.Model, f: ir.Field, attr: str) -> FieldView:
         const = parsers.parser_const(model.name, attr)
