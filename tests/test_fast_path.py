@@ -450,3 +450,27 @@ def test_straight_line_rule_checks_agree_with_the_exact_rules_on_every_content_t
                 assert checked == walked, (content_type, items, other)
                 seen.add(f"validate {walked}")
     assert seen == {"valid", "invalid", "validate True", "validate False"}
+
+
+def test_a_fresh_uuid4_default_is_a_version_4_rfc_4122_uuid_in_its_canonical_spelling_and_new_each_time() -> None:
+    import uuid
+
+    rt = _runtime()
+    made = [rt.new_uuid4() for _ in range(2000)]
+    assert len(set(made)) == len(made)
+    for text in made:
+        parsed = uuid.UUID(text)
+        assert (parsed.version, parsed.variant, str(parsed)) == (4, uuid.RFC_4122, text)
+    # Every other bit is random: over 2000 draws each of them is seen both set and clear.
+    bits = [uuid.UUID(t).int for t in made]
+    fixed = {76, 77, 78, 79, 62, 63}  # the version nibble and the variant's two bits
+    for bit in set(range(128)) - fixed:
+        assert 0 < sum(b >> bit & 1 for b in bits) < len(bits), bit
+
+
+def test_a_date_time_keeps_its_wire_text_without_an_instance_dict() -> None:
+    rt = _runtime()
+    value = rt.datetime_or_none("2024-01-15T09:03:00.50+01:00")
+    assert value is not None and value.wire == "2024-01-15T09:03:00.50+01:00" and not hasattr(value, "__dict__")
+    assert rt.format_datetime(value) == "2024-01-15T09:03:00.50+01:00"
+    assert rt.datetime_or_none("2024-02-30T00:00:00Z") is None and rt.datetime_or_none("2024-01-15t09:03:00z").wire == "2024-01-15t09:03:00z"

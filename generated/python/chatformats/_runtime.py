@@ -15,8 +15,8 @@ import binascii
 import itertools
 import json
 import math
+import os
 import re
-import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -665,7 +665,13 @@ def _dump_deep(data: object) -> str:
 
 
 def new_uuid4() -> str:
-    return str(uuid.uuid4())
+    """str(uuid.uuid4()) in half its time: 16 bytes of os.urandom with the version (4) and
+    variant (RFC 4122) bits set, as lowercase hex in 8-4-4-4-12 groups."""
+    raw = bytearray(os.urandom(16))
+    raw[6] = raw[6] & 0x0F | 0x40
+    raw[8] = raw[8] & 0x3F | 0x80
+    text = raw.hex()
+    return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
 
 
 # --- objects ----------------------------------------------------------------
@@ -749,6 +755,7 @@ class DateTime(datetime):
     their digits) as long as the value still denotes the same instant and offset.
     """
 
+    __slots__ = ("wire",)  # no __dict__: a date-time is built per message, and setting wire is cheaper
     wire: str
 
 
@@ -1552,12 +1559,17 @@ _FAST_RFC3339: Final = re.compile(
 )
 
 
-def datetime_or_none(value: str) -> datetime | None:
-    """A date-time's value, or None where the exact walk would report a problem (or might)."""
-    if _FAST_RFC3339.fullmatch(value) is None:
+def datetime_or_none(
+    value: str,
+    _match: Callable[[str], re.Match[str] | None] = _FAST_RFC3339.fullmatch,
+    _build: Callable[[str], DateTime] = DateTime.fromisoformat,
+) -> datetime | None:
+    """A date-time's value, or None where the exact walk would report a problem (or might).
+    (_match and _build are bound once: this runs once per date-time of a document.)"""
+    if _match(value) is None:
         return parse_datetime_text(value)
     try:
-        result = DateTime.fromisoformat(value)
+        result = _build(value)
     except ValueError:
         return None
     result.wire = value

@@ -1247,7 +1247,7 @@ def _fast_chat_input(obj: Any, depth: int) -> ChatInput:
         for k2, x2 in v1.items():
             if not isinstance(k2, str):
                 raise _rt.Unsure
-            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+            if type(x2) is not str and not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
                 raise _rt.Unsure
         f_metadata = dict(v1)
 
@@ -1333,7 +1333,7 @@ def _check_chat_input(obj: ChatInput, depth: int) -> None:
         for k2, x2 in f_metadata.items():
             if not isinstance(k2, str):
                 raise _rt.Unsure
-            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+            if type(x2) is not str and not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
                 raise _rt.Unsure
 
 
@@ -1707,7 +1707,7 @@ def _fast_chat_message(obj: Any, depth: int) -> ChatMessage:
         for k2, x2 in v1.items():
             if not isinstance(k2, str):
                 raise _rt.Unsure
-            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+            if type(x2) is not str and not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
                 raise _rt.Unsure
         f_metadata = dict(v1)
 
@@ -1785,7 +1785,7 @@ def _check_chat_message(obj: ChatMessage, depth: int) -> None:
         for k2, x2 in f_metadata.items():
             if not isinstance(k2, str):
                 raise _rt.Unsure
-            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+            if type(x2) is not str and not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
                 raise _rt.Unsure
 
 

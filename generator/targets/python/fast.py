@@ -173,6 +173,8 @@ class FastBuilder(ModelGraph):
         temps = dict.fromkeys(["v1", *(f"f_{v.attr}" for v in fields), *(t for c in checks for t in self.temps(c, 1))])
         if any(self.each(model, r.rule) is not None for r in rules):
             temps["item"] = None  # the items a rule reads, one by one
+        if any(r.rule.kind == "member_of" and len(r.rule.pointer) == 1 for r in rules):
+            temps["pool"] = None  # member_of's list
         built = tuple(FastField(v.attr, f"f_{v.attr}", v.wire, c, default(f), v.nullable)
                       for f, v, c in zip(model.fields, fields, checks))
         return FastFunction(

@@ -380,7 +380,7 @@ def _fast_constrained(obj: Any, depth: int) -> Constrained:
         if not isinstance(v1, list) or _rt.has_duplicates(v1, depth + 2):
             raise _rt.Unsure
         for x2 in v1:
-            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+            if type(x2) is not str and not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
                 raise _rt.Unsure
         f_anything = list(v1)
 
@@ -643,7 +643,7 @@ def _check_constrained(obj: Constrained, depth: int) -> None:
         ):
             raise _rt.Unsure
         for x2 in f_anything:
-            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+            if type(x2) is not str and not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
                 raise _rt.Unsure
 
     f_either = obj.either
