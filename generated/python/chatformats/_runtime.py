@@ -1487,7 +1487,7 @@ PROBE: Final = _Probe(None)
 """Passed as ctx to a rule check on the fast path; it keeps no state, so one serves every run."""
 
 # A pool longer than this is left to the exact walk, which builds its set once per run.
-_FAST_POOL: Final = 64
+FAST_POOL: Final = 64
 
 
 def fast_member_of(value: object, holder: object, pointer: tuple[str, ...]) -> bool:
@@ -1501,7 +1501,7 @@ def fast_member_of(value: object, holder: object, pointer: tuple[str, ...]) -> b
         pool = resolve(holder, pointer)
     if not isinstance(pool, list):
         return True
-    return len(pool) <= _FAST_POOL and value in pool
+    return len(pool) <= FAST_POOL and value in pool
 
 
 def fast_ancestor(anc: tuple[object, ...], up: int) -> object:
@@ -1646,7 +1646,7 @@ def attr_member_of(value: object, holder: object, pointer: tuple[str, ...]) -> b
     pool = resolve_value(holder, pointer)
     if not isinstance(pool, (list, tuple)):
         return True
-    return len(pool) <= _FAST_POOL and value in pool
+    return len(pool) <= FAST_POOL and value in pool
 
 
 def attr_all_allowed(

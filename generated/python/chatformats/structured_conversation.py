@@ -553,6 +553,7 @@ def _fast_structured_conversation(obj: Any, depth: int) -> StructuredConversatio
     f_conversation: Any
     x2: Any
     a2: Any
+    pool: Any
     v1 = obj.get("source")
     if not isinstance(v1, str) or len(v1) < 1:
         raise _rt.Unsure
@@ -580,7 +581,12 @@ def _fast_structured_conversation(obj: Any, depth: int) -> StructuredConversatio
     except _rt.Unsure as unsure:
         _rt.keep_items(unsure, v1, depth + 2, f_conversation, a2)
         raise
-    if not _rt.fast_member_of(f_user, obj, ("people",)):
+    pool = obj.get("people")
+    if (
+        isinstance(pool, list)
+        and isinstance(f_user, str)
+        and (len(pool) > _rt.FAST_POOL or f_user not in pool)
+    ):
         raise _rt.Unsure
 
     return StructuredConversation(
@@ -601,6 +607,7 @@ def _check_structured_conversation(obj: StructuredConversation, depth: int) -> N
     f_conversation: Any
     x2: Any
     a2: Any
+    pool: Any
     f_source = obj.source
     if not isinstance(f_source, str) or len(f_source) < 1:
         raise _rt.Unsure
@@ -634,6 +641,7 @@ def _fast_conversation_message(
     f_speaker: Any
     f_content: Any
     f_time: Any
+    pool: Any
     v1 = obj.get("speaker")
     if not isinstance(v1, str) or len(v1) < 1:
         raise _rt.Unsure
@@ -648,8 +656,14 @@ def _fast_conversation_message(
     f_time = _rt.datetime_or_none(v1)
     if f_time is None:
         raise _rt.Unsure
-    if not _rt.fast_member_of(
-        f_speaker, anc[-2] if len(anc) >= 2 else None, ("people",)
+    pool = anc[-2] if len(anc) >= 2 else None
+    pool = (
+        pool.get("people") if isinstance(pool, dict) else _rt.resolve(pool, ("people",))
+    )
+    if (
+        isinstance(pool, list)
+        and isinstance(f_speaker, str)
+        and (len(pool) > _rt.FAST_POOL or f_speaker not in pool)
     ):
         raise _rt.Unsure
 
@@ -669,6 +683,7 @@ def _check_conversation_message(
     f_speaker: Any
     f_content: Any
     f_time: Any
+    pool: Any
     f_speaker = obj.speaker
     if not isinstance(f_speaker, str) or len(f_speaker) < 1:
         raise _rt.Unsure
