@@ -474,3 +474,70 @@ def test_a_date_time_keeps_its_wire_text_without_an_instance_dict() -> None:
     assert value is not None and value.wire == "2024-01-15T09:03:00.50+01:00" and not hasattr(value, "__dict__")
     assert rt.format_datetime(value) == "2024-01-15T09:03:00.50+01:00"
     assert rt.datetime_or_none("2024-02-30T00:00:00Z") is None and rt.datetime_or_none("2024-01-15t09:03:00z").wire == "2024-01-15t09:03:00z"
+
+
+def test_a_kept_model_that_reads_its_ancestors_is_handed_over_with_them(tmp_path: Path) -> None:
+    # Root holds Child directly; Child's member_of reads Root ("1/people"). A failure after Child
+    # was built hands it over with the values above it, and the exact walk keeps it there only.
+    from generator.core import generate
+    from generator.load import load_spec
+
+    spec = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Kept", "description": "Kept models.",
+        "x-version": "1.0.0", "$ref": "#/$defs/Root",
+        "$defs": {
+            "Root": {"type": "object", "description": "The root.", "required": ["people", "child", "tail"], "properties": {
+                "people": {"type": "array", "items": {"type": "string"}, "description": "Names."},
+                "child": {"$ref": "#/$defs/Child"},
+                "tail": {"type": "integer", "description": "Checked after the child."}}},
+            "Child": {"type": "object", "description": "The child.", "required": ["speaker"], "properties": {
+                "speaker": {"type": "string", "description": "One of the people."}},
+                "x-rules": [{"kind": "member_of", "field": "speaker", "in": "1/people", "message": "'{value}' is not one of the people"}]},
+        },
+    }
+    folder = tmp_path / "specs" / "kept"
+    folder.mkdir(parents=True)
+    (folder / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+    files = generate([load_spec(folder, tmp_path)], targets=("python",))
+    package = tmp_path / "pkg" / "chatformats"
+    package.mkdir(parents=True)
+    for path, text in files.items():
+        if path.startswith("python/chatformats/"):
+            (package / path.removeprefix("python/chatformats/")).write_text(text, encoding="utf-8")
+    assert "_rt.keep_model(unsure, obj, \"child\", depth + 1, f_child, (obj,))" in (package / "kept.py").read_text()
+    sys.path.insert(0, str(tmp_path / "pkg"))
+    saved = {name: module for name, module in sys.modules.items() if name == "chatformats" or name.startswith("chatformats.")}
+    for name in saved:
+        del sys.modules[name]
+    try:
+        mod = importlib.import_module("chatformats.kept")
+        rt = mod._rt
+        doc = {"people": ["ann"], "child": {"speaker": "ann"}, "tail": "late"}
+        with pytest.raises(rt.Unsure) as caught:
+            mod._fast_root(doc, 0)
+        assert caught.value.done == {(id(doc["child"]), 1): (doc["child"], mod.Child(speaker="ann"), (doc,))}
+        tried = []
+        fast = mod._fast_child
+        mod._fast_child = lambda *args: tried.append(args) or fast(*args)
+        try:
+            with pytest.raises(mod.ValidationError) as kept:
+                mod.Root.from_dict(doc)
+            assert len(tried) == 1  # by the root's fast attempt; the exact walk used the kept child
+            with pytest.raises(mod.ValidationError) as walked:
+                rt.parse(mod._parse_root, doc)
+            assert len(tried) == 2  # a walk with nothing kept tries the child again
+            # Under other values (another root) the kept child is not used: its rule is judged again there.
+            other = {"people": ["bob"], "child": doc["child"], "tail": "late"}
+            with pytest.raises(mod.ValidationError) as elsewhere:
+                rt.parse(mod._parse_root, other, dict(caught.value.done))
+        finally:
+            mod._fast_child = fast
+        assert [(e.path, e.message) for e in kept.value.errors] == [(e.path, e.message) for e in walked.value.errors] == [
+            ("/tail", "must be an integer")]
+        assert [(e.path, e.message) for e in elsewhere.value.errors] == [
+            ("/child/speaker", "'ann' is not one of the people"), ("/tail", "must be an integer")]
+    finally:
+        sys.path.remove(str(tmp_path / "pkg"))
+        for name in [n for n in sys.modules if n == "chatformats" or n.startswith("chatformats.")]:
+            del sys.modules[name]
+        sys.modules.update(saved)

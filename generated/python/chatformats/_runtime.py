@@ -180,8 +180,8 @@ class Context:
             self._overflow.append((*self._path, *below))
             return
         pointer = _pointer((*self._path, *below))
-        if "{" not in template:
-            self.errors.append(ErrorDetail(pointer, template, keyword))  # nothing to fill in
+        if "{" not in template:  # nothing to fill in
+            self.errors.append(ErrorDetail(pointer, template, keyword))
             return
         index = next((s for s in reversed(self._path) if isinstance(s, int)), "")
         field = (
@@ -308,9 +308,14 @@ class Context:
             return None
         key = (id(value), len(self._path))
         found = self._done.get(key)
-        if found is None or found[0] is not value or not _same_above(found[2], self._values[:-1]):
+        if (
+            found is None
+            or found[0] is not value
+            or not _same_above(found[2], self._values[:-1])
+        ):
             return None
-        del self._done[key]  # a value met twice (a shared dict) gets a model of its own the second time
+        # Once: a value met twice (a shared dict) gets a model of its own the second time.
+        del self._done[key]
         return found[1]
 
     def keep(self, unsure: Unsure) -> None:
@@ -755,7 +760,8 @@ class DateTime(datetime):
     their digits) as long as the value still denotes the same instant and offset.
     """
 
-    __slots__ = ("wire",)  # no __dict__: a date-time is built per message, and setting wire is cheaper
+    # No __dict__: one is built per date-time of a document, and setting wire is cheaper.
+    __slots__ = ("wire",)
     wire: str
 
 
