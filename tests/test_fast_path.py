@@ -541,3 +541,38 @@ def test_a_kept_model_that_reads_its_ancestors_is_handed_over_with_them(tmp_path
         for name in [n for n in sys.modules if n == "chatformats" or n.startswith("chatformats.")]:
             del sys.modules[name]
         sys.modules.update(saved)
+
+
+def test_a_rule_whose_pointer_has_no_straight_line_form_runs_the_exact_check_with_probe(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # As if no pointer could be followed by attribute steps: every allowed_when and contains of the
+    # droidlet formats falls back to _rt.rule_<kind>(ctx=_rt.PROBE, ...), and still decides as the exact walk.
+    from generator.core import generate
+    from generator.load import load_spec
+    from generator.targets.python.fast import FastBuilder
+
+    monkeypatch.setattr(FastBuilder, "each", lambda self, model, rule: None)
+    monkeypatch.setenv("CHATSPEC_CACHE", "off")
+    folders = format_folders()
+    files = generate([load_spec(folders[f], ROOT, format_id=f) for f in ("droidlet_chat_v1", "droidlet_chat")], targets=("python",))
+    package = tmp_path / "chatformats"
+    package.mkdir()
+    for path, text in files.items():
+        if path.startswith("python/chatformats/"):
+            (package / path.removeprefix("python/chatformats/")).write_text(text, encoding="utf-8")
+    for name in ("droidlet_chat", "droidlet_chat_v1"):
+        source = (package / f"{name}.py").read_text()
+        fast = source[source.index("def _fast_droidlet_chat"):source.index("def _check_droidlet_chat")]
+        assert "ctx = _rt.PROBE" in fast and "_rt.rule_allowed_when(" in fast and "_rt.rule_contains(" in fast
+    cases = []
+    for name, model, kinds, doc_of in (
+            ("droidlet_chat", "DroidletChat", ["text", "image_link", "response_option"],
+             lambda t, ks: {"chat_memid": "a", "timestamp": 1, "content_type": t, "content": [{"id": k, "content": "x"} for k in ks]}),
+            ("droidlet_chat_v1", "DroidletChat", ["text", "image_link", "response_option"],
+             lambda t, ks: {"speaker_id": "a", "timestamp": 1, "content_type": [t], "content": [[k, "x"] for k in ks]})):
+        for t in ("chat_string", "chat_and_media", "chat_and_text_options"):
+            for ks in (["text"], ["image_link"], ["text", "image_link"], ["text", "response_option"]):
+                cases.append((name, model, doc_of(t, ks), True))
+    verdicts, attrs = compare(tmp_path, cases)
+    assert not [v for v in verdicts + attrs if v.startswith("WRONG")]
+    assert set(verdicts) == {"same", "unsure-ok"}

@@ -90,6 +90,13 @@ class FastBuilder(ModelGraph):
         t = self.unalias(t.inner) if isinstance(t, ir.NullableType) else t
         return self.access(t.item, rule.pointer) if isinstance(t, ir.ListType) else None
 
+    def fast_rule(self, model: ir.Model, r: RuleView, attr_by_local: dict[str, str]) -> FastRule:
+        """A rule's check in a fast function: written out for the kinds templates/python/fast.py.j2
+        writes out, else the exact rule_<kind> with _rt.PROBE."""
+        each = self.each(model, r.rule)
+        written = r.kind in ("at_least_one_of", "member_of", "required_when") or each is not None
+        return FastRule(r.rule, tuple(f"f_{attr_by_local[i]}" for i in r.inputs), r.kind, each, probe=not written)
+
     def when_each(self, model: ir.Model, view: FieldView | None, rule: ir.Rule) -> tuple[Access, ...] | None:
         """The when clause's pointer from its field's attribute to a string (see AttrRule)."""
         if rule.when is None or view is None:
@@ -187,8 +194,7 @@ class FastBuilder(ModelGraph):
             fields=built,
             temps=tuple(temps),
             kept=tuple(b for b in built if keeps_model(b.check)),
-            rules=tuple(FastRule(r.rule, tuple(f"f_{attr_by_local[i]}" for i in r.inputs), r.kind, self.each(model, r.rule))
-                        for r in rules),
+            rules=tuple(self.fast_rule(model, r, attr_by_local) for r in rules),
             attr_rules=tuple(AttrRule(r, tuple(f"f_{attr_by_wire[w]}" for w in r.fields),
                                       f"f_{attr_by_wire[r.when.field]}" if r.when is not None else None, r.kind,
                                       self.each(model, r), self.when_each(model, view_by_wire.get(r.when.field) if r.when else None, r))

@@ -322,6 +322,7 @@ class FastRule:
     inputs: tuple[str, ...]  # the locals of rule.fields, in order
     kind: str
     each: tuple[Access, ...] | None = None
+    probe: bool = True  # runs the exact rule_<kind> with ctx = _rt.PROBE (no straight-line form for it)
 
 
 @dataclass(frozen=True)
