@@ -576,3 +576,20 @@ def test_a_rule_whose_pointer_has_no_straight_line_form_runs_the_exact_check_wit
     verdicts, attrs = compare(tmp_path, cases)
     assert not [v for v in verdicts + attrs if v.startswith("WRONG")]
     assert set(verdicts) == {"same", "unsure-ok"}
+
+
+def test_datetime_ok_decides_a_utc_date_time_by_its_wire_text_alone_and_others_as_before() -> None:
+    from datetime import datetime, timedelta, timezone
+
+    rt = _runtime()
+    utc = rt.datetime_or_none("2024-01-15T09:03:00Z")
+    assert utc is not None and utc.tzinfo is timezone.utc and rt.datetime_ok(utc)
+    bare = rt.DateTime(2024, 1, 15, tzinfo=timezone.utc)  # no wire text: to_dict writes isoformat
+    assert rt.datetime_ok(bare) and rt.format_datetime(bare) == "2024-01-15T00:00:00Z"
+    bare.wire = 5  # type: ignore[assignment]
+    assert not rt.datetime_ok(bare)
+    assert rt.datetime_ok(rt.datetime_or_none("2024-01-15T09:03:00+05:30"))
+    assert not rt.datetime_ok(datetime(2024, 1, 15))  # naive
+    assert not rt.datetime_ok(datetime(2024, 1, 15, tzinfo=timezone(timedelta(seconds=30))))
+    assert rt.datetime_ok(datetime(2024, 1, 15, tzinfo=timezone.utc))
+    assert not rt.datetime_ok("2024-01-15T09:03:00Z")

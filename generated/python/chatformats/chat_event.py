@@ -785,25 +785,20 @@ def _fast_tool_call(obj: Any, depth: int) -> ToolCall:
     f_function: Any
     if not _KEYS_TOOL_CALL.issuperset(obj):
         raise _rt.Unsure
-    f_function = _rt.ABSENT
-    try:
-        v1 = obj.get("id")
-        if not isinstance(v1, str):
+    v1 = obj.get("id")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_id = v1
+    v1 = obj.get("type", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_type = "function"
+    else:
+        if not isinstance(v1, str) or v1 != "function":
             raise _rt.Unsure
-        f_id = v1
-        v1 = obj.get("type", _rt.ABSENT)
-        if v1 is _rt.ABSENT:
-            f_type = "function"
-        else:
-            if not isinstance(v1, str) or v1 != "function":
-                raise _rt.Unsure
-            f_type = v1
-        v1 = obj.get("function")
-        f_function = _fast_function_call(v1, depth + 1)
+        f_type = v1
+    v1 = obj.get("function")
+    f_function = _fast_function_call(v1, depth + 1)
 
-    except _rt.Unsure as unsure:
-        _rt.keep_model(unsure, obj, "function", depth + 1, f_function)
-        raise
     return ToolCall(
         id=f_id,
         type=f_type,
@@ -878,7 +873,7 @@ def _fast_message(obj: Any, depth: int) -> Message:
         if not isinstance(v1, str):
             raise _rt.Unsure
         f_tool_call_id = v1
-    if obj.get("content") is None and obj.get("tool_calls") is None:
+    if f_content is None and f_tool_calls is None:
         raise _rt.Unsure
 
     return Message(
@@ -970,11 +965,7 @@ def _fast_render_media(obj: Any, depth: int) -> RenderMedia:
         f_content_bytes = _rt.bytes_or_none(v1)
         if f_content_bytes is None:
             raise _rt.Unsure
-    if (
-        obj.get("url") is None
-        and obj.get("content") is None
-        and obj.get("content_bytes") is None
-    ):
+    if f_url is None and f_content is None and f_content_bytes is None:
         raise _rt.Unsure
 
     return RenderMedia(

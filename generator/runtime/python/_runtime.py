@@ -215,6 +215,13 @@ class Context:
             result = quick[0](value)
             if result is not INVALID:
                 return result
+        return self.walk(key, value, parser)
+
+    def walk(self, key: str | int, value: object, parser: Parser) -> Any:
+        """child() without its quick attempt, for a caller whose own attempt failed (list_of)."""
+        if len(self._path) >= MAX_DEPTH:
+            self.error(DEPTH_MESSAGE, "depth", str(key))
+            return INVALID
         self._path.append(key)
         self._values.append(value)
         # No try/finally: parsers record problems instead of raising, and a
@@ -1119,7 +1126,7 @@ def list_of(
             for i, v in rest:
                 built = item_quick(v)
                 if built is INVALID:
-                    built = ctx.child(i, v, item)
+                    built = ctx.walk(i, v, item)
                 result.append(built)
         else:
             result.extend(ctx.child(i, v, item) for i, v in rest)
@@ -1599,10 +1606,18 @@ def regex(pattern: str) -> re.Pattern[str]:
 # --- validate() on a built object: the attributes checked as the exact walk checks to_dict() ---
 
 
+_UTC: Final = timezone.utc
+
+
 def datetime_ok(value: object) -> bool:
     """Whether to_dict writes value as a date-time the exact walk accepts: an aware datetime
     whose offset is whole minutes (and whose remembered wire text, if any, is a string).
     """
+    if type(value) is DateTime and value.tzinfo is _UTC:
+        # The common case, decided without a failed attribute lookup: a DateTime (its slots
+        # hold no to_dict) in UTC.
+        wire = getattr(value, "wire", None)
+        return wire is None or isinstance(wire, str)
     if not isinstance(value, datetime) or hasattr(value, "to_dict"):
         return False
     wire = getattr(value, "wire", None)

@@ -95,7 +95,11 @@ class FastBuilder(ModelGraph):
         writes out, else the exact rule_<kind> with _rt.PROBE."""
         each = self.each(model, r.rule)
         written = r.kind in ("at_least_one_of", "member_of", "required_when") or each is not None
-        return FastRule(r.rule, tuple(f"f_{attr_by_local[i]}" for i in r.inputs), r.kind, each, probe=not written)
+        by_wire = {f.wire_name: f for f in model.fields}
+        # at_least_one_of reads its fields' locals where None there means absent or null in the object.
+        plain = r.kind == "at_least_one_of" and all(default(by_wire[w]).kind in ("required", "none") for w in r.rule.fields)
+        return FastRule(r.rule, tuple(f"f_{attr_by_local[i]}" for i in r.inputs), r.kind, each, probe=not written,
+                        locals_are_raw=plain)
 
     def when_each(self, model: ir.Model, view: FieldView | None, rule: ir.Rule) -> tuple[Access, ...] | None:
         """The when clause's pointer from its field's attribute to a string (see AttrRule)."""
@@ -193,7 +197,8 @@ class FastBuilder(ModelGraph):
             levels=max((1 + self.levels(f.type) for f in model.fields), default=0),
             fields=built,
             temps=tuple(temps),
-            kept=tuple(b for b in built if keeps_model(b.check)),
+            # (A model the last check builds is never followed by a failure: nothing to keep.)
+            kept=tuple(b for i, b in enumerate(built) if keeps_model(b.check) and (i < len(built) - 1 or rules)),
             rules=tuple(self.fast_rule(model, r, attr_by_local) for r in rules),
             attr_rules=tuple(AttrRule(r, tuple(f"f_{attr_by_wire[w]}" for w in r.fields),
                                       f"f_{attr_by_wire[r.when.field]}" if r.when is not None else None, r.kind,

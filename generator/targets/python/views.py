@@ -323,6 +323,7 @@ class FastRule:
     kind: str
     each: tuple[Access, ...] | None = None
     probe: bool = True  # runs the exact rule_<kind> with ctx = _rt.PROBE (no straight-line form for it)
+    locals_are_raw: bool = False  # at_least_one_of: each input local is None exactly where the object's value is absent or null
 
 
 @dataclass(frozen=True)

@@ -235,76 +235,71 @@ def _fast_keywords(obj: Any, depth: int) -> Keywords:
     f_nested: Any
     if not _KEYS_KEYWORDS.issuperset(obj):
         raise _rt.Unsure
-    f_nested = _rt.ABSENT
-    try:
-        v1 = obj.get("class")
+    v1 = obj.get("class")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_class_ = v1
+    v1 = obj.get("type")
+    if not isinstance(v1, str):
+        raise _rt.Unsure
+    f_type = v1
+    v1 = obj.get("func")
+    if type(v1) is not int or not -9223372036854775808 <= v1 <= 9223372036854775807:
+        raise _rt.Unsure
+    f_func = v1
+    v1 = obj.get("import", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_import_ = None
+    else:
+        if v1 is not True and v1 is not False:
+            raise _rt.Unsure
+        f_import_ = v1
+    v1 = obj.get("range", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_range = None
+    else:
+        if not (
+            type(v1) is float
+            and -_rt.INF < v1 < _rt.INF
+            or type(v1) is int
+            and -_rt.BIG < v1 < _rt.BIG
+        ):
+            raise _rt.Unsure
+        f_range = v1
+    v1 = obj.get("self", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_self_ = None
+    else:
         if not isinstance(v1, str):
             raise _rt.Unsure
-        f_class_ = v1
-        v1 = obj.get("type")
+        f_self_ = v1
+    v1 = obj.get("None")
+    if v1 is None:
+        f_none = None
+    else:
         if not isinstance(v1, str):
             raise _rt.Unsure
-        f_type = v1
-        v1 = obj.get("func")
-        if type(v1) is not int or not -9223372036854775808 <= v1 <= 9223372036854775807:
+        f_none = v1
+    v1 = obj.get("from_dict", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_from_dict_ = None
+    else:
+        if not isinstance(v1, str):
             raise _rt.Unsure
-        f_func = v1
-        v1 = obj.get("import", _rt.ABSENT)
-        if v1 is _rt.ABSENT:
-            f_import_ = None
-        else:
-            if v1 is not True and v1 is not False:
-                raise _rt.Unsure
-            f_import_ = v1
-        v1 = obj.get("range", _rt.ABSENT)
-        if v1 is _rt.ABSENT:
-            f_range = None
-        else:
-            if not (
-                type(v1) is float
-                and -_rt.INF < v1 < _rt.INF
-                or type(v1) is int
-                and -_rt.BIG < v1 < _rt.BIG
-            ):
-                raise _rt.Unsure
-            f_range = v1
-        v1 = obj.get("self", _rt.ABSENT)
-        if v1 is _rt.ABSENT:
-            f_self_ = None
-        else:
-            if not isinstance(v1, str):
-                raise _rt.Unsure
-            f_self_ = v1
-        v1 = obj.get("None")
-        if v1 is None:
-            f_none = None
-        else:
-            if not isinstance(v1, str):
-                raise _rt.Unsure
-            f_none = v1
-        v1 = obj.get("from_dict", _rt.ABSENT)
-        if v1 is _rt.ABSENT:
-            f_from_dict_ = None
-        else:
-            if not isinstance(v1, str):
-                raise _rt.Unsure
-            f_from_dict_ = v1
-        v1 = obj.get("Validate", _rt.ABSENT)
-        if v1 is _rt.ABSENT:
-            f_validate_ = None
-        else:
-            if not isinstance(v1, str):
-                raise _rt.Unsure
-            f_validate_ = v1
-        v1 = obj.get("nested", _rt.ABSENT)
-        if v1 is _rt.ABSENT:
-            f_nested = None
-        else:
-            f_nested = _fast_struct(v1, depth + 1)
+        f_from_dict_ = v1
+    v1 = obj.get("Validate", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_validate_ = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_validate_ = v1
+    v1 = obj.get("nested", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_nested = None
+    else:
+        f_nested = _fast_struct(v1, depth + 1)
 
-    except _rt.Unsure as unsure:
-        _rt.keep_model(unsure, obj, "nested", depth + 1, f_nested)
-        raise
     return Keywords(
         class_=f_class_,
         type=f_type,

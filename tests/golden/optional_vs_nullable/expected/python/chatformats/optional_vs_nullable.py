@@ -217,65 +217,57 @@ def _fast_flags(obj: Any, depth: int) -> Flags:
     f_optional_list: Any
     f_optional_ref: Any
     x2: Any
-    f_optional_ref = _rt.ABSENT
-    try:
-        v1 = obj.get("required_plain")
+    v1 = obj.get("required_plain")
+    if v1 is not True and v1 is not False:
+        raise _rt.Unsure
+    f_required_plain = v1
+    v1 = obj.get("required_nullable", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        raise _rt.Unsure
+    if v1 is None:
+        f_required_nullable = None
+    else:
         if v1 is not True and v1 is not False:
             raise _rt.Unsure
-        f_required_plain = v1
-        v1 = obj.get("required_nullable", _rt.ABSENT)
-        if v1 is _rt.ABSENT:
+        f_required_nullable = v1
+    v1 = obj.get("optional_plain", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_optional_plain = None
+    else:
+        if v1 is not True and v1 is not False:
             raise _rt.Unsure
-        if v1 is None:
-            f_required_nullable = None
-        else:
-            if v1 is not True and v1 is not False:
+        f_optional_plain = v1
+    v1 = obj.get("optional_nullable")
+    if v1 is None:
+        f_optional_nullable = None
+    else:
+        if v1 is not True and v1 is not False:
+            raise _rt.Unsure
+        f_optional_nullable = v1
+    v1 = obj.get("optional_default", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_optional_default = 3
+    else:
+        if type(v1) is not int or not -9223372036854775808 <= v1 <= 9223372036854775807:
+            raise _rt.Unsure
+        f_optional_default = v1
+    v1 = obj.get("optional_list", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_optional_list = []
+    else:
+        if not isinstance(v1, list):
+            raise _rt.Unsure
+        for x2 in v1:
+            if not isinstance(x2, str):
                 raise _rt.Unsure
-            f_required_nullable = v1
-        v1 = obj.get("optional_plain", _rt.ABSENT)
-        if v1 is _rt.ABSENT:
-            f_optional_plain = None
-        else:
-            if v1 is not True and v1 is not False:
-                raise _rt.Unsure
-            f_optional_plain = v1
-        v1 = obj.get("optional_nullable")
-        if v1 is None:
-            f_optional_nullable = None
-        else:
-            if v1 is not True and v1 is not False:
-                raise _rt.Unsure
-            f_optional_nullable = v1
-        v1 = obj.get("optional_default", _rt.ABSENT)
-        if v1 is _rt.ABSENT:
-            f_optional_default = 3
-        else:
-            if (
-                type(v1) is not int
-                or not -9223372036854775808 <= v1 <= 9223372036854775807
-            ):
-                raise _rt.Unsure
-            f_optional_default = v1
-        v1 = obj.get("optional_list", _rt.ABSENT)
-        if v1 is _rt.ABSENT:
-            f_optional_list = []
-        else:
-            if not isinstance(v1, list):
-                raise _rt.Unsure
-            for x2 in v1:
-                if not isinstance(x2, str):
-                    raise _rt.Unsure
-            f_optional_list = list(v1)
+        f_optional_list = list(v1)
 
-        v1 = obj.get("optional_ref")
-        if v1 is None:
-            f_optional_ref = None
-        else:
-            f_optional_ref = _fast_inner(v1, depth + 1)
+    v1 = obj.get("optional_ref")
+    if v1 is None:
+        f_optional_ref = None
+    else:
+        f_optional_ref = _fast_inner(v1, depth + 1)
 
-    except _rt.Unsure as unsure:
-        _rt.keep_model(unsure, obj, "optional_ref", depth + 1, f_optional_ref)
-        raise
     return Flags(
         required_plain=f_required_plain,
         required_nullable=f_required_nullable,
