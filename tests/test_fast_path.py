@@ -304,6 +304,62 @@ def test_items_a_failed_fast_attempt_built_are_kept_by_the_exact_walk_which_stil
     assert rt.parse(mod._parse_droidlet_chat, good, fake).content == [("text", "hi"), ("image_link", "u")]
 
 
+def test_a_model_a_failed_fast_attempt_built_before_a_later_field_failed_is_kept_once_by_the_exact_walk() -> None:
+    sys.path.insert(0, str(ROOT / "generated" / "python"))
+    try:
+        mod = importlib.import_module("chatformats.structured_conversation")
+    finally:
+        sys.path.pop(0)
+    rt = mod._rt
+    people = ["ann", "bob"]
+    conversation = {"source": "s", "people": people, "user": "ann",
+                    "conversation": [{"speaker": "bob", "content": "hi", "time": "2024-01-01T00:00:00Z"}]}
+    doc = {"id": "d", "conversation": conversation, "tags": ["t", 7], "metadata": {"k": 1}}
+    with pytest.raises(rt.Unsure) as caught:
+        mod._fast_conversation_document(doc, 0)
+    done = caught.value.done
+    assert list(done) == [(id(conversation), 1)]
+    value, built, above = done[(id(conversation), 1)]
+    assert value is conversation and type(built) is mod.StructuredConversation and above == ()
+    # The exact walk takes the kept model instead of trying the conversation again, and reports the same problems.
+    tried = []
+    fast = mod._fast_structured_conversation
+    mod._fast_structured_conversation = lambda *args: tried.append(args) or fast(*args)
+    try:
+        with pytest.raises(mod.ValidationError) as kept:
+            rt.parse(mod._parse_conversation_document, doc, dict(done))
+        assert tried == []
+        with pytest.raises(mod.ValidationError) as walked:
+            rt.parse(mod._parse_conversation_document, doc)
+        assert len(tried) == 1
+    finally:
+        mod._fast_structured_conversation = fast
+    assert [(e.path, e.message) for e in kept.value.errors] == [(e.path, e.message) for e in walked.value.errors]
+    assert [e.path for e in walked.value.errors] == ["/tags/1", "/metadata/k"]
+    # from_dict hands the kept model over by itself.
+    with pytest.raises(mod.ValidationError) as public:
+        mod.ConversationDocument.from_dict(doc)
+    assert [(e.path, e.message) for e in public.value.errors] == [(e.path, e.message) for e in walked.value.errors]
+    # A kept model is used once, for the same object at the same depth below the same values.
+    ctx = rt.Context(doc)
+    ctx._done = {(id(conversation), 1): (conversation, "KEPT", ())}
+    assert ctx.kept(conversation) is None  # at depth 0
+    ctx._path.append("conversation")
+    ctx._values.append(conversation)
+    assert ctx.kept(dict(conversation)) is None  # an equal object, not the same one
+    assert ctx.kept(conversation) == "KEPT"
+    assert ctx.kept(conversation) is None  # a shared object met again is walked again
+    ctx._done = {(id(conversation), 1): (conversation, "KEPT", ({"other": 1},))}
+    assert ctx.kept(conversation) is None  # built below other values than these
+    ctx._done = {(id(conversation), 1): (conversation, "KEPT", (doc,))}
+    assert ctx.kept(conversation) == "KEPT"
+    # Nothing is kept when the attempt stopped before the model was built, or the key holds no object.
+    for stopped in ({**doc, "id": ""}, {**doc, "conversation": {**conversation, "user": ""}}):
+        with pytest.raises(rt.Unsure) as caught:
+            mod._fast_conversation_document(stopped, 0)
+        assert not caught.value.done or (id(stopped["conversation"]), 1) not in caught.value.done
+
+
 def test_kept_items_of_models_that_read_ancestors_are_used_only_below_the_same_ancestors() -> None:
     rt = _runtime()
     parser = rt.list_of(rt.any_json({"type": "must be JSON"}), {"type": "must be an array"})  # no quick check
@@ -327,3 +383,213 @@ def test_kept_items_of_models_that_read_ancestors_are_used_only_below_the_same_a
         finally:
             rt.Context.child = original
         assert keys == walked and [e.path for e in ctx.reported()] == ["/k/1"]
+
+
+def _format_module(name: str) -> Any:
+    sys.path.insert(0, str(ROOT / "generated" / "python"))
+    try:
+        return importlib.import_module(f"chatformats.{name}")
+    finally:
+        sys.path.pop(0)
+
+
+@pytest.mark.parametrize("fmt", ["droidlet_chat", "droidlet_chat_v1"])
+def test_straight_line_rule_checks_agree_with_the_exact_rules_on_every_content_type_and_item_kind(fmt: str) -> None:
+    # allowed_when and contains run as loops over the built items (no _rt.rule_* call, no PROBE) in
+    # from_dict's fast path and in validate(): every combination gets the exact walk's verdict.
+    import inspect
+    import itertools
+
+    mod = _format_module(fmt)
+    rt = mod._rt
+    fast = inspect.getsource(mod._fast_droidlet_chat) + inspect.getsource(mod._check_droidlet_chat)
+    assert "_rt.rule_" not in fast and "PROBE" not in fast and "attr_all_allowed" not in fast
+    kinds = ["text", "image_link", "response_option", "response_image_link"]
+    seen = set()
+    for content_type in [*mod.CONTENT_TYPE_VALUES, "not_a_type"]:
+        for items in itertools.chain.from_iterable(itertools.combinations(kinds, n) for n in (1, 2)):
+            if fmt == "droidlet_chat":
+                doc = {"chat_memid": "a", "timestamp": 1, "content_type": content_type,
+                       "content": [{"id": kind, "content": "x"} for kind in items]}
+                exact_fn = mod._parse_droidlet_chat
+            else:
+                doc = {"speaker_id": "a", "timestamp": 1, "content_type": [content_type],
+                       "content": [[kind, "x"] for kind in items]}
+                exact_fn = mod._parse_droidlet_chat
+            try:
+                expected = rt.parse(exact_fn, doc)
+            except mod.ValidationError as e:
+                expected = [(d.path, d.message) for d in e.errors]
+            try:
+                built = mod._fast_droidlet_chat(doc, 0)
+            except rt.Unsure:
+                built = None
+            if isinstance(expected, list):
+                assert built is None, (content_type, items)
+                with pytest.raises(mod.ValidationError) as caught:
+                    mod.DroidletChat.from_dict(doc)
+                assert [(d.path, d.message) for d in caught.value.errors] == expected
+                seen.add("invalid")
+                continue
+            assert built == expected, (content_type, items)
+            seen.add("valid")
+            # validate() on the built object with its content type changed: the exact walk of to_dict() agrees.
+            for other in mod.CONTENT_TYPE_VALUES:
+                changed = mod.DroidletChat.from_dict(doc)
+                changed.content_type = other if fmt == "droidlet_chat" else [other]
+                try:
+                    rt.parse(exact_fn, changed.to_dict())
+                    walked = True
+                except mod.ValidationError:
+                    walked = False
+                try:
+                    mod._check_droidlet_chat(changed, 0)
+                    checked = True
+                except rt.Unsure:
+                    checked = False
+                assert checked == walked, (content_type, items, other)
+                seen.add(f"validate {walked}")
+    assert seen == {"valid", "invalid", "validate True", "validate False"}
+
+
+def test_a_fresh_uuid4_default_is_a_version_4_rfc_4122_uuid_in_its_canonical_spelling_and_new_each_time() -> None:
+    import uuid
+
+    rt = _runtime()
+    made = [rt.new_uuid4() for _ in range(2000)]
+    assert len(set(made)) == len(made)
+    for text in made:
+        parsed = uuid.UUID(text)
+        assert (parsed.version, parsed.variant, str(parsed)) == (4, uuid.RFC_4122, text)
+    # Every other bit is random: over 2000 draws each of them is seen both set and clear.
+    bits = [uuid.UUID(t).int for t in made]
+    fixed = {76, 77, 78, 79, 62, 63}  # the version nibble and the variant's two bits
+    for bit in set(range(128)) - fixed:
+        assert 0 < sum(b >> bit & 1 for b in bits) < len(bits), bit
+
+
+def test_a_date_time_keeps_its_wire_text_without_an_instance_dict() -> None:
+    rt = _runtime()
+    value = rt.datetime_or_none("2024-01-15T09:03:00.50+01:00")
+    assert value is not None and value.wire == "2024-01-15T09:03:00.50+01:00" and not hasattr(value, "__dict__")
+    assert rt.format_datetime(value) == "2024-01-15T09:03:00.50+01:00"
+    assert rt.datetime_or_none("2024-02-30T00:00:00Z") is None and rt.datetime_or_none("2024-01-15t09:03:00z").wire == "2024-01-15t09:03:00z"
+
+
+def test_a_kept_model_that_reads_its_ancestors_is_handed_over_with_them(tmp_path: Path) -> None:
+    # Root holds Child directly; Child's member_of reads Root ("1/people"). A failure after Child
+    # was built hands it over with the values above it, and the exact walk keeps it there only.
+    from generator.core import generate
+    from generator.load import load_spec
+
+    spec = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Kept", "description": "Kept models.",
+        "x-version": "1.0.0", "$ref": "#/$defs/Root",
+        "$defs": {
+            "Root": {"type": "object", "description": "The root.", "required": ["people", "child", "tail"], "properties": {
+                "people": {"type": "array", "items": {"type": "string"}, "description": "Names."},
+                "child": {"$ref": "#/$defs/Child"},
+                "tail": {"type": "integer", "description": "Checked after the child."}}},
+            "Child": {"type": "object", "description": "The child.", "required": ["speaker"], "properties": {
+                "speaker": {"type": "string", "description": "One of the people."}},
+                "x-rules": [{"kind": "member_of", "field": "speaker", "in": "1/people", "message": "'{value}' is not one of the people"}]},
+        },
+    }
+    folder = tmp_path / "specs" / "kept"
+    folder.mkdir(parents=True)
+    (folder / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+    files = generate([load_spec(folder, tmp_path)], targets=("python",))
+    package = tmp_path / "pkg" / "chatformats"
+    package.mkdir(parents=True)
+    for path, text in files.items():
+        if path.startswith("python/chatformats/"):
+            (package / path.removeprefix("python/chatformats/")).write_text(text, encoding="utf-8")
+    assert "_rt.keep_model(unsure, obj, \"child\", depth + 1, f_child, (obj,))" in (package / "kept.py").read_text()
+    sys.path.insert(0, str(tmp_path / "pkg"))
+    saved = {name: module for name, module in sys.modules.items() if name == "chatformats" or name.startswith("chatformats.")}
+    for name in saved:
+        del sys.modules[name]
+    try:
+        mod = importlib.import_module("chatformats.kept")
+        rt = mod._rt
+        doc = {"people": ["ann"], "child": {"speaker": "ann"}, "tail": "late"}
+        with pytest.raises(rt.Unsure) as caught:
+            mod._fast_root(doc, 0)
+        assert caught.value.done == {(id(doc["child"]), 1): (doc["child"], mod.Child(speaker="ann"), (doc,))}
+        tried = []
+        fast = mod._fast_child
+        mod._fast_child = lambda *args: tried.append(args) or fast(*args)
+        try:
+            with pytest.raises(mod.ValidationError) as kept:
+                mod.Root.from_dict(doc)
+            assert len(tried) == 1  # by the root's fast attempt; the exact walk used the kept child
+            with pytest.raises(mod.ValidationError) as walked:
+                rt.parse(mod._parse_root, doc)
+            assert len(tried) == 2  # a walk with nothing kept tries the child again
+            # Under other values (another root) the kept child is not used: its rule is judged again there.
+            other = {"people": ["bob"], "child": doc["child"], "tail": "late"}
+            with pytest.raises(mod.ValidationError) as elsewhere:
+                rt.parse(mod._parse_root, other, dict(caught.value.done))
+        finally:
+            mod._fast_child = fast
+        assert [(e.path, e.message) for e in kept.value.errors] == [(e.path, e.message) for e in walked.value.errors] == [
+            ("/tail", "must be an integer")]
+        assert [(e.path, e.message) for e in elsewhere.value.errors] == [
+            ("/child/speaker", "'ann' is not one of the people"), ("/tail", "must be an integer")]
+    finally:
+        sys.path.remove(str(tmp_path / "pkg"))
+        for name in [n for n in sys.modules if n == "chatformats" or n.startswith("chatformats.")]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+
+
+def test_a_rule_whose_pointer_has_no_straight_line_form_runs_the_exact_check_with_probe(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # As if no pointer could be followed by attribute steps: every allowed_when and contains of the
+    # droidlet formats falls back to _rt.rule_<kind>(ctx=_rt.PROBE, ...), and still decides as the exact walk.
+    from generator.core import generate
+    from generator.load import load_spec
+    from generator.targets.python.fast import FastBuilder
+
+    monkeypatch.setattr(FastBuilder, "each", lambda self, model, rule: None)
+    monkeypatch.setenv("CHATSPEC_CACHE", "off")
+    folders = format_folders()
+    files = generate([load_spec(folders[f], ROOT, format_id=f) for f in ("droidlet_chat_v1", "droidlet_chat")], targets=("python",))
+    package = tmp_path / "chatformats"
+    package.mkdir()
+    for path, text in files.items():
+        if path.startswith("python/chatformats/"):
+            (package / path.removeprefix("python/chatformats/")).write_text(text, encoding="utf-8")
+    for name in ("droidlet_chat", "droidlet_chat_v1"):
+        source = (package / f"{name}.py").read_text()
+        fast = source[source.index("def _fast_droidlet_chat"):source.index("def _check_droidlet_chat")]
+        assert "ctx = _rt.PROBE" in fast and "_rt.rule_allowed_when(" in fast and "_rt.rule_contains(" in fast
+    cases = []
+    for name, model, kinds, doc_of in (
+            ("droidlet_chat", "DroidletChat", ["text", "image_link", "response_option"],
+             lambda t, ks: {"chat_memid": "a", "timestamp": 1, "content_type": t, "content": [{"id": k, "content": "x"} for k in ks]}),
+            ("droidlet_chat_v1", "DroidletChat", ["text", "image_link", "response_option"],
+             lambda t, ks: {"speaker_id": "a", "timestamp": 1, "content_type": [t], "content": [[k, "x"] for k in ks]})):
+        for t in ("chat_string", "chat_and_media", "chat_and_text_options"):
+            for ks in (["text"], ["image_link"], ["text", "image_link"], ["text", "response_option"]):
+                cases.append((name, model, doc_of(t, ks), True))
+    verdicts, attrs = compare(tmp_path, cases)
+    assert not [v for v in verdicts + attrs if v.startswith("WRONG")]
+    assert set(verdicts) == {"same", "unsure-ok"}
+
+
+def test_datetime_ok_decides_a_utc_date_time_by_its_wire_text_alone_and_others_as_before() -> None:
+    from datetime import datetime, timedelta, timezone
+
+    rt = _runtime()
+    utc = rt.datetime_or_none("2024-01-15T09:03:00Z")
+    assert utc is not None and utc.tzinfo is timezone.utc and rt.datetime_ok(utc)
+    bare = rt.DateTime(2024, 1, 15, tzinfo=timezone.utc)  # no wire text: to_dict writes isoformat
+    assert rt.datetime_ok(bare) and rt.format_datetime(bare) == "2024-01-15T00:00:00Z"
+    bare.wire = 5  # type: ignore[assignment]
+    assert not rt.datetime_ok(bare)
+    assert rt.datetime_ok(rt.datetime_or_none("2024-01-15T09:03:00+05:30"))
+    assert not rt.datetime_ok(datetime(2024, 1, 15))  # naive
+    assert not rt.datetime_ok(datetime(2024, 1, 15, tzinfo=timezone(timedelta(seconds=30))))
+    assert rt.datetime_ok(datetime(2024, 1, 15, tzinfo=timezone.utc))
+    assert not rt.datetime_ok("2024-01-15T09:03:00Z")

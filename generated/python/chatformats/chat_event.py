@@ -368,6 +368,9 @@ class RenderMedia:
 
 def _parse_chat_event(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_chat_event(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -417,6 +420,9 @@ def _parse_chat_event(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_function_call(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_function_call(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -442,6 +448,9 @@ def _parse_function_call(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_tool_call(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_tool_call(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -467,6 +476,9 @@ def _parse_tool_call(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_message(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_message(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -502,6 +514,9 @@ def _parse_message(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_render_media(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_render_media(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -559,87 +574,93 @@ def _fast_chat_event(obj: Any, depth: int) -> ChatEvent:
     f_tool_calls: Any
     if not _KEYS_CHAT_EVENT.issuperset(obj):
         raise _rt.Unsure
-    v1 = obj.get("session_id")
-    if not isinstance(v1, str):
-        raise _rt.Unsure
-    f_session_id = v1
-    v1 = obj.get("role")
-    if not isinstance(v1, str):
-        raise _rt.Unsure
-    f_role = v1
-    v1 = obj.get("completed")
-    if v1 is None:
-        f_completed = None
-    else:
-        if v1 is not True and v1 is not False:
-            raise _rt.Unsure
-        f_completed = v1
-    v1 = obj.get("completion_running")
-    if v1 is None:
-        f_completion_running = None
-    else:
-        if v1 is not True and v1 is not False:
-            raise _rt.Unsure
-        f_completion_running = v1
-    v1 = obj.get("content")
-    if v1 is None:
-        f_content = None
-    else:
+    f_render_media = _rt.ABSENT
+    try:
+        v1 = obj.get("session_id")
         if not isinstance(v1, str):
             raise _rt.Unsure
-        f_content = v1
-    v1 = obj.get("output_format", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
-        f_output_format = "markdown"
-    else:
+        f_session_id = v1
+        v1 = obj.get("role")
         if not isinstance(v1, str):
             raise _rt.Unsure
-        f_output_format = v1
-    v1 = obj.get("messages")
-    if v1 is None:
-        f_messages = None
-    else:
-        if not isinstance(v1, list):
-            raise _rt.Unsure
-        f_messages = []
-        try:
-            for x2 in v1:
-                f_messages.append(_fast_message(x2, depth + 2))
-        except _rt.Unsure as unsure:
-            _rt.keep_items(unsure, v1, depth + 2, f_messages)
-            raise
-    v1 = obj.get("render_media")
-    if v1 is None:
-        f_render_media = None
-    else:
-        f_render_media = _fast_render_media(v1, depth + 1)
-    v1 = obj.get("start")
-    if v1 is None:
-        f_start = None
-    else:
-        if v1 is not True and v1 is not False:
-            raise _rt.Unsure
-        f_start = v1
-    v1 = obj.get("tool_use_active")
-    if v1 is None:
-        f_tool_use_active = None
-    else:
-        if v1 is not True and v1 is not False:
-            raise _rt.Unsure
-        f_tool_use_active = v1
-    v1 = obj.get("tool_calls")
-    if v1 is None:
-        f_tool_calls = None
-    else:
-        if not isinstance(v1, list):
-            raise _rt.Unsure
-        f_tool_calls = []
-        try:
-            for x2 in v1:
-                f_tool_calls.append(_fast_tool_call(x2, depth + 2))
-        except _rt.Unsure as unsure:
-            _rt.keep_items(unsure, v1, depth + 2, f_tool_calls)
-            raise
+        f_role = v1
+        v1 = obj.get("completed")
+        if v1 is None:
+            f_completed = None
+        else:
+            if v1 is not True and v1 is not False:
+                raise _rt.Unsure
+            f_completed = v1
+        v1 = obj.get("completion_running")
+        if v1 is None:
+            f_completion_running = None
+        else:
+            if v1 is not True and v1 is not False:
+                raise _rt.Unsure
+            f_completion_running = v1
+        v1 = obj.get("content")
+        if v1 is None:
+            f_content = None
+        else:
+            if not isinstance(v1, str):
+                raise _rt.Unsure
+            f_content = v1
+        v1 = obj.get("output_format", _rt.ABSENT)
+        if v1 is _rt.ABSENT:
+            f_output_format = "markdown"
+        else:
+            if not isinstance(v1, str):
+                raise _rt.Unsure
+            f_output_format = v1
+        v1 = obj.get("messages")
+        if v1 is None:
+            f_messages = None
+        else:
+            if not isinstance(v1, list):
+                raise _rt.Unsure
+            f_messages = []
+            try:
+                for x2 in v1:
+                    f_messages.append(_fast_message(x2, depth + 2))
+            except _rt.Unsure as unsure:
+                _rt.keep_items(unsure, v1, depth + 2, f_messages)
+                raise
+        v1 = obj.get("render_media")
+        if v1 is None:
+            f_render_media = None
+        else:
+            f_render_media = _fast_render_media(v1, depth + 1)
+        v1 = obj.get("start")
+        if v1 is None:
+            f_start = None
+        else:
+            if v1 is not True and v1 is not False:
+                raise _rt.Unsure
+            f_start = v1
+        v1 = obj.get("tool_use_active")
+        if v1 is None:
+            f_tool_use_active = None
+        else:
+            if v1 is not True and v1 is not False:
+                raise _rt.Unsure
+            f_tool_use_active = v1
+        v1 = obj.get("tool_calls")
+        if v1 is None:
+            f_tool_calls = None
+        else:
+            if not isinstance(v1, list):
+                raise _rt.Unsure
+            f_tool_calls = []
+            try:
+                for x2 in v1:
+                    f_tool_calls.append(_fast_tool_call(x2, depth + 2))
+            except _rt.Unsure as unsure:
+                _rt.keep_items(unsure, v1, depth + 2, f_tool_calls)
+                raise
+
+    except _rt.Unsure as unsure:
+        _rt.keep_model(unsure, obj, "render_media", depth + 1, f_render_media)
+        raise
     return ChatEvent(
         session_id=f_session_id,
         role=f_role,
@@ -734,6 +755,7 @@ def _fast_function_call(obj: Any, depth: int) -> FunctionCall:
     if not isinstance(v1, str):
         raise _rt.Unsure
     f_arguments = v1
+
     return FunctionCall(
         name=f_name,
         arguments=f_arguments,
@@ -776,6 +798,7 @@ def _fast_tool_call(obj: Any, depth: int) -> ToolCall:
         f_type = v1
     v1 = obj.get("function")
     f_function = _fast_function_call(v1, depth + 1)
+
     return ToolCall(
         id=f_id,
         type=f_type,
@@ -850,8 +873,9 @@ def _fast_message(obj: Any, depth: int) -> Message:
         if not isinstance(v1, str):
             raise _rt.Unsure
         f_tool_call_id = v1
-    if obj.get("content") is None and obj.get("tool_calls") is None:
+    if f_content is None and f_tool_calls is None:
         raise _rt.Unsure
+
     return Message(
         role=f_role,
         content=f_content,
@@ -941,12 +965,9 @@ def _fast_render_media(obj: Any, depth: int) -> RenderMedia:
         f_content_bytes = _rt.bytes_or_none(v1)
         if f_content_bytes is None:
             raise _rt.Unsure
-    if (
-        obj.get("url") is None
-        and obj.get("content") is None
-        and obj.get("content_bytes") is None
-    ):
+    if f_url is None and f_content is None and f_content_bytes is None:
         raise _rt.Unsure
+
     return RenderMedia(
         content_type=f_content_type,
         url=f_url,

@@ -749,6 +749,9 @@ Content: TypeAlias = str | list[ContentBlock]
 
 def _parse_chat_input(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_chat_input(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -795,6 +798,9 @@ def _parse_chat_input(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_text_block(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_text_block(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -822,6 +828,9 @@ def _parse_text_block(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_image_block(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_image_block(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -842,26 +851,28 @@ def _parse_image_block(data: Any, ctx: _rt.Context) -> Any:
     url = ctx.optional(obj, "url", _P_IMAGE_BLOCK_URL)
     data_value = ctx.optional(obj, "data", _P_IMAGE_BLOCK_DATA)
     media_type = ctx.optional(obj, "media_type", _P_IMAGE_BLOCK_MEDIA_TYPE)
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "url",
-        "source",
-        (),
-        "url",
-        "Image content block {index} with source='url' missing 'url' field",
-        (url, source),
-    )
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "data",
-        "source",
-        (),
-        "base64",
-        "Image content block {index} with source='base64' missing 'data' field",
-        (data_value, source),
-    )
+    if url is not _rt.INVALID and source is not _rt.INVALID:
+        _rt.rule_required_when(
+            ctx,
+            obj,
+            "url",
+            "source",
+            (),
+            "url",
+            "Image content block {index} with source='url' missing 'url' field",
+            (url, source),
+        )
+    if data_value is not _rt.INVALID and source is not _rt.INVALID:
+        _rt.rule_required_when(
+            ctx,
+            obj,
+            "data",
+            "source",
+            (),
+            "base64",
+            "Image content block {index} with source='base64' missing 'data' field",
+            (data_value, source),
+        )
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ImageBlock(
@@ -875,6 +886,9 @@ def _parse_image_block(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_audio_block(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_audio_block(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -895,26 +909,28 @@ def _parse_audio_block(data: Any, ctx: _rt.Context) -> Any:
     url = ctx.optional(obj, "url", _P_AUDIO_BLOCK_URL)
     data_value = ctx.optional(obj, "data", _P_AUDIO_BLOCK_DATA)
     media_type = ctx.optional(obj, "media_type", _P_AUDIO_BLOCK_MEDIA_TYPE)
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "url",
-        "source",
-        (),
-        "url",
-        "Audio content block {index} with source='url' missing 'url' field",
-        (url, source),
-    )
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "data",
-        "source",
-        (),
-        "base64",
-        "Audio content block {index} with source='base64' missing 'data' field",
-        (data_value, source),
-    )
+    if url is not _rt.INVALID and source is not _rt.INVALID:
+        _rt.rule_required_when(
+            ctx,
+            obj,
+            "url",
+            "source",
+            (),
+            "url",
+            "Audio content block {index} with source='url' missing 'url' field",
+            (url, source),
+        )
+    if data_value is not _rt.INVALID and source is not _rt.INVALID:
+        _rt.rule_required_when(
+            ctx,
+            obj,
+            "data",
+            "source",
+            (),
+            "base64",
+            "Audio content block {index} with source='base64' missing 'data' field",
+            (data_value, source),
+        )
     if ctx.failed_since(mark):
         return _rt.INVALID
     return AudioBlock(
@@ -928,6 +944,9 @@ def _parse_audio_block(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_video_block(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_video_block(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -948,26 +967,28 @@ def _parse_video_block(data: Any, ctx: _rt.Context) -> Any:
     url = ctx.optional(obj, "url", _P_VIDEO_BLOCK_URL)
     data_value = ctx.optional(obj, "data", _P_VIDEO_BLOCK_DATA)
     media_type = ctx.optional(obj, "media_type", _P_VIDEO_BLOCK_MEDIA_TYPE)
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "url",
-        "source",
-        (),
-        "url",
-        "Video content block {index} with source='url' missing 'url' field",
-        (url, source),
-    )
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "data",
-        "source",
-        (),
-        "base64",
-        "Video content block {index} with source='base64' missing 'data' field",
-        (data_value, source),
-    )
+    if url is not _rt.INVALID and source is not _rt.INVALID:
+        _rt.rule_required_when(
+            ctx,
+            obj,
+            "url",
+            "source",
+            (),
+            "url",
+            "Video content block {index} with source='url' missing 'url' field",
+            (url, source),
+        )
+    if data_value is not _rt.INVALID and source is not _rt.INVALID:
+        _rt.rule_required_when(
+            ctx,
+            obj,
+            "data",
+            "source",
+            (),
+            "base64",
+            "Video content block {index} with source='base64' missing 'data' field",
+            (data_value, source),
+        )
     if ctx.failed_since(mark):
         return _rt.INVALID
     return VideoBlock(
@@ -981,6 +1002,9 @@ def _parse_video_block(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_chat_message(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_chat_message(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -1027,6 +1051,9 @@ def _parse_chat_message(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_conversation_metadata(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_conversation_metadata(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -1078,6 +1105,9 @@ def _parse_conversation_metadata(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_chat_state(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_chat_state(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -1217,7 +1247,7 @@ def _fast_chat_input(obj: Any, depth: int) -> ChatInput:
         for k2, x2 in v1.items():
             if not isinstance(k2, str):
                 raise _rt.Unsure
-            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+            if type(x2) is not str and not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
                 raise _rt.Unsure
         f_metadata = dict(v1)
 
@@ -1303,7 +1333,7 @@ def _check_chat_input(obj: ChatInput, depth: int) -> None:
         for k2, x2 in f_metadata.items():
             if not isinstance(k2, str):
                 raise _rt.Unsure
-            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+            if type(x2) is not str and not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
                 raise _rt.Unsure
 
 
@@ -1321,6 +1351,7 @@ def _fast_text_block(obj: Any, depth: int) -> TextBlock:
     if not isinstance(v1, str):
         raise _rt.Unsure
     f_text = v1
+
     return TextBlock(
         type=f_type,
         text=f_text,
@@ -1379,27 +1410,11 @@ def _fast_image_block(obj: Any, depth: int) -> ImageBlock:
         if not isinstance(v1, str):
             raise _rt.Unsure
         f_media_type = v1
-    ctx = _rt.PROBE
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "url",
-        "source",
-        (),
-        "url",
-        "Image content block {index} with source='url' missing 'url' field",
-        (f_url, f_source),
-    )
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "data",
-        "source",
-        (),
-        "base64",
-        "Image content block {index} with source='base64' missing 'data' field",
-        (f_data, f_source),
-    )
+    if obj.get("url") is None and obj.get("source") == "url":
+        raise _rt.Unsure
+    if obj.get("data") is None and obj.get("source") == "base64":
+        raise _rt.Unsure
+
     return ImageBlock(
         type=f_type,
         source=f_source,
@@ -1436,9 +1451,9 @@ def _check_image_block(obj: ImageBlock, depth: int) -> None:
     if f_media_type is not None:
         if not isinstance(f_media_type, str):
             raise _rt.Unsure
-    if f_url is None and _rt.resolve_value(f_source, ()) == "url":
+    if f_url is None and f_source == "url":
         raise _rt.Unsure
-    if f_data is None and _rt.resolve_value(f_source, ()) == "base64":
+    if f_data is None and f_source == "base64":
         raise _rt.Unsure
 
 
@@ -1480,27 +1495,11 @@ def _fast_audio_block(obj: Any, depth: int) -> AudioBlock:
         if not isinstance(v1, str):
             raise _rt.Unsure
         f_media_type = v1
-    ctx = _rt.PROBE
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "url",
-        "source",
-        (),
-        "url",
-        "Audio content block {index} with source='url' missing 'url' field",
-        (f_url, f_source),
-    )
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "data",
-        "source",
-        (),
-        "base64",
-        "Audio content block {index} with source='base64' missing 'data' field",
-        (f_data, f_source),
-    )
+    if obj.get("url") is None and obj.get("source") == "url":
+        raise _rt.Unsure
+    if obj.get("data") is None and obj.get("source") == "base64":
+        raise _rt.Unsure
+
     return AudioBlock(
         type=f_type,
         source=f_source,
@@ -1537,9 +1536,9 @@ def _check_audio_block(obj: AudioBlock, depth: int) -> None:
     if f_media_type is not None:
         if not isinstance(f_media_type, str):
             raise _rt.Unsure
-    if f_url is None and _rt.resolve_value(f_source, ()) == "url":
+    if f_url is None and f_source == "url":
         raise _rt.Unsure
-    if f_data is None and _rt.resolve_value(f_source, ()) == "base64":
+    if f_data is None and f_source == "base64":
         raise _rt.Unsure
 
 
@@ -1581,27 +1580,11 @@ def _fast_video_block(obj: Any, depth: int) -> VideoBlock:
         if not isinstance(v1, str):
             raise _rt.Unsure
         f_media_type = v1
-    ctx = _rt.PROBE
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "url",
-        "source",
-        (),
-        "url",
-        "Video content block {index} with source='url' missing 'url' field",
-        (f_url, f_source),
-    )
-    _rt.rule_required_when(
-        ctx,
-        obj,
-        "data",
-        "source",
-        (),
-        "base64",
-        "Video content block {index} with source='base64' missing 'data' field",
-        (f_data, f_source),
-    )
+    if obj.get("url") is None and obj.get("source") == "url":
+        raise _rt.Unsure
+    if obj.get("data") is None and obj.get("source") == "base64":
+        raise _rt.Unsure
+
     return VideoBlock(
         type=f_type,
         source=f_source,
@@ -1638,9 +1621,9 @@ def _check_video_block(obj: VideoBlock, depth: int) -> None:
     if f_media_type is not None:
         if not isinstance(f_media_type, str):
             raise _rt.Unsure
-    if f_url is None and _rt.resolve_value(f_source, ()) == "url":
+    if f_url is None and f_source == "url":
         raise _rt.Unsure
-    if f_data is None and _rt.resolve_value(f_source, ()) == "base64":
+    if f_data is None and f_source == "base64":
         raise _rt.Unsure
 
 
@@ -1724,7 +1707,7 @@ def _fast_chat_message(obj: Any, depth: int) -> ChatMessage:
         for k2, x2 in v1.items():
             if not isinstance(k2, str):
                 raise _rt.Unsure
-            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+            if type(x2) is not str and not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
                 raise _rt.Unsure
         f_metadata = dict(v1)
 
@@ -1802,7 +1785,7 @@ def _check_chat_message(obj: ChatMessage, depth: int) -> None:
         for k2, x2 in f_metadata.items():
             if not isinstance(k2, str):
                 raise _rt.Unsure
-            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+            if type(x2) is not str and not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
                 raise _rt.Unsure
 
 
@@ -1984,6 +1967,7 @@ def _fast_chat_state(obj: Any, depth: int) -> ChatState:
         if not isinstance(v1, str) or _RE_1.search(v1) is None:
             raise _rt.Unsure
         f_default_conversation_id = v1
+
     return ChatState(
         modality_type=f_modality_type,
         last_updated=f_last_updated,

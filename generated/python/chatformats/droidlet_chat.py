@@ -168,6 +168,9 @@ class ContentItem:
 
 def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_droidlet_chat(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -194,75 +197,81 @@ def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
     content = ctx.required(
         obj, "content", _P_DROIDLET_CHAT_CONTENT, "missing required field '{field}'"
     )
-    _rt.rule_contains(
-        ctx,
-        obj,
-        "content",
-        ("id",),
-        "text",
-        "a chat must contain at least one text item",
-        (content,),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("id",),
-        "content_type",
-        (),
-        "chat_string",
-        frozenset(("text",)),
-        "content type chat_string admits only text items",
-        (content, content_type),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("id",),
-        "content_type",
-        (),
-        "chat_and_media",
-        frozenset(("text", "image_link")),
-        "content type chat_and_media admits only text and image_link items",
-        (content, content_type),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("id",),
-        "content_type",
-        (),
-        "chat_and_text_options",
-        frozenset(("text", "response_option")),
-        "content type chat_and_text_options admits only text and response_option items",
-        (content, content_type),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("id",),
-        "content_type",
-        (),
-        "chat_and_media_options",
-        frozenset(("text", "response_image_link")),
-        "content type chat_and_media_options admits only text and response_image_link items",
-        (content, content_type),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("id",),
-        "content_type",
-        (),
-        "chat_and_media_and_text_options",
-        frozenset(("text", "image_link", "response_option")),
-        "content type chat_and_media_and_text_options admits only text, image_link and response_option items",
-        (content, content_type),
-    )
+    if content is not _rt.INVALID:
+        _rt.rule_contains(
+            ctx,
+            obj,
+            "content",
+            ("id",),
+            "text",
+            "a chat must contain at least one text item",
+            (content,),
+        )
+    if content is not _rt.INVALID and content_type is not _rt.INVALID:
+        _rt.rule_allowed_when(
+            ctx,
+            obj,
+            "content",
+            ("id",),
+            "content_type",
+            (),
+            "chat_string",
+            frozenset(("text",)),
+            "content type chat_string admits only text items",
+            (content, content_type),
+        )
+    if content is not _rt.INVALID and content_type is not _rt.INVALID:
+        _rt.rule_allowed_when(
+            ctx,
+            obj,
+            "content",
+            ("id",),
+            "content_type",
+            (),
+            "chat_and_media",
+            frozenset(("text", "image_link")),
+            "content type chat_and_media admits only text and image_link items",
+            (content, content_type),
+        )
+    if content is not _rt.INVALID and content_type is not _rt.INVALID:
+        _rt.rule_allowed_when(
+            ctx,
+            obj,
+            "content",
+            ("id",),
+            "content_type",
+            (),
+            "chat_and_text_options",
+            frozenset(("text", "response_option")),
+            "content type chat_and_text_options admits only text and response_option items",
+            (content, content_type),
+        )
+    if content is not _rt.INVALID and content_type is not _rt.INVALID:
+        _rt.rule_allowed_when(
+            ctx,
+            obj,
+            "content",
+            ("id",),
+            "content_type",
+            (),
+            "chat_and_media_options",
+            frozenset(("text", "response_image_link")),
+            "content type chat_and_media_options admits only text and response_image_link items",
+            (content, content_type),
+        )
+    if content is not _rt.INVALID and content_type is not _rt.INVALID:
+        _rt.rule_allowed_when(
+            ctx,
+            obj,
+            "content",
+            ("id",),
+            "content_type",
+            (),
+            "chat_and_media_and_text_options",
+            frozenset(("text", "image_link", "response_option")),
+            "content type chat_and_media_and_text_options admits only text, image_link and response_option items",
+            (content, content_type),
+        )
     if ctx.failed_since(mark):
         return _rt.INVALID
     return DroidletChat(
@@ -275,6 +284,9 @@ def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_content_item(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_content_item(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -307,6 +319,7 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
     f_timestamp: Any
     f_content_type: Any
     f_content: Any
+    item: Any
     v1 = obj.get("chat_memid")
     if not isinstance(v1, str):
         raise _rt.Unsure
@@ -333,76 +346,36 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
     except _rt.Unsure as unsure:
         _rt.keep_items(unsure, v1, depth + 2, f_content)
         raise
-    ctx = _rt.PROBE
-    _rt.rule_contains(
-        ctx,
-        obj,
-        "content",
-        ("id",),
-        "text",
-        "a chat must contain at least one text item",
-        (f_content,),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("id",),
-        "content_type",
-        (),
-        "chat_string",
-        frozenset(("text",)),
-        "content type chat_string admits only text items",
-        (f_content, f_content_type),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("id",),
-        "content_type",
-        (),
-        "chat_and_media",
-        frozenset(("text", "image_link")),
-        "content type chat_and_media admits only text and image_link items",
-        (f_content, f_content_type),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("id",),
-        "content_type",
-        (),
-        "chat_and_text_options",
-        frozenset(("text", "response_option")),
-        "content type chat_and_text_options admits only text and response_option items",
-        (f_content, f_content_type),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("id",),
-        "content_type",
-        (),
-        "chat_and_media_options",
-        frozenset(("text", "response_image_link")),
-        "content type chat_and_media_options admits only text and response_image_link items",
-        (f_content, f_content_type),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("id",),
-        "content_type",
-        (),
-        "chat_and_media_and_text_options",
-        frozenset(("text", "image_link", "response_option")),
-        "content type chat_and_media_and_text_options admits only text, image_link and response_option items",
-        (f_content, f_content_type),
-    )
+    if f_content is not None:
+        for item in f_content:
+            if item.id == "text":
+                break
+        else:
+            raise _rt.Unsure
+    if obj.get("content_type") == "chat_string" and f_content is not None:
+        for item in f_content:
+            if item.id not in ("text",):
+                raise _rt.Unsure
+    if obj.get("content_type") == "chat_and_media" and f_content is not None:
+        for item in f_content:
+            if item.id not in ("text", "image_link"):
+                raise _rt.Unsure
+    if obj.get("content_type") == "chat_and_text_options" and f_content is not None:
+        for item in f_content:
+            if item.id not in ("text", "response_option"):
+                raise _rt.Unsure
+    if obj.get("content_type") == "chat_and_media_options" and f_content is not None:
+        for item in f_content:
+            if item.id not in ("text", "response_image_link"):
+                raise _rt.Unsure
+    if (
+        obj.get("content_type") == "chat_and_media_and_text_options"
+        and f_content is not None
+    ):
+        for item in f_content:
+            if item.id not in ("text", "image_link", "response_option"):
+                raise _rt.Unsure
+
     return DroidletChat(
         chat_memid=f_chat_memid,
         timestamp=f_timestamp,
@@ -419,6 +392,7 @@ def _check_droidlet_chat(obj: DroidletChat, depth: int) -> None:
     f_timestamp: Any
     f_content_type: Any
     f_content: Any
+    item: Any
     f_chat_memid = obj.chat_memid
     if not isinstance(f_chat_memid, str):
         raise _rt.Unsure
@@ -438,38 +412,32 @@ def _check_droidlet_chat(obj: DroidletChat, depth: int) -> None:
     for x2 in f_content:
         _check_content_item(x2, depth + 2)
 
-    if not _rt.attr_contains(f_content, ("id",), "text"):
-        raise _rt.Unsure
-    if _rt.resolve_value(
-        f_content_type, ()
-    ) == "chat_string" and not _rt.attr_all_allowed(
-        f_content, ("id",), frozenset(("text",))
-    ):
-        raise _rt.Unsure
-    if _rt.resolve_value(
-        f_content_type, ()
-    ) == "chat_and_media" and not _rt.attr_all_allowed(
-        f_content, ("id",), frozenset(("text", "image_link"))
-    ):
-        raise _rt.Unsure
-    if _rt.resolve_value(
-        f_content_type, ()
-    ) == "chat_and_text_options" and not _rt.attr_all_allowed(
-        f_content, ("id",), frozenset(("text", "response_option"))
-    ):
-        raise _rt.Unsure
-    if _rt.resolve_value(
-        f_content_type, ()
-    ) == "chat_and_media_options" and not _rt.attr_all_allowed(
-        f_content, ("id",), frozenset(("text", "response_image_link"))
-    ):
-        raise _rt.Unsure
-    if _rt.resolve_value(
-        f_content_type, ()
-    ) == "chat_and_media_and_text_options" and not _rt.attr_all_allowed(
-        f_content, ("id",), frozenset(("text", "image_link", "response_option"))
-    ):
-        raise _rt.Unsure
+    if f_content is not None:
+        for item in f_content:
+            if item.id == "text":
+                break
+        else:
+            raise _rt.Unsure
+    if f_content_type == "chat_string" and f_content is not None:
+        for item in f_content:
+            if item.id not in ("text",):
+                raise _rt.Unsure
+    if f_content_type == "chat_and_media" and f_content is not None:
+        for item in f_content:
+            if item.id not in ("text", "image_link"):
+                raise _rt.Unsure
+    if f_content_type == "chat_and_text_options" and f_content is not None:
+        for item in f_content:
+            if item.id not in ("text", "response_option"):
+                raise _rt.Unsure
+    if f_content_type == "chat_and_media_options" and f_content is not None:
+        for item in f_content:
+            if item.id not in ("text", "response_image_link"):
+                raise _rt.Unsure
+    if f_content_type == "chat_and_media_and_text_options" and f_content is not None:
+        for item in f_content:
+            if item.id not in ("text", "image_link", "response_option"):
+                raise _rt.Unsure
 
 
 def _fast_content_item(obj: Any, depth: int) -> ContentItem:
@@ -486,6 +454,7 @@ def _fast_content_item(obj: Any, depth: int) -> ContentItem:
     if not isinstance(v1, str):
         raise _rt.Unsure
     f_content = v1
+
     return ContentItem(
         id=f_id,
         content=f_content,

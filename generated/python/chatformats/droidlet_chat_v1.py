@@ -120,6 +120,9 @@ ContentItem: TypeAlias = tuple[ContentKind, str]
 
 def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_droidlet_chat(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -146,75 +149,81 @@ def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
     content = ctx.required(
         obj, "content", _P_DROIDLET_CHAT_CONTENT, "missing required field '{field}'"
     )
-    _rt.rule_contains(
-        ctx,
-        obj,
-        "content",
-        ("0",),
-        "text",
-        "a chat must contain at least one text item",
-        (content,),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("0",),
-        "content_type",
-        ("0",),
-        "chat_string",
-        frozenset(("text",)),
-        "content type chat_string admits only text items",
-        (content, content_type),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("0",),
-        "content_type",
-        ("0",),
-        "chat_and_media",
-        frozenset(("text", "image_link")),
-        "content type chat_and_media admits only text and image_link items",
-        (content, content_type),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("0",),
-        "content_type",
-        ("0",),
-        "chat_and_text_options",
-        frozenset(("text", "response_option")),
-        "content type chat_and_text_options admits only text and response_option items",
-        (content, content_type),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("0",),
-        "content_type",
-        ("0",),
-        "chat_and_media_options",
-        frozenset(("text", "response_image_link")),
-        "content type chat_and_media_options admits only text and response_image_link items",
-        (content, content_type),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("0",),
-        "content_type",
-        ("0",),
-        "chat_and_media_and_text_options",
-        frozenset(("text", "image_link", "response_option")),
-        "content type chat_and_media_and_text_options admits only text, image_link and response_option items",
-        (content, content_type),
-    )
+    if content is not _rt.INVALID:
+        _rt.rule_contains(
+            ctx,
+            obj,
+            "content",
+            ("0",),
+            "text",
+            "a chat must contain at least one text item",
+            (content,),
+        )
+    if content is not _rt.INVALID and content_type is not _rt.INVALID:
+        _rt.rule_allowed_when(
+            ctx,
+            obj,
+            "content",
+            ("0",),
+            "content_type",
+            ("0",),
+            "chat_string",
+            frozenset(("text",)),
+            "content type chat_string admits only text items",
+            (content, content_type),
+        )
+    if content is not _rt.INVALID and content_type is not _rt.INVALID:
+        _rt.rule_allowed_when(
+            ctx,
+            obj,
+            "content",
+            ("0",),
+            "content_type",
+            ("0",),
+            "chat_and_media",
+            frozenset(("text", "image_link")),
+            "content type chat_and_media admits only text and image_link items",
+            (content, content_type),
+        )
+    if content is not _rt.INVALID and content_type is not _rt.INVALID:
+        _rt.rule_allowed_when(
+            ctx,
+            obj,
+            "content",
+            ("0",),
+            "content_type",
+            ("0",),
+            "chat_and_text_options",
+            frozenset(("text", "response_option")),
+            "content type chat_and_text_options admits only text and response_option items",
+            (content, content_type),
+        )
+    if content is not _rt.INVALID and content_type is not _rt.INVALID:
+        _rt.rule_allowed_when(
+            ctx,
+            obj,
+            "content",
+            ("0",),
+            "content_type",
+            ("0",),
+            "chat_and_media_options",
+            frozenset(("text", "response_image_link")),
+            "content type chat_and_media_options admits only text and response_image_link items",
+            (content, content_type),
+        )
+    if content is not _rt.INVALID and content_type is not _rt.INVALID:
+        _rt.rule_allowed_when(
+            ctx,
+            obj,
+            "content",
+            ("0",),
+            "content_type",
+            ("0",),
+            "chat_and_media_and_text_options",
+            frozenset(("text", "image_link", "response_option")),
+            "content type chat_and_media_and_text_options admits only text, image_link and response_option items",
+            (content, content_type),
+        )
     if ctx.failed_since(mark):
         return _rt.INVALID
     return DroidletChat(
@@ -241,6 +250,7 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
     y2: Any
     x3_0: Any
     x3_1: Any
+    item: Any
     v1 = obj.get("speaker_id")
     if not isinstance(v1, str):
         raise _rt.Unsure
@@ -279,76 +289,49 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
     except _rt.Unsure as unsure:
         _rt.keep_items(unsure, v1, depth + 2, f_content)
         raise
-    ctx = _rt.PROBE
-    _rt.rule_contains(
-        ctx,
-        obj,
-        "content",
-        ("0",),
-        "text",
-        "a chat must contain at least one text item",
-        (f_content,),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("0",),
-        "content_type",
-        ("0",),
-        "chat_string",
-        frozenset(("text",)),
-        "content type chat_string admits only text items",
-        (f_content, f_content_type),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("0",),
-        "content_type",
-        ("0",),
-        "chat_and_media",
-        frozenset(("text", "image_link")),
-        "content type chat_and_media admits only text and image_link items",
-        (f_content, f_content_type),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("0",),
-        "content_type",
-        ("0",),
-        "chat_and_text_options",
-        frozenset(("text", "response_option")),
-        "content type chat_and_text_options admits only text and response_option items",
-        (f_content, f_content_type),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("0",),
-        "content_type",
-        ("0",),
-        "chat_and_media_options",
-        frozenset(("text", "response_image_link")),
-        "content type chat_and_media_options admits only text and response_image_link items",
-        (f_content, f_content_type),
-    )
-    _rt.rule_allowed_when(
-        ctx,
-        obj,
-        "content",
-        ("0",),
-        "content_type",
-        ("0",),
-        "chat_and_media_and_text_options",
-        frozenset(("text", "image_link", "response_option")),
-        "content type chat_and_media_and_text_options admits only text, image_link and response_option items",
-        (f_content, f_content_type),
-    )
+    if f_content is not None:
+        for item in f_content:
+            if item[0] == "text":
+                break
+        else:
+            raise _rt.Unsure
+    if (
+        _rt.resolve(obj.get("content_type"), ("0",)) == "chat_string"
+        and f_content is not None
+    ):
+        for item in f_content:
+            if item[0] not in ("text",):
+                raise _rt.Unsure
+    if (
+        _rt.resolve(obj.get("content_type"), ("0",)) == "chat_and_media"
+        and f_content is not None
+    ):
+        for item in f_content:
+            if item[0] not in ("text", "image_link"):
+                raise _rt.Unsure
+    if (
+        _rt.resolve(obj.get("content_type"), ("0",)) == "chat_and_text_options"
+        and f_content is not None
+    ):
+        for item in f_content:
+            if item[0] not in ("text", "response_option"):
+                raise _rt.Unsure
+    if (
+        _rt.resolve(obj.get("content_type"), ("0",)) == "chat_and_media_options"
+        and f_content is not None
+    ):
+        for item in f_content:
+            if item[0] not in ("text", "response_image_link"):
+                raise _rt.Unsure
+    if (
+        _rt.resolve(obj.get("content_type"), ("0",))
+        == "chat_and_media_and_text_options"
+        and f_content is not None
+    ):
+        for item in f_content:
+            if item[0] not in ("text", "image_link", "response_option"):
+                raise _rt.Unsure
+
     return DroidletChat(
         speaker_id=f_speaker_id,
         timestamp=f_timestamp,
@@ -369,6 +352,7 @@ def _check_droidlet_chat(obj: DroidletChat, depth: int) -> None:
     y2: Any
     x3_0: Any
     x3_1: Any
+    item: Any
     f_speaker_id = obj.speaker_id
     if not isinstance(f_speaker_id, str):
         raise _rt.Unsure
@@ -402,38 +386,47 @@ def _check_droidlet_chat(obj: DroidletChat, depth: int) -> None:
         if not isinstance(x3_1, str):
             raise _rt.Unsure
 
-    if not _rt.attr_contains(f_content, ("0",), "text"):
-        raise _rt.Unsure
-    if _rt.resolve_value(
-        f_content_type, ("0",)
-    ) == "chat_string" and not _rt.attr_all_allowed(
-        f_content, ("0",), frozenset(("text",))
+    if f_content is not None:
+        for item in f_content:
+            if item[0] == "text":
+                break
+        else:
+            raise _rt.Unsure
+    if (
+        _rt.resolve_value(f_content_type, ("0",)) == "chat_string"
+        and f_content is not None
     ):
-        raise _rt.Unsure
-    if _rt.resolve_value(
-        f_content_type, ("0",)
-    ) == "chat_and_media" and not _rt.attr_all_allowed(
-        f_content, ("0",), frozenset(("text", "image_link"))
+        for item in f_content:
+            if item[0] not in ("text",):
+                raise _rt.Unsure
+    if (
+        _rt.resolve_value(f_content_type, ("0",)) == "chat_and_media"
+        and f_content is not None
     ):
-        raise _rt.Unsure
-    if _rt.resolve_value(
-        f_content_type, ("0",)
-    ) == "chat_and_text_options" and not _rt.attr_all_allowed(
-        f_content, ("0",), frozenset(("text", "response_option"))
+        for item in f_content:
+            if item[0] not in ("text", "image_link"):
+                raise _rt.Unsure
+    if (
+        _rt.resolve_value(f_content_type, ("0",)) == "chat_and_text_options"
+        and f_content is not None
     ):
-        raise _rt.Unsure
-    if _rt.resolve_value(
-        f_content_type, ("0",)
-    ) == "chat_and_media_options" and not _rt.attr_all_allowed(
-        f_content, ("0",), frozenset(("text", "response_image_link"))
+        for item in f_content:
+            if item[0] not in ("text", "response_option"):
+                raise _rt.Unsure
+    if (
+        _rt.resolve_value(f_content_type, ("0",)) == "chat_and_media_options"
+        and f_content is not None
     ):
-        raise _rt.Unsure
-    if _rt.resolve_value(
-        f_content_type, ("0",)
-    ) == "chat_and_media_and_text_options" and not _rt.attr_all_allowed(
-        f_content, ("0",), frozenset(("text", "image_link", "response_option"))
+        for item in f_content:
+            if item[0] not in ("text", "response_image_link"):
+                raise _rt.Unsure
+    if (
+        _rt.resolve_value(f_content_type, ("0",)) == "chat_and_media_and_text_options"
+        and f_content is not None
     ):
-        raise _rt.Unsure
+        for item in f_content:
+            if item[0] not in ("text", "image_link", "response_option"):
+                raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.

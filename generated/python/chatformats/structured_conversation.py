@@ -289,6 +289,9 @@ class TextDocument:
 
 def _parse_conversation_document(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_conversation_document(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -318,6 +321,9 @@ def _parse_conversation_document(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_structured_conversation(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_structured_conversation(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -370,6 +376,9 @@ def _parse_structured_conversation(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_conversation_message(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_conversation_message(data, ctx.depth, ctx.above())
         except _rt.Unsure as unsure:
@@ -412,6 +421,9 @@ def _parse_conversation_message(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_text_document(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_text_document(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -454,36 +466,41 @@ def _fast_conversation_document(obj: Any, depth: int) -> ConversationDocument:
     f_metadata: Any
     x2: Any
     k2: Any
-    v1 = obj.get("id")
-    if not isinstance(v1, str) or len(v1) < 1:
-        raise _rt.Unsure
-    f_id = v1
-    v1 = obj.get("conversation")
-    f_conversation = _fast_structured_conversation(v1, depth + 1)
-    v1 = obj.get("tags", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
-        f_tags = None
-    else:
-        if not isinstance(v1, list):
+    f_conversation = _rt.ABSENT
+    try:
+        v1 = obj.get("id")
+        if not isinstance(v1, str) or len(v1) < 1:
             raise _rt.Unsure
-        for x2 in v1:
-            if not isinstance(x2, str):
+        f_id = v1
+        v1 = obj.get("conversation")
+        f_conversation = _fast_structured_conversation(v1, depth + 1)
+        v1 = obj.get("tags", _rt.ABSENT)
+        if v1 is _rt.ABSENT:
+            f_tags = None
+        else:
+            if not isinstance(v1, list):
                 raise _rt.Unsure
-        f_tags = list(v1)
+            for x2 in v1:
+                if not isinstance(x2, str):
+                    raise _rt.Unsure
+            f_tags = list(v1)
 
-    v1 = obj.get("metadata", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
-        f_metadata = None
-    else:
-        if not isinstance(v1, dict):
-            raise _rt.Unsure
-        for k2, x2 in v1.items():
-            if not isinstance(k2, str):
+        v1 = obj.get("metadata", _rt.ABSENT)
+        if v1 is _rt.ABSENT:
+            f_metadata = None
+        else:
+            if not isinstance(v1, dict):
                 raise _rt.Unsure
-            if not isinstance(x2, str):
-                raise _rt.Unsure
-        f_metadata = dict(v1)
+            for k2, x2 in v1.items():
+                if not isinstance(k2, str):
+                    raise _rt.Unsure
+                if not isinstance(x2, str):
+                    raise _rt.Unsure
+            f_metadata = dict(v1)
 
+    except _rt.Unsure as unsure:
+        _rt.keep_model(unsure, obj, "conversation", depth + 1, f_conversation)
+        raise
     return ConversationDocument(
         id=f_id,
         conversation=f_conversation,
@@ -536,6 +553,7 @@ def _fast_structured_conversation(obj: Any, depth: int) -> StructuredConversatio
     f_conversation: Any
     x2: Any
     a2: Any
+    pool: Any
     v1 = obj.get("source")
     if not isinstance(v1, str) or len(v1) < 1:
         raise _rt.Unsure
@@ -563,8 +581,14 @@ def _fast_structured_conversation(obj: Any, depth: int) -> StructuredConversatio
     except _rt.Unsure as unsure:
         _rt.keep_items(unsure, v1, depth + 2, f_conversation, a2)
         raise
-    if not _rt.fast_member_of(f_user, obj, ("people",)):
+    pool = obj.get("people")
+    if (
+        isinstance(pool, list)
+        and isinstance(f_user, str)
+        and (len(pool) > _rt.FAST_POOL or f_user not in pool)
+    ):
         raise _rt.Unsure
+
     return StructuredConversation(
         source=f_source,
         people=f_people,
@@ -583,6 +607,7 @@ def _check_structured_conversation(obj: StructuredConversation, depth: int) -> N
     f_conversation: Any
     x2: Any
     a2: Any
+    pool: Any
     f_source = obj.source
     if not isinstance(f_source, str) or len(f_source) < 1:
         raise _rt.Unsure
@@ -616,6 +641,7 @@ def _fast_conversation_message(
     f_speaker: Any
     f_content: Any
     f_time: Any
+    pool: Any
     v1 = obj.get("speaker")
     if not isinstance(v1, str) or len(v1) < 1:
         raise _rt.Unsure
@@ -630,10 +656,17 @@ def _fast_conversation_message(
     f_time = _rt.datetime_or_none(v1)
     if f_time is None:
         raise _rt.Unsure
-    if not _rt.fast_member_of(
-        f_speaker, anc[-2] if len(anc) >= 2 else None, ("people",)
+    pool = anc[-2] if len(anc) >= 2 else None
+    pool = (
+        pool.get("people") if isinstance(pool, dict) else _rt.resolve(pool, ("people",))
+    )
+    if (
+        isinstance(pool, list)
+        and isinstance(f_speaker, str)
+        and (len(pool) > _rt.FAST_POOL or f_speaker not in pool)
     ):
         raise _rt.Unsure
+
     return ConversationMessage(
         speaker=f_speaker,
         content=f_content,
@@ -650,6 +683,7 @@ def _check_conversation_message(
     f_speaker: Any
     f_content: Any
     f_time: Any
+    pool: Any
     f_speaker = obj.speaker
     if not isinstance(f_speaker, str) or len(f_speaker) < 1:
         raise _rt.Unsure

@@ -7,14 +7,16 @@ place. Everything here is conservative: a case left out only costs time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from generator import ir
 from generator.fastpath import JSON_KINDS, ModelGraph
 from generator.naming import constant_case, snake_case
 from generator.patterns import to_python
 from generator.targets.python.parsers import default
 from generator.targets.python.views import (
-    FastCheck, FastField, FastFunction, FastList, FastMap, FastModel, FastNullable, FastNumber, FastScalar, FastString,
-    FastTuple, FastUnion, FieldView, RuleView, AttrRule,
+    Access, FastCheck, FastField, FastFunction, FastList, FastMap, FastModel, FastNullable, FastNumber, FastRule,
+    FastScalar, FastString, FastTuple, FastUnion, FieldView, RuleView, AttrRule,
 )
 
 
@@ -29,12 +31,86 @@ def check_fn(model: str) -> str:
     return f"_check_{snake_case(model)}"
 
 
+def keeps_model(c: FastCheck) -> bool:
+    """Whether a field's check builds one model (or null) that the exact walk can keep after
+    a failed fast attempt (lists keep their items themselves, _rt.keep_items)."""
+    inner = c.inner if isinstance(c, FastNullable) else c
+    return isinstance(inner, FastModel) and inner.inside
+
+
 class FastBuilder(ModelGraph):
     """The fast functions of one format, and the compiled patterns they use."""
 
-    def __init__(self, fmt: ir.Format) -> None:
+    def __init__(self, fmt: ir.Format, attrs: Callable[[ir.Model], list[str]]) -> None:
         super().__init__(fmt)
+        self.attrs = attrs  # a model's attribute names, in field order
         self.regexes: dict[str, str] = {}  # pattern (Python dialect) -> its constant, in first use order
+
+    def unalias(self, t: ir.TypeRef) -> ir.TypeRef:
+        while isinstance(t, ir.Ref) and t.target == "alias":
+            alias = self.defs[t.name]
+            assert isinstance(alias, ir.Alias)
+            t = alias.type
+        return t
+
+    def access(self, t: ir.TypeRef, pointer: tuple[str, ...]) -> tuple[Access, ...] | None:
+        """A rule's pointer from a checked value of type t to a string, as attribute steps that find
+        what resolve finds in the JSON shape; None where the steps depend on the value."""
+        steps = []
+        for token in pointer:
+            t = self.unalias(t)
+            if isinstance(t, ir.Ref) and t.target == "model":
+                model = self.defs[t.name]
+                assert isinstance(model, ir.Model)
+                found = [(f, a) for f, a in zip(model.fields, self.attrs(model)) if f.wire_name == token]
+                # Only a required field that is never null: present in the JSON shape, a value below it.
+                if not found or not found[0][0].required or isinstance(self.unalias(found[0][0].type), ir.NullableType):
+                    return None
+                steps.append(Access("attr", found[0][1]))
+                t = found[0][0].type
+            elif isinstance(t, ir.TupleType) and token.isascii() and token.isdigit() and int(token) < len(t.items):
+                steps.append(Access("index", int(token)))
+                t = t.items[int(token)]
+            else:
+                return None
+        t = self.unalias(t)
+        if isinstance(t, ir.StringType) or isinstance(t, ir.Ref) and t.target == "enum":
+            return tuple(steps)
+        return None
+
+    def each(self, model: ir.Model, rule: ir.Rule) -> tuple[Access, ...] | None:
+        """allowed_when's and contains' pointer into each item of the list field they read, when it is
+        a list or absent (None) wherever the rule reads it (no default list stands in for it)."""
+        if rule.kind not in ("allowed_when", "contains"):
+            return None
+        field = next(f for f in model.fields if f.wire_name == rule.fields[0])
+        if default(field).kind not in ("required", "none"):
+            return None
+        t = self.unalias(field.type)
+        t = self.unalias(t.inner) if isinstance(t, ir.NullableType) else t
+        return self.access(t.item, rule.pointer) if isinstance(t, ir.ListType) else None
+
+    def fast_rule(self, model: ir.Model, r: RuleView, attr_by_local: dict[str, str]) -> FastRule:
+        """A rule's check in a fast function: written out for the kinds templates/python/fast.py.j2
+        writes out, else the exact rule_<kind> with _rt.PROBE."""
+        each = self.each(model, r.rule)
+        written = r.kind in ("at_least_one_of", "member_of", "required_when") or each is not None
+        by_wire = {f.wire_name: f for f in model.fields}
+        # at_least_one_of reads its fields' locals where None there means absent or null in the object.
+        plain = r.kind == "at_least_one_of" and all(default(by_wire[w]).kind in ("required", "none") for w in r.rule.fields)
+        return FastRule(r.rule, tuple(f"f_{attr_by_local[i]}" for i in r.inputs), r.kind, each, probe=not written,
+                        locals_are_raw=plain)
+
+    def when_each(self, model: ir.Model, view: FieldView | None, rule: ir.Rule) -> tuple[Access, ...] | None:
+        """The when clause's pointer from its field's attribute to a string (see AttrRule)."""
+        if rule.when is None or view is None:
+            return None
+        if not rule.when.pointer:
+            return None if view.dump else ()
+        field = next(f for f in model.fields if f.wire_name == rule.when.field)
+        if not field.required or isinstance(self.unalias(field.type), ir.NullableType):
+            return None
+        return self.access(field.type, rule.when.pointer)
 
     def regex(self, pattern: str) -> str:
         return self.regexes.setdefault(pattern, f"_RE_{len(self.regexes) + 1}")
@@ -70,7 +146,7 @@ class FastBuilder(ModelGraph):
                               if t.discriminator is not None or k in JSON_KINDS)
                 return FastUnion(t.discriminator, cases, same=all(c.same for _, c in cases))
             case ir.Ref(target="model"):
-                return FastModel(fast_fn(t.name), self.anc[t.name] > 0, t.name, check_fn(t.name))
+                return FastModel(fast_fn(t.name), self.anc[t.name] > 0, t.name, check_fn(t.name), t.name not in self.recursive)
             case ir.Ref(target="enum"):
                 return FastString(None, None, None, None, f"{constant_case(t.name)}_VALUES", None)
             case ir.Ref(target="alias"):
@@ -103,8 +179,15 @@ class FastBuilder(ModelGraph):
     def function(self, model: ir.Model, fields: tuple[FieldView, ...], keys_const: str, rules: tuple[RuleView, ...]) -> FastFunction:
         attr_by_local = {v.local: v.attr for v in fields}
         attr_by_wire = {v.wire: v.attr for v in fields}
+        view_by_wire = {v.wire: v for v in fields}
         checks = [self.check(f.type) for f in model.fields]
         temps = dict.fromkeys(["v1", *(f"f_{v.attr}" for v in fields), *(t for c in checks for t in self.temps(c, 1))])
+        if any(self.each(model, r.rule) is not None for r in rules):
+            temps["item"] = None  # the items a rule reads, one by one
+        if any(r.rule.kind == "member_of" and len(r.rule.pointer) == 1 for r in rules):
+            temps["pool"] = None  # member_of's list
+        built = tuple(FastField(v.attr, f"f_{v.attr}", v.wire, c, default(f), v.nullable)
+                      for f, v, c in zip(model.fields, fields, checks))
         return FastFunction(
             name=model.name,
             fn=fast_fn(model.name),
@@ -112,12 +195,14 @@ class FastBuilder(ModelGraph):
             anc=self.anc[model.name] > 0,
             inside=model.name not in self.recursive,
             levels=max((1 + self.levels(f.type) for f in model.fields), default=0),
-            fields=tuple(FastField(v.attr, f"f_{v.attr}", v.wire, c, default(f), v.nullable)
-                         for f, v, c in zip(model.fields, fields, checks)),
+            fields=built,
             temps=tuple(temps),
-            rules=tuple(RuleView(r.rule, tuple(f"f_{attr_by_local[i]}" for i in r.inputs), r.kind) for r in rules),
+            # (A model the last check builds is never followed by a failure: nothing to keep.)
+            kept=tuple(b for i, b in enumerate(built) if keeps_model(b.check) and (i < len(built) - 1 or rules)),
+            rules=tuple(self.fast_rule(model, r, attr_by_local) for r in rules),
             attr_rules=tuple(AttrRule(r, tuple(f"f_{attr_by_wire[w]}" for w in r.fields),
-                                      f"f_{attr_by_wire[r.when.field]}" if r.when is not None else None, r.kind)
+                                      f"f_{attr_by_wire[r.when.field]}" if r.when is not None else None, r.kind,
+                                      self.each(model, r), self.when_each(model, view_by_wire.get(r.when.field) if r.when else None, r))
                              for r in (v.rule for v in rules)),
             closed=model.closed,
             keys_const=keys_const,

@@ -25,7 +25,7 @@ from generator.targets.python.views import (
 )
 
 # Locals of a generated parse function; a field local never takes these names.
-_PARSE_LOCALS = frozenset({"obj", "ctx", "data", "mark"})
+_PARSE_LOCALS = frozenset({"obj", "ctx", "data", "mark", "kept"})
 
 # What the module's own lines use whatever the format holds: Final (FORMAT_ID), Any (parse
 # functions, to_dict) and dataclass (the models); and field, which behaviour code uses
@@ -53,7 +53,7 @@ class PythonModule:
         self.parts = python_parts(self.behaviour) if self.behaviour is not None else PythonParts([], "", {})
         self.parsers: list[ParserConst] = []  # the fields' parsers, in definition order
         self.uses: set[Import] = set(SKELETON_IMPORTS)
-        self.fast = FastBuilder(fmt)
+        self.fast = FastBuilder(fmt, names.of_model)
 
     def field_view(self, model: ir.Model, f: ir.Field, attr: str) -> FieldView:
         const = parsers.parser_const(model.name, attr)

@@ -280,6 +280,7 @@ class FastModel:
     anc: bool
     cls: str  # e.g. "ChatEvent"
     check_fn: str  # e.g. "_check_chat_event"
+    inside: bool = True  # its parse function tries a value kept from a failed fast attempt (not for a recursive model)
     same: bool = False
     kind: Literal["model"] = "model"
 
@@ -300,13 +301,45 @@ class FastField:
 
 
 @dataclass(frozen=True)
+class Access:
+    """One step of a rule's JSON pointer taken on built values: a model's attribute (a required
+    field that is never null, which to_dict always writes) or a tuple's item."""
+
+    kind: Literal["attr", "index"]
+    key: str | int  # the attribute, e.g. "content_type", or the item's index
+
+
+@dataclass(frozen=True)
+class FastRule:
+    """A rule's check in a fast function, with the fast function's locals of the fields it reads.
+
+    each: for allowed_when and contains, the rule's pointer as attribute steps into each built
+    item of the list field, ending at a string (straight-line code); None where the steps
+    depend on the value (a union, a list index, an optional field): the exact check runs with _rt.PROBE.
+    """
+
+    rule: ir.Rule
+    inputs: tuple[str, ...]  # the locals of rule.fields, in order
+    kind: str
+    each: tuple[Access, ...] | None = None
+    probe: bool = True  # runs the exact rule_<kind> with ctx = _rt.PROBE (no straight-line form for it)
+    locals_are_raw: bool = False  # at_least_one_of: each input local is None exactly where the object's value is absent or null
+
+
+@dataclass(frozen=True)
 class AttrRule:
-    """A rule's check on a built object's attributes (validate()), with the check function's locals."""
+    """A rule's check on a built object's attributes (validate()), with the check function's locals.
+
+    each: as FastRule's; when_each: the when clause's pointer as attribute steps from the
+    when field's value to a string (() when it compares the value itself, as to_dict writes
+    it unchanged), or None where _rt.resolve_value follows it."""
 
     rule: ir.Rule
     fields: tuple[str, ...]  # the locals of rule.fields
     when: str | None  # the local of rule.when.field
     kind: str
+    each: tuple[Access, ...] | None = None
+    when_each: tuple[Access, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -321,7 +354,8 @@ class FastFunction:
     levels: int  # how many levels below the object its checks read (its depth limit is MAX_DEPTH - levels)
     fields: tuple[FastField, ...]
     temps: tuple[str, ...]  # every local it assigns, declared Any
-    rules: tuple[RuleView, ...]
+    kept: tuple[FastField, ...]  # the fields holding a model (or null): built before a later check fails, the exact walk keeps them
+    rules: tuple[FastRule, ...]
     attr_rules: tuple[AttrRule, ...]
     closed: bool
     keys_const: str

@@ -143,6 +143,9 @@ class Constrained:
 
 def _parse_constrained(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_constrained(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -377,7 +380,7 @@ def _fast_constrained(obj: Any, depth: int) -> Constrained:
         if not isinstance(v1, list) or _rt.has_duplicates(v1, depth + 2):
             raise _rt.Unsure
         for x2 in v1:
-            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+            if type(x2) is not str and not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
                 raise _rt.Unsure
         f_anything = list(v1)
 
@@ -486,6 +489,7 @@ def _fast_constrained(obj: Any, depth: int) -> Constrained:
         if not isinstance(v1, str) or len(v1) > 1:
             raise _rt.Unsure
         f_short = v1
+
     return Constrained(
         name=f_name,
         code=f_code,
@@ -639,7 +643,7 @@ def _check_constrained(obj: Constrained, depth: int) -> None:
         ):
             raise _rt.Unsure
         for x2 in f_anything:
-            if not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
+            if type(x2) is not str and not _rt.json_fits(x2, _rt.MAX_DEPTH - depth - 2):
                 raise _rt.Unsure
 
     f_either = obj.either

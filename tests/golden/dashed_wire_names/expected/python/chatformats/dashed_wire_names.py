@@ -82,6 +82,9 @@ class Headers:
 
 def _parse_headers(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_headers(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -159,6 +162,7 @@ def _fast_headers(obj: Any, depth: int) -> Headers:
         if not isinstance(v1, str):
             raise _rt.Unsure
         f_n_code = v1
+
     return Headers(
         content_type=f_content_type,
         x_request_id=f_x_request_id,

@@ -81,6 +81,9 @@ Line two | with pipe
 
 def _parse_hostile(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_hostile(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -132,6 +135,7 @@ def _fast_hostile(obj: Any, depth: int) -> Hostile:
         if not isinstance(v1, str):
             raise _rt.Unsure
         f_raw = v1
+
     return Hostile(
         text=f_text,
         note=f_note,

@@ -146,6 +146,9 @@ class Struct:
 
 def _parse_keywords(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_keywords(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -189,6 +192,9 @@ def _parse_keywords(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_struct(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_struct(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -293,6 +299,7 @@ def _fast_keywords(obj: Any, depth: int) -> Keywords:
         f_nested = None
     else:
         f_nested = _fast_struct(v1, depth + 1)
+
     return Keywords(
         class_=f_class_,
         type=f_type,

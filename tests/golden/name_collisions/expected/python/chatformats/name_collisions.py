@@ -79,6 +79,9 @@ class Collisions:
 
 def _parse_collisions(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_collisions(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -145,6 +148,7 @@ def _fast_collisions(obj: Any, depth: int) -> Collisions:
         if not isinstance(v1, str):
             raise _rt.Unsure
         f_user_id_upper = v1
+
     return Collisions(
         content_type=f_content_type,
         content_type_snake=f_content_type_snake,

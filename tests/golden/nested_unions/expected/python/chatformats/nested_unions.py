@@ -174,6 +174,9 @@ Pair: TypeAlias = tuple[str, int]
 
 def _parse_envelope(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_envelope(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -198,6 +201,9 @@ def _parse_envelope(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_text_part(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_text_part(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -351,6 +357,7 @@ def _fast_envelope(obj: Any, depth: int) -> Envelope:
         except _rt.Unsure as unsure:
             _rt.keep_items(unsure, v1, depth + 2, f_pairs)
             raise
+
     return Envelope(
         body=f_body,
         by_lang=f_by_lang,
@@ -448,6 +455,7 @@ def _fast_text_part(obj: Any, depth: int) -> TextPart:
     if not isinstance(v1, str):
         raise _rt.Unsure
     f_text = v1
+
     return TextPart(
         kind=f_kind,
         text=f_text,

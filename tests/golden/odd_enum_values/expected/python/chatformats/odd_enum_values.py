@@ -108,6 +108,9 @@ class Holder:
 
 def _parse_holder(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_holder(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -157,6 +160,7 @@ def _fast_holder(obj: Any, depth: int) -> Holder:
         if not isinstance(v1, str):
             raise _rt.Unsure
         f_open = v1
+
     return Holder(
         mode=f_mode,
         status=f_status,

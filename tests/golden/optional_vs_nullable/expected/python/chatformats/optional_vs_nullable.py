@@ -132,6 +132,9 @@ class Inner:
 
 def _parse_flags(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_flags(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -179,6 +182,9 @@ def _parse_flags(data: Any, ctx: _rt.Context) -> Any:
 
 def _parse_inner(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
         try:
             return _fast_inner(data, ctx.depth)
         except _rt.Unsure as unsure:
@@ -261,6 +267,7 @@ def _fast_flags(obj: Any, depth: int) -> Flags:
         f_optional_ref = None
     else:
         f_optional_ref = _fast_inner(v1, depth + 1)
+
     return Flags(
         required_plain=f_required_plain,
         required_nullable=f_required_nullable,
@@ -333,6 +340,7 @@ def _fast_inner(obj: Any, depth: int) -> Inner:
     ):
         raise _rt.Unsure
     f_n = v1
+
     return Inner(
         n=f_n,
     )
