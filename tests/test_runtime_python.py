@@ -223,6 +223,14 @@ def test_values_are_shown_as_the_go_runtime_shows_them(text: str, shown: str) ->
     assert rt._show(json.loads(text)) == shown
 
 
+def test_an_integer_too_long_for_str_is_shown_by_its_size_in_a_message() -> None:
+    # Only from_dict can be handed one (JSON text with it is refused first); str() of it raises.
+    ctx = rt.Context(None)
+    ctx.error("not {value}", "enum", value=-(10**5000))
+    assert ctx.errors[0].message == "not an integer of more than 4300 digits"
+    assert rt._show(10**4299) == "1" + "0" * 4299
+
+
 def test_the_error_message_is_the_first_problem_and_str_lists_every() -> None:
     error = rt.ValidationError([rt.ErrorDetail("/a", "first", "type"), rt.ErrorDetail("", "second", "type")])
     assert error.message == "first" and str(error) == "/a: first\n/: second" and isinstance(error, ValueError)

@@ -353,6 +353,11 @@ def _show(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int) and value.bit_length() > _INT_DIGITS_BITS:
+        # Only a Python caller of from_dict can hand over such an int (JSON text is refused
+        # first), and str() of it raises ValueError: a message must never raise.
+        if abs(value) >= _INT_DIGITS_LIMIT:
+            return f"an integer of more than {MAX_INT_DIGITS} digits"
     if isinstance(value, (int, float)):
         return json.dumps(value)
     return type(value).__name__
