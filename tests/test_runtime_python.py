@@ -231,6 +231,24 @@ def test_an_integer_too_long_for_str_is_shown_by_its_size_in_a_message() -> None
     assert rt._show(10**4299) == "1" + "0" * 4299
 
 
+def test_items_a_fast_attempt_built_are_kept_once_so_a_shared_list_is_walked_again() -> None:
+    # A caller of from_dict may hand over one list object twice; the exact walk gives each
+    # place its own problems and its own result, and so must the walk that keeps built items.
+    item = rt.string({"type": "item {index} is not a string"})
+    outer = rt.list_of(rt.list_of(item, {"type": "not a list"}), {"type": "not a list"})
+    shared: list[object] = ["a", 1]
+    unsure = rt.Unsure()
+    rt.keep_items(unsure, shared, 2, ["a"], (shared,))
+    with pytest.raises(rt.ValidationError) as caught:
+        rt.parse(outer, [shared, shared], unsure.done)
+    assert [str(e) for e in caught.value.errors] == ["/0/1: item 1 is not a string", "/1/1: item 1 is not a string"]
+    valid: list[object] = ["a", "b"]
+    unsure = rt.Unsure()
+    rt.keep_items(unsure, valid, 2, ["a"], (valid,))
+    built = rt.parse(outer, [valid, valid], unsure.done)
+    assert built == [["a", "b"], ["a", "b"]] and built[0] is not built[1]
+
+
 def test_the_error_message_is_the_first_problem_and_str_lists_every() -> None:
     error = rt.ValidationError([rt.ErrorDetail("/a", "first", "type"), rt.ErrorDetail("", "second", "type")])
     assert error.message == "first" and str(error) == "/a: first\n/: second" and isinstance(error, ValueError)

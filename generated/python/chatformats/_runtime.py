@@ -1131,15 +1131,18 @@ def list_of(
         result: list[Any] = []
         start = 0
         if ctx._done is not None:
-            kept = ctx._done.get((id(value), len(ctx._path) + 1))
+            key = (id(value), len(ctx._path) + 1)
+            kept = ctx._done.get(key)
             if (
                 kept is not None
                 and kept[0] is value
                 and _same_above(kept[2], ctx._values)
             ):
-                result = kept[
-                    1
-                ]  # built by a fast attempt: surely valid, no problem to report
+                # Built by a fast attempt: surely valid, no problem to report. Once, as in
+                # Context.kept: a list met twice (shared by a caller of from_dict) is walked
+                # the second time, so it gets its own problems and a result of its own.
+                del ctx._done[key]
+                result = kept[1]
                 start = len(result)
         rest = enumerate(value[start:], start) if start else enumerate(value)
         if len(ctx._path) + item_levels <= MAX_DEPTH:
