@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import ast
+import functools
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,6 +48,74 @@ def read_tree(out: Path) -> dict[str, str]:
         for p in sorted(out.rglob("*"))
         if p.is_file() and not any(part == "__pycache__" or part.startswith(".") for part in p.relative_to(out).parts)
     }
+
+
+# Module-scoped fixtures that take seconds to build (a Go build, a tsc run, the docs site, an
+# uncached generate): the tests that use one run on one worker, so it is built once, not once
+# per worker that meets one of them. Cheap ones are left out: grouping their tests (the 106
+# broken specs share a generated project) would give one worker a long run of them.
+SHARED_FIXTURES = {
+    "tests/test_architecture.py": {"rule_outputs"},
+    "tests/test_docs.py": {"site"},
+    "tests/test_fast_path_typescript.py": {"dist"},
+    "tests/test_go.py": {"driver"},
+    "tests/test_golden.py": {"golden_package"},
+    "tests/test_models_differential.py": {"driver"},
+    "tests/test_scenarios.py": {"go_outcomes", "typescript_outcomes"},
+}
+
+
+@functools.cache
+def shared_fixture_groups() -> dict[str, str]:
+    """'<module>::<test function>' -> its group, for every test that uses one of SHARED_FIXTURES,
+    as a parameter or through another fixture of its module (read from the source, so the
+    pytest-xdist controller, which collects nothing, knows the groups too)."""
+    groups: dict[str, str] = {}
+    for module, shared in SHARED_FIXTURES.items():
+        body = ast.parse((ROOT / module).read_text(encoding="utf-8")).body
+        functions = {node.name: node for node in body if isinstance(node, ast.FunctionDef)}
+        fixtures = {name for name, node in functions.items() if any("fixture" in ast.unparse(d) for d in node.decorator_list)}
+
+        def uses(name: str, seen: frozenset[str]) -> set[str]:
+            found: set[str] = set()
+            for arg in (a.arg for a in functions[name].args.args):
+                if arg in shared:
+                    found.add(arg)
+                if arg in fixtures and arg not in seen:
+                    found |= uses(arg, seen | {arg})
+            return found
+
+        for name in functions:
+            if name.startswith("test_") and (used := uses(name, frozenset())):
+                groups[f"{module}::{name}"] = " + ".join(f"{module}::{u}" for u in sorted(used))
+    return groups
+
+
+def _group_of(nodeid: str) -> str | None:
+    return shared_fixture_groups().get(nodeid.split("[", 1)[0])
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """With --dist loadgroup (pyproject.toml): pytest-xdist's scheduler that hands out one work
+    unit at a time, each test alone except the tests of one group together. (Its own
+    xdist_group marks group nothing under pytest 9.2: pytest-xdist issue 1386.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _group_of(nodeid) or nodeid
+
+    return GroupScheduling(config, log)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The order make test's two workers are handed the tests in (--no-loadscope-reorder):
+    tests marked slow first, then the groups, then the rest, so the last tests handed out are
+    short ones and both workers finish together."""
+    items.sort(key=lambda item: 0 if item.get_closest_marker("slow") else 1 if _group_of(item.nodeid) else 2)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

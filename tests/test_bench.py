@@ -85,6 +85,7 @@ EXPECTED = {"python": _python_rows, "go": _go_rows, "typescript": _typescript_ro
 
 
 @pytest.mark.parametrize("section", list(bench.SECTIONS))
+@pytest.mark.slow
 def test_each_section_of_the_report_has_its_figures(section: str) -> None:
     text = "\n".join(bench.SECTIONS[section](True))
     EXPECTED[section](text)

@@ -36,6 +36,7 @@ def _entries(root: Path, kind: str) -> list[Path]:
     return sorted((_cache(root) / kind).rglob("*.json"))
 
 
+@pytest.mark.slow
 def test_a_cached_run_writes_the_same_bytes_as_an_uncached_one(project: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     plain = tmp_path_factory.mktemp("plain")
     shutil.copytree(project / "specs", plain / "specs")
@@ -88,6 +89,7 @@ def test_a_failing_run_is_never_remembered(project: Path) -> None:
     assert not _entries(project, "run")
 
 
+@pytest.mark.slow
 def test_concurrent_runs_share_one_cache_safely(project: Path) -> None:
     environ = {**os.environ, "CHATSPEC_CACHE_DIR": str(_cache(project))}
     procs = [subprocess.Popen([sys.executable, "-m", "generator", "--root", str(project), "check"],

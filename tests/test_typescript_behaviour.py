@@ -126,6 +126,7 @@ def _differences(scenarios: list[dict[str, Any]], found: list[list[dict[str, Any
     return wrong
 
 
+@pytest.mark.slow
 def test_the_typescript_chat_store_gives_what_the_python_chat_state_gives_on_random_inputs(tmp_path: Path, chatformats: Any) -> None:
     r = random.Random(17)
     scenarios = [{"format": "chat_modality", "steps": _steps(r)} for _ in range(150)]
