@@ -56,6 +56,7 @@ def read_tree(out: Path) -> dict[str, str]:
 # broken specs share a generated project) would give one worker a long run of them.
 SHARED_FIXTURES = {
     "tests/test_architecture.py": {"rule_outputs"},
+    "tests/test_cache.py": {"formatted"},
     "tests/test_docs.py": {"site"},
     "tests/test_fast_path_typescript.py": {"dist"},
     "tests/test_go.py": {"driver"},
