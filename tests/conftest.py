@@ -58,7 +58,7 @@ SHARED_FIXTURES = {
     "tests/test_architecture.py": {"rule_outputs"},
     "tests/test_cache.py": {"formatted"},
     "tests/test_docs.py": {"site"},
-    "tests/test_fast_path_typescript.py": {"dist"},
+    "tests/test_fast_path_typescript.py": {"dist", "golden_dist"},
     "tests/test_go.py": {"driver"},
     "tests/test_golden.py": {"golden_package"},
     "tests/test_models_differential.py": {"driver"},
@@ -116,7 +116,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """The order make test's two workers are handed the tests in (--no-loadscope-reorder):
     tests marked slow first, then the groups, then the rest, so the last tests handed out are
     short ones and both workers finish together."""
-    items.sort(key=lambda item: 0 if item.get_closest_marker("slow") else 1 if _group_of(item.nodeid) else 2)
+    def rank(item: pytest.Item) -> tuple[int, str]:
+        group = _group_of(item.nodeid)
+        return (0, "") if item.get_closest_marker("slow") else (1, group) if group else (2, "")
+
+    items.sort(key=rank)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
