@@ -146,6 +146,32 @@ def specs():
     return discover(ROOT / "specs", ROOT)
 
 
+@pytest.fixture(scope="session")
+def typescript_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The committed generated/typescript package, as a vendoring user gets it, compiled by the
+    pinned tsc once per test run: the first test worker that needs it compiles it, under a
+    lock, and the other reuses it. Read-only: a test that changes a file compiles its own copy."""
+    import fcntl
+
+    from typescript_driver import compile_package, node_available, write_tree
+
+    if not node_available():
+        pytest.skip("node is not installed: the TypeScript checks need it")
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # this run's folder, shared by its workers (each has its own below it)
+    folder = base / "generated-typescript"
+    with open(base / "generated-typescript.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (folder / ".compiled").is_file():
+            shutil.rmtree(folder, ignore_errors=True)
+            source = GENERATED / "typescript"
+            write_tree({p.relative_to(source).as_posix(): p.read_text(encoding="utf-8") for p in source.rglob("*") if p.is_file()}, folder)
+            compile_package(folder)
+            (folder / ".compiled").touch()
+    return folder / "dist"
+
+
 def go_available() -> bool:
     return shutil.which("go") is not None
 

@@ -26,12 +26,9 @@ def _typescript_files(formats: list[Any]) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def ts_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The committed generated/typescript package, as a vendoring user gets it, compiled once per session."""
-    folder = tmp_path_factory.mktemp("typescript")
-    source = GENERATED / "typescript"
-    write_tree({p.relative_to(source).as_posix(): p.read_text(encoding="utf-8") for p in source.rglob("*") if p.is_file()}, folder)
-    return compile_package(folder)
+def ts_dist(typescript_dist: Path) -> Path:
+    """The committed generated/typescript package, as a vendoring user gets it, compiled once per run (conftest)."""
+    return typescript_dist
 
 
 @pytest.fixture(scope="session")
