@@ -92,8 +92,23 @@ def shared_fixture_groups() -> dict[str, str]:
     return groups
 
 
+# Tests that share a per-process cache rather than a fixture: fuzz.drawn keeps what Hypothesis
+# drew (most of fuzzing's time), so the tests that draw the same seeds (fuzz.drawn(schema, 4) for
+# every model of every format) run on one worker and draw them once. Group name -> test functions.
+SHARED_DRAWS = {
+    "fuzz.drawn, 4 seeds per model": (
+        "tests/test_fuzz.py::test_python_agrees_with_jsonschema_and_go_with_python",
+        "tests/test_fuzz.py::test_the_mutations_in_make_test_reach_every_path_depth_of_the_examples",
+        "tests/test_models_differential.py::test_every_top_level_model_gets_inputs_and_accepts_some_of_them",
+        "tests/test_models_differential.py::test_every_example_sub_document_and_its_mutations_get_one_verdict_from_every_target",
+        "tests/test_models_differential.py::test_rule_near_misses_get_the_same_errors_in_python_and_go_and_the_same_verdict_in_pydantic",
+    ),
+}
+
+
 def _group_of(nodeid: str) -> str | None:
-    return shared_fixture_groups().get(nodeid.split("[", 1)[0])
+    test = nodeid.split("[", 1)[0]
+    return next((group for group, tests in SHARED_DRAWS.items() if test in tests), None) or shared_fixture_groups().get(test)
 
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)
