@@ -58,7 +58,7 @@ SHARED_FIXTURES = {
     "tests/test_architecture.py": {"rule_outputs"},
     "tests/test_cache.py": {"formatted"},
     "tests/test_docs.py": {"site"},
-    "tests/test_fast_path_typescript.py": {"dist", "golden_dist"},
+    "tests/test_fast_path_typescript.py": {"golden_dist"},  # its dist is a copy of conftest's typescript_dist
     "tests/test_go.py": {"driver"},
     "tests/test_golden.py": {"golden_package"},
     "tests/test_models_differential.py": {"driver"},
@@ -102,6 +102,10 @@ SHARED_DRAWS = {
         "tests/test_models_differential.py::test_every_top_level_model_gets_inputs_and_accepts_some_of_them",
         "tests/test_models_differential.py::test_every_example_sub_document_and_its_mutations_get_one_verdict_from_every_target",
         "tests/test_models_differential.py::test_rule_near_misses_get_the_same_errors_in_python_and_go_and_the_same_verdict_in_pydantic",
+    ),
+    "fuzz.drawn, 1 seed per model": (
+        "tests/test_fast_path.py::test_the_fast_path_builds_what_the_exact_walk_builds_or_steps_aside_on_fuzz_cases",
+        "tests/test_fast_path_typescript.py::test_the_typescript_fast_path_builds_what_the_exact_walk_builds_or_steps_aside",
     ),
 }
 

@@ -110,12 +110,12 @@ def test_slow_tests_are_handed_out_first_then_each_group_in_one_run() -> None:
 def test_the_tests_grouped_for_their_draws_exist_and_draw_the_same_seeds() -> None:
     import test_fuzz
     import test_models_differential
-    from conftest import SHARED_DRAWS
+    from conftest import SHARED_DRAWS, SHARED_FIXTURES
 
     assert test_fuzz.SEEDS == test_models_differential.SEEDS
     collected = {nodeid.split("[", 1)[0] for nodeid, _, _ in _collected()}
     named = [test for tests in SHARED_DRAWS.values() for test in tests]
-    assert all(t in collected for t in named if t.startswith("tests/test_models_differential.py")), "a renamed test"
+    assert all(t in collected for t in named if t.split("::")[0] in SHARED_FIXTURES), "a renamed test"
     for test in named:
         module, name = test.split("::")
         assert f"def {name}(" in (ROOT / module).read_text(encoding="utf-8"), test
