@@ -36,6 +36,8 @@ check: $(STAMP)
 
 # One test process per core (pytest-xdist): the suite is independent tests, most of them
 # waiting on go, node or a subprocess of chatspec, and halves its time on this 2-core machine.
+# tests/conftest.py schedules them (pyproject.toml's --dist loadgroup): slow tests first, and
+# the tests that share an expensive set-up on one worker.
 test: $(STAMP) $(NPM_TOOLS)
 	$(BIN)/python -m pytest -n auto
 

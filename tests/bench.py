@@ -1,6 +1,6 @@
 """make bench: every figure a ratio of two timings taken in the same run on the same payloads.
 
-    python tests/bench.py [--quick] [--compiled]
+    python tests/bench.py [--quick]
 
 Python: the generated dataclasses' from_dict against jsonschema (2020-12, format
 checking), fastjsonschema (compiled from the exported schema) and pydantic v2
@@ -10,10 +10,7 @@ the same structs. TypeScript: parse<Format>FromJSON against Ajv compiled in stri
 mode from the exported schema (tests/bench_typescript/bench.mjs). Generation: chatspec against datamodel-codegen, and how
 generation time per format scales; the edit loop (no-op check, regenerate after an
 edit, cold generate) as whole commands against a cold datamodel-codegen run.
-Ratios > 1 mean chatspec is faster. With the optional compiled build (make compiled: the runtime
-compiled with mypyc, tests/mypyc_driver.py) current in build/mypyc, or with --compiled (which
-builds it), the Python table also times the package with that runtime ("chatspec (mypyc)"), in a
-subprocess that imports it, on the same payloads.
+Ratios > 1 mean chatspec is faster.
 """
 
 from __future__ import annotations
@@ -21,6 +18,7 @@ from __future__ import annotations
 import argparse
 import copy
 import importlib
+import inspect
 import json
 import math
 import os
@@ -40,7 +38,6 @@ ROOT = HERE.parent
 sys.path[:0] = [str(HERE), str(ROOT), str(ROOT / "generated" / "python"), str(ROOT / "generated" / "pydantic")]
 
 import fastjsonschema  # noqa: E402
-import inspect  # noqa: E402
 import pydantic  # noqa: E402
 from jsonschema import Draft202012Validator  # noqa: E402
 
@@ -145,9 +142,6 @@ def per_call(fn: Callable[[], Any], budget: float) -> float:
     return min(timeit.repeat(fn, number=number, repeat=5)) / number
 
 
-# Times Root.from_dict of the chatformats package first on PYTHONPATH (make compiled's build), in
-# its own interpreter: the groups on stdin, each [format, root class, documents, expected verdict];
-# out the package's file and the seconds per document of each group (per_call, the same timing).
 _COMPILED_WORKER = """
 from __future__ import annotations
 import importlib, json, sys, timeit
@@ -447,6 +441,12 @@ def generation_table(quick: bool) -> list[dict[str, Any]]:
         per = took / n
         base = base or per
         rows.append({"what": f"{n} synthetic formats of 20 fields", "seconds": took, "ratio": per / base, "note": f"{per * 1000:.0f} ms per format"})
+    return rows
+
+
+def shapes_table(quick: bool) -> list[dict[str, Any]]:
+    """Generation of one wide model and of one wide union (the Generation table's last rows)."""
+    rows = []
     took = generation_seconds([synthetic_spec("Wide", fields=200 if quick else 1000)])
     rows.append({"what": f"one model of {200 if quick else 1000} fields", "seconds": took, "ratio": None, "note": ""})
     took = generation_seconds([synthetic_spec("Union", fields=5, union=50)])
@@ -456,6 +456,11 @@ def generation_table(quick: bool) -> list[dict[str, Any]]:
 
 def geometric_mean(values: list[float]) -> float:
     return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def _header() -> list[str]:
+    return [f"chatspec benchmarks — {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+            f"pydantic {pydantic.VERSION}, {time.strftime('%Y-%m-%d')}", ""]
 
 
 def python_lines(py: list[dict[str, Any]], compiled: bool) -> list[str]:
@@ -503,12 +508,11 @@ def compiled_build(build: bool) -> Path | None:
     return mypyc_driver.OUT if mypyc_driver.built() else None
 
 
-def report(quick: bool = False, compiled: bool = False) -> str:
-    lines = [f"chatspec benchmarks — {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-             f"pydantic {pydantic.VERSION}, {time.strftime('%Y-%m-%d')}", ""]
+def python_section(quick: bool, compiled: bool = False) -> list[str]:
+    """The Python tables; compiled: with the mypyc build's column (built first if need be)."""
     mypyc_root = compiled_build(compiled)
     py = python_table(0.05 if quick else 0.5, mypyc_root)
-    lines.extend(python_lines(py, mypyc_root is not None))
+    lines = python_lines(py, mypyc_root is not None)
     lines.append("")
     lines.append("Python validate() on a built object (large payloads) vs the to_dict round trip it replaced")
     lines.append(f"{'format':26} {'validate()':>11} {'round trip':>11} {'ratio':>7}")
@@ -518,44 +522,90 @@ def report(quick: bool = False, compiled: bool = False) -> str:
     worst = min(r["ratio"] for r in checked)
     lines.append(f"lowest ratio {worst:.2f}x (goal >= 3x: {'met' if worst >= 3 else 'NOT met'})")
     lines.append("")
-    if go_available():
-        lines.append("Go: Parse<Format>FromJSON (decode + validate) vs json.Unmarshal into the same structs;")
-        lines.append("Validate<Root>(doc) on the parsed struct as a share of the Unmarshal's time; allocations per call")
-        lines.append(f"{'payload':36} {'parse':>10} {'unmarshal':>10} {'overhead':>9} {'allocs':>14} {'validate':>10} {'share':>6} {'allocs':>6}")
-        go = go_table("100ms" if quick else "1s")
-        for r in go:
-            lines.append(f"{r['payload']:36} {r['parse_us']:8.1f}us {r['unmarshal_us']:8.1f}us {r['overhead'] * 100:8.0f}% {int(r['allocs']):6} vs {int(r['unmarshal_allocs']):5}"
-                         f" {r['validate_us']:8.1f}us {r['validate_share'] * 100:5.0f}% {int(r['validate_allocs']):6}")
-        worst = max(r["overhead"] for r in go)
-        lines.append(f"worst parse overhead {worst * 100:.0f}% (goal <= 15%: {'met' if worst <= 0.15 else 'NOT met'})")
-        worst_validate = max(r["validate_share"] for r in go)
-        lines.append(f"worst Validate share {worst_validate * 100:.0f}% of Unmarshal (goal <= 25%: {'met' if worst_validate <= 0.25 else 'NOT met'})")
-        lines.append("")
-    else:
-        lines.append("Go: not installed, not measured")
+    return lines
+
+
+def go_section(quick: bool) -> list[str]:
+    if not go_available():
+        return ["Go: not installed, not measured"]
+    lines = ["Go: Parse<Format>FromJSON (decode + validate) vs json.Unmarshal into the same structs;",
+             "Validate<Root>(doc) on the parsed struct as a share of the Unmarshal's time; allocations per call",
+             f"{'payload':36} {'parse':>10} {'unmarshal':>10} {'overhead':>9} {'allocs':>14} {'validate':>10} {'share':>6} {'allocs':>6}"]
+    # quick: a fixed count of iterations, which is all a smoke run needs to see every figure.
+    go = go_table("200x" if quick else "1s")
+    for r in go:
+        lines.append(f"{r['payload']:36} {r['parse_us']:8.1f}us {r['unmarshal_us']:8.1f}us {r['overhead'] * 100:8.0f}% {int(r['allocs']):6} vs {int(r['unmarshal_allocs']):5}"
+                     f" {r['validate_us']:8.1f}us {r['validate_share'] * 100:5.0f}% {int(r['validate_allocs']):6}")
+    worst = max(r["overhead"] for r in go)
+    lines.append(f"worst parse overhead {worst * 100:.0f}% (goal <= 15%: {'met' if worst <= 0.15 else 'NOT met'})")
+    worst_validate = max(r["validate_share"] for r in go)
+    lines.append(f"worst Validate share {worst_validate * 100:.0f}% of Unmarshal (goal <= 25%: {'met' if worst_validate <= 0.25 else 'NOT met'})")
+    lines.append("")
+    return lines
+
+
+def typescript_section(quick: bool) -> list[str]:
     from typescript_driver import TSC, node_available
 
-    if node_available() and TSC.is_file():
-        lines.append("TypeScript: parse<Format>FromJSON (decode + validate + build) vs Ajv 2020 (JSON.parse + validate, strict mode)")
-        lines.append(f"{'format':26} {'payload':9} {'chatspec':>10} {'ajv':>10} {'vs ajv':>8}")
-        ts = typescript_table(0.05 if quick else 0.5)
-        for r in ts:
-            lines.append(f"{r['format']:26} {r['payload']:9} {r['chatspec_us']:8.1f}us {r['ajv_us']:8.1f}us {r['vs ajv']:7.2f}x")
-        mean = geometric_mean([r["vs ajv"] for r in ts if r["payload"] != "invalid"])
-        lines.append(f"geometric mean over valid payloads: ajv {mean:.2f}x (goal >= 1.0x: {'met' if mean >= 1.0 else 'NOT met'})")
-        lines.append("")
-    else:
-        lines.append("TypeScript: node or the pinned TypeScript (make test installs it) missing, not measured")
+    if not (node_available() and TSC.is_file()):
+        return ["TypeScript: node or the pinned TypeScript (make test installs it) missing, not measured"]
+    lines = ["TypeScript: parse<Format>FromJSON (decode + validate + build) vs Ajv 2020 (JSON.parse + validate, strict mode)",
+             f"{'format':26} {'payload':9} {'chatspec':>10} {'ajv':>10} {'vs ajv':>8}"]
+    ts = typescript_table(0.05 if quick else 0.5)
+    for r in ts:
+        lines.append(f"{r['format']:26} {r['payload']:9} {r['chatspec_us']:8.1f}us {r['ajv_us']:8.1f}us {r['vs ajv']:7.2f}x")
+    mean = geometric_mean([r["vs ajv"] for r in ts if r["payload"] != "invalid"])
+    lines.append(f"geometric mean over valid payloads: ajv {mean:.2f}x (goal >= 1.0x: {'met' if mean >= 1.0 else 'NOT met'})")
+    lines.append("")
+    return lines
+
+
+def hostile_section(quick: bool) -> list[str]:
     from bench_hostile import hostile_table  # inputs an attacker would send: tests/bench_hostile.py
 
-    lines.extend([*hostile_table(quick), ""])
-    lines.append("Generation")
-    for r in generation_table(quick):
+    return [*hostile_table(quick), ""]
+
+
+def _generation_lines(rows: list[dict[str, Any]]) -> list[str]:
+    lines = []
+    for r in rows:
         ratio = f"{r['ratio']:.2f}x" if r["ratio"] is not None else ""
         lines.append(f"{r['what']:50} {r['seconds']:8.2f}s {ratio:>8}  {r['note']}")
+    return lines
+
+
+def generation_section(quick: bool) -> list[str]:
+    return ["Generation", *_generation_lines(generation_table(quick))]
+
+
+def shapes_section(quick: bool) -> list[str]:
+    """The rest of the Generation table: one wide model, one wide union."""
+    return _generation_lines(shapes_table(quick))
+
+
+def editloop_section(quick: bool) -> list[str]:
     from bench_editloop import table as editloop_table  # whole commands as a user runs them: tests/bench_editloop.py
 
-    lines.extend(["", *editloop_table(1 if quick else 5)])
+    return ["", *editloop_table(1 if quick else 5)]
+
+
+# The report, in order: each section is measured on its own (tests/test_bench.py runs
+# them one by one, in parallel, with --quick's budgets).
+SECTIONS: dict[str, Callable[[bool], list[str]]] = {
+    "python": python_section,
+    "go": go_section,
+    "typescript": typescript_section,
+    "hostile": hostile_section,
+    "generation": generation_section,
+    "generation shapes": shapes_section,
+    "edit loop": editloop_section,
+}
+
+
+def report(quick: bool = False, compiled: bool = False) -> str:
+    lines = _header()
+    for name, section in SECTIONS.items():
+        lines.extend(python_section(quick, compiled) if compiled and name == "python" else section(quick))
     return "\n".join(lines)
 
 

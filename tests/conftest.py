@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import ast
+import functools
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,6 +50,98 @@ def read_tree(out: Path) -> dict[str, str]:
     }
 
 
+# Module-scoped fixtures that take seconds to build (a Go build, a tsc run, the docs site, an
+# uncached generate): the tests that use one run on one worker, so it is built once, not once
+# per worker that meets one of them. Cheap ones are left out: grouping their tests (the 106
+# broken specs share a generated project) would give one worker a long run of them.
+SHARED_FIXTURES = {
+    "tests/test_architecture.py": {"rule_outputs"},
+    "tests/test_cache.py": {"formatted"},
+    "tests/test_docs.py": {"site"},
+    "tests/test_fast_path_typescript.py": {"golden_dist"},  # its dist is a copy of conftest's typescript_dist
+    "tests/test_go.py": {"driver"},
+    "tests/test_golden.py": {"golden_package"},
+    "tests/test_models_differential.py": {"driver"},
+    "tests/test_scenarios.py": {"go_outcomes", "typescript_outcomes"},
+}
+
+
+@functools.cache
+def shared_fixture_groups() -> dict[str, str]:
+    """'<module>::<test function>' -> its group, for every test that uses one of SHARED_FIXTURES,
+    as a parameter or through another fixture of its module (read from the source, so the
+    pytest-xdist controller, which collects nothing, knows the groups too)."""
+    groups: dict[str, str] = {}
+    for module, shared in SHARED_FIXTURES.items():
+        body = ast.parse((ROOT / module).read_text(encoding="utf-8")).body
+        functions = {node.name: node for node in body if isinstance(node, ast.FunctionDef)}
+        fixtures = {name for name, node in functions.items() if any("fixture" in ast.unparse(d) for d in node.decorator_list)}
+
+        def uses(name: str, seen: frozenset[str]) -> set[str]:
+            found: set[str] = set()
+            for arg in (a.arg for a in functions[name].args.args):
+                if arg in shared:
+                    found.add(arg)
+                if arg in fixtures and arg not in seen:
+                    found |= uses(arg, seen | {arg})
+            return found
+
+        for name in functions:
+            if name.startswith("test_") and (used := uses(name, frozenset())):
+                groups[f"{module}::{name}"] = " + ".join(f"{module}::{u}" for u in sorted(used))
+    return groups
+
+
+# Tests that share a per-process cache rather than a fixture: fuzz.drawn keeps what Hypothesis
+# drew (most of fuzzing's time), so the tests that draw the same seeds (fuzz.drawn(schema, 4) for
+# every model of every format) run on one worker and draw them once. Group name -> test functions.
+SHARED_DRAWS = {
+    "fuzz.drawn, 4 seeds per model": (
+        "tests/test_fuzz.py::test_python_agrees_with_jsonschema_and_go_with_python",
+        "tests/test_fuzz.py::test_the_mutations_in_make_test_reach_every_path_depth_of_the_examples",
+        "tests/test_models_differential.py::test_every_top_level_model_gets_inputs_and_accepts_some_of_them",
+        "tests/test_models_differential.py::test_every_example_sub_document_and_its_mutations_get_one_verdict_from_every_target",
+        "tests/test_models_differential.py::test_rule_near_misses_get_the_same_errors_in_python_and_go_and_the_same_verdict_in_pydantic",
+    ),
+    "fuzz.drawn, 1 seed per model": (
+        "tests/test_fast_path.py::test_the_fast_path_builds_what_the_exact_walk_builds_or_steps_aside_on_fuzz_cases",
+        "tests/test_fast_path_typescript.py::test_the_typescript_fast_path_builds_what_the_exact_walk_builds_or_steps_aside",
+    ),
+}
+
+
+def _group_of(nodeid: str) -> str | None:
+    test = nodeid.split("[", 1)[0]
+    return next((group for group, tests in SHARED_DRAWS.items() if test in tests), None) or shared_fixture_groups().get(test)
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """With --dist loadgroup (pyproject.toml): pytest-xdist's scheduler that hands out one work
+    unit at a time, each test alone except the tests of one group together. (Its own
+    xdist_group marks group nothing under pytest 9.2: pytest-xdist issue 1386.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _group_of(nodeid) or nodeid
+
+    return GroupScheduling(config, log)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The order make test's two workers are handed the tests in (--no-loadscope-reorder):
+    tests marked slow first, then the groups, then the rest, so the last tests handed out are
+    short ones and both workers finish together."""
+    def rank(item: pytest.Item) -> tuple[int, str]:
+        group = _group_of(item.nodeid)
+        return (0, "") if item.get_closest_marker("slow") else (1, group) if group else (2, "")
+
+    items.sort(key=rank)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden",
@@ -68,6 +163,32 @@ def specs():
     from generator.core import discover
 
     return discover(ROOT / "specs", ROOT)
+
+
+@pytest.fixture(scope="session")
+def typescript_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The committed generated/typescript package, as a vendoring user gets it, compiled by the
+    pinned tsc once per test run: the first test worker that needs it compiles it, under a
+    lock, and the other reuses it. Read-only: a test that changes a file compiles its own copy."""
+    import fcntl
+
+    from typescript_driver import compile_package, node_available, write_tree
+
+    if not node_available():
+        pytest.skip("node is not installed: the TypeScript checks need it")
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # this run's folder, shared by its workers (each has its own below it)
+    folder = base / "generated-typescript"
+    with open(base / "generated-typescript.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (folder / ".compiled").is_file():
+            shutil.rmtree(folder, ignore_errors=True)
+            source = GENERATED / "typescript"
+            write_tree({p.relative_to(source).as_posix(): p.read_text(encoding="utf-8") for p in source.rglob("*") if p.is_file()}, folder)
+            compile_package(folder)
+            (folder / ".compiled").touch()
+    return folder / "dist"
 
 
 def go_available() -> bool:

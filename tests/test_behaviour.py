@@ -129,6 +129,7 @@ def test_spec_facts_the_behaviour_reads_are_constants_generated_from_the_spec(tm
     assert "if self.max_history_size < CHAT_STATE_MAX_HISTORY_SIZE_MINIMUM:" in python
 
 
+@pytest.mark.slow
 def test_go_imports_of_the_generated_module_follow_the_module_path_a_project_or_vendoring_sets(tmp_path: Path) -> None:
     files = _generate(ROOT, Options(go_module="example.com/acme/chat"))
     code = files["go/droidletchat/behaviour.go"]

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import bench
 from conftest import format_folders
+from go_driver import go_available
+from typescript_driver import TSC, node_available
 
 
 def test_every_peer_gives_the_expected_verdict_on_every_payload() -> None:
@@ -30,11 +34,78 @@ def test_a_peer_that_validates_nothing_is_caught(monkeypatch: pytest.MonkeyPatch
         bench.python_table(0.001)
 
 
-def test_the_report_has_every_section_with_figures() -> None:
-    text = bench.report(quick=True)
-    assert "geometric mean over valid payloads" in text and "Generation" in text
+# What each section of the report must show (each section runs as its own test, so the
+# two test workers share the report's minute; test_the_report_is_every_section_in_order
+# checks that report() is exactly these sections).
+def _python_rows(text: str) -> None:
+    assert "Python parse+validate" in text and "geometric mean over valid payloads" in text
+    assert "Python validate() on a built object" in text and "lowest ratio" in text
     for fmt in format_folders():
-        assert f"\n{fmt:26} large" in text
-    assert "synthetic formats of 20 fields" in text and "a union of 50 variants" in text
+        for payload in ("examples", "large", "invalid"):
+            assert f"\n{fmt:26} {payload:9} " in "\n" + text, (fmt, payload)
+
+
+def _go_rows(text: str) -> None:
+    if not go_available():
+        assert text == "Go: not installed, not measured"
+        return
+    assert "worst parse overhead" in text and "worst Validate share" in text
+    for fmt in format_folders():
+        assert f"\n{fmt}_example " in text and f"\n{fmt}_large " in text, fmt
+
+
+def _typescript_rows(text: str) -> None:
+    if not (node_available() and TSC.is_file()):
+        assert text.startswith("TypeScript: node or the pinned TypeScript")
+        return
+    assert "geometric mean over valid payloads: ajv" in text
+    for fmt in format_folders():
+        assert f"\n{fmt:26} large" in text, fmt
+
+
+def _hostile_rows(text: str) -> None:
+    assert text.startswith("Hostile inputs:") and "3 MB of [" in text and "20k member_of failures" in text
+
+
+def _generation_rows(text: str) -> None:
+    assert text.startswith("Generation\n") and "chatspec generate:" in text and "synthetic formats of 20 fields" in text
+
+
+def _shapes_rows(text: str) -> None:
+    assert "one model of 200 fields" in text and "a union of 50 variants" in text
+
+
+def _editloop_rows(text: str) -> None:
     for row in ("no-op chatspec check", "generate after editing one spec", "cold full generate, nothing cached"):
         assert f"\n{row}" in text, row
+
+
+EXPECTED = {"python": _python_rows, "go": _go_rows, "typescript": _typescript_rows, "hostile": _hostile_rows,
+            "generation": _generation_rows, "generation shapes": _shapes_rows, "edit loop": _editloop_rows}
+
+
+@pytest.mark.parametrize("section", list(bench.SECTIONS))
+@pytest.mark.slow
+def test_each_section_of_the_report_has_its_figures(section: str) -> None:
+    text = "\n".join(bench.SECTIONS[section](True))
+    EXPECTED[section](text)
+    assert re.search(r"\d+\.\d+", text), f"{section}: no figure"
+
+
+def test_every_section_of_the_report_is_checked() -> None:
+    assert list(EXPECTED) == list(bench.SECTIONS)
+
+
+def test_the_report_is_every_section_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+
+    def fake(name: str):  # type: ignore[no-untyped-def]
+        def section(quick: bool) -> list[str]:
+            calls.append((name, quick))
+            return [f"<{name}>", ""]
+        return section
+
+    monkeypatch.setattr(bench, "SECTIONS", {name: fake(name) for name in bench.SECTIONS})
+    text = bench.report(quick=True)
+    assert calls == [(name, True) for name in EXPECTED]
+    assert text.startswith("chatspec benchmarks — ") and text.split("\n", 2)[2] == "\n".join(f"<{name}>\n" for name in EXPECTED)

@@ -36,6 +36,30 @@ def _entries(root: Path, kind: str) -> list[Path]:
     return sorted((_cache(root) / kind).rglob("*.json"))
 
 
+@pytest.fixture(scope="module")
+def formatted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache filled by one cold run on the specs, for the tests that need black's and
+    datamodel-codegen's results cached but do not test how they get there (the cold runs
+    are most of this file's time)."""
+    root = tmp_path_factory.mktemp("formatted") / "project"
+    shutil.copytree(ROOT / "specs", root / "specs")
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    done = _run(root, "generate")
+    assert done.returncode == 0, done.stderr
+    return _cache(root)
+
+
+def _with_formatting_cached(project: Path, formatted: Path) -> Path:
+    """Put formatted's black and datamodel-codegen entries (not its run entry: the test's own
+    first run makes that) into the project's cache folder, which must not exist yet."""
+    assert not _cache(project).exists()
+    for kind in ("black", "datamodel-codegen"):
+        assert any((formatted / kind).rglob("*.json")), kind
+        shutil.copytree(formatted / kind, _cache(project) / kind)
+    return project
+
+
+@pytest.mark.slow
 def test_a_cached_run_writes_the_same_bytes_as_an_uncached_one(project: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     plain = tmp_path_factory.mktemp("plain")
     shutil.copytree(project / "specs", plain / "specs")
@@ -53,7 +77,8 @@ def test_a_cached_run_writes_the_same_bytes_as_an_uncached_one(project: Path, tm
     assert _run(project, "check").returncode == 0
 
 
-def test_a_corrupt_or_truncated_entry_is_recomputed_not_trusted(project: Path) -> None:
+def test_a_corrupt_or_truncated_entry_is_recomputed_not_trusted(project: Path, formatted: Path) -> None:
+    _with_formatting_cached(project, formatted)
     assert _run(project, "generate").returncode == 0
     expected = read_tree(project / "generated")
     (run_entry,) = _entries(project, "run")
@@ -68,7 +93,8 @@ def test_a_corrupt_or_truncated_entry_is_recomputed_not_trusted(project: Path) -
     assert read_tree(project / "generated") == expected
 
 
-def test_an_edited_spec_or_template_misses_the_run_cache(project: Path) -> None:
+def test_an_edited_spec_or_template_misses_the_run_cache(project: Path, formatted: Path) -> None:
+    _with_formatting_cached(project, formatted)
     assert _run(project, "generate").returncode == 0
     spec = project / "specs" / "chat_event" / "spec.json"
     document = json.loads(spec.read_text())
@@ -88,6 +114,7 @@ def test_a_failing_run_is_never_remembered(project: Path) -> None:
     assert not _entries(project, "run")
 
 
+@pytest.mark.slow
 def test_concurrent_runs_share_one_cache_safely(project: Path) -> None:
     environ = {**os.environ, "CHATSPEC_CACHE_DIR": str(_cache(project))}
     procs = [subprocess.Popen([sys.executable, "-m", "generator", "--root", str(project), "check"],
@@ -99,11 +126,12 @@ def test_concurrent_runs_share_one_cache_safely(project: Path) -> None:
     assert _run(project, "generate").returncode == 0
 
 
-def test_a_cache_folder_chatspec_creates_ignores_itself_for_git_and_an_existing_one_is_left_alone(project: Path) -> None:
+def test_a_cache_folder_chatspec_creates_ignores_itself_for_git_and_an_existing_one_is_left_alone(project: Path, formatted: Path) -> None:
     assert _run(project, "generate").returncode == 0
     assert (_cache(project) / ".gitignore").read_text() == "*\n"
     shutil.rmtree(_cache(project))
-    _cache(project).mkdir()  # e.g. CHATSPEC_CACHE_DIR pointing into a repository
+    _with_formatting_cached(project, formatted)  # an existing folder, e.g. CHATSPEC_CACHE_DIR pointing into a repository
+    assert not (_cache(project) / ".gitignore").exists()
     assert _run(project, "generate").returncode == 0
     assert not (_cache(project) / ".gitignore").exists()
 
@@ -118,7 +146,8 @@ def test_by_default_the_cache_lives_outside_the_project(project: Path, monkeypat
     assert cache.folder_for(project) is None
 
 
-def test_a_new_folder_under_specs_is_seen_not_answered_from_the_cache(project: Path) -> None:
+def test_a_new_folder_under_specs_is_seen_not_answered_from_the_cache(project: Path, formatted: Path) -> None:
+    _with_formatting_cached(project, formatted)
     assert _run(project, "generate").returncode == 0
     for name in ("new_format", ".scratch", "__pycache__"):
         (project / "specs" / name).mkdir()

@@ -140,6 +140,7 @@ def golden_cases() -> list[str]:
 
 
 @pytest.mark.parametrize("fmt", list(format_folders()))
+@pytest.mark.slow
 def test_the_fast_path_builds_what_the_exact_walk_builds_or_steps_aside_on_fuzz_cases(fmt: str) -> None:
     folder = format_folders()[fmt]
     cases: list[tuple[str, str, Any, bool]] = []

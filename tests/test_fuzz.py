@@ -24,6 +24,7 @@ def driver(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
     return build_driver(ROOT / "generated" / "go", load_options(ROOT).go_module, list(format_folders()), tmp_path_factory.mktemp("driver"))
 
 
+@pytest.mark.slow
 def test_python_agrees_with_jsonschema_and_go_with_python(driver: Path | None, capsys: pytest.CaptureFixture[str]) -> None:
     reports = fuzz.run(BUDGET, SEEDS, driver)
     with capsys.disabled():
@@ -39,6 +40,7 @@ def test_python_agrees_with_jsonschema_and_go_with_python(driver: Path | None, c
     assert not found, f"{len(found)} disagreements; record them with `python tests/fuzz.py --record`:\n" + "\n".join(found[:10])
 
 
+@pytest.mark.slow
 def test_hostile_bytes_get_the_same_verdict_in_python_and_go(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import hostile
 

@@ -157,6 +157,7 @@ def test_golden_python_passes_mypy_strict(golden_package: Path, tmp_path: Path) 
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_update_golden_is_refused_in_ci() -> None:
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(Path(__file__)),
                            "--update-golden", "-k", "test_golden_output"],

@@ -61,6 +61,7 @@ def _check(cases: list[tuple[str, str, str | None, Any]], driver: Path | None) -
 SEEDS = 4  # as in test_fuzz, so the draws are shared (fuzz.drawn keeps them)
 
 
+@pytest.mark.slow
 def test_every_top_level_model_gets_inputs_and_accepts_some_of_them() -> None:
     for fmt, folder in FOLDERS.items():
         for target in fuzz.targets(fmt)[1:]:

@@ -103,17 +103,10 @@ TYPESCRIPT_FILES = [p for p in FILES if p.parent.name in TYPESCRIPT_FORMATS]
 
 
 @pytest.fixture(scope="module")
-def typescript_outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
+def typescript_outcomes(typescript_dist: Path) -> dict[str, list[dict[str, Any]]]:
     """Every scenario of a format with TypeScript behaviour, run through the committed
-    generated/typescript package (compiled with the pinned tsc) by tests/typescript/scenarios.mjs."""
-    from typescript_driver import compile_package, node_available, write_tree
-
-    if not node_available():
-        pytest.skip("node is not installed")
-    folder = tmp_path_factory.mktemp("typescript_scenarios")
-    source = ROOT / "generated" / "typescript"
-    write_tree({p.relative_to(source).as_posix(): p.read_text(encoding="utf-8") for p in source.rglob("*") if p.is_file()}, folder)
-    dist = compile_package(folder)
+    generated/typescript package (compiled with the pinned tsc: conftest) by tests/typescript/scenarios.mjs."""
+    dist = typescript_dist
     scenarios = [load(p) for p in TYPESCRIPT_FILES]
     done = subprocess.run(["node", str(ROOT / "tests" / "typescript" / "scenarios.mjs"), str(dist)],
                           input=json.dumps(scenarios), capture_output=True, text=True)

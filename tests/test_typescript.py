@@ -26,12 +26,9 @@ def _typescript_files(formats: list[Any]) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def ts_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The committed generated/typescript package, as a vendoring user gets it, compiled once per session."""
-    folder = tmp_path_factory.mktemp("typescript")
-    source = GENERATED / "typescript"
-    write_tree({p.relative_to(source).as_posix(): p.read_text(encoding="utf-8") for p in source.rglob("*") if p.is_file()}, folder)
-    return compile_package(folder)
+def ts_dist(typescript_dist: Path) -> Path:
+    """The committed generated/typescript package, as a vendoring user gets it, compiled once per run (conftest)."""
+    return typescript_dist
 
 
 @pytest.fixture(scope="session")
@@ -101,27 +98,30 @@ def test_every_golden_case_example_gets_the_verdict_and_the_errors_it_lists_in_t
     _compare(_verdicts(golden_dist, list(cases)), expected, [f"{c[0]} {e['file']}" for c, e in zip(cases, expected)])
 
 
-def test_fuzz_cases_of_every_model_get_the_same_verdicts_paths_and_messages_as_python(ts_dist: Path) -> None:
+# One test per format (drawing the cases is most of the time; the two test workers share it).
+@pytest.mark.parametrize("fmt", list(format_folders()))
+@pytest.mark.slow
+def test_fuzz_cases_of_every_model_get_the_same_verdicts_paths_and_messages_as_python(ts_dist: Path, fmt: str) -> None:
     cases: list[tuple[str, str | bytes, str | None]] = []
-    for fmt, folder in format_folders().items():
-        all_targets = fuzz.targets(fmt)
-        drawn_roots = fuzz.drawn(all_targets[0].schema, 10)
-        for target in all_targets:
-            docs = fuzz.cases_for(target, folder, fuzz.share(target, len(all_targets), 400), 10, drawn_roots)
-            model = None if target.root else target.model
-            cases += [(fmt, json.dumps(d, ensure_ascii=False), model) for d in docs]
-    assert len(cases) > 1500
+    folder = format_folders()[fmt]
+    all_targets = fuzz.targets(fmt)
+    drawn_roots = fuzz.drawn(all_targets[0].schema, 10)
+    for target in all_targets:
+        docs = fuzz.cases_for(target, folder, fuzz.share(target, len(all_targets), 400), 10, drawn_roots)
+        model = None if target.root else target.model
+        cases += [(fmt, json.dumps(d, ensure_ascii=False), model) for d in docs]
+    assert len(cases) > 300  # per format: the five together have more than 1,500
     python = [fuzz.python_verdict(f, str(t), m) for f, t, m in cases]
     expected = [{"ok": p["ok"], "errors": p["errors"]} for p in python]
     assert any(e["ok"] for e in expected) and any(not e["ok"] for e in expected)
     _compare(_verdicts(ts_dist, cases), expected, [f"{f} {m or 'root'} {str(t)[:300]}" for f, t, m in cases])
 
 
-def test_hostile_bytes_get_the_same_verdicts_paths_and_messages_as_python(ts_dist: Path) -> None:
-    cases: list[tuple[str, str | bytes, str | None]] = []
-    for fmt, folder in format_folders().items():
-        cases += [(fmt, b, None) for b in hostile.cases_for(folder, paths_per_doc=12, examples=2)]
-    assert len(cases) > 500
+@pytest.mark.parametrize("fmt", list(format_folders()))
+@pytest.mark.slow
+def test_hostile_bytes_get_the_same_verdicts_paths_and_messages_as_python(ts_dist: Path, fmt: str) -> None:
+    cases: list[tuple[str, str | bytes, str | None]] = [(fmt, b, None) for b in hostile.cases_for(format_folders()[fmt], paths_per_doc=12, examples=2)]
+    assert len(cases) > 100  # per format: the five together have more than 500
     expected = [hostile.python_verdict(f, bytes(b)) for f, b, _ in cases]
     expected = [{"ok": e["ok"], "errors": e["errors"]} for e in expected]
     _compare(_verdicts(ts_dist, cases), expected, [f"{f} {bytes(b)[:200]!r}" for f, b, _ in cases])

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from scenario_runner import run
-from typescript_driver import compile_package, node_available, write_tree
+from typescript_driver import node_available
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = ROOT / "tests" / "typescript" / "scenarios.mjs"
@@ -94,10 +94,8 @@ def _steps(r: random.Random) -> list[dict[str, Any]]:
     return steps
 
 
-def _typescript(tmp: Path, scenarios: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    source = ROOT / "generated" / "typescript"
-    write_tree({p.relative_to(source).as_posix(): p.read_text(encoding="utf-8") for p in source.rglob("*") if p.is_file()}, tmp)
-    dist = compile_package(tmp)
+def _typescript(dist: Path, scenarios: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The scenarios run through the committed package, compiled (conftest's typescript_dist)."""
     done = subprocess.run(["node", str(RUNNER), str(dist)], input=json.dumps(scenarios), capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-4000:]
     result: list[list[dict[str, Any]]] = json.loads(done.stdout)
@@ -126,10 +124,11 @@ def _differences(scenarios: list[dict[str, Any]], found: list[list[dict[str, Any
     return wrong
 
 
-def test_the_typescript_chat_store_gives_what_the_python_chat_state_gives_on_random_inputs(tmp_path: Path, chatformats: Any) -> None:
+@pytest.mark.slow
+def test_the_typescript_chat_store_gives_what_the_python_chat_state_gives_on_random_inputs(typescript_dist: Path, chatformats: Any) -> None:
     r = random.Random(17)
     scenarios = [{"format": "chat_modality", "steps": _steps(r)} for _ in range(150)]
-    found = _typescript(tmp_path, scenarios)
+    found = _typescript(typescript_dist, scenarios)
     assert len(found) == len(scenarios)
     applied = sum(1 for s in found for o in s if o.get("result") is None and "error" not in o)
     assert applied > 300, "the draws must store messages, not only be refused"
@@ -138,7 +137,7 @@ def test_the_typescript_chat_store_gives_what_the_python_chat_state_gives_on_ran
 
 
 def test_the_typescript_accumulator_text_document_and_build_chat_give_what_the_python_gives_on_random_inputs(
-        tmp_path: Path, chatformats: Any) -> None:
+        typescript_dist: Path, chatformats: Any) -> None:
     r = random.Random(23)
     scenarios: list[dict[str, Any]] = []
     for _ in range(60):
@@ -176,7 +175,7 @@ def test_the_typescript_accumulator_text_document_and_build_chat_give_what_the_p
             if r.random() < 0.5:
                 args[key] = draw()
         scenarios.append({"format": "droidlet_chat", "steps": [{"do": "build_chat", "with": args}]})
-    found = _typescript(tmp_path, scenarios)
+    found = _typescript(typescript_dist, scenarios)
     wrong = _differences(scenarios, found)
     assert not wrong, f"{len(wrong)} of {len(scenarios)} draws differ; the first:\n" + "\n".join(wrong[:3])
 

@@ -367,6 +367,7 @@ def test_go_vendored_under_another_module_path_builds_vets_and_tests(tmp_path: P
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is needed to try the hook")
+@pytest.mark.slow
 def test_pre_commit_hook_passes_when_fresh_and_fails_when_stale(tmp_path: Path) -> None:
     consumer = tmp_path / "consumer"
     shutil.copytree(ROOT / "specs", consumer / "specs")
