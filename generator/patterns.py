@@ -528,12 +528,15 @@ def _build_alternatives(branches: tuple[tuple[object, ...], ...], g: _Glushkov, 
         n, f, la = _sequence([_build(item, g, repeated) for item in branch], g)
         nullable, first, last = nullable or n, first | f, last | la
         firsts.append(f)
-    if repeated and g.overlapping is None:
-        for i, a in enumerate(firsts):
-            for b in firsts[i + 1 :]:
-                if any(_overlap(_ranges(g.chars[p]), _ranges(g.chars[q])) for p in a for q in b):
-                    g.overlapping = "|".join(_emit((branch,), _py_chars, "$") for branch in branches)
+    if repeated and g.overlapping is None and _any_two_overlap([[_ranges(g.chars[p]) for p in f] for f in firsts]):
+        g.overlapping = "|".join(_emit((branch,), _py_chars, "$") for branch in branches)
     return nullable, first, last
+
+
+def _any_two_overlap(firsts: list[list[tuple[tuple[int, int], ...]]]) -> bool:
+    """Whether two of the alternatives' first characters (a list of ranges per alternative) can be the same character."""
+    # Stops at the first pair: 300 alternatives are 45,000 pairs.
+    return any(_overlap(x, y) for i, a in enumerate(firsts) for b in firsts[i + 1 :] for x in a for y in b)
 
 
 @cache
@@ -584,6 +587,7 @@ def _overlap(a: tuple[tuple[int, int], ...], b: tuple[tuple[int, int], ...]) -> 
 
 
 MAX_STATES = 200_000  # pairs of automaton edges the backtracking check explores before giving up
+MAX_STEPS = 2_000_000  # steps between such pairs it looks at before giving up (each pair can have thousands)
 
 _BACKTRACKING_HINT = ("make each repetition unambiguous, e.g. a+ instead of (a+)+, a(b)? instead of (a|ab), "
                       "or put a separator the repeated part cannot match between repetitions, e.g. ([a-z]+-)*[a-z]+")
@@ -609,20 +613,40 @@ def check_backtracking(text: str) -> None:
             "give the alternatives different first characters, e.g. a(b)? instead of (a|ab)",
         )
     sets = [_ranges(c) for c in g.chars]
-    compatible: dict[tuple[int, int], bool] = {}
-
-    def fits(a: int, b: int) -> bool:
-        key = (a, b) if a <= b else (b, a)
-        if key not in compatible:
-            compatible[key] = _overlap(sets[a], sets[b])
-        return compatible[key]
+    # The positions each position can read the same character as (itself included), once:
+    # a pair's successors then cost what they yield, not every pair of follow edges.
+    fits: list[list[int]] = [[] for _ in sets]
+    for a, ranges in enumerate(sets):
+        for b in range(a, len(sets)):
+            if _overlap(ranges, sets[b]):
+                fits[a].append(b)
+                if b != a:
+                    fits[b].append(a)
+    for compatible in fits:
+        compatible.sort()  # successors in the order of the follow edges, as the check always visited them
 
     # A node of the edge automaton is (position, tag of the edge that entered it).
     follow = [sorted(f) for f in g.follow]
+    follow_to: list[dict[int, list[tuple[int, int]]]] = []  # position -> {target position: its edges}
+    for edges_of in follow:
+        by_target: dict[int, list[tuple[int, int]]] = {}
+        for edge in edges_of:
+            by_target.setdefault(edge[0], []).append(edge)
+        follow_to.append(by_target)
+
+    too_complex = PatternError(f"the pattern {text!r} is too complex to check for exponential backtracking",
+                               "simplify it: fewer nested repeats, optional parts and alternatives")
+    steps = MAX_STEPS
 
     def successors(node: tuple[tuple[int, int], tuple[int, int]]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+        nonlocal steps
         (p, _), (q, _) = node
-        return [(a, b) for a in follow[p] for b in follow[q] if fits(a[0], b[0])]
+        targets = follow_to[q]
+        found = [(a, b) for a in follow[p] for c in fits[a[0]] for b in targets.get(c, ())]
+        steps -= len(found) + 1
+        if steps < 0:
+            raise too_complex
+        return found
 
     # Tarjan's strongly connected components, iteratively.
     Node = tuple[tuple[int, int], tuple[int, int]]
@@ -644,8 +668,7 @@ def check_backtracking(text: str) -> None:
             for succ in it:
                 if succ not in index:
                     if len(index) >= MAX_STATES:
-                        raise PatternError(f"the pattern {text!r} is too complex to check for exponential backtracking",
-                                           "simplify it: fewer nested repeats and alternatives")
+                        raise too_complex
                     index[succ] = low[succ] = len(index)
                     stack.append(succ)
                     on_stack.add(succ)
