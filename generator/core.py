@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterable
+import re
+import sys
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from generator import behaviour, ir
+from generator import behaviour, cache, ir
 from generator.errors import SpecError
 from generator.examples import check_examples, check_examples_in_python
 from generator.export import export
@@ -17,8 +19,12 @@ from generator.load import LoadedSpec, check_format_ids, load_spec
 from generator.lower import lower
 from generator.naming import assign_names
 from generator.options import Options
+from generator.render import TEMPLATES
 from generator.targets import REGISTRY
-from generator.targets.base import Context
+from generator.targets.base import Context, Description, Target
+
+if TYPE_CHECKING:
+    from generator.background import Worker
 
 TARGETS = tuple(t.name for t in REGISTRY)
 
@@ -77,10 +83,14 @@ def generate(
     targets: Iterable[str] = TARGETS,
     options: Options = Options(),
     history: dict[str, list[dict[str, object]]] | None = None,
+    worker: Worker | None = None,
 ) -> dict[str, str]:
     """Every generated file, keyed by its path under generated/ (history feeds the docs' changelogs).
 
-    load -> lower -> export -> names (one pass per target language) -> descriptions (for the docs) -> render."""
+    load -> lower -> export -> names (one pass per target language) -> descriptions (for the docs) -> render.
+    While a cache is active (generator.cache), each target's files of each format are remembered by
+    what they are made from (format_key), so a run renders only the formats that changed; with
+    `background`, the formats of background targets render in a worker process meanwhile."""
     specs = list(specs)
     formats = tuple(lower(s) for s in specs)
     # Checked before any target renders: a spec change that breaks a behaviour's declarations is a SpecError.
@@ -90,13 +100,79 @@ def generate(
         check_examples(spec, fmt, schemas[fmt.id])
     wanted = [t for t in REGISTRY if t.name in set(targets)]
     ctx = context(specs, formats, options, history, schemas=schemas, described=any(t.name == "docs" for t in wanted), behaviours=behaviours)
+    keys = {(t.name, f.id): format_key(t, f, ctx) for t in wanted for f in formats} if cache.current() is not None else {}
+    remembered = {pair: found for pair, key in keys.items() if isinstance(found := cache.load("render", key), dict)}
+    for fmt in formats:
+        if ctx.descriptions and any((t.name, fmt.id) not in remembered for t in wanted):
+            ctx.descriptions[fmt.id]  # describing checks the code targets' names: before any target renders, as always
     files: dict[str, str] = {}
+    if worker is not None:
+        worker.submit(ctx, [(t, f) for t in wanted if t.background for f in formats if (t.name, f.id) not in remembered])
     for target in wanted:
-        files.update(target.render(ctx))
+        files.update(target.render_shared(ctx))
+        for fmt in formats:
+            pair = (target.name, fmt.id)
+            if pair in remembered:
+                files.update(remembered[pair])
+                continue
+            rendered = worker.result(target, fmt) if worker is not None else None
+            if rendered is None:
+                rendered = target.render_format(fmt, ctx)
+            if pair in keys:
+                cache.store("render", keys[pair], rendered)
+            files.update(rendered)
         if target.name == "python":
             # The examples run through the generated Python as its users will (their errors are what the docs show).
-            check_examples_in_python(list(formats), files, options.python_package)
+            check_python_examples(list(formats), files, options.python_package)
     return dict(sorted(files.items()))
+
+
+def format_key(target: Target, fmt: ir.Format, ctx: Context) -> str:
+    """What a target's files of one format are made from: chatspec itself (its source, templates, runtimes,
+    Python and the pinned tools), the target, the format's IR, its schemas, behaviour and history, the
+    options, and what the target reads of the other formats (Target.format_inputs). The names and the
+    descriptions are computed from these."""
+    return cache.digest(["render", cache.toolkit(TEMPLATES), target.name, fingerprint(fmt),
+                         json.dumps(ctx.schemas[fmt.id], sort_keys=True), json.dumps(ctx.plain_schemas[fmt.id], sort_keys=True),
+                         fingerprint(ctx.behaviours.get(fmt.id)), json.dumps(ctx.history.get(fmt.id), sort_keys=True, default=str),
+                         fingerprint(ctx.options), *target.format_inputs(fmt, ctx)])
+
+
+def fingerprint(value: object) -> str:
+    """A text that differs whenever two frozen values (IR, behaviour, options) differ: their repr, which
+    dataclasses spell field by field. A repr that is not stable across runs only costs a cache miss."""
+    return repr(value)
+
+
+def check_python_examples(formats: list[ir.Format], files: dict[str, str], package: str) -> None:
+    """check_examples_in_python, skipping each format whose examples already passed the very same
+    generated code (remembered by the format and the text of every module its module imports)."""
+    if cache.current() is None:
+        check_examples_in_python(formats, files, package)
+        return
+    base = f"python/{package}/"
+    modules = {path[len(base):-3]: text for path, text in files.items() if path.startswith(base) and path.endswith(".py")}
+    keys = {fmt.id: cache.digest(["examples", cache.toolkit(TEMPLATES), package, fingerprint(fmt),
+                                  *(f"{m}\0{modules[m]}" for m in sorted(imported_modules(fmt.id, modules)))]) for fmt in formats}
+    unchecked = [fmt for fmt in formats if cache.load("examples", keys[fmt.id]) is None]
+    if unchecked:
+        check_examples_in_python(unchecked, files, package)
+    for fmt in unchecked:
+        cache.store("examples", keys[fmt.id], True)
+
+
+def imported_modules(module: str, modules: dict[str, str]) -> set[str]:
+    """module, the package's __init__ and every module of the package it could import, directly or not:
+    each whose name its text mentions as a word (more than it imports, never less)."""
+    seen = {"__init__", module} & set(modules) | {module}
+    todo = list(seen)
+    while todo:
+        text = modules.get(todo.pop(), "")
+        for other in modules:
+            if other not in seen and re.search(rf"(?<!\w){re.escape(other)}(?!\w)", text):
+                seen.add(other)
+                todo.append(other)
+    return seen & set(modules)
 
 
 def resolve_behaviours(specs: list[LoadedSpec], formats: tuple[ir.Format, ...]) -> dict[str, behaviour.Behaviour]:
@@ -128,9 +204,31 @@ def context(
         names={t.name: {f.id: assign_names(f, t.naming) for f in formats} for t in REGISTRY if t.naming is not None},
     )
     if described:
-        descriptions = {f.id: tuple(d for d in (t.describe(f, ctx) for t in REGISTRY) if d is not None) for f in formats}
-        ctx = dataclasses.replace(ctx, descriptions=descriptions)
+        ctx = dataclasses.replace(ctx, descriptions=Descriptions(ctx))
     return ctx
+
+
+class Descriptions(Mapping[str, tuple[Description, ...]]):
+    """Format id -> each code target's description of it, made when first read: a run whose docs
+    pages are all remembered describes nothing."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.made: dict[str, tuple[Description, ...]] = {}
+
+    def __getitem__(self, format_id: str) -> tuple[Description, ...]:
+        if format_id not in self.made:
+            fmt = next((f for f in self.ctx.formats if f.id == format_id), None)
+            if fmt is None:
+                raise KeyError(format_id)
+            self.made[format_id] = tuple(d for d in (t.describe(fmt, self.ctx) for t in REGISTRY) if d is not None)
+        return self.made[format_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([f.id for f in self.ctx.formats])
+
+    def __len__(self) -> int:
+        return len(self.ctx.formats)
 
 
 def ir_json(fmt: ir.Format) -> str:

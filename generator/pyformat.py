@@ -18,3 +18,8 @@ def _black(code: str) -> str:
     import black  # late: a run whose formatting is all cached need not import it
 
     return black.format_str(code, mode=black.Mode(target_versions={black.TargetVersion.PY311}))
+
+
+def warm_up() -> None:
+    """Import black and format a line: a worker does it before its first module arrives."""
+    _black("x = ( 1, )\n")

@@ -8,7 +8,7 @@ views together, and the templates place them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import fields
 
 from generator import ir, lower, runtime
@@ -187,15 +187,16 @@ def public_names(code: str) -> list[str]:
     return re.findall(r"^(?:def |class )?([A-Za-z][A-Za-z0-9_]*)(?:\(|:| =)", code, flags=re.M)
 
 
-def render_package(formats: list[ir.Format], package: str, names: Mapping[str, Names],
-                   behaviours: Mapping[str, Behaviour] | None = None) -> dict[str, str]:
-    """Every file of generated/python/<package>/, keyed by path under generated/."""
+def render_shared(formats: list[ir.Format], package: str) -> dict[str, str]:
+    """The files of generated/python/<package>/ no format owns, keyed by path under generated/."""
     base = f"python/{package}"
-    files = {
+    return {
         f"{base}/__init__.py": format_python(TEMPLATES.render("python/init.py.j2", header=header(None), formats=formats, package=package)),
         f"{base}/_runtime.py": runtime.python_runtime(),
         f"{base}/py.typed": "",
     }
-    for fmt in formats:
-        files[f"{base}/{fmt.id}.py"] = PythonModule(fmt, names[fmt.id], (behaviours or {}).get(fmt.id)).module()
-    return files
+
+
+def render_module(fmt: ir.Format, package: str, names: Names, behaviour: Behaviour | None = None) -> dict[str, str]:
+    """generated/python/<package>/<format>.py."""
+    return {f"python/{package}/{fmt.id}.py": PythonModule(fmt, names, behaviour).module()}

@@ -52,10 +52,15 @@ class PythonTarget(Target):
 
     naming = NamingPolicy("Python", "Python attribute", python_attr)
 
-    def render(self, ctx: Context) -> dict[str, str]:
-        from generator.targets.python.module import render_package
+    def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
+        from generator.targets.python.module import render_module
 
-        return render_package(list(ctx.formats), ctx.options.python_package, ctx.names[self.name], ctx.behaviours)
+        return render_module(fmt, ctx.options.python_package, ctx.names[self.name][fmt.id], ctx.behaviours.get(fmt.id))
+
+    def render_shared(self, ctx: Context) -> dict[str, str]:
+        from generator.targets.python.module import render_shared
+
+        return render_shared(list(ctx.formats), ctx.options.python_package)
 
     def shared_files(self, options: Options) -> frozenset[str]:
         base = f"python/{options.python_package}"
