@@ -1,15 +1,16 @@
-"""background: a worker process that renders the formats of the slow targets while the run goes on.
+"""background: worker processes that render the formats of the slow targets while the run goes on.
 
-A run starts the worker first thing (generator/build.py), before it reads a spec: the worker
-imports and warms up what the background targets need (Target.warm_up: datamodel-code-generator
-and black for pydantic) while the main process loads, lowers and checks the specs. The pipeline
-(core.generate) then hands it the formats those targets must render and renders the other
-targets itself; result() collects the worker's files when a format's turn comes.
+A run starts them first thing (generator/build.py), before it reads a spec: one process per
+background target (Target.background: Python and pydantic, whose black and
+datamodel-code-generator are most of a run), each importing and warming up what its target
+needs (Target.warm_up) while the main process loads, lowers and checks the specs. The pipeline
+(core.generate) then hands each the formats its target must render, renders the other targets
+itself, and collects the workers' files (result()) when a format's turn comes.
 
-A worker only ever makes a run faster, never different: where fork is unavailable, when the
-worker fails on a format or dies, result() is None and the caller renders that format itself
-(raising the real error, if there is one). The files come whole or not at all, and nothing
-here writes a file. The block's end stops a worker still running.
+Workers only ever make a run faster, never different: where fork is unavailable, when a worker
+fails on a format or dies, result() is None and the caller renders that format itself (raising
+the real error, if there is one). Files come whole or not at all, and nothing here writes a
+file. The block's end stops any worker still running.
 """
 
 from __future__ import annotations
@@ -25,92 +26,94 @@ if TYPE_CHECKING:
     from generator.targets.base import Context, Target
 
 
-class Worker:
-    """The one worker process of a run (use as a context manager)."""
+class Workers:
+    """The worker processes of a run, one per background target (use as a context manager)."""
 
     def __init__(self) -> None:
-        self.process: BaseProcess | None = None
-        self.connection: Connection | None = None
+        self.processes: dict[str, BaseProcess] = {}  # target name -> its worker
+        self.connections: dict[str, Connection] = {}
+        self.waiting: set[tuple[str, str]] = set()  # (target, format) handed to a worker, not yet collected
         self.done: dict[tuple[str, str], dict[str, str] | None] = {}
-        self.waiting: set[tuple[str, str]] = set()
 
-    def __enter__(self) -> Worker:
+    def __enter__(self) -> Workers:
         if sys.platform != "linux":
             return self  # fork elsewhere is unsafe or unavailable: everything renders in this process
         import multiprocessing
 
-        fork = multiprocessing.get_context("fork")  # the worker starts with this process's modules and active cache
+        from generator.targets import REGISTRY
+
+        fork = multiprocessing.get_context("fork")  # a worker starts with this process's modules and active cache
         for stream in (sys.stdout, sys.stderr):
-            stream.flush()  # else the worker could write out a second copy of what is buffered
-        ours, theirs = fork.Pipe()
-        self.process = fork.Process(target=_serve, args=(theirs, ours), daemon=True, name="chatspec-worker")
-        self.process.start()
-        theirs.close()
-        self.connection = ours
+            stream.flush()  # else a worker could write out a second copy of what is buffered
+        for target in REGISTRY:
+            if target.background:
+                ours, theirs = fork.Pipe()
+                # The worker closes this process's ends of every pipe so far, or a worker would never see one close.
+                ends = [ours, *self.connections.values()]
+                process = fork.Process(target=_serve, args=(target, theirs, ends), daemon=True, name=f"chatspec-{target.name}")
+                process.start()
+                theirs.close()
+                self.processes[target.name], self.connections[target.name] = process, ours
         return self
 
     def submit(self, ctx: Context, pairs: list[tuple[Target, ir.Format]]) -> None:
-        """Hand the worker these (target, format) pairs to render from ctx; without a worker, nothing."""
-        if self.connection is None or not pairs:
-            return
+        """Hand each pair's worker the format to render from ctx; a pair without a worker is left to the caller."""
         import threading
 
-        self.waiting = {(t.name, f.id) for t, f in pairs}
-        job = (ctx, [(t.name, f.id) for t, f in pairs])
-        # Sent from a thread: the worker reads it only when warmed up, and a pipe holds little.
-        threading.Thread(target=self._send, args=(self.connection, job), daemon=True).start()
+        jobs: dict[str, list[str]] = {}
+        for target, fmt in pairs:
+            if target.name in self.connections:
+                jobs.setdefault(target.name, []).append(fmt.id)
+                self.waiting.add((target.name, fmt.id))
+        for name in self.connections:
+            # Sent from a thread: a worker reads it only when warmed up, and a pipe holds little.
+            threading.Thread(target=self._send, args=(name, (ctx, jobs.get(name, []))), daemon=True).start()
 
-    def _send(self, connection: Connection, job: Any) -> None:
+    def _send(self, name: str, job: Any) -> None:
         try:
-            connection.send(job)
-        except Exception:  # noqa: BLE001 - unpicklable or a closed pipe: the caller renders the formats itself
-            self.waiting = set()
-            if self.process is not None:
-                self.process.terminate()  # so a result() waiting for it sees the pipe end
+            self.connections[name].send(job)
+        except Exception:  # noqa: BLE001 - unpicklable, or the worker is gone: the caller renders its formats
+            self.processes[name].terminate()  # so a result() waiting for it sees the pipe end
 
     def result(self, target: Target, fmt: ir.Format) -> dict[str, str] | None:
         """The worker's files of the format, or None when the caller must render it."""
         wanted = (target.name, fmt.id)
-        while wanted in self.waiting and wanted not in self.done and self.connection is not None:
+        connection = self.connections.get(target.name)
+        while wanted in self.waiting and wanted not in self.done and connection is not None:
             try:
-                name, format_id, files = self.connection.recv()
+                format_id, files = connection.recv()
             except (EOFError, OSError):  # the worker died: what it did not send is rendered here
-                self.connection.close()
-                self.connection = None
                 break
-            self.done[name, format_id] = files
+            self.done[target.name, format_id] = files
+        self.waiting.discard(wanted)
         return self.done.pop(wanted, None)
 
     def __exit__(self, *exc: object) -> None:
-        if self.connection is not None:
-            self.connection.close()
-            self.connection = None
-        if self.process is not None:
-            if self.process.is_alive():
-                self.process.terminate()
-            self.process.join()
-            self.process = None
+        for connection in self.connections.values():
+            connection.close()
+        for process in self.processes.values():
+            if process.is_alive():
+                process.terminate()
+            process.join()
+        self.connections.clear()
+        self.processes.clear()
 
 
-def _serve(connection: Connection, parents_end: Connection) -> None:
-    """The worker: warm up, then render each format it is handed, sending its files (None for a
+def _serve(target: Target, connection: Connection, parents_ends: list[Connection]) -> None:
+    """A worker: warm up, then render each format it is handed, sending its files (None for a
     format that failed: the caller renders it again and reports the error)."""
-    parents_end.close()  # so the worker sees the end of the pipe when the run no longer needs it
-    from generator.targets import REGISTRY
-
-    for target in REGISTRY:
-        if target.background:
-            target.warm_up()
+    for end in parents_ends:
+        end.close()  # so the worker sees its pipe end when the run no longer needs it
+    target.warm_up()
     try:
-        ctx, pairs = connection.recv()
+        ctx, format_ids = connection.recv()
     except EOFError:
         return  # nothing to render in the background this run
-    targets = {t.name: t for t in REGISTRY}
     formats = {f.id: f for f in ctx.formats}
-    for name, format_id in pairs:
+    for format_id in format_ids:
         try:
-            files: dict[str, str] | None = targets[name].render_format(formats[format_id], ctx)
+            files: dict[str, str] | None = target.render_format(formats[format_id], ctx)
         except Exception:  # noqa: BLE001 - reported where the caller renders the format again
             files = None
-        connection.send((name, format_id, files))
+        connection.send((format_id, files))
     connection.close()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator import cache
-from generator.background import Worker
+from generator.background import Workers
 
 
 def run_key(root: Path) -> str:
@@ -33,14 +33,14 @@ def generated_files(root: Path) -> dict[str, str]:
         found = cache.load("run", key, folder)
         if isinstance(found, dict):
             return found
-    with cache.active(folder), Worker() as worker:
-        # The worker starts first, so its warming up overlaps everything up to rendering (generator/background.py).
+    with cache.active(folder), Workers() as workers:
+        # The workers start first, so their warming up overlaps everything up to rendering (generator/background.py).
         from generator.core import check_versions, discover, generate, histories
         from generator.options import load_options
 
         # Generating first reports what is wrong in a spec before whether its version is locked.
         specs = discover(root / "specs", root)
-        files = generate(specs, options=load_options(root), history=histories(root / "specs"), worker=worker)
+        files = generate(specs, options=load_options(root), history=histories(root / "specs"), worker=workers)
         check_versions(root / "specs", root, specs)
     if folder is not None:
         cache.store("run", key, files, folder)

@@ -24,9 +24,13 @@ from generator.targets import REGISTRY
 from generator.targets.base import Context, Description, Target
 
 if TYPE_CHECKING:
-    from generator.background import Worker
+    from generator.background import Workers
 
 TARGETS = tuple(t.name for t in REGISTRY)
+
+# An import statement of a generated Python module: `from .a import x`, `from . import (a, b)`, `import pkg.a`.
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(?P<source>[\w.]+)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n]*)"
+                     r"|import[ \t]+(?P<absolute>[\w.]+))", re.M)
 
 
 def shared_files(options: Options = Options()) -> frozenset[str]:
@@ -83,14 +87,14 @@ def generate(
     targets: Iterable[str] = TARGETS,
     options: Options = Options(),
     history: dict[str, list[dict[str, object]]] | None = None,
-    worker: Worker | None = None,
+    worker: Workers | None = None,
 ) -> dict[str, str]:
     """Every generated file, keyed by its path under generated/ (history feeds the docs' changelogs).
 
     load -> lower -> export -> names (one pass per target language) -> descriptions (for the docs) -> render.
     While a cache is active (generator.cache), each target's files of each format are remembered by
-    what they are made from (format_key), so a run renders only the formats that changed; with
-    `background`, the formats of background targets render in a worker process meanwhile."""
+    what they are made from (format_key), so a run renders only the formats that changed; given
+    workers (generator.background), the background targets' formats render there meanwhile."""
     specs = list(specs)
     formats = tuple(lower(s) for s in specs)
     # Checked before any target renders: a spec change that breaks a behaviour's declarations is a SpecError.
@@ -105,9 +109,22 @@ def generate(
     for fmt in formats:
         if ctx.descriptions and any((t.name, fmt.id) not in remembered for t in wanted):
             ctx.descriptions[fmt.id]  # describing checks the code targets' names: before any target renders, as always
-    files: dict[str, str] = {}
+    offloaded = [(t, f) for t in wanted if t.background for f in formats if (t.name, f.id) not in remembered] if worker else []
     if worker is not None:
-        worker.submit(ctx, [(t, f) for t in wanted if t.background for f in formats if (t.name, f.id) not in remembered])
+        worker.submit(ctx, offloaded)
+    # While the workers render theirs, this process renders the other formats, keeping each outcome (its
+    # files or its error) for its turn below: the error reported is the first in registry order, as without workers.
+    outcomes: dict[tuple[str, str], dict[str, str] | Exception] = {}
+    if offloaded:
+        busy = {(t.name, f.id) for t, f in offloaded}
+        for target in wanted:
+            for fmt in formats:
+                if (target.name, fmt.id) not in remembered and (target.name, fmt.id) not in busy:
+                    try:
+                        outcomes[target.name, fmt.id] = target.render_format(fmt, ctx)
+                    except Exception as exc:  # noqa: BLE001 - raised again at its turn
+                        outcomes[target.name, fmt.id] = exc
+    files: dict[str, str] = {}
     for target in wanted:
         files.update(target.render_shared(ctx))
         for fmt in formats:
@@ -115,7 +132,11 @@ def generate(
             if pair in remembered:
                 files.update(remembered[pair])
                 continue
-            rendered = worker.result(target, fmt) if worker is not None else None
+            rendered = outcomes.pop(pair, None)
+            if isinstance(rendered, Exception):
+                raise rendered
+            if rendered is None and worker is not None:
+                rendered = worker.result(target, fmt)
             if rendered is None:
                 rendered = target.render_format(fmt, ctx)
             if pair in keys:
@@ -153,7 +174,7 @@ def check_python_examples(formats: list[ir.Format], files: dict[str, str], packa
     base = f"python/{package}/"
     modules = {path[len(base):-3]: text for path, text in files.items() if path.startswith(base) and path.endswith(".py")}
     keys = {fmt.id: cache.digest(["examples", cache.toolkit(TEMPLATES), package, fingerprint(fmt),
-                                  *(f"{m}\0{modules[m]}" for m in sorted(imported_modules(fmt.id, modules)))]) for fmt in formats}
+                                  *(f"{m}\0{modules[m]}" for m in sorted(imported_modules(fmt.id, modules, package)))]) for fmt in formats}
     unchecked = [fmt for fmt in formats if cache.load("examples", keys[fmt.id]) is None]
     if unchecked:
         check_examples_in_python(unchecked, files, package)
@@ -161,15 +182,31 @@ def check_python_examples(formats: list[ir.Format], files: dict[str, str], packa
         cache.store("examples", keys[fmt.id], True)
 
 
-def imported_modules(module: str, modules: dict[str, str]) -> set[str]:
-    """module, the package's __init__ and every module of the package it could import, directly or not:
-    each whose name its text mentions as a word (more than it imports, never less)."""
-    seen = {"__init__", module} & set(modules) | {module}
-    todo = list(seen)
+def imported_modules(module: str, modules: dict[str, str], package: str) -> set[str]:
+    """module and every module of the package its import statements reach, directly or not
+    (`from . import a`, `from .a import x`, `from <package>.a import x`, `import <package>.a`), with
+    what the package's __init__ imports (importing a module runs it). "__init__" itself is in only
+    when one of them reads the package's namespace (`from . import NAME` of no module, `import
+    <package>`): beyond its imports it holds FORMATS and __all__, which vary with the formats'
+    versions, and a bump of one format must not count as a change of every format's code."""
+    seen = {module}
+    todo = [module, "__init__"]
     while todo:
         text = modules.get(todo.pop(), "")
-        for other in modules:
-            if other not in seen and re.search(rf"(?<!\w){re.escape(other)}(?!\w)", text):
+        for found in _IMPORT.finditer(text):
+            source, names, absolute = found.group("source"), found.group("names"), found.group("absolute")
+            if absolute is not None:
+                path = absolute.split(".")
+                reached = ({"__init__"} | set(path[1:2])) if path[0] == package else set()
+            elif (inner := source.lstrip(".") if source.startswith(".") else source.removeprefix(package) if
+                  source.split(".")[0] == package else None) is None:
+                reached = set()  # another package
+            elif inner.lstrip("."):
+                reached = {inner.lstrip(".").split(".")[0]}
+            else:  # from . import a, B: modules, or names of the package's namespace
+                imported = {n.split(" as ")[0].strip() for n in names.strip("()").split(",") if n.strip()}
+                reached = imported & set(modules) | ({"__init__"} if imported - set(modules) else set())
+            for other in reached & set(modules) - seen:
                 seen.add(other)
                 todo.append(other)
     return seen & set(modules)

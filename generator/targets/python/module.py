@@ -18,7 +18,7 @@ from generator.pyformat import format_python
 from generator.render import header
 from generator.targets.python import encoders, parsers, types
 from generator.targets.python.fast import FastBuilder
-from generator.targets.python.literals import TEMPLATES
+from generator.targets.python.literals import TEMPLATES, py_str
 from generator.targets.python.views import (
     AliasView, ConstantView, EnumView, FieldView, Import, ImportLine, KnownValuesView, ModelView, ModuleView, ParserConst,
     Step,
@@ -190,8 +190,13 @@ def public_names(code: str) -> list[str]:
 def render_shared(formats: list[ir.Format], package: str) -> dict[str, str]:
     """The files of generated/python/<package>/ no format owns, keyed by path under generated/."""
     base = f"python/{package}"
+    # Format ids and versions that need no escapes are written as black writes them, so the file is
+    # black's output as rendered and a run that changed only a version needs no black.
+    plain = bool(formats) and all(re.fullmatch(r"[A-Za-z0-9_.+-]+", s) for f in formats for s in (f.id, f.version))
+    init = TEMPLATES.render("python/init.py.j2", header=header(None), formats=formats, package=package,
+                            quote=(lambda s: f'"{s}"') if plain else py_str)
     return {
-        f"{base}/__init__.py": format_python(TEMPLATES.render("python/init.py.j2", header=header(None), formats=formats, package=package)),
+        f"{base}/__init__.py": init if plain else format_python(init),
         f"{base}/_runtime.py": runtime.python_runtime(),
         f"{base}/py.typed": "",
     }

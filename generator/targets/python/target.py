@@ -51,6 +51,14 @@ class PythonTarget(Target):
     )
 
     naming = NamingPolicy("Python", "Python attribute", python_attr)
+    # black on each module is most of the Python target's time: on a core of its own.
+    background = True
+
+    def warm_up(self) -> None:
+        from generator import pyformat
+        from generator.targets.python import module  # noqa: F401 - imported ahead of the first format
+
+        pyformat.warm_up()
 
     def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
         from generator.targets.python.module import render_module
