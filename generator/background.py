@@ -65,15 +65,13 @@ class Workers:
             if target.name in self.connections:
                 jobs.setdefault(target.name, []).append(fmt.id)
                 self.waiting.add((target.name, fmt.id))
-        for name in self.connections:
+        for name in list(self.connections):
+            if name not in jobs:  # nothing for it this run: its warming up stops here, not at the run's end
+                self.connections.pop(name).close()
+                self.processes[name].terminate()
+                continue
             # Sent from a thread: a worker reads it only when warmed up, and a pipe holds little.
-            threading.Thread(target=self._send, args=(name, (ctx, jobs.get(name, []))), daemon=True).start()
-
-    def _send(self, name: str, job: Any) -> None:
-        try:
-            self.connections[name].send(job)
-        except Exception:  # noqa: BLE001 - unpicklable, or the worker is gone: the caller renders its formats
-            self.processes[name].terminate()  # so a result() waiting for it sees the pipe end
+            threading.Thread(target=_send, args=(self.connections[name], self.processes[name], (ctx, jobs[name])), daemon=True).start()
 
     def result(self, target: Target, fmt: ir.Format) -> dict[str, str] | None:
         """The worker's files of the format, or None when the caller must render it."""
@@ -97,6 +95,13 @@ class Workers:
             process.join()
         self.connections.clear()
         self.processes.clear()
+
+
+def _send(connection: Connection, process: BaseProcess, job: Any) -> None:
+    try:
+        connection.send(job)
+    except Exception:  # noqa: BLE001 - unpicklable, or the worker is gone: the caller renders its formats
+        process.terminate()  # so a result() waiting for it sees the pipe end
 
 
 def _serve(target: Target, connection: Connection, parents_ends: list[Connection]) -> None:

@@ -356,3 +356,21 @@ def test_the_python_package_init_is_rendered_black_clean_so_it_needs_no_black() 
     init = render_shared(formats, "chatformats")["python/chatformats/__init__.py"]
     assert pyformat._black(init) == init
     assert init == (ROOT / "generated" / "python" / "chatformats" / "__init__.py").read_text()
+
+
+def test_a_context_a_worker_cannot_be_sent_leaves_the_formats_to_the_main_process(project: Path) -> None:
+    import dataclasses
+
+    from generator.background import Workers
+    from generator.core import context, discover
+    from generator.lower import lower
+    from generator.targets import target
+
+    specs = discover(project / "specs", project)
+    formats = tuple(lower(s) for s in specs)
+    ctx = dataclasses.replace(context(specs, formats, described=False), history={"x": [{"unpicklable": lambda: None}]})
+    pydantic = target("pydantic")
+    with Workers() as workers:
+        workers.submit(ctx, [(pydantic, formats[0])])
+        assert workers.result(pydantic, formats[0]) is None  # not a hang: the caller renders it
+        assert workers.result(target("python"), formats[0]) is None  # never handed over
