@@ -51,7 +51,13 @@ class Workers:
                 # The worker closes this process's ends of every pipe so far, or a worker would never see one close.
                 ends = [ours, *self.connections.values()]
                 process = fork.Process(target=_serve, args=(target, theirs, ends), daemon=True, name=f"chatspec-{target.name}")
-                process.start()
+                try:
+                    process.start()
+                except Exception:  # noqa: BLE001 - e.g. run inside a daemonic process, which may have none: no workers
+                    ours.close()
+                    theirs.close()
+                    self.__exit__()
+                    return self
                 theirs.close()
                 self.processes[target.name], self.connections[target.name] = process, ours
         return self

@@ -374,3 +374,12 @@ def test_a_context_a_worker_cannot_be_sent_leaves_the_formats_to_the_main_proces
         workers.submit(ctx, [(pydantic, formats[0])])
         assert workers.result(pydantic, formats[0]) is None  # not a hang: the caller renders it
         assert workers.result(target("python"), formats[0]) is None  # never handed over
+
+
+def test_where_no_worker_can_start_everything_renders_in_the_main_process(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing.process
+
+    expected = _generate_in_process(project, None)
+    # A daemonic process may not start processes (e.g. chatspec called from a multiprocessing pool's worker).
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", lambda self: (_ for _ in ()).throw(AssertionError("daemonic")))
+    assert _generate_in_process(project, None, workers=True) == expected
