@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -383,3 +384,84 @@ def test_where_no_worker_can_start_everything_renders_in_the_main_process(projec
     # A daemonic process may not start processes (e.g. chatspec called from a multiprocessing pool's worker).
     monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", lambda self: (_ for _ in ()).throw(AssertionError("daemonic")))
     assert _generate_in_process(project, None, workers=True) == expected
+
+
+# --- black on the statements that changed only --------------------------------------------------
+
+
+def _raw_python_modules(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The Python target's modules as rendered, before black."""
+    from generator.core import context, discover
+    from generator.lower import lower
+    from generator.targets.python import module
+
+    raws: dict[str, str] = {}
+    monkeypatch.setattr(module, "format_python", lambda code, slot=None: raws.setdefault(str(slot), code))
+    specs = discover(ROOT / "specs", ROOT)
+    formats = tuple(lower(s) for s in specs)
+    ctx = context(specs, formats, described=False)
+    for fmt in formats[:3]:
+        module.PythonModule(fmt, ctx.names["python"][fmt.id], ctx.behaviours.get(fmt.id)).module()
+    monkeypatch.undo()
+    return raws
+
+
+def test_formatting_only_the_changed_statements_gives_blacks_output_for_the_whole_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    from generator import pyformat
+
+    rnd = random.Random(18)
+    used = 0
+    for slot, raw in _raw_python_modules(monkeypatch).items():
+        formatted = pyformat._black(raw)
+        lines = raw.split("\n")
+        edits = [raw.replace("(format ", "(format, edited, ", 1), re.sub(r'VERSION: Final = "', 'VERSION: Final = "1', raw, count=1)]
+        for _ in range(3):  # a longer string somewhere: a docstring, a message, a pattern
+            i = rnd.choice([i for i, line in enumerate(lines) if '"' in line])
+            j = lines[i].index('"') + 1
+            edits.append("\n".join([*lines[:i], lines[i][:j] + "word " * rnd.randint(1, 30) + lines[i][j:], *lines[i + 1:]]))
+        for edited in edits:
+            try:
+                compile(edited, slot, "exec")
+            except SyntaxError:
+                continue
+            quick = pyformat._changed_statements_only(raw, formatted, edited)
+            if quick is not None:
+                used += 1
+                assert quick == pyformat._black(edited), slot
+    assert used >= 6, "the edits are formatted statement by statement"
+
+
+def test_statements_whose_kind_or_surroundings_changed_are_formatted_with_the_whole_file() -> None:
+    from generator import pyformat
+
+    code = '"""Doc."""\n\nimport re\n\nX = 1\n\n\ndef f():\n    return 1\n'
+    formatted = pyformat._black(code)
+    refused = {
+        "a statement's kind": code.replace("X = 1", "import os"),
+        "the lines between statements": code.replace("X = 1\n", "X = 1\n# note\n"),
+        "a statement more": code + "Y = 2\n",
+        "fmt: comments": code.replace("X = 1", "X = 1  # fmt: skip"),
+        "two statements on one line": code.replace("X = 1", "X = 1; Y = 2"),
+        "a bare string after the docstring": code.replace("X = 1", "X = 1\n'''About X.'''").replace("'''About X.'''", "'''About X!'''"),
+    }
+    for what, edited in refused.items():
+        assert pyformat._changed_statements_only(code, formatted, edited) is None, what
+    with_note = '"""Doc."""\n\nX = 1\n"""About X."""\n'
+    assert pyformat._changed_statements_only(with_note, pyformat._black(with_note), with_note.replace("About", "Of")) is None
+    assert pyformat._changed_statements_only(code, formatted, code.replace("X = 1", "X   =   2")) == pyformat._black(code.replace("X = 1", "X = 2"))
+
+
+def test_a_slot_remembers_the_last_text_so_the_next_small_edit_formats_one_statement(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator import pyformat
+
+    code = '"""Doc."""\n\n' + "".join(f"def f{i}(a,b):\n    return (a,\n b)\n\n\n" for i in range(6))
+    formatted: list[str] = []
+    black = pyformat._black
+    monkeypatch.setattr(pyformat, "_black", lambda text: formatted.append(text) or black(text))
+    with cache.active(tmp_path / "memo"):
+        first = pyformat.format_python(code, slot="python/x.py")
+        edited = pyformat.format_python(code.replace("Doc.", "Doc, edited."), slot="python/x.py")
+    assert formatted == [code, '"""Doc, edited."""\n']
+    assert edited == black(code.replace("Doc.", "Doc, edited.")) and first == black(code)

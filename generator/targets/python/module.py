@@ -179,7 +179,7 @@ class PythonModule:
         code = TEMPLATES.render("python/module.py.j2", **{f.name: getattr(view, f.name) for f in fields(view)})
         for name, first, second in python_top_level_clashes(code)[:1]:
             raise clash_error(self.fmt, "Python", name, f"{first}, and {second}")
-        return format_python(code)
+        return format_python(code, slot=f"python/{self.fmt.id}.py")
 
 
 def public_names(code: str) -> list[str]:
