@@ -34,6 +34,7 @@ class Workers:
         self.connections: dict[str, Connection] = {}
         self.waiting: set[tuple[str, str]] = set()  # (target, format) handed to a worker, not yet collected
         self.done: dict[tuple[str, str], dict[str, str] | None] = {}
+        self.queues: dict[str, _Jobs] = {}  # target name -> its jobs, shared with its worker
 
     def __enter__(self) -> Workers:
         if sys.platform != "linux":
@@ -47,10 +48,11 @@ class Workers:
             stream.flush()  # else a worker could write out a second copy of what is buffered
         for target in REGISTRY:
             if target.background:
+                jobs = _Jobs(fork.Lock(), fork.Value("i", 0, lock=False), fork.Value("i", 0, lock=False))
                 ours, theirs = fork.Pipe()
                 # The worker closes this process's ends of every pipe so far, or a worker would never see one close.
                 ends = [ours, *self.connections.values()]
-                process = fork.Process(target=_serve, args=(target, theirs, ends), daemon=True, name=f"chatspec-{target.name}")
+                process = fork.Process(target=_serve, args=(target, theirs, ends, jobs), daemon=True, name=f"chatspec-{target.name}")
                 try:
                     process.start()
                 except Exception:  # noqa: BLE001 - e.g. run inside a daemonic process, which may have none: no workers
@@ -60,6 +62,7 @@ class Workers:
                     return self
                 theirs.close()
                 self.processes[target.name], self.connections[target.name] = process, ours
+                self.queues[target.name] = jobs
         return self
 
     def submit(self, ctx: Context, pairs: list[tuple[Target, ir.Format]]) -> None:
@@ -76,8 +79,25 @@ class Workers:
                 self.connections.pop(name).close()
                 self.processes[name].terminate()
                 continue
+            queue = self.queues[name]
+            with queue.lock:
+                queue.ids, queue.back.value = jobs[name], len(jobs[name])
             # Sent from a thread: a worker reads it only when warmed up, and a pipe holds little.
             threading.Thread(target=_send, args=(self.connections[name], self.processes[name], (ctx, jobs[name])), daemon=True).start()
+
+    def take(self, target: Target) -> str | None:
+        """A format the target's worker has not started, taken back for the caller to render (the last
+        of its list, while at least two are left: the worker keeps one it is warmed up for); or None."""
+        queue = self.queues.get(target.name)
+        if queue is None or target.name not in self.connections:
+            return None
+        with queue.lock:
+            if queue.back.value - queue.front.value < 2:
+                return None
+            queue.back.value -= 1
+            format_id = queue.ids[queue.back.value]
+        self.waiting.discard((target.name, format_id))
+        return format_id
 
     def result(self, target: Target, fmt: ir.Format) -> dict[str, str] | None:
         """The worker's files of the format, or None when the caller must render it."""
@@ -110,7 +130,18 @@ def _send(connection: Connection, process: BaseProcess, job: Any) -> None:
         process.terminate()  # so a result() waiting for it sees the pipe end
 
 
-def _serve(target: Target, connection: Connection, parents_ends: list[Connection]) -> None:
+class _Jobs:
+    """A worker's list of formats, shared with the main process: the worker takes them from the
+    front, the main process may take some back from the end (Workers.take)."""
+
+    def __init__(self, lock: Any, front: Any, back: Any) -> None:
+        self.lock = lock
+        self.front = front  # the next format the worker starts (shared memory)
+        self.back = back  # one past the last format left to the worker (shared memory)
+        self.ids: list[str] = []  # the formats (each side has its copy)
+
+
+def _serve(target: Target, connection: Connection, parents_ends: list[Connection], jobs: _Jobs) -> None:
     """A worker: warm up, then render each format it is handed, sending its files (None for a
     format that failed: the caller renders it again and reports the error)."""
     for end in parents_ends:
@@ -121,7 +152,12 @@ def _serve(target: Target, connection: Connection, parents_ends: list[Connection
     except EOFError:
         return  # nothing to render in the background this run
     formats = {f.id: f for f in ctx.formats}
-    for format_id in format_ids:
+    while True:
+        with jobs.lock:
+            if jobs.front.value >= jobs.back.value:
+                break
+            format_id = format_ids[jobs.front.value]
+            jobs.front.value += 1
         try:
             files: dict[str, str] | None = target.render_format(formats[format_id], ctx)
         except Exception:  # noqa: BLE001 - reported where the caller renders the format again

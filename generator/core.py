@@ -120,10 +120,13 @@ def generate(
         for target in wanted:
             for fmt in formats:
                 if (target.name, fmt.id) not in remembered and (target.name, fmt.id) not in busy:
-                    try:
-                        outcomes[target.name, fmt.id] = target.render_format(fmt, ctx)
-                    except Exception as exc:  # noqa: BLE001 - raised again at its turn
-                        outcomes[target.name, fmt.id] = exc
+                    outcomes[target.name, fmt.id] = _attempt(target, fmt, ctx)
+    while worker is not None:  # then it takes back formats a worker has not started, from the end of their lists
+        taken = [(t, format_id) for t in wanted if t.background and (format_id := worker.take(t)) is not None]
+        if not taken:
+            break
+        for target, format_id in taken:
+            outcomes[target.name, format_id] = _attempt(target, next(f for f in formats if f.id == format_id), ctx)
     files: dict[str, str] = {}
     for target in wanted:
         files.update(target.render_shared(ctx))
@@ -146,6 +149,14 @@ def generate(
             # The examples run through the generated Python as its users will (their errors are what the docs show).
             check_python_examples(list(formats), files, options.python_package)
     return dict(sorted(files.items()))
+
+
+def _attempt(target: Target, fmt: ir.Format, ctx: Context) -> dict[str, str] | Exception:
+    """The target's files of the format, or the error rendering them raised (raised again at its turn)."""
+    try:
+        return target.render_format(fmt, ctx)
+    except Exception as exc:  # noqa: BLE001 - kept, not swallowed
+        return exc
 
 
 def format_key(target: Target, fmt: ir.Format, ctx: Context) -> str:
