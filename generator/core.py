@@ -109,7 +109,9 @@ def generate(
     for fmt in formats:
         if ctx.descriptions and any((t.name, fmt.id) not in remembered for t in wanted):
             ctx.descriptions[fmt.id]  # describing checks the code targets' names: before any target renders, as always
-    offloaded = [(t, f) for t in wanted if t.background for f in formats if (t.name, f.id) not in remembered] if worker else []
+    # Largest first (by its schema, a fair guess of the work): the formats taken back from the end are the small ones.
+    by_size = sorted(formats, key=lambda f: -len(json.dumps(ctx.schemas[f.id])))
+    offloaded = [(t, f) for t in wanted if t.background for f in by_size if (t.name, f.id) not in remembered] if worker else []
     if worker is not None:
         worker.submit(ctx, offloaded)
     # While the workers render theirs, this process renders the other formats, keeping each outcome (its
@@ -121,12 +123,12 @@ def generate(
             for fmt in formats:
                 if (target.name, fmt.id) not in remembered and (target.name, fmt.id) not in busy:
                     outcomes[target.name, fmt.id] = _attempt(target, fmt, ctx)
-    while worker is not None:  # then it takes back formats a worker has not started, from the end of their lists
-        taken = [(t, format_id) for t in wanted if t.background and (format_id := worker.take(t)) is not None]
-        if not taken:
+    while worker is not None:  # then it takes back a format a worker has not started, the first target's first
+        taken = next(((t, format_id) for t in wanted if t.background and (format_id := worker.take(t)) is not None), None)
+        if taken is None:
             break
-        for target, format_id in taken:
-            outcomes[target.name, format_id] = _attempt(target, next(f for f in formats if f.id == format_id), ctx)
+        target, format_id = taken
+        outcomes[target.name, format_id] = _attempt(target, next(f for f in formats if f.id == format_id), ctx)
     files: dict[str, str] = {}
     for target in wanted:
         files.update(target.render_shared(ctx))
