@@ -2,19 +2,106 @@
 
 Every Python file chatspec writes (the Python and pydantic targets) goes through
 format_python, so they are formatted alike; black is most of an uncached run's time.
+
+A file that changed a little since its last run (one spec's description, its version)
+need not be formatted whole: given the name of its slot (e.g. "python/chat_event.py"),
+format_python remembers the last text it formatted there and black's output for it, and
+formats only the top-level statements that changed, keeping black's output for the rest
+(`_changed_statements_only`). That holds exactly what black does where it applies, and is
+refused (the whole file is formatted) wherever black's output for a statement could depend
+on its neighbours: another statement count or kind, changed lines between statements, a
+bare string that is not the module docstring, `fmt:` comments, several statements on a line.
 """
 
 from __future__ import annotations
 
+import ast
+
 from generator import cache
 
 
-def format_python(code: str) -> str:
-    """black's output for code (target Python 3.11)."""
-    return cache.memo("black", [*cache.tool_versions("black"), "py311", code], lambda: _black(code))
+def format_python(code: str, slot: str | None = None) -> str:
+    """black's output for code (target Python 3.11); `slot` names where the text is formatted
+    run after run, so a small change formats only the statements that changed."""
+    version = [*cache.tool_versions("black"), "py311"]
+    if slot is None or cache.current() is None:
+        return cache.memo("black", [*version, code], lambda: _black(code))
+
+    def compute() -> str:
+        last = cache.load("black-slot", cache.digest(["black-slot", *version, slot]))
+        if isinstance(last, dict) and isinstance(last.get("code"), str) and isinstance(last.get("black"), str):
+            done = _changed_statements_only(last["code"], last["black"], code)
+            if done is not None:
+                return done
+        return _black(code)
+
+    formatted = cache.memo("black", [*version, code], compute)
+    cache.store("black-slot", cache.digest(["black-slot", *version, slot]), {"code": code, "black": formatted})
+    return formatted
 
 
 def _black(code: str) -> str:
     import black  # late: a run whose formatting is all cached need not import it
 
     return black.format_str(code, mode=black.Mode(target_versions={black.TargetVersion.PY311}))
+
+
+def warm_up() -> None:
+    """Import black and format a line: a worker does it before its first module arrives."""
+    _black("x = ( 1, )\n")
+
+
+def _statements(code: str) -> tuple[list[str], list[str], list[str]] | None:
+    """(gaps, statements, kinds): the text between top-level statements (blank lines, comments;
+    one more gap than statements), each statement's lines, and its kind; None where they do not
+    split into whole lines."""
+    try:
+        body = ast.parse(code).body
+    except SyntaxError:
+        return None
+    lines = code.splitlines(keepends=True)
+    gaps, statements, kinds = [], [], []
+    at = 0
+    for node in body:
+        first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))]) - 1
+        if first < at or node.end_lineno is None:
+            return None  # two statements on one line
+        gaps.append("".join(lines[at:first]))
+        statements.append("".join(lines[first:node.end_lineno]))
+        string = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+        # A string's quotes too: black treats a triple-quoted one apart.
+        kinds.append(f"{type(node).__name__}:{len(getattr(node, 'decorator_list', []))}:{statements[-1].lstrip()[:4] + ':string' if string else ''}")
+        at = node.end_lineno
+    gaps.append("".join(lines[at:]))
+    return gaps, statements, kinds
+
+
+def _changed_statements_only(last_code: str, last_black: str, code: str) -> str | None:
+    """black's output for code, from black's output for last_code, formatting only the top-level
+    statements that changed; None where that might not be black's output for the whole file."""
+    if "fmt:" in code or "fmt:" in last_code:
+        return None  # fmt: off/on and skip regions can span statements
+    old, new, out = _statements(last_code), _statements(code), _statements(last_black)
+    if old is None or new is None or out is None:
+        return None
+    (old_gaps, old_statements, old_kinds), (new_gaps, new_statements, new_kinds) = old, new
+    out_gaps, out_statements, out_kinds = out
+    if old_gaps != new_gaps or old_kinds != new_kinds or out_kinds != old_kinds:
+        return None  # black's blank lines between statements follow their kinds and the lines between them
+    changed = [i for i, (a, b) in enumerate(zip(old_statements, new_statements)) if a != b]
+    if not changed or len(changed) * 2 > len(new_statements):
+        return None
+    if any(i > 0 and new_kinds[i].endswith(":string") for i in changed):
+        return None  # alone, a bare string would be formatted as a module docstring
+    parts = []
+    for i, statement in enumerate(out_statements):
+        parts.append(out_gaps[i])
+        if i in changed:
+            formatted = _black(new_statements[i])
+            if formatted.count("\n") == 0 or not formatted.endswith("\n") or formatted.endswith("\n\n"):
+                return None
+            parts.append(formatted)
+        else:
+            parts.append(statement)
+    parts.append(out_gaps[-1])
+    return "".join(parts)

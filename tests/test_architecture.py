@@ -109,8 +109,9 @@ def test_no_target_imports_another_target() -> None:
                        "move what both need into a pipeline stage:\n" + "\n".join(found))
 
 
-# The stages that run the targets, and what of generator.targets they may import: the registry and the contract.
-RUNS_TARGETS = {"generator.core", "generator.cli", "generator.vendor"}
+# The stages that run the targets (background: the worker that renders some of them), and what of
+# generator.targets they may import: the registry and the contract.
+RUNS_TARGETS = {"generator.core", "generator.cli", "generator.vendor", "generator.background"}
 REGISTRY_MODULES = {"generator.targets", "generator.targets.base"}
 
 
@@ -459,8 +460,8 @@ class _FakeTarget(Target):
         self.name = name
         self.vendoring = vendoring
 
-    def render(self, ctx: Context) -> dict[str, str]:
-        return {f"{self.name}/{f.id}.txt": f.id for f in ctx.formats}
+    def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
+        return {f"{self.name}/{fmt.id}.txt": fmt.id}
 
     def describe(self, fmt: ir.Format, ctx: Context) -> Description:
         fields = {(m.name, f.wire_name): f"fake_{f.wire_name}" for m in fmt.models for f in m.fields}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -183,3 +184,350 @@ def test_an_edited_runtime_source_misses_the_run_cache(project: Path, tmp_path: 
     (runtime / "go" / "internal" / "rt" / "extra.go").write_text("package rt\n", encoding="utf-8")
     keys.append(key())
     assert len(set(keys)) == len(keys), keys
+
+
+# --- the edit loop: each format's files and example checks remembered; workers ----------------
+
+
+def _generate_in_process(root: Path, folder: Path | None, workers: bool = False) -> dict[str, str]:
+    from generator.background import Workers
+    from generator.core import discover, generate, histories
+    from generator.options import load_options
+
+    with cache.active(folder):
+        specs = discover(root / "specs", root)
+        if not workers:
+            return generate(specs, options=load_options(root), history=histories(root / "specs"))
+        with Workers() as running:
+            return generate(specs, options=load_options(root), history=histories(root / "specs"), worker=running)
+
+
+def _edit_description(root: Path, fmt: str) -> None:
+    spec = root / "specs" / fmt / "spec.json"
+    document = json.loads(spec.read_text())
+    document["description"] += " Edited."
+    spec.write_text(json.dumps(document, indent=2))
+
+
+def _count_renders(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    from generator.targets import REGISTRY
+
+    calls: list[tuple[str, str]] = []
+    for target in REGISTRY:
+        def counted(fmt, ctx, original=target.render_format, name=target.name):  # type: ignore[no-untyped-def]
+            calls.append((name, fmt.id))
+            return original(fmt, ctx)
+        monkeypatch.setattr(target, "render_format", counted)
+    return calls
+
+
+def test_after_editing_one_spec_only_that_format_is_rendered_again_and_the_files_are_the_uncached_ones(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator import examples
+
+    folder = tmp_path / "memo"
+    _generate_in_process(project, folder)
+    _edit_description(project, "chat_event")
+    calls = _count_renders(monkeypatch)
+    checked: list[str] = []
+    check = examples.check_examples_in_python
+    monkeypatch.setattr("generator.core.check_examples_in_python",
+                        lambda formats, files, package: (checked.extend(f.id for f in formats), check(formats, files, package)))
+    edited = _generate_in_process(project, folder)
+    assert sorted({fmt for _, fmt in calls}) == ["chat_event"]
+    assert sorted(calls) == sorted((t, "chat_event") for t in {name for name, _ in calls})
+    assert len(calls) == 6, calls  # once per target
+    assert checked == ["chat_event"]  # the other formats' examples passed the very same modules before
+    monkeypatch.undo()
+    assert edited == _generate_in_process(project, None)
+
+
+def test_a_format_key_changes_with_each_input_the_files_are_made_from(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from generator.core import context, discover, format_key
+    from generator.lower import lower
+    from generator.options import Options
+    from generator.targets import target
+
+    specs = discover(project / "specs", project)
+    formats = tuple(lower(s) for s in specs)
+    ctx = context(specs, formats)
+    fmt = next(f for f in formats if f.id == "chat_modality")  # it has behaviour
+    docs, python = target("docs"), target("python")
+    key = format_key(docs, fmt, ctx)
+    assert key == format_key(docs, fmt, context(specs, formats)), "the key is stable"
+    changed = {
+        "target": format_key(python, fmt, ctx),
+        "IR": format_key(docs, dataclasses.replace(fmt, description=fmt.description + " Edited."), ctx),
+        "schema": format_key(docs, fmt, dataclasses.replace(ctx, schemas={**ctx.schemas, fmt.id: {**ctx.schemas[fmt.id], "title": "x"}})),
+        "plain schema": format_key(docs, fmt, dataclasses.replace(
+            ctx, plain_schemas={**ctx.plain_schemas, fmt.id: {**ctx.plain_schemas[fmt.id], "title": "x"}})),
+        "options": format_key(docs, fmt, dataclasses.replace(ctx, options=Options(python_package="other"))),
+        "history": format_key(docs, fmt, dataclasses.replace(ctx, history={fmt.id: [{"version": "9.9.9", "class": "major", "changes": []}]})),
+        "behaviour": format_key(docs, fmt, dataclasses.replace(ctx, behaviours={
+            **ctx.behaviours, fmt.id: dataclasses.replace(ctx.behaviours[fmt.id], texts={**ctx.behaviours[fmt.id].texts, "docs": "edited"})})),
+        # The docs page's navigation label depends on every format's title.
+        "another format's title": format_key(docs, fmt, dataclasses.replace(ctx, formats=tuple(
+            dataclasses.replace(f, title=fmt.title) if f.id == "chat_event" else f for f in formats))),
+    }
+    cache.toolkit.cache_clear()
+    monkeypatch.setattr(cache, "tool_versions", lambda *names: ["black==0.0.0"])
+    changed["tool versions"] = format_key(docs, fmt, ctx)
+    cache.toolkit.cache_clear()
+    monkeypatch.undo()
+    assert format_key(docs, fmt, ctx) == key
+    same = [what for what, other in changed.items() if other == key]
+    assert not same, f"the key does not change with: {same}"
+
+
+def test_chatspecs_own_source_is_part_of_every_format_key(tmp_path: Path) -> None:
+    templates = tmp_path / "templates"
+    shutil.copytree(ROOT / "templates", templates)
+    before = cache.toolkit(templates)
+    (templates / "python" / "init.py.j2").write_text((templates / "python" / "init.py.j2").read_text() + "\n")
+    cache.toolkit.cache_clear()
+    assert cache.toolkit(templates) != before
+    cache.toolkit.cache_clear()
+
+
+def test_the_examples_check_of_a_format_is_keyed_by_every_module_its_imports_reach() -> None:
+    from generator.core import imported_modules
+
+    modules = {"__init__": "from ._runtime import X\nFORMATS = {'a': '1.0.0', 'd': '1.0.0'}", "_runtime": "import re\n", "c": "", "e": "",
+               "f": "", "a": "from . import b_v1\nx = 1", "b_v1": "from .c import y\nimport json\n",
+               "d": "from . import (\n    e as ee,\n    _runtime,\n)\nimport pkg.f\nfrom other.a import z\n",
+               "g": "from . import FORMATS\n", "h": "import pkg\n", "i": "from pkg.c import y\nfrom pkg import f\n"}
+    assert imported_modules("a", modules, "pkg") == {"a", "_runtime", "b_v1", "c"}
+    assert imported_modules("d", modules, "pkg") == {"d", "_runtime", "e", "f", "__init__"}  # `import pkg.f` binds pkg
+    # The __init__'s FORMATS changes with every bump: only a module reading the package's namespace depends on it.
+    assert imported_modules("c", modules, "pkg") == {"c", "_runtime"}
+    assert imported_modules("g", modules, "pkg") == {"g", "_runtime", "__init__"}
+    assert imported_modules("h", modules, "pkg") == {"h", "_runtime", "__init__"}
+    assert imported_modules("i", modules, "pkg") == {"i", "_runtime", "c", "f"}
+
+
+def test_a_remembered_example_check_is_not_trusted_for_a_changed_module(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator import core
+
+    folder = tmp_path / "memo"
+    files = _generate_in_process(project, folder)
+    specs = core.discover(project / "specs", project)
+    formats = [core.lower(s) for s in specs]
+    ran: list[str] = []
+    monkeypatch.setattr(core, "check_examples_in_python", lambda fmts, files, package: ran.extend(f.id for f in fmts))
+    with cache.active(folder):
+        core.check_python_examples(formats, files, "chatformats")
+        assert ran == []
+        runtime = "python/chatformats/_runtime.py"
+        core.check_python_examples(formats, {**files, runtime: files[runtime] + "\n# changed\n"}, "chatformats")
+    assert ran == [f.id for f in formats]  # every module imports the runtime
+
+
+def test_the_python_and_pydantic_formats_render_in_worker_processes(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.targets import target
+
+    parent = os.getpid()
+    for name in ("python", "pydantic"):
+        original = target(name).render_format
+
+        def in_a_worker(fmt, ctx, original=original):  # type: ignore[no-untyped-def]
+            files = original(fmt, ctx)
+            return {path: f"{text}# rendered in {'this process' if os.getpid() == parent else 'a worker'}" for path, text in files.items()}
+        monkeypatch.setattr(target(name), "render_format", in_a_worker)
+    files = _generate_in_process(project, None, workers=True)
+    marked = {path: text.rpartition("# rendered in ")[2] for path, text in files.items() if "# rendered in " in text}
+    assert len(marked) == 10, marked
+    for name in ("python", "pydantic"):
+        # The main process may take back formats a worker has not started, once it rendered the other targets.
+        assert "a worker" in {where for path, where in marked.items() if path.startswith(f"{name}/")}, marked
+
+
+def test_the_main_process_takes_back_only_formats_a_worker_has_not_started_and_leaves_it_the_last(project: Path) -> None:
+    from generator.background import Workers
+    from generator.core import context, discover
+    from generator.lower import lower
+    from generator.targets import target
+
+    specs = discover(project / "specs", project)
+    formats = tuple(lower(s) for s in specs)
+    ctx = context(specs, formats, described=False)
+    python, pydantic = target("python"), target("pydantic")
+    with Workers() as workers:
+        workers.submit(ctx, [(python, f) for f in formats] + [(pydantic, formats[0])])
+        taken = []
+        while (format_id := workers.take(python)) is not None:
+            taken.append(format_id)
+        assert workers.take(pydantic) is None  # its only format stays with the worker warmed up for it
+        assert taken == [f.id for f in formats][len(formats) - len(taken):][::-1]  # from the end
+        assert len(taken) < len(formats)
+        started = [f for f in formats if f.id not in taken]
+        assert all(workers.result(python, f) is not None for f in started)
+        assert all(workers.result(python, f) is None for f in formats if f.id in taken)  # not rendered twice
+
+
+def test_a_worker_that_dies_or_fails_leaves_its_formats_to_the_main_process(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator import background
+    from generator.targets import target
+
+    expected = _generate_in_process(project, None)
+    monkeypatch.setattr(background, "_serve", lambda *args: os._exit(3))  # dies at once (the worker is forked with this patch)
+    assert _generate_in_process(project, None, workers=True) == expected
+    monkeypatch.undo()
+    parent = os.getpid()
+    original = target("pydantic").render_format
+
+    def fails_in_a_worker(fmt, ctx):  # type: ignore[no-untyped-def]
+        if os.getpid() != parent:
+            if fmt.id == "chat_event":
+                os._exit(4)  # killed mid-run, after sending some formats
+            raise RuntimeError("worker failure")
+        return original(fmt, ctx)
+    monkeypatch.setattr(target("pydantic"), "render_format", fails_in_a_worker)
+    assert _generate_in_process(project, None, workers=True) == expected
+
+
+def test_a_spec_error_is_the_same_with_workers_and_nothing_is_remembered_for_it(project: Path, tmp_path: Path) -> None:
+    from generator.errors import SpecError
+
+    spec = project / "specs" / "chat_event" / "spec.json"
+    document = json.loads(spec.read_text())
+    document["$defs"]["Bogus"] = {"type": "object", "properties": {"x": {"type": "string", "patern": "a"}}}
+    spec.write_text(json.dumps(document))
+    errors = []
+    for folder, workers in ((None, False), (tmp_path / "memo", True), (tmp_path / "memo", True)):
+        with pytest.raises(SpecError) as raised:
+            _generate_in_process(project, folder, workers=workers)
+        errors.append(str(raised.value))
+    assert errors[0] == errors[1] == errors[2]
+
+
+def test_the_python_package_init_is_rendered_black_clean_so_it_needs_no_black() -> None:
+    from generator import pyformat
+    from generator.core import discover
+    from generator.lower import lower
+    from generator.targets.python.module import render_shared
+
+    formats = [lower(s) for s in discover(ROOT / "specs", ROOT)]
+    init = render_shared(formats, "chatformats")["python/chatformats/__init__.py"]
+    assert pyformat._black(init) == init
+    assert init == (ROOT / "generated" / "python" / "chatformats" / "__init__.py").read_text()
+
+
+def test_a_context_a_worker_cannot_be_sent_leaves_the_formats_to_the_main_process(project: Path) -> None:
+    import dataclasses
+
+    from generator.background import Workers
+    from generator.core import context, discover
+    from generator.lower import lower
+    from generator.targets import target
+
+    specs = discover(project / "specs", project)
+    formats = tuple(lower(s) for s in specs)
+    ctx = dataclasses.replace(context(specs, formats, described=False), history={"x": [{"unpicklable": lambda: None}]})
+    pydantic = target("pydantic")
+    with Workers() as workers:
+        workers.submit(ctx, [(pydantic, formats[0])])
+        assert workers.result(pydantic, formats[0]) is None  # not a hang: the caller renders it
+        assert workers.result(target("python"), formats[0]) is None  # never handed over
+
+
+def test_where_no_worker_can_start_everything_renders_in_the_main_process(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing.process
+
+    expected = _generate_in_process(project, None)
+    # A daemonic process may not start processes (e.g. chatspec called from a multiprocessing pool's worker).
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", lambda self: (_ for _ in ()).throw(AssertionError("daemonic")))
+    assert _generate_in_process(project, None, workers=True) == expected
+
+
+# --- black on the statements that changed only --------------------------------------------------
+
+
+def _raw_python_modules(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The Python target's modules as rendered, before black."""
+    from generator.core import context, discover
+    from generator.lower import lower
+    from generator.targets.python import module
+
+    raws: dict[str, str] = {}
+    monkeypatch.setattr(module, "format_python", lambda code, slot=None: raws.setdefault(str(slot), code))
+    specs = discover(ROOT / "specs", ROOT)
+    formats = tuple(lower(s) for s in specs)
+    ctx = context(specs, formats, described=False)
+    for fmt in formats[:3]:
+        module.PythonModule(fmt, ctx.names["python"][fmt.id], ctx.behaviours.get(fmt.id)).module()
+    monkeypatch.undo()
+    return raws
+
+
+def test_formatting_only_the_changed_statements_gives_blacks_output_for_the_whole_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    from generator import pyformat
+
+    rnd = random.Random(18)
+    used = 0
+    for slot, raw in _raw_python_modules(monkeypatch).items():
+        formatted = pyformat._black(raw)
+        lines = raw.split("\n")
+        edits = [raw.replace("(format ", "(format, edited, ", 1), re.sub(r'VERSION: Final = "', 'VERSION: Final = "1', raw, count=1)]
+        for _ in range(3):  # a longer string somewhere: a docstring, a message, a pattern
+            i = rnd.choice([i for i, line in enumerate(lines) if '"' in line])
+            j = lines[i].index('"') + 1
+            edits.append("\n".join([*lines[:i], lines[i][:j] + "word " * rnd.randint(1, 30) + lines[i][j:], *lines[i + 1:]]))
+        for edited in edits:
+            try:
+                compile(edited, slot, "exec")
+            except SyntaxError:
+                continue
+            quick = pyformat._changed_statements_only(raw, formatted, edited)
+            if quick is not None:
+                used += 1
+                assert quick == pyformat._black(edited), slot
+    assert used >= 6, "the edits are formatted statement by statement"
+
+
+def test_statements_whose_kind_or_surroundings_changed_are_formatted_with_the_whole_file() -> None:
+    from generator import pyformat
+
+    code = '"""Doc."""\n\nimport re\n\nX = 1\n\n\ndef f():\n    return 1\n'
+    formatted = pyformat._black(code)
+    refused = {
+        "a statement's kind": code.replace("X = 1", "import os"),
+        "the lines between statements": code.replace("X = 1\n", "X = 1\n# note\n"),
+        "a statement more": code + "Y = 2\n",
+        "fmt: comments": code.replace("X = 1", "X = 1  # fmt: skip"),
+        "two statements on one line": code.replace("X = 1", "X = 1; Y = 2"),
+        "a bare string after the docstring": code.replace("X = 1", "X = 1\n'''About X.'''").replace("'''About X.'''", "'''About X!'''"),
+    }
+    for what, edited in refused.items():
+        assert pyformat._changed_statements_only(code, formatted, edited) is None, what
+    with_note = '"""Doc."""\n\nX = 1\n"""About X."""\n'
+    assert pyformat._changed_statements_only(with_note, pyformat._black(with_note), with_note.replace("About", "Of")) is None
+    assert pyformat._changed_statements_only(code, formatted, code.replace("X = 1", "X   =   2")) == pyformat._black(code.replace("X = 1", "X = 2"))
+
+
+def test_a_slot_remembers_the_last_text_so_the_next_small_edit_formats_one_statement(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator import pyformat
+
+    code = '"""Doc."""\n\n' + "".join(f"def f{i}(a,b):\n    return (a,\n b)\n\n\n" for i in range(6))
+    formatted: list[str] = []
+    black = pyformat._black
+    monkeypatch.setattr(pyformat, "_black", lambda text: formatted.append(text) or black(text))
+    with cache.active(tmp_path / "memo"):
+        first = pyformat.format_python(code, slot="python/x.py")
+        edited = pyformat.format_python(code.replace("Doc.", "Doc, edited."), slot="python/x.py")
+    assert formatted == [code, '"""Doc, edited."""\n']
+    assert edited == black(code.replace("Doc.", "Doc, edited.")) and first == black(code)
+
+
+def test_workers_start_only_when_a_core_is_idle(monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator import build
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    for load, idle in ((0.4, True), (1.0, True), (1.5, False), (3.0, False)):
+        monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, load, load))
+        assert build.idle_core() is idle, load
+    monkeypatch.setattr(os, "getloadavg", lambda: (_ for _ in ()).throw(OSError("no load average here")))
+    assert build.idle_core() is False

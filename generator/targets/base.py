@@ -67,9 +67,36 @@ class Target(ABC):
     # ("go", ".go") reads `go = "go.go"` of specs/<format>/behaviour/behaviour.toml; None: it places none.
     behaviour: tuple[str, str] | None = None
 
-    @abstractmethod
+    # True: the pipeline renders this target's formats in a worker process, overlapped with the
+    # other targets (render_format must then read nothing but the Context; e.g. pydantic, whose
+    # datamodel-code-generator and black take longer than all the other targets together).
+    background: bool = False
+
     def render(self, ctx: Context) -> dict[str, str]:
-        """{path under generated/: text} for every file of this target."""
+        """{path under generated/: text} for every file of this target: the shared files and each format's."""
+        files = self.render_shared(ctx)
+        for fmt in ctx.formats:
+            files.update(self.render_format(fmt, ctx))
+        return files
+
+    @abstractmethod
+    def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
+        """The files one format owns. A pure function of the format's own part of the Context (its IR,
+        schemas, names, descriptions, behaviour and history, and the options) plus format_inputs:
+        the pipeline remembers it by those and skips it for a format that did not change."""
+
+    def render_shared(self, ctx: Context) -> dict[str, str]:
+        """The files no single format owns (an index, a runtime, a package marker); rendered every run."""
+        return {}
+
+    def warm_up(self) -> None:
+        """For a background target: import (and run once on a small input) what render_format needs.
+        The worker does it while the run loads the specs, before the first format reaches it."""
+
+    def format_inputs(self, fmt: ir.Format, ctx: Context) -> tuple[str, ...]:
+        """What render_format reads of the other formats, as text (e.g. the docs' navigation label,
+        which depends on every format's title); () when it reads only its own format."""
+        return ()
 
     def shared_files(self, options: Options) -> frozenset[str]:
         """Files no single format owns (runtimes, package markers); golden cases leave them out."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from generator import ir
 from generator.export import schema_text
 from generator.targets.base import Context, Target
 
@@ -9,8 +10,8 @@ from generator.targets.base import Context, Target
 class JSONSchemaTarget(Target):
     name = "jsonschema"
 
-    def render(self, ctx: Context) -> dict[str, str]:
-        return {f"jsonschema/{fmt.id}.schema.json": schema_text(ctx.schemas[fmt.id]) for fmt in ctx.formats}
+    def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
+        return {f"jsonschema/{fmt.id}.schema.json": schema_text(ctx.schemas[fmt.id])}
 
 
 TARGET = JSONSchemaTarget()

@@ -422,17 +422,25 @@ class DocsTarget(Target):
     name = "docs"
     behaviour = ("docs", ".md")
 
-    def render(self, ctx: Context) -> dict[str, str]:
+    def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
+        (label,) = self.format_inputs(fmt, ctx)
+        rows = [
+            {"version": md_inline(str(h["version"])), "class": md_inline(str(h["class"])),
+             "changes": "; ".join(md_inline(str(c)) for c in h["changes"]) or "first release"}  # type: ignore[attr-defined]
+            for h in ctx.history.get(fmt.id, [])
+        ]
+        return {
+            f"docs/{fmt.id}.md": FormatPage(fmt, ctx.descriptions.get(fmt.id, ()), ctx.behaviours.get(fmt.id)).page(rows, label),
+            f"docs/schemas/{fmt.id}.schema.json": schema_text(ctx.schemas[fmt.id]),
+        }
+
+    def format_inputs(self, fmt: ir.Format, ctx: Context) -> tuple[str, ...]:
+        """The page's navigation label: unique among every format's title."""
+        return (nav_labels(list(ctx.formats))[fmt.id],)
+
+    def render_shared(self, ctx: Context) -> dict[str, str]:
         labels = nav_labels(list(ctx.formats))
         files = {}
-        for fmt in ctx.formats:
-            rows = [
-                {"version": md_inline(str(h["version"])), "class": md_inline(str(h["class"])),
-                 "changes": "; ".join(md_inline(str(c)) for c in h["changes"]) or "first release"}  # type: ignore[attr-defined]
-                for h in ctx.history.get(fmt.id, [])
-            ]
-            files[f"docs/{fmt.id}.md"] = FormatPage(fmt, ctx.descriptions.get(fmt.id, ()), ctx.behaviours.get(fmt.id)).page(rows, labels[fmt.id])
-            files[f"docs/schemas/{fmt.id}.schema.json"] = schema_text(ctx.schemas[fmt.id])
         index = [(md_inline(labels[f.id]), f.id, md_code(f.id, True), md_inline(f.version), md_inline(first_sentence(f.description)))
                  for f in ctx.formats]
         files["docs/index.md"] = render("markdown/index.md.j2", header=header(None), rows=index)

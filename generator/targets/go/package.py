@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from generator import ir, runtime
 from generator.behaviour import Behaviour, GoParts, constants, go_parts
@@ -120,11 +120,8 @@ class GoPackage:
         return files
 
 
-def render_module(formats: list[ir.Format], options: Options, names: Mapping[str, Names],
-                  behaviours: Mapping[str, Behaviour] | None = None) -> dict[str, str]:
-    """Every file of generated/go/, keyed by path under generated/."""
+def render_shared(options: Options) -> dict[str, str]:
+    """The files of generated/go/ no format owns (go.mod, the runtime), keyed by path under generated/."""
     files = {"go/go.mod": TEMPLATES.render("go/go.mod.j2", module=options.go_module)}
     files.update(runtime.go_runtime())
-    for fmt in formats:
-        files.update(GoPackage(fmt, options, names[fmt.id], (behaviours or {}).get(fmt.id)).files())
     return files

@@ -61,10 +61,15 @@ class GoTarget(Target):
     naming = NamingPolicy("Go", "Go field", field_name, reserved_types=PACKAGE_NAMES,
                           enum_constant=lambda enum, value: enum + go_name(value), inline_types=INLINE_TYPES)
 
-    def render(self, ctx: Context) -> dict[str, str]:
-        from generator.targets.go.package import render_module
+    def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
+        from generator.targets.go.package import GoPackage
 
-        return render_module(list(ctx.formats), ctx.options, ctx.names[self.name], ctx.behaviours)
+        return GoPackage(fmt, ctx.options, ctx.names[self.name][fmt.id], ctx.behaviours.get(fmt.id)).files()
+
+    def render_shared(self, ctx: Context) -> dict[str, str]:
+        from generator.targets.go.package import render_shared
+
+        return render_shared(ctx.options)
 
     def shared_files(self, options: Options) -> frozenset[str]:
         return frozenset({"go/go.mod", *(f"go/internal/rt/{name}" for name in runtime.go_files())})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from generator import ir
 from generator.render import header
 from generator.targets.base import Context, Target
 
@@ -13,14 +14,21 @@ class PydanticTarget(Target):
 
     name = "pydantic"
 
-    def render(self, ctx: Context) -> dict[str, str]:
+    # datamodel-code-generator and black: the slowest part of a run, so on the second core.
+    background = True
+
+    def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
         from generator.targets.pydantic.models import render_models
 
-        base = f"pydantic/{PACKAGE}"
-        files = {f"{base}/__init__.py": f"# {header(None)}\n\"\"\"Pydantic v2 models of the chat formats (needs pydantic; the dataclasses in chatformats do not).\"\"\"\n"}
-        for fmt in ctx.formats:
-            files[f"{base}/{fmt.id}.py"] = render_models(fmt, ctx.plain_schemas[fmt.id])
-        return files
+        return {f"pydantic/{PACKAGE}/{fmt.id}.py": render_models(fmt, ctx.plain_schemas[fmt.id])}
+
+    def warm_up(self) -> None:
+        from generator.targets.pydantic.models import warm_up
+
+        warm_up()
+
+    def render_shared(self, ctx: Context) -> dict[str, str]:
+        return {f"pydantic/{PACKAGE}/__init__.py": f"# {header(None)}\n\"\"\"Pydantic v2 models of the chat formats (needs pydantic; the dataclasses in chatformats do not).\"\"\"\n"}
 
     def shared_files(self, options: object) -> frozenset[str]:
         return frozenset({f"pydantic/{PACKAGE}/__init__.py"})

@@ -8,7 +8,7 @@ views together, and the templates place them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import fields
 
 from generator import ir, lower, runtime
@@ -18,7 +18,7 @@ from generator.pyformat import format_python
 from generator.render import header
 from generator.targets.python import encoders, parsers, types
 from generator.targets.python.fast import FastBuilder
-from generator.targets.python.literals import TEMPLATES
+from generator.targets.python.literals import TEMPLATES, py_str
 from generator.targets.python.views import (
     AliasView, ConstantView, EnumView, FieldView, Import, ImportLine, KnownValuesView, ModelView, ModuleView, ParserConst,
     Step,
@@ -179,7 +179,7 @@ class PythonModule:
         code = TEMPLATES.render("python/module.py.j2", **{f.name: getattr(view, f.name) for f in fields(view)})
         for name, first, second in python_top_level_clashes(code)[:1]:
             raise clash_error(self.fmt, "Python", name, f"{first}, and {second}")
-        return format_python(code)
+        return format_python(code, slot=f"python/{self.fmt.id}.py")
 
 
 def public_names(code: str) -> list[str]:
@@ -187,15 +187,21 @@ def public_names(code: str) -> list[str]:
     return re.findall(r"^(?:def |class )?([A-Za-z][A-Za-z0-9_]*)(?:\(|:| =)", code, flags=re.M)
 
 
-def render_package(formats: list[ir.Format], package: str, names: Mapping[str, Names],
-                   behaviours: Mapping[str, Behaviour] | None = None) -> dict[str, str]:
-    """Every file of generated/python/<package>/, keyed by path under generated/."""
+def render_shared(formats: list[ir.Format], package: str) -> dict[str, str]:
+    """The files of generated/python/<package>/ no format owns, keyed by path under generated/."""
     base = f"python/{package}"
-    files = {
-        f"{base}/__init__.py": format_python(TEMPLATES.render("python/init.py.j2", header=header(None), formats=formats, package=package)),
+    # Format ids and versions that need no escapes are written as black writes them, so the file is
+    # black's output as rendered and a run that changed only a version needs no black.
+    plain = bool(formats) and all(re.fullmatch(r"[A-Za-z0-9_.+-]+", s) for f in formats for s in (f.id, f.version))
+    init = TEMPLATES.render("python/init.py.j2", header=header(None), formats=formats, package=package,
+                            quote=(lambda s: f'"{s}"') if plain else py_str)
+    return {
+        f"{base}/__init__.py": init if plain else format_python(init),
         f"{base}/_runtime.py": runtime.python_runtime(),
         f"{base}/py.typed": "",
     }
-    for fmt in formats:
-        files[f"{base}/{fmt.id}.py"] = PythonModule(fmt, names[fmt.id], (behaviours or {}).get(fmt.id)).module()
-    return files
+
+
+def render_module(fmt: ir.Format, package: str, names: Names, behaviour: Behaviour | None = None) -> dict[str, str]:
+    """generated/python/<package>/<format>.py."""
+    return {f"python/{package}/{fmt.id}.py": PythonModule(fmt, names, behaviour).module()}

@@ -51,11 +51,24 @@ class PythonTarget(Target):
     )
 
     naming = NamingPolicy("Python", "Python attribute", python_attr)
+    # black on each module is most of the Python target's time: on a core of its own.
+    background = True
 
-    def render(self, ctx: Context) -> dict[str, str]:
-        from generator.targets.python.module import render_package
+    def warm_up(self) -> None:
+        from generator import pyformat
+        from generator.targets.python import module  # noqa: F401 - imported ahead of the first format
 
-        return render_package(list(ctx.formats), ctx.options.python_package, ctx.names[self.name], ctx.behaviours)
+        pyformat.warm_up()
+
+    def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
+        from generator.targets.python.module import render_module
+
+        return render_module(fmt, ctx.options.python_package, ctx.names[self.name][fmt.id], ctx.behaviours.get(fmt.id))
+
+    def render_shared(self, ctx: Context) -> dict[str, str]:
+        from generator.targets.python.module import render_shared
+
+        return render_shared(list(ctx.formats), ctx.options.python_package)
 
     def shared_files(self, options: Options) -> frozenset[str]:
         base = f"python/{options.python_package}"

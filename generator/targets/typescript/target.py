@@ -45,20 +45,32 @@ def check_package(name: str) -> None:
 def render_package(formats: list[ir.Format], package: str = DEFAULT_TYPESCRIPT_PACKAGE,
                    behaviours: Mapping[str, Behaviour] | None = None) -> dict[str, str]:
     """Every file of generated/typescript/, keyed by path under generated/."""
+    files = shared_package_files(formats, package)
+    for fmt in formats:
+        files.update(module_file(fmt, (behaviours or {}).get(fmt.id)))
+    return files
+
+
+def shared_package_files(formats: list[ir.Format], package: str) -> dict[str, str]:
+    """The package's files no format owns: package.json, tsconfig.json, the runtime and the index."""
     from generator import runtime
     from generator.render import header, render
-    from generator.targets.typescript.views import module_view
 
-    files = {
+    return {
         f"{BASE}/package.json": render("typescript/package.json.j2", package=package, header=header(None),
                                        typescript_version=TYPESCRIPT_VERSION),
         f"{BASE}/tsconfig.json": render("typescript/tsconfig.json.j2"),
         f"{BASE}/src/runtime.ts": runtime.typescript_runtime(),
         f"{BASE}/src/index.ts": render("typescript/index.ts.j2", header=header(None), ids=[f.id for f in formats]),
     }
-    for fmt in formats:
-        files[f"{BASE}/src/{fmt.id}.ts"] = render("typescript/module.ts.j2", m=module_view(fmt, (behaviours or {}).get(fmt.id)))
-    return files
+
+
+def module_file(fmt: ir.Format, behaviour: Behaviour | None) -> dict[str, str]:
+    """src/<format>.ts."""
+    from generator.render import render
+    from generator.targets.typescript.views import module_view
+
+    return {f"{BASE}/src/{fmt.id}.ts": render("typescript/module.ts.j2", m=module_view(fmt, behaviour))}
 
 
 class TypeScriptTarget(Target):
@@ -77,8 +89,11 @@ class TypeScriptTarget(Target):
     # field spells as the spec names it; definitions must not take a name the modules use.
     naming = NamingPolicy("TypeScript", "TypeScript property", lambda name: name, reserved_types=RESERVED_TYPES)
 
-    def render(self, ctx: Context) -> dict[str, str]:
-        return render_package(list(ctx.formats), ctx.options.typescript_package, ctx.behaviours)
+    def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
+        return module_file(fmt, ctx.behaviours.get(fmt.id))
+
+    def render_shared(self, ctx: Context) -> dict[str, str]:
+        return shared_package_files(list(ctx.formats), ctx.options.typescript_package)
 
     def shared_files(self, options: Options) -> frozenset[str]:
         return frozenset({f"{BASE}/package.json", f"{BASE}/tsconfig.json", f"{BASE}/src/runtime.ts", f"{BASE}/src/index.ts"})
