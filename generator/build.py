@@ -28,14 +28,17 @@ def run_key(root: Path) -> str:
 
 
 def idle_core() -> bool:
-    """Whether a core is idle (the last minute's load average leaves one free). Workers pay only on a
-    core nobody else uses: on a busy machine they add their start-up and imports to the run (measured
-    with tests/bench_editloop.py at a load of 3 on 2 cores: an edit 1.12 s with workers, 0.98 s without)."""
+    """Whether workers pay: they need a core that is not already shared. Measured with
+    tests/bench_editloop.py on this 2-core machine: idle, an edit 0.82 s with workers and 1.16 s
+    without, a cold run 2.55 s and 3.95 s; with one core kept busy by another process (load about
+    2, the run's own processes included) 1.03 s and 1.16 s, 3.05 s and 4.46 s; at a load of 3
+    they lose (an edit 1.12 s with them, 0.98 s without)."""
     try:
         load = os.getloadavg()[0]
     except OSError:
         return False
-    return load <= (os.cpu_count() or 1) - 1
+    cores = os.cpu_count() or 1
+    return cores > 1 and load < cores + 0.5
 
 
 def generated_files(root: Path) -> dict[str, str]:

@@ -522,12 +522,15 @@ def test_a_slot_remembers_the_last_text_so_the_next_small_edit_formats_one_state
     assert edited == black(code.replace("Doc.", "Doc, edited.")) and first == black(code)
 
 
-def test_workers_start_only_when_a_core_is_idle(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_workers_start_only_while_the_cores_are_not_already_shared(monkeypatch: pytest.MonkeyPatch) -> None:
     from generator import build
 
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
-    for load, idle in ((0.4, True), (1.0, True), (1.5, False), (3.0, False)):
+    for load, idle in ((0.4, True), (1.0, True), (2.2, True), (2.5, False), (3.0, False)):
         monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, load, load))
         assert build.idle_core() is idle, load
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert build.idle_core() is False, "one core: nothing to overlap with"
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
     monkeypatch.setattr(os, "getloadavg", lambda: (_ for _ in ()).throw(OSError("no load average here")))
     assert build.idle_core() is False
