@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: generate check test golden fuzz docs bump bench mutate compiled clean
+.PHONY: generate check test golden fuzz docs bump bench mutate clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -65,13 +65,6 @@ docs: $(STAMP) $(MERMAID_JS)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet -f generated/mkdocs.yml
 	cp $(MERMAID_JS) build/site/assets/mermaid.min.js
 	@echo "site built in build/site; publish with: $(BIN)/mkdocs gh-deploy -f generated/mkdocs.yml"
-
-# The optional compiled build (README, Performance): the generated package with its runtime
-# compiled by mypyc (it comes with the pinned mypy; it needs a C compiler and the Python
-# headers), built from a copy into build/mypyc and reused while the source is the same.
-# make bench adds a column for it whenever it is current.
-compiled: $(STAMP)
-	$(BIN)/python tests/mypyc_driver.py
 
 # Ratios against peers measured in the same run (not part of make test).
 bench: $(STAMP) $(NPM_TOOLS)

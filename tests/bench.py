@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import copy
 import importlib
-import inspect
 import json
 import math
 import os
@@ -142,78 +141,21 @@ def per_call(fn: Callable[[], Any], budget: float) -> float:
     return min(timeit.repeat(fn, number=number, repeat=5)) / number
 
 
-_COMPILED_WORKER = """
-from __future__ import annotations
-import importlib, json, sys, timeit
-{per_call}
-spec = json.loads(sys.stdin.read())
-times = []
-for fmt, root_name, docs, expect in spec["groups"]:
-    mod = importlib.import_module("chatformats." + fmt)
-    root = getattr(mod, root_name)
-
-    def check(doc, root=root, mod=mod):
-        try:
-            root.from_dict(doc)
-            return True
-        except mod.ValidationError:
-            return False
-
-    verdicts = {{check(d) for d in docs}}
-    if verdicts != {{expect}}:
-        sys.exit("chatspec (mypyc) gives %s on %s: the benchmark would not measure validation" % (verdicts, fmt))
-    times.append(per_call(lambda: [check(d) for d in docs], spec["budget"]) / len(docs))
-print(json.dumps({{"file": sys.modules["chatformats._runtime"].__file__, "times": times}}))
-"""
-
-
-def compiled_times(package_root: Path, groups: list[tuple[str, str, list[Any], bool]], budget: float) -> list[float]:
-    """Seconds per document of the compiled package's Root.from_dict on each group (run by _COMPILED_WORKER)."""
-    from mypyc_driver import EXT_SUFFIX
-
-    worker = _COMPILED_WORKER.format(per_call=inspect.getsource(per_call))
-    done = subprocess.run([sys.executable, "-S", "-c", worker], input=json.dumps({"groups": groups, "budget": budget}),
-                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(package_root)})
-    if done.returncode != 0:
-        raise AssertionError(f"timing the compiled build in {package_root} failed:\n{done.stderr[-3000:]}")
-    result = json.loads(done.stdout)
-    if not result["file"].endswith(EXT_SUFFIX):
-        raise AssertionError(f"{result['file']} is not a compiled module: the mypyc column would time the pure package")
-    times: list[float] = result["times"]
-    return times
-
-
-def python_table(budget: float, compiled: Path | None = None) -> list[dict[str, Any]]:
-    """One row per format and payload; with compiled (the root of the mypyc build) also the
-    compiled package's time per document and its ratios, timed right after the others."""
+def python_table(budget: float) -> list[dict[str, Any]]:
     rows = []
     large = large_payloads()
     for fmt, folder in format_folders().items():
         checks = validators(fmt)
         seeds = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((folder / "examples" / "valid").glob("*.json"))]
-        groups = (("examples", seeds, True), ("large", [large[fmt]], True), ("invalid", [invalid_payload(large[fmt])], False))
-        fmt_rows: list[dict[str, Any]] = []
-        for label, docs, expect in groups:
+        for label, docs, expect in (("examples", seeds, True), ("large", [large[fmt]], True), ("invalid", [invalid_payload(large[fmt])], False)):
             times = {}
             for name, check in checks.items():
                 verdicts = {check(d) for d in docs}
                 if verdicts != {expect}:
                     raise AssertionError(f"{name} gives {verdicts} on {fmt} {label}: the benchmark would not measure validation")
                 times[name] = per_call(lambda: [check(d) for d in docs], budget) / len(docs)
-            fmt_rows.append({"format": fmt, "payload": label, "chatspec_us": times["chatspec"] * 1e6,
-                             **{f"vs {k}": times[k] / times["chatspec"] for k in ("pydantic v2", "fastjsonschema", "jsonschema")},
-                             "times": times})
-        if compiled is not None:
-            example = next((folder / "examples" / "valid").glob("*.json")).read_text(encoding="utf-8")
-            root = type(getattr(importlib.import_module(f"chatformats.{fmt}"), f"parse_{fmt}_from_json")(example)).__name__
-            for row, seconds in zip(fmt_rows, compiled_times(compiled, [(fmt, root, docs, expect) for _, docs, expect in groups], budget)):
-                times = row["times"]
-                row["mypyc_us"] = seconds * 1e6
-                row["mypyc vs chatspec"] = times["chatspec"] / seconds
-                row.update({f"mypyc vs {k}": times[k] / seconds for k in ("pydantic v2", "fastjsonschema", "jsonschema")})
-        for row in fmt_rows:
-            del row["times"]
-        rows.extend(fmt_rows)
+            rows.append({"format": fmt, "payload": label, "chatspec_us": times["chatspec"] * 1e6,
+                         **{f"vs {k}": times[k] / times["chatspec"] for k in ("pydantic v2", "fastjsonschema", "jsonschema")}})
     return rows
 
 
@@ -423,6 +365,8 @@ def generation_table(quick: bool) -> list[dict[str, Any]]:
     from generator.options import load_options
 
     rows = []
+    from generator.core import TARGETS
+
     start = time.perf_counter()
     generate(discover(ROOT / "specs", ROOT), options=load_options(ROOT), history=histories(ROOT / "specs"))
     full = time.perf_counter() - start
@@ -432,7 +376,7 @@ def generation_table(quick: bool) -> list[dict[str, Any]]:
     dmcg(schema, input_file_type=InputFileType.JsonSchema, output_model_type=DataModelType.PydanticV2BaseModel,
          target_python_version=PythonVersion.PY_311, disable_timestamp=True, formatters=[Formatter.BLACK])
     one = time.perf_counter() - start
-    rows.append({"what": f"chatspec generate: {len(format_folders())} formats x 5 targets", "seconds": full, "ratio": one / full,
+    rows.append({"what": f"chatspec generate: {len(format_folders())} formats x {len(TARGETS)} targets", "seconds": full, "ratio": one / full,
                  "note": f"vs datamodel-codegen, 1 format, pydantic only: {one:.2f}s"})
     counts = (1, 10) if quick else (1, 10, 100)
     base = None
@@ -463,15 +407,13 @@ def _header() -> list[str]:
             f"pydantic {pydantic.VERSION}, {time.strftime('%Y-%m-%d')}", ""]
 
 
-def python_lines(py: list[dict[str, Any]], compiled: bool) -> list[str]:
-    """The Python table of the report, with the goals of issue 16; compiled: py has the mypyc build's times."""
+def python_section(quick: bool) -> list[str]:
     lines = []
+    py = python_table(0.05 if quick else 0.5)
     lines.append("Python parse+validate (from dicts): time per document, and how many times longer each peer takes")
-    header = f"{'format':26} {'payload':9} {'chatspec':>10} {'pydantic v2':>12} {'fastjsonschema':>15} {'jsonschema':>11}"
-    lines.append(header + (f" {'chatspec (mypyc)':>16} {'speedup':>8}" if compiled else ""))
+    lines.append(f"{'format':26} {'payload':9} {'chatspec':>10} {'pydantic v2':>12} {'fastjsonschema':>15} {'jsonschema':>11}")
     for r in py:
-        lines.append(f"{r['format']:26} {r['payload']:9} {r['chatspec_us']:8.1f}us {r['vs pydantic v2']:11.2f}x {r['vs fastjsonschema']:14.2f}x {r['vs jsonschema']:10.2f}x"
-                     + (f" {r['mypyc_us']:14.1f}us {r['mypyc vs chatspec']:7.2f}x" if compiled else ""))
+        lines.append(f"{r['format']:26} {r['payload']:9} {r['chatspec_us']:8.1f}us {r['vs pydantic v2']:11.2f}x {r['vs fastjsonschema']:14.2f}x {r['vs jsonschema']:10.2f}x")
     valid_rows = [r for r in py if r["payload"] != "invalid"]
     means = {k: geometric_mean([r[f"vs {k}"] for r in valid_rows]) for k in ("pydantic v2", "fastjsonschema", "jsonschema")}
     goals = {"pydantic v2": 1.0, "fastjsonschema": 3.0, "jsonschema": 50.0}  # issue 16
@@ -486,33 +428,6 @@ def python_lines(py: list[dict[str, Any]], compiled: bool) -> list[str]:
     worst_invalid = max(slow, key=lambda f: slow[f] / fast[f])
     ratio = slow[worst_invalid] / fast[worst_invalid]
     lines.append(f"invalid vs valid, same document: worst {worst_invalid} {ratio:.2f}x (goal <= 2x: {'met' if ratio <= 2 else 'NOT met'})")
-    if compiled:
-        import mypyc_driver
-
-        compiled_means = {k: geometric_mean([r[f"mypyc vs {k}"] for r in valid_rows]) for k in ("chatspec", *goals)}
-        stamp = mypyc_driver.built() or {}
-        lines.append(f"chatspec (mypyc), the package with its runtime compiled (make compiled, "
-                     f"{stamp.get('seconds')} s), geometric mean over valid payloads: "
-                     + ", ".join(f"vs {k} {v:.2f}x" for k, v in compiled_means.items())
-                     + f"; invalid payloads {geometric_mean([r['mypyc vs chatspec'] for r in py if r['payload'] == 'invalid']):.2f}x chatspec")
-    return lines
-
-
-def compiled_build(build: bool) -> Path | None:
-    """The root of the compiled build (build/mypyc) to time, if it is current; with build, made first
-    (raises RuntimeError saying what is missing where it cannot be)."""
-    import mypyc_driver
-
-    if build:
-        mypyc_driver.build()
-    return mypyc_driver.OUT if mypyc_driver.built() else None
-
-
-def python_section(quick: bool, compiled: bool = False) -> list[str]:
-    """The Python tables; compiled: with the mypyc build's column (built first if need be)."""
-    mypyc_root = compiled_build(compiled)
-    py = python_table(0.05 if quick else 0.5, mypyc_root)
-    lines = python_lines(py, mypyc_root is not None)
     lines.append("")
     lines.append("Python validate() on a built object (large payloads) vs the to_dict round trip it replaced")
     lines.append(f"{'format':26} {'validate()':>11} {'round trip':>11} {'ratio':>7}")
@@ -602,24 +517,18 @@ SECTIONS: dict[str, Callable[[bool], list[str]]] = {
 }
 
 
-def report(quick: bool = False, compiled: bool = False) -> str:
+def report(quick: bool = False) -> str:
     lines = _header()
-    for name, section in SECTIONS.items():
-        lines.extend(python_section(quick, compiled) if compiled and name == "python" else section(quick))
+    for section in SECTIONS.values():
+        lines.extend(section(quick))
     return "\n".join(lines)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="short timings (for a smoke run)")
-    parser.add_argument("--compiled", action="store_true",
-                        help="build the compiled package (mypyc, into build/mypyc) if needed and time it too")
     args = parser.parse_args()
-    try:
-        print(report(args.quick, args.compiled))
-    except RuntimeError as exc:  # --compiled where no C compiler or no Python headers are
-        print(exc, file=sys.stderr)
-        return 1
+    print(report(args.quick))
     return 0
 
 

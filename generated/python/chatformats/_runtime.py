@@ -61,13 +61,8 @@ def _quick(parser: Parser, check: Quick, levels: int) -> Parser:
     return parser
 
 
-# metaclass=type, the default, spelled out on the classes callers see (this one and
-# ValidationError): compiled with mypyc (the optional build, make compiled) they stay ordinary
-# Python classes, whose attributes take any value and which Python classes may extend. Their
-# methods take self: Any, because compiled, a method would check that self is exactly its
-# class, which an instance of a subclass is not.
 @dataclass(frozen=True)
-class ErrorDetail(metaclass=type):
+class ErrorDetail:
     """One problem: where (a JSON pointer into the input) and what."""
 
     path: str
@@ -75,21 +70,19 @@ class ErrorDetail(metaclass=type):
     keyword: str
     """The check that failed, e.g. "required", "minLength" or a rule kind such as "member_of"."""
 
-    def __str__(self: Any) -> str:
+    def __str__(self) -> str:
         return f"{self.path or '/'}: {self.message}"
 
 
-class ValidationError(ValueError, metaclass=type):
+class ValidationError(ValueError):
     """Raised for invalid input; .errors lists every problem in document order."""
 
-    errors: list[ErrorDetail]
-
-    def __init__(self: Any, errors: Iterable[ErrorDetail]) -> None:
-        self.errors = list(errors)
+    def __init__(self, errors: Iterable[ErrorDetail]) -> None:
+        self.errors: list[ErrorDetail] = list(errors)
         super().__init__("\n".join(str(e) for e in self.errors))
 
     @property
-    def message(self: Any) -> str:
+    def message(self) -> str:
         """The first problem's message (the one a fail-fast validator would report)."""
         return self.errors[0].message if self.errors else ""
 
@@ -381,9 +374,7 @@ def _json_error(message: str) -> ValidationError:
 
 # A \u escape of a UTF-16 surrogate; only when one occurs is the parsed value searched.
 _SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
-# The pattern spells the surrogates as escapes: a str literal holding them is not
-# Unicode text, and mypyc (the optional compiled build, make compiled) refuses it.
-_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
 def load_json(text: str | bytes | bytearray) -> Any:
@@ -774,9 +765,7 @@ _RFC3339: Final = re.compile(
 )
 
 
-# metaclass=type is the default, spelled out: it keeps this class an ordinary Python class
-# in the optional compiled build (mypyc gets the layout of a native subclass of datetime wrong).
-class DateTime(datetime, metaclass=type):
+class DateTime(datetime):
     """A timezone-aware datetime that remembers its RFC 3339 wire text.
 
     to_dict() writes the text back unchanged ("Z" stays "Z", fractions keep
@@ -873,11 +862,8 @@ class Bounds(TypedDict, total=False):
     exclusive_maximum: float
 
 
-# The numbers a bound is checked on are int | float, not float (which also admits an int to
-# mypy): in the optional compiled build (mypyc) a float parameter would turn an int into a
-# float, so 2**53 + 1 would lose its last digit and a message would show 5 as 5.0.
 def _bounds(
-    value: int | float, ctx: Context, msgs: Mapping[str, str], bounds: Bounds
+    value: float, ctx: Context, msgs: Mapping[str, str], bounds: Bounds
 ) -> bool:
     if not bounds:
         return True
@@ -902,7 +888,7 @@ _INT64_MIN: Final = -(2**63)
 _INT64_MAX: Final = 2**63 - 1
 
 
-def _within(bounds: Bounds) -> Callable[[int | float], bool]:
+def _within(bounds: Bounds) -> Callable[[float], bool]:
     """Whether a number meets the bounds (_bounds without a Context)."""
     if not bounds:
         return lambda value: True
@@ -911,7 +897,7 @@ def _within(bounds: Bounds) -> Callable[[int | float], bool]:
     above = bounds.get("exclusive_minimum")
     below = bounds.get("exclusive_maximum")
 
-    def within(value: int | float) -> bool:
+    def within(value: float) -> bool:
         return (
             (low is None or value >= low)
             and (high is None or value <= high)
@@ -1039,8 +1025,7 @@ def any_json(msgs: Mapping[str, str]) -> Parser:
     return parse_any
 
 
-# pow(), not **: mypyc would fold 10**4300 into a literal, which it cannot write out.
-_INT_DIGITS_LIMIT: Final = pow(10, MAX_INT_DIGITS)
+_INT_DIGITS_LIMIT: Final = 10**MAX_INT_DIGITS
 _INT_DIGITS_BITS: Final = _INT_DIGITS_LIMIT.bit_length() - 2
 
 
@@ -1444,9 +1429,7 @@ def _dump_leaf(value: object) -> Any:
 # error messages. A fast function never decides that a document is invalid.
 
 
-# metaclass=type, the default: an ordinary Python class in the optional compiled build too,
-# where a native exception class would not give its instances the class-level default of done.
-class Unsure(Exception, metaclass=type):
+class Unsure(Exception):
     """The fast path cannot vouch for a value: run the exact walk."""
 
     done: Done | None = None
