@@ -27,7 +27,7 @@ def run_key(root: Path) -> str:
     ])
 
 
-def idle_core() -> bool:
+def workers_pay() -> bool:
     """Whether workers pay: they need a core that is not already shared. Measured with
     tests/bench_editloop.py on this 2-core machine: idle, an edit 0.82 s with workers and 1.16 s
     without, a cold run 2.55 s and 3.95 s; with one core kept busy by another process (load about
@@ -49,7 +49,7 @@ def generated_files(root: Path) -> dict[str, str]:
         found = cache.load("run", key, folder)
         if isinstance(found, dict):
             return found
-    with cache.active(folder), (Workers() if idle_core() else contextlib.nullcontext()) as workers:
+    with cache.active(folder), (Workers() if workers_pay() else contextlib.nullcontext()) as workers:
         # The workers start first, so their warming up overlaps everything up to rendering (generator/background.py).
         from generator.core import check_versions, discover, generate, histories
         from generator.options import load_options

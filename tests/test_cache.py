@@ -528,9 +528,9 @@ def test_workers_start_only_while_the_cores_are_not_already_shared(monkeypatch: 
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     for load, idle in ((0.4, True), (1.0, True), (2.2, True), (2.5, False), (3.0, False)):
         monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, load, load))
-        assert build.idle_core() is idle, load
+        assert build.workers_pay() is idle, load
     monkeypatch.setattr(os, "cpu_count", lambda: 1)
-    assert build.idle_core() is False, "one core: nothing to overlap with"
+    assert build.workers_pay() is False, "one core: nothing to overlap with"
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     monkeypatch.setattr(os, "getloadavg", lambda: (_ for _ in ()).throw(OSError("no load average here")))
-    assert build.idle_core() is False
+    assert build.workers_pay() is False
