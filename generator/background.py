@@ -95,7 +95,7 @@ class Workers:
             if queue.back.value - queue.front.value < 2:
                 return None
             queue.back.value -= 1
-            format_id = queue.ids[queue.back.value]
+            format_id: str = queue.ids[queue.back.value]
         self.waiting.discard((target.name, format_id))
         return format_id
 

@@ -74,7 +74,7 @@ def histories(specs_dir: Path) -> dict[str, list[dict[str, object]]]:
     out: dict[str, list[dict[str, object]]] = {}
     for folder in spec_folders(specs_dir):
         releases = read_lock(folder)
-        rows = [{"version": r.version, "class": r.level, "changes": list(r.changes)} for r in reversed(releases)]
+        rows: list[dict[str, object]] = [{"version": r.version, "class": r.level, "changes": list(r.changes)} for r in reversed(releases)]
         out[folder.name] = rows
         for release in earlier_majors(folder):
             major = release.version.split(".")[0]

@@ -42,8 +42,9 @@ def format_python(code: str, slot: str | None = None) -> str:
 
 def _black(code: str) -> str:
     import black  # late: a run whose formatting is all cached need not import it
+    from black.mode import Mode, TargetVersion
 
-    return black.format_str(code, mode=black.Mode(target_versions={black.TargetVersion.PY311}))
+    return black.format_str(code, mode=Mode(target_versions={TargetVersion.PY311}))
 
 
 def warm_up() -> None:

@@ -13,6 +13,8 @@ import collections
 import dataclasses
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -612,3 +614,10 @@ def test_the_behaviour_languages_are_exactly_the_registered_targets_that_place_b
     declared = {t.behaviour[0]: t.behaviour[1] for t in REGISTRY if t.behaviour is not None}
     assert list(behaviour.LANGUAGES.items()) == list(declared.items()), (
         "generator/behaviour.py LANGUAGES must list every registered target's `behaviour` (key, extension), in registry order")
+
+
+def test_the_generator_passes_mypy_strict(tmp_path: Path) -> None:
+    # From the repository root, so pyproject.toml's mypy settings apply (jsonschema ships no types).
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path), "generator"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr

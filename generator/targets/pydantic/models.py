@@ -111,6 +111,7 @@ def python_regex_engine(code: str) -> str:
         if config is not None:
             if any(k.arg == "regex_engine" for k in config.keywords):
                 continue  # datamodel-code-generator already chose Python's re (e.g. for a look-ahead)
+            assert config.func.end_col_offset is not None  # parsed from text: every node has its position
             edits.append((config.lineno - 1, config.func.end_col_offset + 1, 'regex_engine="python-re", '))
         else:
             first = node.body[0]
@@ -163,8 +164,8 @@ def _datamodel_codegen(fmt: ir.Format, schema: dict[str, Any]) -> str:
 
 
 def _generate(schema: str, file_header: str) -> str:
-    from datamodel_code_generator import DataModelType, InputFileType, PythonVersion, generate
-    from datamodel_code_generator.enums import StrictTypes
+    from datamodel_code_generator import PythonVersion, generate
+    from datamodel_code_generator.enums import DataModelType, InputFileType, StrictTypes
     from datamodel_code_generator.format import Formatter
 
     with warnings.catch_warnings():
