@@ -23,6 +23,14 @@ class ModelGraph:
         self.anc = self.ancestors_needed()
         self.recursive = self.recursive_models()
 
+    def unalias(self, t: ir.TypeRef) -> ir.TypeRef:
+        """The type an alias names (through aliases of aliases); any other type as it is."""
+        while isinstance(t, ir.Ref) and t.target == "alias":
+            alias = self.defs[t.name]
+            assert isinstance(alias, ir.Alias)
+            t = alias.type
+        return t
+
     def ancestors_needed(self) -> dict[str, int]:
         """How many levels above its object each model's fast function reads (member_of's "up"),
         directly or through the models it holds; a fixpoint, since models may hold each other."""

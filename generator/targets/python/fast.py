@@ -46,13 +46,6 @@ class FastBuilder(ModelGraph):
         self.attrs = attrs  # a model's attribute names, in field order
         self.regexes: dict[str, str] = {}  # pattern (Python dialect) -> its constant, in first use order
 
-    def unalias(self, t: ir.TypeRef) -> ir.TypeRef:
-        while isinstance(t, ir.Ref) and t.target == "alias":
-            alias = self.defs[t.name]
-            assert isinstance(alias, ir.Alias)
-            t = alias.type
-        return t
-
     def access(self, t: ir.TypeRef, pointer: tuple[str, ...]) -> tuple[Access, ...] | None:
         """A rule's pointer from a checked value of type t to a string, as attribute steps that find
         what resolve finds in the JSON shape; None where the steps depend on the value."""

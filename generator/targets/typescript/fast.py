@@ -279,13 +279,6 @@ class TsFastBuilder:
             case _:
                 raise AssertionError(f"no fast check for the IR type {t.kind!r}")
 
-    def unalias(self, t: ir.TypeRef) -> ir.TypeRef:
-        while isinstance(t, ir.Ref) and t.target == "alias":
-            alias = self.base.defs[t.name]
-            assert isinstance(alias, ir.Alias)
-            t = alias.type
-        return t
-
     def steps(self, t: ir.TypeRef, tokens: tuple[str, ...]) -> tuple[TsStep, ...] | None:
         """How to read tokens (rt.resolve's JSON pointer) from a value of type t that passed its
         checks, when each token surely finds a value there: a required member of a model, a
@@ -293,7 +286,7 @@ class TsFastBuilder:
         (an optional member, null, a union, a short list): the rule keeps the runtime's walk."""
         found: list[TsStep] = []
         for token in tokens:
-            t = self.unalias(t)
+            t = self.base.unalias(t)
             # An item's index as resolve reads it ("01" is item 1); a longer one is past any tuple or minItems.
             index = int(token) if re.fullmatch(r"[0-9]{1,9}", token) else None
             match t:
@@ -326,9 +319,9 @@ class TsFastBuilder:
         if r.kind == "required_when":
             each: tuple[TsStep, ...] = ()
         else:
-            t = self.unalias(field.type)
+            t = self.base.unalias(field.type)
             if isinstance(t, ir.NullableType):  # null is not a list: the rule has nothing to check
-                t = self.unalias(t.inner)
+                t = self.base.unalias(t.inner)
             if not isinstance(t, ir.ListType) or (found := self.steps(t.item, r.pointer)) is None:
                 return None
             each = found
