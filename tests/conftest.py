@@ -191,6 +191,12 @@ def typescript_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder / "dist"
 
 
+def dead_pid() -> int:
+    """The id of a process that has ended (a fixed number may be some live process's)."""
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    return int(done.stdout)
+
+
 def go_available() -> bool:
     return shutil.which("go") is not None
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, format_folders, run_chatspec
+from conftest import ROOT, dead_pid, format_folders, run_chatspec
 from go_driver import GO_ENV, go_available
 from generator.write import MANIFEST
 
@@ -460,7 +460,7 @@ def test_a_temporary_file_of_a_live_run_is_left_alone_and_a_dead_ones_removed(tm
 
     alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
-        dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True).stdout.strip()
+        dead = dead_pid()
         (tmp_path / f".a.go.{alive.pid}.chatspec-tmp").write_text("half")
         (tmp_path / f".b.go.{dead}.chatspec-tmp").write_text("half")
         _remove_leftover_temps(tmp_path, {""})
