@@ -113,6 +113,11 @@ def store(kind: str, key: str, value: Any, folder: Path | None = None) -> None:
         return
 
 
+def has(kind: str, parts: Iterable[str]) -> bool:
+    """Whether memo(kind, parts, ...) would find its result without computing it."""
+    return _active is not None and load(kind, digest([kind, *parts])) is not None
+
+
 def memo(kind: str, parts: Iterable[str], compute: Callable[[], T]) -> T:
     """compute(), or its remembered result for the same parts (JSON values only)."""
     if _active is None:
@@ -179,20 +184,28 @@ def tool_versions(*names: str) -> list[str]:
 def source_files(*folders: Path, every_folder: bool = False) -> list[str]:
     """Every file and folder under folders, as `relative path\\0content hash` lines. Python's
     caches and dot folders are skipped unless every_folder (specs/: a run reads each folder there)."""
-    rows = []
+    rows: list[str] = []
     for folder in folders:
-        for dirpath, dirnames, filenames in os.walk(folder):
-            if not every_folder:
-                dirnames[:] = [d for d in dirnames if d != "__pycache__" and not d.startswith(".")]
-            dirnames.sort()
-            for name in sorted(dirnames + filenames):
-                path = Path(dirpath) / name
-                if path.is_symlink():
-                    # Not followed, but seen: the run it invalidates refuses or reads it.
-                    rows.append(f"{path.relative_to(folder.parent).as_posix()}\0-> {os.readlink(path)}")
-                    continue
-                if path.is_dir():
-                    rows.append(f"{path.relative_to(folder.parent).as_posix()}/\0folder")
-                    continue
-                rows.append(f"{path.relative_to(folder.parent).as_posix()}\0{hashlib.sha256(path.read_bytes()).hexdigest()}")
+        _walk(str(folder), folder.name, every_folder, rows)
     return rows
+
+
+def _walk(path: str, relative: str, every_folder: bool, rows: list[str]) -> None:
+    # os.scandir, not pathlib: every run hashes specs/ (a history snapshot per release) and chatspec's own source.
+    try:
+        entries = sorted(os.scandir(path), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        name = f"{relative}/{entry.name}"
+        if not every_folder and entry.is_dir(follow_symlinks=False) and (entry.name == "__pycache__" or entry.name.startswith(".")):
+            continue
+        if entry.is_symlink():
+            # Not followed, but seen: the run it invalidates refuses or reads it.
+            rows.append(f"{name}\0-> {os.readlink(entry.path)}")
+        elif entry.is_dir():
+            rows.append(f"{name}/\0folder")
+            _walk(entry.path, name, every_folder, rows)
+        else:
+            with open(entry.path, "rb") as file:
+                rows.append(f"{name}\0{hashlib.sha256(file.read()).hexdigest()}")
