@@ -16,6 +16,7 @@ bare string that is not the module docstring, `fmt:` comments, several statement
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 from generator import cache
 
@@ -23,21 +24,34 @@ from generator import cache
 def format_python(code: str, slot: str | None = None) -> str:
     """black's output for code (target Python 3.11); `slot` names where the text is formatted
     run after run, so a small change formats only the statements that changed."""
-    version = [*cache.tool_versions("black"), "py311"]
+    version = [*cache.tool_versions("black"), "py311"]  # also in _slot_key
     if slot is None or cache.current() is None:
         return cache.memo("black", [*version, code], lambda: _black(code))
+    spans: list[Spans | None] = [None, None]  # the statements of code and of black's output, when known
 
     def compute() -> str:
-        last = cache.load("black-slot", cache.digest(["black-slot", *version, slot]))
+        last = cache.load("black-slot", _slot_key(slot))
         if isinstance(last, dict) and isinstance(last.get("code"), str) and isinstance(last.get("black"), str):
-            done = _changed_statements_only(last["code"], last["black"], code)
+            done = _changed_statements_only(last["code"], last["black"], code, last.get("spans"))
             if done is not None:
-                return done
+                formatted, spans[0], spans[1] = done
+                return formatted
         return _black(code)
 
     formatted = cache.memo("black", [*version, code], compute)
-    cache.store("black-slot", cache.digest(["black-slot", *version, slot]), {"code": code, "black": formatted})
+    if spans[0] is None or spans[1] is None:
+        spans[:] = [_spans(code), _spans(formatted)]
+    cache.store("black-slot", _slot_key(slot), {"code": code, "black": formatted, "spans": spans})
     return formatted
+
+
+def has_slot(slot: str) -> bool:
+    """Whether format_python remembers a last text of the slot (so a small change formats little)."""
+    return cache.load("black-slot", _slot_key(slot)) is not None
+
+
+def _slot_key(slot: str) -> str:
+    return cache.digest(["black-slot", *cache.tool_versions("black"), "py311", slot])
 
 
 def _black(code: str) -> str:
@@ -52,38 +66,61 @@ def warm_up() -> None:
     _black("x = ( 1, )\n")
 
 
-def _statements(code: str) -> tuple[list[str], list[str], list[str]] | None:
-    """(gaps, statements, kinds): the text between top-level statements (blank lines, comments;
-    one more gap than statements), each statement's lines, and its kind; None where they do not
-    split into whole lines."""
+# A text's top-level statements: [first line, end line, kind] each (lines counted from 0, end excluded).
+Spans = list[list[Any]]
+
+
+def _spans(code: str) -> Spans | None:
+    """The top-level statements of code, each with its kind; None where they do not split into whole lines."""
     try:
         body = ast.parse(code).body
     except SyntaxError:
         return None
     lines = code.splitlines(keepends=True)
-    gaps, statements, kinds = [], [], []
+    spans: Spans = []
     at = 0
     for node in body:
         first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))]) - 1
         if first < at or node.end_lineno is None:
             return None  # two statements on one line
-        gaps.append("".join(lines[at:first]))
-        statements.append("".join(lines[first:node.end_lineno]))
         string = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
         # A string's quotes too: black treats a triple-quoted one apart.
-        kinds.append(f"{type(node).__name__}:{len(getattr(node, 'decorator_list', []))}:{statements[-1].lstrip()[:4] + ':string' if string else ''}")
+        quotes = lines[first].lstrip()[:4] + ":string" if string else ""
+        spans.append([first, node.end_lineno, f"{type(node).__name__}:{len(getattr(node, 'decorator_list', []))}:{quotes}"])
         at = node.end_lineno
+    return spans
+
+
+def _statements(code: str, spans: Spans | None) -> tuple[list[str], list[str], list[str]] | None:
+    """(gaps, statements, kinds): the text between top-level statements (blank lines, comments;
+    one more gap than statements), each statement's lines, and its kind; None without spans."""
+    if spans is None:
+        return None
+    lines = code.splitlines(keepends=True)
+    gaps, statements, kinds = [], [], []
+    at = 0
+    for first, end, kind in spans:
+        gaps.append("".join(lines[at:first]))
+        statements.append("".join(lines[first:end]))
+        kinds.append(kind)
+        at = end
     gaps.append("".join(lines[at:]))
     return gaps, statements, kinds
 
 
-def _changed_statements_only(last_code: str, last_black: str, code: str) -> str | None:
+def _changed_statements_only(last_code: str, last_black: str, code: str, last_spans: Any = None) -> tuple[str, Spans, Spans] | None:
     """black's output for code, from black's output for last_code, formatting only the top-level
-    statements that changed; None where that might not be black's output for the whole file."""
+    statements that changed; None where that might not be black's output for the whole file. With
+    it, the statements of code and of the output (last_spans: those of last_code and last_black, if
+    remembered, else they are parsed again)."""
     if "fmt:" in code or "fmt:" in last_code:
         return None  # fmt: off/on and skip regions can span statements
-    old, new, out = _statements(last_code), _statements(code), _statements(last_black)
-    if old is None or new is None or out is None:
+    remembered = isinstance(last_spans, list) and len(last_spans) == 2
+    new_spans = _spans(code)
+    old = _statements(last_code, last_spans[0] if remembered else _spans(last_code))
+    out = _statements(last_black, last_spans[1] if remembered else _spans(last_black))
+    new = _statements(code, new_spans)
+    if old is None or new is None or out is None or new_spans is None:
         return None
     (old_gaps, old_statements, old_kinds), (new_gaps, new_statements, new_kinds) = old, new
     out_gaps, out_statements, out_kinds = out
@@ -94,15 +131,18 @@ def _changed_statements_only(last_code: str, last_black: str, code: str) -> str 
         return None
     if any(i > 0 and new_kinds[i].endswith(":string") for i in changed):
         return None  # alone, a bare string would be formatted as a module docstring
-    parts = []
+    parts: list[str] = []
+    out_spans: Spans = []
+    at = 0
     for i, statement in enumerate(out_statements):
         parts.append(out_gaps[i])
         if i in changed:
-            formatted = _black(new_statements[i])
-            if formatted.count("\n") == 0 or not formatted.endswith("\n") or formatted.endswith("\n\n"):
+            statement = _black(new_statements[i])
+            if statement.count("\n") == 0 or not statement.endswith("\n") or statement.endswith("\n\n"):
                 return None
-            parts.append(formatted)
-        else:
-            parts.append(statement)
+        parts.append(statement)
+        at += out_gaps[i].count("\n")
+        out_spans.append([at, at + statement.count("\n"), new_kinds[i]])
+        at += statement.count("\n")
     parts.append(out_gaps[-1])
-    return "".join(parts)
+    return "".join(parts), new_spans, out_spans

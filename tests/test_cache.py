@@ -189,7 +189,7 @@ def test_an_edited_runtime_source_misses_the_run_cache(project: Path, tmp_path: 
 # --- the edit loop: each format's files and example checks remembered; workers ----------------
 
 
-def _generate_in_process(root: Path, folder: Path | None, workers: bool = False) -> dict[str, str]:
+def _generate_in_process(root: Path, folder: Path | None, workers: bool = False, early: bool = True) -> dict[str, str]:
     from generator.background import Workers
     from generator.core import discover, generate, histories
     from generator.options import load_options
@@ -198,7 +198,7 @@ def _generate_in_process(root: Path, folder: Path | None, workers: bool = False)
         specs = discover(root / "specs", root)
         if not workers:
             return generate(specs, options=load_options(root), history=histories(root / "specs"))
-        with Workers() as running:
+        with Workers(early) as running:
             return generate(specs, options=load_options(root), history=histories(root / "specs"), worker=running)
 
 
@@ -343,6 +343,39 @@ def test_the_python_and_pydantic_formats_render_in_worker_processes(project: Pat
         assert "a worker" in {where for path, where in marked.items() if path.startswith(f"{name}/")}, marked
 
 
+@pytest.mark.slow
+def test_a_later_run_starts_a_worker_only_for_a_slow_format_and_a_description_edit_runs_no_datamodel_codegen(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.background import Workers
+    from generator.targets.pydantic import models
+
+    folder = tmp_path / "memo"
+    _generate_in_process(project, folder)
+    started: list[str] = []
+    start = Workers._start
+    monkeypatch.setattr(Workers, "_start", lambda self, target, job=None: started.append(target.name) or start(self, target, job))
+    runs: list[str] = []
+    run = models._datamodel_codegen
+    monkeypatch.setattr(models, "_datamodel_codegen", lambda fmt, schema: runs.append(fmt.id) or run(fmt, schema))
+
+    _edit_description(project, "chat_event")  # and a field's, and the version-bearing $comment with a bump
+    spec = project / "specs" / "chat_event" / "spec.json"
+    document = json.loads(spec.read_text())
+    document["$defs"]["Message"]["properties"]["role"]["description"] += " Edited too."
+    document["x-version"] = "9.9.9"
+    spec.write_text(json.dumps(document, indent=2))
+    edited = _generate_in_process(project, folder, workers=True, early=False)
+    assert started == [] and runs == [], "the edit's formats render in this process, from datamodel-codegen's remembered run"
+    assert any("Edited too." in text for path, text in edited.items() if path.startswith("pydantic/"))
+    assert edited == _generate_in_process(project, None)
+
+    document["$defs"]["Message"]["properties"]["mood"] = {"type": "string", "description": "A new field."}
+    spec.write_text(json.dumps(document, indent=2))
+    added = _generate_in_process(project, folder, workers=True, early=False)
+    assert started == ["pydantic"], "a new field runs datamodel-codegen: in a worker; black has the module's last text"
+    assert added == _generate_in_process(project, None)
+
+
 def test_the_main_process_takes_back_only_formats_a_worker_has_not_started_and_leaves_it_the_last(project: Path) -> None:
     from generator.background import Workers
     from generator.core import context, discover
@@ -484,7 +517,12 @@ def test_formatting_only_the_changed_statements_gives_blacks_output_for_the_whol
             quick = pyformat._changed_statements_only(raw, formatted, edited)
             if quick is not None:
                 used += 1
-                assert quick == pyformat._black(edited), slot
+                whole = pyformat._black(edited)
+                assert quick[0] == whole, slot
+                # The statements it hands on (for the next edit, which then parses only its own text) are the real ones.
+                assert quick[1:] == (pyformat._spans(edited), pyformat._spans(whole)), slot
+                remembered = [pyformat._spans(raw), pyformat._spans(formatted)]
+                assert pyformat._changed_statements_only(raw, formatted, edited, remembered) == quick, slot
     assert used >= 6, "the edits are formatted statement by statement"
 
 
@@ -505,7 +543,8 @@ def test_statements_whose_kind_or_surroundings_changed_are_formatted_with_the_wh
         assert pyformat._changed_statements_only(code, formatted, edited) is None, what
     with_note = '"""Doc."""\n\nX = 1\n"""About X."""\n'
     assert pyformat._changed_statements_only(with_note, pyformat._black(with_note), with_note.replace("About", "Of")) is None
-    assert pyformat._changed_statements_only(code, formatted, code.replace("X = 1", "X   =   2")) == pyformat._black(code.replace("X = 1", "X = 2"))
+    quick = pyformat._changed_statements_only(code, formatted, code.replace("X = 1", "X   =   2"))
+    assert quick is not None and quick[0] == pyformat._black(code.replace("X = 1", "X = 2"))
 
 
 def test_a_slot_remembers_the_last_text_so_the_next_small_edit_formats_one_statement(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
