@@ -15,6 +15,7 @@ from typing import Any
 from generator import cache, ir, pyformat
 from generator.pyformat import format_python
 from generator.render import header
+from generator.targets.pydantic import descriptions
 from generator.targets.pydantic.validators import TEMPLATES, add_methods, validators
 
 
@@ -136,9 +137,7 @@ def python_regex_engine(code: str) -> str:
 
 def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
     # Keyed by this module's source too: the options passed below are part of the input.
-    parts = [*cache.tool_versions("datamodel-code-generator", "black", "pydantic"), cache.source_of(__file__), fmt.source, json.dumps(schema)]
-    code = cache.memo("datamodel-codegen", parts, lambda: _datamodel_codegen(fmt, schema))
-    code = python_regex_engine(retype(code, fmt))
+    code = python_regex_engine(retype(_models_of(fmt, schema), fmt))
     methods = validators(fmt)
     if methods:
         code = add_methods(code, methods)
@@ -147,7 +146,33 @@ def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
             imports += "from typing import Any\n"  # the validators' annotations
         code = code.replace("from __future__ import annotations\n", "from __future__ import annotations\n\n" + imports, 1)
         code += TEMPLATES.render("pydantic/helpers.py.j2")
-    return format_python(code)
+    return format_python(code, slot=f"pydantic/{fmt.id}.py")
+
+
+def _models_of(fmt: ir.Format, schema: dict[str, Any]) -> str:
+    """datamodel-code-generator's output for the schema, remembered by its skeleton (the schema
+    without its descriptions, generator/targets/pydantic/descriptions.py): a run that changed
+    descriptions only does not run it."""
+    blinded = descriptions.blind(schema)
+    if blinded is not None:
+        skeleton, texts = blinded
+        code = descriptions.restore(cache.memo("datamodel-codegen", _key_parts(fmt, skeleton, blinded=True),
+                                               lambda: _datamodel_codegen(fmt, skeleton)), texts)
+        if code is not None:
+            return code
+    return cache.memo("datamodel-codegen", _key_parts(fmt, schema), lambda: _datamodel_codegen(fmt, schema))
+
+
+def remembered(fmt: ir.Format, schema: dict[str, Any]) -> bool:
+    """Whether rendering the format would find datamodel-code-generator's output in the cache."""
+    blinded = descriptions.blind(schema)
+    return cache.has("datamodel-codegen", _key_parts(fmt, blinded[0], blinded=True) if blinded is not None else _key_parts(fmt, schema))
+
+
+def _key_parts(fmt: ir.Format, schema: dict[str, Any], blinded: bool = False) -> list[str]:
+    # This module's source is part of the key: the options passed to datamodel-code-generator are part of the input.
+    return [*cache.tool_versions("datamodel-code-generator", "black", "pydantic"), cache.source_of(__file__), fmt.source,
+            *([cache.source_of(descriptions.__file__)] if blinded else []), json.dumps(schema)]
 
 
 def warm_up() -> None:
