@@ -10,6 +10,9 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
+	@# Byte-compiled as pip installs a wheel: an editable install is not, and where PYTHONDONTWRITEBYTECODE
+	@# is set (as on this project's machines) every chatspec run would compile its modules again.
+	$(BIN)/python -m compileall -q generator
 	touch $(STAMP)
 
 # The TypeScript compiler (the TypeScript target's tests compile the generated package

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 class Workers:
     """The worker processes of a run, one per background target (use as a context manager)."""
 
-    def __init__(self) -> None:
+    def __init__(self, early: bool = True) -> None:
+        self.early = early  # start every background target's worker on entry, not when submit() has its formats
         self.processes: dict[str, BaseProcess] = {}  # target name -> its worker
         self.connections: dict[str, Connection] = {}
         self.waiting: set[tuple[str, str]] = set()  # (target, format) handed to a worker, not yet collected
@@ -37,53 +38,65 @@ class Workers:
         self.queues: dict[str, _Jobs] = {}  # target name -> its jobs, shared with its worker
 
     def __enter__(self) -> Workers:
-        if sys.platform != "linux":
-            return self  # fork elsewhere is unsafe or unavailable: everything renders in this process
-        import multiprocessing
+        if self.early:
+            from generator.targets import REGISTRY
 
-        from generator.targets import REGISTRY
+            for target in REGISTRY:
+                if target.background and not self._start(target):
+                    self.__exit__()
+                    break
+        return self
+
+    def _start(self, target: Target, job: tuple[Context, list[str]] | None = None) -> bool:
+        """Fork the target's worker (given its job, it needs none sent); False where none can start."""
+        if sys.platform != "linux":
+            return False  # fork elsewhere is unsafe or unavailable: everything renders in this process
+        import multiprocessing
 
         fork = multiprocessing.get_context("fork")  # a worker starts with this process's modules and active cache
         for stream in (sys.stdout, sys.stderr):
             stream.flush()  # else a worker could write out a second copy of what is buffered
-        for target in REGISTRY:
-            if target.background:
-                jobs = _Jobs(fork.Lock(), fork.Value("i", 0, lock=False), fork.Value("i", 0, lock=False))
-                ours, theirs = fork.Pipe()
-                # The worker closes this process's ends of every pipe so far, or a worker would never see one close.
-                ends = [ours, *self.connections.values()]
-                process = fork.Process(target=_serve, args=(target, theirs, ends, jobs), daemon=True, name=f"chatspec-{target.name}")
-                try:
-                    process.start()
-                except Exception:  # noqa: BLE001 - e.g. run inside a daemonic process, which may have none: no workers
-                    ours.close()
-                    theirs.close()
-                    self.__exit__()
-                    return self
-                theirs.close()
-                self.processes[target.name], self.connections[target.name] = process, ours
-                self.queues[target.name] = jobs
-        return self
+        jobs = _Jobs(fork.Lock(), fork.Value("i", 0, lock=False), fork.Value("i", 0, lock=False))
+        if job is not None:
+            jobs.ids, jobs.back.value = job[1], len(job[1])
+        ours, theirs = fork.Pipe()
+        # The worker closes this process's ends of every pipe so far, or a worker would never see one close.
+        ends = [ours, *self.connections.values()]
+        process = fork.Process(target=_serve, args=(target, theirs, ends, jobs, job), daemon=True, name=f"chatspec-{target.name}")
+        try:
+            process.start()
+        except Exception:  # noqa: BLE001 - e.g. run inside a daemonic process, which may have none: no workers
+            ours.close()
+            theirs.close()
+            return False
+        theirs.close()
+        self.processes[target.name], self.connections[target.name] = process, ours
+        self.queues[target.name] = jobs
+        return True
 
     def submit(self, ctx: Context, pairs: list[tuple[Target, ir.Format]]) -> None:
-        """Hand each pair's worker the format to render from ctx; a pair without a worker is left to the caller."""
+        """Hand each pair's worker the format to render from ctx, starting the worker now if it has
+        none yet; a pair without a worker is left to the caller."""
         import threading
 
-        jobs: dict[str, list[str]] = {}
+        jobs: dict[Target, list[str]] = {}
         for target, fmt in pairs:
-            if target.name in self.connections:
-                jobs.setdefault(target.name, []).append(fmt.id)
-                self.waiting.add((target.name, fmt.id))
-        for name in list(self.connections):
-            if name not in jobs:  # nothing for it this run: its warming up stops here, not at the run's end
-                self.connections.pop(name).close()
-                self.processes[name].terminate()
+            jobs.setdefault(target, []).append(fmt.id)
+        for name in [n for n in self.connections if n not in {t.name for t in jobs}]:
+            # Nothing for it this run: its warming up stops here, not at the run's end.
+            self.connections.pop(name).close()
+            self.processes[name].terminate()
+        for target, format_ids in jobs.items():
+            if target.name not in self.connections:
+                if self._start(target, (ctx, format_ids)):  # one that cannot start leaves its formats to the caller
+                    self.waiting.update((target.name, i) for i in format_ids)
                 continue
-            queue = self.queues[name]
+            queue = self.queues[target.name]
             with queue.lock:
-                queue.ids, queue.back.value = jobs[name], len(jobs[name])
+                queue.ids, queue.back.value = format_ids, len(format_ids)
+            self.waiting.update((target.name, i) for i in format_ids)
             # Sent from a thread: a worker reads it only when warmed up, and a pipe holds little.
-            threading.Thread(target=_send, args=(self.connections[name], self.processes[name], (ctx, jobs[name])), daemon=True).start()
+            threading.Thread(target=_send, args=(self.connections[target.name], self.processes[target.name], (ctx, format_ids)), daemon=True).start()
 
     def take(self, target: Target) -> str | None:
         """A format the target's worker has not started, taken back for the caller to render (the last
@@ -141,16 +154,20 @@ class _Jobs:
         self.ids: list[str] = []  # the formats (each side has its copy)
 
 
-def _serve(target: Target, connection: Connection, parents_ends: list[Connection], jobs: _Jobs) -> None:
-    """A worker: warm up, then render each format it is handed, sending its files (None for a
-    format that failed: the caller renders it again and reports the error)."""
+def _serve(target: Target, connection: Connection, parents_ends: list[Connection], jobs: _Jobs,
+           job: tuple[Context, list[str]] | None) -> None:
+    """A worker: warm up, then render each format it is handed (in `job`, when it was started
+    with its formats), sending its files (None for a format that failed: the caller renders it
+    again and reports the error)."""
     for end in parents_ends:
         end.close()  # so the worker sees its pipe end when the run no longer needs it
-    target.warm_up()
-    try:
-        ctx, format_ids = connection.recv()
-    except EOFError:
-        return  # nothing to render in the background this run
+    if job is None:
+        target.warm_up()
+        try:
+            job = connection.recv()
+        except EOFError:
+            return  # nothing to render in the background this run
+    ctx, format_ids = job
     formats = {f.id: f for f in ctx.formats}
     while True:
         with jobs.lock:

@@ -49,8 +49,12 @@ def generated_files(root: Path) -> dict[str, str]:
         found = cache.load("run", key, folder)
         if isinstance(found, dict):
             return found
-    with cache.active(folder), (Workers() if workers_pay() else contextlib.nullcontext()) as workers:
-        # The workers start first, so their warming up overlaps everything up to rendering (generator/background.py).
+    project = cache.digest(["project", str(root.resolve())])
+    # On the first run of a project (or after the cache was emptied) most of the run is slow: the workers start
+    # first, so their warming up overlaps everything up to rendering. Later runs start a worker only for a slow
+    # format (Target.slow), if any: after a small edit the fork and warming up would cost more than they save.
+    early = folder is None or cache.load("project", project, folder) is None
+    with cache.active(folder), (Workers(early) if workers_pay() else contextlib.nullcontext()) as workers:
         from generator.core import check_versions, discover, generate, histories
         from generator.options import load_options
 
@@ -60,4 +64,5 @@ def generated_files(root: Path) -> dict[str, str]:
         check_versions(root / "specs", root, specs)
     if folder is not None:
         cache.store("run", key, files, folder)
+        cache.store("project", project, True, folder)
     return files

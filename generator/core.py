@@ -111,7 +111,7 @@ def generate(
             ctx.descriptions[fmt.id]  # describing checks the code targets' names: before any target renders, as always
     # Largest first (by its schema, a fair guess of the work): the formats taken back from the end are the small ones.
     by_size = sorted(formats, key=lambda f: -len(json.dumps(ctx.schemas[f.id])))
-    offloaded = [(t, f) for t in wanted if t.background for f in by_size if (t.name, f.id) not in remembered] if worker else []
+    offloaded = [(t, f) for t in wanted if t.background for f in by_size if (t.name, f.id) not in remembered and t.slow(f, ctx)] if worker else []
     if worker is not None:
         worker.submit(ctx, offloaded)
     # While the workers render theirs, this process renders the other formats, keeping each outcome (its

@@ -93,6 +93,12 @@ class Target(ABC):
         """For a background target: import (and run once on a small input) what render_format needs.
         The worker does it while the run loads the specs, before the first format reaches it."""
 
+    def slow(self, fmt: ir.Format, ctx: Context) -> bool:
+        """For a background target: whether rendering the format is slow enough to pay for a worker
+        (a fork, and importing what render_format needs). A run whose every slow step is remembered
+        (e.g. only a description changed) then starts no worker at all."""
+        return True
+
     def format_inputs(self, fmt: ir.Format, ctx: Context) -> tuple[str, ...]:
         """What render_format reads of the other formats, as text (e.g. the docs' navigation label,
         which depends on every format's title); () when it reads only its own format."""

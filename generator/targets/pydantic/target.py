@@ -22,6 +22,11 @@ class PydanticTarget(Target):
 
         return {f"pydantic/{PACKAGE}/{fmt.id}.py": render_models(fmt, ctx.plain_schemas[fmt.id])}
 
+    def slow(self, fmt: ir.Format, ctx: Context) -> bool:
+        from generator.targets.pydantic.models import remembered
+
+        return not remembered(fmt, ctx.plain_schemas[fmt.id])
+
     def warm_up(self) -> None:
         from generator.targets.pydantic.models import warm_up
 

@@ -179,7 +179,12 @@ class PythonModule:
         code = TEMPLATES.render("python/module.py.j2", **{f.name: getattr(view, f.name) for f in fields(view)})
         for name, first, second in python_top_level_clashes(code)[:1]:
             raise clash_error(self.fmt, "Python", name, f"{first}, and {second}")
-        return format_python(code, slot=f"python/{self.fmt.id}.py")
+        return format_python(code, slot=slot(self.fmt))
+
+
+def slot(fmt: ir.Format) -> str:
+    """Where black formats the format's module run after run (generator.pyformat)."""
+    return f"python/{fmt.id}.py"
 
 
 def public_names(code: str) -> list[str]:

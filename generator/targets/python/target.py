@@ -60,6 +60,12 @@ class PythonTarget(Target):
 
         pyformat.warm_up()
 
+    def slow(self, fmt: ir.Format, ctx: Context) -> bool:
+        from generator import pyformat
+        from generator.targets.python.module import slot
+
+        return not pyformat.has_slot(slot(fmt))
+
     def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
         from generator.targets.python.module import render_module
 
