@@ -104,7 +104,8 @@ def generate(
         check_examples(spec, fmt, schemas[fmt.id])
     wanted = [t for t in REGISTRY if t.name in set(targets)]
     ctx = context(specs, formats, options, history, schemas=schemas, described=any(t.name == "docs" for t in wanted), behaviours=behaviours)
-    keys = {(t.name, f.id): format_key(t, f, ctx) for t in wanted for f in formats} if cache.current() is not None else {}
+    parts = {f.id: format_parts(f, ctx) for f in formats} if cache.current() is not None else {}
+    keys = {(t.name, f.id): format_key(t, f, ctx, parts[f.id]) for t in wanted for f in formats} if parts else {}
     remembered = {pair: found for pair, key in keys.items() if isinstance(found := cache.load("render", key), dict)}
     for fmt in formats:
         if ctx.descriptions and any((t.name, fmt.id) not in remembered for t in wanted):
@@ -161,15 +162,18 @@ def _attempt(target: Target, fmt: ir.Format, ctx: Context) -> dict[str, str] | E
         return exc
 
 
-def format_key(target: Target, fmt: ir.Format, ctx: Context) -> str:
+def format_key(target: Target, fmt: ir.Format, ctx: Context, parts: tuple[str, ...] = ()) -> str:
     """What a target's files of one format are made from: chatspec itself (its source, templates, runtimes,
     Python and the pinned tools), the target, the format's IR, its schemas, behaviour and history, the
     options, and what the target reads of the other formats (Target.format_inputs). The names and the
     descriptions are computed from these."""
-    return cache.digest(["render", cache.toolkit(TEMPLATES), target.name, fingerprint(fmt),
-                         json.dumps(ctx.schemas[fmt.id], sort_keys=True), json.dumps(ctx.plain_schemas[fmt.id], sort_keys=True),
-                         fingerprint(ctx.behaviours.get(fmt.id)), json.dumps(ctx.history.get(fmt.id), sort_keys=True, default=str),
-                         fingerprint(ctx.options), *target.format_inputs(fmt, ctx)])
+    return cache.digest(["render", cache.toolkit(TEMPLATES), target.name, *(parts or format_parts(fmt, ctx)), *target.format_inputs(fmt, ctx)])
+
+
+def format_parts(fmt: ir.Format, ctx: Context) -> tuple[str, ...]:
+    """The parts of format_key every target shares (a run makes them once per format)."""
+    return (fingerprint(fmt), json.dumps(ctx.schemas[fmt.id], sort_keys=True), json.dumps(ctx.plain_schemas[fmt.id], sort_keys=True),
+            fingerprint(ctx.behaviours.get(fmt.id)), json.dumps(ctx.history.get(fmt.id), sort_keys=True, default=str), fingerprint(ctx.options))
 
 
 def fingerprint(value: object) -> str:
