@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import typing
 from dataclasses import dataclass
@@ -178,3 +179,62 @@ def test_every_standard_library_name_a_module_imports_is_used_in_it(path: Path) 
     # `field` stays for behaviour code, which uses it unimported (module.SKELETON_IMPORTS).
     assert imported - used - {"field"} == set()
     assert imported >= used & {"datetime", "Literal", "TypeAlias", "Any", "Final", "dataclass"}
+
+
+# --- descriptions and the version kept out of what black formats (generator/targets/python/standins.py) ---
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from generator.standins import plain  # noqa: E402
+from generator.targets.python import standins  # noqa: E402
+
+
+def _module_both_ways(fmt: ir.Format) -> tuple[str, str | None]:
+    from generator.core import context
+    from generator.load import load_spec
+    from generator.pyformat import _black
+    from generator.targets.python.module import PythonModule
+
+    ctx = context([load_spec(GOLDEN / "optional_vs_nullable", ROOT)], (fmt,), described=False)
+    names = ctx.names["python"][fmt.id]
+    real = _black(PythonModule(fmt, names).code())
+    blinded = standins.blind(fmt)
+    if blinded is None:
+        return real, None
+    skeleton, texts = blinded
+    return real, standins.restore(_black(PythonModule(skeleton, names).code()), texts)
+
+
+_DOC = st.one_of(st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=100),
+                 st.integers(70, 100).map(lambda n: ("word " * 30)[:n].strip() or "w"),  # around black's 85-character turn
+                 st.sampled_from(['a "quoted" word', 'ends in "a quote"', "two\nlines", " padded ", "back\\slash", "é and 漢字"]))
+
+
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(st.lists(_DOC, min_size=1, max_size=12), _DOC, st.sampled_from(["1.0.0", "2.13.7-rc.1+build.5", "0.0.1"]))
+def test_the_module_is_the_same_with_descriptions_and_version_stood_in_for_and_put_back(texts: list[str], about: str, version: str) -> None:
+    from generator.load import load_spec
+    from generator.lower import lower
+
+    fmt = lower(load_spec(GOLDEN / "optional_vs_nullable", ROOT))
+    drawn = iter(texts * 20)
+    definitions = tuple(dataclasses.replace(d, description=next(drawn), **(
+        {"fields": tuple(dataclasses.replace(f, description=next(drawn)) for f in d.fields)} if isinstance(d, ir.Model) else {}))
+        for d in fmt.definitions)
+    fmt = dataclasses.replace(fmt, description=about, version=version, definitions=definitions)
+    real, restored = _module_both_ways(fmt)
+    if plain(about):
+        assert restored is not None, "a plain module description always comes back"
+    if restored is not None:
+        assert restored == real
+
+
+def test_a_stand_in_black_could_format_by_its_content_means_the_real_module_is_formatted() -> None:
+    texts = ["A model.", "The format.", "1.0.0"]
+    assert standins.restore('class A:\n    """chatspecdescription0z"""\n', texts) == 'class A:\n    """A model."""\n'
+    assert standins.restore('VERSION: Final = "chatspecversionz"\n', texts) == 'VERSION: Final = "1.0.0"\n'
+    assert standins.restore('X = "chatspecdescription0z"\n', texts) is None  # a string black may wrap by its length
+    assert standins.restore('class A:\n    """See chatspecdescription0z."""\n', texts) is None
+    assert standins.restore('class A:\n    """chatspecdescription2z"""\n', texts) is None  # the version's number is not a description's

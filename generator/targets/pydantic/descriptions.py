@@ -1,11 +1,14 @@
-"""Descriptions kept out of datamodel-code-generator's run, so editing one does not re-run it.
+"""Descriptions kept out of datamodel-code-generator's run, so editing one does not re-run it
+(generator/standins.py).
 
-datamodel-code-generator writes a description as the lines of a docstring and nowhere else, so
-its output for a schema is its output for the same schema with each description replaced by a
-stand-in, the stand-ins then replaced by the descriptions. The pydantic target remembers its
-run by that skeleton (models.render_models): a change to descriptions only (the most common
-edit of a spec, with the version bump that follows it) costs a text replacement, not a
-datamodel-code-generator run (about 0.55 s, as long as the rest of the edit loop together).
+datamodel-code-generator writes a description as the lines of a docstring and nowhere else, and
+black does not format such a line by its content, so the module made from a schema is the module
+made from the same schema with each description replaced by a stand-in, the stand-ins then
+replaced by the descriptions. The pydantic target makes the module from that skeleton
+(models.render_models: datamodel-code-generator, retyping, black, each remembered by its input): a
+change to descriptions only (the most common edit of a spec, with the version bump that follows
+it) costs a text replacement, not a datamodel-code-generator run (about 0.55 s, as long as the
+rest of the edit loop together) and no black.
 
 Only what is sure to be written unchanged is replaced: a "plain" description (one line of
 printable text, with nothing datamodel-code-generator or black would escape, strip or re-quote),
@@ -13,7 +16,8 @@ at a position that is a schema's "description" or "$comment" keyword (the export
 the version, which a bump changes; datamodel-code-generator does not write it). Anything else stays in the skeleton as
 it is. restore() accepts a run only where every stand-in it finds is a docstring line of its
 own, and says None otherwise, so the caller runs datamodel-code-generator on the real schema.
-tests/test_pydantic_target.py holds the two ways equal on drawn descriptions and every golden.
+tests/test_pydantic_target.py holds datamodel-code-generator's two ways equal on drawn descriptions;
+the golden cases and tests/test_cache.py hold the modules equal.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_STAND_IN = "chatspecdescription{}z"  # plain itself; the z ends it, so 1z is not found in 10z
+from generator.standins import RESERVED, plain, stand_in
+
 _STAND_IN_LINE = re.compile(r"^( *)chatspecdescription(\d+)z$", re.M)
 
 # Keywords whose text is read by people, not by validators: "$comment" holds the format's version.
@@ -33,18 +38,11 @@ _LIST = ("prefixItems", "allOf", "anyOf", "oneOf", "items")
 _MAP = ("$defs", "definitions", "properties", "patternProperties", "dependentSchemas")
 
 
-def plain(text: str) -> bool:
-    """Whether text is written into a docstring line exactly as it is: one line, printable, no
-    surrounding space, no backslash, no quote at either end or two in a row."""
-    return (bool(text) and text == text.strip() and text.isprintable() and "\\" not in text
-            and '""' not in text and not text.startswith('"') and not text.endswith('"'))
-
-
 def blind(schema: dict[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
     """(the schema with each plain description replaced by its stand-in, the descriptions in
     stand-in order; equal texts share one stand-in, so the skeleton keeps which are equal), or
     None when the schema already holds a stand-in's spelling."""
-    if "chatspecdescription" in repr(schema):
+    if RESERVED in repr(schema):
         return None
     texts: dict[str, int] = {}
 
@@ -54,7 +52,7 @@ def blind(schema: dict[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
         out = dict(node)
         for key, value in node.items():
             if key in _TEXT and isinstance(value, str) and plain(value):
-                out[key] = _STAND_IN.format(texts.setdefault(value, len(texts)))
+                out[key] = stand_in(texts.setdefault(value, len(texts)))
             elif key in _MAP and isinstance(value, dict):
                 out[key] = {name: walk(sub) for name, sub in value.items()}
             elif key in _LIST and isinstance(value, list):
@@ -75,6 +73,6 @@ def restore(code: str, texts: list[str]) -> str | None:
     if any(int(n) >= len(texts) for n in re.findall(r"^ *chatspecdescription(\d+)z$", code, re.M)):
         return None
     out = _STAND_IN_LINE.sub(put, code)
-    if "chatspecdescription" in _STAND_IN_LINE.sub("", code):
+    if RESERVED in _STAND_IN_LINE.sub("", code):
         return None
     return out

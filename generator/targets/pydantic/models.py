@@ -136,8 +136,22 @@ def python_regex_engine(code: str) -> str:
 
 
 def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
-    # Keyed by this module's source too: the options passed below are part of the input.
-    code = python_regex_engine(retype(_models_of(fmt, schema), fmt))
+    """The module, made from the schema with its descriptions stood in for and then put back
+    (generator/targets/pydantic/descriptions.py): a run that changed descriptions only runs neither
+    datamodel-code-generator nor black. Where a stand-in lands anywhere but a docstring line of its
+    own, the module is made from the real schema."""
+    blinded = descriptions.blind(schema)
+    if blinded is not None:
+        skeleton, texts = blinded
+        code = descriptions.restore(_module(fmt, skeleton, blinded=True), texts)
+        if code is not None:
+            return code
+    return _module(fmt, schema)
+
+
+def _module(fmt: ir.Format, schema: dict[str, Any], blinded: bool = False) -> str:
+    code = cache.memo("datamodel-codegen", _key_parts(fmt, schema, blinded), lambda: _datamodel_codegen(fmt, schema))
+    code = python_regex_engine(retype(code, fmt))
     methods = validators(fmt)
     if methods:
         code = add_methods(code, methods)
@@ -147,20 +161,6 @@ def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
         code = code.replace("from __future__ import annotations\n", "from __future__ import annotations\n\n" + imports, 1)
         code += TEMPLATES.render("pydantic/helpers.py.j2")
     return format_python(code, slot=f"pydantic/{fmt.id}.py")
-
-
-def _models_of(fmt: ir.Format, schema: dict[str, Any]) -> str:
-    """datamodel-code-generator's output for the schema, remembered by its skeleton (the schema
-    without its descriptions, generator/targets/pydantic/descriptions.py): a run that changed
-    descriptions only does not run it."""
-    blinded = descriptions.blind(schema)
-    if blinded is not None:
-        skeleton, texts = blinded
-        code = descriptions.restore(cache.memo("datamodel-codegen", _key_parts(fmt, skeleton, blinded=True),
-                                               lambda: _datamodel_codegen(fmt, skeleton)), texts)
-        if code is not None:
-            return code
-    return cache.memo("datamodel-codegen", _key_parts(fmt, schema), lambda: _datamodel_codegen(fmt, schema))
 
 
 def remembered(fmt: ir.Format, schema: dict[str, Any]) -> bool:

@@ -16,7 +16,7 @@ from generator.behaviour import Behaviour, PythonParts, constants, python_parts
 from generator.naming import Names, clash_error, constant_case, python_attr, python_top_level_clashes, snake_case
 from generator.pyformat import format_python
 from generator.render import header
-from generator.targets.python import encoders, parsers, types
+from generator.targets.python import encoders, parsers, standins, types
 from generator.targets.python.fast import FastBuilder
 from generator.targets.python.literals import TEMPLATES, py_str
 from generator.targets.python.views import (
@@ -175,11 +175,23 @@ class PythonModule:
         )
 
     def module(self) -> str:
+        """The module, formatted: rendered with the format's descriptions and version stood in for
+        (targets/python/standins.py), so that an edit of them gives black nothing new to format."""
+        blinded = standins.blind(self.fmt)
+        if blinded is not None:
+            skeleton, texts = blinded
+            restored = standins.restore(format_python(PythonModule(skeleton, self.names, self.behaviour).code(), slot=slot(self.fmt)), texts)
+            if restored is not None:
+                return restored
+        return format_python(self.code(), slot=slot(self.fmt))
+
+    def code(self) -> str:
+        """The module as rendered, before black (ClashError: two top-level names collide)."""
         view = self.view()
         code = TEMPLATES.render("python/module.py.j2", **{f.name: getattr(view, f.name) for f in fields(view)})
         for name, first, second in python_top_level_clashes(code)[:1]:
             raise clash_error(self.fmt, "Python", name, f"{first}, and {second}")
-        return format_python(code, slot=slot(self.fmt))
+        return code
 
 
 def slot(fmt: ir.Format) -> str:

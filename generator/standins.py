@@ -1,0 +1,28 @@
+"""standins: descriptions (and the version) kept out of what a slow formatter remembers.
+
+Editing a description, then bumping the version, is the most common change to a spec. Where a
+target's slow step (datamodel-code-generator, black) writes such a text only as the line of a
+docstring, its output does not depend on the text: a run remembers the output for the format with
+each text replaced by a stand-in, and replaces the stand-ins back. The pydantic target does so for
+datamodel-code-generator (targets/pydantic/descriptions.py), the Python target for black
+(targets/python/standins.py); each checks where its stand-ins landed, and renders the real text
+wherever one is not where it must be.
+"""
+
+from __future__ import annotations
+
+import re
+
+FIND = re.compile(r"chatspecdescription(\d+)z")  # the z ends it, so 1z is not found in 10z
+RESERVED = "chatspecdescription"  # a text that holds this is never stood in for
+
+
+def stand_in(index: int) -> str:
+    return f"chatspecdescription{index}z"
+
+
+def plain(text: str) -> bool:
+    """Whether a formatter writes text into a docstring line exactly as it is: one line, printable,
+    no surrounding space, no backslash, no quote at either end or two in a row, no stand-in's spelling."""
+    return (bool(text) and text == text.strip() and text.isprintable() and "\\" not in text and '""' not in text
+            and not text.startswith('"') and not text.endswith('"') and RESERVED not in text)

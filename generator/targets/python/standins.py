@@ -1,0 +1,64 @@
+"""The format's descriptions and version kept out of what black formats (generator/standins.py).
+
+The module is rendered from the format with each plain description replaced by a stand-in and
+the version by another, formatted (black, remembered by that text), and the stand-ins replaced
+back: after an edit of descriptions and the bump that follows it, black has nothing new to format,
+so a run need not import it. Every such text lands in a docstring or the VERSION string, whose
+formatting black does not derive from their content, with one exception its length decides: the
+last line of the module's docstring (the format's description) gets its closing quotes on a line
+of their own past 85 characters, so that stand-in is as long as the description when the
+description is that long. restore() refuses (None: the real format is rendered) wherever a
+stand-in landed anywhere else. tests/test_python_target.py holds both ways equal on drawn texts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from generator import ir
+from generator.standins import FIND, RESERVED, plain, stand_in
+
+VERSION = "chatspecversionz"
+_LINE_LENGTH = 88  # black's default, which chatspec uses: past it, a multi-line docstring's closing quotes move
+# The lines a stand-in may be found on: a one-line docstring, the module docstring's first and last
+# lines, and the VERSION constant (S is a stand-in, V the version's).
+_ALLOWED = [re.compile(p) for p in (r'^ *"""S"""$', r'^"""[^"\\]* \(format [^"\\]*, version V\)\.$', r'^S\.*(""")?$', r'^VERSION: Final = "V"$')]
+
+
+def blind(fmt: ir.Format) -> tuple[ir.Format, list[str]] | None:
+    """(the format with each plain description and its version stood in for, the texts by stand-in
+    number, the version last), or None where the module's docstring would not be plain."""
+    if not plain(fmt.description) or not plain(fmt.version) or len(fmt.version) > 40 or RESERVED in repr(fmt):
+        return None
+    texts: dict[str, int] = {}
+
+    def instead(text: str) -> str:
+        return stand_in(texts.setdefault(text, len(texts))) if plain(text) else text
+
+    def definition(d: ir.Definition) -> ir.Definition:
+        if isinstance(d, ir.Model):
+            fields = tuple(dataclasses.replace(f, description=instead(f.description)) for f in d.fields)
+            return dataclasses.replace(d, description=instead(d.description), fields=fields)
+        return dataclasses.replace(d, description=instead(d.description))
+
+    definitions = tuple(definition(d) for d in fmt.definitions)
+    # The module docstring's last line: long as the description where black's decision depends on it.
+    described = stand_in(len(texts))
+    if len(fmt.description) + 3 > _LINE_LENGTH:
+        described += "." * (_LINE_LENGTH - 2 - len(described))  # as long as any description whose quotes move
+    skeleton = dataclasses.replace(fmt, description=described, version=VERSION, definitions=definitions)
+    return skeleton, [*texts, fmt.description, fmt.version]
+
+
+def restore(code: str, texts: list[str]) -> str | None:
+    """The module formatted from the skeleton with its texts back; None where a stand-in is anywhere
+    black could have formatted it by its content (the caller then formats the real module)."""
+    for line in code.split("\n"):
+        if (RESERVED in line or VERSION in line) and not any(
+                p.match(re.sub(r"chatspecdescription\d+z", "S", line).replace(VERSION, "V")) for p in _ALLOWED):
+            return None
+    if any(int(n) >= len(texts) - 1 for n in FIND.findall(code)):
+        return None
+    code = re.sub(r"chatspecdescription(\d+)z\.*", lambda m: texts[int(m.group(1))], code)
+    return code.replace(VERSION, texts[-1])
