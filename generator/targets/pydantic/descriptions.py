@@ -12,10 +12,11 @@ rest of the edit loop together) and no black.
 
 Only what is sure to be written unchanged is replaced: a "plain" description (one line of
 printable text, with nothing datamodel-code-generator or black would escape, strip or re-quote),
-at a position that is a schema's "description" or "$comment" keyword (the export's "$comment" holds
-the version, which a bump changes; datamodel-code-generator does not write it). Anything else stays in the skeleton as
-it is. restore() accepts a run only where every stand-in it finds is a docstring line of its
-own, and says None otherwise, so the caller runs datamodel-code-generator on the real schema.
+at a position that is a schema's "description" or "$comment" keyword (the export's "$comment"
+holds the version, which a bump changes; datamodel-code-generator does not write it). Anything
+else stays in the skeleton as it is. restore() accepts a module only where every stand-in it
+finds is a docstring line of its own, and says None otherwise, so the caller makes the module
+from the real schema.
 tests/test_pydantic_target.py holds datamodel-code-generator's two ways equal on drawn descriptions;
 the golden cases and tests/test_cache.py hold the modules equal.
 """

@@ -6,8 +6,8 @@ back: after an edit of descriptions and the bump that follows it, black has noth
 so a run need not import it. Every such text lands in a docstring or the VERSION string, whose
 formatting black does not derive from their content, with one exception its length decides: the
 last line of the module's docstring (the format's description) gets its closing quotes on a line
-of their own past 85 characters, so that stand-in is as long as the description when the
-description is that long. restore() refuses (None: the real format is rendered) wherever a
+of their own past 85 characters, so that stand-in is past 85 characters too when the description
+is. restore() refuses (None: the real format is rendered) wherever a
 stand-in landed anywhere else. tests/test_python_target.py holds both ways equal on drawn texts.
 """
 
@@ -43,7 +43,7 @@ def blind(fmt: ir.Format) -> tuple[ir.Format, list[str]] | None:
         return dataclasses.replace(d, description=instead(d.description))
 
     definitions = tuple(definition(d) for d in fmt.definitions)
-    # The module docstring's last line: long as the description where black's decision depends on it.
+    # The module docstring's last line: on the same side of black's turn as the description.
     described = stand_in(len(texts))
     if len(fmt.description) + 3 > _LINE_LENGTH:
         described += "." * (_LINE_LENGTH - 2 - len(described))  # as long as any description whose quotes move
