@@ -12,9 +12,11 @@ wherever one is not where it must be.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 FIND = re.compile(r"chatspecdescription(\d+)z")  # the z ends it, so 1z is not found in 10z
 RESERVED = "chatspecdescription"  # a text that holds this is never stood in for
+VERSION = "chatspecversionz"  # the version's stand-in
 
 
 def stand_in(index: int) -> str:
@@ -26,3 +28,18 @@ def plain(text: str) -> bool:
     no surrounding space, no backslash, no quote at either end or two in a row, no stand-in's spelling."""
     return (bool(text) and text == text.strip() and text.isprintable() and "\\" not in text and '""' not in text
             and not text.startswith('"') and not text.endswith('"') and RESERVED not in text)
+
+
+def put_back(code: str, texts: list[str], allowed: Iterable[re.Pattern[str]], version: str | None = None) -> str | None:
+    """code with each stand-in replaced by its text (and any padding dots after it), and VERSION by
+    version; None where a line holding a stand-in is not of an allowed shape (there, its stand-ins
+    spelt S and the version's V) or a stand-in has no text."""
+    allowed = list(allowed)
+    for line in code.split("\n"):
+        if (RESERVED in line or VERSION in line) and not any(
+                p.match(FIND.sub("S", line).replace(VERSION, "V")) for p in allowed):
+            return None
+    if any(int(n) >= len(texts) for n in FIND.findall(code)) or (version is None and VERSION in code):
+        return None
+    code = re.sub(r"chatspecdescription(\d+)z\.*", lambda m: texts[int(m.group(1))], code)
+    return code if version is None else code.replace(VERSION, version)

@@ -26,9 +26,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from generator.standins import RESERVED, plain, stand_in
+from generator.standins import RESERVED, plain, put_back, stand_in
 
-_STAND_IN_LINE = re.compile(r"^( *)chatspecdescription(\d+)z$", re.M)
+_ALLOWED = [re.compile(r"^ *S$")]  # a docstring line of its own
 
 # Keywords whose text is read by people, not by validators: "$comment" holds the format's version.
 _TEXT = ("description", "$comment")
@@ -68,12 +68,4 @@ def blind(schema: dict[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
 def restore(code: str, texts: list[str]) -> str | None:
     """The skeleton's output with its descriptions back, or None where a stand-in is anywhere
     but a docstring line of its own (the caller then runs on the real schema)."""
-    def put(found: re.Match[str]) -> str:
-        return found.group(1) + texts[int(found.group(2))]
-
-    if any(int(n) >= len(texts) for n in re.findall(r"^ *chatspecdescription(\d+)z$", code, re.M)):
-        return None
-    out = _STAND_IN_LINE.sub(put, code)
-    if RESERVED in _STAND_IN_LINE.sub("", code):
-        return None
-    return out
+    return put_back(code, texts, _ALLOWED)

@@ -17,9 +17,8 @@ import dataclasses
 import re
 
 from generator import ir
-from generator.standins import FIND, RESERVED, plain, stand_in
+from generator.standins import RESERVED, VERSION, plain, put_back, stand_in
 
-VERSION = "chatspecversionz"
 _LINE_LENGTH = 88  # black's default, which chatspec uses: past it, a multi-line docstring's closing quotes move
 # The lines a stand-in may be found on: a one-line docstring, the module docstring's first and last
 # lines, and the VERSION constant (S is a stand-in, V the version's).
@@ -52,13 +51,7 @@ def blind(fmt: ir.Format) -> tuple[ir.Format, list[str]] | None:
 
 
 def restore(code: str, texts: list[str]) -> str | None:
-    """The module formatted from the skeleton with its texts back; None where a stand-in is anywhere
-    black could have formatted it by its content (the caller then formats the real module)."""
-    for line in code.split("\n"):
-        if (RESERVED in line or VERSION in line) and not any(
-                p.match(re.sub(r"chatspecdescription\d+z", "S", line).replace(VERSION, "V")) for p in _ALLOWED):
-            return None
-    if any(int(n) >= len(texts) - 1 for n in FIND.findall(code)):
-        return None
-    code = re.sub(r"chatspecdescription(\d+)z\.*", lambda m: texts[int(m.group(1))], code)
-    return code.replace(VERSION, texts[-1])
+    """The module formatted from the skeleton with its texts back (the version last); None where a
+    stand-in is anywhere black could have formatted it by its content (the caller then formats the
+    real module)."""
+    return put_back(code, texts[:-1], _ALLOWED, version=texts[-1])
