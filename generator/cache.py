@@ -114,8 +114,14 @@ def store(kind: str, key: str, value: Any, folder: Path | None = None) -> None:
 
 
 def has(kind: str, parts: Iterable[str]) -> bool:
-    """Whether memo(kind, parts, ...) would find its result without computing it."""
-    return _active is not None and load(kind, digest([kind, *parts])) is not None
+    """Whether memo(kind, parts, ...) has a result stored (Target.slow's guess: only the file is
+    looked for, as the render reads it next; a damaged one only means that run takes longer)."""
+    return stored(kind, digest([kind, *parts]))
+
+
+def stored(kind: str, key: str) -> bool:
+    """Whether an entry is stored under key (read, it may still turn out damaged: a miss)."""
+    return _active is not None and _path(_active, kind, key).is_file()
 
 
 def memo(kind: str, parts: Iterable[str], compute: Callable[[], T]) -> T:

@@ -47,7 +47,7 @@ def format_python(code: str, slot: str | None = None) -> str:
 
 def has_slot(slot: str) -> bool:
     """Whether format_python remembers a last text of the slot (so a small change formats little)."""
-    return cache.load("black-slot", _slot_key(slot)) is not None
+    return cache.stored("black-slot", _slot_key(slot))
 
 
 def _slot_key(slot: str) -> str:
