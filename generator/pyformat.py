@@ -24,7 +24,7 @@ from generator import cache
 def format_python(code: str, slot: str | None = None) -> str:
     """black's output for code (target Python 3.11); `slot` names where the text is formatted
     run after run, so a small change formats only the statements that changed."""
-    version = [*cache.tool_versions("black"), "py311"]  # also in _slot_key
+    version = _version()
     if slot is None or cache.current() is None:
         return cache.memo("black", [*version, code], lambda: _black(code))
     spans: list[Spans | None] = [None, None]  # the statements of code and of black's output, when known
@@ -51,7 +51,12 @@ def has_slot(slot: str) -> bool:
 
 
 def _slot_key(slot: str) -> str:
-    return cache.digest(["black-slot", *cache.tool_versions("black"), "py311", slot])
+    return cache.digest(["black-slot", *_version(), slot])
+
+
+def _version() -> list[str]:
+    """What black's output depends on besides the text: its version and the target Python (_black's mode)."""
+    return [*cache.tool_versions("black"), "py311"]
 
 
 def _black(code: str) -> str:
