@@ -10,7 +10,9 @@ is never remembered, so a broken spec is reported every time.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from generator import cache
@@ -41,6 +43,21 @@ def workers_pay() -> bool:
     return cores > 1 and load < cores + 0.5
 
 
+@contextlib.contextmanager
+def fewer_collections() -> Iterator[None]:
+    """Python's cyclic garbage collector run 140 times less often (young objects 100,000 instead of
+    700), then as before. black and datamodel-code-generator build large trees that live until
+    their module is done, and the default collector walks them again and again: measured with
+    tests/bench_editloop.py, a cold run took 2.55 s with it and 2.2 s without (black alone on
+    chat_modality 0.43 s and 0.26 s). Garbage is still collected, so memory stays bounded."""
+    before = gc.get_threshold()
+    gc.set_threshold(100_000, *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def generated_files(root: Path) -> dict[str, str]:
     """{path under generated/: text} for the project at root (SpecError on a bad spec)."""
     folder = cache.folder_for(root)
@@ -54,7 +71,7 @@ def generated_files(root: Path) -> dict[str, str]:
     # first, so their warming up overlaps everything up to rendering. Later runs start a worker only for a slow
     # format (Target.slow), if any: after a small edit the fork and warming up would cost more than they save.
     early = folder is None or cache.load("project", project, folder) is None
-    with cache.active(folder), (Workers(early) if workers_pay() else contextlib.nullcontext()) as workers:
+    with fewer_collections(), cache.active(folder), (Workers(early) if workers_pay() else contextlib.nullcontext()) as workers:
         from generator.core import check_versions, discover, generate, histories
         from generator.options import load_options
 
