@@ -82,4 +82,5 @@ def generated_files(root: Path) -> dict[str, str]:
     if folder is not None:
         cache.store("run", key, files, folder)
         cache.store("project", project, True, folder)
+        cache.ran(folder)
     return files

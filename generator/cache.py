@@ -12,6 +12,10 @@ place (concurrent runs race harmlessly: both write the same bytes), and every
 entry carries the hash of its own payload, so a truncated or corrupt entry is a
 miss that is recomputed, never a wrong output. Caching only changes how long a
 run takes, never what it produces; `CHATSPEC_CACHE=off` turns it off.
+
+Bounded: every entry read is touched, and every TRIM_EVERY-th run that stored
+something trims the folder back to three quarters of its limit (256 MB, or
+$CHATSPEC_CACHE_MAX_MB), least recently used entries first (`trim`).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -89,14 +94,22 @@ def load(kind: str, key: str, folder: Path | None = None) -> Any | None:
     folder = folder or _active
     if folder is None:
         return None
+    path = _path(folder, kind, key)
     try:
-        entry = json.loads(_path(folder, kind, key).read_text(encoding="utf-8"))
+        entry = json.loads(path.read_text(encoding="utf-8"))
         payload = entry["value"]
         if entry["layout"] != LAYOUT or entry["key"] != key or entry["sha256"] != _payload_hash(payload):
             return None
-        return payload
     except (OSError, ValueError, KeyError, TypeError):
         return None
+    touch(path)
+    return payload
+
+
+def touch(path: Path | str) -> None:
+    """Mark an entry used now, so trim() removes it last (a read-only cache stays as it is)."""
+    with contextlib.suppress(OSError):
+        os.utime(path)
 
 
 def store(kind: str, key: str, value: Any, folder: Path | None = None) -> None:
@@ -135,6 +148,72 @@ def memo(kind: str, parts: Iterable[str], compute: Callable[[], T]) -> T:
     value = compute()
     store(kind, key, value)
     return value
+
+
+# How often a run looks at the cache's size: a walk of every entry, a few ms per thousand.
+TRIM_EVERY = 20
+LIMIT_MB = 256
+# Only what chatspec wrote is ever removed, should the folder hold anything else: kind/ab/ab....json
+# entries, and Jinja's compiled templates (render._bytecode_cache: jinja/<key>/__jinja2_<hash>.cache).
+_ENTRY = re.compile(r"(?P<sub>[0-9a-f]{2})/(?P=sub)[0-9a-f]{62}\.json|[0-9a-f]{16}/__jinja2_[0-9a-f]+\.cache")
+
+
+def limit_bytes() -> int:
+    """The size trim() keeps the cache under: $CHATSPEC_CACHE_MAX_MB megabytes, else LIMIT_MB."""
+    given = os.environ.get("CHATSPEC_CACHE_MAX_MB", "")
+    megabytes = int(given) if given.isdigit() and int(given) > 0 else LIMIT_MB
+    return megabytes * 2**20
+
+
+def ran(folder: Path) -> None:
+    """Count a run that stored entries in folder; every TRIM_EVERY-th one trims it."""
+    counter = folder / ".runs"
+    try:
+        runs = int(counter.read_text(encoding="ascii")) + 1
+    except (OSError, ValueError):
+        runs = 1  # a lost count (two runs at once, a damaged file) only delays a trim
+    with contextlib.suppress(OSError):
+        write_atomic(counter, str(0 if runs >= TRIM_EVERY else runs), durable=False)
+    if runs >= TRIM_EVERY:
+        trim(folder, limit_bytes())
+
+
+def trim(folder: Path, limit: int) -> int:
+    """When folder's entries are past limit bytes, remove the least recently used (oldest
+    modified: a read touches its entry) until they fit in three quarters of it; the bytes removed.
+    A run reading an entry as it goes finds it whole (POSIX) or misses and computes it again."""
+    entries: list[tuple[float, int, str]] = []
+    try:
+        kinds = [e for e in os.scandir(folder) if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return 0
+    for kind in kinds:
+        for sub in _listing(kind.path):
+            if not sub.is_dir(follow_symlinks=False):
+                continue
+            for entry in _listing(sub.path):
+                if _ENTRY.fullmatch(f"{sub.name}/{entry.name}") and entry.is_file(follow_symlinks=False):
+                    with contextlib.suppress(OSError):
+                        stat = entry.stat(follow_symlinks=False)
+                        entries.append((stat.st_mtime, stat.st_size, entry.path))
+    total = sum(size for _, size, _ in entries)
+    if total <= limit:
+        return 0
+    removed = 0
+    for _, size, path in sorted(entries):
+        if total - removed <= limit * 3 // 4:
+            break
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+            removed += size
+    return removed
+
+
+def _listing(path: str) -> list[os.DirEntry[str]]:
+    try:
+        return list(os.scandir(path))
+    except OSError:
+        return []
 
 
 def _payload_hash(value: Any) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 from pathlib import Path
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -86,6 +87,8 @@ def _bytecode_cache(folder: Path) -> jinja2.BytecodeCache:
                 super().load_bytecode(bucket)
             except Exception:
                 bucket.reset()
+            if bucket.code is not None:
+                cache.touch(os.path.join(self.directory, self.pattern % bucket.key))  # used: cache.trim removes it last
 
     folder.mkdir(parents=True, exist_ok=True)
     return Tolerant(str(folder))

@@ -573,3 +573,59 @@ def test_workers_start_only_while_the_cores_are_not_already_shared(monkeypatch: 
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     monkeypatch.setattr(os, "getloadavg", lambda: (_ for _ in ()).throw(OSError("no load average here")))
     assert build.workers_pay() is False
+
+
+def test_trim_removes_the_least_recently_used_entries_and_nothing_chatspec_did_not_write(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    with cache.active(folder):
+        for n in range(10):
+            cache.store("black", cache.digest([str(n)]), "x" * 1000)
+    paths = [cache._path(folder, "black", cache.digest([str(n)])) for n in range(10)]
+    for age, path in enumerate(reversed(paths)):  # entry 0 the oldest
+        os.utime(path, (1_000_000 - age * 10, 1_000_000 - age * 10))
+    assert cache.load("black", cache.digest(["0"]), folder) == "x" * 1000  # read: now the newest
+    compiled = folder / "jinja" / ("0" * 16) / f"__jinja2_{'a' * 40}.cache"
+    compiled.parent.mkdir(parents=True)
+    compiled.write_bytes(b"y" * 1000)
+    os.utime(compiled, (1, 1))
+    theirs = [folder / "notes.txt", folder / "black" / "ab" / "mine.json", folder / "black" / "README"]
+    for path in theirs:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("z" * 5000, encoding="utf-8")
+        os.utime(path, (1, 1))
+    size = sum(p.stat().st_size for p in [*paths, compiled])
+    assert cache.trim(folder, limit=size + 1) == 0  # within the limit: nothing goes
+    removed = cache.trim(folder, limit=size - 1)
+    assert removed > 0 and size - removed <= (size - 1) * 3 // 4
+    left = {p for p in [*paths, compiled] if p.exists()}
+    assert not compiled.exists()  # the oldest of all
+    assert paths[0] in left  # old, but read just now
+    gone = [p for p in paths[1:] if p not in left]
+    assert gone == paths[1:1 + len(gone)], "the oldest went first"
+    assert all(p.exists() for p in theirs), "only chatspec's own entries are ever removed"
+
+
+def test_every_twentieth_run_that_stores_trims_the_cache_to_its_limit(project: Path) -> None:
+    folder = _cache(project)
+    done = _run(project, "generate")
+    assert done.returncode == 0, done.stderr
+    full = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    (folder / ".runs").write_text(str(cache.TRIM_EVERY - 2), encoding="ascii")
+    spec = project / "specs" / "chat_event" / "spec.json"
+    limit_mb = max(1, full // 2**20 // 2)
+    for n in range(3):  # the 19th run, the 20th, and one that reads the trimmed cache
+        document = json.loads(spec.read_text(encoding="utf-8"))
+        document["description"] += f" Edit {n}."
+        spec.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+        assert _run(project, "bump", "chat_event").returncode == 0
+        done = _run(project, "generate", CHATSPEC_CACHE_MAX_MB=str(limit_mb))
+        assert done.returncode == 0, done.stderr
+        size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+        if n == 0:
+            assert size > full, "the 19th run does not trim"
+        if n == 1:
+            assert size <= limit_mb * 2**20 * 3 // 4 + 4096, (size, limit_mb)
+            assert (folder / ".runs").read_text(encoding="ascii") == "0"
+    # A trimmed cache changes how long a run takes, never what it writes.
+    uncached = _run(project, "check", CHATSPEC_CACHE="off")
+    assert uncached.returncode == 0, uncached.stdout + uncached.stderr
