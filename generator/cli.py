@@ -50,7 +50,12 @@ examples:
   chatspec diff droidlet_chat            list the changes since the latest locked release
   chatspec vendor --lang go --module example.com/chat --out ../app/chat
 
---root may come before or after the command."""
+--root may come before or after the command.
+
+environment:
+  CHATSPEC_CACHE=off                     run without the cache ($XDG_CACHE_HOME/chatspec, ~/.cache/chatspec)
+  CHATSPEC_CACHE_DIR=DIR                 keep the cache in DIR
+  CHATSPEC_CACHE_MAX_MB=N                trim the cache back when past N MB (default 256)"""
 
 
 def _parser(vendor_options: bool = True) -> argparse.ArgumentParser:

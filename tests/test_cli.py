@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -413,6 +414,17 @@ def test_help_names_every_target_and_every_command_and_option_is_explained() -> 
             assert action.help, f"{name} {action.option_strings or action.dest} has no help"
     for action in parser._actions:
         assert action.help, f"chatspec {action.option_strings} has no help"
+
+
+def test_help_names_every_environment_variable_chatspec_reads_with_its_default() -> None:
+    from generator import cache
+
+    top = _bare("--help").stdout
+    read = {name for source in (ROOT / "generator").rglob("*.py") for name in re.findall(r"CHATSPEC_[A-Z_]+", source.read_text(encoding="utf-8"))}
+    assert read == {"CHATSPEC_CACHE", "CHATSPEC_CACHE_DIR", "CHATSPEC_CACHE_MAX_MB"}
+    for name in read:
+        assert f"\n  {name}=" in top, name
+    assert f"(default {cache.LIMIT_MB})" in top
 
 
 def test_version_prints_the_installed_version() -> None:
