@@ -161,7 +161,7 @@ _ENTRY = re.compile(r"(?P<sub>[0-9a-f]{2})/(?P=sub)[0-9a-f]{62}\.json|[0-9a-f]{1
 def limit_bytes() -> int:
     """The size trim() keeps the cache under: $CHATSPEC_CACHE_MAX_MB megabytes, else LIMIT_MB."""
     given = os.environ.get("CHATSPEC_CACHE_MAX_MB", "")
-    megabytes = int(given) if given.isdigit() and int(given) > 0 else LIMIT_MB
+    megabytes = int(given) if given.isdecimal() and int(given) > 0 else LIMIT_MB  # not isdigit: "²" is a digit int() refuses
     return megabytes * 2**20
 
 

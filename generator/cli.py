@@ -55,7 +55,7 @@ examples:
 environment:
   CHATSPEC_CACHE=off                     run without the cache ($XDG_CACHE_HOME/chatspec, ~/.cache/chatspec)
   CHATSPEC_CACHE_DIR=DIR                 keep the cache in DIR
-  CHATSPEC_CACHE_MAX_MB=N                trim the cache back when past N MB (default 256)"""
+  CHATSPEC_CACHE_MAX_MB=N                trim the cache back when past N MB (a whole number; default 256)"""
 
 
 def _parser(vendor_options: bool = True) -> argparse.ArgumentParser:

@@ -629,3 +629,11 @@ def test_every_twentieth_run_that_stores_trims_the_cache_to_its_limit(project: P
     # A trimmed cache changes how long a run takes, never what it writes.
     uncached = _run(project, "check", CHATSPEC_CACHE="off")
     assert uncached.returncode == 0, uncached.stdout + uncached.stderr
+
+
+@pytest.mark.parametrize(("given", "megabytes"), [("", 256), ("10", 10), ("0", 256), ("-5", 256), ("1GB", 256), ("²", 256), (" 10", 256)])
+def test_the_cache_limit_is_a_whole_number_of_megabytes_and_anything_else_is_the_default(
+    given: str, megabytes: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CHATSPEC_CACHE_MAX_MB", given)
+    assert cache.limit_bytes() == megabytes * 2**20

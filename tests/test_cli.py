@@ -424,7 +424,7 @@ def test_help_names_every_environment_variable_chatspec_reads_with_its_default()
     assert read == {"CHATSPEC_CACHE", "CHATSPEC_CACHE_DIR", "CHATSPEC_CACHE_MAX_MB"}
     for name in read:
         assert f"\n  {name}=" in top, name
-    assert f"(default {cache.LIMIT_MB})" in top
+    assert f"default {cache.LIMIT_MB})" in top
 
 
 def test_version_prints_the_installed_version() -> None:
