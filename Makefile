@@ -9,7 +9,9 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+	@# setuptools prints a notice on every editable install of a package whose folders it maps
+	@# (templates/ ships as generator.templates); it is a Python warning, so this one is filtered.
+	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/pip install -q -e '.[dev]'
 	@# Byte-compiled as pip installs a wheel: an editable install is not, and where PYTHONDONTWRITEBYTECODE
 	@# is set (as on this project's machines) every chatspec run would compile its modules again.
 	$(BIN)/python -m compileall -q generator
