@@ -605,8 +605,8 @@ def test_trim_removes_the_least_recently_used_entries_and_nothing_chatspec_did_n
     assert all(p.exists() for p in theirs), "only chatspec's own entries are ever removed"
 
 
-def test_every_twentieth_run_that_stores_trims_the_cache_to_its_limit(project: Path) -> None:
-    folder = _cache(project)
+def test_every_twentieth_run_that_stores_trims_the_cache_to_its_limit(project: Path, formatted: Path) -> None:
+    folder = _cache(_with_formatting_cached(project, formatted))
     done = _run(project, "generate")
     assert done.returncode == 0, done.stderr
     full = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
