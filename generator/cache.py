@@ -14,8 +14,8 @@ miss that is recomputed, never a wrong output. Caching only changes how long a
 run takes, never what it produces; `CHATSPEC_CACHE=off` turns it off.
 
 Bounded: every entry read is touched, and every TRIM_EVERY-th run that stored
-something trims the folder back to three quarters of its limit (256 MB, or
-$CHATSPEC_CACHE_MAX_MB), least recently used entries first (`trim`).
+something looks at the folder's size; past its limit (256 MB, or $CHATSPEC_CACHE_MAX_MB)
+it is trimmed to three quarters of it, least recently used entries first (`trim`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import json
 import os
 import re
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -153,9 +154,14 @@ def memo(kind: str, parts: Iterable[str], compute: Callable[[], T]) -> T:
 # How often a run looks at the cache's size: a walk of every entry, a few ms per thousand.
 TRIM_EVERY = 20
 LIMIT_MB = 256
-# Only what chatspec wrote is ever removed, should the folder hold anything else: kind/ab/ab....json
-# entries, and Jinja's compiled templates (render._bytecode_cache: jinja/<key>/__jinja2_<hash>.cache).
-_ENTRY = re.compile(r"(?P<sub>[0-9a-f]{2})/(?P=sub)[0-9a-f]{62}\.json|[0-9a-f]{16}/__jinja2_[0-9a-f]+\.cache")
+# Only files named as chatspec names them are ever removed, should the folder hold anything else:
+# <kind>/ab/ab<62 hex>.json entries, Jinja's compiled templates (render._bytecode_cache:
+# jinja/<16 hex>/__jinja2_<hash>.cache), and the temporary file of an entry whose run was killed.
+_KIND = re.compile(r"[a-z][a-z-]*")
+_ENTRY = re.compile(r"(?P<sub>[0-9a-f]{2})/(?P=sub)[0-9a-f]{62}\.json")
+_COMPILED = re.compile(r"[0-9a-f]{16}/__jinja2_[0-9a-f]+\.cache")
+_LEFT_OVER = re.compile(r"(?P<sub>[0-9a-f]{2})/\.(?P=sub)[0-9a-f]{62}\.json\.\w+\.tmp")
+_LEFT_OVER_AFTER = 3600  # seconds: older than any run that could still be writing it
 
 
 def limit_bytes() -> int:
@@ -166,36 +172,47 @@ def limit_bytes() -> int:
 
 
 def ran(folder: Path) -> None:
-    """Count a run that stored entries in folder; every TRIM_EVERY-th one trims it."""
+    """Count a run that stored entries in folder; every TRIM_EVERY-th one trims it. Never raises:
+    a cache that cannot be counted or trimmed is only a larger cache."""
     counter = folder / ".runs"
     try:
         runs = int(counter.read_text(encoding="ascii")) + 1
     except (OSError, ValueError):
         runs = 1  # a lost count (two runs at once, a damaged file) only delays a trim
-    with contextlib.suppress(OSError):
+    try:
         write_atomic(counter, str(0 if runs >= TRIM_EVERY else runs), durable=False)
+    except OSError:
+        return  # a read-only cache: it would trim on every run, and remove nothing
     if runs >= TRIM_EVERY:
-        trim(folder, limit_bytes())
+        with contextlib.suppress(OSError):
+            trim(folder, limit_bytes())
 
 
 def trim(folder: Path, limit: int) -> int:
     """When folder's entries are past limit bytes, remove the least recently used (oldest
     modified: a read touches its entry) until they fit in three quarters of it; the bytes removed.
-    A run reading an entry as it goes finds it whole (POSIX) or misses and computes it again."""
+    A run reading an entry as it goes finds it whole (POSIX) or misses and computes it again.
+    Temporary files of killed runs, an hour old, go whatever the size."""
     entries: list[tuple[float, int, str]] = []
-    try:
-        kinds = [e for e in os.scandir(folder) if e.is_dir(follow_symlinks=False)]
-    except OSError:
-        return 0
-    for kind in kinds:
+    left_over: list[str] = []
+    too_old = time.time() - _LEFT_OVER_AFTER
+    for kind in _listing(str(folder)):
+        if not (_KIND.fullmatch(kind.name) and kind.is_dir(follow_symlinks=False)):
+            continue
+        named = _COMPILED if kind.name == "jinja" else _ENTRY
         for sub in _listing(kind.path):
             if not sub.is_dir(follow_symlinks=False):
                 continue
             for entry in _listing(sub.path):
-                if _ENTRY.fullmatch(f"{sub.name}/{entry.name}") and entry.is_file(follow_symlinks=False):
-                    with contextlib.suppress(OSError):
-                        stat = entry.stat(follow_symlinks=False)
-                        entries.append((stat.st_mtime, stat.st_size, entry.path))
+                relative = f"{sub.name}/{entry.name}"
+                if named.fullmatch(relative) and entry.is_file(follow_symlinks=False):
+                    stat = entry.stat(follow_symlinks=False)
+                    entries.append((stat.st_mtime, stat.st_size, entry.path))
+                elif _LEFT_OVER.fullmatch(relative) and entry.stat(follow_symlinks=False).st_mtime < too_old:
+                    left_over.append(entry.path)
+    for path in left_over:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
     total = sum(size for _, size, _ in entries)
     if total <= limit:
         return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
 from pathlib import Path
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -88,7 +87,7 @@ def _bytecode_cache(folder: Path) -> jinja2.BytecodeCache:
             except Exception:
                 bucket.reset()
             if bucket.code is not None:
-                cache.touch(os.path.join(self.directory, self.pattern % bucket.key))  # used: cache.trim removes it last
+                cache.touch(self._get_cache_filename(bucket))  # used: cache.trim removes it last
 
     folder.mkdir(parents=True, exist_ok=True)
     return Tolerant(str(folder))

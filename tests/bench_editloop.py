@@ -12,7 +12,8 @@ datamodel-codegen run on one schema taken in the same run (medians of alternatin
 - reported, the floor under a cold run: the two tools chatspec must run on every format when nothing is
   cached (DESIGN: black formats every Python file, datamodel-code-generator makes the pydantic models),
   alone, in two processes at once, each at its best: datamodel-codegen with chatspec's options on the
-  five exported schemas, black on the ten Python modules as generated (its own output, so one pass each).
+  five exported schemas, black on the generated Python and pydantic modules as they are (its own output,
+  so one pass each).
 """
 
 from __future__ import annotations
@@ -84,7 +85,8 @@ def _floor_seconds(project: Path, env: dict[str, str]) -> float:
     parts = [[sys.executable, __file__, "--floor-part", part, str(project)] for part in ("datamodel-codegen", "black")]
     start = time.perf_counter()
     running = [subprocess.Popen(p, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for p in parts]
-    failed = [(p, r.communicate()[1]) for p, r in zip(parts, running) if r.wait() != 0]
+    errors = [r.communicate()[1] for r in running]  # read while they run: a full pipe would stop a child
+    failed = [(p, error) for p, r, error in zip(parts, running, errors) if r.returncode != 0]
     took = time.perf_counter() - start
     if failed:
         raise AssertionError(f"{' '.join(failed[0][0])} failed, so it would not measure anything:\n{failed[0][1][-2000:]}")

@@ -588,7 +588,10 @@ def test_trim_removes_the_least_recently_used_entries_and_nothing_chatspec_did_n
     compiled.parent.mkdir(parents=True)
     compiled.write_bytes(b"y" * 1000)
     os.utime(compiled, (1, 1))
-    theirs = [folder / "notes.txt", folder / "black" / "ab" / "mine.json", folder / "black" / "README"]
+    entry_name = paths[1].relative_to(folder / "black")
+    theirs = [folder / "notes.txt", folder / "black" / "ab" / "mine.json", folder / "black" / "README",
+              folder / "Notes" / entry_name,  # named as an entry, in a folder no kind of chatspec's is named
+              folder / "black" / compiled.relative_to(folder / "jinja")]  # a compiled template's name outside jinja/
     for path in theirs:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("z" * 5000, encoding="utf-8")
@@ -603,6 +606,31 @@ def test_trim_removes_the_least_recently_used_entries_and_nothing_chatspec_did_n
     gone = [p for p in paths[1:] if p not in left]
     assert gone == paths[1:1 + len(gone)], "the oldest went first"
     assert all(p.exists() for p in theirs), "only chatspec's own entries are ever removed"
+
+
+def test_trim_removes_the_temporary_files_of_killed_runs_once_they_are_an_hour_old(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    key = cache.digest(["x"])
+    old, new = (folder / "render" / key[:2] / f".{key}.json.{suffix}.tmp" for suffix in ("a1b2c3", "d4e5f6"))
+    old.parent.mkdir(parents=True)
+    for path in (old, new):
+        path.write_text("{", encoding="utf-8")
+    os.utime(old, (1, 1))
+    assert cache.trim(folder, limit=10**9) == 0
+    assert not old.exists() and new.exists()  # new may be a run's entry being written
+
+
+def test_a_compiled_template_that_is_read_is_touched_so_trim_removes_it_last(tmp_path: Path) -> None:
+    import jinja2
+
+    from generator.render import _bytecode_cache
+
+    compiled = _bytecode_cache(tmp_path / "jinja" / ("0" * 16))
+    jinja2.Environment(loader=jinja2.DictLoader({"t": "{{ 1 }}"}), bytecode_cache=compiled).get_template("t")
+    [stored] = (tmp_path / "jinja").rglob("*.cache")
+    os.utime(stored, (1, 1))
+    jinja2.Environment(loader=jinja2.DictLoader({"t": "{{ 1 }}"}), bytecode_cache=compiled).get_template("t")
+    assert stored.stat().st_mtime > 1
 
 
 def test_every_twentieth_run_that_stores_trims_the_cache_to_its_limit(project: Path, formatted: Path) -> None:
