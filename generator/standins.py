@@ -14,13 +14,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-FIND = re.compile(r"chatspecdescription(\d+)z")  # the z ends it, so 1z is not found in 10z
 RESERVED = "chatspecdescription"  # a text that holds this is never stood in for
+FIND = re.compile(RESERVED + r"(\d+)z")  # the z ends it, so 1z is not found in 10z
 VERSION = "chatspecversionz"  # the version's stand-in
 
 
 def stand_in(index: int) -> str:
-    return f"chatspecdescription{index}z"
+    return f"{RESERVED}{index}z"
 
 
 def plain(text: str) -> bool:
@@ -41,5 +41,5 @@ def put_back(code: str, texts: list[str], allowed: Iterable[re.Pattern[str]], ve
             return None
     if any(int(n) >= len(texts) for n in FIND.findall(code)) or (version is None and VERSION in code):
         return None
-    code = re.sub(r"chatspecdescription(\d+)z\.*", lambda m: texts[int(m.group(1))], code)
+    code = re.sub(FIND.pattern + r"\.*", lambda m: texts[int(m.group(1))], code)
     return code if version is None else code.replace(VERSION, version)
