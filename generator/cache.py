@@ -130,7 +130,7 @@ def store(kind: str, key: str, value: Any, folder: Path | None = None) -> None:
 def has(kind: str, parts: Iterable[str]) -> bool:
     """Whether memo(kind, parts, ...) has a result stored (Target.slow's guess: only the file is
     looked for, as the render reads it next; a damaged one only means that run takes longer)."""
-    return stored(kind, digest([kind, *parts]))
+    return stored(kind, _memo_key(kind, parts))
 
 
 def stored(kind: str, key: str) -> bool:
@@ -142,7 +142,7 @@ def memo(kind: str, parts: Iterable[str], compute: Callable[[], T]) -> T:
     """compute(), or its remembered result for the same parts (JSON values only)."""
     if _active is None:
         return compute()
-    key = digest([kind, *parts])
+    key = _memo_key(kind, parts)
     found = load(kind, key)
     if found is not None:
         return found  # type: ignore[no-any-return]
@@ -231,6 +231,11 @@ def _listing(path: str) -> list[os.DirEntry[str]]:
         return list(os.scandir(path))
     except OSError:
         return []
+
+
+def _memo_key(kind: str, parts: Iterable[str]) -> str:
+    """Where memo() keeps a result (has() looks there)."""
+    return digest([kind, *parts])
 
 
 def _payload_hash(value: Any) -> str:
