@@ -83,6 +83,7 @@ def generated_files(root: Path) -> dict[str, str]:
         check_versions(root / "specs", root, specs)
     if folder is not None:
         cache.store("run", key, files, folder)
-        cache.store("project", project, True, folder)
+        if early:
+            cache.store("project", project, True, folder)  # found, it was touched when read
         cache.ran(folder)
     return files
