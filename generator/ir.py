@@ -137,6 +137,7 @@ class Field:
     has_default: bool = False
     default: Any = None  # a JSON value, e.g. "markdown" or {}
     default_factory: str | None = None  # e.g. "uuid4"
+    null_ok: bool = False  # JSON null is a value of its type (e.g. {} or ["string", "null"]): present, not missing
 
 
 @dataclass(frozen=True)

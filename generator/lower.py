@@ -158,7 +158,15 @@ class Lowering:
             if key not in properties:
                 raise self.fail(pointer_of("$defs", name, "required", i), f"required field {key!r} is not in properties", f"add {key!r} to properties or remove it from required")
         fields = tuple(self.lower_field(key, prop, key in required, pointer + pointer_of("properties", key)) for key, prop in properties.items())
-        closed = schema.get("additionalProperties", True) is False
+        extra = schema.get("additionalProperties", True)
+        if isinstance(extra, dict) and extra:
+            # JSON Schema checks every property not listed against this schema; the generated models keep
+            # only their listed fields, so the check would be skipped in silence.
+            raise self.fail(pointer + "/additionalProperties", "additionalProperties with a schema beside properties is not supported: "
+                            "the properties not listed would go unchecked",
+                            "use true (any other property allowed) or false (none), or list the properties; "
+                            "for a map of one value type, drop properties and keep additionalProperties")
+        closed = extra is False
         over = schema.get("x-messages", {})
         rules = tuple(self.lower_rule(rule, fields, pointer + pointer_of("x-rules", i)) for i, rule in enumerate(schema.get("x-rules", [])))
         return ir.Model(
@@ -191,7 +199,17 @@ class Lowering:
             has_default="default" in schema,
             default=schema.get("default"),
             default_factory=factory,
+            null_ok=self.accepts_null(lowered),
         )
+
+    def accepts_null(self, t: ir.TypeRef) -> bool:
+        """Whether JSON null is a value of the type (nullable, free-form, or an alias of either): a required
+        field of such a type that holds null is present, as JSON Schema's required means."""
+        seen: set[str] = set()
+        while isinstance(t, ir.Ref) and t.target == "alias" and t.name not in seen:
+            seen.add(t.name)
+            t = self.lower_type(self.defs[t.name], pointer_of("$defs", t.name))
+        return isinstance(t, (ir.NullableType, ir.AnyType))
 
     def check_default_emittable(self, key: str, t: ir.TypeRef, pointer: str) -> None:
         """A default must be a value the generated code can hold as it is: no date-time or base64 field has one,
@@ -371,9 +389,17 @@ class Lowering:
         if "prefixItems" in schema:
             prefix = schema["prefixItems"]
             n = len(prefix)
-            if schema.get("items") is not False or schema.get("minItems", n) != n or schema.get("maxItems", n) != n:
+            # Without minItems a shorter array is valid JSON Schema, which a fixed-length tuple cannot hold:
+            # the length is stated, never assumed (maxItems may be left out: items false implies it).
+            if schema.get("items") is not False or schema.get("maxItems", n) != n:
                 raise self.fail(pointer, "a tuple (prefixItems) must have \"items\": false and minItems = maxItems = its length",
                                 f"set \"items\": false, \"minItems\": {n}, \"maxItems\": {n}")
+            if schema.get("minItems") != n:
+                raise self.fail(pointer, f"a tuple (prefixItems) without \"minItems\": {n} accepts shorter arrays in JSON Schema, "
+                                "which a fixed-length tuple cannot hold", f"set \"minItems\": {n}")
+            if "uniqueItems" in schema:
+                raise self.fail(pointer + "/uniqueItems", "uniqueItems on a tuple (prefixItems) is not supported: the check would be skipped",
+                                "remove uniqueItems")
             msgs["prefixItems"] = messages.resolve("prefixItems", over, limit=n)
             items = tuple(self.lower_nested(s, f"{pointer}/prefixItems/{i}", named=True) for i, s in enumerate(prefix))
             names = tuple(s.get("x-name", "") for s in prefix)
@@ -413,14 +439,21 @@ class Lowering:
                 "discriminatorValue": messages.resolve("discriminatorValue", over, allowed=tags),
             }
             return ir.UnionType(variants, msgs, discriminator=tag, tags=tuple(tags))
-        kinds = tuple(self.json_kind(v) for v in variants)
+        kinds = tuple(self.json_kind(v, f"{pointer}/oneOf/{i}") for i, v in enumerate(variants))
         if len(set(kinds)) != len(kinds):
             raise self.fail(pointer + "/oneOf", f"oneOf variants must differ in JSON type (got {', '.join(kinds)})",
                             "add x-discriminator naming a const property, or merge the variants")
+        if {"integer", "number"} <= set(kinds):
+            # JSON Schema's oneOf fails a value two variants accept: every integer is also a number.
+            raise self.fail(pointer + "/oneOf", "oneOf variants 'integer' and 'number' overlap: an integer matches both, "
+                            "so oneOf would reject every integer", "keep the number variant alone (it accepts integers too)")
         described = " or ".join(("an " if k[0] in "aeiou" else "a ") + k for k in kinds)
         return ir.UnionType(variants, {"oneOf": messages.resolve("oneOf", over, allowed=[described])}, json_kinds=kinds)
 
-    def json_kind(self, t: ir.TypeRef) -> str:
+    def json_kind(self, t: ir.TypeRef, pointer: str) -> str:
+        """The one JSON type every value of a union variant has, which picks the variant; a variant that
+        takes values of several JSON types (null, any value, a union by JSON type) is refused, since
+        telling it apart by type would give another verdict than JSON Schema's oneOf."""
         if isinstance(t, (ir.StringType, ir.DateTimeType, ir.BytesType)):
             return "string"
         if isinstance(t, ir.NumericType):
@@ -431,6 +464,8 @@ class Lowering:
             return "array"
         if isinstance(t, ir.MapType):
             return "object"
+        if isinstance(t, ir.UnionType) and t.discriminator is not None:
+            return "object"  # a union of models told apart by a property: every variant is an object
         if isinstance(t, ir.Ref):
             if t.target == "model":
                 return "object"
@@ -442,10 +477,13 @@ class Lowering:
                                 "put a model (an object type with properties) between the alias and itself")
             self.kind_trail.append(t.name)
             try:
-                return self.json_kind(self.lower_type(self.defs[t.name], pointer_of("$defs", t.name)))
+                return self.json_kind(self.lower_type(self.defs[t.name], pointer_of("$defs", t.name)), pointer)
             finally:
                 self.kind_trail.pop()
-        return "any"
+        what = {"nullable": "null or a value", "any": "any JSON value", "union": "values of several JSON types"}.get(t.kind, t.kind)
+        raise self.fail(pointer, f"a oneOf variant without x-discriminator must take values of one JSON type; this one takes {what}, "
+                        "so choosing the variant by the value's type could disagree with oneOf",
+                        "list such a variant's types as variants of this oneOf, or tell the variants apart with x-discriminator")
 
 
 def tokens(pointer: str) -> tuple[str, ...]:

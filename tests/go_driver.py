@@ -39,6 +39,28 @@ import (
 type verdict struct {{
 	OK     bool        `json:"ok"`
 	Errors [][2]string `json:"errors"`
+	Crash  string      `json:"crash,omitempty"`
+}}
+
+// accepted checks what a root parse accepted: it validates as built, and its encoded form parses
+// back and encodes to the same bytes. A failure is a crash, never a rejection: a parse that wrongly
+// accepts must not look like a correct rejection.
+func accepted[T interface{{ Validate() error }}](doc T, parse func([]byte) (T, error)) string {{
+	if err := doc.Validate(); err != nil {{
+		return "parse accepted, Validate rejected: " + err.Error()
+	}}
+	text, err := json.Marshal(doc)
+	if err != nil {{
+		return "parse accepted, MarshalJSON failed: " + err.Error()
+	}}
+	again, err := parse(text)
+	if err != nil {{
+		return "parse accepted, its encoded form " + string(text) + " is rejected: " + err.Error()
+	}}
+	if text2, _ := json.Marshal(again); string(text2) != string(text) {{
+		return "the encoded form changed on a round trip: " + string(text) + " -> " + string(text2)
+	}}
+	return ""
 }}
 
 func run(err error, detail func(error) ([][2]string, bool)) verdict {{
@@ -77,7 +99,14 @@ func main() {{
 _CASE = """		case {fmt!r}:
 			var err error
 			if c.Model == "" {{
-				_, err = {pkg}.{parse}([]byte(c.Data))
+				var doc *{pkg}.{root}
+				doc, err = {pkg}.{parse}([]byte(c.Data))
+				if err == nil {{
+					if crash := accepted(doc, {pkg}.{parse}); crash != "" {{
+						out[i] = verdict{{Crash: crash}}
+						continue
+					}}
+				}}
 			}} else {{
 				err = {pkg}.DriverParseModel(c.Model, []byte(c.Data))
 			}}
@@ -106,6 +135,16 @@ def write_go_mod(workdir: Path, name: str, go_tree: Path, module: str) -> None:
 _ROOT_PARSE = re.compile(r"^func Parse(\w+)FromJSON\(data \[\]byte\) \(\*(\w+), error\) \{\n.*?^\}\n", re.S | re.M)
 _MODEL_PARSE = re.compile(r"^func parse(\w+)\(v any, c \*rt\.Context\) \((\w+), bool\)", re.M)
 _IMPORT_BLOCK = re.compile(r"^import \((.*?)^\)", re.S | re.M)
+
+
+def root_model(package_dir: Path, format_id: str) -> str:
+    """The root model's struct name, from the package's Parse<Format>FromJSON."""
+    wanted = go_name(format_id)
+    for p in sorted(package_dir.glob("*.go")):
+        for m in _ROOT_PARSE.finditer(p.read_text(encoding="utf-8")):
+            if m.group(1) == wanted:
+                return m.group(2)
+    raise AssertionError(f"{package_dir}: no Parse{wanted}FromJSON")
 
 
 def model_shim(package_dir: Path, format_id: str) -> str:
@@ -173,7 +212,7 @@ def _build(go_tree: Path, module: str, format_ids: list[str], workdir: Path) -> 
     go_tree = tree
     imports = "\n".join(f'\t"{module}/{package_name(f)}"' for f in sorted(format_ids))
     cases = "\n".join(
-        _CASE.format(fmt=f, pkg=package_name(f), parse=f"Parse{go_name(f)}FromJSON").replace("'", '"')
+        _CASE.format(fmt=f, pkg=package_name(f), parse=f"Parse{go_name(f)}FromJSON", root=root_model(tree / package_name(f), f)).replace("'", '"')
         for f in sorted(format_ids)
     )
     (workdir / "main.go").write_text(_MAIN.format(imports=imports, cases=cases))
@@ -192,4 +231,7 @@ def run_driver(binary: Path, cases: list[tuple[str, str]] | list[tuple[str, str,
     if done.returncode != 0:
         raise AssertionError(f"the Go driver failed:\n{done.stderr[-4000:]}")
     result: list[dict[str, Any]] = json.loads(done.stdout)
+    crashed = [(c, r["crash"]) for c, r in zip(cases, result) if r.get("crash")]
+    if crashed:
+        raise AssertionError("the generated Go crashed on " + "; ".join(f"{c[0]} {c[1][:200]!r}: {why}" for c, why in crashed[:5]))
     return result

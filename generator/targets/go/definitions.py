@@ -78,7 +78,7 @@ class Definitions:
                 ok_vars[f.wire_name] = ok
             gotype, deref = base_type, False
             if f.required:
-                kind = "required_or_null" if isinstance(t, ir.NullableType) else "required"
+                kind = "required_or_null" if f.null_ok else "required"
                 step = FieldStep(kind, name, ok, base_type, f.wire_name, parser, required_message=f.required_message)
                 # Go's zero time means "not set", as the original IsZero checks had it.
                 presence = "not_zero_time" if isinstance(t, ir.DateTimeType) else "always"

@@ -57,7 +57,7 @@ class FastBuilder(ModelGraph):
                 assert isinstance(model, ir.Model)
                 found = [(f, a) for f, a in zip(model.fields, self.attrs(model)) if f.wire_name == token]
                 # Only a required field that is never null: present in the JSON shape, a value below it.
-                if not found or not found[0][0].required or isinstance(self.unalias(found[0][0].type), ir.NullableType):
+                if not found or not found[0][0].required or found[0][0].null_ok:
                     return None
                 steps.append(Access("attr", found[0][1]))
                 t = found[0][0].type
@@ -101,7 +101,7 @@ class FastBuilder(ModelGraph):
         if not rule.when.pointer:
             return None if view.dump else ()
         field = next(f for f in model.fields if f.wire_name == rule.when.field)
-        if not field.required or isinstance(self.unalias(field.type), ir.NullableType):
+        if not field.required or field.null_ok:
             return None
         return self.access(field.type, rule.when.pointer)
 

@@ -72,7 +72,7 @@ class PythonModule:
             doc=f.description,
             parser=const,
             required_message=f.required_message,
-            nullable=isinstance(f.type, ir.NullableType),
+            nullable=f.null_ok,
             dump=encoders.needs_dump(f.type),
             omit_when_none=not f.required,  # absent optional fields stay absent
         )

@@ -345,7 +345,7 @@ class TsFastBuilder:
         for f, local in zip(model.fields, locals_):
             read = f"rt.member(obj as rt.JsonObject, {ts_str(f.wire_name)})" if f.wire_name == "__proto__" else f"obj[{ts_str(f.wire_name)}]"
             mode: Literal["required", "nullable", "optional"] = (
-                "optional" if not f.required else "nullable" if isinstance(f.type, ir.NullableType) else "required")
+                "optional" if not f.required else "nullable" if f.null_ok else "required")
             fields.append(TsFastField(local, read, mode, self.check(f.type)))
         by_wire = dict(zip((f.wire_name for f in model.fields), locals_))
         member_of = tuple(TsMemberOf(by_wire[r.fields[0]], r.up, "[" + ", ".join(ts_str(p) for p in r.pointer) + "]",

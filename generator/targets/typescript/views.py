@@ -140,7 +140,7 @@ def field_view(model: ir.Model, f: ir.Field, index: int, parsers: list[tuple[str
     cast = f"{local} as {spelled}"
     optional = absent_when_missing(f)
     if f.required:
-        nullable = ", true" if isinstance(f.type, ir.NullableType) else ""
+        nullable = ", true" if f.null_ok else ""
         parse = f"ctx.required(obj, {key}, {const}, {ts_str(f.required_message)}{nullable})"
         build = cast
     else:
