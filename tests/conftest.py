@@ -57,6 +57,7 @@ def read_tree(out: Path) -> dict[str, str]:
 SHARED_FIXTURES = {
     "tests/test_architecture.py": {"rule_outputs"},
     "tests/test_cache.py": {"formatted"},
+    "tests/test_differential.py": {"golden_built"},
     "tests/test_docs.py": {"site"},
     "tests/test_fast_path_typescript.py": {"golden_dist"},  # its dist is a copy of conftest's typescript_dist
     "tests/test_go.py": {"driver"},

@@ -20,17 +20,19 @@ from generator.options import Options
 from generator.render import Templates, header, unknown_kind
 from generator.targets.go.definitions import Definitions
 from generator.targets.go.literals import go_comment, go_const, go_str
-from generator.targets.go.views import ConstantView, FastCheck, FastModel, GoType
+from generator.targets.go.views import ConstantView, FastCheck, FastModel, FastTuple, GoType
 
 # The templates under templates/go/ and the filters they spell Go with.
 TEMPLATES = Templates(gostr=go_str, goconst=go_const, gonumber=number_literal, unknown=unknown_kind)
 
 
-def checks_float(model: FastModel) -> bool:
-    """Whether a model's fast check reads a float64 (so validate.go imports math)."""
+def checks_float(check: FastModel | FastTuple) -> bool:
+    """Whether a model's or tuple's fast check reads a float64 (so validate.go imports math)."""
     def reads(c: FastCheck | None) -> bool:
         return c is not None and ((c.kind == "number" and not c.integer) or reads(c.inner))
-    return model.sure and any(reads(f.check) for f in model.fields)
+    if isinstance(check, FastTuple):
+        return check.sure and any(reads(c) for _, c in check.items)
+    return check.sure and any(reads(f.check) for f in check.fields)
 
 
 def imports(types: Iterable[GoType], *always: str) -> list[str]:
@@ -98,7 +100,7 @@ class GoPackage:
             phrase=fmt.id.replace("_", " "),
             types_imports=imports(declared, "fmt", *(["encoding/json"] if views.unions or views.tuples else [])),
             validate_imports=imports([*(v.type for v in views.parsers.vars), *(h.type for h in helpers)],
-                                     *(["math"] if any(map(checks_float, views.fast_models.values())) else [])),
+                                     *(["math"] if any(map(checks_float, [*views.fast_models.values(), *views.fast_tuples.values()])) else [])),
             fast_models=views.fast_models,
             fast_tuples=views.fast_tuples,
             fast_patterns=views.fast.patterns,

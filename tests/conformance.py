@@ -1,0 +1,174 @@
+"""Generated code of any set of specs, built once and run through every language's driver.
+
+`build(specs, folder)` generates the specs' Python, Go and TypeScript into folder, builds the
+Go driver (tests/go_driver.py) and compiles the TypeScript (tests/typescript_driver.py); then
+`Built.verdicts(cases)` runs [(format id, JSON text, model or None)] through each language and
+returns {language: [{"ok", "errors": [[path, message]]}]} (Python also gives each error's
+"keywords"). Every driver treats a root document that parses but then fails its own
+validate() or its round trip as a crash (an AssertionError here), never as a rejection.
+
+`oracle(spec_document)` is jsonschema on the spec as written: JSON Schema 2020-12 with the
+two keywords chatspec asserts beyond the standard's defaults (format, with jsonschema's
+format checker, and contentEncoding base64), and chatspec's x- keywords ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator, ValidationError, validators
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+PYTHON_DRIVER = HERE / "python" / "driver.py"
+
+Case = tuple[str, str, "str | None"]
+
+
+@dataclass(frozen=True)
+class Built:
+    folder: Path  # the generated tree: python/, go/, typescript/
+    formats: tuple[str, ...]
+    go_binary: Path | None  # None where Go is not installed
+    ts_dist: Path | None  # None where node or the pinned tsc is missing
+
+    def python(self, cases: list[Case]) -> list[dict[str, Any]]:
+        payload = json.dumps([{"format": f, "data": t, "model": m or ""} for f, t, m in cases])
+        done = subprocess.run([sys.executable, "-S", str(PYTHON_DRIVER), "chatformats"], input=payload, capture_output=True, text=True,
+                              env={**os.environ, "PYTHONPATH": str(self.folder / "python")})
+        if done.returncode != 0:
+            raise AssertionError(f"the Python driver failed:\n{done.stderr[-4000:]}")
+        result: list[dict[str, Any]] = json.loads(done.stdout)
+        crashed = [(c, r["crash"]) for c, r in zip(cases, result) if "crash" in r]
+        if crashed:
+            raise AssertionError("the generated Python crashed on " + "; ".join(f"{c[0]} {c[1][:200]!r}: {why}" for c, why in crashed[:3]))
+        return result
+
+    def go(self, cases: list[Case]) -> list[dict[str, Any]] | None:
+        from go_driver import run_driver
+
+        return run_driver(self.go_binary, list(cases)) if self.go_binary else None
+
+    def typescript(self, cases: list[Case]) -> list[dict[str, Any]] | None:
+        from typescript_driver import run_driver
+
+        if self.ts_dist is None:
+            return None
+        result = run_driver(self.ts_dist, list(cases))
+        crashed = [(c, r["crash"]) for c, r in zip(cases, result) if "crash" in r]
+        if crashed:
+            raise AssertionError("the generated TypeScript crashed on " + "; ".join(f"{c[0]} {c[1][:200]!r}: {why}" for c, why in crashed[:3]))
+        return result
+
+    def verdicts(self, cases: list[Case]) -> dict[str, list[dict[str, Any]]]:
+        out = {"python": self.python(cases)}
+        for language, found in (("go", self.go(cases)), ("typescript", self.typescript(cases))):
+            if found is not None:
+                out[language] = found
+        return out
+
+
+def build(files: dict[str, str], formats: list[str], folder: Path) -> Built:
+    """Write generate()'s files under folder and build what runs them."""
+    from generator.options import DEFAULT_GO_MODULE
+    from go_driver import build_driver, go_available
+    from typescript_driver import TSC, compile_package, node_available
+
+    for path, text in files.items():
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8", newline="")
+    go_binary = build_driver(folder / "go", DEFAULT_GO_MODULE, formats, folder / "go-driver") if go_available() else None
+    ts_dist = compile_package(folder / "typescript") if node_available() and TSC.is_file() else None
+    return Built(folder, tuple(formats), go_binary, ts_dist)
+
+
+def _content_encoding(validator: Any, encoding: str, instance: Any, schema: dict[str, Any]) -> Any:
+    from generator.export import BASE64_PATTERN
+
+    if encoding == "base64" and isinstance(instance, str) and not re.search(BASE64_PATTERN, instance):
+        yield ValidationError(f"{instance!r} is not padded base64")
+
+
+_Oracle = validators.extend(Draft202012Validator, {"contentEncoding": _content_encoding})
+
+
+def oracle(document: dict[str, Any]) -> Any:
+    """jsonschema on the spec as written (see the module docstring); .is_valid(instance)."""
+    return _Oracle(document, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
+def generation_schema(document: dict[str, Any]) -> dict[str, Any]:
+    """The spec as written in the form hypothesis-jsonschema draws from: x- keywords left out,
+    tuples as draft-07 item arrays (it predates 2020-12)."""
+
+    def convert(schema: Any) -> Any:
+        if isinstance(schema, list):
+            return [convert(s) for s in schema]
+        if not isinstance(schema, dict):
+            return schema
+        out = {}
+        for key, value in schema.items():
+            if key.startswith("x-"):
+                continue
+            if key in ("enum", "const", "default", "examples"):
+                out[key] = value
+            elif key in ("properties", "$defs"):
+                out[key] = {k: convert(v) for k, v in value.items()}
+            elif key == "oneOf":
+                # Drawn as anyOf: hypothesis-jsonschema filters oneOf's draws for exclusivity, which takes
+                # minutes on recursive unions; the instances need only be plausible, the oracle judges them.
+                out["anyOf"] = convert(value)
+            else:
+                out[key] = convert(value)
+        if "prefixItems" in out:
+            after = out.pop("items", True)
+            out["items"] = out.pop("prefixItems")
+            if after is not True:
+                out["additionalItems"] = after
+        if out.get("contentEncoding") == "base64":
+            out["pattern"] = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\Z"
+        return out
+
+    converted: dict[str, Any] = convert(inline_refs(document))
+    converted["$schema"] = "http://json-schema.org/draft-07/schema#"
+    return converted
+
+
+def inline_refs(document: dict[str, Any], depth: int = 2) -> dict[str, Any]:
+    """The document with every local $ref replaced by its target, recursion unrolled `depth` times and
+    cut off below with `false` (hypothesis-jsonschema cannot draw from recursive references)."""
+    defs = document.get("$defs", {})
+
+    def walk(schema: Any, trail: tuple[str, ...]) -> Any:
+        if isinstance(schema, list):
+            return [walk(s, trail) for s in schema]
+        if not isinstance(schema, dict):
+            return schema
+        out = {}
+        for key, value in schema.items():
+            if key in ("enum", "const", "default", "examples", "$defs"):
+                out[key] = value if key != "$defs" else {}
+            elif key == "$ref":
+                continue
+            elif key in ("properties", "patternProperties"):
+                out[key] = {k: walk(v, trail) for k, v in value.items()}
+            else:
+                out[key] = walk(value, trail)
+        if "$ref" in schema:
+            name = schema["$ref"].removeprefix("#/$defs/")
+            target = walk(defs[name], (*trail, name)) if trail.count(name) < depth else False
+            if target is False:
+                return False
+            return {"allOf": [target, out]} if set(out) - {"description", "title"} else target
+        return out
+
+    result: dict[str, Any] = walk({k: v for k, v in document.items() if k != "$defs"}, ())
+    return result
