@@ -1,10 +1,21 @@
 """Markdown target: a page per format, an index, the site configuration, the schemas to download.
 
 Free text from specs (titles, descriptions, enum values, messages, example
-names) is escaped for the place it lands: a table cell, a paragraph, a code
-span, a diagram member or a navigation label in mkdocs.yml (which the theme
-puts into every page's HTML as it is), so it can never break a table or inject
-HTML. Code in tables wraps only between words (<wbr>), so tables fit the page.
+names) is escaped for the place it lands, so it can never break a table or inject
+HTML:
+- a heading (md_heading), a table cell or line (md_inline), paragraphs (md_paragraph):
+  no HTML, no Markdown syntax; mkdocs' table of contents and search index take the
+  heading's escaped text;
+- a code span or a code cell (md_code, md_name, md_decl), a JSON value (md_json) or an
+  example's JSON block;
+- a diagram member (mermaid_name: letters, digits and _ only);
+- a navigation label in mkdocs.yml (yaml_str of html_text): the theme writes it into
+  every page's navigation and header as HTML as it is, and the page's <title> element
+  takes it as it is too (docs/templates/main.html: the theme's own <title> would
+  unescape it).
+No spec text reaches an attribute (but the title's heading id, which mkdocs spells with
+ASCII letters, digits, _ and -), a script, a meta tag or the sitemap.
+Code in tables wraps only between words (<wbr>), so tables fit the page.
 """
 
 from __future__ import annotations
@@ -37,6 +48,11 @@ def md_inline(text: str) -> str:
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _INLINE_SPECIAL.sub(r"\\\1", text)
     return " ".join(text.split())
+
+
+def md_heading(text: str) -> str:
+    """Text for a heading line: as md_inline, and a closing run of # is text, not the heading's end ("C#")."""
+    return md_inline(text).replace("#", "\\#")
 
 
 def md_paragraph(text: str) -> str:
@@ -106,7 +122,7 @@ def md_decl(text: str) -> str:
 
 
 def html_text(text: str) -> str:
-    """Text where HTML is read raw and Markdown is not (mkdocs navigation labels)."""
+    """Text where HTML is read raw and Markdown is not (mkdocs navigation labels, the page's <title>)."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#39;")
 
 
@@ -391,7 +407,7 @@ class FormatPage:
             header=html_comment(header(fmt.source, self.behaviour_set.source("docs") if self.behaviour_set else None)),
             fmt=fmt,
             format_id=md_code(fmt.id),
-            title=md_inline(label),
+            title=md_heading(label),
             description=md_paragraph(fmt.description),
             root=self.link(fmt.root),
             languages=[d.label for d in self.code],
@@ -449,10 +465,12 @@ class DocsTarget(Target):
         files["mkdocs.yml"] = render("markdown/mkdocs.yml.j2", header=header(None), nav=nav)
         files["docs/assets/chatspec.css"] = render("markdown/chatspec.css.j2", header=header(None))
         files["docs/assets/mermaid-init.js"] = render("markdown/mermaid-init.js.j2", header=header(None))
+        # mkdocs reads docs/templates/ as theme files only (its default exclude_docs leaves the folder out of the site).
+        files["docs/templates/main.html"] = render("markdown/theme-main.html.j2", header=header(None))
         return files
 
     def shared_files(self, options: object) -> frozenset[str]:
-        return frozenset({"docs/index.md", "docs/assets/mermaid-init.js", "docs/assets/chatspec.css", "mkdocs.yml"})
+        return frozenset({"docs/index.md", "docs/assets/mermaid-init.js", "docs/assets/chatspec.css", "docs/templates/main.html", "mkdocs.yml"})
 
 
 TARGET = DocsTarget()
