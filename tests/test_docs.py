@@ -29,6 +29,7 @@ from generator import ir
 from generator.core import discover, generate
 from generator.load import load_spec
 from generator.lower import lower
+from generator import invisible
 from generator.targets.markdown import md_decl, md_name, md_paragraph, nav_labels, yaml_str
 
 DOCS = GENERATED / "docs"
@@ -389,6 +390,8 @@ _XSS_TEXTS = {
     "const": f"Const {_breakouts('const')}",
     "example": f"Example {_breakouts('example')}",
 }
+# Characters that hide or reorder text (Trojan Source): each is shown as its escape, never raw.
+_TROJAN = "Trojan \u202ereversed\u202c \u2066isolated\u2069 zero\u200bwidth filler\u3164 tag\U000e0041"
 # Names hold no "/" (an example's name is its file name): the breakouts that need none.
 _XSS_NAME = f"\"'><img src=x onerror = \"{_MARK} = 'name'\"> ]]>--><img src=x onerror = \"{_MARK} = 'name2'\">"
 
@@ -412,6 +415,8 @@ def hostile_site(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     hostile["properties"]["fixed"] = {"type": "string", "const": _XSS_TEXTS["const"], "description": _XSS_TEXTS["field"]}
     hostile["properties"]["tagged"] = {"type": "string", "pattern": f"^(</title><script> {_MARK} = 'pattern' </script>)?$"}
     hostile["properties"][_XSS_NAME] = {"type": "string", "description": _XSS_NAME}
+    hostile["properties"]["trojan"] = {"type": "string", "description": _TROJAN, "default": _TROJAN, "x-messages": {"type": _TROJAN}}
+    doc["x-decisions"].append(_TROJAN)
     # And what could widen a table: a very long name (in every language) and a very long word.
     hostile["properties"]["a_field_name_much_longer_than_any_column_of_a_table_would_be"] = {
         "type": "object", "additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/Kind"}},
@@ -427,6 +432,7 @@ def hostile_site(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
         "description": _XSS_TEXTS["example"], "data": {"text": "ok", "note": 1, "fixed": _XSS_TEXTS["example"]},
         "errors": [{"path": "/note", "message": _XSS_TEXTS["message"]},
                    {"path": "/fixed", "message": f"must be \"{_XSS_TEXTS['const']}\""}]}), encoding="utf-8")
+    (project / "specs" / "hostile" / "examples" / "valid" / f"{_TROJAN}.json").write_text(json.dumps({"text": "ok", "trojan": _TROJAN}), encoding="utf-8")
     (project / "specs" / "hostile" / "examples" / "valid" / f"{_XSS_NAME}.json").write_text(
         json.dumps({"text": "ok", "note": _XSS_TEXTS["example"], "kind": _XSS_TEXTS["enum"]}), encoding="utf-8")
     specs = [*(load_spec(GOLDEN / case, ROOT) for case in GOLDEN_CASES), load_spec(project / "specs" / "hostile", project)]
@@ -515,6 +521,12 @@ def test_spec_text_with_scripts_runs_nowhere_on_the_built_site(hostile_site: Pat
     for what in ("title", "model", "field", "decision", "enum", "message", "example"):
         assert _XSS_TEXTS[what] in text, f"the {what} is not on the page as text"
     assert _XSS_NAME in text
+    # No page, nor the search index, holds a character that hides or reorders text: each is its escape.
+    for path in sorted([*hostile_site.rglob("*.html"), hostile_site / "search" / "search_index.json"]):
+        content = path.read_text(encoding="utf-8")
+        at = invisible.first(content)
+        assert at is None, f"{path.name}: {invisible.describe(content[at])} raw"
+    assert invisible.shown(_TROJAN) in text
     # The sitemap (XML) lists the pages, nothing else.
     sitemap = ElementTree.parse(hostile_site / "sitemap.xml").getroot()
     assert all(_MARK not in (e.text or "") for e in sitemap.iter())

@@ -7,7 +7,7 @@ HTML:
   no HTML, no Markdown syntax; mkdocs' table of contents and search index take the
   heading's escaped text;
 - a code span or a code cell (md_code, md_name, md_decl), a JSON value (md_json) or an
-  example's JSON block;
+  example's JSON block (json_text);
 - a diagram member (mermaid_name: letters, digits and _ only);
 - a navigation label in mkdocs.yml (yaml_str of html_text): the theme writes it into
   every page's navigation and header as HTML as it is, and the page's <title> element
@@ -15,7 +15,9 @@ HTML:
   unescape it).
 No spec text reaches an attribute (but the title's heading id, which mkdocs spells with
 ASCII letters, digits, _ and -), a script, a meta tag or the sitemap.
-Code in tables wraps only between words (<wbr>), so tables fit the page.
+A character that hides or reorders text (generator/invisible.py) is shown as its
+escape (\u202e) everywhere. Code in tables wraps only between words (<wbr>), so
+tables fit the page.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from generator import ir
+from generator import invisible, ir
 from generator.behaviour import Behaviour, docs_text
 from generator.export import schema_text
 from generator.naming import go_package
@@ -45,7 +47,7 @@ def _escape_block_start(line: str) -> str:
 
 def md_inline(text: str) -> str:
     """Text for a table cell or a single line: no HTML, no Markdown syntax, no line break."""
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = invisible.shown(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _INLINE_SPECIAL.sub(r"\\\1", text)
     return " ".join(text.split())
 
@@ -74,7 +76,7 @@ def md_code(text: str, in_table: bool = False) -> str:
     escaped as \\|, while Python-Markdown (the site) then shows the backslash;
     an HTML code element with &#124; reads the same in both.
     """
-    text = text.replace("\n", "\\n").replace("\r", "\\r")
+    text = invisible.shown(text.replace("\n", "\\n").replace("\r", "\\r"))
     if in_table and "|" in text:
         # Markdown still parses inside inline HTML, so its syntax goes in as entities too.
         escaped = "".join(_CODE_ENTITIES.get(ch, ch) for ch in text)
@@ -97,7 +99,7 @@ _NAME_BREAK = re.compile(r"(?<=[^\W_])[_-](?=[^\W_])|(?<=[a-z0-9])(?=[A-Z])")
 
 
 def _code_cell(text: str, nested: bool) -> str:
-    text = text.replace("\n", "\\n").replace("\r", "\\r")
+    text = invisible.shown(text.replace("\n", "\\n").replace("\r", "\\r"))
     points = {m.end() for m in _DECL_BREAK.finditer(text)} if nested else set()
     for run in _LONG.finditer(text):
         points |= {run.start() + m.end() for m in _NAME_BREAK.finditer(run.group())}
@@ -123,7 +125,7 @@ def md_decl(text: str) -> str:
 
 def html_text(text: str) -> str:
     """Text where HTML is read raw and Markdown is not (mkdocs navigation labels, the page's <title>)."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#39;")
+    return invisible.shown(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#39;")
 
 
 def html_comment(text: str) -> str:
@@ -160,15 +162,20 @@ def yaml_str(text: str) -> str:
         code = ord(ch)
         if ch in '"\\':
             out.append("\\" + ch)
-        elif code < 0x20 or 0x7F <= code <= 0x9F or code in (0x2028, 0x2029, 0xFEFF) or 0xD800 <= code <= 0xDFFF:
-            out.append(f"\\u{code:04x}")
+        elif code < 0x20 or code == 0x7F or 0xD800 <= code <= 0xDFFF or invisible.first(ch) is not None:
+            out.append(invisible.u_escape(ch))
         else:
             out.append(ch)
     return '"' + "".join(out) + '"'
 
 
+def json_text(value: object, indent: int | None = None) -> str:
+    """A JSON value as the docs show it: exact JSON, a character that hides or reorders text as its escape."""
+    return invisible.shown(json.dumps(value, indent=indent, ensure_ascii=False), invisible.json_escape)
+
+
 def md_json(value: object, in_table: bool = False) -> str:
-    return md_code(json.dumps(value, ensure_ascii=False), in_table)
+    return md_code(json_text(value), in_table)
 
 
 def anchor(name: str) -> str:
@@ -398,7 +405,7 @@ class FormatPage:
             for a in fmt.definitions if isinstance(a, ir.Alias)
         ]
         invalid = [
-            (md_inline(case.name), md_paragraph(case.description), json.dumps(case.data, indent=2, ensure_ascii=False),
+            (md_inline(case.name), md_paragraph(case.description), json_text(case.data, indent=2),
              [(md_code(e["path"] or "/", True), md_code(e["message"], True)) for e in case.errors])
             for case in fmt.invalid_examples
         ]
@@ -416,7 +423,7 @@ class FormatPage:
             enums=enums,
             aliases=aliases,
             diagram=self.diagram(),
-            valid=[(md_inline(name), json.dumps(data, indent=2, ensure_ascii=False)) for name, data in fmt.valid_examples],
+            valid=[(md_inline(name), json_text(data, indent=2)) for name, data in fmt.valid_examples],
             invalid=invalid,
             decisions=[md_paragraph(d) for d in fmt.decisions],
             history=history,
