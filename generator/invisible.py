@@ -68,3 +68,14 @@ def shown(text: str, escape: Callable[[str], str] = u_escape) -> str:
     """text with each character of the set replaced by escape(ch) (u_escape unless told)."""
     return INVISIBLE.sub(lambda m: escape(m.group()), text)
 
+
+def name_problem(name: str, what: str) -> tuple[str, str] | None:
+    """(problem, hint) when a name (a property name, an enum value, ...: `what`) holds a character
+    of the set, else None. Generated identifiers are ASCII, but the name itself is a wire name or a
+    value that code and docs spell, and one that reads like another must not be a different name."""
+    at = first(name)
+    if at is None:
+        return None
+    return (f"the {what} {shown(repr(name))} holds {describe(name[at])} at character {at + 1}, which hides or reorders text "
+            "(Trojan Source): a name or enum value must read as what it is in the generated code and docs",
+            "remove it: names and enum values are spelt in visible characters (free text, such as a description, may hold it)")
