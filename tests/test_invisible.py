@@ -88,7 +88,8 @@ def test_docstrings_keep_the_text_and_comments_show_each_escape() -> None:
 
 
 def test_a_pydantic_module_gets_escapes_inside_its_strings_and_comments_only() -> None:
-    code = f'# {TEXT}\nclass A:\n    """\n    {TEXT.replace(chr(92), chr(92) * 2)}\n    """\n\n    x: str = {TEXT!r}\n'
+    code = (f'# {TEXT}\nclass A:\n    """\n    {TEXT.replace(chr(92), chr(92) * 2)}\n    """\n\n    x: str = {TEXT!r}\n'
+            f'    y: str = r"a\\d{SET[:40]}"\n')
     escaped = escape_invisible(code)
     assert invisible.first(escaped) is None
     tree = ast.parse(escaped)
@@ -96,6 +97,7 @@ def test_a_pydantic_module_gets_escapes_inside_its_strings_and_comments_only() -
     assert isinstance(cls, ast.ClassDef)
     assert ast.get_docstring(cls, clean=False) == f"\n    {TEXT}\n    "
     assert ast.literal_eval(cls.body[1].value) == TEXT  # type: ignore[attr-defined]
+    assert ast.literal_eval(cls.body[2].value) == "a\\d" + SET[:40]  # type: ignore[attr-defined]  # a raw string, written again
 
 
 def test_the_docs_show_each_character_as_its_escape() -> None:

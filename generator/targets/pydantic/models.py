@@ -177,8 +177,9 @@ def escape_invisible(code: str) -> str:
     for token in tokenize.generate_tokens(io.StringIO(code).readline):
         if token.type in (tokenize.STRING, tokenize.COMMENT) and invisible.first(token.string) is not None:
             prefix = token.string[:len(token.string) - len(token.string.lstrip("rRbBuUfF"))]
-            assert token.type == tokenize.COMMENT or "r" not in prefix.lower(), f"a raw string holds an invisible character: {token.string!r}"
-            edits.append((*token.start, *token.end, invisible.shown(token.string)))
+            # A raw string has no escapes: it is written again as the plain literal of its value.
+            text = invisible.shown(repr(ast.literal_eval(token.string)) if "r" in prefix.lower() else token.string)
+            edits.append((*token.start, *token.end, text))
     for (line, column, end_line, end_column, text) in reversed(edits):
         first, last = lines[line - 1], lines[end_line - 1]
         lines[line - 1:end_line] = (first[:column] + text + last[end_column:]).split("\n")
