@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator import ir
+from generator import invisible, ir
 from generator.errors import SpecError
 from generator.options import DEFAULT_GO_MODULE
 
@@ -115,6 +115,18 @@ class Behaviour:
 
 
 # --- loading -------------------------------------------------------------------
+
+
+def _refuse_invisible(text: str, shown: str) -> None:
+    """Behaviour is placed in generated code and docs as written, where nothing can escape a
+    character that hides or reorders text (generator/invisible.py): such a file is refused."""
+    at = invisible.first(text)
+    if at is not None:
+        line = text.count("\n", 0, at) + 1
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        raise SpecError(shown, None, f"holds {invisible.describe(text[at])}, which hides or reorders text (Trojan Source): "
+                        "the file is placed in the generated code or docs as it is, where it would read as other text than it holds",
+                        f"remove it; in a string literal, write its escape ({invisible.u_escape(text[at])})", line=line, column=column)
 
 
 def load_sets(format_dir: Path, shown_dir: str) -> list[Behaviour]:
@@ -196,6 +208,7 @@ def _load_set(folder: Path, shown: str, format_id: str, subfolders_allowed: bool
             texts[language] = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise SpecError(f"{shown}/{name}", None, f"cannot be read ({exc})", "check that it is a readable UTF-8 file") from None
+        _refuse_invisible(texts[language], f"{shown}/{name}")
         sources[language] = f"{shown}/{name}"
     if not sources:
         raise SpecError(manifest, "", "names no behaviour file", "name at least one of " + ", ".join(extensions))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from generator import invisible
+
 
 class SpecError(Exception):
     """A spec cannot be compiled. str() is the whole message a user sees."""
@@ -31,7 +33,8 @@ class SpecError(Exception):
             where += f":{self.line}:{self.column}"
         # None: a problem with no place in the document (e.g. a JSON syntax error: line:column says where).
         at = "" if self.pointer is None else f" at {self.pointer or '/'}:"
-        return f"{where}:{at} {self.problem}\n  hint: {self.hint}"
+        # A pointer or a quoted text may hold a character that hides or reorders text: shown escaped, never raw.
+        return invisible.shown(f"{where}:{at} {self.problem}\n  hint: {self.hint}")
 
 
 def pointer_of(*tokens: object) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from generator import ir
+from generator import invisible, ir
 from generator.render import header
 
 # Standard padded base64. It ends with (?![\s\S]), "end of text" in ECMA-262 and in
@@ -132,5 +132,6 @@ def export(fmt: ir.Format, document: dict[str, Any], with_rules: bool = True) ->
 
 
 def schema_text(schema: dict[str, Any]) -> str:
-    """The bytes of an exported schema file (the JSON Schema target writes them, the docs offer them for download)."""
-    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+    """The bytes of an exported schema file (the JSON Schema target writes them, the docs offer them for download);
+    a character that hides or reorders text is written as its JSON escape, the same value."""
+    return invisible.shown(json.dumps(schema, indent=2, ensure_ascii=False), invisible.json_escape) + "\n"

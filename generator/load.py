@@ -19,7 +19,7 @@ import jsonschema.validators
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from generator import cache, patterns
+from generator import cache, invisible, patterns
 from generator.behaviour import Behaviour, load_sets
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.naming import format_id_problem, go_package
@@ -285,7 +285,16 @@ def _check_document(document: Any, shown: str) -> bool:
         error = best_match(errors)
         error = _inside_rule(error)
         problem, hint = _explain(error)
-        raise SpecError(shown, pointer_of(*error.absolute_path), problem, hint)
+        path = list(error.absolute_path)
+        if error.validator == "pattern" and isinstance(error.instance, str):
+            # A name the meta-schema spells with a pattern ($defs names, x-name, $ref) that holds a
+            # character that hides or reorders text: said so, at the name itself.
+            named = "propertyNames" in error.schema_path  # the error is at the object whose key it is
+            found = invisible.name_problem(error.instance, "definition name" if named else str(path[-1]) if path else "name")
+            if found is not None:
+                problem, hint = found
+                path += [error.instance] if named else []
+        raise SpecError(shown, pointer_of(*path), problem, hint)
     try:
         Draft202012Validator.check_schema(document)
     except jsonschema.SchemaError as exc:

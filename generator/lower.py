@@ -8,7 +8,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from generator import ir, messages, naming, patterns
+from generator import invisible, ir, messages, naming, patterns
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.load import LoadedSpec
 
@@ -59,6 +59,12 @@ class Lowering:
 
     def fail(self, pointer: str, problem: str, hint: str) -> SpecError:
         return SpecError(self.spec.path, pointer, problem, hint)
+
+    def check_name(self, name: object, what: str, pointer: str) -> None:
+        """A property name or an enum value holds no character that hides or reorders text (generator/invisible.py)."""
+        found = invisible.name_problem(name, what) if isinstance(name, str) else None
+        if found is not None:
+            raise self.fail(pointer, *found)
 
     # --- definitions ---------------------------------------------------
 
@@ -119,6 +125,8 @@ class Lowering:
             self.check_keywords(schema, "string", pointer)
             over = schema.get("x-messages", {})
             values = list(schema["enum"])
+            for i, value in enumerate(values):
+                self.check_name(value, "enum value", pointer + pointer_of("enum", i))
             return ir.Enum(
                 name=name,
                 description=description,
@@ -181,6 +189,7 @@ class Lowering:
         )
 
     def lower_field(self, key: str, schema: dict[str, Any], required: bool, pointer: str) -> ir.Field:
+        self.check_name(key, "property name", pointer)
         self.check_placement(schema, pointer, "a property", _ANNOTATIONS_READ["properties"])
         over = schema.get("x-messages", {})
         factory = schema.get("x-default-factory")
@@ -360,6 +369,8 @@ class Lowering:
         if "const" in schema:
             msgs["const"] = messages.resolve("const", over, limit=schema["const"])
         if "enum" in schema:
+            for i, value in enumerate(schema["enum"]):
+                self.check_name(value, "enum value", pointer + pointer_of("enum", i))
             msgs["enum"] = messages.resolve("enum", over, allowed=list(schema["enum"]))
         if "format" in schema:
             msgs["format"] = messages.resolve("format", over)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from generator import invisible
+
 TYPE_MESSAGES = {
     "string": "must be a string",
     "integer": "must be an integer",
@@ -55,8 +57,10 @@ def number_literal(value: int | float) -> str:
 
 
 def show_control_characters(text: str) -> str:
-    """Text with its control characters (but newline and tab) shown as \\xNN, for comments and docstrings."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    """Text with its control characters (but newline and tab) shown as \\xNN, and the characters that
+    hide or reorder text (generator/invisible.py) as \\u202e, for comments and docstrings: an escape
+    in a Python docstring, visible text in a Go comment."""
+    return invisible.shown(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text))
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")

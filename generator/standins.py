@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from generator import invisible
+
 RESERVED = "chatspecdescription"  # a text that holds this is never stood in for
 FIND = re.compile(RESERVED + r"(\d+)z")  # the z ends it, so 1z is not found in 10z
 VERSION = "chatspecversionz"  # the version's stand-in
@@ -25,9 +27,10 @@ def stand_in(index: int) -> str:
 
 def plain(text: str) -> bool:
     """Whether a formatter writes text into a docstring line exactly as it is: one line, printable,
-    no surrounding space, no backslash, no quote at either end or two in a row, no stand-in's spelling."""
-    return (bool(text) and text == text.strip() and text.isprintable() and "\\" not in text and '""' not in text
-            and not text.startswith('"') and not text.endswith('"') and RESERVED not in text)
+    nothing that hides or reorders text (the targets escape it), no surrounding space, no backslash,
+    no quote at either end or two in a row, no stand-in's spelling."""
+    return (bool(text) and text == text.strip() and text.isprintable() and invisible.first(text) is None and "\\" not in text
+            and '""' not in text and not text.startswith('"') and not text.endswith('"') and RESERVED not in text)
 
 
 def put_back(code: str, texts: list[str], allowed: Iterable[re.Pattern[str]], version: str | None = None) -> str | None:

@@ -340,6 +340,32 @@ def test_invalid_python_behaviour_is_refused_at_load_with_its_line(tmp_path: Pat
     assert re.fullmatch(r"not valid Python: .* \(line \d+\)", error.problem)
 
 
+# Trojan Source: a bidirectional override makes the check read as a comment to a reviewer,
+# while the compiler sees the return. Behaviour is placed in generated code as written, so no
+# target could escape it: every language's file (and the docs) refuses such a character.
+_TROJAN = {
+    "python.py": 'def is_admin(level: str) -> bool:\n    if level != "user\u202e \u2066# only admins\u2069 \u2066":\n        return True\n    return False\n',
+    "go.go": "// Zero\u200bWidth looks like ZeroWidth\n",
+    "typescript.ts": "export const access = \"user\u202e \u2066// admin\u2069 \u2066\";\n",
+    "docs.md": "A note with a soft hy\u00adphen.\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(_TROJAN))
+def test_behaviour_holding_a_character_that_hides_or_reorders_text_is_refused_at_its_line(tmp_path: Path, name: str) -> None:
+    project = _copy_specs(tmp_path, "structured_conversation")
+    path = project / "specs" / "structured_conversation" / "behaviour" / name
+    kept = path.read_text(encoding="utf-8")
+    path.write_text(kept + _TROJAN[name], encoding="utf-8")
+    error = _refusal(project)
+    assert error.file == f"specs/structured_conversation/behaviour/{name}"
+    lines = (kept + _TROJAN[name]).split("\n")
+    line = next(i for i, text in enumerate(lines, 1) if any(ch in text for ch in "\u202e\u200b\u00ad"))
+    assert (error.line, error.column) == (line, next(i for i, ch in enumerate(lines[line - 1], 1) if ch in "\u202e\u200b\u00ad"))
+    assert "which hides or reorders text (Trojan Source)" in error.problem
+    assert "\\u" in str(error) and not any(ch in str(error) for ch in "\u202e\u200b\u00ad")
+
+
 def test_python_behaviour_nested_too_deeply_to_parse_is_an_error_not_a_crash(tmp_path: Path) -> None:
     project = _copy_specs(tmp_path, "structured_conversation")
     path = project / "specs" / "structured_conversation" / "behaviour" / "python.py"

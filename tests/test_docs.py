@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import html as html_lib
+import html.parser as html_parser
 import http.server
 import json
 import os
@@ -16,6 +17,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 import yaml
@@ -27,6 +29,7 @@ from generator import ir
 from generator.core import discover, generate
 from generator.load import load_spec
 from generator.lower import lower
+from generator import invisible
 from generator.targets.markdown import md_decl, md_name, md_paragraph, nav_labels, yaml_str
 
 DOCS = GENERATED / "docs"
@@ -85,6 +88,18 @@ def test_tables_stay_intact_and_no_html_is_injected(source: str) -> None:
     for name, text in pages.items():
         extra = _html_tags(text) - ALLOWED_TAGS
         assert not extra, f"{name}: HTML tags from spec text reached the page: {sorted(extra)}"
+
+
+def test_a_title_ending_in_hashes_keeps_them_in_its_heading() -> None:
+    # Python-Markdown (the site) and CommonMark read a closing run of # as the end of an ATX heading.
+    import markdown
+
+    spec = load_spec(GOLDEN / "hostile_descriptions", ROOT)
+    spec.document["title"] = "Chat for C# ##"
+    page = generate([spec], targets=["docs"])["docs/hostile_descriptions.md"]
+    heading = next(line for line in page.splitlines() if line.startswith("# "))
+    assert markdown.markdown(heading) == "<h1>Chat for C# ##</h1>"
+    assert MarkdownIt("commonmark").render(heading) == "<h1>Chat for C# ##</h1>\n"
 
 
 def test_hostile_text_is_shown_not_interpreted() -> None:
@@ -343,16 +358,42 @@ def test_navigation_labels_are_unique(site_reports: dict[str, dict[str, Any]]) -
 
 
 # Payloads that set a flag if any of them runs, one in every kind of spec text a page shows.
-_XSS = "<img src=x onerror=window.__chatspec_xss=1>"
+_MARK = "__chatspec_xss"
+_XSS = f"<img src=x onerror=window.{_MARK}=1>"
+
+
+def _breakouts(where: str) -> str:
+    """Text that runs script if it lands unescaped in any context a page has: element text, the
+    <title> element, a script, a style, a textarea, an attribute value in either quotes, a CDATA
+    section, a comment. Each sets the flag to where it came from and which context it broke.
+    (Spaces between the parts: code in a table cell wraps only at a space, and these must not
+    widen a table either.)"""
+    def run(context: str) -> str:
+        return f"<img src=x onerror = \"{_MARK} = '{where}: {context}'\">"
+    return (f"</title><script> {_MARK} = '{where}: title' </script> "
+            f"</script><script> {_MARK} = '{where}: script' </script> "
+            f"</style>{run('style')} </textarea>{run('textarea')} "
+            f"\"'>{run('attribute')} \" autofocus onfocus = \"{_MARK} = '{where}: dq'\" x=\" "
+            f"' autofocus onfocus = '{_MARK} = `{where}: sq`' x=' "
+            f"]]>{run('cdata')} -->{run('comment')}")
+
+
 _XSS_TEXTS = {
-    "title": f"Title {_XSS}",
-    "description": "Text <script>window.__chatspec_xss=2</script> and <svg onload=window.__chatspec_xss=3>",
-    "decision": f"Decision {_XSS} [link](javascript:window.__chatspec_xss=4)",
-    "model": f"Model {_XSS}",
-    "field": f"Field <iframe src=javascript:window.__chatspec_xss=5></iframe>",
-    "message": f"Message {_XSS} <b onmouseover=window.__chatspec_xss=6>",
-    "enum": f"Value {_XSS}",
+    "title": f"Title {_XSS} {_breakouts('title')}",
+    "description": f"Text <script>window.{_MARK}=2</script> and <svg onload=window.{_MARK}=3> {_breakouts('description')}",
+    "decision": f"Decision {_XSS} [link](javascript:window.{_MARK}=4) {_breakouts('decision')}",
+    "model": f"Model {_XSS} {_breakouts('model')}",
+    "field": f"Field <iframe src=javascript:window.{_MARK}=5></iframe> {_breakouts('field')}",
+    "message": f"Message {_XSS} <b onmouseover=window.{_MARK}=6> {_breakouts('message')}",
+    "enum": f"Value {_XSS} {_breakouts('enum')}",
+    "default": f"Default {_breakouts('default')}",
+    "const": f"Const {_breakouts('const')}",
+    "example": f"Example {_breakouts('example')}",
 }
+# Characters that hide or reorder text (Trojan Source): each is shown as its escape, never raw.
+_TROJAN = "Trojan \u202ereversed\u202c \u2066isolated\u2069 zero\u200bwidth filler\u3164 tag\U000e0041"
+# Names hold no "/" (an example's name is its file name): the breakouts that need none.
+_XSS_NAME = f"\"'><img src=x onerror = \"{_MARK} = 'name'\"> ]]>--><img src=x onerror = \"{_MARK} = 'name2'\">"
 
 
 @pytest.fixture(scope="module")
@@ -370,17 +411,30 @@ def hostile_site(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     hostile["properties"]["note"]["description"] = _XSS_TEXTS["field"]
     hostile["properties"]["note"]["x-messages"] = {"type": _XSS_TEXTS["message"]}
     hostile["properties"]["kind"] = {"$ref": "#/$defs/Kind"}
+    hostile["properties"]["raw"]["default"] = _XSS_TEXTS["default"]
+    hostile["properties"]["fixed"] = {"type": "string", "const": _XSS_TEXTS["const"], "description": _XSS_TEXTS["field"]}
+    hostile["properties"]["tagged"] = {"type": "string", "pattern": f"^(</title><script> {_MARK} = 'pattern' </script>)?$"}
+    hostile["properties"][_XSS_NAME] = {"type": "string", "description": _XSS_NAME}
+    hostile["properties"]["trojan"] = {"type": "string", "description": _TROJAN, "default": _TROJAN, "x-messages": {"type": _TROJAN}}
+    doc["x-decisions"].append(_TROJAN)
     # And what could widen a table: a very long name (in every language) and a very long word.
     hostile["properties"]["a_field_name_much_longer_than_any_column_of_a_table_would_be"] = {
         "type": "object", "additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/Kind"}},
         "description": "See https://example.com/" + "a-very-long-path" * 8}
-    doc["$defs"]["Kind"] = {"type": "string", "description": _XSS_TEXTS["enum"], "enum": [_XSS, "plain"],
+    doc["$defs"]["Kind"] = {"type": "string", "description": _XSS_TEXTS["enum"], "enum": [_XSS, _XSS_TEXTS["enum"], "plain"],
                             "x-enum-descriptions": {_XSS: _XSS_TEXTS["enum"], "plain": "plain"}}
     spec_file.write_text(json.dumps(doc, indent=2), encoding="utf-8")
     invalid = project / "specs" / "hostile" / "examples" / "invalid"
     (invalid / f"{_XSS}.json").write_text(json.dumps({
         "description": _XSS_TEXTS["description"], "data": {"text": "ok", "note": 1},
         "errors": [{"path": "/note", "message": _XSS_TEXTS["message"]}]}), encoding="utf-8")
+    (invalid / f"{_XSS_NAME}.json").write_text(json.dumps({
+        "description": _XSS_TEXTS["example"], "data": {"text": "ok", "note": 1, "fixed": _XSS_TEXTS["example"]},
+        "errors": [{"path": "/note", "message": _XSS_TEXTS["message"]},
+                   {"path": "/fixed", "message": f"must be \"{_XSS_TEXTS['const']}\""}]}), encoding="utf-8")
+    (project / "specs" / "hostile" / "examples" / "valid" / f"{_TROJAN}.json").write_text(json.dumps({"text": "ok", "trojan": _TROJAN}), encoding="utf-8")
+    (project / "specs" / "hostile" / "examples" / "valid" / f"{_XSS_NAME}.json").write_text(
+        json.dumps({"text": "ok", "note": _XSS_TEXTS["example"], "kind": _XSS_TEXTS["enum"]}), encoding="utf-8")
     specs = [*(load_spec(GOLDEN / case, ROOT) for case in GOLDEN_CASES), load_spec(project / "specs" / "hostile", project)]
     files = generate(specs, targets=["docs"])
     for path, text in files.items():
@@ -392,6 +446,53 @@ def hostile_site(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     built = project / "build" / "site"
     shutil.copy(site / "assets" / "mermaid.min.js", built / "assets" / "mermaid.min.js")
     return built
+
+
+class _Landing(html_parser.HTMLParser):
+    """Where the payloads' marker lands in a built page, read by a parser as the browser would.
+
+    Spec text may be element text, or the value of an attribute that is only text
+    (aria-label, title, alt) or an anchor made from a heading (id, href: word
+    characters and dashes). Anywhere else (an attribute name or any other value, a
+    script, a style, a comment) it became markup.
+    """
+
+    TEXT_ATTRIBUTES = frozenset({"aria-label", "title", "alt"})
+    ANCHOR_ATTRIBUTES = frozenset({"id", "href", "for"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.markup: list[str] = []
+        self.text: list[str] = []
+        self.raw: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if _MARK in name or (value and _MARK in value and name not in self.TEXT_ATTRIBUTES
+                                 and not (name in self.ANCHOR_ATTRIBUTES and re.fullmatch(r"#?[\w-]+", value))):
+                self.markup.append(f"<{tag} {name}={value!r}>")
+        if tag in ("script", "style", "textarea", "title"):
+            self.raw = tag
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == self.raw:
+            self.raw = None
+
+    def handle_data(self, data: str) -> None:
+        if self.raw in ("script", "style") and _MARK in data:
+            self.markup.append(f"<{self.raw}>{data[:120]}")
+        self.text.append(data)
+
+    def handle_comment(self, data: str) -> None:
+        if _MARK in data:
+            self.markup.append(f"<!--{data[:120]}-->")
+
+
+def _landing(page: str) -> _Landing:
+    parser = _Landing()
+    parser.feed(page)
+    parser.close()
+    return parser
 
 
 @pytest.fixture(scope="module")
@@ -408,14 +509,31 @@ def test_spec_text_with_scripts_runs_nowhere_on_the_built_site(hostile_site: Pat
         # The title is shown as text, exactly once escaped, in the navigation and the window title.
         assert _XSS_TEXTS["title"] in report["nav"], f"{name}: {report['nav']}"
         if name == "hostile.html":
-            assert report["title"].startswith(_XSS_TEXTS["title"]), report["title"]
-    # ... and the payloads are on the page as text, not dropped.
+            assert report["title"] == f"{_XSS_TEXTS['title']} - Chat message formats", report["title"]
+    # A parser finds spec text nowhere but in text: no element, attribute, script or comment came from it.
+    for path in sorted(hostile_site.rglob("*.html")):
+        landing = _landing(path.read_text(encoding="utf-8"))
+        assert not landing.markup, f"{path.name}: spec text became markup: {landing.markup[:5]}"
+    # ... and the payloads are on the page as text, exactly, not dropped.
     page = (hostile_site / "hostile.html").read_text(encoding="utf-8")
     assert page.count(html_lib.escape(_XSS, quote=False)) >= 5
+    text = "".join(_landing(page).text)
+    for what in ("title", "model", "field", "decision", "enum", "message", "example"):
+        assert _XSS_TEXTS[what] in text, f"the {what} is not on the page as text"
+    assert _XSS_NAME in text
+    # No page, nor the search index, holds a character that hides or reorders text: each is its escape.
+    for path in sorted([*hostile_site.rglob("*.html"), hostile_site / "search" / "search_index.json"]):
+        content = path.read_text(encoding="utf-8")
+        at = invisible.first(content)
+        assert at is None, f"{path.name}: {invisible.describe(content[at])} raw"
+    assert invisible.shown(_TROJAN) in text
+    # The sitemap (XML) lists the pages, nothing else.
+    sitemap = ElementTree.parse(hostile_site / "sitemap.xml").getroot()
+    assert all(_MARK not in (e.text or "") for e in sitemap.iter())
     # The search results are drawn from the index as HTML: it holds the text escaped too.
     index = json.loads((hostile_site / "search" / "search_index.json").read_text(encoding="utf-8"))
     entries = " ".join(d["title"] + d["text"] for d in index["docs"])
-    assert "__chatspec_xss=1" in entries and not re.search(r"<(img|script|svg|iframe|b)\b", entries, re.I)
+    assert "__chatspec_xss=1" in entries and not re.search(r"<(img|script|svg|iframe|b|style|textarea|title)\b", entries, re.I)
 
 
 def test_golden_pages_fit_1280_px_too(hostile_reports: dict[str, dict[str, Any]]) -> None:

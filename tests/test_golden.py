@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from conftest import GENERATED, GOLDEN, ROOT
+from generator import invisible
 from generator.core import generate, ir_json, shared_files
 from generator.load import LoadedSpec, load_spec
 from generator.lower import lower
@@ -130,6 +131,36 @@ def test_golden_examples_get_the_same_verdicts_from_jsonschema_on_the_exported_s
                 if bool(errors) != (kind == "invalid"):
                     wrong.append(f"{case}/{kind}/{path.stem}: jsonschema says {[e.message for e in errors] or 'valid'}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_no_generated_file_holds_a_character_that_hides_or_reorders_text() -> None:
+    # Trojan Source (generator/invisible.py): trojan_source puts such characters into every kind of
+    # spec text; each target writes them as escapes (literals, docstrings) or visibly (comments, docs).
+    files = {**generate([_load(case) for case in CASES]), **{p.relative_to(GENERATED).as_posix(): p.read_text(encoding="utf-8")
+                                                             for p in GENERATED.rglob("*") if p.is_file() and p.suffix != ".pyc"}}
+    raw = []
+    for path, text in sorted(files.items()):
+        at = invisible.first(text)
+        if at is not None:
+            raw.append(f"{path}:{text.count(chr(10), 0, at) + 1}: {invisible.describe(text[at])}")
+    assert not raw, "\n".join(raw[:20])
+
+
+def test_docstrings_hold_escapes_that_read_back_as_the_spec_text() -> None:
+    # The docstrings hold each such character as its escape, which is the character in the string:
+    # every description reads back exactly as the spec wrote it.
+    import ast
+
+    spec = json.loads((GOLDEN / "trojan_source" / "spec.json").read_text(encoding="utf-8"))
+    defs = spec["$defs"]
+    texts = {spec["description"], defs["Message"]["description"], defs["Kind"]["description"], defs["Label"]["description"],
+             *(p["description"] for p in defs["Message"]["properties"].values() if "description" in p)}
+    files = generate([_load("trojan_source")], targets=["python", "pydantic"])
+    for path in ("python/chatformats/trojan_source.py", "pydantic/chatformats_pydantic/trojan_source.py"):
+        assert invisible.first(files[path]) is None, path
+        strings = {n.value.strip() for n in ast.walk(ast.parse(files[path])) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+        strings |= {line for s in strings for line in s.split("\n\n")}  # the module docstring: title line, then the description
+        assert texts <= strings, (path, texts - strings)
 
 
 def test_the_constraints_case_has_an_example_at_and_past_every_boundary() -> None:

@@ -1,10 +1,23 @@
 """Markdown target: a page per format, an index, the site configuration, the schemas to download.
 
 Free text from specs (titles, descriptions, enum values, messages, example
-names) is escaped for the place it lands: a table cell, a paragraph, a code
-span, a diagram member or a navigation label in mkdocs.yml (which the theme
-puts into every page's HTML as it is), so it can never break a table or inject
-HTML. Code in tables wraps only between words (<wbr>), so tables fit the page.
+names) is escaped for the place it lands, so it can never break a table or inject
+HTML:
+- a heading (md_heading), a table cell or line (md_inline), paragraphs (md_paragraph):
+  no HTML, no Markdown syntax; mkdocs' table of contents and search index take the
+  heading's escaped text;
+- a code span or a code cell (md_code, md_name, md_decl), a JSON value (md_json) or an
+  example's JSON block (json_text);
+- a diagram member (mermaid_name: letters, digits and _ only);
+- a navigation label in mkdocs.yml (yaml_str of html_text): the theme writes it into
+  every page's navigation and header as HTML as it is, and the page's <title> element
+  takes it as it is too (docs/templates/main.html: the theme's own <title> would
+  unescape it).
+No spec text reaches an attribute (but the title's heading id, which mkdocs spells with
+ASCII letters, digits, _ and -), a script, a meta tag or the sitemap.
+A character that hides or reorders text (generator/invisible.py) is shown as its
+escape (\u202e) everywhere. Code in tables wraps only between words (<wbr>), so
+tables fit the page.
 """
 
 from __future__ import annotations
@@ -13,7 +26,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from generator import ir
+from generator import invisible, ir
 from generator.behaviour import Behaviour, docs_text
 from generator.export import schema_text
 from generator.naming import go_package
@@ -34,9 +47,14 @@ def _escape_block_start(line: str) -> str:
 
 def md_inline(text: str) -> str:
     """Text for a table cell or a single line: no HTML, no Markdown syntax, no line break."""
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = invisible.shown(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _INLINE_SPECIAL.sub(r"\\\1", text)
     return " ".join(text.split())
+
+
+def md_heading(text: str) -> str:
+    """Text for a heading line: as md_inline, and a closing run of # is text, not the heading's end ("C#")."""
+    return md_inline(text).replace("#", "\\#")
 
 
 def md_paragraph(text: str) -> str:
@@ -58,7 +76,7 @@ def md_code(text: str, in_table: bool = False) -> str:
     escaped as \\|, while Python-Markdown (the site) then shows the backslash;
     an HTML code element with &#124; reads the same in both.
     """
-    text = text.replace("\n", "\\n").replace("\r", "\\r")
+    text = invisible.shown(text.replace("\n", "\\n").replace("\r", "\\r"))
     if in_table and "|" in text:
         # Markdown still parses inside inline HTML, so its syntax goes in as entities too.
         escaped = "".join(_CODE_ENTITIES.get(ch, ch) for ch in text)
@@ -81,7 +99,7 @@ _NAME_BREAK = re.compile(r"(?<=[^\W_])[_-](?=[^\W_])|(?<=[a-z0-9])(?=[A-Z])")
 
 
 def _code_cell(text: str, nested: bool) -> str:
-    text = text.replace("\n", "\\n").replace("\r", "\\r")
+    text = invisible.shown(text.replace("\n", "\\n").replace("\r", "\\r"))
     points = {m.end() for m in _DECL_BREAK.finditer(text)} if nested else set()
     for run in _LONG.finditer(text):
         points |= {run.start() + m.end() for m in _NAME_BREAK.finditer(run.group())}
@@ -106,8 +124,8 @@ def md_decl(text: str) -> str:
 
 
 def html_text(text: str) -> str:
-    """Text where HTML is read raw and Markdown is not (mkdocs navigation labels)."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#39;")
+    """Text where HTML is read raw and Markdown is not (mkdocs navigation labels, the page's <title>)."""
+    return invisible.shown(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#39;")
 
 
 def html_comment(text: str) -> str:
@@ -144,15 +162,20 @@ def yaml_str(text: str) -> str:
         code = ord(ch)
         if ch in '"\\':
             out.append("\\" + ch)
-        elif code < 0x20 or 0x7F <= code <= 0x9F or code in (0x2028, 0x2029, 0xFEFF) or 0xD800 <= code <= 0xDFFF:
-            out.append(f"\\u{code:04x}")
+        elif code < 0x20 or code == 0x7F or 0xD800 <= code <= 0xDFFF or invisible.first(ch) is not None:
+            out.append(invisible.u_escape(ch))
         else:
             out.append(ch)
     return '"' + "".join(out) + '"'
 
 
+def json_text(value: object, indent: int | None = None) -> str:
+    """A JSON value as the docs show it: exact JSON, a character that hides or reorders text as its escape."""
+    return invisible.shown(json.dumps(value, indent=indent, ensure_ascii=False), invisible.json_escape)
+
+
 def md_json(value: object, in_table: bool = False) -> str:
-    return md_code(json.dumps(value, ensure_ascii=False), in_table)
+    return md_code(json_text(value), in_table)
 
 
 def anchor(name: str) -> str:
@@ -382,7 +405,7 @@ class FormatPage:
             for a in fmt.definitions if isinstance(a, ir.Alias)
         ]
         invalid = [
-            (md_inline(case.name), md_paragraph(case.description), json.dumps(case.data, indent=2, ensure_ascii=False),
+            (md_inline(case.name), md_paragraph(case.description), json_text(case.data, indent=2),
              [(md_code(e["path"] or "/", True), md_code(e["message"], True)) for e in case.errors])
             for case in fmt.invalid_examples
         ]
@@ -391,7 +414,7 @@ class FormatPage:
             header=html_comment(header(fmt.source, self.behaviour_set.source("docs") if self.behaviour_set else None)),
             fmt=fmt,
             format_id=md_code(fmt.id),
-            title=md_inline(label),
+            title=md_heading(label),
             description=md_paragraph(fmt.description),
             root=self.link(fmt.root),
             languages=[d.label for d in self.code],
@@ -400,7 +423,7 @@ class FormatPage:
             enums=enums,
             aliases=aliases,
             diagram=self.diagram(),
-            valid=[(md_inline(name), json.dumps(data, indent=2, ensure_ascii=False)) for name, data in fmt.valid_examples],
+            valid=[(md_inline(name), json_text(data, indent=2)) for name, data in fmt.valid_examples],
             invalid=invalid,
             decisions=[md_paragraph(d) for d in fmt.decisions],
             history=history,
@@ -449,10 +472,12 @@ class DocsTarget(Target):
         files["mkdocs.yml"] = render("markdown/mkdocs.yml.j2", header=header(None), nav=nav)
         files["docs/assets/chatspec.css"] = render("markdown/chatspec.css.j2", header=header(None))
         files["docs/assets/mermaid-init.js"] = render("markdown/mermaid-init.js.j2", header=header(None))
+        # mkdocs reads docs/templates/ as theme files only (its default exclude_docs leaves the folder out of the site).
+        files["docs/templates/main.html"] = render("markdown/theme-main.html.j2", header=header(None))
         return files
 
     def shared_files(self, options: object) -> frozenset[str]:
-        return frozenset({"docs/index.md", "docs/assets/mermaid-init.js", "docs/assets/chatspec.css", "mkdocs.yml"})
+        return frozenset({"docs/index.md", "docs/assets/mermaid-init.js", "docs/assets/chatspec.css", "docs/templates/main.html", "mkdocs.yml"})
 
 
 TARGET = DocsTarget()

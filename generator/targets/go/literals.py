@@ -10,6 +10,7 @@ import json
 import re
 import unicodedata
 
+from generator import invisible
 from generator.messages import show_control_characters
 
 
@@ -30,8 +31,8 @@ def go_str(text: str) -> str:
             out.append("\\r")
         elif 0xD800 <= code <= 0xDFFF:
             out.append("\\uFFFD")  # a lone surrogate has no UTF-8 form
-        elif code < 0x20 or code == 0x7F or not ch.isprintable() and unicodedata.category(ch) != "Zs":
-            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+        elif code < 0x20 or code == 0x7F or code > 0x7F and (not ch.isprintable() and unicodedata.category(ch) != "Zs" or invisible.first(ch) is not None):
+            out.append(invisible.u_escape(ch))
         else:
             out.append(ch)
     out.append('"')

@@ -7,12 +7,14 @@ formatted with the same black as every other Python file: deterministic and gold
 from __future__ import annotations
 
 import ast
+import io
 import json
 import re
+import tokenize
 import warnings
 from typing import Any
 
-from generator import cache, ir, pyformat
+from generator import cache, invisible, ir, pyformat
 from generator.pyformat import format_python
 from generator.render import header
 from generator.targets.pydantic import descriptions
@@ -160,7 +162,28 @@ def _module(fmt: ir.Format, schema: dict[str, Any], blinded: bool = False) -> st
             imports += "from typing import Any\n"  # the validators' annotations
         code = code.replace("from __future__ import annotations\n", "from __future__ import annotations\n\n" + imports, 1)
         code += TEMPLATES.render("pydantic/helpers.py.j2")
-    return format_python(code, slot=f"pydantic/{fmt.id}.py")
+    return escape_invisible(format_python(code, slot=f"pydantic/{fmt.id}.py"))
+
+
+def escape_invisible(code: str) -> str:
+    """datamodel-code-generator writes descriptions into docstrings as they are: a character that
+    hides or reorders text (generator/invisible.py) becomes its escape there, the same text in
+    __doc__ (and in a comment, where it is shown). Black has formatted the module already; an
+    escape only makes its line longer."""
+    if invisible.first(code) is None:
+        return code
+    lines = code.split("\n")
+    edits = []  # (line, column, end line, end column, new text), applied from the end
+    for token in tokenize.generate_tokens(io.StringIO(code).readline):
+        if token.type in (tokenize.STRING, tokenize.COMMENT) and invisible.first(token.string) is not None:
+            prefix = token.string[:len(token.string) - len(token.string.lstrip("rRbBuUfF"))]
+            # A raw string has no escapes: it is written again as the plain literal of its value.
+            text = invisible.shown(repr(ast.literal_eval(token.string)) if "r" in prefix.lower() else token.string)
+            edits.append((*token.start, *token.end, text))
+    for (line, column, end_line, end_column, text) in reversed(edits):
+        first, last = lines[line - 1], lines[end_line - 1]
+        lines[line - 1:end_line] = (first[:column] + text + last[end_column:]).split("\n")
+    return "\n".join(lines)
 
 
 def remembered(fmt: ir.Format, schema: dict[str, Any]) -> bool:

@@ -6,12 +6,14 @@ import json
 import re
 from typing import Any, cast
 
+from generator import invisible
 from generator.patterns import Anchor, Chars, Group, Repeat, parse
 
 
 def ts_str(text: str) -> str:
-    """A string literal exact for any text (JSON's escapes are JavaScript's; U+2028/9 escaped too)."""
-    return json.dumps(text, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    """A string literal exact for any text (JSON's escapes are JavaScript's; U+2028/9, which end a
+    line in JavaScript, and the other characters that hide or reorder text escaped too)."""
+    return invisible.shown(json.dumps(text, ensure_ascii=False), invisible.json_escape)
 
 
 def ts_number(value: float) -> str:
@@ -46,7 +48,7 @@ def ts_doc(text: str, indent: str = "") -> str:
     if not text:
         return ""
     body = text.replace("\r\n", "\n").replace("\r", "\n").replace("*/", "*\\/")
-    body = "".join(c if c in "\n\t" or (ord(c) >= 0x20 and ord(c) != 0x7F and c not in "\u2028\u2029") else f"\\u{{{ord(c):x}}}" for c in body)
+    body = "".join(c if c in "\n\t" or (0x20 <= ord(c) < 0x7F or ord(c) > 0x7F and invisible.first(c) is None) else f"\\u{{{ord(c):x}}}" for c in body)
     lines = body.split("\n")
     if len(lines) == 1:
         return f"{indent}/** {lines[0]} */"
