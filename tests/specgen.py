@@ -94,7 +94,7 @@ class Builder:
 
     def array(self, depth: int) -> dict[str, Any]:
         r = self.rng
-        if self.chance(0.2):
+        if self.chance(0.3):
             items = [self.type(depth + 1) for _ in range(r.randint(1, 3))]
             return {"type": "array", "prefixItems": items, "items": False, "minItems": len(items), "maxItems": len(items)}
         s: dict[str, Any] = {"type": "array", "items": self.type(depth + 1)}
@@ -141,10 +141,10 @@ class Builder:
         if depth >= 4:
             return self.leaf()
         pick = r.randrange(20)
-        if pick < 7:
+        if pick < 5:
             return self.leaf()
         if pick < 10:
-            return self.array(depth)
+            return self.array(depth)  # containers of containers, tuples of lists: where fast paths reuse locals
         if pick == 10:
             return {"type": "object", "additionalProperties": self.type(depth + 1)}
         if pick == 11:
