@@ -162,7 +162,7 @@ def _vendor(root: Path, args: argparse.Namespace) -> int:
         print(f"chatspec: vendor --lang {args.lang} needs {vendoring.flag}", file=sys.stderr)
         return 2
     formats = [f.strip() for f in args.formats.split(",")] if args.formats else None
-    with cache.active(cache.folder_for(root)):
+    with cache.active(cache.open_folder(root)):
         files = vendored_files(root, args.lang, name, formats)
     folder = target_folder(args.out, args.lang, name)
     legacy = vendored_by_old_chatspec(folder)
