@@ -156,6 +156,9 @@ def bump_spec(spec_dir: Path, root: Path, to: str | None = None) -> tuple[str, l
     a level (major|minor|patch) or a full version X.Y.Z later than the latest locked release.
     """
     spec = load_spec(spec_dir, root)
+    # Lowered first, the first release too: a spec generate would refuse (a $ref it cannot follow,
+    # a type nested deeper than the targets write) is refused before anything is locked.
+    lower(spec)
     if to is not None:
         _check_to(spec, to)
     releases = read_lock(spec_dir)
