@@ -141,8 +141,13 @@ def _not_private(folder: Path) -> tuple[str, str] | None:
                 f"remove it (`rm -rf {folder}`: it holds only a cache; chatspec makes a new one), {elsewhere}")
     if info.st_mode & _OTHERS_WRITE:
         return (f"others can write to it (mode {stat.S_IMODE(info.st_mode):04o}), so they could change what chatspec reads from it",
-                f"run `chmod 700 {folder}`, {elsewhere}")
+                f"{_tighten(folder)}, {elsewhere}")
     return None
+
+
+def _tighten(folder: Path) -> str:
+    # Safe even where others did write: what they put there is theirs, and chatspec reads only files of the user's own.
+    return f"run `chmod -R go-w {folder}` (anything others put there stays unread: chatspec reads only your own files)"
 
 
 def _user(uid: int) -> str:
@@ -155,12 +160,12 @@ def _user(uid: int) -> str:
         return f"user {uid}"
 
 
-def _entry_problem(info: os.stat_result) -> str | None:
-    """Why a folder or file below the cache folder cannot be trusted: someone else owns it or may write it."""
+def _entry_problem(info: os.stat_result, folder: Path) -> tuple[str, str] | None:
+    """(problem, fix) when a folder or file below the cache folder cannot be trusted: someone else owns it or may write it."""
     if info.st_uid != os.geteuid():
-        return f"it belongs to {_user(info.st_uid)}"
+        return f"it belongs to {_user(info.st_uid)}", f"remove the cache folder (`rm -rf {folder}`: it holds only a cache; chatspec makes a new one)"
     if info.st_mode & _OTHERS_WRITE:
-        return f"others can write to it (mode {stat.S_IMODE(info.st_mode):04o})"
+        return f"others can write to it (mode {stat.S_IMODE(info.st_mode):04o})", _tighten(folder)
     return None
 
 
@@ -174,19 +179,16 @@ def read_private(folder: Path, relative: str) -> bytes | None:
     try:
         opened.append(os.open(folder, _DIRECTORY))
         for i, part in enumerate(parts):
-            problem = _entry_problem(os.fstat(opened[-1]))
+            problem = _entry_problem(os.fstat(opened[-1]), folder)
             if problem is not None:
-                shown = folder.joinpath(*parts[:i]) if i else folder
-                warn(f"ignored the cache folder {shown}: {problem}",
-                     f"remove the cache folder (`rm -rf {folder}`: it holds only a cache; chatspec makes a new one)")
+                warn(f"ignored the cache folder {folder.joinpath(*parts[:i])}: {problem[0]}", problem[1])
                 return None
             last = i == len(parts) - 1
             opened.append(os.open(part, (os.O_RDONLY | os.O_CLOEXEC | _BELOW) if last else (_DIRECTORY | _BELOW), dir_fd=opened[-1]))
         info = os.fstat(opened[-1])
-        problem = _entry_problem(info) if stat.S_ISREG(info.st_mode) else "it is not a regular file"
+        problem = _entry_problem(info, folder) if stat.S_ISREG(info.st_mode) else ("it is not a regular file", f"remove it (`rm -rf {folder}`)")
         if problem is not None:
-            warn(f"ignored the cache entry {folder / relative}: {problem}",
-                 f"remove the cache folder (`rm -rf {folder}`: it holds only a cache; chatspec makes a new one)")
+            warn(f"ignored the cache entry {folder / relative}: {problem[0]}", problem[1])
             return None
         chunks = []
         while chunk := os.read(opened[-1], 1 << 20):
@@ -215,7 +217,7 @@ def write_private(folder: Path, relative: str, data: bytes) -> bool:
             with contextlib.suppress(FileExistsError):
                 os.mkdir(part, 0o700, dir_fd=opened[-1])
             opened.append(os.open(part, _DIRECTORY | _BELOW, dir_fd=opened[-1]))
-            if _entry_problem(os.fstat(opened[-1])) is not None:
+            if _entry_problem(os.fstat(opened[-1]), folder) is not None:
                 return False  # where a read would not trust it (the read's warning says so)
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600, dir_fd=opened[-1])
         try:

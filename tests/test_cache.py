@@ -784,7 +784,7 @@ def test_the_cache_folder_is_made_private_and_one_that_is_not_is_refused_with_th
         return err
 
     os.chmod(folder, 0o770)
-    assert "others can write to it (mode 0770)" in refused(f"chmod 700 {folder}")
+    assert "others can write to it (mode 0770)" in refused(f"chmod -R go-w {folder}")
     os.chmod(folder, 0o755)  # readable by others is no risk to what a run reads
     assert cache.open_folder(tmp_path) == folder
     os.chown(folder, OTHER_USER, OTHER_USER)
