@@ -43,6 +43,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+from generator.write import write_all
+
 T = TypeVar("T")
 
 # Entries of an older layout are simply never found: bump when the layout changes.
@@ -219,13 +221,7 @@ def write_private(folder: Path, relative: str, data: bytes) -> bool:
             opened.append(os.open(part, _DIRECTORY | _BELOW, dir_fd=opened[-1]))
             if _entry_problem(os.fstat(opened[-1]), folder) is not None:
                 return False  # where a read would not trust it (the read's warning says so)
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600, dir_fd=opened[-1])
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-        finally:
-            os.close(fd)
+        write_all(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600, dir_fd=opened[-1]), data)
         os.replace(temp, name, src_dir_fd=opened[-1], dst_dir_fd=opened[-1])
         return True
     except OSError as exc:

@@ -322,12 +322,7 @@ def _write_file(out: Path, path: str, data: bytes) -> None:
         pass
     handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(handle, view):]
-        finally:
-            os.close(handle)
+        write_all(handle, data)
         os.replace(temp, target)
     except BaseException:
         try:
@@ -335,6 +330,16 @@ def _write_file(out: Path, path: str, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def write_all(handle: int, data: bytes) -> None:
+    """Write data to the open file descriptor handle (os.write may write less than it is given), then close it."""
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(handle, view):]
+    finally:
+        os.close(handle)
 
 
 def _remove_leftover_temps(out: Path, folders: set[str]) -> None:
