@@ -510,6 +510,7 @@ def _git(project: Path, *args: str) -> str:
     return done.stdout
 
 
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is needed to see what git would commit")
 @pytest.mark.parametrize("renames", [0, 1, 2])
 def test_a_bump_killed_at_a_rename_leaves_nothing_git_would_commit_by_mistake_and_the_next_bump_finishes(tmp_path: Path, renames: int) -> None:
     # A bump wrote each file through a temporary file beside it (.lock.json.x1y2.tmp): killed at the
