@@ -62,7 +62,7 @@ def fewer_collections() -> Iterator[None]:
 
 def generated_files(root: Path) -> dict[str, str]:
     """{path under generated/: text} for the project at root (SpecError on a bad spec)."""
-    folder = cache.folder_for(root)
+    folder = cache.open_folder(root)
     key = run_key(root) if folder is not None else ""
     if folder is not None:
         found = cache.load("run", key, folder)

@@ -151,7 +151,7 @@ def _bump(root: Path, format_id: str, to: str | None) -> int:
 
 
 def _vendor(root: Path, args: argparse.Namespace) -> int:
-    from generator.vendor import target_folder, vendored_by_old_chatspec, vendored_files
+    from generator.vendor import refuse_project_folders, target_folder, vendored_by_old_chatspec, vendored_files
 
     from generator.targets import vendorable
 
@@ -162,9 +162,10 @@ def _vendor(root: Path, args: argparse.Namespace) -> int:
         print(f"chatspec: vendor --lang {args.lang} needs {vendoring.flag}", file=sys.stderr)
         return 2
     formats = [f.strip() for f in args.formats.split(",")] if args.formats else None
-    with cache.active(cache.folder_for(root)):
-        files = vendored_files(root, args.lang, name, formats)
     folder = target_folder(args.out, args.lang, name)
+    refuse_project_folders(root, folder)
+    with cache.active(cache.open_folder(root)):
+        files = vendored_files(root, args.lang, name, formats)
     legacy = vendored_by_old_chatspec(folder)
     if args.check:
         diff = unified_diff(folder, files, str(folder), legacy, diff_prefix="")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 from dataclasses import asdict, dataclass
@@ -20,7 +21,7 @@ from generator.classify import LEVELS, Change, bump, classify, ir_differences, l
 from generator.errors import SpecError
 from generator.load import LoadedSpec, load_spec
 from generator.lower import lower
-from generator.write import write_atomic
+from generator.write import staged, write_durably
 
 
 # A released version, as x-version's pattern in the meta-schema says.
@@ -63,9 +64,9 @@ def read_lock(spec_dir: Path) -> list[Release]:
     return releases
 
 
-def write_lock(spec_dir: Path, releases: list[Release]) -> None:
+def lock_text(spec_dir: Path, releases: list[Release]) -> str:
     data = {"format": spec_dir.name, "releases": [dict(asdict(r), changes=list(r.changes)) for r in releases]}
-    write_atomic(lock_path(spec_dir), json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def load_release(spec_dir: Path, version: str, root: Path, format_id: str | None = None) -> LoadedSpec:
@@ -156,6 +157,9 @@ def bump_spec(spec_dir: Path, root: Path, to: str | None = None) -> tuple[str, l
     a level (major|minor|patch) or a full version X.Y.Z later than the latest locked release.
     """
     spec = load_spec(spec_dir, root)
+    # Lowered first, the first release too: a spec generate would refuse (a $ref it cannot follow,
+    # a type nested deeper than the targets write) is refused before anything is locked.
+    lower(spec)
     if to is not None:
         _check_to(spec, to)
     releases = read_lock(spec_dir)
@@ -199,18 +203,24 @@ def bump_spec(spec_dir: Path, root: Path, to: str | None = None) -> tuple[str, l
     if document.get("x-version") != target:  # the edit must change exactly the top-level x-version
         raise SpecError(spec.path, "/x-version", f"could not set x-version to {target} in the file's text",
                         f"set \"x-version\": \"{target}\" by hand, then run `chatspec bump {fid}` again")
-    snapshot = spec_dir / "history" / target
-    if snapshot.exists():
-        shutil.rmtree(snapshot)
-    snapshot.mkdir(parents=True)
-    write_atomic(snapshot / "spec.json", text)
-    if (spec_dir / "examples").is_dir():
-        shutil.copytree(spec_dir / "examples", snapshot / "examples")
-    write_atomic(spec_file, text)
-    # The lock is written last: a run cut short before it leaves the spec not locked
-    # (check says so, and running bump again finishes the job), never a broken lock.
     releases.append(Release(target, canonical_hash(document), level, tuple(str(c) for c in changes)))
-    write_lock(spec_dir, releases)
+    # Everything is made in a folder git ignores (write.staged), then renamed into place, the lock
+    # last: a run cut short leaves no file anyone could commit by mistake, and before the lock's
+    # rename the spec is not locked (check says so, and running bump again finishes the job).
+    snapshot = spec_dir / "history" / target
+    with staged(spec_dir) as stage:
+        (stage / "snapshot").mkdir()
+        write_durably(stage / "snapshot" / "spec.json", text)
+        if (spec_dir / "examples").is_dir():
+            shutil.copytree(spec_dir / "examples", stage / "snapshot" / "examples")
+        write_durably(stage / "spec.json", text)
+        write_durably(stage / "lock.json", lock_text(spec_dir, releases))
+        snapshot.parent.mkdir(exist_ok=True)
+        if snapshot.exists():
+            shutil.rmtree(snapshot)  # an earlier bump to this version that was cut short
+        os.replace(stage / "snapshot", snapshot)
+        os.replace(stage / "spec.json", spec_file)
+        os.replace(stage / "lock.json", lock_path(spec_dir))
     return target, changes
 
 

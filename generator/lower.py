@@ -11,6 +11,7 @@ from referencing.jsonschema import DRAFT202012
 from generator import invisible, ir, messages, naming, patterns
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.load import LoadedSpec
+from generator.nesting import check_nesting
 
 # Keywords that describe a value but do not constrain it.
 ANNOTATIONS = frozenset({"title", "description", "default", "x-messages", "x-name", "x-default-factory"})
@@ -54,6 +55,7 @@ class Lowering:
         self.spec = spec
         self.defs: dict[str, Any] = spec.document["$defs"]
         self.kind_trail: list[str] = []  # aliases json_kind is inside of, to catch an alias that contains itself
+        self.ends_in_a_type: set[str] = set()  # definitions whose chain of bare $refs is known to end in a real type
         resource = Resource.from_contents(spec.document, default_specification=DRAFT202012)
         self.resolver = Registry().with_resource(_SPEC_URI, resource).resolver(base_uri=_SPEC_URI)
 
@@ -148,15 +150,19 @@ class Lowering:
         return described
 
     def check_alias_cycle(self, name: str, pointer: str) -> None:
-        seen = [name]
+        """Refuse a chain of bare $refs that comes back to itself. Each definition's chain is walked
+        once: one already known to end in a real type ends the walk (a long chain stays linear)."""
+        seen, walking = [name], {name}
         schema = self.defs[name]
-        while set(schema) - ANNOTATIONS == {"$ref"}:
+        while set(schema) - ANNOTATIONS == {"$ref"} and seen[-1] not in self.ends_in_a_type:
             target = self.ref_name(schema["$ref"], pointer + "/$ref")
-            if target in seen:
+            if target in walking:
                 chain = " -> ".join([*seen, target])
                 raise self.fail(pointer + "/$ref", f"cyclic $ref: {chain}", "make one of these definitions a real type instead of a bare $ref")
             seen.append(target)
+            walking.add(target)
             schema = self.defs[target]
+        self.ends_in_a_type.update(seen)
 
     def lower_model(self, name: str, schema: dict[str, Any], pointer: str) -> ir.Model:
         self.check_keywords(schema, "model", pointer)
@@ -505,30 +511,10 @@ def tokens(pointer: str) -> tuple[str, ...]:
 
 
 def lower(spec: LoadedSpec) -> ir.Format:
+    """The spec's IR; a type nesting deeper than the targets can write is refused (generator/nesting.py)."""
     try:
-        return Lowering(spec).lower_format()
+        fmt = Lowering(spec).lower_format()
     except RecursionError:
         raise SpecError(spec.path, "", "the spec nests schemas too deeply to compile", "move nested schemas to $defs and $ref them") from None
-
-
-def alias_order(fmt: ir.Format) -> list[ir.Alias]:
-    """Aliases after the aliases they use (code targets build each alias's parser at import, so a
-    used alias must come first); a cycle of aliases is refused, naming it."""
-    aliases = {d.name: d for d in fmt.definitions if isinstance(d, ir.Alias)}
-    ordered: list[ir.Alias] = []
-
-    def visit(name: str, trail: tuple[str, ...]) -> None:
-        if name in trail:
-            raise SpecError(fmt.source, pointer_of("$defs", name), f"definition {name!r} refers to itself through {' -> '.join(trail)}",
-                            "break the cycle with a model (an object type)")
-        alias = aliases[name]
-        if alias in ordered:
-            return
-        for dep in ir.refs(alias.type):
-            if dep in aliases:
-                visit(dep, (*trail, name))
-        ordered.append(alias)
-
-    for name in aliases:
-        visit(name, ())
-    return ordered
+    check_nesting(fmt)
+    return fmt

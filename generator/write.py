@@ -31,13 +31,15 @@ does not fsync, so a power loss may still lose the last writes.)
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
 import json
 import os
 import re
+import shutil
 import stat
-import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -265,21 +267,48 @@ def _refusal(refused: list[tuple[str, str]], display: str) -> RefusedError:
     )
 
 
-def write_atomic(path: Path, text: str, durable: bool = True) -> None:
-    """Replace path's content in one step: a crash leaves the old file or the new one, never a
-    partial one. durable also syncs it to disk first (a version lock; a cache entry need not)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+# The folder a run prepares files in before renaming them into place (`staged`).
+STAGE = ".chatspec-tmp"
+
+
+@contextlib.contextmanager
+def staged(folder: Path) -> Iterator[Path]:
+    """A folder of this run's own, folder/.chatspec-tmp/<pid>/, to prepare files in before renaming
+    them into folder (the same file system, so each rename is one step). The .chatspec-tmp folder
+    holds a .gitignore of `*`: whatever a killed run leaves there is never committed, whatever the
+    repository ignores, and the next run removes what a run no longer alive left. Emptied on the
+    way out; the .chatspec-tmp folder goes too when no other run is using it."""
+    stage = folder / STAGE
+    stage.mkdir(exist_ok=True)
+    ignore = stage / ".gitignore"
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-            if durable:
-                out.flush()
-                os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+        ignored = ignore.read_bytes() == b"*\n"
+    except OSError:
+        ignored = False
+    if not ignored:
+        ignore.write_bytes(b"*\n")
+    for entry in os.scandir(stage):
+        if entry.name.isdecimal() and entry.is_dir(follow_symlinks=False) and not _alive(int(entry.name)):
+            shutil.rmtree(entry.path, ignore_errors=True)
+    mine = stage / str(os.getpid())
+    shutil.rmtree(mine, ignore_errors=True)
+    mine.mkdir()
+    try:
+        yield mine
+    finally:
+        shutil.rmtree(mine, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            if [e.name for e in os.scandir(stage)] == [".gitignore"]:
+                ignore.unlink()
+                stage.rmdir()
+
+
+def write_durably(path: Path, text: str) -> None:
+    """Write a new file and sync it to disk before it is renamed into place (a version lock)."""
+    with open(path, "x", encoding="utf-8", newline="") as out:
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
 
 
 def _write_file(out: Path, path: str, data: bytes) -> None:
@@ -293,12 +322,7 @@ def _write_file(out: Path, path: str, data: bytes) -> None:
         pass
     handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(handle, view):]
-        finally:
-            os.close(handle)
+        write_all(handle, data)
         os.replace(temp, target)
     except BaseException:
         try:
@@ -306,6 +330,16 @@ def _write_file(out: Path, path: str, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def write_all(handle: int, data: bytes) -> None:
+    """Write data to the open file descriptor handle (os.write may write less than it is given), then close it."""
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(handle, view):]
+    finally:
+        os.close(handle)
 
 
 def _remove_leftover_temps(out: Path, folders: set[str]) -> None:
@@ -324,10 +358,15 @@ def _remove_leftover_temps(out: Path, folders: set[str]) -> None:
 def _writer_alive(temp_name: str) -> bool:
     """Whether the process whose id a temporary file's name carries (.<name>.<pid>.chatspec-tmp) still runs."""
     pid = temp_name[: -len(_TMP_SUFFIX)].rpartition(".")[2]
-    if not pid.isdigit() or int(pid) == os.getpid():
+    return pid.isdigit() and _alive(int(pid))
+
+
+def _alive(pid: int) -> bool:
+    """Whether another process of this id runs (this one's own leftovers are a killed earlier run's)."""
+    if pid == os.getpid():
         return False
     try:
-        os.kill(int(pid), 0)
+        os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except OSError:

@@ -415,32 +415,3 @@ def test_tree_helpers_of_different_types_whose_names_spell_alike_get_distinct_na
     assert "func treeMXItemItem(x []int64) any {" in validate and "func treeMXItemItem2(x []string) any {" in validate
     vet = _go("vet", "./...", cwd=tmp_path / "go")
     assert vet.returncode == 0, vet.stderr
-
-
-def test_the_deepest_go_types_the_target_accepts_compile(tmp_path: Path) -> None:
-    # Go's type checker gives up past 48 levels of slices, maps and pointers, seeing through aliases
-    # (tests/broken_specs/go_type_nests_too_deeply is one level more): the limit must be exact, not only safe.
-    def lists(depth: int, inner: dict[str, Any]) -> dict[str, Any]:
-        for _ in range(depth):
-            inner = {"type": "array", "items": inner}
-        return inner
-
-    spec_dir = tmp_path / "specs" / "deepest"
-    spec_dir.mkdir(parents=True)
-    (spec_dir / "spec.json").write_text(json.dumps({
-        "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Deepest", "description": "At the limit.",
-        "x-version": "1.0.0", "$ref": "#/$defs/Doc",
-        "$defs": {
-            "Doc": {"type": "object", "description": "A document.", "required": ["lists", "nullable", "through_alias"], "properties": {
-                "lists": lists(48, {"type": "string"}),
-                "nullable": lists(47, {"type": ["integer", "null"]}),
-                "through_alias": lists(8, {"$ref": "#/$defs/Inner"})}},
-            "Inner": {**lists(40, {"type": "boolean"}), "description": "Forty levels."},
-        },
-    }), encoding="utf-8")
-    files = generate([load_spec(spec_dir, tmp_path)], options=load_options(ROOT), targets=["go"])
-    for path, text in files.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text, encoding="utf-8")
-    vet = _go("vet", "./...", cwd=tmp_path / "go")
-    assert vet.returncode == 0, vet.stderr[-2000:]

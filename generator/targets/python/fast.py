@@ -159,7 +159,7 @@ class FastBuilder(ModelGraph):
             case FastList(item=item):
                 return [f"x{n}", *([] if item.same else [f"y{n}"]), *self.temps(item, n)]
             case FastTuple(items=items):
-                return [name for i, item in enumerate(items) for name in (f"x{n}_{i}", *self.temps(item, n))]
+                return [name for i, item in enumerate(items) for name in (f"x{n}_{i}", *([] if item.same else [f"y{n}_{i}"]), *self.temps(item, n))]
             case FastMap(value=value):
                 return [f"k{n}", f"x{n}", *([] if value.same else [f"y{n}"]), *self.temps(value, n)]
             case FastUnion(discriminator=tag, cases=cases):

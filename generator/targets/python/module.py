@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import fields
 
-from generator import ir, lower, runtime
+from generator import ir, nesting, runtime
 from generator.behaviour import Behaviour, PythonParts, constants, python_parts
 from generator.naming import Names, clash_error, constant_case, python_attr, python_top_level_clashes, snake_case
 from generator.pyformat import format_python
@@ -140,7 +140,7 @@ class PythonModule:
     def view(self) -> ModuleView:
         fmt = self.fmt
         ir_enums = [d for d in fmt.definitions if isinstance(d, ir.Enum)]
-        ir_aliases = lower.alias_order(self.fmt)
+        ir_aliases = nesting.alias_order(self.fmt)
         enums = tuple(self.enum_view(e) for e in ir_enums)
         models = tuple(self.model_view(m) for m in fmt.models)
         aliases = tuple(self.alias_view(a) for a in ir_aliases)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from generator import ir, lower
+from generator import ir, nesting
 from generator.behaviour import Behaviour, typescript_parts
 from generator.behaviour import constants as behaviour_constants
 from generator.errors import SpecError, pointer_of
@@ -239,7 +239,7 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
             parsers.append((named_parser(e.name), f"rt.string<{e.name}>({{ "
                             + ", ".join(f"{ts_str(k)}: {ts_str(v)}" for k, v in e.messages.items())
                             + f" }}, {{ enum: new Set({constant_case(e.name)}_VALUES) }})"))
-    ordered = lower.alias_order(fmt)
+    ordered = nesting.alias_order(fmt)
     for a in ordered:
         parsers.append((named_parser(a.name), parser(a.type)))
     aliases = tuple(AliasView(name=a.name, doc=ts_doc(a.description or a.name), type=ts_type(a.type),
