@@ -33,7 +33,7 @@ Schema = dict[str, Any]
 LEVELS: dict[str, tuple[Callable[[Schema], Schema], Callable[[Any], Any]]] = {
     "array": (lambda s: {"type": "array", "items": s}, lambda v: [v]),
     "map": (lambda s: {"type": "object", "additionalProperties": s}, lambda v: {"k": v}),
-    "tuple": (lambda s: {"type": "array", "prefixItems": [s, {"type": "integer"}], "items": False}, lambda v: [v, 1]),
+    "tuple": (lambda s: {"type": "array", "prefixItems": [s, {"type": "integer"}], "items": False, "minItems": 2}, lambda v: [v, 1]),
     "nullable array": (lambda s: {"type": ["array", "null"], "items": s}, lambda v: [v]),
     "union": (lambda s: {"oneOf": [{"type": "array", "items": s}, {"type": "integer"}]}, lambda v: [v]),
 }
