@@ -330,7 +330,12 @@ export function runText<T>(parser: Parser<T>, input: string | Uint8Array,
       // Not JSON, or too deep for the engine: decodeJSON says which.
     }
     if (tree !== MISSING && fast !== undefined) {
-      const built = fast(tree, 0, NO_ANCESTORS);
+      let built: T | Unsure;
+      try {
+        built = fast(tree, 0, NO_ANCESTORS);
+      } finally {
+        fastPools = null; // the document's pools go with it
+      }
       if (built !== UNSURE) return built;
     }
     if (tree !== MISSING) {
@@ -374,11 +379,28 @@ export function fastMemberOf(value: unknown, base: unknown, tokens: readonly str
   return fastInPool(value, resolve(base as JsonValue | undefined, tokens));
 }
 
+// The member_of pools of the document a fast function is reading, each as a Set made once
+// (null: an item is not a string), so that a check costs O(1) however long the pool is, as
+// Context.members does for the exact walk. runText drops them when the fast run ends.
+let fastPools: Map<readonly unknown[], ReadonlySet<unknown> | null> | null = null;
+
+// Up to this many items a pool is scanned: cheaper than making its Set.
+const SHORT_POOL = 16;
+
 /** Whether a member_of rule is surely met, given what its pointer found (only an array of strings is a pool). */
 export function fastInPool(value: unknown, pool: unknown): boolean {
   if (typeof value !== "string" || !Array.isArray(pool)) return true;
-  for (let i = 0; i < pool.length; i++) if (typeof pool[i] !== "string") return true;
-  return pool.includes(value);
+  if (pool.length <= SHORT_POOL) {
+    for (let i = 0; i < pool.length; i++) if (typeof pool[i] !== "string") return true;
+    return pool.includes(value);
+  }
+  const pools = (fastPools ??= new Map());
+  let members = pools.get(pool);
+  if (members === undefined) {
+    members = pool.every((p) => typeof p === "string") ? new Set(pool) : null;
+    pools.set(pool, members);
+  }
+  return members === null || members.has(value);
 }
 
 /**
