@@ -156,7 +156,7 @@ func report(err error, errs func(error) ([]string, bool)) {{
 		out.First, out.Count = found[0], len(found)
 		return
 	}}
-	out.First, out.Count = "invalid JSON: "+err.Error(), 1
+	out.First, out.Count = "not a *ValidationError: "+err.Error(), 1
 }}
 
 var _ = errors.As

@@ -475,3 +475,24 @@ def test_the_deepest_go_types_the_target_accepts_compile(tmp_path: Path) -> None
         (tmp_path / path).write_text(text, encoding="utf-8")
     vet = _go("vet", "./...", cwd=tmp_path / "go")
     assert vet.returncode == 0, vet.stderr[-2000:]
+
+
+def test_malformed_json_is_a_validation_error_with_pythons_message(tmp_path: Path) -> None:
+    """Every text of the syntax corpus (tests/json_syntax.py: cuts at every byte, bad escapes,
+    control characters, trailing commas, bad numbers, NaN, deep nesting, ...) gets from Go a
+    *ValidationError (the driver marks any other error) listing exactly what Python lists: the
+    json module's message, its line and column counted in characters."""
+    import hostile
+    import json_syntax
+
+    binary = hostile.build_bytes_driver(GO_TREE, MODULE, FORMATS, tmp_path)
+    cases = json_syntax.texts()
+    wrong = []
+    for fmt in sorted({f for f, _ in cases}):
+        texts = [t for f, t in cases if f == fmt]
+        for text, go in zip(texts, hostile.go_verdicts(binary, fmt, texts)):
+            python = hostile.python_verdict(fmt, text)
+            if go["ok"] or go["errors"] != python["errors"]:
+                wrong.append(f"{text[:120]!r}\n  python: {python['errors'][:2]}\n  go:     {go['errors'][:2]}")
+    assert len(cases) > 3000
+    assert not wrong, f"{len(wrong)} of {len(cases)} texts differ:\n" + "\n".join(wrong[:10])

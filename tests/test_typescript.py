@@ -281,3 +281,14 @@ process.stdout.write(JSON.stringify({ fast, exact: reads, speakers: doc.conversa
     assert found["speakers"] == n
     # Each path reads every item a few times (its own check, the set); a scan per message reads n^2 / 2.
     assert 0 < found["fast"] <= 4 * n and 0 < found["exact"] <= 4 * n, found
+
+
+def test_every_malformed_text_of_the_syntax_corpus_gets_pythons_errors(ts_dist: Path) -> None:
+    """tests/json_syntax.py: cuts at every byte of two documents, bad escapes, control characters,
+    trailing commas, bad numbers, NaN, each deep inside nesting (past Python's recursion limit
+    too) and after a long integer; the errors must be Python's, word for word."""
+    import json_syntax
+
+    cases = json_syntax.texts()
+    expected = [{"ok": p["ok"], "errors": p["errors"]} for p in (hostile.python_verdict(f, t) for f, t in cases)]
+    _compare(_verdicts(ts_dist, [(f, t, None) for f, t in cases]), expected, [repr(t[:120]) for _, t in cases])

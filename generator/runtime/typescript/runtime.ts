@@ -587,7 +587,7 @@ class Decoder {
         value = null;
       } else {
         for (const constant of ["NaN", "Infinity", "-Infinity"]) {
-          if (t.startsWith(constant, this.pos) && !this.tooLong) throw new SyntaxFailure(`!${constant} is not valid JSON`, this.pos);
+          if (t.startsWith(constant, this.pos)) throw new SyntaxFailure(`!${constant} is not valid JSON`, this.pos);
         }
         throw new SyntaxFailure("Expecting value", this.pos);
       }
@@ -690,7 +690,7 @@ class Decoder {
       while (isDigit(t.charCodeAt(p))) p++;
     } else {
       for (const constant of ["-Infinity"]) {
-        if (t.startsWith(constant, start) && !this.tooLong) throw new SyntaxFailure(`!${constant} is not valid JSON`, start);
+        if (t.startsWith(constant, start)) throw new SyntaxFailure(`!${constant} is not valid JSON`, start);
       }
       throw new SyntaxFailure("Expecting value", start);
     }
