@@ -204,6 +204,50 @@ def test_problems_past_max_errors_are_counted_in_one_last_entry() -> None:
     assert (errors[-1].path, errors[-1].message, errors[-1].keyword) == ("", "... and 50 more problems", "limit")
 
 
+def _containers(ctx: Any) -> dict[str, int]:
+    """The size of every list, set or dict a Context holds."""
+    slots = [name for cls in type(ctx).__mro__ for name in getattr(cls, "__slots__", ())]
+    return {name: len(v) for name in slots if isinstance(v := getattr(ctx, name, None), (list, set, dict, tuple))}
+
+
+def test_problems_past_max_errors_are_only_counted() -> None:
+    """The exact walk keeps the first MAX_ERRORS problems and a count: a million problems, at
+    items and below values (missing fields), leave no container in the Context longer than that."""
+    ctx = rt.Context({"tags": ["x"], "people": ["ann"]})
+    for i in range(1_000_000):
+        ctx._path.append(i % 7)
+        ctx.error("item {index} is not a number", "type", value="x")
+        ctx.error("missing required field '{field}'", "required", "id")
+        ctx._path.pop()
+    assert ctx.count == 2_000_000 and len(ctx.reported()) == rt.MAX_ERRORS + 1
+    assert max(_containers(ctx).values()) <= rt.MAX_ERRORS, _containers(ctx)
+
+
+def test_a_document_with_a_million_problems_keeps_only_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The generated package's exact walk over the benchmark's 10^6 bad tags (tests/bench_hostile.py):
+    101 problems listed, and no Context of the run holds more than MAX_ERRORS of anything."""
+    import bench_hostile
+    from chatformats import _runtime
+    from chatformats import structured_conversation as sc
+
+    made: list[Any] = []
+
+    class Recorded(_runtime.Context):
+        __slots__ = ()
+
+        def __init__(self, root: object) -> None:
+            super().__init__(root)
+            made.append(self)
+
+    monkeypatch.setattr(_runtime, "Context", Recorded)
+    case = next(c for c in bench_hostile.cases() if c.name == "10^6 errors (bad tags)")
+    with pytest.raises(sc.ValidationError) as caught:
+        sc.parse_structured_conversation_from_json(case.data)
+    errors = caught.value.errors
+    assert len(errors) == rt.MAX_ERRORS + 1 and errors[-1].message == f"... and {1_000_000 - rt.MAX_ERRORS} more problems"
+    assert made and all(max(_containers(ctx).values()) <= rt.MAX_ERRORS for ctx in made), [_containers(c) for c in made]
+
+
 @pytest.mark.parametrize(
     "text",
     ["2024-02-29T23:59:59Z", "2024-01-01t00:00:00z", "2024-01-01T00:00:00.123456789+05:30", "0001-01-01T00:00:00Z",

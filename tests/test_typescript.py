@@ -292,3 +292,46 @@ def test_every_malformed_text_of_the_syntax_corpus_gets_pythons_errors(ts_dist: 
     cases = json_syntax.texts()
     expected = [{"ok": p["ok"], "errors": p["errors"]} for p in (hostile.python_verdict(f, t) for f, t in cases)]
     _compare(_verdicts(ts_dist, [(f, t, None) for f, t in cases]), expected, [repr(t[:120]) for _, t in cases])
+
+
+def test_problems_past_max_errors_are_only_counted(ts_dist: Path) -> None:
+    """The exact walk's Context keeps the first MAX_ERRORS problems and a count: a million
+    problems, at items and below values, leave no array, set or map in it longer than that;
+    and the benchmark's document of 10^6 bad tags lists 101 problems."""
+    import subprocess
+
+    import bench_hostile
+
+    code = """
+import { readFileSync } from "node:fs";
+const rt = await import(process.argv[1]);
+const sc = await import(process.argv[2]);
+const ctx = new rt.Context(new Map([["tags", ["x"]], ["people", ["ann"]]]));
+for (let i = 0; i < 1000000; i++) {
+  ctx.path.push(i % 7);
+  ctx.error("item {index} is not a number", undefined, "x");
+  ctx.error("missing required field '{field}'", "id");
+  ctx.path.pop();
+}
+const sizes = {};
+for (const [name, v] of Object.entries(ctx)) {
+  if (Array.isArray(v)) sizes[name] = v.length;
+  else if (v instanceof Set || v instanceof Map) sizes[name] = v.size;
+}
+let listed = 0, last = "";
+try {
+  sc.parseStructuredConversationFromJSON(new Uint8Array(readFileSync(0)));
+} catch (e) {
+  listed = e.errors.length;
+  last = e.errors[e.errors.length - 1].message;
+}
+process.stdout.write(JSON.stringify({ count: ctx.count, reported: ctx.reported().length, sizes, listed, last }));
+"""
+    case = next(c for c in bench_hostile.cases() if c.name == "10^6 errors (bad tags)")
+    done = subprocess.run(["node", "--input-type=module", "-e", code, (ts_dist / "runtime.js").as_uri(),
+                           (ts_dist / "structured_conversation.js").as_uri()], input=case.data, capture_output=True)
+    assert done.returncode == 0, done.stderr.decode()[-3000:]
+    found = json.loads(done.stdout)
+    assert found["count"] == 2_000_000 and found["reported"] == 101
+    assert found["sizes"] and max(found["sizes"].values()) <= 100, found["sizes"]
+    assert (found["listed"], found["last"]) == (101, f"... and {1_000_000 - 100} more problems")

@@ -133,9 +133,7 @@ class Context:
     __slots__ = (
         "errors",
         "count",
-        "_overflow",
         "_failed",
-        "_indexed",
         "_path",
         "_values",
         "_pools",
@@ -147,13 +145,9 @@ class Context:
         """The first MAX_ERRORS problems."""
         self.count = 0
         """How many problems were found, listed or not."""
-        self._overflow: list[tuple[str | int, ...]] = (
-            []
-        )  # where the problems past MAX_ERRORS are
-        self._failed: set[str] = (
-            set()
-        )  # every pointer at or above a problem, built on demand
-        self._indexed = 0
+        # The pointers of the lists of strings (the only member_of pools) that hold a
+        # problem: all failed_at needs to know. Problems past MAX_ERRORS are only counted.
+        self._failed: set[str] = set()
         self._path: list[str | int] = []
         # _values[-1] is the value being parsed, earlier entries its ancestors;
         # rules with a relative JSON pointer (e.g. "2/people") look up there.
@@ -174,10 +168,12 @@ class Context:
             () if key is None else (key,) if isinstance(key, str) else key
         )
         self.count += 1
+        if below:
+            # A problem at a value below the one being parsed (a missing field, a rule's
+            # field, a value too deep) is at that list, if it is one, for failed_at.
+            self._failed_list(resolve(self._values[-1], below), below)
         if len(self.errors) >= MAX_ERRORS:
-            # Kept for failed_at as tokens; neither pointer nor message is built.
-            self._overflow.append((*self._path, *below))
-            return
+            return  # counted, not kept: neither pointer nor message is built
         pointer = _pointer((*self._path, *below))
         if "{" not in template:  # nothing to fill in
             self.errors.append(ErrorDetail(pointer, template, keyword))
@@ -224,12 +220,25 @@ class Context:
             return INVALID
         self._path.append(key)
         self._values.append(value)
+        mark = self.count
         # No try/finally: parsers record problems instead of raising, and a
         # Context lives for one run only.
         result = parser(value, self)
+        if self.count != mark:
+            self._failed_list(
+                value, ()
+            )  # every problem since mark is at or below value
         self._path.pop()
         self._values.pop()
         return result
+
+    def _failed_list(self, value: object, below: tuple[str, ...]) -> None:
+        """Note for failed_at that a problem is at or below value (at the path, then below),
+        when value is a list of strings: a member_of pool, the only thing failed_at is asked of.
+        (A problem below such a list is at one of its strings, recorded while it is walked.)
+        """
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            self._failed.add(_pointer((*self._path, *below)))
 
     def required(
         self,
@@ -267,28 +276,13 @@ class Context:
         return self._values[-1 - up]
 
     def failed_at(self, up: int, pointer: tuple[str, ...]) -> bool:
-        """Whether a problem was recorded at or below a value found by relative pointer."""
+        """Whether a problem was recorded at or below the list of strings found by relative pointer
+        (rule_member_of asks only of such a list, which never holds the value being parsed).
+        """
         if not self.count:
             return False
         base = self._path[: len(self._path) - up] if up else self._path
-        prefix = _pointer((*base, *pointer))
-        # Each problem's pointer and its ancestors go into a set once, so a
-        # question costs O(1) however many problems came before (not O(problems)).
-        listed = len(self.errors)
-        while self._indexed < self.count:
-            i = self._indexed
-            path = (
-                self.errors[i].path
-                if i < listed
-                else _pointer(self._overflow[i - listed])
-            )
-            self._failed.add(path)
-            cut = path.rfind("/")
-            while cut >= 0:
-                self._failed.add(path[:cut])
-                cut = path.rfind("/", 0, cut)
-            self._indexed += 1
-        return prefix in self._failed
+        return _pointer((*base, *pointer)) in self._failed
 
     def members(self, pool: list[Any]) -> frozenset[str] | None:
         """The items of a list as a set (None if one is not a string), built once per run."""

@@ -176,3 +176,44 @@ func TestProblemsPastMaxErrorsAreCountedInOneLastEntry(t *testing.T) {
 		t.Errorf("the count: %+v", last)
 	}
 }
+
+// Problems past MaxErrors are counted and nothing else: recording one allocates nothing, so
+// 10^6 problems cost what 100 do (the rest of the walk is the document's own size).
+func TestProblemsPastMaxErrorsAreOnlyCounted(t *testing.T) {
+	tree, _ := Decode([]byte(`{"tags": ["x"], "people": ["ann"]}`))
+	item := Integer(NumberSpec{Msgs: Msgs{"type": "item {index} is not a number"}})
+	c := NewContext(tree)
+	for i := 0; i < MaxErrors; i++ {
+		Index(c, i, "x", item)
+	}
+	count := c.count
+	if allocs := testing.AllocsPerRun(1000, func() {
+		Index(c, 7, "x", item)                                             // a problem at an item
+		c.Error("missing required field '{field}'", "required", nil, "id") // and one below the value
+	}); allocs != 0 {
+		t.Errorf("a problem past MaxErrors allocates %v times", allocs)
+	}
+	if c.count != count+2*1001 || len(c.errors) != MaxErrors {
+		t.Errorf("count %d (from %d), %d listed", c.count, count, len(c.errors))
+	}
+}
+
+// member_of is skipped when its list holds a problem, past MaxErrors too: the lists of
+// strings that hold one are what the Context keeps for it.
+func TestMemberOfKnowsItsListFailedPastMaxErrors(t *testing.T) {
+	tree, _ := Decode([]byte(`{"people": ["ann", ""], "user": "cy", "tags": []}`))
+	nonEmpty := 1
+	person := String(StringSpec{Msgs: Msgs{"minLength": "empty name"}, MinLength: &nonEmpty})
+	for _, before := range []int{0, MaxErrors, 3 * MaxErrors} {
+		c := NewContext(tree)
+		for i := 0; i < before; i++ {
+			c.Error("earlier", "type", nil)
+		}
+		Key(c, "people", tree.(*Object).vals[0], List(person, ListSpec{}))
+		RuleMemberOf(c, "user", "cy", true, 0, []string{"people"}, "not a member")
+		RuleMemberOf(c, "user", "cy", true, 0, []string{"tags"}, "not a tag")
+		if c.count != before+2 {
+			t.Errorf("%d earlier problems: %d in all, want the empty name and 'not a tag' only: %v", before, c.count, problems(c))
+		}
+	}
+}
