@@ -65,6 +65,7 @@ def _typescript_rows(text: str) -> None:
 
 def _hostile_rows(text: str) -> None:
     assert text.startswith("Hostile inputs:") and "3 MB of [" in text and "20k member_of failures" in text
+    assert "TypeScript wall/CPU" in text and "10^6 errors (bad tags)" in text
 
 
 def _generation_rows(text: str) -> None:

@@ -45,7 +45,9 @@ class ModelView:
     keys: str
     type_message: str
     unknown_message: str
-    fast: TsFastFunction  # its fast function (templates/typescript/fast_function.ts.j2)
+    # Its fast function (templates/typescript/fast_function.ts.j2); None for a model no document of the
+    # root holds: only parse<Format>FromJSON runs fast functions, so one of its own would be unused code.
+    fast: TsFastFunction | None
 
 
 @dataclass(frozen=True)
@@ -171,7 +173,7 @@ def field_view(model: ir.Model, f: ir.Field, index: int, parsers: list[tuple[str
     )
 
 
-def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuilder) -> ModelView:
+def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuilder | None) -> ModelView:
     fields = tuple(field_view(model, f, i, parsers) for i, f in enumerate(model.fields))
     locals_by_wire = {f.wire_name: v.local for f, v in zip(model.fields, fields)}
     steps: list[str] = []
@@ -191,8 +193,8 @@ def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuil
         keys=f"new Set({_str_list([f.wire_name for f in model.fields])})",
         type_message=ts_str(model.type_message),
         unknown_message=ts_str(model.unknown_message),
-        fast=fast.function(model, [v.local for v in fields],
-                           [rule_call(r, locals_by_wire) for r in model.rules if r.kind != "member_of" and native_rule(r) is None]),
+        fast=None if fast is None else fast.function(
+            model, [v.local for v in fields], [rule_call(r, locals_by_wire) for r in model.rules if r.kind != "member_of" and native_rule(r) is None]),
     )
 
 
@@ -213,7 +215,7 @@ def exported_names(view: ModuleView) -> list[tuple[str, str]]:
     names += [(view.api_parse, "the format parser"), (view.api_validate, "the root validator"),
               (view.api_stringify, "the root serialiser")]
     names += [(c, "a parser constant") for c, _ in view.parsers]
-    names += [(m.fast.fn, "a model's fast function") for m in view.models]
+    names += [(m.fast.fn, "a model's fast function") for m in view.models if m.fast is not None]
     names += [(c, "a fast-path constant") for c, _ in view.fast_constants]
     names += [(c, "a constant the behaviour reads") for c, _, _ in view.behaviour_constants]
     return names
@@ -245,7 +247,8 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
     aliases = tuple(AliasView(name=a.name, doc=ts_doc(a.description or a.name), type=ts_type(a.type),
                               encode_fn=alias_encode_fn(a.name), encode=encode(a.type, "v")) for a in ordered)
     fast = TsFastBuilder(fmt)
-    models = tuple(model_view(m, parsers, fast) for m in fmt.models)
+    held = fast.base.held_from(fmt.root)
+    models = tuple(model_view(m, parsers, fast if m.name in held else None) for m in fmt.models)
     known = [KnownValuesView(const=f"{constant_case(k.model)}_{constant_case(k.field)}_VALUES",
                              doc=ts_doc(f"Documented values of {k.model}.{_wire_of(fmt, k)}; any string is accepted."),
                              values=_str_list(k.values))
