@@ -37,7 +37,7 @@ sys.path[:0] = [str(HERE), str(ROOT), str(ROOT / "generated" / "python")]
 from jsonschema import Draft202012Validator  # noqa: E402
 
 from conftest import format_folders  # noqa: E402
-from go_driver import _CASE, _MAIN, GO_ENV, write_go_mod  # noqa: E402
+from go_driver import _CASE, _MAIN, GO_ENV, root_model, write_go_mod  # noqa: E402
 
 # Problems the exported schema cannot state: the nesting bound and spec rules;
 # "type" only for the free-form numbers no float holds (see python_only below).
@@ -145,7 +145,7 @@ def build_bytes_driver(go_tree: Path, module: str, format_ids: list[str], workdi
     workdir.mkdir(parents=True, exist_ok=True)
     imports = "\n".join(f'\t"{module}/{package_name(f)}"' for f in sorted(format_ids))
     cases = "\n".join(
-        _CASE.format(fmt=f, pkg=package_name(f), parse=f"Parse{go_name(f)}FromJSON").replace("'", '"')
+        _CASE.format(fmt=f, pkg=package_name(f), parse=f"Parse{go_name(f)}FromJSON", root=root_model(go_tree / package_name(f), f)).replace("'", '"')
         for f in sorted(format_ids)
     )
     main = _MAIN.format(imports=imports, cases=cases)
