@@ -254,7 +254,8 @@ def _alphabet(sets: list[Ranges]) -> tuple[tuple[int, ...], tuple[int, ...], lis
             masks.append(mask)
         classes.append(class_of[key])
     # Neighbouring intervals of one class are one interval.
-    merged_bounds, merged_classes = [], []
+    merged_bounds: list[int] = []
+    merged_classes: list[int] = []
     for bound, k in zip(bounds, classes):
         if not merged_classes or merged_classes[-1] != k:
             merged_bounds.append(bound)
@@ -358,6 +359,5 @@ def _compile(pattern: Pattern) -> Automaton:
             if k == line_feed_class and state & end_here:
                 target |= after_line_feed
             table.append(state_id(close(target)))
-    rows = [[DEAD] * width, [ALL] * width]
-    full = [*(k for row in rows for k in row), *table]
-    return Automaton(bounds, classes, width, tuple(full), frozenset(accepting), start_id)
+    fixed = [DEAD] * width + [ALL] * width  # the rows of DEAD and ALL: each leads to itself
+    return Automaton(bounds, classes, width, tuple(fixed + table), frozenset(accepting), start_id)

@@ -182,11 +182,10 @@ class Runners:
     commands: dict[str, list[str]]
 
 
-def build(pats: list[str], work: Path) -> Runners:
-    """Generate the bench format (Python, Go, TypeScript) into work and prepare a command per runtime."""
+def write_generated(pats: list[str], work: Path) -> Path:
+    """The bench format generated for Python, Go and TypeScript into work/generated."""
     from generator.core import generate
     from generator.load import load_spec
-    from generator.naming import go_name, go_package
     from generator.options import Options
 
     folder = work / "specs" / FORMAT
@@ -197,6 +196,14 @@ def build(pats: list[str], work: Path) -> Runners:
     for path, text in files.items():
         (out / path).parent.mkdir(parents=True, exist_ok=True)
         (out / path).write_text(text, encoding="utf-8")
+    return out
+
+
+def build(pats: list[str], work: Path) -> Runners:
+    """Generate the bench format into work and prepare a command per runtime."""
+    from generator.naming import go_name, go_package
+
+    out = write_generated(pats, work)
     commands: dict[str, list[str]] = {}
     script = work / "measure.py"
     script.write_text(_PYTHON.format(package=str(out / "python"), fmt=FORMAT))
