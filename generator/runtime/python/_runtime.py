@@ -1644,15 +1644,15 @@ class Automaton:
         self._accepting = [s in accepting for s in range(len(self._rows))]
 
     def search(self, value: str) -> Literal[True] | None:
-        rows, ascii_classes, bounds, classes = self._rows, self._ascii, self._bounds, self._classes
+        rows, ascii_classes = self._rows, self._ascii
+        bounds, classes = self._bounds, self._classes
         state = self._start
         for ch in value:
             code = ord(ch)
-            state = rows[state][
-                ascii_classes[code]
-                if code < 128
-                else classes[bisect_right(bounds, code) - 1]
-            ]
+            if code < 128:
+                state = rows[state][ascii_classes[code]]
+            else:
+                state = rows[state][classes[bisect_right(bounds, code) - 1]]
             if state < 2:
                 break
         return True if self._accepting[state] else None
