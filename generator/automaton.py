@@ -32,7 +32,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cache
 
-from generator.patterns import SPACE_RANGES, Anchor, Chars, Group, Pattern, PatternError, Repeat, category_ranges, parse
+from generator.patterns import Anchor, Chars, Group, Pattern, PatternError, Repeat, escape_ranges, merge_ranges, parse
 
 MAX_POSITIONS = 5_000  # character positions once counted repeats are unrolled
 MAX_STATES = 4_096  # states of the DFA
@@ -98,17 +98,6 @@ def _base36(value: int) -> str:
 # --- character classes, exactly as Python's re reads them on str ---------------------------
 
 
-def _normal(ranges: list[tuple[int, int]] | Ranges) -> Ranges:
-    """Sorted, merged ranges."""
-    out: list[tuple[int, int]] = []
-    for lo, hi in sorted(ranges):
-        if out and lo <= out[-1][1] + 1:
-            out[-1] = (out[-1][0], max(out[-1][1], hi))
-        else:
-            out.append((lo, hi))
-    return tuple(out)
-
-
 def _complement(ranges: Ranges) -> Ranges:
     """Every code point not in ranges, lone surrogates included."""
     out, start = [], 0
@@ -121,15 +110,9 @@ def _complement(ranges: Ranges) -> Ranges:
     return tuple(out)
 
 
-@cache
 def _escape(name: str) -> Ranges:
-    if name == "d":
-        return _normal(category_ranges("Nd"))
-    if name == "s":
-        return _normal(SPACE_RANGES)
-    if name == "w":
-        return _normal(category_ranges("L") + category_ranges("N") + ((0x5F, 0x5F),))
-    return _complement(_escape(name.lower()))
+    """\\d \\s \\w as patterns.escape_ranges has them; \\D \\S \\W their complement, lone surrogates included."""
+    return escape_ranges(name) if name.islower() else _complement(escape_ranges(name.lower()))
 
 
 def char_set(node: Chars) -> Ranges:
@@ -142,7 +125,7 @@ def char_set(node: Chars) -> Ranges:
             ranges.extend(((0, 9), (11, LAST)))
         else:
             ranges.extend(_escape(str(value)))
-    merged = _normal(ranges)
+    merged = merge_ranges(tuple(ranges))
     return _complement(merged) if node.negated else merged
 
 
