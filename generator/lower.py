@@ -8,7 +8,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from generator import invisible, ir, messages, naming, patterns
+from generator import automaton, invisible, ir, messages, naming, patterns
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.load import LoadedSpec
 from generator.nesting import check_nesting
@@ -367,6 +367,7 @@ class Lowering:
         if "pattern" in schema:
             try:
                 patterns.check(schema["pattern"])
+                automaton.compile_pattern(schema["pattern"])  # refuses a pattern too complex to match in linear time
             except patterns.PatternError as exc:
                 raise self.fail(pointer + "/pattern", exc.problem, exc.hint) from None
         for key in ("minLength", "maxLength", "pattern"):

@@ -540,17 +540,19 @@ def _any_two_overlap(firsts: list[list[tuple[tuple[int, int], ...]]]) -> bool:
 
 
 @cache
-def _escape_ranges(name: str) -> tuple[tuple[int, int], ...]:
+def escape_ranges(name: str) -> tuple[tuple[int, int], ...]:
+    """The code points of \\d \\s \\w as Python's re reads them on str (\\D \\S \\W: the rest, lone surrogates left out)."""
     if name == "s":
         return SPACE_RANGES
     if name == "d":
         return category_ranges("Nd")
     if name == "w":
-        return _merge(category_ranges("L") + category_ranges("N") + ((0x5F, 0x5F),))
-    return _complement(_escape_ranges(name.lower()))
+        return merge_ranges(category_ranges("L") + category_ranges("N") + ((0x5F, 0x5F),))
+    return _complement(escape_ranges(name.lower()))
 
 
-def _merge(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+def merge_ranges(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """Sorted ranges, overlapping and adjacent ones merged."""
     out: list[tuple[int, int]] = []
     for lo, hi in sorted(ranges):
         if out and lo <= out[-1][1] + 1:
@@ -566,11 +568,11 @@ def _item_ranges(item: tuple[str, object]) -> tuple[tuple[int, int], ...]:
         return (value,)  # type: ignore[return-value]
     if kind == "dot":
         return ((0, 9), (11, 0x10FFFF))
-    return _escape_ranges(str(value))
+    return escape_ranges(str(value))
 
 
 def _ranges(node: Chars) -> tuple[tuple[int, int], ...]:
-    merged = _merge(tuple(r for item in node.items for r in _item_ranges(item)))
+    merged = merge_ranges(tuple(r for item in node.items for r in _item_ranges(item)))
     return _complement(merged) if node.negated else merged
 
 

@@ -232,7 +232,7 @@ _QUICK_VALUES: list[Any] = [
 def _quick_parsers(rt: Any) -> dict[str, Any]:
     """The combinators that get a quick check, with every option their quick check reads."""
     text = rt.string({"type": "t", "minLength": "l", "maxLength": "m", "pattern": "p", "enum": "e", "const": "c"},
-                     min_length=1, max_length=3, pattern="^[a-c]+$")
+                     min_length=1, max_length=3, pattern=rt.regex("^[a-c]+$"))
     kinds = rt.string({"type": "t", "enum": "e"}, enum=frozenset({"a", "b"}))
     fixed = rt.string({"type": "t", "const": "c"}, const="a")
     whole = rt.integer({"type": "t", "int64": "i", "minimum": "lo", "exclusiveMaximum": "hi"}, minimum=-1, exclusive_maximum=7)

@@ -859,10 +859,78 @@ export function codePoints(s: string): number {
   return n;
 }
 
+/** A spec pattern, compiled: a RegExp or an Automaton. test() says whether the value matches. */
+export interface Matcher {
+  test(value: string): boolean;
+}
+
+/**
+ * A spec pattern as a deterministic automaton (generator/automaton.py), for the patterns a RegExp
+ * could take more than linear time on: test() reads each code point once.
+ *
+ * The data is one line: base-36 numbers in four ";"-separated lists: the first code point of each
+ * interval, the class of each interval, the transition table (one row of classes per state), then
+ * the start state and the accepting ones. State 0 matches nothing more, state 1 has matched; both
+ * end the walk.
+ */
+export class Automaton implements Matcher {
+  private readonly bounds: Int32Array;
+  private readonly classes: Int32Array;
+  private readonly ascii: Int32Array;
+  private readonly table: Int32Array;
+  private readonly width: number;
+  private readonly start: number;
+  private readonly accepting: Uint8Array;
+
+  constructor(data: string) {
+    const [bounds, classes, table, states] = data.split(";").map((part) => Int32Array.from(part.split(","), (x) => parseInt(x, 36)));
+    this.bounds = bounds!;
+    this.classes = classes!;
+    this.table = table!;
+    this.width = this.classes.reduce((a, b) => Math.max(a, b), 0) + 1;
+    this.ascii = Int32Array.from({ length: 128 }, (_, c) => this.classOf(c));
+    this.start = states![0]!;
+    this.accepting = new Uint8Array(this.table.length / this.width);
+    for (const s of states!.subarray(1)) this.accepting[s] = 1;
+  }
+
+  /** The class of a code point: the last interval starting at or below it (a binary search). */
+  private classOf(code: number): number {
+    let lo = 0;
+    let hi = this.bounds.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.bounds[mid]! <= code) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.classes[lo]!;
+  }
+
+  test(value: string): boolean {
+    const { table, width, ascii } = this;
+    let state = this.start;
+    const n = value.length;
+    for (let i = 0; i < n; i++) {
+      let code = value.charCodeAt(i);
+      // A surrogate pair is one code point, as Python reads the same text; a lone surrogate is one too.
+      if (code >= 0xd800 && code < 0xdc00 && i + 1 < n) {
+        const low = value.charCodeAt(i + 1);
+        if (low >= 0xdc00 && low < 0xe000) {
+          code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+          i++;
+        }
+      }
+      state = table[state * width + (code < 128 ? ascii[code]! : this.classOf(code))]!;
+      if (state < 2) break;
+    }
+    return this.accepting[state] === 1;
+  }
+}
+
 export interface StringSpec {
   minLength?: number;
   maxLength?: number;
-  pattern?: RegExp;
+  pattern?: Matcher;
   enum?: ReadonlySet<string>;
   const?: string;
 }

@@ -16,10 +16,11 @@ import json
 import math
 import os
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Final, TypedDict, Unpack
+from typing import Any, Final, Literal, Protocol, TypedDict, Unpack
 
 
 class _Invalid:
@@ -764,15 +765,21 @@ def reject_unknown(
 # --- scalars ----------------------------------------------------------------
 
 
+class Matcher(Protocol):
+    """A spec pattern, compiled: regex() or Automaton(). search() is not None when the value matches."""
+
+    def search(self, value: str, /) -> object: ...
+
+
 def string(
     msgs: Mapping[str, str],
     min_length: int | None = None,
     max_length: int | None = None,
-    pattern: str | None = None,
+    pattern: Matcher | None = None,
     enum: frozenset[str] | None = None,
     const: str | None = None,
 ) -> Parser:
-    compiled = re.compile(pattern) if pattern is not None else None
+    compiled = pattern
 
     def parse_string(value: object, ctx: Context) -> Any:
         if not isinstance(value, str):
@@ -1660,8 +1667,48 @@ def bytes_or_none(value: str) -> bytes | None:
 
 
 def regex(pattern: str) -> re.Pattern[str]:
-    """A pattern compiled once, at import, for a fast function."""
+    """A spec pattern that Python's re runs in time linear in the value's length, compiled once, at
+    import (chatspec proves it per pattern: generator/backtracking.py)."""
     return re.compile(pattern)
+
+
+class Automaton:
+    """A spec pattern as a deterministic automaton (generator/automaton.py), for the patterns Python's re
+    could take more than linear time on: search() reads each character once.
+
+    The data is one line: base-36 numbers in four ";"-separated lists: the first code point of
+    each interval, the class of each interval, the transition table (one row of classes per
+    state), then the start state and the accepting ones. State 0 matches nothing more, state 1
+    has matched; both end the walk."""
+
+    __slots__ = ("_ascii", "_bounds", "_classes", "_rows", "_start", "_accepting")
+
+    def __init__(self, data: str) -> None:
+        bounds, classes, table, states = (
+            [int(x, 36) for x in part.split(",")] for part in data.split(";")
+        )
+        width = max(classes) + 1
+        self._bounds = bounds
+        self._classes = classes
+        self._ascii = [classes[bisect_right(bounds, c) - 1] for c in range(128)]
+        self._rows = [table[i : i + width] for i in range(0, len(table), width)]
+        self._start = states[0]
+        accepting = set(states[1:])
+        self._accepting = [s in accepting for s in range(len(self._rows))]
+
+    def search(self, value: str) -> Literal[True] | None:
+        rows, ascii_classes = self._rows, self._ascii
+        bounds, classes = self._bounds, self._classes
+        state = self._start
+        for ch in value:
+            code = ord(ch)
+            if code < 128:
+                state = rows[state][ascii_classes[code]]
+            else:
+                state = rows[state][classes[bisect_right(bounds, code) - 1]]
+            if state < 2:
+                break
+        return True if self._accepting[state] else None
 
 
 # --- validate() on a built object: the attributes checked as the exact walk checks to_dict() ---

@@ -12,8 +12,7 @@ from collections.abc import Callable
 from generator import ir
 from generator.fastpath import JSON_KINDS, ModelGraph
 from generator.naming import constant_case, snake_case
-from generator.patterns import to_python
-from generator.targets.python.parsers import default
+from generator.targets.python.parsers import default, matcher
 from generator.targets.python.views import (
     Access, FastCheck, FastField, FastFunction, FastList, FastMap, FastModel, FastNullable, FastNumber, FastRule,
     FastScalar, FastString, FastTuple, FastUnion, FieldView, RuleView, AttrRule,
@@ -44,7 +43,7 @@ class FastBuilder(ModelGraph):
     def __init__(self, fmt: ir.Format, attrs: Callable[[ir.Model], list[str]]) -> None:
         super().__init__(fmt)
         self.attrs = attrs  # a model's attribute names, in field order
-        self.regexes: dict[str, str] = {}  # pattern (Python dialect) -> its constant, in first use order
+        self.regexes: dict[str, str] = {}  # a compiled pattern's expression (parsers.matcher) -> its constant, in first use order
 
     def access(self, t: ir.TypeRef, pointer: tuple[str, ...]) -> tuple[Access, ...] | None:
         """A rule's pointer from a checked value of type t to a string, as attribute steps that find
@@ -106,7 +105,7 @@ class FastBuilder(ModelGraph):
         return self.access(field.type, rule.when.pointer)
 
     def regex(self, pattern: str) -> str:
-        return self.regexes.setdefault(pattern, f"_RE_{len(self.regexes) + 1}")
+        return self.regexes.setdefault(matcher(pattern), f"_RE_{len(self.regexes) + 1}")
 
     def check(self, t: ir.TypeRef) -> FastCheck:
         match t:
@@ -115,7 +114,7 @@ class FastBuilder(ModelGraph):
             case ir.BytesType():
                 return FastScalar("bytes", same=False)
             case ir.StringType():
-                regex = self.regex(to_python(t.pattern)) if t.pattern is not None else None
+                regex = self.regex(t.pattern) if t.pattern is not None else None
                 return FastString(t.min_length, t.max_length, regex, t.enum, None, t.const)
             case ir.NumericType():
                 return FastNumber(t.integer, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum)

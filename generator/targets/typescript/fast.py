@@ -17,7 +17,7 @@ from typing import Callable, Literal, Union
 from generator import ir
 from generator.naming import constant_case
 from generator.fastpath import JSON_KINDS, ModelGraph
-from generator.targets.typescript.literals import to_typescript, ts_number, ts_str
+from generator.targets.typescript.literals import ts_matcher, ts_number, ts_str
 
 
 @dataclass(frozen=True)
@@ -218,7 +218,7 @@ def fast_fn(model: str) -> str:
 class TsFastBuilder:
     def __init__(self, fmt: ir.Format) -> None:
         self.base = ModelGraph(fmt)
-        self.regexes: dict[str, str] = {}  # RegExp expression -> constant
+        self.regexes: dict[str, str] = {}  # a compiled pattern's expression (literals.ts_matcher) -> constant
         self.sets: dict[str, str] = {}  # Set expression -> constant
 
     def constants(self) -> tuple[tuple[str, str], ...]:
@@ -234,7 +234,7 @@ class TsFastBuilder:
             case ir.BytesType():
                 return TsScalar("bytes", same=False)
             case ir.StringType():
-                regex = self.regexes.setdefault(to_typescript(t.pattern), f"R_{len(self.regexes) + 1}") if t.pattern is not None else None
+                regex = self.regexes.setdefault(ts_matcher(t.pattern), f"R_{len(self.regexes) + 1}") if t.pattern is not None else None
                 few = choices(t.enum) if t.enum is not None else ()
                 values = self.set_of("new Set<string>([" + ", ".join(ts_str(v) for v in t.enum) + "])") if t.enum is not None and not few else None
                 return TsString(t.min_length, t.max_length, regex, values, ts_str(t.const) if t.const is not None else None, few)

@@ -7,6 +7,8 @@ import re
 from typing import Any, cast
 
 from generator import invisible
+from generator.automaton import compile_pattern
+from generator.backtracking import runs_linear
 from generator.patterns import Anchor, Chars, Group, Repeat, parse
 
 
@@ -122,3 +124,11 @@ def to_typescript(text: str) -> str:
 
     source = alts(parse(text).alternatives)
     return f"new RegExp({ts_str(source)}, \"u\")"
+
+
+def ts_matcher(text: str) -> str:
+    """The expression that compiles a spec pattern once, at import: a RegExp where the engine provably
+    runs it in time linear in the value's length (generator/backtracking.py), else its automaton."""
+    if runs_linear(text):
+        return to_typescript(text)
+    return f"new rt.Automaton({ts_str(compile_pattern(text).encode())})"

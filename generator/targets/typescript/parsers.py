@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generator import ir
-from generator.targets.typescript.literals import to_typescript, ts_number, ts_str
+from generator.targets.typescript.literals import ts_matcher, ts_number, ts_str
 from generator.targets.typescript.types import ts_type
 
 
@@ -40,7 +40,7 @@ def parser(t: ir.TypeRef) -> str:
             if t.max_length is not None:
                 opts.append(("maxLength", str(t.max_length)))
             if t.pattern is not None:
-                opts.append(("pattern", to_typescript(t.pattern)))
+                opts.append(("pattern", ts_matcher(t.pattern)))
             if t.enum is not None:
                 opts.append(("enum", "new Set([" + ", ".join(ts_str(v) for v in t.enum) + "])"))
             if t.const is not None:
