@@ -498,7 +498,7 @@ def test_a_tuple_holding_lists_or_maps_keeps_and_checks_their_items(tmp_path: Pa
     # The fast path built a tuple item that is a list or a map into the local it read the item from,
     # emptied before it was read: [[["a"]], 1] became ([], 1) and [[[1]], 1] was accepted.
     strings = {"type": "array", "items": {"type": "string"}}
-    tuple_of = {"type": "array", "items": False, "prefixItems": [
+    tuple_of = {"type": "array", "items": False, "minItems": 4, "prefixItems": [
         {"type": "array", "items": strings}, {"type": "object", "additionalProperties": strings},
         {"type": ["array", "null"], "items": {"type": "integer"}}, {"type": "integer"}]}
     spec = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Tuples", "description": "Tuples of lists.",
