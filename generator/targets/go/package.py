@@ -100,7 +100,7 @@ class GoPackage:
             phrase=fmt.id.replace("_", " "),
             types_imports=imports(declared, "fmt", *(["encoding/json"] if views.unions or views.tuples else [])),
             validate_imports=imports([*(v.type for v in views.parsers.vars), *(h.type for h in helpers)],
-                                     *(["math"] if any(checks_float(c) for c in [*views.fast_models.values(), *views.fast_tuples.values()]) else [])),
+                                     *(["math"] if any(map(checks_float, views.fast_models.values())) or any(map(checks_float, views.fast_tuples.values())) else [])),
             fast_models=views.fast_models,
             fast_tuples=views.fast_tuples,
             fast_patterns=views.fast.patterns,
