@@ -78,11 +78,11 @@ class Automaton:
         """The automaton as one line of text the runtimes decode at import: four lists of
         base-36 numbers, separated by ";": bounds, classes, the table row by row, and
         the start state followed by the accepting states."""
+
         def numbers(values: tuple[int, ...] | list[int]) -> str:
             return ",".join(_base36(v) for v in values)
 
-        return ";".join((numbers(self.bounds), numbers(self.classes), numbers(self.table),
-                         numbers([self.start, *sorted(self.accepting)])))
+        return ";".join((numbers(self.bounds), numbers(self.classes), numbers(self.table), numbers([self.start, *sorted(self.accepting)])))
 
 
 def _base36(value: int) -> str:
@@ -199,9 +199,11 @@ class _Positions:
 
 
 def too_complex(text: str, why: str) -> PatternError:
-    return PatternError(f"the pattern {text!r} is too complex to match in linear time: {why}",
-                        "simplify it: anchor it with ^ where it must start, and use fewer or smaller counted repeats "
-                        "(a wildcard followed by a counted one, such as .*a.{20}, needs a state for every way to be inside it)")
+    return PatternError(
+        f"the pattern {text!r} is too complex to match in linear time: {why}",
+        "simplify it: anchor it with ^ where it must start, and use fewer or smaller counted repeats "
+        "(a wildcard followed by a counted one, such as .*a.{20}, needs a state for every way to be inside it)",
+    )
 
 
 # --- the alphabet ----------------------------------------------------------------------------

@@ -134,16 +134,22 @@ def _not_private(folder: Path) -> tuple[str, str] | None:
     except OSError as exc:
         return f"it cannot be read ({exc.strerror})", f"remove it (chatspec makes a new one), {elsewhere}"
     if stat.S_ISLNK(link.st_mode) and link.st_uid not in (me, 0):
-        return (f"it is a symbolic link made by {_user(link.st_uid)}, not by you ({_user(me)}), to {os.readlink(folder)}",
-                f"remove the link (chatspec makes a folder of your own in its place), {elsewhere}")
+        return (
+            f"it is a symbolic link made by {_user(link.st_uid)}, not by you ({_user(me)}), to {os.readlink(folder)}",
+            f"remove the link (chatspec makes a folder of your own in its place), {elsewhere}",
+        )
     if not stat.S_ISDIR(info.st_mode):
         return "it is not a folder", f"move that file away, {elsewhere}"
     if info.st_uid != me:
-        return (f"it belongs to {_user(info.st_uid)}, not to you ({_user(me)}), so they could change what chatspec reads from it",
-                f"remove it (`rm -rf {folder}`: it holds only a cache; chatspec makes a new one), {elsewhere}")
+        return (
+            f"it belongs to {_user(info.st_uid)}, not to you ({_user(me)}), so they could change what chatspec reads from it",
+            f"remove it (`rm -rf {folder}`: it holds only a cache; chatspec makes a new one), {elsewhere}",
+        )
     if info.st_mode & _OTHERS_WRITE:
-        return (f"others can write to it (mode {stat.S_IMODE(info.st_mode):04o}), so they could change what chatspec reads from it",
-                f"{_tighten(folder)}, {elsewhere}")
+        return (
+            f"others can write to it (mode {stat.S_IMODE(info.st_mode):04o}), so they could change what chatspec reads from it",
+            f"{_tighten(folder)}, {elsewhere}",
+        )
     return None
 
 
@@ -165,7 +171,10 @@ def _user(uid: int) -> str:
 def _entry_problem(info: os.stat_result, folder: Path) -> tuple[str, str] | None:
     """(problem, fix) when a folder or file below the cache folder cannot be trusted: someone else owns it or may write it."""
     if info.st_uid != os.geteuid():
-        return f"it belongs to {_user(info.st_uid)}", f"remove the cache folder (`rm -rf {folder}`: it holds only a cache; chatspec makes a new one)"
+        return (
+            f"it belongs to {_user(info.st_uid)}",
+            f"remove the cache folder (`rm -rf {folder}`: it holds only a cache; chatspec makes a new one)",
+        )
     if info.st_mode & _OTHERS_WRITE:
         return f"others can write to it (mode {stat.S_IMODE(info.st_mode):04o})", _tighten(folder)
     return None
@@ -188,7 +197,9 @@ def read_private(folder: Path, relative: str) -> bytes | None:
             last = i == len(parts) - 1
             opened.append(os.open(part, (os.O_RDONLY | os.O_CLOEXEC | _BELOW) if last else (_DIRECTORY | _BELOW), dir_fd=opened[-1]))
         info = os.fstat(opened[-1])
-        problem = _entry_problem(info, folder) if stat.S_ISREG(info.st_mode) else ("it is not a regular file", f"remove it (`rm -rf {folder}`)")
+        problem = (
+            _entry_problem(info, folder) if stat.S_ISREG(info.st_mode) else ("it is not a regular file", f"remove it (`rm -rf {folder}`)")
+        )
         if problem is not None:
             warn(f"ignored the cache entry {folder / relative}: {problem[0]}", problem[1])
             return None
@@ -229,9 +240,11 @@ def write_private(folder: Path, relative: str, data: bytes) -> bool:
             with contextlib.suppress(OSError):
                 os.unlink(temp, dir_fd=opened[-1])
         _writable = False
-        warn(f"cannot write to the cache folder {folder} ({exc.strerror or exc})",
-             "free some space or make the folder writable, or set CHATSPEC_CACHE_DIR to another folder; "
-             "this run goes on without storing anything (the same output)")
+        warn(
+            f"cannot write to the cache folder {folder} ({exc.strerror or exc})",
+            "free some space or make the folder writable, or set CHATSPEC_CACHE_DIR to another folder; "
+            "this run goes on without storing anything (the same output)",
+        )
         return False
     finally:
         for fd in opened:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import sys
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,8 +28,9 @@ if TYPE_CHECKING:
 TARGETS = tuple(t.name for t in REGISTRY)
 
 # An import statement of a generated Python module: `from .a import x`, `from . import (a, b)`, `import pkg.a`.
-_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(?P<source>[\w.]+)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n]*)"
-                     r"|import[ \t]+(?P<absolute>[\w.]+))", re.M)
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(?P<source>[\w.]+)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n]*)" r"|import[ \t]+(?P<absolute>[\w.]+))", re.M
+)
 
 
 def shared_files(options: Options = Options()) -> frozenset[str]:
@@ -41,9 +41,13 @@ def shared_files(options: Options = Options()) -> frozenset[str]:
 def spec_folders(specs_dir: Path) -> list[Path]:
     folders = sorted(p for p in specs_dir.iterdir() if p.is_dir()) if specs_dir.is_dir() else []
     if not folders:
-        raise SpecError(specs_dir.as_posix(), None, "no specs found",
-                        "run chatspec in the project folder (the one holding specs/<format>/spec.json), "
-                        "name it with --root <project folder>, or start one by adding specs/<format>/spec.json")
+        raise SpecError(
+            specs_dir.as_posix(),
+            None,
+            "no specs found",
+            "run chatspec in the project folder (the one holding specs/<format>/spec.json), "
+            "name it with --root <project folder>, or start one by adding specs/<format>/spec.json",
+        )
     return folders
 
 
@@ -112,7 +116,9 @@ def generate(
             ctx.descriptions[fmt.id]  # describing checks the code targets' names: before any target renders, as always
     # Largest first (by its schema, a fair guess of the work): the formats taken back from the end are the small ones.
     by_size = sorted(formats, key=lambda f: -len(json.dumps(ctx.schemas[f.id])))
-    offloaded = [(t, f) for t in wanted if t.background for f in by_size if (t.name, f.id) not in remembered and t.slow(f, ctx)] if worker else []
+    offloaded = (
+        [(t, f) for t in wanted if t.background for f in by_size if (t.name, f.id) not in remembered and t.slow(f, ctx)] if worker else []
+    )
     if worker is not None:
         worker.submit(ctx, offloaded)
     # While the workers render theirs, this process renders the other formats, keeping each outcome (its
@@ -167,13 +173,21 @@ def format_key(target: Target, fmt: ir.Format, ctx: Context, parts: tuple[str, .
     Python and the pinned tools), the target, the format's IR, its schemas, behaviour and history, the
     options, and what the target reads of the other formats (Target.format_inputs). The names and the
     descriptions are computed from these."""
-    return cache.digest(["render", cache.toolkit(TEMPLATES), target.name, *(parts or format_parts(fmt, ctx)), *target.format_inputs(fmt, ctx)])
+    return cache.digest(
+        ["render", cache.toolkit(TEMPLATES), target.name, *(parts or format_parts(fmt, ctx)), *target.format_inputs(fmt, ctx)]
+    )
 
 
 def format_parts(fmt: ir.Format, ctx: Context) -> tuple[str, ...]:
     """The parts of format_key every target shares (a run makes them once per format)."""
-    return (fingerprint(fmt), json.dumps(ctx.schemas[fmt.id], sort_keys=True), json.dumps(ctx.plain_schemas[fmt.id], sort_keys=True),
-            fingerprint(ctx.behaviours.get(fmt.id)), json.dumps(ctx.history.get(fmt.id), sort_keys=True, default=str), fingerprint(ctx.options))
+    return (
+        fingerprint(fmt),
+        json.dumps(ctx.schemas[fmt.id], sort_keys=True),
+        json.dumps(ctx.plain_schemas[fmt.id], sort_keys=True),
+        fingerprint(ctx.behaviours.get(fmt.id)),
+        json.dumps(ctx.history.get(fmt.id), sort_keys=True, default=str),
+        fingerprint(ctx.options),
+    )
 
 
 def fingerprint(value: object) -> str:
@@ -189,9 +203,19 @@ def check_python_examples(formats: list[ir.Format], files: dict[str, str], packa
         check_examples_in_python(formats, files, package)
         return
     base = f"python/{package}/"
-    modules = {path[len(base):-3]: text for path, text in files.items() if path.startswith(base) and path.endswith(".py")}
-    keys = {fmt.id: cache.digest(["examples", cache.toolkit(TEMPLATES), package, fingerprint(fmt),
-                                  *(f"{m}\0{modules[m]}" for m in sorted(imported_modules(fmt.id, modules, package)))]) for fmt in formats}
+    modules = {path[len(base) : -3]: text for path, text in files.items() if path.startswith(base) and path.endswith(".py")}
+    keys = {
+        fmt.id: cache.digest(
+            [
+                "examples",
+                cache.toolkit(TEMPLATES),
+                package,
+                fingerprint(fmt),
+                *(f"{m}\0{modules[m]}" for m in sorted(imported_modules(fmt.id, modules, package))),
+            ]
+        )
+        for fmt in formats
+    }
     unchecked = [fmt for fmt in formats if cache.load("examples", keys[fmt.id]) is None]
     if unchecked:
         check_examples_in_python(unchecked, files, package)
@@ -215,8 +239,13 @@ def imported_modules(module: str, modules: dict[str, str], package: str) -> set[
             if absolute is not None:
                 path = absolute.split(".")
                 reached = ({"__init__"} | set(path[1:2])) if path[0] == package else set()
-            elif (inner := source.lstrip(".") if source.startswith(".") else source.removeprefix(package) if
-                  source.split(".")[0] == package else None) is None:
+            elif (
+                inner := (
+                    source.lstrip(".")
+                    if source.startswith(".")
+                    else source.removeprefix(package) if source.split(".")[0] == package else None
+                )
+            ) is None:
                 reached = set()  # another package
             elif inner.lstrip("."):
                 reached = {inner.lstrip(".").split(".")[0]}

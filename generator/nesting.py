@@ -63,8 +63,12 @@ def alias_order(fmt: ir.Format) -> list[ir.Alias]:
             if name in done:
                 continue
             if name in on_trail:
-                raise SpecError(fmt.source, pointer_of("$defs", name), f"definition {name!r} refers to itself through {' -> '.join(trail[trail.index(name):])}",
-                                "break the cycle with a model (an object type)")
+                raise SpecError(
+                    fmt.source,
+                    pointer_of("$defs", name),
+                    f"definition {name!r} refers to itself through {' -> '.join(trail[trail.index(name):])}",
+                    "break the cycle with a model (an object type)",
+                )
             trail.append(name)
             on_trail.add(name)
             todo.append((name, True))
@@ -127,19 +131,26 @@ def _held(t: ir.TypeRef) -> tuple[ir.TypeRef, ...]:
 def _refuse_past_limits(fmt: ir.Format, depth: Depth, pointer: str, aliases: dict[str, Depth]) -> None:
     fix = "hold an inner level in an object model (a $defs entry with properties) and $ref it"
     if depth.levels > MAX_LEVELS:
-        raise SpecError(fmt.source, pointer,
-                        f"the type here nests {depth.levels} levels of arrays, maps and tuples{_through(depth.levels_via, aliases, levels=True)}; "
-                        f"chatspec generates at most {MAX_LEVELS} in one type (each is written out inside the last, and Python "
-                        "compiles at most 20 nested blocks)", fix)
+        raise SpecError(
+            fmt.source,
+            pointer,
+            f"the type here nests {depth.levels} levels of arrays, maps and tuples{_through(depth.levels_via, aliases, levels=True)}; "
+            f"chatspec generates at most {MAX_LEVELS} in one type (each is written out inside the last, and Python "
+            "compiles at most 20 nested blocks)",
+            fix,
+        )
     if depth.types > MAX_TYPES:
-        raise SpecError(fmt.source, pointer,
-                        f"the type here holds {depth.types} types one inside another (each alias it goes through counts as one)"
-                        f"{_through(depth.types_via, aliases, levels=False)}; chatspec follows at most {MAX_TYPES}",
-                        f"$ref the definition the chain of aliases ends in directly, or {fix}")
+        raise SpecError(
+            fmt.source,
+            pointer,
+            f"the type here holds {depth.types} types one inside another (each alias it goes through counts as one)"
+            f"{_through(depth.types_via, aliases, levels=False)}; chatspec follows at most {MAX_TYPES}",
+            f"$ref the definition the chain of aliases ends in directly, or {fix}",
+        )
 
 
 def _through(first: str | None, aliases: dict[str, Depth], levels: bool) -> str:
-    """", through the aliases A -> B -> ... -> Z (N aliases)": the aliases on the way to the depth counted."""
+    """ ", through the aliases A -> B -> ... -> Z (N aliases)": the aliases on the way to the depth counted."""
     chain: list[str] = []
     while first is not None:
         chain.append(first)
@@ -148,4 +159,6 @@ def _through(first: str | None, aliases: dict[str, Depth], levels: bool) -> str:
     if not chain:
         return ""
     shown = chain if len(chain) <= 6 else [*chain[:3], "...", *chain[-2:]]
-    return f", through the alias{'es' if len(chain) > 1 else ''} {' -> '.join(shown)}" + (f" ({len(chain)} aliases)" if len(chain) > 6 else "")
+    return f", through the alias{'es' if len(chain) > 1 else ''} {' -> '.join(shown)}" + (
+        f" ({len(chain)} aliases)" if len(chain) > 6 else ""
+    )

@@ -5,8 +5,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import types
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from generator import cache
@@ -103,7 +103,7 @@ def _bytecode_cache(folder: Path) -> jinja2.BytecodeCache:
             data = cache.read_private(folder, name)
             if data is None or not data.startswith(_COMPILED_HEADER):
                 return
-            checksum, _, rest = data[len(_COMPILED_HEADER):].partition(b"\n")
+            checksum, _, rest = data[len(_COMPILED_HEADER) :].partition(b"\n")
             sha256, _, code = rest.partition(b"\n")
             if checksum.decode("ascii", "replace") != bucket.checksum or sha256 != hashlib.sha256(code).hexdigest().encode("ascii"):
                 return  # another template's source, or damaged: a miss, compiled again
@@ -117,7 +117,12 @@ def _bytecode_cache(folder: Path) -> jinja2.BytecodeCache:
 
         def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
             code = marshal.dumps(bucket.code)
-            data = b"%s%s\n%s\n%s" % (_COMPILED_HEADER, bucket.checksum.encode("ascii"), hashlib.sha256(code).hexdigest().encode("ascii"), code)
+            data = b"%s%s\n%s\n%s" % (
+                _COMPILED_HEADER,
+                bucket.checksum.encode("ascii"),
+                hashlib.sha256(code).hexdigest().encode("ascii"),
+                code,
+            )
             cache.write_private(folder, f"{where}/__jinja2_{bucket.key}.cache", data)
 
     return Private()

@@ -621,3 +621,11 @@ def test_the_generator_passes_mypy_strict(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path), "generator"],
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_generator_is_formatted_by_black_and_lint_clean_by_ruff() -> None:
+    # Both read their settings from pyproject.toml ([tool.black], [tool.ruff]); `make format` fixes both.
+    black = subprocess.run([sys.executable, "-m", "black", "--check", "--quiet", "generator"], capture_output=True, text=True, cwd=ROOT)
+    assert black.returncode == 0, f"run `make format`: black would reformat\n{black.stderr}"
+    ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--quiet", "generator"], capture_output=True, text=True, cwd=ROOT)
+    assert ruff.returncode == 0, f"run `make format` (ruff check --fix), then fix what remains:\n{ruff.stdout}{ruff.stderr}"

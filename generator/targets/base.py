@@ -92,6 +92,7 @@ class Target(ABC):
     def warm_up(self) -> None:
         """For a background target: import (and run once on a small input) what render_format needs.
         The worker does it while the run loads the specs, before the first format reaches it."""
+        return None  # most targets have nothing to warm up
 
     def slow(self, fmt: ir.Format, ctx: Context) -> bool:
         """For a background target: whether rendering the format is slow enough to pay for a worker

@@ -15,6 +15,7 @@ from generator.targets.go.views import GoType
 
 TIME = GoType("time.Time", frozenset({"time"}))
 
+
 def _wrap(prefix: str, inner: GoType) -> GoType:
     return GoType(prefix + inner.spelling, inner.packages)
 
@@ -43,8 +44,7 @@ class GoTypes:
                 alias = self.defs[t.name]
                 assert isinstance(alias, ir.Alias)
                 return not isinstance(alias.type, (ir.UnionType, ir.TupleType)) and self.nilable(alias.type)
-            case (ir.Ref() | ir.StringType() | ir.DateTimeType() | ir.NumericType() | ir.BooleanType()
-                  | ir.UnionType() | ir.TupleType()):
+            case ir.Ref() | ir.StringType() | ir.DateTimeType() | ir.NumericType() | ir.BooleanType() | ir.UnionType() | ir.TupleType():
                 return False
             case _:
                 raise AssertionError(f"the Go target has no type for IR kind {t.kind!r}")

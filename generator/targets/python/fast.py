@@ -14,10 +14,24 @@ from generator.fastpath import JSON_KINDS, ModelGraph
 from generator.naming import constant_case, snake_case
 from generator.targets.python.parsers import default, matcher
 from generator.targets.python.views import (
-    Access, FastCheck, FastField, FastFunction, FastList, FastMap, FastModel, FastNullable, FastNumber, FastRule,
-    FastScalar, FastString, FastTuple, FastUnion, FieldView, RuleView, AttrRule,
+    Access,
+    AttrRule,
+    FastCheck,
+    FastField,
+    FastFunction,
+    FastList,
+    FastMap,
+    FastModel,
+    FastNullable,
+    FastNumber,
+    FastRule,
+    FastScalar,
+    FastString,
+    FastTuple,
+    FastUnion,
+    FieldView,
+    RuleView,
 )
-
 
 
 def fast_fn(model: str) -> str:
@@ -90,8 +104,7 @@ class FastBuilder(ModelGraph):
         by_wire = {f.wire_name: f for f in model.fields}
         # at_least_one_of reads its fields' locals where None there means absent or null in the object.
         plain = r.kind == "at_least_one_of" and all(default(by_wire[w]).kind in ("required", "none") for w in r.rule.fields)
-        return FastRule(r.rule, tuple(f"f_{attr_by_local[i]}" for i in r.inputs), r.kind, each, probe=not written,
-                        locals_are_raw=plain)
+        return FastRule(r.rule, tuple(f"f_{attr_by_local[i]}" for i in r.inputs), r.kind, each, probe=not written, locals_are_raw=plain)
 
     def when_each(self, model: ir.Model, view: FieldView | None, rule: ir.Rule) -> tuple[Access, ...] | None:
         """The when clause's pointer from its field's attribute to a string (see AttrRule)."""
@@ -134,8 +147,7 @@ class FastBuilder(ModelGraph):
                 return FastNullable(inner, same=inner.same)
             case ir.UnionType():
                 keys = t.tags if t.discriminator is not None else t.json_kinds
-                cases = tuple((k, self.check(v)) for k, v in zip(keys, t.variants)
-                              if t.discriminator is not None or k in JSON_KINDS)
+                cases = tuple((k, self.check(v)) for k, v in zip(keys, t.variants) if t.discriminator is not None or k in JSON_KINDS)
                 return FastUnion(t.discriminator, cases, same=all(c.same for _, c in cases))
             case ir.Ref(target="model"):
                 return FastModel(fast_fn(t.name), self.anc[t.name] > 0, t.name, check_fn(t.name), t.name not in self.recursive)
@@ -158,7 +170,11 @@ class FastBuilder(ModelGraph):
             case FastList(item=item):
                 return [f"x{n}", *([] if item.same else [f"y{n}"]), *self.temps(item, n)]
             case FastTuple(items=items):
-                return [name for i, item in enumerate(items) for name in (f"x{n}_{i}", *([] if item.same else [f"y{n}_{i}"]), *self.temps(item, n))]
+                return [
+                    name
+                    for i, item in enumerate(items)
+                    for name in (f"x{n}_{i}", *([] if item.same else [f"y{n}_{i}"]), *self.temps(item, n))
+                ]
             case FastMap(value=value):
                 return [f"k{n}", f"x{n}", *([] if value.same else [f"y{n}"]), *self.temps(value, n)]
             case FastUnion(discriminator=tag, cases=cases):
@@ -178,8 +194,7 @@ class FastBuilder(ModelGraph):
             temps["item"] = None  # the items a rule reads, one by one
         if any(r.rule.kind == "member_of" and len(r.rule.pointer) == 1 for r in rules):
             temps["pool"] = None  # member_of's list
-        built = tuple(FastField(v.attr, f"f_{v.attr}", v.wire, c, default(f), v.nullable)
-                      for f, v, c in zip(model.fields, fields, checks))
+        built = tuple(FastField(v.attr, f"f_{v.attr}", v.wire, c, default(f), v.nullable) for f, v, c in zip(model.fields, fields, checks))
         return FastFunction(
             name=model.name,
             fn=fast_fn(model.name),
@@ -192,10 +207,17 @@ class FastBuilder(ModelGraph):
             # (A model the last check builds is never followed by a failure: nothing to keep.)
             kept=tuple(b for i, b in enumerate(built) if keeps_model(b.check) and (i < len(built) - 1 or rules)),
             rules=tuple(self.fast_rule(model, r, attr_by_local) for r in rules),
-            attr_rules=tuple(AttrRule(r, tuple(f"f_{attr_by_wire[w]}" for w in r.fields),
-                                      f"f_{attr_by_wire[r.when.field]}" if r.when is not None else None, r.kind,
-                                      self.each(model, r), self.when_each(model, view_by_wire.get(r.when.field) if r.when else None, r))
-                             for r in (v.rule for v in rules)),
+            attr_rules=tuple(
+                AttrRule(
+                    r,
+                    tuple(f"f_{attr_by_wire[w]}" for w in r.fields),
+                    f"f_{attr_by_wire[r.when.field]}" if r.when is not None else None,
+                    r.kind,
+                    self.each(model, r),
+                    self.when_each(model, view_by_wire.get(r.when.field) if r.when else None, r),
+                )
+                for r in (v.rule for v in rules)
+            ),
             closed=model.closed,
             keys_const=keys_const,
         )

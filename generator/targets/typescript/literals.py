@@ -50,7 +50,9 @@ def ts_doc(text: str, indent: str = "") -> str:
     if not text:
         return ""
     body = text.replace("\r\n", "\n").replace("\r", "\n").replace("*/", "*\\/")
-    body = "".join(c if c in "\n\t" or (0x20 <= ord(c) < 0x7F or ord(c) > 0x7F and invisible.first(c) is None) else f"\\u{{{ord(c):x}}}" for c in body)
+    body = "".join(
+        c if c in "\n\t" or (0x20 <= ord(c) < 0x7F or ord(c) > 0x7F and invisible.first(c) is None) else f"\\u{{{ord(c):x}}}" for c in body
+    )
     lines = body.split("\n")
     if len(lines) == 1:
         return f"{indent}/** {lines[0]} */"
@@ -109,6 +111,7 @@ def to_typescript(text: str) -> str:
     `.` is any character but a line feed, `$` also matches before a final line feed,
     \\d \\s \\w have Python's Unicode meaning; lengths and classes count code points ("u" flag).
     """
+
     def node_text(node: object) -> str:
         if isinstance(node, Anchor):
             return "^" if node.kind == "^" else "(?:\\n?$)"
@@ -123,7 +126,7 @@ def to_typescript(text: str) -> str:
         return "|".join("".join(node_text(n) for n in branch) for branch in branches)
 
     source = alts(parse(text).alternatives)
-    return f"new RegExp({ts_str(source)}, \"u\")"
+    return f'new RegExp({ts_str(source)}, "u")'
 
 
 def ts_matcher(text: str) -> str:

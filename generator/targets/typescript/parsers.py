@@ -48,9 +48,16 @@ def parser(t: ir.TypeRef) -> str:
             generic = f"<{ts_type(t)}>" if t.enum is not None or t.const is not None else ""
             return f"rt.string{generic}({m}, {_options(opts)})" if opts else f"rt.string{generic}({m})"
         case ir.NumericType():
-            bounds = [(k, ts_number(v)) for k, v in (("minimum", t.minimum), ("maximum", t.maximum),
-                                                       ("exclusiveMinimum", t.exclusive_minimum),
-                                                       ("exclusiveMaximum", t.exclusive_maximum)) if v is not None]
+            bounds = [
+                (k, ts_number(v))
+                for k, v in (
+                    ("minimum", t.minimum),
+                    ("maximum", t.maximum),
+                    ("exclusiveMinimum", t.exclusive_minimum),
+                    ("exclusiveMaximum", t.exclusive_maximum),
+                )
+                if v is not None
+            ]
             fn = "rt.integer" if t.integer else "rt.number"
             return f"{fn}({msgs(t.messages)}, {_options(bounds)})" if bounds else f"{fn}({msgs(t.messages)})"
         case ir.BooleanType():
