@@ -7,11 +7,16 @@ formatted with the same black as every other Python file: deterministic and gold
 from __future__ import annotations
 
 import ast
+import atexit
+import functools
 import io
 import json
 import re
+import shutil
+import tempfile
 import tokenize
 import warnings
+from pathlib import Path
 from typing import Any
 
 from generator import cache, invisible, ir, pyformat
@@ -244,6 +249,17 @@ def _datamodel_codegen(fmt: ir.Format, schema: dict[str, Any]) -> str:
     )
 
 
+@functools.cache
+def _settings_folder() -> Path:
+    """A private folder whose pyproject.toml sets nothing: datamodel-code-generator formats with the settings of
+    the pyproject.toml nearest to the folder it is given (by default the working directory, walking up), so a
+    project's own [tool.black] line-length would change the generated models. Removed when the process ends."""
+    folder = Path(tempfile.mkdtemp(prefix="chatspec-datamodel-codegen-"))
+    (folder / "pyproject.toml").write_text("[tool.black]\n", encoding="utf-8")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
 def _generate(schema: str, file_header: str) -> str:
     from datamodel_code_generator import PythonVersion, generate
     from datamodel_code_generator.enums import DataModelType, InputFileType, StrictTypes
@@ -267,6 +283,7 @@ def _generate(schema: str, file_header: str) -> str:
             strict_types=[StrictTypes.str, StrictTypes.int, StrictTypes.float, StrictTypes.bool],
             custom_file_header=file_header,
             formatters=[Formatter.BLACK],
+            settings_path=_settings_folder(),
         )
     assert isinstance(code, str)
     return code
