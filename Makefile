@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: generate check test golden fuzz docs bump bench mutate format lint clean
+.PHONY: generate check test golden fuzz docs bump retire bench mutate format lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ generate: $(STAMP)
 bump: $(STAMP)
 	@test -n "$(FORMAT)" || (echo "usage: make bump FORMAT=<format id> [TO=major|minor|patch|X.Y.Z]" >&2; exit 2)
 	$(BIN)/chatspec bump $(FORMAT) $(if $(TO),--to $(TO))
+
+# Stop generating an earlier major kept beside the latest: make retire FORMAT=droidlet_chat MAJOR=1
+retire: $(STAMP)
+	@test -n "$(FORMAT)" -a -n "$(MAJOR)" || (echo "usage: make retire FORMAT=<format id> MAJOR=<earlier major, e.g. 1>" >&2; exit 2)
+	$(BIN)/chatspec retire $(FORMAT) $(MAJOR)
 
 check: $(STAMP)
 	$(BIN)/chatspec check

@@ -537,15 +537,21 @@ def check_latest(fmt: ir.Format, sets: list[Behaviour]) -> None:
     major = int(fmt.version.split(".")[0])
     if not sets or any(b.applies_to(major) for b in sets):
         return
-    nearest = max(sets, key=lambda b: max(b.majors))  # no set has `since` here: it would apply
+    # A set with `since` here starts after the major (a 0.x format whose behaviour says since = 1).
+    nearest = max(sets, key=lambda b: max(b.majors) if b.majors else b.since or 0)
     broken = problems(fmt, nearest)
     also = (" Its declarations do not hold for " + fmt.version + ": " + "; ".join(p for _, p, _ in broken) + ".") if broken else ""
+    claimed, include = (
+        (f"majors {list(nearest.majors)} only", f"add {major} to majors")
+        if nearest.majors
+        else (f"majors {nearest.since} and later", f"set since = {major}")
+    )
     raise SpecError(
         nearest.manifest,
-        "/majors",
-        f"{fmt.id} is at major {major} ({fmt.source}) but its behaviour applies to majors {list(nearest.majors)} only, "
+        "/majors" if nearest.majors else "/since",
+        f"{fmt.id} is at major {major} ({fmt.source}) but its behaviour applies to {claimed}, "
         f"so version {fmt.version} would lose {', '.join(Path(s).name for s in nearest.sources.values())}.{also}",
-        f"add {major} to majors (its [needs] are then checked against {fmt.version}) and update the code where it relies on what "
+        f"{include} (its [needs] are then checked against {fmt.version}) and update the code where it relies on what "
         f"changed, or write a set for major {major} in {nearest.folder.split('/' + FOLDER)[0]}/{FOLDER}/v{major}/{MANIFEST}",
     )
 

@@ -81,10 +81,11 @@ def generated_files(root: Path) -> dict[str, str]:
         from generator.core import check_versions, discover, generate, histories
         from generator.options import load_options
 
-        # Generating first reports what is wrong in a spec before whether its version is locked.
+        # Every spec lowered (its mistakes reported first), then its version lock checked, before anything
+        # renders or runs an example: a new format that is not locked is refused at once, not after a full run.
         specs = discover(root / "specs", root)
-        files = generate(specs, options=load_options(root), history=histories(root / "specs"), worker=workers)
         check_versions(root / "specs", root, specs)
+        files = generate(specs, options=load_options(root), history=histories(root / "specs"), worker=workers)
     if folder is not None:
         cache.store("run", key, files, folder)
         if early:

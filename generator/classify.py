@@ -335,7 +335,7 @@ def bump(version: str, level: str) -> str:
 
 
 def level_between(old: str, new: str) -> str | None:
-    """The kind of bump from one version to a later one, or None if it is not later."""
+    """The kind of bump from one version to a later one (the number it raises), or None if it is not later."""
     a = tuple(int(p) for p in old.split("."))
     b = tuple(int(p) for p in new.split("."))
     if b <= a:
@@ -343,6 +343,28 @@ def level_between(old: str, new: str) -> str | None:
     if b[0] != a[0]:
         return "major"
     return "minor" if b[1] != a[1] else "patch"
+
+
+# Semantic versioning's 0.x rule, as Cargo and npm's caret ranges read it (^0.2.3 is >=0.2.3 <0.3.0): while
+# the major is 0 (initial development) every number moves down one place. A breaking change raises the
+# minor number (0.2.0 -> 0.3.0), an additive or cosmetic one the patch number (0.2.0 -> 0.2.1); 1.0.0 is
+# a decision to call the format stable, never a bump chatspec picks by itself.
+
+
+def needed_version(latest: str, level: str) -> str:
+    """The smallest version after `latest` that a change of this class (major, minor, patch) may take."""
+    if latest.split(".")[0] == "0":
+        return bump(latest, "minor" if level == "major" else "patch")
+    return bump(latest, level)
+
+
+def allowed_level(old: str, new: str) -> str | None:
+    """The largest class of change a move from `old` to the later `new` may hold, or None if it is not later:
+    the bump's level, but within 0.x a minor bump may break and a patch bump may add."""
+    given = level_between(old, new)
+    if given is None or old.split(".")[0] != "0" or given == "major":
+        return given
+    return "major" if given == "minor" else "minor"
 
 
 def _plain(value: Any) -> Any:

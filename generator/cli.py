@@ -8,7 +8,7 @@ from pathlib import Path
 
 from generator import cache
 from generator.build import generated_files
-from generator.errors import SpecError, did_you_mean
+from generator.errors import SpecError, SpecErrors, did_you_mean
 from generator.naming import format_id_problem
 from generator.write import RefusedError, unified_diff, write_tree
 
@@ -39,8 +39,9 @@ class _Version(argparse.Action):
 DESCRIPTION = """\
 Compile chat-format specs (specs/<format>/spec.json: JSON Schema 2020-12 plus
 chatspec's x- keywords) to Python dataclasses with validators, Go structs with
-validators, exported JSON Schema, pydantic models and Markdown docs, and keep
-each format's versions locked (specs/<format>/history/)."""
+validators, a TypeScript package with validators, exported JSON Schema, pydantic
+models and Markdown docs, and keep each format's versions locked
+(specs/<format>/history/)."""
 
 EPILOG = """\
 examples:
@@ -48,6 +49,7 @@ examples:
   chatspec check                         exit 1 if generated/ is stale
   chatspec bump droidlet_chat            lock a spec's changes under the version they need
   chatspec diff droidlet_chat            list the changes since the latest locked release
+  chatspec retire droidlet_chat 1        stop generating droidlet_chat_v1, the 1.x kept beside 2.x
   chatspec vendor --lang go --module example.com/chat --out ../app/chat
 
 --root may come before or after the command.
@@ -82,8 +84,9 @@ def _parser(vendor_options: bool = True) -> argparse.ArgumentParser:
     command(
         "generate",
         "write generated/ from specs/ (only changed files)",
-        "Check every spec (and its version lock), then write generated/: python/, go/, jsonschema/, pydantic/ "
-        "and docs/. Only files whose content changed are written; files chatspec no longer produces are removed.",
+        "Check every spec (and its version lock), then write generated/: python/, go/, typescript/, jsonschema/, "
+        "pydantic/ and docs/. Only files whose content changed are written; files chatspec no longer produces are removed. "
+        "Every example the generated code disagrees with is reported in one run.",
     )
     command(
         "check",
@@ -102,13 +105,24 @@ def _parser(vendor_options: bool = True) -> argparse.ArgumentParser:
     bump.add_argument(
         "--to",
         metavar="LEVEL|X.Y.Z",
-        help="major, minor, patch, or a full version later than the latest locked release "
-        "(default: the smallest bump the changes need, or the spec's own x-version if that is enough)",
+        help="major, minor, patch (the number to raise), or a full version later than the latest locked release "
+        "(default: the smallest bump the changes need, or the spec's own x-version if that is enough). "
+        "In 0.x a breaking change needs only the minor number raised (0.2.0 -> 0.3.0) and any other change the patch "
+        "number; major moves to 1.0.0",
     )
+    retire = command(
+        "retire",
+        "stop generating an earlier major kept beside the latest",
+        "Record in specs/<format>/history/lock.json that an earlier major (kept beside the latest as <format>_v<N>) "
+        "is retired: generate, vendor and the docs leave it out. Its releases and snapshots stay in the lock and history/. "
+        "Refused while the behaviour code of a generated major uses it.",
+    )
+    retire.add_argument("format", help="the format id (its folder under specs/), e.g. droidlet_chat")
+    retire.add_argument("major", type=_major, help="the earlier major to retire, e.g. 1 (droidlet_chat_v1)")
     vendor = command(
         "vendor",
         "write the generated code of some formats for another repository",
-        "Write the generated Python package or Go module of some formats into another repository, "
+        "Write the generated Python package, Go module or TypeScript package of some formats into another repository, "
         "under its own package name or module path. Only files chatspec vendored are replaced or removed.",
     )
     if vendor_options:
@@ -154,6 +168,13 @@ def _add_vendor_options(vendor: argparse.ArgumentParser) -> None:
         vendor.add_argument(flag, dest="vendor_name_" + flag.lstrip("-"), metavar=flag.lstrip("-").upper(), help="; ".join(helps))
 
 
+def _major(text: str) -> int:
+    """A major version as `retire` takes it: 1, not v1 or 1.0.0."""
+    if not text.isdecimal() or not text.isascii():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a major version number (e.g. 1 for the 1.x kept as <format>_v1)")
+    return int(text)
+
+
 def _spec_dir(root: Path, format_id: str) -> Path:
     problem = format_id_problem(format_id)
     if problem is not None:  # also keeps e.g. "../x" from reaching outside specs/
@@ -185,6 +206,15 @@ def _bump(root: Path, format_id: str, to: str | None) -> int:
     print(f"{format_id}: locked {version}" + (f" ({required_level(changes)} change)" if changes else " (initial release)"))
     for change in changes:
         print(f"  {change}")
+    print("now run `make generate` and commit specs/ and generated/ together")
+    return 0
+
+
+def _retire(root: Path, format_id: str, major: int) -> int:
+    from generator.retire import retire_major
+
+    last = retire_major(_spec_dir(root, format_id), root, major)
+    print(f"{format_id}: retired {major}.x (last release {last}): {format_id}_v{major} is no longer generated, vendored or documented")
     print("now run `make generate` and commit specs/ and generated/ together")
     return 0
 
@@ -304,11 +334,14 @@ def _main(argv: list[str] | None = None) -> int:
             return _bump(root, args.format, args.to)
         if args.command == "diff":
             return _diff(root, args.format, args.against)
+        if args.command == "retire":
+            return _retire(root, args.format, args.major)
         if args.command == "vendor":
             return _vendor(root, args)
         files = generated_files(root)
     except (SpecError, RefusedError) as exc:
-        print(f"chatspec: {exc}", file=sys.stderr)
+        for error in exc.errors if isinstance(exc, SpecErrors) else [exc]:  # several examples: each on its own
+            print(f"chatspec: {error}", file=sys.stderr)
         return 2
     except OSError as exc:
         print(f"chatspec: cannot write {exc.filename or 'the output'}: {exc.strerror or exc}", file=sys.stderr)

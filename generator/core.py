@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import behaviour, cache, ir
-from generator.errors import SpecError
-from generator.examples import check_examples, check_examples_in_python
+from generator.errors import SpecError, raise_all
+from generator.examples import check_examples_in_python, schema_problems
 from generator.export import export
 from generator.history import check_locked, earlier_majors, load_release, read_lock
 from generator.load import LoadedSpec, check_format_ids, load_spec
@@ -19,6 +19,7 @@ from generator.lower import lower
 from generator.naming import assign_names
 from generator.options import Options
 from generator.render import TEMPLATES
+from generator.retire import check_retired
 from generator.targets import REGISTRY
 from generator.targets.base import Context, Description, Target
 
@@ -53,10 +54,11 @@ def spec_folders(specs_dir: Path) -> list[Path]:
 
 def discover(specs_dir: Path, root: Path) -> list[LoadedSpec]:
     """Load every specs/<format>/spec.json in name order, each followed by the last
-    release of every earlier major (as <format>_v<N>), so consumers migrate at their own pace."""
+    release of every earlier major not retired (as <format>_v<N>), so consumers migrate at their own pace."""
     specs = []
     for folder in spec_folders(specs_dir):
         specs.append(load_spec(folder, root))
+        check_retired(specs[-1], folder)
         for release in earlier_majors(folder):
             major = release.version.split(".")[0]
             specs.append(load_release(folder, release.version, root, format_id=f"{folder.name}_v{major}"))
@@ -67,7 +69,12 @@ def discover(specs_dir: Path, root: Path) -> list[LoadedSpec]:
 def check_versions(specs_dir: Path, root: Path, loaded: Iterable[LoadedSpec] = ()) -> None:
     """Refuse any spec whose content is not the locked snapshot of its x-version.
 
-    `loaded` may hold specs discover() already read, so they are not read again."""
+    `loaded` may hold specs discover() already read, so they are not read again. They are lowered
+    first: a mistake in a spec is reported before whether it is locked. Run before `generate`, so a
+    spec that is not locked is refused in a second, before any target renders or any example runs."""
+    loaded = list(loaded)
+    for spec in loaded:
+        lower(spec)
     by_id = {s.format_id: s for s in loaded}
     for folder in spec_folders(specs_dir):
         check_locked(by_id.get(folder.name) or load_spec(folder, root), folder, root)
@@ -104,8 +111,8 @@ def generate(
     # Checked before any target renders: a spec change that breaks a behaviour's declarations is a SpecError.
     behaviours = resolve_behaviours(specs, formats)
     schemas = {f.id: export(f, s.document) for s, f in zip(specs, formats)}
-    for spec, fmt in zip(specs, formats):
-        check_examples(spec, fmt, schemas[fmt.id])
+    # Every example and default the schema rejects, in all formats, is reported in one run.
+    raise_all([problem for spec, fmt in zip(specs, formats) for problem in schema_problems(spec, fmt, schemas[fmt.id])])
     wanted = [t for t in REGISTRY if t.name in set(targets)]
     ctx = context(specs, formats, options, history, schemas=schemas, described=any(t.name == "docs" for t in wanted), behaviours=behaviours)
     parts = {f.id: format_parts(f, ctx) for f in formats} if cache.current() is not None else {}

@@ -37,6 +37,27 @@ class SpecError(Exception):
         return invisible.shown(f"{where}:{at} {self.problem}\n  hint: {self.hint}")
 
 
+class SpecErrors(SpecError):
+    """Several mistakes found in one pass (every example the generated code disagrees with), reported
+    together so one run shows them all; as a SpecError it is the first of them."""
+
+    def __init__(self, errors: list[SpecError]) -> None:
+        self.errors = errors
+        first = errors[0]
+        super().__init__(first.file, first.pointer, first.problem, first.hint, first.line, first.column)
+
+    def __str__(self) -> str:
+        return "\n".join(SpecError.__str__(e) for e in self.errors)
+
+
+def raise_all(errors: list[SpecError]) -> None:
+    """Raise the mistakes found, if any: one as itself, several as one SpecErrors."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise SpecErrors(errors)
+
+
 def pointer_of(*tokens: object) -> str:
     """JSON pointer from tokens, e.g. pointer_of("$defs", "A/B") == "/$defs/A~1B"."""
     return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)

@@ -25,21 +25,25 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from generator import ir
-from generator.errors import SpecError, pointer_of
+from generator.errors import SpecError, pointer_of, raise_all
 from generator.load import LoadedSpec
 
 
-def check_examples(spec: LoadedSpec, fmt: ir.Format, exported: dict[str, Any]) -> None:
+def schema_problems(spec: LoadedSpec, fmt: ir.Format, exported: dict[str, Any]) -> list[SpecError]:
+    """Every valid example and every default the exported schema rejects, one error each."""
+    problems: list[SpecError] = []
     validator = Draft202012Validator(exported, format_checker=Draft202012Validator.FORMAT_CHECKER)
     folder = spec.path.rsplit("/", 1)[0]
     for name, data in spec.examples_valid:
         error = best_match(validator.iter_errors(data))
         if error is not None:
-            raise SpecError(
-                f"{folder}/examples/valid/{name}.json",
-                pointer_of(*error.absolute_path),
-                f"this valid example fails its own spec: {error.message}",
-                "fix the example, or move it to examples/invalid with its expected errors",
+            problems.append(
+                SpecError(
+                    f"{folder}/examples/valid/{name}.json",
+                    pointer_of(*error.absolute_path),
+                    f"this valid example fails its own spec: {error.message}",
+                    "fix the example, or move it to examples/invalid with its expected errors",
+                )
             )
     for model in fmt.models:
         for f in model.fields:
@@ -51,12 +55,15 @@ def check_examples(spec: LoadedSpec, fmt: ir.Format, exported: dict[str, Any]) -
                 Draft202012Validator(field_schema, format_checker=Draft202012Validator.FORMAT_CHECKER).iter_errors(f.default)
             )
             if error is not None:
-                raise SpecError(
-                    spec.path,
-                    pointer_of("$defs", model.name, "properties", f.wire_name, "default"),
-                    f"the default {json.dumps(f.default)} fails the field's own schema: {error.message}",
-                    "change the default so the field accepts it",
+                problems.append(
+                    SpecError(
+                        spec.path,
+                        pointer_of("$defs", model.name, "properties", f.wire_name, "default"),
+                        f"the default {json.dumps(f.default)} fails the field's own schema: {error.message}",
+                        "change the default so the field accepts it",
+                    )
                 )
+    return problems
 
 
 class _Sources(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -111,61 +118,77 @@ def check_examples_in_python(formats: list[ir.Format], files: dict[str, str], pa
 
     A valid example must be accepted; an invalid one must be rejected with exactly
     the errors (path and message, in order) it expects, because those errors are
-    what the docs show. Refused at generate time, naming the example file, the
-    first differing entry and what the generated code reports instead.
+    what the docs show. Every example that disagrees is refused in the same run
+    (one error each: the example file, its first differing entry and what the
+    generated code reports instead, ready to paste).
     """
+    problems: list[SpecError] = []
     with _generated_package(files, package) as load:
         for fmt in formats:
-            folder = fmt.source.rsplit("/", 1)[0]
-            try:
-                module = load(fmt.id)
-                parse = getattr(module, f"parse_{fmt.id}_from_json")
-            except Exception as exc:
-                raise _crash(fmt.source, fmt, exc) from None
-            for name, data in fmt.valid_examples:
-                shown = f"{folder}/examples/valid/{name}.json"
-                try:
-                    parse(json.dumps(data))
-                except module.ValidationError as exc:
-                    first = exc.errors[0]
-                    raise SpecError(
-                        shown,
-                        first.path,
-                        f"the generated Python rejects this valid example: {first.message}",
-                        "fix the example, or move it to examples/invalid with its expected errors",
-                    ) from None
-                except Exception as exc:
-                    raise _crash(shown, fmt, exc) from None
-            for case in fmt.invalid_examples:
-                shown = f"{folder}/examples/invalid/{case.name}.json"
-                try:
-                    parse(json.dumps(case.data))
-                except module.ValidationError as exc:
-                    _compare(shown, list(case.errors), _reported(exc))
-                except Exception as exc:
-                    raise _crash(shown, fmt, exc) from None
-                else:
-                    raise SpecError(
-                        shown,
-                        "/data",
-                        "the generated Python accepts this invalid example",
-                        'change "data" so it breaks the rule the example is about, or move it to examples/valid',
-                    )
+            problems.extend(_format_problems(fmt, load))
+    raise_all(problems)
 
 
-def _compare(shown: str, expected: list[dict[str, str]], actual: list[dict[str, str]]) -> None:
+def _format_problems(fmt: ir.Format, load: Callable[[str], types.ModuleType]) -> list[SpecError]:
+    folder = fmt.source.rsplit("/", 1)[0]
+    try:
+        module = load(fmt.id)
+        parse = getattr(module, f"parse_{fmt.id}_from_json")
+    except Exception as exc:
+        return [_crash(fmt.source, fmt, exc)]
+    problems: list[SpecError] = []
+    for name, data in fmt.valid_examples:
+        shown = f"{folder}/examples/valid/{name}.json"
+        try:
+            parse(json.dumps(data))
+        except module.ValidationError as exc:
+            first = exc.errors[0]
+            problems.append(
+                SpecError(
+                    shown,
+                    first.path,
+                    f"the generated Python rejects this valid example: {first.message}",
+                    "fix the example, or move it to examples/invalid with its expected errors",
+                )
+            )
+        except Exception as exc:
+            problems.append(_crash(shown, fmt, exc))
+    for case in fmt.invalid_examples:
+        shown = f"{folder}/examples/invalid/{case.name}.json"
+        try:
+            parse(json.dumps(case.data))
+        except module.ValidationError as exc:
+            problem = _compare(shown, list(case.errors), _reported(exc))
+            if problem is not None:
+                problems.append(problem)
+        except Exception as exc:
+            problems.append(_crash(shown, fmt, exc))
+        else:
+            problems.append(
+                SpecError(
+                    shown,
+                    "/data",
+                    "the generated Python accepts this invalid example",
+                    'change "data" so it breaks the rule the example is about, or move it to examples/valid',
+                )
+            )
+    return problems
+
+
+def _compare(shown: str, expected: list[dict[str, str]], actual: list[dict[str, str]]) -> SpecError | None:
+    """The first difference between the errors an example expects and those the code reports, or None."""
     if expected == actual:
-        return
+        return None
     hint = f'the generated Python reports "errors": {json.dumps(actual, ensure_ascii=False)}; expect exactly that, or fix "data"'
     for i, want in enumerate(expected):
         if not (isinstance(want, dict) and isinstance(want.get("path"), str) and isinstance(want.get("message"), str)):
-            raise SpecError(shown, pointer_of("errors", i), 'an expected error is {"path": <JSON pointer>, "message": <text>}', hint)
+            return SpecError(shown, pointer_of("errors", i), 'an expected error is {"path": <JSON pointer>, "message": <text>}', hint)
 
     def by_place(error: dict[str, str]) -> tuple[str, str]:
         return error["path"], error["message"]
 
     if sorted(expected, key=by_place) == sorted(actual, key=by_place):
-        raise SpecError(
+        return SpecError(
             shown,
             "/errors",
             "the expected errors are the ones the generated Python reports, but in another order "
@@ -175,7 +198,7 @@ def _compare(shown: str, expected: list[dict[str, str]], actual: list[dict[str, 
     for i, (want, got) in enumerate(zip(expected, actual)):
         for key in ("path", "message"):
             if want.get(key) != got[key]:
-                raise SpecError(
+                return SpecError(
                     shown,
                     pointer_of("errors", i, key),
                     f"expected {key} {json.dumps(want.get(key), ensure_ascii=False)}, the generated Python reports {json.dumps(got[key], ensure_ascii=False)}",
@@ -183,12 +206,12 @@ def _compare(shown: str, expected: list[dict[str, str]], actual: list[dict[str, 
                 )
         extra = set(want) - {"path", "message"}
         if extra:
-            raise SpecError(shown, pointer_of("errors", i), f'an expected error has only "path" and "message", not {sorted(extra)}', hint)
+            return SpecError(shown, pointer_of("errors", i), f'an expected error has only "path" and "message", not {sorted(extra)}', hint)
     if len(expected) > len(actual):
-        raise SpecError(
+        return SpecError(
             shown, pointer_of("errors", len(actual)), f"{len(expected)} errors expected, the generated Python reports {len(actual)}", hint
         )
-    raise SpecError(shown, "/errors", f"{len(expected)} error(s) expected, the generated Python reports {len(actual)}", hint)
+    return SpecError(shown, "/errors", f"{len(expected)} error(s) expected, the generated Python reports {len(actual)}", hint)
 
 
 def _crash(shown: str, fmt: ir.Format, exc: Exception) -> SpecError:

@@ -17,7 +17,17 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.classify import LEVELS, Change, bump, classify, ir_differences, level_between, required_level
+from generator.classify import (
+    LEVELS,
+    Change,
+    allowed_level,
+    bump,
+    classify,
+    ir_differences,
+    level_between,
+    needed_version,
+    required_level,
+)
 from generator.errors import SpecError
 from generator.load import LoadedSpec, load_spec
 from generator.lower import lower
@@ -47,16 +57,29 @@ def lock_path(spec_dir: Path) -> Path:
 
 
 def read_lock(spec_dir: Path) -> list[Release]:
+    return _read_lock(spec_dir)[0]
+
+
+def read_retired(spec_dir: Path) -> dict[int, str]:
+    """The earlier majors retired from generation (`chatspec retire`): major -> its last release, e.g. {1: "1.0.0"}."""
+    return _read_lock(spec_dir)[1]
+
+
+def _read_lock(spec_dir: Path) -> tuple[list[Release], dict[int, str]]:
     path = lock_path(spec_dir)
     if not path.is_file():
-        return []
+        return [], {}
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         releases = [Release(r["version"], r["sha256"], r["level"], tuple(r["changes"])) for r in data["releases"]]
         for r in releases:
             if not (isinstance(r.version, str) and VERSION_RE.fullmatch(r.version)):
                 raise ValueError(f"release version {r.version!r} is not X.Y.Z")
-    except (ValueError, KeyError, TypeError) as exc:
+        retired = {r["major"]: r["last_release"] for r in data.get("retired", [])}
+        for major, last in retired.items():
+            if not (isinstance(major, int) and 0 <= major < major_of(releases[-1].version) and last_release_of(releases, major) == last):
+                raise ValueError(f"retired major {major!r} is no earlier major whose last release is {last!r}")
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
         shown = f"specs/{spec_dir.name}/history/lock.json"
         raise SpecError(
             shown,
@@ -64,12 +87,29 @@ def read_lock(spec_dir: Path) -> list[Release]:
             f"the version lock is damaged ({exc})",
             f"restore it from git: `git checkout -- {shown}` (the toolkit writes it; nobody edits it by hand)",
         ) from None
-    return releases
+    return releases, retired
 
 
-def lock_text(spec_dir: Path, releases: list[Release]) -> str:
-    data = {"format": spec_dir.name, "releases": [dict(asdict(r), changes=list(r.changes)) for r in releases]}
+def major_of(version: str) -> int:
+    return int(version.split(".")[0])
+
+
+def last_release_of(releases: list[Release], major: int) -> str | None:
+    """The version of the last release of a major, or None when it has none."""
+    return next((r.version for r in reversed(releases) if major_of(r.version) == major), None)
+
+
+def lock_text(spec_dir: Path, releases: list[Release], retired: dict[int, str]) -> str:
+    data: dict[str, object] = {"format": spec_dir.name, "releases": [dict(asdict(r), changes=list(r.changes)) for r in releases]}
+    if retired:  # a lock that never retired a major keeps the shape it always had
+        data["retired"] = [{"major": major, "last_release": retired[major]} for major in sorted(retired)]
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_lock(spec_dir: Path, stage: Path, releases: list[Release], retired: dict[int, str]) -> None:
+    """Put the lock in place from a staged copy (write.staged): a reader sees the old lock or the new one."""
+    write_durably(stage / "lock.json", lock_text(spec_dir, releases, retired))
+    os.replace(stage / "lock.json", lock_path(spec_dir))
 
 
 def load_release(spec_dir: Path, version: str, root: Path, format_id: str | None = None) -> LoadedSpec:
@@ -108,17 +148,22 @@ def _listing(changes: list[Change], only: str | None = None) -> str:
     return "; ".join(str(c) for c in changes)
 
 
+def lock_commands(format_id: str) -> str:
+    """The two spellings of the command that locks a spec's changes under the version they need."""
+    return f"run `chatspec bump {format_id}` (or `make bump FORMAT={format_id}`)"
+
+
 def check_locked(spec: LoadedSpec, spec_dir: Path, root: Path) -> None:
     """Refuse a spec whose content differs from the locked snapshot of its x-version."""
     version = spec.document["x-version"]
     releases = read_lock(spec_dir)
-    fix = f"chatspec bump {spec.format_id}` (or `make bump FORMAT={spec.format_id}"
+    fid = spec.format_id
     if not releases:
         raise SpecError(
             spec.path,
             "/x-version",
             f"version {version} is not locked (no {lock_path(spec_dir).relative_to(root).as_posix()})",
-            f"run `{fix}` to lock it",
+            f"{lock_commands(fid)} to lock it",
         )
     latest = releases[-1]
     if version == latest.version and canonical_hash(spec.document) == latest.sha256:
@@ -129,7 +174,7 @@ def check_locked(spec: LoadedSpec, spec_dir: Path, root: Path) -> None:
             spec.path,
             "/x-version",
             f"x-version {version} is an older release; the latest locked release is {latest.version}",
-            f"set x-version back to {latest.version}, or lock a new release: run `{fix}`",
+            f"set x-version back to {latest.version}, or lock a new release: {lock_commands(fid)}",
         )
     changes = changes_since(spec_dir, latest, spec, root)
     level = required_level(changes)
@@ -142,32 +187,37 @@ def check_locked(spec: LoadedSpec, spec_dir: Path, root: Path) -> None:
             f"x-version {version} is not locked and nothing changed since {latest.version}",
             f'set x-version back to {latest.version} ("x-version": "{latest.version}" in {spec.path})',
         )
-    target = bump(latest.version, level)
+    target = needed_version(latest.version, level)
+    move = f"it must move to {target}: {bump_commands(fid, target, level_between(latest.version, target))}"
     if version == latest.version:
         raise SpecError(
             spec.path,
             "/x-version",
             f"the spec changed since {version} was locked, but x-version is still {version}: a {level} change ({_listing(changes)})",
-            f"it must move to {target}: {bump_commands(spec.format_id, target, level)}",
+            move,
         )
-    given = level_between(latest.version, version)
+    given = allowed_level(latest.version, version)
     if given is None:
-        raise SpecError(
-            spec.path,
-            "/x-version",
-            f"x-version {version} is not later than the latest locked release {latest.version}",
-            f"it must move to {target}: {bump_commands(spec.format_id, target, level)}",
-        )
+        raise SpecError(spec.path, "/x-version", f"x-version {version} is not later than the latest locked release {latest.version}", move)
     if LEVELS.index(given) < LEVELS.index(level):
         raise SpecError(
             spec.path,
             "/x-version",
-            f"x-version {version} is a {given} bump, but the change is {level}: {_listing(changes, level)}",
-            f"it must move to {target}: {bump_commands(spec.format_id, target, level)}",
+            f"x-version {version} is a {level_between(latest.version, version)} bump, but the change is {level}"
+            f"{_zero_note(latest.version)}: {_listing(changes, level)}",
+            move,
         )
     raise SpecError(
-        spec.path, "/x-version", f"x-version {version} is not locked yet ({level} change: {_listing(changes)})", f"run `{fix}` to lock it"
+        spec.path,
+        "/x-version",
+        f"x-version {version} is not locked yet ({level} change: {_listing(changes)})",
+        f"{lock_commands(fid)} to lock it",
     )
+
+
+def _zero_note(latest: str) -> str:
+    """What a refused bump of a 0.x version needs to say: the numbers mean something else there."""
+    return " (in 0.x a breaking change raises the minor number, anything else the patch number)" if major_of(latest) == 0 else ""
 
 
 def bump_commands(format_id: str, to: str, level: str | None = None) -> str:
@@ -221,6 +271,7 @@ def bump_spec(spec_dir: Path, root: Path, to: str | None = None) -> tuple[str, l
                 f"nothing changed since {latest.version}",
                 "edit the spec first; there is nothing to bump (`chatspec diff " f"{fid}` lists the changes since {latest.version})",
             )
+        need = needed_version(latest.version, needed)
         if to in LEVELS:
             target = bump(latest.version, to)
         elif to is not None:
@@ -228,24 +279,25 @@ def bump_spec(spec_dir: Path, root: Path, to: str | None = None) -> tuple[str, l
         elif level_between(latest.version, version) is not None:
             target = version  # the author already wrote the next version
         else:
-            target = bump(latest.version, needed)
-        need = bump(latest.version, needed)
-        given = level_between(latest.version, target)
+            target = need
+        given = allowed_level(latest.version, target)
+        need_commands = bump_commands(fid, need, level_between(latest.version, need))
         if given is None:
             raise SpecError(
                 spec.path,
                 "/x-version",
                 f"{target} is not later than the latest locked release {latest.version}",
-                f"the {needed} change needs {need}: {bump_commands(fid, need, needed)}",
+                f"the {needed} change needs {need}: {need_commands}",
             )
         if LEVELS.index(given) < LEVELS.index(needed):
             raise SpecError(
                 spec.path,
                 "/x-version",
-                f"a {given} bump to {target} is refused: the change is {needed}: {_listing(changes, needed)}",
-                f"use {need}: {bump_commands(fid, need, needed)}",
+                f"a {level_between(latest.version, target)} bump to {target} is refused: the change is {needed}"
+                f"{_zero_note(latest.version)}: {_listing(changes, needed)}",
+                f"use {need}: {need_commands}",
             )
-        level = given
+        level = given  # the largest class of change the version may hold: what its consumers must expect
     spec_file = spec_dir / "spec.json"
     text = spec_file.read_text(encoding="utf-8")
     text = re.sub(r'("x-version"\s*:\s*)"[^"]*"', lambda m: f'{m.group(1)}"{target}"', text, count=1)
@@ -268,25 +320,24 @@ def bump_spec(spec_dir: Path, root: Path, to: str | None = None) -> tuple[str, l
         if (spec_dir / "examples").is_dir():
             shutil.copytree(spec_dir / "examples", stage / "snapshot" / "examples")
         write_durably(stage / "spec.json", text)
-        write_durably(stage / "lock.json", lock_text(spec_dir, releases))
         snapshot.parent.mkdir(exist_ok=True)
         if snapshot.exists():
             shutil.rmtree(snapshot)  # an earlier bump to this version that was cut short
         os.replace(stage / "snapshot", snapshot)
         os.replace(stage / "spec.json", spec_file)
-        os.replace(stage / "lock.json", lock_path(spec_dir))
+        write_lock(spec_dir, stage, releases, read_retired(spec_dir))
     return target, changes
 
 
 def earlier_majors(spec_dir: Path) -> list[Release]:
-    """The last release of every major before the latest one, oldest first."""
-    releases = read_lock(spec_dir)
+    """The last release of every major before the latest one that is not retired, oldest first."""
+    releases, retired = _read_lock(spec_dir)
     if not releases:
         return []
-    current = int(releases[-1].version.split(".")[0])
+    current = major_of(releases[-1].version)
     last: dict[int, Release] = {}
     for r in releases:
-        major = int(r.version.split(".")[0])
-        if major < current:
+        major = major_of(r.version)
+        if major < current and major not in retired:
             last[major] = r
     return [last[m] for m in sorted(last)]

@@ -32,6 +32,23 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+def _lock(folder: Path) -> None:
+    """Lock the case's spec as its x-version, as `chatspec bump` would: generate checks the lock before it
+    renders anything or runs an example, so an unlocked case would be refused as not locked before its mistake."""
+    from generator.history import Release, canonical_hash, lock_text
+
+    try:
+        document = json.loads((folder / "spec.json").read_text(encoding="utf-8"))
+        version, sha256 = document["x-version"], canonical_hash(document)
+    except (ValueError, TypeError, KeyError, RecursionError):
+        return  # its mistake is found when it is read, before any lock is
+    if not isinstance(version, str) or "/" in version:
+        return
+    (folder / "history" / version).mkdir(parents=True)
+    shutil.copy(folder / "spec.json", folder / "history" / version / "spec.json")
+    (folder / "history" / "lock.json").write_text(lock_text(folder, [Release(version, sha256, "initial", ())], {}))
+
+
 def test_the_corpus_is_large_enough() -> None:
     assert len(CASES) >= 25
 
@@ -46,12 +63,16 @@ def test_broken_spec_is_one_clear_error_and_changes_nothing(project: Path, case:
     else:
         added = [project / "specs" / "broken"]
         shutil.copytree(CORPUS / case, added[0], ignore=shutil.ignore_patterns("expected.txt"))
+        _lock(added[0])
     try:
         done = run_chatspec(project, "generate")
         assert done.returncode == 2, f"{done.stdout[-500:]}{done.stderr}"
         assert done.stderr == (CORPUS / case / "expected.txt").read_text(encoding="utf-8")
         assert done.stderr.startswith("chatspec: specs/") and "\n  hint: " in done.stderr
-        assert done.stderr.count("\n") == 2, "one error: the message line and its hint"
+        # One error: the message line and its hint; a case named several_* holds several mistakes, all reported.
+        errors = done.stderr.count("\nchatspec: ") + 1 if case.startswith("several_") else 1
+        assert done.stderr.count("\n") == 2 * errors and done.stderr.count("\n  hint: ") == errors
+        assert errors > 1 or not case.startswith("several_"), "a several_* case reports more than one mistake"
     finally:
         for folder in added:
             shutil.rmtree(folder)

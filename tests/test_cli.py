@@ -403,11 +403,15 @@ def test_help_names_every_target_and_every_command_and_option_is_explained() -> 
     from generator.cli import _parser
 
     top = _bare("--help").stdout
-    for word in ("Python", "Go", "JSON Schema", "pydantic", "Markdown docs"):
+    for word in ("Python", "Go", "TypeScript", "JSON Schema", "pydantic", "Markdown docs"):
         assert word in top, word
+    for command, words in (("generate", ("python/", "go/", "typescript/", "jsonschema/", "pydantic/", "docs/")),
+                           ("vendor", ("Python", "Go", "TypeScript"))):
+        shown = " ".join(_bare(command, "--help").stdout.split())
+        assert all(word in shown for word in words), (command, shown)
     parser = _parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    assert set(commands.choices) == {"generate", "check", "bump", "vendor", "diff"}
+    assert set(commands.choices) == {"generate", "check", "bump", "vendor", "diff", "retire"}
     for name, sub in commands.choices.items():
         assert sub.description and len(sub.description) > 40, f"{name} has no description"
         for action in sub._actions:

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, read_tree, run_chatspec
-from generator.classify import bump, classify, level_between, required_level
-from generator.load import LoadedSpec, check_document
+from generator.classify import LEVELS, allowed_level, bump, classify, level_between, needed_version, required_level
+from generator.history import check_locked
+from generator.load import LoadedSpec, check_document, load_spec
 from generator.lower import lower
 
 MATRIX = Path(__file__).resolve().parent / "versioning"
@@ -38,12 +39,27 @@ def test_change_classification(case: str) -> None:
     changes = classify(_format(MATRIX / case / "previous.json"), _format(MATRIX / case / "current.json"))  # type: ignore[arg-type]
     assert [str(c) for c in changes] == expected["changes"]
     assert required_level(changes) == expected["level"]
+    # The version the changes need after each version the case names (0.x: semantic versioning's rule).
+    for latest, needed in expected.get("needs", {}).items():
+        assert needed_version(latest, expected["level"]) == needed, (latest, needed)
+        allowed = allowed_level(latest, needed)
+        assert allowed is not None and LEVELS.index(allowed) >= LEVELS.index(expected["level"]), (latest, needed)
+
+
+def test_some_matrix_cases_name_the_version_their_changes_need_at_1_x_and_at_0_x() -> None:
+    needs = [json.loads((MATRIX / c / "expected.json").read_text()).get("needs", {}) for c in CASES]
+    assert {"major", "minor", "patch"} <= {json.loads((MATRIX / c / "expected.json").read_text())["level"] for c, n in zip(CASES, needs) if n}
+    assert any(v.startswith("0.") for n in needs for v in n) and any(not v.startswith("0.") for n in needs for v in n)
 
 
 def test_version_arithmetic() -> None:
     assert [bump("1.2.3", lvl) for lvl in ("patch", "minor", "major")] == ["1.2.4", "1.3.0", "2.0.0"]
     assert level_between("1.2.3", "1.2.4") == "patch" and level_between("1.2.3", "1.10.0") == "minor"
     assert level_between("1.2.3", "2.0.0") == "major" and level_between("1.2.3", "1.2.3") is None
+    # 0.x: a minor bump may break, a patch bump may add; 1.0.0 is a major bump like any other.
+    assert [needed_version("0.2.3", lvl) for lvl in ("patch", "minor", "major")] == ["0.2.4", "0.2.4", "0.3.0"]
+    assert [allowed_level("0.2.3", v) for v in ("0.2.4", "0.3.0", "1.0.0", "0.2.3", "0.1.9")] == ["minor", "major", "major", None, None]
+    assert [allowed_level("1.2.3", v) for v in ("1.2.4", "1.3.0", "2.0.0")] == ["patch", "minor", "major"]
 
 
 def _chatspec(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -586,3 +602,269 @@ def test_a_change_the_classifier_misses_is_refused_as_unclassified(tmp_path: Pat
     path = folder / "spec.json"
     path.write_text(json.dumps(json.loads((ROOT / "specs" / "chat_event" / "spec.json").read_text()), indent=3, sort_keys=True))
     history.check_locked(load_spec(folder, project), folder, project)
+
+
+# --- Every refusal of the lock, word for word (issue 32: a hint once left a "(" open) ---------------------------
+
+def _drop_completion_running(d: dict) -> None:  # type: ignore[type-arg]
+    del d["$defs"]["ChatEvent"]["properties"]["completion_running"]
+
+
+def _set_version(version: str, change=None):  # type: ignore[no-untyped-def]
+    def edit(d: dict) -> None:  # type: ignore[type-arg]
+        if change is not None:
+            change(d)
+        d["x-version"] = version
+    return edit
+
+
+_SPEC = "chatspec: specs/chat_event/spec.json: at /x-version: "
+_TO_2 = "  hint: it must move to 2.0.0: run `chatspec bump chat_event --to 2.0.0` (or `make bump FORMAT=chat_event TO=major`)\n"
+_LOCK_IT = "run `chatspec bump chat_event` (or `make bump FORMAT=chat_event`)"
+
+
+@pytest.mark.parametrize(("edit", "expected"), [
+    (None, f"{_SPEC}version 1.0.0 is not locked (no specs/chat_event/history/lock.json)\n  hint: {_LOCK_IT} to lock it\n"),
+    (_set_version("1.0.1"), f"{_SPEC}x-version 1.0.1 is not locked and nothing changed since 1.0.0\n"
+                            '  hint: set x-version back to 1.0.0 ("x-version": "1.0.0" in specs/chat_event/spec.json)\n'),
+    (_drop_completion_running, f"{_SPEC}the spec changed since 1.0.0 was locked, but x-version is still 1.0.0: a major change "
+                               f"(major: field removed: ChatEvent.completion_running)\n{_TO_2}"),
+    (_set_version("0.9.9", _drop_completion_running), f"{_SPEC}x-version 0.9.9 is not later than the latest locked release 1.0.0\n{_TO_2}"),
+    (_set_version("1.1.0", _drop_completion_running), f"{_SPEC}x-version 1.1.0 is a minor bump, but the change is major: "
+                                                      f"field removed: ChatEvent.completion_running\n{_TO_2}"),
+    (_set_version("2.0.0", _drop_completion_running), f"{_SPEC}x-version 2.0.0 is not locked yet (major change: major: field removed: "
+                                                      f"ChatEvent.completion_running)\n  hint: {_LOCK_IT} to lock it\n"),
+], ids=["no lock", "moved without a change", "changed in place", "not later", "too small", "not locked yet"])
+def test_every_refusal_of_the_lock_is_exact_and_its_commands_are_whole(tmp_path: Path, edit, expected: str) -> None:  # type: ignore[no-untyped-def]
+    project = _lone_spec(tmp_path)
+    if edit is None:
+        shutil.rmtree(project / "specs" / "chat_event" / "history")
+    else:
+        _edit(project, "chat_event", edit)
+    done = _chatspec(project, "check")
+    assert (done.returncode, done.stderr) == (2, expected)
+    _assert_whole(done.stderr)
+
+
+def _assert_whole(message: str) -> None:
+    """Every "(" closed, every backquoted command closed: a hint is pasted as it is."""
+    depth = 0
+    for char in message:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        assert depth >= 0, message
+    assert depth == 0 and message.count("`") % 2 == 0, message
+
+
+def test_an_older_release_as_x_version_is_refused_with_both_ways_out(tmp_path: Path) -> None:
+    project = _lone_spec(tmp_path)
+    _edit(project, "chat_event", lambda d: d["$defs"]["Message"]["properties"].__setitem__("weight", {"type": "integer"}))
+    assert _chatspec(project, "bump", "chat_event").returncode == 0
+    _edit(project, "chat_event", _set_version("1.0.0"))
+    done = _chatspec(project, "check")
+    assert (done.returncode, done.stderr) == (2, f"{_SPEC}x-version 1.0.0 is an older release; the latest locked release is 1.1.0\n"
+                                                 f"  hint: set x-version back to 1.1.0, or lock a new release: {_LOCK_IT}\n")
+    _assert_whole(done.stderr)
+
+
+def test_every_hint_in_the_broken_spec_corpus_is_whole() -> None:
+    for expected in sorted((Path(__file__).resolve().parent / "broken_specs").glob("*/expected.txt")):
+        for line in expected.read_text(encoding="utf-8").splitlines():
+            if line.startswith("  hint: "):
+                _assert_whole(line)
+
+
+def test_a_new_format_that_is_not_locked_is_refused_before_any_target_renders_or_example_runs(tmp_path: Path) -> None:
+    # A new format was refused as "not locked" only after every target rendered and its examples ran (49 s for
+    # the format of issue 32). Its broken example shows that nothing ran: the lock is checked first.
+    project = _lone_spec(tmp_path)
+    shutil.copytree(ROOT / "specs" / "structured_conversation", project / "specs" / "assistant_turn")
+    shutil.rmtree(project / "specs" / "assistant_turn" / "history")
+    shutil.rmtree(project / "specs" / "assistant_turn" / "behaviour")
+    broken = project / "specs" / "assistant_turn" / "examples" / "valid" / "broken.json"
+    broken.write_text('{"id": 7}')
+    done = run_chatspec(project, "generate", CHATSPEC_CACHE="off")
+    assert (done.returncode, done.stderr) == (2, "chatspec: specs/assistant_turn/spec.json: at /x-version: version 1.0.0 is not locked "
+                                                 "(no specs/assistant_turn/history/lock.json)\n"
+                                                 "  hint: run `chatspec bump assistant_turn` (or `make bump FORMAT=assistant_turn`) to lock it\n")
+    assert not (project / "generated").exists()
+    # A mistake in the spec itself still comes first: lowering is what bump would refuse too.
+    _edit(project, "assistant_turn", lambda d: d["$defs"]["ConversationDocument"].__setitem__("required", ["nothing"]))
+    done = run_chatspec(project, "generate", CHATSPEC_CACHE="off")
+    assert done.returncode == 2 and "not locked" not in done.stderr and "nothing" in done.stderr, done.stderr
+
+
+# --- 0.x: semantic versioning's rule for initial development -------------------------------------------------
+
+def _zero_project(tmp_path: Path) -> tuple[Path, Path]:
+    """chat_event restarted at 0.2.0 (no behaviour: its manifest says since = 1), locked as its first release."""
+    project = _lone_spec(tmp_path)
+    shutil.rmtree(project / "specs" / "chat_event" / "history")
+    shutil.rmtree(project / "specs" / "chat_event" / "behaviour")
+    _edit(project, "chat_event", _set_version("0.2.0"))
+    assert _chatspec(project, "bump", "chat_event").returncode == 0
+    return project, project / "specs" / "chat_event" / "history" / "lock.json"
+
+
+def _lock_rows(lock: Path) -> list[tuple[str, str]]:
+    return [(r["version"], r["level"]) for r in json.loads(lock.read_text())["releases"]]
+
+
+def test_a_breaking_change_in_0_y_needs_only_0_y_plus_1(tmp_path: Path) -> None:
+    project, lock = _zero_project(tmp_path)
+    _edit(project, "chat_event", _drop_completion_running)
+    to_03 = "run `chatspec bump chat_event --to 0.3.0` (or `make bump FORMAT=chat_event TO=minor`)"
+    zero = " (in 0.x a breaking change raises the minor number, anything else the patch number)"
+    done = _chatspec(project, "check")
+    assert (done.returncode, done.stderr) == (2, f"{_SPEC}the spec changed since 0.2.0 was locked, but x-version is still 0.2.0: a major "
+                                                 f"change (major: field removed: ChatEvent.completion_running)\n"
+                                                 f"  hint: it must move to 0.3.0: {to_03}\n")
+    # A patch bump is too small for it, by either command, and says what 0.x numbers mean.
+    _edit(project, "chat_event", _set_version("0.2.1"))
+    done = _chatspec(project, "check")
+    assert (done.returncode, done.stderr) == (2, f"{_SPEC}x-version 0.2.1 is a patch bump, but the change is major{zero}: "
+                                                 f"field removed: ChatEvent.completion_running\n  hint: it must move to 0.3.0: {to_03}\n")
+    refused = _chatspec(project, "bump", "chat_event", "--to", "patch")
+    assert (refused.returncode, refused.stderr) == (2, f"{_SPEC}a patch bump to 0.2.1 is refused: the change is major{zero}: "
+                                                       f"field removed: ChatEvent.completion_running\n  hint: use 0.3.0: {to_03}\n")
+    # --to 0.3.0 (what the hint says) is accepted, and locked as a release that may break.
+    done = _chatspec(project, "bump", "chat_event", "--to", "0.3.0")
+    assert done.returncode == 0 and "locked 0.3.0 (major change)" in done.stdout, done.stderr
+    assert _lock_rows(lock) == [("0.2.0", "initial"), ("0.3.0", "major")]
+    # Without --to, an additive change takes the patch number, a breaking one the minor number.
+    _edit(project, "chat_event", lambda d: d["$defs"]["Message"]["properties"].__setitem__("weight", {"type": "integer"}))
+    assert "locked 0.3.1 (minor change)" in _chatspec(project, "bump", "chat_event").stdout
+    _edit(project, "chat_event", lambda d: d["$defs"]["Message"]["properties"].pop("weight"))
+    assert "locked 0.4.0 (major change)" in _chatspec(project, "bump", "chat_event").stdout
+    assert _lock_rows(lock)[2:] == [("0.3.1", "minor"), ("0.4.0", "major")]
+    folder = project / "specs" / "chat_event"
+    check_locked(load_spec(folder, project), folder, project)  # locked as it is
+    # 0.x generates no earlier "major": 0.2 and 0.3 were initial development.
+    assert [s.format_id for s in discover_specs(project)] == ["chat_event"]
+
+
+def test_major_moves_0_x_to_1_0_0_and_keeps_the_0_x_line_until_it_is_retired(tmp_path: Path) -> None:
+    project, lock = _zero_project(tmp_path)
+    _edit(project, "chat_event", _drop_completion_running)
+    done = _chatspec(project, "bump", "chat_event", "--to", "major")
+    assert done.returncode == 0 and "locked 1.0.0 (major change)" in done.stdout, done.stderr
+    assert [s.format_id for s in discover_specs(project)] == ["chat_event", "chat_event_v0"]
+    done = _chatspec(project, "retire", "chat_event", "0")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ("chat_event: retired 0.x (last release 0.2.0): chat_event_v0 is no longer generated, vendored or documented\n"
+                           "now run `make generate` and commit specs/ and generated/ together\n")
+    assert json.loads(lock.read_text())["retired"] == [{"major": 0, "last_release": "0.2.0"}]
+    assert [s.format_id for s in discover_specs(project)] == ["chat_event"]
+
+
+def discover_specs(project: Path) -> list[LoadedSpec]:
+    from generator.core import discover
+
+    return discover(project / "specs", project)
+
+
+def test_a_0_x_format_whose_behaviour_starts_at_1_is_told_so_not_an_internal_error(tmp_path: Path) -> None:
+    # The behaviour check took a set with `since` for one with `majors` and crashed (max() of no majors).
+    project = _lone_spec(tmp_path)
+    shutil.rmtree(project / "specs" / "chat_event" / "history")
+    _edit(project, "chat_event", _set_version("0.2.0"))
+    assert _chatspec(project, "bump", "chat_event").returncode == 0
+    done = _chatspec(project, "check")
+    assert done.returncode == 2 and "internal error" not in done.stderr, done.stderr
+    assert done.stderr.startswith("chatspec: specs/chat_event/behaviour/behaviour.toml: at /since: chat_event is at major 0 "
+                                  "(specs/chat_event/spec.json) but its behaviour applies to majors 1 and later, so version 0.2.0 "
+                                  "would lose python.py, go.go, docs.md, typescript.ts."), done.stderr
+    assert "\n  hint: set since = 0 (its [needs] are then checked against 0.2.0)" in done.stderr
+
+
+# --- chatspec retire ----------------------------------------------------------------------------------------
+
+def _chat_event_at_2(tmp_path: Path) -> Path:
+    """chat_event moved to 2.0.0 (output_format dropped, which its behaviour does not read): 1.0.0 is kept as chat_event_v1."""
+    project = _lone_spec(tmp_path)
+    _edit(project, "chat_event", lambda d: d["$defs"]["ChatEvent"]["properties"].pop("output_format"))
+    for example in (project / "specs" / "chat_event" / "examples" / "valid").glob("*.json"):
+        data = json.loads(example.read_text())
+        data.pop("output_format", None)
+        example.write_text(json.dumps(data))
+    assert _chatspec(project, "bump", "chat_event", "--to", "major").returncode == 0
+    return project
+
+
+@pytest.mark.slow
+def test_retiring_a_kept_major_drops_it_from_generate_vendor_and_the_docs_and_records_it_in_the_lock(tmp_path: Path) -> None:
+    project = _chat_event_at_2(tmp_path / "p")
+    assert _chatspec(project, "generate").returncode == 0
+    v1 = sorted(p for p in read_tree(project / "generated") if "chat_event_v1" in p or "chateventv1" in p)
+    assert len(v1) >= 6, v1  # Python, Go, TypeScript, JSON Schema, pydantic, docs
+    lock = project / "specs" / "chat_event" / "history" / "lock.json"
+    releases = json.loads(lock.read_text())["releases"]
+    done = _chatspec(project, "retire", "chat_event", "1")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(lock.read_text()) == {"format": "chat_event", "releases": releases,
+                                            "retired": [{"major": 1, "last_release": "1.0.0"}]}
+    done = _chatspec(project, "generate")
+    assert done.returncode == 0, done.stderr
+    assert {line.removeprefix("removed generated/") for line in done.stdout.splitlines() if line.startswith("removed ")} == set(v1)
+    assert not [p for p, text in read_tree(project / "generated").items() if "chat_event_v1" in text or "chateventv1" in text]
+    assert "| 1.0.0 | initial |" in (project / "generated" / "docs" / "chat_event.md").read_text()  # the changelog keeps it
+    vendored = _chatspec(project, "vendor", "--lang", "python", "--package", "acme", "--out", str(tmp_path / "v"))
+    assert vendored.returncode == 0, vendored.stderr
+    assert sorted(p.name for p in (tmp_path / "v" / "acme").glob("*.py")) == ["__init__.py", "_runtime.py", "chat_event.py"]
+    diff = _chatspec(project, "diff", "chat_event", "--against", "1.0.0")  # its snapshot is still read
+    assert diff.returncode == 0 and "since 1.0.0; needs a major bump" in diff.stdout, diff.stderr
+    # A later bump keeps the record.
+    _edit(project, "chat_event", lambda d: d["$defs"]["Message"]["properties"].__setitem__("weight", {"type": "integer"}))
+    assert _chatspec(project, "bump", "chat_event").returncode == 0
+    assert json.loads(lock.read_text())["retired"] == [{"major": 1, "last_release": "1.0.0"}]
+
+
+_KEPT = "  hint: retire an earlier major; the majors kept beside 2.x: 1 (droidlet_chat_v1, last release 1.0.0)\n"
+
+
+@pytest.mark.parametrize(("major", "expected"), [
+    ("2", f"chatspec: specs/droidlet_chat/history/lock.json: 2.x is the latest major of droidlet_chat: it is what droidlet_chat generates\n{_KEPT}"),
+    ("3", f"chatspec: specs/droidlet_chat/history/lock.json: droidlet_chat has no release of major 3\n{_KEPT}"),
+    ("0", f"chatspec: specs/droidlet_chat/history/lock.json: droidlet_chat has no release of major 0\n{_KEPT}"),
+    ("1", "chatspec: specs/droidlet_chat/behaviour/python.py:1:15: the behaviour uses droidlet_chat_v1, the 1.x package of droidlet_chat, "
+          "which retiring 1.x stops generating\n"
+          "  hint: change the behaviour so it no longer reads 1.x (e.g. remove its upgrade code), then retire 1.x\n"),
+])
+def test_retire_refuses_what_it_cannot_retire_and_changes_nothing(tmp_path: Path, major: str, expected: str) -> None:
+    project = _lone_spec(tmp_path, "droidlet_chat")
+    before = read_tree(project / "specs")
+    done = _chatspec(project, "retire", "droidlet_chat", major)
+    assert (done.returncode, done.stderr) == (2, expected)
+    _assert_whole(done.stderr)
+    assert read_tree(project / "specs") == before
+
+
+def test_retire_twice_and_a_major_that_is_no_number_are_refused(tmp_path: Path) -> None:
+    project = _chat_event_at_2(tmp_path)
+    assert _chatspec(project, "retire", "chat_event", "1").returncode == 0
+    done = _chatspec(project, "retire", "chat_event", "1")
+    assert (done.returncode, done.stderr) == (2, "chatspec: specs/chat_event/history/lock.json: 1.x of chat_event is retired already "
+                                                 "(its last release 1.0.0)\n  hint: nothing to do; no earlier major of chat_event is kept beside 2.x\n")
+    done = _chatspec(project, "retire", "chat_event", "v1")
+    assert done.returncode == 2 and "'v1' is not a major version number" in done.stderr
+
+
+def test_behaviour_that_uses_a_retired_major_is_refused_at_generate(tmp_path: Path) -> None:
+    # A lock retiring droidlet_chat 1.x while droidlet_chat's upgrade code imports droidlet_chat_v1 (written by hand,
+    # or the behaviour changed after retiring): generate names the line instead of generating an import of nothing.
+    project = _lone_spec(tmp_path, "droidlet_chat")
+    lock = project / "specs" / "droidlet_chat" / "history" / "lock.json"
+    lock.write_text(json.dumps({**json.loads(lock.read_text()), "retired": [{"major": 1, "last_release": "1.0.0"}]}))
+    done = _chatspec(project, "check")
+    assert done.returncode == 2
+    assert done.stderr.startswith("chatspec: specs/droidlet_chat/behaviour/python.py:1:15: the behaviour uses droidlet_chat_v1"), done.stderr
+
+
+@pytest.mark.parametrize("retired", ['[{"major": 2, "last_release": "2.0.0"}]', '[{"major": 1, "last_release": "1.0.1"}]',
+                                     '[{"major": "1", "last_release": "1.0.0"}]', '[{"major": 1}]', '7'])
+def test_a_lock_whose_retired_majors_do_not_fit_its_releases_is_damaged(tmp_path: Path, retired: str) -> None:
+    project = _lone_spec(tmp_path, "droidlet_chat")
+    lock = project / "specs" / "droidlet_chat" / "history" / "lock.json"
+    lock.write_text(lock.read_text().rstrip()[:-1] + f', "retired": {retired}}}')
+    done = _chatspec(project, "check")
+    assert done.returncode == 2 and "specs/droidlet_chat/history/lock.json: the version lock is damaged" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
