@@ -138,7 +138,12 @@ def _parser(vendor_options: bool = True) -> argparse.ArgumentParser:
             "A symlinked folder is written through, never replaced"
         ),
     )
-    vendor.add_argument("--formats", help="comma-separated format ids, e.g. chat_event,droidlet_chat (default: all)")
+    vendor.add_argument(
+        "--formats",
+        help="comma-separated format ids, e.g. chat_event,droidlet_chat (default: all, or none with --drop), vendored at their "
+        "latest locked versions; the other formats the folder holds, vendored by earlier runs, are kept at their versions",
+    )
+    vendor.add_argument("--drop", help="comma-separated format ids to remove from the folder, e.g. chat_event")
     vendor.add_argument(
         "--check",
         action="store_true",
@@ -230,21 +235,26 @@ def _vendor(root: Path, args: argparse.Namespace) -> int:
         print(f"chatspec: vendor --lang {args.lang} needs {vendoring.flag}", file=sys.stderr)
         return 2
     formats = [f.strip() for f in args.formats.split(",")] if args.formats else None
+    drop = [f.strip() for f in args.drop.split(",")] if args.drop else []
     folder = target_folder(args.out, args.lang, name)
     refuse_project_folders(root, folder)
     with cache.active(cache.open_folder(root)):
-        files = vendored_files(root, args.lang, name, formats)
+        vendored = vendored_files(root, args.lang, name, formats, folder, drop)
+    for note in vendored.notes:
+        print(f"chatspec: note: {note}", file=sys.stderr)
+    files, record = vendored.files, vendored.record
     legacy = vendored_by_old_chatspec(folder)
     if args.check:
-        diff = unified_diff(folder, files, str(folder), legacy, diff_prefix="")
+        diff = unified_diff(folder, files, str(folder), legacy, diff_prefix="", record=record)
         if diff:
             sys.stdout.write(diff)
             print(f"chatspec: {folder} is stale; run the vendor command again and commit the result", file=sys.stderr)
             return 1
         print(f"chatspec: {folder} is up to date")
         return 0
-    written, removed = write_tree(folder, files, str(folder), legacy)
-    print(f"chatspec: vendored {len(files)} file(s) into {folder} ({len(written)} written, {len(removed)} removed)")
+    written, removed = write_tree(folder, files, str(folder), legacy, record)
+    held = ", ".join(f"{format_id} {version}" for format_id, (version, _) in vendored.formats.items())
+    print(f"chatspec: vendored {len(files)} file(s) into {folder} ({len(written)} written, {len(removed)} removed); it holds {held}")
     misplaced = folder / name
     if args.lang == "python" and vendored_by_old_chatspec(misplaced):
         print(

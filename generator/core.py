@@ -99,8 +99,10 @@ def generate(
     options: Options = Options(),
     history: dict[str, list[dict[str, object]]] | None = None,
     worker: Workers | None = None,
+    owners: dict[str, str] | None = None,
 ) -> dict[str, str]:
-    """Every generated file, keyed by its path under generated/ (history feeds the docs' changelogs).
+    """Every generated file, keyed by its path under generated/ (history feeds the docs' changelogs;
+    `owners`, when given, gets each path's format id, "" for a file no single format owns).
 
     load -> lower -> export -> names (one pass per target language) -> descriptions (for the docs) -> render.
     While a cache is active (generator.cache), each target's files of each format are remembered by
@@ -144,12 +146,16 @@ def generate(
         target, format_id = taken
         outcomes[target.name, format_id] = _attempt(target, next(f for f in formats if f.id == format_id), ctx)
     files: dict[str, str] = {}
+    owned: dict[str, str] = {} if owners is None else owners
     for target in wanted:
-        files.update(target.render_shared(ctx))
+        shared = target.render_shared(ctx)
+        files.update(shared)
+        owned.update(dict.fromkeys(shared, ""))
         for fmt in formats:
             pair = (target.name, fmt.id)
             if pair in remembered:
                 files.update(remembered[pair])
+                owned.update(dict.fromkeys(remembered[pair], fmt.id))
                 continue
             rendered = outcomes.pop(pair, None)
             if isinstance(rendered, Exception):
@@ -161,6 +167,7 @@ def generate(
             if pair in keys:
                 cache.store("render", keys[pair], rendered)
             files.update(rendered)
+            owned.update(dict.fromkeys(rendered, fmt.id))
         if target.name == "python":
             # The examples run through the generated Python as its users will (their errors are what the docs show).
             check_python_examples(list(formats), files, options.python_package)

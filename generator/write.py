@@ -70,6 +70,9 @@ class Manifest:
     files: dict[str, str]  # path -> sha256 of the bytes chatspec wrote
     previous: dict[str, list[str]]  # an interrupted run: the hashes of what it was replacing
     complete: bool
+    # What the writer records beside the files, as it wrote it (vendor: the language, the name and each
+    # format's version and files, e.g. {"lang": "go", "name": "example.com/chat", "formats": {...}}); None: nothing.
+    record: object = None
 
     def hashes(self, path: str) -> set[str]:
         known = set(self.previous.get(path, ()))
@@ -111,10 +114,12 @@ def _safe(path: str) -> bool:
     )
 
 
-def _manifest_text(files: dict[str, str], previous: dict[str, list[str]] | None = None) -> str:
+def _manifest_text(files: dict[str, str], previous: dict[str, list[str]] | None = None, record: object = None) -> str:
     doc: dict[str, object] = {"about": _ABOUT, "complete": previous is None, "files": dict(sorted(files.items()))}
     if previous is not None:
         doc["previous"] = {p: sorted(set(h)) for p, h in sorted(previous.items())}
+    if record is not None:
+        doc["vendored"] = record
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -151,7 +156,7 @@ def read_manifest(out: Path, display: str) -> Manifest | None:
     for name in [*files, *previous]:
         if not _safe(name):
             raise RefusedError(where, f"names {name!r}, a path outside the folder, inside .git, or its own", fix)
-    return Manifest(files=files, previous=previous, complete=complete)
+    return Manifest(files=files, previous=previous, complete=complete, record=doc.get("vendored"))
 
 
 def _check_root(out: Path, display: str) -> None:
@@ -231,11 +236,12 @@ def _headed_files(out: Path) -> list[str]:
     return found
 
 
-def plan(out: Path, files: dict[str, str], display: str, legacy_owner: bool = False) -> Plan:
+def plan(out: Path, files: dict[str, str], display: str, legacy_owner: bool = False, record: object = None) -> Plan:
     """Decide every write, removal and refusal for making chatspec's files in `out` equal `files`.
 
     legacy_owner: without a manifest, `out` was owned whole by an older chatspec, so
     files carrying the generated-file header that are no longer produced may be removed.
+    record: what the manifest records beside the files (Manifest.record).
     """
     for path in files:
         if not _safe(path):
@@ -244,7 +250,7 @@ def plan(out: Path, files: dict[str, str], display: str, legacy_owner: bool = Fa
     data = {p: t.encode("utf-8") for p, t in sorted(files.items())}
     result = Plan(data=data)
     result.manifest = manifest = read_manifest(out, display)
-    result.manifest_text = _manifest_text({p: _sha(b) for p, b in data.items()})
+    result.manifest_text = _manifest_text({p: _sha(b) for p, b in data.items()}, record=record)
     try:
         result.manifest_current = (out / MANIFEST).read_text(encoding="utf-8") == result.manifest_text
     except (OSError, UnicodeDecodeError):
@@ -416,14 +422,16 @@ def changes(out: Path, files: dict[str, str], display: str = "generated", legacy
     return result.write, result.remove
 
 
-def write_tree(out: Path, files: dict[str, str], display: str = "generated", legacy_owner: bool = True) -> tuple[list[str], list[str]]:
+def write_tree(
+    out: Path, files: dict[str, str], display: str = "generated", legacy_owner: bool = True, record: object = None
+) -> tuple[list[str], list[str]]:
     """Make chatspec's files in `out` equal `files`; nothing else in `out` is touched.
 
     Returns (paths written, paths removed); the manifest is listed among the written
     paths when its content changed. Raises RefusedError, before touching anything,
     when a path chatspec needs holds something that is not its own.
     """
-    result = plan(out, files, display, legacy_owner)
+    result = plan(out, files, display, legacy_owner, record)
     if result.refused:
         raise _refusal(result.refused, display)
     folders = {"/".join(p.split("/")[:-1]) for p in [*result.data, *result.remove, MANIFEST]}
@@ -432,7 +440,8 @@ def write_tree(out: Path, files: dict[str, str], display: str = "generated", leg
         return [], []
     if result.write or result.remove:
         previous = {p: [_sha(b)] for p, b in result.before.items()}
-        _write_file(out, MANIFEST, _manifest_text({p: _sha(b) for p, b in result.data.items()}, previous).encode("utf-8"))
+        intent = _manifest_text({p: _sha(b) for p, b in result.data.items()}, previous, record)
+        _write_file(out, MANIFEST, intent.encode("utf-8"))
     for path in result.write:
         _write_file(out, path, result.data[path])
     for path in result.remove:
@@ -452,14 +461,19 @@ def _text(data: bytes | None) -> list[str] | None:
 
 
 def unified_diff(
-    out: Path, files: dict[str, str], display: str = "generated", legacy_owner: bool = True, diff_prefix: str | None = None
+    out: Path,
+    files: dict[str, str],
+    display: str = "generated",
+    legacy_owner: bool = True,
+    diff_prefix: str | None = None,
+    record: object = None,
 ) -> str:
     """What `write_tree` would change or refuse, as a unified diff; the user's files are ignored.
 
     Paths are shown under diff_prefix (default: display), e.g. "generated/python/..." or,
     for a vendored folder, relative to that folder.
     """
-    result = plan(out, files, display, legacy_owner)
+    result = plan(out, files, display, legacy_owner, record)
     prefix = display if diff_prefix is None else diff_prefix
 
     def shown(path: str) -> str:

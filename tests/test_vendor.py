@@ -444,15 +444,15 @@ def test_a_folder_with_a_manifest_of_its_own_is_never_taken_for_an_older_chatspe
 
 def test_formats_bring_only_their_own_kept_earlier_majors() -> None:
     from generator.load import LoadedSpec
-    from generator.vendor import _earlier_major_of
+    from generator.vendor import _kept_beside
 
     def spec(format_id: str, path: str) -> LoadedSpec:
         return LoadedSpec(format_id, path, {}, (), ())
 
     wanted = {"chat_modality", "droidlet_chat"}
-    assert _earlier_major_of(spec("droidlet_chat_v1", "specs/droidlet_chat/history/1.0.0/spec.json"), wanted)
-    assert not _earlier_major_of(spec("chat_modality_verbose", "specs/chat_modality_verbose/spec.json"), wanted)
-    assert not _earlier_major_of(spec("chat_modality_v2", "specs/chat_modality_v2/spec.json"), wanted)
+    assert _kept_beside(spec("droidlet_chat_v1", "specs/droidlet_chat/history/1.0.0/spec.json"), wanted)
+    assert not _kept_beside(spec("chat_modality_verbose", "specs/chat_modality_verbose/spec.json"), wanted)
+    assert not _kept_beside(spec("chat_modality_v2", "specs/chat_modality_v2/spec.json"), wanted)
 
 
 def test_a_temporary_file_of_a_live_run_is_left_alone_and_a_dead_ones_removed(tmp_path: Path) -> None:
@@ -513,3 +513,211 @@ def test_a_vendor_killed_at_a_rename_is_reported_by_check_and_the_next_run_leave
     assert _chatspec(*args).returncode == 0
     assert not [p for p in out.rglob("*chatspec-tmp")], "the next run removes it"
     assert _chatspec(*args, "--check").returncode == 0
+
+
+# --- One folder, formats vendored in separate runs (issue 32 item 7) ----------------------------------------
+
+_NAMES = {"go": ("--module", "example.com/acme/chat"), "python": ("--package", "acme_chat"), "typescript": ("--package", "@acme/chat")}
+
+
+def _vendor_into(out: Path, lang: str, *extra: str, root: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return run_chatspec(root, "vendor", "--lang", lang, *_NAMES[lang], "--out", str(out), *extra)
+
+
+def _record(folder: Path) -> dict[str, object]:
+    record: dict[str, object] = json.loads((folder / MANIFEST).read_text())["vendored"]
+    return record
+
+
+@pytest.mark.skipif(not go_available(), reason="Go is not installed: the Go checks did not run")
+def test_go_formats_vendored_in_separate_runs_share_one_module_that_builds(tmp_path: Path) -> None:
+    out = tmp_path / "chat"
+    for formats in ("chat_event", "droidlet_chat"):
+        done = _vendor_into(out, "go", "--formats", formats)
+        assert done.returncode == 0, done.stderr
+    # The second run kept the first's package (it removed it, and `go build` failed on the import).
+    assert "(9 written, 0 removed); it holds chat_event 1.0.0, droidlet_chat 2.0.0, droidlet_chat_v1 1.0.0" in done.stdout, done.stdout
+    record = _record(out)
+    assert record["lang"] == "go" and record["name"] == "example.com/acme/chat"
+    formats = record["formats"]
+    assert isinstance(formats, dict) and list(formats) == ["chat_event", "droidlet_chat", "droidlet_chat_v1"]
+    assert formats["chat_event"] == {"version": "1.0.0", "files": ["chatevent/behaviour.go", "chatevent/chatevent.go",
+                                                                   "chatevent/fuzz_test.go", "chatevent/validate.go"]}
+    owned = {f for entry in formats.values() for f in entry["files"]}
+    shared = set(json.loads((out / MANIFEST).read_text())["files"]) - owned
+    assert {"go.mod", "CHATSPEC.md"} <= shared and all(p.startswith("internal/") for p in shared - {"go.mod", "CHATSPEC.md"})
+    (out / "app").mkdir()
+    (out / "app" / "main.go").write_text('package main\n\nimport (\n\t"fmt"\n\n\t"example.com/acme/chat/chatevent"\n'
+                                         '\t"example.com/acme/chat/droidletchat"\n)\n\nfunc main() {\n'
+                                         '\tfmt.Println(chatevent.FormatID, droidletchat.FormatID)\n}\n')
+    for command in (["build", "./..."], ["vet", "./..."], ["run", "./app"]):
+        ran = subprocess.run(["go", *command], cwd=out, capture_output=True, text=True, env=GO_ENV)
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert ran.stdout == "chat_event droidlet_chat\n"
+    # The stub names the command that vendors the folder's formats in one run; either run again changes nothing.
+    assert "--out <dir> --formats chat_event,droidlet_chat\n" in (out / "CHATSPEC.md").read_text()
+    assert "(0 written, 0 removed)" in _vendor_into(out, "go", "--formats", "chat_event").stdout
+    assert _vendor_into(out, "go", "--formats", "droidlet_chat", "--check").returncode == 0
+    # --drop takes a format (and the earlier majors it brought) out; the module still builds.
+    done = _vendor_into(out, "go", "--drop", "droidlet_chat")
+    # Written: the stub (its table and command) and the manifest.
+    assert done.returncode == 0 and "(2 written, 7 removed); it holds chat_event 1.0.0\n" in done.stdout, done.stdout
+    assert not (out / "droidletchat").exists() and not (out / "droidletchatv1").exists()
+    assert list(_record(out)["formats"]) == ["chat_event"]  # type: ignore[call-overload]
+    (out / "app" / "main.go").unlink()
+    ran = subprocess.run(["go", "build", "./..."], cwd=out, capture_output=True, text=True, env=GO_ENV)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+def test_python_formats_vendored_in_separate_runs_are_one_importable_package(tmp_path: Path) -> None:
+    for formats in ("structured_conversation", "chat_event"):
+        done = _vendor_into(tmp_path, "python", "--formats", formats)
+        assert done.returncode == 0, done.stderr
+    code = ("from acme_chat import FORMATS, chat_event, structured_conversation\n"
+            "print(sorted(FORMATS), chat_event.FORMAT_ID, structured_conversation.FORMAT_ID)")
+    ran = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, cwd=tmp_path, env={"PYTHONPATH": str(tmp_path)})
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout == "['chat_event', 'structured_conversation'] chat_event structured_conversation\n"
+    assert list(_record(tmp_path / "acme_chat")["formats"]) == ["chat_event", "structured_conversation"]  # type: ignore[call-overload]
+
+
+@pytest.mark.parametrize(("first", "second", "expected"), [
+    (("go", "--module", "example.com/a"), ("go", "--module", "example.com/b"),
+     "{out}: holds chat_event vendored as --module example.com/a; one folder is one module\n"
+     "  hint: vendor with --module example.com/a to add formats to it, or into another folder\n"),
+    (("go", "--module", "example.com/a"), ("typescript", "--package", "@acme/chat"),
+     "{out}: holds the go code of chat_event, vendored by chatspec; one folder holds one language\n"
+     "  hint: vendor --lang typescript into a folder of its own\n"),
+])
+def test_a_second_run_with_another_name_or_language_is_refused_and_changes_nothing(
+        tmp_path: Path, first: tuple[str, ...], second: tuple[str, ...], expected: str) -> None:
+    out = tmp_path / "chat"
+    done = _chatspec("vendor", "--lang", first[0], *first[1:], "--out", str(out), "--formats", "chat_event")
+    assert done.returncode == 0, done.stderr
+    before = _hashes(out)
+    done = _chatspec("vendor", "--lang", second[0], *second[1:], "--out", str(out), "--formats", "structured_conversation")
+    assert (done.returncode, done.stderr) == (2, "chatspec: " + expected.format(out=out))
+    assert _hashes(out) == before
+
+
+def test_drop_names_only_formats_the_folder_holds_and_not_one_it_vendors(tmp_path: Path) -> None:
+    assert _vendor_into(tmp_path, "go", "--formats", "chat_event,droidlet_chat").returncode == 0
+    done = _vendor_into(tmp_path, "go", "--drop", "chat_evnt")
+    assert (done.returncode, done.stderr) == (2, "chatspec: --drop chat_evnt: the folder holds no such format (did you mean 'chat_event'?)\n"
+                                                 "  hint: drop some of the formats it holds: chat_event, droidlet_chat, droidlet_chat_v1\n")
+    done = _vendor_into(tmp_path, "go", "--formats", "chat_event", "--drop", "chat_event")
+    assert done.returncode == 2 and "--drop chat_event: names formats --formats vendors" in done.stderr
+    done = _vendor_into(tmp_path, "go", "--drop", "chat_event,droidlet_chat")
+    assert done.returncode == 2 and "would leave no format in the folder" in done.stderr
+
+
+def _project(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "specs", tmp_path / "specs")
+    return tmp_path
+
+
+def _bump_chat_event(project: Path, change: Callable[[dict], None], *to: str) -> None:  # type: ignore[type-arg]
+    path = project / "specs" / "chat_event" / "spec.json"
+    document = json.loads(path.read_text())
+    change(document)
+    path.write_text(json.dumps(document, indent=2))
+    done = run_chatspec(project, "bump", "chat_event", *to)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_format_another_run_vendored_stays_at_its_version_until_it_is_vendored_again(tmp_path: Path) -> None:
+    project, out = _project(tmp_path / "p"), tmp_path / "chat"
+    assert _vendor_into(out, "python", "--formats", "chat_event", root=project).returncode == 0
+    first = (out / "acme_chat" / "chat_event.py").read_text()
+    _bump_chat_event(project, lambda d: d["$defs"]["Message"]["properties"].__setitem__("weight", {"type": "integer"}))
+    done = _vendor_into(out, "python", "--formats", "structured_conversation", root=project)
+    assert done.returncode == 0 and "it holds chat_event 1.0.0, structured_conversation 1.0.0" in done.stdout, done.stdout + done.stderr
+    # Made from the 1.0.0 snapshot, which its header names; nothing else changed.
+    kept = (out / "acme_chat" / "chat_event.py").read_text()
+    assert kept.replace("specs/chat_event/history/1.0.0/spec.json", "specs/chat_event/spec.json") == first
+    assert "| `chat_event` | 1.0.0 | `specs/chat_event/history/1.0.0/spec.json` |" in (out / "acme_chat" / "CHATSPEC.md").read_text()
+    done = _vendor_into(out, "python", "--formats", "chat_event", root=project)
+    assert done.returncode == 0 and "it holds chat_event 1.1.0, structured_conversation 1.0.0" in done.stdout, done.stdout
+    assert 'VERSION: Final = "1.1.0"' in (out / "acme_chat" / "chat_event.py").read_text()
+
+
+def test_a_held_format_that_moved_to_a_new_major_is_refused_until_vendored_again(tmp_path: Path) -> None:
+    project, out = _project(tmp_path / "p"), tmp_path / "chat"
+    assert _vendor_into(out, "python", "--formats", "chat_event", root=project).returncode == 0
+    _bump_chat_event(project, lambda d: d["$defs"]["ChatEvent"]["properties"].pop("output_format"), "--to", "major")
+    done = _vendor_into(out, "python", "--formats", "structured_conversation", root=project)
+    assert (done.returncode, done.stderr) == (2, "chatspec: specs/chat_event/spec.json: at /x-version: the vendored folder holds chat_event "
+                                                 "1.0.0, but chat_event is at 2.0.0 now: 1.x is kept as chat_event_v1\n"
+                                                 "  hint: vendor it again to move to 2.0.0: add --formats chat_event, or drop it: --drop chat_event\n")
+
+
+def test_a_retired_major_the_folder_holds_is_dropped_with_a_note(tmp_path: Path) -> None:
+    project, out = _project(tmp_path / "p"), tmp_path / "chat"
+    shutil.rmtree(project / "specs" / "droidlet_chat" / "behaviour")  # its upgrade code imports droidlet_chat_v1
+    assert _vendor_into(out, "python", "--formats", "droidlet_chat", root=project).returncode == 0
+    assert (out / "acme_chat" / "droidlet_chat_v1.py").is_file()
+    assert run_chatspec(project, "retire", "droidlet_chat", "1").returncode == 0
+    done = _vendor_into(out, "python", "--formats", "chat_event", root=project)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ("chatspec: note: droidlet_chat_v1 (1.0.0) is retired (specs/droidlet_chat/history/lock.json): "
+                           "its files are removed\n")
+    assert not (out / "acme_chat" / "droidlet_chat_v1.py").exists() and (out / "acme_chat" / "droidlet_chat.py").is_file()
+
+
+def test_a_folder_vendored_before_the_manifest_recorded_its_formats_keeps_them(tmp_path: Path) -> None:
+    # Its manifest lists the files only; what it holds is read from its CHATSPEC.md.
+    assert _vendor_into(tmp_path, "go", "--formats", "chat_event").returncode == 0
+    manifest = json.loads((tmp_path / MANIFEST).read_text())
+    del manifest["vendored"]
+    (tmp_path / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+    done = _vendor_into(tmp_path, "go", "--formats", "structured_conversation")
+    assert done.returncode == 0 and "it holds chat_event 1.0.0, structured_conversation 1.0.0" in done.stdout, done.stdout
+    assert (tmp_path / "chatevent" / "chatevent.go").is_file()
+
+
+
+@pytest.mark.parametrize("vendored", [
+    "go", {"lang": "go", "name": "example.com/acme/chat"}, {"lang": "go", "name": "example.com/acme/chat", "formats": ["chat_event"]},
+    {"lang": "go", "name": "example.com/acme/chat", "formats": {"../../etc": {"version": "1.0.0"}}},
+    {"lang": "go", "name": "example.com/acme/chat", "formats": {"chat_event": {"version": "../1.0.0"}}},
+    {"lang": "go", "name": "example.com/acme/chat", "formats": {"chat_event": "1.0.0"}},
+])
+def test_a_manifest_whose_record_of_formats_is_unreadable_or_names_paths_is_refused_and_nothing_changes(
+        tmp_path: Path, vendored: object) -> None:
+    assert _vendor_into(tmp_path, "go", "--formats", "chat_event").returncode == 0
+    manifest = json.loads((tmp_path / MANIFEST).read_text())
+    manifest["vendored"] = vendored
+    (tmp_path / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+    before = _hashes(tmp_path)
+    done = _vendor_into(tmp_path, "go", "--formats", "structured_conversation")
+    assert (done.returncode, done.stderr) == (2, f'chatspec: {tmp_path}/{MANIFEST}: records no "vendored" section chatspec can read '
+                                                 "(lang, name, formats)\n  hint: restore the manifest from your version control; "
+                                                 "chatspec writes it\n")
+    assert _hashes(tmp_path) == before
+
+# --- A consumer built from scratch (issue 32 item 3) ---------------------------------------------------------
+
+def test_a_python_project_imports_a_vendored_package_and_mypy_strict_checks_its_use(tmp_path: Path) -> None:
+    app = tmp_path / "app"
+    done = _chatspec("vendor", "--lang", "python", "--package", "acme_chat", "--out", str(app / "src"), "--formats", "chat_event")
+    assert done.returncode == 0, done.stderr
+    (app / "src" / "service").mkdir()
+    (app / "src" / "service" / "__init__.py").write_text("")
+    (app / "src" / "service" / "main.py").write_text(
+        "import sys\n\nfrom acme_chat import chat_event\nfrom acme_chat.chat_event import ChatEvent, ValidationError\n\n\n"
+        "def role_of(text: str) -> str:\n    event: ChatEvent = chat_event.parse_chat_event_from_json(text)\n    return event.role\n\n\n"
+        "if __name__ == \"__main__\":\n    try:\n        print(role_of(sys.stdin.read()))\n"
+        "    except ValidationError as error:\n        print([e.path for e in error.errors])\n")
+    example = (format_folders()["chat_event"] / "examples" / "valid" / "content_chunk.json").read_text()
+    for text, printed in ((example, json.loads(example)["role"] + "\n"), ("{}", "['/session_id', '/role']\n")):
+        ran = subprocess.run([sys.executable, "-S", "-m", "service.main"], input=text, capture_output=True, text=True, cwd=app,
+                             env={"PYTHONPATH": str(app / "src")})
+        assert (ran.returncode, ran.stdout) == (0, printed), ran.stderr
+    # The package is typed (py.typed): mypy --strict checks the project's use of it, and finds a misuse.
+    mypy = [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "src"]
+    checked = subprocess.run(mypy, capture_output=True, text=True, cwd=app)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    (app / "src" / "service" / "wrong.py").write_text("from acme_chat.chat_event import ChatEvent\n\n\n"
+                                                      "def size(event: ChatEvent) -> int:\n    return event.role\n")
+    checked = subprocess.run(mypy, capture_output=True, text=True, cwd=app)
+    assert checked.returncode == 1 and 'src/service/wrong.py:5: error: Incompatible return value type (got "str", expected "int")' in checked.stdout

@@ -55,6 +55,9 @@ class Vendoring:
     options: Callable[[str], Options]  # the options that make the target spell that name
     subtree: Callable[[str], str]  # the folder under generated/ that is vendored, e.g. "python/acme_chat/"
     folder: Callable[[Path, str], Path]  # where the files land, given --out and the name
+    # What the vendored copy ships beside the rendered files, made from them, given the project root: {path: (text,
+    # the rendered file it is made from, whose format owns it)}; e.g. TypeScript's dist/*.js compiled by tsc. None: nothing.
+    build: Callable[[dict[str, str], Path], dict[str, tuple[str, str]]] | None = None
 
 
 class Target(ABC):
