@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from pathlib import Path
 
 from generator import ir
 from generator.behaviour import Behaviour
@@ -17,7 +18,7 @@ from generator.options import DEFAULT_TYPESCRIPT_PACKAGE, Options
 from generator.targets.base import Context, Description, Target, Vendoring
 from generator.write import RefusedError
 
-TYPESCRIPT_VERSION = "5.6.3"  # the compiler package.json names; the Makefile installs the same
+TYPESCRIPT_VERSION = "5.6.3"  # the compiler vendor builds dist/ with (compile.py); the Makefile installs the same
 BASE = "typescript"
 
 # Globals the generated modules name and the runtime types they re-export: a definition
@@ -82,9 +83,7 @@ def shared_package_files(formats: list[ir.Format], package: str) -> dict[str, st
     from generator.render import header, render
 
     return {
-        f"{BASE}/package.json": render(
-            "typescript/package.json.j2", package=package, header=header(None), typescript_version=TYPESCRIPT_VERSION
-        ),
+        f"{BASE}/package.json": render("typescript/package.json.j2", package=package, header=header(None)),
         f"{BASE}/tsconfig.json": render("typescript/tsconfig.json.j2"),
         f"{BASE}/src/runtime.ts": runtime.typescript_runtime(),
         f"{BASE}/src/index.ts": render("typescript/index.ts.j2", header=header(None), ids=[f.id for f in formats]),
@@ -99,6 +98,13 @@ def module_file(fmt: ir.Format, behaviour: Behaviour | None) -> dict[str, str]:
     return {f"{BASE}/src/{fmt.id}.ts": render("typescript/module.ts.j2", m=module_view(fmt, behaviour))}
 
 
+def _compiled(files: dict[str, str], root: Path) -> dict[str, tuple[str, str]]:
+    """dist/: the vendored package's JavaScript and declarations (imported here: it runs tsc, which only vendor needs)."""
+    from generator.targets.typescript.compile import compiled
+
+    return compiled(files, root)
+
+
 class TypeScriptTarget(Target):
     name = "typescript"
     behaviour = ("typescript", ".ts")
@@ -108,7 +114,8 @@ class TypeScriptTarget(Target):
         check=check_package,
         options=lambda name: Options(typescript_package=name),
         subtree=lambda name: f"{BASE}/",
-        folder=lambda out, name: out,  # --out is the package root (package.json, src/)
+        folder=lambda out, name: out,  # --out is the package root (package.json, src/, dist/)
+        build=lambda files, root: _compiled(files, root),
     )
 
     # Properties are the wire names themselves (quoted where they are no identifiers), so a
