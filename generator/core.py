@@ -103,7 +103,7 @@ def generate(
     formats = tuple(lower(s) for s in specs)
     # Checked before any target renders: a spec change that breaks a behaviour's declarations is a SpecError.
     behaviours = resolve_behaviours(specs, formats)
-    schemas = {f.id: export(f, s.document) for s, f in zip(specs, formats)}
+    schemas = {f.id: export(f) for f in formats}
     for spec, fmt in zip(specs, formats):
         check_examples(spec, fmt, schemas[fmt.id])
     wanted = [t for t in REGISTRY if t.name in set(targets)]
@@ -279,8 +279,8 @@ def context(
         behaviours = resolve_behaviours(specs, formats)
     ctx = Context(
         formats=formats,
-        schemas=schemas if schemas is not None else {f.id: export(f, s.document) for s, f in zip(specs, formats)},
-        plain_schemas={f.id: export(f, s.document, with_rules=False) for s, f in zip(specs, formats)},
+        schemas=schemas if schemas is not None else {f.id: export(f) for f in formats},
+        plain_schemas={f.id: export(f, with_rules=False) for f in formats},
         options=options,
         history=history or {},
         behaviours=behaviours,
