@@ -8,7 +8,7 @@
 import * as rt from "./runtime.js";
 import type { DateTimeString, JsonData } from "./runtime.js";
 
-export { ValidationError } from "./runtime.js";
+export { ValidationError, toDate } from "./runtime.js";
 export type { DateTimeString, ErrorDetail, JsonData } from "./runtime.js";
 
 export const FORMAT_ID = "constraints";
