@@ -57,7 +57,9 @@ examples:
 environment:
   CHATSPEC_CACHE=off                     run without the cache ($XDG_CACHE_HOME/chatspec, ~/.cache/chatspec)
   CHATSPEC_CACHE_DIR=DIR                 keep the cache in DIR
-  CHATSPEC_CACHE_MAX_MB=N                trim the cache back when past N MB (a whole number; default 256)"""
+  CHATSPEC_CACHE_MAX_MB=N                trim the cache back when past N MB (a whole number; default 256)
+  CHATSPEC_TSC=FILE                      the pinned tsc (its bin/tsc) vendor --lang typescript compiles dist/ with
+                                         (default: build/npm-ts of --root, then tsc on PATH)"""
 
 
 def _parser(vendor_options: bool = True) -> argparse.ArgumentParser:

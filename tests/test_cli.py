@@ -425,7 +425,7 @@ def test_help_names_every_environment_variable_chatspec_reads_with_its_default()
 
     top = _bare("--help").stdout
     read = {name for source in (ROOT / "generator").rglob("*.py") for name in re.findall(r"CHATSPEC_[A-Z_]+", source.read_text(encoding="utf-8"))}
-    assert read == {"CHATSPEC_CACHE", "CHATSPEC_CACHE_DIR", "CHATSPEC_CACHE_MAX_MB"}
+    assert read == {"CHATSPEC_CACHE", "CHATSPEC_CACHE_DIR", "CHATSPEC_CACHE_MAX_MB", "CHATSPEC_TSC"}
     for name in read:
         assert f"\n  {name}=" in top, name
     assert f"default {cache.LIMIT_MB})" in top

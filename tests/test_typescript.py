@@ -149,15 +149,15 @@ def test_hostile_bytes_get_the_same_verdicts_paths_and_messages_as_python(ts_dis
     _compare(_verdicts(ts_dist, cases), expected, [f"{f} {bytes(b)[:200]!r}" for f, b, _ in cases])
 
 
-def test_the_makefile_installs_the_typescript_the_package_names() -> None:
+def test_the_makefile_installs_the_typescript_vendor_compiles_with_and_the_package_depends_on_nothing() -> None:
     import re
 
-    from generator.targets.typescript.target import TYPESCRIPT_VERSION
+    from generator.targets.typescript.compile import TYPESCRIPT_VERSION
 
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert re.search(rf"^TYPESCRIPT_VERSION := {re.escape(TYPESCRIPT_VERSION)}$", makefile, re.M)
     package = json.loads((GENERATED / "typescript" / "package.json").read_text(encoding="utf-8"))
-    # No dependencies of any kind: npm installs a file: package's devDependencies into the app that installs it.
+    # Shipped built (vendor compiles dist/): no build script, no compiler to install, nothing to depend on.
     assert not {"dependencies", "devDependencies", "scripts"} & set(package)
     assert package["type"] == "module" and package["types"] == "./dist/index.d.ts"
 

@@ -18,7 +18,6 @@ from generator.options import DEFAULT_TYPESCRIPT_PACKAGE, Options
 from generator.targets.base import Context, Description, Target, Vendoring
 from generator.write import RefusedError
 
-TYPESCRIPT_VERSION = "5.6.3"  # the compiler vendor builds dist/ with (compile.py); the Makefile installs the same
 BASE = "typescript"
 
 # Globals the generated modules name and the runtime types they re-export: a definition
