@@ -211,7 +211,9 @@ def test_revendoring_removes_only_its_own_files_that_are_no_longer_produced(tmp_
     assert _chatspec(*both).returncode == 0
     (tmp_path / "chatmodality" / "extra_test.go").write_text("package chatmodality\n")
     (tmp_path / "main.go").write_text("package main\n\nfunc main() {}\n")
-    done = _chatspec(*_vendor_args("go", tmp_path))
+    # A run given chat_event alone keeps chat_modality (vendored by the first); --drop removes it.
+    assert "it holds chat_event 1.0.0, chat_modality " in _chatspec(*_vendor_args("go", tmp_path)).stdout
+    done = _chatspec(*_vendor_args("go", tmp_path), "--drop", "chat_modality")
     assert done.returncode == 0, done.stderr
     assert "removed" in done.stdout and "0 removed" not in done.stdout
     assert sorted(p.name for p in (tmp_path / "chatmodality").iterdir()) == ["extra_test.go"]
