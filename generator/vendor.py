@@ -83,6 +83,15 @@ def vendored_files(
             f"drop some of the formats it holds: {', '.join(held) or 'none'}",
         )
     # A latest major brings its earlier ones (kept releases under its history/): its upgrade code imports them.
+    staying = (set(held) | wanted) - dropped
+    alone = sorted(f for f in dropped if (base := f.rpartition("_v")[0]) in staying and _earlier_major_of(f, {base}))
+    if alone:
+        base, _, major = alone[0].rpartition("_v")
+        raise RefusedError(
+            f"--drop {','.join(alone)}",
+            f"{alone[0]} comes with {base}, which the folder keeps (its upgrade code may import it)",
+            f"drop {base} too (--drop {base}), or retire {major}.x (chatspec retire {base} {major}) and vendor again",
+        )
     chosen = [s for s in specs if s.format_id in wanted or _kept_beside(s, wanted)]
     kept, notes = _kept(root, held, {s.format_id for s in chosen}, wanted | dropped, {s.format_id: s for s in specs})
     every = sorted(chosen + kept, key=_order)

@@ -611,6 +611,12 @@ def test_drop_names_only_formats_the_folder_holds_and_not_one_it_vendors(tmp_pat
     assert done.returncode == 2 and "--drop chat_event: names formats --formats vendors" in done.stderr
     done = _vendor_into(tmp_path, "go", "--drop", "chat_event,droidlet_chat")
     assert done.returncode == 2 and "would leave no format in the folder" in done.stderr
+    # An earlier major goes only with its latest (whose upgrade code imports it); it was a "chatspec bug" ImportError.
+    for extra in ((), ("--formats", "droidlet_chat")):
+        done = _vendor_into(tmp_path, "go", "--drop", "droidlet_chat_v1", *extra)
+        assert (done.returncode, done.stderr) == (2, "chatspec: --drop droidlet_chat_v1: droidlet_chat_v1 comes with droidlet_chat, which "
+                                                     "the folder keeps (its upgrade code may import it)\n  hint: drop droidlet_chat too "
+                                                     "(--drop droidlet_chat), or retire 1.x (chatspec retire droidlet_chat 1) and vendor again\n")
 
 
 def _project(tmp_path: Path) -> Path:
