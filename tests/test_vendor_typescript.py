@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -107,6 +108,12 @@ def test_a_bundler_free_tsc_project_type_checks_its_use_of_the_vendored_package_
         'try { firstTime("{}"); } catch (e) { if (e instanceof ValidationError) console.log(e.errors.map((d) => d.path).join(",")); }\n'
         'console.log(firstTime(process.argv[2] ?? "")?.toISOString());\n')
     (app / "src" / "main.ts").write_text(main)
+    # The README's lines: its package.json dependency is the one installed here, its imports compile (re-exported: used).
+    section = (ROOT / "README.md").read_text().split("### Using a vendored TypeScript package from a web app", 1)[1].split("\n## ", 1)[0]
+    assert "--out web/chat\n" in section and '"dependencies": { "@acme/chat": "file:../chat" }' in section
+    imports = re.findall(r"^```ts\n(.*?)^```", section, re.S | re.M)[0]
+    names = sorted(n.strip().removeprefix("type ") for group in re.findall(r"\{([^}]*)\}", imports) for n in group.split(","))
+    (app / "src" / "readme.ts").write_text(imports + f"\nexport {{ {', '.join(names)} }};\n")
     tsc = ["node", str(TSC), "-p", str(app), "--pretty", "false"]
     done = subprocess.run(tsc, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
