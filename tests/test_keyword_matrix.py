@@ -14,6 +14,7 @@ that model just inside and just past it. From them one spec (format keyword_matr
   fast check (fastValid) and Validate();
 - TypeScript: the exact walk (parse<Model>), the fast path (the root's parse...FromJSON) and
   validate<Root>() of a value built in code;
+- pydantic: model_validate_json;
 - the exported JSON Schema and jsonschema on the spec as written give the same verdicts;
 - the docs state the keyword with its value; the classifier classifies adding it and removing it.
 
@@ -201,7 +202,7 @@ def matrix(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The generated files of the matrix spec and the verdicts of every code path on every case."""
     folder = tmp_path_factory.mktemp("keyword_matrix")
     spec = _load(spec_document(), folder / "project")
-    files = generate([spec], targets=["python", "go", "typescript", "jsonschema", "docs"])
+    files = generate([spec], targets=["python", "go", "typescript", "jsonschema", "docs", "pydantic"])
     built = conformance.build({p: t for p, t in files.items() if p.split("/")[0] in ("python", "go", "typescript")}, [FORMAT], folder / "out")
     cases = _cases()
     payload = [{"model": p.model, "loose": p.loose, "field": p.field, "data": _text(value)}
@@ -211,6 +212,7 @@ def matrix(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                           env={**os.environ, "PYTHONPATH": str(built.folder / "python")})
     assert done.returncode == 0, done.stderr[-4000:]
     found["python"] = json.loads(done.stdout)
+    found["pydantic"] = _run_pydantic(files, payload, folder)
     if built.go_binary is not None:
         found["go"] = _run_go(built.folder / "go", payload, folder)
     if built.ts_dist is not None:
@@ -218,6 +220,33 @@ def matrix(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         assert done.returncode == 0, done.stderr[-4000:]
         found["typescript"] = json.loads(done.stdout)
     return found
+
+
+_PYDANTIC = """
+import json, sys
+import pydantic
+sys.path.insert(0, sys.argv[1])
+from chatformats_pydantic import keyword_matrix as mod
+out = []
+for case in json.load(sys.stdin):
+    try:
+        getattr(mod, case["model"]).model_validate_json(case["data"])
+        out.append({"ok": True, "errors": []})
+    except pydantic.ValidationError as exc:
+        out.append({"ok": False, "errors": [[str(e["loc"]), e["msg"]] for e in exc.errors()]})
+json.dump([{"model_validate_json": v} for v in out], sys.stdout)
+"""
+
+
+def _run_pydantic(files: dict[str, str], payload: list[dict[str, Any]], folder: Path) -> list[dict[str, Any]]:
+    for path, text in files.items():
+        if path.startswith("pydantic/"):
+            (folder / path).parent.mkdir(parents=True, exist_ok=True)
+            (folder / path).write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", _PYDANTIC, str(folder / "pydantic")], input=json.dumps(payload), capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-4000:]
+    result: list[dict[str, Any]] = json.loads(done.stdout)
+    return result
 
 
 def _run_go(tree: Path, payload: list[dict[str, Any]], folder: Path) -> list[dict[str, Any]]:
@@ -323,6 +352,11 @@ def test_typescript_exact_walk_fast_path_and_validate_act_on_every_keyword(matri
         pytest.skip("node or the pinned tsc is missing: the TypeScript column of the keyword matrix needs them")
     wrong = _wrong(matrix, "typescript", {"exact walk (parse<Model>)": _expect("exact"), "fast path (parse...FromJSON)": _expect("fromJSON"),
                                           "validate()": _expect("validate")})
+    assert not wrong, f"{len(wrong)} wrong:\n" + "\n".join(wrong[:40])
+
+
+def test_the_pydantic_models_act_on_every_keyword(matrix: dict[str, Any]) -> None:
+    wrong = _wrong(matrix, "pydantic", {"model_validate_json": _expect("model_validate_json")})
     assert not wrong, f"{len(wrong)} wrong:\n" + "\n".join(wrong[:40])
 
 
