@@ -199,7 +199,7 @@ def _accepted_keywords(schema: Any) -> set[str]:
 
 
 # lower.py's tables of what it accepts where: they allow a keyword, they do not read it.
-_ACCEPTANCE_TABLES = {"ANNOTATIONS", "_ANNOTATIONS_READ", "KEYWORDS_BY_TYPE", "NOT_LOWERED"}
+_ACCEPTANCE_TABLES = {"ANNOTATIONS", "ANNOTATIONS_READ", "KEYWORDS_BY_TYPE", "NOT_LOWERED"}
 
 
 def _strings(node: ast.AST) -> list[str]:
