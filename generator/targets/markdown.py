@@ -26,7 +26,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from generator import invisible, ir
+from generator import invisible, ir, messages
 from generator.behaviour import Behaviour, docs_text
 from generator.export import schema_text
 from generator.naming import go_package
@@ -180,6 +180,67 @@ def md_json(value: object, in_table: bool = False) -> str:
     return md_code(json_text(value), in_table)
 
 
+# A message template's placeholders, read as the generated code reads them ("{{" is a literal "{").
+_PLACEHOLDER = re.compile(r"\{\{|\{(index|field|value)\}")
+
+
+# What each placeholder of a message stands for, as the generated code fills it in.
+_PLACEHOLDERS = {
+    "index": "the 0-based index of the nearest array item holding the value (empty outside any array)",
+    "field": "the key the check is about: an unknown key, a map's key, or the field holding the object",
+    "value": "the value itself (text as it is, anything else as JSON)",
+}
+
+
+def md_message(template: str, field: str | None = None, pattern: re.Pattern[str] = _PLACEHOLDER) -> str:
+    """A check's message as the generated code reports it, for a table cell or a line.
+
+    Limits were filled in at load; {field} is filled in here where the check knows it (a missing
+    field, a field's own value); what only the checked value tells ({index}, {value}, an unknown
+    key, the key of a map) is a placeholder, shown as <var>index</var>."""
+    parts: list[tuple[str, bool]] = []  # (text, is a placeholder)
+    at = 0
+    for found in pattern.finditer(template):
+        parts.append((template[at : found.start()], False))
+        name = found.group(1)
+        parts.append(("{", False) if name is None else (field, False) if name == "field" and field is not None else (name, True))
+        at = found.end()
+    parts.append((template[at:], False))
+    if not any(placeholder for _, placeholder in parts):
+        return md_code("".join(text for text, _ in parts), True)
+    shown = (invisible.shown(text.replace("\n", "\\n").replace("\r", "\\r")) for text, _ in parts)
+    # Markdown still parses inside inline HTML, so its syntax goes in as entities.
+    return (
+        "<code>"
+        + "".join(
+            f"<var>{text}</var>" if placeholder else "".join(_CODE_ENTITIES.get(ch, ch) for ch in text)
+            for text, (_, placeholder) in zip(shown, parts)
+        )
+        + "</code>"
+    )
+
+
+# The words a changelog line puts in code: a definition's field (Message.tool_call_id, RenderMedia.content-type)
+# or a snake_case name (allowed_when, content_type). Prose words never break; these never break inside a word.
+_CHANGE_NAME = re.compile(r"(?<![\w.-])[A-Za-z_][\w-]*[._-][\w-]*\w(?![\w-])")
+
+
+def md_change(text: str) -> str:
+    """One line of a changelog: prose, with the names it mentions as code."""
+    out, at = [], 0
+    for found in [*_CHANGE_NAME.finditer(text), None]:
+        out.append(_prose(text[at : found.start() if found else len(text)]))
+        if found:
+            out.append(md_decl(found.group()))
+            at = found.end()
+    return "".join(out).strip()
+
+
+def _prose(text: str) -> str:
+    """md_inline of prose beside code, keeping a space at either end (md_inline folds it away)."""
+    return (" " if text[:1].isspace() else "") + md_inline(text) + (" " if text[-1:].isspace() and text.strip() else "")
+
+
 def anchor(name: str) -> str:
     """The id GitHub and mkdocs both give a heading that is a definition name (e.g. "ChatInput" -> "chatinput")."""
     return re.sub(r"[^a-z0-9_-]", "", name.lower())
@@ -188,6 +249,63 @@ def anchor(name: str) -> str:
 def mermaid_name(text: str) -> str:
     """A member name Mermaid shows as it is: only [A-Za-z0-9_], never wrapped in _ (Mermaid's emphasis)."""
     return re.sub(r"[^A-Za-z0-9_]", "_", text).strip("_") or "_"
+
+
+def json_kind(t: ir.TypeRef) -> str:
+    """The JSON type a value of the type has, as messages.TYPE_MESSAGES names it (a union by JSON type has none: "")."""
+    match t:
+        case ir.StringType() | ir.DateTimeType() | ir.BytesType():
+            return "string"
+        case ir.NumericType():
+            return "integer" if t.integer else "number"
+        case ir.BooleanType():
+            return "boolean"
+        case ir.AnyType():
+            return "any"
+        case ir.ListType() | ir.TupleType():
+            return "array"
+        case ir.MapType():
+            return "object"
+        case ir.UnionType():
+            return "object" if t.discriminator is not None else ""
+        case ir.NullableType():
+            return json_kind(t.inner)
+        case ir.Ref():
+            return t.target
+    raise AssertionError(f"the docs have no JSON type for the type kind {t.kind!r}")
+
+
+def default_message(t: ir.TypeRef, keyword: str) -> str:
+    """The message a type's "type" or "int64" check has unless a spec sets its own."""
+    return messages.DEFAULTS["int64"] if keyword == "int64" else messages.TYPE_MESSAGES.get(json_kind(t), "")
+
+
+# How the page names each JSON type in its table of wrong-type messages (and the int64 range check).
+_WRONG_TYPE = {
+    "string": "not a string (a string, date-time or base64 field)",
+    "integer": "not an integer",
+    "int64": "an integer beyond 64 bits",
+    "number": "not a number",
+    "boolean": "not a boolean",
+    "array": "not an array (a list or a tuple)",
+    "object": "not an object (a model or a map)",
+}
+
+
+def check_limit(t: ir.TypeRef, keyword: str) -> object:
+    """The value a check compares with, shown beside its keyword (e.g. minLength 2), or None."""
+    match keyword:
+        case "prefixItems" if isinstance(t, ir.TupleType):
+            return len(t.items)
+        case "discriminator" if isinstance(t, ir.UnionType):
+            return t.discriminator
+        case "discriminatorValue" if isinstance(t, ir.UnionType):
+            return list(t.tags)
+        case "enum" if isinstance(t, ir.StringType):
+            return list(t.enum or ())
+    attribute = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", keyword).lower()  # minLength -> min_length
+    value = getattr(t, attribute, None)
+    return None if isinstance(value, bool) else value
 
 
 @dataclass(frozen=True)
@@ -209,6 +327,7 @@ class ModelSection:
     fields: tuple[FieldRow, ...]
     closed: bool
     unknown_message: str
+    type_message: str  # a custom message for a value that is not an object, or ""
     rules: tuple[tuple[str, str], ...]  # (what it checks, message)
 
 
@@ -218,7 +337,8 @@ class EnumSection:
     anchor: str
     description: str
     values: tuple[tuple[str, str], ...]  # (value code span, description)
-    messages: tuple[tuple[str, str], ...]
+    outside: str  # the message of a value outside the list
+    type_message: str  # a custom message for a value that is not a string, or ""
 
 
 @dataclass(frozen=True)
@@ -227,7 +347,7 @@ class AliasSection:
     anchor: str
     description: str
     shape: str
-    messages: tuple[tuple[str, str], ...]
+    checks: tuple[tuple[str, str], ...]  # (check, message), as FieldRow.checks
 
 
 class FormatPage:
@@ -275,32 +395,64 @@ class FormatPage:
                 return self.link(t.name)
         raise AssertionError(f"the docs have no JSON shape for the type kind {t.kind!r}")
 
-    def checks(self, t: ir.TypeRef) -> list[tuple[str, str]]:
-        """(check, message) for every constraint on a type, as the generated code reports it."""
-        found: list[tuple[str, str]] = []
+    def checks(self, t: ir.TypeRef, field: str | None, picked: bool = False) -> list[tuple[str, str]]:
+        """(check, message) for every check on a value of the type, its items, values and variants, as the
+        generated code reports it. `field` is the name the code gives {field} there (None: a map's key,
+        known only from the value). A wrong JSON type with the default message is said once per page
+        (type_defaults); `picked`: the value's JSON type picked this union variant, so it has no type check."""
         if isinstance(t, ir.NullableType):
-            return self.checks(t.inner)
-        messages = getattr(t, "messages", {})
-        limits = {
-            "minLength": getattr(t, "min_length", None),
-            "maxLength": getattr(t, "max_length", None),
-            "pattern": getattr(t, "pattern", None),
-            "minItems": getattr(t, "min_items", None),
-            "maxItems": getattr(t, "max_items", None),
-            "minimum": getattr(t, "minimum", None),
-            "maximum": getattr(t, "maximum", None),
-        }
-        for keyword, message in messages.items():
-            if keyword == "type" or keyword == "int64":
-                continue
-            limit = limits.get(keyword)
+            return self.checks(t.inner, field)
+        found: list[tuple[str, str]] = []
+        for keyword, message in getattr(t, "messages", {}).items():
+            if keyword in ("type", "int64") and (picked or message == default_message(t, keyword) or isinstance(t, ir.AnyType)):
+                continue  # (any JSON value has the right type)
+            limit = check_limit(t, keyword)
             shown = f"{keyword}: {md_json(limit, True)}" if limit is not None else keyword
-            found.append((shown, md_code(message, True)))
-        if isinstance(t, ir.ListType):
-            found.extend((f"each item: {c}", m) for c, m in self.checks(t.item))
-        if isinstance(t, ir.MapType):
-            found.extend((f"each value: {c}", m) for c, m in self.checks(t.value))
+            # A union's tag is reported at the tag's key: its {field} is the discriminator.
+            named = t.discriminator if isinstance(t, ir.UnionType) and keyword.startswith("discriminator") else field
+            found.append((shown, md_message(message, named)))
+        match t:
+            case ir.ListType():
+                found += [(f"each item: {c}", m) for c, m in self.checks(t.item, field)]
+            case ir.MapType():
+                found += [(f"each value: {c}", m) for c, m in self.checks(t.value, None)]
+            case ir.TupleType():
+                found += [(f"item {i}: {c}", m) for i, item in enumerate(t.items) for c, m in self.checks(item, field)]
+            case ir.UnionType() if t.json_kinds:
+                found += [
+                    (f"{kind} variant: {c}", m) for kind, v in zip(t.json_kinds, t.variants) for c, m in self.checks(v, field, picked=True)
+                ]
         return found
+
+    def type_defaults(self) -> list[tuple[str, str]]:
+        """(JSON type, message) for each wrong-type check of the format that keeps its default message."""
+        used: dict[str, str] = {}
+
+        def visit(t: ir.TypeRef) -> None:
+            for keyword in ("type", "int64"):
+                message = getattr(t, "messages", {}).get(keyword)
+                if message is not None and message == default_message(t, keyword) and not isinstance(t, ir.AnyType):
+                    used[_WRONG_TYPE[json_kind(t)] if keyword == "type" else _WRONG_TYPE["int64"]] = message
+            for inner in ir.children(t):
+                visit(inner)
+
+        for d in self.fmt.definitions:
+            if isinstance(d, ir.Model):
+                if d.type_message == messages.TYPE_MESSAGES["object"]:
+                    used[_WRONG_TYPE["object"]] = d.type_message
+                for f in d.fields:
+                    visit(f.type)
+            elif isinstance(d, ir.Enum):
+                if d.messages.get("type") == messages.TYPE_MESSAGES["string"]:
+                    used[_WRONG_TYPE["string"]] = d.messages["type"]
+            else:
+                visit(d.type)
+        return [(label, md_message(used[label])) for label in _WRONG_TYPE.values() if label in used]
+
+    def rule_field(self, rule: ir.Rule) -> str | None:
+        """What {field} is in a rule's message: the field the code reports it at, or None for a rule
+        reported at the object (at_least_one_of), whose {field} is the field that holds the object."""
+        return None if rule.kind == "at_least_one_of" else rule.fields[0]
 
     def rule_text(self, rule: ir.Rule) -> str:
         fields = ", ".join(md_code(f, True) for f in rule.fields)
@@ -336,8 +488,8 @@ class FormatPage:
                 default = md_json(f.default, True)
             else:
                 default = "—"
-            checks = [("required", md_code(f.required_message, True))] if f.required else []
-            checks += self.checks(f.type)
+            checks = [("required", md_message(f.required_message, f.wire_name))] if f.required else []
+            checks += self.checks(f.type, f.wire_name)
             rows.append(
                 FieldRow(
                     wire=md_name(f.wire_name),
@@ -355,8 +507,9 @@ class FormatPage:
             description=md_paragraph(model.description),
             fields=tuple(rows),
             closed=model.closed,
-            unknown_message=md_code(model.unknown_message),
-            rules=tuple((self.rule_text(r), md_code(r.message, True)) for r in model.rules),
+            unknown_message=md_message(model.unknown_message),
+            type_message="" if model.type_message == messages.TYPE_MESSAGES["object"] else md_message(model.type_message),
+            rules=tuple((self.rule_text(r), md_message(r.message, self.rule_field(r))) for r in model.rules),
         )
 
     def behaviour(self) -> str:
@@ -398,7 +551,7 @@ class FormatPage:
             case ir.StringType() | ir.DateTimeType() | ir.BytesType():
                 return "string"
             case ir.NumericType():
-                return "number"
+                return "integer" if t.integer else "number"
             case ir.BooleanType():
                 return "boolean"
             case ir.AnyType():
@@ -409,7 +562,7 @@ class FormatPage:
                 return "union"
         raise AssertionError(f"the docs' diagram has no word for the type kind {t.kind!r}")
 
-    def page(self, history: list[dict[str, str]], label: str) -> str:
+    def page(self, history: list[dict[str, object]], label: str) -> str:
         fmt = self.fmt
         models = [self.model_section(m) for m in fmt.models]
         enums = [
@@ -418,7 +571,8 @@ class FormatPage:
                 anchor(e.name),
                 md_paragraph(e.description),
                 tuple((md_json(v, True), md_inline(e.value_descriptions.get(v, ""))) for v in e.values),
-                tuple((k, md_code(m, True)) for k, m in e.messages.items() if k != "type"),
+                md_message(e.messages["enum"]),
+                "" if e.messages["type"] == messages.TYPE_MESSAGES["string"] else md_message(e.messages["type"]),
             )
             for e in fmt.definitions
             if isinstance(e, ir.Enum)
@@ -429,7 +583,7 @@ class FormatPage:
                 anchor(a.name),
                 md_paragraph(a.description),
                 self.json_type(a.type),
-                tuple((k, md_code(m, True)) for k, m in getattr(a.type, "messages", {}).items() if k != "type"),
+                tuple(self.checks(a.type, None)),
             )
             for a in fmt.definitions
             if isinstance(a, ir.Alias)
@@ -443,8 +597,10 @@ class FormatPage:
             )
             for case in fmt.invalid_examples
         ]
+        sections = repr((models, enums, aliases))
         return render(
             "markdown/format.md.j2",
+            placeholders=[(name, meaning) for name, meaning in _PLACEHOLDERS.items() if f"<var>{name}</var>" in sections],
             header=html_comment(header(fmt.source, self.behaviour_set.source("docs") if self.behaviour_set else None)),
             fmt=fmt,
             format_id=md_code(fmt.id),
@@ -457,6 +613,7 @@ class FormatPage:
             enums=enums,
             aliases=aliases,
             diagram=self.diagram(),
+            type_defaults=self.type_defaults(),
             valid=[(md_inline(name), json_text(data, indent=2)) for name, data in fmt.valid_examples],
             invalid=invalid,
             decisions=[md_paragraph(d) for d in fmt.decisions],
@@ -481,11 +638,11 @@ class DocsTarget(Target):
 
     def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
         (label,) = self.format_inputs(fmt, ctx)
-        rows = [
+        rows: list[dict[str, object]] = [
             {
                 "version": md_inline(str(h["version"])),
                 "class": md_inline(str(h["class"])),
-                "changes": "; ".join(md_inline(str(c)) for c in h["changes"]) or "first release",  # type: ignore[attr-defined]
+                "changes": [md_change(str(c)) for c in h["changes"]],  # type: ignore[attr-defined]
             }
             for h in ctx.history.get(fmt.id, [])
         ]
@@ -511,13 +668,22 @@ class DocsTarget(Target):
         files["mkdocs.yml"] = render("markdown/mkdocs.yml.j2", header=header(None), nav=nav)
         files["docs/assets/chatspec.css"] = render("markdown/chatspec.css.j2", header=header(None))
         files["docs/assets/mermaid-init.js"] = render("markdown/mermaid-init.js.j2", header=header(None))
+        # Beside mkdocs.yml, outside docs/: mkdocs would copy a file of docs/ into the site.
+        files["mkdocs_hooks.py"] = render("markdown/hooks.py.j2", header=header(None))
         # mkdocs reads docs/templates/ as theme files only (its default exclude_docs leaves the folder out of the site).
         files["docs/templates/main.html"] = render("markdown/theme-main.html.j2", header=header(None))
         return files
 
     def shared_files(self, options: object) -> frozenset[str]:
         return frozenset(
-            {"docs/index.md", "docs/assets/mermaid-init.js", "docs/assets/chatspec.css", "docs/templates/main.html", "mkdocs.yml"}
+            {
+                "docs/index.md",
+                "docs/assets/mermaid-init.js",
+                "docs/assets/chatspec.css",
+                "docs/templates/main.html",
+                "mkdocs.yml",
+                "mkdocs_hooks.py",
+            }
         )
 
 
