@@ -278,6 +278,7 @@ def test_site_renders_in_a_browser(site: Path, site_reports: dict[int, dict[str,
     index = site_reports[1280]["index.html"]["dom"]
     for fmt in FORMATS:
         assert f'href="{fmt}.html"' in index, f"the index does not list {fmt}"
+    assert 'href="spec-language.html"' in index, "the index does not link the spec language"
     for fmt in FORMATS:
         page = site_reports[1280][f"{fmt}.html"]["dom"]
         models = lower(load_spec(FOLDERS[fmt], ROOT, format_id=fmt)).models
@@ -415,14 +416,14 @@ def _fits(reports: dict[int, dict[str, dict[str, Any]]]) -> None:
 
 def test_at_1280_and_390_px_no_table_scrolls_sideways_and_no_identifier_breaks(site_reports: dict[int, dict[str, dict[str, Any]]]) -> None:
     assert set(site_reports) == set(WIDTHS)
-    assert set(site_reports[390]) >= {"index.html", *(f"{fmt}.html" for fmt in FORMATS)}
+    assert set(site_reports[390]) >= {"index.html", "spec-language.html", *(f"{fmt}.html" for fmt in FORMATS)}
     _fits(site_reports)
 
 
 def test_navigation_labels_are_unique(site_reports: dict[int, dict[str, dict[str, Any]]]) -> None:
     report = site_reports[1280]["index.html"]
     labels = [label for label in report["nav"] if label]
-    assert len(labels) == len(set(labels)) >= len(FORMATS) + 1, labels
+    assert len(labels) == len(set(labels)) >= len(FORMATS) + 2, labels
     assert {"Droidlet Chat 2.x", "Droidlet Chat 1.x"} <= set(labels)
 
 
@@ -571,7 +572,7 @@ def hostile_reports(hostile_site: Path, tmp_path_factory: pytest.TempPathFactory
 
 def test_spec_text_with_scripts_runs_nowhere_on_the_built_site(hostile_site: Path, hostile_reports: dict[int, dict[str, dict[str, Any]]]) -> None:
     reports = {f"{name} at {width} px": report for width, pages in hostile_reports.items() for name, report in pages.items()}
-    assert set(hostile_reports[1280]) == {"index.html", "hostile.html", *(f"{case}.html" for case in GOLDEN_CASES)}
+    assert set(hostile_reports[1280]) == {"index.html", "spec-language.html", "hostile.html", *(f"{case}.html" for case in GOLDEN_CASES)}
     for name, report in reports.items():
         assert report["flag"] is None, f"{name}: a payload from the spec ran (flag {report['flag']})"
         assert not report["injected"], f"{name}: spec text became HTML: {report['injected']}"

@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from generator import invisible, ir, messages
+from generator import cache, invisible, ir, keywords, messages
 from generator.behaviour import Behaviour, docs_text
 from generator.export import schema_text
 from generator.naming import go_package
-from generator.render import header, render
+from generator.render import TEMPLATES, header, render
 from generator.targets.base import Context, Description, Target
 
 # Characters that open Markdown syntax anywhere in a line (links, emphasis, code,
@@ -624,6 +625,120 @@ class FormatPage:
         )
 
 
+# The placeholders of a default message template: {limit} and {allowed} are filled in at generation.
+TEMPLATE_PLACEHOLDER = re.compile(r"\{\{|\{(index|field|value|limit|allowed)\}")
+
+
+def md_text(text: str) -> str:
+    """chatspec's own prose (the meta-schema's descriptions): a line, with `code` in backticks kept as code."""
+    return "".join(md_code(part, True) if i % 2 else _prose(part) for i, part in enumerate(re.split(r"`([^`]*)`", text))).strip()
+
+
+@dataclass(frozen=True)
+class KeywordExample:
+    written: str  # what the JSON block is, e.g. "The schema of a field `value`:"
+    text: str  # the example as the spec writes it (JSON)
+    what: str  # the results table's first heading, e.g. "Value"
+    results: tuple[tuple[str, str], ...]  # (value, "accepted" or each error's path and message)
+    fields: tuple[tuple[str, tuple[str, ...]], ...]  # (field, its declaration per code target) of the example's root model
+
+
+@dataclass(frozen=True)
+class KeywordSection:
+    name: str
+    description: str
+    takes: str
+    on: str
+    limits: str
+    messages: tuple[tuple[str, str], ...]
+    keys: tuple[tuple[str, str, str], ...]  # a rule kind's keys: (key, takes, meaning)
+    example: KeywordExample | None
+
+
+def keyword_example(k: keywords.Keyword, code: tuple[Description, ...]) -> KeywordExample | None:
+    example = k.example
+    if example is None:
+        return None
+    wrapped = {n: d for n, d in example.defs.items() if n != keywords.ROOT} if example.wrapped else example.defs
+    if example.document:
+        written, shown = "At the top of the spec:", example.document
+    elif example.wrapped:
+        value = example.defs[keywords.ROOT]["properties"][keywords.VALUE]
+        written, shown = (
+            ("The schema of a field `value`:", value)
+            if not wrapped
+            else ("The schema of a field `value`, and the definitions it names:", {"value": value, "$defs": wrapped})
+        )
+    else:
+        written, shown = "The spec's definitions (the first is the document):", example.defs
+    results = [(md_json(v, True), "accepted") for v in example.inside]
+    results += [
+        (md_json(p["data"], True), "; ".join(f"{md_code(e['path'] or '/', True)}: {md_message(e['message'])}" for e in p["errors"]))
+        for p in example.past
+    ]
+    root = next(iter(example.defs))
+    names = [wire for model, wire in (code[0].fields if code else {}) if model == root]
+    fields = tuple((md_name(wire), tuple(md_decl(d.fields[root, wire]) for d in code)) for wire in names)
+    return KeywordExample(
+        written=md_text(written),
+        text=json_text(shown, indent=2),
+        what="Value" if example.wrapped else "Document",
+        results=tuple(results),
+        fields=fields if not example.document else (),
+    )
+
+
+def spec_language_page(described: Mapping[str, tuple[Description, ...]]) -> str:
+    """generated/docs/spec-language.md: every keyword of the meta-schema (generator.keywords)."""
+    sections = []
+    for place, heading, intro in _PLACES:
+        found = []
+        for k in keywords.keywords():
+            if k.place != place:
+                continue
+            code = described.get(k.format_id, ()) if k.example is not None else ()
+            found.append(
+                KeywordSection(
+                    name=md_heading(keyword_heading(k)),
+                    description=md_text(k.description),
+                    takes=md_text(k.takes),
+                    on=", ".join(md_text(o) for o in k.on),
+                    limits=md_text(k.limits),
+                    messages=tuple((_message_key(key, kind), md_message(m, pattern=TEMPLATE_PLACEHOLDER)) for key, kind, m in k.messages),
+                    keys=tuple((md_code(key, True), md_text(t) or "—", md_text(m)) for key, t, m in k.keys),
+                    example=keyword_example(k, code),
+                )
+            )
+        sections.append((found, heading, intro))
+    languages = [d.label for d in next(iter(described.values()), ())]
+    return render(
+        "markdown/spec_language.md.j2",
+        header=header(keywords.SOURCE),
+        sections=sections,
+        languages=languages,
+        messages=[(_message_key(key, kind), md_message(m, pattern=TEMPLATE_PLACEHOLDER)) for key, kind, m in keywords.message_defaults()],
+        fence=lambda text: "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", text)), default=0)),
+    )
+
+
+def keyword_heading(k: keywords.Keyword) -> str:
+    """A keyword's heading: its name, and "(top level)" for the document's ($ref, title and description are a schema's too)."""
+    return f"{k.name} (top level)" if k.place == "document" else k.name
+
+
+def _message_key(key: str, kind: str) -> str:
+    """An x-messages key, with the JSON type its default is for, e.g. `type` (integer)."""
+    return md_code(key, True) + (f" ({md_inline(kind)})" if kind else "")
+
+
+# The spec-language page's sections: (Keyword.place, heading, what its keywords are).
+_PLACES = (
+    ("document", "The document", "The keywords at the top of a spec, beside `$defs`."),
+    ("schema", "Schemas", "The keywords of a schema: a definition of `$defs`, a property, an array's items, a map's values, a variant."),
+    ("rule", "Rules", "The kinds of rule `x-rules` takes, each an object with `kind`, `message` and the keys of its kind."),
+)
+
+
 def first_sentence(text: str) -> str:
     line = " ".join(text.split())
     cut = re.search(r"(?<=[.!?])\s", line)
@@ -663,6 +778,10 @@ class DocsTarget(Target):
             for f in ctx.formats
         ]
         files["docs/index.md"] = render("markdown/index.md.j2", header=header(None), rows=index)
+        # Made from chatspec itself (the meta-schema, the targets' spellings): remembered until chatspec changes.
+        files["docs/spec-language.md"] = cache.memo(
+            "spec-language", [cache.toolkit(TEMPLATES), repr(ctx.options)], lambda: spec_language_page(ctx.keyword_descriptions)
+        )
         # mkdocs puts navigation labels into the HTML of every page as they are: escaped here.
         nav = [(yaml_str(html_text(labels[f.id])), yaml_str(f"{f.id}.md")) for f in ctx.formats]
         files["mkdocs.yml"] = render("markdown/mkdocs.yml.j2", header=header(None), nav=nav)
@@ -678,6 +797,7 @@ class DocsTarget(Target):
         return frozenset(
             {
                 "docs/index.md",
+                "docs/spec-language.md",
                 "docs/assets/mermaid-init.js",
                 "docs/assets/chatspec.css",
                 "docs/templates/main.html",
