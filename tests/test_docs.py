@@ -168,7 +168,7 @@ def test_every_output_is_named_wherever_the_outputs_are_listed() -> None:
     labels = {d.label for d in ctx.descriptions[specs[0].format_id]}
     by_name = {t.name: d.label for t in REGISTRY if (d := t.describe(ctx.formats[0], ctx)) is not None}
     assert labels == set(by_name.values()) >= {"Python", "Go", "TypeScript"}
-    intro = (DOCS / "index.md").read_text(encoding="utf-8").split("\n| ", 1)[0]
+    intro = generate(specs, targets=["docs"])["docs/index.md"].split("\n| ", 1)[0]
     overall = run_chatspec(None, "--help").stdout
     generate_help = " ".join(run_chatspec(None, "generate", "--help").stdout.split())
     vendor_help = " ".join(run_chatspec(None, "vendor", "--help").stdout.split())
