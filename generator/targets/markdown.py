@@ -549,14 +549,8 @@ class FormatPage:
                 return self.short_type(t.value) + "_map"
             case ir.NullableType():
                 return self.short_type(t.inner)
-            case ir.StringType() | ir.DateTimeType() | ir.BytesType():
-                return "string"
-            case ir.NumericType():
-                return "integer" if t.integer else "number"
-            case ir.BooleanType():
-                return "boolean"
-            case ir.AnyType():
-                return "any"
+            case ir.StringType() | ir.DateTimeType() | ir.BytesType() | ir.NumericType() | ir.BooleanType() | ir.AnyType():
+                return json_kind(t)
             case ir.TupleType():
                 return "tuple"
             case ir.UnionType():
