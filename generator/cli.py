@@ -39,8 +39,9 @@ class _Version(argparse.Action):
 DESCRIPTION = """\
 Compile chat-format specs (specs/<format>/spec.json: JSON Schema 2020-12 plus
 chatspec's x- keywords) to Python dataclasses with validators, Go structs with
-validators, exported JSON Schema, pydantic models and Markdown docs, and keep
-each format's versions locked (specs/<format>/history/)."""
+validators, a TypeScript package with types, parsers and validators, exported
+JSON Schema, pydantic models and Markdown docs, and keep each format's versions
+locked (specs/<format>/history/)."""
 
 EPILOG = """\
 examples:
@@ -82,8 +83,8 @@ def _parser(vendor_options: bool = True) -> argparse.ArgumentParser:
     command(
         "generate",
         "write generated/ from specs/ (only changed files)",
-        "Check every spec (and its version lock), then write generated/: python/, go/, jsonschema/, pydantic/ "
-        "and docs/. Only files whose content changed are written; files chatspec no longer produces are removed.",
+        "Check every spec (and its version lock), then write generated/: python/, go/, typescript/, jsonschema/, "
+        "pydantic/ and docs/. Only files whose content changed are written; files chatspec no longer produces are removed.",
     )
     command(
         "check",
@@ -108,7 +109,7 @@ def _parser(vendor_options: bool = True) -> argparse.ArgumentParser:
     vendor = command(
         "vendor",
         "write the generated code of some formats for another repository",
-        "Write the generated Python package or Go module of some formats into another repository, "
+        "Write the generated Python package, Go module or TypeScript package of some formats into another repository, "
         "under its own package name or module path. Only files chatspec vendored are replaced or removed.",
     )
     if vendor_options:
@@ -118,8 +119,9 @@ def _parser(vendor_options: bool = True) -> argparse.ArgumentParser:
         type=Path,
         required=True,
         help=(
-            "go: the module root; python: the folder to hold the package folder, or the package folder itself when its "
-            "last part is the package name (--out src and --out src/acme_chat both write src/acme_chat/). The folder may "
+            "go: the module root; typescript: the package root (package.json, src/); python: the folder to hold the "
+            "package folder, or the package folder itself when its last part is the package name (--out src and --out "
+            "src/acme_chat both write src/acme_chat/). The folder may "
             "hold your own files: chatspec records what it writes in .chatspec-manifest.json and touches nothing else. "
             "A symlinked folder is written through, never replaced"
         ),
