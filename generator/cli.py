@@ -39,9 +39,9 @@ class _Version(argparse.Action):
 DESCRIPTION = """\
 Compile chat-format specs (specs/<format>/spec.json: JSON Schema 2020-12 plus
 chatspec's x- keywords) to Python dataclasses with validators, Go structs with
-validators, a TypeScript package with validators, exported JSON Schema, pydantic
-models and Markdown docs, and keep each format's versions locked
-(specs/<format>/history/)."""
+validators, a TypeScript package with types, parsers and validators, exported
+JSON Schema, pydantic models and Markdown docs, and keep each format's versions
+locked (specs/<format>/history/)."""
 
 EPILOG = """\
 examples:
@@ -134,8 +134,9 @@ def _parser(vendor_options: bool = True) -> argparse.ArgumentParser:
         type=Path,
         required=True,
         help=(
-            "go: the module root; python: the folder to hold the package folder, or the package folder itself when its "
-            "last part is the package name (--out src and --out src/acme_chat both write src/acme_chat/). The folder may "
+            "go: the module root; typescript: the package root (package.json, src/); python: the folder to hold the "
+            "package folder, or the package folder itself when its last part is the package name (--out src and --out "
+            "src/acme_chat both write src/acme_chat/). The folder may "
             "hold your own files: chatspec records what it writes in .chatspec-manifest.json and touches nothing else. "
             "A symlinked folder is written through, never replaced"
         ),

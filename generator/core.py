@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator import behaviour, ir, rendering
+from generator import behaviour, ir, keywords, rendering
 from generator.errors import SpecError, raise_all
 from generator.examples import schema_problems
 from generator.export import export
@@ -142,7 +143,7 @@ def context(
         names={t.name: {f.id: assign_names(f, t.naming) for f in formats} for t in REGISTRY if t.naming is not None},
     )
     if described:
-        ctx = dataclasses.replace(ctx, descriptions=Descriptions(ctx))
+        ctx = dataclasses.replace(ctx, descriptions=Descriptions(ctx), keyword_descriptions=KeywordDescriptions(options))
     return ctx
 
 
@@ -159,7 +160,7 @@ class Descriptions(Mapping[str, tuple[Description, ...]]):
             fmt = next((f for f in self.ctx.formats if f.id == format_id), None)
             if fmt is None:
                 raise KeyError(format_id)
-            self.made[format_id] = tuple(d for d in (t.describe(fmt, self.ctx) for t in REGISTRY) if d is not None)
+            self.made[format_id] = describe(fmt, self.ctx)
         return self.made[format_id]
 
     def __iter__(self) -> Iterator[str]:
@@ -167,6 +168,38 @@ class Descriptions(Mapping[str, tuple[Description, ...]]):
 
     def __len__(self) -> int:
         return len(self.ctx.formats)
+
+
+class KeywordDescriptions(Mapping[str, tuple[Description, ...]]):
+    """The format id of each keyword's example spec -> each code target's description of it: the spec
+    language's "In code". Made when first read (the docs' spec-language page, itself remembered), once
+    per process and options."""
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+
+    def __getitem__(self, format_id: str) -> tuple[Description, ...]:
+        return describe_examples(self.options)[format_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(describe_examples(self.options))
+
+    def __len__(self) -> int:
+        return len(describe_examples(self.options))
+
+
+@functools.cache
+def describe_examples(options: Options) -> dict[str, tuple[Description, ...]]:
+    """Every keyword's example spec (generator.keywords), loaded, lowered, named and described by each code target."""
+    specs = [keywords.example_spec(k) for k in keywords.keywords() if k.example is not None]
+    formats = tuple(lower(s) for s in specs)
+    ctx = context(specs, formats, options, described=False)
+    return {f.id: describe(f, ctx) for f in formats}
+
+
+def describe(fmt: ir.Format, ctx: Context) -> tuple[Description, ...]:
+    """Each code target's description of the format (how it spells every field), in registry order."""
+    return tuple(d for d in (t.describe(fmt, ctx) for t in REGISTRY) if d is not None)
 
 
 def ir_json(fmt: ir.Format) -> str:

@@ -247,18 +247,23 @@ def unwrap_nullable(t: TypeRef) -> TypeRef:
     return t.inner if isinstance(t, NullableType) else t
 
 
+def children(t: TypeRef) -> tuple[TypeRef, ...]:
+    """The types a type holds: a list's item, a map's value, a nullable's inner type, a tuple's items, a union's variants."""
+    if isinstance(t, ListType):
+        return (t.item,)
+    if isinstance(t, MapType):
+        return (t.value,)
+    if isinstance(t, NullableType):
+        return (t.inner,)
+    if isinstance(t, TupleType):
+        return t.items
+    if isinstance(t, UnionType):
+        return t.variants
+    return ()
+
+
 def refs(t: TypeRef) -> list[str]:
     """Names of the definitions a type refers to, in order, e.g. ["ContentBlock"] for Content."""
     if isinstance(t, Ref):
         return [t.name]
-    if isinstance(t, ListType):
-        return refs(t.item)
-    if isinstance(t, MapType):
-        return refs(t.value)
-    if isinstance(t, NullableType):
-        return refs(t.inner)
-    if isinstance(t, TupleType):
-        return [n for i in t.items for n in refs(i)]
-    if isinstance(t, UnionType):
-        return [n for v in t.variants for n in refs(v)]
-    return []
+    return [n for inner in children(t) for n in refs(inner)]

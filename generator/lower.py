@@ -17,7 +17,7 @@ from generator.nesting import check_nesting
 ANNOTATIONS = frozenset({"title", "description", "default", "x-messages", "x-name", "x-default-factory"})
 
 # Where lower reads each annotation into the IR; anywhere else it is refused, never dropped.
-_ANNOTATIONS_READ = {
+ANNOTATIONS_READ = {
     "$defs entries": {"title", "description", "x-messages"},
     "properties": {"description", "default", "x-messages", "x-name", "x-default-factory"},
     "tuple items": {"x-messages", "x-name"},
@@ -133,7 +133,7 @@ class Lowering:
 
     def lower_definition(self, name: str, schema: dict[str, Any]) -> ir.Definition:
         pointer = pointer_of("$defs", name)
-        self.check_placement(schema, pointer, "a $defs entry", _ANNOTATIONS_READ["$defs entries"])
+        self.check_placement(schema, pointer, "a $defs entry", ANNOTATIONS_READ["$defs entries"])
         kind = self.definition_kind(name)
         description = schema.get("description", "")
         title = schema.get("title", "")
@@ -224,7 +224,7 @@ class Lowering:
 
     def lower_field(self, key: str, schema: dict[str, Any], required: bool, pointer: str) -> ir.Field:
         self.check_name(key, "property name", pointer)
-        self.check_placement(schema, pointer, "a property", _ANNOTATIONS_READ["properties"])
+        self.check_placement(schema, pointer, "a property", ANNOTATIONS_READ["properties"])
         over = schema.get("x-messages", {})
         factory = schema.get("x-default-factory")
         if required and ("default" in schema or factory):
@@ -349,7 +349,7 @@ class Lowering:
     def check_placement(self, schema: dict[str, Any], pointer: str, place: str, allowed: set[str]) -> None:
         """Refuse an annotation where the IR would not read it (it would be dropped in silence)."""
         for key in sorted((set(schema) & ANNOTATIONS) - allowed):
-            where = ", ".join(sorted(p for p, keys in _ANNOTATIONS_READ.items() if key in keys)) or "nowhere"
+            where = ", ".join(sorted(p for p, keys in ANNOTATIONS_READ.items() if key in keys)) or "nowhere"
             raise self.fail(
                 pointer + pointer_of(key),
                 f"{key} is not read on {place}; chatspec reads it only on: {where}",
@@ -359,7 +359,7 @@ class Lowering:
     def lower_nested(self, schema: dict[str, Any], pointer: str, named: bool = False) -> ir.TypeRef:
         """A schema inside another (array items, tuple items, union variants, map values, anyOf branches)."""
         place = "a tuple item" if named else "a nested schema (items, union variant, map value, anyOf branch)"
-        self.check_placement(schema, pointer, place, _ANNOTATIONS_READ["tuple items"] if named else _ANNOTATIONS_READ["nested schemas"])
+        self.check_placement(schema, pointer, place, ANNOTATIONS_READ["tuple items"] if named else ANNOTATIONS_READ["nested schemas"])
         return self.lower_type(schema, pointer)
 
     def lower_type(self, schema: dict[str, Any], pointer: str) -> ir.TypeRef:

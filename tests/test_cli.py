@@ -123,7 +123,8 @@ def test_a_spec_change_needs_a_bump_then_shows_in_check(project: Path) -> None:
     assert json.loads(spec_path.read_text())["x-version"] == "1.0.1"
     done = _run(project, "check")
     assert done.returncode == 1 and "+    \"\"\"A new description.\"\"\"" in done.stdout
-    assert "| 1.0.1 | patch | patch: description changed: ConversationDocument.id |" in done.stdout
+    assert "+**1.0.1** (patch):\n" in done.stdout
+    assert "+- patch: description changed: <code>ConversationDocument.<wbr>id</code>\n" in done.stdout
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,7 @@ import yaml
 from jsonschema import Draft202012Validator
 from markdown_it import MarkdownIt
 
-from conftest import GENERATED, GOLDEN, ROOT, format_folders
+from conftest import GENERATED, GOLDEN, ROOT, format_folders, run_chatspec
 from generator import ir
 from generator.core import discover, generate
 from generator.load import load_spec
@@ -37,8 +37,11 @@ FOLDERS = format_folders()
 FORMATS = list(FOLDERS)
 GOLDEN_CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file())
 # The only HTML a page may contain: what Markdown itself produces, <code> for code with pipes
-# in tables, and <wbr> where a long type in a table may wrap.
-ALLOWED_TAGS = {"p", "h1", "h2", "h3", "h4", "table", "thead", "tbody", "tr", "th", "td", "code", "pre", "a", "strong", "ol", "ul", "li", "br", "wbr"}
+# in tables, <wbr> where a long type in a table may wrap, and <var> for a message's placeholder.
+ALLOWED_TAGS = {"p", "h1", "h2", "h3", "h4", "table", "thead", "tbody", "tr", "th", "td", "code", "pre", "a", "strong", "ol", "ul", "li", "br", "wbr",
+                "var"}
+# The widths the site is read at: a desktop window, and a phone (where each table row is a stack of labelled cells).
+WIDTHS = (1280, 390)
 _HEADING = re.compile(r"^#{1,6} (.*?)\s*$", re.M)
 
 
@@ -143,7 +146,7 @@ def test_every_field_of_every_model_is_on_its_page() -> None:
         for example in fmt.invalid_examples:
             for error in example.errors:
                 assert error["message"] in page, f"{fmt.id}: message of {example.name} missing"
-        decisions = page.split("## Decisions", 1)[1].split("## Changelog", 1)[0]
+        decisions = page.split("## Decisions", 1)[-1].split("## Changelog", 1)[0]
         for decision in fmt.decisions:
             assert md_paragraph(decision).replace("\n", "\n   ") in decisions, f"{fmt.id}: decision missing: {decision[:60]}"
 
@@ -152,6 +155,30 @@ def test_index_lists_every_format_with_its_version() -> None:
     index = (DOCS / "index.md").read_text(encoding="utf-8")
     for spec in discover(ROOT / "specs", ROOT):
         assert f"]({spec.format_id}.md)" in index and f"| {spec.document['x-version']} |" in index
+
+
+def test_every_output_is_named_wherever_the_outputs_are_listed() -> None:
+    # The index, `chatspec --help`, `generate --help` and `vendor --help` list what chatspec makes: a target
+    # added to the registry (TypeScript was left out of all four) must be named in each.
+    from generator.core import context
+    from generator.targets import REGISTRY, vendorable
+
+    specs = discover(ROOT / "specs", ROOT)
+    ctx = context(specs, tuple(lower(s) for s in specs))
+    labels = {d.label for d in ctx.descriptions[specs[0].format_id]}
+    by_name = {t.name: d.label for t in REGISTRY if (d := t.describe(ctx.formats[0], ctx)) is not None}
+    assert labels == set(by_name.values()) >= {"Python", "Go", "TypeScript"}
+    intro = generate(specs, targets=["docs"])["docs/index.md"].split("\n| ", 1)[0]
+    overall = run_chatspec(None, "--help").stdout
+    generate_help = " ".join(run_chatspec(None, "generate", "--help").stdout.split())
+    vendor_help = " ".join(run_chatspec(None, "vendor", "--help").stdout.split())
+    for label in labels:
+        assert label in " ".join(intro.split()) and label in " ".join(overall.split()), label
+    for target in REGISTRY:
+        assert f"{target.name}/" in generate_help, f"generate --help does not name {target.name}/"
+    for name in vendorable():
+        assert by_name[name] in vendor_help.split("options:")[0], f"vendor --help does not name {by_name[name]}"
+        assert f"{name}:" in vendor_help, f"vendor --help does not say where --out puts {name}"
 
 
 def test_markdown_lint_is_clean() -> None:
@@ -224,9 +251,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return ROOT / "build" / "site"
 
 
-def _dom(url: str, profile: Path) -> str:
+def _dom(url: str, profile: Path, width: int) -> str:
     assert CHROMIUM is not None
-    done = subprocess.run([CHROMIUM, *_CHROMIUM_FLAGS, "--window-size=1280,900", f"--user-data-dir={profile}", "--dump-dom", url],
+    done = subprocess.run([CHROMIUM, *_CHROMIUM_FLAGS, f"--window-size={width},900", f"--user-data-dir={profile}", "--dump-dom", url],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
@@ -247,12 +274,13 @@ def _served(directory: Path) -> Iterator[str]:
         server.shutdown()
 
 
-def test_site_renders_in_a_browser(site: Path, site_reports: dict[str, dict[str, Any]]) -> None:
-    index = site_reports["index.html"]["dom"]
+def test_site_renders_in_a_browser(site: Path, site_reports: dict[int, dict[str, dict[str, Any]]]) -> None:
+    index = site_reports[1280]["index.html"]["dom"]
     for fmt in FORMATS:
         assert f'href="{fmt}.html"' in index, f"the index does not list {fmt}"
+    assert 'href="spec-language.html"' in index, "the index does not link the spec language"
     for fmt in FORMATS:
-        page = site_reports[f"{fmt}.html"]["dom"]
+        page = site_reports[1280][f"{fmt}.html"]["dom"]
         models = lower(load_spec(FOLDERS[fmt], ROOT, format_id=fmt)).models
         assert page.count("<table") >= len(models), f"{fmt}: the tables did not render"
         for model in models:
@@ -268,13 +296,17 @@ def test_site_renders_in_a_browser(site: Path, site_reports: dict[str, dict[str,
 _PROBE = r"""
 window.addEventListener("load", function () {
   setTimeout(function () {
-    var report = {width: window.innerWidth, tables: 0, codes: 0, overflow: [], broken: [], injected: [],
+    var report = {width: window.innerWidth, tables: 0, codes: 0, overflow: [], broken: [], injected: [], stacked: 0, unlabelled: [],
                   flag: window.__chatspec_xss === undefined ? null : String(window.__chatspec_xss),
                   nav: Array.from(document.querySelectorAll(".md-nav--primary a.md-nav__link")).filter(function (a) { return !a.closest(".md-nav--secondary"); }).map(function (a) { return a.textContent.trim(); }),
                   title: document.title};
     document.querySelectorAll("article table").forEach(function (table) {
       report.tables++;
       var head = table.rows[0].textContent.replace(/\s+/g, " ").trim();
+      if (getComputedStyle(table).display === "block") report.stacked++;
+      table.querySelectorAll("td").forEach(function (cell) {
+        if (!cell.dataset.label) report.unlabelled.push(head + ": " + cell.textContent.slice(0, 60));
+      });
       [table, table.parentElement, table.parentElement.parentElement].forEach(function (box) {
         if (box.scrollWidth > box.clientWidth) {
           report.overflow.push(head + ": " + box.tagName + "." + box.className + " " + box.scrollWidth + " > " + box.clientWidth);
@@ -286,8 +318,9 @@ window.addEventListener("load", function () {
       report.codes++;
       var walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT), node;
       while ((node = walker.nextNode())) {
-        // Words of identifiers: "message_id" is "message" and "id", "MessageID" is "Message" and "ID".
-        var word = /[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])/g, m;
+        // A word of letters, digits and _ ("tool_call_id", "MessageID") within one text node: code may
+        // wrap at a space, after a hyphen, or where the page put a <wbr> (which ends the text node).
+        var word = /[\p{L}\p{N}_]+/gu, m;
         while ((m = word.exec(node.data))) {
           var range = document.createRange();
           range.setStart(node, m.index);
@@ -313,8 +346,8 @@ window.addEventListener("load", function () {
 """
 
 
-def _probe(site: Path, tmp_path: Path) -> dict[str, dict[str, Any]]:
-    """Every page of a copy of the site, opened at 1280 px wide: _PROBE's report, and the page's DOM as "dom"."""
+def _probe(site: Path, tmp_path: Path) -> dict[int, dict[str, dict[str, Any]]]:
+    """Every page of a copy of the site, opened at each of WIDTHS: width -> page -> _PROBE's report, and the page's DOM as "dom"."""
     _need(CHROMIUM, "Chromium")
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
@@ -325,35 +358,72 @@ def _probe(site: Path, tmp_path: Path) -> dict[str, dict[str, Any]]:
         assert "</body>" in html, name
         tag = '<script id="chatspec-probe-script" src="chatspec-probe.js"></script>'
         (copy / name).write_text(html.replace("</body>", tag + "</body>"), encoding="utf-8")
-    reports = {}
+    reports: dict[int, dict[str, dict[str, Any]]] = {width: {} for width in WIDTHS}
     with _served(copy) as base:
-        for i, name in enumerate(pages):
-            dom = _dom(f"{base}/{name}", tmp_path / f"profile{i}")
-            found = re.search(r'<pre id="chatspec-probe">(.*?)</pre>', dom, re.S)
-            assert found, f"{name}: the probe did not run"
-            reports[name] = json.loads(html_lib.unescape(found.group(1))) | {"dom": dom}
+        for width in WIDTHS:
+            for i, name in enumerate(pages):
+                url = f"{base}/{name}"
+                if width < _NARROWEST_WINDOW:
+                    # Headless Chromium makes no window narrower than 500 px: the page opens in a frame that wide.
+                    (copy / f"frame-{width}-{name}").write_text(_FRAME.replace("WIDTH", str(width)).replace("PAGE", name), encoding="utf-8")
+                    url = f"{base}/frame-{width}-{name}"
+                dom = _dom(url, tmp_path / f"profile{width}-{i}", max(width, _NARROWEST_WINDOW))
+                found = re.search(r'<pre id="chatspec-probe">(.*?)</pre>', dom, re.S)
+                assert found, f"{name}: the probe did not run at {width} px"
+                framed = re.search(r'<pre id="chatspec-dom">(.*?)</pre>', dom, re.S)
+                reports[width][name] = json.loads(html_lib.unescape(found.group(1))) | {"dom": html_lib.unescape(framed.group(1)) if framed else dom}
     return reports
 
 
+_NARROWEST_WINDOW = 500
+# A page opened in a frame WIDTH px wide; the probe's report and the page's DOM are copied out when it has run.
+_FRAME = """<!doctype html><html><body style="margin:0">
+<iframe id="page" src="PAGE" style="width:WIDTHpx;height:900px;border:0"></iframe>
+<script>
+var timer = setInterval(function () {
+  var page = document.getElementById("page").contentDocument;
+  var report = page && page.getElementById("chatspec-probe");
+  if (!report) return;
+  clearInterval(timer);
+  [["chatspec-probe", report.textContent], ["chatspec-dom", page.documentElement.outerHTML]].forEach(function (pair) {
+    var out = document.createElement("pre");
+    out.id = pair[0];
+    out.textContent = pair[1];
+    document.body.appendChild(out);
+  });
+}, 100);
+</script></body></html>
+"""
+
+
 @pytest.fixture(scope="module")
-def site_reports(site: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+def site_reports(site: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[int, dict[str, dict[str, Any]]]:
     return _probe(site, tmp_path_factory.mktemp("probe"))
 
 
-def test_at_1280_px_no_table_scrolls_sideways_and_no_identifier_breaks(site_reports: dict[str, dict[str, Any]]) -> None:
-    reports = site_reports
-    assert set(reports) >= {"index.html", *(f"{fmt}.html" for fmt in FORMATS)}
-    for name, report in reports.items():
-        assert report["width"] == 1280, name
-        assert report["tables"] >= 1 and report["codes"] >= 1, f"{name}: nothing was measured"
-        assert not report["overflow"], f"{name}: tables scroll sideways at 1280 px: {report['overflow']}"
-        assert not report["broken"], f"{name}: identifiers broken over two lines: {report['broken'][:10]}"
+def _fits(reports: dict[int, dict[str, dict[str, Any]]]) -> None:
+    """At each width no table scrolls sideways and no identifier breaks; on a phone every table is stacked, each cell labelled."""
+    for width, pages in reports.items():
+        for name, report in pages.items():
+            assert report["width"] == width, name
+            assert report["tables"] >= 1 and report["codes"] >= 1, f"{name}: nothing was measured"
+            assert not report["overflow"], f"{name}: tables scroll sideways at {width} px: {report['overflow']}"
+            assert not report["broken"], f"{name}: identifiers broken over two lines at {width} px: {report['broken'][:10]}"
+            assert not report["unlabelled"], f"{name}: cells without their column's label: {report['unlabelled'][:5]}"
+            # A row of labelled cells on a phone; the table as written at 1280 px.
+            assert report["stacked"] == (report["tables"] if width < 720 else 0), f"{name} at {width} px: {report['stacked']} of {report['tables']} stacked"
 
 
-def test_navigation_labels_are_unique(site_reports: dict[str, dict[str, Any]]) -> None:
-    report = site_reports["index.html"]
+def test_at_1280_and_390_px_no_table_scrolls_sideways_and_no_identifier_breaks(site_reports: dict[int, dict[str, dict[str, Any]]]) -> None:
+    assert set(site_reports) == set(WIDTHS)
+    assert set(site_reports[390]) >= {"index.html", "spec-language.html", *(f"{fmt}.html" for fmt in FORMATS)}
+    _fits(site_reports)
+
+
+def test_navigation_labels_are_unique(site_reports: dict[int, dict[str, dict[str, Any]]]) -> None:
+    report = site_reports[1280]["index.html"]
     labels = [label for label in report["nav"] if label]
-    assert len(labels) == len(set(labels)) >= len(FORMATS) + 1, labels
+    assert len(labels) == len(set(labels)) >= len(FORMATS) + 2, labels
     assert {"Droidlet Chat 2.x", "Droidlet Chat 1.x"} <= set(labels)
 
 
@@ -496,19 +566,19 @@ def _landing(page: str) -> _Landing:
 
 
 @pytest.fixture(scope="module")
-def hostile_reports(hostile_site: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+def hostile_reports(hostile_site: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[int, dict[str, dict[str, Any]]]:
     return _probe(hostile_site, tmp_path_factory.mktemp("probe_hostile"))
 
 
-def test_spec_text_with_scripts_runs_nowhere_on_the_built_site(hostile_site: Path, hostile_reports: dict[str, dict[str, Any]]) -> None:
-    reports = hostile_reports
-    assert set(reports) == {"index.html", "hostile.html", *(f"{case}.html" for case in GOLDEN_CASES)}
+def test_spec_text_with_scripts_runs_nowhere_on_the_built_site(hostile_site: Path, hostile_reports: dict[int, dict[str, dict[str, Any]]]) -> None:
+    reports = {f"{name} at {width} px": report for width, pages in hostile_reports.items() for name, report in pages.items()}
+    assert set(hostile_reports[1280]) == {"index.html", "spec-language.html", "hostile.html", *(f"{case}.html" for case in GOLDEN_CASES)}
     for name, report in reports.items():
         assert report["flag"] is None, f"{name}: a payload from the spec ran (flag {report['flag']})"
         assert not report["injected"], f"{name}: spec text became HTML: {report['injected']}"
         # The title is shown as text, exactly once escaped, in the navigation and the window title.
         assert _XSS_TEXTS["title"] in report["nav"], f"{name}: {report['nav']}"
-        if name == "hostile.html":
+        if name.startswith("hostile.html"):
             assert report["title"] == f"{_XSS_TEXTS['title']} - Chat message formats", report["title"]
     # A parser finds spec text nowhere but in text: no element, attribute, script or comment came from it.
     for path in sorted(hostile_site.rglob("*.html")):
@@ -536,9 +606,6 @@ def test_spec_text_with_scripts_runs_nowhere_on_the_built_site(hostile_site: Pat
     assert "__chatspec_xss=1" in entries and not re.search(r"<(img|script|svg|iframe|b|style|textarea|title)\b", entries, re.I)
 
 
-def test_golden_pages_fit_1280_px_too(hostile_reports: dict[str, dict[str, Any]]) -> None:
+def test_golden_pages_fit_1280_and_390_px_too(hostile_reports: dict[int, dict[str, dict[str, Any]]]) -> None:
     # Odd names, long patterns and hostile text must not widen a table or split an identifier either.
-    for name, report in hostile_reports.items():
-        assert report["tables"] >= 1, name
-        assert not report["overflow"], f"{name}: tables scroll sideways at 1280 px: {report['overflow']}"
-        assert not report["broken"], f"{name}: identifiers broken over two lines: {report['broken'][:10]}"
+    _fits(hostile_reports)

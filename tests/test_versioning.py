@@ -118,7 +118,7 @@ def test_bump_locks_snapshots_and_feeds_the_changelog(project: Path) -> None:
     assert (project / "specs" / "chat_event" / "history" / "1.1.0" / "examples" / "valid").is_dir()
     assert _chatspec(project, "generate").returncode == 0
     page = (project / "generated" / "docs" / "chat_event.md").read_text()
-    assert "| 1.1.0 | minor | minor: optional field added: Message.weight |" in page
+    assert "**1.1.0** (minor):\n\n- minor: optional field added: <code>Message.<wbr>weight</code>\n" in page
     diff = _chatspec(project, "diff", "chat_event", "--against", "1.0.0")
     assert "needs a minor bump" in diff.stdout and "optional field added: Message.weight" in diff.stdout
 

@@ -43,6 +43,9 @@ class Context:
     descriptions: Mapping[str, tuple[Description, ...]] = field(default_factory=dict)  # format id -> per code target
     # format id -> the behaviour set that applies to it (specs/<format>/behaviour/), checked against its IR
     behaviours: Mapping[str, Behaviour] = field(default_factory=dict)
+    # the format id of each keyword's example (generator.keywords) -> each code target's description of it,
+    # e.g. "schema_format" -> (Python: ("Example", "value") -> "value: datetime", ...), for the spec-language page
+    keyword_descriptions: Mapping[str, tuple[Description, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from generator import invisible, ir
+from generator import cache, invisible, ir, keywords, messages
 from generator.behaviour import Behaviour, docs_text
 from generator.export import schema_text
 from generator.naming import go_package
-from generator.render import header, render
+from generator.render import TEMPLATES, header, render
 from generator.targets.base import Context, Description, Target
 
 # Characters that open Markdown syntax anywhere in a line (links, emphasis, code,
@@ -180,6 +181,67 @@ def md_json(value: object, in_table: bool = False) -> str:
     return md_code(json_text(value), in_table)
 
 
+# A message template's placeholders, read as the generated code reads them ("{{" is a literal "{").
+_PLACEHOLDER = re.compile(r"\{\{|\{(index|field|value)\}")
+
+
+# What each placeholder of a message stands for, as the generated code fills it in.
+_PLACEHOLDERS = {
+    "index": "the 0-based index of the nearest array item holding the value (empty outside any array)",
+    "field": "the key the check is about: an unknown key, a map's key, or the field holding the object",
+    "value": "the value itself (text as it is, anything else as JSON)",
+}
+
+
+def md_message(template: str, field: str | None = None, pattern: re.Pattern[str] = _PLACEHOLDER) -> str:
+    """A check's message as the generated code reports it, for a table cell or a line.
+
+    Limits were filled in at load; {field} is filled in here where the check knows it (a missing
+    field, a field's own value); what only the checked value tells ({index}, {value}, an unknown
+    key, the key of a map) is a placeholder, shown as <var>index</var>."""
+    parts: list[tuple[str, bool]] = []  # (text, is a placeholder)
+    at = 0
+    for found in pattern.finditer(template):
+        parts.append((template[at : found.start()], False))
+        name = found.group(1)
+        parts.append(("{", False) if name is None else (field, False) if name == "field" and field is not None else (name, True))
+        at = found.end()
+    parts.append((template[at:], False))
+    if not any(placeholder for _, placeholder in parts):
+        return md_code("".join(text for text, _ in parts), True)
+    shown = (invisible.shown(text.replace("\n", "\\n").replace("\r", "\\r")) for text, _ in parts)
+    # Markdown still parses inside inline HTML, so its syntax goes in as entities.
+    return (
+        "<code>"
+        + "".join(
+            f"<var>{text}</var>" if placeholder else "".join(_CODE_ENTITIES.get(ch, ch) for ch in text)
+            for text, (_, placeholder) in zip(shown, parts)
+        )
+        + "</code>"
+    )
+
+
+# The words a changelog line puts in code: a definition's field (Message.tool_call_id, RenderMedia.content-type)
+# or a snake_case name (allowed_when, content_type). Prose words never break; these never break inside a word.
+_CHANGE_NAME = re.compile(r"(?<![\w.-])[A-Za-z_][\w-]*[._-][\w-]*\w(?![\w-])")
+
+
+def md_change(text: str) -> str:
+    """One line of a changelog: prose, with the names it mentions as code."""
+    out, at = [], 0
+    for found in [*_CHANGE_NAME.finditer(text), None]:
+        out.append(_prose(text[at : found.start() if found else len(text)]))
+        if found:
+            out.append(md_decl(found.group()))
+            at = found.end()
+    return "".join(out).strip()
+
+
+def _prose(text: str) -> str:
+    """md_inline of prose beside code, keeping a space at either end (md_inline folds it away)."""
+    return (" " if text[:1].isspace() else "") + md_inline(text) + (" " if text[-1:].isspace() and text.strip() else "")
+
+
 def anchor(name: str) -> str:
     """The id GitHub and mkdocs both give a heading that is a definition name (e.g. "ChatInput" -> "chatinput")."""
     return re.sub(r"[^a-z0-9_-]", "", name.lower())
@@ -188,6 +250,63 @@ def anchor(name: str) -> str:
 def mermaid_name(text: str) -> str:
     """A member name Mermaid shows as it is: only [A-Za-z0-9_], never wrapped in _ (Mermaid's emphasis)."""
     return re.sub(r"[^A-Za-z0-9_]", "_", text).strip("_") or "_"
+
+
+def json_kind(t: ir.TypeRef) -> str:
+    """The JSON type a value of the type has, as messages.TYPE_MESSAGES names it (a union by JSON type has none: "")."""
+    match t:
+        case ir.StringType() | ir.DateTimeType() | ir.BytesType():
+            return "string"
+        case ir.NumericType():
+            return "integer" if t.integer else "number"
+        case ir.BooleanType():
+            return "boolean"
+        case ir.AnyType():
+            return "any"
+        case ir.ListType() | ir.TupleType():
+            return "array"
+        case ir.MapType():
+            return "object"
+        case ir.UnionType():
+            return "object" if t.discriminator is not None else ""
+        case ir.NullableType():
+            return json_kind(t.inner)
+        case ir.Ref():
+            return t.target
+    raise AssertionError(f"the docs have no JSON type for the type kind {t.kind!r}")
+
+
+def default_message(t: ir.TypeRef, keyword: str) -> str:
+    """The message a type's "type" or "int64" check has unless a spec sets its own."""
+    return messages.DEFAULTS["int64"] if keyword == "int64" else messages.TYPE_MESSAGES.get(json_kind(t), "")
+
+
+# How the page names each JSON type in its table of wrong-type messages (and the int64 range check).
+_WRONG_TYPE = {
+    "string": "not a string (a string, date-time or base64 field)",
+    "integer": "not an integer",
+    "int64": "an integer beyond 64 bits",
+    "number": "not a number",
+    "boolean": "not a boolean",
+    "array": "not an array (a list or a tuple)",
+    "object": "not an object (a model or a map)",
+}
+
+
+def check_limit(t: ir.TypeRef, keyword: str) -> object:
+    """The value a check compares with, shown beside its keyword (e.g. minLength 2), or None."""
+    match keyword:
+        case "prefixItems" if isinstance(t, ir.TupleType):
+            return len(t.items)
+        case "discriminator" if isinstance(t, ir.UnionType):
+            return t.discriminator
+        case "discriminatorValue" if isinstance(t, ir.UnionType):
+            return list(t.tags)
+        case "enum" if isinstance(t, ir.StringType):
+            return list(t.enum or ())
+    attribute = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", keyword).lower()  # minLength -> min_length
+    value = getattr(t, attribute, None)
+    return None if isinstance(value, bool) else value
 
 
 @dataclass(frozen=True)
@@ -209,6 +328,7 @@ class ModelSection:
     fields: tuple[FieldRow, ...]
     closed: bool
     unknown_message: str
+    type_message: str  # a custom message for a value that is not an object, or ""
     rules: tuple[tuple[str, str], ...]  # (what it checks, message)
 
 
@@ -218,7 +338,8 @@ class EnumSection:
     anchor: str
     description: str
     values: tuple[tuple[str, str], ...]  # (value code span, description)
-    messages: tuple[tuple[str, str], ...]
+    outside: str  # the message of a value outside the list
+    type_message: str  # a custom message for a value that is not a string, or ""
 
 
 @dataclass(frozen=True)
@@ -227,7 +348,7 @@ class AliasSection:
     anchor: str
     description: str
     shape: str
-    messages: tuple[tuple[str, str], ...]
+    checks: tuple[tuple[str, str], ...]  # (check, message), as FieldRow.checks
 
 
 class FormatPage:
@@ -275,32 +396,64 @@ class FormatPage:
                 return self.link(t.name)
         raise AssertionError(f"the docs have no JSON shape for the type kind {t.kind!r}")
 
-    def checks(self, t: ir.TypeRef) -> list[tuple[str, str]]:
-        """(check, message) for every constraint on a type, as the generated code reports it."""
-        found: list[tuple[str, str]] = []
+    def checks(self, t: ir.TypeRef, field: str | None, picked: bool = False) -> list[tuple[str, str]]:
+        """(check, message) for every check on a value of the type, its items, values and variants, as the
+        generated code reports it. `field` is the name the code gives {field} there (None: a map's key,
+        known only from the value). A wrong JSON type with the default message is said once per page
+        (type_defaults); `picked`: the value's JSON type picked this union variant, so it has no type check."""
         if isinstance(t, ir.NullableType):
-            return self.checks(t.inner)
-        messages = getattr(t, "messages", {})
-        limits = {
-            "minLength": getattr(t, "min_length", None),
-            "maxLength": getattr(t, "max_length", None),
-            "pattern": getattr(t, "pattern", None),
-            "minItems": getattr(t, "min_items", None),
-            "maxItems": getattr(t, "max_items", None),
-            "minimum": getattr(t, "minimum", None),
-            "maximum": getattr(t, "maximum", None),
-        }
-        for keyword, message in messages.items():
-            if keyword == "type" or keyword == "int64":
-                continue
-            limit = limits.get(keyword)
+            return self.checks(t.inner, field)
+        found: list[tuple[str, str]] = []
+        for keyword, message in getattr(t, "messages", {}).items():
+            if keyword in ("type", "int64") and (picked or message == default_message(t, keyword) or isinstance(t, ir.AnyType)):
+                continue  # (any JSON value has the right type)
+            limit = check_limit(t, keyword)
             shown = f"{keyword}: {md_json(limit, True)}" if limit is not None else keyword
-            found.append((shown, md_code(message, True)))
-        if isinstance(t, ir.ListType):
-            found.extend((f"each item: {c}", m) for c, m in self.checks(t.item))
-        if isinstance(t, ir.MapType):
-            found.extend((f"each value: {c}", m) for c, m in self.checks(t.value))
+            # A union's tag is reported at the tag's key: its {field} is the discriminator.
+            named = t.discriminator if isinstance(t, ir.UnionType) and keyword.startswith("discriminator") else field
+            found.append((shown, md_message(message, named)))
+        match t:
+            case ir.ListType():
+                found += [(f"each item: {c}", m) for c, m in self.checks(t.item, field)]
+            case ir.MapType():
+                found += [(f"each value: {c}", m) for c, m in self.checks(t.value, None)]
+            case ir.TupleType():
+                found += [(f"item {i}: {c}", m) for i, item in enumerate(t.items) for c, m in self.checks(item, field)]
+            case ir.UnionType() if t.json_kinds:
+                found += [
+                    (f"{kind} variant: {c}", m) for kind, v in zip(t.json_kinds, t.variants) for c, m in self.checks(v, field, picked=True)
+                ]
         return found
+
+    def type_defaults(self) -> list[tuple[str, str]]:
+        """(JSON type, message) for each wrong-type check of the format that keeps its default message."""
+        used: dict[str, str] = {}
+
+        def visit(t: ir.TypeRef) -> None:
+            for keyword in ("type", "int64"):
+                message = getattr(t, "messages", {}).get(keyword)
+                if message is not None and message == default_message(t, keyword) and not isinstance(t, ir.AnyType):
+                    used[_WRONG_TYPE[json_kind(t)] if keyword == "type" else _WRONG_TYPE["int64"]] = message
+            for inner in ir.children(t):
+                visit(inner)
+
+        for d in self.fmt.definitions:
+            if isinstance(d, ir.Model):
+                if d.type_message == messages.TYPE_MESSAGES["object"]:
+                    used[_WRONG_TYPE["object"]] = d.type_message
+                for f in d.fields:
+                    visit(f.type)
+            elif isinstance(d, ir.Enum):
+                if d.messages.get("type") == messages.TYPE_MESSAGES["string"]:
+                    used[_WRONG_TYPE["string"]] = d.messages["type"]
+            else:
+                visit(d.type)
+        return [(label, md_message(used[label])) for label in _WRONG_TYPE.values() if label in used]
+
+    def rule_field(self, rule: ir.Rule) -> str | None:
+        """What {field} is in a rule's message: the field the code reports it at, or None for a rule
+        reported at the object (at_least_one_of), whose {field} is the field that holds the object."""
+        return None if rule.kind == "at_least_one_of" else rule.fields[0]
 
     def rule_text(self, rule: ir.Rule) -> str:
         fields = ", ".join(md_code(f, True) for f in rule.fields)
@@ -336,8 +489,8 @@ class FormatPage:
                 default = md_json(f.default, True)
             else:
                 default = "—"
-            checks = [("required", md_code(f.required_message, True))] if f.required else []
-            checks += self.checks(f.type)
+            checks = [("required", md_message(f.required_message, f.wire_name))] if f.required else []
+            checks += self.checks(f.type, f.wire_name)
             rows.append(
                 FieldRow(
                     wire=md_name(f.wire_name),
@@ -355,8 +508,9 @@ class FormatPage:
             description=md_paragraph(model.description),
             fields=tuple(rows),
             closed=model.closed,
-            unknown_message=md_code(model.unknown_message),
-            rules=tuple((self.rule_text(r), md_code(r.message, True)) for r in model.rules),
+            unknown_message=md_message(model.unknown_message),
+            type_message="" if model.type_message == messages.TYPE_MESSAGES["object"] else md_message(model.type_message),
+            rules=tuple((self.rule_text(r), md_message(r.message, self.rule_field(r))) for r in model.rules),
         )
 
     def behaviour(self) -> str:
@@ -395,21 +549,15 @@ class FormatPage:
                 return self.short_type(t.value) + "_map"
             case ir.NullableType():
                 return self.short_type(t.inner)
-            case ir.StringType() | ir.DateTimeType() | ir.BytesType():
-                return "string"
-            case ir.NumericType():
-                return "number"
-            case ir.BooleanType():
-                return "boolean"
-            case ir.AnyType():
-                return "any"
+            case ir.StringType() | ir.DateTimeType() | ir.BytesType() | ir.NumericType() | ir.BooleanType() | ir.AnyType():
+                return json_kind(t)
             case ir.TupleType():
                 return "tuple"
             case ir.UnionType():
                 return "union"
         raise AssertionError(f"the docs' diagram has no word for the type kind {t.kind!r}")
 
-    def page(self, history: list[dict[str, str]], label: str) -> str:
+    def page(self, history: list[dict[str, object]], label: str) -> str:
         fmt = self.fmt
         models = [self.model_section(m) for m in fmt.models]
         enums = [
@@ -418,7 +566,8 @@ class FormatPage:
                 anchor(e.name),
                 md_paragraph(e.description),
                 tuple((md_json(v, True), md_inline(e.value_descriptions.get(v, ""))) for v in e.values),
-                tuple((k, md_code(m, True)) for k, m in e.messages.items() if k != "type"),
+                md_message(e.messages["enum"]),
+                "" if e.messages["type"] == messages.TYPE_MESSAGES["string"] else md_message(e.messages["type"]),
             )
             for e in fmt.definitions
             if isinstance(e, ir.Enum)
@@ -429,7 +578,7 @@ class FormatPage:
                 anchor(a.name),
                 md_paragraph(a.description),
                 self.json_type(a.type),
-                tuple((k, md_code(m, True)) for k, m in getattr(a.type, "messages", {}).items() if k != "type"),
+                tuple(self.checks(a.type, None)),
             )
             for a in fmt.definitions
             if isinstance(a, ir.Alias)
@@ -443,8 +592,10 @@ class FormatPage:
             )
             for case in fmt.invalid_examples
         ]
+        sections = repr((models, enums, aliases))
         return render(
             "markdown/format.md.j2",
+            placeholders=[(name, meaning) for name, meaning in _PLACEHOLDERS.items() if f"<var>{name}</var>" in sections],
             header=html_comment(header(fmt.source, self.behaviour_set.source("docs") if self.behaviour_set else None)),
             fmt=fmt,
             format_id=md_code(fmt.id),
@@ -457,6 +608,7 @@ class FormatPage:
             enums=enums,
             aliases=aliases,
             diagram=self.diagram(),
+            type_defaults=self.type_defaults(),
             valid=[(md_inline(name), json_text(data, indent=2)) for name, data in fmt.valid_examples],
             invalid=invalid,
             decisions=[md_paragraph(d) for d in fmt.decisions],
@@ -465,6 +617,120 @@ class FormatPage:
             behaviour=self.behaviour(),
             fence=lambda text: "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", text)), default=0)),
         )
+
+
+# The placeholders of a default message template: {limit} and {allowed} are filled in at generation.
+TEMPLATE_PLACEHOLDER = re.compile(r"\{\{|\{(index|field|value|limit|allowed)\}")
+
+
+def md_text(text: str) -> str:
+    """chatspec's own prose (the meta-schema's descriptions): a line, with `code` in backticks kept as code."""
+    return "".join(md_code(part, True) if i % 2 else _prose(part) for i, part in enumerate(re.split(r"`([^`]*)`", text))).strip()
+
+
+@dataclass(frozen=True)
+class KeywordExample:
+    written: str  # what the JSON block is, e.g. "The schema of a field `value`:"
+    text: str  # the example as the spec writes it (JSON)
+    what: str  # the results table's first heading, e.g. "Value"
+    results: tuple[tuple[str, str], ...]  # (value, "accepted" or each error's path and message)
+    fields: tuple[tuple[str, tuple[str, ...]], ...]  # (field, its declaration per code target) of the example's root model
+
+
+@dataclass(frozen=True)
+class KeywordSection:
+    name: str
+    description: str
+    takes: str
+    on: str
+    limits: str
+    messages: tuple[tuple[str, str], ...]
+    keys: tuple[tuple[str, str, str], ...]  # a rule kind's keys: (key, takes, meaning)
+    example: KeywordExample | None
+
+
+def keyword_example(k: keywords.Keyword, code: tuple[Description, ...]) -> KeywordExample | None:
+    example = k.example
+    if example is None:
+        return None
+    wrapped = {n: d for n, d in example.defs.items() if n != keywords.ROOT} if example.wrapped else example.defs
+    if example.document:
+        written, shown = "At the top of the spec:", example.document
+    elif example.wrapped:
+        value = example.defs[keywords.ROOT]["properties"][keywords.VALUE]
+        written, shown = (
+            ("The schema of a field `value`:", value)
+            if not wrapped
+            else ("The schema of a field `value`, and the definitions it names:", {"value": value, "$defs": wrapped})
+        )
+    else:
+        written, shown = "The spec's definitions (the first is the document):", example.defs
+    results = [(md_json(v, True), "accepted") for v in example.inside]
+    results += [
+        (md_json(p["data"], True), "; ".join(f"{md_code(e['path'] or '/', True)}: {md_message(e['message'])}" for e in p["errors"]))
+        for p in example.past
+    ]
+    root = next(iter(example.defs))
+    names = [wire for model, wire in (code[0].fields if code else {}) if model == root]
+    fields = tuple((md_name(wire), tuple(md_decl(d.fields[root, wire]) for d in code)) for wire in names)
+    return KeywordExample(
+        written=md_text(written),
+        text=json_text(shown, indent=2),
+        what="Value" if example.wrapped else "Document",
+        results=tuple(results),
+        fields=fields if not example.document else (),
+    )
+
+
+def spec_language_page(described: Mapping[str, tuple[Description, ...]]) -> str:
+    """generated/docs/spec-language.md: every keyword of the meta-schema (generator.keywords)."""
+    sections = []
+    for place, heading, intro in _PLACES:
+        found = []
+        for k in keywords.keywords():
+            if k.place != place:
+                continue
+            code = described.get(k.format_id, ()) if k.example is not None else ()
+            found.append(
+                KeywordSection(
+                    name=md_heading(keyword_heading(k)),
+                    description=md_text(k.description),
+                    takes=md_text(k.takes),
+                    on=", ".join(md_text(o) for o in k.on),
+                    limits=md_text(k.limits),
+                    messages=tuple((_message_key(key, kind), md_message(m, pattern=TEMPLATE_PLACEHOLDER)) for key, kind, m in k.messages),
+                    keys=tuple((md_code(key, True), md_text(t) or "—", md_text(m)) for key, t, m in k.keys),
+                    example=keyword_example(k, code),
+                )
+            )
+        sections.append((found, heading, intro))
+    languages = [d.label for d in next(iter(described.values()), ())]
+    return render(
+        "markdown/spec_language.md.j2",
+        header=header(keywords.SOURCE),
+        sections=sections,
+        languages=languages,
+        messages=[(_message_key(key, kind), md_message(m, pattern=TEMPLATE_PLACEHOLDER)) for key, kind, m in keywords.message_defaults()],
+        fence=lambda text: "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", text)), default=0)),
+    )
+
+
+def keyword_heading(k: keywords.Keyword) -> str:
+    """A keyword's heading: its name, and "(top level)" for the document's ($ref, title and description are a schema's too)."""
+    return f"{k.name} (top level)" if k.place == "document" else k.name
+
+
+def _message_key(key: str, kind: str) -> str:
+    """An x-messages key, with the JSON type its default is for, e.g. `type` (integer)."""
+    return md_code(key, True) + (f" ({md_inline(kind)})" if kind else "")
+
+
+# The spec-language page's sections: (Keyword.place, heading, what its keywords are).
+_PLACES = (
+    ("document", "The document", "The keywords at the top of a spec, beside `$defs`."),
+    ("schema", "Schemas", "The keywords of a schema: a definition of `$defs`, a property, an array's items, a map's values, a variant."),
+    ("rule", "Rules", "The kinds of rule `x-rules` takes, each an object with `kind`, `message` and the keys of its kind."),
+)
 
 
 def first_sentence(text: str) -> str:
@@ -482,11 +748,11 @@ class DocsTarget(Target):
 
     def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
         (label,) = self.format_inputs(fmt, ctx)
-        rows = [
+        rows: list[dict[str, object]] = [
             {
                 "version": md_inline(str(h["version"])),
                 "class": md_inline(str(h["class"])),
-                "changes": "; ".join(md_inline(str(c)) for c in h["changes"]) or "first release",  # type: ignore[attr-defined]
+                "changes": [md_change(str(c)) for c in h["changes"]],  # type: ignore[attr-defined]
             }
             for h in ctx.history.get(fmt.id, [])
         ]
@@ -507,18 +773,32 @@ class DocsTarget(Target):
             for f in ctx.formats
         ]
         files["docs/index.md"] = render("markdown/index.md.j2", header=header(None), rows=index)
+        # Made from chatspec itself (the meta-schema, the targets' spellings): remembered until chatspec changes.
+        files["docs/spec-language.md"] = cache.memo(
+            "spec-language", [cache.toolkit(TEMPLATES), repr(ctx.options)], lambda: spec_language_page(ctx.keyword_descriptions)
+        )
         # mkdocs puts navigation labels into the HTML of every page as they are: escaped here.
         nav = [(yaml_str(html_text(labels[f.id])), yaml_str(f"{f.id}.md")) for f in ctx.formats]
         files["mkdocs.yml"] = render("markdown/mkdocs.yml.j2", header=header(None), nav=nav)
         files["docs/assets/chatspec.css"] = render("markdown/chatspec.css.j2", header=header(None))
         files["docs/assets/mermaid-init.js"] = render("markdown/mermaid-init.js.j2", header=header(None))
+        # Beside mkdocs.yml, outside docs/: mkdocs would copy a file of docs/ into the site.
+        files["mkdocs_hooks.py"] = render("markdown/hooks.py.j2", header=header(None))
         # mkdocs reads docs/templates/ as theme files only (its default exclude_docs leaves the folder out of the site).
         files["docs/templates/main.html"] = render("markdown/theme-main.html.j2", header=header(None))
         return files
 
     def shared_files(self, options: object) -> frozenset[str]:
         return frozenset(
-            {"docs/index.md", "docs/assets/mermaid-init.js", "docs/assets/chatspec.css", "docs/templates/main.html", "mkdocs.yml"}
+            {
+                "docs/index.md",
+                "docs/spec-language.md",
+                "docs/assets/mermaid-init.js",
+                "docs/assets/chatspec.css",
+                "docs/templates/main.html",
+                "mkdocs.yml",
+                "mkdocs_hooks.py",
+            }
         )
 
 
