@@ -134,7 +134,7 @@ def _parser(vendor_options: bool = True) -> argparse.ArgumentParser:
         type=Path,
         required=True,
         help=(
-            "go: the module root; typescript: the package root (package.json, src/); python: the folder to hold the "
+            "go: the module root; typescript: the package root (package.json, src/, dist/); python: the folder to hold the "
             "package folder, or the package folder itself when its last part is the package name (--out src and --out "
             "src/acme_chat both write src/acme_chat/). The folder may "
             "hold your own files: chatspec records what it writes in .chatspec-manifest.json and touches nothing else. "
