@@ -59,6 +59,7 @@ SHARED_FIXTURES = {
     "tests/test_cache.py": {"formatted"},
     "tests/test_differential.py": {"golden_built"},
     "tests/test_docs.py": {"site"},
+    "tests/test_encodings.py": {"encodings"},
     "tests/test_fast_path_typescript.py": {"golden_dist"},  # its dist is a copy of conftest's typescript_dist
     "tests/test_go.py": {"driver"},
     "tests/test_golden.py": {"golden_package"},
