@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import json
 import os
 import shutil
 import subprocess
@@ -12,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+import mutations
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -60,7 +63,8 @@ SHARED_FIXTURES = {
     "tests/test_differential.py": {"golden_built"},
     "tests/test_docs.py": {"site"},
     "tests/test_encodings.py": {"encodings"},
-    "tests/test_fast_path_typescript.py": {"golden_dist"},  # its dist is a copy of conftest's typescript_dist
+    "tests/test_fast_path.py": {"golden_python"},
+    "tests/test_fast_path_typescript.py": {"golden_dist"},
     "tests/test_go.py": {"driver"},
     "tests/test_golden.py": {"golden_package"},
     "tests/test_models_differential.py": {"driver"},
@@ -221,3 +225,13 @@ def format_folders() -> dict[str, Path]:
         for release in earlier_majors(folder):
             out[f"{folder.name}_v{release.version.split('.')[0]}"] = folder / "history" / release.version
     return dict(sorted(out.items()))
+
+
+def golden_documents(case: str) -> tuple[list[Any], list[Any], list[Any]]:
+    """A golden case's valid examples, its invalid ones, and mutations of the valid ones: systematic
+    (tests/mutations.py) and at every edge of every bound its spec states."""
+    valid = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((GOLDEN / case / "examples" / "valid").glob("*.json"))]
+    invalid = [json.loads(p.read_text(encoding="utf-8"))["data"] for p in sorted((GOLDEN / case / "examples" / "invalid").glob("*.json"))]
+    edges = mutations.edges(json.loads((GOLDEN / case / "spec.json").read_text(encoding="utf-8")))
+    changed = [m for doc in valid for m in (*mutations.mutations(doc), *mutations.boundary_mutations(doc, edges))]
+    return valid, invalid, changed

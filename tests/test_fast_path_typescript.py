@@ -15,7 +15,7 @@ import pytest
 
 import fuzz
 import mutations
-from conftest import ROOT, format_folders
+from conftest import ROOT, format_folders, golden_documents
 from typescript_driver import compile_package, node_available, write_tree
 
 pytestmark = pytest.mark.skipif(not node_available(), reason="node is not on this machine")
@@ -88,27 +88,30 @@ def test_the_typescript_fast_path_builds_what_the_exact_walk_builds_or_steps_asi
 
 
 def golden_cases() -> list[str]:
-    return sorted(p.name for p in GOLDEN.iterdir() if (p / "expected" / "typescript").is_dir())
+    return sorted(p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file())
 
 
 @pytest.fixture(scope="module")
 def golden_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The generated package with every golden case's module beside its formats', compiled in one
-    tsc run (a module of its own each: they share only the runtime)."""
+    """Every golden case's module and the runtime, rendered by this checkout's generator (not read from the
+    committed expected/ files, which change only with `make golden`), compiled in one tsc run."""
+    from generator.load import load_spec
+    from generator.lower import lower
+    from generator.targets.typescript import render_package
+
     cases = golden_cases()
-    modules = {f"src/{case}.ts": (GOLDEN / case / "expected" / "typescript" / "src" / f"{case}.ts").read_text(encoding="utf-8") for case in cases}
-    assert not set(modules) & {p.relative_to(TS_TREE).as_posix() for p in TS_TREE.rglob("*.ts")}, "a golden case named like a generated module"
-    return build(tmp_path_factory.mktemp("ts-fast-golden"), cases, modules)
+    files = {p.removeprefix("typescript/"): t for p, t in render_package([lower(load_spec(GOLDEN / c, ROOT)) for c in cases]).items()}
+    folder = tmp_path_factory.mktemp("ts-fast-golden")
+    write_tree(files, folder)
+    return export_fast(compile_package(folder), cases)
 
 
 @pytest.mark.parametrize("case", golden_cases())
 def test_the_typescript_fast_path_of_each_golden_case_agrees_with_its_exact_walk(case: str, golden_dist: Path) -> None:
-    out = golden_dist
-    valid = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((GOLDEN / case / "examples" / "valid").glob("*.json"))]
-    invalid = [json.loads(p.read_text(encoding="utf-8"))["data"] for p in sorted((GOLDEN / case / "examples" / "invalid").glob("*.json"))]
+    valid, invalid, changed = golden_documents(case)
     root = json.loads((GOLDEN / case / "spec.json").read_text(encoding="utf-8"))["$ref"].rsplit("/", 1)[-1]
-    docs = [*valid, *invalid, *(m for doc in valid for m in mutations.mutations(doc))]
-    verdicts = compare(out, [(case, root, doc) for doc in docs])
+    docs = [*valid, *invalid, *changed]
+    verdicts = compare(golden_dist, [(case, root, doc) for doc in docs])
     wrong = [v for v in verdicts if v.startswith("WRONG")]
     assert not wrong, "\n".join(wrong[:10])
     # It vouches for the valid examples, except where JSON.parse rounds an integer (past 2^53: the
