@@ -336,7 +336,7 @@ class FormatPage:
             ))
         return ModelSection(
             name=model.name, anchor=anchor(model.name), description=md_paragraph(model.description),
-            fields=tuple(rows), closed=model.closed, unknown_message=md_code(model.unknown_message),
+            fields=tuple(rows), closed=model.closed, unknown_message=md_code(model.unknown_message, True),
             rules=tuple((self.rule_text(r), md_code(r.message, True)) for r in model.rules),
         )
 
