@@ -13,6 +13,7 @@ in the golden bytes.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
@@ -216,6 +218,17 @@ def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Sect
         said = [p for p in section.paragraphs if p.startswith("A value outside the list is reported as ")]
         if said != [f"A value outside the list is reported as {code(m)}." for k, m in enum.messages.items() if k != "type"]:
             wrong.append(f"{fmt.id}: enumeration {enum.name}: {said} for the messages {enum.messages}")
+    aliases = {s.title: s for s in page.get("Named types", [])}
+    for alias in (d for d in fmt.definitions if isinstance(d, ir.Alias)):
+        section = aliases.get(alias.name)
+        if section is None:
+            wrong.append(f"{fmt.id}: named type {alias.name} has no section")
+            continue
+        if section.paragraphs[: len(paragraphs(alias.description))] != paragraphs(alias.description):
+            wrong.append(f"{fmt.id}: named type {alias.name} is described as {section.paragraphs}, the spec says {alias.description!r}")
+        messages = [[k, code(m)] for k, m in getattr(alias.type, "messages", {}).items() if k != "type"]
+        if (section.tables[0][1:] if section.tables else []) != messages:
+            wrong.append(f"{fmt.id}: named type {alias.name}: the page's checks {section.tables}, the spec's {messages}")
     invalid = [t for s in page.get("Examples", []) if s.title == "Invalid" for t in s.tables]
     shown_errors = [[(p, m) for p, m in t[1:]] for t in invalid]
     listed = [[(code(e["path"] or "/"), code(e["message"])) for e in case.errors] for case in fmt.invalid_examples]
@@ -226,7 +239,23 @@ def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Sect
 
 def _pages(specs: list[LoadedSpec], history: dict[str, list[dict[str, object]]] | None = None) -> dict[str, str]:
     files = generate(specs, targets=["docs"], history=history)
+    labels = {entry["file"]: entry["label"] for entry in nav(files["mkdocs.yml"])}
+    for spec in specs:
+        # The navigation label, which the theme writes into every page as HTML as it is: the page's title, escaped.
+        label = labels[f"{spec.format_id}.md"]
+        title = read_page(files[f"docs/{spec.format_id}.md"])[""][0].title
+        assert html.unescape(label) == title and not re.search(r"[<>\"']|&(?!(?:amp|lt|gt|quot|#39);)", label), (label, title)
     return {s.format_id: files[f"docs/{s.format_id}.md"] for s in specs}
+
+
+def nav(config: str) -> list[dict[str, str]]:
+    """mkdocs.yml's navigation: [{"label", "file"}] (its !!python tags are the theme's, skipped)."""
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+    entries = yaml.load(config, Loader=Loader)["nav"]
+    return [{"label": label, "file": file} for entry in entries for label, file in entry.items() if isinstance(file, str)]
 
 
 @pytest.mark.parametrize("case", GOLDEN_CASES)
@@ -256,7 +285,7 @@ def markup_spec(project: Path) -> LoadedSpec:
     folder = project / "specs" / "markup"
     shutil.copytree(GOLDEN / "hostile_descriptions", folder, ignore=shutil.ignore_patterns("expected", "ir.json"))
     doc = json.loads((folder / "spec.json").read_text(encoding="utf-8"))
-    doc["title"] = "Title " + MARKUP
+    doc["title"] = "Title \"quoted\" 'single' " + MARKUP
     doc["description"] = BLOCKS
     doc["x-decisions"] = [BLOCKS, "Plain."]
     hostile = doc["$defs"]["Hostile"]
@@ -273,6 +302,8 @@ def markup_spec(project: Path) -> LoadedSpec:
     hostile["additionalProperties"] = False
     doc["$defs"]["Kind"] = {"type": "string", "description": BLOCKS, "enum": [MARKUP, "plain"],
                             "x-enum-descriptions": {MARKUP: MARKUP, "plain": "plain"}, "x-messages": {"enum": "kind " + MARKUP}}
+    doc["$defs"]["Label"] = {"type": "string", "maxLength": 5, "description": BLOCKS, "x-messages": {"maxLength": "label " + MARKUP}}
+    hostile["properties"]["label"] = {"$ref": "#/$defs/Label"}
     (folder / "spec.json").write_text(json.dumps(doc, indent=2), encoding="utf-8")
     (folder / "examples" / "invalid" / "markup.json").write_text(json.dumps({
         "description": BLOCKS, "data": {"text": "ok", "note": 1, "kind": "x", "tags": [""]},
@@ -288,6 +319,7 @@ def test_a_page_whose_every_text_is_markdown_and_html_syntax_says_what_its_spec_
     assert not (wrong := problems(lower(spec), spec.document, page)), "\n".join(wrong[:12])
     # The page holds what was compared: every kind of text.
     assert MARKUP in page[""][0].paragraphs[1] and any(s.title == "Kind" for s in page["Enumerations"])
+    assert any(s.title == "Label" and s.tables for s in page["Named types"])
 
 
 def test_the_reader_sees_what_a_cell_that_loses_its_escapes_would_hide() -> None:
