@@ -140,7 +140,11 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The order make test's two workers are handed the tests in (--no-loadscope-reorder):
     tests marked slow first, then the groups, then the rest, so the last tests handed out are
-    short ones and both workers finish together."""
+    short ones and both workers finish together. (tests/mutate.py keeps the order it gives, cheapest first,
+    with CHATSPEC_TESTS_IN_GIVEN_ORDER set: with -x, the first failure ends the run.)"""
+    if os.environ.get("CHATSPEC_TESTS_IN_GIVEN_ORDER"):
+        return
+
     def rank(item: pytest.Item) -> tuple[int, str]:
         group = _group_of(item.nodeid)
         return (0, "") if item.get_closest_marker("slow") else (1, group) if group else (2, "")
