@@ -24,8 +24,9 @@ tests relevant to the group run (pytest -x: the first failure kills); none of th
 byte test (tests/test_golden.py::test_golden_output), so a mutant only it would notice survives.
 A mutant whose own file, or the generated code made from it, does not compile (py_compile, a
 template Jinja cannot read, black refusing the generated Python, `go build`, `tsc`) is "stillborn"
-and left out of the score. The mutants are sampled (--sample per group, fixed --seed) so a run
-stays affordable on 2 cores; --sample 0 runs them all.
+and left out of the score. The mutants are sampled (--sample per group, fixed --seed: the same
+mutants in two checkouts, wherever their lines moved) so a run stays affordable on 2 cores;
+--sample 0 runs them all.
 
 Score = killed / (killed + survived). The survivors are listed with their place.
 """
@@ -33,9 +34,9 @@ Score = killed / (killed + survived). The survivors are listed with their place.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
-import random
 import re
 import shutil
 import signal
@@ -161,6 +162,11 @@ class Mutant:
     @property
     def where(self) -> str:
         return f"{self.file}:{self.line}"
+
+    def draw(self, seed: int) -> str:
+        """Its place in a seed's sample: a hash of what it changes, not of its line number, so that two
+        checkouts (before and after a change) sample the same mutants wherever their lines moved."""
+        return hashlib.sha256(f"{seed}|{self.file}|{self.operator}|{self.original.strip()}|{self.mutated.strip()}".encode()).hexdigest()
 
 
 def _in_string(line: str, pos: int) -> bool:
@@ -436,7 +442,7 @@ def main() -> int:
     chosen: list[Mutant] = []
     for group in groups:
         pool = [m for m in all_mutants([group]) if not args.only or m.where in args.only or f"{m.where}:{m.operator}" in args.only]
-        picked = pool if args.sample <= 0 or len(pool) <= args.sample else random.Random(args.seed).sample(pool, args.sample)
+        picked = pool if args.sample <= 0 or len(pool) <= args.sample else sorted(pool, key=lambda m: m.draw(args.seed))[: args.sample]
         print(f"{group}: {len(pool)} mutants, running {len(picked)}", flush=True)
         chosen += sorted(picked, key=lambda m: (m.file, m.line, m.operator))
     if args.list:
