@@ -194,18 +194,27 @@ def _skippable(text: str) -> bool:
                                   "export interface ", "interface ", "export type ", "function ", "export function ", "export class "))
 
 
+def _text_lines(text: str) -> set[int]:
+    """The lines of triple-quoted text (docstrings): each line a \"\"\" opens or closes, and those between."""
+    inside, out = False, set()
+    for n, line in enumerate(text.split("\n"), 1):
+        quotes = line.count('"""')
+        if inside or quotes:
+            out.add(n)
+        if quotes % 2:
+            inside = not inside
+    return out
+
+
 def mutants_of(group: str, path: str, lines: range | None = None) -> list[Mutant]:
     text = (SOURCE / path).read_text(encoding="utf-8")
     language = _language(path)
     go = language != "python"
     ops, delete = {"go": (_GO_OPS, _GO_DELETE), "typescript": (_TS_OPS, _TS_DELETE), "python": (_PY_OPS, _PY_DELETE)}[language]
     found = []
-    in_doc = False
+    prose = _text_lines(text) if language == "python" else set()
     for n, line in enumerate(text.split("\n"), 1):
-        if not go and line.strip().startswith('"""'):
-            in_doc = not (line.strip().count('"""') == 2 and len(line.strip()) > 3) and not in_doc
-            continue
-        if in_doc or _skippable(line) or (lines is not None and n not in lines):
+        if n in prose or _skippable(line) or (lines is not None and n not in lines):
             continue
         for pattern, replacement, name in ops:
             for m in re.finditer(pattern, line):
