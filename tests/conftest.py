@@ -239,3 +239,14 @@ def golden_documents(case: str) -> tuple[list[Any], list[Any], list[Any]]:
     edges = mutations.edges(json.loads((GOLDEN / case / "spec.json").read_text(encoding="utf-8")))
     changed = [m for doc in valid for m in (*mutations.mutations(doc), *mutations.boundary_mutations(doc, edges))]
     return valid, invalid, changed
+
+
+@functools.cache
+def golden_generated(targets: tuple[str, ...]) -> dict[str, str]:
+    """Every golden case's files for the targets, generated together by this checkout's generator (not read
+    from the committed expected/ files, which change only with `make golden`); made once per test process."""
+    from generator.core import generate
+    from generator.load import load_spec
+
+    cases = sorted(p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file())
+    return generate([load_spec(GOLDEN / case, ROOT) for case in cases], targets=list(targets))
