@@ -87,7 +87,7 @@ TS_TESTS = ["tests/test_typescript.py::test_every_example_gets_the_verdict_and_t
             "tests/test_typescript.py::test_fuzz_cases_of_every_model_get_the_same_verdicts_paths_and_messages_as_python"]
 FAST_TESTS = ["tests/test_fast_path.py", "tests/test_fast_path_typescript.py", "tests/test_go_fast_validate.py",
               "tests/test_golden.py::test_golden_examples_through_generated_python", "tests/test_examples.py",
-              "tests/test_python_package.py", "-k", "not mypy and not black"]
+              "tests/test_python_package.py", "tests/test_encodings.py", "-k", "not mypy and not black"]
 BEHAVIOUR_TESTS = ["tests/test_scenarios.py", "tests/test_versioning.py::test_upgrade_from_v1_reads_seconds_as_milliseconds_and_validates",
                    "tests/test_go.py::test_droidlet_upgrade_from_v1_agrees_in_go_and_python_and_with_the_v2_examples",
                    "tests/test_typescript_behaviour.py", "tests/test_behaviour.py"]
