@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, run_chatspec
-from generator.classify import bump, classify, level_between, required_level
+from generator.classify import bump, classify, ir_differences, level_between, required_level
 from generator.load import LoadedSpec, check_document
 from generator.lower import lower
 
@@ -37,6 +37,26 @@ def test_change_classification(case: str) -> None:
     changes = classify(_format(MATRIX / case / "previous.json"), _format(MATRIX / case / "current.json"))  # type: ignore[arg-type]
     assert [str(c) for c in changes] == expected["changes"]
     assert required_level(changes) == expected["level"]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_ir_comparison_under_classify_finds_a_difference_in_each_matrix_case_that_changes_something(case: str) -> None:
+    # ir_differences is the safety net under classify() (a difference classify does not name is refused as
+    # unclassified): it must see every change the matrix makes, and nothing where the layout alone changed.
+    expected = json.loads((MATRIX / case / "expected.json").read_text(encoding="utf-8"))
+    found = ir_differences(_format(MATRIX / case / "previous.json"), _format(MATRIX / case / "current.json"))  # type: ignore[arg-type]
+    assert bool(found) == bool(expected["changes"]), found
+    places = {
+        "min_length_tightened": ['/definitions/Item/fields/id/type/messages/minLength: "must be at least 1 character(s) long" -> '
+                                 '"must be at least 3 character(s) long"', "/definitions/Item/fields/id/type/min_length: 1 -> 3"],
+        "field_removed": ["/definitions/Item/fields/note: removed"],
+        "optional_field_added": ["/definitions/Item/fields/owner: added"],
+        "tuple_length_changed": ["/definitions/Item/fields/pair/type/items: 2 -> 3 items",
+                                 '/definitions/Item/fields/pair/type/messages/prefixItems: "must be an array of exactly 2 items" -> '
+                                 '"must be an array of exactly 3 items"'],
+    }
+    if case in places:
+        assert found == places[case]
 
 
 def test_version_arithmetic() -> None:
