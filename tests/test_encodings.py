@@ -183,6 +183,12 @@ class Encodings:
         return result
 
 
+    def built_by_each(self, texts: list[str]) -> list[tuple[str, list[dict[str, Any]]]]:
+        """(language, what it built of each text) for each language this machine runs."""
+        found = [("Python", self.python(texts)), ("Go", self.go(texts)), ("TypeScript", self.typescript(texts))]
+        return [(language, results) for language, results in found if results is not None]
+
+
 @pytest.fixture(scope="module")
 def encodings(tmp_path_factory: pytest.TempPathFactory) -> Encodings:
     from go_driver import GO_ENV, go_available, write_go_mod
@@ -275,9 +281,7 @@ def test_base64_in_both_alphabets_decodes_to_the_standard_librarys_bytes_and_is_
     texts = STANDARD + URL_SAFE + MALFORMED
     docs = [json.dumps({"blob": t}, ensure_ascii=False) for t in texts] + [json.dumps({"blobs": ["QQ==", t]}, ensure_ascii=False) for t in texts]
     wrong = []
-    for language, results in (("Python", encodings.python(docs)), ("Go", encodings.go(docs)), ("TypeScript", encodings.typescript(docs))):
-        if results is None:
-            continue
+    for language, results in encodings.built_by_each(docs):
         for i, text in enumerate(texts):
             wrong += _check_bytes(language, text, results[i], "blob")
             wrong += _check_bytes(language, text, results[len(texts) + i], "blobs")
@@ -297,9 +301,7 @@ def test_date_times_denote_the_instant_the_standard_library_reads_at_each_langua
         "TypeScript": lambda s, n, o: s * 1000 + n // 1_000_000,  # toDate: milliseconds
     }
     wrong = []
-    for language, results in (("Python", encodings.python(docs)), ("Go", encodings.go(docs)), ("TypeScript", encodings.typescript(docs))):
-        if results is None:
-            continue
+    for language, results in encodings.built_by_each(docs):
         for k, text in enumerate(DATE_TIMES):
             for built, field in ((results[k], "at"), (results[len(DATE_TIMES) + k], "ats")):
                 wanted = std_date_time(text)
@@ -328,9 +330,7 @@ def _float_of(text: Any) -> float:
 def test_numbers_are_the_float64_or_integer_the_text_denotes_and_are_written_back_as_the_same_value(encodings: Encodings) -> None:
     docs = [f'{{"n": {t}}}' for t in NUMBERS] + [f'{{"ns": [1, {t}]}}' for t in NUMBERS] + [f'{{"i": {t}}}' for t in INTEGERS]
     wrong = []
-    for language, results in (("Python", encodings.python(docs)), ("Go", encodings.go(docs)), ("TypeScript", encodings.typescript(docs))):
-        if results is None:
-            continue
+    for language, results in encodings.built_by_each(docs):
         for k, text in enumerate(NUMBERS):
             for built, field in ((results[k], "n"), (results[len(NUMBERS) + k], "ns")):
                 wanted = std_number(text)
