@@ -263,6 +263,15 @@ def test_a_quick_check_builds_what_its_exact_parser_builds_or_is_not_sure(name: 
             assert (type(fast), fast) == (type(exact), exact), (name, value)
 
 
+@pytest.mark.parametrize(("name", "values"), [("string", ["a", "abc", "cab"]), ("integer", [-1, 6]),
+                                            ("number", [7, 7.0, -0.5, -0.999])])
+def test_a_quick_check_vouches_for_a_value_exactly_at_a_bound(name: str, values: list[Any]) -> None:
+    # Not sure is always correct, but a quick check that steps aside at its bounds leaves them to the slow walk.
+    rt = _runtime()
+    quick, _ = rt._QUICK[_quick_parsers(rt)[name]]
+    assert [v for v in values if quick(v) is rt.INVALID] == []
+
+
 def test_a_list_of_quick_items_still_reports_the_depth_limit_and_every_bad_item_at_its_pointer() -> None:
     rt = _runtime()
     pair = rt.tuple_of((rt.string({"type": "must be a string"}), rt.string({"type": "must be a string"})), {"type": "t", "prefixItems": "p"})

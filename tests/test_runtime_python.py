@@ -63,10 +63,14 @@ LONG = "7" * (rt.MAX_INT_DIGITS + 1)
         ('["\\udc00\\udc00"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
         ('["\\ud800\\ud800"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
         ('["\ud800"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
+        # A high surrogate, then the digits of a low one after another escape, or without the backslash.
+        ('["\\ud800\\\\DC00"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
+        ('["\\ud800xuDC00"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
         (f"[{LONG}]", "invalid JSON: an integer literal has more than 4300 digits"),
         (f'{{"a": [-{LONG}, 1]}}', "invalid JSON: an integer literal has more than 4300 digits"),
     ],
-    ids=["not_utf8", "bom_bytes", "bom_text", "lone_high", "lone_low", "high_then_not_low", "low_then_low", "high_then_high", "raw_surrogate", "long_int", "long_negative_int_inside"],
+    ids=["not_utf8", "bom_bytes", "bom_text", "lone_high", "lone_low", "high_then_not_low", "low_then_low", "high_then_high", "raw_surrogate", "high_then_escaped_backslash",
+         "high_then_u_without_backslash", "long_int", "long_negative_int_inside"],
 )
 def test_text_outside_the_policy_is_refused_with_its_message(text: str | bytes, message: str) -> None:
     assert _problems(text) == [("", message, "json")]
@@ -221,6 +225,18 @@ def test_pointers_escape_tilde_and_slash() -> None:
 def test_values_are_shown_as_the_go_runtime_shows_them(text: str, shown: str) -> None:
     # The Go runtime's message_test.go has the same table (json.Number for each number).
     assert rt._show(json.loads(text)) == shown
+
+
+def test_unique_items_keys_values_past_max_depth_each_on_its_own_without_recursing_into_them() -> None:
+    # Values that deep are refused anyway; their keys must not walk them (a recursion as deep as the value).
+    deep_object: Any = "x"
+    deep_list: Any = "x"
+    for _ in range(5000):
+        deep_object = {"a": deep_object}
+        deep_list = [deep_list]
+    for deep in (deep_object, deep_list):
+        assert not rt._has_duplicates([deep, deep], 0)
+    assert rt._has_duplicates([{"a": [1]}, {"a": [1.0]}], 0)
 
 
 def test_an_integer_too_long_for_str_is_shown_by_its_size_in_a_message() -> None:
