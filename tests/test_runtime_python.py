@@ -277,6 +277,16 @@ def _reported(ctx: Any) -> list[str]:
     return [f"{e.path} {e.keyword}: {e.message}" for e in ctx.reported()]
 
 
+@pytest.mark.parametrize(("value", "pointer", "want"), [
+    (["a", "b"], ("1",), "b"), (["a", "b"], ("2",), None), ([], ("0",), None), ({"k": ["x"]}, ("k", "0"), "x"),
+    ({"k": ["x"]}, ("k", "1"), None), ("text", ("0",), None), (["a"], ("-1",), None), (["a"], ("+0",), None), ({"0": "o"}, ("0",), "o"),
+])
+def test_a_rule_pointer_finds_nothing_past_the_end_of_an_array_in_a_scalar_or_at_a_signed_index(value: object, pointer: tuple[str, ...],
+                                                                                               want: object) -> None:
+    found = rt.resolve(value, pointer)
+    assert (None if found is rt._MISSING else found) == want
+
+
 @pytest.mark.parametrize(
     ("value", "usable", "want"),
     [("cy", True, ["/user member_of: user 'cy' is not one of the people"]), ("ann", True, []), (None, True, []),
