@@ -125,7 +125,9 @@ def md_decl(text: str) -> str:
 
 def html_text(text: str) -> str:
     """Text where HTML is read raw and Markdown is not (mkdocs navigation labels, the page's <title>)."""
-    return invisible.shown(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#39;")
+    return (
+        invisible.shown(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#39;")
+    )
 
 
 def html_comment(text: str) -> str:
@@ -280,9 +282,12 @@ class FormatPage:
             return self.checks(t.inner)
         messages = getattr(t, "messages", {})
         limits = {
-            "minLength": getattr(t, "min_length", None), "maxLength": getattr(t, "max_length", None),
-            "pattern": getattr(t, "pattern", None), "minItems": getattr(t, "min_items", None),
-            "maxItems": getattr(t, "max_items", None), "minimum": getattr(t, "minimum", None),
+            "minLength": getattr(t, "min_length", None),
+            "maxLength": getattr(t, "max_length", None),
+            "pattern": getattr(t, "pattern", None),
+            "minItems": getattr(t, "min_items", None),
+            "maxItems": getattr(t, "max_items", None),
+            "minimum": getattr(t, "minimum", None),
             "maximum": getattr(t, "maximum", None),
         }
         for keyword, message in messages.items():
@@ -299,8 +304,13 @@ class FormatPage:
 
     def rule_text(self, rule: ir.Rule) -> str:
         fields = ", ".join(md_code(f, True) for f in rule.fields)
-        when = "" if rule.when is None else (
-            f"when {md_code(rule.when.field + ''.join('/' + p for p in rule.when.pointer), True)} is {md_json(rule.when.equals, True)}")
+        when = (
+            ""
+            if rule.when is None
+            else (
+                f"when {md_code(rule.when.field + ''.join('/' + p for p in rule.when.pointer), True)} is {md_json(rule.when.equals, True)}"
+            )
+        )
         match rule.kind:
             case "member_of":
                 where = "/".join(rule.pointer)
@@ -328,15 +338,24 @@ class FormatPage:
                 default = "—"
             checks = [("required", md_code(f.required_message, True))] if f.required else []
             checks += self.checks(f.type)
-            rows.append(FieldRow(
-                wire=md_name(f.wire_name), json_type=self.json_type(f.type),
-                code=tuple(md_decl(d.fields[model.name, f.wire_name]) for d in self.code),
-                required="yes" if f.required else "no", default=default, description=md_inline(f.description),
-                checks=tuple(checks),
-            ))
+            rows.append(
+                FieldRow(
+                    wire=md_name(f.wire_name),
+                    json_type=self.json_type(f.type),
+                    code=tuple(md_decl(d.fields[model.name, f.wire_name]) for d in self.code),
+                    required="yes" if f.required else "no",
+                    default=default,
+                    description=md_inline(f.description),
+                    checks=tuple(checks),
+                )
+            )
         return ModelSection(
-            name=model.name, anchor=anchor(model.name), description=md_paragraph(model.description),
-            fields=tuple(rows), closed=model.closed, unknown_message=md_code(model.unknown_message, True),
+            name=model.name,
+            anchor=anchor(model.name),
+            description=md_paragraph(model.description),
+            fields=tuple(rows),
+            closed=model.closed,
+            unknown_message=md_code(model.unknown_message, True),
             rules=tuple((self.rule_text(r), md_code(r.message, True)) for r in model.rules),
         )
 
@@ -394,19 +413,34 @@ class FormatPage:
         fmt = self.fmt
         models = [self.model_section(m) for m in fmt.models]
         enums = [
-            EnumSection(e.name, anchor(e.name), md_paragraph(e.description),
-                        tuple((md_json(v, True), md_inline(e.value_descriptions.get(v, ""))) for v in e.values),
-                        tuple((k, md_code(m, True)) for k, m in e.messages.items() if k != "type"))
-            for e in fmt.definitions if isinstance(e, ir.Enum)
+            EnumSection(
+                e.name,
+                anchor(e.name),
+                md_paragraph(e.description),
+                tuple((md_json(v, True), md_inline(e.value_descriptions.get(v, ""))) for v in e.values),
+                tuple((k, md_code(m, True)) for k, m in e.messages.items() if k != "type"),
+            )
+            for e in fmt.definitions
+            if isinstance(e, ir.Enum)
         ]
         aliases = [
-            AliasSection(a.name, anchor(a.name), md_paragraph(a.description), self.json_type(a.type),
-                         tuple((k, md_code(m, True)) for k, m in getattr(a.type, "messages", {}).items() if k != "type"))
-            for a in fmt.definitions if isinstance(a, ir.Alias)
+            AliasSection(
+                a.name,
+                anchor(a.name),
+                md_paragraph(a.description),
+                self.json_type(a.type),
+                tuple((k, md_code(m, True)) for k, m in getattr(a.type, "messages", {}).items() if k != "type"),
+            )
+            for a in fmt.definitions
+            if isinstance(a, ir.Alias)
         ]
         invalid = [
-            (md_inline(case.name), md_paragraph(case.description), json_text(case.data, indent=2),
-             [(md_code(e["path"] or "/", True), md_code(e["message"], True)) for e in case.errors])
+            (
+                md_inline(case.name),
+                md_paragraph(case.description),
+                json_text(case.data, indent=2),
+                [(md_code(e["path"] or "/", True), md_code(e["message"], True)) for e in case.errors],
+            )
             for case in fmt.invalid_examples
         ]
         return render(
@@ -448,8 +482,11 @@ class DocsTarget(Target):
     def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
         (label,) = self.format_inputs(fmt, ctx)
         rows = [
-            {"version": md_inline(str(h["version"])), "class": md_inline(str(h["class"])),
-             "changes": "; ".join(md_inline(str(c)) for c in h["changes"]) or "first release"}  # type: ignore[attr-defined]
+            {
+                "version": md_inline(str(h["version"])),
+                "class": md_inline(str(h["class"])),
+                "changes": "; ".join(md_inline(str(c)) for c in h["changes"]) or "first release",
+            }  # type: ignore[attr-defined]
             for h in ctx.history.get(fmt.id, [])
         ]
         return {
@@ -464,8 +501,10 @@ class DocsTarget(Target):
     def render_shared(self, ctx: Context) -> dict[str, str]:
         labels = nav_labels(list(ctx.formats))
         files = {}
-        index = [(md_inline(labels[f.id]), f.id, md_code(f.id, True), md_inline(f.version), md_inline(first_sentence(f.description)))
-                 for f in ctx.formats]
+        index = [
+            (md_inline(labels[f.id]), f.id, md_code(f.id, True), md_inline(f.version), md_inline(first_sentence(f.description)))
+            for f in ctx.formats
+        ]
         files["docs/index.md"] = render("markdown/index.md.j2", header=header(None), rows=index)
         # mkdocs puts navigation labels into the HTML of every page as they are: escaped here.
         nav = [(yaml_str(html_text(labels[f.id])), yaml_str(f"{f.id}.md")) for f in ctx.formats]
@@ -477,7 +516,9 @@ class DocsTarget(Target):
         return files
 
     def shared_files(self, options: object) -> frozenset[str]:
-        return frozenset({"docs/index.md", "docs/assets/mermaid-init.js", "docs/assets/chatspec.css", "docs/templates/main.html", "mkdocs.yml"})
+        return frozenset(
+            {"docs/index.md", "docs/assets/mermaid-init.js", "docs/assets/chatspec.css", "docs/templates/main.html", "mkdocs.yml"}
+        )
 
 
 TARGET = DocsTarget()

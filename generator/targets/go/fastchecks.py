@@ -12,8 +12,7 @@ from dataclasses import replace
 from generator import ir
 from generator.targets.go.parsers import Parsers
 from generator.targets.go.types import GoTypes
-from generator.targets.go.views import (FastCheck, FastField, FastModel, FastPattern, FastRule, FastText, FastTuple, FieldView,
-                                        ModelView)
+from generator.targets.go.views import FastCheck, FastField, FastModel, FastPattern, FastRule, FastText, FastTuple, FieldView, ModelView
 
 UNSURE = FastCheck("unsure")
 NONE = FastCheck("none")
@@ -29,8 +28,14 @@ def container(c: FastCheck) -> FastCheck:
 class FastChecks:
     """The fast checks of one package's models, and the patterns they match."""
 
-    def __init__(self, fmt: ir.Format, types: GoTypes, parsers: Parsers, go_fields: Callable[[ir.Model], list[str]],
-                 tuple_fields: Callable[[str], list[str]]) -> None:
+    def __init__(
+        self,
+        fmt: ir.Format,
+        types: GoTypes,
+        parsers: Parsers,
+        go_fields: Callable[[ir.Model], list[str]],
+        tuple_fields: Callable[[str], list[str]],
+    ) -> None:
         self.fmt = fmt
         self.tuple_fields = tuple_fields  # a tuple's Go field names, in item order
         self.go_fields = go_fields  # a model's Go field names, in field order
@@ -55,8 +60,14 @@ class FastChecks:
                 bounds = (t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum)
                 if t.integer and all(b is None for b in bounds):
                     return NONE  # an int64 is always an integer in range
-                return FastCheck("number", integer=t.integer, minimum=t.minimum, maximum=t.maximum,
-                                 exclusive_minimum=t.exclusive_minimum, exclusive_maximum=t.exclusive_maximum)
+                return FastCheck(
+                    "number",
+                    integer=t.integer,
+                    minimum=t.minimum,
+                    maximum=t.maximum,
+                    exclusive_minimum=t.exclusive_minimum,
+                    exclusive_maximum=t.exclusive_maximum,
+                )
             case ir.BooleanType() | ir.BytesType():
                 return NONE
             case ir.DateTimeType():
@@ -64,8 +75,9 @@ class FastChecks:
             case ir.ListType():
                 if t.unique_items:
                     return UNSURE
-                return container(FastCheck("list", min_items=t.min_items, max_items=t.max_items,
-                                           inner=self.check(t.item, where), nil_ok=nil_ok))
+                return container(
+                    FastCheck("list", min_items=t.min_items, max_items=t.max_items, inner=self.check(t.item, where), nil_ok=nil_ok)
+                )
             case ir.MapType():
                 return container(FastCheck("map", inner=self.check(t.value, where), nil_ok=nil_ok))
             case ir.NullableType():
@@ -92,8 +104,7 @@ class FastChecks:
         groups = tuple(tuple(fields[w] for w in r.fields) for r in model.rules if r.kind == "at_least_one_of")
         rules = [self.rule(model, r, fields) for r in model.rules if r.kind != "at_least_one_of" and not self.up_two(r)]
         rules.extend(self.items_rules(model, fields))
-        sure = all(r is not None for r in rules) and not any(
-            f.presence != "not_nil" and f.check.kind == "unsure" for f in fields.values())
+        sure = all(r is not None for r in rules) and not any(f.presence != "not_nil" and f.check.kind == "unsure" for f in fields.values())
         return FastModel(model.name, tuple(fields.values()), groups, tuple(r for r in rules if r is not None), sure)
 
     @staticmethod
@@ -118,8 +129,14 @@ class FastChecks:
                     found = self.model_list(model, f.wire_name)
                     value = self.text(child, r.fields[0])
                     pool = next((p for p in model.fields if p.wire_name == r.pointer[0]), None)
-                    if (found is None or not isinstance(found[1], ir.Model) or found[1].name != child_name or value is None or pool is None
-                            or not (isinstance(pool.type, ir.ListType) and isinstance(pool.type.item, ir.StringType))):
+                    if (
+                        found is None
+                        or not isinstance(found[1], ir.Model)
+                        or found[1].name != child_name
+                        or value is None
+                        or pool is None
+                        or not (isinstance(pool.type, ir.ListType) and isinstance(pool.type.item, ir.StringType))
+                    ):
                         out.append(None)
                         continue
                     out.append(FastRule("items_member_of", list=names[f.wire_name], pool=fields[pool.wire_name].name, value=value))
@@ -221,8 +238,7 @@ class FastChecks:
                 if item is None or item.pointer:
                     return None
                 equals = rule.when.equals if rule.kind == "allowed_when" and rule.when is not None else rule.equals or ""
-                return FastRule(rule.kind, list=name, item=item, equals=equals,
-                                allowed=rule.allowed, when=when)
+                return FastRule(rule.kind, list=name, item=item, equals=equals, allowed=rule.allowed, when=when)
             case "required_when":
                 return FastRule(rule.kind, target=fields[rule.fields[0]], equals=rule.when.equals if rule.when else "", when=when)
             case "member_of":

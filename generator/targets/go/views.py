@@ -385,8 +385,9 @@ class FastCheck(Kinded):
     nil_ok: bool = False  # list or map: nil is null, accepted (else null is "must be an array/object")
     model: str = ""  # model: its type name
 
-    KINDS: ClassVar[frozenset[str]] = frozenset({"none", "unsure", "string", "number", "enum", "date_time", "list", "map",
-                                                  "nullable", "model"})
+    KINDS: ClassVar[frozenset[str]] = frozenset(
+        {"none", "unsure", "string", "number", "enum", "date_time", "list", "map", "nullable", "model"}
+    )
 
 
 @dataclass(frozen=True)
