@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: generate check test golden fuzz docs bump bench mutate clean
+.PHONY: generate check test golden fuzz docs bump bench mutate format lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -92,6 +92,16 @@ mutate: $(STAMP) $(NPM_TOOLS)
 	@mkdir -p build
 	$(BIN)/mutmut run --max-children $(MUTMUT_JOBS) > build/mutmut.log 2>&1 || (tail -n 40 build/mutmut.log; exit 1)
 	$(BIN)/python tests/mutmut_report.py
+
+# The generator's own code: black formats it, ruff lints it (settings in pyproject.toml); make test checks both.
+format: $(STAMP)
+	$(BIN)/black --quiet generator
+	$(BIN)/ruff check --fix --quiet generator
+
+lint: $(STAMP)
+	$(BIN)/black --check --quiet generator
+	$(BIN)/ruff check --quiet generator
+	$(BIN)/python -m mypy --strict generator
 
 golden: $(STAMP)
 	$(BIN)/python -m pytest tests/test_golden.py --update-golden

@@ -96,7 +96,9 @@ class Workers:
                 queue.ids, queue.back.value = format_ids, len(format_ids)
             self.waiting.update((target.name, i) for i in format_ids)
             # Sent from a thread: a worker reads it only when warmed up, and a pipe holds little.
-            threading.Thread(target=_send, args=(self.connections[target.name], self.processes[target.name], (ctx, format_ids)), daemon=True).start()
+            threading.Thread(
+                target=_send, args=(self.connections[target.name], self.processes[target.name], (ctx, format_ids)), daemon=True
+            ).start()
 
     def take(self, target: Target) -> str | None:
         """A format the target's worker has not started, taken back for the caller to render (the last
@@ -154,8 +156,9 @@ class _Jobs:
         self.ids: list[str] = []  # the formats (each side has its copy)
 
 
-def _serve(target: Target, connection: Connection, parents_ends: list[Connection], jobs: _Jobs,
-           job: tuple[Context, list[str]] | None) -> None:
+def _serve(
+    target: Target, connection: Connection, parents_ends: list[Connection], jobs: _Jobs, job: tuple[Context, list[str]] | None
+) -> None:
     """A worker: warm up, then render each format it is handed (in `job`, when it was started
     with its formats), sending its files (None for a format that failed: the caller renders it
     again and reports the error)."""

@@ -45,7 +45,6 @@ MANIFEST = "behaviour.toml"
 FOLDER = "behaviour"
 
 
-
 # The languages a manifest may name, each with its file's extension, in registry order. Each is
 # a target's `behaviour` (generator.targets.base.Target); a stage may not read the registry, so
 # tests/test_architecture.py holds this table equal to the registered targets' declarations.
@@ -61,13 +60,13 @@ def _keys() -> tuple[str, ...]:
     """The manifest's keys; anything else is a misspelling."""
     return ("majors", "since", *_extensions(), "extends", "needs", "constants")
 
+
 # The one substitution in stored Go: imports of the generated module are written with
 # the default module path (DEFAULT_GO_MODULE) and rewritten to the module actually
 # generated (a project's go-module, or vendoring's).
 
 # Facets of a field a behaviour may ask for as a generated constant.
 _FACETS = ("default", "minimum", "maximum", "const")
-
 
 
 @dataclass(frozen=True)
@@ -124,9 +123,15 @@ def _refuse_invisible(text: str, shown: str) -> None:
     if at is not None:
         line = text.count("\n", 0, at) + 1
         column = at - (text.rfind("\n", 0, at) + 1) + 1
-        raise SpecError(shown, None, f"holds {invisible.describe(text[at])}, which hides or reorders text (Trojan Source): "
-                        "the file is placed in the generated code or docs as it is, where it would read as other text than it holds",
-                        f"remove it; in a string literal, write its escape ({invisible.u_escape(text[at])})", line=line, column=column)
+        raise SpecError(
+            shown,
+            None,
+            f"holds {invisible.describe(text[at])}, which hides or reorders text (Trojan Source): "
+            "the file is placed in the generated code or docs as it is, where it would read as other text than it holds",
+            f"remove it; in a string literal, write its escape ({invisible.u_escape(text[at])})",
+            line=line,
+            column=column,
+        )
 
 
 def load_sets(format_dir: Path, shown_dir: str) -> list[Behaviour]:
@@ -134,9 +139,17 @@ def load_sets(format_dir: Path, shown_dir: str) -> list[Behaviour]:
 
     shown_dir is the format folder as messages show it, e.g. "specs/chat_modality"."""
     for entry in sorted(format_dir.iterdir()) if format_dir.is_dir() else []:
-        if entry.name != FOLDER and entry.is_dir() and difflib.get_close_matches(entry.name.lower(), [FOLDER, "behavior"], n=1, cutoff=0.75):
-            raise SpecError(f"{shown_dir}/{entry.name}", None, f"a folder named {entry.name!r} is not read: behaviour lives in {FOLDER}/",
-                            f"rename it to {shown_dir}/{FOLDER}")
+        if (
+            entry.name != FOLDER
+            and entry.is_dir()
+            and difflib.get_close_matches(entry.name.lower(), [FOLDER, "behavior"], n=1, cutoff=0.75)
+        ):
+            raise SpecError(
+                f"{shown_dir}/{entry.name}",
+                None,
+                f"a folder named {entry.name!r} is not read: behaviour lives in {FOLDER}/",
+                f"rename it to {shown_dir}/{FOLDER}",
+            )
     root = format_dir / FOLDER
     if not root.is_dir():
         return []
@@ -147,19 +160,30 @@ def load_sets(format_dir: Path, shown_dir: str) -> list[Behaviour]:
     for sub in sorted(p for p in root.iterdir() if p.is_dir()):
         shown_sub = f"{shown_root}/{sub.name}"
         if not (sub / MANIFEST).is_file():
-            raise SpecError(shown_sub, None, f"a behaviour folder without {MANIFEST}",
-                            f"add {shown_sub}/{MANIFEST} (see {shown_root}/{MANIFEST}) or remove the folder")
+            raise SpecError(
+                shown_sub,
+                None,
+                f"a behaviour folder without {MANIFEST}",
+                f"add {shown_sub}/{MANIFEST} (see {shown_root}/{MANIFEST}) or remove the folder",
+            )
         sets.append(_load_set(sub, shown_sub, format_dir.name, subfolders_allowed=False))
     if not sets:
-        raise SpecError(shown_root, None, f"a behaviour folder without {MANIFEST}",
-                        f"add {shown_root}/{MANIFEST} naming majors and the files, or remove the folder")
+        raise SpecError(
+            shown_root,
+            None,
+            f"a behaviour folder without {MANIFEST}",
+            f"add {shown_root}/{MANIFEST} naming majors and the files, or remove the folder",
+        )
     for i, b in enumerate(sets):
         for other in sets[:i]:
             shared = b.overlap(other)
             if shared is not None:
-                raise SpecError(b.manifest, "/since" if b.since is not None else "/majors",
-                                f"major {shared} already has behaviour in {other.manifest}",
-                                "give each major one behaviour set: list exact majors (majors = [1]) where a later major has a set of its own")
+                raise SpecError(
+                    b.manifest,
+                    "/since" if b.since is not None else "/majors",
+                    f"major {shared} already has behaviour in {other.manifest}",
+                    "give each major one behaviour set: list exact majors (majors = [1]) where a later major has a set of its own",
+                )
     return sets
 
 
@@ -170,7 +194,9 @@ def _load_set(folder: Path, shown: str, format_id: str, subfolders_allowed: bool
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(manifest, None, f"not valid TOML ({exc})", "fix the syntax; see generator/behaviour.py for the keys") from None
     except RecursionError:
-        raise SpecError(manifest, None, "nests arrays or tables too deeply to read", "write the manifest flat, as generator/behaviour.py shows") from None
+        raise SpecError(
+            manifest, None, "nests arrays or tables too deeply to read", "write the manifest flat, as generator/behaviour.py shows"
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise SpecError(manifest, None, f"cannot be read ({exc})", "check that it is a readable UTF-8 file") from None
     keys = _keys()
@@ -178,19 +204,34 @@ def _load_set(folder: Path, shown: str, format_id: str, subfolders_allowed: bool
     for key in data:
         if key not in keys:
             close = difflib.get_close_matches(key, keys, n=1)
-            raise SpecError(manifest, f"/{key}", f"unknown key {key!r} (known: {', '.join(keys)})",
-                            f"did you mean {close[0]!r}?" if close else "remove it")
+            raise SpecError(
+                manifest,
+                f"/{key}",
+                f"unknown key {key!r} (known: {', '.join(keys)})",
+                f"did you mean {close[0]!r}?" if close else "remove it",
+            )
     if ("majors" in data) == ("since" in data):
-        raise SpecError(manifest, "", "give exactly one of since (this major and every later one, e.g. since = 1) or majors "
-                        "(exactly these, e.g. majors = [2])", "name the majors of the format this behaviour applies to")
+        raise SpecError(
+            manifest,
+            "",
+            "give exactly one of since (this major and every later one, e.g. since = 1) or majors " "(exactly these, e.g. majors = [2])",
+            "name the majors of the format this behaviour applies to",
+        )
     majors = data.get("majors", [])
     since = data.get("since")
-    if "majors" in data and not (isinstance(majors, list) and majors and all(type(m) is int and m >= 0 for m in majors)
-                                 and len(set(majors)) == len(majors)):
-        raise SpecError(manifest, "/majors", "majors must be a non-empty list of distinct major versions, e.g. majors = [1]",
-                        "name the majors of the format this behaviour applies to")
+    if "majors" in data and not (
+        isinstance(majors, list) and majors and all(type(m) is int and m >= 0 for m in majors) and len(set(majors)) == len(majors)
+    ):
+        raise SpecError(
+            manifest,
+            "/majors",
+            "majors must be a non-empty list of distinct major versions, e.g. majors = [1]",
+            "name the majors of the format this behaviour applies to",
+        )
     if "since" in data and not (type(since) is int and since >= 0):
-        raise SpecError(manifest, "/since", "since must be a major version, e.g. since = 1", "name the first major this behaviour applies to")
+        raise SpecError(
+            manifest, "/since", "since must be a major version, e.g. since = 1", "name the first major this behaviour applies to"
+        )
     sources: dict[str, str] = {}
     texts: dict[str, str] = {}
     for language, ext in extensions.items():
@@ -198,12 +239,17 @@ def _load_set(folder: Path, shown: str, format_id: str, subfolders_allowed: bool
         if name is None:
             continue
         if not (isinstance(name, str) and re.fullmatch(r"[A-Za-z0-9_.-]+", name) and name.endswith(ext) and name != MANIFEST):
-            raise SpecError(manifest, f"/{language}", f"{language} must name a {ext} file in this folder, e.g. {language} = \"{language}{ext}\"",
-                            "give the file's name, without a folder")
+            raise SpecError(
+                manifest,
+                f"/{language}",
+                f'{language} must name a {ext} file in this folder, e.g. {language} = "{language}{ext}"',
+                "give the file's name, without a folder",
+            )
         path = folder / name
         if path.is_symlink() or not path.is_file():
-            raise SpecError(manifest, f"/{language}", f"names {shown}/{name}, which is not a file",
-                            f"create {shown}/{name} or fix the name")
+            raise SpecError(
+                manifest, f"/{language}", f"names {shown}/{name}, which is not a file", f"create {shown}/{name} or fix the name"
+            )
         try:
             texts[language] = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
@@ -218,36 +264,61 @@ def _load_set(folder: Path, shown: str, format_id: str, subfolders_allowed: bool
             continue
         if entry.name not in named:
             close = difflib.get_close_matches(entry.name, sorted(named), n=1)
-            raise SpecError(f"{shown}/{entry.name}", None, f"a file {manifest} does not name, so it would never be used",
-                            f"name it in {MANIFEST}" + (f" (did you mean {close[0]!r}?)" if close else "") + " or remove it")
+            raise SpecError(
+                f"{shown}/{entry.name}",
+                None,
+                f"a file {manifest} does not name, so it would never be used",
+                f"name it in {MANIFEST}" + (f" (did you mean {close[0]!r}?)" if close else "") + " or remove it",
+            )
     needs = _table(data, "needs", manifest)
     for key, value in needs.items():
         if "." in key:
             _field_key(key, manifest, "needs")
         elif not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
-            raise SpecError(manifest, f"/needs/{key}", f"{key!r} is neither Model.field nor a definition's name",
-                            'name a field, e.g. "ChatMessage.input_id", or a definition, e.g. "Role"')
+            raise SpecError(
+                manifest,
+                f"/needs/{key}",
+                f"{key!r} is neither Model.field nor a definition's name",
+                'name a field, e.g. "ChatMessage.input_id", or a definition, e.g. "Role"',
+            )
         if not isinstance(value, str) or not value.strip():
-            raise SpecError(manifest, f"/needs/{key}", "a need is a shape, e.g. \"optional string\", \"list of ChatMessage\", \"integer\"",
-                            "write the shape the code relies on")
+            raise SpecError(
+                manifest,
+                f"/needs/{key}",
+                'a need is a shape, e.g. "optional string", "list of ChatMessage", "integer"',
+                "write the shape the code relies on",
+            )
     constants: dict[str, tuple[str, ...]] = {}
     for key, value in _table(data, "constants", manifest).items():
         _field_key(key, manifest, "constants")
         if not (isinstance(value, list) and value and all(v in _FACETS for v in value) and len(set(value)) == len(value)):
-            raise SpecError(manifest, f"/constants/{key}", f"a constant entry lists facets of the field, some of {', '.join(_FACETS)}",
-                            'e.g. "ChatState.max_history_size" = ["default", "minimum"]')
+            raise SpecError(
+                manifest,
+                f"/constants/{key}",
+                f"a constant entry lists facets of the field, some of {', '.join(_FACETS)}",
+                'e.g. "ChatState.max_history_size" = ["default", "minimum"]',
+            )
         constants[key] = tuple(value)
     extends: dict[str, tuple[str, ...]] = {}
     for language, models in _table(data, "extends", manifest).items():
         if language not in ("python", "go") or language not in sources:
-            raise SpecError(manifest, f"/extends/{language}", f"extends.{language}: only python and go code, named in this manifest, add members to models",
-                            "use python or go, and name that file")
+            raise SpecError(
+                manifest,
+                f"/extends/{language}",
+                f"extends.{language}: only python and go code, named in this manifest, add members to models",
+                "use python or go, and name that file",
+            )
         if not (isinstance(models, list) and models and all(isinstance(m, str) for m in models) and len(set(models)) == len(models)):
-            raise SpecError(manifest, f"/extends/{language}", "a list of the models whose generated class gains members, e.g. [\"ChatState\"]",
-                            "name each model once")
+            raise SpecError(
+                manifest,
+                f"/extends/{language}",
+                'a list of the models whose generated class gains members, e.g. ["ChatState"]',
+                "name each model once",
+            )
         extends[language] = tuple(models)
-    behaviour = Behaviour(shown, tuple(majors), since, sources, texts, extends, {k: " ".join(v.split()) for k, v in needs.items()},
-                          constants, format_id)
+    behaviour = Behaviour(
+        shown, tuple(majors), since, sources, texts, extends, {k: " ".join(v.split()) for k, v in needs.items()}, constants, format_id
+    )
     if "python" in texts:
         python_parts(behaviour)
     if "go" in texts:
@@ -264,7 +335,9 @@ def _table(data: dict[str, Any], key: str, manifest: str) -> dict[str, Any]:
 
 def _field_key(key: str, manifest: str, table: str) -> tuple[str, str]:
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_-]*", key):
-        raise SpecError(manifest, f"/{table}/{key}", f"{key!r} is not Model.field", 'name a model and one of its fields, e.g. "ChatMessage.input_id"')
+        raise SpecError(
+            manifest, f"/{table}/{key}", f"{key!r} is not Model.field", 'name a model and one of its fields, e.g. "ChatMessage.input_id"'
+        )
     model, field = key.split(".")
     return model, field
 
@@ -331,8 +404,13 @@ def problems(fmt: ir.Format, b: Behaviour) -> list[tuple[str, str, str]]:
     for language, extended in b.extends.items():
         for name in extended:
             if name not in models:
-                out.append((f"/extends/{language}", f"extends.{language} names {name!r}, which is no model of {fmt.id} {fmt.version} ({fmt.source})",
-                            f"update {Path(b.sources[language]).name} and this entry for the spec, or correct the name"))
+                out.append(
+                    (
+                        f"/extends/{language}",
+                        f"extends.{language} names {name!r}, which is no model of {fmt.id} {fmt.version} ({fmt.source})",
+                        f"update {Path(b.sources[language]).name} and this entry for the spec, or correct the name",
+                    )
+                )
     for table, keys in (("needs", b.needs), ("constants", b.constants)):
         for key in keys:
             if "." not in key:
@@ -341,25 +419,45 @@ def problems(fmt: ir.Format, b: Behaviour) -> list[tuple[str, str, str]]:
             where = f"{fmt.id} {fmt.version} ({fmt.source})"
             if model is None:
                 known = ", ".join(m.name for m in fmt.models)
-                out.append((f"/{table}/{key}", f"{key}: {where} has no model {key.split('.')[0]!r} (models: {known})",
-                            f"update {code} and this entry for the spec, or correct the name"))
+                out.append(
+                    (
+                        f"/{table}/{key}",
+                        f"{key}: {where} has no model {key.split('.')[0]!r} (models: {known})",
+                        f"update {code} and this entry for the spec, or correct the name",
+                    )
+                )
             elif f is None:
                 fields = ", ".join(x.name for x in model.fields)
-                out.append((f"/{table}/{key}", f"{key}: {where} has no field {key.split('.')[1]!r} in {model.name} (fields: {fields})",
-                            f"update {code} and this entry for the spec, or correct the name"))
+                out.append(
+                    (
+                        f"/{table}/{key}",
+                        f"{key}: {where} has no field {key.split('.')[1]!r} in {model.name} (fields: {fields})",
+                        f"update {code} and this entry for the spec, or correct the name",
+                    )
+                )
     for key, want in b.needs.items():
         if "." not in key:
             found = definition_problem(fmt, key, want)
             if found:
-                out.append((f"/needs/{key}", f"{key}: {code} rely on it being {want!r}, but in {fmt.id} {fmt.version} ({fmt.source}) {found}",
-                            f"update {code} for the spec and this [needs] entry, or give that major its own behaviour set"))
+                out.append(
+                    (
+                        f"/needs/{key}",
+                        f"{key}: {code} rely on it being {want!r}, but in {fmt.id} {fmt.version} ({fmt.source}) {found}",
+                        f"update {code} for the spec and this [needs] entry, or give that major its own behaviour set",
+                    )
+                )
             continue
         model, f = _find_field(fmt, key)
         if f is not None and shape(f) != want:
-            out.append((f"/needs/{key}", f"{key}: {code} rely on it being {want!r}, but {fmt.id} {fmt.version} ({fmt.source}) makes it {shape(f)!r}",
-                        f"update {code} for the new shape and write {key!r} = {shape(f)!r} in [needs]; or, if the code is right only for "
-                        f"earlier majors, list them exactly (e.g. majors = [1]) and give major {fmt.version.split('.')[0]} its own set "
-                        f"({b.folder.split('/' + FOLDER)[0]}/{FOLDER}/v{fmt.version.split('.')[0]}/{MANIFEST})"))
+            out.append(
+                (
+                    f"/needs/{key}",
+                    f"{key}: {code} rely on it being {want!r}, but {fmt.id} {fmt.version} ({fmt.source}) makes it {shape(f)!r}",
+                    f"update {code} for the new shape and write {key!r} = {shape(f)!r} in [needs]; or, if the code is right only for "
+                    f"earlier majors, list them exactly (e.g. majors = [1]) and give major {fmt.version.split('.')[0]} its own set "
+                    f"({b.folder.split('/' + FOLDER)[0]}/{FOLDER}/v{fmt.version.split('.')[0]}/{MANIFEST})",
+                )
+            )
     for key, facets in b.constants.items():
         model, f = _find_field(fmt, key)
         if f is None:
@@ -367,11 +465,21 @@ def problems(fmt: ir.Format, b: Behaviour) -> list[tuple[str, str, str]]:
         for facet in facets:
             value = _facet_value(f, facet)
             if value is not None and not isinstance(value, (str, int, float)):
-                out.append((f"/constants/{key}", f"{key}'s {facet} in {fmt.id} {fmt.version} ({fmt.source}) is {value!r}, not one string or number",
-                            f"take {facet!r} out of this entry; a constant holds a string or a number"))
+                out.append(
+                    (
+                        f"/constants/{key}",
+                        f"{key}'s {facet} in {fmt.id} {fmt.version} ({fmt.source}) is {value!r}, not one string or number",
+                        f"take {facet!r} out of this entry; a constant holds a string or a number",
+                    )
+                )
             if value is None:
-                out.append((f"/constants/{key}", f"{key} has no {facet} in {fmt.id} {fmt.version} ({fmt.source}), but {code} read it",
-                            f"update {code} and take {facet!r} out of this entry, or give the field a {facet} in the spec"))
+                out.append(
+                    (
+                        f"/constants/{key}",
+                        f"{key} has no {facet} in {fmt.id} {fmt.version} ({fmt.source}), but {code} read it",
+                        f"update {code} and take {facet!r} out of this entry, or give the field a {facet} in the spec",
+                    )
+                )
     return out
 
 
@@ -432,11 +540,14 @@ def check_latest(fmt: ir.Format, sets: list[Behaviour]) -> None:
     nearest = max(sets, key=lambda b: max(b.majors))  # no set has `since` here: it would apply
     broken = problems(fmt, nearest)
     also = (" Its declarations do not hold for " + fmt.version + ": " + "; ".join(p for _, p, _ in broken) + ".") if broken else ""
-    raise SpecError(nearest.manifest, "/majors",
-                    f"{fmt.id} is at major {major} ({fmt.source}) but its behaviour applies to majors {list(nearest.majors)} only, "
-                    f"so version {fmt.version} would lose {', '.join(Path(s).name for s in nearest.sources.values())}.{also}",
-                    f"add {major} to majors (its [needs] are then checked against {fmt.version}) and update the code where it relies on what "
-                    f"changed, or write a set for major {major} in {nearest.folder.split('/' + FOLDER)[0]}/{FOLDER}/v{major}/{MANIFEST}")
+    raise SpecError(
+        nearest.manifest,
+        "/majors",
+        f"{fmt.id} is at major {major} ({fmt.source}) but its behaviour applies to majors {list(nearest.majors)} only, "
+        f"so version {fmt.version} would lose {', '.join(Path(s).name for s in nearest.sources.values())}.{also}",
+        f"add {major} to majors (its [needs] are then checked against {fmt.version}) and update the code where it relies on what "
+        f"changed, or write a set for major {major} in {nearest.folder.split('/' + FOLDER)[0]}/{FOLDER}/v{major}/{MANIFEST}",
+    )
 
 
 def _facet_value(f: ir.Field, facet: str) -> Any:
@@ -482,9 +593,13 @@ def python_parts(b: Behaviour) -> PythonParts:
     try:
         tree = ast.parse(text, filename=shown)
     except SyntaxError as exc:
-        raise SpecError(shown, None, f"not valid Python: {exc.msg} (line {exc.lineno})", "fix the syntax; behaviour is stored as real Python") from None
+        raise SpecError(
+            shown, None, f"not valid Python: {exc.msg} (line {exc.lineno})", "fix the syntax; behaviour is stored as real Python"
+        ) from None
     except (RecursionError, MemoryError, ValueError) as exc:  # ValueError: a NUL byte
-        raise SpecError(shown, None, f"cannot be parsed as Python ({type(exc).__name__})", "fix the file; behaviour is stored as real Python") from None
+        raise SpecError(
+            shown, None, f"cannot be parsed as Python ({type(exc).__name__})", "fix the file; behaviour is stored as real Python"
+        ) from None
     lines = text.splitlines()
     cut: set[int] = set()
     imports: list[str] = []
@@ -503,11 +618,20 @@ def python_parts(b: Behaviour) -> PythonParts:
         body_started = True
         if isinstance(node, ast.ClassDef) and node.name in models:
             if node.bases or node.keywords or node.decorator_list:
-                raise SpecError(shown, None, f"class {node.name} (line {node.lineno}) holds members of the generated {node.name}: it takes no bases or decorators",
-                                "remove them; the generated dataclass is the class")
+                raise SpecError(
+                    shown,
+                    None,
+                    f"class {node.name} (line {node.lineno}) holds members of the generated {node.name}: it takes no bases or decorators",
+                    "remove them; the generated dataclass is the class",
+                )
             members = node.body[1:] if _is_docstring(node.body[0]) else node.body
             if not members:
-                raise SpecError(shown, None, f"class {node.name} (line {node.lineno}) adds nothing to the generated {node.name}", "add methods or remove it")
+                raise SpecError(
+                    shown,
+                    None,
+                    f"class {node.name} (line {node.lineno}) adds nothing to the generated {node.name}",
+                    "add methods or remove it",
+                )
             first = min(m.lineno for m in members) - 1
             first = min([first, *(d.lineno - 1 for m in members for d in getattr(m, "decorator_list", []))])
             # Comments right above the first member belong to it.
@@ -517,8 +641,12 @@ def python_parts(b: Behaviour) -> PythonParts:
             cut.update(span)
     for name in models:
         if name not in methods:
-            raise SpecError(shown, None, f"no top-level `class {name}:` holding the members extends.python in {b.manifest} promises",
-                            f"write `class {name}:` with the methods the generated {name} gains, or take {name!r} out of extends.python")
+            raise SpecError(
+                shown,
+                None,
+                f"no top-level `class {name}:` holding the members extends.python in {b.manifest} promises",
+                f"write `class {name}:` with the methods the generated {name} gains, or take {name!r} out of extends.python",
+            )
     module = "\n".join(line for i, line in enumerate(lines) if i not in cut)
     return PythonParts(imports, re.sub(r"\n{3,}", "\n\n\n", module).strip(), methods)
 
@@ -549,7 +677,7 @@ def go_parts(b: Behaviour, module: str) -> GoParts:
     match = _GO_PACKAGE_RE.search(text)
     if match is None:
         raise SpecError(shown, None, "no package clause", "start the file with `package <name>` as Go requires")
-    code = text[match.end():]
+    code = text[match.end() :]
     fields: dict[str, str] = {}
 
     def take(m: re.Match[str]) -> str:
@@ -561,8 +689,12 @@ def go_parts(b: Behaviour, module: str) -> GoParts:
     code = _GO_HOLDER_RE.sub(take, code)
     for name in models:
         if name not in fields:
-            raise SpecError(shown, None, f"no top-level `type {name} struct {{...}}` holding the fields extends.go in {b.manifest} promises",
-                            f"write it with the fields the generated {name} gains, or take {name!r} out of extends.go")
+            raise SpecError(
+                shown,
+                None,
+                f"no top-level `type {name} struct {{...}}` holding the fields extends.go in {b.manifest} promises",
+                f"write it with the fields the generated {name} gains, or take {name!r} out of extends.go",
+            )
     code = code.replace(f'"{DEFAULT_GO_MODULE}/', f'"{module}/')
     return GoParts(re.sub(r"\n{3,}", "\n\n", code).strip("\n") + "\n", fields)
 
@@ -614,15 +746,19 @@ def typescript_parts(b: Behaviour) -> TypeScriptParts:
     imports: list[str] = []
     rest = text
     while (match := _TS_IMPORT_RE.match(rest)) is not None:
-        statement = re.sub(r"\s+", " ", match.group(0)[match.group(0).index("import"):].strip())
+        statement = re.sub(r"\s+", " ", match.group(0)[match.group(0).index("import") :].strip())
         target = match.group(1)
         if target == "./runtime.js":
             if statement != 'import * as rt from "./runtime.js";':
-                raise SpecError(shown, None, f"imports the runtime as {statement!r}",
-                                'write `import * as rt from "./runtime.js";` (the module imports it so) and use rt.<name>')
+                raise SpecError(
+                    shown,
+                    None,
+                    f"imports the runtime as {statement!r}",
+                    'write `import * as rt from "./runtime.js";` (the module imports it so) and use rt.<name>',
+                )
         elif target != own:
             imports.append(statement)
-        rest = rest[match.end():]
+        rest = rest[match.end() :]
     code = rest.strip("\n")
     for m in re.finditer(r"^\s*import\s", code, re.M):
         line = code[: m.start()].count("\n") + 1

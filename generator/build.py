@@ -23,10 +23,14 @@ def run_key(root: Path) -> str:
     from generator.render import TEMPLATES
 
     pyproject = root / "pyproject.toml"
-    return cache.digest([
-        "run", cache.toolkit(TEMPLATES), *cache.source_files(root / "specs", every_folder=True),
-        pyproject.read_bytes() if pyproject.is_file() else b"",
-    ])
+    return cache.digest(
+        [
+            "run",
+            cache.toolkit(TEMPLATES),
+            *cache.source_files(root / "specs", every_folder=True),
+            pyproject.read_bytes() if pyproject.is_file() else b"",
+        ]
+    )
 
 
 def workers_pay() -> bool:
@@ -62,7 +66,7 @@ def fewer_collections() -> Iterator[None]:
 
 def generated_files(root: Path) -> dict[str, str]:
     """{path under generated/: text} for the project at root (SpecError on a bad spec)."""
-    folder = cache.folder_for(root)
+    folder = cache.open_folder(root)
     key = run_key(root) if folder is not None else ""
     if folder is not None:
         found = cache.load("run", key, folder)
@@ -73,7 +77,7 @@ def generated_files(root: Path) -> dict[str, str]:
     # first, so their warming up overlaps everything up to rendering. Later runs start a worker only for a slow
     # format (Target.slow), if any: after a small edit the fork and warming up would cost more than they save.
     early = folder is None or cache.load("project", project, folder) is None
-    with fewer_collections(), cache.active(folder), (Workers(early) if workers_pay() else contextlib.nullcontext()) as workers:
+    with fewer_collections(), cache.active(folder), Workers(early) if workers_pay() else contextlib.nullcontext() as workers:
         from generator.core import check_versions, discover, generate, histories
         from generator.options import load_options
 

@@ -7,6 +7,15 @@ results are kept in the user's cache folder ($XDG_CACHE_HOME/chatspec or
 never inside the project by default: a cache a pull request could commit would be
 trusted input (Jinja's compiled templates are code).
 
+Only a cache: whoever can write the folder could choose what a run writes into
+generated/ (and what a compiled template runs), so chatspec reads nothing from a
+folder that is not private to the user (`open_folder`: owned by the effective user,
+writable by nobody else; made 0700), and every entry is opened folder by folder
+below it with each folder and the file itself checked on its open descriptor
+(`read_private`): an entry someone else could have written is a miss. A folder that
+cannot be used, created or written (read-only, full) means the run goes on without
+it, with one warning: the same output, only slower.
+
 Safe by construction: an entry is written to a temporary file and renamed into
 place (concurrent runs race harmlessly: both write the same bytes), and every
 entry carries the hash of its own payload, so a truncated or corrupt entry is a
@@ -26,13 +35,15 @@ import hashlib
 import json
 import os
 import re
+import secrets
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from generator.write import write_atomic
+from generator.write import write_all
 
 T = TypeVar("T")
 
@@ -40,6 +51,16 @@ T = TypeVar("T")
 LAYOUT = "1"
 
 _active: Path | None = None  # the CLI turns caching on; the pure core and tests run uncached
+_warned = False  # the run has said what is wrong with its cache (once is enough)
+_writable = True  # False once a write failed (read-only, full): the run stores nothing more
+_main_pid = os.getpid()  # the process that warns; a worker (forked) keeps quiet, its run's main process speaks
+
+# Folder and file bits that let someone other than the owner change what chatspec would read.
+_OTHERS_WRITE = stat.S_IWGRP | stat.S_IWOTH
+_DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+# O_NOFOLLOW: a symbolic link inside the folder is never followed (the open fails: a miss);
+# O_NONBLOCK: a FIFO in an entry's place cannot make the run wait (a regular file ignores it).
+_BELOW = os.O_NOFOLLOW | os.O_NONBLOCK
 
 
 def folder_for(root: Path) -> Path | None:
@@ -52,6 +73,182 @@ def folder_for(root: Path) -> Path | None:
         return Path(override)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "chatspec"
+
+
+def open_folder(root: Path) -> Path | None:
+    """The cache folder a run of the project at root may use (made 0700 when missing), or None:
+    caching is off, or the folder is not private to the user or cannot be made; then one warning
+    names the folder, the problem and the fix, and the run goes on without a cache."""
+    global _warned, _writable, _main_pid
+    _warned, _writable, _main_pid = False, True, os.getpid()  # a new run: its first problem is reported
+    folder = folder_for(root)
+    if folder is None:
+        return None
+    problem = _make(folder) or _not_private(folder)
+    if problem is not None:
+        what, fix = problem
+        warn(f"not using the cache folder {folder}: {what}", f"{fix}; this run goes on without it (the same output, only slower)")
+        return None
+    return folder
+
+
+def warn(problem: str, hint: str) -> None:
+    """The run's one warning about its cache on stderr (later ones, and a worker process's, are left out)."""
+    global _warned
+    if _warned or os.getpid() != _main_pid:
+        return
+    _warned = True
+    print(f"chatspec: warning: {problem}\n  hint: {hint}", file=sys.stderr, flush=True)
+
+
+def _make(folder: Path) -> tuple[str, str] | None:
+    """Make the cache folder (0700) when it is missing; one chatspec makes ignores itself, should it
+    sit inside a repository. (problem, fix) when it cannot be made."""
+    if os.path.lexists(folder):
+        return None
+    fix = f"make it yourself (`mkdir -m 700 {folder}`), or set CHATSPEC_CACHE_DIR to a folder you can write"
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError as exc:
+        return f"it cannot be made: {exc.filename} is not a folder", fix
+    except OSError as exc:
+        return f"it cannot be made ({exc.strerror})", fix
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        return None  # another run made it: checked like any existing folder
+    except OSError as exc:
+        return f"it cannot be made ({exc.strerror})", fix
+    write_private(folder, ".gitignore", b"*\n")
+    return None
+
+
+def _not_private(folder: Path) -> tuple[str, str] | None:
+    """(problem, fix) when folder is not a folder only the effective user can change: owned by them,
+    writable by nobody else, and, when it is a symbolic link, a link they (or root) made."""
+    me = os.geteuid()
+    elsewhere = "or set CHATSPEC_CACHE_DIR to a folder of your own"
+    try:
+        link = os.lstat(folder)
+        info = os.stat(folder)
+    except OSError as exc:
+        return f"it cannot be read ({exc.strerror})", f"remove it (chatspec makes a new one), {elsewhere}"
+    if stat.S_ISLNK(link.st_mode) and link.st_uid not in (me, 0):
+        return (
+            f"it is a symbolic link made by {_user(link.st_uid)}, not by you ({_user(me)}), to {os.readlink(folder)}",
+            f"remove the link (chatspec makes a folder of your own in its place), {elsewhere}",
+        )
+    if not stat.S_ISDIR(info.st_mode):
+        return "it is not a folder", f"move that file away, {elsewhere}"
+    if info.st_uid != me:
+        return (
+            f"it belongs to {_user(info.st_uid)}, not to you ({_user(me)}), so they could change what chatspec reads from it",
+            f"remove it (`rm -rf {folder}`: it holds only a cache; chatspec makes a new one), {elsewhere}",
+        )
+    if info.st_mode & _OTHERS_WRITE:
+        return (
+            f"others can write to it (mode {stat.S_IMODE(info.st_mode):04o}), so they could change what chatspec reads from it",
+            f"{_tighten(folder)}, {elsewhere}",
+        )
+    return None
+
+
+def _tighten(folder: Path) -> str:
+    # Safe even where others did write: what they put there is theirs, and chatspec reads only files of the user's own.
+    return f"run `chmod -R go-w {folder}` (anything others put there stays unread: chatspec reads only your own files)"
+
+
+def _user(uid: int) -> str:
+    """e.g. "user 1000 (alice)"."""
+    try:
+        import pwd
+
+        return f"user {uid} ({pwd.getpwuid(uid).pw_name})"
+    except (ImportError, KeyError):
+        return f"user {uid}"
+
+
+def _entry_problem(info: os.stat_result, folder: Path) -> tuple[str, str] | None:
+    """(problem, fix) when a folder or file below the cache folder cannot be trusted: someone else owns it or may write it."""
+    if info.st_uid != os.geteuid():
+        return (
+            f"it belongs to {_user(info.st_uid)}",
+            f"remove the cache folder (`rm -rf {folder}`: it holds only a cache; chatspec makes a new one)",
+        )
+    if info.st_mode & _OTHERS_WRITE:
+        return f"others can write to it (mode {stat.S_IMODE(info.st_mode):04o})", _tighten(folder)
+    return None
+
+
+def read_private(folder: Path, relative: str) -> bytes | None:
+    """The bytes of folder/relative, or None when it is missing or unreadable, or when it or any folder
+    on the way (folder itself included) may have been written by someone else: each is opened below the
+    last (no symbolic link followed) and checked on its open descriptor, so nothing swapped in between
+    a check and the read is trusted. A refused entry is a miss, and the run's warning names it."""
+    parts = relative.split("/")
+    opened: list[int] = []
+    try:
+        opened.append(os.open(folder, _DIRECTORY))
+        for i, part in enumerate(parts):
+            problem = _entry_problem(os.fstat(opened[-1]), folder)
+            if problem is not None:
+                warn(f"ignored the cache folder {folder.joinpath(*parts[:i])}: {problem[0]}", problem[1])
+                return None
+            last = i == len(parts) - 1
+            opened.append(os.open(part, (os.O_RDONLY | os.O_CLOEXEC | _BELOW) if last else (_DIRECTORY | _BELOW), dir_fd=opened[-1]))
+        info = os.fstat(opened[-1])
+        problem = (
+            _entry_problem(info, folder) if stat.S_ISREG(info.st_mode) else ("it is not a regular file", f"remove it (`rm -rf {folder}`)")
+        )
+        if problem is not None:
+            warn(f"ignored the cache entry {folder / relative}: {problem[0]}", problem[1])
+            return None
+        chunks = []
+        while chunk := os.read(opened[-1], 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None  # missing (the usual miss), a symbolic link, unreadable
+    finally:
+        for fd in opened:
+            os.close(fd)
+
+
+def write_private(folder: Path, relative: str, data: bytes) -> bool:
+    """Replace folder/relative by data in one step (a temporary file renamed into place), making the
+    folders on the way 0700 and the file 0600; False when it was not written. The first failure (a
+    read-only or full folder) is the run's warning and stops its writes: the run goes on without them."""
+    global _writable
+    if not _writable:
+        return False
+    *folders, name = relative.split("/")
+    opened: list[int] = []
+    temp = f".{name}.{secrets.token_hex(4)}.tmp"  # named as trim() knows a killed run's temporary file
+    try:
+        opened.append(os.open(folder, _DIRECTORY))
+        for part in folders:
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(part, 0o700, dir_fd=opened[-1])
+            opened.append(os.open(part, _DIRECTORY | _BELOW, dir_fd=opened[-1]))
+            if _entry_problem(os.fstat(opened[-1]), folder) is not None:
+                return False  # where a read would not trust it (the read's warning says so)
+        write_all(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600, dir_fd=opened[-1]), data)
+        os.replace(temp, name, src_dir_fd=opened[-1], dst_dir_fd=opened[-1])
+        return True
+    except OSError as exc:
+        if opened:
+            with contextlib.suppress(OSError):
+                os.unlink(temp, dir_fd=opened[-1])
+        _writable = False
+        warn(
+            f"cannot write to the cache folder {folder} ({exc.strerror or exc})",
+            "free some space or make the folder writable, or set CHATSPEC_CACHE_DIR to another folder; "
+            "this run goes on without storing anything (the same output)",
+        )
+        return False
+    finally:
+        for fd in opened:
+            os.close(fd)
 
 
 @contextlib.contextmanager
@@ -76,6 +273,12 @@ def current() -> Path | None:
     return _active
 
 
+def fingerprint(value: object) -> str:
+    """A text that differs whenever two frozen values (IR, behaviour, options) differ: their repr, which
+    dataclasses spell field by field. A repr that is not stable across runs only costs a cache miss."""
+    return repr(value)
+
+
 def digest(parts: Iterable[str | bytes]) -> str:
     h = hashlib.sha256()
     for part in parts:
@@ -86,45 +289,46 @@ def digest(parts: Iterable[str | bytes]) -> str:
     return h.hexdigest()
 
 
+def _relative(kind: str, key: str) -> str:
+    return f"{kind}/{key[:2]}/{key}.json"
+
+
 def _path(folder: Path, kind: str, key: str) -> Path:
-    return folder / kind / key[:2] / f"{key}.json"
+    return folder / _relative(kind, key)
 
 
 def load(kind: str, key: str, folder: Path | None = None) -> Any | None:
-    """The value stored under key, or None when absent, unreadable or corrupt."""
+    """The value stored under key, or None when absent, unreadable, corrupt or not the user's own."""
     folder = folder or _active
     if folder is None:
         return None
-    path = _path(folder, kind, key)
+    data = read_private(folder, _relative(kind, key))
+    if data is None:
+        return None
     try:
-        entry = json.loads(path.read_text(encoding="utf-8"))
+        entry = json.loads(data.decode("utf-8"))
         payload = entry["value"]
         if entry["layout"] != LAYOUT or entry["key"] != key or entry["sha256"] != _payload_hash(payload):
             return None
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return None
-    touch(path)
+    touch(_path(folder, kind, key))
     return payload
 
 
 def touch(path: Path | str) -> None:
     """Mark an entry used now, so trim() removes it last (a read-only cache stays as it is)."""
     with contextlib.suppress(OSError):
-        os.utime(path)
+        os.utime(path, follow_symlinks=False)
 
 
 def store(kind: str, key: str, value: Any, folder: Path | None = None) -> None:
     """Keep value under key; a cache that cannot be written is no cache, not an error."""
     folder = folder or _active
-    if folder is None:
+    if folder is None or _make(folder) is not None:
         return
-    target = _path(folder, kind, key)
     entry = {"layout": LAYOUT, "key": key, "sha256": _payload_hash(value), "value": value}
-    try:
-        _create(folder)
-        write_atomic(target, json.dumps(entry, ensure_ascii=False), durable=False)
-    except OSError:
-        return
+    write_private(folder, _relative(kind, key), json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass"))
 
 
 def has(kind: str, parts: Iterable[str]) -> bool:
@@ -156,11 +360,12 @@ TRIM_EVERY = 20
 LIMIT_MB = 256
 # Only files named as chatspec names them are ever removed, should the folder hold anything else:
 # <kind>/ab/ab<62 hex>.json entries, Jinja's compiled templates (render._bytecode_cache:
-# jinja/<16 hex>/__jinja2_<hash>.cache), and the temporary file of an entry whose run was killed.
+# jinja/<16 hex>/__jinja2_<hash>.cache), and the temporary file (write_private) of one whose run was killed.
 _KIND = re.compile(r"[a-z][a-z-]*")
 _ENTRY = re.compile(r"(?P<sub>[0-9a-f]{2})/(?P=sub)[0-9a-f]{62}\.json")
 _COMPILED = re.compile(r"[0-9a-f]{16}/__jinja2_[0-9a-f]+\.cache")
 _LEFT_OVER = re.compile(r"(?P<sub>[0-9a-f]{2})/\.(?P=sub)[0-9a-f]{62}\.json\.\w+\.tmp")
+_LEFT_OVER_COMPILED = re.compile(r"[0-9a-f]{16}/\.__jinja2_[0-9a-f]+\.cache\.\w+\.tmp")
 _LEFT_OVER_AFTER = 3600  # seconds: older than any run that could still be writing it
 
 
@@ -174,14 +379,11 @@ def limit_bytes() -> int:
 def ran(folder: Path) -> None:
     """Count a run that stored entries in folder; every TRIM_EVERY-th one trims it. Never raises:
     a cache that cannot be counted or trimmed is only a larger cache."""
-    counter = folder / ".runs"
     try:
-        runs = int(counter.read_text(encoding="ascii")) + 1
-    except (OSError, ValueError):
+        runs = int((read_private(folder, ".runs") or b"").decode("ascii")) + 1
+    except ValueError:
         runs = 1  # a lost count (two runs at once, a damaged file) only delays a trim
-    try:
-        write_atomic(counter, str(0 if runs >= TRIM_EVERY else runs), durable=False)
-    except OSError:
+    if not write_private(folder, ".runs", str(0 if runs >= TRIM_EVERY else runs).encode("ascii")):
         return  # a read-only cache: it would trim on every run, and remove nothing
     if runs >= TRIM_EVERY:
         with contextlib.suppress(OSError):
@@ -199,7 +401,7 @@ def trim(folder: Path, limit: int) -> int:
     for kind in _listing(str(folder)):
         if not (_KIND.fullmatch(kind.name) and kind.is_dir(follow_symlinks=False)):
             continue
-        named = _COMPILED if kind.name == "jinja" else _ENTRY
+        named, left = (_COMPILED, _LEFT_OVER_COMPILED) if kind.name == "jinja" else (_ENTRY, _LEFT_OVER)
         for sub in _listing(kind.path):
             if not sub.is_dir(follow_symlinks=False):
                 continue
@@ -208,7 +410,7 @@ def trim(folder: Path, limit: int) -> int:
                 if named.fullmatch(relative) and entry.is_file(follow_symlinks=False):
                     stat = entry.stat(follow_symlinks=False)
                     entries.append((stat.st_mtime, stat.st_size, entry.path))
-                elif _LEFT_OVER.fullmatch(relative) and entry.stat(follow_symlinks=False).st_mtime < too_old:
+                elif left.fullmatch(relative) and entry.stat(follow_symlinks=False).st_mtime < too_old:
                     left_over.append(entry.path)
     for path in left_over:
         with contextlib.suppress(OSError):
@@ -240,19 +442,6 @@ def _memo_key(kind: str, parts: Iterable[str]) -> str:
 
 def _payload_hash(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, ensure_ascii=False, sort_keys=True).encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _create(folder: Path) -> None:
-    """Make the cache folder; one chatspec creates ignores itself, should it sit inside a repository
-    (an existing folder, e.g. CHATSPEC_CACHE_DIR pointing at a project, is left as it is)."""
-    if folder.is_dir():
-        return
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        folder.mkdir()
-    except FileExistsError:
-        return  # another run made it
-    (folder / ".gitignore").write_text("*\n", encoding="utf-8")
 
 
 # The tools whose versions can change a generated byte or a verdict on a spec.

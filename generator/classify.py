@@ -130,8 +130,12 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
         _bound(changes, where, "minItems", old.min_items, new.min_items, lower=True)
         _bound(changes, where, "maxItems", old.max_items, new.max_items, lower=False)
         if old.unique_items != new.unique_items:
-            changes.append(Change("major" if new.unique_items else "minor",
-                                  f"constraint {'added' if new.unique_items else 'removed'}: {where} uniqueItems"))
+            changes.append(
+                Change(
+                    "major" if new.unique_items else "minor",
+                    f"constraint {'added' if new.unique_items else 'removed'}: {where} uniqueItems",
+                )
+            )
     elif isinstance(old, ir.TupleType):
         assert isinstance(new, ir.TupleType)
         if len(old.items) != len(new.items):
@@ -182,8 +186,7 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
     if old.description != new.description:
         changes.append(Change("patch", f"description changed: {name}"))
     if old.closed != new.closed:
-        changes.append(Change("major" if new.closed else "minor",
-                              f"additionalProperties {'closed' if new.closed else 'opened'}: {name}"))
+        changes.append(Change("major" if new.closed else "minor", f"additionalProperties {'closed' if new.closed else 'opened'}: {name}"))
     old_fields = {f.wire_name: f for f in old.fields}
     new_fields = {f.wire_name: f for f in new.fields}
     # A field keeps its identity when its identifier base spells the same words in every target
@@ -208,7 +211,11 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
         a, b = old_fields[wire], new_fields[wire]
         where = f"{name}.{wire}"
         if a.required != b.required:
-            changes.append(Change("major" if b.required else "minor", f"{'optional made required' if b.required else 'required made optional'}: {where}"))
+            changes.append(
+                Change(
+                    "major" if b.required else "minor", f"{'optional made required' if b.required else 'required made optional'}: {where}"
+                )
+            )
         if a.name != b.name:
             changes.append(Change("major", f"generated name changed: {where} ({a.name} -> {b.name})"))
         if (a.has_default, a.default, a.default_factory) != (b.has_default, b.default, b.default_factory):
@@ -229,22 +236,40 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
         else:
             was = old_rules[key]
             if set(rule.allowed) < set(was.allowed):
-                changes.append(Change("major", f"rule tightened: {name} {rule.kind} on {', '.join(rule.fields)} allows {sorted(set(was.allowed) - set(rule.allowed))} no more"))
+                changes.append(
+                    Change(
+                        "major",
+                        f"rule tightened: {name} {rule.kind} on {', '.join(rule.fields)} allows {sorted(set(was.allowed) - set(rule.allowed))} no more",
+                    )
+                )
             elif set(rule.allowed) != set(was.allowed):
-                changes.append(Change("minor" if set(rule.allowed) > set(was.allowed) else "major",
-                                      f"rule {'relaxed' if set(rule.allowed) > set(was.allowed) else 'changed'}: {name} {rule.kind} on {', '.join(rule.fields)}"))
+                changes.append(
+                    Change(
+                        "minor" if set(rule.allowed) > set(was.allowed) else "major",
+                        f"rule {'relaxed' if set(rule.allowed) > set(was.allowed) else 'changed'}: {name} {rule.kind} on {', '.join(rule.fields)}",
+                    )
+                )
             if was.message != rule.message:
                 changes.append(Change("minor", f"error message changed: {name} {rule.kind}: {was.message!r} -> {rule.message!r}"))
             if was.after != rule.after:
                 # `after` decides where the rule's error sits among the field errors.
-                changes.append(Change("minor", f"rule moved: {name} {rule.kind} on {', '.join(rule.fields)} "
-                                               f"(runs after {_after(was)} -> after {_after(rule)}; errors come in another order)"))
+                changes.append(
+                    Change(
+                        "minor",
+                        f"rule moved: {name} {rule.kind} on {', '.join(rule.fields)} "
+                        f"(runs after {_after(was)} -> after {_after(rule)}; errors come in another order)",
+                    )
+                )
     kept_old = [key for key in old_rules if key in new_rules]
     kept_new = [key for key in new_rules if key in old_rules]
     if kept_old != kept_new:
         changes.append(Change("minor", f"rule order changed: {name} (errors come in another order)"))
-    _messages(changes, name, {"type": old.type_message, "additionalProperties": old.unknown_message},
-              {"type": new.type_message, "additionalProperties": new.unknown_message})
+    _messages(
+        changes,
+        name,
+        {"type": old.type_message, "additionalProperties": old.unknown_message},
+        {"type": new.type_message, "additionalProperties": new.unknown_message},
+    )
     return changes
 
 
@@ -323,8 +348,13 @@ def level_between(old: str, new: str) -> str | None:
 def _plain(value: Any) -> Any:
     """The IR as plain data to compare, with what layout alone can change made order-free."""
     if isinstance(value, ir.Format):
-        return {"title": value.title, "description": value.description, "decisions": _plain(value.decisions),
-                "root": value.root, "definitions": {d.name: _plain(d) for d in value.definitions}}
+        return {
+            "title": value.title,
+            "description": value.description,
+            "decisions": _plain(value.decisions),
+            "root": value.root,
+            "definitions": {d.name: _plain(d) for d in value.definitions},
+        }
     if isinstance(value, ir.Model):
         plain = {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
         plain["fields"] = {f.wire_name: _plain(f) for f in value.fields}

@@ -67,43 +67,74 @@ def _parser(vendor_options: bool = True) -> argparse.ArgumentParser:
     root_help = "the project root holding specs/ and generated/ (default: the current folder)"
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--root", type=Path, default=argparse.SUPPRESS, help=root_help)
-    parser = argparse.ArgumentParser(prog="chatspec", description=DESCRIPTION, epilog=EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="chatspec", description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--root", type=Path, default=Path("."), help=root_help)
     parser.add_argument("--version", action=_Version, help="print chatspec's version and exit")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="command", help="what to do (chatspec <command> --help explains each)")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="command", help="what to do (chatspec <command> --help explains each)"
+    )
 
     def command(name: str, summary: str, description: str) -> argparse.ArgumentParser:
         return sub.add_parser(name, parents=[common], help=summary, description=description)
 
-    command("generate", "write generated/ from specs/ (only changed files)",
-            "Check every spec (and its version lock), then write generated/: python/, go/, jsonschema/, pydantic/ "
-            "and docs/. Only files whose content changed are written; files chatspec no longer produces are removed.")
-    command("check", "exit 1 with a diff when generated/ is stale",
-            "Do everything generate does except writing: print a unified diff and exit 1 when generated/ differs "
-            "from what the specs produce, exit 2 when a spec is wrong or its version is not locked, else exit 0.")
-    bump = command("bump", "lock a spec's changes under the version they need",
-                   "Classify the changes since the latest locked release (major, minor or patch), set x-version, "
-                   "snapshot the spec and its examples under specs/<format>/history/<version>/ and record the release "
-                   "in history/lock.json. A bump smaller than the changes need is refused.")
+    command(
+        "generate",
+        "write generated/ from specs/ (only changed files)",
+        "Check every spec (and its version lock), then write generated/: python/, go/, jsonschema/, pydantic/ "
+        "and docs/. Only files whose content changed are written; files chatspec no longer produces are removed.",
+    )
+    command(
+        "check",
+        "exit 1 with a diff when generated/ is stale",
+        "Do everything generate does except writing: print a unified diff and exit 1 when generated/ differs "
+        "from what the specs produce, exit 2 when a spec is wrong or its version is not locked, else exit 0.",
+    )
+    bump = command(
+        "bump",
+        "lock a spec's changes under the version they need",
+        "Classify the changes since the latest locked release (major, minor or patch), set x-version, "
+        "snapshot the spec and its examples under specs/<format>/history/<version>/ and record the release "
+        "in history/lock.json. A bump smaller than the changes need is refused.",
+    )
     bump.add_argument("format", help="the format id (its folder under specs/), e.g. droidlet_chat")
-    bump.add_argument("--to", metavar="LEVEL|X.Y.Z",
-                      help="major, minor, patch, or a full version later than the latest locked release "
-                           "(default: the smallest bump the changes need, or the spec's own x-version if that is enough)")
-    vendor = command("vendor", "write the generated code of some formats for another repository",
-                     "Write the generated Python package or Go module of some formats into another repository, "
-                     "under its own package name or module path. Only files chatspec vendored are replaced or removed.")
+    bump.add_argument(
+        "--to",
+        metavar="LEVEL|X.Y.Z",
+        help="major, minor, patch, or a full version later than the latest locked release "
+        "(default: the smallest bump the changes need, or the spec's own x-version if that is enough)",
+    )
+    vendor = command(
+        "vendor",
+        "write the generated code of some formats for another repository",
+        "Write the generated Python package or Go module of some formats into another repository, "
+        "under its own package name or module path. Only files chatspec vendored are replaced or removed.",
+    )
     if vendor_options:
         _add_vendor_options(vendor)
-    vendor.add_argument("--out", type=Path, required=True, help=(
-        "go: the module root; python: the folder to hold the package folder, or the package folder itself when its "
-        "last part is the package name (--out src and --out src/acme_chat both write src/acme_chat/). The folder may "
-        "hold your own files: chatspec records what it writes in .chatspec-manifest.json and touches nothing else. "
-        "A symlinked folder is written through, never replaced"))
+    vendor.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        help=(
+            "go: the module root; python: the folder to hold the package folder, or the package folder itself when its "
+            "last part is the package name (--out src and --out src/acme_chat both write src/acme_chat/). The folder may "
+            "hold your own files: chatspec records what it writes in .chatspec-manifest.json and touches nothing else. "
+            "A symlinked folder is written through, never replaced"
+        ),
+    )
     vendor.add_argument("--formats", help="comma-separated format ids, e.g. chat_event,droidlet_chat (default: all)")
-    vendor.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff (paths relative to the vendored folder) when the vendored copy is stale")
-    diff = command("diff", "print the classified changes of a spec since a locked release",
-                   "List every change since a locked release with its level, and the bump they need together. Writes nothing.")
+    vendor.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 with a diff (paths relative to the vendored folder) when the vendored copy is stale",
+    )
+    diff = command(
+        "diff",
+        "print the classified changes of a spec since a locked release",
+        "List every change since a locked release with its level, and the bump they need together. Writes nothing.",
+    )
     diff.add_argument("format", help="the format id (its folder under specs/), e.g. droidlet_chat")
     diff.add_argument("--against", metavar="X.Y.Z", help="a locked version to compare with (default: the latest)")
     return parser
@@ -131,10 +162,18 @@ def _spec_dir(root: Path, format_id: str) -> Path:
     if not (folder / "spec.json").is_file():
         known = sorted(p.name for p in (root / "specs").glob("*/spec.json") for p in [p.parent]) if (root / "specs").is_dir() else []
         if not known:
-            raise SpecError(f"specs/{format_id}/spec.json", None, f"no format {format_id!r}: there is no specs/ folder with specs in {root}",
-                            "run chatspec in the project folder (the one holding specs/), or name it with --root <project folder>")
-        raise SpecError(f"specs/{format_id}/spec.json", None, f"no format {format_id!r}{did_you_mean(format_id, known)}",
-                        f"use one of: {', '.join(known)}")
+            raise SpecError(
+                f"specs/{format_id}/spec.json",
+                None,
+                f"no format {format_id!r}: there is no specs/ folder with specs in {root}",
+                "run chatspec in the project folder (the one holding specs/), or name it with --root <project folder>",
+            )
+        raise SpecError(
+            f"specs/{format_id}/spec.json",
+            None,
+            f"no format {format_id!r}{did_you_mean(format_id, known)}",
+            f"use one of: {', '.join(known)}",
+        )
     return folder
 
 
@@ -151,9 +190,8 @@ def _bump(root: Path, format_id: str, to: str | None) -> int:
 
 
 def _vendor(root: Path, args: argparse.Namespace) -> int:
-    from generator.vendor import target_folder, vendored_by_old_chatspec, vendored_files
-
     from generator.targets import vendorable
+    from generator.vendor import refuse_project_folders, target_folder, vendored_by_old_chatspec, vendored_files
 
     vendoring = vendorable()[args.lang].vendoring
     assert vendoring is not None
@@ -162,9 +200,10 @@ def _vendor(root: Path, args: argparse.Namespace) -> int:
         print(f"chatspec: vendor --lang {args.lang} needs {vendoring.flag}", file=sys.stderr)
         return 2
     formats = [f.strip() for f in args.formats.split(",")] if args.formats else None
-    with cache.active(cache.folder_for(root)):
-        files = vendored_files(root, args.lang, name, formats)
     folder = target_folder(args.out, args.lang, name)
+    refuse_project_folders(root, folder)
+    with cache.active(cache.open_folder(root)):
+        files = vendored_files(root, args.lang, name, formats)
     legacy = vendored_by_old_chatspec(folder)
     if args.check:
         diff = unified_diff(folder, files, str(folder), legacy, diff_prefix="")
@@ -178,8 +217,11 @@ def _vendor(root: Path, args: argparse.Namespace) -> int:
     print(f"chatspec: vendored {len(files)} file(s) into {folder} ({len(written)} written, {len(removed)} removed)")
     misplaced = folder / name
     if args.lang == "python" and vendored_by_old_chatspec(misplaced):
-        print(f"chatspec: note: {misplaced} is a copy an older chatspec vendored one level too deep; "
-              f"delete it once nothing imports it (the package now lives in {folder})", file=sys.stderr)
+        print(
+            f"chatspec: note: {misplaced} is a copy an older chatspec vendored one level too deep; "
+            f"delete it once nothing imports it (the package now lives in {folder})",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -191,11 +233,17 @@ def _diff(root: Path, format_id: str, against: str | None) -> int:
     folder = _spec_dir(root, format_id)
     releases = {r.version: r for r in read_lock(folder)}
     if not releases:
-        raise SpecError(f"specs/{format_id}/spec.json", "/x-version", "no locked release to compare with", f"run `make bump FORMAT={format_id}`")
+        raise SpecError(
+            f"specs/{format_id}/spec.json", "/x-version", "no locked release to compare with", f"run `make bump FORMAT={format_id}`"
+        )
     release = releases.get(against or list(releases)[-1])
     if release is None:
-        raise SpecError(f"specs/{format_id}/history/lock.json", None, f"version {against} is not locked{did_you_mean(against, releases)}",
-                        f"use one of: {', '.join(releases)}, e.g. `chatspec diff {format_id} --against {list(releases)[-1]}`")
+        raise SpecError(
+            f"specs/{format_id}/history/lock.json",
+            None,
+            f"version {against} is not locked{did_you_mean(against, releases)}",
+            f"use one of: {', '.join(releases)}, e.g. `chatspec diff {format_id} --against {list(releases)[-1]}`",
+        )
     changes = changes_since(folder, release, load_spec(folder, root), root)
     level = required_level(changes)
     print(f"{format_id}: {len(changes)} change(s) since {release.version}; needs {f'a {level} bump' if level else 'no bump'}")
@@ -239,8 +287,11 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback
         detail = " ".join(str(exc).split())[:300]
-        print(f"chatspec: {_spec_in_flight(exc) or 'specs/'}: internal error, please report it with this spec "
-              f"({type(exc).__name__}: {detail})", file=sys.stderr)
+        print(
+            f"chatspec: {_spec_in_flight(exc) or 'specs/'}: internal error, please report it with this spec "
+            f"({type(exc).__name__}: {detail})",
+            file=sys.stderr,
+        )
         return 2
 
 

@@ -43,7 +43,7 @@ def pointer_of(*tokens: object) -> str:
 
 
 def did_you_mean(word: object, options: Iterable[object]) -> str:
-    """" (did you mean 'pattern'?)" when word is a near miss of one of the options, else ""."""
+    """ " (did you mean 'pattern'?)" when word is a near miss of one of the options, else ""."""
     import difflib
 
     choices = [str(o) for o in options]

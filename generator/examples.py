@@ -18,7 +18,7 @@ import itertools
 import json
 import sys
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -35,20 +35,28 @@ def check_examples(spec: LoadedSpec, fmt: ir.Format, exported: dict[str, Any]) -
     for name, data in spec.examples_valid:
         error = best_match(validator.iter_errors(data))
         if error is not None:
-            raise SpecError(f"{folder}/examples/valid/{name}.json", pointer_of(*error.absolute_path),
-                            f"this valid example fails its own spec: {error.message}",
-                            "fix the example, or move it to examples/invalid with its expected errors")
+            raise SpecError(
+                f"{folder}/examples/valid/{name}.json",
+                pointer_of(*error.absolute_path),
+                f"this valid example fails its own spec: {error.message}",
+                "fix the example, or move it to examples/invalid with its expected errors",
+            )
     for model in fmt.models:
         for f in model.fields:
             if not f.has_default:
                 continue
             field_schema = dict(exported["$defs"][model.name]["properties"][f.wire_name], **{"$defs": exported["$defs"]})
             field_schema.pop("default", None)
-            error = best_match(Draft202012Validator(field_schema, format_checker=Draft202012Validator.FORMAT_CHECKER).iter_errors(f.default))
+            error = best_match(
+                Draft202012Validator(field_schema, format_checker=Draft202012Validator.FORMAT_CHECKER).iter_errors(f.default)
+            )
             if error is not None:
-                raise SpecError(spec.path, pointer_of("$defs", model.name, "properties", f.wire_name, "default"),
-                                f"the default {json.dumps(f.default)} fails the field's own schema: {error.message}",
-                                "change the default so the field accepts it")
+                raise SpecError(
+                    spec.path,
+                    pointer_of("$defs", model.name, "properties", f.wire_name, "default"),
+                    f"the default {json.dumps(f.default)} fails the field's own schema: {error.message}",
+                    "change the default so the field accepts it",
+                )
 
 
 class _Sources(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -76,9 +84,9 @@ class _Sources(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 @contextlib.contextmanager
-def _generated_package(files: dict[str, str], package: str) -> Iterator[Callable[[str], types.ModuleType]]:
+def _generated_package(files: Mapping[str, str], package: str) -> Iterator[Callable[[str], types.ModuleType]]:
     base = f"python/{package}/"
-    modules = {path[len(base):-3]: text for path, text in files.items() if path.startswith(base) and path.endswith(".py")}
+    modules = {path[len(base) : -3]: text for path, text in files.items() if path.startswith(base) and path.endswith(".py")}
     modules[""] = modules.pop("__init__", "")
     name = f"_chatspec_examples_{next(_PACKAGES)}"
     finder = _Sources(name, modules)
@@ -98,7 +106,7 @@ def _reported(exc: Exception) -> list[dict[str, str]]:
     return [{"path": e.path, "message": e.message} for e in getattr(exc, "errors", [])]
 
 
-def check_examples_in_python(formats: list[ir.Format], files: dict[str, str], package: str) -> None:
+def check_examples_in_python(formats: list[ir.Format], files: Mapping[str, str], package: str) -> None:
     """Run every example through the generated Python, as its users will.
 
     A valid example must be accepted; an invalid one must be rejected with exactly
@@ -120,8 +128,12 @@ def check_examples_in_python(formats: list[ir.Format], files: dict[str, str], pa
                     parse(json.dumps(data))
                 except module.ValidationError as exc:
                     first = exc.errors[0]
-                    raise SpecError(shown, first.path, f"the generated Python rejects this valid example: {first.message}",
-                                    "fix the example, or move it to examples/invalid with its expected errors") from None
+                    raise SpecError(
+                        shown,
+                        first.path,
+                        f"the generated Python rejects this valid example: {first.message}",
+                        "fix the example, or move it to examples/invalid with its expected errors",
+                    ) from None
                 except Exception as exc:
                     raise _crash(shown, fmt, exc) from None
             for case in fmt.invalid_examples:
@@ -133,8 +145,12 @@ def check_examples_in_python(formats: list[ir.Format], files: dict[str, str], pa
                 except Exception as exc:
                     raise _crash(shown, fmt, exc) from None
                 else:
-                    raise SpecError(shown, "/data", "the generated Python accepts this invalid example",
-                                    "change \"data\" so it breaks the rule the example is about, or move it to examples/valid")
+                    raise SpecError(
+                        shown,
+                        "/data",
+                        "the generated Python accepts this invalid example",
+                        'change "data" so it breaks the rule the example is about, or move it to examples/valid',
+                    )
 
 
 def _compare(shown: str, expected: list[dict[str, str]], actual: list[dict[str, str]]) -> None:
@@ -144,27 +160,41 @@ def _compare(shown: str, expected: list[dict[str, str]], actual: list[dict[str, 
     for i, want in enumerate(expected):
         if not (isinstance(want, dict) and isinstance(want.get("path"), str) and isinstance(want.get("message"), str)):
             raise SpecError(shown, pointer_of("errors", i), 'an expected error is {"path": <JSON pointer>, "message": <text>}', hint)
+
     def by_place(error: dict[str, str]) -> tuple[str, str]:
         return error["path"], error["message"]
 
     if sorted(expected, key=by_place) == sorted(actual, key=by_place):
-        raise SpecError(shown, "/errors", "the expected errors are the ones the generated Python reports, but in another order "
-                        "(the order follows the spec's properties and rules, so reordering them changes it)", hint)
+        raise SpecError(
+            shown,
+            "/errors",
+            "the expected errors are the ones the generated Python reports, but in another order "
+            "(the order follows the spec's properties and rules, so reordering them changes it)",
+            hint,
+        )
     for i, (want, got) in enumerate(zip(expected, actual)):
         for key in ("path", "message"):
             if want.get(key) != got[key]:
-                raise SpecError(shown, pointer_of("errors", i, key),
-                                f"expected {key} {json.dumps(want.get(key), ensure_ascii=False)}, the generated Python reports {json.dumps(got[key], ensure_ascii=False)}",
-                                hint)
+                raise SpecError(
+                    shown,
+                    pointer_of("errors", i, key),
+                    f"expected {key} {json.dumps(want.get(key), ensure_ascii=False)}, the generated Python reports {json.dumps(got[key], ensure_ascii=False)}",
+                    hint,
+                )
         extra = set(want) - {"path", "message"}
         if extra:
-            raise SpecError(shown, pointer_of("errors", i), f"an expected error has only \"path\" and \"message\", not {sorted(extra)}", hint)
+            raise SpecError(shown, pointer_of("errors", i), f'an expected error has only "path" and "message", not {sorted(extra)}', hint)
     if len(expected) > len(actual):
-        raise SpecError(shown, pointer_of("errors", len(actual)),
-                        f"{len(expected)} errors expected, the generated Python reports {len(actual)}", hint)
+        raise SpecError(
+            shown, pointer_of("errors", len(actual)), f"{len(expected)} errors expected, the generated Python reports {len(actual)}", hint
+        )
     raise SpecError(shown, "/errors", f"{len(expected)} error(s) expected, the generated Python reports {len(actual)}", hint)
 
 
 def _crash(shown: str, fmt: ir.Format, exc: Exception) -> SpecError:
-    return SpecError(shown, "/", f"the generated Python for {fmt.id} failed here: {type(exc).__name__}: {exc}",
-                     "this is a chatspec bug, not a spec mistake: report it with the file named here")
+    return SpecError(
+        shown,
+        "/",
+        f"the generated Python for {fmt.id} failed here: {type(exc).__name__}: {exc}",
+        "this is a chatspec bug, not a spec mistake: report it with the file named here",
+    )

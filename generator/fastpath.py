@@ -46,10 +46,26 @@ class ModelGraph:
                             changed = True
         return need
 
+    def holds(self) -> dict[str, set[str]]:
+        """Each model -> the models its fields hold directly."""
+        return {m.name: {name for f in m.fields for name, _ in self.model_refs(f.type, 1)} for m in self.fmt.models}
+
+    def held_from(self, root: str) -> set[str]:
+        """The models a document of `root` can hold, root included: a fast path that starts at the
+        root reaches the fast functions of these alone (e.g. chat_modality's ChatState is not one)."""
+        holds = self.holds()
+        found, todo = set(), [root]
+        while todo:
+            name = todo.pop()
+            if name not in found:
+                found.add(name)
+                todo.extend(holds.get(name, ()))
+        return found
+
     def recursive_models(self) -> set[str]:
         """The models that can hold themselves: the exact walk does not try their fast functions
         (on a deep document each level would try the whole subtree below it again)."""
-        holds = {m.name: {name for f in m.fields for name, _ in self.model_refs(f.type, 1)} for m in self.fmt.models}
+        holds = self.holds()
         found = set()
         for start in holds:
             seen, todo = set(), list(holds[start])

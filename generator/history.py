@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 from dataclasses import asdict, dataclass
@@ -20,8 +21,7 @@ from generator.classify import LEVELS, Change, bump, classify, ir_differences, l
 from generator.errors import SpecError
 from generator.load import LoadedSpec, load_spec
 from generator.lower import lower
-from generator.write import write_atomic
-
+from generator.write import staged, write_durably
 
 # A released version, as x-version's pattern in the meta-schema says.
 VERSION_RE = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
@@ -58,14 +58,18 @@ def read_lock(spec_dir: Path) -> list[Release]:
                 raise ValueError(f"release version {r.version!r} is not X.Y.Z")
     except (ValueError, KeyError, TypeError) as exc:
         shown = f"specs/{spec_dir.name}/history/lock.json"
-        raise SpecError(shown, None, f"the version lock is damaged ({exc})",
-                        f"restore it from git: `git checkout -- {shown}` (the toolkit writes it; nobody edits it by hand)") from None
+        raise SpecError(
+            shown,
+            None,
+            f"the version lock is damaged ({exc})",
+            f"restore it from git: `git checkout -- {shown}` (the toolkit writes it; nobody edits it by hand)",
+        ) from None
     return releases
 
 
-def write_lock(spec_dir: Path, releases: list[Release]) -> None:
+def lock_text(spec_dir: Path, releases: list[Release]) -> str:
     data = {"format": spec_dir.name, "releases": [dict(asdict(r), changes=list(r.changes)) for r in releases]}
-    write_atomic(lock_path(spec_dir), json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def load_release(spec_dir: Path, version: str, root: Path, format_id: str | None = None) -> LoadedSpec:
@@ -84,11 +88,16 @@ def changes_since(spec_dir: Path, release: Release, current: LoadedSpec, root: P
     if not changes:
         differences = ir_differences(old, new)
         if differences:
-            raise SpecError(current.path, "/", f"unclassified change since {release.version}: the compiled spec differs at "
-                            + "; ".join(differences[:3]) + (f" (and {len(differences) - 3} more)" if len(differences) > 3 else "")
-                            + ", but no change rule names it",
-                            "this is a gap in chatspec's change classification (generator/classify.py), please report it; "
-                            f"until it is fixed, undo the edit: `git checkout -- {current.path}`")
+            raise SpecError(
+                current.path,
+                "/",
+                f"unclassified change since {release.version}: the compiled spec differs at "
+                + "; ".join(differences[:3])
+                + (f" (and {len(differences) - 3} more)" if len(differences) > 3 else "")
+                + ", but no change rule names it",
+                "this is a gap in chatspec's change classification (generator/classify.py), please report it; "
+                f"until it is fixed, undo the edit: `git checkout -- {current.path}`",
+            )
     return changes
 
 
@@ -105,37 +114,60 @@ def check_locked(spec: LoadedSpec, spec_dir: Path, root: Path) -> None:
     releases = read_lock(spec_dir)
     fix = f"chatspec bump {spec.format_id}` (or `make bump FORMAT={spec.format_id}"
     if not releases:
-        raise SpecError(spec.path, "/x-version", f"version {version} is not locked (no {lock_path(spec_dir).relative_to(root).as_posix()})",
-                        f"run `{fix}` to lock it")
+        raise SpecError(
+            spec.path,
+            "/x-version",
+            f"version {version} is not locked (no {lock_path(spec_dir).relative_to(root).as_posix()})",
+            f"run `{fix}` to lock it",
+        )
     latest = releases[-1]
     if version == latest.version and canonical_hash(spec.document) == latest.sha256:
         return
     locked = {r.version for r in releases}
     if version in locked and version != latest.version:
-        raise SpecError(spec.path, "/x-version", f"x-version {version} is an older release; the latest locked release is {latest.version}",
-                        f"set x-version back to {latest.version}, or lock a new release: run `{fix}`")
+        raise SpecError(
+            spec.path,
+            "/x-version",
+            f"x-version {version} is an older release; the latest locked release is {latest.version}",
+            f"set x-version back to {latest.version}, or lock a new release: run `{fix}`",
+        )
     changes = changes_since(spec_dir, latest, spec, root)
     level = required_level(changes)
     if level is None:
         if version == latest.version:
             return  # only the layout changed (key order, whitespace): same meaning, same hash not needed
-        raise SpecError(spec.path, "/x-version", f"x-version {version} is not locked and nothing changed since {latest.version}",
-                        f"set x-version back to {latest.version} (\"x-version\": \"{latest.version}\" in {spec.path})")
+        raise SpecError(
+            spec.path,
+            "/x-version",
+            f"x-version {version} is not locked and nothing changed since {latest.version}",
+            f'set x-version back to {latest.version} ("x-version": "{latest.version}" in {spec.path})',
+        )
     target = bump(latest.version, level)
     if version == latest.version:
-        raise SpecError(spec.path, "/x-version",
-                        f"the spec changed since {version} was locked, but x-version is still {version}: a {level} change ({_listing(changes)})",
-                        f"it must move to {target}: {bump_commands(spec.format_id, target, level)}")
+        raise SpecError(
+            spec.path,
+            "/x-version",
+            f"the spec changed since {version} was locked, but x-version is still {version}: a {level} change ({_listing(changes)})",
+            f"it must move to {target}: {bump_commands(spec.format_id, target, level)}",
+        )
     given = level_between(latest.version, version)
     if given is None:
-        raise SpecError(spec.path, "/x-version", f"x-version {version} is not later than the latest locked release {latest.version}",
-                        f"it must move to {target}: {bump_commands(spec.format_id, target, level)}")
+        raise SpecError(
+            spec.path,
+            "/x-version",
+            f"x-version {version} is not later than the latest locked release {latest.version}",
+            f"it must move to {target}: {bump_commands(spec.format_id, target, level)}",
+        )
     if LEVELS.index(given) < LEVELS.index(level):
-        raise SpecError(spec.path, "/x-version",
-                        f"x-version {version} is a {given} bump, but the change is {level}: {_listing(changes, level)}",
-                        f"it must move to {target}: {bump_commands(spec.format_id, target, level)}")
-    raise SpecError(spec.path, "/x-version", f"x-version {version} is not locked yet ({level} change: {_listing(changes)})",
-                    f"run `{fix}` to lock it")
+        raise SpecError(
+            spec.path,
+            "/x-version",
+            f"x-version {version} is a {given} bump, but the change is {level}: {_listing(changes, level)}",
+            f"it must move to {target}: {bump_commands(spec.format_id, target, level)}",
+        )
+    raise SpecError(
+        spec.path, "/x-version", f"x-version {version} is not locked yet ({level} change: {_listing(changes)})", f"run `{fix}` to lock it"
+    )
 
 
 def bump_commands(format_id: str, to: str, level: str | None = None) -> str:
@@ -145,8 +177,12 @@ def bump_commands(format_id: str, to: str, level: str | None = None) -> str:
 
 def _check_to(spec: LoadedSpec, to: str) -> None:
     if to not in LEVELS and not VERSION_RE.fullmatch(to):
-        raise SpecError(spec.path, "/x-version", f"--to {to!r} is neither a level nor a version",
-                        f"use major, minor, patch or a full version X.Y.Z, e.g. {bump_commands(spec.format_id, 'minor')}")
+        raise SpecError(
+            spec.path,
+            "/x-version",
+            f"--to {to!r} is neither a level nor a version",
+            f"use major, minor, patch or a full version X.Y.Z, e.g. {bump_commands(spec.format_id, 'minor')}",
+        )
 
 
 def bump_spec(spec_dir: Path, root: Path, to: str | None = None) -> tuple[str, list[Change]]:
@@ -156,6 +192,9 @@ def bump_spec(spec_dir: Path, root: Path, to: str | None = None) -> tuple[str, l
     a level (major|minor|patch) or a full version X.Y.Z later than the latest locked release.
     """
     spec = load_spec(spec_dir, root)
+    # Lowered first, the first release too: a spec generate would refuse (a $ref it cannot follow,
+    # a type nested deeper than the targets write) is refused before anything is locked.
+    lower(spec)
     if to is not None:
         _check_to(spec, to)
     releases = read_lock(spec_dir)
@@ -164,17 +203,24 @@ def bump_spec(spec_dir: Path, root: Path, to: str | None = None) -> tuple[str, l
     changes: list[Change] = []
     if not releases:
         if to in LEVELS:
-            raise SpecError(spec.path, "/x-version", f"nothing is locked yet, so --to {to} has nothing to bump from",
-                            f"the first release is locked as the spec's x-version ({version}): run `chatspec bump {fid}` without --to")
+            raise SpecError(
+                spec.path,
+                "/x-version",
+                f"nothing is locked yet, so --to {to} has nothing to bump from",
+                f"the first release is locked as the spec's x-version ({version}): run `chatspec bump {fid}` without --to",
+            )
         target, level = to or version, "initial"
     else:
         latest = releases[-1]
         changes = changes_since(spec_dir, latest, spec, root)
         needed = required_level(changes)
         if needed is None:
-            raise SpecError(spec.path, "/", f"nothing changed since {latest.version}",
-                            "edit the spec first; there is nothing to bump (`chatspec diff "
-                            f"{fid}` lists the changes since {latest.version})")
+            raise SpecError(
+                spec.path,
+                "/",
+                f"nothing changed since {latest.version}",
+                "edit the spec first; there is nothing to bump (`chatspec diff " f"{fid}` lists the changes since {latest.version})",
+            )
         if to in LEVELS:
             target = bump(latest.version, to)
         elif to is not None:
@@ -186,31 +232,49 @@ def bump_spec(spec_dir: Path, root: Path, to: str | None = None) -> tuple[str, l
         need = bump(latest.version, needed)
         given = level_between(latest.version, target)
         if given is None:
-            raise SpecError(spec.path, "/x-version", f"{target} is not later than the latest locked release {latest.version}",
-                            f"the {needed} change needs {need}: {bump_commands(fid, need, needed)}")
+            raise SpecError(
+                spec.path,
+                "/x-version",
+                f"{target} is not later than the latest locked release {latest.version}",
+                f"the {needed} change needs {need}: {bump_commands(fid, need, needed)}",
+            )
         if LEVELS.index(given) < LEVELS.index(needed):
-            raise SpecError(spec.path, "/x-version", f"a {given} bump to {target} is refused: the change is {needed}: {_listing(changes, needed)}",
-                            f"use {need}: {bump_commands(fid, need, needed)}")
+            raise SpecError(
+                spec.path,
+                "/x-version",
+                f"a {given} bump to {target} is refused: the change is {needed}: {_listing(changes, needed)}",
+                f"use {need}: {bump_commands(fid, need, needed)}",
+            )
         level = given
     spec_file = spec_dir / "spec.json"
     text = spec_file.read_text(encoding="utf-8")
     text = re.sub(r'("x-version"\s*:\s*)"[^"]*"', lambda m: f'{m.group(1)}"{target}"', text, count=1)
     document = json.loads(text)
     if document.get("x-version") != target:  # the edit must change exactly the top-level x-version
-        raise SpecError(spec.path, "/x-version", f"could not set x-version to {target} in the file's text",
-                        f"set \"x-version\": \"{target}\" by hand, then run `chatspec bump {fid}` again")
-    snapshot = spec_dir / "history" / target
-    if snapshot.exists():
-        shutil.rmtree(snapshot)
-    snapshot.mkdir(parents=True)
-    write_atomic(snapshot / "spec.json", text)
-    if (spec_dir / "examples").is_dir():
-        shutil.copytree(spec_dir / "examples", snapshot / "examples")
-    write_atomic(spec_file, text)
-    # The lock is written last: a run cut short before it leaves the spec not locked
-    # (check says so, and running bump again finishes the job), never a broken lock.
+        raise SpecError(
+            spec.path,
+            "/x-version",
+            f"could not set x-version to {target} in the file's text",
+            f'set "x-version": "{target}" by hand, then run `chatspec bump {fid}` again',
+        )
     releases.append(Release(target, canonical_hash(document), level, tuple(str(c) for c in changes)))
-    write_lock(spec_dir, releases)
+    # Everything is made in a folder git ignores (write.staged), then renamed into place, the lock
+    # last: a run cut short leaves no file anyone could commit by mistake, and before the lock's
+    # rename the spec is not locked (check says so, and running bump again finishes the job).
+    snapshot = spec_dir / "history" / target
+    with staged(spec_dir) as stage:
+        (stage / "snapshot").mkdir()
+        write_durably(stage / "snapshot" / "spec.json", text)
+        if (spec_dir / "examples").is_dir():
+            shutil.copytree(spec_dir / "examples", stage / "snapshot" / "examples")
+        write_durably(stage / "spec.json", text)
+        write_durably(stage / "lock.json", lock_text(spec_dir, releases))
+        snapshot.parent.mkdir(exist_ok=True)
+        if snapshot.exists():
+            shutil.rmtree(snapshot)  # an earlier bump to this version that was cut short
+        os.replace(stage / "snapshot", snapshot)
+        os.replace(stage / "spec.json", spec_file)
+        os.replace(stage / "lock.json", lock_path(spec_dir))
     return target, changes
 
 

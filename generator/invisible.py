@@ -27,12 +27,32 @@ from collections.abc import Callable
 # (first, last) code points, both included: the union described above as of Unicode 15
 # (tests/test_invisible.py checks it against Python's own Unicode database).
 RANGES = (
-    (0x0080, 0x009F), (0x00AD, 0x00AD), (0x034F, 0x034F), (0x0600, 0x0605), (0x061C, 0x061C),
-    (0x06DD, 0x06DD), (0x070F, 0x070F), (0x0890, 0x0891), (0x08E2, 0x08E2), (0x115F, 0x1160),
-    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x2028, 0x202E), (0x2060, 0x206F),
-    (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFFB),
-    (0x110BD, 0x110BD), (0x110CD, 0x110CD), (0x13430, 0x1343F), (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+    (0x0080, 0x009F),
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x0600, 0x0605),
+    (0x061C, 0x061C),
+    (0x06DD, 0x06DD),
+    (0x070F, 0x070F),
+    (0x0890, 0x0891),
+    (0x08E2, 0x08E2),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x2028, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFFB),
+    (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD),
+    (0x13430, 0x1343F),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
 )
 
 INVISIBLE = re.compile("[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in RANGES) + "]")
@@ -76,6 +96,8 @@ def name_problem(name: str, what: str) -> tuple[str, str] | None:
     at = first(name)
     if at is None:
         return None
-    return (f"the {what} {shown(repr(name))} holds {describe(name[at])} at character {at + 1}, which hides or reorders text "
-            "(Trojan Source): a name or enum value must read as what it is in the generated code and docs",
-            "remove it: names and enum values are spelt in visible characters (free text, such as a description, may hold it)")
+    return (
+        f"the {what} {shown(repr(name))} holds {describe(name[at])} at character {at + 1}, which hides or reorders text "
+        "(Trojan Source): a name or enum value must read as what it is in the generated code and docs",
+        "remove it: names and enum values are spelt in visible characters (free text, such as a description, may hold it)",
+    )

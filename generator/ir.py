@@ -123,7 +123,9 @@ class Ref:
     kind: str = "ref"
 
 
-TypeRef = Union[StringType, DateTimeType, BytesType, NumericType, BooleanType, AnyType, ListType, TupleType, MapType, NullableType, UnionType, Ref]
+TypeRef = Union[
+    StringType, DateTimeType, BytesType, NumericType, BooleanType, AnyType, ListType, TupleType, MapType, NullableType, UnionType, Ref
+]
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -9,7 +10,6 @@ import re
 import sys
 import warnings
 from dataclasses import dataclass
-import functools
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -110,29 +110,37 @@ def _syntax_problem(text: str, exc: json.JSONDecodeError) -> tuple[int, str, str
     Python's parser reports where it gave up, which is often the token after the mistake:
     a missing comma shows on the next line, a trailing comma at the closing bracket.
     """
-    before = text[:exc.pos].rstrip()
+    before = text[: exc.pos].rstrip()
     previous = before[-1:] if before else ""
-    upcoming = text[exc.pos:exc.pos + 1]
+    upcoming = text[exc.pos : exc.pos + 1]
     if exc.pos >= len(text.rstrip()) and exc.msg != "Unterminated string starting at":
         opener = _unclosed(text)
         if opener is not None:
             line, column = _line_column(text, opener)
             closer = "}" if text[opener] == "{" else "]"
-            return (len(before), f"invalid JSON: the file ends inside the {text[opener]!r} opened at line {line} column {column}",
-                    f"add the missing {closer!r}")
+            return (
+                len(before),
+                f"invalid JSON: the file ends inside the {text[opener]!r} opened at line {line} column {column}",
+                f"add the missing {closer!r}",
+            )
     if previous == "," and (upcoming in "}]" or exc.msg.startswith("Expecting property name")) and upcoming:
-        return (len(before) - 1, "invalid JSON: a trailing comma (JSON allows no comma before a closing bracket)",
-                "remove this comma")
+        return (len(before) - 1, "invalid JSON: a trailing comma (JSON allows no comma before a closing bracket)", "remove this comma")
     if exc.msg == "Expecting ',' delimiter" and before:
-        return (len(before), f"invalid JSON: a ',' is missing after this value (the next one starts at line {exc.lineno} column {exc.colno})",
-                "add a ',' here")
+        return (
+            len(before),
+            f"invalid JSON: a ',' is missing after this value (the next one starts at line {exc.lineno} column {exc.colno})",
+            "add a ',' here",
+        )
     if exc.msg == "Expecting ':' delimiter" and before:
         return len(before), "invalid JSON: a ':' is missing after this key", "add a ':' and the value"
     plain = {
         "Unterminated string starting at": ("a string starts here and is never closed", "add the closing '\"'"),
         "Invalid control character at": ("a raw control character (e.g. a line break) inside a string", "write it escaped, e.g. \\n"),
         "Extra data": ("text after the end of the JSON document", "remove it, or wrap both values in one array or object"),
-        "Expecting value": ("a value is expected here", "write a JSON value: a string in double quotes, a number, true, false, null, [...] or {...}"),
+        "Expecting value": (
+            "a value is expected here",
+            "write a JSON value: a string in double quotes, a number, true, false, null, [...] or {...}",
+        ),
     }
     problem, hint = plain.get(exc.msg, (exc.msg, "fix the JSON syntax at that line and column"))
     return exc.pos, f"invalid JSON: {problem}", hint
@@ -142,7 +150,9 @@ def _parse_json(text: str, shown: str) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates)
     except RecursionError:
-        raise SpecError(shown, "", "the JSON nests too deeply to read", "flatten the document (a spec or example needs only a few levels)") from None
+        raise SpecError(
+            shown, "", "the JSON nests too deeply to read", "flatten the document (a spec or example needs only a few levels)"
+        ) from None
     except json.JSONDecodeError as exc:
         at, problem, hint = _syntax_problem(text, exc)
         line, column = _line_column(text, at)
@@ -153,16 +163,28 @@ def _parse_json(text: str, shown: str) -> Any:
         found = list(re.finditer(re.escape(json.dumps(exc.key)) + r"\s*:", text))
         at = found[1].start() if len(found) > 1 else 0
         line, column = _line_column(text, at)
-        raise SpecError(shown, None, f"duplicate key {exc.key!r} in one object (JSON would keep only the last)",
-                        "rename or remove one of them", line=line, column=column) from None
+        raise SpecError(
+            shown,
+            None,
+            f"duplicate key {exc.key!r} in one object (JSON would keep only the last)",
+            "rename or remove one of them",
+            line=line,
+            column=column,
+        ) from None
     except ValueError:
         # Python refuses to read integers longer than sys.get_int_max_str_digits() (4300 digits).
         long_number = re.search(r"(?<![0-9.eE+-])-?[0-9]{%d,}" % (sys.get_int_max_str_digits() + 1), text)
         at = long_number.start() if long_number else 0
         line, column = _line_column(text, at)
         digits = len(long_number.group().lstrip("-")) if long_number else 0
-        raise SpecError(shown, "", f"a number with {digits} digits: no target can hold it (and Python reads at most {sys.get_int_max_str_digits()})",
-                        "write a number that fits in 64 bits", line=line, column=column) from None
+        raise SpecError(
+            shown,
+            "",
+            f"a number with {digits} digits: no target can hold it (and Python reads at most {sys.get_int_max_str_digits()})",
+            "write a number that fits in 64 bits",
+            line=line,
+            column=column,
+        ) from None
 
 
 INT64 = (-(2**63), 2**63 - 1)
@@ -187,21 +209,37 @@ def check_values(value: Any, shown: str, numbers: bool = True) -> None:
         elif isinstance(item, float) and not math.isfinite(item):
             spelled = "NaN" if math.isnan(item) else ("-" if item < 0 else "") + "Infinity"
             how = "" if spelled == "NaN" else f" (written as {spelled}, or a number too large for a 64-bit float, e.g. 1e400)"
-            raise SpecError(shown, pointer_of(*path), f"{spelled} is not a JSON number{how}",
-                            "write a finite number, at most 1.7976931348623157e308 in size")
+            raise SpecError(
+                shown,
+                pointer_of(*path),
+                f"{spelled} is not a JSON number{how}",
+                "write a finite number, at most 1.7976931348623157e308 in size",
+            )
         elif numbers and isinstance(item, int) and not isinstance(item, bool) and not INT64[0] <= item <= INT64[1]:
-            raise SpecError(shown, pointer_of(*path), f"the integer {item} does not fit in 64 bits, and every target holds integers as int64",
-                            f"use an integer from {INT64[0]} to {INT64[1]} (or write a number field's value as a float, e.g. 1e20)")
+            raise SpecError(
+                shown,
+                pointer_of(*path),
+                f"the integer {item} does not fit in 64 bits, and every target holds integers as int64",
+                f"use an integer from {INT64[0]} to {INT64[1]} (or write a number field's value as a float, e.g. 1e20)",
+            )
 
 
 def _check_text(text: str, shown: str, path: tuple[str | int, ...], what: str) -> None:
     for i, ch in enumerate(text):
         if ch == "\ufeff":
-            raise SpecError(shown, pointer_of(*path), f"the {what} {text[:40]!r} holds U+FEFF (a byte order mark) at character {i + 1}, which generated code and docs would carry invisibly",
-                            "remove it (write U+2060 WORD JOINER if a zero-width no-break space is meant)")
+            raise SpecError(
+                shown,
+                pointer_of(*path),
+                f"the {what} {text[:40]!r} holds U+FEFF (a byte order mark) at character {i + 1}, which generated code and docs would carry invisibly",
+                "remove it (write U+2060 WORD JOINER if a zero-width no-break space is meant)",
+            )
         if "\ud800" <= ch <= "\udfff":
-            raise SpecError(shown, pointer_of(*path), f"the {what} {text[:40]!r} holds a lone surrogate \\u{ord(ch):04x} at character {i + 1}, which no UTF-8 text can hold",
-                            "remove it, or write the whole character (both halves of a surrogate pair, or the character itself)")
+            raise SpecError(
+                shown,
+                pointer_of(*path),
+                f"the {what} {text[:40]!r} holds a lone surrogate \\u{ord(ch):04x} at character {i + 1}, which no UTF-8 text can hold",
+                "remove it, or write the whole character (both halves of a surrogate pair, or the character itself)",
+            )
 
 
 def _explain(error: jsonschema.ValidationError) -> tuple[str, str]:
@@ -211,8 +249,10 @@ def _explain(error: jsonschema.ValidationError) -> tuple[str, str]:
         kind = error.instance["kind"]
         a_rule = f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind} rule"
         if kind not in kinds:
-            return (f"rule kind {kind!r} is unknown{did_you_mean(kind, kinds)}",
-                    f"use one of the kinds {', '.join(kinds)} (see the rule in generator/metaschema/chatspec.schema.json)")
+            return (
+                f"rule kind {kind!r} is unknown{did_you_mean(kind, kinds)}",
+                f"use one of the kinds {', '.join(kinds)} (see the rule in generator/metaschema/chatspec.schema.json)",
+            )
         branch = next(b for b in error.schema["oneOf"] if b["properties"]["kind"].get("const") == kind)
         takes = list(branch["properties"])
         extra = [k for k in error.instance if k not in takes]
@@ -271,8 +311,13 @@ def check_document(document: Any, shown: str) -> None:
     # A verdict never changes for the same document: remember the documents that passed.
     # Keyed by this module's source too, so a new check is never skipped by an old verdict.
     # Python's version too: the meta-schema's "regex" format is checked with its re.
-    parts = [sys.version, *cache.tool_versions("jsonschema", "rfc3339-validator"), cache.source_of(__file__),
-             meta_schema_text(), json.dumps(document, sort_keys=True)]
+    parts = [
+        sys.version,
+        *cache.tool_versions("jsonschema", "rfc3339-validator"),
+        cache.source_of(__file__),
+        meta_schema_text(),
+        json.dumps(document, sort_keys=True),
+    ]
     cache.memo("spec-check", parts, lambda: _check_document(document, shown))
 
 
@@ -305,10 +350,7 @@ def _check_document(document: Any, shown: str) -> bool:
 def _read_examples(folder: Path, root: Path) -> list[tuple[str, Any]]:
     if not folder.is_dir():
         return []
-    return [
-        (p.stem, _checked_example(p, root))
-        for p in sorted(folder.glob("*.json"))
-    ]
+    return [(p.stem, _checked_example(p, root)) for p in sorted(folder.glob("*.json"))]
 
 
 def _checked_example(path: Path, root: Path) -> Any:
@@ -328,8 +370,14 @@ def _read_text(path: Path, shown: str, missing: str = "check that it exists and 
     except UnicodeDecodeError as exc:
         before = data[: exc.start].decode("utf-8", errors="replace")
         line, column = _line_column(before, len(before))
-        raise SpecError(shown, "", f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x} cannot start a character here)",
-                        "save it as UTF-8", line=line, column=column) from None
+        raise SpecError(
+            shown,
+            "",
+            f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x} cannot start a character here)",
+            "save it as UTF-8",
+            line=line,
+            column=column,
+        ) from None
 
 
 def refuse_symlinks(spec_dir: Path, root: Path) -> None:
@@ -344,8 +392,12 @@ def refuse_symlinks(spec_dir: Path, root: Path) -> None:
                 break
     if found:
         link = found[0]
-        raise SpecError(_shown(link, root), "", f"is a symbolic link (to {os.readlink(link)}); chatspec reads only real files under specs/",
-                        "replace the link with a copy of the file or folder it points to")
+        raise SpecError(
+            _shown(link, root),
+            "",
+            f"is a symbolic link (to {os.readlink(link)}); chatspec reads only real files under specs/",
+            "replace the link with a copy of the file or folder it points to",
+        )
 
 
 def _shown(path: Path, root: Path) -> str:
@@ -366,11 +418,21 @@ def check_format_ids(specs: list[LoadedSpec]) -> None:
             if other is not None:
                 first, second = sorted((other, spec), key=lambda s: (s.path != _folder_spec(s), s.format_id))
                 if second.path != _folder_spec(second):
-                    raise SpecError(first.path, "", f"the format id {first.format_id!r} is the name chatspec gives the kept last release of an "
-                                    f"earlier major ({second.path}), so one would overwrite the other", "rename the folder")
+                    raise SpecError(
+                        first.path,
+                        "",
+                        f"the format id {first.format_id!r} is the name chatspec gives the kept last release of an "
+                        f"earlier major ({second.path}), so one would overwrite the other",
+                        "rename the folder",
+                    )
                 what = "the same Python module" if taken is by_id else f"the same Go package {key!r}"
-                raise SpecError(first.path, "", f"the formats {first.format_id!r} and {second.format_id!r} ({second.path}) both become {what}, "
-                                "so one would overwrite the other", "rename one of the spec folders")
+                raise SpecError(
+                    first.path,
+                    "",
+                    f"the formats {first.format_id!r} and {second.format_id!r} ({second.path}) both become {what}, "
+                    "so one would overwrite the other",
+                    "rename one of the spec folders",
+                )
             taken[key] = spec
 
 
@@ -401,8 +463,12 @@ def load_spec(spec_dir: Path, root: Path, format_id: str | None = None) -> Loade
     for name, case in invalid:
         shown_case = _shown(spec_dir / "examples" / "invalid" / f"{name}.json", root)
         if not (isinstance(case, dict) and "data" in case and isinstance(case.get("errors"), list) and case["errors"]):
-            raise SpecError(shown_case, "", "an invalid example must be an object with 'data' and a non-empty 'errors' list",
-                            'write {"description": ..., "data": <the payload>, "errors": [{"path": ..., "message": ...}]}')
+            raise SpecError(
+                shown_case,
+                "",
+                "an invalid example must be an object with 'data' and a non-empty 'errors' list",
+                'write {"description": ..., "data": <the payload>, "errors": [{"path": ..., "message": ...}]}',
+            )
     # A release snapshot (specs/<format>/history/<version>/) reads its format folder's behaviour.
     format_dir = spec_dir.parent.parent if spec_dir.parent.name == "history" else spec_dir
     return LoadedSpec(

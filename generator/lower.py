@@ -8,9 +8,10 @@ from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from generator import invisible, ir, messages, naming, patterns
+from generator import automaton, invisible, ir, messages, naming, patterns
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.load import LoadedSpec
+from generator.nesting import check_nesting
 
 # Keywords that describe a value but do not constrain it.
 ANNOTATIONS = frozenset({"title", "description", "default", "x-messages", "x-name", "x-default-factory"})
@@ -31,7 +32,18 @@ NOT_LOWERED = {
 
 # The constraint keywords each JSON type takes; anything else on it is a mistake.
 KEYWORDS_BY_TYPE = {
-    "string": {"type", "enum", "const", "minLength", "maxLength", "pattern", "format", "contentEncoding", "x-known-values", "x-enum-descriptions"},
+    "string": {
+        "type",
+        "enum",
+        "const",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "contentEncoding",
+        "x-known-values",
+        "x-enum-descriptions",
+    },
     "integer": {"type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
     "number": {"type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
     "boolean": {"type"},
@@ -54,6 +66,7 @@ class Lowering:
         self.spec = spec
         self.defs: dict[str, Any] = spec.document["$defs"]
         self.kind_trail: list[str] = []  # aliases json_kind is inside of, to catch an alias that contains itself
+        self.ends_in_a_type: set[str] = set()  # definitions whose chain of bare $refs is known to end in a real type
         resource = Resource.from_contents(spec.document, default_specification=DRAFT202012)
         self.resolver = Registry().with_resource(_SPEC_URI, resource).resolver(base_uri=_SPEC_URI)
 
@@ -72,8 +85,11 @@ class Lowering:
         doc = self.spec.document
         for name in self.defs:
             if name in naming.PYTHON_CAPITALISED_BUILTINS:
-                raise self.fail(pointer_of("$defs", name), f"the definition name {name!r} is a Python builtin, which the generated module would shadow",
-                                "rename the definition")
+                raise self.fail(
+                    pointer_of("$defs", name),
+                    f"the definition name {name!r} is a Python builtin, which the generated module would shadow",
+                    "rename the definition",
+                )
         definitions = tuple(self.lower_definition(name, schema) for name, schema in self.defs.items())
         root = self.ref_name(doc["$ref"], "/$ref")
         if not isinstance(self.lookup_definition(definitions, root), ir.Model):
@@ -94,9 +110,11 @@ class Lowering:
             ),
             known_values=tuple(
                 ir.KnownValues(d.name, f.name, t.known_values)
-                for d in definitions if isinstance(d, ir.Model)
+                for d in definitions
+                if isinstance(d, ir.Model)
                 for f in d.fields
-                for t in [ir.unwrap_nullable(f.type)] if isinstance(t, ir.StringType) and t.known_values
+                for t in [ir.unwrap_nullable(f.type)]
+                if isinstance(t, ir.StringType) and t.known_values
             ),
         )
 
@@ -105,7 +123,7 @@ class Lowering:
         return next(d for d in definitions if d.name == name)
 
     def definition_kind(self, name: str) -> str:
-        """"model", "enum" or "alias" for a $defs entry (a $ref-only entry is an alias)."""
+        """ "model", "enum" or "alias" for a $defs entry (a $ref-only entry is an alias)."""
         schema = self.defs[name]
         if "properties" in schema or (schema.get("type") == "object" and not isinstance(schema.get("additionalProperties"), dict)):
             return "model"
@@ -142,21 +160,29 @@ class Lowering:
         described = dict(schema.get("x-enum-descriptions", {}))
         for value in described:
             if value not in values:
-                raise self.fail(pointer + pointer_of("x-enum-descriptions", value),
-                                f"x-enum-descriptions describes {value!r}, which is not one of the enum's values{did_you_mean(value, values)}",
-                                f"describe only the values in enum: {', '.join(values)}")
+                raise self.fail(
+                    pointer + pointer_of("x-enum-descriptions", value),
+                    f"x-enum-descriptions describes {value!r}, which is not one of the enum's values{did_you_mean(value, values)}",
+                    f"describe only the values in enum: {', '.join(values)}",
+                )
         return described
 
     def check_alias_cycle(self, name: str, pointer: str) -> None:
-        seen = [name]
+        """Refuse a chain of bare $refs that comes back to itself. Each definition's chain is walked
+        once: one already known to end in a real type ends the walk (a long chain stays linear)."""
+        seen, walking = [name], {name}
         schema = self.defs[name]
-        while set(schema) - ANNOTATIONS == {"$ref"}:
+        while set(schema) - ANNOTATIONS == {"$ref"} and seen[-1] not in self.ends_in_a_type:
             target = self.ref_name(schema["$ref"], pointer + "/$ref")
-            if target in seen:
+            if target in walking:
                 chain = " -> ".join([*seen, target])
-                raise self.fail(pointer + "/$ref", f"cyclic $ref: {chain}", "make one of these definitions a real type instead of a bare $ref")
+                raise self.fail(
+                    pointer + "/$ref", f"cyclic $ref: {chain}", "make one of these definitions a real type instead of a bare $ref"
+                )
             seen.append(target)
+            walking.add(target)
             schema = self.defs[target]
+        self.ends_in_a_type.update(seen)
 
     def lower_model(self, name: str, schema: dict[str, Any], pointer: str) -> ir.Model:
         self.check_keywords(schema, "model", pointer)
@@ -164,16 +190,24 @@ class Lowering:
         required = schema.get("required", [])
         for i, key in enumerate(required):
             if key not in properties:
-                raise self.fail(pointer_of("$defs", name, "required", i), f"required field {key!r} is not in properties", f"add {key!r} to properties or remove it from required")
-        fields = tuple(self.lower_field(key, prop, key in required, pointer + pointer_of("properties", key)) for key, prop in properties.items())
+                raise self.fail(
+                    pointer_of("$defs", name, "required", i),
+                    f"required field {key!r} is not in properties",
+                    f"add {key!r} to properties or remove it from required",
+                )
+        fields = tuple(
+            self.lower_field(key, prop, key in required, pointer + pointer_of("properties", key)) for key, prop in properties.items()
+        )
         extra = schema.get("additionalProperties", True)
         if isinstance(extra, dict) and extra:
             # JSON Schema checks every property not listed against this schema; the generated models keep
             # only their listed fields, so the check would be skipped in silence.
-            raise self.fail(pointer + "/additionalProperties", "additionalProperties with a schema beside properties is not supported: "
-                            "the properties not listed would go unchecked",
-                            "use true (any other property allowed) or false (none), or list the properties; "
-                            "for a map of one value type, drop properties and keep additionalProperties")
+            raise self.fail(
+                pointer + "/additionalProperties",
+                "additionalProperties with a schema beside properties is not supported: " "the properties not listed would go unchecked",
+                "use true (any other property allowed) or false (none), or list the properties; "
+                "for a map of one value type, drop properties and keep additionalProperties",
+            )
         closed = extra is False
         over = schema.get("x-messages", {})
         rules = tuple(self.lower_rule(rule, fields, pointer + pointer_of("x-rules", i)) for i, rule in enumerate(schema.get("x-rules", [])))
@@ -231,8 +265,11 @@ class Lowering:
         if isinstance(t, (ir.DateTimeType, ir.BytesType)):
             what = "a date-time" if isinstance(t, ir.DateTimeType) else "a base64"
             held = "a parsed time" if isinstance(t, ir.DateTimeType) else "decoded bytes"
-            raise self.fail(pointer + "/default", f"field {key!r} is {what} string, which cannot have a default: the generated code holds {held}, not the JSON text",
-                            "drop the default (an absent value stays absent), or make the field a plain string")
+            raise self.fail(
+                pointer + "/default",
+                f"field {key!r} is {what} string, which cannot have a default: the generated code holds {held}, not the JSON text",
+                "drop the default (an absent value stays absent), or make the field a plain string",
+            )
 
     # --- rules ---------------------------------------------------------
 
@@ -241,8 +278,11 @@ class Lowering:
 
         def known(name: str, where: str) -> str:
             if name not in by_wire:
-                raise self.fail(pointer + where, f"the rule names field {name!r}, which the model does not have{did_you_mean(name, by_wire)}",
-                                f"use one of: {', '.join(by_wire)}")
+                raise self.fail(
+                    pointer + where,
+                    f"the rule names field {name!r}, which the model does not have{did_you_mean(name, by_wire)}",
+                    f"use one of: {', '.join(by_wire)}",
+                )
             return name
 
         kind = rule["kind"]
@@ -266,10 +306,20 @@ class Lowering:
                 if not isinstance(ir.unwrap_nullable(by_wire[field].type), ir.ListType):
                     raise self.fail(pointer + "/field", f"{kind} needs an array field, and {field!r} is not one", "name an array field")
                 reads = (field,) if when is None else (field, when.field)
-                return ir.Rule(kind, rule["message"], after, reads, pointer=tokens(rule["each"]), when=when,
-                               allowed=tuple(rule.get("allowed", ())), equals=rule.get("equals"))
+                return ir.Rule(
+                    kind,
+                    rule["message"],
+                    after,
+                    reads,
+                    pointer=tokens(rule["each"]),
+                    when=when,
+                    allowed=tuple(rule.get("allowed", ())),
+                    equals=rule.get("equals"),
+                )
             case _:
-                raise self.fail(pointer + "/kind", f"unknown rule kind {kind!r}", "see the rule kinds in generator/metaschema/chatspec.schema.json")
+                raise self.fail(
+                    pointer + "/kind", f"unknown rule kind {kind!r}", "see the rule kinds in generator/metaschema/chatspec.schema.json"
+                )
 
     # --- types ---------------------------------------------------------
 
@@ -277,8 +327,11 @@ class Lowering:
         try:
             self.resolver.lookup(ref)
         except Unresolvable:
-            raise self.fail(pointer, f"$ref {ref!r} does not resolve{did_you_mean(ref, [f'#/$defs/{d}' for d in self.defs])}",
-                            f"define it under $defs, or use one of: {', '.join(self.defs)}") from None
+            raise self.fail(
+                pointer,
+                f"$ref {ref!r} does not resolve{did_you_mean(ref, [f'#/$defs/{d}' for d in self.defs])}",
+                f"define it under $defs, or use one of: {', '.join(self.defs)}",
+            ) from None
         name = ref.removeprefix("#/$defs/")
         if name not in self.defs:
             raise self.fail(pointer, f"$ref {ref!r} must point at a $defs entry", "use #/$defs/<Name>")
@@ -287,15 +340,21 @@ class Lowering:
     def check_keywords(self, schema: dict[str, Any], shape: str, pointer: str) -> None:
         extra = sorted(set(schema) - ANNOTATIONS - KEYWORDS_BY_TYPE[shape])
         if extra:
-            raise self.fail(pointer, f"keyword(s) {', '.join(extra)} do not apply to a {shape} here",
-                            "remove them, or move the schema to $defs if it should be a named model")
+            raise self.fail(
+                pointer,
+                f"keyword(s) {', '.join(extra)} do not apply to a {shape} here",
+                "remove them, or move the schema to $defs if it should be a named model",
+            )
 
     def check_placement(self, schema: dict[str, Any], pointer: str, place: str, allowed: set[str]) -> None:
         """Refuse an annotation where the IR would not read it (it would be dropped in silence)."""
         for key in sorted((set(schema) & ANNOTATIONS) - allowed):
             where = ", ".join(sorted(p for p, keys in _ANNOTATIONS_READ.items() if key in keys)) or "nowhere"
-            raise self.fail(pointer + pointer_of(key), f"{key} is not read on {place}; chatspec reads it only on: {where}",
-                            f"move {key} to where it is read, or remove it")
+            raise self.fail(
+                pointer + pointer_of(key),
+                f"{key} is not read on {place}; chatspec reads it only on: {where}",
+                f"move {key} to where it is read, or remove it",
+            )
 
     def lower_nested(self, schema: dict[str, Any], pointer: str, named: bool = False) -> ir.TypeRef:
         """A schema inside another (array items, tuple items, union variants, map values, anyOf branches)."""
@@ -308,7 +367,11 @@ class Lowering:
         if "$ref" in schema:
             self.check_keywords(schema, "ref", pointer)
             if set(over) - {"required"}:
-                raise self.fail(pointer + "/x-messages", "next to $ref, x-messages may only set 'required'", "put the other messages on the referenced definition")
+                raise self.fail(
+                    pointer + "/x-messages",
+                    "next to $ref, x-messages may only set 'required'",
+                    "put the other messages on the referenced definition",
+                )
             name = self.ref_name(schema["$ref"], pointer + "/$ref")
             return ir.Ref(name, self.definition_kind(name))
         if "oneOf" in schema:
@@ -319,7 +382,11 @@ class Lowering:
             branches = schema["anyOf"]
             real = [b for b in branches if b != {"type": "null"}]
             if len(branches) != 2 or len(real) != 1:
-                raise self.fail(pointer + "/anyOf", "anyOf is supported only as [<schema>, {\"type\": \"null\"}]", "use oneOf for a union, or type: [..., \"null\"]")
+                raise self.fail(
+                    pointer + "/anyOf",
+                    'anyOf is supported only as [<schema>, {"type": "null"}]',
+                    'use oneOf for a union, or type: [..., "null"]',
+                )
             return ir.NullableType(self.lower_nested(real[0], pointer + "/anyOf/" + str(branches.index(real[0]))))
         declared = schema.get("type")
         if declared is None:
@@ -330,16 +397,24 @@ class Lowering:
             inner = dict(schema, type=[t for t in types if t != "null"][0] if len(types) == 2 else [t for t in types if t != "null"])
             return ir.NullableType(self.lower_type(inner, pointer))
         if len(types) != 1 or types[0] == "null":
-            raise self.fail(pointer + "/type", f"type {declared!r} is not supported", "use one type, optionally with \"null\", or oneOf")
+            raise self.fail(pointer + "/type", f"type {declared!r} is not supported", 'use one type, optionally with "null", or oneOf')
         kind = types[0]
         if kind == "object":
             if "properties" in schema:
-                raise self.fail(pointer, "inline object models are not supported", "move the object to $defs and $ref it, so it gets a name")
+                raise self.fail(
+                    pointer, "inline object models are not supported", "move the object to $defs and $ref it, so it gets a name"
+                )
             self.check_keywords(schema, "object", pointer)
             value_schema = schema.get("additionalProperties", {})
             if not isinstance(value_schema, dict):
-                raise self.fail(pointer, "an object without properties must give additionalProperties a schema", "e.g. \"additionalProperties\": {\"type\": \"string\"}")
-            return ir.MapType(self.lower_nested(value_schema, pointer + "/additionalProperties"), {"type": messages.type_message("object", over)})
+                raise self.fail(
+                    pointer,
+                    "an object without properties must give additionalProperties a schema",
+                    'e.g. "additionalProperties": {"type": "string"}',
+                )
+            return ir.MapType(
+                self.lower_nested(value_schema, pointer + "/additionalProperties"), {"type": messages.type_message("object", over)}
+            )
         self.check_keywords(schema, kind, pointer)
         if kind == "string":
             return self.lower_string(schema, over, pointer)
@@ -350,8 +425,14 @@ class Lowering:
                 # Integers are 64-bit in every target (Go's int64); the exported schema says so too.
                 msgs["int64"] = messages.resolve("int64", over)
             msgs.update({k: messages.resolve(k, over, limit=v) for k, v in limits.items() if v is not None})
-            return ir.NumericType(msgs, integer=kind == "integer", minimum=limits["minimum"], maximum=limits["maximum"],
-                                  exclusive_minimum=limits["exclusiveMinimum"], exclusive_maximum=limits["exclusiveMaximum"])
+            return ir.NumericType(
+                msgs,
+                integer=kind == "integer",
+                minimum=limits["minimum"],
+                maximum=limits["maximum"],
+                exclusive_minimum=limits["exclusiveMinimum"],
+                exclusive_maximum=limits["exclusiveMaximum"],
+            )
         if kind == "boolean":
             return ir.BooleanType({"type": messages.type_message("boolean", over)})
         return self.lower_array(schema, over, pointer)
@@ -361,6 +442,7 @@ class Lowering:
         if "pattern" in schema:
             try:
                 patterns.check(schema["pattern"])
+                automaton.compile_pattern(schema["pattern"])  # refuses a pattern too complex to match in linear time
             except patterns.PatternError as exc:
                 raise self.fail(pointer + "/pattern", exc.problem, exc.hint) from None
         for key in ("minLength", "maxLength", "pattern"):
@@ -375,12 +457,19 @@ class Lowering:
         if "format" in schema:
             msgs["format"] = messages.resolve("format", over)
         if "x-enum-descriptions" in schema:
-            raise self.fail(pointer + "/x-enum-descriptions", "x-enum-descriptions is read only on a named enum (a $defs entry); on an inline enum it would be dropped",
-                            "move the enum to $defs (e.g. \"$defs\": {\"Kind\": {\"type\": \"string\", \"enum\": [...], \"x-enum-descriptions\": {...}}}) and $ref it")
+            raise self.fail(
+                pointer + "/x-enum-descriptions",
+                "x-enum-descriptions is read only on a named enum (a $defs entry); on an inline enum it would be dropped",
+                'move the enum to $defs (e.g. "$defs": {"Kind": {"type": "string", "enum": [...], "x-enum-descriptions": {...}}}) and $ref it',
+            )
         if "contentEncoding" in schema:
             msgs["contentEncoding"] = messages.resolve("contentEncoding", over)
             if set(schema) & {"minLength", "maxLength", "pattern", "enum", "const", "format"}:
-                raise self.fail(pointer, "a base64 string cannot carry other string constraints", "constrain the decoded bytes in a rule instead, or drop contentEncoding")
+                raise self.fail(
+                    pointer,
+                    "a base64 string cannot carry other string constraints",
+                    "constrain the decoded bytes in a rule instead, or drop contentEncoding",
+                )
         if schema.get("format") == "date-time":
             return ir.DateTimeType(msgs)
         if schema.get("contentEncoding") == "base64":
@@ -403,20 +492,30 @@ class Lowering:
             # Without minItems a shorter array is valid JSON Schema, which a fixed-length tuple cannot hold:
             # the length is stated, never assumed (maxItems may be left out: items false implies it).
             if schema.get("items") is not False or schema.get("maxItems", n) != n:
-                raise self.fail(pointer, "a tuple (prefixItems) must have \"items\": false and minItems = maxItems = its length",
-                                f"set \"items\": false, \"minItems\": {n}, \"maxItems\": {n}")
+                raise self.fail(
+                    pointer,
+                    'a tuple (prefixItems) must have "items": false and minItems = maxItems = its length',
+                    f'set "items": false, "minItems": {n}, "maxItems": {n}',
+                )
             if schema.get("minItems") != n:
-                raise self.fail(pointer, f"a tuple (prefixItems) without \"minItems\": {n} accepts shorter arrays in JSON Schema, "
-                                "which a fixed-length tuple cannot hold", f"set \"minItems\": {n}")
+                raise self.fail(
+                    pointer,
+                    f'a tuple (prefixItems) without "minItems": {n} accepts shorter arrays in JSON Schema, '
+                    "which a fixed-length tuple cannot hold",
+                    f'set "minItems": {n}',
+                )
             if "uniqueItems" in schema:
-                raise self.fail(pointer + "/uniqueItems", "uniqueItems on a tuple (prefixItems) is not supported: the check would be skipped",
-                                "remove uniqueItems")
+                raise self.fail(
+                    pointer + "/uniqueItems",
+                    "uniqueItems on a tuple (prefixItems) is not supported: the check would be skipped",
+                    "remove uniqueItems",
+                )
             msgs["prefixItems"] = messages.resolve("prefixItems", over, limit=n)
             items = tuple(self.lower_nested(s, f"{pointer}/prefixItems/{i}", named=True) for i, s in enumerate(prefix))
             names = tuple(s.get("x-name", "") for s in prefix)
             return ir.TupleType(items, msgs, names=names if any(names) else ())
         if not isinstance(schema.get("items"), dict):
-            raise self.fail(pointer, "an array needs an \"items\" schema", "add \"items\": {...}")
+            raise self.fail(pointer, 'an array needs an "items" schema', 'add "items": {...}')
         for key in ("minItems", "maxItems"):
             if key in schema:
                 msgs[key] = messages.resolve(key, over, limit=schema[key])
@@ -439,8 +538,11 @@ class Lowering:
                 model = self.defs.get(v.name) if isinstance(v, ir.Ref) and v.target == "model" else None
                 const = (model or {}).get("properties", {}).get(tag, {}).get("const")
                 if model is None or const is None or tag not in model.get("required", []):
-                    raise self.fail(f"{pointer}/oneOf/{i}", f"with x-discriminator {tag!r}, every variant must $ref a model whose required {tag!r} has a const",
-                                    f"add \"{tag}\": {{\"type\": \"string\", \"const\": ...}} to the variant and require it")
+                    raise self.fail(
+                        f"{pointer}/oneOf/{i}",
+                        f"with x-discriminator {tag!r}, every variant must $ref a model whose required {tag!r} has a const",
+                        f'add "{tag}": {{"type": "string", "const": ...}} to the variant and require it',
+                    )
                 tags.append(const)
             if len(set(tags)) != len(tags):
                 raise self.fail(pointer + "/oneOf", f"two variants share a {tag!r} value", "give each variant its own const")
@@ -452,12 +554,18 @@ class Lowering:
             return ir.UnionType(variants, msgs, discriminator=tag, tags=tuple(tags))
         kinds = tuple(self.json_kind(v, f"{pointer}/oneOf/{i}") for i, v in enumerate(variants))
         if len(set(kinds)) != len(kinds):
-            raise self.fail(pointer + "/oneOf", f"oneOf variants must differ in JSON type (got {', '.join(kinds)})",
-                            "add x-discriminator naming a const property, or merge the variants")
+            raise self.fail(
+                pointer + "/oneOf",
+                f"oneOf variants must differ in JSON type (got {', '.join(kinds)})",
+                "add x-discriminator naming a const property, or merge the variants",
+            )
         if {"integer", "number"} <= set(kinds):
             # JSON Schema's oneOf fails a value two variants accept: every integer is also a number.
-            raise self.fail(pointer + "/oneOf", "oneOf variants 'integer' and 'number' overlap: an integer matches both, "
-                            "so oneOf would reject every integer", "keep the number variant alone (it accepts integers too)")
+            raise self.fail(
+                pointer + "/oneOf",
+                "oneOf variants 'integer' and 'number' overlap: an integer matches both, " "so oneOf would reject every integer",
+                "keep the number variant alone (it accepts integers too)",
+            )
         described = " or ".join(("an " if k[0] in "aeiou" else "a ") + k for k in kinds)
         return ir.UnionType(variants, {"oneOf": messages.resolve("oneOf", over, allowed=[described])}, json_kinds=kinds)
 
@@ -483,18 +591,24 @@ class Lowering:
             if t.target == "enum":
                 return "string"
             if t.name in self.kind_trail:
-                chain = " -> ".join([*self.kind_trail[self.kind_trail.index(t.name):], t.name])
-                raise self.fail(pointer_of("$defs", t.name), f"the union alias {t.name!r} contains itself ({chain}), so it has no JSON type",
-                                "put a model (an object type with properties) between the alias and itself")
+                chain = " -> ".join([*self.kind_trail[self.kind_trail.index(t.name) :], t.name])
+                raise self.fail(
+                    pointer_of("$defs", t.name),
+                    f"the union alias {t.name!r} contains itself ({chain}), so it has no JSON type",
+                    "put a model (an object type with properties) between the alias and itself",
+                )
             self.kind_trail.append(t.name)
             try:
                 return self.json_kind(self.lower_type(self.defs[t.name], pointer_of("$defs", t.name)), pointer)
             finally:
                 self.kind_trail.pop()
         what = {"nullable": "null or a value", "any": "any JSON value", "union": "values of several JSON types"}.get(t.kind, t.kind)
-        raise self.fail(pointer, f"a oneOf variant without x-discriminator must take values of one JSON type; this one takes {what}, "
-                        "so choosing the variant by the value's type could disagree with oneOf",
-                        "list such a variant's types as variants of this oneOf, or tell the variants apart with x-discriminator")
+        raise self.fail(
+            pointer,
+            f"a oneOf variant without x-discriminator must take values of one JSON type; this one takes {what}, "
+            "so choosing the variant by the value's type could disagree with oneOf",
+            "list such a variant's types as variants of this oneOf, or tell the variants apart with x-discriminator",
+        )
 
 
 def tokens(pointer: str) -> tuple[str, ...]:
@@ -505,30 +619,12 @@ def tokens(pointer: str) -> tuple[str, ...]:
 
 
 def lower(spec: LoadedSpec) -> ir.Format:
+    """The spec's IR; a type nesting deeper than the targets can write is refused (generator/nesting.py)."""
     try:
-        return Lowering(spec).lower_format()
+        fmt = Lowering(spec).lower_format()
     except RecursionError:
-        raise SpecError(spec.path, "", "the spec nests schemas too deeply to compile", "move nested schemas to $defs and $ref them") from None
-
-
-def alias_order(fmt: ir.Format) -> list[ir.Alias]:
-    """Aliases after the aliases they use (code targets build each alias's parser at import, so a
-    used alias must come first); a cycle of aliases is refused, naming it."""
-    aliases = {d.name: d for d in fmt.definitions if isinstance(d, ir.Alias)}
-    ordered: list[ir.Alias] = []
-
-    def visit(name: str, trail: tuple[str, ...]) -> None:
-        if name in trail:
-            raise SpecError(fmt.source, pointer_of("$defs", name), f"definition {name!r} refers to itself through {' -> '.join(trail)}",
-                            "break the cycle with a model (an object type)")
-        alias = aliases[name]
-        if alias in ordered:
-            return
-        for dep in ir.refs(alias.type):
-            if dep in aliases:
-                visit(dep, (*trail, name))
-        ordered.append(alias)
-
-    for name in aliases:
-        visit(name, ())
-    return ordered
+        raise SpecError(
+            spec.path, "", "the spec nests schemas too deeply to compile", "move nested schemas to $defs and $ref them"
+        ) from None
+    check_nesting(fmt)
+    return fmt

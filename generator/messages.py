@@ -32,7 +32,7 @@ DEFAULTS = {
     "format": "must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z",
     "contentEncoding": "must be base64 text (standard alphabet, padded)",
     "enum": "must be one of: {allowed}",
-    "const": "must be \"{limit}\"",
+    "const": 'must be "{limit}"',
     "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
     "minimum": "must be >= {limit}",
     "maximum": "must be <= {limit}",

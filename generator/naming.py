@@ -16,9 +16,28 @@ PYTHON_RESERVED = frozenset(
     set(keyword.kwlist)
     | set(keyword.softkwlist)
     | {
-        "self", "cls", "str", "int", "float", "bool", "bytes", "list", "dict", "tuple",
-        "datetime", "Any", "Literal", "TypeAlias", "Final", "field", "dataclass",
-        "from_dict", "from_json", "to_dict", "to_json", "validate",
+        "self",
+        "cls",
+        "str",
+        "int",
+        "float",
+        "bool",
+        "bytes",
+        "list",
+        "dict",
+        "tuple",
+        "datetime",
+        "Any",
+        "Literal",
+        "TypeAlias",
+        "Final",
+        "field",
+        "dataclass",
+        "from_dict",
+        "from_json",
+        "to_dict",
+        "to_json",
+        "validate",
     }
 )
 
@@ -26,16 +45,36 @@ PYTHON_RESERVED = frozenset(
 # Generated Go identifiers are exported (capitalised), so they never meet a keyword.
 GO_KEYWORDS = frozenset(
     {
-        "break", "case", "chan", "const", "continue", "default", "defer", "else",
-        "fallthrough", "for", "func", "go", "goto", "if", "import", "interface", "map",
-        "package", "range", "return", "select", "struct", "switch", "type", "var",
+        "break",
+        "case",
+        "chan",
+        "const",
+        "continue",
+        "default",
+        "defer",
+        "else",
+        "fallthrough",
+        "for",
+        "func",
+        "go",
+        "goto",
+        "if",
+        "import",
+        "interface",
+        "map",
+        "package",
+        "range",
+        "return",
+        "select",
+        "struct",
+        "switch",
+        "type",
+        "var",
     }
 )
 
 # Go's common initialisms (as golint spells them): "id" -> "ID", "url" -> "URL".
-GO_INITIALISMS = frozenset(
-    {"ID", "URL", "URI", "JSON", "HTTP", "HTTPS", "API", "UUID", "HTML", "XML", "SQL", "IP", "UI", "TTL", "UTF8"}
-)
+GO_INITIALISMS = frozenset({"ID", "URL", "URI", "JSON", "HTTP", "HTTPS", "API", "UUID", "HTML", "XML", "SQL", "IP", "UI", "TTL", "UTF8"})
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9]|$|[^A-Za-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+")
 
@@ -91,17 +130,60 @@ FORMAT_ID = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 # Go's predeclared identifiers: a package of that name shadows them in every file that imports it.
 GO_PREDECLARED = frozenset(
     {
-        "any", "append", "bool", "byte", "cap", "clear", "close", "comparable", "complex", "complex64", "complex128",
-        "copy", "delete", "error", "false", "float32", "float64", "imag", "int", "int8", "int16", "int32", "int64",
-        "iota", "len", "make", "max", "min", "new", "nil", "panic", "print", "println", "real", "recover", "rune",
-        "string", "true", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
+        "any",
+        "append",
+        "bool",
+        "byte",
+        "cap",
+        "clear",
+        "close",
+        "comparable",
+        "complex",
+        "complex64",
+        "complex128",
+        "copy",
+        "delete",
+        "error",
+        "false",
+        "float32",
+        "float64",
+        "imag",
+        "int",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "iota",
+        "len",
+        "make",
+        "max",
+        "min",
+        "new",
+        "nil",
+        "panic",
+        "print",
+        "println",
+        "real",
+        "recover",
+        "rune",
+        "string",
+        "true",
+        "uint",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "uintptr",
     }
 )
 
 # Folder and file names the generated trees use beside the formats' own, per target:
 # generated/go/internal/, Go's ignored testdata/, generated/docs/index.md.
-_TREE_NAMES = {"internal": "the Go module's internal/ folder", "testdata": "a folder name the go tool ignores",
-               "index": "the docs' index page (docs/index.md)"}
+_TREE_NAMES = {
+    "internal": "the Go module's internal/ folder",
+    "testdata": "a folder name the go tool ignores",
+    "index": "the docs' index page (docs/index.md)",
+}
 
 
 def format_id_problem(format_id: str) -> tuple[str, str] | None:
@@ -110,17 +192,28 @@ def format_id_problem(format_id: str) -> tuple[str, str] | None:
 
     if not FORMAT_ID.fullmatch(format_id):
         suggestion = snake_case(format_id)[:64]
-        return (f"the folder name {format_id!r} is not a format id: it must be a lowercase letter followed by up to 63 "
-                "lowercase letters, digits or underscores (it names a Python module, a Go package and files)",
-                f"rename the folder, e.g. to {suggestion!r}" if FORMAT_ID.fullmatch(suggestion) and suggestion != "field" else "rename the folder, e.g. to 'my_format'")
+        return (
+            f"the folder name {format_id!r} is not a format id: it must be a lowercase letter followed by up to 63 "
+            "lowercase letters, digits or underscores (it names a Python module, a Go package and files)",
+            (
+                f"rename the folder, e.g. to {suggestion!r}"
+                if FORMAT_ID.fullmatch(suggestion) and suggestion != "field"
+                else "rename the folder, e.g. to 'my_format'"
+            ),
+        )
     package = go_package(format_id)
     if format_id in keyword.kwlist or format_id in keyword.softkwlist:
         return f"the format id {format_id!r} is a Python keyword or soft keyword", "rename the folder"
     if format_id in dir(builtins):
-        return f"the format id {format_id!r} is a Python builtin, which `from <package> import {format_id}` would shadow", "rename the folder"
+        return (
+            f"the format id {format_id!r} is a Python builtin, which `from <package> import {format_id}` would shadow",
+            "rename the folder",
+        )
     if package in GO_KEYWORDS or package in GO_PREDECLARED:
-        return (f"the format id {format_id!r} becomes the Go package {package!r}, a Go keyword or predeclared identifier",
-                "rename the folder")
+        return (
+            f"the format id {format_id!r} becomes the Go package {package!r}, a Go keyword or predeclared identifier",
+            "rename the folder",
+        )
     for name in {format_id, package}:
         if name in _TREE_NAMES:
             return f"the format id {format_id!r} collides with {_TREE_NAMES[name]}", "rename the folder"
@@ -197,10 +290,13 @@ def clash_error(fmt: object, language: str, name: str, where: str) -> Exception:
     names = [d.name for d in getattr(fmt, "definitions", ())]
     owner = name.split(".")[0]
     pointer = pointer_of("$defs", owner) if owner in names else pointer_of("$defs")
-    return SpecError(getattr(fmt, "source", ""), pointer,
-                     f"the generated {language} code would define {name!r} twice ({where}): a definition, field or value "
-                     "spells a name the generated code uses itself (e.g. VERSION, Literal, Validate<Root>, <Enum>Values, Parse...FromJSON)",
-                     "rename the definition, or give the field an \"x-name\", so the names differ")
+    return SpecError(
+        getattr(fmt, "source", ""),
+        pointer,
+        f"the generated {language} code would define {name!r} twice ({where}): a definition, field or value "
+        "spells a name the generated code uses itself (e.g. VERSION, Literal, Validate<Root>, <Enum>Values, Parse...FromJSON)",
+        'rename the definition, or give the field an "x-name", so the names differ',
+    )
 
 
 # --- the naming pass ------------------------------------------------------------
@@ -282,12 +378,22 @@ class Namespace:
 
 def _type_taken(fmt: ir.Format, policy: NamingPolicy, name: str, where: str) -> Callable[[str], Exception]:
     """The error for a type name someone else took: the generated package, or a definition or inline type at other."""
+
     def taken(other: str) -> Exception:
         if other == "the generated package":
-            return SpecError(fmt.source, where, f"the {policy.language} type name {name!r} is one the generated package defines itself",
-                             "rename the definition")
-        return SpecError(fmt.source, where, f"the {policy.language} type name {name!r} is taken twice ({other} and {where})",
-                         "rename one of the definitions, or give the field an \"x-name\"")
+            return SpecError(
+                fmt.source,
+                where,
+                f"the {policy.language} type name {name!r} is one the generated package defines itself",
+                "rename the definition",
+            )
+        return SpecError(
+            fmt.source,
+            where,
+            f"the {policy.language} type name {name!r} is taken twice ({other} and {where})",
+            'rename one of the definitions, or give the field an "x-name"',
+        )
+
     return taken
 
 
@@ -304,8 +410,13 @@ def assign_names(fmt: ir.Format, policy: NamingPolicy) -> Names:
             where = pointer_of("$defs", model.name, "properties", f.wire_name)
 
             def same(other: str, name: str = policy.field_name(f.name), wire: str = f.wire_name, where: str = where) -> Exception:
-                return SpecError(fmt.source, where, f"fields {other!r} and {wire!r} both become the {policy.field_noun} {name!r}",
-                                 "give one of them a distinct \"x-name\"")
+                return SpecError(
+                    fmt.source,
+                    where,
+                    f"fields {other!r} and {wire!r} both become the {policy.field_noun} {name!r}",
+                    'give one of them a distinct "x-name"',
+                )
+
             fields[model.name, f.wire_name] = scope.claim(policy.field_name(f.name), f.wire_name, same)
     constants: dict[tuple[str, str], str] = {}
     if policy.enum_constant is not None:
@@ -355,8 +466,7 @@ class _InlineNames:
                 self.types[name] = where
                 self.declared[name] = t
                 self.name_members(name, t, where)
-            case (ir.Ref() | ir.StringType() | ir.DateTimeType() | ir.BytesType() | ir.NumericType() | ir.BooleanType()
-                  | ir.AnyType()):
+            case ir.Ref() | ir.StringType() | ir.DateTimeType() | ir.BytesType() | ir.NumericType() | ir.BooleanType() | ir.AnyType():
                 pass
             case _:
                 raise AssertionError(f"the naming pass has no case for the IR type kind {t.kind!r}")
@@ -368,8 +478,12 @@ class _InlineNames:
             for v, selector in zip(t.variants, t.tags or t.json_kinds):
                 member = self.spelling.variant(v, selector)
                 if member in members or member in self.spelling.reserved_variants:
-                    raise SpecError(self.fmt.source, where, f"two variants of {name} both become the {self.policy.field_noun} {member!r}",
-                                    "make the variants distinct definitions")
+                    raise SpecError(
+                        self.fmt.source,
+                        where,
+                        f"two variants of {name} both become the {self.policy.field_noun} {member!r}",
+                        "make the variants distinct definitions",
+                    )
                 members.append(member)
                 self.walk(v, name + member, where)
         else:
@@ -378,6 +492,7 @@ class _InlineNames:
             for item, member in zip(t.items, members):
                 self.walk(item, name + member, where)
             if len(set(members)) != len(members):
-                raise SpecError(self.fmt.source, where, f"two items of the tuple {name} have the same name",
-                                "give the prefixItems distinct \"x-name\"s")
+                raise SpecError(
+                    self.fmt.source, where, f"two items of the tuple {name} have the same name", 'give the prefixItems distinct "x-name"s'
+                )
         self.members[name] = tuple(members)

@@ -33,14 +33,41 @@ MAX_DEPTH = 50  # nested groups
 EXACT_REPEAT = 10  # the backtracking check builds counts up to this exactly, larger ones as if unbounded
 
 # Python's \s on str: [ \t\n\r\f\v] plus every character str.isspace() accepts.
-SPACE_RANGES = ((0x09, 0x0D), (0x1C, 0x20), (0x85, 0x85), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A),
-                (0x2028, 0x2029), (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000))
+SPACE_RANGES = (
+    (0x09, 0x0D),
+    (0x1C, 0x20),
+    (0x85, 0x85),
+    (0xA0, 0xA0),
+    (0x1680, 0x1680),
+    (0x2000, 0x200A),
+    (0x2028, 0x2029),
+    (0x202F, 0x202F),
+    (0x205F, 0x205F),
+    (0x3000, 0x3000),
+)
 _GO_SPACE = r"\t\n\v\f\r\x1c-\x1f \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}"
 # Python's \w on str: letters and numbers of every kind, and "_".
 _GO_WORD = r"\p{L}\p{N}_"
 
-_SINGLE_ESCAPES = {"(": "(", ")": ")", "*": "*", "+": "+", "-": "-", ".": ".", "?": "?", "[": "[", "\\": "\\",
-                   "]": "]", "^": "^", "n": "\n", "r": "\r", "t": "\t", "{": "{", "|": "|", "}": "}"}
+_SINGLE_ESCAPES = {
+    "(": "(",
+    ")": ")",
+    "*": "*",
+    "+": "+",
+    "-": "-",
+    ".": ".",
+    "?": "?",
+    "[": "[",
+    "\\": "\\",
+    "]": "]",
+    "^": "^",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "{": "{",
+    "|": "|",
+    "}": "}",
+}
 
 
 class PatternError(ValueError):
@@ -103,7 +130,9 @@ class _Parser:
 
     def parse(self) -> Pattern:
         if len(self.text) > MAX_LENGTH:
-            raise PatternError(f"the pattern is {len(self.text)} characters long (at most {MAX_LENGTH})", "shorten it, or check the value in a rule")
+            raise PatternError(
+                f"the pattern is {len(self.text)} characters long (at most {MAX_LENGTH})", "shorten it, or check the value in a rule"
+            )
         branches = self.alternatives(top=True)
         if self.i < len(self.text):
             raise self.fail("unmatched ')'", "escape it as \\) or remove it")
@@ -123,16 +152,20 @@ class _Parser:
             ch = self.peek()
             if ch == "^":
                 if not (top and self.i == start):
-                    raise self.fail("'^' is an anchor only at the start of the whole pattern or of a top-level alternative",
-                                    "move the anchor out of the group, e.g. ^(a|b) instead of (^a|^b); write [\\^] for a literal caret")
+                    raise self.fail(
+                        "'^' is an anchor only at the start of the whole pattern or of a top-level alternative",
+                        "move the anchor out of the group, e.g. ^(a|b) instead of (^a|^b); write [\\^] for a literal caret",
+                    )
                 self.i += 1
                 items.append(Anchor("^"))
                 continue
             if ch == "$":
                 end = self.i + 1 == len(self.text) or self.text[self.i + 1] in "|"
                 if not (top and end):
-                    raise self.fail("'$' is an anchor only at the end of the whole pattern or of a top-level alternative",
-                                    "move the anchor out of the group, e.g. (a|b)$ instead of (a$|b$); write [$] for a literal dollar sign")
+                    raise self.fail(
+                        "'$' is an anchor only at the end of the whole pattern or of a top-level alternative",
+                        "move the anchor out of the group, e.g. (a|b)$ instead of (a$|b$); write [$] for a literal dollar sign",
+                    )
                 self.i += 1
                 items.append(Anchor("$"))
                 continue
@@ -152,7 +185,11 @@ class _Parser:
             return atom
         nxt = self.peek()
         if nxt in ("?", "+"):
-            raise self.fail(f"lazy or possessive quantifier {self.text[at:self.i + 1]!r}", "drop the trailing " + repr(nxt) + ": a pattern only says whether the text matches", self.i)
+            raise self.fail(
+                f"lazy or possessive quantifier {self.text[at:self.i + 1]!r}",
+                "drop the trailing " + repr(nxt) + ": a pattern only says whether the text matches",
+                self.i,
+            )
         if nxt in ("*", "{"):
             raise self.fail("a quantifier follows a quantifier", "put the quantified part in a group first, e.g. (a{2})*", self.i)
         return node
@@ -162,14 +199,26 @@ class _Parser:
         close = self.text.find("}", start)
         body = self.text[start + 1 : close] if close >= 0 else ""
         low_text, comma, high_text = body.partition(",")
-        if close < 0 or not low_text.isdigit() or not low_text.isascii() or (high_text and not (high_text.isdigit() and high_text.isascii())):
-            hint = "write {n}, {n,} or {n,m}; {,m} means {0,m} in Python but a literal in Go" if low_text == "" and comma else "write {n}, {n,} or {n,m}, or escape a literal brace as \\{"
+        if (
+            close < 0
+            or not low_text.isdigit()
+            or not low_text.isascii()
+            or (high_text and not (high_text.isdigit() and high_text.isascii()))
+        ):
+            hint = (
+                "write {n}, {n,} or {n,m}; {,m} means {0,m} in Python but a literal in Go"
+                if low_text == "" and comma
+                else "write {n}, {n,} or {n,m}, or escape a literal brace as \\{"
+            )
             raise self.fail(f"{self.text[start:close + 1 if close >= 0 else len(self.text)]!r} is not a repeat count", hint)
         low = int(low_text)
         high = None if comma and not high_text else int(high_text) if comma else low
         for count in (low, high):
             if count is not None and count > MAX_REPEAT:
-                raise self.fail(f"repeat count {count} is above {MAX_REPEAT}, the largest Go's engine accepts", "use a smaller count, or check the length with minLength/maxLength")
+                raise self.fail(
+                    f"repeat count {count} is above {MAX_REPEAT}, the largest Go's engine accepts",
+                    "use a smaller count, or check the length with minLength/maxLength",
+                )
         if high is not None and high < low:
             raise self.fail(f"repeat range {self.text[start:close + 1]!r} has its maximum below its minimum", "swap the two numbers")
         self.i = close + 1
@@ -180,8 +229,10 @@ class _Parser:
         at = self.i
         if ch == "(":
             if self.text[self.i + 1 : self.i + 2] == "?":
-                raise self.fail(f"{self.text[at:at + 3]!r}: look-arounds, non-capturing and named groups and inline flags are not portable",
-                                "use a plain group (...), and express flags such as case-insensitivity with classes like [Aa]")
+                raise self.fail(
+                    f"{self.text[at:at + 3]!r}: look-arounds, non-capturing and named groups and inline flags are not portable",
+                    "use a plain group (...), and express flags such as case-insensitivity with classes like [Aa]",
+                )
             self.depth += 1
             if self.depth > MAX_DEPTH:
                 raise self.fail(f"groups nest more than {MAX_DEPTH} deep", "flatten the pattern")
@@ -225,17 +276,34 @@ class _Parser:
             return ("esc", nxt)
         if nxt in "DSW":
             if in_class:
-                raise self.fail(f"\\{nxt} inside a character class is not portable (Go cannot express it)",
-                                f"use [^...] with \\{nxt.lower()}, or move \\{nxt} out of the class as an alternative", at)
+                raise self.fail(
+                    f"\\{nxt} inside a character class is not portable (Go cannot express it)",
+                    f"use [^...] with \\{nxt.lower()}, or move \\{nxt} out of the class as an alternative",
+                    at,
+                )
             return ("esc", nxt)
         if nxt in "pP":
-            raise self.fail(f"\\{nxt}{{..}} (a Unicode category) is I-Regexp, but Python's re, which runs the generated Python and the "
-                            "reference validator, has no such escape", "use \\w, \\d or \\s, or spell the characters out as ranges, e.g. [A-Za-z\u00c0-\u024f]", at)
-        known = {"b": "a word boundary \\b (its meaning differs between Python and Go for non-ASCII text)",
-                 "B": "\\B (its meaning differs between Python and Go for non-ASCII text)",
-                 "u": "a \\u escape (Go's engine has none)", "U": "a \\U escape (Go's engine has none)",
-                 "x": "a \\x escape", "N": "a \\N{...} escape (Go's engine has none)",
-                 "A": "\\A", "Z": "\\Z", "z": "\\z", "v": "\\v", "f": "\\f", "a": "\\a", "0": "an octal escape"}
+            raise self.fail(
+                f"\\{nxt}{{..}} (a Unicode category) is I-Regexp, but Python's re, which runs the generated Python and the "
+                "reference validator, has no such escape",
+                "use \\w, \\d or \\s, or spell the characters out as ranges, e.g. [A-Za-z\u00c0-\u024f]",
+                at,
+            )
+        known = {
+            "b": "a word boundary \\b (its meaning differs between Python and Go for non-ASCII text)",
+            "B": "\\B (its meaning differs between Python and Go for non-ASCII text)",
+            "u": "a \\u escape (Go's engine has none)",
+            "U": "a \\U escape (Go's engine has none)",
+            "x": "a \\x escape",
+            "N": "a \\N{...} escape (Go's engine has none)",
+            "A": "\\A",
+            "Z": "\\Z",
+            "z": "\\z",
+            "v": "\\v",
+            "f": "\\f",
+            "a": "\\a",
+            "0": "an octal escape",
+        }
         what = known.get(nxt, "a back-reference" if nxt.isdigit() else f"the escape \\{nxt}")
         return self._unknown_escape(what, nxt, at)
 
@@ -266,7 +334,9 @@ class _Parser:
                 raise self.fail("'[' is never closed", "add the missing ']', or escape a literal bracket as \\[", at)
             if ch == "]":
                 if first:
-                    raise self.fail("an empty class '[]' (or '[^]') matches nothing portable", "write \\] for a literal bracket inside a class", self.i)
+                    raise self.fail(
+                        "an empty class '[]' (or '[^]') matches nothing portable", "write \\] for a literal bracket inside a class", self.i
+                    )
                 self.i += 1
                 break
             if ch == "-" and (first or self.text[self.i + 1 : self.i + 2] == "]"):
@@ -299,8 +369,10 @@ class _Parser:
         if ch == "\\":
             return self.escape(in_class=True)
         if ch == "[":
-            raise self.fail("'[' inside a class (POSIX classes like [:alpha:] and nested sets are not portable)",
-                            "write \\[ for a literal bracket; spell a POSIX class out, e.g. [A-Za-z]")
+            raise self.fail(
+                "'[' inside a class (POSIX classes like [:alpha:] and nested sets are not portable)",
+                "write \\[ for a literal bracket; spell a POSIX class out, e.g. [A-Za-z]",
+            )
         if ch == "-":
             raise self.fail("'-' in the middle of a class is not portable", "escape it as \\- or put it first or last")
         self.i += 1
@@ -351,7 +423,9 @@ def _pattern_char(code: int, specials: str, hex_escaped: bool) -> str:
 def _py_char(code: int, in_class: bool) -> str:
     # Control characters, white space other than the space, and "#" (verbose mode's comment) are written as hex.
     ch = chr(code)
-    return _pattern_char(code, "\\]^-[&~|" if in_class else _SPECIALS, code < 0x20 or code == 0x7F or ch.isspace() and ch != " " or ch == "#")
+    return _pattern_char(
+        code, "\\]^-[&~|" if in_class else _SPECIALS, code < 0x20 or code == 0x7F or ch.isspace() and ch != " " or ch == "#"
+    )
 
 
 def _range(value: object, in_class: bool, char: Callable[[int, bool], str]) -> str:
@@ -540,17 +614,19 @@ def _any_two_overlap(firsts: list[list[tuple[tuple[int, int], ...]]]) -> bool:
 
 
 @cache
-def _escape_ranges(name: str) -> tuple[tuple[int, int], ...]:
+def escape_ranges(name: str) -> tuple[tuple[int, int], ...]:
+    """The code points of \\d \\s \\w as Python's re reads them on str (\\D \\S \\W: the rest, lone surrogates left out)."""
     if name == "s":
         return SPACE_RANGES
     if name == "d":
         return category_ranges("Nd")
     if name == "w":
-        return _merge(category_ranges("L") + category_ranges("N") + ((0x5F, 0x5F),))
-    return _complement(_escape_ranges(name.lower()))
+        return merge_ranges(category_ranges("L") + category_ranges("N") + ((0x5F, 0x5F),))
+    return _complement(escape_ranges(name.lower()))
 
 
-def _merge(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+def merge_ranges(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """Sorted ranges, overlapping and adjacent ones merged."""
     out: list[tuple[int, int]] = []
     for lo, hi in sorted(ranges):
         if out and lo <= out[-1][1] + 1:
@@ -566,11 +642,11 @@ def _item_ranges(item: tuple[str, object]) -> tuple[tuple[int, int], ...]:
         return (value,)  # type: ignore[return-value]
     if kind == "dot":
         return ((0, 9), (11, 0x10FFFF))
-    return _escape_ranges(str(value))
+    return escape_ranges(str(value))
 
 
 def _ranges(node: Chars) -> tuple[tuple[int, int], ...]:
-    merged = _merge(tuple(r for item in node.items for r in _item_ranges(item)))
+    merged = merge_ranges(tuple(r for item in node.items for r in _item_ranges(item)))
     return _complement(merged) if node.negated else merged
 
 
@@ -589,8 +665,10 @@ def _overlap(a: tuple[tuple[int, int], ...], b: tuple[tuple[int, int], ...]) -> 
 MAX_STATES = 200_000  # pairs of automaton edges the backtracking check explores before giving up
 MAX_STEPS = 2_000_000  # steps between such pairs it looks at before giving up (each pair can have thousands)
 
-_BACKTRACKING_HINT = ("make each repetition unambiguous, e.g. a+ instead of (a+)+, a(b)? instead of (a|ab), "
-                      "or put a separator the repeated part cannot match between repetitions, e.g. ([a-z]+-)*[a-z]+")
+_BACKTRACKING_HINT = (
+    "make each repetition unambiguous, e.g. a+ instead of (a+)+, a(b)? instead of (a|ab), "
+    "or put a separator the repeated part cannot match between repetitions, e.g. ([a-z]+-)*[a-z]+"
+)
 
 
 def check_backtracking(text: str) -> None:
@@ -634,8 +712,10 @@ def check_backtracking(text: str) -> None:
             by_target.setdefault(edge[0], []).append(edge)
         follow_to.append(by_target)
 
-    too_complex = PatternError(f"the pattern {text!r} is too complex to check for exponential backtracking",
-                               "simplify it: fewer nested repeats, optional parts and alternatives")
+    too_complex = PatternError(
+        f"the pattern {text!r} is too complex to check for exponential backtracking",
+        "simplify it: fewer nested repeats, optional parts and alternatives",
+    )
     steps = MAX_STEPS
 
     def successors(node: tuple[tuple[int, int], tuple[int, int]]) -> list[tuple[tuple[int, int], tuple[int, int]]]:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
-from pathlib import Path
+import hashlib
+import types
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from generator import cache
@@ -26,13 +28,13 @@ Filter = Callable[[Any], str]
 
 
 @functools.cache
-def environment(compiled: Path | None = None, filters: tuple[tuple[str, Filter], ...] = ()) -> jinja2.Environment:
-    """The environment, with a target's filters; compiled templates are kept in `compiled` when given."""
+def environment(cache_folder: Path | None = None, filters: tuple[tuple[str, Filter], ...] = ()) -> jinja2.Environment:
+    """The environment, with a target's filters; compiled templates are kept in cache_folder when given."""
     import jinja2  # late: a cached run renders nothing and need not pay for it
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-        bytecode_cache=_bytecode_cache(compiled) if compiled else None,
+        bytecode_cache=_bytecode_cache(cache_folder) if cache_folder else None,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -50,9 +52,7 @@ class Templates:
         self.filters = tuple(sorted(filters.items()))
 
     def render(self, template: str, **context: Any) -> str:
-        folder = cache.current()
-        compiled = folder / "jinja" / _compiled_key() if folder else None
-        return environment(compiled, self.filters).get_template(template).render(**context)
+        return environment(cache.current(), self.filters).get_template(template).render(**context)
 
 
 _PLAIN = Templates()
@@ -75,22 +75,57 @@ def _compiled_key() -> str:
     return cache.digest([cache.source_of(__file__), *cache.tool_versions("jinja2")])[:16]
 
 
+# The compiled form of a template, as chatspec keeps it: this header, the sha1 of the template's
+# source (Jinja's checksum), the sha256 of the marshalled code, a line feed each, then the code.
+_COMPILED_HEADER = b"chatspec compiled template 1\n"
+
+
 def _bytecode_cache(folder: Path) -> jinja2.BytecodeCache:
+    """Jinja's compiled templates, kept under folder/jinja/<key>/ (folder: a cache folder the run may use).
+
+    A compiled template is Python code the run executes, so it is read only as chatspec reads
+    every entry (cache.read_private): from a folder only the user can write, with every folder on
+    the way and the file itself checked on its open descriptor, so it can only be code the user's
+    own runs wrote; the same trust Python gives its __pycache__ (which checks no owner at all).
+    Jinja's own FileSystemBytecodeCache checks nothing and unpickles the file's checksum before
+    comparing it (pickle runs code), so it is not used: the format here is plain bytes, and the
+    code is unmarshalled only when the checksum and the hash of its bytes match.
+    """
+    import marshal
+
     import jinja2
 
-    class Tolerant(jinja2.FileSystemBytecodeCache):
-        # Jinja writes atomically and checks each entry's source checksum, but a damaged
-        # file can still fail to unpickle: treat that as a miss, like any cache entry here.
-        def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-            try:
-                super().load_bytecode(bucket)
-            except Exception:
-                bucket.reset()
-            if bucket.code is not None:
-                cache.touch(self._get_cache_filename(bucket))  # used: cache.trim removes it last
+    where = f"jinja/{_compiled_key()}"
 
-    folder.mkdir(parents=True, exist_ok=True)
-    return Tolerant(str(folder))
+    class Private(jinja2.BytecodeCache):
+        def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+            name = f"{where}/__jinja2_{bucket.key}.cache"
+            data = cache.read_private(folder, name)
+            if data is None or not data.startswith(_COMPILED_HEADER):
+                return
+            checksum, _, rest = data[len(_COMPILED_HEADER) :].partition(b"\n")
+            sha256, _, code = rest.partition(b"\n")
+            if checksum.decode("ascii", "replace") != bucket.checksum or sha256 != hashlib.sha256(code).hexdigest().encode("ascii"):
+                return  # another template's source, or damaged: a miss, compiled again
+            try:
+                compiled = marshal.loads(code)
+            except (ValueError, EOFError, TypeError):
+                return
+            if isinstance(compiled, types.CodeType):
+                bucket.code = compiled
+                cache.touch(folder / name)  # used: cache.trim removes it last
+
+        def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+            code = marshal.dumps(bucket.code)
+            data = b"%s%s\n%s\n%s" % (
+                _COMPILED_HEADER,
+                bucket.checksum.encode("ascii"),
+                hashlib.sha256(code).hexdigest().encode("ascii"),
+                code,
+            )
+            cache.write_private(folder, f"{where}/__jinja2_{bucket.key}.cache", data)
+
+    return Private()
 
 
 def header(source: str | None, *more: str | None) -> str:

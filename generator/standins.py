@@ -29,8 +29,17 @@ def plain(text: str) -> bool:
     """Whether a formatter writes text into a docstring line exactly as it is: one line, printable,
     nothing that hides or reorders text (the targets escape it), no surrounding space, no backslash,
     no quote at either end or two in a row, no stand-in's spelling."""
-    return (bool(text) and text == text.strip() and text.isprintable() and invisible.first(text) is None and "\\" not in text
-            and '""' not in text and not text.startswith('"') and not text.endswith('"') and RESERVED not in text)
+    return (
+        bool(text)
+        and text == text.strip()
+        and text.isprintable()
+        and invisible.first(text) is None
+        and "\\" not in text
+        and '""' not in text
+        and not text.startswith('"')
+        and not text.endswith('"')
+        and RESERVED not in text
+    )
 
 
 def put_back(code: str, texts: list[str], allowed: Iterable[re.Pattern[str]], version: str | None = None) -> str | None:
@@ -39,8 +48,7 @@ def put_back(code: str, texts: list[str], allowed: Iterable[re.Pattern[str]], ve
     spelt S and the version's V) or a stand-in has no text."""
     allowed = list(allowed)
     for line in code.split("\n"):
-        if (RESERVED in line or VERSION in line) and not any(
-                p.match(FIND.sub("S", line).replace(VERSION, "V")) for p in allowed):
+        if (RESERVED in line or VERSION in line) and not any(p.match(FIND.sub("S", line).replace(VERSION, "V")) for p in allowed):
             return None
     if any(int(n) >= len(texts) for n in FIND.findall(code)) or (version is None and VERSION in code):
         return None

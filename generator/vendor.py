@@ -17,6 +17,7 @@ from generator.load import LoadedSpec
 from generator.render import header
 from generator.targets import vendorable
 from generator.targets.base import Vendoring
+from generator.write import RefusedError
 
 MARKER = "Vendored by chatspec"
 STUB = "CHATSPEC.md"
@@ -37,7 +38,7 @@ def vendored_files(root: Path, lang: str, name: str, formats: list[str] | None) 
     chosen = [s for s in specs if s.format_id in wanted or _earlier_major_of(s, wanted)]
     files = generate(chosen, targets=[lang], options=vendoring.options(name))
     prefix = vendoring.subtree(name)
-    out = {path[len(prefix):]: text for path, text in files.items() if path.startswith(prefix)}
+    out = {path[len(prefix) :]: text for path, text in files.items() if path.startswith(prefix)}
     command = f"chatspec vendor --lang {lang} {vendoring.flag} {name} --out <dir>"
     if formats:
         command += f" --formats {','.join(sorted(wanted))}"
@@ -60,6 +61,26 @@ def _vendoring(lang: str) -> Vendoring:
 def target_folder(out: Path, lang: str, name: str) -> Path:
     """Where the target's files land for --out (e.g. Go: the module root; Python: <out>/<package>/)."""
     return _vendoring(lang).folder(out, name)
+
+
+def refuse_project_folders(root: Path, folder: Path) -> None:
+    """Refuse a vendored folder inside the project's own generated/ or specs/ (.. and symbolic links
+    resolved), before anything is written: vendoring into generated/ would take over generate's files
+    (its manifest would be read as vendor's and the files vendor does not write removed), and a folder
+    under specs/ is read as a format by every later run."""
+    where = folder.resolve()
+    for name, why in (
+        ("generated", "`chatspec generate` owns it: vendor would replace or remove generate's files there, and generate vendor's"),
+        ("specs", "every folder there is read as a format, so every later run would fail on it"),
+    ):
+        owned = (root / name).resolve()
+        if where == owned or owned in where.parents:
+            raise RefusedError(
+                str(folder),
+                f"is inside this project's {name}/ ({owned}); {why}",
+                "vendor into a folder of the repository that uses the code (e.g. --out ../app/chat), "
+                f"outside {root / 'generated'} and {root / 'specs'}",
+            )
 
 
 def _earlier_major_of(spec: LoadedSpec, wanted: set[str]) -> bool:

@@ -6,7 +6,7 @@ Python: the generated dataclasses' from_dict against jsonschema (2020-12, format
 checking), fastjsonschema (compiled from the exported schema) and pydantic v2
 models made by datamodel-code-generator, on the seed examples, larger realistic
 payloads and invalid ones. Go: Parse<Format>FromJSON against json.Unmarshal into
-the same structs. TypeScript: parse<Format>FromJSON against Ajv compiled in strict
+the same structs. Patterns: every accepted pattern on adversarial values in the three runtimes. TypeScript: parse<Format>FromJSON against Ajv compiled in strict
 mode from the exported schema (tests/bench_typescript/bench.mjs). Generation: chatspec against datamodel-codegen, and how
 generation time per format scales; the edit loop (no-op check, regenerate after an
 edit, cold generate) as whole commands against a cold datamodel-codegen run.
@@ -481,6 +481,12 @@ def hostile_section(quick: bool) -> list[str]:
     return [*hostile_table(quick), ""]
 
 
+def patterns_section(quick: bool) -> list[str]:
+    from bench_patterns import pattern_table  # every accepted pattern on adversarial values: tests/bench_patterns.py
+
+    return [*pattern_table(quick), ""]
+
+
 def _generation_lines(rows: list[dict[str, Any]]) -> list[str]:
     lines = []
     for r in rows:
@@ -511,6 +517,7 @@ SECTIONS: dict[str, Callable[[bool], list[str]]] = {
     "go": go_section,
     "typescript": typescript_section,
     "hostile": hostile_section,
+    "patterns": patterns_section,
     "generation": generation_section,
     "generation shapes": shapes_section,
     "edit loop": editloop_section,

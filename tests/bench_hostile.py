@@ -1,13 +1,13 @@
-"""The hostile table of make bench: inputs an attacker would send, both languages, time and peak memory.
+"""The hostile table of make bench: inputs an attacker would send, every language, time and peak memory.
 
     python tests/bench_hostile.py [--quick]
 
 Time is wall-clock and CPU (user + system: on a shared machine the wall time
 includes waiting for a core; Go's CPU time includes its parallel garbage
 collector). Each case runs in a fresh process (Python: parse_<format>_from_json on the
-bytes; Go: Parse<Format>FromJSON), so its peak resident memory is its own:
-the interpreter or program, the input read from a file, and what parsing it
-took. Time is that of the parse call alone. Every case must give the verdict
+bytes; Go: Parse<Format>FromJSON; TypeScript: parse<Format>FromJSON on the
+bytes, in node), so its peak resident memory is its own: the interpreter or
+program, the input read from a file, and what parsing it took. Time is that of the parse call alone. Every case must give the verdict
 stated below, so the table cannot measure a parser that gave up early.
 """
 
@@ -25,6 +25,7 @@ ROOT = HERE.parent
 sys.path[:0] = [str(HERE), str(ROOT), str(ROOT / "generated" / "python")]
 
 from go_driver import GO_ENV, go_available, write_go_mod  # noqa: E402
+from typescript_driver import TSC, node_available  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ func report(err error, errs func(error) ([]string, bool)) {{
 		out.First, out.Count = found[0], len(found)
 		return
 	}}
-	out.First, out.Count = "invalid JSON: "+err.Error(), 1
+	out.First, out.Count = "not a *ValidationError: "+err.Error(), 1
 }}
 
 var _ = errors.As
@@ -175,6 +176,44 @@ _GO_CASE = """	case "{fmt}":
 			}}
 			return found, true
 		}})"""
+
+
+_TYPESCRIPT = """
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+const [dist, fmt, path] = process.argv.slice(2);
+const mod = await import(pathToFileURL(join(dist, fmt + ".js")).href);
+const parse = mod[Object.keys(mod).find((k) => /^parse\\w+FromJSON$/.test(k))];
+const data = new Uint8Array(readFileSync(path));
+const start = performance.now(), cpu = process.cpuUsage();
+let verdict;
+try {
+  parse(data);
+  verdict = { ok: true, first: "", count: 0 };
+} catch (e) {
+  if (!(e instanceof mod.ValidationError)) throw e;
+  verdict = { ok: false, first: e.errors[0].message, count: e.errors.length };
+}
+verdict.seconds = (performance.now() - start) / 1000;
+const used = process.cpuUsage(cpu);
+verdict.cpu = (used.user + used.system) / 1e6;
+// VmHWM, as for the others (node's own maxRSS is the same figure).
+const hwm = readFileSync("/proc/self/status", "utf8").split("\\n").find((l) => l.startsWith("VmHWM:"));
+verdict.rss_mb = hwm ? Number(hwm.split(/\\s+/)[1]) / 1024 : 0;
+process.stdout.write(JSON.stringify(verdict));
+"""
+
+
+def _build_typescript(work: Path) -> Path | None:
+    """The generated TypeScript package compiled in work (None without node or the pinned tsc)."""
+    if not (node_available() and TSC.is_file()):
+        return None
+    from typescript_driver import compile_package, write_tree
+
+    tree = ROOT / "generated" / "typescript"
+    write_tree({p.relative_to(tree).as_posix(): p.read_text(encoding="utf-8") for p in tree.rglob("*") if p.is_file()}, work / "package")
+    return compile_package(work / "package")
 
 
 def _build_go(work: Path, formats: set[str]) -> Path:
@@ -208,15 +247,18 @@ def hostile_rows(scale: float = 1.0) -> list[dict[str, object]]:
     work = Path(tempfile.mkdtemp())
     all_cases = cases(scale)
     binary = _build_go(work, {c.format for c in all_cases}) if go_available() else None
+    dist = _build_typescript(work)
     script = work / "measure.py"
     script.write_text(_PYTHON.format(package=str(ROOT / "generated" / "python")))
+    (work / "measure.mjs").write_text(_TYPESCRIPT)
     rows = []
     for i, case in enumerate(all_cases):
         path = work / f"case{i}.json"
         path.write_bytes(case.data)
         py = _measure([sys.executable, str(script), case.format, str(path)], case, "Python")
         go = _measure([str(binary), case.format, str(path)], case, "Go") if binary else None
-        rows.append({"case": case.name, "input_mb": len(case.data) / 1e6, "python": py, "go": go})
+        ts = _measure(["node", str(work / "measure.mjs"), str(dist), case.format, str(path)], case, "TypeScript") if dist else None
+        rows.append({"case": case.name, "input_mb": len(case.data) / 1e6, "python": py, "go": go, "typescript": ts})
         path.unlink()
     return rows
 
@@ -224,14 +266,16 @@ def hostile_rows(scale: float = 1.0) -> list[dict[str, object]]:
 def hostile_table(quick: bool = False) -> list[str]:
     """The lines make bench prints (quick: inputs a tenth of the size)."""
     lines = ["Hostile inputs: parse time (wall / CPU), and peak RSS of a fresh process per case (Go: also bytes allocated)",
-             f"{'case':28} {'input':>8} {'verdict':>12} {'Python wall/CPU':>16} {'RSS':>7} {'Go wall/CPU':>16} {'RSS':>7} {'alloc':>7}"]
+             f"{'case':28} {'input':>8} {'verdict':>12} {'Python wall/CPU':>16} {'RSS':>7} {'Go wall/CPU':>16} {'RSS':>7} {'alloc':>7}"
+             f" {'TypeScript wall/CPU':>20} {'RSS':>7}"]
     for r in hostile_rows(0.1 if quick else 1.0):
-        py, go = r["python"], r["go"]
+        py, go, ts = r["python"], r["go"], r["typescript"]
         assert isinstance(py, dict)
         verdict = "valid" if py["ok"] else f"{py['count']} errors"
         go_cells = (f"{go['seconds']:7.3f}s/{go['cpu']:7.3f}s {go['rss_mb']:5.0f}MB {go['alloc_mb']:5.0f}MB"
-                    if isinstance(go, dict) else "not measured")
-        lines.append(f"{r['case']:28} {r['input_mb']:6.1f}MB {verdict:>12} {py['seconds']:7.3f}s/{py['cpu']:7.3f}s {py['rss_mb']:5.0f}MB {go_cells}")
+                    if isinstance(go, dict) else f"{'not measured':>40}")
+        ts_cells = (f"    {ts['seconds']:7.3f}s/{ts['cpu']:7.3f}s {ts['rss_mb']:5.0f}MB" if isinstance(ts, dict) else "  not measured")
+        lines.append(f"{r['case']:28} {r['input_mb']:6.1f}MB {verdict:>12} {py['seconds']:7.3f}s/{py['cpu']:7.3f}s {py['rss_mb']:5.0f}MB {go_cells}{ts_cells}")
     return lines
 
 

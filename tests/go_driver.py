@@ -70,7 +70,9 @@ func run(err error, detail func(error) ([][2]string, bool)) verdict {{
 	if found, ok := detail(err); ok {{
 		return verdict{{Errors: found}}
 	}}
-	return verdict{{Errors: [][2]string{{{{"", "invalid JSON: " + err.Error()}}}}}}
+	// Every refusal must be a *ValidationError (errors.As): anything else is marked so that it
+	// matches no message the Python package gives.
+	return verdict{{Errors: [][2]string{{{{"", "not a *ValidationError: " + err.Error()}}}}}}
 }}
 
 func main() {{

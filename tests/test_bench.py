@@ -65,6 +65,12 @@ def _typescript_rows(text: str) -> None:
 
 def _hostile_rows(text: str) -> None:
     assert text.startswith("Hostile inputs:") and "3 MB of [" in text and "20k member_of failures" in text
+    assert "TypeScript wall/CPU" in text and "10^6 errors (bad tags)" in text
+
+
+def _pattern_rows(text: str) -> None:
+    assert text.startswith("Patterns: CPU time of one parse") and "worst time per character" in text and "VERDICTS DIFFER" not in text
+    assert "^\\s*(.*)\\s*:\\s*(.*)\\s*$" in text and "pattern-heavy payload" in text
 
 
 def _generation_rows(text: str) -> None:
@@ -82,7 +88,7 @@ def _editloop_rows(text: str) -> None:
 
 
 EXPECTED = {"python": _python_rows, "go": _go_rows, "typescript": _typescript_rows, "hostile": _hostile_rows,
-            "generation": _generation_rows, "generation shapes": _shapes_rows, "edit loop": _editloop_rows}
+            "patterns": _pattern_rows, "generation": _generation_rows, "generation shapes": _shapes_rows, "edit loop": _editloop_rows}
 
 
 @pytest.mark.parametrize("section", list(bench.SECTIONS))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
 import re
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -52,8 +55,8 @@ def formatted(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _with_formatting_cached(project: Path, formatted: Path) -> Path:
     """Put formatted's black and datamodel-codegen entries (not its run entry: the test's own
-    first run makes that) into the project's cache folder, which must not exist yet."""
-    assert not _cache(project).exists()
+    first run makes that) into the project's cache folder, which must not exist yet (made private)."""
+    _cache(project).mkdir(mode=0o700)
     for kind in ("black", "datamodel-codegen"):
         assert any((formatted / kind).rglob("*.json")), kind
         shutil.copytree(formatted / kind, _cache(project) / kind)
@@ -231,7 +234,7 @@ def test_after_editing_one_spec_only_that_format_is_rendered_again_and_the_files
     calls = _count_renders(monkeypatch)
     checked: list[str] = []
     check = examples.check_examples_in_python
-    monkeypatch.setattr("generator.core.check_examples_in_python",
+    monkeypatch.setattr("generator.targets.python.examples.check_examples_in_python",
                         lambda formats, files, package: (checked.extend(f.id for f in formats), check(formats, files, package)))
     edited = _generate_in_process(project, folder)
     assert sorted({fmt for _, fmt in calls}) == ["chat_event"]
@@ -245,7 +248,8 @@ def test_after_editing_one_spec_only_that_format_is_rendered_again_and_the_files
 def test_a_format_key_changes_with_each_input_the_files_are_made_from(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import dataclasses
 
-    from generator.core import context, discover, format_key
+    from generator.core import context, discover
+    from generator.rendering import format_key
     from generator.lower import lower
     from generator.options import Options
     from generator.targets import target
@@ -292,7 +296,7 @@ def test_chatspecs_own_source_is_part_of_every_format_key(tmp_path: Path) -> Non
 
 
 def test_the_examples_check_of_a_format_is_keyed_by_every_module_its_imports_reach() -> None:
-    from generator.core import imported_modules
+    from generator.targets.python.examples import imported_modules
 
     modules = {"__init__": "from ._runtime import X\nFORMATS = {'a': '1.0.0', 'd': '1.0.0'}", "_runtime": "import re\n", "c": "", "e": "",
                "f": "", "a": "from . import b_v1\nx = 1", "b_v1": "from .c import y\nimport json\n",
@@ -309,18 +313,19 @@ def test_the_examples_check_of_a_format_is_keyed_by_every_module_its_imports_rea
 
 def test_a_remembered_example_check_is_not_trusted_for_a_changed_module(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from generator import core
+    from generator.targets.python import examples
 
     folder = tmp_path / "memo"
     files = _generate_in_process(project, folder)
     specs = core.discover(project / "specs", project)
     formats = [core.lower(s) for s in specs]
     ran: list[str] = []
-    monkeypatch.setattr(core, "check_examples_in_python", lambda fmts, files, package: ran.extend(f.id for f in fmts))
+    monkeypatch.setattr(examples, "check_examples_in_python", lambda fmts, files, package: ran.extend(f.id for f in fmts))
     with cache.active(folder):
-        core.check_python_examples(formats, files, "chatformats")
+        examples.check_python_examples(formats, files, "chatformats")
         assert ran == []
         runtime = "python/chatformats/_runtime.py"
-        core.check_python_examples(formats, {**files, runtime: files[runtime] + "\n# changed\n"}, "chatformats")
+        examples.check_python_examples(formats, {**files, runtime: files[runtime] + "\n# changed\n"}, "chatformats")
     assert ran == [f.id for f in formats]  # every module imports the runtime
 
 
@@ -625,7 +630,7 @@ def test_a_compiled_template_that_is_read_is_touched_so_trim_removes_it_last(tmp
 
     from generator.render import _bytecode_cache
 
-    compiled = _bytecode_cache(tmp_path / "jinja" / ("0" * 16))
+    compiled = _bytecode_cache(tmp_path)
     jinja2.Environment(loader=jinja2.DictLoader({"t": "{{ 1 }}"}), bytecode_cache=compiled).get_template("t")
     [stored] = (tmp_path / "jinja").rglob("*.cache")
     os.utime(stored, (1, 1))
@@ -665,3 +670,288 @@ def test_the_cache_limit_is_a_whole_number_of_megabytes_and_anything_else_is_the
 ) -> None:
     monkeypatch.setenv("CHATSPEC_CACHE_MAX_MB", given)
     assert cache.limit_bytes() == megabytes * 2**20
+
+
+# --- only a cache: a folder someone else can write is not read; one that cannot be written is not needed ---
+
+OTHER_USER = 54321  # a uid that is not the test's (tests run as root here: os.chown can give files to anyone)
+
+
+def _warnings(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("chatspec: warning:")]
+
+
+def _make_hostile(folder: Path, how: str) -> None:
+    """Make the cache folder, or the entries in it, something another user could have written."""
+    if how == "folder writable by others":
+        os.chmod(folder, 0o777)
+    elif how == "folder of another user":
+        os.chown(folder, OTHER_USER, OTHER_USER)
+    else:
+        for path in folder.rglob("*"):
+            if path.is_file() and path.name != ".runs":
+                if how == "entries of another user":
+                    os.chown(path, OTHER_USER, OTHER_USER)
+                else:  # entries writable by others
+                    os.chmod(path, 0o666)
+
+
+HOSTILE = ["folder writable by others", "folder of another user", "entries of another user", "entries writable by others"]
+
+
+def _uncached_tree(formatted: Path) -> dict[str, str]:
+    # formatted's project ran once with an empty cache: what an uncached run writes.
+    return read_tree(formatted.parent / "project" / "generated")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", HOSTILE)
+def test_compiled_templates_planted_where_others_could_write_never_run(project: Path, formatted: Path, tmp_path: Path, how: str) -> None:
+    import marshal
+    import pickle
+
+    import jinja2.bccache
+
+    from generator.render import _COMPILED_HEADER
+
+    folder = _cache(_with_formatting_cached(project, formatted))
+    assert _run(project, "generate").returncode == 0  # compiles every template into the cache
+    for kind in ("run", "render", "examples"):
+        shutil.rmtree(folder / kind)  # so the next run renders every template again, reading the compiled ones
+    compiled = sorted((folder / "jinja").rglob("*.cache"))
+    assert len(compiled) > 20
+    markers = []
+    for n, path in enumerate(compiled):
+        marker = tmp_path / f"ran-{n}"
+        markers.append(marker)
+        if n % 2:  # Jinja's own format: it unpickles the checksum before comparing it
+            class Plant:
+                def __reduce__(self, marker: Path = marker) -> tuple[object, tuple[str, str]]:
+                    return open, (str(marker), "w")
+
+            path.write_bytes(jinja2.bccache.bc_magic + pickle.dumps(Plant(), 2))
+        else:  # chatspec's format, with the right checksum: well formed code that would run when loaded
+            data = path.read_bytes()
+            checksum = data[len(_COMPILED_HEADER):].partition(b"\n")[0] if data.startswith(_COMPILED_HEADER) else b""
+            code = marshal.dumps(compile(f"open({str(marker)!r}, 'w')", "planted", "exec"))
+            path.write_bytes(_COMPILED_HEADER + checksum + b"\n" + hashlib.sha256(code).hexdigest().encode() + b"\n" + code)
+    _make_hostile(folder, how)
+    done = _run(project, "generate")
+    assert done.returncode == 0, done.stderr
+    assert not [m.name for m in markers if m.exists()], "planted code ran"
+    assert read_tree(project / "generated") == _uncached_tree(formatted)
+    [warning] = _warnings(done.stderr)
+    assert str(folder) in warning and "\n  hint: " in done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", HOSTILE)
+def test_a_run_entry_edited_where_others_could_write_never_reaches_generated_and_check_does_not_trust_it(
+        project: Path, formatted: Path, how: str) -> None:
+    folder = _cache(_with_formatting_cached(project, formatted))
+    assert _run(project, "generate").returncode == 0
+    (entry_path,) = _entries(project, "run")
+    entry = json.loads(entry_path.read_text(encoding="utf-8"))
+    poisoned = "python/chatformats/chat_event.py"
+    entry["value"][poisoned] = "import os\nos.system('echo owned')\n"
+    entry["sha256"] = hashlib.sha256(json.dumps(entry["value"], ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+    entry_path.write_text(json.dumps(entry), encoding="utf-8")  # a well-formed entry: only its origin is wrong
+    _make_hostile(folder, how)
+    done = _run(project, "generate")
+    assert done.returncode == 0, done.stderr
+    assert read_tree(project / "generated") == _uncached_tree(formatted), "the edited entry reached generated/"
+    assert len(_warnings(done.stderr)) == 1
+    # generated/ as the edited entry would have it: check compares with what the specs produce.
+    (project / "generated" / poisoned).write_text(entry["value"][poisoned], encoding="utf-8")
+    _make_hostile(folder, how)  # the run above replaced the entries it computed again
+    checked = _run(project, "check")
+    assert checked.returncode == 1 and "generated/ is stale" in checked.stderr, checked.stdout[-500:] + checked.stderr
+    assert f"+++ b/generated/{poisoned}" in checked.stdout
+
+
+def test_the_cache_folder_is_made_private_and_one_that_is_not_is_refused_with_the_fix(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "deep" / "cache"
+    monkeypatch.setenv("CHATSPEC_CACHE_DIR", str(folder))
+    monkeypatch.delenv("CHATSPEC_CACHE", raising=False)
+    assert cache.open_folder(tmp_path) == folder
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700 and (folder / ".gitignore").read_text() == "*\n"
+    assert capsys.readouterr().err == ""
+
+    def refused(fix: str) -> str:
+        assert cache.open_folder(tmp_path) is None
+        err = capsys.readouterr().err
+        assert len(_warnings(err)) == 1 and err.count("\n") == 2, err
+        assert f"not using the cache folder {folder}" in err and fix in err and "this run goes on without it" in err
+        return err
+
+    os.chmod(folder, 0o770)
+    assert "others can write to it (mode 0770)" in refused(f"chmod -R go-w {folder}")
+    os.chmod(folder, 0o755)  # readable by others is no risk to what a run reads
+    assert cache.open_folder(tmp_path) == folder
+    os.chown(folder, OTHER_USER, OTHER_USER)
+    assert f"it belongs to user {OTHER_USER}" in refused(f"rm -rf {folder}")
+    shutil.rmtree(folder)
+    mine = tmp_path / "mine"
+    mine.mkdir(mode=0o700)
+    folder.symlink_to(mine)
+    assert cache.open_folder(tmp_path) == folder  # a link of the user's own to a folder of their own
+    os.lchown(folder, OTHER_USER, OTHER_USER)
+    assert "a symbolic link made by user 54321" in refused("remove the link")
+    folder.unlink()
+    folder.write_text("not a folder")
+    refused("move that file away")
+    monkeypatch.setenv("CHATSPEC_CACHE_DIR", str(folder / "cache"))
+    assert f"it cannot be made: {folder} is not a folder" in refused("mkdir -m 700")
+
+
+def test_an_entry_is_read_only_through_folders_and_a_file_no_one_else_could_write(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "cache"
+    with cache.active(folder):
+        cache.store("black", "ab" + "0" * 62, "value")
+    entry = cache._path(folder, "black", "ab" + "0" * 62)
+    assert stat.S_IMODE(entry.stat().st_mode) == 0o600 and stat.S_IMODE(entry.parent.stat().st_mode) == 0o700
+    assert cache.load("black", "ab" + "0" * 62, folder) == "value"
+    for path, change in [(entry, lambda p: os.chmod(p, 0o620)), (entry, lambda p: os.chown(p, OTHER_USER, -1)),
+                         (entry.parent, lambda p: os.chmod(p, 0o707)), (entry.parent.parent, lambda p: os.chown(p, OTHER_USER, -1)),
+                         (folder, lambda p: os.chmod(p, 0o722))]:
+        before = path.lstat()
+        change(path)
+        assert cache.load("black", "ab" + "0" * 62, folder) is None, path
+        os.chmod(path, stat.S_IMODE(before.st_mode))
+        os.chown(path, before.st_uid, before.st_gid)
+        assert cache.load("black", "ab" + "0" * 62, folder) == "value"
+    # A symbolic link in an entry's place, or in a folder's, is not followed.
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(entry.parent, elsewhere)
+    shutil.rmtree(entry.parent)
+    entry.parent.symlink_to(elsewhere)
+    assert cache.load("black", "ab" + "0" * 62, folder) is None
+    entry.parent.unlink()
+    entry.parent.mkdir(mode=0o700)
+    entry.symlink_to(elsewhere / entry.name)
+    assert cache.load("black", "ab" + "0" * 62, folder) is None
+    os.mkfifo(cache._path(folder, "black", "ab" + "1" * 62))  # a FIFO does not make the run wait
+    assert cache.load("black", "ab" + "1" * 62, folder) is None
+    err = capsys.readouterr().err
+    assert err.count("chatspec: warning:") <= 1
+
+
+class _FailingCache:
+    """Every write into the cache folder after the first `allowed` fails with `code` (EROFS: a
+    read-only folder, where even making a file fails; ENOSPC: a full one, where writing fails),
+    and nothing else: generated/ and the vendored folder are written as ever."""
+
+    def __init__(self, folder: Path, code: int, allowed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.folder, self.code, self.allowed = str(folder), code, allowed
+        self.inside: set[int] = set()  # descriptors opened in the cache folder
+        self.real = {name: getattr(os, name) for name in ("open", "close", "mkdir", "write", "replace", "rename")}
+        for name in self.real:
+            monkeypatch.setattr(os, name, getattr(self, "_" + name))
+
+    def _under(self, path: object, dir_fd: int | None) -> bool:
+        return (dir_fd is not None and dir_fd in self.inside) or os.path.abspath(os.fsdecode(path)).startswith(self.folder)  # type: ignore[arg-type]
+
+    def _fail(self) -> bool:
+        self.allowed -= 1
+        return self.allowed < 0
+
+    def _open(self, path: object, flags: int, mode: int = 0o777, *, dir_fd: int | None = None) -> int:
+        under = self._under(path, dir_fd)
+        if under and flags & os.O_CREAT and self.code == errno.EROFS and self._fail():
+            raise OSError(self.code, os.strerror(self.code), path)
+        fd: int = self.real["open"](path, flags, mode, dir_fd=dir_fd)
+        if under:
+            self.inside.add(fd)
+        return fd
+
+    def _close(self, fd: int) -> None:
+        self.inside.discard(fd)
+        self.real["close"](fd)
+
+    def _mkdir(self, path: object, mode: int = 0o777, *, dir_fd: int | None = None) -> None:
+        if self._under(path, dir_fd) and self.code == errno.EROFS and self._fail():
+            raise OSError(self.code, os.strerror(self.code), path)
+        self.real["mkdir"](path, mode, dir_fd=dir_fd)
+
+    def _write(self, fd: int, data: bytes) -> int:
+        if fd in self.inside and self.code == errno.ENOSPC and self._fail():
+            raise OSError(self.code, os.strerror(self.code))
+        written: int = self.real["write"](fd, data)
+        return written
+
+    def _replace(self, src: object, dst: object, *, src_dir_fd: int | None = None, dst_dir_fd: int | None = None) -> None:
+        if self._under(dst, dst_dir_fd) and self.code == errno.EROFS and self._fail():
+            raise OSError(self.code, os.strerror(self.code), dst)
+        self.real["replace"](src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
+
+    def _rename(self, src: object, dst: object, *, src_dir_fd: int | None = None, dst_dir_fd: int | None = None) -> None:
+        if self._under(dst, dst_dir_fd) and self.code == errno.EROFS and self._fail():
+            raise OSError(self.code, os.strerror(self.code), dst)
+        self.real["rename"](src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
+
+
+def _command(project: Path, command: str, out: Path) -> list[str]:
+    if command == "vendor":
+        return ["--root", str(project), "vendor", "--lang", "python", "--package", "acme_chat", "--out", str(out)]
+    return ["--root", str(project), "generate"]
+
+
+def _output(project: Path, command: str, out: Path) -> dict[str, str]:
+    return read_tree(out / "acme_chat" if command == "vendor" else project / "generated")
+
+
+def _uncached_vendored(out: Path) -> dict[str, str]:
+    done = run_chatspec(ROOT, *_command(ROOT, "vendor", out)[2:], CHATSPEC_CACHE="off")
+    assert done.returncode == 0, done.stderr
+    return read_tree(out / "acme_chat")
+
+
+@pytest.mark.parametrize("command", ["generate", "vendor"])
+@pytest.mark.parametrize(("code", "allowed"), [(errno.EROFS, 0), (errno.ENOSPC, 0), (errno.ENOSPC, 3)],
+                         ids=["read-only", "full", "full-midway"])
+def test_a_read_only_or_full_cache_folder_means_running_without_it(
+        project: Path, formatted: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        command: str, code: int, allowed: int) -> None:
+    from generator import cli
+
+    expected = _uncached_tree(formatted) if command == "generate" else _uncached_vendored(tmp_path / "expected")
+    folder = _cache(_with_formatting_cached(project, formatted))  # black's and datamodel-codegen's results can be read
+    monkeypatch.setenv("CHATSPEC_CACHE_DIR", str(folder))
+    monkeypatch.delenv("CHATSPEC_CACHE", raising=False)
+    monkeypatch.setattr(cache, "_writable", True)  # restored afterwards: the failure is this run's only
+    with monkeypatch.context() as failing:
+        _FailingCache(folder, code, allowed, failing)
+        assert cli.main(_command(project, command, project / "out")) == 0
+    err = capsys.readouterr().err
+    assert _output(project, command, project / "out") == expected
+    [warning] = _warnings(err)
+    assert f"cannot write to the cache folder {folder} ({os.strerror(code)})" in warning, err
+
+
+@pytest.mark.parametrize("command", ["generate", "vendor"])
+def test_a_cache_folder_that_cannot_be_made_means_running_without_it(project: Path, formatted: Path, tmp_path: Path, command: str) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    expected = _uncached_tree(formatted) if command == "generate" else _uncached_vendored(tmp_path / "expected")
+    done = run_chatspec(None, *_command(project, command, project / "out"), CHATSPEC_CACHE="", CHATSPEC_CACHE_DIR=str(blocked / "cache"))
+    assert done.returncode == 0, done.stderr
+    assert _output(project, command, project / "out") == expected
+    [warning] = _warnings(done.stderr)
+    assert f"not using the cache folder {blocked / 'cache'}: it cannot be made: {blocked} is not a folder" in warning
+
+
+def test_a_cache_folder_on_a_full_disk_means_running_without_it(project: Path, tmp_path: Path) -> None:
+    small = tmp_path / "small"
+    small.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(small)], capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small file system here ({mounted.stderr.strip()}); the full-midway case above simulates one")
+    try:
+        done = _run(project, "generate", CHATSPEC_CACHE_DIR=str(small / "cache"))
+        assert done.returncode == 0, done.stderr
+        [warning] = _warnings(done.stderr)
+        assert "(No space left on device)" in warning
+        assert _run(project, "check", CHATSPEC_CACHE="off").returncode == 0
+    finally:
+        subprocess.run(["umount", str(small)], check=True)

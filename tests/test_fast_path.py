@@ -259,7 +259,7 @@ _QUICK_VALUES: list[Any] = [
 def _quick_parsers(rt: Any) -> dict[str, Any]:
     """The combinators that get a quick check, with every option their quick check reads."""
     text = rt.string({"type": "t", "minLength": "l", "maxLength": "m", "pattern": "p", "enum": "e", "const": "c"},
-                     min_length=1, max_length=3, pattern="^[a-c]+$")
+                     min_length=1, max_length=3, pattern=rt.regex("^[a-c]+$"))
     kinds = rt.string({"type": "t", "enum": "e"}, enum=frozenset({"a", "b"}))
     fixed = rt.string({"type": "t", "const": "c"}, const="a")
     whole = rt.integer({"type": "t", "int64": "i", "minimum": "lo", "exclusiveMaximum": "hi"}, minimum=-1, exclusive_maximum=7)
@@ -513,12 +513,52 @@ def test_a_date_time_keeps_its_wire_text_without_an_instance_dict() -> None:
     assert rt.datetime_or_none("2024-02-30T00:00:00Z") is None and rt.datetime_or_none("2024-01-15t09:03:00z").wire == "2024-01-15t09:03:00z"
 
 
-def test_a_kept_model_that_reads_its_ancestors_is_handed_over_with_them(tmp_path: Path) -> None:
-    # Root holds Child directly; Child's member_of reads Root ("1/people"). A failure after Child
-    # was built hands it over with the values above it, and the exact walk keeps it there only.
+def _python_package(tmp_path: Path, format_id: str, spec: dict[str, Any]) -> Path:
+    """The spec's generated Python package, written to tmp_path/pkg/chatformats/ (its folder returned)."""
     from generator.core import generate
     from generator.load import load_spec
 
+    folder = tmp_path / "specs" / format_id
+    folder.mkdir(parents=True)
+    (folder / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+    files = generate([load_spec(folder, tmp_path)], targets=("python",))
+    package = tmp_path / "pkg" / "chatformats"
+    package.mkdir(parents=True)
+    for path, text in files.items():
+        if path.startswith("python/chatformats/"):
+            (package / path.removeprefix("python/chatformats/")).write_text(text, encoding="utf-8")
+    return package
+
+
+def test_a_tuple_holding_lists_or_maps_keeps_and_checks_their_items(tmp_path: Path) -> None:
+    # The fast path built a tuple item that is a list or a map into the local it read the item from,
+    # emptied before it was read: [[["a"]], 1] became ([], 1) and [[[1]], 1] was accepted.
+    strings = {"type": "array", "items": {"type": "string"}}
+    tuple_of = {"type": "array", "items": False, "minItems": 4, "prefixItems": [
+        {"type": "array", "items": strings}, {"type": "object", "additionalProperties": strings},
+        {"type": ["array", "null"], "items": {"type": "integer"}}, {"type": "integer"}]}
+    spec = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Tuples", "description": "Tuples of lists.",
+            "x-version": "1.0.0", "$ref": "#/$defs/Doc",
+            "$defs": {"Doc": {"type": "object", "description": "A document.", "required": ["t"], "properties": {"t": tuple_of}}}}
+    _python_package(tmp_path, "tuples", spec)
+    valid = [{"t": [[["a", "b"], []], {"k": ["c"]}, [1, 2], 3]}, {"t": [[], {}, None, 0]}]
+    invalid = [{"t": [[[1]], {}, None, 0]}, {"t": [[], {"k": [2]}, None, 0]}, {"t": [[], {}, ["x"], 0]}, {"t": [[["a"]], {}, None, "x"]}]
+    verdicts, _ = compare(tmp_path / "pkg", [("tuples", "Doc", doc, False) for doc in [*valid, *invalid]])
+    assert verdicts == ["same"] * len(valid) + ["unsure-ok"] * len(invalid), verdicts
+    code = ("import json, sys\nfrom chatformats import tuples\nout = []\nfor doc in json.load(sys.stdin):\n"
+            "    try:\n        out.append(tuples.Doc.from_dict(doc).to_dict())\n"
+            "    except tuples.ValidationError as e:\n        out.append([[x.path, x.message] for x in e.errors])\n"
+            "print(json.dumps(out))")
+    done = subprocess.run([sys.executable, "-S", "-c", code], input=json.dumps([*valid, *invalid]), capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path / "pkg")})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [*valid, [["/t/0/0/0", "must be a string"]], [["/t/1/k/0", "must be a string"]],
+                                       [["/t/2/0", "must be an integer"]], [["/t/3", "must be an integer"]]]
+
+
+def test_a_kept_model_that_reads_its_ancestors_is_handed_over_with_them(tmp_path: Path) -> None:
+    # Root holds Child directly; Child's member_of reads Root ("1/people"). A failure after Child
+    # was built hands it over with the values above it, and the exact walk keeps it there only.
     spec = {
         "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Kept", "description": "Kept models.",
         "x-version": "1.0.0", "$ref": "#/$defs/Root",
@@ -532,15 +572,7 @@ def test_a_kept_model_that_reads_its_ancestors_is_handed_over_with_them(tmp_path
                 "x-rules": [{"kind": "member_of", "field": "speaker", "in": "1/people", "message": "'{value}' is not one of the people"}]},
         },
     }
-    folder = tmp_path / "specs" / "kept"
-    folder.mkdir(parents=True)
-    (folder / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
-    files = generate([load_spec(folder, tmp_path)], targets=("python",))
-    package = tmp_path / "pkg" / "chatformats"
-    package.mkdir(parents=True)
-    for path, text in files.items():
-        if path.startswith("python/chatformats/"):
-            (package / path.removeprefix("python/chatformats/")).write_text(text, encoding="utf-8")
+    package = _python_package(tmp_path, "kept", spec)
     assert "_rt.keep_model(unsure, obj, \"child\", depth + 1, f_child, (obj,))" in (package / "kept.py").read_text()
     sys.path.insert(0, str(tmp_path / "pkg"))
     saved = {name: module for name, module in sys.modules.items() if name == "chatformats" or name.startswith("chatformats.")}

@@ -7,6 +7,7 @@ CI's .ci/run refuses to run without Go.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,7 @@ from conftest import GENERATED, GOLDEN, ROOT, format_folders
 from go_driver import GO_ENV, build_driver, go_available, run_driver, write_go_mod
 from fuzz import python_verdict
 from mutations import mutations
-from generator.core import generate
+from generator.core import TARGETS, generate
 from generator.load import load_spec
 from generator.options import load_options
 from generator.naming import go_package as package_name
@@ -76,6 +77,31 @@ def test_generated_go_vets_and_its_tests_pass() -> None:
     assert test.stdout.count("ok ") >= len(FORMATS)
 
 
+# staticcheck, pinned; the Go module proxy serves it, and go run keeps the built tool in GOCACHE.
+# Its first run on a machine builds it: about 55 s of CPU time (72 s wall with the downloads, on a
+# loaded 2-core machine, with an empty GOCACHE and GOMODCACHE); after that about 1 s.
+STATICCHECK = "honnef.co/go/tools/cmd/staticcheck@v0.8.2"
+
+
+def _staticcheck(module: Path) -> subprocess.CompletedProcess[str]:
+    return _go("run", STATICCHECK, "./...", cwd=module, timeout=900)
+
+
+@pytest.mark.slow
+def test_generated_go_and_every_golden_case_are_staticcheck_clean(tmp_path: Path) -> None:
+    done = _staticcheck(GO_TREE)
+    assert done.returncode == 0, f"staticcheck on generated/go:\n{done.stdout[-6000:]}{done.stderr[-3000:]}"
+    _golden_output(tmp_path / "golden", ("go",))
+    done = _staticcheck(tmp_path / "golden" / "go")
+    assert done.returncode == 0, f"staticcheck on the golden cases' Go:\n{done.stdout[-6000:]}{done.stderr[-3000:]}"
+    # The check can fail: an unused function planted in a copy of the runtime is reported.
+    planted = tmp_path / "planted"
+    shutil.copytree(GO_TREE, planted)
+    (planted / "internal" / "rt" / "zz_planted.go").write_text("package rt\n\nfunc plantedUnused() {}\n")
+    done = _staticcheck(planted)
+    assert done.returncode != 0 and "plantedUnused" in done.stdout and "U1000" in done.stdout, done.stdout + done.stderr
+
+
 def test_every_example_gets_the_same_errors_in_go_and_python(driver: Path) -> None:
     cases = _example_cases(FOLDERS)
     go = run_driver(driver, [(fmt, text) for fmt, _, text in cases])
@@ -98,13 +124,18 @@ def test_mutated_examples_get_the_same_errors_in_go_and_python(driver: Path) -> 
     assert any(v["ok"] for v in go) and any(not v["ok"] for v in go)
 
 
-def test_golden_cases_compile_vet_and_agree_with_python(tmp_path: Path) -> None:
-    files = generate([load_spec(GOLDEN / case, ROOT) for case in GOLDEN_CASES], options=load_options(ROOT))
-    out = tmp_path / "out"
+def _golden_output(out: Path, targets: tuple[str, ...] = TARGETS) -> None:
+    """Every golden case generated together into out (each target's folder: out/go, out/python, ...)."""
+    files = generate([load_spec(GOLDEN / case, ROOT) for case in GOLDEN_CASES], targets, options=load_options(ROOT))
     for path, text in files.items():
         target = out / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
+
+
+def test_golden_cases_compile_vet_and_agree_with_python(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _golden_output(out)
     fmt = subprocess.run(["gofmt", "-l", "."], cwd=out / "go", capture_output=True, text=True)
     assert fmt.stdout == "", f"golden Go not gofmt-clean:\n{fmt.stdout}"
     vet = _go("vet", "./...", cwd=out / "go")
@@ -417,30 +448,22 @@ def test_tree_helpers_of_different_types_whose_names_spell_alike_get_distinct_na
     assert vet.returncode == 0, vet.stderr
 
 
-def test_the_deepest_go_types_the_target_accepts_compile(tmp_path: Path) -> None:
-    # Go's type checker gives up past 48 levels of slices, maps and pointers, seeing through aliases
-    # (tests/broken_specs/go_type_nests_too_deeply is one level more): the limit must be exact, not only safe.
-    def lists(depth: int, inner: dict[str, Any]) -> dict[str, Any]:
-        for _ in range(depth):
-            inner = {"type": "array", "items": inner}
-        return inner
+def test_malformed_json_is_a_validation_error_with_pythons_message(tmp_path: Path) -> None:
+    """Every text of the syntax corpus (tests/json_syntax.py: cuts at every byte, bad escapes,
+    control characters, trailing commas, bad numbers, NaN, deep nesting, ...) gets from Go a
+    *ValidationError (the driver marks any other error) listing exactly what Python lists: the
+    json module's message, its line and column counted in characters."""
+    import hostile
+    import json_syntax
 
-    spec_dir = tmp_path / "specs" / "deepest"
-    spec_dir.mkdir(parents=True)
-    (spec_dir / "spec.json").write_text(json.dumps({
-        "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Deepest", "description": "At the limit.",
-        "x-version": "1.0.0", "$ref": "#/$defs/Doc",
-        "$defs": {
-            "Doc": {"type": "object", "description": "A document.", "required": ["lists", "nullable", "through_alias"], "properties": {
-                "lists": lists(48, {"type": "string"}),
-                "nullable": lists(47, {"type": ["integer", "null"]}),
-                "through_alias": lists(8, {"$ref": "#/$defs/Inner"})}},
-            "Inner": {**lists(40, {"type": "boolean"}), "description": "Forty levels."},
-        },
-    }), encoding="utf-8")
-    files = generate([load_spec(spec_dir, tmp_path)], options=load_options(ROOT), targets=["go"])
-    for path, text in files.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text, encoding="utf-8")
-    vet = _go("vet", "./...", cwd=tmp_path / "go")
-    assert vet.returncode == 0, vet.stderr[-2000:]
+    binary = hostile.build_bytes_driver(GO_TREE, MODULE, FORMATS, tmp_path)
+    cases = json_syntax.texts()
+    wrong = []
+    for fmt in sorted({f for f, _ in cases}):
+        texts = [t for f, t in cases if f == fmt]
+        for text, go in zip(texts, hostile.go_verdicts(binary, fmt, texts)):
+            python = hostile.python_verdict(fmt, text)
+            if go["ok"] or go["errors"] != python["errors"]:
+                wrong.append(f"{text[:120]!r}\n  python: {python['errors'][:2]}\n  go:     {go['errors'][:2]}")
+    assert len(cases) > 3000
+    assert not wrong, f"{len(wrong)} of {len(cases)} texts differ:\n" + "\n".join(wrong[:10])

@@ -167,22 +167,3 @@ def test_the_naming_pass_names_go_inline_unions_and_tuples_and_their_fields_and_
     assert PYTHON.naming is not None
     python = assign_names(fmt, PYTHON.naming)
     assert python.inline_types == {} and python.members == {}
-
-
-def test_a_go_type_nesting_past_the_limit_through_an_alias_is_refused_naming_where() -> None:
-    from generator.errors import SpecError
-    from generator.targets.go.types import MAX_NESTING
-
-    def lists(depth: int, inner: ir.TypeRef) -> ir.TypeRef:
-        for _ in range(depth):
-            inner = ir.ListType(inner, MSGS)
-        return inner
-
-    deep = ir.Alias("Deep", "", lists(40, ir.NullableType(ir.BooleanType(MSGS))))  # 41 levels: *bool counts
-    fmt = dataclasses.replace(format_with(ir.BooleanType(MSGS)), definitions=(*format_with(ir.BooleanType(MSGS)).definitions, deep))
-    types = go_types(fmt)
-    at_limit = lists(MAX_NESTING - 41, ir.Ref("Deep", "alias"))
-    assert types.spell(at_limit, "DocX", "/at").spelling == "[]" * (MAX_NESTING - 41) + "Deep"
-    with pytest.raises(SpecError, match=f"nests {MAX_NESTING + 1} levels") as refused:
-        types.spell(ir.ListType(at_limit, MSGS), "DocX", "/$defs/Doc/properties/x")
-    assert refused.value.pointer == "/$defs/Doc/properties/x"

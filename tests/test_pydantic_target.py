@@ -6,6 +6,7 @@ import ast
 import dataclasses
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -143,3 +144,31 @@ def test_a_stand_in_anywhere_but_a_docstring_line_of_its_own_means_the_real_sche
     assert descriptions.restore('x = Field(description="chatspecdescription0z")\n', texts) is None
     assert descriptions.restore('class A:\n    """chatspecdescription0z"""\n', texts) is None
     assert descriptions.restore('    chatspecdescription2z\n', texts) is None  # not one of the run's
+
+
+_MODELS_FROM_HERE = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from generator.core import generate
+from generator.load import load_spec
+files = generate([load_spec(Path(sys.argv[1]) / "tests/golden/constraints", Path(sys.argv[1]))], targets=["pydantic"])
+sys.stdout.write(files["pydantic/chatformats_pydantic/constraints.py"])
+"""
+
+
+def test_the_models_do_not_depend_on_the_black_settings_of_the_project_chatspec_runs_in(tmp_path: Path) -> None:
+    # datamodel-code-generator formats with the [tool.black] of the pyproject.toml nearest to its working folder;
+    # a project's own line length must not reach the generated models.
+    outputs = []
+    for settings in ("", "[tool.black]\nline-length = 40\nskip-magic-trailing-comma = true\n"):
+        project = tmp_path / f"project{len(outputs)}"
+        project.mkdir()
+        if settings:
+            (project / "pyproject.toml").write_text(settings, encoding="utf-8")
+        done = subprocess.run([sys.executable, "-c", _MODELS_FROM_HERE, str(ROOT)], capture_output=True, text=True, cwd=project,
+                              env={"PATH": "/usr/bin:/bin", "CHATSPEC_CACHE": "off", "HOME": str(tmp_path)})
+        assert done.returncode == 0, done.stderr[-2000:]
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1]
+    assert outputs[0] == (ROOT / "tests/golden/constraints/expected/pydantic/chatformats_pydantic/constraints.py").read_text(encoding="utf-8")

@@ -97,6 +97,69 @@ def test_load_json_refuses_what_json_refuses(text: str) -> None:
     assert message.startswith("invalid JSON: ") and keyword == "json"
 
 
+def _json_module_message(text: str) -> str | None:
+    """The json module's own message for text, given all the recursion it needs (None: the integer
+    digit limit, which json reports without a position)."""
+    found: list[str | None] = []
+
+    def read() -> None:
+        try:
+            json.loads(text, parse_constant=rt._reject_constant)
+            found.append("accepted")
+        except json.JSONDecodeError as exc:
+            found.append(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+        except ValueError as exc:
+            found.append(None if "integer string conversion" in str(exc) else f"invalid JSON: {exc}")
+
+    import threading
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1_000_000)
+    threading.stack_size(1 << 28)  # the C scanner recurses once per level: 100,000 levels need room
+    try:
+        thread = threading.Thread(target=read)
+        thread.start()
+        thread.join()
+    finally:
+        threading.stack_size(0)
+        sys.setrecursionlimit(limit)
+    return found[0]
+
+
+def test_the_non_recursive_decoder_gives_the_json_modules_message_at_any_depth() -> None:
+    """_load_deep reads what json.loads cannot (too deep for its recursion, a long integer) and
+    must then say what json.loads would: the same message at the same line and column, on every
+    text of the syntax corpus (tests/json_syntax.py), deep ones included. load_json gives that
+    message whichever of the two read the text. On a Python whose json words an error otherwise
+    (3.13: trailing commas), load_json keeps 3.11's words, _load_deep's."""
+    import json_syntax
+
+    compared = 0
+    for _, data in json_syntax.texts():
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if text.startswith("\ufeff"):
+            continue  # refused before any reading
+        try:
+            rt._load_deep(text)
+            deep = "accepted"
+        except rt.ValidationError as exc:
+            deep = exc.message
+        loaded = _problems(text)[0][1] if deep != "accepted" else "accepted"
+        assert loaded == deep or loaded.startswith("invalid JSON: a lone UTF-16"), (text[:100], loaded, deep)
+        wanted = _json_module_message(text)
+        if wanted is None:
+            continue  # json stops at the digit limit; _load_deep reads on (a syntax error comes first)
+        words = wanted.removeprefix("invalid JSON: ").split(" at line ")[0]
+        if wanted != "accepted" and words not in rt._JSON_MESSAGES and not words.endswith(" is not valid JSON"):
+            continue  # a later Python's own words
+        assert deep == wanted, (text[:100], deep, wanted)
+        compared += 1
+    assert compared > 3000
+
+
 def test_deep_text_gets_the_same_verdict_from_the_non_recursive_decoder() -> None:
     # Past the C decoder's recursion limit, _load_deep takes over: same syntax errors, and
     # what lies deeper than MAX_DEPTH is checked but built empty.
@@ -143,6 +206,50 @@ def test_problems_past_max_errors_are_counted_in_one_last_entry() -> None:
     assert len(errors) == rt.MAX_ERRORS + 1
     assert errors[rt.MAX_ERRORS - 1].message == "item 99 is not a number"
     assert (errors[-1].path, errors[-1].message, errors[-1].keyword) == ("", "... and 50 more problems", "limit")
+
+
+def _containers(ctx: Any) -> dict[str, int]:
+    """The size of every list, set or dict a Context holds."""
+    slots = [name for cls in type(ctx).__mro__ for name in getattr(cls, "__slots__", ())]
+    return {name: len(v) for name in slots if isinstance(v := getattr(ctx, name, None), (list, set, dict, tuple))}
+
+
+def test_problems_past_max_errors_are_only_counted() -> None:
+    """The exact walk keeps the first MAX_ERRORS problems and a count: a million problems, at
+    items and below values (missing fields), leave no container in the Context longer than that."""
+    ctx = rt.Context({"tags": ["x"], "people": ["ann"]})
+    for i in range(1_000_000):
+        ctx._path.append(i % 7)
+        ctx.error("item {index} is not a number", "type", value="x")
+        ctx.error("missing required field '{field}'", "required", "id")
+        ctx._path.pop()
+    assert ctx.count == 2_000_000 and len(ctx.reported()) == rt.MAX_ERRORS + 1
+    assert max(_containers(ctx).values()) <= rt.MAX_ERRORS, _containers(ctx)
+
+
+def test_a_document_with_a_million_problems_keeps_only_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The generated package's exact walk over the benchmark's 10^6 bad tags (tests/bench_hostile.py):
+    101 problems listed, and no Context of the run holds more than MAX_ERRORS of anything."""
+    import bench_hostile
+    from chatformats import _runtime
+    from chatformats import structured_conversation as sc
+
+    made: list[Any] = []
+
+    class Recorded(_runtime.Context):
+        __slots__ = ()
+
+        def __init__(self, root: object) -> None:
+            super().__init__(root)
+            made.append(self)
+
+    monkeypatch.setattr(_runtime, "Context", Recorded)
+    case = next(c for c in bench_hostile.cases() if c.name == "10^6 errors (bad tags)")
+    with pytest.raises(sc.ValidationError) as caught:
+        sc.parse_structured_conversation_from_json(case.data)
+    errors = caught.value.errors
+    assert len(errors) == rt.MAX_ERRORS + 1 and errors[-1].message == f"... and {1_000_000 - rt.MAX_ERRORS} more problems"
+    assert made and all(max(_containers(ctx).values()) <= rt.MAX_ERRORS for ctx in made), [_containers(c) for c in made]
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The TypeScript target: it compiles under tsc --strict --noUncheckedIndexedAccess, and it
+"""The TypeScript target: it compiles under tsc --strict and the checks web projects add, and it
 gives the same verdicts, paths and messages as the generated Python on every example,
 golden case, hostile input and fuzz case. One tsc run per package and one node process
 per batch keep it quick."""
@@ -14,7 +14,7 @@ import pytest
 import fuzz
 import hostile
 from conftest import GENERATED, GOLDEN, ROOT, format_folders
-from typescript_driver import compile_package, node_available, run_driver, write_tree
+from typescript_driver import STRICT_OPTIONS, TSC, compile_package, node_available, run_driver, write_tree
 
 pytestmark = pytest.mark.skipif(not node_available(), reason="node is not installed: the TypeScript checks need it")
 
@@ -69,11 +69,33 @@ def _compare(found: list[dict[str, Any]], expected: list[dict[str, Any]], what: 
     assert not wrong, f"{len(wrong)} of {len(found)} cases differ:\n" + "\n".join(wrong[:20])
 
 
-def test_the_generated_package_compiles_under_strict_and_no_unchecked_indexed_access(ts_dist: Path) -> None:
+def test_the_generated_package_compiles_under_every_strict_option(ts_dist: Path) -> None:
     config = json.loads((ts_dist.parent / "tsconfig.json").read_text(encoding="utf-8"))["compilerOptions"]
-    assert config["strict"] is True and config["noUncheckedIndexedAccess"] is True
+    assert {o: config.get(o) for o in STRICT_OPTIONS} == dict.fromkeys(STRICT_OPTIONS, True)
     assert {p.name for p in ts_dist.glob("*.js")} >= {"runtime.js", "index.js", *(f"{f}.js" for f in format_folders())}
     assert all((ts_dist / f"{f}.d.ts").is_file() for f in format_folders())
+
+
+def test_the_package_and_every_golden_case_type_check_from_a_consumer_project_with_every_strict_option(
+        ts_dist: Path, golden_dist: Path, tmp_path: Path) -> None:
+    """A web project's own tsconfig (STRICT_OPTIONS, no skipLibCheck) checks the sources it imports:
+    the generated package and every golden case's module must pass it as they are."""
+    import shutil
+    import subprocess
+
+    for name, dist in (("generated", ts_dist), ("golden", golden_dist)):
+        shutil.copytree(dist.parent / "src", tmp_path / name / "src")
+    options = {"target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "lib": ["ES2022"], "types": [],
+               "noEmit": True, **dict.fromkeys(STRICT_OPTIONS, True)}
+    (tmp_path / "tsconfig.json").write_text(json.dumps({"compilerOptions": options, "include": ["app.ts"]}), encoding="utf-8")
+    (tmp_path / "app.ts").write_text('import * as generated from "./generated/src/index.js";\n'
+                                     'import * as golden from "./golden/src/index.js";\n'
+                                     "export const packages = [generated, golden];\n", encoding="utf-8")
+    done = subprocess.run(["node", str(TSC), "-p", str(tmp_path), "--pretty", "false", "--listFiles"], capture_output=True, text=True)
+    assert done.returncode == 0, f"tsc under {STRICT_OPTIONS}:\n{done.stdout[-6000:]}{done.stderr[-2000:]}"
+    checked = {Path(line).name for line in done.stdout.splitlines()}
+    cases = [p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file()]
+    assert checked >= {"runtime.ts", *(f"{f}.ts" for f in format_folders()), *(f"{c}.ts" for c in cases)}
 
 
 def test_every_example_gets_the_verdict_and_the_errors_it_lists_in_typescript(ts_dist: Path) -> None:
@@ -167,6 +189,10 @@ def test_the_readme_examples_compile_against_the_generated_package(tmp_path: Pat
     assert len(codes) >= 2, "the API example and the behaviour example"
     source = GENERATED / "typescript"
     write_tree({p.relative_to(source).as_posix(): p.read_text(encoding="utf-8") for p in source.rglob("*") if p.is_file()}, tmp_path)
+    # A snippet shows results it leaves unused (`const out = ...`): the one option it is not held to.
+    config = json.loads((tmp_path / "tsconfig.json").read_text(encoding="utf-8"))
+    config["compilerOptions"]["noUnusedLocals"] = False
+    (tmp_path / "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
     for i, (_, code) in enumerate(codes):
         example = textwrap.dedent(code).replace('"@chatspec/chatformats"', '"./index.js"')
         (tmp_path / "src" / f"readme_example_{i}.ts").write_text(
@@ -219,3 +245,93 @@ def test_json_syntax_errors_get_pythons_messages_line_and_column(ts_dist: Path) 
     expected = [{"ok": p["ok"], "errors": p["errors"]} for p in (fuzz.python_verdict("chat_event", t) for t in texts)]
     assert sum(1 for e in expected if e["errors"] and e["errors"][0][1].startswith("invalid JSON: Expecting")) > 15
     _compare(_verdicts(ts_dist, cases), expected, [repr(t[:60]) for t in texts])
+
+
+def test_member_of_reads_each_item_of_its_pool_a_bounded_number_of_times_on_both_paths(ts_dist: Path) -> None:
+    """member_of looks names up in a set made once per document, on the fast path (JSON.parse's
+    tree) and on the exact walk: a document of n people and n messages, each speaker in people,
+    reads the people list's items O(n) times, not once per message (a scan per check is n^2).
+    The reads are counted by a Proxy on the list, not timed."""
+    import subprocess
+
+    code = """
+const mod = await import(process.argv[1]);
+const n = Number(process.argv[2]);
+let reads = 0;
+const counted = (items) => new Proxy(items, { get(t, k, r) { if (typeof k === "string" && /^[0-9]+$/.test(k)) reads++; return Reflect.get(t, k, r); } });
+const people = Array.from({ length: n }, (_, i) => `person${i}`);
+const text = JSON.stringify({ id: "c", conversation: { source: "s", people, user: "person0",
+  conversation: people.map((p) => ({ speaker: p, content: "hi", time: "2024-01-15T12:00:00Z" })) } });
+const parse = JSON.parse;
+JSON.parse = (t) => { const v = parse(t); v.conversation.people = counted(v.conversation.people); return v; };
+const doc = mod.parseStructuredConversationFromJSON(text);  // the fast path reads JSON.parse's tree
+JSON.parse = parse;
+const fast = reads;
+reads = 0;
+const value = JSON.parse(text);
+value.conversation.people = counted(value.conversation.people);
+mod.parseConversationDocument(value);  // a value, not text: the exact walk
+process.stdout.write(JSON.stringify({ fast, exact: reads, speakers: doc.conversation.conversation.length }));
+"""
+    n = 2_000
+    done = subprocess.run(["node", "--input-type=module", "-e", code, (ts_dist / "structured_conversation.js").as_uri(), str(n)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["speakers"] == n
+    # Each path reads every item a few times (its own check, the set); a scan per message reads n^2 / 2.
+    assert 0 < found["fast"] <= 4 * n and 0 < found["exact"] <= 4 * n, found
+
+
+def test_every_malformed_text_of_the_syntax_corpus_gets_pythons_errors(ts_dist: Path) -> None:
+    """tests/json_syntax.py: cuts at every byte of two documents, bad escapes, control characters,
+    trailing commas, bad numbers, NaN, each deep inside nesting (past Python's recursion limit
+    too) and after a long integer; the errors must be Python's, word for word."""
+    import json_syntax
+
+    cases = json_syntax.texts()
+    expected = [{"ok": p["ok"], "errors": p["errors"]} for p in (hostile.python_verdict(f, t) for f, t in cases)]
+    _compare(_verdicts(ts_dist, [(f, t, None) for f, t in cases]), expected, [repr(t[:120]) for _, t in cases])
+
+
+def test_problems_past_max_errors_are_only_counted(ts_dist: Path) -> None:
+    """The exact walk's Context keeps the first MAX_ERRORS problems and a count: a million
+    problems, at items and below values, leave no array, set or map in it longer than that;
+    and the benchmark's document of 10^6 bad tags lists 101 problems."""
+    import subprocess
+
+    import bench_hostile
+
+    code = """
+import { readFileSync } from "node:fs";
+const rt = await import(process.argv[1]);
+const sc = await import(process.argv[2]);
+const ctx = new rt.Context(new Map([["tags", ["x"]], ["people", ["ann"]]]));
+for (let i = 0; i < 1000000; i++) {
+  ctx.path.push(i % 7);
+  ctx.error("item {index} is not a number", undefined, "x");
+  ctx.error("missing required field '{field}'", "id");
+  ctx.path.pop();
+}
+const sizes = {};
+for (const [name, v] of Object.entries(ctx)) {
+  if (Array.isArray(v)) sizes[name] = v.length;
+  else if (v instanceof Set || v instanceof Map) sizes[name] = v.size;
+}
+let listed = 0, last = "";
+try {
+  sc.parseStructuredConversationFromJSON(new Uint8Array(readFileSync(0)));
+} catch (e) {
+  listed = e.errors.length;
+  last = e.errors[e.errors.length - 1].message;
+}
+process.stdout.write(JSON.stringify({ count: ctx.count, reported: ctx.reported().length, sizes, listed, last }));
+"""
+    case = next(c for c in bench_hostile.cases() if c.name == "10^6 errors (bad tags)")
+    done = subprocess.run(["node", "--input-type=module", "-e", code, (ts_dist / "runtime.js").as_uri(),
+                           (ts_dist / "structured_conversation.js").as_uri()], input=case.data, capture_output=True)
+    assert done.returncode == 0, done.stderr.decode()[-3000:]
+    found = json.loads(done.stdout)
+    assert found["count"] == 2_000_000 and found["reported"] == 101
+    assert found["sizes"] and max(found["sizes"].values()) <= 100, found["sizes"]
+    assert (found["listed"], found["last"]) == (101, f"... and {1_000_000 - 100} more problems")

@@ -468,3 +468,48 @@ def test_a_temporary_file_of_a_live_run_is_left_alone_and_a_dead_ones_removed(tm
     finally:
         alive.kill()
         alive.wait()
+
+
+@pytest.mark.parametrize(("lang", "out", "inside"), [
+    ("go", "generated", "generated"), ("python", "generated", "generated"), ("go", "generated/go", "generated"),
+    ("typescript", "generated/new", "generated"), ("go", "specs", "specs"), ("python", "specs/../specs/chat_event", "specs"),
+    ("go", "elsewhere/../generated", "generated"), ("go", "link-to-generated", "generated"), ("python", "link-to-specs/x", "specs"),
+])
+def test_vendor_refuses_an_out_inside_the_projects_generated_or_specs_before_writing_anything(
+        tmp_path: Path, lang: str, out: str, inside: str) -> None:
+    # Into generated/ vendor took generate's manifest for its own and removed 82 files; into specs/ every later run failed.
+    project = tmp_path / "project"
+    for folder in ("specs", "generated"):
+        shutil.copytree(ROOT / folder, project / folder)
+    (project / "elsewhere").mkdir()
+    (project / "link-to-generated").symlink_to(project / "generated", target_is_directory=True)
+    (project / "link-to-specs").symlink_to(project / "specs", target_is_directory=True)
+    before = _hashes(project)
+    name = {"go": ["--module", "example.com/acme/chat"], "python": ["--package", "acme_chat"], "typescript": ["--package", "@acme/chat"]}[lang]
+    for check in ([], ["--check"]):
+        done = run_chatspec(project, "vendor", "--lang", lang, *name, "--out", out, *check, cwd=project)
+        assert done.returncode == 2, done.stdout + done.stderr
+        first, hint = done.stderr.splitlines()
+        assert first.startswith(f"chatspec: {out}") and f"is inside this project's {inside}/ ({(project / inside).resolve()})" in first, first
+        assert hint.startswith("  hint: vendor into a folder of the repository that uses the code"), hint
+    assert _hashes(project) == before, "nothing was written or removed"
+
+
+@pytest.mark.parametrize("renames", [0, 3])
+def test_a_vendor_killed_at_a_rename_is_reported_by_check_and_the_next_run_leaves_no_temporary_file(tmp_path: Path, renames: int) -> None:
+    # Killed outright (os._exit: nothing cleans up) as it renames its renames-th file into place.
+    killer = ("import os, sys\nfrom generator.cli import main\nreal, renames = os.replace, [0]\n"
+              "def replace(*args, **kwargs):\n    if renames[0] == int(sys.argv[1]):\n        os._exit(137)\n"
+              "    renames[0] += 1\n    real(*args, **kwargs)\nos.replace = replace\nsys.exit(main(sys.argv[2:]))\n")
+    out = tmp_path / "chat"
+    args = _vendor_args("go", out)
+    killed = subprocess.run([sys.executable, "-c", killer, str(renames), "--root", str(ROOT), *args], cwd=ROOT, capture_output=True, text=True)
+    assert killed.returncode == 137, killed.stderr
+    assert [p for p in out.rglob("*chatspec-tmp")], "killed with a temporary file in place"
+    stale = _chatspec(*args, "--check")
+    assert stale.returncode == 1, stale.stdout
+    # (Killed at the first rename, that of its intent manifest, it had touched nothing to report.)
+    assert renames == 0 or "a chatspec run was interrupted here" in stale.stdout, stale.stdout
+    assert _chatspec(*args).returncode == 0
+    assert not [p for p in out.rglob("*chatspec-tmp")], "the next run removes it"
+    assert _chatspec(*args, "--check").returncode == 0

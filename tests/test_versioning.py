@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_chatspec
+from conftest import ROOT, read_tree, run_chatspec
 from generator.classify import bump, classify, ir_differences, level_between, required_level
 from generator.load import LoadedSpec, check_document
 from generator.lower import lower
@@ -508,22 +509,79 @@ def test_a_damaged_lock_is_one_clear_error_naming_the_fix(tmp_path: Path) -> Non
         assert "git checkout -- specs/chat_event/history/lock.json" in done.stderr
 
 
-def test_the_lock_is_replaced_in_one_step_so_a_failed_write_keeps_the_old_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import os
+# A bump run to its n-th rename of a file into place, then killed there (os._exit: nothing cleans up).
+_KILLED_AT_RENAME = """
+import os, sys
+from generator.cli import main
+real, renames = os.replace, [0]
+def replace(*args, **kwargs):
+    if renames[0] == int(sys.argv[1]):
+        os._exit(137)
+    renames[0] += 1
+    real(*args, **kwargs)
+os.replace = replace
+sys.exit(main(sys.argv[2:]))
+"""
 
+
+def _git(project: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=project, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is needed to see what git would commit")
+@pytest.mark.parametrize("renames", [0, 1, 2])
+def test_a_bump_killed_at_a_rename_leaves_nothing_git_would_commit_by_mistake_and_the_next_bump_finishes(tmp_path: Path, renames: int) -> None:
+    # A bump wrote each file through a temporary file beside it (.lock.json.x1y2.tmp): killed at the
+    # rename, those were left in specs/, and `git add specs/` committed them.
+    def weight(d: dict) -> None:  # type: ignore[type-arg]
+        d["$defs"]["Message"]["properties"]["weight"] = {"type": "integer"}
+
+    clean = _lone_spec(tmp_path / "clean")
+    _edit(clean, "chat_event", weight)
+    assert _chatspec(clean, "bump", "chat_event").returncode == 0
+    project = _lone_spec(tmp_path / "project")
+    _edit(project, "chat_event", weight)
+    _git(project, "init", "-q")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-q", "-m", "before the bump")
+    before = read_tree(project / "specs")
+    killed = subprocess.run([sys.executable, "-c", _KILLED_AT_RENAME, str(renames), "--root", str(project), "bump", "chat_event"],
+                            cwd=ROOT, capture_output=True, text=True, env={**os.environ, "CHATSPEC_CACHE": "off"})
+    assert killed.returncode == 137, killed.stderr
+    # What git sees is the bump's own work, part done (check reports it), never a temporary file.
+    bumped = {f"specs/{p}" for p, text in read_tree(clean / "specs").items() if before.get(p) != text}
+    seen = {line[3:] for line in _git(project, "status", "--porcelain", "--untracked-files=all").splitlines()}
+    assert seen <= bumped, seen - bumped
+    snapshot = 1 + len(list((project / "specs" / "chat_event" / "examples").rglob("*.json")))  # the spec and its examples
+    assert len(seen) == [0, snapshot, snapshot + 1][renames], seen  # nothing, the snapshot, then the spec too
+    assert _chatspec(project, "check").returncode == 2, "the spec is not locked yet"
+    again = _chatspec(project, "bump", "chat_event")
+    assert again.returncode == 0, again.stderr
+    assert read_tree(project / "specs") == read_tree(clean / "specs")
+    assert not [p for p in (project / "specs").rglob("*") if "tmp" in p.name], "nothing temporary is left"
+
+
+def test_a_failed_rename_keeps_the_old_lock_and_leaves_no_temporary_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from generator import history
 
-    lock = tmp_path / "history" / "lock.json"
-    history.write_atomic(lock, '{"old": true}\n')
+    project = _lone_spec(tmp_path)
+    _edit(project, "chat_event", lambda d: d["$defs"]["Message"]["properties"].__setitem__("weight", {"type": "integer"}))
+    lock = project / "specs" / "chat_event" / "history" / "lock.json"
+    before = lock.read_bytes()
+    real = os.replace
 
-    def crash(*args: object) -> None:
-        raise OSError("disk full")
+    def crash(src: object, dst: object) -> None:
+        if Path(str(dst)) == lock:
+            raise OSError("disk full")
+        real(src, dst)  # type: ignore[arg-type]
 
     monkeypatch.setattr(os, "replace", crash)
     with pytest.raises(OSError):
-        history.write_atomic(lock, '{"new": true}\n')
-    assert lock.read_text() == '{"old": true}\n'
-    assert [p.name for p in lock.parent.iterdir()] == ["lock.json"]  # no temp file left behind
+        history.bump_spec(project / "specs" / "chat_event", project)
+    assert lock.read_bytes() == before
+    assert not (project / "specs" / "chat_event" / ".chatspec-tmp").exists()
 
 
 def test_a_change_the_classifier_misses_is_refused_as_unclassified(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

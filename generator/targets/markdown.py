@@ -478,6 +478,7 @@ class DocsTarget(Target):
 
     name = "docs"
     behaviour = ("docs", ".md")
+    reads_descriptions = True
 
     def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
         (label,) = self.format_inputs(fmt, ctx)
@@ -485,8 +486,8 @@ class DocsTarget(Target):
             {
                 "version": md_inline(str(h["version"])),
                 "class": md_inline(str(h["class"])),
-                "changes": "; ".join(md_inline(str(c)) for c in h["changes"]) or "first release",
-            }  # type: ignore[attr-defined]
+                "changes": "; ".join(md_inline(str(c)) for c in h["changes"]) or "first release",  # type: ignore[attr-defined]
+            }
             for h in ctx.history.get(fmt.id, [])
         ]
         return {

@@ -170,8 +170,10 @@ func (m RenderMedia) MarshalJSON() ([]byte, error) {
 }
 
 // ParseChatEventFromJSON decodes and validates a chat_event document.
-// A JSON syntax error is reported as "failed to parse chat event JSON: ...",
-// a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// Text that is not JSON, or not within the input policy, is reported as "failed to
+// parse chat event JSON: ...", a spec violation as "validation failed: ..."; both wrap
+// a *ValidationError (a syntax error's message is the Python package's, e.g. "invalid JSON:
+// Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseChatEventFromJSON(data []byte) (*ChatEvent, error) {
 	// One decode in document order (so problems are reported in that order), one walk.

@@ -338,8 +338,10 @@ func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 }
 
 // ParseChatModalityFromJSON decodes and validates a chat_modality document.
-// A JSON syntax error is reported as "failed to parse chat modality JSON: ...",
-// a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// Text that is not JSON, or not within the input policy, is reported as "failed to
+// parse chat modality JSON: ...", a spec violation as "validation failed: ..."; both wrap
+// a *ValidationError (a syntax error's message is the Python package's, e.g. "invalid JSON:
+// Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseChatModalityFromJSON(data []byte) (*ChatInput, error) {
 	// One decode in document order (so problems are reported in that order), one walk.

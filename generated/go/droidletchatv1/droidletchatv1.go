@@ -119,8 +119,10 @@ func (t *ContentItem) UnmarshalJSON(data []byte) error {
 }
 
 // ParseDroidletChatV1FromJSON decodes and validates a droidlet_chat_v1 document.
-// A JSON syntax error is reported as "failed to parse droidlet chat v1 JSON: ...",
-// a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// Text that is not JSON, or not within the input policy, is reported as "failed to
+// parse droidlet chat v1 JSON: ...", a spec violation as "validation failed: ..."; both wrap
+// a *ValidationError (a syntax error's message is the Python package's, e.g. "invalid JSON:
+// Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseDroidletChatV1FromJSON(data []byte) (*DroidletChat, error) {
 	// One decode in document order (so problems are reported in that order), one walk.

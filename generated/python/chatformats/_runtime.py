@@ -17,10 +17,11 @@ import json
 import math
 import os
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Final, TypedDict, Unpack
+from typing import Any, Final, Literal, Protocol, TypedDict, Unpack
 
 
 class _Invalid:
@@ -134,9 +135,7 @@ class Context:
     __slots__ = (
         "errors",
         "count",
-        "_overflow",
         "_failed",
-        "_indexed",
         "_path",
         "_values",
         "_pools",
@@ -148,13 +147,9 @@ class Context:
         """The first MAX_ERRORS problems."""
         self.count = 0
         """How many problems were found, listed or not."""
-        self._overflow: list[tuple[str | int, ...]] = (
-            []
-        )  # where the problems past MAX_ERRORS are
-        self._failed: set[str] = (
-            set()
-        )  # every pointer at or above a problem, built on demand
-        self._indexed = 0
+        # The pointers of the lists of strings (the only member_of pools) that hold a
+        # problem: all failed_at needs to know. Problems past MAX_ERRORS are only counted.
+        self._failed: set[str] = set()
         self._path: list[str | int] = []
         # _values[-1] is the value being parsed, earlier entries its ancestors;
         # rules with a relative JSON pointer (e.g. "2/people") look up there.
@@ -175,10 +170,12 @@ class Context:
             () if key is None else (key,) if isinstance(key, str) else key
         )
         self.count += 1
+        if below:
+            # A problem at a value below the one being parsed (a missing field, a rule's
+            # field, a value too deep) is at that list, if it is one, for failed_at.
+            self._failed_list(resolve(self._values[-1], below), below)
         if len(self.errors) >= MAX_ERRORS:
-            # Kept for failed_at as tokens; neither pointer nor message is built.
-            self._overflow.append((*self._path, *below))
-            return
+            return  # counted, not kept: neither pointer nor message is built
         pointer = _pointer((*self._path, *below))
         if "{" not in template:  # nothing to fill in
             self.errors.append(ErrorDetail(pointer, template, keyword))
@@ -225,12 +222,25 @@ class Context:
             return INVALID
         self._path.append(key)
         self._values.append(value)
+        mark = self.count
         # No try/finally: parsers record problems instead of raising, and a
         # Context lives for one run only.
         result = parser(value, self)
+        if self.count != mark:
+            self._failed_list(
+                value, ()
+            )  # every problem since mark is at or below value
         self._path.pop()
         self._values.pop()
         return result
+
+    def _failed_list(self, value: object, below: tuple[str, ...]) -> None:
+        """Note for failed_at that a problem is at or below value (at the path, then below),
+        when value is a list of strings: a member_of pool, the only thing failed_at is asked of.
+        (A problem below such a list is at one of its strings, recorded while it is walked.)
+        """
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            self._failed.add(_pointer((*self._path, *below)))
 
     def required(
         self,
@@ -268,28 +278,13 @@ class Context:
         return self._values[-1 - up]
 
     def failed_at(self, up: int, pointer: tuple[str, ...]) -> bool:
-        """Whether a problem was recorded at or below a value found by relative pointer."""
+        """Whether a problem was recorded at or below the list of strings found by relative pointer
+        (rule_member_of asks only of such a list, which never holds the value being parsed).
+        """
         if not self.count:
             return False
         base = self._path[: len(self._path) - up] if up else self._path
-        prefix = _pointer((*base, *pointer))
-        # Each problem's pointer and its ancestors go into a set once, so a
-        # question costs O(1) however many problems came before (not O(problems)).
-        listed = len(self.errors)
-        while self._indexed < self.count:
-            i = self._indexed
-            path = (
-                self.errors[i].path
-                if i < listed
-                else _pointer(self._overflow[i - listed])
-            )
-            self._failed.add(path)
-            cut = path.rfind("/")
-            while cut >= 0:
-                self._failed.add(path[:cut])
-                cut = path.rfind("/", 0, cut)
-            self._indexed += 1
-        return prefix in self._failed
+        return _pointer((*base, *pointer)) in self._failed
 
     def members(self, pool: list[Any]) -> frozenset[str] | None:
         """The items of a list as a set (None if one is not a string), built once per run."""
@@ -402,6 +397,10 @@ def load_json(text: str | bytes | bytearray) -> Any:
     try:
         value = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
+        if exc.msg not in _JSON_MESSAGES:
+            _load_deep(
+                text
+            )  # raises Python 3.11's message where a later json words it otherwise
         raise _syntax_error(exc) from None
     except RecursionError:
         # Deeper than the C parser's recursion allows: parse without recursion.
@@ -409,7 +408,7 @@ def load_json(text: str | bytes | bytearray) -> Any:
     except ValueError as exc:
         if "integer string conversion" not in str(exc):
             raise _json_error(f"invalid JSON: {exc}") from None
-        # A syntax error anywhere in the text is reported first, as in Go.
+        # A syntax error anywhere in the text is reported first, as in Go and TypeScript.
         _load_deep(text)
         raise _json_error(LONG_INT_MESSAGE) from None
     if (
@@ -446,185 +445,240 @@ def _has_surrogate(value: object) -> bool:
     return False
 
 
-_WS: Final = " \t\n\r"
+# What _load_deep reads at a value's first character (whitespace skipped): a run of [, {, a string
+# without an error (no control character, every escape complete), a constant the json module
+# hands to parse_constant, a number, a literal. Anything else is json's error there.
 _STRING: Final = r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"'
-_TOKEN: Final = re.compile(
-    r"[ \t\n\r]*(?:"
-    r"(\[[\[ \t\n\r]*)|(\][\] \t\n\r]*)"  # 1, 2: a run of [ or of ] (a character class: no backtracking state)
-    r"|(\{)(?:[ \t\n\r]*("
-    + _STRING
-    + r")[ \t\n\r]*:)?|(\})"  # 3 (4: the first key, with its colon), 5
-    r"|(,)(?:[ \t\n\r]*("
-    + _STRING
-    + r")[ \t\n\r]*:)?|(:)"  # 6 (7: the next key, with its colon), 8
-    r"|(" + _STRING + r")"  # 9
-    r"|(-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?)"  # 10 (11, 12)
-    r"|(true|false|null))"  # 13
+_VALUE: Final = re.compile(
+    r"(\[[\[ \t\n\r]*)"  # 1: a run of [ (a character class: no backtracking state)
+    r"|(\{)"  # 2
+    r"|(" + _STRING + r")"  # 3
+    r"|(NaN|Infinity|-Infinity)"  # 4
+    r"|(-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?)"  # 5 (6, 7)
+    r"|(true|false|null)"  # 8
 )
-_TOKEN_KIND: Final = {
-    1: "[",
-    2: "]",
-    3: "{",
-    4: "{",
-    5: "}",
-    6: ",",
-    7: ",",
-    8: ":",
-    9: "s",
-    10: "n",
-    13: "l",
-}
+_KEY: Final = re.compile(_STRING)
+_SPACE: Final = re.compile(r"[ \t\n\r]*")
+_CLOSERS: Final = re.compile(
+    r"\][\] \t\n\r]*"
+)  # a run of ] and whitespace (a character class: no backtracking state)
+_PLAIN: Final = re.compile(r'[^"\\\x00-\x1f]*')
+_HEX4: Final = re.compile(r"[0-9a-fA-F]{4}")
+_ESCAPES: Final = frozenset('"\\/bfnrt')
 _LITERALS: Final = {"true": True, "false": False, "null": None}
 _OPEN_LIST: Final = ord("[")
+# The json module's own messages (Python 3.11): any other (3.13 words a trailing comma its own
+# way) is read again by _load_deep, so the message is the same on every Python.
+_JSON_MESSAGES: Final = frozenset(
+    {
+        "Expecting value",
+        "Expecting ',' delimiter",
+        "Expecting ':' delimiter",
+        "Expecting property name enclosed in double quotes",
+        "Unterminated string starting at",
+        "Invalid control character at",
+        "Invalid \\escape",
+        "Invalid \\uXXXX escape",
+        "Extra data",
+    }
+)
+
+
+def _reach(pattern: re.Pattern[str], text: str, at: int) -> int:
+    """Where a match of pattern (one that cannot fail: `x*`, or the caller knows) at text[at] ends."""
+    m = pattern.match(text, at)
+    return at if m is None else m.end()
+
+
+def _at(text: str, at: int, what: str) -> ValidationError:
+    """json's message for a problem at text[at], as load_json words it (line and column in characters)."""
+    line = text.count("\n", 0, at) + 1
+    return _json_error(
+        f"invalid JSON: {what} at line {line} column {at - text.rfind(chr(10), 0, at)}"
+    )
+
+
+def _string_error(text: str, begin: int) -> ValidationError:
+    """json's error for the string token at text[begin] (a quote) that _STRING does not match.
+
+    As the json module's scanner reads it: the first control character, unfinished escape or
+    missing closing quote, at the position json names (a bad escape at its backslash or its u).
+    """
+    n = len(text)
+    end = begin + 1
+    while True:
+        at = _reach(_PLAIN, text, end)
+        if at == n:
+            return _at(text, begin, "Unterminated string starting at")
+        c = text[at]
+        if c <= "\x1f":
+            return _at(text, at, "Invalid control character at")
+        if c == '"':  # unreachable: _STRING would have matched
+            return _at(text, begin, "Unterminated string starting at")
+        at += 1  # past the backslash
+        if at == n:
+            return _at(text, begin, "Unterminated string starting at")
+        if text[at] != "u":
+            if text[at] not in _ESCAPES:
+                return _at(text, at - 1, "Invalid \\escape")
+            end = at + 1
+            continue
+        end = at + 5
+        if end >= n or _HEX4.fullmatch(text, at + 1, end) is None:
+            return _at(text, at, "Invalid \\uXXXX escape")
+        unit = int(text[at + 1 : end], 16)
+        # A high surrogate takes the escape after it as its pair, as json's scanner does.
+        if 0xD800 <= unit <= 0xDBFF and end + 6 < n and text.startswith("\\u", end):
+            if _HEX4.fullmatch(text, end + 2, end + 6) is None:
+                return _at(text, end + 1, "Invalid \\uXXXX escape")
+            if 0xDC00 <= int(text[end + 2 : end + 6], 16) <= 0xDFFF:
+                end += 6
 
 
 def _load_deep(text: str) -> Any:
-    """JSON text to a value without recursion, in linear time and memory.
+    """JSON text to a value without recursion, in linear time and memory; the json module's verdict.
 
-    For text too deep for json.loads. An array or object more than MAX_DEPTH
-    levels deep is checked but built empty: every parser refuses a value at
-    that depth without looking inside, so the verdict and the problems are
-    those of the whole text (the Go runtime decodes the same way). Containers
-    down to that depth are frames [value, pending key, is_list, kept]; those
-    inside it are only their kind, one byte each in `deep`.
+    For text json.loads cannot read to the end: too deep for its recursion, or an integer of more
+    than MAX_INT_DIGITS digits (refused once the whole text is known to be JSON, so a syntax error
+    anywhere is reported first). Any other problem is the one json.loads gives for the same text,
+    with the same message and position, however deep. An array or object more than MAX_DEPTH
+    levels deep is checked but built empty: every parser refuses a value at that depth without
+    looking inside, so the verdict and the problems are those of the whole text (the Go and
+    TypeScript runtimes decode the same way). Containers down to that depth are frames
+    [value, pending key, is_list, kept]; those inside it are only their kind, one byte each in
+    `deep`.
     """
     frames: list[list[Any]] = []
     deep = bytearray()
-    result: Any = _MISSING
     too_long = False
-    want = "value"  # value, first (a value or ]), key (after {: a key or }), colon, next (, or a closer)
-    pos = 0
+    n = len(text)
+    pos = _reach(_SPACE, text, 0)
 
-    def fail(at: int, what: str) -> ValidationError:
-        line = text.count("\n", 0, at) + 1
-        return _json_error(
-            f"invalid JSON: {what} at line {line} column {at - text.rfind(chr(10), 0, at)}"
-        )
+    def building() -> bool:
+        return not deep and (not frames or frames[-1][3])
 
-    def in_list() -> bool:
-        return deep[-1] == _OPEN_LIST if deep else bool(frames) and frames[-1][2]
+    def open_containers(is_list: bool, count: int) -> None:
+        while count and building():
+            kept = len(frames) <= MAX_DEPTH
+            frames.append([[] if is_list else {}, None, is_list, kept])
+            count -= 1
+        deep.extend((b"[" if is_list else b"{") * count)
+
+    def close() -> Any:
+        if deep:
+            deep.pop()
+            return None
+        return frames.pop()[0]
+
+    def key(at: int) -> int:
+        """Reads a key, its colon and the whitespace after it; the position of the value."""
+        if text.startswith('"', at):
+            m = _KEY.match(text, at)
+            if m is None:
+                raise _string_error(text, at)
+            if building():
+                frames[-1][1] = json.loads(m.group())
+            at = _reach(_SPACE, text, m.end())
+            if text.startswith(":", at):
+                return _reach(_SPACE, text, at + 1)
+            raise _at(text, at, "Expecting ':' delimiter")
+        raise _at(text, at, "Expecting property name enclosed in double quotes")
 
     while True:
-        m = _TOKEN.match(text, pos)
+        # A value starts at pos.
+        m = _VALUE.match(text, pos)
         if m is None:
-            while pos < len(text) and text[pos] in _WS:
-                pos += 1
-            if pos == len(text) and result is not _MISSING:
+            if text.startswith('"', pos):
+                raise _string_error(text, pos)
+            raise _at(text, pos, "Expecting value")
+        kind = m.lastindex
+        value: Any = None
+        if kind == 1:
+            open_containers(True, m.group(1).count("["))
+            pos = m.end()
+            if not text.startswith("]", pos):
+                continue
+            pos += 1  # the innermost array is empty: a whole value
+            value = close()
+        elif kind == 2:
+            open_containers(False, 1)
+            pos = _reach(_SPACE, text, m.end())
+            if not text.startswith("}", pos):
+                pos = key(pos)
+                continue
+            pos += 1
+            value = close()
+        elif kind == 4:
+            raise _json_error(f"invalid JSON: {m.group(4)} is not valid JSON")
+        else:
+            pos = m.end()
+            if not building():
+                pass  # checked, not built
+            elif kind == 3:
+                value = json.loads(m.group(3))
+            elif kind == 5:
+                if m.group(6) is None and m.group(7) is None:
+                    if len(m.group(5).lstrip("-")) > MAX_INT_DIGITS:
+                        too_long = (
+                            True  # reported once the whole text is known to be JSON
+                        )
+                    else:
+                        value = int(m.group(5))
+                else:
+                    value = float(m.group(5))
+            else:
+                value = _LITERALS[m.group(8)]
+        # The value is complete: attach it, then read what follows it.
+        while True:
+            if not deep and not frames:
+                pos = _reach(_SPACE, text, pos)
+                if pos != n:
+                    raise _at(text, pos, "Extra data")
                 if too_long:
                     raise _json_error(LONG_INT_MESSAGE)
-                return result
-            raise fail(
-                pos,
-                "Expecting value" if want in ("value", "first") else "Unexpected text",
-            )
-        kind, at, pos = _TOKEN_KIND[m.lastindex or 0], m.start(), m.end()
-        if result is not _MISSING:
-            raise fail(at, "Extra data")
-        if kind in "[{":
-            if want not in ("value", "first"):
-                raise fail(
-                    at,
-                    (
-                        "Expecting ',' delimiter"
-                        if want == "next"
-                        else "Expecting property name enclosed in double quotes"
-                    ),
-                )
-            count = m.group(1).count("[") if kind == "[" else 1
-            while count and not deep:
-                kept = len(frames) <= MAX_DEPTH and (not frames or frames[-1][3])
-                if frames and not frames[-1][3]:
-                    break
-                frames.append([[] if kind == "[" else {}, None, kind == "[", kept])
-                count -= 1
-            deep.extend(kind.encode() * count)
-            if kind == "{" and m.group(4) is not None:
-                if not deep:
-                    frames[-1][1] = json.loads(m.group(4))
-                want = "value"
-            else:
-                want = "first" if kind == "[" else "key"
-            continue
-        if kind in "]}":
-            count = m.group(2).count("]") if kind == "]" else 1
-            while count:
-                if (
-                    want not in ("next", "first" if kind == "]" else "key")
-                    or not (deep or frames)
-                    or in_list() != (kind == "]")
-                ):
-                    raise fail(at, "Expecting value")
-                want = "next"
-                if deep:
-                    run = min(count, len(deep))
-                    if kind != "]" or run < 2 or not deep.endswith(b"[" * run):
-                        run = 1  # one at a time: the kinds differ
-                    del deep[len(deep) - run :]
-                    count -= run
-                    continue
-                value = frames.pop()[0]
-                count -= 1
-                if not frames:
-                    if count:
-                        raise fail(at, "Extra data")
-                    result = value
-                    break
-                parent = frames[-1]
-                if parent[3]:
-                    if parent[2]:
-                        parent[0].append(value)
-                    else:
-                        parent[0][parent[1]] = value
-            continue
-        if kind == ",":
-            if want != "next":
-                raise fail(at, "Expecting value")
-            if in_list():
-                if m.group(7) is not None:
-                    raise fail(at, "Expecting ',' delimiter")
-                want = "value"
-            elif m.group(7) is None:
-                raise fail(at, "Expecting property name enclosed in double quotes")
-            else:
-                if not deep:
-                    frames[-1][1] = json.loads(m.group(7))
-                want = "value"
-            continue
-        if kind == ":":
-            raise fail(at, "Expecting ',' delimiter")
-        if want == "key" or (want == "next" and kind == "s" and not in_list()):
-            raise fail(
-                at,
-                (
-                    "Expecting property name enclosed in double quotes"
-                    if want == "key"
-                    else "Expecting ',' delimiter"
-                ),
-            )
-        if want not in ("value", "first"):
-            raise fail(at, "Expecting ',' delimiter")
-        want = "next"
-        if deep or (frames and not frames[-1][3]):
-            continue  # checked, not built
-        if kind == "n":
-            if m.group(11) is None and m.group(12) is None:
-                if len(m.group(10).lstrip("-")) > MAX_INT_DIGITS:
-                    too_long = True  # reported once the whole text is known to be JSON
-                    value = 0
+                return value
+            if building():
+                top = frames[-1]
+                if top[2]:
+                    top[0].append(value)
                 else:
-                    value = int(m.group(10))
-            else:
-                value = float(m.group(10))
-        elif kind == "s":
-            value = json.loads(m.group(9))
-        else:
-            value = _LITERALS[m.group(13)]
-        if not frames:
-            result = value
-        elif frames[-1][2]:
-            frames[-1][0].append(value)
-        else:
-            frames[-1][0][frames[-1][1]] = value
+                    top[0][top[1]] = value
+            pos = _reach(_SPACE, text, pos)
+            is_list = deep[-1] == _OPEN_LIST if deep else frames[-1][2]
+            c = text[pos : pos + 1]
+            if c == ",":
+                pos = _reach(_SPACE, text, pos + 1)
+                if not is_list:
+                    pos = key(pos)
+                break
+            if c == ("]" if is_list else "}"):
+                if c == "]" and len(deep) > 1:
+                    # A run of ] closing arrays deep inside: pop them at once (3 MB of [ ... ]).
+                    run = text[pos : _reach(_CLOSERS, text, pos)]
+                    closers = run.count("]")
+                    reach = min(closers, len(deep))
+                    last_object = deep.rfind(b"{", len(deep) - reach)
+                    count = reach if last_object < 0 else len(deep) - 1 - last_object
+                    del deep[len(deep) - count :]
+                    pos += len(run) if count == closers else _nth(run, "]", count) + 1
+                    value = None
+                    continue
+                pos += 1
+                value = close()
+                continue
+            raise _at(text, pos, "Expecting ',' delimiter")
+
+
+def _nth(text: str, char: str, count: int) -> int:
+    """The index of the count-th occurrence of char in text (count >= 1)."""
+    if text.count(char, 0, count) == count:
+        return (
+            count - 1
+        )  # the first count characters (the usual case: no whitespace between)
+    at = -1
+    for _ in range(count):
+        at = text.index(char, at + 1)
+    return at
 
 
 def dump_json(data: object) -> str:
@@ -712,15 +766,21 @@ def reject_unknown(
 # --- scalars ----------------------------------------------------------------
 
 
+class Matcher(Protocol):
+    """A spec pattern, compiled: regex() or Automaton(). search() is not None when the value matches."""
+
+    def search(self, value: str, /) -> object: ...
+
+
 def string(
     msgs: Mapping[str, str],
     min_length: int | None = None,
     max_length: int | None = None,
-    pattern: str | None = None,
+    pattern: Matcher | None = None,
     enum: frozenset[str] | None = None,
     const: str | None = None,
 ) -> Parser:
-    compiled = re.compile(pattern) if pattern is not None else None
+    compiled = pattern
 
     def parse_string(value: object, ctx: Context) -> Any:
         if not isinstance(value, str):
@@ -1608,8 +1668,48 @@ def bytes_or_none(value: str) -> bytes | None:
 
 
 def regex(pattern: str) -> re.Pattern[str]:
-    """A pattern compiled once, at import, for a fast function."""
+    """A spec pattern that Python's re runs in time linear in the value's length, compiled once, at
+    import (chatspec proves it per pattern: generator/backtracking.py)."""
     return re.compile(pattern)
+
+
+class Automaton:
+    """A spec pattern as a deterministic automaton (generator/automaton.py), for the patterns Python's re
+    could take more than linear time on: search() reads each character once.
+
+    The data is one line: base-36 numbers in four ";"-separated lists: the first code point of
+    each interval, the class of each interval, the transition table (one row of classes per
+    state), then the start state and the accepting ones. State 0 matches nothing more, state 1
+    has matched; both end the walk."""
+
+    __slots__ = ("_ascii", "_bounds", "_classes", "_rows", "_start", "_accepting")
+
+    def __init__(self, data: str) -> None:
+        bounds, classes, table, states = (
+            [int(x, 36) for x in part.split(",")] for part in data.split(";")
+        )
+        width = max(classes) + 1
+        self._bounds = bounds
+        self._classes = classes
+        self._ascii = [classes[bisect_right(bounds, c) - 1] for c in range(128)]
+        self._rows = [table[i : i + width] for i in range(0, len(table), width)]
+        self._start = states[0]
+        accepting = set(states[1:])
+        self._accepting = [s in accepting for s in range(len(self._rows))]
+
+    def search(self, value: str) -> Literal[True] | None:
+        rows, ascii_classes = self._rows, self._ascii
+        bounds, classes = self._bounds, self._classes
+        state = self._start
+        for ch in value:
+            code = ord(ch)
+            if code < 128:
+                state = rows[state][ascii_classes[code]]
+            else:
+                state = rows[state][classes[bisect_right(bounds, code) - 1]]
+            if state < 2:
+                break
+        return True if self._accepting[state] else None
 
 
 # --- validate() on a built object: the attributes checked as the exact walk checks to_dict() ---

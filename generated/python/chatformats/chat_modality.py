@@ -2068,7 +2068,7 @@ _P_CONTENT: Final = _rt.union_by_kind(
     {
         "string": _rt.string(
             {"type": "must be a string", "pattern": "Text content cannot be empty"},
-            pattern="\\S",
+            pattern=_rt.regex("\\S"),
         ),
         "array": _rt.list_of(
             _P_CONTENT_BLOCK,
@@ -2093,7 +2093,7 @@ _P_CHAT_INPUT_CONTENT: Final = _P_CONTENT
 _P_CHAT_INPUT_MESSAGE_ID: Final = _rt.string({"type": "must be a string"})
 _P_CHAT_INPUT_CONVERSATION_ID: Final = _rt.string(
     {"type": "must be a string", "pattern": "Conversation ID cannot be empty"},
-    pattern="\\S",
+    pattern=_rt.regex("\\S"),
 )
 _P_CHAT_INPUT_METADATA: Final = _rt.map_of(
     _rt.any_json({"type": "must be a JSON value"}), {"type": "must be an object"}
@@ -2127,7 +2127,7 @@ _P_CHAT_MESSAGE_MESSAGE_ID: Final = _rt.string({"type": "must be a string"})
 _P_CHAT_MESSAGE_INPUT_ID: Final = _rt.string({"type": "must be a string"})
 _P_CHAT_MESSAGE_CONVERSATION_ID: Final = _rt.string(
     {"type": "must be a string", "pattern": "Conversation ID cannot be empty"},
-    pattern="\\S",
+    pattern=_rt.regex("\\S"),
 )
 _P_CHAT_MESSAGE_ROLE: Final = _P_ROLE
 _P_CHAT_MESSAGE_CONTENT: Final = _P_CONTENT
@@ -2142,7 +2142,7 @@ _P_CHAT_MESSAGE_METADATA: Final = _rt.map_of(
 )
 _P_CONVERSATION_METADATA_CONVERSATION_ID: Final = _rt.string(
     {"type": "must be a string", "pattern": "Conversation ID cannot be empty"},
-    pattern="\\S",
+    pattern=_rt.regex("\\S"),
 )
 _P_CONVERSATION_METADATA_CREATED_AT: Final = _rt.date_time(
     {
@@ -2202,7 +2202,7 @@ _P_CHAT_STATE_MAX_HISTORY_SIZE: Final = _rt.integer(
 )
 _P_CHAT_STATE_DEFAULT_CONVERSATION_ID: Final = _rt.string(
     {"type": "must be a string", "pattern": "Conversation ID cannot be empty"},
-    pattern="\\S",
+    pattern=_rt.regex("\\S"),
 )
 _RE_1: Final = _rt.regex("\\S")
 

@@ -88,9 +88,7 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
     if (!Array.isArray(w2) || w2.length < 1 || w2.length > 1) return rt.UNSURE;
     for (let i2 = 0; i2 < w2.length; i2++) {
       const x2: unknown = w2[i2];
-      let z2: unknown;
       if (typeof x2 !== "string" || (x2 !== "chat_string" && x2 !== "chat_and_media" && x2 !== "chat_and_text_options" && x2 !== "chat_and_media_options" && x2 !== "chat_and_media_and_text_options")) return rt.UNSURE;
-      z2 = x2;
     }
     v2 = w2;
   }
@@ -100,17 +98,11 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
     if (!Array.isArray(w3) || w3.length < 1) return rt.UNSURE;
     for (let i2 = 0; i2 < w3.length; i2++) {
       const x2: unknown = w3[i2];
-      let z2: unknown;
       if (!Array.isArray(x2) || x2.length !== 2) return rt.UNSURE;
       const x3_0: unknown = x2[0];
-      let z3_0: unknown;
       if (typeof x3_0 !== "string" || (x3_0 !== "text" && x3_0 !== "image_link" && x3_0 !== "response_option" && x3_0 !== "response_image_link")) return rt.UNSURE;
-      z3_0 = x3_0;
       const x3_1: unknown = x2[1];
-      let z3_1: unknown;
       if (typeof x3_1 !== "string") return rt.UNSURE;
-      z3_1 = x3_1;
-      z2 = x2;
     }
     v3 = w3;
   }

@@ -127,9 +127,9 @@ export class Context {
   count = 0;
   /** Set when a number the engine's JSON.parse may have rounded was read (see runText). */
   inexact = false;
-  private overflow: (string | number)[][] | null = null;
+  // The pointers of the lists of strings (the only member_of pools) that hold a problem:
+  // all failedAt needs to know. Problems past MAX_ERRORS are only counted.
   private failed: Set<string> | null = null;
-  private indexed = 0;
   readonly path: (string | number)[] = [];
   private readonly values: JsonValue[];
   private pools: Map<JsonValue[], Set<string> | null> | null = null;
@@ -142,10 +142,10 @@ export class Context {
   error(template: string, below?: string | readonly string[], value?: JsonValue | Missing): void {
     const tokens: readonly string[] = below === undefined ? [] : typeof below === "string" ? [below] : below;
     this.count++;
-    if (this.errors.length >= MAX_ERRORS) {
-      (this.overflow ??= []).push([...this.path, ...tokens]);
-      return;
-    }
+    // A problem at a value below the one being parsed (a missing field, a rule's field, a
+    // value too deep) is at that list, if it is one, for failedAt.
+    if (tokens.length > 0) this.failedList(resolve(this.values[this.values.length - 1], tokens), tokens);
+    if (this.errors.length >= MAX_ERRORS) return; // counted, not kept: neither pointer nor message is built
     const at = pointer(this.path) + pointer(tokens);
     const message = template.indexOf("{") < 0 ? template : template.replace(PLACEHOLDER, (_m: string, name: string | undefined) => {
       if (name === undefined) return "{";
@@ -176,10 +176,23 @@ export class Context {
     }
     this.path.push(key);
     this.values.push(value);
+    const mark = this.count;
     const result = parser(value, this);
+    if (this.count !== mark) this.failedList(value, []); // every problem since mark is at or below value
     this.path.pop();
     this.values.pop();
     return result;
+  }
+
+  /**
+   * Note for failedAt that a problem is at or below value (at the path, then below), when value
+   * is a list of strings: a member_of pool. (A problem below such a list is at one of its
+   * strings, recorded while the list is walked.)
+   */
+  private failedList(value: JsonValue | Missing, below: readonly string[]): void {
+    if (!Array.isArray(value)) return;
+    for (let i = 0; i < value.length; i++) if (typeof value[i] !== "string") return;
+    (this.failed ??= new Set()).add(pointer(this.path) + pointer(below));
   }
 
   required<T>(obj: JsonObject, key: string, parser: Parser<T>, message: string, nullable = false): T | null | Invalid {
@@ -204,25 +217,14 @@ export class Context {
     return this.values[this.values.length - 1 - up]!;
   }
 
-  /** Whether a problem was recorded at or below a value found by relative pointer. */
+  /**
+   * Whether a problem was recorded at or below the list of strings found by relative pointer
+   * (ruleMemberOf asks only of such a list, which never holds the value being parsed).
+   */
   failedAt(up: number, tokens: readonly string[]): boolean {
-    if (this.count === 0) return false;
+    if (this.count === 0 || this.failed === null) return false;
     const base = up ? this.path.slice(0, this.path.length - up) : this.path;
-    const prefix = pointer(base) + pointer(tokens);
-    const listed = this.errors.length;
-    const failed = (this.failed ??= new Set<string>());
-    while (this.indexed < this.count) {
-      const i = this.indexed;
-      const at = i < listed ? this.errors[i]!.path : pointer(this.overflow![i - listed]!);
-      failed.add(at);
-      let cut = at.lastIndexOf("/");
-      while (cut >= 0) {
-        failed.add(at.slice(0, cut));
-        cut = cut === 0 ? -1 : at.lastIndexOf("/", cut - 1);
-      }
-      this.indexed++;
-    }
-    return failed.has(prefix);
+    return this.failed.has(pointer(base) + pointer(tokens));
   }
 
   /** The items of a list as a set (null if one is not a string), built once per run. */
@@ -331,7 +333,12 @@ export function runText<T>(parser: Parser<T>, input: string | Uint8Array,
       // Not JSON, or too deep for the engine: decodeJSON says which.
     }
     if (tree !== MISSING && fast !== undefined) {
-      const built = fast(tree, 0, NO_ANCESTORS);
+      let built: T | Unsure;
+      try {
+        built = fast(tree, 0, NO_ANCESTORS);
+      } finally {
+        fastPools = null; // the document's pools go with it
+      }
       if (built !== UNSURE) return built;
     }
     if (tree !== MISSING) {
@@ -375,11 +382,28 @@ export function fastMemberOf(value: unknown, base: unknown, tokens: readonly str
   return fastInPool(value, resolve(base as JsonValue | undefined, tokens));
 }
 
+// The member_of pools of the document a fast function is reading, each as a Set made once
+// (null: an item is not a string), so that a check costs O(1) however long the pool is, as
+// Context.members does for the exact walk. runText drops them when the fast run ends.
+let fastPools: Map<readonly unknown[], ReadonlySet<unknown> | null> | null = null;
+
+// Up to this many items a pool is scanned: cheaper than making its Set.
+const SHORT_POOL = 16;
+
 /** Whether a member_of rule is surely met, given what its pointer found (only an array of strings is a pool). */
 export function fastInPool(value: unknown, pool: unknown): boolean {
   if (typeof value !== "string" || !Array.isArray(pool)) return true;
-  for (let i = 0; i < pool.length; i++) if (typeof pool[i] !== "string") return true;
-  return pool.includes(value);
+  if (pool.length <= SHORT_POOL) {
+    for (let i = 0; i < pool.length; i++) if (typeof pool[i] !== "string") return true;
+    return pool.includes(value);
+  }
+  const pools = (fastPools ??= new Map());
+  let members = pools.get(pool);
+  if (members === undefined) {
+    members = pool.every((p) => typeof p === "string") ? new Set(pool) : null;
+    pools.set(pool, members);
+  }
+  return members === null || members.has(value);
 }
 
 /**
@@ -566,7 +590,7 @@ class Decoder {
         value = null;
       } else {
         for (const constant of ["NaN", "Infinity", "-Infinity"]) {
-          if (t.startsWith(constant, this.pos) && !this.tooLong) throw new SyntaxFailure(`!${constant} is not valid JSON`, this.pos);
+          if (t.startsWith(constant, this.pos)) throw new SyntaxFailure(`!${constant} is not valid JSON`, this.pos);
         }
         throw new SyntaxFailure("Expecting value", this.pos);
       }
@@ -669,7 +693,7 @@ class Decoder {
       while (isDigit(t.charCodeAt(p))) p++;
     } else {
       for (const constant of ["-Infinity"]) {
-        if (t.startsWith(constant, start) && !this.tooLong) throw new SyntaxFailure(`!${constant} is not valid JSON`, start);
+        if (t.startsWith(constant, start)) throw new SyntaxFailure(`!${constant} is not valid JSON`, start);
       }
       throw new SyntaxFailure("Expecting value", start);
     }
@@ -838,10 +862,78 @@ export function codePoints(s: string): number {
   return n;
 }
 
+/** A spec pattern, compiled: a RegExp or an Automaton. test() says whether the value matches. */
+export interface Matcher {
+  test(value: string): boolean;
+}
+
+/**
+ * A spec pattern as a deterministic automaton (generator/automaton.py), for the patterns a RegExp
+ * could take more than linear time on: test() reads each code point once.
+ *
+ * The data is one line: base-36 numbers in four ";"-separated lists: the first code point of each
+ * interval, the class of each interval, the transition table (one row of classes per state), then
+ * the start state and the accepting ones. State 0 matches nothing more, state 1 has matched; both
+ * end the walk.
+ */
+export class Automaton implements Matcher {
+  private readonly bounds: Int32Array;
+  private readonly classes: Int32Array;
+  private readonly ascii: Int32Array;
+  private readonly table: Int32Array;
+  private readonly width: number;
+  private readonly start: number;
+  private readonly accepting: Uint8Array;
+
+  constructor(data: string) {
+    const [bounds, classes, table, states] = data.split(";").map((part) => Int32Array.from(part.split(","), (x) => parseInt(x, 36)));
+    this.bounds = bounds!;
+    this.classes = classes!;
+    this.table = table!;
+    this.width = this.classes.reduce((a, b) => Math.max(a, b), 0) + 1;
+    this.ascii = Int32Array.from({ length: 128 }, (_, c) => this.classOf(c));
+    this.start = states![0]!;
+    this.accepting = new Uint8Array(this.table.length / this.width);
+    for (const s of states!.subarray(1)) this.accepting[s] = 1;
+  }
+
+  /** The class of a code point: the last interval starting at or below it (a binary search). */
+  private classOf(code: number): number {
+    let lo = 0;
+    let hi = this.bounds.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.bounds[mid]! <= code) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.classes[lo]!;
+  }
+
+  test(value: string): boolean {
+    const { table, width, ascii } = this;
+    let state = this.start;
+    const n = value.length;
+    for (let i = 0; i < n; i++) {
+      let code = value.charCodeAt(i);
+      // A surrogate pair is one code point, as Python reads the same text; a lone surrogate is one too.
+      if (code >= 0xd800 && code < 0xdc00 && i + 1 < n) {
+        const low = value.charCodeAt(i + 1);
+        if (low >= 0xdc00 && low < 0xe000) {
+          code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+          i++;
+        }
+      }
+      state = table[state * width + (code < 128 ? ascii[code]! : this.classOf(code))]!;
+      if (state < 2) break;
+    }
+    return this.accepting[state] === 1;
+  }
+}
+
 export interface StringSpec {
   minLength?: number;
   maxLength?: number;
-  pattern?: RegExp;
+  pattern?: Matcher;
   enum?: ReadonlySet<string>;
   const?: string;
 }

@@ -173,9 +173,7 @@ function f_ConversationDocument(v: unknown, depth: number): ConversationDocument
     if (!Array.isArray(w2)) return rt.UNSURE;
     for (let i2 = 0; i2 < w2.length; i2++) {
       const x2: unknown = w2[i2];
-      let z2: unknown;
       if (typeof x2 !== "string") return rt.UNSURE;
-      z2 = x2;
     }
     v2 = w2;
   }
@@ -185,9 +183,7 @@ function f_ConversationDocument(v: unknown, depth: number): ConversationDocument
     if (typeof w3 !== "object" || w3 === null || Array.isArray(w3)) return rt.UNSURE;
     for (const k2 in w3) {
       const x2: unknown = (w3 as { readonly [key: string]: unknown })[k2];
-      let z2: unknown;
       if (typeof x2 !== "string") return rt.UNSURE;
-      z2 = x2;
     }
     v3 = w3;
   }
@@ -213,9 +209,7 @@ function f_StructuredConversation(v: unknown, depth: number): StructuredConversa
     if (!Array.isArray(w1) || w1.length < 1) return rt.UNSURE;
     for (let i2 = 0; i2 < w1.length; i2++) {
       const x2: unknown = w1[i2];
-      let z2: unknown;
       if (typeof x2 !== "string") return rt.UNSURE;
-      z2 = x2;
     }
     v1 = w1;
   }
@@ -269,57 +263,6 @@ function f_ConversationMessage(v: unknown, depth: number, anc: readonly unknown[
     "content": v1 as string,
     "time": v2 as DateTimeString,
   };
-  return out;
-}
-
-function f_TextDocument(v: unknown, depth: number): TextDocument | rt.Unsure {
-  if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
-  const obj = v as { readonly [key: string]: unknown };
-  const w0: unknown = obj["id"];
-  let v0: unknown;
-  if (typeof w0 !== "string") return rt.UNSURE;
-  v0 = w0;
-  const w1: unknown = obj["content"];
-  let v1: unknown;
-  if (typeof w1 !== "string") return rt.UNSURE;
-  v1 = w1;
-  const w2: unknown = obj["timestamp"];
-  let v2: unknown;
-  if (w2 !== undefined) {
-    if (typeof w2 !== "string" || !rt.isDateTime(w2)) return rt.UNSURE;
-    v2 = w2;
-  }
-  const w3: unknown = obj["tags"];
-  let v3: unknown;
-  if (w3 !== undefined) {
-    if (!Array.isArray(w3)) return rt.UNSURE;
-    for (let i2 = 0; i2 < w3.length; i2++) {
-      const x2: unknown = w3[i2];
-      let z2: unknown;
-      if (typeof x2 !== "string") return rt.UNSURE;
-      z2 = x2;
-    }
-    v3 = w3;
-  }
-  const w4: unknown = obj["metadata"];
-  let v4: unknown;
-  if (w4 !== undefined) {
-    if (typeof w4 !== "object" || w4 === null || Array.isArray(w4)) return rt.UNSURE;
-    for (const k2 in w4) {
-      const x2: unknown = (w4 as { readonly [key: string]: unknown })[k2];
-      let z2: unknown;
-      if (typeof x2 !== "string") return rt.UNSURE;
-      z2 = x2;
-    }
-    v4 = w4;
-  }
-  const out: TextDocument = {
-    "id": v0 as string,
-    "content": v1 as string,
-  };
-  if (v2 !== undefined) out["timestamp"] = v2 as DateTimeString;
-  if (v3 !== undefined) out["tags"] = v3 as string[];
-  if (v4 !== undefined) out["metadata"] = v4 as { [key: string]: string };
   return out;
 }
 

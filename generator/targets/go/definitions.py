@@ -14,8 +14,22 @@ from generator.targets.go.literals import go_comment, json_tag
 from generator.targets.go.parsers import Parsers
 from generator.targets.go.rules import reads, rule_step
 from generator.targets.go.types import GoTypes, pointer
-from generator.targets.go.views import (AliasView, FastTuple, ConstView, Default, EnumView, FieldStep, FieldView, KnownView,
-                                        ModelView, Step, TupleItemView, TupleView, UnionView, VariantView)
+from generator.targets.go.views import (
+    AliasView,
+    ConstView,
+    Default,
+    EnumView,
+    FastTuple,
+    FieldStep,
+    FieldView,
+    KnownView,
+    ModelView,
+    Step,
+    TupleItemView,
+    TupleView,
+    UnionView,
+    VariantView,
+)
 
 
 class Definitions:
@@ -96,9 +110,18 @@ class Definitions:
             steps.append(step)
             encode = self.encoders.encode(t, hint, where)
             steps.extend(rule_step(rule, go_fields, ok_vars) for rule in model.rules if rule.after == f.wire_name)
-            fields.append(FieldView(name, gotype, json_tag(f.wire_name, omitempty=presence == "not_nil"),
-                                    go_comment(f.description or f"{name} is the {f.wire_name!r} field.", "\t"),
-                                    f.wire_name, presence, deref, encode))
+            fields.append(
+                FieldView(
+                    name,
+                    gotype,
+                    json_tag(f.wire_name, omitempty=presence == "not_nil"),
+                    go_comment(f.description or f"{name} is the {f.wire_name!r} field.", "\t"),
+                    f.wire_name,
+                    presence,
+                    deref,
+                    encode,
+                )
+            )
         steps.extend(rule_step(r, go_fields, ok_vars) for r in model.rules if r.after is None)
         return ModelView(
             name=model.name,
@@ -125,15 +148,17 @@ class Definitions:
                 cases = ("integer", "number")
             parser = self.parsers.var(f"p{name}_{field}", value_type, self.parsers.parser(v, hint, where))
             described = f"when {t.discriminator!r} is {selector!r}" if t.discriminator else f"when the value is a JSON {selector}"
-            variants.append(VariantView(
-                field=field,
-                type=pointer(value_type) if stored_as_pointer else value_type,
-                doc=go_comment(f"{field} is set {described}.", "\t"),
-                match=cases,
-                parser=parser,
-                pointer=stored_as_pointer,
-                encode=self.encoders.encode(v, hint, where),
-            ))
+            variants.append(
+                VariantView(
+                    field=field,
+                    type=pointer(value_type) if stored_as_pointer else value_type,
+                    doc=go_comment(f"{field} is set {described}.", "\t"),
+                    match=cases,
+                    parser=parser,
+                    pointer=stored_as_pointer,
+                    encode=self.encoders.encode(v, hint, where),
+                )
+            )
         return UnionView(
             name=name,
             doc=doc or go_comment(f"{name} is one of several shapes; exactly one field is set."),
@@ -151,11 +176,15 @@ class Definitions:
             hint = name + field
             gotype = self.types.spell(item, hint, where)
             parser = self.parsers.var(f"p{name}_{field}", gotype, self.parsers.parser(item, hint, where))
-            items.append(TupleItemView(field, gotype, go_comment(f"{field} is item {i} of the array.", "\t"),
-                                       parser, self.encoders.encode(item, hint, where)))
+            items.append(
+                TupleItemView(
+                    field, gotype, go_comment(f"{field} is item {i} of the array.", "\t"), parser, self.encoders.encode(item, hint, where)
+                )
+            )
         self.fast_tuples[name] = self.fast.tuple_check(name, t, [i.field for i in items], where)
-        return TupleView(name, doc or go_comment(f"{name} is a fixed-length array."), tuple(items),
-                         t.messages["type"], t.messages["prefixItems"])
+        return TupleView(
+            name, doc or go_comment(f"{name} is a fixed-length array."), tuple(items), t.messages["type"], t.messages["prefixItems"]
+        )
 
     def alias_view(self, alias: ir.Alias) -> AliasView | None:
         """The view of an alias; a union or tuple alias is declared as a union or tuple instead (None)."""
@@ -177,8 +206,9 @@ class Definitions:
         assert isinstance(model, ir.Model)
         field = dict(zip((f.name for f in model.fields), self.names.of_model(model)))[known.field]
         name = f"{known.model}{field}Values"
-        return KnownView(name, known.values,
-                         go_comment(f"{name} lists the documented values of {known.model}.{field}; any string is accepted."))
+        return KnownView(
+            name, known.values, go_comment(f"{name} lists the documented values of {known.model}.{field}; any string is accepted.")
+        )
 
 
 def default_of(value: object) -> Default:

@@ -31,7 +31,12 @@ def go_str(text: str) -> str:
             out.append("\\r")
         elif 0xD800 <= code <= 0xDFFF:
             out.append("\\uFFFD")  # a lone surrogate has no UTF-8 form
-        elif code < 0x20 or code == 0x7F or code > 0x7F and (not ch.isprintable() and unicodedata.category(ch) != "Zs" or invisible.first(ch) is not None):
+        elif (
+            code < 0x20
+            or code == 0x7F
+            or code > 0x7F
+            and (not ch.isprintable() and unicodedata.category(ch) != "Zs" or invisible.first(ch) is not None)
+        ):
             out.append(invisible.u_escape(ch))
         else:
             out.append(ch)

@@ -19,8 +19,7 @@ def field_name(name: str) -> str:
 
 
 # The Go field of a union variant told apart by its JSON kind.
-KIND_FIELDS = {"string": "String", "array": "Array", "object": "Object", "integer": "Integer", "number": "Number",
-               "boolean": "Boolean"}
+KIND_FIELDS = {"string": "String", "array": "Array", "object": "Object", "integer": "Integer", "number": "Number", "boolean": "Boolean"}
 
 
 def variant_field(variant: ir.TypeRef, selector: str) -> str:
@@ -29,5 +28,10 @@ def variant_field(variant: ir.TypeRef, selector: str) -> str:
 
 
 # A union or tuple written inline gets a Go type named after where it sits, e.g. ChatMessageContent, DocTagsItem.
-INLINE_TYPES = InlineTypes(item=lambda name: name + "Item", value=lambda name: name + "Value", variant=variant_field,
-                           tuple_item=field_name, reserved_variants=METHOD_NAMES)
+INLINE_TYPES = InlineTypes(
+    item=lambda name: name + "Item",
+    value=lambda name: name + "Value",
+    variant=variant_field,
+    tuple_item=field_name,
+    reserved_variants=METHOD_NAMES,
+)

@@ -28,8 +28,10 @@ TEMPLATES = Templates(gostr=go_str, goconst=go_const, gonumber=number_literal, u
 
 def checks_float(check: FastModel | FastTuple) -> bool:
     """Whether a model's or tuple's fast check reads a float64 (so validate.go imports math)."""
+
     def reads(c: FastCheck | None) -> bool:
         return c is not None and ((c.kind == "number" and not c.integer) or reads(c.inner))
+
     if isinstance(check, FastTuple):
         return check.sure and any(reads(c) for _, c in check.items)
     return check.sure and any(reads(f.check) for f in check.fields)
@@ -72,13 +74,18 @@ class GoPackage:
             at = imports.end() if imports else 0
             block = TEMPLATES.render("go/constants.go.j2", consts=consts)
             code = code[:at] + ("\n" if at else "") + block + ("\n" if at == 0 else "") + code[at:]
-        return TEMPLATES.render("go/stored_source.go.j2", header=header(fmt.source, self.behaviour.source("go")),
-                                package=self.package, code=code)
+        return TEMPLATES.render(
+            "go/stored_source.go.j2", header=header(fmt.source, self.behaviour.source("go")), package=self.package, code=code
+        )
 
     def files(self) -> dict[str, str]:
         fmt, views = self.fmt, self.views
-        declared = [*(f.type for m in views.models for f in m.fields), *(v.type for u in views.unions for v in u.variants),
-                    *(i.type for t in views.tuples for i in t.items), *(a.type for a in views.aliases)]
+        declared = [
+            *(f.type for m in views.models for f in m.fields),
+            *(v.type for u in views.unions for v in u.variants),
+            *(i.type for t in views.tuples for i in t.items),
+            *(a.type for a in views.aliases),
+        ]
         helpers = views.encoders.tree_helpers()
         context = dict(
             header=header(fmt.source),
@@ -99,8 +106,14 @@ class GoPackage:
             api_validate=f"Validate{fmt.root}",
             phrase=fmt.id.replace("_", " "),
             types_imports=imports(declared, "fmt", *(["encoding/json"] if views.unions or views.tuples else [])),
-            validate_imports=imports([*(v.type for v in views.parsers.vars), *(h.type for h in helpers)],
-                                     *(["math"] if any(map(checks_float, [*views.fast_models.values(), *views.fast_tuples.values()])) else [])),
+            validate_imports=imports(
+                [*(v.type for v in views.parsers.vars), *(h.type for h in helpers)],
+                *(
+                    ["math"]
+                    if any(map(checks_float, views.fast_models.values())) or any(map(checks_float, views.fast_tuples.values()))
+                    else []
+                ),
+            ),
             fast_models=views.fast_models,
             fast_tuples=views.fast_tuples,
             fast_patterns=views.fast.patterns,
@@ -109,8 +122,13 @@ class GoPackage:
         base = f"go/{self.package}"
         files = {
             # The structs hold the fields the behaviour's go.go adds, so the header names it too.
-            f"{base}/{self.package}.go": TEMPLATES.render("go/types.go.j2", **{**context, "header": header(
-                fmt.source, self.behaviour.source("go") if self.behaviour is not None and self.parts.fields else None)}),
+            f"{base}/{self.package}.go": TEMPLATES.render(
+                "go/types.go.j2",
+                **{
+                    **context,
+                    "header": header(fmt.source, self.behaviour.source("go") if self.behaviour is not None and self.parts.fields else None),
+                },
+            ),
             f"{base}/validate.go": TEMPLATES.render("go/validate.go.j2", **context),
             f"{base}/fuzz_test.go": TEMPLATES.render("go/fuzz_test.go.j2", **context),
         }

@@ -7,8 +7,19 @@ from generator.errors import SpecError
 from generator.patterns import PatternError, to_go
 from generator.targets.go.names import INLINE_TYPES
 from generator.targets.go.types import GoTypes
-from generator.targets.go.views import (EnumParser, GoType, ListParser, MapParser, NamedParser, NullableParser, NumberParser,
-                                        Parser, ParserVar, ScalarParser, StringParser)
+from generator.targets.go.views import (
+    EnumParser,
+    GoType,
+    ListParser,
+    MapParser,
+    NamedParser,
+    NullableParser,
+    NumberParser,
+    Parser,
+    ParserVar,
+    ScalarParser,
+    StringParser,
+)
 
 
 class Parsers:
@@ -35,8 +46,14 @@ class Parsers:
                 return ScalarParser("any", t.messages)
             case ir.ListType():
                 item = INLINE_TYPES.item(hint)
-                return ListParser(self.types.spell(t.item, item, where), self.parser(t.item, item, where), t.messages,
-                                  t.min_items, t.max_items, t.unique_items)
+                return ListParser(
+                    self.types.spell(t.item, item, where),
+                    self.parser(t.item, item, where),
+                    t.messages,
+                    t.min_items,
+                    t.max_items,
+                    t.unique_items,
+                )
             case ir.MapType():
                 value = INLINE_TYPES.value(hint)
                 return MapParser(self.types.spell(t.value, value, where), self.parser(t.value, value, where), t.messages)

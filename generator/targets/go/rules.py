@@ -28,17 +28,18 @@ def rule_step(rule: ir.Rule, fields: Mapping[str, str], ok_vars: Mapping[str, st
             return RuleStep(rule.kind, rule.message, fields=rule.fields)
         case "member_of":
             field = rule.fields[0]
-            return RuleStep(rule.kind, rule.message, fields=(field,), value=fields[field], ok=ok_vars[field],
-                            up=rule.up, pointer=rule.pointer)
+            return RuleStep(
+                rule.kind, rule.message, fields=(field,), value=fields[field], ok=ok_vars[field], up=rule.up, pointer=rule.pointer
+            )
         case "contains":
-            return RuleStep(rule.kind, rule.message, fields=rule.fields[:1], pointer=rule.pointer,
-                            equals=rule.equals or "", usable=usable)
+            return RuleStep(rule.kind, rule.message, fields=rule.fields[:1], pointer=rule.pointer, equals=rule.equals or "", usable=usable)
         case "required_when":
             assert when is not None
             return RuleStep(rule.kind, rule.message, fields=rule.fields[:1], when=when, usable=usable)
         case "allowed_when":
             assert when is not None
-            return RuleStep(rule.kind, rule.message, fields=rule.fields[:1], pointer=rule.pointer, when=when,
-                            allowed=rule.allowed, usable=usable)
+            return RuleStep(
+                rule.kind, rule.message, fields=rule.fields[:1], pointer=rule.pointer, when=when, allowed=rule.allowed, usable=usable
+            )
         case _:
             raise AssertionError(f"the Go target has no check for rule kind {rule.kind!r}")

@@ -14,7 +14,6 @@ from generator.targets.base import Context, Description, Target, Vendoring
 from generator.targets.go.names import INLINE_TYPES, PACKAGE_NAMES, field_name
 from generator.write import RefusedError
 
-
 _GO_ELEMENT = re.compile(r"[A-Za-z0-9._~-]+")
 _GO_HOST = re.compile(r"[a-z0-9.-]+")
 _WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
@@ -22,9 +21,15 @@ _WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 1
 
 def check_module(path: str) -> None:
     """`vendor --module`: a Go module path `go` accepts (golang.org/x/mod/module.CheckPath, without a version suffix)."""
+
     def refuse(why: str) -> RefusedError:
-        return RefusedError(f"--module {path!r}", why, "use a path such as example.com/acme/chat, e.g. "
-                            "`chatspec vendor --lang go --module example.com/acme/chat --out third_party/chat/`")
+        return RefusedError(
+            f"--module {path!r}",
+            why,
+            "use a path such as example.com/acme/chat, e.g. "
+            "`chatspec vendor --lang go --module example.com/acme/chat --out third_party/chat/`",
+        )
+
     if not path or path.startswith("/") or path.endswith("/") or "//" in path:
         raise refuse("must be slash-separated path elements, with no leading, trailing or doubled slash")
     elements = path.split("/")
@@ -39,8 +44,10 @@ def check_module(path: str) -> None:
             raise refuse(f"has the element {element!r}, which looks like a Windows short name")
     host = elements[0]
     if not _GO_HOST.fullmatch(host) or "." not in host or host.startswith("-"):
-        raise refuse(f"starts with {host!r}: the first element must be a lowercase domain name with a dot "
-                     "(Go reserves dot-less paths for its standard library)")
+        raise refuse(
+            f"starts with {host!r}: the first element must be a lowercase domain name with a dot "
+            "(Go reserves dot-less paths for its standard library)"
+        )
     if len(elements) > 1 and re.fullmatch(r"v[0-9]+", elements[-1]):
         major = elements[-1][1:]
         if major in ("0", "1") or major.startswith("0"):
@@ -58,8 +65,14 @@ class GoTarget(Target):
         subtree=lambda name: "go/",
         folder=lambda out, name: out,  # --out is the module root
     )
-    naming = NamingPolicy("Go", "Go field", field_name, reserved_types=PACKAGE_NAMES,
-                          enum_constant=lambda enum, value: enum + go_name(value), inline_types=INLINE_TYPES)
+    naming = NamingPolicy(
+        "Go",
+        "Go field",
+        field_name,
+        reserved_types=PACKAGE_NAMES,
+        enum_constant=lambda enum, value: enum + go_name(value),
+        inline_types=INLINE_TYPES,
+    )
 
     def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
         from generator.targets.go.package import GoPackage
@@ -78,8 +91,11 @@ class GoTarget(Target):
         from generator.targets.go.package import GoPackage
 
         models = GoPackage(fmt, ctx.options, ctx.names[self.name][fmt.id]).views.models
-        fields = {(model.name, f.wire_name): f"{view.name} {view.type}"
-                  for m, model in zip(models, fmt.models) for f, view in zip(model.fields, m.fields)}
+        fields = {
+            (model.name, f.wire_name): f"{view.name} {view.type}"
+            for m, model in zip(models, fmt.models)
+            for f, view in zip(model.fields, m.fields)
+        }
         return Description("Go", "package", go_package(fmt.id), fields)
 
 

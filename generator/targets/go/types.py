@@ -9,16 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from generator import ir
-from generator.errors import SpecError
 from generator.naming import Names
 from generator.targets.go.names import INLINE_TYPES
 from generator.targets.go.views import GoType
 
 TIME = GoType("time.Time", frozenset({"time"}))
-
-# Go's type checker gives up on a type built of more than this many levels of slices, maps and pointers
-# ("unification reached recursion depth limit": the package does not compile).
-MAX_NESTING = 48
 
 
 def _wrap(prefix: str, inner: GoType) -> GoType:
@@ -49,8 +44,7 @@ class GoTypes:
                 alias = self.defs[t.name]
                 assert isinstance(alias, ir.Alias)
                 return not isinstance(alias.type, (ir.UnionType, ir.TupleType)) and self.nilable(alias.type)
-            case (ir.Ref() | ir.StringType() | ir.DateTimeType() | ir.NumericType() | ir.BooleanType()
-                  | ir.UnionType() | ir.TupleType()):
+            case ir.Ref() | ir.StringType() | ir.DateTimeType() | ir.NumericType() | ir.BooleanType() | ir.UnionType() | ir.TupleType():
                 return False
             case _:
                 raise AssertionError(f"the Go target has no type for IR kind {t.kind!r}")
@@ -70,48 +64,21 @@ class GoTypes:
                 return TIME
             case ir.AnyType():
                 return GoType("any")
+            # Go's type checker gives up past 48 levels of slices, maps and pointers; lowering refuses a type
+            # past nesting.MAX_LEVELS levels of arrays and maps, so a Go type here has at most one more (a pointer).
             case ir.ListType():
-                return self.nested(t, _wrap("[]", self.spell(t.item, INLINE_TYPES.item(hint), where)), where)
+                return _wrap("[]", self.spell(t.item, INLINE_TYPES.item(hint), where))
             case ir.MapType():
-                return self.nested(t, _wrap("map[string]", self.spell(t.value, INLINE_TYPES.value(hint), where)), where)
+                return _wrap("map[string]", self.spell(t.value, INLINE_TYPES.value(hint), where))
             case ir.NullableType():
                 inner = self.spell(t.inner, hint, where)
-                return inner if self.nilable(t.inner) else self.nested(t, pointer(inner), where)
+                return inner if self.nilable(t.inner) else pointer(inner)
             case ir.UnionType() | ir.TupleType():
                 return GoType(self.inline_named(t, hint, where))
             case ir.Ref():
                 return GoType(t.name)
             case _:
                 raise AssertionError(f"the Go target has no type for IR kind {t.kind!r}")
-
-    def nesting(self, t: ir.TypeRef) -> int:
-        """How many levels of slices, maps and pointers the Go type of t is built of (through aliases, as Go sees it)."""
-        match t:
-            case ir.ListType():
-                return 1 + self.nesting(t.item)
-            case ir.MapType():
-                return 1 + self.nesting(t.value)
-            case ir.NullableType():
-                return self.nesting(t.inner) + (0 if self.nilable(t.inner) else 1)
-            case ir.Ref(target="alias"):
-                alias = self.defs[t.name]
-                assert isinstance(alias, ir.Alias)
-                return 0 if isinstance(alias.type, (ir.UnionType, ir.TupleType)) else self.nesting(alias.type)
-            case (ir.Ref() | ir.StringType() | ir.DateTimeType() | ir.BytesType() | ir.NumericType() | ir.BooleanType()
-                  | ir.AnyType() | ir.UnionType() | ir.TupleType()):
-                return 0
-            case _:
-                raise AssertionError(f"the Go target has no type for IR kind {t.kind!r}")
-
-    def nested(self, t: ir.TypeRef, gotype: GoType, where: str) -> GoType:
-        """gotype, unless it nests deeper than Go can compile."""
-        levels = self.nesting(t)
-        if levels > MAX_NESTING:
-            raise SpecError(self.fmt.source, where,
-                            f"the Go type here nests {levels} levels of arrays, maps and nullable values; Go's type checker "
-                            f"stops at {MAX_NESTING}, so the package would not compile",
-                            "hold an inner level in an object model in $defs and $ref it")
-        return gotype
 
     def inline_named(self, t: ir.UnionType | ir.TupleType, name: str, where: str) -> str:
         """The Go type of a union or tuple written inline, named after where it sits (e.g. ChatMessageContent)."""

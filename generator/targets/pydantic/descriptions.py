@@ -33,8 +33,19 @@ _ALLOWED = [re.compile(r"^ *S$")]  # a docstring line of its own
 # Keywords whose text is read by people, not by validators: "$comment" holds the format's version.
 _TEXT = ("description", "$comment")
 # Keywords whose value is a schema, a list of schemas or a map of name -> schema (draft 2020-12 and older).
-_ONE = ("additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
-        "unevaluatedItems", "unevaluatedProperties", "additionalItems", "items")
+_ONE = (
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "additionalItems",
+    "items",
+)
 _LIST = ("prefixItems", "allOf", "anyOf", "oneOf", "items")
 _MAP = ("$defs", "definitions", "properties", "patternProperties", "dependentSchemas")
 

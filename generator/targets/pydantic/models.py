@@ -7,11 +7,16 @@ formatted with the same black as every other Python file: deterministic and gold
 from __future__ import annotations
 
 import ast
+import atexit
+import functools
 import io
 import json
 import re
+import shutil
+import tempfile
 import tokenize
 import warnings
+from pathlib import Path
 from typing import Any
 
 from generator import cache, invisible, ir, pyformat
@@ -20,13 +25,16 @@ from generator.render import header
 from generator.targets.pydantic import descriptions
 from generator.targets.pydantic.validators import TEMPLATES, add_methods, validators
 
-
 # datamodel-code-generator's types that accept other JSON than the dataclasses do, and
 # chatspec's replacements (templates/pydantic/json_types.py.j2): StrictInt refuses 1.0,
 # which JSON Schema calls an integer; AwareDatetime takes numbers and non-RFC 3339 text.
 JSON_TYPES = {"StrictInt": "_JsonInt", "AwareDatetime": "_JsonDatetime"}
-JSON_TYPES_IMPORTS = {"re": ["re"], "datetime": ["datetime", "timedelta", "timezone"],
-                      "pydantic": ["AwareDatetime", "BeforeValidator", "Discriminator", "PlainValidator", "Strict", "Tag"], "typing": ["Annotated", "Any", "Callable"]}
+JSON_TYPES_IMPORTS = {
+    "re": ["re"],
+    "datetime": ["datetime", "timedelta", "timezone"],
+    "pydantic": ["AwareDatetime", "BeforeValidator", "Discriminator", "PlainValidator", "Strict", "Tag"],
+    "typing": ["Annotated", "Any", "Callable"],
+}
 
 
 def tag_kind_unions(fmt: ir.Format, code: str) -> str:
@@ -40,7 +48,14 @@ def tag_kind_unions(fmt: ir.Format, code: str) -> str:
     for alias in fmt.definitions:
         if not (isinstance(alias, ir.Alias) and isinstance(alias.type, ir.UnionType) and alias.type.json_kinds and alias.name in classes):
             continue
-        root = next((n for n in classes[alias.name].body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.target.id == "root"), None)
+        root = next(
+            (
+                n
+                for n in classes[alias.name].body
+                if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.target.id == "root"
+            ),
+            None,
+        )
         names = _union_names(root.annotation) if root is not None else None
         if root is None or names is None or len(names) != len(alias.type.json_kinds):
             continue  # not the shape datamodel-code-generator gives a named union: left as it is
@@ -49,7 +64,7 @@ def tag_kind_unions(fmt: ir.Format, code: str) -> str:
     for node, text in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
         assert node.end_lineno is not None and node.end_col_offset is not None
         first, last = lines[node.lineno - 1], lines[node.end_lineno - 1]
-        lines[node.lineno - 1:node.end_lineno] = [first[:node.col_offset] + text + last[node.end_col_offset:]]
+        lines[node.lineno - 1 : node.end_lineno] = [first[: node.col_offset] + text + last[node.end_col_offset :]]
     return "\n".join(lines)
 
 
@@ -74,7 +89,9 @@ def retype(code: str, fmt: ir.Format) -> str:
         return code
     code = tagged
     lines = code.split("\n")
-    edits = sorted(((n.lineno, n.col_offset, n.end_col_offset) for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in JSON_TYPES), reverse=True)
+    edits = sorted(
+        ((n.lineno, n.col_offset, n.end_col_offset) for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in JSON_TYPES), reverse=True
+    )
     for line, start, end in edits:
         text = lines[line - 1]
         lines[line - 1] = text[:start] + JSON_TYPES[text[start:end]] + text[end:]
@@ -82,9 +99,14 @@ def retype(code: str, fmt: ir.Format) -> str:
     for node in sorted(imports, key=lambda n: n.lineno, reverse=True):
         if isinstance(node, ast.ImportFrom) and node.module == "pydantic" and any(a.name in JSON_TYPES for a in node.names):
             kept = [a.name for a in node.names if a.name not in JSON_TYPES]
-            lines[node.lineno - 1:node.end_lineno] = [f"from pydantic import {', '.join(kept)}"] if kept else []
+            lines[node.lineno - 1 : node.end_lineno] = [f"from pydantic import {', '.join(kept)}"] if kept else []
     body = ast.parse("\n".join(lines)).body
-    have = {(n.module if isinstance(n, ast.ImportFrom) else a.name, a.name) for n in body if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    have = {
+        (n.module if isinstance(n, ast.ImportFrom) else a.name, a.name)
+        for n in body
+        if isinstance(n, (ast.Import, ast.ImportFrom))
+        for a in n.names
+    }
     wanted = []
     for module, names in JSON_TYPES_IMPORTS.items():
         missing = [name for name in names if (module, name) not in have]
@@ -109,8 +131,16 @@ def python_regex_engine(code: str) -> str:
             continue
         if not any(isinstance(k, ast.keyword) and k.arg == "pattern" for k in ast.walk(node)):
             continue
-        config = next((s.value for s in node.body if isinstance(s, ast.Assign) and isinstance(s.value, ast.Call)
-                       and any(isinstance(t, ast.Name) and t.id == "model_config" for t in s.targets)), None)
+        config = next(
+            (
+                s.value
+                for s in node.body
+                if isinstance(s, ast.Assign)
+                and isinstance(s.value, ast.Call)
+                and any(isinstance(t, ast.Name) and t.id == "model_config" for t in s.targets)
+            ),
+            None,
+        )
         if config is not None:
             if any(k.arg == "regex_engine" for k in config.keywords):
                 continue  # datamodel-code-generator already chose Python's re (e.g. for a look-ahead)
@@ -133,7 +163,7 @@ def python_regex_engine(code: str) -> str:
         found = re.search(r"^from pydantic import ([\w, ]+)$", code, re.M)
         assert found is not None, "datamodel-code-generator's output imports nothing from pydantic"
         names = sorted({*found.group(1).split(", "), "ConfigDict"})
-        code = code[:found.start(1)] + ", ".join(names) + code[found.end(1):]
+        code = code[: found.start(1)] + ", ".join(names) + code[found.end(1) :]
     return code
 
 
@@ -176,13 +206,13 @@ def escape_invisible(code: str) -> str:
     edits = []  # (line, column, end line, end column, new text), applied from the end
     for token in tokenize.generate_tokens(io.StringIO(code).readline):
         if token.type in (tokenize.STRING, tokenize.COMMENT) and invisible.first(token.string) is not None:
-            prefix = token.string[:len(token.string) - len(token.string.lstrip("rRbBuUfF"))]
+            prefix = token.string[: len(token.string) - len(token.string.lstrip("rRbBuUfF"))]
             # A raw string has no escapes: it is written again as the plain literal of its value.
             text = invisible.shown(repr(ast.literal_eval(token.string)) if "r" in prefix.lower() else token.string)
             edits.append((*token.start, *token.end, text))
-    for (line, column, end_line, end_column, text) in reversed(edits):
+    for line, column, end_line, end_column, text in reversed(edits):
         first, last = lines[line - 1], lines[end_line - 1]
-        lines[line - 1:end_line] = (first[:column] + text + last[end_column:]).split("\n")
+        lines[line - 1 : end_line] = (first[:column] + text + last[end_column:]).split("\n")
     return "\n".join(lines)
 
 
@@ -194,8 +224,13 @@ def remembered(fmt: ir.Format, schema: dict[str, Any]) -> bool:
 
 def _key_parts(fmt: ir.Format, schema: dict[str, Any], blinded: bool = False) -> list[str]:
     # This module's source is part of the key: the options passed to datamodel-code-generator are part of the input.
-    return [*cache.tool_versions("datamodel-code-generator", "black", "pydantic"), cache.source_of(__file__), fmt.source,
-            *([cache.source_of(descriptions.__file__)] if blinded else []), json.dumps(schema)]
+    return [
+        *cache.tool_versions("datamodel-code-generator", "black", "pydantic"),
+        cache.source_of(__file__),
+        fmt.source,
+        *([cache.source_of(descriptions.__file__)] if blinded else []),
+        json.dumps(schema),
+    ]
 
 
 def warm_up() -> None:
@@ -208,7 +243,21 @@ def warm_up() -> None:
 
 
 def _datamodel_codegen(fmt: ir.Format, schema: dict[str, Any]) -> str:
-    return _generate(json.dumps(schema), f"# {header(fmt.source)}\n# Pydantic v2 models made by datamodel-code-generator from jsonschema/{fmt.id}.schema.json.")
+    return _generate(
+        json.dumps(schema),
+        f"# {header(fmt.source)}\n# Pydantic v2 models made by datamodel-code-generator from jsonschema/{fmt.id}.schema.json.",
+    )
+
+
+@functools.cache
+def _settings_folder() -> Path:
+    """A private folder whose pyproject.toml sets nothing: datamodel-code-generator formats with the settings of
+    the pyproject.toml nearest to the folder it is given (by default the working directory, walking up), so a
+    project's own [tool.black] line-length would change the generated models. Removed when the process ends."""
+    folder = Path(tempfile.mkdtemp(prefix="chatspec-datamodel-codegen-"))
+    (folder / "pyproject.toml").write_text("[tool.black]\n", encoding="utf-8")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def _generate(schema: str, file_header: str) -> str:
@@ -234,6 +283,7 @@ def _generate(schema: str, file_header: str) -> str:
             strict_types=[StrictTypes.str, StrictTypes.int, StrictTypes.float, StrictTypes.bool],
             custom_file_header=file_header,
             formatters=[Formatter.BLACK],
+            settings_path=_settings_folder(),
         )
     assert isinstance(code, str)
     return code

@@ -33,7 +33,9 @@ class PydanticTarget(Target):
         warm_up()
 
     def render_shared(self, ctx: Context) -> dict[str, str]:
-        return {f"pydantic/{PACKAGE}/__init__.py": f"# {header(None)}\n\"\"\"Pydantic v2 models of the chat formats (needs pydantic; the dataclasses in chatformats do not).\"\"\"\n"}
+        return {
+            f"pydantic/{PACKAGE}/__init__.py": f'# {header(None)}\n"""Pydantic v2 models of the chat formats (needs pydantic; the dataclasses in chatformats do not)."""\n'
+        }
 
     def shared_files(self, options: object) -> frozenset[str]:
         return frozenset({f"pydantic/{PACKAGE}/__init__.py"})

@@ -36,9 +36,12 @@ def rule_owner(fmt: ir.Format, model: ir.Model, rule: ir.Rule) -> tuple[str, str
             t = ir.unwrap_nullable(f.type)
             if rule.up == 2 and isinstance(t, ir.ListType) and isinstance(t.item, ir.Ref) and t.item.name == model.name:
                 return owner.name, f.wire_name
-    raise SpecError(fmt.source, pointer_of("$defs", model.name, "x-rules"),
-                    f"the pydantic target cannot place a {rule.kind} rule that looks {rule.up} level(s) up",
-                    "use a pointer into the model itself, or into the model holding a list of it (2 levels up)")
+    raise SpecError(
+        fmt.source,
+        pointer_of("$defs", model.name, "x-rules"),
+        f"the pydantic target cannot place a {rule.kind} rule that looks {rule.up} level(s) up",
+        "use a pointer into the model itself, or into the model holding a list of it (2 levels up)",
+    )
 
 
 def null_message(fmt: ir.Format, t: ir.TypeRef) -> str:
@@ -57,8 +60,18 @@ def null_message(fmt: ir.Format, t: ir.TypeRef) -> str:
                     raise AssertionError(f"no null message for the definition kind {definition.kind!r}")
         case ir.NullableType():
             return "must not be null"
-        case (ir.StringType() | ir.DateTimeType() | ir.BytesType() | ir.NumericType() | ir.BooleanType() | ir.AnyType()
-              | ir.ListType() | ir.TupleType() | ir.MapType() | ir.UnionType()):
+        case (
+            ir.StringType()
+            | ir.DateTimeType()
+            | ir.BytesType()
+            | ir.NumericType()
+            | ir.BooleanType()
+            | ir.AnyType()
+            | ir.ListType()
+            | ir.TupleType()
+            | ir.MapType()
+            | ir.UnionType()
+        ):
             return t.messages.get("type") or t.messages.get("oneOf") or "must not be null"
         case _:
             raise AssertionError(f"no null message for the IR type {t.kind!r}")
@@ -102,11 +115,19 @@ def validators(fmt: ir.Format) -> dict[str, list[str]]:
                 raise AssertionError(f"no pydantic validator for the rule kind {rule.kind!r}")
             owner, via = rule_owner(fmt, model, rule)
             index = len(methods[owner])
-            methods[owner].append(TEMPLATES.render(
-                "pydantic/rule.py.j2", rule=rule, index=index, depth=rule.up, via=via,
-                field=rule.fields[0], pool=rule.pointer, message=rule.message,
-                doc=f"{rule.kind} rule of {model.name}: {rule.message}".replace('"""', "'''").replace("\\", "\\\\"),
-            ).rstrip("\n"))
+            methods[owner].append(
+                TEMPLATES.render(
+                    "pydantic/rule.py.j2",
+                    rule=rule,
+                    index=index,
+                    depth=rule.up,
+                    via=via,
+                    field=rule.fields[0],
+                    pool=rule.pointer,
+                    message=rule.message,
+                    doc=f"{rule.kind} rule of {model.name}: {rule.message}".replace('"""', "'''").replace("\\", "\\\\"),
+                ).rstrip("\n")
+            )
     for model in fmt.models:
         if fields := not_nullable_optionals(fmt, model):
             methods[model.name].append(TEMPLATES.render("pydantic/not_null.py.j2", fields=fields).rstrip("\n"))
@@ -122,7 +143,7 @@ def add_methods(code: str, methods: dict[str, list[str]]) -> str:
     for node in sorted(classes, key=lambda n: n.lineno, reverse=True):
         assert node.end_lineno is not None
         body = "\n\n".join(textwrap.indent(m, "    ") for m in methods[node.name])
-        lines[node.end_lineno:node.end_lineno] = ["", body]
+        lines[node.end_lineno : node.end_lineno] = ["", body]
     missing = set(methods) - {n.name for n in classes}
     assert not missing, f"no generated class for {missing}"
     return "\n".join(lines)

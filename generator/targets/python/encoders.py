@@ -12,8 +12,16 @@ def needs_dump(t: ir.TypeRef) -> bool:
             return needs_dump(t.inner)
         case ir.StringType() | ir.NumericType() | ir.BooleanType() | ir.Ref(target="enum"):
             return False
-        case (ir.DateTimeType() | ir.BytesType() | ir.AnyType() | ir.ListType() | ir.TupleType() | ir.MapType()
-              | ir.UnionType() | ir.Ref(target="model" | "alias")):
+        case (
+            ir.DateTimeType()
+            | ir.BytesType()
+            | ir.AnyType()
+            | ir.ListType()
+            | ir.TupleType()
+            | ir.MapType()
+            | ir.UnionType()
+            | ir.Ref(target="model" | "alias")
+        ):
             return True
         case _:
             raise AssertionError(f"no Python encoding for the IR type {t.kind!r}")

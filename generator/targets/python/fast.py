@@ -12,13 +12,26 @@ from collections.abc import Callable
 from generator import ir
 from generator.fastpath import JSON_KINDS, ModelGraph
 from generator.naming import constant_case, snake_case
-from generator.patterns import to_python
-from generator.targets.python.parsers import default
+from generator.targets.python.parsers import default, matcher
 from generator.targets.python.views import (
-    Access, FastCheck, FastField, FastFunction, FastList, FastMap, FastModel, FastNullable, FastNumber, FastRule,
-    FastScalar, FastString, FastTuple, FastUnion, FieldView, RuleView, AttrRule,
+    Access,
+    AttrRule,
+    FastCheck,
+    FastField,
+    FastFunction,
+    FastList,
+    FastMap,
+    FastModel,
+    FastNullable,
+    FastNumber,
+    FastRule,
+    FastScalar,
+    FastString,
+    FastTuple,
+    FastUnion,
+    FieldView,
+    RuleView,
 )
-
 
 
 def fast_fn(model: str) -> str:
@@ -44,7 +57,7 @@ class FastBuilder(ModelGraph):
     def __init__(self, fmt: ir.Format, attrs: Callable[[ir.Model], list[str]]) -> None:
         super().__init__(fmt)
         self.attrs = attrs  # a model's attribute names, in field order
-        self.regexes: dict[str, str] = {}  # pattern (Python dialect) -> its constant, in first use order
+        self.regexes: dict[str, str] = {}  # a compiled pattern's expression (parsers.matcher) -> its constant, in first use order
 
     def access(self, t: ir.TypeRef, pointer: tuple[str, ...]) -> tuple[Access, ...] | None:
         """A rule's pointer from a checked value of type t to a string, as attribute steps that find
@@ -91,8 +104,7 @@ class FastBuilder(ModelGraph):
         by_wire = {f.wire_name: f for f in model.fields}
         # at_least_one_of reads its fields' locals where None there means absent or null in the object.
         plain = r.kind == "at_least_one_of" and all(default(by_wire[w]).kind in ("required", "none") for w in r.rule.fields)
-        return FastRule(r.rule, tuple(f"f_{attr_by_local[i]}" for i in r.inputs), r.kind, each, probe=not written,
-                        locals_are_raw=plain)
+        return FastRule(r.rule, tuple(f"f_{attr_by_local[i]}" for i in r.inputs), r.kind, each, probe=not written, locals_are_raw=plain)
 
     def when_each(self, model: ir.Model, view: FieldView | None, rule: ir.Rule) -> tuple[Access, ...] | None:
         """The when clause's pointer from its field's attribute to a string (see AttrRule)."""
@@ -106,7 +118,7 @@ class FastBuilder(ModelGraph):
         return self.access(field.type, rule.when.pointer)
 
     def regex(self, pattern: str) -> str:
-        return self.regexes.setdefault(pattern, f"_RE_{len(self.regexes) + 1}")
+        return self.regexes.setdefault(matcher(pattern), f"_RE_{len(self.regexes) + 1}")
 
     def check(self, t: ir.TypeRef) -> FastCheck:
         match t:
@@ -115,7 +127,7 @@ class FastBuilder(ModelGraph):
             case ir.BytesType():
                 return FastScalar("bytes", same=False)
             case ir.StringType():
-                regex = self.regex(to_python(t.pattern)) if t.pattern is not None else None
+                regex = self.regex(t.pattern) if t.pattern is not None else None
                 return FastString(t.min_length, t.max_length, regex, t.enum, None, t.const)
             case ir.NumericType():
                 return FastNumber(t.integer, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum)
@@ -135,8 +147,7 @@ class FastBuilder(ModelGraph):
                 return FastNullable(inner, same=inner.same)
             case ir.UnionType():
                 keys = t.tags if t.discriminator is not None else t.json_kinds
-                cases = tuple((k, self.check(v)) for k, v in zip(keys, t.variants)
-                              if t.discriminator is not None or k in JSON_KINDS)
+                cases = tuple((k, self.check(v)) for k, v in zip(keys, t.variants) if t.discriminator is not None or k in JSON_KINDS)
                 return FastUnion(t.discriminator, cases, same=all(c.same for _, c in cases))
             case ir.Ref(target="model"):
                 return FastModel(fast_fn(t.name), self.anc[t.name] > 0, t.name, check_fn(t.name), t.name not in self.recursive)
@@ -159,7 +170,11 @@ class FastBuilder(ModelGraph):
             case FastList(item=item):
                 return [f"x{n}", *([] if item.same else [f"y{n}"]), *self.temps(item, n)]
             case FastTuple(items=items):
-                return [name for i, item in enumerate(items) for name in (f"x{n}_{i}", *self.temps(item, n))]
+                return [
+                    name
+                    for i, item in enumerate(items)
+                    for name in (f"x{n}_{i}", *([] if item.same else [f"y{n}_{i}"]), *self.temps(item, n))
+                ]
             case FastMap(value=value):
                 return [f"k{n}", f"x{n}", *([] if value.same else [f"y{n}"]), *self.temps(value, n)]
             case FastUnion(discriminator=tag, cases=cases):
@@ -179,8 +194,7 @@ class FastBuilder(ModelGraph):
             temps["item"] = None  # the items a rule reads, one by one
         if any(r.rule.kind == "member_of" and len(r.rule.pointer) == 1 for r in rules):
             temps["pool"] = None  # member_of's list
-        built = tuple(FastField(v.attr, f"f_{v.attr}", v.wire, c, default(f), v.nullable)
-                      for f, v, c in zip(model.fields, fields, checks))
+        built = tuple(FastField(v.attr, f"f_{v.attr}", v.wire, c, default(f), v.nullable) for f, v, c in zip(model.fields, fields, checks))
         return FastFunction(
             name=model.name,
             fn=fast_fn(model.name),
@@ -193,10 +207,17 @@ class FastBuilder(ModelGraph):
             # (A model the last check builds is never followed by a failure: nothing to keep.)
             kept=tuple(b for i, b in enumerate(built) if keeps_model(b.check) and (i < len(built) - 1 or rules)),
             rules=tuple(self.fast_rule(model, r, attr_by_local) for r in rules),
-            attr_rules=tuple(AttrRule(r, tuple(f"f_{attr_by_wire[w]}" for w in r.fields),
-                                      f"f_{attr_by_wire[r.when.field]}" if r.when is not None else None, r.kind,
-                                      self.each(model, r), self.when_each(model, view_by_wire.get(r.when.field) if r.when else None, r))
-                             for r in (v.rule for v in rules)),
+            attr_rules=tuple(
+                AttrRule(
+                    r,
+                    tuple(f"f_{attr_by_wire[w]}" for w in r.fields),
+                    f"f_{attr_by_wire[r.when.field]}" if r.when is not None else None,
+                    r.kind,
+                    self.each(model, r),
+                    self.when_each(model, view_by_wire.get(r.when.field) if r.when else None, r),
+                )
+                for r in (v.rule for v in rules)
+            ),
             closed=model.closed,
             keys_const=keys_const,
         )

@@ -57,5 +57,6 @@ def py_value(value: Any) -> str:
 
 # The templates under templates/python/ and the filters they spell literals with.
 # pynum is repr: a bound keeps the spelling of its JSON number (1.0 stays a float).
-TEMPLATES = Templates(pystr=py_str, pydoc=py_docstring, pydict=py_dict, pytuple=py_tuple, pystrs=py_strs,
-                      pynum=repr, pyvalue=py_value, unknown=unknown_kind)
+TEMPLATES = Templates(
+    pystr=py_str, pydoc=py_docstring, pydict=py_dict, pytuple=py_tuple, pystrs=py_strs, pynum=repr, pyvalue=py_value, unknown=unknown_kind
+)

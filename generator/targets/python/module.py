@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import fields
 
-from generator import ir, lower, runtime
+from generator import ir, nesting, runtime
 from generator.behaviour import Behaviour, PythonParts, constants, python_parts
 from generator.naming import Names, clash_error, constant_case, python_attr, python_top_level_clashes, snake_case
 from generator.pyformat import format_python
@@ -20,7 +20,16 @@ from generator.targets.python import encoders, parsers, standins, types
 from generator.targets.python.fast import FastBuilder
 from generator.targets.python.literals import TEMPLATES, py_str
 from generator.targets.python.views import (
-    AliasView, ConstantView, EnumView, FieldView, Import, ImportLine, KnownValuesView, ModelView, ModuleView, ParserConst,
+    AliasView,
+    ConstantView,
+    EnumView,
+    FieldView,
+    Import,
+    ImportLine,
+    KnownValuesView,
+    ModelView,
+    ModuleView,
+    ParserConst,
     Step,
 )
 
@@ -113,8 +122,11 @@ class PythonModule:
         if self.behaviour is None:
             return ()
         return tuple(
-            ConstantView(f"{constant_case(c.model)}_{constant_case(c.field)}_{c.facet.upper()}", c.value,
-                         f"The {c.facet} of {c.model}.{python_attr(c.field)} in the spec.")
+            ConstantView(
+                f"{constant_case(c.model)}_{constant_case(c.field)}_{c.facet.upper()}",
+                c.value,
+                f"The {c.facet} of {c.model}.{python_attr(c.field)} in the spec.",
+            )
             for c in constants(self.fmt, self.behaviour)
         )
 
@@ -140,7 +152,7 @@ class PythonModule:
     def view(self) -> ModuleView:
         fmt = self.fmt
         ir_enums = [d for d in fmt.definitions if isinstance(d, ir.Enum)]
-        ir_aliases = lower.alias_order(self.fmt)
+        ir_aliases = nesting.alias_order(self.fmt)
         enums = tuple(self.enum_view(e) for e in ir_enums)
         models = tuple(self.model_view(m) for m in fmt.models)
         aliases = tuple(self.alias_view(a) for a in ir_aliases)
@@ -165,10 +177,24 @@ class PythonModule:
             root=root.name,
             api_parse=api_parse,
             api_validate=api_validate,
-            exports=(*sorted({*(e.name for e in enums), *(e.values_const for e in enums), *(a.name for a in aliases),
-                              *(m.name for m in models), *(k.const for k in known_values)}),
-                     "FORMAT_ID", "VERSION", "ValidationError", api_parse, api_validate,
-                     *(c.name for c in behaviour_constants), *public_names(self.parts.module)),
+            exports=(
+                *sorted(
+                    {
+                        *(e.name for e in enums),
+                        *(e.values_const for e in enums),
+                        *(a.name for a in aliases),
+                        *(m.name for m in models),
+                        *(k.const for k in known_values),
+                    }
+                ),
+                "FORMAT_ID",
+                "VERSION",
+                "ValidationError",
+                api_parse,
+                api_validate,
+                *(c.name for c in behaviour_constants),
+                *public_names(self.parts.module),
+            ),
             behaviour_constants=behaviour_constants,
             behaviour=self.parts.module,
             behaviour_imports=tuple(self.parts.imports),
@@ -180,7 +206,9 @@ class PythonModule:
         blinded = standins.blind(self.fmt)
         if blinded is not None:
             skeleton, texts = blinded
-            restored = standins.restore(format_python(PythonModule(skeleton, self.names, self.behaviour).code(), slot=slot(self.fmt)), texts)
+            restored = standins.restore(
+                format_python(PythonModule(skeleton, self.names, self.behaviour).code(), slot=slot(self.fmt)), texts
+            )
             if restored is not None:
                 return restored
         return format_python(self.code(), slot=slot(self.fmt))
@@ -210,8 +238,9 @@ def render_shared(formats: list[ir.Format], package: str) -> dict[str, str]:
     # Format ids and versions that need no escapes are written as black writes them, so the file is
     # black's output as rendered and a run that changed only a version needs no black.
     plain = bool(formats) and all(re.fullmatch(r"[A-Za-z0-9_.+-]+", s) for f in formats for s in (f.id, f.version))
-    init = TEMPLATES.render("python/init.py.j2", header=header(None), formats=formats, package=package,
-                            quote=(lambda s: f'"{s}"') if plain else py_str)
+    init = TEMPLATES.render(
+        "python/init.py.j2", header=header(None), formats=formats, package=package, quote=(lambda s: f'"{s}"') if plain else py_str
+    )
     return {
         f"{base}/__init__.py": init if plain else format_python(init),
         f"{base}/_runtime.py": runtime.python_runtime(),

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from generator import ir
+from generator.automaton import compile_pattern
+from generator.backtracking import runs_linear
 from generator.naming import constant_case, snake_case
 from generator.patterns import to_python
+from generator.targets.python.literals import py_str
 from generator.targets.python.views import Default, Parser, RuleView
 
 
@@ -18,6 +21,14 @@ def parser_const(*parts: str) -> str:
     return "_P_" + "_".join(constant_case(p) for p in parts)
 
 
+def matcher(pattern: str) -> str:
+    """The expression that compiles a spec pattern once, at import: Python's re where it provably runs in
+    time linear in the value's length (generator/backtracking.py), else the pattern's automaton."""
+    if runs_linear(pattern):
+        return f"_rt.regex({py_str(to_python(pattern))})"
+    return f"_rt.Automaton({py_str(compile_pattern(pattern).encode())})"
+
+
 def parser(t: ir.TypeRef) -> Parser:
     """The runtime combinator that parses a value of type t."""
     match t:
@@ -26,7 +37,7 @@ def parser(t: ir.TypeRef) -> Parser:
         case ir.BytesType():
             return Parser("scalar", t, name="base64_bytes")
         case ir.StringType():
-            return Parser("string", t, pattern=to_python(t.pattern) if t.pattern is not None else None)
+            return Parser("string", t, pattern=matcher(t.pattern) if t.pattern is not None else None)
         case ir.NumericType():
             return Parser("number", t)
         case ir.BooleanType():

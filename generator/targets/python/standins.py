@@ -22,7 +22,9 @@ from generator.standins import RESERVED, VERSION, plain, put_back, stand_in
 _LINE_LENGTH = 88  # black's default, which chatspec uses: past it, a multi-line docstring's closing quotes move
 # The lines a stand-in may be found on: a one-line docstring, the module docstring's first and last
 # lines, and the VERSION constant (S is a stand-in, V the version's).
-_ALLOWED = [re.compile(p) for p in (r'^ *"""S"""$', r'^"""[^"\\]* \(format [^"\\]*, version V\)\.$', r'^S\.*(""")?$', r'^VERSION: Final = "V"$')]
+_ALLOWED = [
+    re.compile(p) for p in (r'^ *"""S"""$', r'^"""[^"\\]* \(format [^"\\]*, version V\)\.$', r'^S\.*(""")?$', r'^VERSION: Final = "V"$')
+]
 
 
 def blind(fmt: ir.Format) -> tuple[ir.Format, list[str]] | None:

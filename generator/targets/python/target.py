@@ -9,6 +9,7 @@ import keyword
 import os
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from generator import ir
@@ -20,9 +21,15 @@ from generator.write import RefusedError
 
 def check_package(name: str) -> None:
     """`vendor --package`: an importable top-level Python package name that shadows nothing."""
+
     def refuse(why: str) -> RefusedError:
-        return RefusedError(f"--package {name!r}", why, "choose a lowercase Python identifier such as acme_chat, e.g. "
-                            "`chatspec vendor --lang python --package acme_chat --out src/`")
+        return RefusedError(
+            f"--package {name!r}",
+            why,
+            "choose a lowercase Python identifier such as acme_chat, e.g. "
+            "`chatspec vendor --lang python --package acme_chat --out src/`",
+        )
+
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
         raise refuse("is not a Python identifier (ASCII letters, digits and _, not starting with a digit)")
     if keyword.iskeyword(name):
@@ -66,6 +73,12 @@ class PythonTarget(Target):
 
         return not pyformat.has_slot(slot(fmt))
 
+    def check_rendered(self, ctx: Context, files: Mapping[str, str]) -> None:
+        # The examples run through the generated Python as its users will (their errors are what the docs show).
+        from generator.targets.python.examples import check_python_examples
+
+        check_python_examples(list(ctx.formats), files, ctx.options.python_package)
+
     def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
         from generator.targets.python.module import render_module
 
@@ -84,8 +97,7 @@ class PythonTarget(Target):
         from generator.targets.python.module import PythonModule
 
         module = PythonModule(fmt, ctx.names[self.name][fmt.id])
-        fields = {(model.name, f.wire): f"{f.attr}: {f.annotation}"
-                  for model in fmt.models for f in module.model_view(model).fields}
+        fields = {(model.name, f.wire): f"{f.attr}: {f.annotation}" for model in fmt.models for f in module.model_view(model).fields}
         return Description("Python", "", f"{ctx.options.python_package}.{fmt.id}", fields)
 
 

@@ -36,7 +36,7 @@ class Parser:
     node: ir.TypeRef | ir.Enum | None  # None for a ref
     parts: tuple[Parser, ...] = ()  # the item, value, inner type, tuple items or union variants, in order
     name: str = ""  # scalar: the runtime function; enum: its values constant; ref: the parse function or constant
-    pattern: str | None = None  # string: the pattern in Python's re dialect
+    pattern: str | None = None  # string: the expression of its compiled pattern (parsers.matcher)
 
 
 @dataclass(frozen=True)
@@ -198,7 +198,7 @@ class FastString:
 
     min_length: int | None
     max_length: int | None
-    regex: str | None  # the module constant of the compiled pattern, e.g. "_RE_1"
+    regex: str | None  # the module constant of the compiled pattern (parsers.matcher), e.g. "_RE_1"
     enum: tuple[str, ...] | None
     values_const: str | None  # a named enum's values, e.g. "ROLE_VALUES"
     const: str | None

@@ -11,13 +11,14 @@ are worked out in generator/fastpath.py, as for the Python fast path.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Literal, Union
+from typing import Literal, Union
 
 from generator import ir
-from generator.naming import constant_case
 from generator.fastpath import JSON_KINDS, ModelGraph
-from generator.targets.typescript.literals import to_typescript, ts_number, ts_str
+from generator.naming import constant_case
+from generator.targets.typescript.literals import ts_matcher, ts_number, ts_str
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,9 @@ class TsFastFunction:
     levels: int
     fields: tuple[TsFastField, ...]
     member_of: tuple[TsMemberOf, ...]
-    checks: tuple[str, ...]  # rules checked natively: rt.fast<Rule>(obj, ...) calls, e.g. 'rt.fastRequiredWhen(obj, "url", "source", [], "url")'
+    checks: tuple[
+        str, ...
+    ]  # rules checked natively: rt.fast<Rule>(obj, ...) calls, e.g. 'rt.fastRequiredWhen(obj, "url", "source", [], "url")'
     inline_rules: tuple[TsInlineRule, ...]  # rules checked by code of their own instead (TsInlineRule)
     probe_rules: tuple[str, ...]  # the exact walk's rule calls, run on a probe Context
     closed: bool
@@ -174,8 +177,10 @@ def native_rule(r: ir.Rule, set_of: Callable[[str], str] = lambda expr: expr) ->
             return f"rt.fastAtLeastOneOf({obj}, {_tokens(r.fields)})"
         case "allowed_when" if r.when is not None:
             allowed = set_of("new Set<string>(" + _tokens(r.allowed) + ")")
-            return (f"rt.fastAllowedWhen({obj}, {ts_str(r.fields[0])}, {_tokens(r.pointer)}, {ts_str(r.when.field)}, "
-                    f"{_tokens(r.when.pointer)}, {ts_str(r.when.equals)}, {allowed})")
+            return (
+                f"rt.fastAllowedWhen({obj}, {ts_str(r.fields[0])}, {_tokens(r.pointer)}, {ts_str(r.when.field)}, "
+                f"{_tokens(r.when.pointer)}, {ts_str(r.when.equals)}, {allowed})"
+            )
         case "contains":
             return f"rt.fastContains({obj}, {ts_str(r.fields[0])}, {_tokens(r.pointer)}, {ts_str(r.equals or '')})"
         case _:
@@ -218,7 +223,7 @@ def fast_fn(model: str) -> str:
 class TsFastBuilder:
     def __init__(self, fmt: ir.Format) -> None:
         self.base = ModelGraph(fmt)
-        self.regexes: dict[str, str] = {}  # RegExp expression -> constant
+        self.regexes: dict[str, str] = {}  # a compiled pattern's expression (literals.ts_matcher) -> constant
         self.sets: dict[str, str] = {}  # Set expression -> constant
 
     def constants(self) -> tuple[tuple[str, str], ...]:
@@ -234,13 +239,20 @@ class TsFastBuilder:
             case ir.BytesType():
                 return TsScalar("bytes", same=False)
             case ir.StringType():
-                regex = self.regexes.setdefault(to_typescript(t.pattern), f"R_{len(self.regexes) + 1}") if t.pattern is not None else None
+                regex = self.regexes.setdefault(ts_matcher(t.pattern), f"R_{len(self.regexes) + 1}") if t.pattern is not None else None
                 few = choices(t.enum) if t.enum is not None else ()
-                values = self.set_of("new Set<string>([" + ", ".join(ts_str(v) for v in t.enum) + "])") if t.enum is not None and not few else None
+                values = (
+                    self.set_of("new Set<string>([" + ", ".join(ts_str(v) for v in t.enum) + "])")
+                    if t.enum is not None and not few
+                    else None
+                )
                 return TsString(t.min_length, t.max_length, regex, values, ts_str(t.const) if t.const is not None else None, few)
             case ir.NumericType():
-                bounds = tuple((op, ts_number(v)) for op, v in (("<", t.minimum), (">", t.maximum), ("<=", t.exclusive_minimum),
-                                                                  (">=", t.exclusive_maximum)) if v is not None)
+                bounds = tuple(
+                    (op, ts_number(v))
+                    for op, v in (("<", t.minimum), (">", t.maximum), ("<=", t.exclusive_minimum), (">=", t.exclusive_maximum))
+                    if v is not None
+                )
                 return TsNumber(t.integer, bounds)
             case ir.BooleanType():
                 return TsScalar("boolean", same=True)
@@ -338,19 +350,29 @@ class TsFastBuilder:
             return TsInlineRule("required_when", (read,), when=when, when_steps=when_steps, when_equals=when_equals)
         few = choices(r.allowed)
         allowed = None if few else self.set_of("new Set<string>(" + _tokens(r.allowed) + ")")
-        return TsInlineRule("allowed_when", (read,), each, when=when, when_steps=when_steps, when_equals=when_equals, allowed=allowed, choices=few)
+        return TsInlineRule(
+            "allowed_when", (read,), each, when=when, when_steps=when_steps, when_equals=when_equals, allowed=allowed, choices=few
+        )
 
     def function(self, model: ir.Model, locals_: list[str], probe_rules: list[str]) -> TsFastFunction:
         fields = []
         for f, local in zip(model.fields, locals_):
-            read = f"rt.member(obj as rt.JsonObject, {ts_str(f.wire_name)})" if f.wire_name == "__proto__" else f"obj[{ts_str(f.wire_name)}]"
-            mode: Literal["required", "nullable", "optional"] = (
-                "optional" if not f.required else "nullable" if f.null_ok else "required")
+            read = (
+                f"rt.member(obj as rt.JsonObject, {ts_str(f.wire_name)})" if f.wire_name == "__proto__" else f"obj[{ts_str(f.wire_name)}]"
+            )
+            mode: Literal["required", "nullable", "optional"] = "optional" if not f.required else "nullable" if f.null_ok else "required"
             fields.append(TsFastField(local, read, mode, self.check(f.type)))
         by_wire = dict(zip((f.wire_name for f in model.fields), locals_))
-        member_of = tuple(TsMemberOf(by_wire[r.fields[0]], r.up, "[" + ", ".join(ts_str(p) for p in r.pointer) + "]",
-                                     () if any(re.fullmatch(r"[0-9]+", p) for p in r.pointer) else tuple(ts_str(p) for p in r.pointer))
-                          for r in model.rules if r.kind == "member_of")
+        member_of = tuple(
+            TsMemberOf(
+                by_wire[r.fields[0]],
+                r.up,
+                "[" + ", ".join(ts_str(p) for p in r.pointer) + "]",
+                () if any(re.fullmatch(r"[0-9]+", p) for p in r.pointer) else tuple(ts_str(p) for p in r.pointer),
+            )
+            for r in model.rules
+            if r.kind == "member_of"
+        )
         inline = [self.inline_rule(model, r) for r in model.rules]
         return TsFastFunction(
             name=model.name,

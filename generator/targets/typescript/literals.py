@@ -7,6 +7,8 @@ import re
 from typing import Any, cast
 
 from generator import invisible
+from generator.automaton import compile_pattern
+from generator.backtracking import runs_linear
 from generator.patterns import Anchor, Chars, Group, Repeat, parse
 
 
@@ -48,7 +50,9 @@ def ts_doc(text: str, indent: str = "") -> str:
     if not text:
         return ""
     body = text.replace("\r\n", "\n").replace("\r", "\n").replace("*/", "*\\/")
-    body = "".join(c if c in "\n\t" or (0x20 <= ord(c) < 0x7F or ord(c) > 0x7F and invisible.first(c) is None) else f"\\u{{{ord(c):x}}}" for c in body)
+    body = "".join(
+        c if c in "\n\t" or (0x20 <= ord(c) < 0x7F or ord(c) > 0x7F and invisible.first(c) is None) else f"\\u{{{ord(c):x}}}" for c in body
+    )
     lines = body.split("\n")
     if len(lines) == 1:
         return f"{indent}/** {lines[0]} */"
@@ -107,6 +111,7 @@ def to_typescript(text: str) -> str:
     `.` is any character but a line feed, `$` also matches before a final line feed,
     \\d \\s \\w have Python's Unicode meaning; lengths and classes count code points ("u" flag).
     """
+
     def node_text(node: object) -> str:
         if isinstance(node, Anchor):
             return "^" if node.kind == "^" else "(?:\\n?$)"
@@ -121,4 +126,12 @@ def to_typescript(text: str) -> str:
         return "|".join("".join(node_text(n) for n in branch) for branch in branches)
 
     source = alts(parse(text).alternatives)
-    return f"new RegExp({ts_str(source)}, \"u\")"
+    return f'new RegExp({ts_str(source)}, "u")'
+
+
+def ts_matcher(text: str) -> str:
+    """The expression that compiles a spec pattern once, at import: a RegExp where the engine provably
+    runs it in time linear in the value's length (generator/backtracking.py), else its automaton."""
+    if runs_linear(text):
+        return to_typescript(text)
+    return f"new rt.Automaton({ts_str(compile_pattern(text).encode())})"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generator import ir
-from generator.targets.typescript.literals import to_typescript, ts_number, ts_str
+from generator.targets.typescript.literals import ts_matcher, ts_number, ts_str
 from generator.targets.typescript.types import ts_type
 
 
@@ -40,7 +40,7 @@ def parser(t: ir.TypeRef) -> str:
             if t.max_length is not None:
                 opts.append(("maxLength", str(t.max_length)))
             if t.pattern is not None:
-                opts.append(("pattern", to_typescript(t.pattern)))
+                opts.append(("pattern", ts_matcher(t.pattern)))
             if t.enum is not None:
                 opts.append(("enum", "new Set([" + ", ".join(ts_str(v) for v in t.enum) + "])"))
             if t.const is not None:
@@ -48,9 +48,16 @@ def parser(t: ir.TypeRef) -> str:
             generic = f"<{ts_type(t)}>" if t.enum is not None or t.const is not None else ""
             return f"rt.string{generic}({m}, {_options(opts)})" if opts else f"rt.string{generic}({m})"
         case ir.NumericType():
-            bounds = [(k, ts_number(v)) for k, v in (("minimum", t.minimum), ("maximum", t.maximum),
-                                                       ("exclusiveMinimum", t.exclusive_minimum),
-                                                       ("exclusiveMaximum", t.exclusive_maximum)) if v is not None]
+            bounds = [
+                (k, ts_number(v))
+                for k, v in (
+                    ("minimum", t.minimum),
+                    ("maximum", t.maximum),
+                    ("exclusiveMinimum", t.exclusive_minimum),
+                    ("exclusiveMaximum", t.exclusive_maximum),
+                )
+                if v is not None
+            ]
             fn = "rt.integer" if t.integer else "rt.number"
             return f"{fn}({msgs(t.messages)}, {_options(bounds)})" if bounds else f"{fn}({msgs(t.messages)})"
         case ir.BooleanType():

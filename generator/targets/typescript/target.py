@@ -22,8 +22,26 @@ BASE = "typescript"
 
 # Globals the generated modules name and the runtime types they re-export: a definition
 # of that name would shadow them.
-RESERVED_TYPES = frozenset({"Array", "BigInt", "Error", "JSON", "Map", "Number", "Object", "RegExp", "Set", "String",
-                            "Symbol", "Uint8Array", "DateTimeString", "ErrorDetail", "JsonData", "ValidationError"})
+RESERVED_TYPES = frozenset(
+    {
+        "Array",
+        "BigInt",
+        "Error",
+        "JSON",
+        "Map",
+        "Number",
+        "Object",
+        "RegExp",
+        "Set",
+        "String",
+        "Symbol",
+        "Uint8Array",
+        "DateTimeString",
+        "ErrorDetail",
+        "JsonData",
+        "ValidationError",
+    }
+)
 
 # npm's rules for a package name (validate-npm-package-name): lowercase, URL-safe, an optional @scope/.
 _NPM_NAME = re.compile(r"^(?:@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$")
@@ -31,9 +49,15 @@ _NPM_NAME = re.compile(r"^(?:@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$
 
 def check_package(name: str) -> None:
     """`vendor --package` with --lang typescript: a name npm accepts for a package."""
+
     def refuse(why: str) -> RefusedError:
-        return RefusedError(f"--package {name!r}", why, "use an npm package name such as @acme/chat or acme-chat, e.g. "
-                            "`chatspec vendor --lang typescript --package @acme/chat --out web/chat/`")
+        return RefusedError(
+            f"--package {name!r}",
+            why,
+            "use an npm package name such as @acme/chat or acme-chat, e.g. "
+            "`chatspec vendor --lang typescript --package @acme/chat --out web/chat/`",
+        )
+
     if len(name) > 214:
         raise refuse("is longer than the 214 characters npm allows")
     if name.removeprefix("@").split("/")[-1].startswith((".", "_")):
@@ -42,8 +66,9 @@ def check_package(name: str) -> None:
         raise refuse("is not an npm package name (lowercase letters, digits, - . _ ~, optionally under one @scope/)")
 
 
-def render_package(formats: list[ir.Format], package: str = DEFAULT_TYPESCRIPT_PACKAGE,
-                   behaviours: Mapping[str, Behaviour] | None = None) -> dict[str, str]:
+def render_package(
+    formats: list[ir.Format], package: str = DEFAULT_TYPESCRIPT_PACKAGE, behaviours: Mapping[str, Behaviour] | None = None
+) -> dict[str, str]:
     """Every file of generated/typescript/, keyed by path under generated/."""
     files = shared_package_files(formats, package)
     for fmt in formats:
@@ -57,8 +82,9 @@ def shared_package_files(formats: list[ir.Format], package: str) -> dict[str, st
     from generator.render import header, render
 
     return {
-        f"{BASE}/package.json": render("typescript/package.json.j2", package=package, header=header(None),
-                                       typescript_version=TYPESCRIPT_VERSION),
+        f"{BASE}/package.json": render(
+            "typescript/package.json.j2", package=package, header=header(None), typescript_version=TYPESCRIPT_VERSION
+        ),
         f"{BASE}/tsconfig.json": render("typescript/tsconfig.json.j2"),
         f"{BASE}/src/runtime.ts": runtime.typescript_runtime(),
         f"{BASE}/src/index.ts": render("typescript/index.ts.j2", header=header(None), ids=[f.id for f in formats]),
@@ -105,8 +131,11 @@ class TypeScriptTarget(Target):
         from generator.targets.typescript.views import absent_when_missing
 
         # From the types alone: the module's own checks (name clashes) belong to render, in registry order.
-        fields = {(model.name, f.wire_name): f"{ts_property(f.wire_name)}{'?' if absent_when_missing(f) else ''}: {ts_type(f.type)}"
-                  for model in fmt.models for f in model.fields}
+        fields = {
+            (model.name, f.wire_name): f"{ts_property(f.wire_name)}{'?' if absent_when_missing(f) else ''}: {ts_type(f.type)}"
+            for model in fmt.models
+            for f in model.fields
+        }
         return Description("TypeScript", "module", f"{ctx.options.typescript_package}/{fmt.id}", fields)
 
 

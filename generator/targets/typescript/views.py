@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from generator import ir, lower
+from generator import ir, nesting
 from generator.behaviour import Behaviour, typescript_parts
 from generator.behaviour import constants as behaviour_constants
 from generator.errors import SpecError, pointer_of
 from generator.naming import constant_case, pascal_case
 from generator.render import header
-from generator.targets.typescript.fast import TsFastBuilder, TsFastFunction, native_rule
 from generator.targets.typescript.encoders import alias_encode_fn, encode, model_encode_fn
+from generator.targets.typescript.fast import TsFastBuilder, TsFastFunction, native_rule
 from generator.targets.typescript.literals import ts_doc, ts_json, ts_property, ts_str
 from generator.targets.typescript.parsers import model_parse_fn, named_parser, parser
 from generator.targets.typescript.types import ts_type
@@ -45,7 +45,9 @@ class ModelView:
     keys: str
     type_message: str
     unknown_message: str
-    fast: TsFastFunction  # its fast function (templates/typescript/fast_function.ts.j2)
+    # Its fast function (templates/typescript/fast_function.ts.j2); None for a model no document of the
+    # root holds: only parse<Format>FromJSON runs fast functions, so one of its own would be unused code.
+    fast: TsFastFunction | None
 
 
 @dataclass(frozen=True)
@@ -106,13 +108,17 @@ def rule_call(rule: ir.Rule, locals_by_wire: dict[str, str]) -> str:
     inputs = "[" + ", ".join(locals_by_wire[w] for w in rule.fields) + "]"
     match rule.kind:
         case "member_of":
-            return (f"rt.ruleMemberOf(ctx, {ts_str(rule.fields[0])}, {locals_by_wire[rule.fields[0]]}, "
-                    f"{rule.up}, {_str_list(rule.pointer)}, {msg});")
+            return (
+                f"rt.ruleMemberOf(ctx, {ts_str(rule.fields[0])}, {locals_by_wire[rule.fields[0]]}, "
+                f"{rule.up}, {_str_list(rule.pointer)}, {msg});"
+            )
         case "at_least_one_of":
             return f"rt.ruleAtLeastOneOf(ctx, obj, {_str_list(rule.fields)}, {msg});"
         case "contains":
-            return (f"rt.ruleContains(ctx, obj, {ts_str(rule.fields[0])}, {_str_list(rule.pointer)}, "
-                    f"{ts_str(rule.equals or '')}, {msg}, {inputs});")
+            return (
+                f"rt.ruleContains(ctx, obj, {ts_str(rule.fields[0])}, {_str_list(rule.pointer)}, "
+                f"{ts_str(rule.equals or '')}, {msg}, {inputs});"
+            )
         case "required_when":
             assert rule.when is not None
             when = f"{ts_str(rule.when.field)}, {_str_list(rule.when.pointer)}, {ts_str(rule.when.equals)}"
@@ -120,8 +126,10 @@ def rule_call(rule: ir.Rule, locals_by_wire: dict[str, str]) -> str:
         case "allowed_when":
             assert rule.when is not None
             when = f"{ts_str(rule.when.field)}, {_str_list(rule.when.pointer)}, {ts_str(rule.when.equals)}"
-            return (f"rt.ruleAllowedWhen(ctx, obj, {ts_str(rule.fields[0])}, {_str_list(rule.pointer)}, {when}, "
-                    f"new Set({_str_list(rule.allowed)}), {msg}, {inputs});")
+            return (
+                f"rt.ruleAllowedWhen(ctx, obj, {ts_str(rule.fields[0])}, {_str_list(rule.pointer)}, {when}, "
+                f"new Set({_str_list(rule.allowed)}), {msg}, {inputs});"
+            )
         case _:
             raise AssertionError(f"unhandled rule kind {rule.kind!r}")
 
@@ -171,7 +179,7 @@ def field_view(model: ir.Model, f: ir.Field, index: int, parsers: list[tuple[str
     )
 
 
-def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuilder) -> ModelView:
+def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuilder | None) -> ModelView:
     fields = tuple(field_view(model, f, i, parsers) for i, f in enumerate(model.fields))
     locals_by_wire = {f.wire_name: v.local for f, v in zip(model.fields, fields)}
     steps: list[str] = []
@@ -191,16 +199,28 @@ def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuil
         keys=f"new Set({_str_list([f.wire_name for f in model.fields])})",
         type_message=ts_str(model.type_message),
         unknown_message=ts_str(model.unknown_message),
-        fast=fast.function(model, [v.local for v in fields],
-                           [rule_call(r, locals_by_wire) for r in model.rules if r.kind != "member_of" and native_rule(r) is None]),
+        fast=(
+            None
+            if fast is None
+            else fast.function(
+                model,
+                [v.local for v in fields],
+                [rule_call(r, locals_by_wire) for r in model.rules if r.kind != "member_of" and native_rule(r) is None],
+            )
+        ),
     )
 
 
 def exported_names(view: ModuleView) -> list[tuple[str, str]]:
     """(name, what) of every top-level name the module binds, for the clash check."""
-    names: list[tuple[str, str]] = [("FORMAT_ID", "the format id constant"), ("VERSION", "the version constant"),
-                                    ("ValidationError", "the error class"), ("DateTimeString", "a runtime type"),
-                                    ("JsonData", "a runtime type"), ("rt", "the runtime import")]
+    names: list[tuple[str, str]] = [
+        ("FORMAT_ID", "the format id constant"),
+        ("VERSION", "the version constant"),
+        ("ValidationError", "the error class"),
+        ("DateTimeString", "a runtime type"),
+        ("JsonData", "a runtime type"),
+        ("rt", "the runtime import"),
+    ]
     for e in view.enums:
         names += [(e.name, "an enumeration"), (e.values_const, "an enumeration's values")]
     for k in view.known_values:
@@ -208,12 +228,16 @@ def exported_names(view: ModuleView) -> list[tuple[str, str]]:
     for a in view.aliases:
         names += [(a.name, "a type alias"), (a.encode_fn, "an alias encoder")]
     for m in view.models:
-        names += [(m.name, "a model"), (f"parse{m.name}", "a model parser"), (m.encode_fn, "a model encoder"),
-                  (m.parse_fn, "a model's parse function"), (m.keys_const, "a model's keys")]
-    names += [(view.api_parse, "the format parser"), (view.api_validate, "the root validator"),
-              (view.api_stringify, "the root serialiser")]
+        names += [
+            (m.name, "a model"),
+            (f"parse{m.name}", "a model parser"),
+            (m.encode_fn, "a model encoder"),
+            (m.parse_fn, "a model's parse function"),
+            (m.keys_const, "a model's keys"),
+        ]
+    names += [(view.api_parse, "the format parser"), (view.api_validate, "the root validator"), (view.api_stringify, "the root serialiser")]
     names += [(c, "a parser constant") for c, _ in view.parsers]
-    names += [(m.fast.fn, "a model's fast function") for m in view.models]
+    names += [(m.fast.fn, "a model's fast function") for m in view.models if m.fast is not None]
     names += [(c, "a fast-path constant") for c, _ in view.fast_constants]
     names += [(c, "a constant the behaviour reads") for c, _, _ in view.behaviour_constants]
     return names
@@ -230,26 +254,50 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
     parts = typescript_parts(b) if b is not None else None
     parsers: list[tuple[str, str]] = []
     enums = tuple(
-        EnumView(name=e.name, doc=ts_doc(e.description or e.name), literal=" | ".join(ts_str(v) for v in e.values),
-                 values_const=f"{constant_case(e.name)}_VALUES", values=_str_list(e.values))
-        for e in fmt.definitions if isinstance(e, ir.Enum)
+        EnumView(
+            name=e.name,
+            doc=ts_doc(e.description or e.name),
+            literal=" | ".join(ts_str(v) for v in e.values),
+            values_const=f"{constant_case(e.name)}_VALUES",
+            values=_str_list(e.values),
+        )
+        for e in fmt.definitions
+        if isinstance(e, ir.Enum)
     )
     for e in fmt.definitions:
         if isinstance(e, ir.Enum):
-            parsers.append((named_parser(e.name), f"rt.string<{e.name}>({{ "
-                            + ", ".join(f"{ts_str(k)}: {ts_str(v)}" for k, v in e.messages.items())
-                            + f" }}, {{ enum: new Set({constant_case(e.name)}_VALUES) }})"))
-    ordered = lower.alias_order(fmt)
+            parsers.append(
+                (
+                    named_parser(e.name),
+                    f"rt.string<{e.name}>({{ "
+                    + ", ".join(f"{ts_str(k)}: {ts_str(v)}" for k, v in e.messages.items())
+                    + f" }}, {{ enum: new Set({constant_case(e.name)}_VALUES) }})",
+                )
+            )
+    ordered = nesting.alias_order(fmt)
     for a in ordered:
         parsers.append((named_parser(a.name), parser(a.type)))
-    aliases = tuple(AliasView(name=a.name, doc=ts_doc(a.description or a.name), type=ts_type(a.type),
-                              encode_fn=alias_encode_fn(a.name), encode=encode(a.type, "v")) for a in ordered)
+    aliases = tuple(
+        AliasView(
+            name=a.name,
+            doc=ts_doc(a.description or a.name),
+            type=ts_type(a.type),
+            encode_fn=alias_encode_fn(a.name),
+            encode=encode(a.type, "v"),
+        )
+        for a in ordered
+    )
     fast = TsFastBuilder(fmt)
-    models = tuple(model_view(m, parsers, fast) for m in fmt.models)
-    known = [KnownValuesView(const=f"{constant_case(k.model)}_{constant_case(k.field)}_VALUES",
-                             doc=ts_doc(f"Documented values of {k.model}.{_wire_of(fmt, k)}; any string is accepted."),
-                             values=_str_list(k.values))
-             for k in fmt.known_values]
+    held = fast.base.held_from(fmt.root)
+    models = tuple(model_view(m, parsers, fast if m.name in held else None) for m in fmt.models)
+    known = [
+        KnownValuesView(
+            const=f"{constant_case(k.model)}_{constant_case(k.field)}_VALUES",
+            doc=ts_doc(f"Documented values of {k.model}.{_wire_of(fmt, k)}; any string is accepted."),
+            values=_str_list(k.values),
+        )
+        for k in fmt.known_values
+    ]
     spelled = " ".join([*(m_.type for m in models for m_ in m.fields), *(a.type for a in aliases)])
     root = fmt.root
     view = ModuleView(
@@ -269,18 +317,29 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
         api_stringify=f"stringify{root}",
         uses=tuple(n for n in ("DateTimeString", "JsonData") if n in spelled),
         behaviour_imports=tuple(parts.imports) if parts is not None else (),
-        behaviour_constants=tuple(
-            (f"{constant_case(c.model)}_{constant_case(c.field)}_{c.facet.upper()}", ts_doc(f"The {c.facet} of {c.model}.{c.field} in the spec."),
-             ts_str(c.value) if isinstance(c.value, str) else json.dumps(c.value))
-            for c in behaviour_constants(fmt, b)) if b is not None else (),
+        behaviour_constants=(
+            tuple(
+                (
+                    f"{constant_case(c.model)}_{constant_case(c.field)}_{c.facet.upper()}",
+                    ts_doc(f"The {c.facet} of {c.model}.{c.field} in the spec."),
+                    ts_str(c.value) if isinstance(c.value, str) else json.dumps(c.value),
+                )
+                for c in behaviour_constants(fmt, b)
+            )
+            if b is not None
+            else ()
+        ),
         behaviour_source=b.source("typescript") or "" if b is not None else "",
         behaviour=parts.code if parts is not None else "",
     )
     seen: dict[str, str] = {}
     for name, what in exported_names(view):
         if name in seen:
-            raise SpecError(fmt.source, pointer_of("$defs", name) if any(d.name == name for d in fmt.definitions) else pointer_of("$defs"),
-                            f"the generated TypeScript would define {name!r} twice ({seen[name]}, and {what})",
-                            "rename the definition, or give it an \"x-name\", so the names differ")
+            raise SpecError(
+                fmt.source,
+                pointer_of("$defs", name) if any(d.name == name for d in fmt.definitions) else pointer_of("$defs"),
+                f"the generated TypeScript would define {name!r} twice ({seen[name]}, and {what})",
+                'rename the definition, or give it an "x-name", so the names differ',
+            )
         seen[name] = what
     return view

@@ -17,14 +17,14 @@ type segment struct {
 // Context is the state of one validation run: problems so far, the path, and
 // the values above the one being parsed (rules with relative pointers look there).
 type Context struct {
-	errors   []ErrorDetail // the first MaxErrors problems
-	count    int           // every problem, listed or not
-	overflow []string      // the pointers of the problems past MaxErrors
-	failed   map[string]struct{}
-	indexed  int
-	path     []segment
-	values   []any
-	pools    map[*any]map[string]struct{}
+	errors []ErrorDetail // the first MaxErrors problems; the rest are only counted
+	count  int           // every problem, listed or not
+	// failed holds the pointers of the lists of strings (the only member_of pools) that
+	// hold a problem: all FailedAt needs to know.
+	failed map[string]struct{}
+	path   []segment
+	values []any
+	pools  map[*any]map[string]struct{}
 	// Room for the path and the values above it down to a depth most documents
 	// stay within, allocated with the Context.
 	pathRoom   [24]segment
@@ -97,9 +97,15 @@ func (c *Context) pointer(below []string) string {
 // The template's {index} is the nearest array index, {field} the first key
 // below (or the nearest key above), {value} the offending value.
 func (c *Context) Error(template, keyword string, value any, below ...string) {
+	if len(below) > 0 {
+		// A problem at a value below the one being parsed (a missing field, a rule's
+		// field, a value too deep) is at that list, if it is one, for FailedAt.
+		if v, ok := Resolve(c.values[len(c.values)-1], below); ok {
+			c.failedList(v, below)
+		}
+	}
 	if len(c.errors) >= MaxErrors {
-		c.count++
-		c.overflow = append(c.overflow, c.pointer(below))
+		c.count++ // counted, not kept: neither pointer nor message is built
 		return
 	}
 	index, field := "", ""
@@ -123,10 +129,11 @@ func (c *Context) Error(template, keyword string, value any, below ...string) {
 	c.errors = append(c.errors, ErrorDetail{Path: c.pointer(below), Message: expand(template, index, field, value), Keyword: keyword})
 }
 
-// FailedAt reports whether a problem was recorded at or below the value found
-// by going up levels and then down the pointer tokens.
+// FailedAt reports whether a problem was recorded at or below the list of strings
+// found by going up levels and then down the pointer tokens (RuleMemberOf asks only of
+// such a list, which never holds the value being parsed).
 func (c *Context) FailedAt(up int, pointer []string) bool {
-	if c.count == 0 {
+	if c.count == 0 || len(c.failed) == 0 {
 		return false
 	}
 	saved := c.path
@@ -135,25 +142,27 @@ func (c *Context) FailedAt(up int, pointer []string) bool {
 	}
 	prefix := c.pointer(pointer)
 	c.path = saved
-	// Each problem's pointer and its ancestors go into a set once, so a question
-	// costs O(1) however many problems came before (not O(problems)).
+	_, found := c.failed[prefix]
+	return found
+}
+
+// failedList notes for FailedAt that a problem is at or below v (at the path, then
+// below), when v is a list of strings: a member_of pool. (A problem below such a list
+// is at one of its strings, recorded while the list is walked.)
+func (c *Context) failedList(v any, below []string) {
+	items, ok := v.([]any)
+	if !ok {
+		return
+	}
+	for _, item := range items {
+		if _, isString := item.(string); !isString {
+			return
+		}
+	}
 	if c.failed == nil {
 		c.failed = map[string]struct{}{}
 	}
-	for ; c.indexed < c.count; c.indexed++ {
-		var path string
-		if c.indexed < len(c.errors) {
-			path = c.errors[c.indexed].Path
-		} else {
-			path = c.overflow[c.indexed-len(c.errors)]
-		}
-		c.failed[path] = struct{}{}
-		for cut := strings.LastIndexByte(path, '/'); cut >= 0; cut = strings.LastIndexByte(path[:cut], '/') {
-			c.failed[path[:cut]] = struct{}{}
-		}
-	}
-	_, found := c.failed[prefix]
-	return found
+	c.failed[c.pointer(below)] = struct{}{}
 }
 
 // members returns the items of a list as a set (nil if one is not a string),
@@ -201,7 +210,11 @@ func Key[T any](c *Context, key string, v any, p Parser[T]) (T, bool) {
 	}
 	c.path = append(c.path, segment{key: key, index: -1})
 	c.values = append(c.values, v)
+	mark := c.count
 	out, ok := p(v, c)
+	if c.count != mark {
+		c.failedList(v, nil) // every problem since mark is at or below v
+	}
 	c.path = c.path[:len(c.path)-1]
 	c.values = c.values[:len(c.values)-1]
 	return out, ok
@@ -216,7 +229,11 @@ func Index[T any](c *Context, i int, v any, p Parser[T]) (T, bool) {
 	}
 	c.path = append(c.path, segment{index: i})
 	c.values = append(c.values, v)
+	mark := c.count
 	out, ok := p(v, c)
+	if c.count != mark {
+		c.failedList(v, nil) // every problem since mark is at or below v
+	}
 	c.path = c.path[:len(c.path)-1]
 	c.values = c.values[:len(c.values)-1]
 	return out, ok

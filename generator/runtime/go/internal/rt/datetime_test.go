@@ -40,3 +40,46 @@ func TestParseTimeKeepsTheOffsetAndFormatTimeWritesZForUTC(t *testing.T) {
 		t.Errorf("FormatTime = %q", got)
 	}
 }
+
+// A date-time read from text is written back as that text, as the Python and TypeScript
+// packages write it, while it denotes the same instant at the same offset; changed in code,
+// it is written in RFC 3339 with Z for UTC and the fewest fraction digits.
+func TestFormatTimeWritesTheTextParseTimeReadUntilTheTimeChanges(t *testing.T) {
+	for _, text := range []string{
+		"2024-01-15T10:30:00Z", "2024-01-15t10:30:00z", "2024-01-15T10:30:00z", "2024-01-15t10:30:00Z",
+		"2024-01-15T10:30:00-00:00", "2024-01-15T10:30:00+00:00", "2024-01-15T10:30:00.12345678901234567890Z",
+		"2024-01-15T10:30:00.500Z", "2024-01-15T10:30:00.000Z", "2024-01-15T10:30:00.0+05:30", "2024-01-15T10:30:00.5+05:30",
+		"2024-01-15T10:30:00.123456789-08:00", "9999-12-31T23:59:59.999999999+23:59", "0001-01-01T00:00:00.000000001-00:01",
+	} {
+		at, ok := ParseTime(text)
+		if !ok {
+			t.Fatalf("refused %q", text)
+		}
+		if got := FormatTime(at); got != text {
+			t.Errorf("FormatTime(ParseTime(%q)) = %q", text, got)
+		}
+		again, _ := ParseTime(FormatTime(at))
+		if !again.Equal(at) || FormatTime(again) != text {
+			t.Errorf("%q: read again, %v (%q)", text, again, FormatTime(again))
+		}
+		want := at.Add(time.Second)
+		if got := FormatTime(want); got != want.Format(time.RFC3339Nano) {
+			t.Errorf("%q plus a second: %q, want %q", text, got, want.Format(time.RFC3339Nano))
+		}
+		if got, want := FormatTime(at.In(time.UTC)), at.In(time.UTC).Format(time.RFC3339Nano); got != want {
+			t.Errorf("%q in UTC: %q, want %q", text, got, want)
+		}
+	}
+	at, _ := ParseTime("2024-01-15T10:30:00.500Z")
+	if at.Nanosecond() != 500000000 || !at.Equal(time.Date(2024, 1, 15, 10, 30, 0, 5e8, time.UTC)) {
+		t.Errorf("the kept text changed the time: %v", at)
+	}
+	if _, offset := at.Zone(); offset != 0 {
+		t.Errorf("offset %d", offset)
+	}
+	// A time whose Location merely has a date-time's name is written as its own instant.
+	named := time.Date(2024, 1, 15, 10, 30, 0, 0, time.FixedZone("2024-01-15T10:30:01Z", 0))
+	if got := FormatTime(named); got != "2024-01-15T10:30:00Z" {
+		t.Errorf("FormatTime of a time named for another instant = %q", got)
+	}
+}

@@ -3,8 +3,6 @@ package rt
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -431,6 +429,25 @@ type scanner struct {
 	pos  int
 }
 
+// syntaxError is where text stops being JSON, in the words of Python's json module
+// (Python 3.11), which the Python and TypeScript runtimes report for the same text.
+type syntaxError struct {
+	what string // e.g. "Expecting ',' delimiter"
+	at   int    // the byte offset json names; -1: what is the whole message (NaN is not valid JSON)
+}
+
+// message is the problem's text: "invalid JSON: <what> at line L column C", the line and
+// column counted in characters (code points) from 1, as Python counts them in a str.
+func (e *syntaxError) message(data []byte) string {
+	if e.at < 0 {
+		return "invalid JSON: " + e.what
+	}
+	lineStart := bytes.LastIndexByte(data[:e.at], '\n') + 1
+	line := bytes.Count(data[:lineStart], []byte{'\n'}) + 1
+	column := utf8.RuneCount(data[lineStart:e.at]) + 1
+	return "invalid JSON: " + e.what + " at line " + strconv.Itoa(line) + " column " + strconv.Itoa(column)
+}
+
 func (s *scanner) space() {
 	for s.pos < len(s.data) {
 		switch s.data[s.pos] {
@@ -442,103 +459,121 @@ func (s *scanner) space() {
 	}
 }
 
-func (s *scanner) fail(context string) error {
-	if s.pos >= len(s.data) {
-		return errors.New("unexpected end of JSON input")
-	}
-	return fmt.Errorf("invalid character %s %s", strconv.QuoteRune(rune(s.data[s.pos])), context)
+func (s *scanner) fail(what string) *syntaxError {
+	return &syntaxError{what: what, at: s.pos}
 }
 
-// str reads a string token; build decodes it (else it is only checked).
-func (s *scanner) str(build bool) (string, error) {
+// escapes are the characters a backslash may escape, \u aside.
+const escapes = `"\/bfnrt`
+
+// str reads a string token; build decodes it (else it is only checked). Its problems are
+// json's: a control character, a bad escape (at its backslash, or at the u of \u), a
+// missing closing quote (at the opening one).
+func (s *scanner) str(build bool) (string, *syntaxError) {
 	start := s.pos
-	s.pos++ // the opening quote
+	p := start + 1
 	plain := true
-	for s.pos < len(s.data) {
-		c := s.data[s.pos]
-		switch {
-		case c == '"':
-			s.pos++
-			if !build {
-				return "", nil
+	for {
+		if p >= len(s.data) {
+			return "", &syntaxError{"Unterminated string starting at", start}
+		}
+		c := s.data[p]
+		if c == '"' {
+			break
+		}
+		if c < 0x20 {
+			return "", &syntaxError{"Invalid control character at", p}
+		}
+		if c != '\\' {
+			p++
+			continue
+		}
+		plain = false
+		if p+1 >= len(s.data) {
+			return "", &syntaxError{"Unterminated string starting at", start}
+		}
+		switch e := s.data[p+1]; {
+		case e == 'u':
+			// Four hex digits, and a character after them (json's scanner asks for one).
+			if p+6 >= len(s.data) || unitAt(s.data, p) < 0 {
+				return "", &syntaxError{"Invalid \\uXXXX escape", p + 1}
 			}
-			if plain {
-				return string(s.data[start+1 : s.pos-1]), nil
-			}
-			var out string
-			err := json.Unmarshal(s.data[start:s.pos], &out)
-			return out, err
-		case c < 0x20:
-			return "", s.fail("in string literal")
-		case c == '\\':
-			plain = false
-			s.pos++
-			if s.pos >= len(s.data) {
-				return "", s.fail("")
-			}
-			switch s.data[s.pos] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				s.pos++
-			case 'u':
-				s.pos++
-				for i := 0; i < 4; i++ {
-					if s.pos >= len(s.data) || !strings.ContainsRune("0123456789abcdefABCDEF", rune(s.data[s.pos])) {
-						return "", s.fail("in \\u hexadecimal character escape")
-					}
-					s.pos++
-				}
-			default:
-				return "", s.fail("in string escape code")
-			}
+			p += 6
+		case strings.IndexByte(escapes, e) >= 0:
+			p += 2
 		default:
-			s.pos++
+			return "", &syntaxError{"Invalid \\escape", p}
 		}
 	}
-	return "", s.fail("")
+	s.pos = p + 1
+	if !build {
+		return "", nil
+	}
+	if plain {
+		return string(s.data[start+1 : p]), nil
+	}
+	var out string
+	if err := json.Unmarshal(s.data[start:s.pos], &out); err != nil {
+		return "", &syntaxError{"Unterminated string starting at", start} // unreachable: the token was checked above
+	}
+	return out, nil
 }
 
-// number reads a number token by JSON's grammar.
-func (s *scanner) number() (json.Number, error) {
-	start := s.pos
-	digits := func() int {
-		n := 0
-		for s.pos < len(s.data) && s.data[s.pos] >= '0' && s.data[s.pos] <= '9' {
-			s.pos++
-			n++
-		}
-		return n
-	}
-	if s.data[s.pos] == '-' {
-		s.pos++
-	}
-	if s.pos < len(s.data) && s.data[s.pos] == '0' {
-		s.pos++
-	} else if digits() == 0 {
-		return "", s.fail("in numeric literal")
-	}
-	if s.pos < len(s.data) && s.data[s.pos] == '.' {
-		s.pos++
-		if digits() == 0 {
-			return "", s.fail("after decimal point in numeric literal")
+// constant refuses NaN, Infinity and -Infinity at the position, as the Python runtime's
+// json module does (it reads them, then refuses them), or says a value is missing there.
+func (s *scanner) constant() *syntaxError {
+	for _, word := range []string{"NaN", "Infinity", "-Infinity"} {
+		if bytes.HasPrefix(s.data[s.pos:], []byte(word)) {
+			return &syntaxError{word + " is not valid JSON", -1}
 		}
 	}
-	if s.pos < len(s.data) && (s.data[s.pos] == 'e' || s.data[s.pos] == 'E') {
-		s.pos++
-		if s.pos < len(s.data) && (s.data[s.pos] == '+' || s.data[s.pos] == '-') {
-			s.pos++
+	return s.fail("Expecting value")
+}
+
+// number reads a number token by JSON's grammar, as json's scanner does: a fraction or
+// an exponent without digits is not part of the number (what follows it is then wrong).
+func (s *scanner) number() (json.Number, *syntaxError) {
+	start, d := s.pos, s.data
+	digit := func(at int) bool { return at < len(d) && d[at] >= '0' && d[at] <= '9' }
+	p := start
+	if d[p] == '-' {
+		p++
+	}
+	switch {
+	case digit(p) && d[p] == '0':
+		p++
+	case digit(p):
+		for digit(p) {
+			p++
 		}
-		if digits() == 0 {
-			return "", s.fail("in exponent of numeric literal")
+	default:
+		return "", s.constant()
+	}
+	if p < len(d) && d[p] == '.' && digit(p+1) {
+		p += 2
+		for digit(p) {
+			p++
 		}
 	}
-	return json.Number(s.data[start:s.pos]), nil
+	if p < len(d) && (d[p] == 'e' || d[p] == 'E') {
+		q := p + 1
+		if q < len(d) && (d[q] == '+' || d[q] == '-') {
+			q++
+		}
+		if digit(q) {
+			for p = q; digit(p); p++ {
+			}
+		}
+	}
+	s.pos = p
+	return json.Number(d[start:p]), nil
 }
 
 // key reads an object key and its colon.
-func (s *scanner) key(build bool) (string, error) {
+func (s *scanner) key(build bool) (string, *syntaxError) {
 	s.space()
 	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
-		return "", s.fail("looking for beginning of object key string")
+		return "", s.fail("Expecting property name enclosed in double quotes")
 	}
 	k, err := s.str(build)
 	if err != nil {
@@ -546,7 +581,7 @@ func (s *scanner) key(build bool) (string, error) {
 	}
 	s.space()
 	if s.pos >= len(s.data) || s.data[s.pos] != ':' {
-		return "", s.fail("after object key")
+		return "", s.fail("Expecting ':' delimiter")
 	}
 	s.pos++
 	return k, nil
@@ -554,11 +589,29 @@ func (s *scanner) key(build bool) (string, error) {
 
 // decodeOrdered decodes without recursion, in linear time and memory. Containers
 // more than limit levels deep are checked and built empty (limit < 0: no limit);
-// those inside them are kept as one byte each, their kind.
+// those inside them are kept as one byte each, their kind. Text that is not JSON
+// gets the Python runtime's message for it (syntaxError); the input policy's own
+// problems come after the syntax, as there.
 func decodeOrdered(data []byte, limit int) (any, error) {
 	if err := checkText(data); err != nil {
 		return nil, err
 	}
+	v, long, bad := scanOrdered(data, limit)
+	switch {
+	case bad != nil:
+		return nil, inputError(bad.message(data))
+	case long:
+		return nil, inputError(longIntMessage)
+	}
+	if err := checkSurrogates(data); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// scanOrdered is decodeOrdered's reader: the value, whether an integer literal is
+// longer than MaxIntDigits, or where the text stops being JSON.
+func scanOrdered(data []byte, limit int) (any, bool, *syntaxError) {
 	s := &scanner{data: data}
 	var frames []*frame
 	var deep []byte // the kinds ('[' or '{') of the containers inside an unkept one
@@ -582,11 +635,18 @@ func decodeOrdered(data []byte, limit int) (any, error) {
 		}
 		return frames[len(frames)-1].isList
 	}
+	key := func() *syntaxError {
+		k, err := s.key(building())
+		if err == nil && len(deep) == 0 {
+			frames[len(frames)-1].key = k
+		}
+		return err
+	}
 	for {
 		// A value starts here.
 		s.space()
 		if s.pos >= len(data) {
-			return nil, s.fail("")
+			return nil, false, s.fail("Expecting value")
 		}
 		var value any
 		switch c := data[s.pos]; {
@@ -610,25 +670,21 @@ func decodeOrdered(data []byte, limit int) (any, error) {
 				break
 			}
 			if c == '{' {
-				k, err := s.key(building())
-				if err != nil {
-					return nil, err
-				}
-				if len(deep) == 0 {
-					frames[len(frames)-1].key = k
+				if err := key(); err != nil {
+					return nil, false, err
 				}
 			}
 			continue
 		case c == '"':
 			str, err := s.str(building())
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			value = str
 		case c == '-' || c >= '0' && c <= '9':
 			n, err := s.number()
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			long = long || tooLong(n)
 			value = n
@@ -641,22 +697,16 @@ func decodeOrdered(data []byte, limit int) (any, error) {
 		case bytes.HasPrefix(data[s.pos:], []byte("null")):
 			s.pos += 4
 		default:
-			return nil, s.fail("looking for beginning of value")
+			return nil, false, s.constant()
 		}
 		// The value is complete: attach it, then read what follows it.
 		for next := false; !next; {
 			if len(deep) == 0 && len(frames) == 0 {
 				s.space()
 				if s.pos < len(data) {
-					return nil, s.fail("after top-level value")
+					return nil, false, s.fail("Extra data")
 				}
-				if long {
-					return nil, inputError(longIntMessage)
-				}
-				if err := checkSurrogates(data); err != nil {
-					return nil, err
-				}
-				return value, nil
+				return value, long, nil
 			}
 			if top := frames[len(frames)-1]; len(deep) == 0 && top.kept {
 				if top.isList {
@@ -668,27 +718,19 @@ func decodeOrdered(data []byte, limit int) (any, error) {
 			s.space()
 			list := inList()
 			switch {
-			case s.pos >= len(data):
-				return nil, s.fail("")
-			case data[s.pos] == ',':
+			case s.pos < len(data) && data[s.pos] == ',':
 				s.pos++
 				if !list {
-					k, err := s.key(building())
-					if err != nil {
-						return nil, err
-					}
-					if len(deep) == 0 {
-						frames[len(frames)-1].key = k
+					if err := key(); err != nil {
+						return nil, false, err
 					}
 				}
 				next = true
-			case list && data[s.pos] == ']' || !list && data[s.pos] == '}':
+			case s.pos < len(data) && (list && data[s.pos] == ']' || !list && data[s.pos] == '}'):
 				s.pos++
 				value = pop()
-			case list:
-				return nil, s.fail("after array element")
 			default:
-				return nil, s.fail("after object key:value pair")
+				return nil, false, s.fail("Expecting ',' delimiter")
 			}
 		}
 	}

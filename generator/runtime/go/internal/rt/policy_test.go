@@ -67,17 +67,42 @@ func TestTextInsideThePolicyIsAccepted(t *testing.T) {
 
 func TestASyntaxErrorIsReportedBeforeALongInteger(t *testing.T) {
 	text := "[" + strings.Repeat("7", MaxIntDigits+1) + ",]"
-	_, err := Decode([]byte(text))
-	var v *ValidationError
-	if err == nil || errors.As(err, &v) {
-		t.Errorf("Decode gave %v; want the syntax error", err)
+	if got, want := inputProblem(t, text), "invalid JSON: Expecting value at line 1 column 4304"; got != want {
+		t.Errorf("%q, want %q", got, want)
 	}
 }
 
-func TestDecodeRefusesWhatJSONRefuses(t *testing.T) {
-	for _, bad := range []string{"[1,]", `{"a" 1}`, `{"a":1,}`, "[01]", "[1.]", `"\x"`, "[", "]", `{"a":1}}`, "tru", "[1 2]", "{,}", "-", "1e", "\"\t\"", "", "1 2", "NaN", "[Infinity]"} {
-		if _, err := Decode([]byte(bad)); err == nil {
-			t.Errorf("accepted %q", bad)
+// Text that is not JSON gets the Python runtime's message: its json module's words, the line
+// and column counted in characters. (tests/json_syntax.py compares thousands of such texts
+// across Python, Go and TypeScript.)
+func TestDecodeRefusesWhatJSONRefusesWithPythonsMessage(t *testing.T) {
+	for text, want := range map[string]string{
+		"[1,]":                "Expecting value at line 1 column 4",
+		`{"a" 1}`:             "Expecting ':' delimiter at line 1 column 6",
+		`{"a":1,}`:            "Expecting property name enclosed in double quotes at line 1 column 8",
+		"[01]":                "Expecting ',' delimiter at line 1 column 3",
+		"[1.]":                "Expecting ',' delimiter at line 1 column 3",
+		`"\x"`:                `Invalid \escape at line 1 column 2`,
+		"[":                   "Expecting value at line 1 column 2",
+		"]":                   "Expecting value at line 1 column 1",
+		`{"a":1}}`:            "Extra data at line 1 column 8",
+		"tru":                 "Expecting value at line 1 column 1",
+		"[1 2]":               "Expecting ',' delimiter at line 1 column 4",
+		"{,}":                 "Expecting property name enclosed in double quotes at line 1 column 2",
+		"-":                   "Expecting value at line 1 column 1",
+		"1e":                  "Extra data at line 1 column 2",
+		"\"\t\"":              "Invalid control character at at line 1 column 2",
+		"":                    "Expecting value at line 1 column 1",
+		"1 2":                 "Extra data at line 1 column 3",
+		"NaN":                 "NaN is not valid JSON",
+		"[Infinity]":          "Infinity is not valid JSON",
+		"[-Infinity]":         "-Infinity is not valid JSON",
+		`"\u12"`:              `Invalid \uXXXX escape at line 1 column 3`,
+		`"é\x"`:               `Invalid \escape at line 1 column 3`,
+		"{\n \"😀\": [1,\n ]}": "Expecting value at line 3 column 2",
+	} {
+		if got := inputProblem(t, text); got != "invalid JSON: "+want {
+			t.Errorf("%q: %q, want %q", text, got, "invalid JSON: "+want)
 		}
 	}
 }
@@ -151,5 +176,46 @@ func TestProblemsPastMaxErrorsAreCountedInOneLastEntry(t *testing.T) {
 	}
 	if last := v.Errors[MaxErrors]; last != (ErrorDetail{Message: "... and 50 more problems", Keyword: "limit"}) {
 		t.Errorf("the count: %+v", last)
+	}
+}
+
+// Problems past MaxErrors are counted and nothing else: recording one allocates nothing, so
+// 10^6 problems cost what 100 do (the rest of the walk is the document's own size).
+func TestProblemsPastMaxErrorsAreOnlyCounted(t *testing.T) {
+	tree, _ := Decode([]byte(`{"tags": ["x"], "people": ["ann"]}`))
+	item := Integer(NumberSpec{Msgs: Msgs{"type": "item {index} is not a number"}})
+	c := NewContext(tree)
+	for i := 0; i < MaxErrors; i++ {
+		Index(c, i, "x", item)
+	}
+	count := c.count
+	if allocs := testing.AllocsPerRun(1000, func() {
+		Index(c, 7, "x", item)                                             // a problem at an item
+		c.Error("missing required field '{field}'", "required", nil, "id") // and one below the value
+	}); allocs != 0 {
+		t.Errorf("a problem past MaxErrors allocates %v times", allocs)
+	}
+	if c.count != count+2*1001 || len(c.errors) != MaxErrors {
+		t.Errorf("count %d (from %d), %d listed", c.count, count, len(c.errors))
+	}
+}
+
+// member_of is skipped when its list holds a problem, past MaxErrors too: the lists of
+// strings that hold one are what the Context keeps for it.
+func TestMemberOfKnowsItsListFailedPastMaxErrors(t *testing.T) {
+	tree, _ := Decode([]byte(`{"people": ["ann", ""], "user": "cy", "tags": []}`))
+	nonEmpty := 1
+	person := String(StringSpec{Msgs: Msgs{"minLength": "empty name"}, MinLength: &nonEmpty})
+	for _, before := range []int{0, MaxErrors, 3 * MaxErrors} {
+		c := NewContext(tree)
+		for i := 0; i < before; i++ {
+			c.Error("earlier", "type", nil)
+		}
+		Key(c, "people", tree.(*Object).vals[0], List(person, ListSpec{}))
+		RuleMemberOf(c, "user", "cy", true, 0, []string{"people"}, "not a member")
+		RuleMemberOf(c, "user", "cy", true, 0, []string{"tags"}, "not a tag")
+		if c.count != before+2 {
+			t.Errorf("%d earlier problems: %d in all, want the empty name and 'not a tag' only: %v", before, c.count, problems(c))
+		}
 	}
 }

@@ -737,7 +737,7 @@ _P_CONSTRAINED_NAME: Final = _rt.string(
 )
 _P_CONSTRAINED_CODE: Final = _rt.string(
     {"type": "must be a string", "pattern": "must match the pattern ^[A-Z]{3}-[0-9]+$"},
-    pattern="^[A-Z]{3}-[0-9]+$",
+    pattern=_rt.regex("^[A-Z]{3}-[0-9]+$"),
 )
 _P_CONSTRAINED_KIND: Final = _rt.string(
     {"type": "must be a string", "const": 'must be "fixed"'}, const="fixed"

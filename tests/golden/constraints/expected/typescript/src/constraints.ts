@@ -200,9 +200,7 @@ function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
     if (!Array.isArray(w10) || w10.length < 1 || w10.length > 3 || rt.fastHasDuplicates(w10, depth + 2)) return rt.UNSURE;
     for (let i2 = 0; i2 < w10.length; i2++) {
       const x2: unknown = w10[i2];
-      let z2: unknown;
       if (typeof x2 !== "string") return rt.UNSURE;
-      z2 = x2;
     }
     v10 = w10;
   }
@@ -212,9 +210,7 @@ function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
     if (!Array.isArray(w11) || rt.fastHasDuplicates(w11, depth + 2)) return rt.UNSURE;
     for (let i2 = 0; i2 < w11.length; i2++) {
       const x2: unknown = w11[i2];
-      let z2: unknown;
       if (typeof x2 !== "number" || !Number.isFinite(x2) || (Number.isInteger(x2) && !Number.isSafeInteger(x2))) return rt.UNSURE;
-      z2 = x2;
     }
     v11 = w11;
   }
@@ -224,9 +220,7 @@ function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
     if (!Array.isArray(w12) || rt.fastHasDuplicates(w12, depth + 2)) return rt.UNSURE;
     for (let i2 = 0; i2 < w12.length; i2++) {
       const x2: unknown = w12[i2];
-      let z2: unknown;
       if (!rt.fitsJSON(x2, rt.MAX_DEPTH - depth - 2)) return rt.UNSURE;
-      z2 = x2;
     }
     v12 = w12;
   }
@@ -261,13 +255,9 @@ function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
   if (w15 !== undefined) {
     if (!Array.isArray(w15) || w15.length !== 2) return rt.UNSURE;
     const x2_0: unknown = w15[0];
-    let z2_0: unknown;
     if (typeof x2_0 !== "string") return rt.UNSURE;
-    z2_0 = x2_0;
     const x2_1: unknown = w15[1];
-    let z2_1: unknown;
     if (typeof x2_1 !== "number" || !Number.isSafeInteger(x2_1)) return rt.UNSURE;
-    z2_1 = x2_1;
     v15 = w15;
   }
   const w16: unknown = obj["limits"];
@@ -276,9 +266,7 @@ function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
     if (typeof w16 !== "object" || w16 === null || Array.isArray(w16)) return rt.UNSURE;
     for (const k2 in w16) {
       const x2: unknown = (w16 as { readonly [key: string]: unknown })[k2];
-      let z2: unknown;
       if (typeof x2 !== "number" || !Number.isSafeInteger(x2) || x2 < 0) return rt.UNSURE;
-      z2 = x2;
     }
     v16 = w16;
   }

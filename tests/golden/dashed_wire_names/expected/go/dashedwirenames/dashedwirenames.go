@@ -51,8 +51,10 @@ func (m Headers) MarshalJSON() ([]byte, error) {
 }
 
 // ParseDashedWireNamesFromJSON decodes and validates a dashed_wire_names document.
-// A JSON syntax error is reported as "failed to parse dashed wire names JSON: ...",
-// a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// Text that is not JSON, or not within the input policy, is reported as "failed to
+// parse dashed wire names JSON: ...", a spec violation as "validation failed: ..."; both wrap
+// a *ValidationError (a syntax error's message is the Python package's, e.g. "invalid JSON:
+// Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseDashedWireNamesFromJSON(data []byte) (*Headers, error) {
 	// One decode in document order (so problems are reported in that order), one walk.

@@ -210,7 +210,7 @@ _P_HEADERS_CONTENT_TYPE: Final = _rt.string({"type": "must be a string"})
 _P_HEADERS_X_REQUEST_ID: Final = _rt.string({"type": "must be a string"})
 _P_HEADERS_N2FA_CODE: Final = _rt.string(
     {"type": "must be a string", "pattern": "must match the pattern ^[0-9]{6}$"},
-    pattern="^[0-9]{6}$",
+    pattern=_rt.regex("^[0-9]{6}$"),
 )
 _P_HEADERS_MAX_AGE: Final = _rt.integer(
     {

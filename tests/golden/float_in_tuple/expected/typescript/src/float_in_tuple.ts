@@ -48,13 +48,9 @@ function f_Reading(v: unknown, depth: number): Reading | rt.Unsure {
   {
     if (!Array.isArray(w0) || w0.length !== 2) return rt.UNSURE;
     const x2_0: unknown = w0[0];
-    let z2_0: unknown;
     if (typeof x2_0 !== "number" || !Number.isFinite(x2_0) || (Number.isInteger(x2_0) && !Number.isSafeInteger(x2_0)) || x2_0 > 100.5 || x2_0 <= -2.5) return rt.UNSURE;
-    z2_0 = x2_0;
     const x2_1: unknown = w0[1];
-    let z2_1: unknown;
     if (typeof x2_1 !== "string") return rt.UNSURE;
-    z2_1 = x2_1;
     v0 = w0;
   }
   const out: Reading = {

@@ -166,7 +166,7 @@ def _check_hostile(obj: Hostile, depth: int) -> None:
 # Parsers are built once, at import, from the runtime's combinators.
 _P_HOSTILE_TEXT: Final = _rt.string(
     {"type": "must be a string", "pattern": 'must not contain " or \\ ({value})'},
-    pattern='^[^"\\\\]*$',
+    pattern=_rt.regex('^[^"\\\\]*$'),
 )
 _P_HOSTILE_NOTE: Final = _rt.string({"type": "must be a string"})
 _P_HOSTILE_RAW: Final = _rt.string({"type": "must be a string"})

@@ -199,9 +199,7 @@ function f_Struct(v: unknown, depth: number): Struct | rt.Unsure {
     if (typeof w1 !== "object" || w1 === null || Array.isArray(w1)) return rt.UNSURE;
     for (const k2 in w1) {
       const x2: unknown = (w1 as { readonly [key: string]: unknown })[k2];
-      let z2: unknown;
       if (typeof x2 !== "string") return rt.UNSURE;
-      z2 = x2;
     }
     v1 = w1;
   }

@@ -177,17 +177,11 @@ function f_Envelope(v: unknown, depth: number): Envelope | rt.Unsure {
     if (!Array.isArray(w2)) return rt.UNSURE;
     for (let i2 = 0; i2 < w2.length; i2++) {
       const x2: unknown = w2[i2];
-      let z2: unknown;
       if (!Array.isArray(x2) || x2.length !== 2) return rt.UNSURE;
       const x3_0: unknown = x2[0];
-      let z3_0: unknown;
       if (typeof x3_0 !== "string") return rt.UNSURE;
-      z3_0 = x3_0;
       const x3_1: unknown = x2[1];
-      let z3_1: unknown;
       if (typeof x3_1 !== "number" || !Number.isSafeInteger(x3_1)) return rt.UNSURE;
-      z3_1 = x3_1;
-      z2 = x2;
     }
     v2 = w2;
   }

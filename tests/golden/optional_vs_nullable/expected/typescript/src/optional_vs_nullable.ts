@@ -129,9 +129,7 @@ function f_Flags(v: unknown, depth: number): Flags | rt.Unsure {
     if (!Array.isArray(w5)) return rt.UNSURE;
     for (let i2 = 0; i2 < w5.length; i2++) {
       const x2: unknown = w5[i2];
-      let z2: unknown;
       if (typeof x2 !== "string") return rt.UNSURE;
-      z2 = x2;
     }
     v5 = w5;
   }

@@ -73,8 +73,10 @@ func (m Message) MarshalJSON() ([]byte, error) {
 type Label = string
 
 // ParseTrojanSourceFromJSON decodes and validates a trojan_source document.
-// A JSON syntax error is reported as "failed to parse trojan source JSON: ...",
-// a spec violation as "validation failed: ..." wrapping a *ValidationError.
+// Text that is not JSON, or not within the input policy, is reported as "failed to
+// parse trojan source JSON: ...", a spec violation as "validation failed: ..."; both wrap
+// a *ValidationError (a syntax error's message is the Python package's, e.g. "invalid JSON:
+// Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseTrojanSourceFromJSON(data []byte) (*Message, error) {
 	// One decode in document order (so problems are reported in that order), one walk.

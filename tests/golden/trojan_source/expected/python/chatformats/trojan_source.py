@@ -247,7 +247,7 @@ _P_MESSAGE_TEXT: Final = _rt.string(
         "type": "must be a string",
         "pattern": "must not hold a bidirectional control (\u202e{value}\u202c)",
     },
-    pattern="^[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$",
+    pattern=_rt.regex("^[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$"),
 )
 _P_MESSAGE_MARKER: Final = _rt.string(
     {"type": "must be a string", "const": "must be a zero-width joiner (\u200d)"},
