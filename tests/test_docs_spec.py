@@ -3,7 +3,8 @@ reader's Markdown renderer reads it (markdown-it, HTML on) and held to the spec 
 
 For every format and every golden case: each model's field table lists its fields in order with their
 JSON name, whether the spec requires them (the `required` list of the spec as written, for the models
-it defines under $defs), their default and their description; the checks table gives each check of
+it defines under $defs), their default and their description, and the type of each field the spec
+writes as one plain JSON type; the checks table gives each check of
 each field, rule and closed model its message; each enumeration lists its values and their
 descriptions; each invalid example shows the errors it lists. Text is compared as a reader sees it
 (a cell's text, entities and escapes resolved, any HTML the text opened dropped), so a cell that drops
@@ -34,6 +35,8 @@ from generator.lower import lower
 
 GOLDEN_CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file())
 NO_DEFAULT = "\u2014"  # an em dash: the cell of a field without a default
+PLAIN_TYPES = ("integer", "number", "string", "boolean")
+PLAIN_SPELT_OUT = {"enum", "const", "format", "contentEncoding"}  # keywords the Type cell spells out beside the type
 
 
 @dataclass
@@ -180,6 +183,13 @@ def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Sect
             is_required = f.wire_name in required if required is not None else f.required
             want.append([shown(f.wire_name), "yes" if is_required else "no", default, cell(f.description)])
         got = [[r[0], r[2], r[3], r[4]] for r in rows]
+        # The Type cell of a field the spec writes as one plain JSON type (no enum, const, format or
+        # encoding, which the cell spells out): that type's name.
+        properties = written.get("properties", {}) if isinstance(written, dict) else {}
+        for f, r in zip(model.fields, rows):
+            prop = properties.get(f.wire_name) if isinstance(properties, dict) else None
+            if isinstance(prop, dict) and prop.get("type") in PLAIN_TYPES and not PLAIN_SPELT_OUT & prop.keys() and r[1] != prop["type"]:
+                wrong.append(f"{fmt.id}: {model.name} field {f.wire_name!r}: the page says its type is {r[1]!r}, the spec {prop['type']!r}")
         if got != want:
             wrong += [f"{fmt.id}: {model.name} field row {w[0]!r}: the page says {g}, the spec {w}" for g, w in zip(got, want) if g != w]
             if len(got) != len(want):
