@@ -284,7 +284,7 @@ def test_each_format_page_says_what_its_spec_says() -> None:
 
 # Markdown and HTML syntax a cell or a paragraph must show as text (no braces: messages read {...} as placeholders).
 MARKUP = ("Mark <b>bold</b> </td></tr><tr><td> a | pipe \\| *star* _under_ `tick` [link](javascript:x) ![i](x) "
-          "&lt;lt&gt; &amp; &#124; <!-- c --> ~~strike~~ \\ back <em>em")
+          "&lt;lt&gt; &amp; &#124; <!-- c --> ~~strike~~ \\ back <em>em a <= b >= c")
 # Free text also gets what opens a block at the start of a line.
 BLOCKS = MARKUP + " {#id}\n1. item\n- dash\n> quote\n# head\n---\n+ plus\n=== under\n\n2) second paragraph <script>x</script>"
 
