@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: generate check test golden fuzz docs bump bench mutate format lint clean
+.PHONY: generate check test conformance golden fuzz docs bump bench mutate format lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,7 +44,12 @@ check: $(STAMP)
 # tests/conftest.py schedules them (pyproject.toml's --dist loadgroup): slow tests first, and
 # the tests that share an expensive set-up on one worker.
 test: $(STAMP) $(NPM_TOOLS)
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto -m "not conformance"
+
+# The conformance suites at volume and the attacks with many set-ups (tests/conftest.py CONFORMANCE):
+# not part of make test, so that it takes minutes on a fresh machine; CI (.ci/run) runs both.
+conformance: $(STAMP) $(NPM_TOOLS)
+	$(BIN)/python -m pytest -n auto -m conformance
 
 # Differential fuzzing (FUZZCASES per format; disagreements are recorded as corpus
 # cases) and the hostile-bytes check, then each Go fuzz target for FUZZTIME inputs

@@ -116,6 +116,50 @@ SHARED_DRAWS = {
 }
 
 
+# The suites that prove conformance at volume or attack with many hostile set-ups: `make conformance`
+# and CI (.ci/run) run them, `make test` does not, so that a fresh machine runs make test in minutes
+# (issue 32). A whole module, or module::test; each says what it is. test_hygiene checks that each exists.
+CONFORMANCE = {
+    "tests/test_differential.py": "drawn and mutated instances of every golden case, four judges",
+    "tests/test_random_specs.py": "random specs through the whole pipeline",
+    "tests/test_linear_patterns.py": "Hypothesis patterns against re.search, the step-count model",
+    "tests/test_fuzz.py": "differential fuzzing and hostile bytes, Python against Go and jsonschema",
+    "tests/test_models_differential.py": "every top-level model's fuzz cases in every target",
+    "tests/test_go_fuzz_target.py": "the Go fuzz targets' seed corpora",
+    "tests/test_bench.py": "make bench's quick mode",
+    "tests/test_bench_go.py": "the Go bench",
+    "tests/test_bench_typescript.py": "the TypeScript bench",
+    "tests/test_typescript.py::test_fuzz_cases_of_every_model_get_the_same_verdicts_paths_and_messages_as_python": "TypeScript fuzz",
+    "tests/test_typescript.py::test_hostile_bytes_get_the_same_verdicts_paths_and_messages_as_python": "TypeScript hostile bytes",
+    "tests/test_cache.py::test_a_run_entry_edited_where_others_could_write_never_reaches_generated_and_check_does_not_trust_it": "poisoned cache",
+    "tests/test_cache.py::test_compiled_templates_planted_where_others_could_write_never_run": "poisoned cache",
+    "tests/test_cache.py::test_a_read_only_or_full_cache_folder_means_running_without_it": "failing file systems",
+    "tests/test_cache.py::test_a_cache_folder_that_cannot_be_made_means_running_without_it": "failing file systems",
+    "tests/test_cache.py::test_a_cache_folder_on_a_full_disk_means_running_without_it": "failing file systems",
+    "tests/test_cache.py::test_a_worker_that_dies_or_fails_leaves_its_formats_to_the_main_process": "killed workers",
+    "tests/test_cache.py::test_where_no_worker_can_start_everything_renders_in_the_main_process": "no workers",
+    "tests/test_cache.py::test_every_twentieth_run_that_stores_trims_the_cache_to_its_limit": "twenty runs",
+    "tests/test_cache.py::test_formatting_only_the_changed_statements_gives_blacks_output_for_the_whole_file": "black on many edits",
+    "tests/test_cli.py::test_a_write_killed_after_some_files_leaves_each_file_old_or_new_and_the_next_run_repairs_it": "kill points",
+    "tests/test_cli.py::test_output_is_identical_whatever_hash_seed_time_zone_or_locale": "four full runs",
+    "tests/test_vendor.py::test_pre_commit_hook_passes_when_fresh_and_fails_when_stale": "pre-commit installs its own environment",
+    "tests/test_docs.py::test_spec_text_with_scripts_runs_nowhere_on_the_built_site": "the docs site in Chromium",
+    "tests/test_docs.py::test_site_renders_in_a_browser": "the docs site in Chromium",
+    "tests/test_python_target.py::test_the_module_is_the_same_with_descriptions_and_version_stood_in_for_and_put_back": "many renders",
+    "tests/test_go.py::test_generated_go_and_every_golden_case_are_staticcheck_clean": "staticcheck, built from its module",
+    "tests/test_nesting.py::test_bump_refuses_a_spec_past_the_limits_before_it_locks_anything_and_in_no_time": "specs past every limit",
+    "tests/test_nesting.py::test_the_deepest_spec_accepted_compiles_and_gives_one_verdict_in_python_go_and_typescript": "the deepest spec",
+    "tests/test_patterns.py::test_a_pattern_with_too_many_ways_to_check_is_refused_as_too_complex": "hostile patterns",
+    "tests/test_python_package.py::test_no_recursion_error_escapes_any_method_whatever_the_depth": "every depth",
+    "tests/test_runtime_python.py::test_the_non_recursive_decoder_gives_the_json_modules_message_at_any_depth": "the syntax corpus at depth",
+}
+
+
+def is_conformance(nodeid: str) -> bool:
+    test = nodeid.split("[", 1)[0]
+    return test in CONFORMANCE or test.split("::", 1)[0] in CONFORMANCE
+
+
 def _group_of(nodeid: str) -> str | None:
     test = nodeid.split("[", 1)[0]
     return next((group for group, tests in SHARED_DRAWS.items() if test in tests), None) or shared_fixture_groups().get(test)
@@ -150,6 +194,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return (0, "") if item.get_closest_marker("slow") else (1, group) if group else (2, "")
 
     items.sort(key=rank)
+    for item in items:
+        if is_conformance(item.nodeid):
+            item.add_marker(pytest.mark.conformance)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

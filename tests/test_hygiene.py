@@ -119,3 +119,15 @@ def test_the_tests_grouped_for_their_draws_exist_and_draw_the_same_seeds() -> No
     for test in named:
         module, name = test.split("::")
         assert f"def {name}(" in (ROOT / module).read_text(encoding="utf-8"), test
+
+
+def test_every_suite_make_conformance_runs_exists() -> None:
+    from conftest import CONFORMANCE
+
+    stale = []
+    for name in CONFORMANCE:
+        module, _, test = name.partition("::")
+        path = ROOT / module
+        if not path.is_file() or (test and f"def {test}(" not in path.read_text(encoding="utf-8")):
+            stale.append(name)
+    assert not stale, f"conftest.CONFORMANCE names what the suite does not have: {stale}"

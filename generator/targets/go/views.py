@@ -380,6 +380,7 @@ class FastCheck(Kinded):
     exclusive_maximum: float | None = None
     min_items: int | None = None
     max_items: int | None = None
+    unique: bool = False  # list: uniqueItems, on items Go's == compares as JSON Schema does (rt.Distinct)
     inner: FastCheck | None = None  # list item, map value, nullable inner
     pointer: bool = False  # nullable: stored as *T (else a nil slice or map means null)
     nil_ok: bool = False  # list or map: nil is null, accepted (else null is "must be an array/object")
