@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import json
 import os
 import shutil
 import subprocess
@@ -12,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+import mutations
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -59,7 +62,9 @@ SHARED_FIXTURES = {
     "tests/test_cache.py": {"formatted"},
     "tests/test_differential.py": {"golden_built"},
     "tests/test_docs.py": {"site"},
-    "tests/test_fast_path_typescript.py": {"golden_dist"},  # its dist is a copy of conftest's typescript_dist
+    "tests/test_encodings.py": {"encodings"},
+    "tests/test_fast_path.py": {"golden_python"},
+    "tests/test_fast_path_typescript.py": {"golden_dist"},
     "tests/test_go.py": {"driver"},
     "tests/test_golden.py": {"golden_package"},
     "tests/test_models_differential.py": {"driver"},
@@ -179,7 +184,11 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The order make test's two workers are handed the tests in (--no-loadscope-reorder):
     tests marked slow first, then the groups, then the rest, so the last tests handed out are
-    short ones and both workers finish together."""
+    short ones and both workers finish together. (tests/mutate.py keeps the order it gives, cheapest first,
+    with CHATSPEC_TESTS_IN_GIVEN_ORDER set: with -x, the first failure ends the run.)"""
+    if os.environ.get("CHATSPEC_TESTS_IN_GIVEN_ORDER"):
+        return
+
     def rank(item: pytest.Item) -> tuple[int, str]:
         group = _group_of(item.nodeid)
         return (0, "") if item.get_closest_marker("slow") else (1, group) if group else (2, "")
@@ -267,3 +276,24 @@ def format_folders() -> dict[str, Path]:
         for release in earlier_majors(folder):
             out[f"{folder.name}_v{release.version.split('.')[0]}"] = folder / "history" / release.version
     return dict(sorted(out.items()))
+
+
+def golden_documents(case: str) -> tuple[list[Any], list[Any], list[Any]]:
+    """A golden case's valid examples, its invalid ones, and mutations of the valid ones: systematic
+    (tests/mutations.py) and at every edge of every bound its spec states."""
+    valid = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((GOLDEN / case / "examples" / "valid").glob("*.json"))]
+    invalid = [json.loads(p.read_text(encoding="utf-8"))["data"] for p in sorted((GOLDEN / case / "examples" / "invalid").glob("*.json"))]
+    edges = mutations.edges(json.loads((GOLDEN / case / "spec.json").read_text(encoding="utf-8")))
+    changed = [m for doc in valid for m in (*mutations.mutations(doc), *mutations.boundary_mutations(doc, edges))]
+    return valid, invalid, changed
+
+
+@functools.cache
+def golden_generated(targets: tuple[str, ...]) -> dict[str, str]:
+    """Every golden case's files for the targets, generated together by this checkout's generator (not read
+    from the committed expected/ files, which change only with `make golden`); made once per test process."""
+    from generator.core import generate
+    from generator.load import load_spec
+
+    cases = sorted(p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file())
+    return generate([load_spec(GOLDEN / case, ROOT) for case in cases], targets=list(targets))

@@ -61,6 +61,7 @@ PIECES: list[bytes] = [
     piece.encode("utf-8", "surrogatepass") if isinstance(piece, str) else piece
     for piece in (
         '"\\ud800"', '"a\\udc00b"', '"\\ud800\\u0041"', '"\\ud83d\\ude00"', '"\\\\ud800"', '"\\ud800\\ud800"',
+        '"\\ud800\\\\DC00"', '"\\ud800xuDC00"',
         '"\\uDBFF\\uDFFF"', b'"\xff"', b'"\xed\xa0\x80"', b'"\xc0\xaf"', b'"\xe2\x82"', b'"caf\xc3\xa9"', b'"\xf4\x90\x80\x80"',
         "1e400", "-1e400", "1e-400", "1" * 4300, "-" + "1" * 4300, "1" * 4301, "-" + "1" * 4301,
         "1" + "0" * 400 + ".5", "18446744073709551616", "-9223372036854775809", "9223372036854775807",

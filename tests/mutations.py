@@ -4,6 +4,8 @@
   (grouped by path, so a selection can reach every path and every depth).
 - Rule-aware: near-miss values that just trigger or just miss each spec rule
   (member_of, required_when, allowed_when, at_least_one_of, contains).
+- Boundary: every number moved to each edge of every bound the spec states (at, one step and
+  half a step either side, the next float), every string and array to each length edge.
 - Model positions: where in a document each top-level model sits, found by walking
   the exported JSON Schema, so non-root models get real sub-documents as inputs.
 """
@@ -11,8 +13,10 @@
 from __future__ import annotations
 
 import copy
+import math
 import random
 import unicodedata
+from dataclasses import dataclass
 from typing import Any, Iterator
 
 # JSON values that stress every check: wrong kinds, empties, edges of numbers and text.
@@ -113,6 +117,65 @@ def covering_selection(documents: list[Any], budget: int, seed: int = 0) -> list
                 if by_depth[d] and len(out) < budget:
                     out.append(by_depth[d].pop())
         round_ += 1
+    return out
+
+
+# --- boundary mutations ----------------------------------------------------------
+
+_NUMBER_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+_LENGTH_BOUNDS = ("minLength", "maxLength", "minItems", "maxItems")
+
+
+@dataclass(frozen=True)
+class Edges:
+    """The values at and around every bound a spec states: numbers at, just inside and just past each
+    numeric bound, and lengths at and next to each length bound."""
+
+    numbers: tuple[float, ...]
+    lengths: tuple[int, ...]
+
+
+def edges(spec: Any) -> Edges:
+    """The Edges of every bound anywhere in a spec document (a bound is found by its keyword)."""
+    numbers: set[float] = set()
+    lengths: set[int] = set()
+    todo = [spec]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, list):
+            todo += node
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                if key in _NUMBER_BOUNDS and isinstance(value, (int, float)) and not isinstance(value, bool):
+                    numbers |= {value, value - 1, value + 1, value - 0.5, value + 0.5,
+                                math.nextafter(value, -math.inf), math.nextafter(value, math.inf)}
+                elif key in _LENGTH_BOUNDS and isinstance(value, int):
+                    lengths |= {n for n in (value - 1, value, value + 1) if n >= 0}
+                elif key not in ("enum", "const", "default", "examples"):
+                    todo.append(value)
+    # Integral values stay integers (an integer field's bound of 5 gives 4, 5, 6 as JSON integers).
+    whole = {int(n) if float(n).is_integer() and abs(n) < 2**63 else n for n in numbers}
+    return Edges(tuple(sorted(whole, key=float)), tuple(sorted(lengths)))
+
+
+def _texts(n: int) -> list[str]:
+    # Code points, not bytes and not UTF-16 units: one, two and four bytes of UTF-8, and a character
+    # beyond U+FFFF (two UTF-16 units in JavaScript).
+    return ["a" * n, "\u00e9" * n, "\U0001f600" * n]
+
+
+def boundary_mutations(example: Any, found: Edges) -> list[Any]:
+    """The example with, one place at a time, each number replaced by every numeric edge, each string by
+    strings of every length edge, and each array cut or grown (repeating its first item) to every length edge."""
+    out = []
+    for path in paths(example):
+        here = get(example, path)
+        if isinstance(here, (int, float)) and not isinstance(here, bool):
+            out += [replaced(example, path, n) for n in found.numbers if n != here]
+        elif isinstance(here, str):
+            out += [replaced(example, path, t) for n in found.lengths for t in _texts(n) if t != here]
+        elif isinstance(here, list):
+            out += [replaced(example, path, (here * (n // len(here) + 1))[:n] if here else []) for n in found.lengths if n != len(here)]
     return out
 
 

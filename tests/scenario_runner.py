@@ -8,6 +8,7 @@ A scenario is steps: {"do": operation, "with": argument, "expect": result} or
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from typing import Any, Callable
@@ -65,6 +66,13 @@ class ChatModality:
         found = self.state.get_message_by_id(args["message_id"])
         return None if found is None else found.to_dict()
 
+    def append_message(self, message: dict[str, Any]) -> None:
+        """Edits the state's messages by hand (what reindex() is for)."""
+        self.state.messages.append(self.m.ChatMessage.from_dict(message))
+
+    def reindex(self, _: Any) -> None:
+        self.state.reindex()
+
     def summary(self, data: dict[str, Any]) -> str:
         return str(self.m.ChatInput.from_dict(data).get_summary())
 
@@ -99,6 +107,10 @@ class DroidletChat:
 
     def build_chat(self, args: dict[str, Any]) -> Any:
         return self.m.build_chat(**args).to_dict()
+
+    def upgrade_from_v1(self, chat: dict[str, Any]) -> Any:
+        v1 = importlib.import_module(self.m.__name__ + "_v1")
+        return self.m.upgrade_from_v1(v1.DroidletChat.from_dict(chat)).to_dict()
 
 
 class StructuredConversation:

@@ -15,7 +15,8 @@ import pytest
 
 import fuzz
 import mutations
-from conftest import ROOT, format_folders
+import rule_paths
+from conftest import ROOT, format_folders, golden_documents
 from typescript_driver import compile_package, node_available, write_tree
 
 pytestmark = pytest.mark.skipif(not node_available(), reason="node is not on this machine")
@@ -93,27 +94,30 @@ def test_the_typescript_fast_path_builds_what_the_exact_walk_builds_or_steps_asi
 
 
 def golden_cases() -> list[str]:
-    return sorted(p.name for p in GOLDEN.iterdir() if (p / "expected" / "typescript").is_dir())
+    return sorted(p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file())
 
 
 @pytest.fixture(scope="module")
 def golden_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The generated package with every golden case's module beside its formats', compiled in one
-    tsc run (a module of its own each: they share only the runtime)."""
+    """Every golden case's module and the runtime, rendered by this checkout's generator (not read from the
+    committed expected/ files, which change only with `make golden`), compiled in one tsc run."""
+    from generator.load import load_spec
+    from generator.lower import lower
+    from generator.targets.typescript import render_package
+
     cases = golden_cases()
-    modules = {f"src/{case}.ts": (GOLDEN / case / "expected" / "typescript" / "src" / f"{case}.ts").read_text(encoding="utf-8") for case in cases}
-    assert not set(modules) & {p.relative_to(TS_TREE).as_posix() for p in TS_TREE.rglob("*.ts")}, "a golden case named like a generated module"
-    return build(tmp_path_factory.mktemp("ts-fast-golden"), cases, modules)
+    files = {p.removeprefix("typescript/"): t for p, t in render_package([lower(load_spec(GOLDEN / c, ROOT)) for c in cases]).items()}
+    folder = tmp_path_factory.mktemp("ts-fast-golden")
+    write_tree(files, folder)
+    return export_fast(compile_package(folder), cases)
 
 
 @pytest.mark.parametrize("case", golden_cases())
 def test_the_typescript_fast_path_of_each_golden_case_agrees_with_its_exact_walk(case: str, golden_dist: Path) -> None:
-    out = golden_dist
-    valid = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((GOLDEN / case / "examples" / "valid").glob("*.json"))]
-    invalid = [json.loads(p.read_text(encoding="utf-8"))["data"] for p in sorted((GOLDEN / case / "examples" / "invalid").glob("*.json"))]
+    valid, invalid, changed = golden_documents(case)
     root = json.loads((GOLDEN / case / "spec.json").read_text(encoding="utf-8"))["$ref"].rsplit("/", 1)[-1]
-    docs = [*valid, *invalid, *(m for doc in valid for m in mutations.mutations(doc))]
-    verdicts = compare(out, [(case, root, doc) for doc in docs])
+    docs = [*valid, *invalid, *changed]
+    verdicts = compare(golden_dist, [(case, root, doc) for doc in docs])
     wrong = [v for v in verdicts if v.startswith("WRONG")]
     assert not wrong, "\n".join(wrong[:10])
     # It vouches for the valid examples, except where JSON.parse rounds an integer (past 2^53: the
@@ -143,76 +147,6 @@ def test_the_typescript_fast_path_steps_aside_or_agrees_on_hostile_documents(dis
     assert "unsure-ok" in verdicts and "same" in verdicts, verdicts
 
 
-# Rules whose pointers surely find a value (a model's required member, a tuple's position, a
-# list's item below minItems) are code of their own with direct reads in the fast function
-# (loops for contains / allowed_when); the others keep the runtime's resolve walk (rt.fast<Rule>).
-RULE_PATHS_SPEC: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Rule paths", "description": "Rule pointers of every shape.",
-    "x-version": "1.0.0", "$ref": "#/$defs/Doc",
-    "$defs": {
-        "Item": {"type": "object", "description": "An item.", "properties": {
-            "id": {"type": "string", "description": "Its kind."}, "note": {"type": ["string", "null"], "description": "A note."}},
-            "required": ["id", "note"]},
-        "Loose": {"type": "object", "description": "An item whose key may be absent.", "properties": {
-            "k": {"type": "string", "description": "Maybe."}}},
-        "Pick": {"type": "object", "description": "Names from lists two levels up.", "properties": {
-            "name": {"type": "string", "description": "One of the tags."}, "alt": {"type": "string", "description": "One of the pair."},
-            "alt2": {"type": "string", "description": "One of the first of the pairs."}}, "required": ["name"],
-            "x-rules": [{"kind": "member_of", "field": "name", "in": "2/tags", "message": "a tag"},
-                        {"kind": "member_of", "field": "alt", "in": "2/pair", "message": "one of the pair"},
-                        {"kind": "member_of", "field": "alt2", "in": "2/pairs/0", "message": "one of the first pair"}]},
-        "Outer": {"type": "object", "description": "An item holding one.", "properties": {
-            "inner": {"$ref": "#/$defs/Item", "description": "The inner item."}}, "required": ["inner"]},
-        "Doc": {"type": "object", "description": "The document.", "properties": {
-            "kind": {"type": "string", "enum": ["a", "b", "c"], "description": "Turns rules on."},
-            "mode": {"type": "string", "description": "Optional: turns a rule on."},
-            "extra": {"type": ["string", "null"], "description": "Optional, may be null."},
-            "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}], "items": False, "minItems": 2, "maxItems": 2,
-                     "description": "A pair."},
-            "maybe_pair": {"type": ["array", "null"], "prefixItems": [{"type": "string"}, {"type": "string"}], "items": False,
-                           "minItems": 2, "maxItems": 2, "description": "A pair or null."},
-            "tags": {"type": "array", "items": {"type": "string"}, "minItems": 2, "description": "At least two tags."},
-            "items": {"type": "array", "items": {"$ref": "#/$defs/Item"}, "description": "Items."},
-            "pairs": {"type": "array", "items": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}], "items": False,
-                                                 "minItems": 2, "maxItems": 2}, "description": "Optional pairs."},
-            "maybe": {"type": ["array", "null"], "items": {"$ref": "#/$defs/Item"}, "description": "Items or null."},
-            "loose": {"type": "array", "items": {"$ref": "#/$defs/Loose"}, "description": "Loose items."},
-            "nested": {"type": "array", "items": {"$ref": "#/$defs/Outer"}, "description": "Nested items."},
-            "picks": {"type": "array", "items": {"$ref": "#/$defs/Pick"}, "description": "Picks."}},
-            "required": ["kind", "pair", "maybe_pair", "tags", "items", "maybe", "loose", "nested"],
-            "x-rules": [
-                {"kind": "contains", "field": "items", "each": "/id", "equals": "x", "message": "an x item"},
-                {"kind": "allowed_when", "when": {"field": "kind", "equals": "a"}, "field": "items", "each": "/id", "allowed": ["x"],
-                 "message": "kind a: x items only"},
-                {"kind": "allowed_when", "when": {"field": "pair", "pointer": "/0", "equals": "p"}, "field": "pairs", "each": "/01",
-                 "allowed": ["x", "y"], "message": "pair p: pairs end in x or y"},
-                {"kind": "allowed_when", "when": {"field": "tags", "pointer": "/1", "equals": "t"}, "field": "items", "each": "/note",
-                 "allowed": ["n"], "message": "second tag t: notes n"},
-                {"kind": "allowed_when", "when": {"field": "mode", "equals": "m"}, "field": "nested", "each": "/inner/id",
-                 "allowed": ["x"], "message": "mode m: nested x only"},
-                {"kind": "contains", "field": "tags", "each": "", "equals": "t", "message": "a tag t"},
-                {"kind": "contains", "field": "maybe", "each": "/id", "equals": "x", "message": "maybe holds an x"},
-                {"kind": "contains", "field": "nested", "each": "/inner/id", "equals": "x", "message": "a nested x"},
-                {"kind": "required_when", "when": {"field": "kind", "equals": "c"}, "field": "mode", "message": "kind c needs a mode"},
-                {"kind": "required_when", "when": {"field": "kind", "equals": "b"}, "field": "extra", "message": "kind b needs an extra"},
-                {"kind": "required_when", "when": {"field": "pair", "pointer": "/1", "equals": "r"}, "field": "pairs",
-                 "message": "pair ending in r needs pairs"},
-                {"kind": "at_least_one_of", "fields": ["maybe", "pairs"], "message": "maybe or pairs"},
-                # These keep the runtime's walk: past minItems, an optional member, a member of null, a pointer into a string.
-                {"kind": "required_when", "when": {"field": "maybe_pair", "pointer": "/1", "equals": "r"}, "field": "mode",
-                 "message": "maybe_pair ending in r needs a mode"},
-                {"kind": "allowed_when", "when": {"field": "tags", "pointer": "/2", "equals": "t"}, "field": "items", "each": "/id",
-                 "allowed": ["x"], "message": "third tag t: x items only"},
-                {"kind": "contains", "field": "loose", "each": "/k", "equals": "x", "message": "a loose x"},
-                {"kind": "allowed_when", "when": {"field": "maybe_pair", "pointer": "/0", "equals": "p"}, "field": "items", "each": "/id",
-                 "allowed": ["x"], "message": "maybe_pair p: x items only"},
-                {"kind": "allowed_when", "when": {"field": "kind", "equals": "c"}, "field": "items", "each": "/id/0", "allowed": ["x"],
-                 "message": "kind c: nothing below an id"},
-            ]},
-    },
-}
-
-
 def rule_paths_module(tmp_path: Path) -> str:
     from generator.load import load_spec
     from generator.lower import lower
@@ -220,7 +154,7 @@ def rule_paths_module(tmp_path: Path) -> str:
 
     folder = tmp_path / "rule_paths"
     folder.mkdir()
-    (folder / "spec.json").write_text(json.dumps(RULE_PATHS_SPEC), encoding="utf-8")
+    (folder / "spec.json").write_text(json.dumps(rule_paths.SPEC), encoding="utf-8")
     return render_package([lower(load_spec(folder, tmp_path))])["typescript/src/rule_paths.ts"]
 
 
@@ -228,8 +162,8 @@ def test_rules_whose_pointers_surely_find_a_value_are_code_of_their_own_in_the_f
     module = rule_paths_module(tmp_path)
     fast = module[module.index("function f_Doc("):]
     fast = fast[:fast.index("\n}\n")]
-    # 12 rules are code of their own (8 of them loops); the 5 whose pointers may find nothing keep the runtime's walk.
-    assert fast.count("rt.fastContains(") == 1 and fast.count("rt.fastAllowedWhen(") == 3 and fast.count("rt.fastRequiredWhen(") == 1, fast
+    # 12 rules are code of their own (8 of them loops); the 9 whose pointers may find nothing keep the runtime's walk.
+    assert fast.count("rt.fastContains(") == 3 and fast.count("rt.fastAllowedWhen(") == 5 and fast.count("rt.fastRequiredWhen(") == 1, fast
     assert "rt.fastAtLeastOneOf(" not in fast and fast.count("for (let j = 0;") == 8, fast
     # member_of reads its pool with plain reads unless a token is an index.
     pick = module[module.index("function f_Pick("):]
@@ -238,25 +172,8 @@ def test_rules_whose_pointers_surely_find_a_value_are_code_of_their_own_in_the_f
     out = build(tmp_path / "package", [], {"src/rule_paths.ts": module})
     js = out / "rule_paths.js"
     with js.open("a", encoding="utf-8") as f:
-        f.write("\nexport const __fast = { f_Doc, f_Item, f_Loose, f_Outer, f_Pick };\n")
-    item = {"id": "x", "note": "n"}
-    valid = [
-        {"kind": "a", "pair": ["p", "q"], "maybe_pair": None, "tags": ["s", "t"], "items": [item, item], "pairs": [["a", "x"], ["b", "y"]],
-         "maybe": [item], "loose": [{"k": "x"}, {}], "nested": [{"inner": item}], "mode": "m", "picks": [{"name": "t"}, {"name": "s"}]},
-        {"kind": "b", "extra": "e", "pair": ["q", "q"], "maybe_pair": ["q", "r"], "mode": "o", "tags": ["t", "u", "v"],
-         "items": [{"id": "y", "note": None}, item], "maybe": None, "pairs": [["a", "b"]], "loose": [{}, {"k": "x"}],
-         "nested": [{"inner": {"id": "y", "note": None}}, {"inner": item}]},
-        {"kind": "c", "mode": "o", "pair": ["q", "r"], "pairs": [["a", "b"]], "maybe": [item], "maybe_pair": None, "tags": ["t", "u"],
-         "items": [{"id": "y", "note": "n"}, item], "loose": [{"k": "x"}], "nested": [{"inner": item}],
-         "picks": [{"name": "u", "alt": "q", "alt2": "b"}]},
-    ]
-    docs: list[Any] = [*valid]
-    for doc in valid:
-        docs += mutations.mutations(doc)
-        # Every string swapped for the values that turn the rules on and off.
-        for path in mutations.paths(doc):
-            if isinstance(mutations.get(doc, path), str):
-                docs += [mutations.replaced(doc, path, s) for s in ("a", "b", "c", "m", "n", "p", "r", "t", "x", "y", "z")]
+        f.write("\nexport const __fast = { f_Doc, f_Item, f_Loose, f_Outer, f_Pick, f_Holder };\n")
+    valid, docs = rule_paths.VALID, rule_paths.documents()
     verdicts = compare(out, [("rule_paths", "Doc", doc) for doc in docs])
     wrong = [v for v in verdicts if v.startswith("WRONG")]
     assert not wrong, "\n".join(wrong[:10])

@@ -280,6 +280,11 @@ def test_numbers_no_float_holds_are_refused_in_free_form_values() -> None:
             chat_modality.ChatInput.from_json(json.dumps(_chat_input({"n": 0})).replace('"n": 0', f'"n": [{number}]'))
         [error] = caught.value.errors
         assert (error.path, error.keyword) == ("/metadata/n", "type")
+    # Built in code (text holding one is refused first): an integer of more than 4300 digits is no JSON value either.
+    for huge in ([10**5000], {"k": -(10**5000)}):
+        with pytest.raises(chat_modality.ValidationError) as caught:
+            chat_modality.ChatInput.from_dict(_chat_input({"n": huge}))
+        assert [(e.path, e.keyword) for e in caught.value.errors] == [("/metadata/n", "type")]
     big = chat_modality.ChatInput.from_json(json.dumps(_chat_input({"n": 10**400})))
     assert big.metadata == {"n": 10**400} and "1" + "0" * 400 in big.to_json()
 

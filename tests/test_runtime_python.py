@@ -63,10 +63,14 @@ LONG = "7" * (rt.MAX_INT_DIGITS + 1)
         ('["\\udc00\\udc00"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
         ('["\\ud800\\ud800"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
         ('["\ud800"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
+        # A high surrogate, then the digits of a low one after another escape, or without the backslash.
+        ('["\\ud800\\\\DC00"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
+        ('["\\ud800xuDC00"]', "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"),
         (f"[{LONG}]", "invalid JSON: an integer literal has more than 4300 digits"),
         (f'{{"a": [-{LONG}, 1]}}', "invalid JSON: an integer literal has more than 4300 digits"),
     ],
-    ids=["not_utf8", "bom_bytes", "bom_text", "lone_high", "lone_low", "high_then_not_low", "low_then_low", "high_then_high", "raw_surrogate", "long_int", "long_negative_int_inside"],
+    ids=["not_utf8", "bom_bytes", "bom_text", "lone_high", "lone_low", "high_then_not_low", "low_then_low", "high_then_high", "raw_surrogate", "high_then_escaped_backslash",
+         "high_then_u_without_backslash", "long_int", "long_negative_int_inside"],
 )
 def test_text_outside_the_policy_is_refused_with_its_message(text: str | bytes, message: str) -> None:
     assert _problems(text) == [("", message, "json")]
@@ -330,6 +334,18 @@ def test_values_are_shown_as_the_go_runtime_shows_them(text: str, shown: str) ->
     assert rt._show(json.loads(text)) == shown
 
 
+def test_unique_items_keys_values_past_max_depth_each_on_its_own_without_recursing_into_them() -> None:
+    # Values that deep are refused anyway; their keys must not walk them (a recursion as deep as the value).
+    deep_object: Any = "x"
+    deep_list: Any = "x"
+    for _ in range(5000):
+        deep_object = {"a": deep_object}
+        deep_list = [deep_list]
+    for deep in (deep_object, deep_list):
+        assert not rt._has_duplicates([deep, deep], 0)
+    assert rt._has_duplicates([{"a": [1]}, {"a": [1.0]}], 0)
+
+
 def test_an_integer_too_long_for_str_is_shown_by_its_size_in_a_message() -> None:
     # Only from_dict can be handed one (JSON text with it is refused first); str() of it raises.
     ctx = rt.Context(None)
@@ -366,6 +382,16 @@ def test_the_error_message_is_the_first_problem_and_str_lists_every() -> None:
 
 def _reported(ctx: Any) -> list[str]:
     return [f"{e.path} {e.keyword}: {e.message}" for e in ctx.reported()]
+
+
+@pytest.mark.parametrize(("value", "pointer", "want"), [
+    (["a", "b"], ("1",), "b"), (["a", "b"], ("2",), None), ([], ("0",), None), ({"k": ["x"]}, ("k", "0"), "x"),
+    ({"k": ["x"]}, ("k", "1"), None), ("text", ("0",), None), (["a"], ("-1",), None), (["a"], ("+0",), None), ({"0": "o"}, ("0",), "o"),
+])
+def test_a_rule_pointer_finds_nothing_past_the_end_of_an_array_in_a_scalar_or_at_a_signed_index(value: object, pointer: tuple[str, ...],
+                                                                                               want: object) -> None:
+    found = rt.resolve(value, pointer)
+    assert (None if found is rt._MISSING else found) == want
 
 
 @pytest.mark.parametrize(

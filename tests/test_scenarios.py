@@ -7,6 +7,7 @@ original system from coming back; it fails if the bug does.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
 import os
@@ -121,6 +122,87 @@ def test_typescript_behaviour_covers_the_event_stream_build_chat_and_the_text_do
 @pytest.mark.parametrize("path", TYPESCRIPT_FILES, ids=[f"{p.parent.name}/{p.stem}" for p in TYPESCRIPT_FILES])
 def test_typescript(path: Path, typescript_outcomes: dict[str, list[dict[str, Any]]]) -> None:
     compare(path, "TypeScript", typescript_outcomes[str(path)])
+
+
+# Each scenario operation and the behaviour it runs (directly or through what it calls), in Python, Go
+# and TypeScript, as named in specs/<format>/behaviour/ (a function, a class, or Class.method). Operations
+# that only read or edit data run none.
+OPERATIONS: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]]] = {
+    "chat_modality": {
+        "new_state": ((), ("NewChatState",), ("ChatStore",)),
+        "load_state": ((), ("ParseChatStateFromJSON",), ("ChatStore.fromSnapshot",)),
+        "round_trip": (("ChatState.get_snapshot",), ("ChatState.GetSnapshot", "ParseChatStateFromJSON"),
+                       ("ChatStore.getSnapshot", "ChatStore.fromSnapshot")),
+        "apply_input": (("ChatState.apply_input",), ("ChatState.ApplyInput",), ("ChatStore.applyInput",)),
+        "snapshot": (("ChatState.get_snapshot",), ("ChatState.GetSnapshot",), ("ChatStore.getSnapshot",)),
+        "message_ids": ((), (), ()),
+        "id_shapes": ((), (), ()),
+        "validate_state": (("ChatState.validate_state",), ("ChatState.ValidateState",), ("ChatStore.validateState",)),
+        "query": (("ChatState.query", "parse_chat_query", "ChatQuery"), ("ParseChatQuery", "ChatState.Query"), ("ChatStore.query",)),
+        "get_conversation": (("ChatState.get_conversation",), ("ChatState.GetConversation",), ("ChatStore.getConversation",)),
+        "get_recent_messages": (("ChatState.get_recent_messages",), ("ChatState.GetRecentMessages",), ("ChatStore.getRecentMessages",)),
+        "get_message_by_id": (("ChatState.get_message_by_id",), ("ChatState.GetMessageByID",), ("ChatStore.getMessageById",)),
+        "append_message": ((), (), ()),
+        "reindex": (("ChatState.reindex",), ("ChatState.Reindex",), ("ChatStore.reindex",)),
+        "summary": (("ChatInput.get_summary", "summarize"), ("ChatInput.GetSummary", "Summarize"), ("getSummary", "summarize")),
+        "affected_entities": (("ChatInput.get_affected_entities",), ("ChatInput.GetAffectedEntities",), ("getAffectedEntities",)),
+        "should_merge_with": (("ChatInput.should_merge_with",), ("ChatInput.ShouldMergeWith",), ("shouldMergeWith",)),
+    },
+    "chat_event": {
+        "feed": (("InteractionAccumulator.feed",), ("InteractionAccumulator.Feed",), ("InteractionAccumulator.feed",)),
+        "status": (("InteractionAccumulator.status", "InteractionAccumulator.pending"),
+                   ("InteractionAccumulator.Status", "InteractionAccumulator.Pending"),
+                   ("InteractionAccumulator.status", "InteractionAccumulator.pending")),
+        "messages": ((), (), ()),
+        "final_messages": ((), (), ()),
+    },
+    "droidlet_chat": {
+        "build_chat": (("build_chat",), ("BuildChat",), ("buildChat",)),
+        "upgrade_from_v1": (("upgrade_from_v1",), ("UpgradeFromV1",), ("upgradeFromV1",)),
+    },
+    "structured_conversation": {
+        "to_text_document": (("ConversationDocument.to_text_document",), ("ConversationDocument.ToTextDocument",), ("toTextDocument",)),
+    },
+}
+
+
+def behaviour_names(format_id: str) -> tuple[set[str], set[str], set[str]]:
+    """The public functions, classes and methods of a format's behaviour in Python, Go and TypeScript."""
+    folder = ROOT / "specs" / format_id / "behaviour"
+    python: set[str] = set()
+    for node in ast.parse((folder / "python.py").read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+            python.add(node.name)
+        elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+            methods = [n.name for n in node.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")]
+            python |= {f"{node.name}.{m}" for m in methods} or {node.name}
+    go_text = (folder / "go.go").read_text(encoding="utf-8")
+    go = {m.group(1) for m in re.finditer(r"^func ([A-Z]\w*)", go_text, re.M)}
+    go |= {f"{m.group(1)}.{m.group(2)}" for m in re.finditer(r"^func \(\w+ \*?(\w+)\) ([A-Z]\w*)", go_text, re.M)}
+    ts_text = (folder / "typescript.ts").read_text(encoding="utf-8")
+    typescript = {m.group(1) for m in re.finditer(r"^export function (\w+)", ts_text, re.M)}
+    for cls in re.finditer(r"^export class (\w+)[^\n]*\{\n(.*?)^\}", ts_text, re.M | re.S):
+        for method in re.finditer(r"^  (?:static )?(\w+)\(", cls.group(2), re.M):
+            typescript.add(cls.group(1) if method.group(1) == "constructor" else f"{cls.group(1)}.{method.group(1)}")
+    return python, go, typescript
+
+
+@pytest.mark.parametrize("format_id", sorted(OPERATIONS))
+def test_every_behaviour_runs_in_every_language_from_the_scenarios(format_id: str) -> None:
+    # Every public function and method of the behaviour, in each language, is run by an operation...
+    for language, names, ran in zip(("Python", "Go", "TypeScript"), behaviour_names(format_id),
+                                    zip(*OPERATIONS[format_id].values(), strict=True)):
+        run = {name for names_of_op in ran for name in names_of_op}
+        assert names <= run, f"{format_id}: no scenario operation runs the {language} behaviour {sorted(names - run)}"
+        assert run <= names, f"{format_id}: OPERATIONS names {language} behaviour that is gone: {sorted(run - names)}"
+    # ... every operation by some scenario of the format, and each language's runner has it.
+    used = {step["do"] for p in FILES if p.parent.name == format_id for step in load(p)["steps"]}
+    assert used == set(OPERATIONS[format_id]), f"{format_id}: operations without a scenario {set(OPERATIONS[format_id]) - used}, unlisted {used - set(OPERATIONS[format_id])}"
+    runners = {"Python": (ROOT / "tests" / "scenario_runner.py", "    def {}("),
+               "Go": (SCENARIOS / "runner" / "main.go", '"{}"'), "TypeScript": (ROOT / "tests" / "typescript" / "scenarios.mjs", "    {}: ")}
+    for language, (path, spelling) in runners.items():
+        text = path.read_text(encoding="utf-8")
+        assert all(spelling.format(op) in text for op in used), f"{language} runner lacks an operation of {format_id}"
 
 
 def test_every_format_has_scenarios() -> None:

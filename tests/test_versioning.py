@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, read_tree, run_chatspec
-from generator.classify import LEVELS, allowed_level, bump, classify, level_between, needed_version, required_level
+from generator.classify import LEVELS, allowed_level, bump, classify, ir_differences, level_between, needed_version, required_level
 from generator.history import check_locked
 from generator.load import LoadedSpec, check_document, load_spec
 from generator.lower import lower
@@ -50,6 +50,26 @@ def test_some_matrix_cases_name_the_version_their_changes_need_at_1_x_and_at_0_x
     needs = [json.loads((MATRIX / c / "expected.json").read_text()).get("needs", {}) for c in CASES]
     assert {"major", "minor", "patch"} <= {json.loads((MATRIX / c / "expected.json").read_text())["level"] for c, n in zip(CASES, needs) if n}
     assert any(v.startswith("0.") for n in needs for v in n) and any(not v.startswith("0.") for n in needs for v in n)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_ir_comparison_under_classify_finds_a_difference_in_each_matrix_case_that_changes_something(case: str) -> None:
+    # ir_differences is the safety net under classify() (a difference classify does not name is refused as
+    # unclassified): it must see every change the matrix makes, and nothing where the layout alone changed.
+    expected = json.loads((MATRIX / case / "expected.json").read_text(encoding="utf-8"))
+    found = ir_differences(_format(MATRIX / case / "previous.json"), _format(MATRIX / case / "current.json"))  # type: ignore[arg-type]
+    assert bool(found) == bool(expected["changes"]), found
+    places = {
+        "min_length_tightened": ['/definitions/Item/fields/id/type/messages/minLength: "must be at least 1 character(s) long" -> '
+                                 '"must be at least 3 character(s) long"', "/definitions/Item/fields/id/type/min_length: 1 -> 3"],
+        "field_removed": ["/definitions/Item/fields/note: removed"],
+        "optional_field_added": ["/definitions/Item/fields/owner: added"],
+        "tuple_length_changed": ["/definitions/Item/fields/pair/type/items: 2 -> 3 items",
+                                 '/definitions/Item/fields/pair/type/messages/prefixItems: "must be an array of exactly 2 items" -> '
+                                 '"must be an array of exactly 3 items"'],
+    }
+    if case in places:
+        assert found == places[case]
 
 
 def test_version_arithmetic() -> None:

@@ -44,6 +44,9 @@ const RUNNERS = {
         const found = store.getMessageById(args.message_id);
         return found === undefined ? null : json(m.encodeChatMessage(found));
       },
+      // Edits the state's messages by hand (what reindex() is for).
+      append_message: (message) => { store.state.messages.push(m.parseChatMessage(wire(message))); return null; },
+      reindex: () => { store.reindex(); return null; },
       summary: (data) => m.getSummary(input(data)),
       affected_entities: (data) => m.getAffectedEntities(input(data)),
       should_merge_with: (args) => m.shouldMergeWith(input(args.input), input(args.other)),
@@ -58,10 +61,11 @@ const RUNNERS = {
       final_messages: () => (acc.finalMessages === null ? null : acc.finalMessages.map((x) => json(m.encodeMessage(x)))),
     };
   },
-  droidlet_chat: (m) => ({
+  droidlet_chat: (m, v1) => ({
     build_chat: (args) =>
       json(m.encodeDroidletChat(m.buildChat(args.speaker_id, args.timestamp, args.text,
         { media: args.media, textOptions: args.text_options, mediaOptions: args.media_options }))),
+    upgrade_from_v1: (chat) => json(m.encodeDroidletChat(m.upgradeFromV1(v1.parseDroidletChat(wire(chat))))),
   }),
   structured_conversation: (m) => ({
     to_text_document: (doc) => json(m.encodeTextDocument(m.toTextDocument(m.parseConversationDocument(wire(doc))))),
@@ -73,7 +77,8 @@ const out = [];
 for (const scenario of scenarios) {
   const make = RUNNERS[scenario.format];
   if (make === undefined) throw new Error(`no TypeScript runner for ${scenario.format}`);
-  const runner = make(await load(scenario.format));
+  // A format's earlier major (droidlet_chat_v1), where the package keeps one, for its upgrade.
+  const runner = make(await load(scenario.format), await load(`${scenario.format}_v1`).catch(() => undefined));
   const outcomes = [];
   for (const step of scenario.steps) {
     const operation = runner[step.do];

@@ -3,7 +3,12 @@
 package droidletchat
 
 import (
+	"encoding/json"
+	"math"
+	"strconv"
+
 	"github.com/chatspec/chatformats/droidletchatv1"
+	"github.com/chatspec/chatformats/internal/rt"
 )
 
 // V1SecondsBelow is the bound under which a version 1 timestamp is read as
@@ -19,14 +24,21 @@ func UpgradeFromV1(chat *droidletchatv1.DroidletChat) (*DroidletChat, error) {
 		return nil, ValidateDroidletChat(nil)
 	}
 	out := DroidletChat{ChatMemid: chat.SpeakerID, Timestamp: chat.Timestamp, Content: make([]ContentItem, 0, len(chat.Content))}
-	if out.Timestamp < V1SecondsBelow {
-		out.Timestamp *= 1000
-	}
 	if len(chat.ContentType) > 0 {
 		out.ContentType = ContentType(chat.ContentType[0])
 	}
 	for _, item := range chat.Content {
 		out.Content = append(out.Content, ContentItem{ID: ContentKind(item.Kind), Content: item.Text})
+	}
+	if out.Timestamp < V1SecondsBelow {
+		if out.Timestamp < math.MinInt64/1000 {
+			// Its milliseconds are below int64: checked as that number (an int64 error, as in Python
+			// and TypeScript), never wrapped around into some other time.
+			tree := out.toTree().(*rt.Object)
+			tree.Set("timestamp", json.Number(strconv.FormatInt(out.Timestamp, 10)+"000"))
+			return nil, rt.Check[DroidletChat](tree, parseDroidletChat)
+		}
+		out.Timestamp *= 1000
 	}
 	if err := out.Validate(); err != nil {
 		return nil, err

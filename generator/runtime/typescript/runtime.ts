@@ -796,6 +796,9 @@ function encodeScalar(value: unknown): string {
   if (value instanceof Uint8Array) return JSON.stringify(encodeBase64(value));
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new TypeError(`${value} is not valid JSON`);
+    // An integer past 2^53 is written as the integer it holds: JSON.stringify writes its shortest
+    // digits, padded with zeros, which may be another integer (-2^63 as -9223372036854776000, past int64).
+    if (Number.isInteger(value) && !Number.isSafeInteger(value) && Math.abs(value) < 1e21) return BigInt(value).toString();
     return JSON.stringify(value);
   }
   if (typeof value === "bigint") return value.toString();

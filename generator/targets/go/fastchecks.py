@@ -140,8 +140,8 @@ class FastChecks:
                     pool = next((p for p in model.fields if p.wire_name == r.pointer[0]), None)
                     if (
                         found is None
-                        or not isinstance(found[2], ir.Model)
-                        or found[2].name != child_name
+                        or not isinstance(found[1], ir.Model)
+                        or found[1].name != child_name
                         or value is None
                         or pool is None
                         or not (isinstance(pool.type, ir.ListType) and isinstance(pool.type.item, ir.StringType))
@@ -213,8 +213,8 @@ class FastChecks:
                     return FastText(name, pointer=False, index=int(pointer[0]))
         return None
 
-    def model_list(self, model: ir.Model, wire: str) -> tuple[str, bool, ir.Model | ir.Alias] | None:
-        """A list-of-models field: its Go name, whether it may be nil, and the item model."""
+    def model_list(self, model: ir.Model, wire: str) -> tuple[str, ir.Model | ir.Alias] | None:
+        """A list-of-models field: its Go name and the item model (a nil list ranges over nothing)."""
         for f, name in zip(model.fields, self.go_fields(model)):
             if f.wire_name != wire:
                 continue
@@ -224,7 +224,7 @@ class FastChecks:
             if isinstance(t, ir.ListType) and isinstance(t.item, ir.Ref):
                 item = self.fmt.definition(t.item.name)
                 if isinstance(item, ir.Model) or (isinstance(item, ir.Alias) and isinstance(item.type, ir.TupleType)):
-                    return name, self.types.nilable(f.type) or not f.required, item
+                    return name, item
         return None
 
     def rule(self, model: ir.Model, rule: ir.Rule, fields: dict[str, FastField]) -> FastRule | None:
@@ -239,7 +239,7 @@ class FastChecks:
                 found = self.model_list(model, rule.fields[0])
                 if found is None or len(rule.pointer) != 1:
                     return None
-                name, nil, item_model = found
+                name, item_model = found
                 if isinstance(item_model, ir.Alias):
                     item = self.tuple_text(item_model, rule.pointer[0], self.tuple_fields(item_model.name))
                 else:
@@ -247,7 +247,7 @@ class FastChecks:
                 if item is None or item.pointer:
                     return None
                 equals = rule.when.equals if rule.kind == "allowed_when" and rule.when is not None else rule.equals or ""
-                return FastRule(rule.kind, list=name, list_nil=nil, item=item, equals=equals, allowed=rule.allowed, when=when)
+                return FastRule(rule.kind, list=name, item=item, equals=equals, allowed=rule.allowed, when=when)
             case "required_when":
                 return FastRule(rule.kind, target=fields[rule.fields[0]], equals=rule.when.equals if rule.when else "", when=when)
             case "member_of":

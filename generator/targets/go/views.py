@@ -420,7 +420,6 @@ class FastRule(Kinded):
     kind: str  # "contains" | "allowed_when" | "required_when" | "member_of" | "items_member_of"
     list: str = ""  # member_of: the pool; items_member_of: the list of items whose value must be in pool
     pool: str = ""  # items_member_of: the list field the items' values must be in
-    list_nil: bool = False  # the list field may be nil (absent: contains and allowed_when pass)
     item: FastText | None = None
     equals: str = ""
     allowed: tuple[str, ...] = ()

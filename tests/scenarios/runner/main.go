@@ -15,6 +15,7 @@ import (
 	"github.com/chatspec/chatformats/chatevent"
 	"github.com/chatspec/chatformats/chatmodality"
 	"github.com/chatspec/chatformats/droidletchat"
+	"github.com/chatspec/chatformats/droidletchatv1"
 	"github.com/chatspec/chatformats/structuredconversation"
 )
 
@@ -206,6 +207,17 @@ func (r *chatModality) run(op string, with json.RawMessage) (any, error) {
 			return m, nil
 		}
 		return nil, nil
+	case "append_message":
+		// Edits the state's messages by hand (what Reindex is for).
+		var m chatmodality.ChatMessage
+		if err := json.Unmarshal(with, &m); err != nil {
+			return nil, err
+		}
+		r.state.Messages = append(r.state.Messages, m)
+		return nil, nil
+	case "reindex":
+		r.state.Reindex()
+		return nil, nil
 	case "summary":
 		in, err := r.input(with)
 		if err != nil {
@@ -262,6 +274,13 @@ func (r *chatEvent) run(op string, with json.RawMessage) (any, error) {
 type droidlet struct{}
 
 func (droidlet) run(op string, with json.RawMessage) (any, error) {
+	if op == "upgrade_from_v1" {
+		chat, err := droidletchatv1.ParseDroidletChatV1FromJSON(with)
+		if err != nil {
+			return nil, err
+		}
+		return droidletchat.UpgradeFromV1(chat)
+	}
 	if op != "build_chat" {
 		panic("droidlet_chat: no operation " + op)
 	}

@@ -43,6 +43,8 @@ func TestTextOutsideThePolicyIsRefusedWithItsMessage(t *testing.T) {
 		`["\udc00\udc00"]`:          `invalid JSON: a lone UTF-16 surrogate (such as \ud800) is not Unicode text`,
 		`["\ud800\ud800"]`:          `invalid JSON: a lone UTF-16 surrogate (such as \ud800) is not Unicode text`,
 		`["\ud800\u0041"]`:          `invalid JSON: a lone UTF-16 surrogate (such as \ud800) is not Unicode text`,
+		`["\ud800\\DC00"]`:          `invalid JSON: a lone UTF-16 surrogate (such as \ud800) is not Unicode text`,
+		`["\ud800xuDC00"]`:          `invalid JSON: a lone UTF-16 surrogate (such as \ud800) is not Unicode text`,
 		"[" + long + "]":            "invalid JSON: an integer literal has more than 4300 digits",
 		`{"a": [-` + long + `, 1]}`: "invalid JSON: an integer literal has more than 4300 digits",
 	}

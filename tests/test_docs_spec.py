@@ -1,0 +1,293 @@
+"""The docs say what the spec says: each page, as this checkout's generator writes it, read back as a
+reader's Markdown renderer reads it (markdown-it, HTML on) and held to the spec it documents.
+
+For every format and every golden case: each model's field table lists its fields in order with their
+JSON name, whether the spec requires them (the `required` list of the spec as written, for the models
+it defines under $defs), their default and their description, and the type of each field the spec
+writes as one plain JSON type (the checks tables: tests/test_docs_checks.py); each enumeration lists its values and their
+descriptions; each invalid example shows the errors it lists. Text is compared as a reader sees it
+(a cell's text, entities and escapes resolved, any HTML the text opened dropped), so a cell that drops
+an escape (`<` read as a tag, `|` splitting a row) or an inverted Required column fails here, not only
+in the golden bytes.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from conftest import GOLDEN, ROOT
+from generator import invisible, ir
+from generator.core import discover, generate, histories
+from generator.load import LoadedSpec, load_spec
+from generator.lower import lower
+
+GOLDEN_CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file())
+NO_DEFAULT = "\u2014"  # an em dash: the cell of a field without a default
+PLAIN_TYPES = ("integer", "number", "string", "boolean")
+PLAIN_SPELT_OUT = {"enum", "const", "format", "contentEncoding"}  # keywords the Type cell spells out beside the type
+
+
+@dataclass
+class Section:
+    """An h3 section of a page: its paragraphs' text and its tables (rows of cell text, header first)."""
+
+    title: str
+    paragraphs: list[str] = field(default_factory=list)
+    tables: list[list[list[str]]] = field(default_factory=list)
+
+
+def _text(inline: Token) -> str:
+    """The text a reader sees of an inline token: text and code, entities and backslash escapes resolved;
+    HTML (the <code> and <wbr> the docs write, or a tag spec text opened) is no text."""
+    parts = []
+    for child in inline.children or []:
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append("\n")
+    return "".join(parts)
+
+
+def read_page(text: str) -> dict[str, list[Section]]:
+    """h2 title ("" before the first: the page's h1 and what follows it) -> its sections: an untitled one
+    holding what comes before the first h3, then each h3's, in order."""
+    tokens = MarkdownIt("commonmark", {"html": True}).enable("table").parse(text)
+    page: dict[str, list[Section]] = {"": [Section("")]}
+    here = page[""][0]
+    row: list[str] | None = None
+    table: list[list[str]] | None = None
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open" and token.tag == "h1":
+            here.title = _text(tokens[i + 1])
+        elif token.type == "heading_open" and token.tag == "h2":
+            here = Section("")
+            page[tokens[i + 1].content] = [here]
+        elif token.type == "heading_open" and token.tag == "h3":
+            here = Section(_text(tokens[i + 1]))
+            list(page.values())[-1].append(here)
+        elif token.type == "table_open":
+            table = []
+        elif token.type == "tr_open":
+            row = []
+        elif token.type == "inline" and row is not None:
+            row.append(_text(token))
+        elif token.type == "tr_close" and table is not None and row is not None:
+            table.append(row)
+            row = None
+        elif token.type == "table_close" and table is not None:
+            here.tables.append(table)
+            table = None
+        elif token.type == "inline" and tokens[i - 1].type == "paragraph_open":
+            here.paragraphs.append(_text(token))
+    return page
+
+
+def shown(text: str) -> str:
+    """Spec text as the README says the docs show it: a character that hides or reorders text as its escape."""
+    return invisible.shown(text)
+
+
+def cell(text: str) -> str:
+    """A one-line cell: whitespace runs read as one space."""
+    return " ".join(shown(text).split())
+
+
+def code(text: str) -> str:
+    """A code span's text: line breaks shown as \\n and \\r."""
+    return shown(text.replace("\n", "\\n").replace("\r", "\\r"))
+
+
+def paragraphs(text: str) -> list[str]:
+    """Free text as the docs show it: its paragraphs, each line of one on a line of its own (a hard
+    break), whitespace runs read as one space."""
+    blocks = re.split(r"\n\s*\n", text.replace("\r\n", "\n").replace("\r", "\n").strip())
+    out = ["\n".join(cell(line) for line in block.split("\n") if line.strip()) for block in blocks]
+    return [p for p in out if p]
+
+
+def json_shown(value: Any) -> str:
+    return invisible.shown(json.dumps(value, ensure_ascii=False), invisible.json_escape)
+
+
+def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Section]]) -> list[str]:
+    """Where the page does not say what the spec says."""
+    wrong: list[str] = []
+    top = page[""][0]
+    # The title, or where formats share it (a format and its earlier major), with the major or the id (README).
+    title = cell(fmt.title or fmt.id)
+    if top.title not in (title, f"{title} {fmt.version.split('.')[0]}.x", f"{title} ({fmt.id})"):
+        wrong.append(f"{fmt.id}: the page's title is {top.title!r}, the spec's {title!r}")
+    if top.paragraphs[1:] != paragraphs(fmt.description):
+        wrong.append(f"{fmt.id}: the page describes the format as {top.paragraphs[1:]}, the spec as {paragraphs(fmt.description)}")
+    decided = page.get("Decisions", [Section("")])[0].paragraphs
+    if fmt.decisions and decided[1:] != [p for d in fmt.decisions for p in paragraphs(d)]:
+        wrong.append(f"{fmt.id}: the decisions read {decided[1:]}, the spec's are {fmt.decisions}")
+    sections = {s.title: s for s in page.get("Models", [])}
+    defs = document.get("$defs", {})
+    for model in fmt.models:
+        section = sections.get(model.name)
+        if section is None or not section.tables:
+            wrong.append(f"{fmt.id}: model {model.name} has no section with a field table")
+            continue
+        described = paragraphs(model.description)
+        if section.paragraphs[: len(described)] != described:
+            wrong.append(f"{fmt.id}: {model.name} is described as {section.paragraphs}, the spec says {described}")
+        header, *rows = section.tables[0]
+        assert header == ["Field", "Type", "Required", "Default", "Description"], header
+        written = defs.get(model.name, {})
+        required = set(written.get("required", [])) if isinstance(written, dict) and "properties" in written else None
+        want = []
+        for f in model.fields:
+            if f.default_factory:
+                default = f"fresh {f.default_factory}"
+            else:
+                default = json_shown(f.default) if f.has_default else NO_DEFAULT
+            # The spec as written decides Required for the models it spells out; inline ones only the IR has.
+            is_required = f.wire_name in required if required is not None else f.required
+            want.append([shown(f.wire_name), "yes" if is_required else "no", default, cell(f.description)])
+        got = [[r[0], r[2], r[3], r[4]] for r in rows]
+        # The Type cell of a field the spec writes as one plain JSON type (no enum, const, format or
+        # encoding, which the cell spells out): that type's name.
+        properties = written.get("properties", {}) if isinstance(written, dict) else {}
+        for f, r in zip(model.fields, rows):
+            prop = properties.get(f.wire_name) if isinstance(properties, dict) else None
+            if isinstance(prop, dict) and prop.get("type") in PLAIN_TYPES and not PLAIN_SPELT_OUT & prop.keys() and r[1] != prop["type"]:
+                wrong.append(f"{fmt.id}: {model.name} field {f.wire_name!r}: the page says its type is {r[1]!r}, the spec {prop['type']!r}")
+        if got != want:
+            wrong += [f"{fmt.id}: {model.name} field row {w[0]!r}: the page says {g}, the spec {w}" for g, w in zip(got, want) if g != w]
+            if len(got) != len(want):
+                wrong.append(f"{fmt.id}: {model.name}: the page lists {len(got)} fields, the spec {len(want)}")
+        # The checks table: tests/test_docs_checks.py breaks each check and holds the page to the messages
+        # the generated code reports, names and limits filled in.
+    enums = {s.title: s for s in page.get("Enumerations", [])}
+    for enum in (d for d in fmt.definitions if isinstance(d, ir.Enum)):
+        section = enums.get(enum.name)
+        if section is None or not section.tables:
+            wrong.append(f"{fmt.id}: enumeration {enum.name} has no section with a table")
+            continue
+        if section.paragraphs[: len(paragraphs(enum.description))] != paragraphs(enum.description):
+            wrong.append(f"{fmt.id}: enumeration {enum.name} is described as {section.paragraphs}, the spec says {enum.description!r}")
+        values = [[json_shown(v), cell(enum.value_descriptions.get(v, ""))] for v in enum.values]
+        if section.tables[0][1:] != values:
+            wrong.append(f"{fmt.id}: enumeration {enum.name}: the page lists {section.tables[0][1:]}, the spec {values}")
+        said = [p for p in section.paragraphs if p.startswith("A value outside the list is reported as ")]
+        if said != [f"A value outside the list is reported as {code(m)}." for k, m in enum.messages.items() if k != "type"]:
+            wrong.append(f"{fmt.id}: enumeration {enum.name}: {said} for the messages {enum.messages}")
+    aliases = {s.title: s for s in page.get("Named types", [])}
+    for alias in (d for d in fmt.definitions if isinstance(d, ir.Alias)):
+        section = aliases.get(alias.name)
+        if section is None:
+            wrong.append(f"{fmt.id}: named type {alias.name} has no section")
+            continue
+        if section.paragraphs[: len(paragraphs(alias.description))] != paragraphs(alias.description):
+            wrong.append(f"{fmt.id}: named type {alias.name} is described as {section.paragraphs}, the spec says {alias.description!r}")
+    invalid = [t for s in page.get("Examples", []) if s.title == "Invalid" for t in s.tables]
+    shown_errors = [[(p, m) for p, m in t[1:]] for t in invalid]
+    listed = [[(code(e["path"] or "/"), code(e["message"])) for e in case.errors] for case in fmt.invalid_examples]
+    if shown_errors != listed:
+        wrong.append(f"{fmt.id}: the invalid examples' errors: the page shows {shown_errors}, the spec lists {listed}")
+    return wrong
+
+
+def _pages(specs: list[LoadedSpec], history: dict[str, list[dict[str, object]]] | None = None) -> dict[str, str]:
+    files = generate(specs, targets=["docs"], history=history)
+    labels = {entry["file"]: entry["label"] for entry in nav(files["mkdocs.yml"])}
+    for spec in specs:
+        # The navigation label, which the theme writes into every page as HTML as it is: the page's title, escaped.
+        label = labels[f"{spec.format_id}.md"]
+        title = read_page(files[f"docs/{spec.format_id}.md"])[""][0].title
+        assert html.unescape(label) == title and not re.search(r"[<>\"']|&(?!(?:amp|lt|gt|quot|#39);)", label), (label, title)
+    return {s.format_id: files[f"docs/{s.format_id}.md"] for s in specs}
+
+
+def nav(config: str) -> list[dict[str, str]]:
+    """mkdocs.yml's navigation: [{"label", "file"}] (its !!python tags are the theme's, skipped)."""
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+    entries = yaml.load(config, Loader=Loader)["nav"]
+    return [{"label": label, "file": file} for entry in entries for label, file in entry.items() if isinstance(file, str)]
+
+
+@pytest.mark.parametrize("case", GOLDEN_CASES)
+def test_each_golden_case_page_says_what_its_spec_says(case: str) -> None:
+    spec = load_spec(GOLDEN / case, ROOT)
+    page = read_page(_pages([spec])[case])
+    assert not (wrong := problems(lower(spec), spec.document, page)), "\n".join(wrong[:12])
+
+
+def test_each_format_page_says_what_its_spec_says() -> None:
+    specs = discover(ROOT / "specs", ROOT)
+    pages = _pages(specs, histories(ROOT / "specs"))
+    wrong = [w for spec in specs for w in problems(lower(spec), spec.document, read_page(pages[spec.format_id]))]
+    assert not wrong, "\n".join(wrong[:12])
+
+
+# Markdown and HTML syntax a cell or a paragraph must show as text (no braces: messages read {...} as placeholders).
+MARKUP = ("Mark <b>bold</b> </td></tr><tr><td> a | pipe \\| *star* _under_ `tick` [link](javascript:x) ![i](x) "
+          "&lt;lt&gt; &amp; &#124; <!-- c --> ~~strike~~ \\ back <em>em a <= b >= c")
+# Free text also gets what opens a block at the start of a line.
+BLOCKS = MARKUP + " {#id}\n1. item\n- dash\n> quote\n# head\n---\n+ plus\n=== under\n\n2) second paragraph <script>x</script>"
+
+
+def markup_spec(project: Path) -> LoadedSpec:
+    """The hostile_descriptions golden case with MARKUP in every text the docs show: titles, descriptions,
+    decisions, messages, defaults, enum values and their descriptions, an invalid example's errors."""
+    folder = project / "specs" / "markup"
+    shutil.copytree(GOLDEN / "hostile_descriptions", folder, ignore=shutil.ignore_patterns("expected", "ir.json"))
+    doc = json.loads((folder / "spec.json").read_text(encoding="utf-8"))
+    doc["title"] = "Title \"quoted\" 'single' " + MARKUP
+    doc["description"] = BLOCKS
+    doc["x-decisions"] = [BLOCKS, "Plain."]
+    hostile = doc["$defs"]["Hostile"]
+    hostile["description"] = BLOCKS
+    hostile["properties"]["note"]["description"] = BLOCKS
+    hostile["properties"]["note"]["x-messages"] = {"type": "note " + MARKUP}
+    hostile["properties"]["note"]["maxLength"] = 100
+    hostile["properties"]["raw"]["default"] = MARKUP
+    hostile["properties"]["kind"] = {"$ref": "#/$defs/Kind"}
+    hostile["properties"]["fixed"] = {"type": "string", "const": MARKUP, "description": MARKUP}
+    hostile["properties"]["tags"] = {"type": "array", "items": {"type": "string", "minLength": 1, "x-messages": {"minLength": "tag " + MARKUP}},
+                                     "description": "Tags.", "x-messages": {"type": "tags " + MARKUP}}
+    hostile["x-messages"]["additionalProperties"] = "unknown " + MARKUP
+    hostile["additionalProperties"] = False
+    doc["$defs"]["Kind"] = {"type": "string", "description": BLOCKS, "enum": [MARKUP, "plain"],
+                            "x-enum-descriptions": {MARKUP: MARKUP, "plain": "plain"}, "x-messages": {"enum": "kind " + MARKUP}}
+    doc["$defs"]["Label"] = {"type": "string", "maxLength": 5, "description": BLOCKS, "x-messages": {"maxLength": "label " + MARKUP}}
+    hostile["properties"]["label"] = {"$ref": "#/$defs/Label"}
+    (folder / "spec.json").write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    (folder / "examples" / "invalid" / "markup.json").write_text(json.dumps({
+        "description": BLOCKS, "data": {"text": "ok", "note": 1, "kind": "x", "tags": [""]},
+        "errors": [{"path": "/note", "message": "note " + MARKUP}, {"path": "/kind", "message": "kind " + MARKUP},
+                   {"path": "/tags/0", "message": "tag " + MARKUP}]}), encoding="utf-8")
+    (folder / "examples" / "valid" / "markup.json").write_text(json.dumps({"text": "ok", "kind": MARKUP, "fixed": MARKUP}), encoding="utf-8")
+    return load_spec(folder, project)
+
+
+def test_a_page_whose_every_text_is_markdown_and_html_syntax_says_what_its_spec_says(tmp_path: Path) -> None:
+    spec = markup_spec(tmp_path)
+    page = read_page(_pages([spec])["markup"])
+    assert not (wrong := problems(lower(spec), spec.document, page)), "\n".join(wrong[:12])
+    # The page holds what was compared: every kind of text.
+    assert MARKUP in page[""][0].paragraphs[1] and any(s.title == "Kind" for s in page["Enumerations"])
+    assert any(s.title == "Label" and s.tables for s in page["Named types"])
+
+
+def test_the_reader_sees_what_a_cell_that_loses_its_escapes_would_hide() -> None:
+    # The test's own reading: text that opens a tag or splits a row no longer reads as the spec's text.
+    page = read_page("## Models\n\n### M\n\n| Field | Type | Required | Default | Description |\n|---|---|---|---|---|\n"
+                     "| `a` | string | yes | \u2014 | x <b>y</b> \\| &lt;z&gt; |\n| `b` | string | no | \u2014 | p | q |\n")
+    rows = page["Models"][1].tables[0][1:]
+    assert rows[0][4] == "x y | <z>" and rows[1][4] == "p"

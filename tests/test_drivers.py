@@ -1,0 +1,76 @@
+"""The Go and TypeScript test drivers tell a parse that wrongly accepts from a correct rejection (issue 33).
+
+The conformance tests compare each driver's verdicts with the spec's: an invalid document must be refused
+with the spec's errors. A driver that validates what a parse accepted, and reports the validator's errors
+as the verdict, turns a parse that wrongly accepts into a correct rejection: the errors are the right
+ones, only found by the wrong function. So a copy of the generated package gets a parse that accepts what
+it must refuse, and the driver must call that a crash ("parse accepted, ..."), never a rejection, while
+the same invalid example through the unplanted package is the spec's rejection."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import GENERATED, ROOT
+
+FORMAT = "droidlet_chat"
+# Its only error is a bound ("timestamp": -1, "must be >= 0"), which each plant below lets through.
+EXAMPLE = json.loads((ROOT / "specs" / FORMAT / "examples" / "invalid" / "negative_timestamp.json").read_text(encoding="utf-8"))
+TEXT = json.dumps(EXAMPLE["data"])
+REJECTION = {"ok": False, "errors": [[e["path"], e["message"]] for e in EXAMPLE["errors"]]}
+
+
+def _plant(path: Path, pattern: str, replacement: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    planted, count = re.subn(pattern, replacement, text, flags=re.M)
+    assert count == 1, f"{path}: the plant's pattern {pattern!r} matched {count} times (the generated code changed its shape)"
+    path.write_text(planted, encoding="utf-8")
+
+
+def _crash(verdict: dict[str, Any]) -> str:
+    return str(verdict.get("crash", ""))
+
+
+def test_the_typescript_driver_reports_a_fast_path_that_wrongly_accepts_as_a_crash(tmp_path: Path) -> None:
+    from typescript_driver import TSC, compile_package, node_available, run_driver, write_tree
+
+    if not node_available() or not TSC.is_file():
+        pytest.skip("node and the pinned tsc are needed (make test installs tsc)")
+    source = GENERATED / "typescript"
+    files = {p.relative_to(source).as_posix(): p.read_text(encoding="utf-8") for p in source.rglob("*") if p.is_file()}
+    clean, planted = tmp_path / "clean", tmp_path / "planted"
+    write_tree(files, clean)
+    write_tree(files, planted)
+    # The audit's kind of bug: the fast path drops the timestamp's minimum, so parse builds what the exact
+    # walk (which validate runs) refuses.
+    _plant(planted / "src" / f"{FORMAT}.ts", r'(w\d+\) \|\| )(w\d+) < 0(\) return rt\.UNSURE;)', r"\1false\3")
+    assert run_driver(compile_package(clean), [(FORMAT, TEXT, None)]) == [REJECTION]
+    [verdict] = run_driver(compile_package(planted), [(FORMAT, TEXT, None)])
+    assert _crash(verdict).startswith("parse accepted, then:"), f"a parse that wrongly accepts was reported as {verdict}"
+    assert "must be >= 0" in _crash(verdict)
+
+
+def test_the_go_driver_reports_a_parse_that_wrongly_accepts_as_a_crash(tmp_path: Path) -> None:
+    from go_driver import build_driver, go_available, run_driver
+    from generator.naming import go_package
+    from generator.options import DEFAULT_GO_MODULE
+
+    if not go_available():
+        pytest.skip("go is not installed")
+    planted = tmp_path / "planted-go"
+    shutil.copytree(GENERATED / "go", planted)
+    package = planted / go_package(FORMAT) / f"{go_package(FORMAT)}.go"
+    # A parse that falls back to encoding/json's lenient decode where the exact walk refused the document.
+    _plant(package, r'^import \(\n\t"fmt"\n', 'import (\n\t"encoding/json"\n\t"fmt"\n')
+    _plant(package, r"(doc, err := rt\.Build\[DroidletChat\]\(tree, parseDroidletChat\)\n\tif err != nil) \{", r"\1 && json.Unmarshal(data, &doc) != nil {")
+    clean = build_driver(GENERATED / "go", DEFAULT_GO_MODULE, [FORMAT], tmp_path / "clean-driver")
+    assert run_driver(clean, [(FORMAT, TEXT)], crashes=True) == [REJECTION]
+    [verdict] = run_driver(build_driver(planted, DEFAULT_GO_MODULE, [FORMAT], tmp_path / "planted-driver"), [(FORMAT, TEXT)], crashes=True)
+    assert _crash(verdict).startswith("parse accepted, Validate rejected:"), f"a parse that wrongly accepts was reported as {verdict}"
+    assert "must be >= 0" in _crash(verdict)
