@@ -153,15 +153,17 @@ class WhenClause:
 class Rule:
     """A check JSON Schema cannot state (or not with its own message), e.g. user in people."""
 
-    kind: str  # "member_of" | "required_when" | "at_least_one_of" | "allowed_when" | "contains"
+    kind: str  # "member_of" | "required_when" | "at_least_one_of" | "allowed_when" | "contains" | "compare"
     message: str
     after: str | None  # wire name of the field it runs right after; None = after all fields
-    fields: tuple[str, ...]  # wire names it reads, e.g. ("user",) or ("url", "content")
+    fields: tuple[str, ...]  # wire names it reads, e.g. ("user",) or ("url", "content"); compare: (field, other)
     up: int = 0  # member_of: levels up for the relative pointer "2/people" -> 2
     pointer: tuple[str, ...] = ()  # member_of: ("people",); allowed_when/contains: "each" tokens
     when: WhenClause | None = None
     allowed: tuple[str, ...] = ()
     equals: str | None = None
+    op: str | None = None  # compare: how fields[0] must stand to fields[1], e.g. ">="
+    operands: tuple[str, ...] = ()  # compare: what each field compares as, e.g. ("integer", "number"); "string", "date-time"
     exportable: bool = True  # False when standard JSON Schema cannot state it
 
 

@@ -6,7 +6,7 @@ from the spec as written, and systematic mutations of all of those (tests/mutati
 reach every path depth. Python, Go and TypeScript must report the same errors, paths and messages;
 the exported schema must give Python's verdict; so must the spec as written, except where the only
 errors are checks chatspec makes beyond it (the 64-bit integer range and the nesting bound, both
-stated in the exported schema or the README).
+stated in the exported schema or the README, and the rules JSON Schema cannot state: member_of, compare).
 """
 
 from __future__ import annotations

@@ -78,6 +78,7 @@ class Definitions:
         steps: list[Step] = []
         ok_vars: dict[str, str] = {}  # wire -> ok variable, for fields rules read
         read_by_rules = {w for r in model.rules for w in reads(r)}
+        defaults = {f.wire_name: json.dumps(f.default, ensure_ascii=False) if f.has_default else "" for f in model.fields}
         go_fields = dict(zip((f.wire_name for f in model.fields), self.names.of_model(model)))
         for f in model.fields:
             name = go_fields[f.wire_name]
@@ -109,7 +110,7 @@ class Definitions:
                 presence = "not_nil"
             steps.append(step)
             encode = self.encoders.encode(t, hint, where)
-            steps.extend(rule_step(rule, go_fields, ok_vars) for rule in model.rules if rule.after == f.wire_name)
+            steps.extend(rule_step(rule, go_fields, ok_vars, defaults) for rule in model.rules if rule.after == f.wire_name)
             fields.append(
                 FieldView(
                     name,
@@ -122,7 +123,7 @@ class Definitions:
                     encode,
                 )
             )
-        steps.extend(rule_step(r, go_fields, ok_vars) for r in model.rules if r.after is None)
+        steps.extend(rule_step(r, go_fields, ok_vars, defaults) for r in model.rules if r.after is None)
         return ModelView(
             name=model.name,
             doc=go_comment(f"{model.name}: {model.description}" if model.description else f"{model.name} is a model of {self.fmt.id}."),

@@ -208,10 +208,19 @@ class When:
 
 
 @dataclass(frozen=True)
+class Operand:
+    """A side of a compare rule, as rt.Operand: the field, what it compares as, its default's JSON text ("" for none)."""
+
+    field: str  # the wire name
+    kind: str  # "integer" | "number" | "string" | "date-time"
+    default: str  # e.g. "100"
+
+
+@dataclass(frozen=True)
 class RuleStep(Kinded):
     """A call of the rule's runtime check, with what it reads; `usable` are ok variables that must all be true."""
 
-    kind: str  # a rule kind: "at_least_one_of" | "member_of" | "contains" | "required_when" | "allowed_when"
+    kind: str  # a rule kind: "at_least_one_of" | "member_of" | "contains" | "required_when" | "allowed_when" | "compare"
     message: str
     fields: tuple[str, ...] = ()
     value: str = ""  # member_of: the Go field that holds the value
@@ -222,8 +231,10 @@ class RuleStep(Kinded):
     when: When | None = None
     allowed: tuple[str, ...] = ()
     usable: tuple[str, ...] = ()
+    op: str = ""  # compare: e.g. ">="
+    operands: tuple[Operand, ...] = ()  # compare: its two sides
 
-    KINDS: ClassVar[frozenset[str]] = frozenset({"at_least_one_of", "member_of", "contains", "required_when", "allowed_when"})
+    KINDS: ClassVar[frozenset[str]] = frozenset({"at_least_one_of", "member_of", "contains", "required_when", "allowed_when", "compare"})
 
 
 Step = Union[FieldStep, RuleStep]
@@ -411,12 +422,23 @@ class FastText:
 
 
 @dataclass(frozen=True)
+class FastOperand:
+    """A side of a compare rule on the fast path: m.<name>, or *m.<name> when pointer (nil: absent or null, nothing to compare)."""
+
+    name: str
+    pointer: bool
+    kind: str  # "integer" | "number" | "string" | "date-time"
+    enum: bool = False  # a string enumeration type, ordered as string(...)
+
+
+@dataclass(frozen=True)
 class FastRule(Kinded):
     """A rule decided on typed values; a rule that cannot be is not made (the model is then not sure).
     contains / allowed_when: list is the model's list field, item the text field of each item (a model);
-    required_when: target must be present when the when text equals; member_of: value must be in the sibling list."""
+    required_when: target must be present when the when text equals; member_of: value must be in the sibling list;
+    compare: operands[0] must stand to operands[1] as op says."""
 
-    kind: str  # "contains" | "allowed_when" | "required_when" | "member_of" | "items_member_of"
+    kind: str  # "contains" | "allowed_when" | "required_when" | "member_of" | "items_member_of" | "compare"
     list: str = ""  # member_of: the pool; items_member_of: the list of items whose value must be in pool
     pool: str = ""  # items_member_of: the list field the items' values must be in
     list_nil: bool = False  # the list field may be nil (absent: contains and allowed_when pass)
@@ -426,8 +448,10 @@ class FastRule(Kinded):
     when: FastText | None = None
     target: FastField | None = None
     value: FastText | None = None
+    op: str = ""
+    operands: tuple[FastOperand, ...] = ()
 
-    KINDS: ClassVar[frozenset[str]] = frozenset({"contains", "allowed_when", "required_when", "member_of", "items_member_of"})
+    KINDS: ClassVar[frozenset[str]] = frozenset({"contains", "allowed_when", "required_when", "member_of", "items_member_of", "compare"})
 
 
 @dataclass(frozen=True)

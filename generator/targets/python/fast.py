@@ -100,7 +100,7 @@ class FastBuilder(ModelGraph):
         """A rule's check in a fast function: written out for the kinds templates/python/fast.py.j2
         writes out, else the exact rule_<kind> with _rt.PROBE."""
         each = self.each(model, r.rule)
-        written = r.kind in ("at_least_one_of", "member_of", "required_when") or each is not None
+        written = r.kind in ("at_least_one_of", "member_of", "required_when", "compare") or each is not None
         by_wire = {f.wire_name: f for f in model.fields}
         # at_least_one_of reads its fields' locals where None there means absent or null in the object.
         plain = r.kind == "at_least_one_of" and all(default(by_wire[w]).kind in ("required", "none") for w in r.rule.fields)
@@ -215,8 +215,10 @@ class FastBuilder(ModelGraph):
                     r.kind,
                     self.each(model, r),
                     self.when_each(model, view_by_wire.get(r.when.field) if r.when else None, r),
+                    v.defaults,
                 )
-                for r in (v.rule for v in rules)
+                for v in rules
+                for r in [v.rule]
             ),
             closed=model.closed,
             keys_const=keys_const,

@@ -90,11 +90,12 @@ class PythonModule:
         attrs = self.names.of_model(model)
         fields = tuple(self.field_view(model, f, a) for f, a in zip(model.fields, attrs))
         locals_by_wire = {f.wire: f.local for f in fields}
+        by_wire = {f.wire_name: f for f in model.fields}
         steps: list[Step] = []
         for f in fields:
             steps.append(f)
-            steps.extend(parsers.rule_view(r, locals_by_wire) for r in model.rules if r.after == f.wire)
-        steps.extend(parsers.rule_view(r, locals_by_wire) for r in model.rules if r.after is None)
+            steps.extend(parsers.rule_view(r, locals_by_wire, by_wire) for r in model.rules if r.after == f.wire)
+        steps.extend(parsers.rule_view(r, locals_by_wire, by_wire) for r in model.rules if r.after is None)
         keys_const = f"_KEYS_{constant_case(model.name)}"
         rules = tuple(s for s in steps if not isinstance(s, FieldView))
         wire_attrs = tuple((f.wire, f.attr) for f in fields) if any(m.rules for m in self.fmt.models) else ()

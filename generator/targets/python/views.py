@@ -90,6 +90,7 @@ class RuleView:
     rule: ir.Rule
     inputs: tuple[str, ...]  # the locals of rule.fields, in order
     kind: str
+    defaults: tuple[str, ...] = ()  # compare: the literal each field compares as when absent, e.g. ('1.0', 'None')
 
 
 # A statement of a parse function, in check order: a field's parse call or a rule's check.
@@ -340,6 +341,7 @@ class AttrRule:
     kind: str
     each: tuple[Access, ...] | None = None
     when_each: tuple[Access, ...] | None = None
+    defaults: tuple[str, ...] = ()  # compare: as RuleView's (an attribute left None reads as its default)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from generator.errors import SpecError, pointer_of
 from generator.naming import constant_case, pascal_case
 from generator.render import header
 from generator.targets.typescript.encoders import alias_encode_fn, encode, model_encode_fn
-from generator.targets.typescript.fast import TsFastBuilder, TsFastFunction, native_rule
+from generator.targets.typescript.fast import TsFastBuilder, TsFastFunction, native_rule, operands
 from generator.targets.typescript.literals import ts_doc, ts_json, ts_property, ts_str
 from generator.targets.typescript.parsers import model_parse_fn, named_parser, parser
 from generator.targets.typescript.types import ts_type
@@ -103,7 +103,7 @@ def _str_list(items: tuple[str, ...] | list[str]) -> str:
     return "[" + ", ".join(ts_str(i) for i in items) + "]"
 
 
-def rule_call(rule: ir.Rule, locals_by_wire: dict[str, str]) -> str:
+def rule_call(rule: ir.Rule, model: ir.Model, locals_by_wire: dict[str, str]) -> str:
     msg = ts_str(rule.message)
     inputs = "[" + ", ".join(locals_by_wire[w] for w in rule.fields) + "]"
     match rule.kind:
@@ -130,6 +130,9 @@ def rule_call(rule: ir.Rule, locals_by_wire: dict[str, str]) -> str:
                 f"rt.ruleAllowedWhen(ctx, obj, {ts_str(rule.fields[0])}, {_str_list(rule.pointer)}, {when}, "
                 f"new Set({_str_list(rule.allowed)}), {msg}, {inputs});"
             )
+        case "compare":
+            left, right = operands(rule, model)
+            return f"rt.ruleCompare(ctx, obj, {left}, {right}, {ts_str(rule.op or '')}, {msg}, {inputs});"
         case _:
             raise AssertionError(f"unhandled rule kind {rule.kind!r}")
 
@@ -185,8 +188,8 @@ def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuil
     steps: list[str] = []
     for f, v in zip(model.fields, fields):
         steps.append(f"const {v.local} = {v.parse};")
-        steps.extend(rule_call(r, locals_by_wire) for r in model.rules if r.after == f.wire_name)
-    steps.extend(rule_call(r, locals_by_wire) for r in model.rules if r.after is None)
+        steps.extend(rule_call(r, model, locals_by_wire) for r in model.rules if r.after == f.wire_name)
+    steps.extend(rule_call(r, model, locals_by_wire) for r in model.rules if r.after is None)
     return ModelView(
         name=model.name,
         doc=ts_doc(model.description or model.name),
@@ -205,7 +208,7 @@ def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuil
             else fast.function(
                 model,
                 [v.local for v in fields],
-                [rule_call(r, locals_by_wire) for r in model.rules if r.kind != "member_of" and native_rule(r) is None],
+                [rule_call(r, model, locals_by_wire) for r in model.rules if r.kind != "member_of" and native_rule(r, model) is None],
             )
         ),
     )
