@@ -215,7 +215,8 @@ class FastBuilder(ModelGraph):
                     r.kind,
                     self.each(model, r),
                     self.when_each(model, view_by_wire.get(r.when.field) if r.when else None, r),
-                    v.defaults,
+                    # An attribute left None reads as its default where to_dict leaves it out, as null where it writes it.
+                    tuple(d if view_by_wire[w].omit_when_none else "None" for w, d in zip(r.fields, v.defaults)),
                 )
                 for v in rules
                 for r in [v.rule]
