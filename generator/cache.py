@@ -273,6 +273,12 @@ def current() -> Path | None:
     return _active
 
 
+def fingerprint(value: object) -> str:
+    """A text that differs whenever two frozen values (IR, behaviour, options) differ: their repr, which
+    dataclasses spell field by field. A repr that is not stable across runs only costs a cache miss."""
+    return repr(value)
+
+
 def digest(parts: Iterable[str | bytes]) -> str:
     h = hashlib.sha256()
     for part in parts:

@@ -18,7 +18,7 @@ import itertools
 import json
 import sys
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -84,7 +84,7 @@ class _Sources(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 @contextlib.contextmanager
-def _generated_package(files: dict[str, str], package: str) -> Iterator[Callable[[str], types.ModuleType]]:
+def _generated_package(files: Mapping[str, str], package: str) -> Iterator[Callable[[str], types.ModuleType]]:
     base = f"python/{package}/"
     modules = {path[len(base) : -3]: text for path, text in files.items() if path.startswith(base) and path.endswith(".py")}
     modules[""] = modules.pop("__init__", "")
@@ -106,7 +106,7 @@ def _reported(exc: Exception) -> list[dict[str, str]]:
     return [{"path": e.path, "message": e.message} for e in getattr(exc, "errors", [])]
 
 
-def check_examples_in_python(formats: list[ir.Format], files: dict[str, str], package: str) -> None:
+def check_examples_in_python(formats: list[ir.Format], files: Mapping[str, str], package: str) -> None:
     """Run every example through the generated Python, as its users will.
 
     A valid example must be accepted; an invalid one must be rejected with exactly

@@ -1,6 +1,7 @@
 """The export stage: each format as a plain JSON Schema 2020-12 document.
 
-x- keywords are dropped; the rules JSON Schema can state are added as standard
+It is made from the IR alone, never from the spec's text, so a keyword lower reads has one meaning
+everywhere: x- keywords are left out; the rules JSON Schema can state are added as standard
 keywords (if/then, anyOf, contains) so a reference validator reaches the same
 verdict; base64 strings get the pattern the generated code checks. A tagged
 union (x-discriminator) carries OpenAPI's `discriminator` annotation
@@ -26,56 +27,104 @@ BASE64_PATTERN = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=
 
 NUMERIC_RANGES = {"integer": (-(2**63), 2**63 - 1), "number": (-1.7976931348623157e308, 1.7976931348623157e308)}
 
-# Keywords whose value is a schema, a list of schemas, or a map of schemas.
-_SCHEMA_VALUED = {"items", "additionalProperties"}
-_SCHEMA_LISTS = {"prefixItems", "oneOf", "anyOf", "allOf"}
-_SCHEMA_MAPS = {"properties", "$defs"}
+
+def type_schema(t: ir.TypeRef) -> dict[str, Any]:
+    """The standard JSON Schema of an IR type."""
+    match t:
+        case ir.StringType():
+            out: dict[str, Any] = {"type": "string"}
+            out.update(
+                {
+                    k: v
+                    for k, v in (("minLength", t.min_length), ("maxLength", t.max_length), ("pattern", t.pattern), ("const", t.const))
+                    if v is not None
+                }
+            )
+            if t.enum is not None:
+                out["enum"] = list(t.enum)
+            return out
+        case ir.DateTimeType():
+            return {"type": "string", "format": "date-time"}
+        case ir.BytesType():
+            # The generated code checks padded standard base64; JSON Schema only annotates contentEncoding.
+            return {"type": "string", "contentEncoding": "base64", "pattern": BASE64_PATTERN}
+        case ir.NumericType():
+            kind = "integer" if t.integer else "number"
+            low, high = NUMERIC_RANGES[kind]
+            out = {"type": kind}
+            out.update(
+                {k: v for k, v in (("exclusiveMinimum", t.exclusive_minimum), ("exclusiveMaximum", t.exclusive_maximum)) if v is not None}
+            )
+            # Generated code holds integers in 64 bits and numbers in float64; say so, so a reference validator draws the same line.
+            out["minimum"] = low if t.minimum is None else max(t.minimum, low)
+            out["maximum"] = high if t.maximum is None else min(t.maximum, high)
+            return out
+        case ir.BooleanType():
+            return {"type": "boolean"}
+        case ir.AnyType():
+            return {}
+        case ir.ListType():
+            out = {"type": "array", "items": type_schema(t.item)}
+            out.update({k: v for k, v in (("minItems", t.min_items), ("maxItems", t.max_items)) if v is not None})
+            if t.unique_items:
+                out["uniqueItems"] = True
+            return out
+        case ir.TupleType():
+            n = len(t.items)
+            return {"type": "array", "prefixItems": [type_schema(i) for i in t.items], "items": False, "minItems": n, "maxItems": n}
+        case ir.MapType():
+            return {"type": "object", "additionalProperties": type_schema(t.value)}
+        case ir.NullableType():
+            inner = type_schema(t.inner)
+            if isinstance(inner.get("type"), str):
+                return {**inner, "type": [inner["type"], "null"]}
+            return {"anyOf": [inner, {"type": "null"}]}
+        case ir.UnionType():
+            out = {"oneOf": [type_schema(v) for v in t.variants]}
+            if t.discriminator is not None:
+                # OpenAPI's annotation, read by datamodel-code-generator; 2020-12 validators ignore it.
+                mapping = {tag: f"#/$defs/{v.name}" for tag, v in zip(t.tags, t.variants) if isinstance(v, ir.Ref)}
+                out["discriminator"] = {"propertyName": t.discriminator, "mapping": mapping}
+            return out
+        case ir.Ref():
+            return {"$ref": f"#/$defs/{t.name}"}
+        case _:
+            raise AssertionError(f"no export for the IR type {t.kind!r}")
 
 
-def discriminator(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
-    """OpenAPI's discriminator annotation of a oneOf with x-discriminator: the tag
-    property and, for each tag value, the $ref of its variant (lower.py has checked
-    that every variant is a $ref to a model whose tag property has a const)."""
-    tag = schema["x-discriminator"]
-    mapping = {}
-    for variant in schema["oneOf"]:
-        target = root["$defs"][variant["$ref"].removeprefix("#/$defs/")]
-        mapping[target["properties"][tag]["const"]] = variant["$ref"]
-    return {"propertyName": tag, "mapping": mapping}
+def annotated(schema: dict[str, Any], title: str = "", description: str = "") -> dict[str, Any]:
+    """The schema with its title and description after its type (where the specs write them), where it has them."""
+    notes = {k: v for k, v in (("title", title), ("description", description)) if v}
+    head = {"type": schema["type"]} if "type" in schema else {}
+    return {**head, **notes, **schema}
 
 
-def strip(schema: Any, root: dict[str, Any] | None = None) -> Any:
-    """Copy a schema without x- keywords (data under default/enum/const is left alone).
-    root is the whole spec document, where discriminated variants are looked up."""
-    if not isinstance(schema, dict):
-        return schema
-    root = schema if root is None else root
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key.startswith("x-"):
-            continue
-        if key in _SCHEMA_VALUED:
-            out[key] = strip(value, root)
-        elif key in _SCHEMA_LISTS:
-            out[key] = [strip(v, root) for v in value]
-        elif key in _SCHEMA_MAPS:
-            out[key] = {k: strip(v, root) for k, v in value.items()}
-        else:
-            out[key] = value
-    if "x-discriminator" in schema and "oneOf" in schema:
-        out["discriminator"] = discriminator(schema, root)
-    if schema.get("contentEncoding") == "base64":
-        out["pattern"] = BASE64_PATTERN
-    types = schema.get("type")
-    types = [types] if isinstance(types, str) else types or []
-    # Generated code holds integers in 64 bits and numbers in float64; say so,
-    # so a reference validator draws the same line.
-    for kind, (low, high) in NUMERIC_RANGES.items():
-        if kind in types:
-            out["minimum"] = max(out.get("minimum", low), low)
-            out["maximum"] = min(out.get("maximum", high), high)
-            break
+def field_schema(f: ir.Field) -> dict[str, Any]:
+    out = annotated(type_schema(f.type), description=f.description)
+    if f.has_default:
+        out["default"] = f.default
     return out
+
+
+def definition_schema(d: ir.Definition, with_rules: bool) -> dict[str, Any]:
+    match d:
+        case ir.Model():
+            out: dict[str, Any] = {"type": "object", "properties": {f.wire_name: field_schema(f) for f in d.fields}}
+            required = [f.wire_name for f in d.fields if f.required]
+            if required:
+                out["required"] = required
+            if d.closed:
+                out["additionalProperties"] = False
+            rules = [s for s in (rule_schema(r) for r in d.rules) if s is not None] if with_rules else []
+            if rules:
+                out["allOf"] = rules
+            return annotated(out, d.title, d.description)
+        case ir.Enum():
+            return annotated({"type": "string", "enum": list(d.values)}, d.title, d.description)
+        case ir.Alias():
+            return annotated(type_schema(d.type), d.title, d.description)
+        case _:
+            raise AssertionError(f"no export for the definition kind {d.kind!r}")
 
 
 def at_pointer(tokens: tuple[str, ...], leaf: dict[str, Any]) -> dict[str, Any]:
@@ -117,18 +166,17 @@ def rule_schema(rule: ir.Rule) -> dict[str, Any] | None:
     raise AssertionError(f"no export for rule kind {rule.kind}")
 
 
-def export(fmt: ir.Format, document: dict[str, Any], with_rules: bool = True) -> dict[str, Any]:
-    """The standard schema; with_rules=False leaves out the rules stated as allOf (for a
-    consumer that enforces the rules itself, such as the pydantic target)."""
-    schema: dict[str, Any] = strip(document)  # a dict in, a dict out
-    schema["$comment"] = f"{fmt.id} {fmt.version}. {header(fmt.source)}"
-    if not with_rules:
-        return schema
-    for model in fmt.models:
-        extra = [s for s in (rule_schema(r) for r in model.rules) if s is not None]
-        if extra:
-            schema["$defs"][model.name]["allOf"] = extra
-    return schema
+def export(fmt: ir.Format, with_rules: bool = True) -> dict[str, Any]:
+    """The format's standard JSON Schema, made from its IR alone, so every keyword has one source; with_rules=False
+    leaves out the rules stated as allOf (for a consumer that enforces the rules itself, such as the pydantic target)."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": fmt.title,
+        "description": fmt.description,
+        "$ref": f"#/$defs/{fmt.root}",
+        "$defs": {d.name: definition_schema(d, with_rules) for d in fmt.definitions},
+        "$comment": f"{fmt.id} {fmt.version}. {header(fmt.source)}",
+    }
 
 
 def schema_text(schema: dict[str, Any]) -> str:

@@ -234,7 +234,7 @@ def test_after_editing_one_spec_only_that_format_is_rendered_again_and_the_files
     calls = _count_renders(monkeypatch)
     checked: list[str] = []
     check = examples.check_examples_in_python
-    monkeypatch.setattr("generator.core.check_examples_in_python",
+    monkeypatch.setattr("generator.targets.python.examples.check_examples_in_python",
                         lambda formats, files, package: (checked.extend(f.id for f in formats), check(formats, files, package)))
     edited = _generate_in_process(project, folder)
     assert sorted({fmt for _, fmt in calls}) == ["chat_event"]
@@ -248,7 +248,8 @@ def test_after_editing_one_spec_only_that_format_is_rendered_again_and_the_files
 def test_a_format_key_changes_with_each_input_the_files_are_made_from(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import dataclasses
 
-    from generator.core import context, discover, format_key
+    from generator.core import context, discover
+    from generator.rendering import format_key
     from generator.lower import lower
     from generator.options import Options
     from generator.targets import target
@@ -295,7 +296,7 @@ def test_chatspecs_own_source_is_part_of_every_format_key(tmp_path: Path) -> Non
 
 
 def test_the_examples_check_of_a_format_is_keyed_by_every_module_its_imports_reach() -> None:
-    from generator.core import imported_modules
+    from generator.targets.python.examples import imported_modules
 
     modules = {"__init__": "from ._runtime import X\nFORMATS = {'a': '1.0.0', 'd': '1.0.0'}", "_runtime": "import re\n", "c": "", "e": "",
                "f": "", "a": "from . import b_v1\nx = 1", "b_v1": "from .c import y\nimport json\n",
@@ -312,18 +313,19 @@ def test_the_examples_check_of_a_format_is_keyed_by_every_module_its_imports_rea
 
 def test_a_remembered_example_check_is_not_trusted_for_a_changed_module(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from generator import core
+    from generator.targets.python import examples
 
     folder = tmp_path / "memo"
     files = _generate_in_process(project, folder)
     specs = core.discover(project / "specs", project)
     formats = [core.lower(s) for s in specs]
     ran: list[str] = []
-    monkeypatch.setattr(core, "check_examples_in_python", lambda fmts, files, package: ran.extend(f.id for f in fmts))
+    monkeypatch.setattr(examples, "check_examples_in_python", lambda fmts, files, package: ran.extend(f.id for f in fmts))
     with cache.active(folder):
-        core.check_python_examples(formats, files, "chatformats")
+        examples.check_python_examples(formats, files, "chatformats")
         assert ran == []
         runtime = "python/chatformats/_runtime.py"
-        core.check_python_examples(formats, {**files, runtime: files[runtime] + "\n# changed\n"}, "chatformats")
+        examples.check_python_examples(formats, {**files, runtime: files[runtime] + "\n# changed\n"}, "chatformats")
     assert ran == [f.id for f in formats]  # every module imports the runtime
 
 

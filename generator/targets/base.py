@@ -71,6 +71,9 @@ class Target(ABC):
     # other targets (render_format must then read nothing but the Context; e.g. pydantic, whose
     # datamodel-code-generator and black take longer than all the other targets together).
     background: bool = False
+    # True: render_format reads Context.descriptions (each code target's spelling of the fields: the docs),
+    # so the pipeline makes them.
+    reads_descriptions: bool = False
 
     def render(self, ctx: Context) -> dict[str, str]:
         """{path under generated/: text} for every file of this target: the shared files and each format's."""
@@ -108,6 +111,11 @@ class Target(ABC):
     def shared_files(self, options: Options) -> frozenset[str]:
         """Files no single format owns (runtimes, package markers); golden cases leave them out."""
         return frozenset()
+
+    def check_rendered(self, ctx: Context, files: Mapping[str, str]) -> None:
+        """After the target's files are made: check them as their users will meet them, raising SpecError
+        (the Python target runs every example through the generated Python). files: every file made so far."""
+        return None
 
     def describe(self, fmt: ir.Format, ctx: Context) -> Description | None:
         """How this target spells the format's fields, shown in the docs; None for a target that is not code."""

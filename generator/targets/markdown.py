@@ -484,6 +484,7 @@ class DocsTarget(Target):
 
     name = "docs"
     behaviour = ("docs", ".md")
+    reads_descriptions = True
 
     def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
         (label,) = self.format_inputs(fmt, ctx)

@@ -9,6 +9,7 @@ import keyword
 import os
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from generator import ir
@@ -71,6 +72,12 @@ class PythonTarget(Target):
         from generator.targets.python.module import slot
 
         return not pyformat.has_slot(slot(fmt))
+
+    def check_rendered(self, ctx: Context, files: Mapping[str, str]) -> None:
+        # The examples run through the generated Python as its users will (their errors are what the docs show).
+        from generator.targets.python.examples import check_python_examples
+
+        check_python_examples(list(ctx.formats), files, ctx.options.python_package)
 
     def render_format(self, fmt: ir.Format, ctx: Context) -> dict[str, str]:
         from generator.targets.python.module import render_module
