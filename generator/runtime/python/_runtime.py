@@ -1476,7 +1476,8 @@ def fast_compare(
 ) -> bool:
     """Whether a compare rule holds for two values that passed their checks (None:
     absent or null, nothing to judge). On built attributes, defaults are the fields'
-    defaults: an attribute left None is not written by to_dict, so it reads as absent."""
+    defaults: an attribute left None is not written by to_dict, so it reads as absent.
+    """
     if left is None:
         left = defaults[0]
     if right is None:
