@@ -141,6 +141,14 @@ class Field:
     default_factory: str | None = None  # e.g. "uuid4"
     null_ok: bool = False  # JSON null is a value of its type (e.g. {} or ["string", "null"]): present, not missing
 
+    @property
+    def constant(self) -> str | None:
+        """The one value of a required string field with a const (a tag, e.g. "type": "text"), which every target's
+        constructor gives it; None for any other field."""
+        if self.required and isinstance(self.type, StringType) and self.type.const is not None:
+            return self.type.const
+        return None
+
 
 @dataclass(frozen=True)
 class WhenClause:

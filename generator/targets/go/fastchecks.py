@@ -54,7 +54,10 @@ class FastChecks:
         self.parsers = parsers
         self.patterns: list[FastPattern] = []
 
-    def check(self, t: ir.TypeRef, where: str, nil_ok: bool = False) -> FastCheck:
+    def check(self, t: ir.TypeRef, where: str, nil_ok: bool = True) -> FastCheck:
+        """The fast check of a value of t. A nil slice or map passes as what toTree writes for it: the empty
+        array or object, or null where null is a value of the type (nil_ok=False: not sure, e.g. a field whose
+        default is a list that is not empty)."""
         match t:
             case ir.StringType():
                 pattern = ""
@@ -283,7 +286,7 @@ class FastChecks:
         return None
 
     def field(self, f: ir.Field, view: FieldView, where: str) -> FastField:
-        check = self.check(f.type, where)
+        check = self.check(f.type, where, nil_ok=view.nil_default is None)
         deref = view.deref
         if view.presence == "not_nil":
             # Only a non-nil value is in the tree: check what it points to, or the slice or map itself.

@@ -156,10 +156,12 @@ class TreeFunc(Kinded):
 class Encode(Kinded):
     """How a value becomes a tree value; the value itself is spelled by the template that uses it."""
 
-    kind: str  # "same" | "time" | "bytes" | "any" | "list" | "map" | "ptr" | "enum" | "method"
+    kind: str  # "same" | "time" | "bytes" | "any" | "list" | "map" | "ptr" | "enum" | "method"; "null_list" | "null_map" | "null_bytes" (nil is null)
     func: TreeFunc | None = None  # for "list", "map" (each element) and "ptr" (the pointee)
 
-    KINDS: ClassVar[frozenset[str]] = frozenset({"same", "time", "bytes", "any", "list", "map", "ptr", "enum", "method"})
+    KINDS: ClassVar[frozenset[str]] = frozenset(
+        {"same", "time", "bytes", "any", "list", "map", "ptr", "enum", "method", "null_list", "null_map", "null_bytes"}
+    )
 
 
 @dataclass(frozen=True)
@@ -244,6 +246,29 @@ Step = Union[FieldStep, RuleStep]
 
 
 @dataclass(frozen=True)
+class Setting(Kinded):
+    """How a constructor (New<Model>) sets a field: to its parameter, or to the field's default."""
+
+    kind: str  # "param" | "uuid4" | "value" | "ptr" | "json"
+    field: str  # the Go field
+    value: Any = None  # "param": the parameter; "value", "ptr": the JSON scalar; "json": the default's compact text
+    type: GoType | None = None  # "ptr": the type pointed to
+    parser: str = ""  # "json": the parser that builds the default
+
+    KINDS: ClassVar[frozenset[str]] = frozenset({"param", "uuid4", "value", "ptr", "json"})
+
+
+@dataclass(frozen=True)
+class ConstructorView:
+    """func New<Model>(<required fields>) <Model>: the required fields given, every default set."""
+
+    name: str  # e.g. "NewChatInput"
+    params: tuple[tuple[str, GoType], ...]  # (parameter, type), the required fields in spec order
+    sets: tuple[Setting, ...]
+    doc: tuple[str, ...]  # comment lines
+
+
+@dataclass(frozen=True)
 class FieldView:
     """A struct field, and how toTree writes it."""
 
@@ -255,6 +280,7 @@ class FieldView:
     presence: str  # when toTree writes it: "always" | "not_zero_time" | "not_nil"
     deref: bool  # stored as *T, so toTree reads (*m.<name>)
     encode: Encode
+    nil_default: Setting | None = None  # a defaulted list or map whose default is not empty: nil is written as it
 
 
 @dataclass(frozen=True)
@@ -272,6 +298,7 @@ class ModelView:
     unknown_message: str
     uses_obj: bool
     behaviour_fields: str  # fields the behaviour methods keep, or ""
+    constructor: ConstructorView | None = None
 
 
 @dataclass(frozen=True)
@@ -393,7 +420,7 @@ class FastCheck(Kinded):
     max_items: int | None = None
     inner: FastCheck | None = None  # list item, map value, nullable inner
     pointer: bool = False  # nullable: stored as *T (else a nil slice or map means null)
-    nil_ok: bool = False  # list or map: nil is null, accepted (else null is "must be an array/object")
+    nil_ok: bool = False  # list or map: nil passes (toTree writes it empty, or null where null is a value); else not sure
     model: str = ""  # model: its type name
 
     KINDS: ClassVar[frozenset[str]] = frozenset(

@@ -48,6 +48,9 @@ class ModelView:
     # Its fast function (templates/typescript/fast_function.ts.j2); None for a model no document of the
     # root holds: only parse<Format>FromJSON runs fast functions, so one of its own would be unused code.
     fast: TsFastFunction | None
+    make_fn: str = ""  # make<Model>: the model from the fields given, every constant and default set
+    make_keys: str = ""  # the fields make<Model> may leave out, as a union of string literal types, e.g. '"id" | "metadata"'
+    make_entries: tuple[str, ...] = ()  # the object literal entries of those fields' values, e.g. '"id": rt.newUUID4()'
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,16 @@ def absent_when_missing(f: ir.Field) -> bool:
     return not f.required and f.default_factory is None and not f.has_default
 
 
+def made_value(f: ir.Field) -> str | None:
+    """What make<Model> gives a field left out: its constant (a tag has one value to give), its default or a fresh
+    UUID4; None for a field it must be given or may leave absent."""
+    if f.required and isinstance(f.type, ir.StringType) and f.type.const is not None:
+        return ts_str(f.type.const)
+    if f.default_factory == "uuid4":
+        return "rt.newUUID4()"
+    return ts_json(f.default) if f.has_default else None
+
+
 def field_view(model: ir.Model, f: ir.Field, index: int, parsers: list[tuple[str, str]]) -> FieldView:
     const = f"F_{model.name}_{index}"
     parsers.append((const, parser(f.type)))
@@ -190,6 +203,7 @@ def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuil
         steps.append(f"const {v.local} = {v.parse};")
         steps.extend(rule_call(r, model, locals_by_wire) for r in model.rules if r.after == f.wire_name)
     steps.extend(rule_call(r, model, locals_by_wire) for r in model.rules if r.after is None)
+    made = [(f, v) for f in model.fields if (v := made_value(f)) is not None]
     return ModelView(
         name=model.name,
         doc=ts_doc(model.description or model.name),
@@ -202,6 +216,9 @@ def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuil
         keys=f"new Set({_str_list([f.wire_name for f in model.fields])})",
         type_message=ts_str(model.type_message),
         unknown_message=ts_str(model.unknown_message),
+        make_fn=f"make{model.name}",
+        make_keys=" | ".join(ts_str(f.wire_name) for f, _ in made),
+        make_entries=tuple(f"{'[' + ts_str(f.wire_name) + ']' if f.wire_name == '__proto__' else ts_str(f.wire_name)}: {v}" for f, v in made),
         fast=(
             None
             if fast is None
@@ -237,6 +254,7 @@ def exported_names(view: ModuleView) -> list[tuple[str, str]]:
             (m.encode_fn, "a model encoder"),
             (m.parse_fn, "a model's parse function"),
             (m.keys_const, "a model's keys"),
+            (m.make_fn, "a model's constructor"),
         ]
     names += [(view.api_parse, "the format parser"), (view.api_validate, "the root validator"), (view.api_stringify, "the root serialiser")]
     names += [(c, "a parser constant") for c, _ in view.parsers]

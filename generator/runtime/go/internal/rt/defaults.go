@@ -23,10 +23,7 @@ func Default[T any](v T) func() T {
 
 // DefaultPtr returns a function giving a pointer to a fresh copy of a fixed default (a nullable field's).
 func DefaultPtr[T any](v T) func() *T {
-	return func() *T {
-		x := v
-		return &x
-	}
+	return func() *T { return Ptr(v) }
 }
 
 // DefaultJSON returns a function building a fresh default from JSON text (lists, maps).
