@@ -86,6 +86,7 @@ class PythonModule:
             # Absent optional fields stay absent; but where null is a value of the field and absent means a default
             # other than null, None is that null, written out (left out, it would read back as the default).
             omit_when_none=not f.required and not (f.null_ok and f.has_default and f.default is not None),
+            constant=f.constant,
         )
 
     def model_view(self, model: ir.Model) -> ModelView:

@@ -76,6 +76,7 @@ class FieldView:
     nullable: bool  # a required field that may be null
     dump: bool  # to_dict writes it through _rt.dump, not as it is
     omit_when_none: bool  # to_dict leaves it out when None
+    constant: str | None = None  # a required tag's one value: the constructor's default (parsing still requires it)
     kind: Literal["field"] = "field"
 
 

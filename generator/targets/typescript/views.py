@@ -148,8 +148,8 @@ def absent_when_missing(f: ir.Field) -> bool:
 def made_value(f: ir.Field) -> str | None:
     """What make<Model> gives a field left out: its constant (a tag has one value to give), its default or a fresh
     UUID4; None for a field it must be given or may leave absent."""
-    if f.required and isinstance(f.type, ir.StringType) and f.type.const is not None:
-        return ts_str(f.type.const)
+    if f.constant is not None:
+        return ts_str(f.constant)
     if f.default_factory == "uuid4":
         return "rt.newUUID4()"
     return ts_json(f.default) if f.has_default else None
@@ -203,7 +203,7 @@ def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuil
         steps.append(f"const {v.local} = {v.parse};")
         steps.extend(rule_call(r, model, locals_by_wire) for r in model.rules if r.after == f.wire_name)
     steps.extend(rule_call(r, model, locals_by_wire) for r in model.rules if r.after is None)
-    made = [(f, v) for f in model.fields if (v := made_value(f)) is not None]
+    made = [(f, value) for f in model.fields if (value := made_value(f)) is not None]
     return ModelView(
         name=model.name,
         doc=ts_doc(model.description or model.name),
@@ -218,7 +218,9 @@ def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuil
         unknown_message=ts_str(model.unknown_message),
         make_fn=f"make{model.name}",
         make_keys=" | ".join(ts_str(f.wire_name) for f, _ in made),
-        make_entries=tuple(f"{'[' + ts_str(f.wire_name) + ']' if f.wire_name == '__proto__' else ts_str(f.wire_name)}: {v}" for f, v in made),
+        make_entries=tuple(
+            f"{'[' + ts_str(f.wire_name) + ']' if f.wire_name == '__proto__' else ts_str(f.wire_name)}: {value}" for f, value in made
+        ),
         fast=(
             None
             if fast is None
