@@ -251,6 +251,27 @@ class Format:
     def models(self) -> tuple[Model, ...]:
         return tuple(d for d in self.definitions if isinstance(d, Model))
 
+    def plain_json(self, t: TypeRef) -> bool:
+        """Whether every value of t is plain JSON: no object of a model, no tuple, date-time or bytes anywhere in it.
+        A default of such a type may be its JSON value as it is; any other default is built by the field's parser
+        (a list of models is a list of objects of a class, not of dicts)."""
+        match t:
+            case ListType():
+                return self.plain_json(t.item)
+            case MapType():
+                return self.plain_json(t.value)
+            case NullableType():
+                return self.plain_json(t.inner)
+            case UnionType():
+                return all(self.plain_json(v) for v in t.variants)
+            case Ref(target="alias"):
+                alias = self.definition(t.name)
+                return isinstance(alias, Alias) and self.plain_json(alias.type)
+            case Ref(target="model") | TupleType() | DateTimeType() | BytesType():
+                return False
+            case _:
+                return True
+
 
 def unwrap_nullable(t: TypeRef) -> TypeRef:
     """The type under a NullableType, e.g. StringType for "string or null"; any other type as it is."""

@@ -105,7 +105,7 @@ class Definitions:
                 # Go's zero time means "not set", as the original IsZero checks had it.
                 presence = "not_zero_time" if isinstance(t, ir.DateTimeType) else "always"
             elif f.has_default or f.default_factory:
-                default = Default("uuid4") if f.default_factory == "uuid4" else default_of(f.default)
+                default = Default("uuid4") if f.default_factory == "uuid4" else default_of(f.default, self.types.takes_constant(t))
                 step = FieldStep("default", name, ok, base_type, f.wire_name, parser, default=default)
                 presence = "always"
             elif self.types.nilable(t):
@@ -148,11 +148,13 @@ class Definitions:
             constructor=self.constructor(model, fields, field_steps),
         )
 
-    @staticmethod
-    def nil_default(f: ir.Field, view: FieldView, step: FieldStep) -> Setting | None:
+    def nil_default(self, f: ir.Field, view: FieldView, step: FieldStep) -> Setting | None:
         """What toTree writes for a nil slice or map in a field whose default is a list or map that is not empty
-        (an empty one is what a nil slice or map is written as anyway); None where nil stays itself."""
+        (an empty one is what a nil slice or map is written as anyway); None where nil stays itself, or the field
+        is no slice or map (a tuple, union or model is a struct)."""
         if not f.has_default or f.null_ok or not isinstance(f.default, (list, dict)) or not f.default or view.presence != "always":
+            return None
+        if not self.types.nilable(f.type):
             return None
         return Setting("json", view.name, json.dumps(f.default, separators=(",", ":"), ensure_ascii=False), parser=step.parser)
 
@@ -173,14 +175,13 @@ class Definitions:
                 params.append((name, view.type))
                 sets.append(Setting("param", view.name, name))
                 continue
-            if f.default_factory == "uuid4":
+            d = step.default  # the parser's default for the field (None: it has none)
+            if d is None or (f.default is None and d.kind != "uuid4"):
+                continue  # left unset: absent, or nil where a null default is nil
+            if d.kind == "uuid4":
                 sets.append(Setting("uuid4", view.name))
-            elif not f.has_default or f.default is None:
-                continue
-            elif isinstance(f.default, (list, dict)):
-                sets.append(
-                    Setting("json", view.name, json.dumps(f.default, separators=(",", ":"), ensure_ascii=False), parser=step.parser)
-                )
+            elif d.kind == "json":
+                sets.append(Setting("json", view.name, d.value, parser=step.parser))
             elif view.type.spelling.startswith("*"):
                 sets.append(Setting("ptr", view.name, f.default, type=GoType(view.type.spelling[1:], view.type.packages)))
             else:
@@ -268,14 +269,16 @@ class Definitions:
         )
 
 
-def default_of(value: object) -> Default:
-    """The default of an optional field, by its JSON value (containers are built anew for every value)."""
+def default_of(value: object, constant: bool) -> Default:
+    """The default of an optional field, by its JSON value: a Go constant where the field's type takes one (constant),
+    else built by the field's parser from its JSON text (containers anew for every value; a scalar of a union, e.g.
+    "hi" of a string-or-list, is a struct)."""
     match value:
-        case bool():
+        case bool() if constant:
             return Default("bool", value)
-        case int() | float():
+        case int() | float() if constant:
             return Default("number", value)
-        case str():
+        case str() if constant:
             return Default("string", value)
         case _:
             return Default("json", json.dumps(value, separators=(",", ":"), ensure_ascii=False))
