@@ -22,6 +22,7 @@ from generator.targets.python.literals import TEMPLATES, py_str
 from generator.targets.python.views import (
     AliasView,
     ConstantView,
+    DefaultFunction,
     EnumView,
     FieldView,
     Import,
@@ -61,16 +62,19 @@ class PythonModule:
         self.behaviour = behaviour if behaviour is not None and "python" in behaviour.texts else None
         self.parts = python_parts(self.behaviour) if self.behaviour is not None else PythonParts([], "", {})
         self.parsers: list[ParserConst] = []  # the fields' parsers, in definition order
+        self.defaults: list[DefaultFunction] = []  # the functions of defaults built by a parser, in definition order
         self.uses: set[Import] = set(SKELETON_IMPORTS)
         self.fast = FastBuilder(fmt, names.of_model)
 
     def field_view(self, model: ir.Model, f: ir.Field, attr: str) -> FieldView:
         const = parsers.parser_const(model.name, attr)
         self.parsers.append(ParserConst(const, parsers.parser(f.type)))
-        default = parsers.default(f)
+        default = parsers.default(f, self.fmt, "_default" + const.lower().removeprefix("_p"))
+        if default.kind == "parsed":
+            self.defaults.append(DefaultFunction(default.fn, const, default.value))
         annotation = types.field_annotation(f.type, absent_is_none=default.kind == "none")
         self.uses |= annotation.imports
-        if default.kind in ("uuid4", "empty", "copy"):
+        if default.kind in ("uuid4", "empty", "copy", "parsed"):
             self.uses.add(FIELD)  # field(default_factory=...)
         return FieldView(
             attr=attr,
@@ -177,6 +181,7 @@ class PythonModule:
             models=models,
             aliases=aliases,
             parsers=(*named, *self.parsers),
+            defaults=tuple(self.defaults),
             regexes=tuple((const, pattern) for pattern, const in self.fast.regexes.items()),
             root=root.name,
             api_parse=api_parse,

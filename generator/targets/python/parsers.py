@@ -67,13 +67,16 @@ def enum_parser(e: ir.Enum, values_const: str) -> Parser:
     return Parser("enum", e, name=values_const)
 
 
-def default(f: ir.Field) -> Default:
-    """What the field holds when its key is absent (the dataclass default and the parse call's)."""
+def default(f: ir.Field, fmt: ir.Format, fn: str = "") -> Default:
+    """What the field holds when its key is absent (the dataclass default and the parse call's); fn: the function
+    that builds a default that is not plain JSON (models, tuples) from its JSON."""
     match f:
         case ir.Field(required=True):
             return Default("required")
         case ir.Field(default_factory="uuid4"):
             return Default("uuid4")
+        case ir.Field(has_default=True, default=dict() | list() as value) if value and not fmt.plain_json(f.type):
+            return Default("parsed", value, fn)
         case ir.Field(has_default=True, default=dict() | list() as value):
             return Default("copy" if value else "empty", value)
         case ir.Field(has_default=True, default=value) if value is not None:

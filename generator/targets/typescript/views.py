@@ -145,18 +145,32 @@ def absent_when_missing(f: ir.Field) -> bool:
     return not f.required and f.default_factory is None and not f.has_default
 
 
-def made_value(f: ir.Field) -> str | None:
+def field_parser(model: ir.Model, index: int) -> str:
+    """The constant holding the parser of a model's field, by its index, e.g. "F_ChatInput_3"."""
+    return f"F_{model.name}_{index}"
+
+
+def default_value(fmt: ir.Format, f: ir.Field, const: str) -> str:
+    """An expression for a fresh copy of the field's default: its JSON, or built by the field's parser (const) where
+    the default holds models or tuples, so that it is what parsing the JSON gives (each model's own defaults set)."""
+    if isinstance(f.default, (dict, list)) and f.default and not fmt.plain_json(f.type):
+        return f"rt.run({const}, {ts_json(f.default)})"
+    return ts_json(f.default)
+
+
+def made_value(fmt: ir.Format, model: ir.Model, index: int) -> str | None:
     """What make<Model> gives a field left out: its constant (a tag has one value to give), its default or a fresh
     UUID4; None for a field it must be given or may leave absent."""
+    f = model.fields[index]
     if f.constant is not None:
         return ts_str(f.constant)
     if f.default_factory == "uuid4":
         return "rt.newUUID4()"
-    return ts_json(f.default) if f.has_default else None
+    return default_value(fmt, f, field_parser(model, index)) if f.has_default else None
 
 
-def field_view(model: ir.Model, f: ir.Field, index: int, parsers: list[tuple[str, str]]) -> FieldView:
-    const = f"F_{model.name}_{index}"
+def field_view(fmt: ir.Format, model: ir.Model, f: ir.Field, index: int, parsers: list[tuple[str, str]]) -> FieldView:
+    const = field_parser(model, index)
     parsers.append((const, parser(f.type)))
     local = f"v{index}"
     key = ts_str(f.wire_name)
@@ -173,7 +187,7 @@ def field_view(model: ir.Model, f: ir.Field, index: int, parsers: list[tuple[str
             case "uuid4":
                 build = f"{local} === undefined ? rt.newUUID4() : ({cast})"
             case None:
-                build = f"{local} === undefined ? {ts_json(f.default)} : ({cast})" if f.has_default else cast
+                build = f"{local} === undefined ? {default_value(fmt, f, const)} : ({cast})" if f.has_default else cast
             case _:
                 raise AssertionError(f"unhandled default factory {f.default_factory!r}")
     # "__proto__" would set the prototype: it goes in as a computed key or an own property.
@@ -195,15 +209,15 @@ def field_view(model: ir.Model, f: ir.Field, index: int, parsers: list[tuple[str
     )
 
 
-def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuilder | None) -> ModelView:
-    fields = tuple(field_view(model, f, i, parsers) for i, f in enumerate(model.fields))
+def model_view(fmt: ir.Format, model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuilder | None) -> ModelView:
+    fields = tuple(field_view(fmt, model, f, i, parsers) for i, f in enumerate(model.fields))
     locals_by_wire = {f.wire_name: v.local for f, v in zip(model.fields, fields)}
     steps: list[str] = []
     for f, v in zip(model.fields, fields):
         steps.append(f"const {v.local} = {v.parse};")
         steps.extend(rule_call(r, model, locals_by_wire) for r in model.rules if r.after == f.wire_name)
     steps.extend(rule_call(r, model, locals_by_wire) for r in model.rules if r.after is None)
-    made = [(f, value) for f in model.fields if (value := made_value(f)) is not None]
+    made = [(f, value) for i, f in enumerate(model.fields) if (value := made_value(fmt, model, i)) is not None]
     return ModelView(
         name=model.name,
         doc=ts_doc(model.description or model.name),
@@ -312,7 +326,7 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
     )
     fast = TsFastBuilder(fmt)
     held = fast.base.held_from(fmt.root)
-    models = tuple(model_view(m, parsers, fast if m.name in held else None) for m in fmt.models)
+    models = tuple(model_view(fmt, m, parsers, fast if m.name in held else None) for m in fmt.models)
     known = [
         KnownValuesView(
             const=f"{constant_case(k.model)}_{constant_case(k.field)}_VALUES",
