@@ -70,6 +70,7 @@ def turn(r: random.Random) -> m.AssistantTurn:
         lambda: setattr(t, "name", r.choice(STRINGS)),
         lambda: setattr(t, "attachments", [r.randbytes(r.randrange(4)) for _ in range(r.randrange(3))]),
         lambda: setattr(t, "extra", {r.choice(STRINGS): free(r)}),
+        lambda: setattr(t, "settings", m.Settings(names=r.choice([["z"], []]), level=r.choice([None, "high"]))),
     ]
     for s in setters:
         if r.random() < 1 / 3:
@@ -93,6 +94,8 @@ def main() -> None:
     assert len(built.id) == 36 and built.id != m.AssistantTurn(created_at=at, content="", history=[], labels={}, payload=b"", reply_to=None).id
     built.id = parsed.id
     assert built.to_json() == parsed.to_json(), (built.to_json(), parsed.to_json())
+    # A default of every kind of type is the parser's (a union's, a tuple's, a model's, ...).
+    assert m.Settings().to_json() == m.Settings.from_json("{}").to_json()
     # Defaults are fresh values: changing one value's list changes no other's.
     built.tags.append("x")
     assert m.AssistantTurn(created_at=at, content="hi", history=[], labels={}, payload=b"", reply_to=None).tags == ["chat", "v1"]

@@ -71,6 +71,7 @@ function turn(): m.AssistantTurn {
     () => { t.name = str(); },
     () => { t.attachments = Array.from({ length: below(3) }, bytes); },
     () => { t.extra = { [str()]: free() } as NonNullable<m.AssistantTurn["extra"]>; },
+    () => { t.settings = m.makeSettings(random() < 0.5 ? {} : { names: [], level: null }); },
   ];
   for (const set of setters) if (random() < 1 / 3) set();
   return t;
@@ -94,6 +95,9 @@ built.id = parsed.id;
 if (m.stringifyAssistantTurn(built) !== m.stringifyAssistantTurn(parsed)) {
   throw new Error(`makeAssistantTurn ${m.stringifyAssistantTurn(built)}\nparser ${m.stringifyAssistantTurn(parsed)}`);
 }
+// A default of every kind of type is the parser's (a union's, a tuple's, a model's, ...).
+const settings = m.encodeSettings(m.makeSettings({}));
+if (JSON.stringify(settings) !== JSON.stringify(m.encodeSettings(m.parseSettings({})))) throw new Error(`makeSettings ${JSON.stringify(settings)}`);
 // Defaults are fresh values: changing one value's list changes no other's.
 built.tags.push("x");
 if (m.makeAssistantTurn(needed).tags.length !== 2) throw new Error("makeAssistantTurn shares its default list");

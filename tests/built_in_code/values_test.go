@@ -140,6 +140,22 @@ func (g zzGen) citation() Citation {
 	return c
 }
 
+// settings is NewSettings() with some of its fields nil: the defaults of a union, a tuple and a model are
+// structs no Go constant is a value of, so the constructor builds them from their JSON.
+func (g zzGen) settings() Settings {
+	s := NewSettings()
+	if g.coin() {
+		s.Names = nil // an alias of a list: written as its default, ["z"]
+	}
+	if g.coin() {
+		s.Level = nil // a nullable enum: null
+	}
+	if g.coin() {
+		s.Options = nil // free-form: null
+	}
+	return s
+}
+
 // turn is a random AssistantTurn built in code.
 func (g zzGen) turn() AssistantTurn {
 	var t AssistantTurn
@@ -182,6 +198,7 @@ func (g zzGen) turn() AssistantTurn {
 		func() { t.Temperature = []float64{0, -1.5, 1e300, 0.1}[g.r.Intn(4)] },
 		func() { t.MaxTokens = nil },
 		func() { t.Stream = g.coin() },
+		func() { s := g.settings(); t.Settings = &s },
 	} {
 		if g.r.Intn(3) == 0 {
 			set()
@@ -230,6 +247,19 @@ func TestZZNilIsWrittenAsTheDefaultTheEmptyValueOrNull(t *testing.T) {
 		`"detail":"auto","temperature":0,"max_tokens":null,"stream":false}`
 	if string(text) != want {
 		t.Fatalf("got  %s\nwant %s", text, want)
+	}
+}
+
+// NewSettings gives each default as the parser gives it for a key left out.
+func TestZZNewSettingsGivesTheParsersDefaults(t *testing.T) {
+	parsed, err := ParseBuiltInCodeFromJSON([]byte(`{"role": "assistant", "created_at": "2024-01-15T10:30:00Z", "content": "hi", "history": [], "labels": {}, "payload": "", "reply_to": null, "settings": {}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := zzMust(json.Marshal(NewSettings())), zzMust(json.Marshal(parsed.Settings))
+	want := `{"greeting":"hi","parts":[{"type":"text","text":"p","spans":[]}],"pair":["a",1],"limits":{"n":2},"names":["z"],"level":"low","options":{"x":[1]},"big":9007199254740993,"odd":"` + "\u202e" + `\"\\"}` // U+202E written as it is
+	if !bytes.Equal(a, b) || string(a) != want {
+		t.Fatalf("NewSettings %s\nparser      %s\nwant        %s", a, b, want)
 	}
 }
 
