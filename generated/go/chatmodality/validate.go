@@ -511,16 +511,10 @@ func (m ChatState) fastValid(d int) bool {
 	if float64(m.UpdateCount) < 0 {
 		return false
 	}
-	if m.Messages == nil {
-		return false
-	}
 	for _, x0 := range m.Messages {
 		if !x0.fastValid(d + 2) {
 			return false
 		}
-	}
-	if m.Conversations == nil {
-		return false
 	}
 	for _, x0 := range m.Conversations {
 		if !x0.fastValid(d + 2) {
