@@ -172,3 +172,15 @@ def test_the_models_do_not_depend_on_the_black_settings_of_the_project_chatspec_
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1]
     assert outputs[0] == (ROOT / "tests/golden/constraints/expected/pydantic/chatformats_pydantic/constraints.py").read_text(encoding="utf-8")
+
+
+def test_the_settings_folder_is_gone_when_a_worker_process_ends_without_atexit(tmp_path: Path) -> None:
+    # Worker processes end by os._exit, which runs no atexit handler: a settings folder kept for the process
+    # stayed in the temporary folder after every generate (114 of them after a day's work).
+    code = "import os, sys; sys.path.insert(0, sys.argv[1]); from generator.targets.pydantic import models; models.warm_up(); os._exit(0)"
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT)], capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin", "CHATSPEC_CACHE": "off", "HOME": str(tmp_path), "TMPDIR": str(temp)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert sorted(p.name for p in temp.iterdir()) == []

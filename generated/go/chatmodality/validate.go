@@ -456,7 +456,41 @@ func (m ConversationMetadata) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ConversationMetadata) fastValid(d int) bool {
-	return false
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if !fastPattern2.MatchString(m.ConversationID) {
+		return false
+	}
+	if m.CreatedAt.IsZero() {
+		return false
+	}
+	if !rt.TimeRoundTrips(m.CreatedAt) {
+		return false
+	}
+	if m.LastMessageAt.IsZero() {
+		return false
+	}
+	if !rt.TimeRoundTrips(m.LastMessageAt) {
+		return false
+	}
+	if float64(m.MessageCount) < 0 {
+		return false
+	}
+	if m.ParticipantRoles == nil {
+		return false
+	}
+	if !rt.Distinct(m.ParticipantRoles) {
+		return false
+	}
+	for _, x0 := range m.ParticipantRoles {
+		switch x0 {
+		case "user", "assistant":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func parseChatState(v any, c *rt.Context) (ChatState, bool) {

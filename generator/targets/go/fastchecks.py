@@ -31,7 +31,7 @@ NONE = FastCheck("none")
 
 def container(c: FastCheck) -> FastCheck:
     """A list or map check, or "none" when it checks nothing (no bounds, nil allowed, items unchecked)."""
-    if c.nil_ok and c.min_items is None and c.max_items is None and c.inner is not None and c.inner.kind == "none":
+    if c.nil_ok and c.min_items is None and c.max_items is None and not c.unique and c.inner is not None and c.inner.kind == "none":
         return NONE
     return c
 
@@ -87,10 +87,11 @@ class FastChecks:
             case ir.DateTimeType():
                 return FastCheck("date_time")
             case ir.ListType():
-                if t.unique_items:
+                if t.unique_items and not self.equal_as_json(t.item):
                     return UNSURE
+                inner = self.check(t.item, where)
                 return container(
-                    FastCheck("list", min_items=t.min_items, max_items=t.max_items, inner=self.check(t.item, where), nil_ok=nil_ok)
+                    FastCheck("list", min_items=t.min_items, max_items=t.max_items, unique=t.unique_items, inner=inner, nil_ok=nil_ok)
                 )
             case ir.MapType():
                 return container(FastCheck("map", inner=self.check(t.value, where), nil_ok=nil_ok))
@@ -110,6 +111,14 @@ class FastChecks:
                 return UNSURE
             case _:  # any JSON, unions, tuples: the exact walk decides
                 return UNSURE
+
+    def equal_as_json(self, t: ir.TypeRef) -> bool:
+        """Whether Go's == on the item's Go value is JSON Schema's equality: strings, int64s, float64s (1 and 1.0
+        are one value, NaN never passes the item check), booleans and enum values; not pointers (a nullable
+        item), byte slices, times (two texts of one instant are distinct JSON) or anything holding more."""
+        if isinstance(t, ir.Ref):
+            return isinstance(self.fmt.definition(t.name), ir.Enum)
+        return isinstance(t, ir.StringType | ir.NumericType | ir.BooleanType)
 
     def model(self, model: ir.Model, view: ModelView, where: str) -> FastModel:
         fields: dict[str, FastField] = {}

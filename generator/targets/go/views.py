@@ -418,6 +418,7 @@ class FastCheck(Kinded):
     exclusive_maximum: float | None = None
     min_items: int | None = None
     max_items: int | None = None
+    unique: bool = False  # list: uniqueItems, on items Go's == compares as JSON Schema does (rt.Distinct)
     inner: FastCheck | None = None  # list item, map value, nullable inner
     pointer: bool = False  # nullable: stored as *T (else a nil slice or map means null)
     nil_ok: bool = False  # list or map: nil passes (toTree writes it empty, or null where null is a value); else not sure

@@ -7,15 +7,14 @@ formatted with the same black as every other Python file: deterministic and gold
 from __future__ import annotations
 
 import ast
-import atexit
-import functools
+import contextlib
 import io
 import json
 import re
-import shutil
 import tempfile
 import tokenize
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -251,15 +250,16 @@ def _datamodel_codegen(fmt: ir.Format, schema: dict[str, Any]) -> str:
     )
 
 
-@functools.cache
-def _settings_folder() -> Path:
+@contextlib.contextmanager
+def _settings_folder() -> Iterator[Path]:
     """A private folder whose pyproject.toml sets nothing: datamodel-code-generator formats with the settings of
     the pyproject.toml nearest to the folder it is given (by default the working directory, walking up), so a
-    project's own [tool.black] line-length would change the generated models. Removed when the process ends."""
-    folder = Path(tempfile.mkdtemp(prefix="chatspec-datamodel-codegen-"))
-    (folder / "pyproject.toml").write_text("[tool.black]\n", encoding="utf-8")
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    return folder
+    project's own [tool.black] line-length would change the generated models. One per call and removed on the
+    way out: a folder kept for the process leaked from every worker process, which ends without atexit."""
+    with tempfile.TemporaryDirectory(prefix="chatspec-datamodel-codegen-") as name:
+        folder = Path(name)
+        (folder / "pyproject.toml").write_text("[tool.black]\n", encoding="utf-8")
+        yield folder
 
 
 def _generate(schema: str, file_header: str) -> str:
@@ -267,7 +267,7 @@ def _generate(schema: str, file_header: str) -> str:
     from datamodel_code_generator.enums import DataModelType, InputFileType, StrictTypes
     from datamodel_code_generator.format import Formatter
 
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), _settings_folder() as settings:
         warnings.simplefilter("ignore")  # its notices about future defaults; every option we rely on is set
         code = generate(
             schema,
@@ -285,7 +285,7 @@ def _generate(schema: str, file_header: str) -> str:
             strict_types=[StrictTypes.str, StrictTypes.int, StrictTypes.float, StrictTypes.bool],
             custom_file_header=file_header,
             formatters=[Formatter.BLACK],
-            settings_path=_settings_folder(),
+            settings_path=settings,
         )
     assert isinstance(code, str)
     return code

@@ -24,6 +24,23 @@ func RunesWithin(s string, min, max int) bool {
 	return n >= min && (max < 0 || n <= max)
 }
 
+// Distinct reports whether no two items of xs are equal: uniqueItems on a list of
+// strings, numbers, booleans or enum values, whose Go equality is JSON Schema's
+// (1 and 1.0 are one float64, and so are 0 and -0). One map, linear in len(xs).
+func Distinct[T comparable](xs []T) bool {
+	if len(xs) < 2 {
+		return true
+	}
+	seen := make(map[T]struct{}, len(xs))
+	for _, x := range xs {
+		if _, ok := seen[x]; ok {
+			return false
+		}
+		seen[x] = struct{}{}
+	}
+	return true
+}
+
 // TimeRoundTrips reports whether FormatTime's text of t is a date-time
 // ParseTime accepts: a year from 1 to 9999 and an offset within a day.
 func TimeRoundTrips(t time.Time) bool {

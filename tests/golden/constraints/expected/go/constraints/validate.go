@@ -228,10 +228,25 @@ func (m Constrained) fastValid(d int) bool {
 		}
 	}
 	if m.Tags != nil {
-		return false
+		if len(m.Tags) < 1 {
+			return false
+		}
+		if len(m.Tags) > 3 {
+			return false
+		}
+		if !rt.Distinct(m.Tags) {
+			return false
+		}
 	}
 	if m.Values != nil {
-		return false
+		if !rt.Distinct(m.Values) {
+			return false
+		}
+		for _, x0 := range m.Values {
+			if math.IsNaN(x0) || math.IsInf(x0, 0) {
+				return false
+			}
+		}
 	}
 	if m.Anything != nil {
 		return false
