@@ -477,9 +477,6 @@ func (m ConversationMetadata) fastValid(d int) bool {
 	if float64(m.MessageCount) < 0 {
 		return false
 	}
-	if m.ParticipantRoles == nil {
-		return false
-	}
 	if !rt.Distinct(m.ParticipantRoles) {
 		return false
 	}
