@@ -176,6 +176,18 @@ def describe(t: ir.TypeRef) -> str:
     return t.kind
 
 
+# The outcomes of comparing two values that each compare operator lets pass, e.g. ">=": greater or equal.
+_OUTCOMES = {
+    "<": frozenset("<"),
+    "<=": frozenset("<="),
+    "==": frozenset("="),
+    "!=": frozenset("<>"),
+    ">=": frozenset(">="),
+    ">": frozenset(">"),
+    "": frozenset(),
+}
+
+
 def _rule_key(rule: ir.Rule) -> tuple[Any, ...]:
     return (rule.kind, rule.fields, rule.when, rule.pointer, rule.up, rule.equals)
 
@@ -247,6 +259,16 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
                     Change(
                         "minor" if set(rule.allowed) > set(was.allowed) else "major",
                         f"rule {'relaxed' if set(rule.allowed) > set(was.allowed) else 'changed'}: {name} {rule.kind} on {', '.join(rule.fields)}",
+                    )
+                )
+            if was.op != rule.op:
+                # A compare rule passes on the outcomes its op admits: more of them relax it, fewer tighten it.
+                before, after = _OUTCOMES[was.op or ""], _OUTCOMES[rule.op or ""]
+                changes.append(
+                    Change(
+                        "minor" if after > before else "major",
+                        f"rule {'relaxed' if after > before else 'tightened' if after < before else 'changed'}: "
+                        f"{name} {rule.kind} on {', '.join(rule.fields)} ({was.op} -> {rule.op})",
                     )
                 )
             if was.message != rule.message:

@@ -141,6 +141,14 @@ class Field:
     default_factory: str | None = None  # e.g. "uuid4"
     null_ok: bool = False  # JSON null is a value of its type (e.g. {} or ["string", "null"]): present, not missing
 
+    @property
+    def constant(self) -> str | None:
+        """The one value of a required string field with a const (a tag, e.g. "type": "text"), which every target's
+        constructor gives it; None for any other field."""
+        if self.required and isinstance(self.type, StringType) and self.type.const is not None:
+            return self.type.const
+        return None
+
 
 @dataclass(frozen=True)
 class WhenClause:
@@ -153,15 +161,17 @@ class WhenClause:
 class Rule:
     """A check JSON Schema cannot state (or not with its own message), e.g. user in people."""
 
-    kind: str  # "member_of" | "required_when" | "at_least_one_of" | "allowed_when" | "contains"
+    kind: str  # "member_of" | "required_when" | "at_least_one_of" | "allowed_when" | "contains" | "compare"
     message: str
     after: str | None  # wire name of the field it runs right after; None = after all fields
-    fields: tuple[str, ...]  # wire names it reads, e.g. ("user",) or ("url", "content")
+    fields: tuple[str, ...]  # wire names it reads, e.g. ("user",) or ("url", "content"); compare: (field, other)
     up: int = 0  # member_of: levels up for the relative pointer "2/people" -> 2
     pointer: tuple[str, ...] = ()  # member_of: ("people",); allowed_when/contains: "each" tokens
     when: WhenClause | None = None
     allowed: tuple[str, ...] = ()
     equals: str | None = None
+    op: str | None = None  # compare: how fields[0] must stand to fields[1], e.g. ">="
+    operands: tuple[str, ...] = ()  # compare: what each field compares as, e.g. ("integer", "number"); "string", "date-time"
     exportable: bool = True  # False when standard JSON Schema cannot state it
 
 
@@ -240,6 +250,27 @@ class Format:
     @property
     def models(self) -> tuple[Model, ...]:
         return tuple(d for d in self.definitions if isinstance(d, Model))
+
+    def plain_json(self, t: TypeRef) -> bool:
+        """Whether every value of t is plain JSON: no object of a model, no tuple, date-time or bytes anywhere in it.
+        A default of such a type may be its JSON value as it is; any other default is built by the field's parser
+        (a list of models is a list of objects of a class, not of dicts)."""
+        match t:
+            case ListType():
+                return self.plain_json(t.item)
+            case MapType():
+                return self.plain_json(t.value)
+            case NullableType():
+                return self.plain_json(t.inner)
+            case UnionType():
+                return all(self.plain_json(v) for v in t.variants)
+            case Ref(target="alias"):
+                alias = self.definition(t.name)
+                return isinstance(alias, Alias) and self.plain_json(alias.type)
+            case Ref(target="model") | TupleType() | DateTimeType() | BytesType():
+                return False
+            case _:
+                return True
 
 
 def unwrap_nullable(t: TypeRef) -> TypeRef:

@@ -58,6 +58,9 @@ KEYWORDS_BY_TYPE = {
 
 _SPEC_URI = "urn:chatspec:spec"
 
+# What each kind of compare operand is ordered as: integers and numbers order together.
+_ORDERED_AS = {"integer": "a number", "number": "a number", "string": "a string", "date-time": "a date-time"}
+
 
 class Lowering:
     """Lowers one spec. Holds the spec's $defs and a referencing resolver for $ref."""
@@ -254,14 +257,19 @@ class Lowering:
             t = self.lower_type(self.defs[t.name], pointer_of("$defs", t.name))
         return isinstance(t, (ir.NullableType, ir.AnyType))
 
-    def check_default_emittable(self, key: str, t: ir.TypeRef, pointer: str) -> None:
-        """A default must be a value the generated code can hold as it is: no date-time or base64 field has one,
-        because the generated field holds a parsed time or bytes, which a JSON string default does not give."""
+    def underlying(self, t: ir.TypeRef) -> ir.TypeRef:
+        """What a value of t is when it is not null: the type its aliases stand for, null unwrapped on the way."""
         t = ir.unwrap_nullable(t)
         seen = set()
         while isinstance(t, ir.Ref) and t.target == "alias" and t.name not in seen:
             seen.add(t.name)
             t = ir.unwrap_nullable(self.lower_type(self.defs[t.name], pointer_of("$defs", t.name)))
+        return t
+
+    def check_default_emittable(self, key: str, t: ir.TypeRef, pointer: str) -> None:
+        """A default must be a value the generated code can hold as it is: no date-time or base64 field has one,
+        because the generated field holds a parsed time or bytes, which a JSON string default does not give."""
+        t = self.underlying(t)
         if isinstance(t, (ir.DateTimeType, ir.BytesType)):
             what = "a date-time" if isinstance(t, ir.DateTimeType) else "a base64"
             held = "a parsed time" if isinstance(t, ir.DateTimeType) else "decoded bytes"
@@ -303,8 +311,12 @@ class Lowering:
                 assert when is not None
                 return ir.Rule(kind, rule["message"], after, (field, when.field), when=when)
             case "allowed_when" | "contains":
-                if not isinstance(ir.unwrap_nullable(by_wire[field].type), ir.ListType):
-                    raise self.fail(pointer + "/field", f"{kind} needs an array field, and {field!r} is not one", "name an array field")
+                if not self.holds_arrays(by_wire[field].type):
+                    raise self.fail(
+                        pointer + "/field",
+                        f"{kind} looks into the items of an array, and field {field!r} never holds one",
+                        "name an array field, or a union field with an array variant",
+                    )
                 reads = (field,) if when is None else (field, when.field)
                 return ir.Rule(
                     kind,
@@ -316,10 +328,57 @@ class Lowering:
                     allowed=tuple(rule.get("allowed", ())),
                     equals=rule.get("equals"),
                 )
+            case "compare":
+                other = known(rule["other"], "/other")
+                if other == field:
+                    raise self.fail(pointer + "/other", f"compare orders two fields, and both sides are {field!r}", "name another field")
+                operands = (self.operand(by_wire[field], pointer + "/field"), self.operand(by_wire[other], pointer + "/other"))
+                families = [_ORDERED_AS[o] for o in operands]
+                if families[0] != families[1]:
+                    raise self.fail(
+                        pointer + "/other",
+                        f"compare cannot order {families[0]} field {field!r} against {families[1]} field {other!r}",
+                        "compare two numbers, two strings or two date-times",
+                    )
+                return ir.Rule(kind, rule["message"], after, (field, other), op=rule["op"], operands=operands, exportable=False)
             case _:
                 raise self.fail(
                     pointer + "/kind", f"unknown rule kind {kind!r}", "see the rule kinds in generator/metaschema/chatspec.schema.json"
                 )
+
+    def holds_arrays(self, t: ir.TypeRef) -> bool:
+        """Whether a field of type t may hold an array (allowed_when and contains look into its items; on any
+        other value they have nothing to judge, as JSON Schema's items and contains do): a list or a tuple, or a
+        union by JSON type with an array variant."""
+        t = self.underlying(t)
+        if isinstance(t, ir.UnionType):
+            return "array" in t.json_kinds
+        return isinstance(t, (ir.ListType, ir.TupleType))
+
+    def operand(self, f: ir.Field, pointer: str) -> str:
+        """What a compare rule's side compares as: "integer", "number", "string" or "date-time"."""
+        if f.default_factory is not None:
+            raise self.fail(
+                pointer,
+                f"field {f.wire_name!r} defaults to a fresh {f.default_factory}, so comparing it would give another verdict on every read",
+                "compare fields without x-default-factory",
+            )
+        t = self.underlying(f.type)
+        match t:
+            case ir.NumericType():
+                return "integer" if t.integer else "number"
+            case ir.StringType() | ir.Ref(target="enum"):
+                return "string"
+            case ir.DateTimeType():
+                return "date-time"
+        what = {"bytes": "base64 bytes", "any": "any JSON value", "ref": "an object", "list": "an array", "map": "an object"}.get(
+            t.kind, f"a {t.kind}"
+        )
+        raise self.fail(
+            pointer,
+            f"compare orders numbers, strings and date-times, and field {f.wire_name!r} holds {what}",
+            "compare two number, string or date-time fields",
+        )
 
     # --- types ---------------------------------------------------------
 

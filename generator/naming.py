@@ -294,7 +294,7 @@ def clash_error(fmt: object, language: str, name: str, where: str) -> Exception:
         getattr(fmt, "source", ""),
         pointer,
         f"the generated {language} code would define {name!r} twice ({where}): a definition, field or value "
-        "spells a name the generated code uses itself (e.g. VERSION, Literal, Validate<Root>, <Enum>Values, Parse...FromJSON)",
+        "spells a name the generated code uses itself (e.g. VERSION, Literal, Validate<Root>, <Enum>Values, Parse...FromJSON, New<Model>)",
         'rename the definition, or give the field an "x-name", so the names differ',
     )
 

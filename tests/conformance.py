@@ -71,7 +71,7 @@ class Built:
 
 
 def disagreements(cases: list[Case], found: dict[str, list[dict[str, Any]]], oracles: dict[str, Any],
-                  beyond: frozenset[str] = frozenset({"int64", "depth"})) -> list[str]:
+                  beyond: frozenset[str] = frozenset({"int64", "depth", "member_of", "compare"})) -> list[str]:
     """What is wrong with the verdicts on each case: a crash; a language whose errors (paths and messages) are not
     Python's; an oracle ({format id: [(name, jsonschema validator)]}) whose verdict is not Python's, unless it
     accepts and every Python error is a check chatspec makes beyond it (beyond: error keywords)."""

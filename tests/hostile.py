@@ -41,7 +41,7 @@ from go_driver import _CASE, _MAIN, GO_ENV, root_model, write_go_mod  # noqa: E4
 
 # Problems the exported schema cannot state: the nesting bound and spec rules;
 # "type" only for the free-form numbers no float holds (see python_only below).
-_RULE_ONLY = {"member_of", "depth"}
+_RULE_ONLY = {"member_of", "compare", "depth"}
 _HOLE = "\x00hostile\x00"
 
 

@@ -3,7 +3,7 @@
 - Systematic: every value replaced by odd values, every key removed, an extra key added
   (grouped by path, so a selection can reach every path and every depth).
 - Rule-aware: near-miss values that just trigger or just miss each spec rule
-  (member_of, required_when, allowed_when, at_least_one_of, contains).
+  (member_of, required_when, allowed_when, at_least_one_of, contains, compare).
 - Boundary: every number moved to each edge of every bound the spec states (at, one step and
   half a step either side, the next float), every string and array to each length edge.
 - Model positions: where in a document each top-level model sits, found by walking
@@ -17,6 +17,7 @@ import math
 import random
 import unicodedata
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from typing import Any, Iterator
 
 # JSON values that stress every check: wrong kinds, empties, edges of numbers and text.
@@ -360,7 +361,46 @@ def _for_rule(doc: Any, at: Path, rule: dict[str, Any], other_conditions: list[s
                 off = _set_at(doc, cond, miss)
                 if off is not None and outside:
                     made.append((f"condition missed by {miss!r}", _set_each(off, at, rule["field"], each, lambda i, v: outside[0])))
+    elif kind == "compare":
+        field, other = rule["field"], rule["other"]
+        for side, against in ((field, here.get(other)), (other, here.get(field))):
+            if against is not None:
+                made += [(f"{side} {label} the other side", _set_at(doc, (*at, side), v)) for label, v in compare_near(against)]
+            made.append((f"{side} null", _set_at(doc, (*at, side), None)))
+            made.append((f"{side} absent", removed(doc, (*at, side)) if side in here else None))
     return made
+
+
+def compare_near(value: Any) -> list[tuple[str, Any]]:
+    """Values just below, equal to and just above value, of its kind (labelled): integers by one, other numbers
+    by a half and by the next float, date-times by a second, by a tenth of a nanosecond and in another offset
+    (the same instant), strings by a character (and across the surrogates, where JavaScript's order differs)."""
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [("equal to", value), ("one below", value - 1), ("one above", value + 1), ("as a float", float(value))]
+    if isinstance(value, float):
+        return [("equal to", value), ("just below", math.nextafter(value, -math.inf)), ("just above", math.nextafter(value, math.inf)),
+                ("a half below", value - 0.5), ("a half above", value + 0.5)]
+    if not isinstance(value, str):
+        return []
+    moment = _instant(value)
+    if moment is not None:
+        shift = lambda d: (moment + d).isoformat().replace("+00:00", "Z")  # noqa: E731
+        return [("equal to", value), ("a second before", shift(timedelta(seconds=-1))), ("a second after", shift(timedelta(seconds=1))),
+                ("the same instant at +01:00", moment.astimezone(timezone(timedelta(hours=1))).isoformat()),
+                *([("a tenth of a nanosecond after", value[:-1] + ("" if "." in value else ".") + "0000000001Z")] if value[-1] in "Zz" else [])]
+    return [("equal to", value), ("a prefix of", value[:-1]), ("extended", value + "\x00"), ("extended past the surrogates", value + "\ue000"),
+            ("extended by an astral character", value + "\U0001F600")]
+
+
+def _instant(text: str) -> datetime | None:
+    """The aware datetime an RFC 3339 text denotes, or None for other text."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None and len(text) >= 20 else None
 
 
 def _tokens(value: Any, pointer: Path) -> Path | None:

@@ -308,6 +308,7 @@ SAMPLE_RULES: dict[str, dict[str, Any]] = {
     "allowed_when": {"kind": "allowed_when", "field": "items", "when": {"field": "source", "equals": "url"}, "each": "/type",
                      "allowed": ["link"], "message": "a url source holds only links"},
     "contains": {"kind": "contains", "field": "items", "each": "/type", "equals": "cover", "message": "one item must be the cover"},
+    "compare": {"kind": "compare", "field": "text", "op": "!=", "other": "url", "message": "the text must not repeat the url"},
 }
 
 

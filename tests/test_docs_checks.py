@@ -196,6 +196,8 @@ def valid_many(fmt: ir.Format, t: ir.TypeRef, n: int) -> list[Any]:
             found = [first + i for i in range(n)]
             if all(valid_number(t, v) for v in found):
                 return found
+        case ir.DateTimeType():
+            return [f"2024-01-15T10:{i:02d}:00Z" for i in range(n)]
     if n == 1:
         return [valid(fmt, t)]
     raise Unbuildable(f"no {n} distinct values of {t}")
@@ -418,6 +420,35 @@ def _field(model: ir.Model, wire: str) -> ir.TypeRef:
     return next(f.type for f in model.fields if f.wire_name == wire)
 
 
+def _array_item(fmt: ir.Format, t: ir.TypeRef) -> ir.TypeRef | None:
+    """The item type of the array a field may hold (a list, nullable, named, or a union's array variant)."""
+    t = _unwrap(t)
+    if isinstance(t, ir.Ref) and isinstance(d := fmt.definition(t.name), ir.Alias):
+        return _array_item(fmt, d.type)
+    if isinstance(t, ir.UnionType):
+        return next((item for v in t.variants if (item := _array_item(fmt, v)) is not None), None)
+    return t.item if isinstance(t, ir.ListType) else None
+
+
+_ORDER = {"<": operator.lt, "<=": operator.le, "==": operator.eq, "!=": operator.ne, ">=": operator.ge, ">": operator.gt}
+
+
+def _compared(fmt: ir.Format, model: ir.Model, rule: ir.Rule) -> dict[str, Any]:
+    """Values of a compare rule's two fields that the rule refuses: numbers by value, date-times by instant,
+    strings by code point (Python's order of str)."""
+    from datetime import datetime
+
+    def key(t: ir.TypeRef, v: Any) -> Any:
+        return datetime.fromisoformat(v.replace("Z", "+00:00")) if isinstance(_unwrap(t), ir.DateTimeType) else v
+
+    left, right = _field(model, rule.fields[0]), _field(model, rule.fields[1])
+    for a in valid_many(fmt, left, 2):
+        for b in valid_many(fmt, right, 2):
+            if not _ORDER[rule.op](key(left, a), key(right, b)):  # type: ignore[index]
+                return {rule.fields[0]: a, rule.fields[1]: b}
+    raise Unbuildable(f"no values of {rule.fields} break {rule.op}")
+
+
 def rule_breaking(fmt: ir.Format, model: ir.Model, rule: ir.Rule) -> tuple[str, Any]:
     """(the model to parse, a document of it) that breaks the rule and nothing else."""
     base = {f.wire_name: valid(fmt, f.type) for f in model.fields if f.required}
@@ -431,9 +462,10 @@ def rule_breaking(fmt: ir.Format, model: ir.Model, rule: ir.Rule) -> tuple[str, 
             return model.name, {k: v for k, v in base.items() if k not in rule.fields}
         case "required_when":
             return model.name, when({k: v for k, v in base.items() if k != rule.fields[0]})
+        case "compare":
+            return model.name, base | _compared(fmt, model, rule)
         case "allowed_when" | "contains":
-            items = _field(model, rule.fields[0])
-            item = _unwrap(items).item if isinstance(_unwrap(items), ir.ListType) else None  # type: ignore[union-attr]
+            item = _array_item(fmt, _field(model, rule.fields[0]))
             if item is None:
                 raise Unbuildable(f"{rule.kind} on a field that is not a list")
             avoid = rule.allowed if rule.kind == "allowed_when" else (rule.equals or "",)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 
 from conftest import GENERATED, GOLDEN, ROOT
 from test_keyword_matrix import PROBES, asserting_keywords
-from generator import invisible
+from generator import invisible, ir
 from generator.core import generate, ir_json, shared_files
 from generator.load import LoadedSpec, load_spec
 from generator.lower import lower
@@ -116,20 +117,29 @@ def test_golden_examples_through_generated_python(golden_package: Path) -> None:
             assert [{"path": p, "message": m} for p, m in errors] == expected, path
 
 
+def _unstated_rule_messages(case: str) -> list[re.Pattern[str]]:
+    """The messages of the case's rules that standard JSON Schema cannot state (member_of, compare), as patterns
+    with their placeholders ({index}, {value}, ...) matching anything."""
+    rules = [r for d in lower(_load(case)).definitions if isinstance(d, ir.Model) for r in d.rules if not r.exportable]
+    return [re.compile(".*".join(re.escape(part) for part in re.split(r"\{\w+\}", r.message)), re.S) for r in rules]
+
+
 def test_golden_examples_get_the_same_verdicts_from_jsonschema_on_the_exported_schema() -> None:
-    # The independent oracle: every valid golden example passes the exported schema,
-    # every invalid one fails it (no golden case has a rule JSON Schema cannot state).
+    # The independent oracle: every valid golden example passes the exported schema, every invalid one fails
+    # it, but for one whose every error is a rule JSON Schema cannot state: the exported schema leaves that out.
     from jsonschema import Draft202012Validator
 
     wrong = []
     for case in CASES:
         schema = json.loads(generate([_load(case)], targets=["jsonschema"])[f"jsonschema/{case}.schema.json"])
         oracle = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+        unstated = _unstated_rule_messages(case)
         for kind in ("valid", "invalid"):
             for path in sorted((GOLDEN / case / "examples" / kind).glob("*.json")):
                 data = json.loads(path.read_text(encoding="utf-8"))
                 errors = list(oracle.iter_errors(data if kind == "valid" else data["data"]))
-                if bool(errors) != (kind == "invalid"):
+                by_unstated_rules = kind == "invalid" and all(any(p.fullmatch(e["message"]) for p in unstated) for e in data["errors"])
+                if bool(errors) != (kind == "invalid" and not by_unstated_rules):
                     wrong.append(f"{case}/{kind}/{path.stem}: jsonschema says {[e.message for e in errors] or 'valid'}")
     assert not wrong, "\n".join(wrong)
 

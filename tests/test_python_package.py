@@ -370,7 +370,7 @@ def test_numeric_defaults_are_written_the_same_way_in_python_and_go() -> None:
 
 _JSON_ODD = [None, 0, -1, 2**70, 1.5, "", "x", [], {}, [[]], [{}], True]
 _NOT_JSON = [math.nan, math.inf, (1, 2), {1, 2}, b"x", object()]
-_RULES = {"member_of", "required_when", "at_least_one_of", "allowed_when", "contains"}
+_RULES = {"member_of", "required_when", "at_least_one_of", "allowed_when", "contains", "compare"}
 
 
 def _pointer(path: tuple[Any, ...]) -> str:

@@ -90,6 +90,11 @@ def rule_kinds() -> list[str]:
     return kinds
 
 
+# The fields sample_rule reads (compare reads their defaults: "a" has one, "b" has none).
+_SAMPLE_FIELDS = {"a": ir.Field("a", "a", ir.NumericType(MSGS, integer=True), False, "", "m", has_default=True, default=1),
+                  "b": ir.Field("b", "b", ir.NumericType(MSGS, integer=True), False, "", "m")}
+
+
 def sample_rule(kind: str) -> ir.Rule:
     return ir.Rule(kind=kind, message="no {field}", after=None, fields=("a", "b"), up=2, pointer=("people",),
                    when=ir.WhenClause("b", ("0",), "x"), allowed=("p", "q"), equals="e")
@@ -97,7 +102,7 @@ def sample_rule(kind: str) -> ir.Rule:
 
 @pytest.mark.parametrize("kind", rule_kinds())
 def test_every_rule_kind_of_the_meta_schema_has_a_check_that_renders_as_python(kind: str) -> None:
-    view = parsers.rule_view(sample_rule(kind), {"a": "a_value", "b": "b"})
+    view = parsers.rule_view(sample_rule(kind), {"a": "a_value", "b": "b"}, _SAMPLE_FIELDS)
     assert view.kind == kind
     call = render('{% import "python/rules.py.j2" as r %}{{ r.check(v) }}', v=view)
     assert call.startswith(f"_rt.rule_{kind}(")
@@ -106,7 +111,7 @@ def test_every_rule_kind_of_the_meta_schema_has_a_check_that_renders_as_python(k
 
 def test_a_rule_kind_without_a_case_fails_naming_it() -> None:
     with pytest.raises(AssertionError, match="'unheard_of'"):
-        parsers.rule_view(sample_rule("unheard_of"), {"a": "a", "b": "b"})
+        parsers.rule_view(sample_rule("unheard_of"), {"a": "a", "b": "b"}, _SAMPLE_FIELDS)
 
 
 @pytest.mark.parametrize(("template", "call"), [
@@ -116,6 +121,9 @@ def test_a_template_fails_on_a_view_kind_it_has_no_case_for(template: str, call:
     source = f'{{% import "{template}" as t %}}{{{{ t.{call}(v) }}}}'
     with pytest.raises(AssertionError, match="'mystery'"):
         render(source, v=Mystery())
+
+
+_ITEM_FORMAT = ir.Format("sample", "1.0.0", "Sample", "", (), "Item", (ir.Model("Item", "", (), False, (), "must be an object", "unknown field"),), "")
 
 
 @pytest.mark.parametrize(("field", "dataclass_default", "parse_tail"), [
@@ -132,9 +140,12 @@ def test_a_template_fails_on_a_view_kind_it_has_no_case_for(template: str, call:
     (ir.Field("a", "a", ir.BooleanType(MSGS), False, "", "m", has_default=True, default=False), " = False", "default=False)"),
     (ir.Field("a", "a", ir.StringType(MSGS), False, "", "m", has_default=True, default=None), " = None", "_P_A)"),
     (ir.Field("a", "a", ir.StringType(MSGS), False, "", "m"), " = None", "_P_A)"),
-], ids=["required", "required_nullable", "uuid4", "empty_map", "non_empty_list", "float_whole", "false", "null", "absent"])
+    (ir.Field("a", "a", ir.ListType(ir.Ref("Item", "model"), MSGS), False, "", "m", has_default=True, default=[{}]),
+     " = field(default_factory=lambda: _default_a())", "factory=lambda: _default_a())"),
+], ids=["required", "required_nullable", "uuid4", "empty_map", "non_empty_list", "float_whole", "false", "null", "absent", "models"])
 def test_each_kind_of_default_is_spelt_in_the_class_and_in_the_parse_call(field: ir.Field, dataclass_default: str, parse_tail: str) -> None:
-    view = views.FieldView(attr="a", local="a", wire="a", annotation="str", default=parsers.default(field), doc="", parser="_P_A",
+    # A default holding models is built by the field's parser (through a function): a list of objects, not dicts.
+    view = views.FieldView(attr="a", local="a", wire="a", annotation="str", default=parsers.default(field, _ITEM_FORMAT, "_default_a"), doc="", parser="_P_A",
                            required_message=field.required_message, nullable=isinstance(field.type, ir.NullableType),
                            dump=encoders.needs_dump(field.type), omit_when_none=not field.required)
     assert render('{% import "python/fields.py.j2" as f %}{{ f.default(d) }}', d=view.default) == dataclass_default
@@ -145,7 +156,7 @@ def test_each_kind_of_default_is_spelt_in_the_class_and_in_the_parse_call(field:
 
 def test_an_unknown_default_factory_fails_naming_it() -> None:
     with pytest.raises(AssertionError, match="'uuid7'"):
-        parsers.default(ir.Field("a", "a", ir.StringType(MSGS), False, "", "m", default_factory="uuid7"))
+        parsers.default(ir.Field("a", "a", ir.StringType(MSGS), False, "", "m", default_factory="uuid7"), _ITEM_FORMAT)
 
 
 @pytest.mark.parametrize("text", ['ends in a quote"', 'three """ quotes', "back\\slash", "nul\x00 and \x1b escape", "cr\r\nlf", "\x7f"])

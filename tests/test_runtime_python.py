@@ -9,6 +9,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -483,3 +484,41 @@ def test_the_python_runtime_imports_only_the_standard_library() -> None:
 def test_generate_copies_the_python_runtime_behind_the_header() -> None:
     files = generate([load_spec(ROOT / "tests" / "golden" / "keywords", ROOT)], targets=["python"])
     assert files["python/chatformats/_runtime.py"] == f"# {header(None)}\n" + SOURCE.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("obj", "op", "operands", "defaults", "want"),
+    [({"a": 2**53 + 1, "b": 2.0**53}, "<=", ("integer", "number"), (None, None), ["/a compare: a is 9007199254740993"]),
+     ({"a": 2.0**53, "b": 2**53 + 1}, "<", ("number", "integer"), (None, None), []),
+     ({"a": 1.0, "b": 1}, "==", ("integer", "integer"), (None, None), []),
+     ({"a": 2**53 + 1, "b": 2**53}, "<=", ("number", "integer"), (None, None), []),  # a number is its float64
+     ({"a": "\ue000", "b": "\U0001f600"}, ">", ("string", "string"), (None, None), ["/a compare: a is \ue000"]),
+     ({"a": "2024-01-15T11:30:00+01:00", "b": "2024-01-15t10:30:00.000z"}, "!=", ("date-time", "date-time"), (None, None),
+      ["/a compare: a is 2024-01-15T11:30:00+01:00"]),
+     ({"a": "2024-01-15T10:30:00.00000000015Z", "b": "2024-01-15T10:30:00.0000000001Z"}, "<=", ("date-time", "date-time"), (None, None),
+      ["/a compare: a is 2024-01-15T10:30:00.00000000015Z"]),
+     ({"a": 101}, "<=", ("integer", "integer"), (None, 100), ["/a compare: a is 101"]),
+     ({"a": 101, "b": None}, "<=", ("integer", "integer"), (None, 100), []),
+     ({"a": 101}, "<=", ("integer", "integer"), (None, None), []),
+     ({"b": 1}, ">", ("number", "integer"), (1.0, None), ["/a compare: a is 1.0"])],
+)
+def test_compare_orders_integers_exactly_strings_by_code_point_and_times_by_instant(
+        obj: dict[str, Any], op: str, operands: tuple[str, str], defaults: tuple[object, object], want: list[str]) -> None:
+    # The same cases as the Go runtime's TestCompareOrdersIntegersExactlyStringsByCodePointAndTimesByInstant.
+    ctx = rt.Context(obj)
+    rt.rule_compare(ctx, obj, ("a", "b"), op, operands, defaults, "a is {value}", ())
+    assert _reported(ctx) == want
+    ctx = rt.Context(obj)
+    rt.rule_compare(ctx, obj, ("a", "b"), op, operands, defaults, "m", (rt.INVALID,))
+    assert _reported(ctx) == []
+
+
+def test_a_built_date_time_is_ordered_by_the_text_to_dict_writes_for_it() -> None:
+    kept = rt.parse_datetime_text("2024-01-15T10:30:00.00000000015Z")
+    assert kept is not None and rt.instant(kept) == rt.instant("2024-01-15T10:30:00.00000000015Z")
+    assert rt.instant(kept) > rt.instant("2024-01-15T10:30:00.0000000001Z")
+    made = datetime(2024, 1, 15, 11, 30, tzinfo=timezone(timedelta(hours=1)))
+    assert rt.instant(made) == rt.instant("2024-01-15T10:30:00Z")
+    # validate()'s check of built attributes: None reads as the default it stands for.
+    assert not rt.fast_compare("<=", 101, None, ("integer", "integer"), (None, 100))
+    assert rt.fast_compare("<=", 101, None, ("integer", "integer"))

@@ -243,6 +243,8 @@ _TAGGED = _both(
 _MEMBER = _both(_add("people", {"type": "array", "items": {"type": "string"}}), _add("user", {"type": "string"}),
                 _rule({"kind": "member_of", "field": "user", "in": "0/people", "message": "user must be in people"}))
 _CONTAINS = _rule({"kind": "contains", "field": "tags", "each": "", "equals": "x", "message": "tags must hold x"})
+_COMPARE = _both(_add("limit", {"type": "integer"}), _add("floor", {"type": "number"}),
+                 _rule({"kind": "compare", "field": "count", "op": "<=", "other": "limit", "message": "count must not pass limit"}))
 _REQUIRED_WHEN = _rule({"kind": "required_when", "field": "note", "when": {"field": "kind", "equals": "a"}, "message": "note is required"})
 
 
@@ -301,6 +303,8 @@ PROBES = {
     "rule/each": (None, _set("Item/x-rules/0/each", "/0")),
     "rule/allowed": (None, _set("Item/x-rules/0/allowed", ["x"])),
     "rule/equals": (_CONTAINS, _set("Item/x-rules/0/equals", "y")),
+    "rule/op": (_COMPARE, _set("Item/x-rules/0/op", "<")),
+    "rule/other": (_COMPARE, _set("Item/x-rules/0/other", "floor")),
     "rule/fields": (_rule({"kind": "at_least_one_of", "fields": ["id", "note"], "message": "m"}), _set("Item/x-rules/0/fields", ["note", "flag"])),
     "when/field": (_REQUIRED_WHEN, _set("Item/x-rules/0/when/field", "id")),
     "when/pointer": (None, _set("Item/x-rules/0/when/pointer", "/0")),

@@ -477,6 +477,12 @@ class FormatPage:
             case "allowed_when":
                 allowed = ", ".join(md_json(a, True) for a in rule.allowed)
                 return f"{when}, each item of {md_code(rule.fields[0], True)} has one of {allowed} at {md_code('/' + '/'.join(rule.pointer), True)}"
+            case "compare":
+                left, right = (md_code(f, True) for f in rule.fields)
+                how = {"date-time": "as instants", "string": "by code point"}.get(rule.operands[0], "as numbers")
+                return (
+                    f"{left} {md_code(rule.op or '', True)} {right} ({how}; not checked while either is null, or absent without a default)"
+                )
             case _:
                 raise ValueError(f"the docs have no text for rule kind {rule.kind!r}")
 

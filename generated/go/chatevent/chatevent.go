@@ -71,6 +71,16 @@ func (m ChatEvent) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewChatEvent returns a ChatEvent holding the required fields given, and the spec's constant or
+// default of output_format; an optional field without a default is left unset.
+func NewChatEvent(sessionID string, role string) ChatEvent {
+	var out ChatEvent
+	out.SessionID = sessionID
+	out.Role = role
+	out.OutputFormat = "markdown"
+	return out
+}
+
 // FunctionCall: The OpenAI model for a function call; part of a ToolCall.
 type FunctionCall struct {
 	// The name of the function to call.
@@ -90,6 +100,15 @@ func (m FunctionCall) Validate() error {
 // MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
 func (m FunctionCall) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
+}
+
+// NewFunctionCall returns a FunctionCall holding the required fields given; an optional field without
+// a default is left unset.
+func NewFunctionCall(name string, arguments string) FunctionCall {
+	var out FunctionCall
+	out.Name = name
+	out.Arguments = arguments
+	return out
 }
 
 // ToolCall: The OpenAI model for a tool_call. It may be part of a Message.
@@ -113,6 +132,16 @@ func (m ToolCall) Validate() error {
 // MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
 func (m ToolCall) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
+}
+
+// NewToolCall returns a ToolCall holding the required fields given, and the spec's constant or default
+// of type; an optional field without a default is left unset.
+func NewToolCall(id string, function FunctionCall) ToolCall {
+	var out ToolCall
+	out.ID = id
+	out.Type = "function"
+	out.Function = function
+	return out
 }
 
 // Message: An individual message with a role and content. It can also include tool calls and other metadata.
@@ -142,6 +171,14 @@ func (m Message) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewMessage returns a Message holding the required fields given; an optional field without a default
+// is left unset.
+func NewMessage(role string) Message {
+	var out Message
+	out.Role = role
+	return out
+}
+
 // RenderMedia: Details for media rendering, mapping the HTTP-style 'content-type' to a model field, so the UI can render different types of media.
 type RenderMedia struct {
 	// The type of media to be rendered, in HTTP content type syntax, e.g. image/png or audio/wav.
@@ -167,6 +204,14 @@ func (m RenderMedia) Validate() error {
 // MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
 func (m RenderMedia) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
+}
+
+// NewRenderMedia returns a RenderMedia holding the required fields given; an optional field without a
+// default is left unset.
+func NewRenderMedia(contentType string) RenderMedia {
+	var out RenderMedia
+	out.ContentType = contentType
+	return out
 }
 
 // ParseChatEventFromJSON decodes and validates a chat_event document.

@@ -110,7 +110,7 @@ func (m ChatEvent) toTree() any {
 	}
 	o.Set("output_format", m.OutputFormat)
 	if m.Messages != nil {
-		o.Set("messages", rt.TreeList(m.Messages, Message.toTree))
+		o.Set("messages", rt.TreeNullList(m.Messages, Message.toTree))
 	}
 	if m.RenderMedia != nil {
 		o.Set("render_media", rt.TreePtr(m.RenderMedia, RenderMedia.toTree))
@@ -122,7 +122,7 @@ func (m ChatEvent) toTree() any {
 		o.Set("tool_use_active", rt.TreePtr(m.ToolUseActive, rt.Same[bool]))
 	}
 	if m.ToolCalls != nil {
-		o.Set("tool_calls", rt.TreeList(m.ToolCalls, ToolCall.toTree))
+		o.Set("tool_calls", rt.TreeNullList(m.ToolCalls, ToolCall.toTree))
 	}
 	return o
 }
@@ -256,7 +256,7 @@ func (m Message) toTree() any {
 		o.Set("name", rt.TreePtr(m.Name, rt.Same[string]))
 	}
 	if m.ToolCalls != nil {
-		o.Set("tool_calls", rt.TreeList(m.ToolCalls, ToolCall.toTree))
+		o.Set("tool_calls", rt.TreeNullList(m.ToolCalls, ToolCall.toTree))
 	}
 	if m.ToolCallID != nil {
 		o.Set("tool_call_id", rt.TreePtr(m.ToolCallID, rt.Same[string]))
@@ -315,7 +315,7 @@ func (m RenderMedia) toTree() any {
 		o.Set("content", rt.TreePtr(m.Content, rt.Same[string]))
 	}
 	if m.ContentBytes != nil {
-		o.Set("content_bytes", rt.TreeBytes(m.ContentBytes))
+		o.Set("content_bytes", rt.TreeNullBytes(m.ContentBytes))
 	}
 	return o
 }

@@ -86,6 +86,22 @@ func (m ChatInput) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewChatInput returns a ChatInput holding the required fields given, and the spec's constant or
+// default of modality_type, input_id, message_id, conversation_id, metadata (a fresh UUID4 for
+// input_id, message_id); an optional field without a default is left unset.
+func NewChatInput(timestamp time.Time, role Role, content Content) ChatInput {
+	var out ChatInput
+	out.ModalityType = "chat"
+	out.Timestamp = timestamp
+	out.InputID = rt.NewUUID4()
+	out.Role = role
+	out.Content = content
+	out.MessageID = rt.NewUUID4()
+	out.ConversationID = "default"
+	out.Metadata = rt.MustBuild(pChatInput_Metadata, "{}")
+	return out
+}
+
 // TextBlock: A text content block, e.g. {"type": "text", "text": "Here's an image:"}.
 type TextBlock struct {
 	// Always "text".
@@ -105,6 +121,15 @@ func (m TextBlock) Validate() error {
 // MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
 func (m TextBlock) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
+}
+
+// NewTextBlock returns a TextBlock holding the required fields given, and the spec's constant or
+// default of type; an optional field without a default is left unset.
+func NewTextBlock(text string) TextBlock {
+	var out TextBlock
+	out.Type = "text"
+	out.Text = text
+	return out
 }
 
 // ImageBlock: An image content block, e.g. {"type": "image", "source": "url", "url": "https://..."}.
@@ -134,6 +159,15 @@ func (m ImageBlock) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewImageBlock returns an ImageBlock holding the required fields given, and the spec's constant or
+// default of type; an optional field without a default is left unset.
+func NewImageBlock(source MediaSource) ImageBlock {
+	var out ImageBlock
+	out.Type = "image"
+	out.Source = source
+	return out
+}
+
 // AudioBlock: An audio content block, e.g. {"type": "audio", "source": "base64", "data": "..."}.
 type AudioBlock struct {
 	// Always "audio".
@@ -161,6 +195,15 @@ func (m AudioBlock) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewAudioBlock returns an AudioBlock holding the required fields given, and the spec's constant or
+// default of type; an optional field without a default is left unset.
+func NewAudioBlock(source MediaSource) AudioBlock {
+	var out AudioBlock
+	out.Type = "audio"
+	out.Source = source
+	return out
+}
+
 // VideoBlock: A video content block, e.g. {"type": "video", "source": "url", "url": "https://..."}.
 type VideoBlock struct {
 	// Always "video".
@@ -186,6 +229,15 @@ func (m VideoBlock) Validate() error {
 // MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
 func (m VideoBlock) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
+}
+
+// NewVideoBlock returns a VideoBlock holding the required fields given, and the spec's constant or
+// default of type; an optional field without a default is left unset.
+func NewVideoBlock(source MediaSource) VideoBlock {
+	var out VideoBlock
+	out.Type = "video"
+	out.Source = source
+	return out
 }
 
 // ChatMessage: Simple wrapper for storing message data in state.
@@ -219,6 +271,19 @@ func (m ChatMessage) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewChatMessage returns a ChatMessage holding the required fields given, and the spec's constant or
+// default of metadata; an optional field without a default is left unset.
+func NewChatMessage(messageID string, conversationID string, role Role, content Content, timestamp time.Time) ChatMessage {
+	var out ChatMessage
+	out.MessageID = messageID
+	out.ConversationID = conversationID
+	out.Role = role
+	out.Content = content
+	out.Timestamp = timestamp
+	out.Metadata = rt.MustBuild(pChatMessage_Metadata, "{}")
+	return out
+}
+
 // ConversationMetadata: Tracks metadata for each conversation.
 type ConversationMetadata struct {
 	// Conversation identifier.
@@ -244,6 +309,18 @@ func (m ConversationMetadata) Validate() error {
 // MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
 func (m ConversationMetadata) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
+}
+
+// NewConversationMetadata returns a ConversationMetadata holding the required fields given, and the
+// spec's constant or default of participant_roles; an optional field without a default is left unset.
+func NewConversationMetadata(conversationID string, createdAt time.Time, lastMessageAt time.Time, messageCount int64) ConversationMetadata {
+	var out ConversationMetadata
+	out.ConversationID = conversationID
+	out.CreatedAt = createdAt
+	out.LastMessageAt = lastMessageAt
+	out.MessageCount = messageCount
+	out.ParticipantRoles = rt.MustBuild(pConversationMetadata_ParticipantRoles, "[]")
+	return out
 }
 
 // ChatState: Tracks the complete conversation history and current state of chat interactions (its snapshot shape).
@@ -277,6 +354,20 @@ func (m ChatState) Validate() error {
 // MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
 func (m ChatState) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
+}
+
+// NewChatState returns a ChatState holding the required fields given, and the spec's constant or
+// default of modality_type, update_count, messages, conversations, max_history_size,
+// default_conversation_id; an optional field without a default is left unset.
+func NewChatState() ChatState {
+	var out ChatState
+	out.ModalityType = "chat"
+	out.UpdateCount = 0
+	out.Messages = rt.MustBuild(pChatState_Messages, "[]")
+	out.Conversations = rt.MustBuild(pChatState_Conversations, "{}")
+	out.MaxHistorySize = 1000
+	out.DefaultConversationID = "default"
+	return out
 }
 
 // Content: Simple text (a string) or a list of multimodal content blocks, each with a type field.

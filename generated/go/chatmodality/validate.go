@@ -477,9 +477,6 @@ func (m ConversationMetadata) fastValid(d int) bool {
 	if float64(m.MessageCount) < 0 {
 		return false
 	}
-	if m.ParticipantRoles == nil {
-		return false
-	}
 	if !rt.Distinct(m.ParticipantRoles) {
 		return false
 	}
@@ -545,16 +542,10 @@ func (m ChatState) fastValid(d int) bool {
 	if float64(m.UpdateCount) < 0 {
 		return false
 	}
-	if m.Messages == nil {
-		return false
-	}
 	for _, x0 := range m.Messages {
 		if !x0.fastValid(d + 2) {
 			return false
 		}
-	}
-	if m.Conversations == nil {
-		return false
 	}
 	for _, x0 := range m.Conversations {
 		if !x0.fastValid(d + 2) {

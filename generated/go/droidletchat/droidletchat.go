@@ -88,6 +88,17 @@ func (m DroidletChat) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewDroidletChat returns a DroidletChat holding the required fields given; an optional field without
+// a default is left unset.
+func NewDroidletChat(chatMemid string, timestamp int64, contentType ContentType, content []ContentItem) DroidletChat {
+	var out DroidletChat
+	out.ChatMemid = chatMemid
+	out.Timestamp = timestamp
+	out.ContentType = contentType
+	out.Content = content
+	return out
+}
+
 // ContentItem: One content item, e.g. {"id": "text", "content": "I finished building this!"}.
 type ContentItem struct {
 	// The kind of the item.
@@ -107,6 +118,15 @@ func (m ContentItem) Validate() error {
 // MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
 func (m ContentItem) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
+}
+
+// NewContentItem returns a ContentItem holding the required fields given; an optional field without a
+// default is left unset.
+func NewContentItem(id ContentKind, content string) ContentItem {
+	var out ContentItem
+	out.ID = id
+	out.Content = content
+	return out
 }
 
 // ParseDroidletChatFromJSON decodes and validates a droidlet_chat document.

@@ -79,9 +79,6 @@ func (m DroidletChat) fastValid(d int) bool {
 	default:
 		return false
 	}
-	if m.Content == nil {
-		return false
-	}
 	if len(m.Content) < 1 {
 		return false
 	}

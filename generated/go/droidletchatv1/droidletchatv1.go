@@ -87,6 +87,17 @@ func (m DroidletChat) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewDroidletChat returns a DroidletChat holding the required fields given; an optional field without
+// a default is left unset.
+func NewDroidletChat(speakerID string, timestamp int64, contentType []ContentType, content []ContentItem) DroidletChat {
+	var out DroidletChat
+	out.SpeakerID = speakerID
+	out.Timestamp = timestamp
+	out.ContentType = contentType
+	out.Content = content
+	return out
+}
+
 // ContentItem: One content item: a [kind, text] pair, e.g. ["text", "I finished building this!"] or ["image_link", "https://..."].
 type ContentItem struct {
 	// Kind is item 0 of the array.

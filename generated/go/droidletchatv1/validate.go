@@ -73,9 +73,6 @@ func (m DroidletChat) fastValid(d int) bool {
 	if d >= rt.MaxDepth-8 {
 		return false
 	}
-	if m.ContentType == nil {
-		return false
-	}
 	if len(m.ContentType) < 1 {
 		return false
 	}
@@ -88,9 +85,6 @@ func (m DroidletChat) fastValid(d int) bool {
 		default:
 			return false
 		}
-	}
-	if m.Content == nil {
-		return false
 	}
 	if len(m.Content) < 1 {
 		return false

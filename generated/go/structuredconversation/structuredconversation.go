@@ -49,6 +49,15 @@ func (m ConversationDocument) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewConversationDocument returns a ConversationDocument holding the required fields given; an
+// optional field without a default is left unset.
+func NewConversationDocument(id string, conversation StructuredConversation) ConversationDocument {
+	var out ConversationDocument
+	out.ID = id
+	out.Conversation = conversation
+	return out
+}
+
 // StructuredConversation: The structured conversation data.
 type StructuredConversation struct {
 	// Identifier for the source system (e.g. "slack", "discord", "whatsapp").
@@ -74,6 +83,17 @@ func (m StructuredConversation) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewStructuredConversation returns a StructuredConversation holding the required fields given; an
+// optional field without a default is left unset.
+func NewStructuredConversation(source string, people []string, user string, conversation []ConversationMessage) StructuredConversation {
+	var out StructuredConversation
+	out.Source = source
+	out.People = people
+	out.User = user
+	out.Conversation = conversation
+	return out
+}
+
 // ConversationMessage: One message of a conversation.
 type ConversationMessage struct {
 	// Name of the message sender (must be in the people array).
@@ -95,6 +115,16 @@ func (m ConversationMessage) Validate() error {
 // MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
 func (m ConversationMessage) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
+}
+
+// NewConversationMessage returns a ConversationMessage holding the required fields given; an optional
+// field without a default is left unset.
+func NewConversationMessage(speaker string, content string, timeValue time.Time) ConversationMessage {
+	var out ConversationMessage
+	out.Speaker = speaker
+	out.Content = content
+	out.Time = timeValue
+	return out
 }
 
 // TextDocument: The legacy text document that ToTextDocument() produces: one "<speaker>: <content>" line per message.
@@ -122,6 +152,15 @@ func (m TextDocument) Validate() error {
 // MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
 func (m TextDocument) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
+}
+
+// NewTextDocument returns a TextDocument holding the required fields given; an optional field without
+// a default is left unset.
+func NewTextDocument(id string, content string) TextDocument {
+	var out TextDocument
+	out.ID = id
+	out.Content = content
+	return out
 }
 
 // ParseStructuredConversationFromJSON decodes and validates a structured_conversation document.

@@ -124,16 +124,10 @@ func (m StructuredConversation) fastValid(d int) bool {
 	if !rt.RunesWithin(m.Source, 1, -1) {
 		return false
 	}
-	if m.People == nil {
-		return false
-	}
 	if len(m.People) < 1 {
 		return false
 	}
 	if !rt.RunesWithin(m.User, 1, -1) {
-		return false
-	}
-	if m.Conversation == nil {
 		return false
 	}
 	if len(m.Conversation) < 1 {

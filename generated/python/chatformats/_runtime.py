@@ -15,12 +15,13 @@ import binascii
 import itertools
 import json
 import math
+import operator
 import os
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from typing import Any, Final, Literal, Protocol, TypedDict, Unpack
 
 
@@ -1443,6 +1444,88 @@ def rule_contains(
     items = obj.get(field)
     if isinstance(items, list) and not any(resolve(i, each) == equals for i in items):
         ctx.error(message, "contains", field)
+
+
+def rule_compare(
+    ctx: Context,
+    obj: Mapping[Any, Any],
+    fields: tuple[str, str],
+    op: str,
+    operands: tuple[str, str],
+    defaults: tuple[object, object],
+    message: str,
+    inputs: tuple[object, ...],
+) -> None:
+    """fields[0] must stand to fields[1] as op says. An absent field compares as its
+    default (None: it has none); a side that is null, or absent without a default,
+    leaves the rule nothing to judge."""
+    if not _usable(inputs):
+        return
+    left = obj.get(fields[0], defaults[0])
+    right = obj.get(fields[1], defaults[1])
+    if not fast_compare(op, left, right, operands):
+        ctx.error(message, "compare", fields[0], left)
+
+
+_ORDER: Final[Mapping[str, Callable[[Any, Any], bool]]] = {
+    "<": operator.lt,
+    "<=": operator.le,
+    "==": operator.eq,
+    "!=": operator.ne,
+    ">=": operator.ge,
+    ">": operator.gt,
+}
+
+
+def fast_compare(
+    op: str,
+    left: object,
+    right: object,
+    operands: tuple[str, str],
+    defaults: tuple[object, object] = (None, None),
+) -> bool:
+    """Whether a compare rule holds for two values that passed their checks (None:
+    absent or null, nothing to judge). On built attributes, defaults are the fields'
+    defaults: an attribute left None is not written by to_dict, so it reads as absent.
+    """
+    if left is None:
+        left = defaults[0]
+    if right is None:
+        right = defaults[1]
+    if left is None or right is None:
+        return True
+    return _ORDER[op](compare_key(left, operands[0]), compare_key(right, operands[1]))
+
+
+def compare_key(value: Any, operand: str) -> Any:
+    """What a compare rule orders: an integer exactly (1.0 is 1), a number as the
+    64-bit float Go and TypeScript hold, a string by code point (Python's own order),
+    a date-time by its instant (instant)."""
+    if operand == "integer":
+        return int(value)
+    if operand == "number":
+        return float(value)
+    if operand == "date-time":
+        return instant(value)
+    return value
+
+
+def instant(value: str | datetime) -> tuple[int, str]:
+    """A date-time's instant, exact however many fraction digits its text has: whole
+    seconds since 0001-01-01T00:00:00Z, then the fraction's digits without trailing
+    zeros (as strings these order as the fractions do). A datetime is read from the
+    text to_dict() writes for it."""
+    text = value if isinstance(value, str) else format_datetime(value)
+    m = _RFC3339.fullmatch(text)
+    if m is None:
+        raise ValueError(f"not an RFC 3339 date-time: {text!r}")
+    year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
+    seconds = date(year, month, day).toordinal() * 86400 + hour * 3600 + minute * 60
+    seconds += second
+    if not m.group(8):
+        offset = int(m.group(10)) * 3600 + int(m.group(11)) * 60
+        seconds += -offset if m.group(9) == "+" else offset
+    return seconds, (m.group(7) or ".")[1:].rstrip("0")
 
 
 # --- output -----------------------------------------------------------------

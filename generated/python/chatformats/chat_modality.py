@@ -159,7 +159,7 @@ class ChatInput:
 class TextBlock:
     """A text content block, e.g. {"type": "text", "text": "Here's an image:"}."""
 
-    type: Literal["text"]
+    type: Literal["text"] = "text"
     """Always "text"."""
     text: str
     """The text."""
@@ -205,7 +205,7 @@ class TextBlock:
 class ImageBlock:
     """An image content block, e.g. {"type": "image", "source": "url", "url": "https://..."}."""
 
-    type: Literal["image"]
+    type: Literal["image"] = "image"
     """Always "image"."""
     source: MediaSource
     """"url" or "base64"."""
@@ -269,7 +269,7 @@ class ImageBlock:
 class AudioBlock:
     """An audio content block, e.g. {"type": "audio", "source": "base64", "data": "..."}."""
 
-    type: Literal["audio"]
+    type: Literal["audio"] = "audio"
     """Always "audio"."""
     source: MediaSource
     """"url" or "base64"."""
@@ -333,7 +333,7 @@ class AudioBlock:
 class VideoBlock:
     """A video content block, e.g. {"type": "video", "source": "url", "url": "https://..."}."""
 
-    type: Literal["video"]
+    type: Literal["video"] = "video"
     """Always "video"."""
     source: MediaSource
     """"url" or "base64"."""

@@ -610,6 +610,45 @@ export function encodeRenderMedia(value: RenderMedia): { [key: string]: unknown 
   return out;
 }
 
+/** A ChatEvent built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeChatEvent(fields: Omit<ChatEvent, "output_format"> & Partial<Pick<ChatEvent, "output_format">>): ChatEvent {
+  const out: { [key: string]: unknown } = {
+    "output_format": "markdown",
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as ChatEvent;
+}
+
+/** A FunctionCall built in code from the fields given (FunctionCall has no constant or default to fill in). */
+export function makeFunctionCall(fields: FunctionCall): FunctionCall {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as FunctionCall;
+}
+
+/** A ToolCall built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeToolCall(fields: Omit<ToolCall, "type"> & Partial<Pick<ToolCall, "type">>): ToolCall {
+  const out: { [key: string]: unknown } = {
+    "type": "function",
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as ToolCall;
+}
+
+/** A Message built in code from the fields given (Message has no constant or default to fill in). */
+export function makeMessage(fields: Message): Message {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as Message;
+}
+
+/** A RenderMedia built in code from the fields given (RenderMedia has no constant or default to fill in). */
+export function makeRenderMedia(fields: RenderMedia): RenderMedia {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as RenderMedia;
+}
+
 /** Build ChatEvent from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
 export function parseChatEvent(value: unknown): ChatEvent {
   return rt.run(p_ChatEvent, value as rt.JsonValue);

@@ -700,6 +700,87 @@ export function encodeChatState(value: ChatState): { [key: string]: unknown } {
   return out;
 }
 
+/** A ChatInput built in code from the fields given; a field left out takes the spec's constant or default (a fresh UUID4 where the spec says so). */
+export function makeChatInput(fields: Omit<ChatInput, "modality_type" | "input_id" | "message_id" | "conversation_id" | "metadata"> & Partial<Pick<ChatInput, "modality_type" | "input_id" | "message_id" | "conversation_id" | "metadata">>): ChatInput {
+  const out: { [key: string]: unknown } = {
+    "modality_type": "chat",
+    "input_id": rt.newUUID4(),
+    "message_id": rt.newUUID4(),
+    "conversation_id": "default",
+    "metadata": {},
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as ChatInput;
+}
+
+/** A TextBlock built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeTextBlock(fields: Omit<TextBlock, "type"> & Partial<Pick<TextBlock, "type">>): TextBlock {
+  const out: { [key: string]: unknown } = {
+    "type": "text",
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as TextBlock;
+}
+
+/** An ImageBlock built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeImageBlock(fields: Omit<ImageBlock, "type"> & Partial<Pick<ImageBlock, "type">>): ImageBlock {
+  const out: { [key: string]: unknown } = {
+    "type": "image",
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as ImageBlock;
+}
+
+/** An AudioBlock built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeAudioBlock(fields: Omit<AudioBlock, "type"> & Partial<Pick<AudioBlock, "type">>): AudioBlock {
+  const out: { [key: string]: unknown } = {
+    "type": "audio",
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as AudioBlock;
+}
+
+/** A VideoBlock built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeVideoBlock(fields: Omit<VideoBlock, "type"> & Partial<Pick<VideoBlock, "type">>): VideoBlock {
+  const out: { [key: string]: unknown } = {
+    "type": "video",
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as VideoBlock;
+}
+
+/** A ChatMessage built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeChatMessage(fields: Omit<ChatMessage, "metadata"> & Partial<Pick<ChatMessage, "metadata">>): ChatMessage {
+  const out: { [key: string]: unknown } = {
+    "metadata": {},
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as ChatMessage;
+}
+
+/** A ConversationMetadata built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeConversationMetadata(fields: Omit<ConversationMetadata, "participant_roles"> & Partial<Pick<ConversationMetadata, "participant_roles">>): ConversationMetadata {
+  const out: { [key: string]: unknown } = {
+    "participant_roles": [],
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as ConversationMetadata;
+}
+
+/** A ChatState built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeChatState(fields: Omit<ChatState, "modality_type" | "update_count" | "messages" | "conversations" | "max_history_size" | "default_conversation_id"> & Partial<Pick<ChatState, "modality_type" | "update_count" | "messages" | "conversations" | "max_history_size" | "default_conversation_id">>): ChatState {
+  const out: { [key: string]: unknown } = {
+    "modality_type": "chat",
+    "update_count": 0,
+    "messages": [],
+    "conversations": {},
+    "max_history_size": 1000,
+    "default_conversation_id": "default",
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as ChatState;
+}
+
 function e_ContentBlock(v: ContentBlock): unknown {
   return rt.encodeByTag(v, "type", { "text": encodeTextBlock, "image": encodeImageBlock, "audio": encodeAudioBlock, "video": encodeVideoBlock });
 }

@@ -206,6 +206,20 @@ export function encodeContentItem(value: ContentItem): { [key: string]: unknown 
   return out;
 }
 
+/** A DroidletChat built in code from the fields given (DroidletChat has no constant or default to fill in). */
+export function makeDroidletChat(fields: DroidletChat): DroidletChat {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as DroidletChat;
+}
+
+/** A ContentItem built in code from the fields given (ContentItem has no constant or default to fill in). */
+export function makeContentItem(fields: ContentItem): ContentItem {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as ContentItem;
+}
+
 /** Build DroidletChat from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
 export function parseDroidletChat(value: unknown): DroidletChat {
   return rt.run(p_DroidletChat, value as rt.JsonValue);

@@ -165,6 +165,13 @@ export function encodeDroidletChat(value: DroidletChat): { [key: string]: unknow
   return out;
 }
 
+/** A DroidletChat built in code from the fields given (DroidletChat has no constant or default to fill in). */
+export function makeDroidletChat(fields: DroidletChat): DroidletChat {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as DroidletChat;
+}
+
 function e_ContentItem(v: ContentItem): unknown {
   return v;
 }

@@ -1513,6 +1513,105 @@ export function ruleContains(
   ctx.error(message, field);
 }
 
+/** A side of a compare rule: the field, what it compares as, and its default (undefined: none). */
+export type Operand = readonly [field: string, kind: "integer" | "number" | "string" | "date-time", fallback: JsonValue | undefined];
+
+/** The value a compare rule reads for an operand: the field's, else its default. */
+function operandValue(obj: JsonObject, operand: Operand): JsonValue | undefined {
+  const v = member(obj, operand[0]);
+  return v === undefined ? operand[2] : v;
+}
+
+/**
+ * left must stand to right as op says ("<", "<=", "==", "!=", ">=", ">"). An absent field compares as
+ * its default; a side that is null, or absent without a default, leaves the rule nothing to judge.
+ */
+export function ruleCompare(
+  ctx: Context, obj: JsonObject, left: Operand, right: Operand, op: string, message: string, inputs: readonly unknown[],
+): void {
+  if (!usable(inputs)) return;
+  if (!fastCompare(obj, left, right, op)) ctx.error(message, left[0], operandValue(obj, left));
+}
+
+/** Whether a compare rule holds (ruleCompare, on values that passed their checks). */
+export function fastCompare(obj: JsonObject, left: Operand, right: Operand, op: string): boolean {
+  const a = operandValue(obj, left);
+  const b = operandValue(obj, right);
+  if (a === undefined || a === null || b === undefined || b === null) return true;
+  const order = orderValues(a, left[1], b, right[1]);
+  switch (op) {
+    case "<":
+      return order < 0;
+    case "<=":
+      return order <= 0;
+    case "==":
+      return order === 0;
+    case "!=":
+      return order !== 0;
+    case ">=":
+      return order >= 0;
+    default:
+      return order > 0;
+  }
+}
+
+/** The order (negative, 0, positive) of two checked values of a compare rule, each read as its kind says. */
+function orderValues(a: JsonValue, ka: Operand[1], b: JsonValue, kb: Operand[1]): number {
+  if (ka === "string") return compareCodePoints(String(a), String(b));
+  if (ka === "date-time") {
+    const [x, fx] = instantOf(String(a));
+    const [y, fy] = instantOf(String(b));
+    return x !== y ? x - y : fx === fy ? 0 : fx < fy ? -1 : 1; // fraction digits order as text
+  }
+  const x = ka === "integer" ? exactInteger(a) : Number(a);
+  const y = kb === "integer" ? exactInteger(b) : Number(b);
+  return x < y ? -1 : x > y ? 1 : 0; // a bigint and a number compare by their exact values
+}
+
+/** An integer field's value exactly: an integer literal of any length, or a float literal with an integral value. */
+function exactInteger(value: JsonValue): bigint {
+  if (value instanceof JsonNumber && !/[.eE]/.test(value.text)) return BigInt(value.text);
+  return BigInt(Number(value));
+}
+
+/**
+ * The order of two strings by Unicode code point, as Python and Go order them (JavaScript's < compares
+ * UTF-16 code units, which puts U+1F600 before U+E000).
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    if (a.charCodeAt(i) !== b.charCodeAt(i)) {
+      // At a surrogate, the code point it starts (or, after an equal high surrogate, ends) decides.
+      return a.codePointAt(i)! < b.codePointAt(i)! ? -1 : 1;
+    }
+  }
+  return a.length - b.length;
+}
+
+/**
+ * A checked date-time's instant, exact however many fraction digits its text has: whole seconds since
+ * 1970 (UTC), then the fraction's digits without trailing zeros (as text these order as the fractions do).
+ */
+function instantOf(text: string): [number, string] {
+  let y = digitsAt(text, 0, 4);
+  const m = digitsAt(text, 5, 2);
+  y -= m <= 2 ? 1 : 0; // days from the civil date (proleptic Gregorian), by Howard Hinnant's method
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + digitsAt(text, 8, 2) - 1;
+  const days = era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
+  let seconds = days * 86400 + digitsAt(text, 11, 2) * 3600 + digitsAt(text, 14, 2) * 60 + digitsAt(text, 17, 2);
+  let i = 19;
+  if (text.charCodeAt(i) === 46) while (++i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57);
+  const fraction = text.slice(20, Math.max(i, 20)).replace(/0+$/, "");
+  if (i === text.length - 6) {
+    const offset = digitsAt(text, i + 1, 2) * 3600 + digitsAt(text, i + 4, 2) * 60;
+    seconds += text.charCodeAt(i) === 43 ? -offset : offset;
+  }
+  return [seconds, fraction];
+}
+
 // --- output -----------------------------------------------------------------
 
 /** The wire form of a list, each item through f. */

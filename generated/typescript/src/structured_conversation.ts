@@ -306,6 +306,34 @@ export function encodeTextDocument(value: TextDocument): { [key: string]: unknow
   return out;
 }
 
+/** A ConversationDocument built in code from the fields given (ConversationDocument has no constant or default to fill in). */
+export function makeConversationDocument(fields: ConversationDocument): ConversationDocument {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as ConversationDocument;
+}
+
+/** A StructuredConversation built in code from the fields given (StructuredConversation has no constant or default to fill in). */
+export function makeStructuredConversation(fields: StructuredConversation): StructuredConversation {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as StructuredConversation;
+}
+
+/** A ConversationMessage built in code from the fields given (ConversationMessage has no constant or default to fill in). */
+export function makeConversationMessage(fields: ConversationMessage): ConversationMessage {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as ConversationMessage;
+}
+
+/** A TextDocument built in code from the fields given (TextDocument has no constant or default to fill in). */
+export function makeTextDocument(fields: TextDocument): TextDocument {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as TextDocument;
+}
+
 /** Build ConversationDocument from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
 export function parseConversationDocument(value: unknown): ConversationDocument {
   return rt.run(p_ConversationDocument, value as rt.JsonValue);

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable
+from dataclasses import replace
 
 from generator import ir
 from generator.errors import pointer_of
@@ -11,19 +13,23 @@ from generator.naming import Names
 from generator.targets.go.encoders import Encoders
 from generator.targets.go.fastchecks import FastChecks
 from generator.targets.go.literals import go_comment, json_tag
+from generator.targets.go.names import param_name
 from generator.targets.go.parsers import Parsers
 from generator.targets.go.rules import reads, rule_step
 from generator.targets.go.types import GoTypes, pointer
 from generator.targets.go.views import (
     AliasView,
+    ConstructorView,
     ConstView,
     Default,
     EnumView,
     FastTuple,
     FieldStep,
     FieldView,
+    GoType,
     KnownView,
     ModelView,
+    Setting,
     Step,
     TupleItemView,
     TupleView,
@@ -75,9 +81,11 @@ class Definitions:
 
     def model_view(self, model: ir.Model) -> ModelView:
         fields: list[FieldView] = []
+        field_steps: list[FieldStep] = []
         steps: list[Step] = []
         ok_vars: dict[str, str] = {}  # wire -> ok variable, for fields rules read
         read_by_rules = {w for r in model.rules for w in reads(r)}
+        defaults = {f.wire_name: json.dumps(f.default, ensure_ascii=False) if f.has_default else "" for f in model.fields}
         go_fields = dict(zip((f.wire_name for f in model.fields), self.names.of_model(model)))
         for f in model.fields:
             name = go_fields[f.wire_name]
@@ -97,7 +105,7 @@ class Definitions:
                 # Go's zero time means "not set", as the original IsZero checks had it.
                 presence = "not_zero_time" if isinstance(t, ir.DateTimeType) else "always"
             elif f.has_default or f.default_factory:
-                default = Default("uuid4") if f.default_factory == "uuid4" else default_of(f.default)
+                default = Default("uuid4") if f.default_factory == "uuid4" else default_of(f.default, self.types.takes_constant(t))
                 step = FieldStep("default", name, ok, base_type, f.wire_name, parser, default=default)
                 presence = "always"
             elif self.types.nilable(t):
@@ -108,8 +116,9 @@ class Definitions:
                 step = FieldStep("optional_ptr", name, ok, base_type, f.wire_name, parser)
                 presence = "not_nil"
             steps.append(step)
+            field_steps.append(step)
             encode = self.encoders.encode(t, hint, where)
-            steps.extend(rule_step(rule, go_fields, ok_vars) for rule in model.rules if rule.after == f.wire_name)
+            steps.extend(rule_step(rule, go_fields, ok_vars, defaults) for rule in model.rules if rule.after == f.wire_name)
             fields.append(
                 FieldView(
                     name,
@@ -122,7 +131,8 @@ class Definitions:
                     encode,
                 )
             )
-        steps.extend(rule_step(r, go_fields, ok_vars) for r in model.rules if r.after is None)
+        steps.extend(rule_step(r, go_fields, ok_vars, defaults) for r in model.rules if r.after is None)
+        fields = [replace(v, nil_default=self.nil_default(f, v, s)) for f, v, s in zip(model.fields, fields, field_steps)]
         return ModelView(
             name=model.name,
             doc=go_comment(f"{model.name}: {model.description}" if model.description else f"{model.name} is a model of {self.fmt.id}."),
@@ -135,7 +145,55 @@ class Definitions:
             unknown_message=model.unknown_message,
             uses_obj=bool(model.fields) or model.closed or bool(model.rules),
             behaviour_fields=self.behaviour_fields(model.name),
+            constructor=self.constructor(model, fields, field_steps),
         )
+
+    def nil_default(self, f: ir.Field, view: FieldView, step: FieldStep) -> Setting | None:
+        """What toTree writes for a nil slice or map in a field whose default is a list or map that is not empty
+        (an empty one is what a nil slice or map is written as anyway); None where nil stays itself, or the field
+        is no slice or map (a tuple, union or model is a struct)."""
+        if not f.has_default or f.null_ok or not isinstance(f.default, (list, dict)) or not f.default or view.presence != "always":
+            return None
+        if not self.types.nilable(f.type):
+            return None
+        return Setting("json", view.name, json.dumps(f.default, separators=(",", ":"), ensure_ascii=False), parser=step.parser)
+
+    def constructor(self, model: ir.Model, fields: list[FieldView], steps: list[FieldStep]) -> ConstructorView:
+        """New<Model>: a parameter per required field, the default of every other field that has one."""
+        params: list[tuple[str, GoType]] = []
+        sets: list[Setting] = []
+        defaulted: list[str] = []
+        for f, view, step in zip(model.fields, fields, steps):
+            if f.constant is not None:
+                sets.append(Setting("value", view.name, f.constant))  # a tag ("type": "text") has one value to give
+                defaulted.append(f.wire_name)
+                continue
+            if f.required:
+                name, n = param_name(view.name), 2
+                while name in (p for p, _ in params):
+                    name, n = f"{param_name(view.name)}{n}", n + 1
+                params.append((name, view.type))
+                sets.append(Setting("param", view.name, name))
+                continue
+            d = step.default  # the parser's default for the field (None: it has none)
+            if d is None or (f.default is None and d.kind != "uuid4"):
+                continue  # left unset: absent, or nil where a null default is nil
+            if d.kind == "uuid4":
+                sets.append(Setting("uuid4", view.name))
+            elif d.kind == "json":
+                sets.append(Setting("json", view.name, d.value, parser=step.parser))
+            elif view.type.spelling.startswith("*"):
+                sets.append(Setting("ptr", view.name, f.default, type=GoType(view.type.spelling[1:], view.type.packages)))
+            else:
+                sets.append(Setting("value", view.name, f.default))
+            defaulted.append(f.wire_name)
+        fresh = [f.wire_name for f in model.fields if f.default_factory == "uuid4"]
+        text = f"New{model.name} returns {'an' if model.name[0] in 'AEIOU' else 'a'} {model.name} holding the required fields given"
+        if defaulted:
+            text += f", and the spec's constant or default of {', '.join(defaulted)}"
+            text += f" (a fresh UUID4 for {', '.join(fresh)})" if fresh else ""
+        text += "; an optional field without a default is left unset."
+        return ConstructorView(f"New{model.name}", tuple(params), tuple(sets), go_comment(textwrap.fill(text, 100)))
 
     def union_view(self, name: str, t: ir.UnionType, doc: tuple[str, ...], where: str) -> UnionView:
         variants: list[VariantView] = []
@@ -211,14 +269,16 @@ class Definitions:
         )
 
 
-def default_of(value: object) -> Default:
-    """The default of an optional field, by its JSON value (containers are built anew for every value)."""
+def default_of(value: object, constant: bool) -> Default:
+    """The default of an optional field, by its JSON value: a Go constant where the field's type takes one (constant),
+    else built by the field's parser from its JSON text (containers anew for every value; a scalar of a union, e.g.
+    "hi" of a string-or-list, is a struct)."""
     match value:
-        case bool():
+        case bool() if constant:
             return Default("bool", value)
-        case int() | float():
+        case int() | float() if constant:
             return Default("number", value)
-        case str():
+        case str() if constant:
             return Default("string", value)
         case _:
             return Default("json", json.dumps(value, separators=(",", ":"), ensure_ascii=False))

@@ -16,24 +16,25 @@ class Encoders:
         self.helpers: dict[str, TreeHelper | None] = {}  # name -> helper; None while it is being built
         self.named: dict[tuple[str, str], str] = {}  # (hint, Go type) -> the helper's name
 
-    def encode(self, t: ir.TypeRef, hint: str, where: str) -> Encode:
-        """How a value of t becomes a tree value."""
+    def encode(self, t: ir.TypeRef, hint: str, where: str, null: bool = False) -> Encode:
+        """How a value of t becomes a tree value. A nil slice, map or []byte is empty (as it is in Go), but null
+        where null is a value of the type (null: the type is the inner type of a nullable one)."""
         match t:
             case ir.StringType() | ir.NumericType() | ir.BooleanType():
                 return Encode("same")
             case ir.ListType():
-                return Encode("list", self.func(t.item, INLINE_TYPES.item(hint), where))
+                return Encode("null_list" if null else "list", self.func(t.item, INLINE_TYPES.item(hint), where))
             case ir.MapType():
-                return Encode("map", self.func(t.value, INLINE_TYPES.value(hint), where))
+                return Encode("null_map" if null else "map", self.func(t.value, INLINE_TYPES.value(hint), where))
             case ir.DateTimeType():
                 return Encode("time")
             case ir.BytesType():
-                return Encode("bytes")
+                return Encode("null_bytes" if null else "bytes")
             case ir.AnyType():
                 return Encode("any")
             case ir.NullableType():
                 if self.types.nilable(t.inner):
-                    return self.encode(t.inner, hint, where)
+                    return self.encode(t.inner, hint, where, null=True)
                 return Encode("ptr", self.func(t.inner, hint, where))
             case ir.UnionType() | ir.TupleType():
                 return Encode("method")
@@ -42,7 +43,7 @@ class Encoders:
                 if isinstance(target, ir.Enum):
                     return Encode("enum")
                 if isinstance(target, ir.Alias) and not isinstance(target.type, (ir.UnionType, ir.TupleType)):
-                    return self.encode(target.type, t.name, where)
+                    return self.encode(target.type, t.name, where, null)
                 return Encode("method")
             case _:
                 raise AssertionError(f"the Go target has no encoder for IR kind {t.kind!r}")

@@ -12,7 +12,18 @@ from dataclasses import replace
 from generator import ir
 from generator.targets.go.parsers import Parsers
 from generator.targets.go.types import GoTypes
-from generator.targets.go.views import FastCheck, FastField, FastModel, FastPattern, FastRule, FastText, FastTuple, FieldView, ModelView
+from generator.targets.go.views import (
+    FastCheck,
+    FastField,
+    FastModel,
+    FastOperand,
+    FastPattern,
+    FastRule,
+    FastText,
+    FastTuple,
+    FieldView,
+    ModelView,
+)
 
 UNSURE = FastCheck("unsure")
 NONE = FastCheck("none")
@@ -43,7 +54,10 @@ class FastChecks:
         self.parsers = parsers
         self.patterns: list[FastPattern] = []
 
-    def check(self, t: ir.TypeRef, where: str, nil_ok: bool = False) -> FastCheck:
+    def check(self, t: ir.TypeRef, where: str, nil_ok: bool = True) -> FastCheck:
+        """The fast check of a value of t. A nil slice or map passes as what toTree writes for it: the empty
+        array or object, or null where null is a value of the type (nil_ok=False: not sure, e.g. a field whose
+        default is a list that is not empty)."""
         match t:
             case ir.StringType():
                 pattern = ""
@@ -258,10 +272,30 @@ class FastChecks:
                 if pool is None or not (isinstance(pool.type, ir.ListType) and isinstance(pool.type.item, ir.StringType)):
                     return None
                 return FastRule(rule.kind, list=fields[rule.pointer[0]].name, value=value)
+            case "compare":
+                operands = tuple(self.operand(model, w, kind) for w, kind in zip(rule.fields, rule.operands))
+                if None in operands:
+                    return None
+                return FastRule(rule.kind, op=rule.op or "", operands=tuple(o for o in operands if o is not None))
+        return None
+
+    def operand(self, model: ir.Model, wire: str, kind: str) -> FastOperand | None:
+        """A compare rule's side as a typed value (a number, string, enum or time, or a pointer to one); None
+        for a type written another way (an alias), which this walk does not decide."""
+        for f, name in zip(model.fields, self.go_fields(model)):
+            if f.wire_name != wire:
+                continue
+            t = f.type
+            nullable = isinstance(t, ir.NullableType)
+            t = ir.unwrap_nullable(t)
+            enum = isinstance(t, ir.Ref) and isinstance(self.fmt.definition(t.name), ir.Enum)
+            if not isinstance(t, (ir.NumericType, ir.StringType, ir.DateTimeType)) and not enum:
+                return None
+            return FastOperand(name, nullable or not (f.required or f.has_default or bool(f.default_factory)), kind, enum)
         return None
 
     def field(self, f: ir.Field, view: FieldView, where: str) -> FastField:
-        check = self.check(f.type, where)
+        check = self.check(f.type, where, nil_ok=view.nil_default is None)
         deref = view.deref
         if view.presence == "not_nil":
             # Only a non-nil value is in the tree: check what it points to, or the slice or map itself.

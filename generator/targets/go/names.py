@@ -3,8 +3,10 @@ policy (target.py) and the package builder (package.py) both read them."""
 
 from __future__ import annotations
 
+import re
+
 from generator import ir
-from generator.naming import InlineTypes, go_name
+from generator.naming import GO_KEYWORDS, GO_PREDECLARED, InlineTypes, go_name
 
 # Methods every generated type has: a field or variant taking the name gets "Field" appended.
 METHOD_NAMES = frozenset({"Validate", "MarshalJSON", "UnmarshalJSON"})
@@ -35,3 +37,19 @@ INLINE_TYPES = InlineTypes(
     tuple_item=field_name,
     reserved_variants=METHOD_NAMES,
 )
+
+
+# What a constructor's parameter may not be called: Go's keywords and predeclared names, the packages the
+# generated files refer to, and the constructor's own local.
+_TAKEN_BY_GO = GO_KEYWORDS | GO_PREDECLARED | {"rt", "json", "fmt", "time", "math", "out"}
+
+
+def param_name(field: str) -> str:
+    """A constructor's parameter for a Go field: the field with its leading word or initialism in lower case,
+    e.g. "InputID" -> "inputID", "URL" -> "url", "HTTPServer" -> "httpServer"; "Type" -> "typeValue"."""
+    run = re.match(r"[A-Z]*", field)
+    n = len(run.group()) if run else 0
+    if 1 < n < len(field) and field[n].islower():
+        n -= 1  # "HTTPServer": the last capital starts the next word
+    name = field[:n].lower() + field[n:] if n else field
+    return name + "Value" if name in _TAKEN_BY_GO else name

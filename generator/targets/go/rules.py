@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from generator import ir
-from generator.targets.go.views import RuleStep, When
+from generator.targets.go.views import Operand, RuleStep, When
 
 
 def reads(rule: ir.Rule) -> tuple[str, ...]:
@@ -13,14 +13,15 @@ def reads(rule: ir.Rule) -> tuple[str, ...]:
     match rule.kind:
         case "at_least_one_of":
             return ()
-        case "member_of" | "contains" | "required_when" | "allowed_when":
+        case "member_of" | "contains" | "required_when" | "allowed_when" | "compare":
             return (*rule.fields, *(() if rule.when is None else (rule.when.field,)))
         case _:
             raise AssertionError(f"the Go target has no check for rule kind {rule.kind!r}")
 
 
-def rule_step(rule: ir.Rule, fields: Mapping[str, str], ok_vars: Mapping[str, str]) -> RuleStep:
-    """The check of one rule; fields maps wire names to Go fields, ok_vars wire names to their ok variables."""
+def rule_step(rule: ir.Rule, fields: Mapping[str, str], ok_vars: Mapping[str, str], defaults: Mapping[str, str]) -> RuleStep:
+    """The check of one rule; fields maps wire names to Go fields, ok_vars wire names to their ok variables,
+    defaults wire names to the JSON text of the field's default ("" when it has none)."""
     usable = tuple(dict.fromkeys(ok_vars[w] for w in reads(rule)))
     when = None if rule.when is None else When(rule.when.field, rule.when.pointer, rule.when.equals)
     match rule.kind:
@@ -41,5 +42,9 @@ def rule_step(rule: ir.Rule, fields: Mapping[str, str], ok_vars: Mapping[str, st
             return RuleStep(
                 rule.kind, rule.message, fields=rule.fields[:1], pointer=rule.pointer, when=when, allowed=rule.allowed, usable=usable
             )
+        case "compare":
+            assert rule.op is not None
+            operands = tuple(Operand(w, kind, defaults[w]) for w, kind in zip(rule.fields, rule.operands))
+            return RuleStep(rule.kind, rule.message, fields=rule.fields, op=rule.op, operands=operands, usable=usable)
         case _:
             raise AssertionError(f"the Go target has no check for rule kind {rule.kind!r}")

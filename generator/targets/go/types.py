@@ -49,6 +49,21 @@ class GoTypes:
             case _:
                 raise AssertionError(f"the Go target has no type for IR kind {t.kind!r}")
 
+    def takes_constant(self, t: ir.TypeRef) -> bool:
+        """Whether a Go constant (a JSON string, number or boolean) is a value of the type, or of what its pointer
+        points to: a string, number, boolean or enum, or an alias of one. A union or tuple is a struct."""
+        match t:
+            case ir.StringType() | ir.NumericType() | ir.BooleanType() | ir.Ref(target="enum"):
+                return True
+            case ir.NullableType():
+                return self.takes_constant(t.inner)
+            case ir.Ref(target="alias"):
+                alias = self.defs[t.name]
+                assert isinstance(alias, ir.Alias)
+                return not isinstance(alias.type, (ir.UnionType, ir.TupleType)) and self.takes_constant(alias.type)
+            case _:
+                return False
+
     def spell(self, t: ir.TypeRef, hint: str, where: str) -> GoType:
         """The Go type of a value of t; hint names an inline union or tuple (e.g. "ChatMessageContent")."""
         match t:

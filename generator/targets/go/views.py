@@ -156,10 +156,12 @@ class TreeFunc(Kinded):
 class Encode(Kinded):
     """How a value becomes a tree value; the value itself is spelled by the template that uses it."""
 
-    kind: str  # "same" | "time" | "bytes" | "any" | "list" | "map" | "ptr" | "enum" | "method"
+    kind: str  # "same" | "time" | "bytes" | "any" | "list" | "map" | "ptr" | "enum" | "method"; "null_list" | "null_map" | "null_bytes" (nil is null)
     func: TreeFunc | None = None  # for "list", "map" (each element) and "ptr" (the pointee)
 
-    KINDS: ClassVar[frozenset[str]] = frozenset({"same", "time", "bytes", "any", "list", "map", "ptr", "enum", "method"})
+    KINDS: ClassVar[frozenset[str]] = frozenset(
+        {"same", "time", "bytes", "any", "list", "map", "ptr", "enum", "method", "null_list", "null_map", "null_bytes"}
+    )
 
 
 @dataclass(frozen=True)
@@ -208,10 +210,19 @@ class When:
 
 
 @dataclass(frozen=True)
+class Operand:
+    """A side of a compare rule, as rt.Operand: the field, what it compares as, its default's JSON text ("" for none)."""
+
+    field: str  # the wire name
+    kind: str  # "integer" | "number" | "string" | "date-time"
+    default: str  # e.g. "100"
+
+
+@dataclass(frozen=True)
 class RuleStep(Kinded):
     """A call of the rule's runtime check, with what it reads; `usable` are ok variables that must all be true."""
 
-    kind: str  # a rule kind: "at_least_one_of" | "member_of" | "contains" | "required_when" | "allowed_when"
+    kind: str  # a rule kind: "at_least_one_of" | "member_of" | "contains" | "required_when" | "allowed_when" | "compare"
     message: str
     fields: tuple[str, ...] = ()
     value: str = ""  # member_of: the Go field that holds the value
@@ -222,14 +233,39 @@ class RuleStep(Kinded):
     when: When | None = None
     allowed: tuple[str, ...] = ()
     usable: tuple[str, ...] = ()
+    op: str = ""  # compare: e.g. ">="
+    operands: tuple[Operand, ...] = ()  # compare: its two sides
 
-    KINDS: ClassVar[frozenset[str]] = frozenset({"at_least_one_of", "member_of", "contains", "required_when", "allowed_when"})
+    KINDS: ClassVar[frozenset[str]] = frozenset({"at_least_one_of", "member_of", "contains", "required_when", "allowed_when", "compare"})
 
 
 Step = Union[FieldStep, RuleStep]
 
 
 # --- definitions ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setting(Kinded):
+    """How a constructor (New<Model>) sets a field: to its parameter, or to the field's default."""
+
+    kind: str  # "param" | "uuid4" | "value" | "ptr" | "json"
+    field: str  # the Go field
+    value: Any = None  # "param": the parameter; "value", "ptr": the JSON scalar; "json": the default's compact text
+    type: GoType | None = None  # "ptr": the type pointed to
+    parser: str = ""  # "json": the parser that builds the default
+
+    KINDS: ClassVar[frozenset[str]] = frozenset({"param", "uuid4", "value", "ptr", "json"})
+
+
+@dataclass(frozen=True)
+class ConstructorView:
+    """func New<Model>(<required fields>) <Model>: the required fields given, every default set."""
+
+    name: str  # e.g. "NewChatInput"
+    params: tuple[tuple[str, GoType], ...]  # (parameter, type), the required fields in spec order
+    sets: tuple[Setting, ...]
+    doc: tuple[str, ...]  # comment lines
 
 
 @dataclass(frozen=True)
@@ -244,6 +280,7 @@ class FieldView:
     presence: str  # when toTree writes it: "always" | "not_zero_time" | "not_nil"
     deref: bool  # stored as *T, so toTree reads (*m.<name>)
     encode: Encode
+    nil_default: Setting | None = None  # a defaulted list or map whose default is not empty: nil is written as it
 
 
 @dataclass(frozen=True)
@@ -261,6 +298,7 @@ class ModelView:
     unknown_message: str
     uses_obj: bool
     behaviour_fields: str  # fields the behaviour methods keep, or ""
+    constructor: ConstructorView | None = None
 
 
 @dataclass(frozen=True)
@@ -383,7 +421,7 @@ class FastCheck(Kinded):
     unique: bool = False  # list: uniqueItems, on items Go's == compares as JSON Schema does (rt.Distinct)
     inner: FastCheck | None = None  # list item, map value, nullable inner
     pointer: bool = False  # nullable: stored as *T (else a nil slice or map means null)
-    nil_ok: bool = False  # list or map: nil is null, accepted (else null is "must be an array/object")
+    nil_ok: bool = False  # list or map: nil passes (toTree writes it empty, or null where null is a value); else not sure
     model: str = ""  # model: its type name
 
     KINDS: ClassVar[frozenset[str]] = frozenset(
@@ -412,12 +450,23 @@ class FastText:
 
 
 @dataclass(frozen=True)
+class FastOperand:
+    """A side of a compare rule on the fast path: m.<name>, or *m.<name> when pointer (nil: absent or null, nothing to compare)."""
+
+    name: str
+    pointer: bool
+    kind: str  # "integer" | "number" | "string" | "date-time"
+    enum: bool = False  # a string enumeration type, ordered as string(...)
+
+
+@dataclass(frozen=True)
 class FastRule(Kinded):
     """A rule decided on typed values; a rule that cannot be is not made (the model is then not sure).
     contains / allowed_when: list is the model's list field, item the text field of each item (a model);
-    required_when: target must be present when the when text equals; member_of: value must be in the sibling list."""
+    required_when: target must be present when the when text equals; member_of: value must be in the sibling list;
+    compare: operands[0] must stand to operands[1] as op says."""
 
-    kind: str  # "contains" | "allowed_when" | "required_when" | "member_of" | "items_member_of"
+    kind: str  # "contains" | "allowed_when" | "required_when" | "member_of" | "items_member_of" | "compare"
     list: str = ""  # member_of: the pool; items_member_of: the list of items whose value must be in pool
     pool: str = ""  # items_member_of: the list field the items' values must be in
     item: FastText | None = None
@@ -426,8 +475,10 @@ class FastRule(Kinded):
     when: FastText | None = None
     target: FastField | None = None
     value: FastText | None = None
+    op: str = ""
+    operands: tuple[FastOperand, ...] = ()
 
-    KINDS: ClassVar[frozenset[str]] = frozenset({"contains", "allowed_when", "required_when", "member_of", "items_member_of"})
+    KINDS: ClassVar[frozenset[str]] = frozenset({"contains", "allowed_when", "required_when", "member_of", "items_member_of", "compare"})
 
 
 @dataclass(frozen=True)

@@ -191,6 +191,8 @@ def _module(fmt: ir.Format, schema: dict[str, Any], blinded: bool = False) -> st
             imports += "from typing import Any\n"  # the validators' annotations
         code = code.replace("from __future__ import annotations\n", "from __future__ import annotations\n\n" + imports, 1)
         code += TEMPLATES.render("pydantic/helpers.py.j2")
+        if any(r.kind == "compare" for m in fmt.models for r in m.rules):
+            code += TEMPLATES.render("pydantic/compare.py.j2")
     return escape_invisible(format_python(code, slot=f"pydantic/{fmt.id}.py"))
 
 

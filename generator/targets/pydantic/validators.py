@@ -20,7 +20,7 @@ from generator.render import Templates, unknown_kind
 TEMPLATES = Templates(pystr=repr, unknown=unknown_kind)
 
 # The rule kinds templates/pydantic/rule.py.j2 has a validator for.
-RULE_KINDS = frozenset({"member_of", "required_when", "at_least_one_of", "allowed_when", "contains"})
+RULE_KINDS = frozenset({"member_of", "required_when", "at_least_one_of", "allowed_when", "contains", "compare"})
 
 
 def rule_owner(fmt: ir.Format, model: ir.Model, rule: ir.Rule) -> tuple[str, str | None]:
@@ -124,6 +124,7 @@ def validators(fmt: ir.Format) -> dict[str, list[str]]:
                     via=via,
                     field=rule.fields[0],
                     pool=rule.pointer,
+                    defaults=tuple(next(f.default for f in model.fields if f.wire_name == w) for w in rule.fields),
                     message=rule.message,
                     doc=f"{rule.kind} rule of {model.name}: {rule.message}".replace('"""', "'''").replace("\\", "\\\\"),
                 ).rstrip("\n")

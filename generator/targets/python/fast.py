@@ -90,7 +90,7 @@ class FastBuilder(ModelGraph):
         if rule.kind not in ("allowed_when", "contains"):
             return None
         field = next(f for f in model.fields if f.wire_name == rule.fields[0])
-        if default(field).kind not in ("required", "none"):
+        if default(field, self.fmt).kind not in ("required", "none"):
             return None
         t = self.unalias(field.type)
         t = self.unalias(t.inner) if isinstance(t, ir.NullableType) else t
@@ -100,10 +100,10 @@ class FastBuilder(ModelGraph):
         """A rule's check in a fast function: written out for the kinds templates/python/fast.py.j2
         writes out, else the exact rule_<kind> with _rt.PROBE."""
         each = self.each(model, r.rule)
-        written = r.kind in ("at_least_one_of", "member_of", "required_when") or each is not None
+        written = r.kind in ("at_least_one_of", "member_of", "required_when", "compare") or each is not None
         by_wire = {f.wire_name: f for f in model.fields}
         # at_least_one_of reads its fields' locals where None there means absent or null in the object.
-        plain = r.kind == "at_least_one_of" and all(default(by_wire[w]).kind in ("required", "none") for w in r.rule.fields)
+        plain = r.kind == "at_least_one_of" and all(default(by_wire[w], self.fmt).kind in ("required", "none") for w in r.rule.fields)
         return FastRule(r.rule, tuple(f"f_{attr_by_local[i]}" for i in r.inputs), r.kind, each, probe=not written, locals_are_raw=plain)
 
     def when_each(self, model: ir.Model, view: FieldView | None, rule: ir.Rule) -> tuple[Access, ...] | None:
@@ -194,7 +194,7 @@ class FastBuilder(ModelGraph):
             temps["item"] = None  # the items a rule reads, one by one
         if any(r.rule.kind == "member_of" and len(r.rule.pointer) == 1 for r in rules):
             temps["pool"] = None  # member_of's list
-        built = tuple(FastField(v.attr, f"f_{v.attr}", v.wire, c, default(f), v.nullable) for f, v, c in zip(model.fields, fields, checks))
+        built = tuple(FastField(v.attr, f"f_{v.attr}", v.wire, c, v.default, v.nullable) for v, c in zip(fields, checks))
         return FastFunction(
             name=model.name,
             fn=fast_fn(model.name),
@@ -215,8 +215,11 @@ class FastBuilder(ModelGraph):
                     r.kind,
                     self.each(model, r),
                     self.when_each(model, view_by_wire.get(r.when.field) if r.when else None, r),
+                    # An attribute left None reads as its default where to_dict leaves it out, as null where it writes it.
+                    tuple(d if view_by_wire[w].omit_when_none else "None" for w, d in zip(r.fields, v.defaults)),
                 )
-                for r in (v.rule for v in rules)
+                for v in rules
+                for r in [v.rule]
             ),
             closed=model.closed,
             keys_const=keys_const,

@@ -22,6 +22,7 @@ from generator.targets.python.literals import TEMPLATES, py_str
 from generator.targets.python.views import (
     AliasView,
     ConstantView,
+    DefaultFunction,
     EnumView,
     FieldView,
     Import,
@@ -61,16 +62,19 @@ class PythonModule:
         self.behaviour = behaviour if behaviour is not None and "python" in behaviour.texts else None
         self.parts = python_parts(self.behaviour) if self.behaviour is not None else PythonParts([], "", {})
         self.parsers: list[ParserConst] = []  # the fields' parsers, in definition order
+        self.defaults: list[DefaultFunction] = []  # the functions of defaults built by a parser, in definition order
         self.uses: set[Import] = set(SKELETON_IMPORTS)
         self.fast = FastBuilder(fmt, names.of_model)
 
     def field_view(self, model: ir.Model, f: ir.Field, attr: str) -> FieldView:
         const = parsers.parser_const(model.name, attr)
         self.parsers.append(ParserConst(const, parsers.parser(f.type)))
-        default = parsers.default(f)
+        default = parsers.default(f, self.fmt, "_default" + const.lower().removeprefix("_p"))
+        if default.kind == "parsed":
+            self.defaults.append(DefaultFunction(default.fn, const, default.value))
         annotation = types.field_annotation(f.type, absent_is_none=default.kind == "none")
         self.uses |= annotation.imports
-        if default.kind in ("uuid4", "empty", "copy"):
+        if default.kind in ("uuid4", "empty", "copy", "parsed"):
             self.uses.add(FIELD)  # field(default_factory=...)
         return FieldView(
             attr=attr,
@@ -83,18 +87,22 @@ class PythonModule:
             required_message=f.required_message,
             nullable=f.null_ok,
             dump=encoders.needs_dump(f.type),
-            omit_when_none=not f.required,  # absent optional fields stay absent
+            # Absent optional fields stay absent; but where null is a value of the field and absent means a default
+            # other than null, None is that null, written out (left out, it would read back as the default).
+            omit_when_none=not f.required and not (f.null_ok and f.has_default and f.default is not None),
+            constant=f.constant,
         )
 
     def model_view(self, model: ir.Model) -> ModelView:
         attrs = self.names.of_model(model)
         fields = tuple(self.field_view(model, f, a) for f, a in zip(model.fields, attrs))
         locals_by_wire = {f.wire: f.local for f in fields}
+        by_wire = {f.wire_name: f for f in model.fields}
         steps: list[Step] = []
         for f in fields:
             steps.append(f)
-            steps.extend(parsers.rule_view(r, locals_by_wire) for r in model.rules if r.after == f.wire)
-        steps.extend(parsers.rule_view(r, locals_by_wire) for r in model.rules if r.after is None)
+            steps.extend(parsers.rule_view(r, locals_by_wire, by_wire) for r in model.rules if r.after == f.wire)
+        steps.extend(parsers.rule_view(r, locals_by_wire, by_wire) for r in model.rules if r.after is None)
         keys_const = f"_KEYS_{constant_case(model.name)}"
         rules = tuple(s for s in steps if not isinstance(s, FieldView))
         wire_attrs = tuple((f.wire, f.attr) for f in fields) if any(m.rules for m in self.fmt.models) else ()
@@ -173,6 +181,7 @@ class PythonModule:
             models=models,
             aliases=aliases,
             parsers=(*named, *self.parsers),
+            defaults=tuple(self.defaults),
             regexes=tuple((const, pattern) for pattern, const in self.fast.regexes.items()),
             root=root.name,
             api_parse=api_parse,

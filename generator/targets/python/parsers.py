@@ -67,13 +67,16 @@ def enum_parser(e: ir.Enum, values_const: str) -> Parser:
     return Parser("enum", e, name=values_const)
 
 
-def default(f: ir.Field) -> Default:
-    """What the field holds when its key is absent (the dataclass default and the parse call's)."""
+def default(f: ir.Field, fmt: ir.Format, fn: str = "") -> Default:
+    """What the field holds when its key is absent (the dataclass default and the parse call's); fn: the function
+    that builds a default that is not plain JSON (models, tuples) from its JSON."""
     match f:
         case ir.Field(required=True):
             return Default("required")
         case ir.Field(default_factory="uuid4"):
             return Default("uuid4")
+        case ir.Field(has_default=True, default=dict() | list() as value) if value and not fmt.plain_json(f.type):
+            return Default("parsed", value, fn)
         case ir.Field(has_default=True, default=dict() | list() as value):
             return Default("copy" if value else "empty", value)
         case ir.Field(has_default=True, default=value) if value is not None:
@@ -84,13 +87,18 @@ def default(f: ir.Field) -> Default:
             raise AssertionError(f"no Python default for the factory {f.default_factory!r}")
 
 
-def rule_view(rule: ir.Rule, locals_by_wire: dict[str, str]) -> RuleView:
-    """The check a rule runs in the parse function, with the locals of the fields it reads."""
+def rule_view(rule: ir.Rule, locals_by_wire: dict[str, str], fields: dict[str, ir.Field]) -> RuleView:
+    """The check a rule runs in the parse function, with the locals of the fields it reads (fields: the model's, by wire name)."""
+    defaults: tuple[str, ...] = ()
     match rule.kind:
         case "member_of" | "at_least_one_of" | "contains":
             pass
         case "required_when" | "allowed_when":
             assert rule.when is not None, f"a {rule.kind} rule without its when clause"
+        case "compare":
+            # An absent side compares as its default, a JSON scalar as the spec spells it (1.0 stays a float,
+            # which {value} shows as "1.0"); None: nothing to compare.
+            defaults = tuple(py_str(d) if isinstance(d, str) else repr(d) for d in (fields[w].default for w in rule.fields))
         case _:
             raise AssertionError(f"no Python check for the rule kind {rule.kind!r}")
-    return RuleView(rule, tuple(locals_by_wire[w] for w in rule.fields), rule.kind)
+    return RuleView(rule, tuple(locals_by_wire[w] for w in rule.fields), rule.kind, defaults)

@@ -55,10 +55,22 @@ class Default:
     """What a field holds when the key is absent.
 
     kind: "required" (no default), "none", "value" (value, a JSON scalar),
-    "uuid4" (a fresh UUID4), "empty" (value, a new {} or []), "copy" (value, a copy of a non-empty {} or [])."""
+    "uuid4" (a fresh UUID4), "empty" (value, a new {} or []), "copy" (value, a copy of a non-empty {} or []),
+    "parsed" (value, a non-empty {} or [] holding models or tuples, built anew from its JSON by fn)."""
 
-    kind: Literal["required", "none", "value", "uuid4", "empty", "copy"]
+    kind: Literal["required", "none", "value", "uuid4", "empty", "copy", "parsed"]
     value: Any = None
+    fn: str = ""  # "parsed": the module function that builds it (a DefaultFunction)
+
+
+@dataclass(frozen=True)
+class DefaultFunction:
+    """def <fn>() -> Any: a fresh default built by a field's parser from its JSON value. A function, as a class
+    body's lambda may not read a parser constant mypy has not yet seen the type of."""
+
+    fn: str  # e.g. "_default_settings_parts"
+    parser: str  # the field's ParserConst, e.g. "_P_SETTINGS_PARTS"
+    value: Any  # the JSON value
 
 
 @dataclass(frozen=True)
@@ -76,6 +88,7 @@ class FieldView:
     nullable: bool  # a required field that may be null
     dump: bool  # to_dict writes it through _rt.dump, not as it is
     omit_when_none: bool  # to_dict leaves it out when None
+    constant: str | None = None  # a required tag's one value: the constructor's default (parsing still requires it)
     kind: Literal["field"] = "field"
 
 
@@ -90,6 +103,7 @@ class RuleView:
     rule: ir.Rule
     inputs: tuple[str, ...]  # the locals of rule.fields, in order
     kind: str
+    defaults: tuple[str, ...] = ()  # compare: the literal each field compares as when absent, e.g. ('1.0', 'None')
 
 
 # A statement of a parse function, in check order: a field's parse call or a rule's check.
@@ -177,6 +191,7 @@ class ModuleView:
     models: tuple[ModelView, ...]
     aliases: tuple[AliasView, ...]  # after what they use
     parsers: tuple[ParserConst, ...]  # named definitions' first, then fields'
+    defaults: tuple[DefaultFunction, ...]  # the "parsed" defaults' functions, in field order
     regexes: tuple[tuple[str, str], ...]  # (constant, pattern) of the fast functions' compiled patterns
     root: str
     api_parse: str  # e.g. "parse_chat_event_from_json"
@@ -340,6 +355,7 @@ class AttrRule:
     kind: str
     each: tuple[Access, ...] | None = None
     when_each: tuple[Access, ...] | None = None
+    defaults: tuple[str, ...] = ()  # compare: as RuleView's (an attribute left None reads as its default)
 
 
 @dataclass(frozen=True)

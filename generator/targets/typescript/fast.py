@@ -18,7 +18,7 @@ from typing import Literal, Union
 from generator import ir
 from generator.fastpath import JSON_KINDS, ModelGraph
 from generator.naming import constant_case
-from generator.targets.typescript.literals import ts_matcher, ts_number, ts_str
+from generator.targets.typescript.literals import exact_json, ts_matcher, ts_number, ts_str
 
 
 @dataclass(frozen=True)
@@ -167,7 +167,16 @@ def _tokens(tokens: tuple[str, ...]) -> str:
     return "[" + ", ".join(ts_str(t) for t in tokens) + "]"
 
 
-def native_rule(r: ir.Rule, set_of: Callable[[str], str] = lambda expr: expr) -> str | None:
+def operands(r: ir.Rule, model: ir.Model) -> tuple[str, str]:
+    """A compare rule's sides as rt.Operand literals: [field, kind, default (undefined: none)]."""
+    by_wire = {f.wire_name: f for f in model.fields}
+    return (
+        f"[{ts_str(r.fields[0])}, {ts_str(r.operands[0])}, {exact_json(by_wire[r.fields[0]].default)}]",
+        f"[{ts_str(r.fields[1])}, {ts_str(r.operands[1])}, {exact_json(by_wire[r.fields[1]].default)}]",
+    )
+
+
+def native_rule(r: ir.Rule, model: ir.Model, set_of: Callable[[str], str] = lambda expr: expr) -> str | None:
     """The runtime call that says a rule is surely met, for the kinds checked without a probe Context."""
     obj = "obj as rt.JsonObject"
     match r.kind:
@@ -183,6 +192,9 @@ def native_rule(r: ir.Rule, set_of: Callable[[str], str] = lambda expr: expr) ->
             )
         case "contains":
             return f"rt.fastContains({obj}, {ts_str(r.fields[0])}, {_tokens(r.pointer)}, {ts_str(r.equals or '')})"
+        case "compare":
+            left, right = operands(r, model)
+            return f"rt.fastCompare({obj}, {left}, {right}, {ts_str(r.op or '')})"
         case _:
             return None
 
@@ -381,7 +393,7 @@ class TsFastBuilder:
             levels=max((1 + self.base.levels(f.type) for f in model.fields), default=0),
             fields=tuple(fields),
             member_of=member_of,
-            checks=tuple(c for r, i in zip(model.rules, inline) if i is None and (c := native_rule(r, self.set_of)) is not None),
+            checks=tuple(c for r, i in zip(model.rules, inline) if i is None and (c := native_rule(r, model, self.set_of)) is not None),
             inline_rules=tuple(i for i in inline if i is not None),
             probe_rules=tuple(probe_rules),
             closed=model.closed,

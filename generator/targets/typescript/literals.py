@@ -25,6 +25,16 @@ def ts_number(value: float) -> str:
     return json.dumps(value)
 
 
+def exact_json(value: Any) -> str:
+    """ts_json, but a number JavaScript would change as rt.JsonNumber, which keeps its text: an integer past
+    2^53 (rounded otherwise) and an integral float ({value} shows 1.0, as Python does); undefined for None."""
+    if value is None:
+        return "undefined"
+    if isinstance(value, float) and value.is_integer() or isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
+        return f"new rt.JsonNumber({ts_str(json.dumps(value))})"
+    return ts_json(value)
+
+
 def ts_json(value: Any) -> str:
     """An expression for a JSON value. Objects and arrays go through JSON.parse, so a key
     such as "__proto__" stays an own property and each evaluation is a fresh copy."""

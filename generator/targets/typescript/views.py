@@ -12,7 +12,7 @@ from generator.errors import SpecError, pointer_of
 from generator.naming import constant_case, pascal_case
 from generator.render import header
 from generator.targets.typescript.encoders import alias_encode_fn, encode, model_encode_fn
-from generator.targets.typescript.fast import TsFastBuilder, TsFastFunction, native_rule
+from generator.targets.typescript.fast import TsFastBuilder, TsFastFunction, native_rule, operands
 from generator.targets.typescript.literals import ts_doc, ts_json, ts_property, ts_str
 from generator.targets.typescript.parsers import model_parse_fn, named_parser, parser
 from generator.targets.typescript.types import ts_type
@@ -48,6 +48,9 @@ class ModelView:
     # Its fast function (templates/typescript/fast_function.ts.j2); None for a model no document of the
     # root holds: only parse<Format>FromJSON runs fast functions, so one of its own would be unused code.
     fast: TsFastFunction | None
+    make_fn: str = ""  # make<Model>: the model from the fields given, every constant and default set
+    make_keys: str = ""  # the fields make<Model> may leave out, as a union of string literal types, e.g. '"id" | "metadata"'
+    make_entries: tuple[str, ...] = ()  # the object literal entries of those fields' values, e.g. '"id": rt.newUUID4()'
 
 
 @dataclass(frozen=True)
@@ -103,7 +106,7 @@ def _str_list(items: tuple[str, ...] | list[str]) -> str:
     return "[" + ", ".join(ts_str(i) for i in items) + "]"
 
 
-def rule_call(rule: ir.Rule, locals_by_wire: dict[str, str]) -> str:
+def rule_call(rule: ir.Rule, model: ir.Model, locals_by_wire: dict[str, str]) -> str:
     msg = ts_str(rule.message)
     inputs = "[" + ", ".join(locals_by_wire[w] for w in rule.fields) + "]"
     match rule.kind:
@@ -130,6 +133,9 @@ def rule_call(rule: ir.Rule, locals_by_wire: dict[str, str]) -> str:
                 f"rt.ruleAllowedWhen(ctx, obj, {ts_str(rule.fields[0])}, {_str_list(rule.pointer)}, {when}, "
                 f"new Set({_str_list(rule.allowed)}), {msg}, {inputs});"
             )
+        case "compare":
+            left, right = operands(rule, model)
+            return f"rt.ruleCompare(ctx, obj, {left}, {right}, {ts_str(rule.op or '')}, {msg}, {inputs});"
         case _:
             raise AssertionError(f"unhandled rule kind {rule.kind!r}")
 
@@ -139,8 +145,32 @@ def absent_when_missing(f: ir.Field) -> bool:
     return not f.required and f.default_factory is None and not f.has_default
 
 
-def field_view(model: ir.Model, f: ir.Field, index: int, parsers: list[tuple[str, str]]) -> FieldView:
-    const = f"F_{model.name}_{index}"
+def field_parser(model: ir.Model, index: int) -> str:
+    """The constant holding the parser of a model's field, by its index, e.g. "F_ChatInput_3"."""
+    return f"F_{model.name}_{index}"
+
+
+def default_value(fmt: ir.Format, f: ir.Field, const: str) -> str:
+    """An expression for a fresh copy of the field's default: its JSON, or built by the field's parser (const) where
+    the default holds models or tuples, so that it is what parsing the JSON gives (each model's own defaults set)."""
+    if isinstance(f.default, (dict, list)) and f.default and not fmt.plain_json(f.type):
+        return f"rt.run({const}, {ts_json(f.default)})"
+    return ts_json(f.default)
+
+
+def made_value(fmt: ir.Format, model: ir.Model, index: int) -> str | None:
+    """What make<Model> gives a field left out: its constant (a tag has one value to give), its default or a fresh
+    UUID4; None for a field it must be given or may leave absent."""
+    f = model.fields[index]
+    if f.constant is not None:
+        return ts_str(f.constant)
+    if f.default_factory == "uuid4":
+        return "rt.newUUID4()"
+    return default_value(fmt, f, field_parser(model, index)) if f.has_default else None
+
+
+def field_view(fmt: ir.Format, model: ir.Model, f: ir.Field, index: int, parsers: list[tuple[str, str]]) -> FieldView:
+    const = field_parser(model, index)
     parsers.append((const, parser(f.type)))
     local = f"v{index}"
     key = ts_str(f.wire_name)
@@ -157,7 +187,7 @@ def field_view(model: ir.Model, f: ir.Field, index: int, parsers: list[tuple[str
             case "uuid4":
                 build = f"{local} === undefined ? rt.newUUID4() : ({cast})"
             case None:
-                build = f"{local} === undefined ? {ts_json(f.default)} : ({cast})" if f.has_default else cast
+                build = f"{local} === undefined ? {default_value(fmt, f, const)} : ({cast})" if f.has_default else cast
             case _:
                 raise AssertionError(f"unhandled default factory {f.default_factory!r}")
     # "__proto__" would set the prototype: it goes in as a computed key or an own property.
@@ -179,14 +209,15 @@ def field_view(model: ir.Model, f: ir.Field, index: int, parsers: list[tuple[str
     )
 
 
-def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuilder | None) -> ModelView:
-    fields = tuple(field_view(model, f, i, parsers) for i, f in enumerate(model.fields))
+def model_view(fmt: ir.Format, model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuilder | None) -> ModelView:
+    fields = tuple(field_view(fmt, model, f, i, parsers) for i, f in enumerate(model.fields))
     locals_by_wire = {f.wire_name: v.local for f, v in zip(model.fields, fields)}
     steps: list[str] = []
     for f, v in zip(model.fields, fields):
         steps.append(f"const {v.local} = {v.parse};")
-        steps.extend(rule_call(r, locals_by_wire) for r in model.rules if r.after == f.wire_name)
-    steps.extend(rule_call(r, locals_by_wire) for r in model.rules if r.after is None)
+        steps.extend(rule_call(r, model, locals_by_wire) for r in model.rules if r.after == f.wire_name)
+    steps.extend(rule_call(r, model, locals_by_wire) for r in model.rules if r.after is None)
+    made = [(f, value) for i, f in enumerate(model.fields) if (value := made_value(fmt, model, i)) is not None]
     return ModelView(
         name=model.name,
         doc=ts_doc(model.description or model.name),
@@ -199,13 +230,18 @@ def model_view(model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuil
         keys=f"new Set({_str_list([f.wire_name for f in model.fields])})",
         type_message=ts_str(model.type_message),
         unknown_message=ts_str(model.unknown_message),
+        make_fn=f"make{model.name}",
+        make_keys=" | ".join(ts_str(f.wire_name) for f, _ in made),
+        make_entries=tuple(
+            f"{'[' + ts_str(f.wire_name) + ']' if f.wire_name == '__proto__' else ts_str(f.wire_name)}: {value}" for f, value in made
+        ),
         fast=(
             None
             if fast is None
             else fast.function(
                 model,
                 [v.local for v in fields],
-                [rule_call(r, locals_by_wire) for r in model.rules if r.kind != "member_of" and native_rule(r) is None],
+                [rule_call(r, model, locals_by_wire) for r in model.rules if r.kind != "member_of" and native_rule(r, model) is None],
             )
         ),
     )
@@ -234,6 +270,7 @@ def exported_names(view: ModuleView) -> list[tuple[str, str]]:
             (m.encode_fn, "a model encoder"),
             (m.parse_fn, "a model's parse function"),
             (m.keys_const, "a model's keys"),
+            (m.make_fn, "a model's constructor"),
         ]
     names += [(view.api_parse, "the format parser"), (view.api_validate, "the root validator"), (view.api_stringify, "the root serialiser")]
     names += [(c, "a parser constant") for c, _ in view.parsers]
@@ -289,7 +326,7 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
     )
     fast = TsFastBuilder(fmt)
     held = fast.base.held_from(fmt.root)
-    models = tuple(model_view(m, parsers, fast if m.name in held else None) for m in fmt.models)
+    models = tuple(model_view(fmt, m, parsers, fast if m.name in held else None) for m in fmt.models)
     known = [
         KnownValuesView(
             const=f"{constant_case(k.model)}_{constant_case(k.field)}_VALUES",

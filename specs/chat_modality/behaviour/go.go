@@ -69,25 +69,6 @@ func (m ChatInput) ShouldMergeWith(other ChatInput) bool {
 	return false
 }
 
-// NewChatState returns an empty state; a zero maxHistorySize means
-// ChatStateMaxHistorySizeDefault and an empty defaultConversationID means
-// ChatStateDefaultConversationIDDefault (the spec's defaults).
-func NewChatState(maxHistorySize int64, defaultConversationID string) *ChatState {
-	if maxHistorySize == 0 {
-		maxHistorySize = ChatStateMaxHistorySizeDefault
-	}
-	if defaultConversationID == "" {
-		defaultConversationID = ChatStateDefaultConversationIDDefault
-	}
-	return &ChatState{
-		ModalityType:          ChatStateModalityTypeDefault,
-		Messages:              []ChatMessage{},
-		Conversations:         map[string]ConversationMetadata{},
-		MaxHistorySize:        maxHistorySize,
-		DefaultConversationID: defaultConversationID,
-	}
-}
-
 // chatIndex is ChatState's lookups: messages by ID, and each conversation's
 // messages in order.
 type chatIndex struct {
@@ -161,7 +142,7 @@ func (s *ChatState) indexed() *chatIndex {
 // conversation keeps its newest MaxHistorySize messages, while its metadata
 // keeps describing every message applied (MessageCount counts them all).
 func (s *ChatState) ApplyInput(in ChatInput) error {
-	// A ChatState{} literal means the spec's defaults, as NewChatState(0, "").
+	// A ChatState{} literal means the spec's defaults, as NewChatState() sets them.
 	if s.ModalityType == "" {
 		s.ModalityType = ChatStateModalityTypeDefault
 	}

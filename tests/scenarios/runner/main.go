@@ -87,7 +87,8 @@ func check(err error) {
 func newRunner(format string) runner {
 	switch format {
 	case "chat_modality":
-		return &chatModality{state: chatmodality.NewChatState(0, "")}
+		state := chatmodality.NewChatState()
+		return &chatModality{state: &state}
 	case "chat_event":
 		return &chatEvent{}
 	case "droidlet_chat":
@@ -124,7 +125,14 @@ func (r *chatModality) run(op string, with json.RawMessage) (any, error) {
 			DefaultConversationID string `json:"default_conversation_id"`
 		}
 		decode(with, &args)
-		r.state = chatmodality.NewChatState(args.MaxHistorySize, args.DefaultConversationID)
+		state := chatmodality.NewChatState() // zero arguments mean the spec's defaults
+		if args.MaxHistorySize != 0 {
+			state.MaxHistorySize = args.MaxHistorySize
+		}
+		if args.DefaultConversationID != "" {
+			state.DefaultConversationID = args.DefaultConversationID
+		}
+		r.state = &state
 		return nil, nil
 	case "load_state":
 		state, err := chatmodality.ParseChatStateFromJSON(with)

@@ -95,11 +95,9 @@ func plain(v any) any {
 	return v
 }
 
-// TreeList turns a slice into a tree array (nil stays nil: JSON null).
+// TreeList turns a slice into a tree array; a nil slice is the empty array, as it
+// is in Go (encoding/json would write null, which a field typed as an array refuses).
 func TreeList[T any](xs []T, f func(T) any) any {
-	if xs == nil {
-		return nil
-	}
 	out := make([]any, len(xs))
 	for i, x := range xs {
 		out[i] = f(x)
@@ -107,11 +105,17 @@ func TreeList[T any](xs []T, f func(T) any) any {
 	return out
 }
 
-// TreeMap turns a map into a tree object with sorted keys (nil stays nil).
-func TreeMap[T any](m map[string]T, f func(T) any) any {
-	if m == nil {
+// TreeNullList is TreeList where null is a value of the type: a nil slice is null.
+func TreeNullList[T any](xs []T, f func(T) any) any {
+	if xs == nil {
 		return nil
 	}
+	return TreeList(xs, f)
+}
+
+// TreeMap turns a map into a tree object with sorted keys; a nil map is the empty
+// object, as it is in Go.
+func TreeMap[T any](m map[string]T, f func(T) any) any {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -122,6 +126,14 @@ func TreeMap[T any](m map[string]T, f func(T) any) any {
 		out.Set(k, f(m[k]))
 	}
 	return out
+}
+
+// TreeNullMap is TreeMap where null is a value of the type: a nil map is null.
+func TreeNullMap[T any](m map[string]T, f func(T) any) any {
+	if m == nil {
+		return nil
+	}
+	return TreeMap(m, f)
 }
 
 // Same is the tree form of a string, number or boolean: the value itself.

@@ -25,10 +25,15 @@ func Base64(msgs Msgs) Parser[[]byte] {
 	}
 }
 
-// TreeBytes encodes bytes as standard padded base64 text (nil stays nil: JSON null).
+// TreeBytes encodes bytes as standard padded base64 text (nil bytes are none: "").
 func TreeBytes(b []byte) any {
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+// TreeNullBytes is TreeBytes where null is a value of the type: nil bytes are null.
+func TreeNullBytes(b []byte) any {
 	if b == nil {
 		return nil
 	}
-	return base64.StdEncoding.EncodeToString(b)
+	return TreeBytes(b)
 }

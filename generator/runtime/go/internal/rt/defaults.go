@@ -21,6 +21,11 @@ func Default[T any](v T) func() T {
 	return func() T { return v }
 }
 
+// DefaultPtr returns a function giving a pointer to a fresh copy of a fixed default (a nullable field's).
+func DefaultPtr[T any](v T) func() *T {
+	return func() *T { return Ptr(v) }
+}
+
 // DefaultJSON returns a function building a fresh default from JSON text (lists, maps).
 func DefaultJSON[T any](p Parser[T], text string) func() T {
 	return func() T { return MustBuild(p, text) }

@@ -12,8 +12,8 @@ import (
 // Int and Float return a pointer to a limit, for the specs below.
 func Int(n int) *int { return &n }
 
-// Ptr returns a pointer to a string constant.
-func Ptr(s string) *string { return &s }
+// Ptr returns a pointer to a copy of v: a string constant of the specs below, a nullable field's default.
+func Ptr[T any](v T) *T { return &v }
 
 // Float returns a pointer to a numeric limit.
 func Float(f float64) *float64 { return &f }

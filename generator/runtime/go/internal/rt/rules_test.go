@@ -1,6 +1,9 @@
 package rt
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // The x-rules as the generated Validate calls them; tests/test_runtime_python.py
 // pins the same cases on the Python rule functions.
@@ -114,5 +117,71 @@ func TestContainsWantsOneItemWithTheValue(t *testing.T) {
 		ctx := NewContext(nil)
 		RuleContains(ctx, object(t, text), "items", []string{"t"}, "b", "no b", true)
 		same(t, text, problems(ctx), want)
+	}
+}
+
+func TestCompareOrdersIntegersExactlyStringsByCodePointAndTimesByInstant(t *testing.T) {
+	for _, c := range []struct {
+		text, op    string
+		left, right Operand
+		want        []string
+	}{
+		{`{"a": 9007199254740993, "b": 9007199254740992.0}`, "<=", Operand{"a", "integer", ""}, Operand{"b", "number", ""}, []string{"/a compare: a is 9007199254740993"}},
+		{`{"a": 9007199254740992.0, "b": 9007199254740993}`, "<", Operand{"a", "number", ""}, Operand{"b", "integer", ""}, nil},
+		{`{"a": 1.0, "b": 1}`, "==", Operand{"a", "integer", ""}, Operand{"b", "integer", ""}, nil},
+		{`{"a": "\ue000", "b": "\ud83d\ude00"}`, ">", Operand{"a", "string", ""}, Operand{"b", "string", ""}, []string{"/a compare: a is \ue000"}},
+		{`{"a": "2024-01-15T11:30:00+01:00", "b": "2024-01-15t10:30:00.000z"}`, "!=", Operand{"a", "date-time", ""}, Operand{"b", "date-time", ""}, []string{"/a compare: a is 2024-01-15T11:30:00+01:00"}},
+		{`{"a": "2024-01-15T10:30:00.00000000015Z", "b": "2024-01-15T10:30:00.0000000001Z"}`, "<=", Operand{"a", "date-time", ""}, Operand{"b", "date-time", ""}, []string{"/a compare: a is 2024-01-15T10:30:00.00000000015Z"}},
+		{`{"a": 101}`, "<=", Operand{"a", "integer", ""}, Operand{"b", "integer", "100"}, []string{"/a compare: a is 101"}},
+		{`{"a": 101, "b": null}`, "<=", Operand{"a", "integer", ""}, Operand{"b", "integer", "100"}, nil},
+		{`{"a": 101}`, "<=", Operand{"a", "integer", ""}, Operand{"b", "integer", ""}, nil},
+		{`{"b": 1}`, ">", Operand{"a", "number", "1.0"}, Operand{"b", "integer", ""}, []string{"/a compare: a is 1.0"}},
+	} {
+		ctx := NewContext(nil)
+		RuleCompare(ctx, object(t, c.text), c.left, c.right, c.op, "a is {value}", true)
+		same(t, c.text+" "+c.op, problems(ctx), c.want)
+		ctx = NewContext(nil)
+		RuleCompare(ctx, object(t, c.text), c.left, c.right, c.op, "m", false)
+		same(t, "not usable", problems(ctx), nil)
+	}
+}
+
+func TestOrderIntFloatIsExactPast2To53AndAtTheEndsOfInt64(t *testing.T) {
+	for _, c := range []struct {
+		i    int64
+		f    float64
+		want int
+	}{
+		{9007199254740993, 9007199254740992, 1}, {9007199254740993, 9007199254740994, -1}, {-9007199254740993, -9007199254740992, -1},
+		{1, 1.5, -1}, {2, 1.5, 1}, {-1, -1.5, 1}, {0, -0.0, 0}, {9223372036854775807, 9223372036854775808, -1},
+		{-9223372036854775808, -9223372036854775808, 0}, {-9223372036854775808, -1e300, 1}, {5, 5, 0},
+	} {
+		if got := OrderIntFloat(c.i, c.f); got != c.want {
+			t.Errorf("OrderIntFloat(%d, %v) = %d, want %d", c.i, c.f, got, c.want)
+		}
+		if got := OrderFloatInt(c.f, c.i); got != -c.want {
+			t.Errorf("OrderFloatInt(%v, %d) = %d, want %d", c.f, c.i, got, -c.want)
+		}
+	}
+}
+
+func TestOrderTimesReadsTheTextATimeKeepsPastNanoseconds(t *testing.T) {
+	at := func(text string) time.Time {
+		v, ok := ParseTime(text)
+		if !ok {
+			t.Fatal(text)
+		}
+		return v
+	}
+	a, b := at("2024-01-15T10:30:00.00000000015Z"), at("2024-01-15T10:30:00.0000000001Z")
+	if !a.Equal(b) || OrderTimes(a, b) <= 0 || OrderTimes(b, a) >= 0 {
+		t.Errorf("the tenth digit: %v", OrderTimes(a, b))
+	}
+	if OrderTimes(at("2024-01-15T11:30:00+01:00"), at("2024-01-15t10:30:00z")) != 0 {
+		t.Error("one instant in two offsets")
+	}
+	// A time changed in code no longer denotes its text: it is ordered by what it holds.
+	if OrderTimes(a.Add(time.Second), b) <= 0 || OrderTimes(time.Date(2024, 1, 15, 10, 30, 0, 1, time.UTC), b) <= 0 {
+		t.Error("a changed time")
 	}
 }

@@ -82,6 +82,16 @@ func (m Constrained) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewConstrained returns a Constrained holding the required fields given; an optional field without a
+// default is left unset.
+func NewConstrained(name string, count int64, budget *float64) Constrained {
+	var out Constrained
+	out.Name = name
+	out.Count = count
+	out.Budget = budget
+	return out
+}
+
 // ConstrainedEither is one of several shapes; exactly one field is set.
 type ConstrainedEither struct {
 	// Number is set when the value is a JSON number.

@@ -350,6 +350,13 @@ export function encodeConstrained(value: Constrained): { [key: string]: unknown 
   return out;
 }
 
+/** A Constrained built in code from the fields given (Constrained has no constant or default to fill in). */
+export function makeConstrained(fields: Constrained): Constrained {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as Constrained;
+}
+
 /** Build Constrained from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
 export function parseConstrained(value: unknown): Constrained {
   return rt.run(p_Constrained, value as rt.JsonValue);

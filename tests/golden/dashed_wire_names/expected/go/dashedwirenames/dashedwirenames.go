@@ -50,6 +50,15 @@ func (m Headers) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewHeaders returns a Headers holding the required fields given; an optional field without a default
+// is left unset.
+func NewHeaders(contentType string, n2faCode string) Headers {
+	var out Headers
+	out.ContentType = contentType
+	out.N2faCode = n2faCode
+	return out
+}
+
 // ParseDashedWireNamesFromJSON decodes and validates a dashed_wire_names document.
 // Text that is not JSON, or not within the input policy, is reported as "failed to
 // parse dashed wire names JSON: ...", a spec violation as "validation failed: ..."; both wrap

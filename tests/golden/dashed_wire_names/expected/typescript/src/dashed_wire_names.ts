@@ -113,6 +113,13 @@ export function encodeHeaders(value: Headers): { [key: string]: unknown } {
   return out;
 }
 
+/** A Headers built in code from the fields given (Headers has no constant or default to fill in). */
+export function makeHeaders(fields: Headers): Headers {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as Headers;
+}
+
 /** Build Headers from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
 export function parseHeaders(value: unknown): Headers {
   return rt.run(p_Headers, value as rt.JsonValue);

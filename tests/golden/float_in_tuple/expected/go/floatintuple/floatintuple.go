@@ -43,6 +43,14 @@ func (m Reading) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewReading returns a Reading holding the required fields given; an optional field without a default
+// is left unset.
+func NewReading(sample Sample) Reading {
+	var out Reading
+	out.Sample = sample
+	return out
+}
+
 // Sample: A [value, unit] pair.
 type Sample struct {
 	// Item0 is item 0 of the array.

@@ -66,6 +66,13 @@ export function encodeReading(value: Reading): { [key: string]: unknown } {
   return out;
 }
 
+/** A Reading built in code from the fields given (Reading has no constant or default to fill in). */
+export function makeReading(fields: Reading): Reading {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as Reading;
+}
+
 function e_Sample(v: Sample): unknown {
   return v;
 }

@@ -52,6 +52,15 @@ func (m Hostile) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewHostile returns a Hostile holding the required fields given, and the spec's constant or default
+// of raw; an optional field without a default is left unset.
+func NewHostile(text string) Hostile {
+	var out Hostile
+	out.Text = text
+	out.Raw = "{{ not a template }} \"\"\""
+	return out
+}
+
 // ParseHostileDescriptionsFromJSON decodes and validates a hostile_descriptions document.
 // Text that is not JSON, or not within the input policy, is reported as "failed to
 // parse hostile descriptions JSON: ...", a spec violation as "validation failed: ..."; both wrap

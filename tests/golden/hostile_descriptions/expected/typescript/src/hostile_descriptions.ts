@@ -91,6 +91,15 @@ export function encodeHostile(value: Hostile): { [key: string]: unknown } {
   return out;
 }
 
+/** A Hostile built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeHostile(fields: Omit<Hostile, "raw"> & Partial<Pick<Hostile, "raw">>): Hostile {
+  const out: { [key: string]: unknown } = {
+    "raw": "{{ not a template }} \"\"\"",
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as Hostile;
+}
+
 /** Build Hostile from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
 export function parseHostile(value: unknown): Hostile {
   return rt.run(p_Hostile, value as rt.JsonValue);

@@ -60,6 +60,16 @@ func (m Keywords) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewKeywords returns a Keywords holding the required fields given; an optional field without a
+// default is left unset.
+func NewKeywords(class string, typeValue string, funcValue int64) Keywords {
+	var out Keywords
+	out.Class = class
+	out.Type = typeValue
+	out.Func = funcValue
+	return out
+}
+
 // Struct: A model named like a Go keyword's neighbour.
 type Struct struct {
 	// Go keyword.
@@ -79,6 +89,14 @@ func (m Struct) Validate() error {
 // MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
 func (m Struct) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
+}
+
+// NewStruct returns a Struct holding the required fields given; an optional field without a default is
+// left unset.
+func NewStruct(interfaceValue string) Struct {
+	var out Struct
+	out.Interface = interfaceValue
+	return out
 }
 
 // ParseKeywordsFromJSON decodes and validates a keywords document.

@@ -234,6 +234,20 @@ export function encodeStruct(value: Struct): { [key: string]: unknown } {
   return out;
 }
 
+/** A Keywords built in code from the fields given (Keywords has no constant or default to fill in). */
+export function makeKeywords(fields: Keywords): Keywords {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as Keywords;
+}
+
+/** A Struct built in code from the fields given (Struct has no constant or default to fill in). */
+export function makeStruct(fields: Struct): Struct {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as Struct;
+}
+
 /** Build Keywords from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
 export function parseKeywords(value: unknown): Keywords {
   return rt.run(p_Keywords, value as rt.JsonValue);

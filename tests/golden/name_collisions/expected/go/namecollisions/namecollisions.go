@@ -48,6 +48,14 @@ func (m Collisions) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewCollisions returns a Collisions holding the required fields given; an optional field without a
+// default is left unset.
+func NewCollisions(contentType string) Collisions {
+	var out Collisions
+	out.ContentType = contentType
+	return out
+}
+
 // ParseNameCollisionsFromJSON decodes and validates a name_collisions document.
 // Text that is not JSON, or not within the input policy, is reported as "failed to
 // parse name collisions JSON: ...", a spec violation as "validation failed: ..."; both wrap

@@ -95,6 +95,13 @@ export function encodeCollisions(value: Collisions): { [key: string]: unknown } 
   return out;
 }
 
+/** A Collisions built in code from the fields given (Collisions has no constant or default to fill in). */
+export function makeCollisions(fields: Collisions): Collisions {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as Collisions;
+}
+
 /** Build Collisions from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
 export function parseCollisions(value: unknown): Collisions {
   return rt.run(p_Collisions, value as rt.JsonValue);

@@ -47,6 +47,14 @@ func (m Envelope) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewEnvelope returns an Envelope holding the required fields given; an optional field without a
+// default is left unset.
+func NewEnvelope(body Body) Envelope {
+	var out Envelope
+	out.Body = body
+	return out
+}
+
 // TextPart: Text.
 type TextPart struct {
 	// Kind is the 'kind' field.
@@ -68,6 +76,15 @@ func (m TextPart) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewTextPart returns a TextPart holding the required fields given, and the spec's constant or default
+// of kind; an optional field without a default is left unset.
+func NewTextPart(text string) TextPart {
+	var out TextPart
+	out.Kind = "text"
+	out.Text = text
+	return out
+}
+
 // RefPart: A nested body (the union again, one level down).
 type RefPart struct {
 	// Kind is the 'kind' field.
@@ -87,6 +104,15 @@ func (m RefPart) Validate() error {
 // MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
 func (m RefPart) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
+}
+
+// NewRefPart returns a RefPart holding the required fields given, and the spec's constant or default
+// of kind; an optional field without a default is left unset.
+func NewRefPart(inner Body) RefPart {
+	var out RefPart
+	out.Kind = "ref"
+	out.Inner = inner
+	return out
 }
 
 // Body: Text, or parts.

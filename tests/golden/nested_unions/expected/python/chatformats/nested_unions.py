@@ -82,7 +82,7 @@ class Envelope:
 class TextPart:
     """Text."""
 
-    kind: Literal["text"]
+    kind: Literal["text"] = "text"
     text: str
 
     @classmethod
@@ -124,7 +124,7 @@ class TextPart:
 class RefPart:
     """A nested body (the union again, one level down)."""
 
-    kind: Literal["ref"]
+    kind: Literal["ref"] = "ref"
     inner: Body
 
     @classmethod

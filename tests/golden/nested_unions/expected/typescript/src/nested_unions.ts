@@ -278,6 +278,31 @@ export function encodeRefPart(value: RefPart): { [key: string]: unknown } {
   return out;
 }
 
+/** An Envelope built in code from the fields given (Envelope has no constant or default to fill in). */
+export function makeEnvelope(fields: Envelope): Envelope {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as Envelope;
+}
+
+/** A TextPart built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeTextPart(fields: Omit<TextPart, "kind"> & Partial<Pick<TextPart, "kind">>): TextPart {
+  const out: { [key: string]: unknown } = {
+    "kind": "text",
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as TextPart;
+}
+
+/** A RefPart built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeRefPart(fields: Omit<RefPart, "kind"> & Partial<Pick<RefPart, "kind">>): RefPart {
+  const out: { [key: string]: unknown } = {
+    "kind": "ref",
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as RefPart;
+}
+
 function e_Part(v: Part): unknown {
   return rt.encodeByTag(v, "kind", { "text": encodeTextPart, "ref": encodeRefPart });
 }

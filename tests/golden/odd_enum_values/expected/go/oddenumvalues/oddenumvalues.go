@@ -81,6 +81,14 @@ func (m Holder) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewHolder returns a Holder holding the required fields given; an optional field without a default is
+// left unset.
+func NewHolder(mode Mode) Holder {
+	var out Holder
+	out.Mode = mode
+	return out
+}
+
 // ParseOddEnumValuesFromJSON decodes and validates a odd_enum_values document.
 // Text that is not JSON, or not within the input policy, is reported as "failed to
 // parse odd enum values JSON: ...", a spec violation as "validation failed: ..."; both wrap

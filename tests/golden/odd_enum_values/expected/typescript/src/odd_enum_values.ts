@@ -90,6 +90,13 @@ export function encodeHolder(value: Holder): { [key: string]: unknown } {
   return out;
 }
 
+/** A Holder built in code from the fields given (Holder has no constant or default to fill in). */
+export function makeHolder(fields: Holder): Holder {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as Holder;
+}
+
 /** Build Holder from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
 export function parseHolder(value: unknown): Holder {
   return rt.run(p_Holder, value as rt.JsonValue);

@@ -54,6 +54,17 @@ func (m Flags) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewFlags returns a Flags holding the required fields given, and the spec's constant or default of
+// optional_default, optional_list; an optional field without a default is left unset.
+func NewFlags(requiredPlain bool, requiredNullable *bool) Flags {
+	var out Flags
+	out.RequiredPlain = requiredPlain
+	out.RequiredNullable = requiredNullable
+	out.OptionalDefault = 3
+	out.OptionalList = rt.MustBuild(pFlags_OptionalList, "[]")
+	return out
+}
+
 // Inner: A small model.
 type Inner struct {
 	// 1 to 10.
@@ -71,6 +82,14 @@ func (m Inner) Validate() error {
 // MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
 func (m Inner) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
+}
+
+// NewInner returns an Inner holding the required fields given; an optional field without a default is
+// left unset.
+func NewInner(n int64) Inner {
+	var out Inner
+	out.N = n
+	return out
 }
 
 // ParseOptionalVsNullableFromJSON decodes and validates a optional_vs_nullable document.

@@ -71,9 +71,6 @@ func (m Flags) fastValid(d int) bool {
 	if d >= rt.MaxDepth-8 {
 		return false
 	}
-	if m.OptionalList == nil {
-		return false
-	}
 	if m.OptionalRef != nil {
 		if !(*m.OptionalRef).fastValid(d + 1) {
 			return false

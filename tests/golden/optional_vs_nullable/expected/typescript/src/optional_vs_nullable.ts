@@ -188,6 +188,23 @@ export function encodeInner(value: Inner): { [key: string]: unknown } {
   return out;
 }
 
+/** A Flags built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeFlags(fields: Omit<Flags, "optional_default" | "optional_list"> & Partial<Pick<Flags, "optional_default" | "optional_list">>): Flags {
+  const out: { [key: string]: unknown } = {
+    "optional_default": 3,
+    "optional_list": [],
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as Flags;
+}
+
+/** An Inner built in code from the fields given (Inner has no constant or default to fill in). */
+export function makeInner(fields: Inner): Inner {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as Inner;
+}
+
 /** Build Flags from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
 export function parseFlags(value: unknown): Flags {
   return rt.run(p_Flags, value as rt.JsonValue);

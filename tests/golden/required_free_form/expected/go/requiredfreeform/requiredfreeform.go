@@ -48,6 +48,17 @@ func (m Result) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewResult returns a Result holding the required fields given; an optional field without a default is
+// left unset.
+func NewResult(result any, payload Payload, errorValue MaybeText, note *string) Result {
+	var out Result
+	out.Result = result
+	out.Payload = payload
+	out.Error = errorValue
+	out.Note = note
+	return out
+}
+
 // Payload: Any JSON value.
 type Payload = any
 

@@ -110,6 +110,13 @@ export function encodeResult(value: Result): { [key: string]: unknown } {
   return out;
 }
 
+/** A Result built in code from the fields given (Result has no constant or default to fill in). */
+export function makeResult(fields: Result): Result {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as Result;
+}
+
 function e_Payload(v: Payload): unknown {
   return v;
 }

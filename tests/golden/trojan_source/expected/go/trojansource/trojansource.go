@@ -69,6 +69,15 @@ func (m Message) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewMessage returns a Message holding the required fields given, and the spec's constant or default
+// of note; an optional field without a default is left unset.
+func NewMessage(text string) Message {
+	var out Message
+	out.Text = text
+	out.Note = "soft\u00adhyphen \u3164 \U000e0041"
+	return out
+}
+
 // Label: A label with tag characters \U000e0041\U000e007f.
 type Label = string
 

@@ -138,6 +138,15 @@ export function encodeMessage(value: Message): { [key: string]: unknown } {
   return out;
 }
 
+/** A Message built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeMessage(fields: Omit<Message, "note"> & Partial<Pick<Message, "note">>): Message {
+  const out: { [key: string]: unknown } = {
+    "note": "soft\u00adhyphen \u3164 \udb40\udc41",
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as Message;
+}
+
 function e_Label(v: Label): unknown {
   return v;
 }

@@ -47,6 +47,15 @@ func (m SamplingMessage) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
 }
 
+// NewSamplingMessage returns a SamplingMessage holding the required fields given; an optional field
+// without a default is left unset.
+func NewSamplingMessage(role string, content Content) SamplingMessage {
+	var out SamplingMessage
+	out.Role = role
+	out.Content = content
+	return out
+}
+
 // TextBlock: Text.
 type TextBlock struct {
 	// Type is the 'type' field.
@@ -66,6 +75,15 @@ func (m TextBlock) Validate() error {
 // MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
 func (m TextBlock) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
+}
+
+// NewTextBlock returns a TextBlock holding the required fields given, and the spec's constant or
+// default of type; an optional field without a default is left unset.
+func NewTextBlock(text string) TextBlock {
+	var out TextBlock
+	out.Type = "text"
+	out.Text = text
+	return out
 }
 
 // ImageBlock: An image.
@@ -89,6 +107,16 @@ func (m ImageBlock) Validate() error {
 // MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
 func (m ImageBlock) MarshalJSON() ([]byte, error) {
 	return rt.Encode(m.toTree())
+}
+
+// NewImageBlock returns an ImageBlock holding the required fields given, and the spec's constant or
+// default of type; an optional field without a default is left unset.
+func NewImageBlock(data []byte, mimeType string) ImageBlock {
+	var out ImageBlock
+	out.Type = "image"
+	out.Data = data
+	out.MimeType = mimeType
+	return out
 }
 
 // Content: A block, a list of blocks, or plain text.

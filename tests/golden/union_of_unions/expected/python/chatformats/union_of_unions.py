@@ -81,7 +81,7 @@ class SamplingMessage:
 class TextBlock:
     """Text."""
 
-    type: Literal["text"]
+    type: Literal["text"] = "text"
     text: str
 
     @classmethod
@@ -123,7 +123,7 @@ class TextBlock:
 class ImageBlock:
     """An image."""
 
-    type: Literal["image"]
+    type: Literal["image"] = "image"
     data: bytes
     mime_type: str
 

@@ -280,6 +280,31 @@ export function encodeImageBlock(value: ImageBlock): { [key: string]: unknown } 
   return out;
 }
 
+/** A SamplingMessage built in code from the fields given (SamplingMessage has no constant or default to fill in). */
+export function makeSamplingMessage(fields: SamplingMessage): SamplingMessage {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as SamplingMessage;
+}
+
+/** A TextBlock built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeTextBlock(fields: Omit<TextBlock, "type"> & Partial<Pick<TextBlock, "type">>): TextBlock {
+  const out: { [key: string]: unknown } = {
+    "type": "text",
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as TextBlock;
+}
+
+/** An ImageBlock built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeImageBlock(fields: Omit<ImageBlock, "type"> & Partial<Pick<ImageBlock, "type">>): ImageBlock {
+  const out: { [key: string]: unknown } = {
+    "type": "image",
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as ImageBlock;
+}
+
 function e_Block(v: Block): unknown {
   return rt.encodeByTag(v, "type", { "text": encodeTextBlock, "image": encodeImageBlock });
 }
