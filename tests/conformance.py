@@ -1,9 +1,9 @@
 """Generated code of any set of specs, built once and run through every language's driver.
 
-`build(specs, folder)` generates the specs' Python, Go and TypeScript into folder, builds the
-Go driver (tests/go_driver.py) and compiles the TypeScript (tests/typescript_driver.py); then
-`Built.verdicts(cases)` runs [(format id, JSON text, model or None)] through each language and
-returns {language: [{"ok", "errors": [[path, message]]}]} (Python also gives each error's
+`build(specs, folder)` writes the generated files into folder and builds each code target's driver
+(DRIVERS: tests/python/driver.py, the Go driver of tests/go_driver.py, the compiled TypeScript of
+tests/typescript_driver.py); then `Built.verdicts(cases)` runs [(format id, JSON text, model or
+None)] through every driver and returns {target: [{"ok", "errors": [[path, message]]}]} (Python also gives each error's
 "keywords"). Every driver reports a root document that parses but then fails its own
 validate() or its round trip as a crash ({"crash": text}), never as a rejection; `disagreements`
 counts a crash as one.
@@ -22,6 +22,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,39 +36,100 @@ PYTHON_DRIVER = HERE / "python" / "driver.py"
 Case = tuple[str, str, "str | None"]
 
 
+def _python_build(folder: Path, formats: list[str]) -> Path:
+    return folder / "python"
+
+
+def _python_run(package: Path, cases: list[Case]) -> list[dict[str, Any]]:
+    payload = json.dumps([{"format": f, "data": t, "model": m or ""} for f, t, m in cases])
+    done = subprocess.run([sys.executable, "-S", str(PYTHON_DRIVER), "chatformats"], input=payload, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(package)})
+    if done.returncode != 0:
+        raise AssertionError(f"the Python driver failed:\n{done.stderr[-4000:]}")
+    result: list[dict[str, Any]] = json.loads(done.stdout)
+    return result
+
+
+def _go_build(folder: Path, formats: list[str]) -> Path | None:
+    from generator.options import DEFAULT_GO_MODULE
+    from go_driver import build_driver, go_available
+
+    return build_driver(folder / "go", DEFAULT_GO_MODULE, formats, folder / "go-driver") if go_available() else None
+
+
+def _go_run(binary: Path, cases: list[Case]) -> list[dict[str, Any]]:
+    from go_driver import run_driver
+
+    return run_driver(binary, list(cases), crashes=True)
+
+
+def _typescript_build(folder: Path, formats: list[str]) -> Path | None:
+    from typescript_driver import TSC, compile_package, node_available
+
+    return compile_package(folder / "typescript") if node_available() and TSC.is_file() else None
+
+
+def _typescript_run(dist: Path, cases: list[Case]) -> list[dict[str, Any]]:
+    from typescript_driver import run_driver
+
+    return run_driver(dist, list(cases))
+
+
+@dataclass(frozen=True)
+class Driver:
+    """A code target's conformance driver: cases in, one verdict per case out ({"ok", "errors": [[path,
+    message]]} or {"crash": text}), with Python's paths and messages."""
+
+    target: str  # the registered target (generator.targets.REGISTRY) whose generated code it runs
+    build: Callable[[Path, list[str]], Path | None]  # the generated tree -> what runs it; None: its toolchain is missing
+    run: Callable[[Path, list[Case]], list[dict[str, Any]]]
+    needs: str  # what build needs, for the message when it is missing
+
+
+# Every suite that judges generated code through Built (the golden cases' differential test, random specs, the
+# keyword reference's examples, encodings, compare rules) runs every driver here, so a code target registered in
+# generator/targets is held to all of them by adding its driver; test_drivers requires one per vendorable target.
+DRIVERS: tuple[Driver, ...] = (
+    Driver("python", _python_build, _python_run, "Python"),
+    Driver("go", _go_build, _go_run, "Go"),
+    Driver("typescript", _typescript_build, _typescript_run, "node and the pinned tsc (make test installs it)"),
+)
+
+
 @dataclass(frozen=True)
 class Built:
     folder: Path  # the generated tree: python/, go/, typescript/
     formats: tuple[str, ...]
-    go_binary: Path | None  # None where Go is not installed
-    ts_dist: Path | None  # None where node or the pinned tsc is missing
+    built: dict[str, Path]  # target -> what its driver built; a target whose toolchain is missing is not here
+
+    @property
+    def languages(self) -> set[str]:
+        return set(self.built)
+
+    @property
+    def go_binary(self) -> Path | None:
+        return self.built.get("go")
+
+    @property
+    def ts_dist(self) -> Path | None:
+        return self.built.get("typescript")
+
+    def run(self, target: str, cases: list[Case]) -> list[dict[str, Any]] | None:
+        driver = next(d for d in DRIVERS if d.target == target)
+        return driver.run(self.built[target], cases) if target in self.built else None
 
     def python(self, cases: list[Case]) -> list[dict[str, Any]]:
-        payload = json.dumps([{"format": f, "data": t, "model": m or ""} for f, t, m in cases])
-        done = subprocess.run([sys.executable, "-S", str(PYTHON_DRIVER), "chatformats"], input=payload, capture_output=True, text=True,
-                              env={**os.environ, "PYTHONPATH": str(self.folder / "python")})
-        if done.returncode != 0:
-            raise AssertionError(f"the Python driver failed:\n{done.stderr[-4000:]}")
-        result: list[dict[str, Any]] = json.loads(done.stdout)
-        return result
+        return _python_run(self.built["python"], cases)
 
     def go(self, cases: list[Case]) -> list[dict[str, Any]] | None:
-        from go_driver import run_driver
-
-        return run_driver(self.go_binary, list(cases), crashes=True) if self.go_binary else None
+        return self.run("go", cases)
 
     def typescript(self, cases: list[Case]) -> list[dict[str, Any]] | None:
-        from typescript_driver import run_driver
-
-        return run_driver(self.ts_dist, list(cases)) if self.ts_dist else None
+        return self.run("typescript", cases)
 
     def verdicts(self, cases: list[Case]) -> dict[str, list[dict[str, Any]]]:
-        """{language: [verdict]}; a verdict is {"ok", "errors"} or {"crash": text} (see the module docstring)."""
-        out = {"python": self.python(cases)}
-        for language, found in (("go", self.go(cases)), ("typescript", self.typescript(cases))):
-            if found is not None:
-                out[language] = found
-        return out
+        """{target: [verdict]} from every driver built; a verdict is {"ok", "errors"} or {"crash": text} (see the module docstring)."""
+        return {d.target: d.run(self.built[d.target], cases) for d in DRIVERS if d.target in self.built}
 
 
 def disagreements(cases: list[Case], found: dict[str, list[dict[str, Any]]], oracles: dict[str, Any],
@@ -94,18 +156,20 @@ def disagreements(cases: list[Case], found: dict[str, list[dict[str, Any]]], ora
 
 
 def build(files: dict[str, str], formats: list[str], folder: Path) -> Built:
-    """Write generate()'s files under folder and build what runs them."""
-    from generator.options import DEFAULT_GO_MODULE
-    from go_driver import build_driver, go_available
-    from typescript_driver import TSC, compile_package, node_available
-
+    """Write generate()'s files under folder and build what runs them: every driver whose toolchain is here (in CI,
+    where .ci/run installs them all, a missing one fails: a target that skips the suites cannot be green)."""
     for path, text in files.items():
         target = folder / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8", newline="")
-    go_binary = build_driver(folder / "go", DEFAULT_GO_MODULE, formats, folder / "go-driver") if go_available() else None
-    ts_dist = compile_package(folder / "typescript") if node_available() and TSC.is_file() else None
-    return Built(folder, tuple(formats), go_binary, ts_dist)
+    built = {}
+    for driver in DRIVERS:
+        found = driver.build(folder, formats)
+        if found is not None:
+            built[driver.target] = found
+        elif os.environ.get("CI"):
+            raise AssertionError(f"the {driver.target} driver needs {driver.needs}, which CI installs")
+    return Built(folder, tuple(formats), built)
 
 
 def _content_encoding(validator: Any, encoding: str, instance: Any, schema: dict[str, Any]) -> Any:

@@ -52,7 +52,7 @@ def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], B
             (folder / path).parent.mkdir(parents=True, exist_ok=True)
             (folder / path).write_text(text, encoding="utf-8")
     pages = {path.removeprefix("docs/").removesuffix(".md"): text for path, text in files.items() if path.startswith("docs/") and path.endswith(".md")}
-    return pages, Built(folder, tuple(IDS), None, None)
+    return pages, Built(folder, tuple(IDS), {"python": folder / "python"})
 
 
 # --- reading a page --------------------------------------------------------------------------

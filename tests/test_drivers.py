@@ -74,3 +74,40 @@ def test_the_go_driver_reports_a_parse_that_wrongly_accepts_as_a_crash(tmp_path:
     [verdict] = run_driver(build_driver(planted, DEFAULT_GO_MODULE, [FORMAT], tmp_path / "planted-driver"), [(FORMAT, TEXT)], crashes=True)
     assert _crash(verdict).startswith("parse accepted, Validate rejected:"), f"a parse that wrongly accepts was reported as {verdict}"
     assert "must be >= 0" in _crash(verdict)
+
+
+# Code targets that have no conformance driver, and what holds them instead.
+NOT_DRIVEN = {
+    "pydantic": "its own messages and no x-rules: fuzz.py and test_models_differential hold its verdicts to Python's and "
+    "jsonschema's, and the keyword matrix each keyword's verdict",
+}
+
+
+def test_every_code_target_has_a_conformance_driver_the_suites_run() -> None:
+    import conformance
+    from generator.targets import REGISTRY, vendorable
+
+    driven = [d.target for d in conformance.DRIVERS]
+    assert len(driven) == len(set(driven)), "a target with two drivers"
+    assert set(driven) <= {t.name for t in REGISTRY}, f"a driver of no registered target: {set(driven) - {t.name for t in REGISTRY}}"
+    # A target another repository vendors is generated code that parses and validates: it needs a driver.
+    missing = set(vendorable()) - set(driven)
+    assert not missing, f"vendorable targets with no conformance driver (tests/conformance.py DRIVERS): {sorted(missing)}"
+    assert set(NOT_DRIVEN).isdisjoint(driven) and set(NOT_DRIVEN) <= {t.name for t in REGISTRY}
+
+
+def test_built_runs_every_driver_and_a_missing_toolchain_fails_in_ci(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import conformance
+
+    ran: list[str] = []
+    fake = tuple(conformance.Driver(name, lambda folder, formats, name=name: None if name == "absent" else folder / name,
+                                    lambda built, cases, name=name: ran.append(name) or [{"ok": True, "errors": []}] * len(cases), name)
+                 for name in ("python", "other", "absent"))
+    monkeypatch.setattr(conformance, "DRIVERS", fake)
+    monkeypatch.delenv("CI", raising=False)
+    built = conformance.build({}, [], tmp_path)
+    assert built.languages == {"python", "other"}
+    assert set(built.verdicts([("f", "{}", None)])) == {"python", "other"} and ran == ["python", "other"]
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(AssertionError, match="the absent driver needs absent"):
+        conformance.build({}, [], tmp_path)

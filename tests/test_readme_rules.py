@@ -58,7 +58,7 @@ def test_each_rule_example_of_the_readme_gets_the_error_it_shows(tmp_path: Path)
     for path, text in files.items():
         (tmp_path / "out" / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "out" / path).write_text(text, encoding="utf-8")
-    built = conformance.Built(tmp_path / "out", ("talk",), None, None)
+    built = conformance.Built(tmp_path / "out", ("talk",), {"python": tmp_path / "out" / "python"})
     examples = _examples(section)
     valid = '{"people": ["ann"], "turns": [{"role": "user", "user": "ann", "content": "hi", "start_index": 1, "end_index": 1}]}'
     found = built.python([("talk", valid, None)] + [("talk", doc, None) for doc, _ in examples.values()])
