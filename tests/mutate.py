@@ -76,8 +76,7 @@ GO_TESTS = ["tests/test_runtime_go.py::test_the_go_runtime_passes_its_own_tests"
             "tests/test_scenarios.py::test_go",
             "tests/test_go_fuzz_target.py::test_the_golden_cases_fuzz_seed_corpora_pass",
             "tests/test_go_fast_validate.py", "tests/test_encodings.py"]
-TS_TESTS = ["tests/test_typescript.py::test_every_example_gets_the_verdict_and_the_errors_it_lists_in_typescript",
-            "tests/test_typescript.py::test_every_golden_case_example_gets_the_verdict_and_the_errors_it_lists_in_typescript",
+TS_TESTS = ["tests/test_drivers.py::test_every_example_gets_the_verdict_and_errors_its_file_states_from_every_driver",
             "tests/test_scenarios.py::test_typescript", "tests/test_encodings.py",
             "tests/test_typescript.py::test_numbers_in_messages_are_written_as_python_writes_them",
             "tests/test_typescript.py::test_json_syntax_errors_get_pythons_messages_line_and_column",

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from conftest import GENERATED, ROOT
+from conftest import GENERATED, GOLDEN, ROOT, format_folders, golden_generated
 
 FORMAT = "droidlet_chat"
 # Its only error is a bound ("timestamp": -1, "must be >= 0"), which each plant below lets through.
@@ -111,3 +111,42 @@ def test_built_runs_every_driver_and_a_missing_toolchain_fails_in_ci(tmp_path: P
     monkeypatch.setenv("CI", "true")
     with pytest.raises(AssertionError, match="the absent driver needs absent"):
         conformance.build({}, [], tmp_path)
+
+
+def _examples(folders: dict[str, Path]) -> tuple[list[tuple[str, str, None]], list[dict[str, Any]], list[str]]:
+    """Every example as a case, the verdict its file states ({"ok", "errors"}), and its name."""
+    cases: list[tuple[str, str, None]] = []
+    expected: list[dict[str, Any]] = []
+    names: list[str] = []
+    for fmt, folder in folders.items():
+        for p in sorted((folder / "examples" / "valid").glob("*.json")):
+            cases.append((fmt, p.read_text(encoding="utf-8"), None))
+            expected.append({"ok": True, "errors": []})
+            names.append(f"{fmt} valid/{p.name}")
+        for p in sorted((folder / "examples" / "invalid").glob("*.json")):
+            example = json.loads(p.read_text(encoding="utf-8"))
+            cases.append((fmt, json.dumps(example["data"], ensure_ascii=False), None))
+            expected.append({"ok": False, "errors": [[e["path"], e["message"]] for e in example["errors"]]})
+            names.append(f"{fmt} invalid/{p.name}")
+    return cases, expected, names
+
+
+@pytest.mark.parametrize("corpus", ["specs", "golden"])
+def test_every_example_gets_the_verdict_and_errors_its_file_states_from_every_driver(corpus: str, tmp_path: Path) -> None:
+    import conformance
+
+    if corpus == "specs":
+        # generated/ as committed (make check holds it to the specs), every code target's tree.
+        folders = format_folders()
+        files = {p.relative_to(GENERATED).as_posix(): p.read_text(encoding="utf-8")
+                 for target in conformance.DRIVERS for p in (GENERATED / target.target).rglob("*") if p.is_file()}
+    else:
+        folders = {p.name: p for p in sorted(GOLDEN.iterdir()) if (p / "spec.json").is_file()}
+        files = golden_generated(tuple(d.target for d in conformance.DRIVERS))
+    built = conformance.build(files, list(folders), tmp_path)
+    cases, expected, names = _examples(folders)
+    assert len(cases) > 40
+    for target, found in built.verdicts(cases).items():
+        wrong = [f"{name}: the file says {e['errors'] or 'valid'}, {target} {f.get('crash') or f['errors'] or 'valid'}"
+                 for name, e, f in zip(names, expected, found) if (e["ok"], e["errors"]) != (f.get("ok"), f.get("errors"))]
+        assert not wrong, f"{target}: {len(wrong)} of {len(cases)} examples differ:\n" + "\n".join(wrong[:20])

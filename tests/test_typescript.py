@@ -50,19 +50,6 @@ def _verdicts(dist: Path, cases: list[tuple[str, str | bytes, str | None]]) -> l
     return found
 
 
-def _example_cases(folder: Path, fmt: str) -> tuple[list[tuple[str, str, None]], list[dict[str, Any]]]:
-    cases: list[tuple[str, str, None]] = []
-    expected: list[dict[str, Any]] = []
-    for p in sorted((folder / "examples" / "valid").glob("*.json")):
-        cases.append((fmt, p.read_text(encoding="utf-8"), None))
-        expected.append({"ok": True, "errors": [], "file": p.name})
-    for p in sorted((folder / "examples" / "invalid").glob("*.json")):
-        example = json.loads(p.read_text(encoding="utf-8"))
-        cases.append((fmt, json.dumps(example["data"], ensure_ascii=False), None))
-        expected.append({"ok": False, "errors": [[e["path"], e["message"]] for e in example["errors"]], "file": p.name})
-    return cases, expected
-
-
 def _compare(found: list[dict[str, Any]], expected: list[dict[str, Any]], what: list[str]) -> None:
     wrong = [f"{w}: expected {e['errors'] or 'valid'}, TypeScript {f['errors'] or 'valid'}"
              for w, e, f in zip(what, expected, found) if (e["ok"], e["errors"]) != (f["ok"], f["errors"])]
@@ -98,26 +85,7 @@ def test_the_package_and_every_golden_case_type_check_from_a_consumer_project_wi
     assert checked >= {"runtime.ts", *(f"{f}.ts" for f in format_folders()), *(f"{c}.ts" for c in cases)}
 
 
-def test_every_example_gets_the_verdict_and_the_errors_it_lists_in_typescript(ts_dist: Path) -> None:
-    cases: list[tuple[str, str, None]] = []
-    expected: list[dict[str, Any]] = []
-    for fmt, folder in format_folders().items():
-        c, e = _example_cases(folder, fmt)
-        cases += c
-        expected += e
-    assert len(cases) > 40
-    _compare(_verdicts(ts_dist, list(cases)), expected, [f"{c[0]} {e['file']}" for c, e in zip(cases, expected)])
-
-
-def test_every_golden_case_example_gets_the_verdict_and_the_errors_it_lists_in_typescript(golden_dist: Path) -> None:
-    cases: list[tuple[str, str, None]] = []
-    expected: list[dict[str, Any]] = []
-    for folder in sorted(p for p in GOLDEN.iterdir() if (p / "spec.json").is_file()):
-        c, e = _example_cases(folder, folder.name)
-        cases += c
-        expected += e
-    assert len(cases) >= 8
-    _compare(_verdicts(golden_dist, list(cases)), expected, [f"{c[0]} {e['file']}" for c, e in zip(cases, expected)])
+# Every example through the TypeScript (and every other driver): tests/test_drivers.py.
 
 
 # One test per format (drawing the cases is most of the time; the two test workers share it).
