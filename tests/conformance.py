@@ -51,10 +51,13 @@ def _python_run(package: Path, cases: list[Case]) -> list[dict[str, Any]]:
 
 
 def _go_build(folder: Path, formats: list[str]) -> Path | None:
-    from generator.options import DEFAULT_GO_MODULE
     from go_driver import build_driver, go_available
 
-    return build_driver(folder / "go", DEFAULT_GO_MODULE, formats, folder / "go-driver") if go_available() else None
+    if not go_available():
+        return None
+    module = re.search(r"^module (\S+)", (folder / "go" / "go.mod").read_text(encoding="utf-8"), re.M)
+    assert module, f"{folder / 'go' / 'go.mod'} names no module"
+    return build_driver(folder / "go", module.group(1), formats, folder / "go-driver")
 
 
 def _go_run(binary: Path, cases: list[Case]) -> list[dict[str, Any]]:
@@ -81,6 +84,7 @@ class Driver:
     message]]} or {"crash": text}), with Python's paths and messages."""
 
     target: str  # the registered target (generator.targets.REGISTRY) whose generated code it runs
+    label: str  # its language, as the suites' messages name it
     build: Callable[[Path, list[str]], Path | None]  # the generated tree -> what runs it; None: its toolchain is missing
     run: Callable[[Path, list[Case]], list[dict[str, Any]]]
     needs: str  # what build needs, for the message when it is missing
@@ -90,10 +94,17 @@ class Driver:
 # keyword reference's examples, encodings, compare rules) runs every driver here, so a code target registered in
 # generator/targets is held to all of them by adding its driver; test_drivers requires one per vendorable target.
 DRIVERS: tuple[Driver, ...] = (
-    Driver("python", _python_build, _python_run, "Python"),
-    Driver("go", _go_build, _go_run, "Go"),
-    Driver("typescript", _typescript_build, _typescript_run, "node and the pinned tsc (make test installs it)"),
+    Driver("python", "Python", _python_build, _python_run, "Python"),
+    Driver("go", "Go", _go_build, _go_run, "Go"),
+    Driver("typescript", "TypeScript", _typescript_build, _typescript_run, "node and the pinned tsc (make test installs it)"),
 )
+
+
+def generated_files() -> dict[str, str]:
+    """The committed generated/ trees of every driver's target (make check holds them to specs/), as build takes them."""
+    generated = ROOT / "generated"
+    return {p.relative_to(generated).as_posix(): p.read_text(encoding="utf-8")
+            for d in DRIVERS for p in (generated / d.target).rglob("*") if p.is_file()}
 
 
 @dataclass(frozen=True)
@@ -126,6 +137,10 @@ class Built:
 
     def typescript(self, cases: list[Case]) -> list[dict[str, Any]] | None:
         return self.run("typescript", cases)
+
+    def others(self) -> list[Driver]:
+        """The drivers built beside Python's, which the suites hold to Python's paths and messages."""
+        return [d for d in DRIVERS if d.target != "python" and d.target in self.built]
 
     def verdicts(self, cases: list[Case]) -> dict[str, list[dict[str, Any]]]:
         """{target: [verdict]} from every driver built; a verdict is {"ok", "errors"} or {"crash": text} (see the module docstring)."""

@@ -67,7 +67,7 @@ SHARED_FIXTURES = {
     "tests/test_fast_path_typescript.py": {"golden_dist"},
     "tests/test_go.py": {"driver"},
     "tests/test_golden.py": {"golden_package"},
-    "tests/test_models_differential.py": {"driver"},
+    "tests/test_models_differential.py": {"built"},
     "tests/test_scenarios.py": {"go_outcomes", "typescript_outcomes"},
 }
 
@@ -103,11 +103,11 @@ def shared_fixture_groups() -> dict[str, str]:
 # every model of every format) run on one worker and draw them once. Group name -> test functions.
 SHARED_DRAWS = {
     "fuzz.drawn, 4 seeds per model": (
-        "tests/test_fuzz.py::test_python_agrees_with_jsonschema_and_go_with_python",
+        "tests/test_fuzz.py::test_python_agrees_with_jsonschema_and_every_driver_with_python",
         "tests/test_fuzz.py::test_the_mutations_in_make_test_reach_every_path_depth_of_the_examples",
         "tests/test_models_differential.py::test_every_top_level_model_gets_inputs_and_accepts_some_of_them",
         "tests/test_models_differential.py::test_every_example_sub_document_and_its_mutations_get_one_verdict_from_every_target",
-        "tests/test_models_differential.py::test_rule_near_misses_get_the_same_errors_in_python_and_go_and_the_same_verdict_in_pydantic",
+        "tests/test_models_differential.py::test_rule_near_misses_get_the_same_errors_from_every_driver_and_the_same_verdict_in_pydantic",
     ),
     "fuzz.drawn, 1 seed per model": (
         "tests/test_fast_path.py::test_the_fast_path_builds_what_the_exact_walk_builds_or_steps_aside_on_fuzz_cases",
@@ -129,7 +129,6 @@ CONFORMANCE = {
     "tests/test_bench.py": "make bench's quick mode",
     "tests/test_bench_go.py": "the Go bench",
     "tests/test_bench_typescript.py": "the TypeScript bench",
-    "tests/test_typescript.py::test_fuzz_cases_of_every_model_get_the_same_verdicts_paths_and_messages_as_python": "TypeScript fuzz",
     "tests/test_typescript.py::test_hostile_bytes_get_the_same_verdicts_paths_and_messages_as_python": "TypeScript hostile bytes",
     "tests/test_cache.py::test_a_run_entry_edited_where_others_could_write_never_reaches_generated_and_check_does_not_trust_it": "poisoned cache",
     "tests/test_cache.py::test_compiled_templates_planted_where_others_could_write_never_run": "poisoned cache",

@@ -8,7 +8,8 @@ at_least_one_of, contains), and systematic mutations chosen to reach every path
 depth first. For each case the generated Python's verdict must equal jsonschema's
 on the exported schema, except where a check the schema cannot state decided it
 (then Python's errors must all be those checks); the pydantic model's verdict must
-equal Python's; Go and TypeScript must report exactly Python's errors. Disagreements can be
+equal Python's; every other registered driver (tests/conformance.py DRIVERS: Go, TypeScript) must
+report exactly Python's errors. Disagreements can be
 recorded as permanent corpus cases under tests/fuzz_corpus/<format>/[<Model>/].
 
     python tests/fuzz.py --cases 10000 [--record]    # what `make fuzz` runs
@@ -35,6 +36,7 @@ from hypothesis.errors import Unsatisfiable  # noqa: E402
 from hypothesis_jsonschema import from_schema  # noqa: E402
 from jsonschema import Draft202012Validator  # noqa: E402
 
+import conformance  # noqa: E402
 from conftest import format_folders  # noqa: E402
 import mutations  # noqa: E402
 
@@ -251,27 +253,23 @@ def share(target: Target, models: int, budget: int) -> int:
     return budget // 2 if target.root else max(budget // (2 * (models - 1)), 30)
 
 
-def disagreement(reference_ok: bool, py: dict[str, Any], pyd_ok: bool, go: dict[str, Any] | None,
-                 ts: dict[str, Any] | None = None) -> str | None:
-    """What is wrong with the verdicts on one case (jsonschema, Python, pydantic, Go, TypeScript), or None when they agree."""
+def disagreement(reference_ok: bool, py: dict[str, Any], pyd_ok: bool, others: dict[str, dict[str, Any]] | None = None) -> str | None:
+    """What is wrong with the verdicts on one case (jsonschema, Python, pydantic, and every other driver's verdict by
+    its language: {"Go": {...}, "TypeScript": {...}}), or None when they agree."""
     if py["ok"] != reference_ok and not (reference_ok and set(py["keywords"]) <= PYTHON_ONLY):
         return f"jsonschema says {'valid' if reference_ok else 'invalid'}, Python {py['errors'] or 'valid'}"
     if pyd_ok != py["ok"]:
         return f"pydantic says {'valid' if pyd_ok else 'invalid'}, Python {py['errors'] or 'valid'}"
-    if go is not None and (go["ok"], go["errors"]) != (py["ok"], py["errors"]):
-        return f"Go {go['errors'] or 'valid'}, Python {py['errors'] or 'valid'}"
-    if ts is not None and (ts.get("ok"), ts.get("errors")) != (py["ok"], py["errors"]):
-        return f"TypeScript {ts.get('crash') or ts['errors'] or 'valid'}, Python {py['errors'] or 'valid'}"
+    for language, found in (others or {}).items():
+        if (found.get("ok"), found.get("errors")) != (py["ok"], py["errors"]):
+            return f"{language} {found.get('crash') or found['errors'] or 'valid'}, Python {py['errors'] or 'valid'}"
     return None
 
 
-def run(budget: int, seeds: int, go_binary: Path | None, record: bool = False, formats: list[str] | None = None,
-        ts_dist: Path | None = None) -> list[Report]:
+def run(budget: int, seeds: int, built: conformance.Built | None, record: bool = False, formats: list[str] | None = None) -> list[Report]:
     """budget cases per format: half for the root model, half shared by the other top-level models.
-    ts_dist: a compiled generated/typescript (typescript_driver.compile_package), compared too."""
-    from go_driver import run_driver
-    from typescript_driver import run_driver as run_ts_driver
-
+    built: the generated code of every format (conformance.build), whose every driver beside Python's is compared."""
+    others = built.others() if built else []
     reports = []
     for fmt, folder in format_folders().items():
         if formats and fmt not in formats:
@@ -285,14 +283,13 @@ def run(budget: int, seeds: int, go_binary: Path | None, record: bool = False, f
             oracle = Draft202012Validator(target.schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
             model = None if target.root else target.model
             python = [python_verdict(fmt, t, model) for t in texts]
-            go = run_driver(go_binary, [(fmt, t, model) for t in texts]) if go_binary else None
-            ts = run_ts_driver(ts_dist, [(fmt, t, model) for t in texts]) if ts_dist else None
+            found = {d.label: d.run(built.built[d.target], [(fmt, t, model) for t in texts]) for d in others} if built else {}
             report.cases += len(docs)
             report.by_model[target.model] = len(docs)
             for i, (doc, text, py) in enumerate(zip(docs, texts, python)):
                 report.accepted += py["ok"]
-                problem = disagreement(oracle.is_valid(doc), py, pydantic_verdict(fmt, target.model, text), go[i] if go else None,
-                                       ts[i] if ts else None)
+                problem = disagreement(oracle.is_valid(doc), py, pydantic_verdict(fmt, target.model, text),
+                                       {language: verdicts[i] for language, verdicts in found.items()})
                 if problem:
                     report.disagreements.append(f"{fmt} {target.model}: {text[:400]}\n    {problem}")
                     if record:
@@ -310,29 +307,13 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=100, help="instances drawn from each schema (default 100)")
     parser.add_argument("--record", action="store_true", help="save disagreements under tests/fuzz_corpus/")
     args = parser.parse_args()
-    from go_driver import build_driver, go_available
-    from generator.options import load_options
+    import tempfile
 
-    binary = None
-    if go_available():
-        import tempfile
-
-        binary = build_driver(ROOT / "generated" / "go", load_options(ROOT).go_module, list(format_folders()), Path(tempfile.mkdtemp()))
-    else:
-        print("Go is not installed: comparing Python with jsonschema only", file=sys.stderr)
-    from typescript_driver import TSC, compile_package, node_available, write_tree
-
-    ts_dist = None
-    if node_available() and TSC.is_file():
-        import tempfile
-
-        source = ROOT / "generated" / "typescript"
-        folder = Path(tempfile.mkdtemp())
-        write_tree({p.relative_to(source).as_posix(): p.read_text(encoding="utf-8") for p in source.rglob("*") if p.is_file()}, folder)
-        ts_dist = compile_package(folder)
-    else:
-        print("node or the pinned TypeScript (make test installs it) is missing: the TypeScript is not compared", file=sys.stderr)
-    reports = run(args.cases, args.seeds, binary, record=args.record, ts_dist=ts_dist)
+    built = conformance.build(conformance.generated_files(), list(format_folders()), Path(tempfile.mkdtemp()))
+    missing = [d.label for d in conformance.DRIVERS if d.target not in built.built]
+    if missing:
+        print(f"not compared (its toolchain is missing): {', '.join(missing)}", file=sys.stderr)
+    reports = run(args.cases, args.seeds, built, record=args.record)
     for report in reports:
         print(report.line())
         for d in report.disagreements[:5]:

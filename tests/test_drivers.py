@@ -100,7 +100,7 @@ def test_built_runs_every_driver_and_a_missing_toolchain_fails_in_ci(tmp_path: P
     import conformance
 
     ran: list[str] = []
-    fake = tuple(conformance.Driver(name, lambda folder, formats, name=name: None if name == "absent" else folder / name,
+    fake = tuple(conformance.Driver(name, name, lambda folder, formats, name=name: None if name == "absent" else folder / name,
                                     lambda built, cases, name=name: ran.append(name) or [{"ok": True, "errors": []}] * len(cases), name)
                  for name in ("python", "other", "absent"))
     monkeypatch.setattr(conformance, "DRIVERS", fake)
@@ -138,8 +138,7 @@ def test_every_example_gets_the_verdict_and_errors_its_file_states_from_every_dr
     if corpus == "specs":
         # generated/ as committed (make check holds it to the specs), every code target's tree.
         folders = format_folders()
-        files = {p.relative_to(GENERATED).as_posix(): p.read_text(encoding="utf-8")
-                 for target in conformance.DRIVERS for p in (GENERATED / target.target).rglob("*") if p.is_file()}
+        files = conformance.generated_files()
     else:
         folders = {p.name: p for p in sorted(GOLDEN.iterdir()) if (p / "spec.json").is_file()}
         files = golden_generated(tuple(d.target for d in conformance.DRIVERS))

@@ -4,7 +4,7 @@ Inputs for a non-root model are the sub-documents found at its positions in the
 examples (valid and invalid), all their systematic mutations, and, for a model no
 example holds (ChatState, ChatMessage, ...), instances drawn from its $defs schema.
 Rule-aware near-misses of the examples check each rule right at its edge. Python
-and Go must report the same errors, pydantic the same verdict, and jsonschema the
+and every other registered driver (Go, TypeScript) must report the same errors, pydantic the same verdict, and jsonschema the
 same verdict wherever the exported schema can state the checks.
 """
 
@@ -18,41 +18,39 @@ from typing import Any
 
 import pytest
 
+import conformance
 import fuzz
 import mutations
-from conftest import ROOT, format_folders
-from generator.options import load_options
-from go_driver import build_driver, go_available, run_driver
+from conftest import format_folders
 
 FOLDERS = format_folders()
 SUB_DOCUMENTS_MUTATED = 2  # per model: the richest seeds, every mutation of each
 
 
 @pytest.fixture(scope="module")
-def driver(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
-    if not go_available():
-        return None  # conftest says loudly that the Go checks were skipped
-    return build_driver(ROOT / "generated" / "go", load_options(ROOT).go_module, list(FOLDERS), tmp_path_factory.mktemp("driver"))
+def built(tmp_path_factory: pytest.TempPathFactory) -> conformance.Built:
+    return conformance.build(conformance.generated_files(), list(FOLDERS), tmp_path_factory.mktemp("drivers"))
 
 
 def _invalid_data(folder: Path) -> list[Any]:
     return [json.loads(p.read_text(encoding="utf-8"))["data"] for p in sorted((folder / "examples" / "invalid").glob("*.json"))]
 
 
-def _check(cases: list[tuple[str, str, str | None, Any]], driver: Path | None) -> list[str]:
+def _check(cases: list[tuple[str, str, str | None, Any]], built: conformance.Built) -> list[str]:
     """(format, label, model or None for the root, document) -> the disagreements found."""
     texts = [json.dumps(doc, ensure_ascii=False) for _, _, _, doc in cases]
-    go = run_driver(driver, [(f, t, m) for (f, _, m, _), t in zip(cases, texts)]) if driver else [None] * len(cases)
+    others = {d.label: d.run(built.built[d.target], [(f, t, m) for (f, _, m, _), t in zip(cases, texts)]) for d in built.others()}
     oracles: dict[tuple[str, str | None], Any] = {}
     found = []
-    for (fmt, label, model, doc), text, by_go in zip(cases, texts, go):
+    for i, ((fmt, label, model, doc), text) in enumerate(zip(cases, texts)):
         target = next(t for t in fuzz.targets(fmt) if (t.model == model) or (model is None and t.root))
         if (fmt, model) not in oracles:
             from jsonschema import Draft202012Validator
 
             oracles[(fmt, model)] = Draft202012Validator(target.schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
         py = fuzz.python_verdict(fmt, text, model)
-        problem = fuzz.disagreement(oracles[(fmt, model)].is_valid(doc), py, fuzz.pydantic_verdict(fmt, target.model, text), by_go)
+        problem = fuzz.disagreement(oracles[(fmt, model)].is_valid(doc), py, fuzz.pydantic_verdict(fmt, target.model, text),
+                                   {language: verdicts[i] for language, verdicts in others.items()})
         if problem:
             found.append(f"{fmt} {target.model} {label}: {text[:300]}\n    {problem}")
     return found
@@ -78,7 +76,7 @@ def test_model_positions_follow_the_schema_into_tagged_unions_tuples_and_lists()
     assert found == [((), "ChatInput"), (("content", 0), "TextBlock"), (("content", 1), "ImageBlock")]
 
 
-def test_every_example_sub_document_and_its_mutations_get_one_verdict_from_every_target(driver: Path | None) -> None:
+def test_every_example_sub_document_and_its_mutations_get_one_verdict_from_every_target(built: conformance.Built) -> None:
     cases: list[tuple[str, str, str | None, Any]] = []
     for fmt, folder in FOLDERS.items():
         everything = fuzz.sub_documents(fmt, [*fuzz.valid_examples(folder), *_invalid_data(folder)])
@@ -89,7 +87,7 @@ def test_every_example_sub_document_and_its_mutations_get_one_verdict_from_every
                 cases += [(fmt, f"mutation {i}.{j}", target.model, m) for j, m in enumerate(mutations.mutations(doc))]
     assert len({(f, m) for f, _, m, _ in cases}) == sum(len(fuzz.targets(f)) - 1 for f in FOLDERS)
     assert len(cases) > 3000
-    found = _check(cases, driver)
+    found = _check(cases, built)
     assert not found, f"{len(found)} of {len(cases)} cases disagree; first ones:\n" + "\n".join(found[:10])
 
 
@@ -112,10 +110,10 @@ def _rule_cases() -> list[tuple[str, str, str | None, Any]]:
     return cases
 
 
-def test_rule_near_misses_get_the_same_errors_in_python_and_go_and_the_same_verdict_in_pydantic(driver: Path | None) -> None:
+def test_rule_near_misses_get_the_same_errors_from_every_driver_and_the_same_verdict_in_pydantic(built: conformance.Built) -> None:
     cases = _rule_cases()
     assert len(cases) > 500
-    found = _check(cases, driver)
+    found = _check(cases, built)
     assert not found, f"{len(found)} of {len(cases)} rule near-misses disagree; first ones:\n" + "\n".join(found[:10])
 
 

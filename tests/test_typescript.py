@@ -88,23 +88,7 @@ def test_the_package_and_every_golden_case_type_check_from_a_consumer_project_wi
 # Every example through the TypeScript (and every other driver): tests/test_drivers.py.
 
 
-# One test per format (drawing the cases is most of the time; the two test workers share it).
-@pytest.mark.parametrize("fmt", list(format_folders()))
-@pytest.mark.slow
-def test_fuzz_cases_of_every_model_get_the_same_verdicts_paths_and_messages_as_python(ts_dist: Path, fmt: str) -> None:
-    cases: list[tuple[str, str | bytes, str | None]] = []
-    folder = format_folders()[fmt]
-    all_targets = fuzz.targets(fmt)
-    drawn_roots = fuzz.drawn(all_targets[0].schema, 10)
-    for target in all_targets:
-        docs = fuzz.cases_for(target, folder, fuzz.share(target, len(all_targets), 400), 10, drawn_roots)
-        model = None if target.root else target.model
-        cases += [(fmt, json.dumps(d, ensure_ascii=False), model) for d in docs]
-    assert len(cases) > 300  # per format: the five together have more than 1,500
-    python = [fuzz.python_verdict(f, str(t), m) for f, t, m in cases]
-    expected = [{"ok": p["ok"], "errors": p["errors"]} for p in python]
-    assert any(e["ok"] for e in expected) and any(not e["ok"] for e in expected)
-    _compare(_verdicts(ts_dist, cases), expected, [f"{f} {m or 'root'} {str(t)[:300]}" for f, t, m in cases])
+# The fuzz cases of every model through the TypeScript: tests/test_fuzz.py runs every registered driver.
 
 
 @pytest.mark.parametrize("fmt", list(format_folders()))
@@ -171,12 +155,14 @@ def test_the_readme_examples_compile_against_the_generated_package(tmp_path: Pat
 
 
 def test_the_differential_fuzzer_compares_the_typescript_and_reports_a_difference(ts_dist: Path) -> None:
-    reports = fuzz.run(60, 0, None, formats=["chat_modality"], ts_dist=ts_dist)
+    import conformance
+
+    reports = fuzz.run(60, 0, conformance.Built(GENERATED, ("chat_modality",), {"typescript": ts_dist}), formats=["chat_modality"])
     assert reports and reports[0].cases >= 60 and not reports[0].disagreements, reports[0].disagreements[:3]
     py = {"ok": False, "errors": [["/role", "must be one of: user, assistant"]], "keywords": ["enum"]}
-    assert fuzz.disagreement(False, py, False, None, {"ok": False, "errors": [["/role", "must be one of: user, assistant"]]}) is None
-    assert "TypeScript" in (fuzz.disagreement(False, py, False, None, {"ok": False, "errors": [["/role", "other"]]}) or "")
-    assert "TypeScript" in (fuzz.disagreement(False, py, False, None, {"crash": "TypeError: x"}) or "")
+    assert fuzz.disagreement(False, py, False, {"TypeScript": {"ok": False, "errors": [["/role", "must be one of: user, assistant"]]}}) is None
+    assert "TypeScript" in (fuzz.disagreement(False, py, False, {"TypeScript": {"ok": False, "errors": [["/role", "other"]]}}) or "")
+    assert "TypeScript" in (fuzz.disagreement(False, py, False, {"TypeScript": {"crash": "TypeError: x"}}) or "")
 
 
 def test_numbers_in_messages_are_written_as_python_writes_them(ts_dist: Path) -> None:
