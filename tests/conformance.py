@@ -33,7 +33,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 PYTHON_DRIVER = HERE / "python" / "driver.py"
 
-Case = tuple[str, str, "str | None"]
+Case = tuple[str, "str | bytes", "str | None"]  # (format id, JSON text or raw bytes, model or None for the root)
 
 
 def _python_build(folder: Path, formats: list[str]) -> Path:

@@ -129,7 +129,6 @@ CONFORMANCE = {
     "tests/test_bench.py": "make bench's quick mode",
     "tests/test_bench_go.py": "the Go bench",
     "tests/test_bench_typescript.py": "the TypeScript bench",
-    "tests/test_typescript.py::test_hostile_bytes_get_the_same_verdicts_paths_and_messages_as_python": "TypeScript hostile bytes",
     "tests/test_cache.py::test_a_run_entry_edited_where_others_could_write_never_reaches_generated_and_check_does_not_trust_it": "poisoned cache",
     "tests/test_cache.py::test_compiled_templates_planted_where_others_could_write_never_run": "poisoned cache",
     "tests/test_cache.py::test_a_read_only_or_full_cache_folder_means_running_without_it": "failing file systems",

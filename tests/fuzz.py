@@ -320,7 +320,7 @@ def main() -> int:
             print("  " + d)
     import hostile  # raw bytes, not JSON values: see tests/hostile.py
 
-    return max(1 if any(r.disagreements for r in reports) else 0, hostile.main())
+    return max(1 if any(r.disagreements for r in reports) else 0, hostile.main(built))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ build, validate) whatever that path becomes.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -80,12 +81,17 @@ func main() {{
 		Format string `json:"format"`
 		Model  string `json:"model"`
 		Data   string `json:"data"`
+		B64    []byte `json:"b64"` // bytes that need not be UTF-8 (hostile bytes), instead of data
 	}}
 	if err := json.NewDecoder(os.Stdin).Decode(&cases); err != nil {{
 		panic(err)
 	}}
 	out := make([]verdict, len(cases))
 	for i, c := range cases {{
+		input := []byte(c.Data)
+		if c.B64 != nil {{
+			input = c.B64
+		}}
 		switch c.Format {{
 {cases}
 		default:
@@ -102,7 +108,7 @@ _CASE = """		case {fmt!r}:
 			var err error
 			if c.Model == "" {{
 				var doc *{pkg}.{root}
-				doc, err = {pkg}.{parse}([]byte(c.Data))
+				doc, err = {pkg}.{parse}(input)
 				if err == nil {{
 					if crash := accepted(doc, {pkg}.{parse}); crash != "" {{
 						out[i] = verdict{{Crash: crash}}
@@ -110,7 +116,7 @@ _CASE = """		case {fmt!r}:
 					}}
 				}}
 			}} else {{
-				err = {pkg}.DriverParseModel(c.Model, []byte(c.Data))
+				err = {pkg}.DriverParseModel(c.Model, input)
 			}}
 			out[i] = run(err, func(err error) ([][2]string, bool) {{
 				var ve *{pkg}.ValidationError
@@ -226,11 +232,12 @@ def _build(go_tree: Path, module: str, format_ids: list[str], workdir: Path) -> 
     return binary
 
 
-def run_driver(binary: Path, cases: list[tuple[str, str]] | list[tuple[str, str, str | None]], crashes: bool = False) -> list[dict[str, Any]]:
-    """[(format id, JSON text[, model name or None for the root])] -> [{"ok": bool, "errors": [[path, message], ...]}].
+def run_driver(binary: Path, cases: list[tuple[str, str]] | list[tuple[str, str | bytes, str | None]], crashes: bool = False) -> list[dict[str, Any]]:
+    """[(format id, JSON text or bytes[, model name or None for the root])] -> [{"ok": bool, "errors": [[path, message], ...]}].
     A crash (a root accepted, then failing Validate or its round trip) raises, or with crashes=True is
     returned as {"crash": text}."""
-    payload = json.dumps([{"format": c[0], "data": c[1], "model": (c[2] if len(c) > 2 else None) or ""} for c in cases])
+    payload = json.dumps([{"format": c[0], "model": (c[2] if len(c) > 2 else None) or "",
+                           **({"b64": base64.b64encode(c[1]).decode()} if isinstance(c[1], bytes) else {"data": c[1]})} for c in cases])
     done = subprocess.run([str(binary)], input=payload, capture_output=True, text=True, env=GO_ENV)
     if done.returncode != 0:
         raise AssertionError(f"the Go driver failed:\n{done.stderr[-4000:]}")

@@ -1,4 +1,4 @@
-"""Hostile bytes: the generated Python and Go get raw input an attacker would send, and must agree.
+"""Hostile bytes: the generated code of every registered driver gets raw input an attacker would send, and must agree.
 
 Each case is bytes, not a JSON value: byte order marks, invalid UTF-8, lone
 surrogate escapes, deep nesting (also inside free-form values), huge and
@@ -6,8 +6,10 @@ non-finite numbers, long strings, truncated documents, duplicate keys, many
 errors at once. They are made from every format's valid examples (a hostile
 piece put in place of each value in turn, and whole-text mutations).
 
-Python (parse_<format>_from_json on the bytes) and Go (Parse<Format>FromJSON)
-must reach the same verdict and report the same problems, word for word: text
+Python (parse_<format>_from_json on the bytes) and every other registered driver
+(tests/conformance.py DRIVERS: Go's Parse<Format>FromJSON, TypeScript's
+parse<Format>FromJSON) must reach the same verdict and report the same problems,
+word for word: text
 that is not JSON gets Python's json module's message in every runtime (see
 tests/json_syntax.py), and the input policy's own messages (BOM, UTF-8,
 surrogates, long integers) are the same everywhere. Where the text is JSON,
@@ -19,12 +21,9 @@ the schema cannot state (the nesting bound, numbers no float holds, spec rules).
 
 from __future__ import annotations
 
-import base64
 import importlib
 import json
 import math
-import re
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,8 +35,8 @@ sys.path[:0] = [str(HERE), str(ROOT), str(ROOT / "generated" / "python")]
 
 from jsonschema import Draft202012Validator  # noqa: E402
 
+import conformance  # noqa: E402
 from conftest import format_folders  # noqa: E402
-from go_driver import _CASE, _MAIN, GO_ENV, root_model, write_go_mod  # noqa: E402
 
 # Problems the exported schema cannot state: the nesting bound and spec rules;
 # "type" only for the free-form numbers no float holds (see python_only below).
@@ -138,41 +137,6 @@ def cases_for(folder: Path, paths_per_doc: int = 40, examples: int | None = None
     return out
 
 
-def build_bytes_driver(go_tree: Path, module: str, format_ids: list[str], workdir: Path) -> Path:
-    """The tests' Go driver (go_driver.py), reading each case's data as base64 bytes."""
-    from generator.naming import go_name
-    from generator.naming import go_package as package_name
-
-    workdir.mkdir(parents=True, exist_ok=True)
-    imports = "\n".join(f'\t"{module}/{package_name(f)}"' for f in sorted(format_ids))
-    cases = "\n".join(
-        _CASE.format(fmt=f, pkg=package_name(f), parse=f"Parse{go_name(f)}FromJSON", root=root_model(go_tree / package_name(f), f)).replace("'", '"')
-        for f in sorted(format_ids)
-    )
-    main = _MAIN.format(imports=imports, cases=cases)
-    # Hostile bytes go to each format's root model only: no per-model shims in this build.
-    main, shims = re.subn(r"err = \w+\.DriverParseModel\(c\.Model, \[\]byte\(c\.Data\)\)", 'panic("hostile cases parse the root model only")', main)
-    assert shims == len(format_ids), "go_driver's program changed shape"
-    main = main.replace('Data   string `json:"data"`', 'Data   []byte `json:"data"`').replace("[]byte(c.Data)", "c.Data")
-    assert "c.Data)" in main and "[]byte `json" in main, "go_driver's program changed shape"
-    (workdir / "main.go").write_text(main)
-    write_go_mod(workdir, "hostiledriver", go_tree, module)
-    binary = workdir / "driver"
-    done = subprocess.run(["go", "build", "-o", str(binary), "."], cwd=workdir, capture_output=True, text=True, env=GO_ENV)
-    if done.returncode != 0:
-        raise AssertionError(f"the Go driver does not build:\n{done.stderr}")
-    return binary
-
-
-def go_verdicts(binary: Path, fmt: str, texts: list[bytes]) -> list[dict[str, Any]]:
-    payload = json.dumps([{"format": fmt, "data": base64.b64encode(t).decode()} for t in texts])
-    done = subprocess.run([str(binary)], input=payload.encode(), capture_output=True, env=GO_ENV)
-    if done.returncode != 0:
-        raise AssertionError(f"the Go driver failed (a crash is a finding):\n{done.stderr[-4000:].decode(errors='replace')}")
-    result: list[dict[str, Any]] = json.loads(done.stdout)
-    return result
-
-
 def python_verdict(fmt: str, text: bytes) -> dict[str, Any]:
     mod = importlib.import_module(f"chatformats.{fmt}")
     try:
@@ -214,11 +178,13 @@ class Report:
                 f"{self.not_json:5} not JSON  {len(self.disagreements)} disagreements")
 
 
-def run(binary: Path | None, formats: list[str] | None = None, paths_per_doc: int = 40, examples: int | None = None) -> list[Report]:
-    """Every format's hostile cases through Python, Go (when binary is given) and jsonschema."""
+def run(built: conformance.Built | None, formats: list[str] | None = None, paths_per_doc: int = 40, examples: int | None = None) -> list[Report]:
+    """Every format's hostile cases through Python, every other driver built (built: the generated code of every
+    format, conformance.build) and jsonschema."""
     from chatformats import _runtime as rt
 
     policy = policy_messages()
+    others = built.others() if built else []
     reports = []
     for fmt, folder in format_folders().items():
         if formats and fmt not in formats:
@@ -228,16 +194,20 @@ def run(binary: Path | None, formats: list[str] | None = None, paths_per_doc: in
         texts = cases_for(folder, paths_per_doc, examples)
         report = Report(fmt, cases=len(texts))
         python = [python_verdict(fmt, t) for t in texts]
-        go = go_verdicts(binary, fmt, texts) if binary else None
+        found = {d.label: d.run(built.built[d.target], [(fmt, t, None) for t in texts]) for d in others} if built else {}
         for i, (text, py) in enumerate(zip(texts, python)):
             report.accepted += py["ok"]
             problem = None
-            if go is not None:
-                g = go[i]
-                if g["ok"] != py["ok"]:
-                    problem = f"verdict: Go {g['errors'] or 'valid'}, Python {py['errors'] or 'valid'}"
-                elif not py["ok"] and g["errors"] != py["errors"]:
-                    problem = f"errors: Go {g['errors'][:3]}, Python {py['errors'][:3]}"
+            for language, verdicts in found.items():
+                v = verdicts[i]
+                if "crash" in v:
+                    problem = f"{language} crashed: {v['crash'][:300]}"
+                elif v["ok"] != py["ok"]:
+                    problem = f"verdict: {language} {v['errors'] or 'valid'}, Python {py['errors'] or 'valid'}"
+                elif not py["ok"] and v["errors"] != py["errors"]:
+                    problem = f"errors: {language} {v['errors'][:3]}, Python {py['errors'][:3]}"
+                if problem:
+                    break
             if _not_json(py, policy) or "json" in py["keywords"]:
                 report.not_json += 1
             elif problem is None and not (py["keywords"] and set(py["keywords"]) <= _RULE_ONLY):
@@ -250,18 +220,14 @@ def run(binary: Path | None, formats: list[str] | None = None, paths_per_doc: in
     return reports
 
 
-def main() -> int:
+def main(built: conformance.Built | None = None) -> int:
     import tempfile
 
-    from generator.options import load_options
-    from go_driver import go_available
-
-    binary = None
-    if go_available():
-        binary = build_bytes_driver(ROOT / "generated" / "go", load_options(ROOT).go_module, list(format_folders()), Path(tempfile.mkdtemp()))
-    else:
-        print("Go is not installed: comparing Python with jsonschema only", file=sys.stderr)
-    reports = run(binary)
+    built = built or conformance.build(conformance.generated_files(), list(format_folders()), Path(tempfile.mkdtemp()))
+    missing = [d.label for d in conformance.DRIVERS if d.target not in built.built]
+    if missing:
+        print(f"not compared (its toolchain is missing): {', '.join(missing)}", file=sys.stderr)
+    reports = run(built)
     for report in reports:
         print(report.line())
         for d in report.disagreements[:5]:

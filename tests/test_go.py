@@ -456,12 +456,12 @@ def test_malformed_json_is_a_validation_error_with_pythons_message(tmp_path: Pat
     import hostile
     import json_syntax
 
-    binary = hostile.build_bytes_driver(GO_TREE, MODULE, FORMATS, tmp_path)
+    binary = build_driver(GO_TREE, MODULE, FORMATS, tmp_path)
     cases = json_syntax.texts()
     wrong = []
     for fmt in sorted({f for f, _ in cases}):
         texts = [t for f, t in cases if f == fmt]
-        for text, go in zip(texts, hostile.go_verdicts(binary, fmt, texts)):
+        for text, go in zip(texts, run_driver(binary, [(fmt, t, None) for t in texts])):
             python = hostile.python_verdict(fmt, text)
             if go["ok"] or go["errors"] != python["errors"]:
                 wrong.append(f"{text[:120]!r}\n  python: {python['errors'][:2]}\n  go:     {go['errors'][:2]}")

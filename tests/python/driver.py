@@ -1,6 +1,6 @@
 """Runs cases through a generated Python package and prints the verdicts (tests/conformance.py).
 
-stdin: [{"format": id, "model": name or "", "data": JSON text}]; stdout: [{"ok", "errors": [[path, message]],
+stdin: [{"format": id, "model": name or "", "data": JSON text | "b64": base64 of bytes}]; stdout: [{"ok", "errors": [[path, message]],
 "keywords": [...]} | {"crash": text}]. Run with the package's folder first on sys.path and -S: the generated
 modules need nothing but the standard library.
 
@@ -9,6 +9,7 @@ give the same document: a failure there is a crash, never a rejection, so a pars
 look like a correct rejection.
 """
 
+import base64
 import importlib
 import json
 import sys
@@ -20,7 +21,7 @@ def verdict(package: str, case: dict) -> dict:
     model = case.get("model") or ""
     parse = getattr(mod, model).from_json if model else getattr(mod, f"parse_{case['format']}_from_json")
     try:
-        doc = parse(case["data"])
+        doc = parse(base64.b64decode(case["b64"]) if "b64" in case else case["data"])
     except mod.ValidationError as exc:
         return {"ok": False, "errors": [[e.path, e.message] for e in exc.errors], "keywords": [e.keyword for e in exc.errors]}
     except Exception:  # noqa: BLE001 - anything else is the finding
