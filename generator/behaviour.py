@@ -42,6 +42,8 @@ from generator.errors import SpecError
 from generator.options import DEFAULT_GO_MODULE
 
 MANIFEST = "behaviour.toml"
+# Python's bytecode cache, which importing python.py (from the user's own tests, say) leaves beside it: never behaviour.
+NOT_BEHAVIOUR = frozenset({"__pycache__"})
 FOLDER = "behaviour"
 
 
@@ -157,7 +159,7 @@ def load_sets(format_dir: Path, shown_dir: str) -> list[Behaviour]:
     sets: list[Behaviour] = []
     if (root / MANIFEST).is_file():
         sets.append(_load_set(root, shown_root, format_dir.name, subfolders_allowed=True))
-    for sub in sorted(p for p in root.iterdir() if p.is_dir()):
+    for sub in sorted(p for p in root.iterdir() if p.is_dir() and p.name not in NOT_BEHAVIOUR):
         shown_sub = f"{shown_root}/{sub.name}"
         if not (sub / MANIFEST).is_file():
             raise SpecError(
@@ -260,7 +262,7 @@ def _load_set(folder: Path, shown: str, format_id: str, subfolders_allowed: bool
         raise SpecError(manifest, "", "names no behaviour file", "name at least one of " + ", ".join(extensions))
     named = {Path(s).name for s in sources.values()} | {MANIFEST}
     for entry in sorted(folder.iterdir()):
-        if entry.is_dir() and subfolders_allowed:
+        if (entry.is_dir() and subfolders_allowed) or entry.name in NOT_BEHAVIOUR:
             continue
         if entry.name not in named:
             close = difflib.get_close_matches(entry.name, sorted(named), n=1)

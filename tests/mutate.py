@@ -398,7 +398,10 @@ def run_mutant(copy: Path, m: Mutant, timeout: int, verbose: bool = False) -> No
             generated = _generated(copy, m.file, mutated)
             backup = (copy / generated[0]).read_text(encoding="utf-8")
             (copy / generated[0]).write_text(generated[1], encoding="utf-8")
-        if m.file.endswith(".py") and _run([PYTHON, "-m", "py_compile", m.file], copy, timeout).returncode != 0:
+        # compile(), not py_compile: that writes __pycache__/ beside the file (a behaviour folder then holds a folder
+        # generate refuses, and every later mutant of the run was "killed" by it).
+        compiles = [PYTHON, "-c", "import sys; compile(open(sys.argv[1], encoding='utf-8').read(), sys.argv[1], 'exec')", m.file]
+        if m.file.endswith(".py") and _run(compiles, copy, timeout).returncode != 0:
             m.outcome = "stillborn"
             return
         if GROUPS[m.group].regenerate:

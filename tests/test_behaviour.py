@@ -233,6 +233,18 @@ def test_two_sets_claiming_one_major_are_refused(tmp_path: Path) -> None:
     assert "major 1 already has behaviour in specs/structured_conversation/behaviour/behaviour.toml" in error.problem
 
 
+def test_the_bytecode_cache_importing_python_py_leaves_is_not_behaviour(tmp_path: Path) -> None:
+    # A user's own tests import the behaviour file; Python writes __pycache__/ beside it (in the behaviour folder,
+    # and in a folder of a second set), which must not turn the next generate into a refusal.
+    project = _copy_specs(tmp_path, "chat_modality")
+    folder = project / "specs" / "chat_modality" / "behaviour"
+    done = subprocess.run([sys.executable, "-c", "import py_compile, sys; py_compile.compile(sys.argv[1], doraise=True)", str(folder / "python.py")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and any((folder / "__pycache__").iterdir()), done.stderr
+    sets = load_sets(project / "specs" / "chat_modality", "specs/chat_modality")
+    assert sets and all("__pycache__" not in str(s) for s in sets)
+
+
 # --- misspellings and declarations that do not hold are errors, never silence -------
 
 
