@@ -22,6 +22,7 @@ SPEC: dict[str, Any] = {
             "required": ["id", "note"]},
         "Loose": {"type": "object", "description": "An item whose key may be absent.", "properties": {
             "k": {"type": "string", "description": "Maybe."}}},
+        # Named as TypeScript's utility type Pick: the generated module must not use the global (make<Model>).
         "Pick": {"type": "object", "description": "Names from lists two levels up.", "properties": {
             "name": {"type": "string", "description": "One of the tags."}, "alt": {"type": "string", "description": "One of the pair."},
             "alt2": {"type": "string", "description": "One of the first of the pairs."}}, "required": ["name"],
@@ -36,6 +37,7 @@ SPEC: dict[str, Any] = {
             "kind": {"type": "string", "enum": ["a", "b", "c"], "description": "Turns rules on."},
             "mode": {"type": "string", "description": "Optional: turns a rule on."},
             "extra": {"type": ["string", "null"], "description": "Optional, may be null."},
+            "label": {"type": "string", "default": "none", "description": "Defaulted: absent means none, but is not there."},
             "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}], "items": False, "minItems": 2, "maxItems": 2,
                      "description": "A pair."},
             "maybe_pair": {"type": ["array", "null"], "prefixItems": [{"type": "string"}, {"type": "string"}], "items": False,
@@ -69,6 +71,8 @@ SPEC: dict[str, Any] = {
                 {"kind": "required_when", "when": {"field": "pair", "pointer": "/1", "equals": "r"}, "field": "pairs",
                  "message": "pair ending in r needs pairs"},
                 {"kind": "at_least_one_of", "fields": ["maybe", "pairs"], "message": "maybe or pairs"},
+                # A defaulted field counts only where the document has it: its default does not.
+                {"kind": "at_least_one_of", "fields": ["label", "extra"], "message": "a label or an extra"},
                 # These keep the runtime's walk: past minItems, an optional member, a member of null, a pointer into a string.
                 {"kind": "required_when", "when": {"field": "maybe_pair", "pointer": "/1", "equals": "r"}, "field": "mode",
                  "message": "maybe_pair ending in r needs a mode"},
@@ -95,13 +99,13 @@ _ITEM = {"id": "x", "note": "n"}
 VALID: list[Any] = [
     {"kind": "a", "pair": ["p", "q"], "maybe_pair": None, "tags": ["s", "t"], "items": [_ITEM, _ITEM], "pairs": [["a", "x"], ["b", "y"]],
      "maybe": [_ITEM], "loose": [{"k": "x"}, {}], "nested": [{"inner": _ITEM}], "mode": "m", "picks": [{"name": "t"}, {"name": "s"}],
-     "holders": [{"inner": _ITEM}]},
+     "holders": [{"inner": _ITEM}], "label": "l"},
     {"kind": "b", "extra": "e", "pair": ["q", "q"], "maybe_pair": ["q", "r"], "mode": "o", "tags": ["t", "u", "v"],
      "items": [{"id": "y", "note": None}, _ITEM], "maybe": None, "pairs": [["a", "b"]], "loose": [{}, {"k": "x"}],
      "nested": [{"inner": {"id": "y", "note": None}}, {"inner": _ITEM}], "holders": [{}, {"inner": {"id": "y", "note": "n"}}]},
     {"kind": "c", "mode": "o", "pair": ["q", "r"], "pairs": [["a", "b"]], "maybe": [_ITEM], "maybe_pair": None, "tags": ["t", "u"],
      "items": [{"id": "y", "note": "n"}, _ITEM], "loose": [{"k": "x"}], "nested": [{"inner": _ITEM}],
-     "picks": [{"name": "u", "alt": "q", "alt2": "b"}]},
+     "picks": [{"name": "u", "alt": "q", "alt2": "b"}], "label": "l"},
 ]
 
 

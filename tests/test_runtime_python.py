@@ -168,6 +168,9 @@ def test_deep_text_gets_the_same_verdict_from_the_non_recursive_decoder() -> Non
     assert _problems("[" * levels + "1," + "]" * levels)[0][1].startswith("invalid JSON: Expecting value")
     assert _problems("[" * levels + "1" + "]" * (levels + 1))[0][1].startswith("invalid JSON: Extra data")
     assert _problems("[" * levels + "]" * levels + " 1")[0][1].startswith("invalid JSON: Extra data")
+    # A long integer the decoder builds, after nesting deep enough to need it, is refused as json refuses it
+    # (else the document is only too deep: Go and TypeScript say it is not JSON).
+    assert _problems("[" + "[" * levels + "]" * levels + f", {LONG}]") == [("", rt.LONG_INT_MESSAGE, "json")]
     value = rt.load_json("[" * levels + "1" + "]" * levels)
     depth = 0
     while isinstance(value, list) and value:

@@ -611,7 +611,7 @@ export function encodeRenderMedia(value: RenderMedia): { [key: string]: unknown 
 }
 
 /** A ChatEvent built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeChatEvent(fields: Omit<ChatEvent, "output_format"> & Partial<Pick<ChatEvent, "output_format">>): ChatEvent {
+export function makeChatEvent(fields: rt.Defaulted<ChatEvent, "output_format">): ChatEvent {
   const out: { [key: string]: unknown } = {
     "output_format": "markdown",
   };
@@ -627,7 +627,7 @@ export function makeFunctionCall(fields: FunctionCall): FunctionCall {
 }
 
 /** A ToolCall built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeToolCall(fields: Omit<ToolCall, "type"> & Partial<Pick<ToolCall, "type">>): ToolCall {
+export function makeToolCall(fields: rt.Defaulted<ToolCall, "type">): ToolCall {
   const out: { [key: string]: unknown } = {
     "type": "function",
   };

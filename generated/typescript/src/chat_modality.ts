@@ -701,7 +701,7 @@ export function encodeChatState(value: ChatState): { [key: string]: unknown } {
 }
 
 /** A ChatInput built in code from the fields given; a field left out takes the spec's constant or default (a fresh UUID4 where the spec says so). */
-export function makeChatInput(fields: Omit<ChatInput, "modality_type" | "input_id" | "message_id" | "conversation_id" | "metadata"> & Partial<Pick<ChatInput, "modality_type" | "input_id" | "message_id" | "conversation_id" | "metadata">>): ChatInput {
+export function makeChatInput(fields: rt.Defaulted<ChatInput, "modality_type" | "input_id" | "message_id" | "conversation_id" | "metadata">): ChatInput {
   const out: { [key: string]: unknown } = {
     "modality_type": "chat",
     "input_id": rt.newUUID4(),
@@ -714,7 +714,7 @@ export function makeChatInput(fields: Omit<ChatInput, "modality_type" | "input_i
 }
 
 /** A TextBlock built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeTextBlock(fields: Omit<TextBlock, "type"> & Partial<Pick<TextBlock, "type">>): TextBlock {
+export function makeTextBlock(fields: rt.Defaulted<TextBlock, "type">): TextBlock {
   const out: { [key: string]: unknown } = {
     "type": "text",
   };
@@ -723,7 +723,7 @@ export function makeTextBlock(fields: Omit<TextBlock, "type"> & Partial<Pick<Tex
 }
 
 /** An ImageBlock built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeImageBlock(fields: Omit<ImageBlock, "type"> & Partial<Pick<ImageBlock, "type">>): ImageBlock {
+export function makeImageBlock(fields: rt.Defaulted<ImageBlock, "type">): ImageBlock {
   const out: { [key: string]: unknown } = {
     "type": "image",
   };
@@ -732,7 +732,7 @@ export function makeImageBlock(fields: Omit<ImageBlock, "type"> & Partial<Pick<I
 }
 
 /** An AudioBlock built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeAudioBlock(fields: Omit<AudioBlock, "type"> & Partial<Pick<AudioBlock, "type">>): AudioBlock {
+export function makeAudioBlock(fields: rt.Defaulted<AudioBlock, "type">): AudioBlock {
   const out: { [key: string]: unknown } = {
     "type": "audio",
   };
@@ -741,7 +741,7 @@ export function makeAudioBlock(fields: Omit<AudioBlock, "type"> & Partial<Pick<A
 }
 
 /** A VideoBlock built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeVideoBlock(fields: Omit<VideoBlock, "type"> & Partial<Pick<VideoBlock, "type">>): VideoBlock {
+export function makeVideoBlock(fields: rt.Defaulted<VideoBlock, "type">): VideoBlock {
   const out: { [key: string]: unknown } = {
     "type": "video",
   };
@@ -750,7 +750,7 @@ export function makeVideoBlock(fields: Omit<VideoBlock, "type"> & Partial<Pick<V
 }
 
 /** A ChatMessage built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeChatMessage(fields: Omit<ChatMessage, "metadata"> & Partial<Pick<ChatMessage, "metadata">>): ChatMessage {
+export function makeChatMessage(fields: rt.Defaulted<ChatMessage, "metadata">): ChatMessage {
   const out: { [key: string]: unknown } = {
     "metadata": {},
   };
@@ -759,7 +759,7 @@ export function makeChatMessage(fields: Omit<ChatMessage, "metadata"> & Partial<
 }
 
 /** A ConversationMetadata built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeConversationMetadata(fields: Omit<ConversationMetadata, "participant_roles"> & Partial<Pick<ConversationMetadata, "participant_roles">>): ConversationMetadata {
+export function makeConversationMetadata(fields: rt.Defaulted<ConversationMetadata, "participant_roles">): ConversationMetadata {
   const out: { [key: string]: unknown } = {
     "participant_roles": [],
   };
@@ -768,7 +768,7 @@ export function makeConversationMetadata(fields: Omit<ConversationMetadata, "par
 }
 
 /** A ChatState built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeChatState(fields: Omit<ChatState, "modality_type" | "update_count" | "messages" | "conversations" | "max_history_size" | "default_conversation_id"> & Partial<Pick<ChatState, "modality_type" | "update_count" | "messages" | "conversations" | "max_history_size" | "default_conversation_id">>): ChatState {
+export function makeChatState(fields: rt.Defaulted<ChatState, "modality_type" | "update_count" | "messages" | "conversations" | "max_history_size" | "default_conversation_id">): ChatState {
   const out: { [key: string]: unknown } = {
     "modality_type": "chat",
     "update_count": 0,

@@ -120,6 +120,10 @@ type Missing = typeof MISSING;
 
 export type Parser<T> = (value: JsonValue, ctx: Context) => T | Invalid;
 
+/** What make<Model> takes: T with the keys K (those with a constant or a default) optional. Here, not in
+ * the format's module, where a spec's model named Pick, Omit or Partial would shadow TypeScript's own. */
+export type Defaulted<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+
 /** The state of one validation run: problems so far, the path and the values above. */
 export class Context {
   readonly errors: ErrorDetail[] = [];

@@ -880,7 +880,7 @@ export function encodeCitation(value: Citation): { [key: string]: unknown } {
 }
 
 /** An AssistantTurn built in code from the fields given; a field left out takes the spec's constant or default (a fresh UUID4 where the spec says so). */
-export function makeAssistantTurn(fields: Omit<AssistantTurn, "role" | "id" | "tool_calls" | "metadata" | "citations" | "tags" | "weights" | "notes" | "detail" | "temperature" | "max_tokens" | "stream"> & Partial<Pick<AssistantTurn, "role" | "id" | "tool_calls" | "metadata" | "citations" | "tags" | "weights" | "notes" | "detail" | "temperature" | "max_tokens" | "stream">>): AssistantTurn {
+export function makeAssistantTurn(fields: rt.Defaulted<AssistantTurn, "role" | "id" | "tool_calls" | "metadata" | "citations" | "tags" | "weights" | "notes" | "detail" | "temperature" | "max_tokens" | "stream">): AssistantTurn {
   const out: { [key: string]: unknown } = {
     "role": "assistant",
     "id": rt.newUUID4(),
@@ -900,7 +900,7 @@ export function makeAssistantTurn(fields: Omit<AssistantTurn, "role" | "id" | "t
 }
 
 /** A Settings built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeSettings(fields: Omit<Settings, "greeting" | "parts" | "pair" | "limits" | "names" | "level" | "options" | "big" | "odd"> & Partial<Pick<Settings, "greeting" | "parts" | "pair" | "limits" | "names" | "level" | "options" | "big" | "odd">>): Settings {
+export function makeSettings(fields: rt.Defaulted<Settings, "greeting" | "parts" | "pair" | "limits" | "names" | "level" | "options" | "big" | "odd">): Settings {
   const out: { [key: string]: unknown } = {
     "greeting": "hi",
     "parts": rt.run(F_Settings_1, JSON.parse("[{\"type\":\"text\",\"text\":\"p\"}]")),
@@ -924,7 +924,7 @@ export function makeLimits(fields: Limits): Limits {
 }
 
 /** A Part built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makePart(fields: Omit<Part, "type" | "spans"> & Partial<Pick<Part, "type" | "spans">>): Part {
+export function makePart(fields: rt.Defaulted<Part, "type" | "spans">): Part {
   const out: { [key: string]: unknown } = {
     "type": "text",
     "spans": [],
@@ -934,7 +934,7 @@ export function makePart(fields: Omit<Part, "type" | "spans"> & Partial<Pick<Par
 }
 
 /** A ToolCall built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeToolCall(fields: Omit<ToolCall, "type" | "arguments"> & Partial<Pick<ToolCall, "type" | "arguments">>): ToolCall {
+export function makeToolCall(fields: rt.Defaulted<ToolCall, "type" | "arguments">): ToolCall {
   const out: { [key: string]: unknown } = {
     "type": "function",
     "arguments": {},
@@ -944,7 +944,7 @@ export function makeToolCall(fields: Omit<ToolCall, "type" | "arguments"> & Part
 }
 
 /** A Citation built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeCitation(fields: Omit<Citation, "start_index" | "quotes"> & Partial<Pick<Citation, "start_index" | "quotes">>): Citation {
+export function makeCitation(fields: rt.Defaulted<Citation, "start_index" | "quotes">): Citation {
   const out: { [key: string]: unknown } = {
     "start_index": 0,
     "quotes": JSON.parse("{\"q\":[]}"),

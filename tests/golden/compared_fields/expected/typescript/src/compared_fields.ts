@@ -392,7 +392,7 @@ export function makePart(fields: Part): Part {
 }
 
 /** A Span built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeSpan(fields: Omit<Span, "max_score" | "high"> & Partial<Pick<Span, "max_score" | "high">>): Span {
+export function makeSpan(fields: rt.Defaulted<Span, "max_score" | "high">): Span {
   const out: { [key: string]: unknown } = {
     "max_score": 100,
     "high": "c",

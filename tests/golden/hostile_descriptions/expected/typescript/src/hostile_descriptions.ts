@@ -92,7 +92,7 @@ export function encodeHostile(value: Hostile): { [key: string]: unknown } {
 }
 
 /** A Hostile built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeHostile(fields: Omit<Hostile, "raw"> & Partial<Pick<Hostile, "raw">>): Hostile {
+export function makeHostile(fields: rt.Defaulted<Hostile, "raw">): Hostile {
   const out: { [key: string]: unknown } = {
     "raw": "{{ not a template }} \"\"\"",
   };

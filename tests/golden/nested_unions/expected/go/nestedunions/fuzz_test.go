@@ -16,7 +16,8 @@ import (
 // may panic, and whatever is accepted must validate, encode, parse again to
 // the same verdict and the same value, and encode again to the same bytes.
 func FuzzParseNestedUnions(f *testing.F) {
-	f.Add([]byte("{\"body\":[{\"kind\":\"text\",\"text\":\"hi\"},{\"kind\":\"ref\",\"inner\":[{\"kind\":\"ref\",\"inner\":\"leaf\"}]}],\"by_lang\":{\"en\":\"x\",\"fr\":[{\"kind\":\"text\",\"text\":\"y\"}]},\"pairs\":[[\"a\",1],[\"b\",2]]}"))
+	f.Add([]byte("{\"body\":\"x\",\"amount\":[{\"kind\":\"text\",\"text\":\"a\"}]}"))
+	f.Add([]byte("{\"body\":[{\"kind\":\"text\",\"text\":\"hi\"},{\"kind\":\"ref\",\"inner\":[{\"kind\":\"ref\",\"inner\":\"leaf\"}]}],\"by_lang\":{\"en\":\"x\",\"fr\":[{\"kind\":\"text\",\"text\":\"y\"}]},\"pairs\":[[\"a\",1],[\"b\",2]],\"amount\":3}"))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))

@@ -32,6 +32,8 @@ type Envelope struct {
 	ByLang map[string]Body `json:"by_lang,omitempty"`
 	// Tuples.
 	Pairs []Pair `json:"pairs,omitempty"`
+	// A number (an integer counts), or text parts.
+	Amount *Amount `json:"amount,omitempty"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
@@ -138,6 +140,31 @@ func (u *Body) UnmarshalJSON(data []byte) error {
 		return json.Unmarshal(data, &u.Array)
 	}
 	return rt.UnmarshalMismatch("Body", data)
+}
+
+// Amount: A number variant beside an array of models: an integer goes to the number variant when read and written.
+type Amount struct {
+	// Number is set when the value is a JSON number.
+	Number *float64
+	// Array is set when the value is a JSON array.
+	Array []TextPart
+}
+
+// MarshalJSON writes whichever variant is set (null when none is).
+func (u Amount) MarshalJSON() ([]byte, error) {
+	return rt.Encode(u.toTree())
+}
+
+// UnmarshalJSON reads the variant the JSON selects, without validating it (use Validate).
+func (u *Amount) UnmarshalJSON(data []byte) error {
+	*u = Amount{}
+	switch rt.KindOf(data) {
+	case "integer", "number":
+		return json.Unmarshal(data, &u.Number)
+	case "array":
+		return json.Unmarshal(data, &u.Array)
+	}
+	return rt.UnmarshalMismatch("Amount", data)
 }
 
 // Part: A part, by kind.

@@ -15,6 +15,8 @@ var pTextPart_Text rt.Parser[string]
 var pRefPart_Kind rt.Parser[string]
 var pBody_String rt.Parser[string]
 var pBody_Array rt.Parser[[]Part]
+var pAmount_Number rt.Parser[float64]
+var pAmount_Array rt.Parser[[]TextPart]
 var pPair_Item0 rt.Parser[string]
 var pPair_Item1 rt.Parser[int64]
 
@@ -26,6 +28,8 @@ func init() {
 	pRefPart_Kind = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "const": "must be \"ref\""}, Const: rt.Ptr("ref")})
 	pBody_String = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "minLength": "must be at least 1 character(s) long"}, MinLength: rt.Int(1)})
 	pBody_Array = rt.List[Part](parsePart, rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array", "minItems": "must have at least 1 item(s)"}, MinItems: rt.Int(1)})
+	pAmount_Number = rt.Number(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be a number"}})
+	pAmount_Array = rt.List[TextPart](parseTextPart, rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array"}})
 	pPair_Item0 = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pPair_Item1 = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
 }
@@ -40,6 +44,7 @@ func parseEnvelope(v any, c *rt.Context) (Envelope, bool) {
 	out.Body, _ = rt.Required[Body](c, obj, "body", parseBody, "missing required field '{field}'")
 	out.ByLang, _ = rt.Optional[map[string]Body](c, obj, "by_lang", pEnvelope_ByLang)
 	out.Pairs, _ = rt.Optional[[]Pair](c, obj, "pairs", pEnvelope_Pairs)
+	out.Amount, _ = rt.OptionalPtr[Amount](c, obj, "amount", parseAmount)
 	return out, !c.FailedSince(mark)
 }
 
@@ -52,6 +57,9 @@ func (m Envelope) toTree() any {
 	}
 	if m.Pairs != nil {
 		o.Set("pairs", rt.TreeList(m.Pairs, Pair.toTree))
+	}
+	if m.Amount != nil {
+		o.Set("amount", (*m.Amount).toTree())
 	}
 	return o
 }
@@ -148,6 +156,33 @@ func (u Body) toTree() any {
 	}
 	if u.Array != nil {
 		return rt.TreeList(u.Array, Part.toTree)
+	}
+	return nil
+}
+
+func parseAmount(v any, c *rt.Context) (Amount, bool) {
+	var out Amount
+	switch rt.JSONKind(v) {
+	case "integer", "number":
+		x, ok := pAmount_Number(v, c)
+		out.Number = &x
+		return out, ok
+	case "array":
+		x, ok := pAmount_Array(v, c)
+		out.Array = x
+		return out, ok
+	}
+	c.Error("must be a number or an array", "oneOf", v)
+	return out, false
+}
+
+// toTree turns the set variant into a tree value.
+func (u Amount) toTree() any {
+	if u.Number != nil {
+		return (*u.Number)
+	}
+	if u.Array != nil {
+		return rt.TreeList(u.Array, TextPart.toTree)
 	}
 	return nil
 }

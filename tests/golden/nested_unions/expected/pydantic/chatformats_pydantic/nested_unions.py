@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import model_validator
 
-from pydantic import BaseModel, Field, RootModel, StrictStr
+from pydantic import BaseModel, Field, RootModel, StrictFloat, StrictStr
 from typing import Annotated, Literal
 import re
 from datetime import datetime, timedelta, timezone
@@ -79,6 +79,15 @@ class Body1(RootModel[StrictStr]):
     """
 
 
+class Amount1(RootModel[StrictFloat]):
+    root: Annotated[
+        StrictFloat, Field(ge=-1.7976931348623157e308, le=1.7976931348623157e308)
+    ]
+    """
+    A number variant beside an array of models: an integer goes to the number variant when read and written.
+    """
+
+
 class TextPart(BaseModel):
     """
     Text.
@@ -103,6 +112,13 @@ class Pair(RootModel[tuple[StrictStr, PairItem]]):
     """
 
 
+class Amount(RootModel[Amount1 | list[TextPart]]):
+    root: Amount1 | list[TextPart]
+    """
+    A number variant beside an array of models: an integer goes to the number variant when read and written.
+    """
+
+
 class Envelope(BaseModel):
     """
     Holds unions at several depths.
@@ -120,6 +136,10 @@ class Envelope(BaseModel):
     """
     Tuples.
     """
+    amount: Amount | None = None
+    """
+    A number (an integer counts), or text parts.
+    """
 
     @model_validator(mode="before")
     @classmethod
@@ -127,7 +147,12 @@ class Envelope(BaseModel):
         """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
         if isinstance(data, dict):
             _reject_null(
-                data, {"by_lang": "must be an object", "pairs": "must be an array"}
+                data,
+                {
+                    "by_lang": "must be an object",
+                    "pairs": "must be an array",
+                    "amount": "must be a number or an array",
+                },
             )
         return data
 

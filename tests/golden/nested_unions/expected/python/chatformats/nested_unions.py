@@ -12,6 +12,7 @@ from . import _runtime as _rt
 from ._runtime import ValidationError
 
 __all__ = [
+    "Amount",
     "Body",
     "Envelope",
     "Pair",
@@ -39,6 +40,8 @@ class Envelope:
     """A body per language."""
     pairs: list[Pair] | None = None
     """Tuples."""
+    amount: Amount | None = None
+    """A number (an integer counts), or text parts."""
 
     @classmethod
     def from_dict(cls, data: object) -> Envelope:
@@ -63,6 +66,8 @@ class Envelope:
             out["by_lang"] = _rt.dump(self.by_lang)
         if self.pairs is not None:
             out["pairs"] = _rt.dump(self.pairs)
+        if self.amount is not None:
+            out["amount"] = _rt.dump(self.amount)
         return out
 
     def to_json(self) -> str:
@@ -168,6 +173,9 @@ Part: TypeAlias = TextPart | RefPart
 Body: TypeAlias = str | list[Part]
 """Text, or parts."""
 
+Amount: TypeAlias = float | list[TextPart]
+"""A number variant beside an array of models: an integer goes to the number variant when read and written."""
+
 Pair: TypeAlias = tuple[str, int]
 """A [name, count] pair."""
 
@@ -190,12 +198,14 @@ def _parse_envelope(data: Any, ctx: _rt.Context) -> Any:
     )
     by_lang = ctx.optional(obj, "by_lang", _P_ENVELOPE_BY_LANG)
     pairs = ctx.optional(obj, "pairs", _P_ENVELOPE_PAIRS)
+    amount = ctx.optional(obj, "amount", _P_ENVELOPE_AMOUNT)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Envelope(
         body=body,
         by_lang=by_lang,
         pairs=pairs,
+        amount=amount,
     )
 
 
@@ -256,6 +266,7 @@ def _fast_envelope(obj: Any, depth: int) -> Envelope:
     f_body: Any
     f_by_lang: Any
     f_pairs: Any
+    f_amount: Any
     x2: Any
     y2: Any
     t2: Any
@@ -357,11 +368,37 @@ def _fast_envelope(obj: Any, depth: int) -> Envelope:
         except _rt.Unsure as unsure:
             _rt.keep_items(unsure, v1, depth + 2, f_pairs)
             raise
+    v1 = obj.get("amount", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_amount = None
+    else:
+        if type(v1) is float or type(v1) is int:
+            if not (
+                type(v1) is float
+                and -_rt.INF < v1 < _rt.INF
+                or type(v1) is int
+                and -_rt.BIG < v1 < _rt.BIG
+            ):
+                raise _rt.Unsure
+            f_amount = v1
+        elif isinstance(v1, list):
+            if not isinstance(v1, list):
+                raise _rt.Unsure
+            f_amount = []
+            try:
+                for x2 in v1:
+                    f_amount.append(_fast_text_part(x2, depth + 2))
+            except _rt.Unsure as unsure:
+                _rt.keep_items(unsure, v1, depth + 2, f_amount)
+                raise
+        else:
+            raise _rt.Unsure
 
     return Envelope(
         body=f_body,
         by_lang=f_by_lang,
         pairs=f_pairs,
+        amount=f_amount,
     )
 
 
@@ -372,6 +409,7 @@ def _check_envelope(obj: Envelope, depth: int) -> None:
     f_body: Any
     f_by_lang: Any
     f_pairs: Any
+    f_amount: Any
     x2: Any
     y2: Any
     t2: Any
@@ -439,6 +477,25 @@ def _check_envelope(obj: Envelope, depth: int) -> None:
                 or not -9223372036854775808 <= x3_1 <= 9223372036854775807
             ):
                 raise _rt.Unsure
+
+    f_amount = obj.amount
+    if f_amount is not None:
+        if type(f_amount) is float or type(f_amount) is int:
+            if not (
+                type(f_amount) is float
+                and -_rt.INF < f_amount < _rt.INF
+                or type(f_amount) is int
+                and -_rt.BIG < f_amount < _rt.BIG
+            ):
+                raise _rt.Unsure
+        elif isinstance(f_amount, list):
+            if not isinstance(f_amount, (list, tuple)):
+                raise _rt.Unsure
+            for x2 in f_amount:
+                _check_text_part(x2, depth + 2)
+
+        else:
+            raise _rt.Unsure
 
 
 def _fast_text_part(obj: Any, depth: int) -> TextPart:
@@ -580,6 +637,13 @@ _P_BODY: Final = _rt.union_by_kind(
     },
     {"oneOf": "must be a string or an array"},
 )
+_P_AMOUNT: Final = _rt.union_by_kind(
+    {
+        "number": _rt.number({"type": "must be a number"}),
+        "array": _rt.list_of(_parse_text_part, {"type": "must be an array"}),
+    },
+    {"oneOf": "must be a number or an array"},
+)
 _P_PAIR: Final = _rt.tuple_of(
     (
         _rt.string({"type": "must be a string"}),
@@ -595,6 +659,7 @@ _P_PAIR: Final = _rt.tuple_of(
 _P_ENVELOPE_BODY: Final = _P_BODY
 _P_ENVELOPE_BY_LANG: Final = _rt.map_of(_P_BODY, {"type": "must be an object"})
 _P_ENVELOPE_PAIRS: Final = _rt.list_of(_P_PAIR, {"type": "must be an array"})
+_P_ENVELOPE_AMOUNT: Final = _P_AMOUNT
 _P_TEXT_PART_KIND: Final = _rt.string(
     {"type": "must be a string", "const": 'must be "text"'}, const="text"
 )

@@ -21,6 +21,8 @@ export interface Envelope {
   by_lang?: { [key: string]: Body };
   /** Tuples. */
   pairs?: Pair[];
+  /** A number (an integer counts), or text parts. */
+  amount?: Amount;
 }
 
 /** Text. */
@@ -41,16 +43,21 @@ export type Part = TextPart | RefPart;
 /** Text, or parts. */
 export type Body = string | Part[];
 
+/** A number variant beside an array of models: an integer goes to the number variant when read and written. */
+export type Amount = number | TextPart[];
+
 /** A [name, count] pair. */
 export type Pair = [string, number];
 
 // Parsers are built once, at import, from the runtime's combinators.
 const P_Part = rt.unionByTag<TextPart | RefPart>("kind", new Map<string, rt.Parser<TextPart | RefPart>>([["text", p_TextPart], ["ref", p_RefPart]]), { "type": "must be an object", "discriminator": "missing required field '{field}'", "discriminatorValue": "field '{field}' must be one of: text, ref" });
 const P_Body = rt.unionByKind<string | Part[]>({ "string": rt.string({ "type": "must be a string", "minLength": "must be at least 1 character(s) long" }, { minLength: 1 }), "array": rt.listOf(P_Part, { "type": "must be an array", "minItems": "must have at least 1 item(s)" }, { minItems: 1 }) }, { "oneOf": "must be a string or an array" });
+const P_Amount = rt.unionByKind<number | TextPart[]>({ "number": rt.number({ "type": "must be a number" }), "array": rt.listOf(p_TextPart, { "type": "must be an array" }) }, { "oneOf": "must be a number or an array" });
 const P_Pair = rt.tupleOf<[string, number]>([rt.string({ "type": "must be a string" }), rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" })], { "type": "must be an array", "prefixItems": "must be an array of exactly 2 items" });
 const F_Envelope_0 = P_Body;
 const F_Envelope_1 = rt.mapOf(P_Body, { "type": "must be an object" });
 const F_Envelope_2 = rt.listOf(P_Pair, { "type": "must be an array" });
+const F_Envelope_3 = P_Amount;
 const F_TextPart_0 = rt.string<"text">({ "type": "must be a string", "const": "must be \"text\"" }, { const: "text" });
 const F_TextPart_1 = rt.string({ "type": "must be a string" });
 const F_RefPart_0 = rt.string<"ref">({ "type": "must be a string", "const": "must be \"ref\"" }, { const: "ref" });
@@ -63,12 +70,14 @@ function p_Envelope(data: rt.JsonValue, ctx: rt.Context): Envelope | rt.Invalid 
   const v0 = ctx.required(obj, "body", F_Envelope_0, "missing required field '{field}'");
   const v1 = ctx.optional(obj, "by_lang", F_Envelope_1);
   const v2 = ctx.optional(obj, "pairs", F_Envelope_2);
+  const v3 = ctx.optional(obj, "amount", F_Envelope_3);
   if (ctx.count > mark) return rt.INVALID;
   const out: Envelope = {
     "body": v0 as Body,
   };
   if (v1 !== undefined) out["by_lang"] = v1 as { [key: string]: Body };
   if (v2 !== undefined) out["pairs"] = v2 as Pair[];
+  if (v3 !== undefined) out["amount"] = v3 as Amount;
   return out;
 }
 
@@ -185,11 +194,33 @@ function f_Envelope(v: unknown, depth: number): Envelope | rt.Unsure {
     }
     v2 = w2;
   }
+  const w3: unknown = obj["amount"];
+  let v3: unknown;
+  if (w3 !== undefined) {
+    if (typeof w3 === "number") {
+      if (typeof w3 !== "number" || !Number.isFinite(w3) || (Number.isInteger(w3) && !Number.isSafeInteger(w3))) return rt.UNSURE;
+      v3 = w3;
+    } else if (Array.isArray(w3)) {
+      if (!Array.isArray(w3)) return rt.UNSURE;
+      const y2: unknown[] = [];
+      for (let i2 = 0; i2 < w3.length; i2++) {
+        const x2: unknown = w3[i2];
+        let z2: unknown;
+        z2 = f_TextPart(x2, depth + 2);
+        if (z2 === rt.UNSURE) return rt.UNSURE;
+        y2.push(z2);
+      }
+      v3 = y2;
+    } else {
+      return rt.UNSURE;
+    }
+  }
   const out: Envelope = {
     "body": v0 as Body,
   };
   if (v1 !== undefined) out["by_lang"] = v1 as { [key: string]: Body };
   if (v2 !== undefined) out["pairs"] = v2 as Pair[];
+  if (v3 !== undefined) out["amount"] = v3 as Amount;
   return out;
 }
 
@@ -259,6 +290,7 @@ export function encodeEnvelope(value: Envelope): { [key: string]: unknown } {
   out["body"] = e_Body(value["body"]);
   if (value["by_lang"] !== undefined) out["by_lang"] = rt.encodeMap(value["by_lang"], e_Body);
   if (value["pairs"] !== undefined) out["pairs"] = value["pairs"].map(e_Pair);
+  if (value["amount"] !== undefined) out["amount"] = e_Amount(value["amount"]);
   return out;
 }
 
@@ -286,7 +318,7 @@ export function makeEnvelope(fields: Envelope): Envelope {
 }
 
 /** A TextPart built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeTextPart(fields: Omit<TextPart, "kind"> & Partial<Pick<TextPart, "kind">>): TextPart {
+export function makeTextPart(fields: rt.Defaulted<TextPart, "kind">): TextPart {
   const out: { [key: string]: unknown } = {
     "kind": "text",
   };
@@ -295,7 +327,7 @@ export function makeTextPart(fields: Omit<TextPart, "kind"> & Partial<Pick<TextP
 }
 
 /** A RefPart built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeRefPart(fields: Omit<RefPart, "kind"> & Partial<Pick<RefPart, "kind">>): RefPart {
+export function makeRefPart(fields: rt.Defaulted<RefPart, "kind">): RefPart {
   const out: { [key: string]: unknown } = {
     "kind": "ref",
   };
@@ -309,6 +341,10 @@ function e_Part(v: Part): unknown {
 
 function e_Body(v: Body): unknown {
   return rt.encodeByKind(v, { "string": rt.same, "array": (v: Part[]) => v.map(e_Part) });
+}
+
+function e_Amount(v: Amount): unknown {
+  return rt.encodeByKind(v, { "number": rt.same, "array": (v: TextPart[]) => v.map(encodeTextPart) });
 }
 
 function e_Pair(v: Pair): unknown {

@@ -189,7 +189,7 @@ export function encodeInner(value: Inner): { [key: string]: unknown } {
 }
 
 /** A Flags built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeFlags(fields: Omit<Flags, "optional_default" | "optional_list"> & Partial<Pick<Flags, "optional_default" | "optional_list">>): Flags {
+export function makeFlags(fields: rt.Defaulted<Flags, "optional_default" | "optional_list">): Flags {
   const out: { [key: string]: unknown } = {
     "optional_default": 3,
     "optional_list": [],

@@ -139,7 +139,7 @@ export function encodeMessage(value: Message): { [key: string]: unknown } {
 }
 
 /** A Message built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeMessage(fields: Omit<Message, "note"> & Partial<Pick<Message, "note">>): Message {
+export function makeMessage(fields: rt.Defaulted<Message, "note">): Message {
   const out: { [key: string]: unknown } = {
     "note": "soft\u00adhyphen \u3164 \udb40\udc41",
   };

@@ -288,7 +288,7 @@ export function makeSamplingMessage(fields: SamplingMessage): SamplingMessage {
 }
 
 /** A TextBlock built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeTextBlock(fields: Omit<TextBlock, "type"> & Partial<Pick<TextBlock, "type">>): TextBlock {
+export function makeTextBlock(fields: rt.Defaulted<TextBlock, "type">): TextBlock {
   const out: { [key: string]: unknown } = {
     "type": "text",
   };
@@ -297,7 +297,7 @@ export function makeTextBlock(fields: Omit<TextBlock, "type"> & Partial<Pick<Tex
 }
 
 /** An ImageBlock built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeImageBlock(fields: Omit<ImageBlock, "type"> & Partial<Pick<ImageBlock, "type">>): ImageBlock {
+export function makeImageBlock(fields: rt.Defaulted<ImageBlock, "type">): ImageBlock {
   const out: { [key: string]: unknown } = {
     "type": "image",
   };
