@@ -90,7 +90,7 @@ FAST_TESTS = ["tests/test_fast_path.py", "tests/test_fast_path_typescript.py", "
 BEHAVIOUR_TESTS = ["tests/test_scenarios.py", "tests/test_versioning.py::test_upgrade_from_v1_reads_seconds_as_milliseconds_and_validates",
                    "tests/test_go.py::test_droidlet_upgrade_from_v1_agrees_in_go_and_python_and_with_the_v2_examples",
                    "tests/test_typescript_behaviour.py", "tests/test_behaviour.py"]
-DOCS_TESTS = ["tests/test_docs_spec.py", "tests/test_docs.py", "tests/test_docs_examples.py",
+DOCS_TESTS = ["tests/test_docs_spec.py", "tests/test_docs.py", "tests/test_docs_examples.py", "tests/test_docs_checks.py", "tests/test_keywords.py",
               "tests/test_scenarios.py::test_behaviour_examples_in_the_docs_run_in_python",
               "-k", "not site and not golden_pages_fit and not 1280 and not navigation_labels_are_unique"]
 WRITER_TESTS = ["tests/test_cli.py", "tests/test_vendor.py", "tests/test_cache.py"]

@@ -125,7 +125,7 @@ func (r *chatModality) run(op string, with json.RawMessage) (any, error) {
 			DefaultConversationID string `json:"default_conversation_id"`
 		}
 		decode(with, &args)
-		state := chatmodality.NewChatState() // zero arguments mean the spec's defaults
+		state := chatmodality.ChatState{} // a literal: its zero values mean the spec's defaults, as NewChatState() sets them
 		if args.MaxHistorySize != 0 {
 			state.MaxHistorySize = args.MaxHistorySize
 		}
