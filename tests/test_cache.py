@@ -955,3 +955,14 @@ def test_a_cache_folder_on_a_full_disk_means_running_without_it(project: Path, t
         assert _run(project, "check", CHATSPEC_CACHE="off").returncode == 0
     finally:
         subprocess.run(["umount", str(small)], check=True)
+
+
+def test_the_tools_whose_version_is_part_of_every_key_are_read_as_installed() -> None:
+    # A folder of the package (black/, jinja2/) beside its .dist-info must not pass for the distribution: the key
+    # would then miss an upgrade of black, and the cache would serve output formatted by the old one.
+    from importlib.metadata import version
+
+    from generator.cache import tool_versions
+
+    names = ("black", "Jinja2", "datamodel-code-generator")
+    assert tool_versions(*names) == [f"{n}=={version(n)}" for n in sorted(names, key=lambda n: n.lower().replace("-", "_"))]
