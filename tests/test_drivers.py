@@ -96,6 +96,21 @@ def test_every_code_target_has_a_conformance_driver_the_suites_run() -> None:
     assert set(NOT_DRIVEN).isdisjoint(driven) and set(NOT_DRIVEN) <= {t.name for t in REGISTRY}
 
 
+def test_every_code_target_has_its_keyword_matrix_column_and_every_behaviour_target_runs_the_scenarios() -> None:
+    # The suites that need more than a verdict per case (each code path of a keyword; behaviour code) run a
+    # program of each target's own; registering the target holds it to them too.
+    import conformance
+    import test_keyword_matrix
+    import test_scenarios
+    from generator.targets import REGISTRY
+
+    code = {d.target for d in conformance.DRIVERS} | set(NOT_DRIVEN)
+    assert set(test_keyword_matrix.COLUMNS) == code, f"code targets without a keyword matrix column: {code - set(test_keyword_matrix.COLUMNS)}"
+    placing = {t.name for t in REGISTRY if t.behaviour is not None and t.name in code}  # the docs place behaviour too: no code
+    assert set(test_scenarios.RUNNERS) == placing, f"targets placing behaviour without a scenario runner: {placing - set(test_scenarios.RUNNERS)}"
+    assert all(callable(f) and f.__name__.startswith("test_") for f in [*test_keyword_matrix.COLUMNS.values(), *test_scenarios.RUNNERS.values()])
+
+
 def test_built_runs_every_driver_and_a_missing_toolchain_fails_in_ci(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import conformance
 

@@ -360,6 +360,14 @@ def test_the_pydantic_models_act_on_every_keyword(matrix: dict[str, Any]) -> Non
     assert not wrong, f"{len(wrong)} wrong:\n" + "\n".join(wrong[:40])
 
 
+
+# Each code target's column of the matrix (tests/test_drivers.py: every registered driver's target has one).
+COLUMNS = {"python": test_python_exact_walk_fast_path_and_validate_act_on_every_keyword,
+           "go": test_go_exact_walk_fast_check_and_validate_act_on_every_keyword,
+           "typescript": test_typescript_exact_walk_fast_path_and_validate_act_on_every_keyword,
+           "pydantic": test_the_pydantic_models_act_on_every_keyword}
+
+
 def test_the_three_languages_report_the_same_errors_on_every_value_past_a_keyword(matrix: dict[str, Any]) -> None:
     wrong = []
     for i, (p, side, value) in enumerate(matrix["cases"]):

@@ -124,6 +124,11 @@ def test_typescript(path: Path, typescript_outcomes: dict[str, list[dict[str, An
     compare(path, "TypeScript", typescript_outcomes[str(path)])
 
 
+
+# The scenarios' runner of each target that places behaviour (generator.targets, Target.behaviour): a new one
+# fails tests/test_drivers.py until it has its runner here.
+RUNNERS = {"python": test_python, "go": test_go, "typescript": test_typescript}
+
 # Each scenario operation and the behaviour it runs (directly or through what it calls), in Python, Go
 # and TypeScript, as named in specs/<format>/behaviour/ (a function, a class, or Class.method). Operations
 # that only read or edit data run none.
