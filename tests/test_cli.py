@@ -372,8 +372,10 @@ def test_a_symlink_inside_generated_is_never_written_through(project: Path, tmp_
         ('{"complete": true, "files": {"../../outside.txt": "' + "0" * 64 + '"}}', "names '../../outside.txt', a path outside the folder"),
         ('{"complete": true, "files": {".git/config": "' + "0" * 64 + '"}}', "names '.git/config', a path outside the folder, inside .git"),
         ('{"complete": true, "files": {"a.py": "nothex"}}', "is not a chatspec manifest"),
+        ('{"complete": true, "files": {}, "previous": {"a.py": ["nothex"]}}', "is not a chatspec manifest"),
+        ('{"complete": true, "files": {}, "previous": {"a.py": "' + "0" * 64 + '"}}', "is not a chatspec manifest"),
     ],
-    ids=["merge_conflict", "escapes", "dotfile", "bad_hash"],
+    ids=["merge_conflict", "escapes", "dotfile", "bad_hash", "bad_previous_hash", "previous_not_a_list"],
 )
 def test_a_damaged_manifest_is_refused_with_the_fix(project: Path, manifest: str, expected: str) -> None:
     (project / "generated" / MANIFEST).write_text(manifest)
@@ -528,3 +530,12 @@ def test_ctrl_c_is_one_line_not_a_traceback(monkeypatch: pytest.MonkeyPatch, cap
     monkeypatch.setattr(cli, "_main", interrupted)
     assert cli.main(["check"]) == 130
     assert capsys.readouterr().err == "chatspec: interrupted; run the command again to finish\n"
+
+
+@pytest.mark.parametrize("path", ["../x.py", "/abs.py", ".git/config", "a/../../b.py", ""])
+def test_a_generated_path_that_leaves_its_folder_is_a_generator_bug_before_anything_is_written(tmp_path: Path, path: str) -> None:
+    from generator.write import plan
+
+    with pytest.raises(ValueError, match="leaves its folder"):
+        plan(tmp_path / "out", {"ok.py": "x\n", path: "y\n"}, "out")
+    assert not (tmp_path / "out").exists() and not (tmp_path / "x.py").exists()
