@@ -929,7 +929,7 @@ class Bounds(TypedDict, total=False):
     maximum: float
     exclusive_minimum: float
     exclusive_maximum: float
-    multiple_of: int  # integers only (lower refuses it on a number): the remainder is exact
+    multiple_of: int  # integers only (lower refuses it on a number)
 
 
 def _bounds(
