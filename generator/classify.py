@@ -47,6 +47,22 @@ def _bound(changes: list[Change], where: str, what: str, old: float | None, new:
         changes.append(Change("minor", f"constraint relaxed: {where} {what} {old} -> {new}"))
 
 
+def _divisor(changes: list[Change], where: str, old: int | None, new: int | None) -> None:
+    """multipleOf: a divisor that divides the old one accepts every value the old one did (relaxes, e.g. 10 -> 5);
+    any other new divisor refuses some value the old one accepted (e.g. 2 -> 4 refuses 6, 2 -> 3 refuses 4)."""
+    if old == new:
+        return
+    if old is None:
+        changes.append(Change("major", f"constraint added: {where} multipleOf {new}"))
+    elif new is None:
+        changes.append(Change("minor", f"constraint removed: {where} multipleOf {old}"))
+    elif old % new == 0:
+        changes.append(Change("minor", f"constraint relaxed: {where} multipleOf {old} -> {new}"))
+    else:
+        # A multiple of the old divisor refuses values it accepted; any other refuses some and accepts others.
+        changes.append(Change("major", f"constraint {'tightened' if new % old == 0 else 'changed'}: {where} multipleOf {old} -> {new}"))
+
+
 def _values(changes: list[Change], where: str, what: str, old: tuple[str, ...], new: tuple[str, ...], removed_level: str = "major") -> None:
     for value in old:
         if value not in new:
@@ -124,6 +140,7 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
         _bound(changes, where, "maximum", old.maximum, new.maximum, lower=False)
         _bound(changes, where, "exclusiveMinimum", old.exclusive_minimum, new.exclusive_minimum, lower=True)
         _bound(changes, where, "exclusiveMaximum", old.exclusive_maximum, new.exclusive_maximum, lower=False)
+        _divisor(changes, where, old.multiple_of, new.multiple_of)
     elif isinstance(old, ir.ListType):
         assert isinstance(new, ir.ListType)
         changes += compare_type(old.item, new.item, where + "[]")

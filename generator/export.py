@@ -58,6 +58,8 @@ def type_schema(t: ir.TypeRef) -> dict[str, Any]:
             # Generated code holds integers in 64 bits and numbers in float64; say so, so a reference validator draws the same line.
             out["minimum"] = low if t.minimum is None else max(t.minimum, low)
             out["maximum"] = high if t.maximum is None else min(t.maximum, high)
+            if t.multiple_of is not None:
+                out["multipleOf"] = t.multiple_of
             return out
         case ir.BooleanType():
             return {"type": "boolean"}

@@ -50,6 +50,7 @@ class NumericType:
     maximum: float | None = None
     exclusive_minimum: float | None = None
     exclusive_maximum: float | None = None
+    multiple_of: int | None = None  # integers only, 1 to 2^53-1, e.g. 5: the value % 5 == 0
     kind: str = "numeric"
 
 

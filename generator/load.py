@@ -263,6 +263,12 @@ def _explain(error: jsonschema.ValidationError) -> tuple[str, str]:
         if missing:
             return (f"{a_rule} needs {', '.join(map(repr, missing))}", f"add it; {a_rule} takes {', '.join(takes)}")
         return (f"{a_rule} is malformed", f"{a_rule} takes {', '.join(takes)} (see the meta-schema)")
+    if tuple(error.absolute_schema_path)[-3:-1] == ("properties", "multipleOf"):
+        return (
+            f"multipleOf must be a whole number from 1 to 9007199254740991 (2^53-1), not {json.dumps(error.instance)}",
+            "use a positive integer divisor on an integer field: a fraction's remainder differs between Python, Go and JavaScript, "
+            "and TypeScript holds the divisor as a float64 number, exact up to 2^53-1",
+        )
     if error.validator == "format" and error.validator_value == "regex" and isinstance(error.instance, str):
         # Python's re cannot read the pattern: the portable-subset parser says where and why.
         try:

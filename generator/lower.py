@@ -44,7 +44,7 @@ KEYWORDS_BY_TYPE = {
         "x-known-values",
         "x-enum-descriptions",
     },
-    "integer": {"type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
+    "integer": {"type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
     "number": {"type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
     "boolean": {"type"},
     "array": {"type", "items", "prefixItems", "minItems", "maxItems", "uniqueItems"},
@@ -398,6 +398,12 @@ class Lowering:
 
     def check_keywords(self, schema: dict[str, Any], shape: str, pointer: str) -> None:
         extra = sorted(set(schema) - ANNOTATIONS - KEYWORDS_BY_TYPE[shape])
+        if "multipleOf" in extra and shape == "number":
+            raise self.fail(
+                pointer + "/multipleOf",
+                "multipleOf is accepted on integers only: the remainder of a float differs between Python, Go and JavaScript",
+                'make the field "type": "integer" if its values are whole numbers, or remove multipleOf',
+            )
         if extra:
             raise self.fail(
                 pointer,
@@ -478,7 +484,10 @@ class Lowering:
         if kind == "string":
             return self.lower_string(schema, over, pointer)
         if kind in ("integer", "number"):
-            limits = {k: schema.get(k) for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")}
+            limits = {k: schema.get(k) for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")}
+            if limits["multipleOf"] is not None:
+                # The meta-schema holds it to a whole number from 1 to 2^53-1; 5.0 is read as 5.
+                limits["multipleOf"] = int(limits["multipleOf"])
             msgs = {"type": messages.type_message(kind, over)}
             if kind == "integer":
                 # Integers are 64-bit in every target (Go's int64); the exported schema says so too.
@@ -491,6 +500,7 @@ class Lowering:
                 maximum=limits["maximum"],
                 exclusive_minimum=limits["exclusiveMinimum"],
                 exclusive_maximum=limits["exclusiveMaximum"],
+                multiple_of=limits["multipleOf"],
             )
         if kind == "boolean":
             return ir.BooleanType({"type": messages.type_message("boolean", over)})

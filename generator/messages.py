@@ -38,6 +38,7 @@ DEFAULTS = {
     "maximum": "must be <= {limit}",
     "exclusiveMinimum": "must be > {limit}",
     "exclusiveMaximum": "must be < {limit}",
+    "multipleOf": "must be a multiple of {limit}",
     "minItems": "must have at least {limit} item(s)",
     "maxItems": "must have at most {limit} item(s)",
     "uniqueItems": "must not contain duplicate items",

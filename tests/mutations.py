@@ -123,7 +123,7 @@ def covering_selection(documents: list[Any], budget: int, seed: int = 0) -> list
 
 # --- boundary mutations ----------------------------------------------------------
 
-_NUMBER_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+_NUMBER_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")  # multipleOf 3: 3, 2 and 4
 _LENGTH_BOUNDS = ("minLength", "maxLength", "minItems", "maxItems")
 
 

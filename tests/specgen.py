@@ -68,6 +68,8 @@ class Builder:
             s["minimum" if self.chance(0.5) else "exclusiveMinimum"] = low
         if self.chance(0.4):
             s["maximum" if self.chance(0.5) else "exclusiveMaximum"] = low + r.choice([1, 5, 100])
+        if integer and self.chance(0.25):
+            s["multipleOf"] = r.choice([1, 2, 3, 7])
         return s
 
     def leaf(self) -> dict[str, Any]:

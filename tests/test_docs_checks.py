@@ -205,7 +205,7 @@ def valid_many(fmt: ir.Format, t: ir.TypeRef, n: int) -> list[Any]:
 
 def valid_number(t: ir.NumericType, n: float) -> bool:
     bounds = ((t.minimum, operator.lt), (t.maximum, operator.gt), (t.exclusive_minimum, operator.le), (t.exclusive_maximum, operator.ge))
-    return not any(b is not None and past(n, b) for b, past in bounds)
+    return not any(b is not None and past(n, b) for b, past in bounds) and (t.multiple_of is None or n % t.multiple_of == 0)
 
 
 def valid(fmt: ir.Format, t: ir.TypeRef, depth: int = 0) -> Any:
@@ -226,11 +226,13 @@ def valid(fmt: ir.Format, t: ir.TypeRef, depth: int = 0) -> Any:
         case ir.BytesType():
             return "aGk="
         case ir.NumericType():
+            step = t.multiple_of or 1
             for candidate in (0, 1, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum):
                 if candidate is None:
                     continue
-                for n in (candidate, candidate + 1, candidate - 1):
+                for n in (candidate, candidate + step, candidate - step):
                     n = int(n) if t.integer else n
+                    n -= n % step if t.multiple_of else 0  # the multiple at or below it
                     if valid_number(t, n):
                         return n
             raise Unbuildable(f"no number fits {t}")
@@ -322,6 +324,12 @@ def breaking(fmt: ir.Format, t: ir.TypeRef, owner: str, picked: bool = False) ->
                 value = math.floor(t.exclusive_minimum) if t.integer else t.exclusive_minimum  # type: ignore[arg-type]
             case "exclusiveMaximum", ir.NumericType():
                 value = math.ceil(t.exclusive_maximum) if t.integer else t.exclusive_maximum  # type: ignore[arg-type]
+            case "multipleOf", ir.NumericType():
+                if t.multiple_of == 1:
+                    continue  # every integer is a multiple of 1
+                value = valid(fmt, t) + 1
+                if not valid_number(ir.NumericType({}, True, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum), value):
+                    value -= 2
             case "minItems", ir.ListType():
                 if not t.min_items:
                     continue

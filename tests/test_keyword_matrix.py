@@ -115,6 +115,12 @@ PROBES: dict[str, tuple[Variant, ...]] = {
                          _v("Number", {"type": "number", "exclusiveMinimum": 0}, [1e-9, 1], [0, -0.0, -1e-9], built=True, docs=("0",))),
     "exclusiveMaximum": (_v("Int", {"type": "integer", "exclusiveMaximum": 5}, [4, -5], [5, 6], built=True, docs=("5",)),
                          _v("Number", {"type": "number", "exclusiveMaximum": 1}, [0.999, 0], [1, 1.0, 1.5], built=True, docs=("1",))),
+    # Values within 2^53: the TypeScript driver's exact walk and built values read JSON.parse's numbers. Past 2^53
+    # (2^53+9, no multiple of 5, rounds to 2^53+8, one) the golden case constraints holds it, from JSON text.
+    "multipleOf": (_v("", {"type": "integer", "multipleOf": 5}, [0, 10, -15, 9007199254740990], [12, -7, 1, 9007199254740991],
+                      built=True, docs=("5",)),
+                   _v("Big", {"type": "integer", "multipleOf": 9007199254740991}, [0, 9007199254740991, -9007199254740991],
+                      [9007199254740990, 2, -1], built=True, docs=("9007199254740991",))),
     "oneOf": (_v("", {"oneOf": [{"type": "string"}, {"type": "integer"}]}, ["a", 1], [1.5, None, True, []], built=False),),
     "anyOf": (_v("", {"anyOf": [{"type": "string"}, {"type": "null"}]}, [None, "a"], [1, {}], built=False),),
     "$ref": (_v("", {"$ref": "#/$defs/Inner"}, [{"n": 1}], [{"n": "1"}, {}, None], built=False),),

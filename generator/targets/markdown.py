@@ -429,13 +429,16 @@ class FormatPage:
         """(JSON type, message) for each wrong-type check of the format that keeps its default message."""
         used: dict[str, str] = {}
 
-        def visit(t: ir.TypeRef) -> None:
-            for keyword in ("type", "int64"):
+        def visit(t: ir.TypeRef, picked: bool = False) -> None:
+            # picked: a variant of a union by JSON kind, chosen by the value's kind, so its own wrong-type
+            # message is never reported (the union's is); what lies inside it still is.
+            for keyword in ("int64",) if picked else ("type", "int64"):
                 message = getattr(t, "messages", {}).get(keyword)
                 if message is not None and message == default_message(t, keyword) and not isinstance(t, ir.AnyType):
                     used[_WRONG_TYPE[json_kind(t)] if keyword == "type" else _WRONG_TYPE["int64"]] = message
+            by_kind = isinstance(t, ir.UnionType) and bool(t.json_kinds)
             for inner in ir.children(t):
-                visit(inner)
+                visit(inner, picked=by_kind)
 
         for d in self.fmt.definitions:
             if isinstance(d, ir.Model):

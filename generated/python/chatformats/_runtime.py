@@ -930,6 +930,7 @@ class Bounds(TypedDict, total=False):
     maximum: float
     exclusive_minimum: float
     exclusive_maximum: float
+    multiple_of: int  # integers only (lower refuses it on a number)
 
 
 def _bounds(
@@ -942,6 +943,7 @@ def _bounds(
     maximum = bounds.get("maximum")
     exclusive_minimum = bounds.get("exclusive_minimum")
     exclusive_maximum = bounds.get("exclusive_maximum")
+    multiple_of = bounds.get("multiple_of")
     if minimum is not None and value < minimum:
         ctx.error(msgs["minimum"], "minimum", value=value)
     if maximum is not None and value > maximum:
@@ -950,6 +952,8 @@ def _bounds(
         ctx.error(msgs["exclusiveMinimum"], "exclusiveMinimum", value=value)
     if exclusive_maximum is not None and value >= exclusive_maximum:
         ctx.error(msgs["exclusiveMaximum"], "exclusiveMaximum", value=value)
+    if multiple_of is not None and value % multiple_of:
+        ctx.error(msgs["multipleOf"], "multipleOf", value=value)
     return not ctx.failed_since(mark)
 
 
@@ -966,6 +970,7 @@ def _within(bounds: Bounds) -> Callable[[float], bool]:
     high = bounds.get("maximum")
     above = bounds.get("exclusive_minimum")
     below = bounds.get("exclusive_maximum")
+    step = bounds.get("multiple_of")
 
     def within(value: float) -> bool:
         return (
@@ -973,6 +978,7 @@ def _within(bounds: Bounds) -> Callable[[float], bool]:
             and (high is None or value <= high)
             and (above is None or value > above)
             and (below is None or value < below)
+            and (step is None or value % step == 0)
         )
 
     return within

@@ -1085,6 +1085,8 @@ export interface Bounds {
   maximum?: number;
   exclusiveMinimum?: number;
   exclusiveMaximum?: number;
+  /** Integers only (lower refuses it on a number), 1 to 2^53-1: a safe integer, exact as a number and as a bigint. */
+  multipleOf?: number;
 }
 
 function bounds(f: number, value: JsonValue, ctx: Context, msgs: Msgs, b: Bounds): boolean {
@@ -1093,6 +1095,9 @@ function bounds(f: number, value: JsonValue, ctx: Context, msgs: Msgs, b: Bounds
   if (b.maximum !== undefined && f > b.maximum) ctx.error(msg(msgs, "maximum"), undefined, value);
   if (b.exclusiveMinimum !== undefined && f <= b.exclusiveMinimum) ctx.error(msg(msgs, "exclusiveMinimum"), undefined, value);
   if (b.exclusiveMaximum !== undefined && f >= b.exclusiveMaximum) ctx.error(msg(msgs, "exclusiveMaximum"), undefined, value);
+  // The remainder of two integral numbers is exact (fmod rounds nothing); past 2^53 f is already a rounded
+  // value, which the Context marks inexact, so the text is read again and checked by exactBounds.
+  if (b.multipleOf !== undefined && f % b.multipleOf !== 0) ctx.error(msg(msgs, "multipleOf"), undefined, value);
   return ctx.count === mark;
 }
 
@@ -1108,6 +1113,7 @@ function exactBounds(text: string, value: JsonValue, ctx: Context, msgs: Msgs, b
   if (b.maximum !== undefined && below(b.maximum) > 0) ctx.error(msg(msgs, "maximum"), undefined, value);
   if (b.exclusiveMinimum !== undefined && below(b.exclusiveMinimum) <= 0) ctx.error(msg(msgs, "exclusiveMinimum"), undefined, value);
   if (b.exclusiveMaximum !== undefined && below(b.exclusiveMaximum) >= 0) ctx.error(msg(msgs, "exclusiveMaximum"), undefined, value);
+  if (b.multipleOf !== undefined && n % BigInt(b.multipleOf) !== 0n) ctx.error(msg(msgs, "multipleOf"), undefined, value);
   return ctx.count === mark;
 }
 

@@ -71,7 +71,7 @@ class FastChecks:
                     return NONE
                 return FastCheck("string", min_length=t.min_length, max_length=t.max_length, pattern=pattern, values=values)
             case ir.NumericType():
-                bounds = (t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum)
+                bounds = (t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum, t.multiple_of)
                 if t.integer and all(b is None for b in bounds):
                     return NONE  # an int64 is always an integer in range
                 return FastCheck(
@@ -81,6 +81,7 @@ class FastChecks:
                     maximum=t.maximum,
                     exclusive_minimum=t.exclusive_minimum,
                     exclusive_maximum=t.exclusive_maximum,
+                    multiple_of=t.multiple_of,
                 )
             case ir.BooleanType() | ir.BytesType():
                 return NONE

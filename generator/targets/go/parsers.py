@@ -39,7 +39,7 @@ class Parsers:
             case ir.StringType():
                 return StringParser(t.messages, t.min_length, t.max_length, self.pattern(t.pattern, where), t.enum, t.const)
             case ir.NumericType():
-                return NumberParser(t.messages, t.integer, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum)
+                return NumberParser(t.messages, t.integer, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum, t.multiple_of)
             case ir.BooleanType():
                 return ScalarParser("bool", t.messages)
             case ir.AnyType():

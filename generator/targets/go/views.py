@@ -72,6 +72,7 @@ class NumberParser:
     maximum: float | None
     exclusive_minimum: float | None
     exclusive_maximum: float | None
+    multiple_of: int | None  # integers only, e.g. 5
     kind: ClassVar[str] = "number"
 
 
@@ -416,6 +417,7 @@ class FastCheck(Kinded):
     maximum: float | None = None
     exclusive_minimum: float | None = None
     exclusive_maximum: float | None = None
+    multiple_of: int | None = None  # integers only, e.g. 5
     min_items: int | None = None
     max_items: int | None = None
     unique: bool = False  # list: uniqueItems, on items Go's == compares as JSON Schema does (rt.Distinct)

@@ -130,7 +130,7 @@ class FastBuilder(ModelGraph):
                 regex = self.regex(t.pattern) if t.pattern is not None else None
                 return FastString(t.min_length, t.max_length, regex, t.enum, None, t.const)
             case ir.NumericType():
-                return FastNumber(t.integer, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum)
+                return FastNumber(t.integer, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum, t.multiple_of)
             case ir.BooleanType():
                 return FastScalar("boolean", same=True)
             case ir.AnyType():

@@ -239,6 +239,7 @@ class FastNumber:
     maximum: float | None
     exclusive_minimum: float | None
     exclusive_maximum: float | None
+    multiple_of: int | None  # integers only: the value % multiple_of is 0
     same: bool = True
     kind: Literal["number"] = "number"
 

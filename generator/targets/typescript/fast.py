@@ -44,6 +44,7 @@ class TsScalar:
 class TsNumber:
     integer: bool
     bounds: tuple[tuple[str, str], ...]  # (operator that fails, bound literal), e.g. ("<", "0")
+    multiple_of: int | None = None  # integers only, 1 to 2^53-1: the remainder of a safe integer is exact
     same: bool = True
     kind: Literal["number"] = "number"
 
@@ -265,7 +266,7 @@ class TsFastBuilder:
                     for op, v in (("<", t.minimum), (">", t.maximum), ("<=", t.exclusive_minimum), (">=", t.exclusive_maximum))
                     if v is not None
                 )
-                return TsNumber(t.integer, bounds)
+                return TsNumber(t.integer, bounds, t.multiple_of)
             case ir.BooleanType():
                 return TsScalar("boolean", same=True)
             case ir.AnyType():

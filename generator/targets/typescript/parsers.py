@@ -55,6 +55,7 @@ def parser(t: ir.TypeRef) -> str:
                     ("maximum", t.maximum),
                     ("exclusiveMinimum", t.exclusive_minimum),
                     ("exclusiveMaximum", t.exclusive_maximum),
+                    ("multipleOf", t.multiple_of),
                 )
                 if v is not None
             ]

@@ -17,6 +17,8 @@ type NumberSpec struct {
 	Maximum          *float64
 	ExclusiveMinimum *float64
 	ExclusiveMaximum *float64
+	// MultipleOf divides every valid integer (lower accepts it on integers only, 1 to 2^53-1); 0 when the spec has none.
+	MultipleOf int64
 }
 
 func (spec NumberSpec) bounds(c *Context, f float64, v any) bool {
@@ -34,6 +36,16 @@ func (spec NumberSpec) bounds(c *Context, f float64, v any) bool {
 		c.Error(spec.Msgs["exclusiveMaximum"], "exclusiveMaximum", v)
 	}
 	return !c.FailedSince(mark)
+}
+
+// integerBounds checks an integer against the bounds, then against MultipleOf (exact in int64).
+func (spec NumberSpec) integerBounds(c *Context, n int64, v any) bool {
+	ok := spec.bounds(c, float64(n), v)
+	if spec.MultipleOf != 0 && n%spec.MultipleOf != 0 {
+		c.Error(spec.Msgs["multipleOf"], "multipleOf", v)
+		return false
+	}
+	return ok
 }
 
 // toFloat reads a tree number; ok is false for non-numbers and for values
@@ -58,12 +70,12 @@ func toFloat(v any) (float64, bool) {
 func Integer(spec NumberSpec) Parser[int64] {
 	return func(v any, c *Context) (int64, bool) {
 		if x, ok := v.(int64); ok {
-			return x, spec.bounds(c, float64(x), v)
+			return x, spec.integerBounds(c, x, v)
 		}
 		// ParseInt reports a range error before it sees a fraction ("1000…0.5"), so integer literals only.
 		if text, ok := v.(json.Number); ok && !strings.ContainsAny(string(text), ".eE") {
 			if n, err := strconv.ParseInt(string(text), 10, 64); err == nil {
-				return n, spec.bounds(c, float64(n), v)
+				return n, spec.integerBounds(c, n, v)
 			} else if errors.Is(err, strconv.ErrRange) {
 				c.Error(spec.Msgs["int64"], "int64", v)
 				return 0, false
@@ -78,7 +90,7 @@ func Integer(spec NumberSpec) Parser[int64] {
 			c.Error(spec.Msgs["int64"], "int64", v)
 			return 0, false
 		}
-		return int64(f), spec.bounds(c, f, v)
+		return int64(f), spec.integerBounds(c, int64(f), v)
 	}
 }
 

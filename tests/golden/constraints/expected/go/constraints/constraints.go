@@ -43,6 +43,8 @@ type Constrained struct {
 	Count int64 `json:"count"`
 	// -4 to 4.
 	Step *int64 `json:"step,omitempty"`
+	// A multiple of 5, exact to the last of 64 bits.
+	Batch *int64 `json:"batch,omitempty"`
 	// Strictly between 0 and 1.
 	Ratio *float64 `json:"ratio,omitempty"`
 	// -273.15 to 100.5 inclusive.

@@ -16,10 +16,10 @@ import (
 // may panic, and whatever is accepted must validate, encode, parse again to
 // the same verdict and the same value, and encode again to the same bytes.
 func FuzzParseConstraints(f *testing.F) {
-	f.Add([]byte("{\"name\":\"ab\",\"count\":1,\"budget\":0,\"code\":\"ABC-0\",\"kind\":\"fixed\",\"level\":\"low\",\"at\":\"2024-01-15T10:30:00Z\",\"blob\":\"\",\"step\":-4,\"ratio\":5e-324,\"temperature\":-273.15,\"tags\":[\"a\"],\"values\":[],\"pair\":[\"\",-9223372036854775808],\"limits\":{\"a\":0},\"nickname\":\"\",\"short\":\"\"}"))
-	f.Add([]byte("{\"name\":\"😀ñé😀\",\"count\":10,\"budget\":null,\"code\":\"XYZ-0123456789\",\"level\":\"high\",\"at\":\"2024-02-29T23:59:59.999+05:30\",\"blob\":\"YWJj\",\"step\":4,\"ratio\":0.9999999999999999,\"temperature\":100.5,\"tags\":[\"a\",\"A\",\"a \"],\"values\":[1,1.5,-1,0.1,1e+300],\"pair\":[\"x\",9223372036854775807],\"limits\":{\"a\":9223372036854775807,\"b\":1},\"nickname\":\"ñé😀\",\"short\":\"😀\"}"))
+	f.Add([]byte("{\"name\":\"ab\",\"count\":1,\"budget\":0,\"code\":\"ABC-0\",\"kind\":\"fixed\",\"level\":\"low\",\"at\":\"2024-01-15T10:30:00Z\",\"blob\":\"\",\"step\":-4,\"ratio\":5e-324,\"temperature\":-273.15,\"tags\":[\"a\"],\"values\":[],\"pair\":[\"\",-9223372036854775808],\"limits\":{\"a\":0},\"nickname\":\"\",\"short\":\"\",\"batch\":-9223372036854775805}"))
+	f.Add([]byte("{\"name\":\"😀ñé😀\",\"count\":10,\"budget\":null,\"code\":\"XYZ-0123456789\",\"level\":\"high\",\"at\":\"2024-02-29T23:59:59.999+05:30\",\"blob\":\"YWJj\",\"step\":4,\"ratio\":0.9999999999999999,\"temperature\":100.5,\"tags\":[\"a\",\"A\",\"a \"],\"values\":[1,1.5,-1,0.1,1e+300],\"pair\":[\"x\",9223372036854775807],\"limits\":{\"a\":9223372036854775807,\"b\":1},\"nickname\":\"ñé😀\",\"short\":\"😀\",\"batch\":9223372036854775805}"))
 	f.Add([]byte("{\"name\":\"ab\",\"count\":1,\"budget\":0,\"anything\":[true,1,\"1\",null,0,false,[0],[[0]],{\"a\":0},{\"a\":\"0\"},{\"b\":0},[],{},1.5,[1,2],[2,1]]}"))
-	f.Add([]byte("{\"name\":\"ab\",\"count\":10.0,\"budget\":-0.0,\"step\":-4.0,\"temperature\":-273.15,\"values\":[0,0.5,2,2.5],\"blob\":\"YQ==\",\"nickname\":null}"))
+	f.Add([]byte("{\"name\":\"ab\",\"count\":10.0,\"budget\":-0.0,\"step\":-4.0,\"temperature\":-273.15,\"values\":[0,0.5,2,2.5],\"blob\":\"YQ==\",\"nickname\":null,\"batch\":15.0}"))
 	f.Add([]byte("{\"name\":\"abcd\",\"count\":5,\"budget\":1.5}"))
 	f.Add([]byte("{\"name\":\"ab\",\"count\":1,\"budget\":0,\"either\":2,\"whole\":3}"))
 	f.Add([]byte("{\"name\":\"ab\",\"count\":1,\"budget\":0,\"either\":\"x\",\"whole\":\"y\"}"))

@@ -19,6 +19,7 @@ var pConstrained_At rt.Parser[time.Time]
 var pConstrained_Blob rt.Parser[[]byte]
 var pConstrained_Count rt.Parser[int64]
 var pConstrained_Step rt.Parser[int64]
+var pConstrained_Batch rt.Parser[int64]
 var pConstrained_Ratio rt.Parser[float64]
 var pConstrained_Temperature rt.Parser[float64]
 var pConstrained_Tags rt.Parser[[]string]
@@ -44,6 +45,7 @@ func init() {
 	pConstrained_Blob = rt.Base64(rt.Msgs{"type": "must be a string", "contentEncoding": "must be base64 text (standard alphabet, padded)"})
 	pConstrained_Count = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 1", "maximum": "must be <= 10"}, Minimum: rt.Float(1), Maximum: rt.Float(10)})
 	pConstrained_Step = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "exclusiveMinimum": "must be > -5", "exclusiveMaximum": "must be < 5"}, ExclusiveMinimum: rt.Float(-5), ExclusiveMaximum: rt.Float(5)})
+	pConstrained_Batch = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "multipleOf": "must be a multiple of 5"}, MultipleOf: 5})
 	pConstrained_Ratio = rt.Number(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be a number", "exclusiveMinimum": "must be > 0", "exclusiveMaximum": "must be < 1"}, ExclusiveMinimum: rt.Float(0), ExclusiveMaximum: rt.Float(1)})
 	pConstrained_Temperature = rt.Number(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be a number", "minimum": "must be >= -273.15", "maximum": "must be <= 100.5"}, Minimum: rt.Float(-273.15), Maximum: rt.Float(100.5)})
 	pConstrained_Tags = rt.List[string](rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}}), rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array", "minItems": "must have at least 1 item(s)", "maxItems": "must have at most 3 item(s)", "uniqueItems": "must not contain duplicate items"}, MinItems: rt.Int(1), MaxItems: rt.Int(3), UniqueItems: true})
@@ -61,7 +63,7 @@ func init() {
 	pConstrained_Short = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "maxLength": "short is one character at most, got {value}"}, MaxLength: rt.Int(1)})
 }
 
-var keysConstrained = rt.KeySet("name", "code", "kind", "level", "at", "blob", "count", "step", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "budget", "short")
+var keysConstrained = rt.KeySet("name", "code", "kind", "level", "at", "blob", "count", "step", "batch", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "budget", "short")
 
 // fastPattern0 is a pattern Validate's fast path matches.
 var fastPattern0 = rt.Pattern("^[A-Z]{3}-[0-9]+(?:\\n?\\z)")
@@ -81,6 +83,7 @@ func parseConstrained(v any, c *rt.Context) (Constrained, bool) {
 	out.Blob, _ = rt.Optional[[]byte](c, obj, "blob", pConstrained_Blob)
 	out.Count, _ = rt.Required[int64](c, obj, "count", pConstrained_Count, "missing required field '{field}'")
 	out.Step, _ = rt.OptionalPtr[int64](c, obj, "step", pConstrained_Step)
+	out.Batch, _ = rt.OptionalPtr[int64](c, obj, "batch", pConstrained_Batch)
 	out.Ratio, _ = rt.OptionalPtr[float64](c, obj, "ratio", pConstrained_Ratio)
 	out.Temperature, _ = rt.OptionalPtr[float64](c, obj, "temperature", pConstrained_Temperature)
 	out.Tags, _ = rt.Optional[[]string](c, obj, "tags", pConstrained_Tags)
@@ -119,6 +122,9 @@ func (m Constrained) toTree() any {
 	o.Set("count", m.Count)
 	if m.Step != nil {
 		o.Set("step", (*m.Step))
+	}
+	if m.Batch != nil {
+		o.Set("batch", (*m.Batch))
 	}
 	if m.Ratio != nil {
 		o.Set("ratio", (*m.Ratio))
@@ -202,6 +208,11 @@ func (m Constrained) fastValid(d int) bool {
 			return false
 		}
 		if float64((*m.Step)) >= 5 {
+			return false
+		}
+	}
+	if m.Batch != nil {
+		if (*m.Batch)%5 != 0 {
 			return false
 		}
 	}

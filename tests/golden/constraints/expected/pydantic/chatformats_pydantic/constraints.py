@@ -166,6 +166,13 @@ class Constrained(BaseModel):
     """
     -4 to 4.
     """
+    batch: Annotated[
+        _JsonInt | None,
+        Field(ge=-9223372036854775808, le=9223372036854775807, multiple_of=5),
+    ] = None
+    """
+    A multiple of 5, exact to the last of 64 bits.
+    """
     ratio: Annotated[
         StrictFloat | None,
         Field(ge=-1.7976931348623157e308, gt=0.0, le=1.7976931348623157e308, lt=1.0),
@@ -232,6 +239,7 @@ class Constrained(BaseModel):
                     "at": "must be a string",
                     "blob": "must be a string",
                     "step": "must be an integer",
+                    "batch": "must be an integer",
                     "ratio": "must be a number",
                     "temperature": "must be a number",
                     "tags": "must be an array",

@@ -46,6 +46,8 @@ class Constrained:
     """1 to 10 inclusive."""
     step: int | None = None
     """-4 to 4."""
+    batch: int | None = None
+    """A multiple of 5, exact to the last of 64 bits."""
     ratio: float | None = None
     """Strictly between 0 and 1."""
     temperature: float | None = None
@@ -103,6 +105,8 @@ class Constrained:
         out["count"] = self.count
         if self.step is not None:
             out["step"] = self.step
+        if self.batch is not None:
+            out["batch"] = self.batch
         if self.ratio is not None:
             out["ratio"] = self.ratio
         if self.temperature is not None:
@@ -166,6 +170,7 @@ def _parse_constrained(data: Any, ctx: _rt.Context) -> Any:
         obj, "count", _P_CONSTRAINED_COUNT, "missing required field '{field}'"
     )
     step = ctx.optional(obj, "step", _P_CONSTRAINED_STEP)
+    batch = ctx.optional(obj, "batch", _P_CONSTRAINED_BATCH)
     ratio = ctx.optional(obj, "ratio", _P_CONSTRAINED_RATIO)
     temperature = ctx.optional(obj, "temperature", _P_CONSTRAINED_TEMPERATURE)
     tags = ctx.optional(obj, "tags", _P_CONSTRAINED_TAGS)
@@ -196,6 +201,7 @@ def _parse_constrained(data: Any, ctx: _rt.Context) -> Any:
         blob=blob,
         count=count,
         step=step,
+        batch=batch,
         ratio=ratio,
         temperature=temperature,
         tags=tags,
@@ -227,6 +233,7 @@ def _fast_constrained(obj: Any, depth: int) -> Constrained:
     f_blob: Any
     f_count: Any
     f_step: Any
+    f_batch: Any
     f_ratio: Any
     f_temperature: Any
     f_tags: Any
@@ -309,6 +316,17 @@ def _fast_constrained(obj: Any, depth: int) -> Constrained:
         ):
             raise _rt.Unsure
         f_step = v1
+    v1 = obj.get("batch", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_batch = None
+    else:
+        if (
+            type(v1) is not int
+            or not -9223372036854775808 <= v1 <= 9223372036854775807
+            or v1 % 5
+        ):
+            raise _rt.Unsure
+        f_batch = v1
     v1 = obj.get("ratio", _rt.ABSENT)
     if v1 is _rt.ABSENT:
         f_ratio = None
@@ -499,6 +517,7 @@ def _fast_constrained(obj: Any, depth: int) -> Constrained:
         blob=f_blob,
         count=f_count,
         step=f_step,
+        batch=f_batch,
         ratio=f_ratio,
         temperature=f_temperature,
         tags=f_tags,
@@ -526,6 +545,7 @@ def _check_constrained(obj: Constrained, depth: int) -> None:
     f_blob: Any
     f_count: Any
     f_step: Any
+    f_batch: Any
     f_ratio: Any
     f_temperature: Any
     f_tags: Any
@@ -580,6 +600,14 @@ def _check_constrained(obj: Constrained, depth: int) -> None:
             or not -9223372036854775808 <= f_step <= 9223372036854775807
             or f_step <= -5
             or f_step >= 5
+        ):
+            raise _rt.Unsure
+    f_batch = obj.batch
+    if f_batch is not None:
+        if (
+            type(f_batch) is not int
+            or not -9223372036854775808 <= f_batch <= 9223372036854775807
+            or f_batch % 5
         ):
             raise _rt.Unsure
     f_ratio = obj.ratio
@@ -778,6 +806,14 @@ _P_CONSTRAINED_STEP: Final = _rt.integer(
     exclusive_minimum=-5,
     exclusive_maximum=5,
 )
+_P_CONSTRAINED_BATCH: Final = _rt.integer(
+    {
+        "type": "must be an integer",
+        "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+        "multipleOf": "must be a multiple of 5",
+    },
+    multiple_of=5,
+)
 _P_CONSTRAINED_RATIO: Final = _rt.number(
     {
         "type": "must be a number",
@@ -890,6 +926,7 @@ _KEYS_CONSTRAINED: Final = frozenset(
         "blob",
         "count",
         "step",
+        "batch",
         "ratio",
         "temperature",
         "tags",

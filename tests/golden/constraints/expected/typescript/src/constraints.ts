@@ -32,6 +32,8 @@ export interface Constrained {
   count: number;
   /** -4 to 4. */
   step?: number;
+  /** A multiple of 5, exact to the last of 64 bits. */
+  batch?: number;
   /** Strictly between 0 and 1. */
   ratio?: number;
   /** -273.15 to 100.5 inclusive. */
@@ -67,20 +69,21 @@ const F_Constrained_4 = rt.dateTime({ "type": "must be a string", "format": "mus
 const F_Constrained_5 = rt.base64Bytes({ "type": "must be a string", "contentEncoding": "must be base64 text (standard alphabet, padded)" });
 const F_Constrained_6 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 1", "maximum": "must be <= 10" }, { minimum: 1, maximum: 10 });
 const F_Constrained_7 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "exclusiveMinimum": "must be > -5", "exclusiveMaximum": "must be < 5" }, { exclusiveMinimum: -5, exclusiveMaximum: 5 });
-const F_Constrained_8 = rt.number({ "type": "must be a number", "exclusiveMinimum": "must be > 0", "exclusiveMaximum": "must be < 1" }, { exclusiveMinimum: 0, exclusiveMaximum: 1 });
-const F_Constrained_9 = rt.number({ "type": "must be a number", "minimum": "must be >= -273.15", "maximum": "must be <= 100.5" }, { minimum: -273.15, maximum: 100.5 });
-const F_Constrained_10 = rt.listOf(rt.string({ "type": "must be a string" }), { "type": "must be an array", "minItems": "must have at least 1 item(s)", "maxItems": "must have at most 3 item(s)", "uniqueItems": "must not contain duplicate items" }, { minItems: 1, maxItems: 3, uniqueItems: true });
-const F_Constrained_11 = rt.listOf(rt.number({ "type": "must be a number" }), { "type": "must be an array", "uniqueItems": "must not contain duplicate items" }, { uniqueItems: true });
-const F_Constrained_12 = rt.listOf(rt.anyJSON({ "type": "must be a JSON value" }), { "type": "must be an array", "uniqueItems": "must not contain duplicate items" }, { uniqueItems: true });
-const F_Constrained_13 = rt.unionByKind<number | string>({ "number": rt.number({ "type": "must be a number" }), "string": rt.string({ "type": "must be a string" }) }, { "oneOf": "must be a number or a string" });
-const F_Constrained_14 = rt.unionByKind<number | string>({ "integer": rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" }), "string": rt.string({ "type": "must be a string" }) }, { "oneOf": "must be an integer or a string" });
-const F_Constrained_15 = rt.tupleOf<[string, number]>([rt.string({ "type": "must be a string" }), rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" })], { "type": "must be an array", "prefixItems": "must be an array of exactly 2 items" });
-const F_Constrained_16 = rt.mapOf(rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 0" }, { minimum: 0 }), { "type": "must be an object" });
-const F_Constrained_17 = rt.nullable(rt.string({ "type": "must be a string", "maxLength": "must be at most 3 character(s) long" }, { maxLength: 3 }));
-const F_Constrained_18 = rt.nullable(rt.number({ "type": "must be a number", "minimum": "must be >= 0" }, { minimum: 0 }));
-const F_Constrained_19 = rt.string({ "type": "must be a string", "maxLength": "short is one character at most, got {value}" }, { maxLength: 1 });
+const F_Constrained_8 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "multipleOf": "must be a multiple of 5" }, { multipleOf: 5 });
+const F_Constrained_9 = rt.number({ "type": "must be a number", "exclusiveMinimum": "must be > 0", "exclusiveMaximum": "must be < 1" }, { exclusiveMinimum: 0, exclusiveMaximum: 1 });
+const F_Constrained_10 = rt.number({ "type": "must be a number", "minimum": "must be >= -273.15", "maximum": "must be <= 100.5" }, { minimum: -273.15, maximum: 100.5 });
+const F_Constrained_11 = rt.listOf(rt.string({ "type": "must be a string" }), { "type": "must be an array", "minItems": "must have at least 1 item(s)", "maxItems": "must have at most 3 item(s)", "uniqueItems": "must not contain duplicate items" }, { minItems: 1, maxItems: 3, uniqueItems: true });
+const F_Constrained_12 = rt.listOf(rt.number({ "type": "must be a number" }), { "type": "must be an array", "uniqueItems": "must not contain duplicate items" }, { uniqueItems: true });
+const F_Constrained_13 = rt.listOf(rt.anyJSON({ "type": "must be a JSON value" }), { "type": "must be an array", "uniqueItems": "must not contain duplicate items" }, { uniqueItems: true });
+const F_Constrained_14 = rt.unionByKind<number | string>({ "number": rt.number({ "type": "must be a number" }), "string": rt.string({ "type": "must be a string" }) }, { "oneOf": "must be a number or a string" });
+const F_Constrained_15 = rt.unionByKind<number | string>({ "integer": rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" }), "string": rt.string({ "type": "must be a string" }) }, { "oneOf": "must be an integer or a string" });
+const F_Constrained_16 = rt.tupleOf<[string, number]>([rt.string({ "type": "must be a string" }), rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" })], { "type": "must be an array", "prefixItems": "must be an array of exactly 2 items" });
+const F_Constrained_17 = rt.mapOf(rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 0" }, { minimum: 0 }), { "type": "must be an object" });
+const F_Constrained_18 = rt.nullable(rt.string({ "type": "must be a string", "maxLength": "must be at most 3 character(s) long" }, { maxLength: 3 }));
+const F_Constrained_19 = rt.nullable(rt.number({ "type": "must be a number", "minimum": "must be >= 0" }, { minimum: 0 }));
+const F_Constrained_20 = rt.string({ "type": "must be a string", "maxLength": "short is one character at most, got {value}" }, { maxLength: 1 });
 const R_1 = new RegExp("^[A-Z]{3}\\x2d[0-9]+(?:\\n?$)", "u");
-const K_Constrained: ReadonlySet<string> = new Set(["name", "code", "kind", "level", "at", "blob", "count", "step", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "budget", "short"]);
+const K_Constrained: ReadonlySet<string> = new Set(["name", "code", "kind", "level", "at", "blob", "count", "step", "batch", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "budget", "short"]);
 
 function p_Constrained(data: rt.JsonValue, ctx: rt.Context): Constrained | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -94,24 +97,25 @@ function p_Constrained(data: rt.JsonValue, ctx: rt.Context): Constrained | rt.In
   const v5 = ctx.optional(obj, "blob", F_Constrained_5);
   const v6 = ctx.required(obj, "count", F_Constrained_6, "missing required field '{field}'");
   const v7 = ctx.optional(obj, "step", F_Constrained_7);
-  const v8 = ctx.optional(obj, "ratio", F_Constrained_8);
-  const v9 = ctx.optional(obj, "temperature", F_Constrained_9);
-  const v10 = ctx.optional(obj, "tags", F_Constrained_10);
-  const v11 = ctx.optional(obj, "values", F_Constrained_11);
-  const v12 = ctx.optional(obj, "anything", F_Constrained_12);
-  const v13 = ctx.optional(obj, "either", F_Constrained_13);
-  const v14 = ctx.optional(obj, "whole", F_Constrained_14);
-  const v15 = ctx.optional(obj, "pair", F_Constrained_15);
-  const v16 = ctx.optional(obj, "limits", F_Constrained_16);
-  const v17 = ctx.optional(obj, "nickname", F_Constrained_17);
-  const v18 = ctx.required(obj, "budget", F_Constrained_18, "missing required field '{field}'", true);
-  const v19 = ctx.optional(obj, "short", F_Constrained_19);
+  const v8 = ctx.optional(obj, "batch", F_Constrained_8);
+  const v9 = ctx.optional(obj, "ratio", F_Constrained_9);
+  const v10 = ctx.optional(obj, "temperature", F_Constrained_10);
+  const v11 = ctx.optional(obj, "tags", F_Constrained_11);
+  const v12 = ctx.optional(obj, "values", F_Constrained_12);
+  const v13 = ctx.optional(obj, "anything", F_Constrained_13);
+  const v14 = ctx.optional(obj, "either", F_Constrained_14);
+  const v15 = ctx.optional(obj, "whole", F_Constrained_15);
+  const v16 = ctx.optional(obj, "pair", F_Constrained_16);
+  const v17 = ctx.optional(obj, "limits", F_Constrained_17);
+  const v18 = ctx.optional(obj, "nickname", F_Constrained_18);
+  const v19 = ctx.required(obj, "budget", F_Constrained_19, "missing required field '{field}'", true);
+  const v20 = ctx.optional(obj, "short", F_Constrained_20);
   rt.rejectUnknown(obj, ctx, K_Constrained, "unknown field '{field}'");
   if (ctx.count > mark) return rt.INVALID;
   const out: Constrained = {
     "name": v0 as string,
     "count": v6 as number,
-    "budget": v18 as number | null,
+    "budget": v19 as number | null,
   };
   if (v1 !== undefined) out["code"] = v1 as string;
   if (v2 !== undefined) out["kind"] = v2 as "fixed";
@@ -119,17 +123,18 @@ function p_Constrained(data: rt.JsonValue, ctx: rt.Context): Constrained | rt.In
   if (v4 !== undefined) out["at"] = v4 as DateTimeString;
   if (v5 !== undefined) out["blob"] = v5 as Uint8Array;
   if (v7 !== undefined) out["step"] = v7 as number;
-  if (v8 !== undefined) out["ratio"] = v8 as number;
-  if (v9 !== undefined) out["temperature"] = v9 as number;
-  if (v10 !== undefined) out["tags"] = v10 as string[];
-  if (v11 !== undefined) out["values"] = v11 as number[];
-  if (v12 !== undefined) out["anything"] = v12 as JsonData[];
-  if (v13 !== undefined) out["either"] = v13 as number | string;
-  if (v14 !== undefined) out["whole"] = v14 as number | string;
-  if (v15 !== undefined) out["pair"] = v15 as [string, number];
-  if (v16 !== undefined) out["limits"] = v16 as { [key: string]: number };
-  if (v17 !== undefined) out["nickname"] = v17 as string | null;
-  if (v19 !== undefined) out["short"] = v19 as string;
+  if (v8 !== undefined) out["batch"] = v8 as number;
+  if (v9 !== undefined) out["ratio"] = v9 as number;
+  if (v10 !== undefined) out["temperature"] = v10 as number;
+  if (v11 !== undefined) out["tags"] = v11 as string[];
+  if (v12 !== undefined) out["values"] = v12 as number[];
+  if (v13 !== undefined) out["anything"] = v13 as JsonData[];
+  if (v14 !== undefined) out["either"] = v14 as number | string;
+  if (v15 !== undefined) out["whole"] = v15 as number | string;
+  if (v16 !== undefined) out["pair"] = v16 as [string, number];
+  if (v17 !== undefined) out["limits"] = v17 as { [key: string]: number };
+  if (v18 !== undefined) out["nickname"] = v18 as string | null;
+  if (v20 !== undefined) out["short"] = v20 as string;
   return out;
 }
 
@@ -182,66 +187,59 @@ function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
     if (typeof w7 !== "number" || !Number.isSafeInteger(w7) || w7 <= -5 || w7 >= 5) return rt.UNSURE;
     v7 = w7;
   }
-  const w8: unknown = obj["ratio"];
+  const w8: unknown = obj["batch"];
   let v8: unknown;
   if (w8 !== undefined) {
-    if (typeof w8 !== "number" || !Number.isFinite(w8) || (Number.isInteger(w8) && !Number.isSafeInteger(w8)) || w8 <= 0 || w8 >= 1) return rt.UNSURE;
+    if (typeof w8 !== "number" || !Number.isSafeInteger(w8) || w8 % 5 !== 0) return rt.UNSURE;
     v8 = w8;
   }
-  const w9: unknown = obj["temperature"];
+  const w9: unknown = obj["ratio"];
   let v9: unknown;
   if (w9 !== undefined) {
-    if (typeof w9 !== "number" || !Number.isFinite(w9) || (Number.isInteger(w9) && !Number.isSafeInteger(w9)) || w9 < -273.15 || w9 > 100.5) return rt.UNSURE;
+    if (typeof w9 !== "number" || !Number.isFinite(w9) || (Number.isInteger(w9) && !Number.isSafeInteger(w9)) || w9 <= 0 || w9 >= 1) return rt.UNSURE;
     v9 = w9;
   }
-  const w10: unknown = obj["tags"];
+  const w10: unknown = obj["temperature"];
   let v10: unknown;
   if (w10 !== undefined) {
-    if (!Array.isArray(w10) || w10.length < 1 || w10.length > 3 || rt.fastHasDuplicates(w10, depth + 2)) return rt.UNSURE;
-    for (let i2 = 0; i2 < w10.length; i2++) {
-      const x2: unknown = w10[i2];
-      if (typeof x2 !== "string") return rt.UNSURE;
-    }
+    if (typeof w10 !== "number" || !Number.isFinite(w10) || (Number.isInteger(w10) && !Number.isSafeInteger(w10)) || w10 < -273.15 || w10 > 100.5) return rt.UNSURE;
     v10 = w10;
   }
-  const w11: unknown = obj["values"];
+  const w11: unknown = obj["tags"];
   let v11: unknown;
   if (w11 !== undefined) {
-    if (!Array.isArray(w11) || rt.fastHasDuplicates(w11, depth + 2)) return rt.UNSURE;
+    if (!Array.isArray(w11) || w11.length < 1 || w11.length > 3 || rt.fastHasDuplicates(w11, depth + 2)) return rt.UNSURE;
     for (let i2 = 0; i2 < w11.length; i2++) {
       const x2: unknown = w11[i2];
-      if (typeof x2 !== "number" || !Number.isFinite(x2) || (Number.isInteger(x2) && !Number.isSafeInteger(x2))) return rt.UNSURE;
+      if (typeof x2 !== "string") return rt.UNSURE;
     }
     v11 = w11;
   }
-  const w12: unknown = obj["anything"];
+  const w12: unknown = obj["values"];
   let v12: unknown;
   if (w12 !== undefined) {
     if (!Array.isArray(w12) || rt.fastHasDuplicates(w12, depth + 2)) return rt.UNSURE;
     for (let i2 = 0; i2 < w12.length; i2++) {
       const x2: unknown = w12[i2];
-      if (!rt.fitsJSON(x2, rt.MAX_DEPTH - depth - 2)) return rt.UNSURE;
+      if (typeof x2 !== "number" || !Number.isFinite(x2) || (Number.isInteger(x2) && !Number.isSafeInteger(x2))) return rt.UNSURE;
     }
     v12 = w12;
   }
-  const w13: unknown = obj["either"];
+  const w13: unknown = obj["anything"];
   let v13: unknown;
   if (w13 !== undefined) {
-    if (typeof w13 === "number") {
-      if (typeof w13 !== "number" || !Number.isFinite(w13) || (Number.isInteger(w13) && !Number.isSafeInteger(w13))) return rt.UNSURE;
-      v13 = w13;
-    } else if (typeof w13 === "string") {
-      if (typeof w13 !== "string") return rt.UNSURE;
-      v13 = w13;
-    } else {
-      return rt.UNSURE;
+    if (!Array.isArray(w13) || rt.fastHasDuplicates(w13, depth + 2)) return rt.UNSURE;
+    for (let i2 = 0; i2 < w13.length; i2++) {
+      const x2: unknown = w13[i2];
+      if (!rt.fitsJSON(x2, rt.MAX_DEPTH - depth - 2)) return rt.UNSURE;
     }
+    v13 = w13;
   }
-  const w14: unknown = obj["whole"];
+  const w14: unknown = obj["either"];
   let v14: unknown;
   if (w14 !== undefined) {
-    if (typeof w14 === "number" && Number.isInteger(w14)) {
-      if (typeof w14 !== "number" || !Number.isSafeInteger(w14)) return rt.UNSURE;
+    if (typeof w14 === "number") {
+      if (typeof w14 !== "number" || !Number.isFinite(w14) || (Number.isInteger(w14) && !Number.isSafeInteger(w14))) return rt.UNSURE;
       v14 = w14;
     } else if (typeof w14 === "string") {
       if (typeof w14 !== "string") return rt.UNSURE;
@@ -250,59 +248,72 @@ function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
       return rt.UNSURE;
     }
   }
-  const w15: unknown = obj["pair"];
+  const w15: unknown = obj["whole"];
   let v15: unknown;
   if (w15 !== undefined) {
-    if (!Array.isArray(w15) || w15.length !== 2) return rt.UNSURE;
-    const x2_0: unknown = w15[0];
-    if (typeof x2_0 !== "string") return rt.UNSURE;
-    const x2_1: unknown = w15[1];
-    if (typeof x2_1 !== "number" || !Number.isSafeInteger(x2_1)) return rt.UNSURE;
-    v15 = w15;
+    if (typeof w15 === "number" && Number.isInteger(w15)) {
+      if (typeof w15 !== "number" || !Number.isSafeInteger(w15)) return rt.UNSURE;
+      v15 = w15;
+    } else if (typeof w15 === "string") {
+      if (typeof w15 !== "string") return rt.UNSURE;
+      v15 = w15;
+    } else {
+      return rt.UNSURE;
+    }
   }
-  const w16: unknown = obj["limits"];
+  const w16: unknown = obj["pair"];
   let v16: unknown;
   if (w16 !== undefined) {
-    if (typeof w16 !== "object" || w16 === null || Array.isArray(w16)) return rt.UNSURE;
-    for (const k2 in w16) {
-      const x2: unknown = (w16 as { readonly [key: string]: unknown })[k2];
-      if (typeof x2 !== "number" || !Number.isSafeInteger(x2) || x2 < 0) return rt.UNSURE;
-    }
+    if (!Array.isArray(w16) || w16.length !== 2) return rt.UNSURE;
+    const x2_0: unknown = w16[0];
+    if (typeof x2_0 !== "string") return rt.UNSURE;
+    const x2_1: unknown = w16[1];
+    if (typeof x2_1 !== "number" || !Number.isSafeInteger(x2_1)) return rt.UNSURE;
     v16 = w16;
   }
-  const w17: unknown = obj["nickname"];
+  const w17: unknown = obj["limits"];
   let v17: unknown;
   if (w17 !== undefined) {
-    if (w17 === null) {
-      v17 = null;
+    if (typeof w17 !== "object" || w17 === null || Array.isArray(w17)) return rt.UNSURE;
+    for (const k2 in w17) {
+      const x2: unknown = (w17 as { readonly [key: string]: unknown })[k2];
+      if (typeof x2 !== "number" || !Number.isSafeInteger(x2) || x2 < 0) return rt.UNSURE;
+    }
+    v17 = w17;
+  }
+  const w18: unknown = obj["nickname"];
+  let v18: unknown;
+  if (w18 !== undefined) {
+    if (w18 === null) {
+      v18 = null;
     } else {
-      if (typeof w17 !== "string" || (w17.length > 3 && rt.codePoints(w17) > 3)) return rt.UNSURE;
-      v17 = w17;
+      if (typeof w18 !== "string" || (w18.length > 3 && rt.codePoints(w18) > 3)) return rt.UNSURE;
+      v18 = w18;
     }
   }
-  const w18: unknown = obj["budget"];
-  let v18: unknown;
-  if (w18 === undefined) return rt.UNSURE;
-  if (w18 === null) {
-    v18 = null;
-  } else {
-    if (typeof w18 !== "number" || !Number.isFinite(w18) || (Number.isInteger(w18) && !Number.isSafeInteger(w18)) || w18 < 0) return rt.UNSURE;
-    v18 = w18;
-  }
-  const w19: unknown = obj["short"];
+  const w19: unknown = obj["budget"];
   let v19: unknown;
-  if (w19 !== undefined) {
-    if (typeof w19 !== "string" || (w19.length > 1 && rt.codePoints(w19) > 1)) return rt.UNSURE;
+  if (w19 === undefined) return rt.UNSURE;
+  if (w19 === null) {
+    v19 = null;
+  } else {
+    if (typeof w19 !== "number" || !Number.isFinite(w19) || (Number.isInteger(w19) && !Number.isSafeInteger(w19)) || w19 < 0) return rt.UNSURE;
     v19 = w19;
+  }
+  const w20: unknown = obj["short"];
+  let v20: unknown;
+  if (w20 !== undefined) {
+    if (typeof w20 !== "string" || (w20.length > 1 && rt.codePoints(w20) > 1)) return rt.UNSURE;
+    v20 = w20;
   }
   // Closed: the keys are the fields found above (each is an own key once its check passed).
   let keys = 0;
   for (const _ in obj) keys++;
-  if (keys !== 3 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0) + (w11 !== undefined ? 1 : 0) + (w12 !== undefined ? 1 : 0) + (w13 !== undefined ? 1 : 0) + (w14 !== undefined ? 1 : 0) + (w15 !== undefined ? 1 : 0) + (w16 !== undefined ? 1 : 0) + (w17 !== undefined ? 1 : 0) + (w19 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (keys !== 3 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0) + (w11 !== undefined ? 1 : 0) + (w12 !== undefined ? 1 : 0) + (w13 !== undefined ? 1 : 0) + (w14 !== undefined ? 1 : 0) + (w15 !== undefined ? 1 : 0) + (w16 !== undefined ? 1 : 0) + (w17 !== undefined ? 1 : 0) + (w18 !== undefined ? 1 : 0) + (w20 !== undefined ? 1 : 0)) return rt.UNSURE;
   const out: Constrained = {
     "name": v0 as string,
     "count": v6 as number,
-    "budget": v18 as number | null,
+    "budget": v19 as number | null,
   };
   if (v1 !== undefined) out["code"] = v1 as string;
   if (v2 !== undefined) out["kind"] = v2 as "fixed";
@@ -310,17 +321,18 @@ function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
   if (v4 !== undefined) out["at"] = v4 as DateTimeString;
   if (v5 !== undefined) out["blob"] = v5 as Uint8Array;
   if (v7 !== undefined) out["step"] = v7 as number;
-  if (v8 !== undefined) out["ratio"] = v8 as number;
-  if (v9 !== undefined) out["temperature"] = v9 as number;
-  if (v10 !== undefined) out["tags"] = v10 as string[];
-  if (v11 !== undefined) out["values"] = v11 as number[];
-  if (v12 !== undefined) out["anything"] = v12 as JsonData[];
-  if (v13 !== undefined) out["either"] = v13 as number | string;
-  if (v14 !== undefined) out["whole"] = v14 as number | string;
-  if (v15 !== undefined) out["pair"] = v15 as [string, number];
-  if (v16 !== undefined) out["limits"] = v16 as { [key: string]: number };
-  if (v17 !== undefined) out["nickname"] = v17 as string | null;
-  if (v19 !== undefined) out["short"] = v19 as string;
+  if (v8 !== undefined) out["batch"] = v8 as number;
+  if (v9 !== undefined) out["ratio"] = v9 as number;
+  if (v10 !== undefined) out["temperature"] = v10 as number;
+  if (v11 !== undefined) out["tags"] = v11 as string[];
+  if (v12 !== undefined) out["values"] = v12 as number[];
+  if (v13 !== undefined) out["anything"] = v13 as JsonData[];
+  if (v14 !== undefined) out["either"] = v14 as number | string;
+  if (v15 !== undefined) out["whole"] = v15 as number | string;
+  if (v16 !== undefined) out["pair"] = v16 as [string, number];
+  if (v17 !== undefined) out["limits"] = v17 as { [key: string]: number };
+  if (v18 !== undefined) out["nickname"] = v18 as string | null;
+  if (v20 !== undefined) out["short"] = v20 as string;
   return out;
 }
 
@@ -335,6 +347,7 @@ export function encodeConstrained(value: Constrained): { [key: string]: unknown 
   if (value["blob"] !== undefined) out["blob"] = rt.encodeBase64(value["blob"]);
   out["count"] = value["count"];
   if (value["step"] !== undefined) out["step"] = value["step"];
+  if (value["batch"] !== undefined) out["batch"] = value["batch"];
   if (value["ratio"] !== undefined) out["ratio"] = value["ratio"];
   if (value["temperature"] !== undefined) out["temperature"] = value["temperature"];
   if (value["tags"] !== undefined) out["tags"] = value["tags"];
