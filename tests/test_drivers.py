@@ -164,3 +164,26 @@ def test_every_example_gets_the_verdict_and_errors_its_file_states_from_every_dr
         wrong = [f"{name}: the file says {e['errors'] or 'valid'}, {target} {f.get('crash') or f['errors'] or 'valid'}"
                  for name, e, f in zip(names, expected, found) if (e["ok"], e["errors"]) != (f.get("ok"), f.get("errors"))]
         assert not wrong, f"{target}: {len(wrong)} of {len(cases)} examples differ:\n" + "\n".join(wrong[:20])
+
+
+def test_rules_whose_pointers_go_anywhere_get_pythons_errors_from_every_driver(tmp_path: Path) -> None:
+    # tests/rule_paths.py: rules through required and optional members, tuples and nulls, turned on and off by
+    # every string of the documents; which rules a problem elsewhere silences (member_of's pool) must agree too.
+    import conformance
+    import rule_paths
+    from generator.core import generate
+    from generator.load import load_spec
+
+    folder = tmp_path / "specs" / "rule_paths"
+    folder.mkdir(parents=True)
+    (folder / "spec.json").write_text(json.dumps(rule_paths.SPEC), encoding="utf-8")
+    built = conformance.build(generate([load_spec(folder, tmp_path)], targets=[d.target for d in conformance.DRIVERS]),
+                              ["rule_paths"], tmp_path / "out")
+    cases = [("rule_paths", json.dumps(doc), None) for doc in rule_paths.documents()]
+    found = built.verdicts(cases)
+    python = found.pop("python")
+    assert sum(not v["ok"] for v in python) > len(cases) // 3
+    for target, verdicts in found.items():
+        wrong = [f"{text[:200]}\n  Python {p['errors']}\n  {target} {v.get('crash') or v['errors']}"
+                 for (_, text, _), p, v in zip(cases, python, verdicts) if (p["ok"], p["errors"]) != (v.get("ok"), v.get("errors"))]
+        assert not wrong, f"{target}: {len(wrong)} of {len(cases)} documents differ:\n" + "\n".join(wrong[:5])
