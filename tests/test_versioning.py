@@ -136,6 +136,8 @@ def test_bump_locks_snapshots_and_feeds_the_changelog(project: Path) -> None:
     assert lock["releases"][1]["changes"] == ["minor: optional field added: Message.weight"]
     assert (project / "specs" / "chat_event" / "history" / "1.1.0" / "spec.json").is_file()
     assert (project / "specs" / "chat_event" / "history" / "1.1.0" / "examples" / "valid").is_dir()
+    # The staging folder goes with the run that made it: nothing is left beside the spec.
+    assert sorted(p.name for p in (project / "specs" / "chat_event").iterdir() if p.name.startswith(".")) == []
     assert _chatspec(project, "generate").returncode == 0
     page = (project / "generated" / "docs" / "chat_event.md").read_text()
     assert "**1.1.0** (minor):\n\n- minor: optional field added: <code>Message.<wbr>weight</code>\n" in page
