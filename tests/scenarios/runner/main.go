@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"regexp"
 
 	"github.com/chatspec/chatformats/chatevent"
@@ -189,6 +190,21 @@ func (r *chatModality) run(op string, with json.RawMessage) (any, error) {
 		var params map[string]any
 		decode(with, &params)
 		q, err := chatmodality.ParseChatQuery(params)
+		// The same parameters as Go code writes them (map[string]any{"limit": 10}): whole numbers as int,
+		// which must mean what the JSON numbers do.
+		inCode := map[string]any{}
+		for k, v := range params {
+			inCode[k] = v
+			if n, isNumber := v.(json.Number); isNumber {
+				if i, whole := n.Int64(); whole == nil {
+					inCode[k] = int(i)
+				}
+			}
+		}
+		q2, err2 := chatmodality.ParseChatQuery(inCode)
+		if !reflect.DeepEqual(q, q2) || fmt.Sprint(err) != fmt.Sprint(err2) {
+			panic(fmt.Sprintf("query parameters written in code read otherwise: %v %v, not %v %v", q2, err2, q, err))
+		}
 		if err != nil {
 			return nil, err
 		}
