@@ -71,6 +71,9 @@ SPEC: dict[str, Any] = {
                 {"kind": "required_when", "when": {"field": "pair", "pointer": "/1", "equals": "r"}, "field": "pairs",
                  "message": "pair ending in r needs pairs"},
                 {"kind": "at_least_one_of", "fields": ["maybe", "pairs"], "message": "maybe or pairs"},
+                # A when pointer into an optional field, which may be absent.
+                {"kind": "required_when", "when": {"field": "pairs", "pointer": "/0/1", "equals": "x"}, "field": "mode",
+                 "message": "pairs whose first ends in x need a mode"},
                 # A defaulted field counts only where the document has it: its default does not.
                 {"kind": "at_least_one_of", "fields": ["label", "extra"], "message": "a label or an extra"},
                 # These keep the runtime's walk: past minItems, an optional member, a member of null, a pointer into a string.
