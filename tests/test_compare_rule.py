@@ -98,7 +98,8 @@ def spec(fid: str) -> dict[str, Any]:
 
 BIG = 2**53
 POOLS: dict[str, list[Any]] = {
-    "integer": [0, -1, 1, 7, BIG - 1, BIG, BIG + 1, BIG + 2, BIG + 3, -BIG - 1, 2**63 - 1, -(2**63)],
+    # 7.0 and 2^53 written with a fraction are integers too (JSON Schema): still ordered exactly, so 2^53.0 < 2^53 + 1.
+    "integer": [0, -1, 1, 7, BIG - 1, BIG, BIG + 1, BIG + 2, BIG + 3, -BIG - 1, 2**63 - 1, -(2**63), 7.0, float(BIG)],
     "number": [0.0, -0.0, 0.5, 1.0, 7.0, 6.999999999999999, float(BIG), float(BIG + 2), float(BIG + 4), -float(BIG), 1e300, -1e-300],
     "string": ["", "a", "ab", "b", "\ue000", "\uffff", "\U0001f600", "\U0001f601", "a\U0001f600", "a\ue000", "é", "e\u0301"],
     "date-time": [
