@@ -95,6 +95,7 @@ DOCS_TESTS = ["tests/test_docs_spec.py", "tests/test_docs.py", "tests/test_docs_
               "-k", "not site and not golden_pages_fit and not 1280 and not navigation_labels_are_unique"]
 WRITER_TESTS = ["tests/test_cli.py", "tests/test_vendor.py", "tests/test_cache.py",
                 "tests/test_versioning.py::test_bump_locks_snapshots_and_feeds_the_changelog",
+                "tests/test_versioning.py::test_a_bump_leaves_the_staging_folder_of_a_run_still_alive_alone",
                 "tests/test_versioning.py::test_a_bump_killed_at_a_rename_leaves_nothing_git_would_commit_by_mistake_and_the_next_bump_finishes"]
 CLASSIFY_TESTS = ["tests/test_versioning.py", "-k", "matrix or classification or arithmetic"]
 

@@ -145,6 +145,19 @@ def test_bump_locks_snapshots_and_feeds_the_changelog(project: Path) -> None:
     assert "needs a minor bump" in diff.stdout and "optional field added: Message.weight" in diff.stdout
 
 
+def test_a_bump_leaves_the_staging_folder_of_a_run_still_alive_alone(project: Path) -> None:
+    # Another bump of the same format, still running (this test's own process stands in for it), keeps its
+    # staging folder; a folder of no run's name is left alone too.
+    stage = project / "specs" / "chat_event" / ".chatspec-tmp"
+    (stage / str(os.getpid())).mkdir(parents=True)
+    (stage / str(os.getpid()) / "spec.json").write_text("{}", encoding="utf-8")
+    (stage / "notes").mkdir()
+    _edit(project, "chat_event", lambda d: d["$defs"]["Message"]["properties"].__setitem__("weight", {"type": "integer", "description": "New."}))
+    done = _chatspec(project, "bump", "chat_event")
+    assert done.returncode == 0, done.stderr
+    assert (stage / str(os.getpid()) / "spec.json").is_file() and (stage / "notes").is_dir()
+
+
 def test_a_spec_without_a_lock_is_refused(project: Path) -> None:
     shutil.rmtree(project / "specs" / "chat_event" / "history")
     done = _chatspec(project, "check")
