@@ -283,3 +283,43 @@ process.stdout.write(JSON.stringify({ count: ctx.count, reported: ctx.reported()
     assert found["count"] == 2_000_000 and found["reported"] == 101
     assert found["sizes"] and max(found["sizes"].values()) <= 100, found["sizes"]
     assert (found["listed"], found["last"]) == (101, f"... and {1_000_000 - 100} more problems")
+
+
+def test_a_built_integer_past_2_53_is_the_rounded_number_and_validate_judges_that_number(golden_dist: Path,
+                                                                                         tmp_path: Path) -> None:
+    """The README's TypeScript limit, pinned: the verdict on text is exact (the text's integers are read as
+    bigints), but the built value is a number, rounded past 2^53 as JSON.parse rounds it. Where the rounded
+    number breaks a check the text passed (a multiple of 5 rounded to a non-multiple, two distinct integers
+    rounded to one), validate() of the built value judges the number it holds and says so, as JSON Schema
+    does for that number: it never calls the rounded value valid, nor the text invalid."""
+    import subprocess
+
+    from jsonschema import Draft202012Validator
+
+    spec = json.loads((GOLDEN / "constraints" / "spec.json").read_text(encoding="utf-8"))
+    base = json.loads((GOLDEN / "constraints" / "examples" / "valid" / "only_the_required_fields.json").read_text())
+    texts = {"batch": '{"batch": 9007199254740995}', "values": '{"values": [9007199254740993, 9007199254740992]}'}
+    cases = {field: json.dumps(base)[:-1] + ", " + extra[1:] for field, extra in texts.items()}
+    for field, text in cases.items():  # the oracle: both texts are valid JSON Schema
+        assert not list(Draft202012Validator(spec).iter_errors(json.loads(text))), field
+    code = """
+const sc = await import(process.argv[1]);
+const out = {};
+for (const [field, text] of Object.entries(JSON.parse(process.argv[2]))) {
+  const doc = sc.parseConstraintsFromJSON(text);
+  let errors = [];
+  try { sc.validateConstrained(doc); } catch (e) { errors = e.errors; }
+  out[field] = { built: JSON.stringify(doc[field]), errors };
+}
+process.stdout.write(JSON.stringify(out));
+"""
+    done = subprocess.run(["node", "--input-type=module", "-e", code, (golden_dist / "constraints.js").as_uri(),
+                           json.dumps(cases)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout)
+    assert found["batch"] == {"built": "9007199254740996",
+                              "errors": [{"path": "/batch", "message": "must be a multiple of 5"}]}
+    assert found["values"]["built"] == "[9007199254740992,9007199254740992]"
+    assert [e["path"] for e in found["values"]["errors"]] == ["/values"], found["values"]
+    rounded = dict(base, batch=9007199254740996, values=[9007199254740992, 9007199254740992])
+    assert {e.validator for e in Draft202012Validator(spec).iter_errors(rounded)} == {"multipleOf", "uniqueItems"}
