@@ -131,6 +131,29 @@ def test_no_pipeline_stage_imports_a_target() -> None:
                        "the registry (generator.targets) and the contract (generator.targets.base):\n" + "\n".join(found))
 
 
+# Where a target's name may still decide something outside generator/targets (issue 27 item 4 is not
+# finished there): the per-language behaviour parts and `vendor --lang`.
+NAME_BRANCHES_LEFT = {"generator/behaviour.py", "generator/cli.py"}
+
+
+def test_no_stage_outside_the_targets_branches_on_a_targets_name() -> None:
+    """Per-language policy lives in its target: no comparison or match outside generator/targets names a
+    registered target ("python", "go", ...), so a new target needs no edit of core, rendering or a stage."""
+    names = {t.name for t in REGISTRY}
+    found = []
+    for path in sorted(GENERATOR.rglob("*.py")):
+        where = path.relative_to(ROOT).as_posix()
+        if path.is_relative_to(TARGETS) or path.is_relative_to(GENERATOR / "runtime") or where in NAME_BRANCHES_LEFT:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.Compare, ast.Match)) and any(
+                isinstance(c, ast.Constant) and c.value in names for c in ast.walk(node)
+            ):
+                found.append(f"{where}:{node.lineno}: {ast.unparse(node)[:100]}")
+    assert not found, "a stage decides by a target's name; let the target say it (generator/targets/base.py):\n" + "\n".join(found)
+    assert all((ROOT / p).is_file() for p in NAME_BRANCHES_LEFT)
+
+
 def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
     """One import circle in the graph, as the list of modules around it, or None."""
     state: dict[str, int] = {}  # 1: on the current path, 2: finished
