@@ -539,3 +539,30 @@ def test_a_generated_path_that_leaves_its_folder_is_a_generator_bug_before_anyth
     with pytest.raises(ValueError, match="leaves its folder"):
         plan(tmp_path / "out", {"ok.py": "x\n", path: "y\n"}, "out")
     assert not (tmp_path / "out").exists() and not (tmp_path / "x.py").exists()
+
+
+@pytest.mark.parametrize("kind", ["symlink", "folder"])
+def test_a_manifest_that_is_no_regular_file_is_refused_and_nothing_changes(project: Path, tmp_path_factory: pytest.TempPathFactory, kind: str) -> None:
+    """A manifest that is a symlink (even to a good manifest) or a folder is never read as one, nor replaced."""
+    out = project / "generated"
+    module = out / "python" / "chatformats" / "chat_event.py"
+    module.write_text(module.read_text() + "# edited by hand\n")
+    if kind == "symlink":
+        elsewhere = tmp_path_factory.mktemp("elsewhere") / MANIFEST
+        shutil.copy(out / MANIFEST, elsewhere)
+        (out / MANIFEST).unlink()
+        (out / MANIFEST).symlink_to(elsewhere)
+        outside_text = elsewhere.read_text()
+    else:
+        (out / MANIFEST).unlink()
+        (out / MANIFEST).mkdir()
+        (out / MANIFEST / "keep.txt").write_text("the user's")
+    before = _hashes(project)
+    for command in ("generate", "check"):
+        done = _run(project, command)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert f"generated/{MANIFEST}: is not a regular file" in done.stderr, done.stderr
+        assert "hint: delete it and run the command again" in done.stderr
+    assert _hashes(project) == before
+    if kind == "symlink":
+        assert elsewhere.read_text() == outside_text
