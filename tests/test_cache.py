@@ -613,6 +613,29 @@ def test_trim_removes_the_least_recently_used_entries_and_nothing_chatspec_did_n
     assert all(p.exists() for p in theirs), "only chatspec's own entries are ever removed"
 
 
+
+def test_trim_never_walks_a_symlink_in_the_cache_into_a_folder_of_the_users(tmp_path: Path) -> None:
+    """A link left in a private cache (by a tool of the user's, by hand), named as a folder of entries,
+    is never followed: files named like entries in the folder it points at are the user's."""
+    folder = tmp_path / "cache"
+    with cache.active(folder):
+        for n in range(4):
+            cache.store("black", cache.digest([str(n)]), "x" * 1000)
+    outside = tmp_path / "users"
+    key = cache.digest(["the user's"])
+    theirs = [outside / f"{key[:2]}{'0' * 62}.json", outside / f"__jinja2_{'a' * 40}.cache", outside / f".{key[:2]}{'1' * 62}.json.a1b2c3.tmp"]
+    outside.mkdir()
+    for path in theirs:
+        path.write_text("z" * 5000, encoding="utf-8")
+        os.utime(path, (1, 1))  # older than any entry, and than a killed run's temporary file
+    (folder / "black" / key[:2]).symlink_to(outside, target_is_directory=True)
+    (folder / "jinja").mkdir()
+    (folder / "jinja" / ("0" * 16)).symlink_to(outside, target_is_directory=True)
+    assert cache.trim(folder, limit=1) > 0  # past the limit: chatspec's own entries go
+    assert [p.name for p in theirs if not p.exists()] == [], "a file behind a link is never removed"
+    assert (folder / "black" / key[:2]).is_symlink() and (folder / "jinja" / ("0" * 16)).is_symlink()
+
+
 def test_trim_removes_the_temporary_files_of_killed_runs_once_they_are_an_hour_old(tmp_path: Path) -> None:
     folder = tmp_path / "cache"
     key = cache.digest(["x"])
