@@ -155,7 +155,7 @@ def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Sect
                 default = json_shown(f.default) if f.has_default else NO_DEFAULT
             # The spec as written decides Required for the models it spells out; inline ones only the IR has.
             is_required = f.wire_name in required if required is not None else f.required
-            want.append([shown(f.wire_name), "yes" if is_required else "no", default, cell(f.description)])
+            want.append([code(f.wire_name), "yes" if is_required else "no", default, cell(f.description)])
         got = [[r[0], r[2], r[3], r[4]] for r in rows]
         # The Type cell of a field the spec writes as one plain JSON type (no enum, const, format or
         # encoding, which the cell spells out): that type's name.
@@ -283,6 +283,37 @@ def test_a_page_whose_every_text_is_markdown_and_html_syntax_says_what_its_spec_
     # The page holds what was compared: every kind of text.
     assert MARKUP in page[""][0].paragraphs[1] and any(s.title == "Kind" for s in page["Enumerations"])
     assert any(s.title == "Label" and s.tables for s in page["Named types"])
+
+
+def test_wire_names_and_a_message_holding_a_pipe_and_a_carriage_return_read_whole_in_every_table(tmp_path: Path) -> None:
+    """A property name may hold `|` and a carriage return (only characters that hide text are refused):
+    each code span and code cell shows the return as \\r (a raw one ends the table row), and the `|` of
+    a field name splits no cell, in the field tables and in a compare rule's sentence in the checks table."""
+    low, high, message = "low|er\rmost", "up|per\rmost", "low\rabove high"
+    folder = tmp_path / "specs" / "pipes"
+    (folder / "examples" / "valid").mkdir(parents=True)
+    (folder / "examples" / "invalid").mkdir()
+    range_ = {"type": "object", "description": "A range.",
+              "properties": {low: {"type": "integer", "description": "Low."}, high: {"type": "integer", "description": "High."}},
+              "required": [low, high],
+              "x-rules": [{"kind": "compare", "field": low, "op": "<=", "other": high, "message": message}]}
+    doc = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Pipes", "description": "Names with pipes.",
+           "x-version": "1.0.0", "$ref": "#/$defs/Range", "$defs": {"Range": range_}}
+    (folder / "spec.json").write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    (folder / "examples" / "valid" / "ok.json").write_text(json.dumps({low: 1, high: 2}), encoding="utf-8")
+    (folder / "examples" / "invalid" / "bad.json").write_text(json.dumps(
+        {"description": "Low above high.", "data": {low: 3, high: 2}, "errors": [{"path": "", "message": message}]}), encoding="utf-8")
+    spec = load_spec(folder, tmp_path)
+    text = _pages([spec])["pipes"]
+    assert "\r" not in text
+    page = read_page(text)
+    assert not (wrong := problems(lower(spec), spec.document, page)), "\n".join(wrong[:12])
+    [section] = page["Models"][1:]
+    fields, in_code, checks = section.tables
+    assert [r[0] for r in fields[1:]] == [r[0] for r in in_code[1:]] == [code(low), code(high)]
+    assert checks[0] == ["Where", "Check", "Message"]
+    assert checks[-1] == ["rule", f"{code(low)} <= {code(high)} (as numbers; not checked while either is null, or absent without a default)",
+                          code(message)]
 
 
 def test_the_reader_sees_what_a_cell_that_loses_its_escapes_would_hide() -> None:
