@@ -75,6 +75,25 @@ def test_python(path: Path, python_package: Any) -> None:
     compare(path, "Python", run(scenario["format"], module, scenario["steps"]))
 
 
+def test_python_query_takes_an_aware_datetime_as_a_bound_and_refuses_a_naive_one(python_package: Any) -> None:
+    """A Python caller may give since/until as datetime objects, which no JSON scenario can hold: an aware
+    one is the instant it names, whatever its offset; a naive one names no instant and is refused like bad text."""
+    from datetime import datetime, timedelta, timezone
+
+    module = importlib.import_module("chatformats.chat_modality")
+    state = module.ChatState()
+    for n, stamp in enumerate(("2024-03-15T10:00:00Z", "2024-03-15T10:10:00Z", "2024-03-15T10:20:00Z"), 1):
+        state.apply_input(module.ChatInput.from_dict({"timestamp": stamp, "message_id": f"m-{n}", "role": "user", "content": "hi"}))
+    plus_one = timezone(timedelta(hours=1))
+    found = state.query({"since": datetime(2024, 3, 15, 11, 10, tzinfo=plus_one),
+                         "until": datetime(2024, 3, 15, 10, 20, tzinfo=timezone.utc)})
+    assert [m.message_id for m in found] == ["m-2", "m-3"]
+    for name in ("since", "until"):
+        with pytest.raises(module.ValidationError) as caught:
+            state.query({name: datetime(2024, 3, 15, 10, 10)})
+        assert [str(d) for d in caught.value.errors] == [f"/{name}: must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z"]
+
+
 @pytest.fixture(scope="module")
 def go_outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
     if not go_available():
