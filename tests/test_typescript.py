@@ -125,6 +125,33 @@ def test_texts_the_engines_json_parse_reads_differently_get_pythons_verdicts(ts_
     _compare(_verdicts(ts_dist, cases), expected, [f"{f} {str(t)[:200]}" for f, t, _ in cases])
 
 
+def test_an_engine_without_is_well_formed_tells_lone_surrogates_as_python_does(
+        ts_dist: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """String.prototype.isWellFormed is ES2024; where the engine lacks it the runtime tests the text with
+    its own pattern (LONE_SURROGATE). With the method deleted before the runtime loads, a text holding a
+    lone surrogate (raw or escaped) still gets the surrogate error, and well-formed text (non-ASCII,
+    surrogate pairs) is still valid: Python's verdicts, as on an engine that has the method."""
+    import subprocess
+
+    preload = tmp_path / "no_is_well_formed.cjs"
+    preload.write_text("delete String.prototype.isWellFormed;\n", encoding="utf-8")
+    monkeypatch.setenv("NODE_OPTIONS", f"--require {preload}")
+    probe = subprocess.run(["node", "-e", "process.stdout.write(typeof ''.isWellFormed)"], capture_output=True, text=True)
+    assert probe.stdout == "undefined", probe.stderr
+    doc = json.loads((ROOT / "specs" / "chat_modality" / "examples" / "valid" / "agent_responds.json").read_text(encoding="utf-8"))
+    lone = ["\ud800", "a\udc00b", "\udbff\udbff\udfff", "\udfff\ud800", "x\ud83d"]
+    contents = lone + ["caf\u00e9 72\u00b0F", "\U0001F600 \u4e2d\u6587", "\U0001F600\U0001F600"]
+    texts = [json.dumps({**doc, "content": c}, ensure_ascii=False) for c in contents]
+    texts += [json.dumps({**doc, "content": "-"}).replace('"-"', piece) for piece in ('"\\ud800"', '"\\ud83d\\ude00"', '"\\udc00x"')]
+    cases: list[tuple[str, str | bytes, str | None]] = [("chat_modality", t, None) for t in texts]
+    expected = [{"ok": p["ok"], "errors": p["errors"]} for p in (fuzz.python_verdict("chat_modality", t) for t in texts)]
+    from chatformats import _runtime as pyrt
+
+    refused = [["", pyrt.SURROGATE_MESSAGE]]
+    assert [e["errors"] for e in expected] == [refused] * len(lone) + [[]] * 3 + [refused, [], refused]
+    _compare(_verdicts(ts_dist, cases), expected, [ascii(t[-60:]) for t in texts])
+
+
 def test_the_readme_examples_compile_against_the_generated_package(tmp_path: Path) -> None:
     import re
     import textwrap
