@@ -613,7 +613,6 @@ def test_trim_removes_the_least_recently_used_entries_and_nothing_chatspec_did_n
     assert all(p.exists() for p in theirs), "only chatspec's own entries are ever removed"
 
 
-
 def test_trim_never_walks_a_symlink_in_the_cache_into_a_folder_of_the_users(tmp_path: Path) -> None:
     """A link left in a private cache (by a tool of the user's, by hand), named as a folder of entries,
     is never followed: files named like entries in the folder it points at are the user's."""
