@@ -312,8 +312,7 @@ process.stdout.write(JSON.stringify({ count: ctx.count, reported: ctx.reported()
     assert (found["listed"], found["last"]) == (101, f"... and {1_000_000 - 100} more problems")
 
 
-def test_a_built_integer_past_2_53_is_the_rounded_number_and_validate_judges_that_number(golden_dist: Path,
-                                                                                         tmp_path: Path) -> None:
+def test_a_built_integer_past_2_53_is_the_rounded_number_and_validate_judges_that_number(golden_dist: Path) -> None:
     """The README's TypeScript limit, pinned: the verdict on text is exact (the text's integers are read as
     bigints), but the built value is a number, rounded past 2^53 as JSON.parse rounds it. Where the rounded
     number breaks a check the text passed (a multiple of 5 rounded to a non-multiple, two distinct integers
