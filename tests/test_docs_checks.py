@@ -23,9 +23,9 @@ from typing import Any
 import pytest
 
 from conformance import Built
-from conftest import GOLDEN, ROOT
+from conftest import GOLDEN, ROOT, generate_cached
 from generator import invisible, ir, messages
-from generator.core import discover, generate
+from generator.core import discover
 from generator.load import LoadedSpec, load_spec
 from generator.lower import lower
 from generator.targets.markdown import md_name
@@ -45,7 +45,7 @@ class Unbuildable(Exception):
 @pytest.fixture(scope="module")
 def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], Built]:
     """Every format's page and its generated Python, written out for the Python driver."""
-    files = generate(SPECS, targets=["python", "docs"])
+    files = generate_cached(SPECS, targets=["python", "docs"])
     folder = tmp_path_factory.mktemp("docs_checks")
     for path, text in files.items():
         if path.startswith("python/"):

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from conftest import GENERATED, GOLDEN, ROOT, format_folders
+from conftest import GENERATED, GOLDEN, ROOT, format_folders, generate_cached
 from go_driver import GO_ENV, build_driver, go_available, run_driver, write_go_mod
 from fuzz import python_verdict
 from mutations import mutations
@@ -126,7 +126,7 @@ def test_mutated_examples_get_the_same_errors_in_go_and_python(driver: Path) -> 
 
 def _golden_output(out: Path, targets: tuple[str, ...] = TARGETS) -> None:
     """Every golden case generated together into out (each target's folder: out/go, out/python, ...)."""
-    files = generate([load_spec(GOLDEN / case, ROOT) for case in GOLDEN_CASES], targets, options=load_options(ROOT))
+    files = generate_cached([load_spec(GOLDEN / case, ROOT) for case in GOLDEN_CASES], targets=targets, options=load_options(ROOT))
     for path, text in files.items():
         target = out / path
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from conftest import GENERATED, GOLDEN, ROOT
+from conftest import GENERATED, GOLDEN, ROOT, generate_cached
 from test_keyword_matrix import PROBES, asserting_keywords
 from generator import invisible, ir
 from generator.core import generate, ir_json, shared_files
@@ -95,7 +95,7 @@ print(json.dumps(results))
 def golden_package(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The golden cases generated together as one chatformats package, outside the repo."""
     folder = tmp_path_factory.mktemp("golden_out")
-    files = generate([_load(case) for case in CASES])
+    files = generate_cached([_load(case) for case in CASES])
     _write_tree(folder, {p: t for p, t in files.items() if p.startswith("python/")})
     return folder / "python"
 
@@ -147,7 +147,7 @@ def test_golden_examples_get_the_same_verdicts_from_jsonschema_on_the_exported_s
 def test_no_generated_file_holds_a_character_that_hides_or_reorders_text() -> None:
     # Trojan Source (generator/invisible.py): trojan_source puts such characters into every kind of
     # spec text; each target writes them as escapes (literals, docstrings) or visibly (comments, docs).
-    files = {**generate([_load(case) for case in CASES]), **{p.relative_to(GENERATED).as_posix(): p.read_text(encoding="utf-8")
+    files = {**generate_cached([_load(case) for case in CASES]), **{p.relative_to(GENERATED).as_posix(): p.read_text(encoding="utf-8")
                                                              for p in GENERATED.rglob("*") if p.is_file() and p.suffix != ".pyc"}}
     raw = []
     for path, text in sorted(files.items()):

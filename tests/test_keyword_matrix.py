@@ -42,8 +42,8 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 import conformance  # noqa: E402
+from conftest import generate_cached  # noqa: E402
 from generator.classify import classify  # noqa: E402
-from generator.core import generate  # noqa: E402
 from generator.load import LoadedSpec, load_spec  # noqa: E402
 from generator.lower import lower  # noqa: E402
 
@@ -208,7 +208,7 @@ def matrix(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The generated files of the matrix spec and the verdicts of every code path on every case."""
     folder = tmp_path_factory.mktemp("keyword_matrix")
     spec = _load(spec_document(), folder / "project")
-    files = generate([spec], targets=["python", "go", "typescript", "jsonschema", "docs", "pydantic"])
+    files = generate_cached([spec], targets=["python", "go", "typescript", "jsonschema", "docs", "pydantic"])
     built = conformance.build({p: t for p, t in files.items() if p.split("/")[0] in ("python", "go", "typescript")}, [FORMAT], folder / "out")
     cases = _cases()
     payload = [{"model": p.model, "loose": p.loose, "field": p.field, "data": _text(value)}
