@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_chatspec
+from conftest import ROOT, generate_cached, run_chatspec
 
 from generator.behaviour import DEFAULT_GO_MODULE, MANIFEST, load_sets
-from generator.core import discover, generate
+from generator.core import discover
 from generator.errors import SpecError
 from generator.options import Options
 
@@ -43,7 +43,7 @@ def _make_required(spec: dict, model: str, field: str) -> None:
 
 
 def _generate(project: Path, options: Options = Options()) -> dict[str, str]:
-    return generate(discover(project / "specs", project), options=options)
+    return generate_cached(discover(project / "specs", project), options=options)
 
 
 def _refusal(project: Path) -> SpecError:

@@ -8,6 +8,8 @@ holds specs/<folder>/... instead: those folders are added beside the real specs.
 from __future__ import annotations
 
 import ast
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -53,8 +55,23 @@ def test_the_corpus_is_large_enough() -> None:
     assert len(CASES) >= 25
 
 
+def _generate_here(project: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+    """`chatspec --root project generate` in this process: the exit status, stdout and stderr of
+    generator.cli.main, which the chatspec command runs. A case then costs a tenth of a second, not a
+    new Python importing chatspec (128 cases: a minute of a fresh machine's make test); the symlink
+    cases below and tests/test_cli.py run the command itself. No worker processes: they never change
+    what a run writes or reports (tests/test_cache.py), and this process is a test worker's."""
+    from generator import build, cli
+
+    monkeypatch.setattr(build, "workers_pay", lambda: False)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = cli.main(["--root", str(project), "generate"])
+    return status, out.getvalue(), err.getvalue()
+
+
 @pytest.mark.parametrize("case", CASES)
-def test_broken_spec_is_one_clear_error_and_changes_nothing(project: Path, case: str) -> None:
+def test_broken_spec_is_one_clear_error_and_changes_nothing(project: Path, case: str, monkeypatch: pytest.MonkeyPatch) -> None:
     before = {p: p.read_bytes() for p in sorted((project / "generated").rglob("*")) if p.is_file()}
     if (CORPUS / case / "specs").is_dir():
         added = [project / "specs" / p.name for p in sorted((CORPUS / case / "specs").iterdir())]
@@ -65,13 +82,13 @@ def test_broken_spec_is_one_clear_error_and_changes_nothing(project: Path, case:
         shutil.copytree(CORPUS / case, added[0], ignore=shutil.ignore_patterns("expected.txt"))
         _lock(added[0])
     try:
-        done = run_chatspec(project, "generate")
-        assert done.returncode == 2, f"{done.stdout[-500:]}{done.stderr}"
-        assert done.stderr == (CORPUS / case / "expected.txt").read_text(encoding="utf-8")
-        assert done.stderr.startswith("chatspec: specs/") and "\n  hint: " in done.stderr
+        status, stdout, stderr = _generate_here(project, monkeypatch)
+        assert status == 2, f"{stdout[-500:]}{stderr}"
+        assert stderr == (CORPUS / case / "expected.txt").read_text(encoding="utf-8")
+        assert stderr.startswith("chatspec: specs/") and "\n  hint: " in stderr
         # One error: the message line and its hint; a case named several_* holds several mistakes, all reported.
-        errors = done.stderr.count("\nchatspec: ") + 1 if case.startswith("several_") else 1
-        assert done.stderr.count("\n") == 2 * errors and done.stderr.count("\n  hint: ") == errors
+        errors = stderr.count("\nchatspec: ") + 1 if case.startswith("several_") else 1
+        assert stderr.count("\n") == 2 * errors and stderr.count("\n  hint: ") == errors
         assert errors > 1 or not case.startswith("several_"), "a several_* case reports more than one mistake"
     finally:
         for folder in added:
