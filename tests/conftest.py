@@ -42,6 +42,26 @@ def run_chatspec(root: Path | None, *args: str, cwd: Path = ROOT, **env: str) ->
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd, env={**os.environ, **env})
 
 
+def chatspec_here(monkeypatch: pytest.MonkeyPatch, root: Path | None, *args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """run_chatspec's result from generator.cli.main run in this process (the function the chatspec command
+    runs), for the corpora of refusals: a case then costs a tenth of a second, not a new Python importing
+    chatspec. Tests that need the command itself (its exit, a killed run, the environment) use run_chatspec.
+    No worker processes: they never change what a run writes or reports (tests/test_cache.py), and this
+    process is a pytest worker, with threads of its own, where forking is not safe."""
+    import contextlib
+    import io
+
+    from generator import build, cli
+
+    monkeypatch.setattr(build, "workers_pay", lambda: False)
+    monkeypatch.chdir(cwd)
+    command = [*(["--root", str(root)] if root is not None else []), *args]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = cli.main(command)
+    return subprocess.CompletedProcess(["chatspec", *command], status, out.getvalue(), err.getvalue())
+
+
 def read_tree(out: Path) -> dict[str, str]:
     """Every non-dot, non-cache file under `out` as text (undecodable bytes kept as surrogates)."""
     if not out.is_dir():
@@ -174,6 +194,15 @@ CONFORMANCE = {
     "tests/test_vendor.py::test_a_vendor_killed_at_a_rename_is_reported_by_check_and_the_next_run_leaves_no_temporary_file": "kill points",
     "tests/test_versioning.py::test_a_bump_killed_at_a_rename_leaves_nothing_git_would_commit_by_mistake_and_the_next_bump_finishes": "kill points",
     "tests/test_architecture.py::test_the_generator_passes_mypy_strict": "mypy --strict over the generator, cold (make lint runs it too)",
+    "tests/test_architecture.py::test_the_generator_is_formatted_by_black_and_lint_clean_by_ruff": "black and ruff over the generator (make lint runs them too)",
+    "tests/test_typescript.py::test_the_package_and_every_golden_case_type_check_from_a_consumer_project_with_every_strict_option":
+        "every golden case type-checked by a consumer - make test: tests/test_vendor_typescript.py's tsc project, every strict option",
+    "tests/test_drivers.py::test_rules_whose_pointers_go_anywhere_get_pythons_errors_from_every_driver":
+        "rule paths through every driver - make test: the same rules on the Python fast path",
+    "tests/test_fast_path_typescript.py::test_rules_whose_pointers_surely_find_a_value_are_code_of_their_own_in_the_fast_function_and_agree_with_the_exact_walk":
+        "rule paths on the TypeScript fast path - make test: the same rules on the Python fast path",
+    "tests/test_vendor_typescript.py::test_typescript_vendored_under_another_package_name_names_chatformats_nowhere":
+        "a TypeScript package renamed and built - make test: Python and Go vendored under other names",
     "tests/test_cache.py::test_a_later_run_starts_a_worker_only_for_a_slow_format_and_a_description_edit_runs_no_datamodel_codegen": "many runs",
     "tests/test_cache.py::test_after_editing_one_spec_only_that_format_is_rendered_again_and_the_files_are_the_uncached_ones": "many runs",
     "tests/test_cache.py::test_concurrent_runs_share_one_cache_safely": "concurrent runs",

@@ -8,8 +8,6 @@ holds specs/<folder>/... instead: those folders are added beside the real specs.
 from __future__ import annotations
 
 import ast
-import contextlib
-import io
 import json
 import os
 import shutil
@@ -19,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, read_tree, run_chatspec
+from conftest import ROOT, chatspec_here, read_tree, run_chatspec
 
 CORPUS = Path(__file__).resolve().parent / "broken_specs"
 CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "expected.txt").is_file())
@@ -55,21 +53,6 @@ def test_the_corpus_is_large_enough() -> None:
     assert len(CASES) >= 25
 
 
-def _generate_here(project: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
-    """`chatspec --root project generate` in this process: the exit status, stdout and stderr of
-    generator.cli.main, which the chatspec command runs. A case then costs a tenth of a second, not a
-    new Python importing chatspec (128 cases: a minute of a fresh machine's make test); the symlink
-    cases below and tests/test_cli.py run the command itself. No worker processes: they never change
-    what a run writes or reports (tests/test_cache.py), and this process is a test worker's."""
-    from generator import build, cli
-
-    monkeypatch.setattr(build, "workers_pay", lambda: False)
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = cli.main(["--root", str(project), "generate"])
-    return status, out.getvalue(), err.getvalue()
-
-
 @pytest.mark.parametrize("case", CASES)
 def test_broken_spec_is_one_clear_error_and_changes_nothing(project: Path, case: str, monkeypatch: pytest.MonkeyPatch) -> None:
     before = {p: p.read_bytes() for p in sorted((project / "generated").rglob("*")) if p.is_file()}
@@ -82,7 +65,9 @@ def test_broken_spec_is_one_clear_error_and_changes_nothing(project: Path, case:
         shutil.copytree(CORPUS / case, added[0], ignore=shutil.ignore_patterns("expected.txt"))
         _lock(added[0])
     try:
-        status, stdout, stderr = _generate_here(project, monkeypatch)
+        # In this process (conftest.chatspec_here): 128 cases; the symlink cases below run the command itself.
+        done = chatspec_here(monkeypatch, project, "generate")
+        status, stdout, stderr = done.returncode, done.stdout, done.stderr
         assert status == 2, f"{stdout[-500:]}{stderr}"
         assert stderr == (CORPUS / case / "expected.txt").read_text(encoding="utf-8")
         assert stderr.startswith("chatspec: specs/") and "\n  hint: " in stderr

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, dead_pid, format_folders, run_chatspec
+from conftest import ROOT, chatspec_here, dead_pid, format_folders, run_chatspec
 from go_driver import GO_ENV, go_available
 from generator.write import MANIFEST
 
@@ -190,12 +190,12 @@ def test_vendoring_twice_into_a_users_folder_keeps_every_user_byte(tmp_path: Pat
     ids=["go_mod", "stub", "binary_go_file", "python_module", "py_typed"],
 )
 def test_a_user_file_where_vendor_writes_is_refused_by_name_and_nothing_is_written(
-        tmp_path: Path, lang: str, path: str, content: bytes) -> None:
+        tmp_path: Path, lang: str, path: str, content: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
     (tmp_path / path).write_bytes(content)
     before = _hashes(tmp_path)
     for extra in ((), ("--check",)):
-        done = _chatspec(*_vendor_args(lang, tmp_path, *extra))
+        done = chatspec_here(monkeypatch, ROOT, *_vendor_args(lang, tmp_path, *extra))
         assert "Traceback" not in done.stderr
         if not extra:
             assert done.returncode == 2
@@ -297,9 +297,10 @@ def test_vendor_check_names_paths_relative_to_the_vendored_folder(tmp_path: Path
         ("--module", "example.com/con", "a reserved file name on Windows"),
     ],
 )
-def test_vendor_names_are_checked_before_anything_is_written(tmp_path: Path, option: str, value: str, expected: str) -> None:
+def test_vendor_names_are_checked_before_anything_is_written(
+        tmp_path: Path, option: str, value: str, expected: str, monkeypatch: pytest.MonkeyPatch) -> None:
     lang = "python" if option == "--package" else "go"
-    done = _chatspec("vendor", "--lang", lang, option, value, "--out", str(tmp_path / "out"))
+    done = chatspec_here(monkeypatch, ROOT, "vendor", "--lang", lang, option, value, "--out", str(tmp_path / "out"))
     assert done.returncode == 2
     assert done.stderr.startswith(f"chatspec: {option} {value!r}: "), done.stderr
     assert expected in done.stderr and "\n  hint: " in done.stderr
@@ -478,7 +479,7 @@ def test_a_temporary_file_of_a_live_run_is_left_alone_and_a_dead_ones_removed(tm
     ("go", "elsewhere/../generated", "generated"), ("go", "link-to-generated", "generated"), ("python", "link-to-specs/x", "specs"),
 ])
 def test_vendor_refuses_an_out_inside_the_projects_generated_or_specs_before_writing_anything(
-        tmp_path: Path, lang: str, out: str, inside: str) -> None:
+        tmp_path: Path, lang: str, out: str, inside: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # Into generated/ vendor took generate's manifest for its own and removed 82 files; into specs/ every later run failed.
     project = tmp_path / "project"
     for folder in ("specs", "generated"):
@@ -489,7 +490,7 @@ def test_vendor_refuses_an_out_inside_the_projects_generated_or_specs_before_wri
     before = _hashes(project)
     name = {"go": ["--module", "example.com/acme/chat"], "python": ["--package", "acme_chat"], "typescript": ["--package", "@acme/chat"]}[lang]
     for check in ([], ["--check"]):
-        done = run_chatspec(project, "vendor", "--lang", lang, *name, "--out", out, *check, cwd=project)
+        done = chatspec_here(monkeypatch, project, "vendor", "--lang", lang, *name, "--out", out, *check, cwd=project)
         assert done.returncode == 2, done.stdout + done.stderr
         first, hint = done.stderr.splitlines()
         assert first.startswith(f"chatspec: {out}") and f"is inside this project's {inside}/ ({(project / inside).resolve()})" in first, first
@@ -691,13 +692,13 @@ def test_a_folder_vendored_before_the_manifest_recorded_its_formats_keeps_them(t
     {"lang": "go", "name": "example.com/acme/chat", "formats": {"chat_event": "1.0.0"}},
 ])
 def test_a_manifest_whose_record_of_formats_is_unreadable_or_names_paths_is_refused_and_nothing_changes(
-        tmp_path: Path, vendored: object) -> None:
+        tmp_path: Path, vendored: object, monkeypatch: pytest.MonkeyPatch) -> None:
     assert _vendor_into(tmp_path, "go", "--formats", "chat_event").returncode == 0
     manifest = json.loads((tmp_path / MANIFEST).read_text())
     manifest["vendored"] = vendored
     (tmp_path / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
     before = _hashes(tmp_path)
-    done = _vendor_into(tmp_path, "go", "--formats", "structured_conversation")
+    done = chatspec_here(monkeypatch, ROOT, "vendor", "--lang", "go", *_NAMES["go"], "--out", str(tmp_path), "--formats", "structured_conversation")
     assert (done.returncode, done.stderr) == (2, f'chatspec: {tmp_path}/{MANIFEST}: records no "vendored" section chatspec can read '
                                                  "(lang, name, formats)\n  hint: restore the manifest from your version control; "
                                                  "chatspec writes it\n")
