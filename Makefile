@@ -103,7 +103,7 @@ mutate: $(STAMP) $(NPM_TOOLS)
 	$(BIN)/mutmut run --max-children $(MUTMUT_JOBS) > build/mutmut.log 2>&1 || (tail -n 40 build/mutmut.log; exit 1)
 	$(BIN)/python tests/mutmut_report.py
 
-# The generator's own code: black formats it, ruff lints it (settings in pyproject.toml); make test checks both.
+# The generator's own code: black formats it, ruff lints it (settings in pyproject.toml); make conformance checks both.
 format: $(STAMP)
 	$(BIN)/black --quiet generator
 	$(BIN)/ruff check --fix --quiet generator

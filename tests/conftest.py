@@ -203,6 +203,11 @@ CONFORMANCE = {
         "rule paths on the TypeScript fast path - make test: the same rules on the Python fast path",
     "tests/test_vendor_typescript.py::test_typescript_vendored_under_another_package_name_names_chatformats_nowhere":
         "a TypeScript package renamed and built - make test: Python and Go vendored under other names",
+    "tests/test_vendor.py::test_accepted_module_paths_are_ones_go_accepts": "four Go modules built - make test: one vendored under another path",
+    "tests/test_pydantic_target.py::test_datamodel_codegens_output_is_the_same_with_descriptions_stood_in_for_and_put_back":
+        "Hypothesis: 25 datamodel-code-generator runs, twice each",
+    "tests/test_typescript_behaviour.py::test_the_typescript_chat_store_gives_what_the_python_chat_state_gives_on_random_inputs":
+        "Hypothesis: random event streams - make test: every behaviour scenario in TypeScript",
     "tests/test_cache.py::test_a_later_run_starts_a_worker_only_for_a_slow_format_and_a_description_edit_runs_no_datamodel_codegen": "many runs",
     "tests/test_cache.py::test_after_editing_one_spec_only_that_format_is_rendered_again_and_the_files_are_the_uncached_ones": "many runs",
     "tests/test_cache.py::test_concurrent_runs_share_one_cache_safely": "concurrent runs",
