@@ -44,16 +44,26 @@ retire: $(STAMP)
 check: $(STAMP)
 	$(BIN)/chatspec check
 
+# Go's build cache filled once, before the test workers start, with the standard library packages the
+# generated code and its tests use (built and vetted with the tests' settings, tests/go_driver.py GO_ENV):
+# on a fresh machine both workers' first Go tests would otherwise compile them at the same time. It changes
+# no verdict: a failure here is left to the tests to report (a test that misses the cache compiles what it
+# needs), and where Go is missing it does nothing.
+GO_WARM = @if command -v go >/dev/null 2>&1; then cd generated/go && export GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0 && \
+	{ go vet ./... && go test -count=1 -run '^$$' ./...; } >/dev/null 2>&1 || true; fi
+
 # One test process per core (pytest-xdist): the suite is independent tests, most of them
 # waiting on go, node or a subprocess of chatspec, and halves its time on this 2-core machine.
 # tests/conftest.py schedules them (pyproject.toml's --dist loadgroup): slow tests first, and
 # the tests that share an expensive set-up on one worker.
 test: $(STAMP) $(NPM_TOOLS)
+	$(GO_WARM)
 	$(BIN)/python -m pytest -n auto -m "not conformance"
 
 # The conformance suites at volume and the attacks with many set-ups (tests/conftest.py CONFORMANCE):
 # not part of make test, so that it takes minutes on a fresh machine; CI (.ci/run) runs both.
 conformance: $(STAMP) $(NPM_TOOLS)
+	$(GO_WARM)
 	$(BIN)/python -m pytest -n auto -m conformance
 
 # Differential fuzzing (FUZZCASES per format; disagreements are recorded as corpus
