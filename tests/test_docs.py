@@ -93,6 +93,41 @@ def test_tables_stay_intact_and_no_html_is_injected(source: str) -> None:
         assert not extra, f"{name}: HTML tags from spec text reached the page: {sorted(extra)}"
 
 
+@pytest.mark.parametrize("text", ["-->", "--!>", "a--b", "x->y", "--->", "<!-- nested -->", "ends in -", ">"])
+def test_text_in_the_header_comment_cannot_close_it(text: str) -> None:
+    # The page's header comment names the spec's files: whatever they hold, the comment ends where it should.
+    from generator.targets.markdown import html_comment
+
+    class Parts(html_parser.HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.parts: list[tuple[str, str]] = []
+
+        def handle_comment(self, data: str) -> None:
+            self.parts.append(("comment", data))
+
+        def handle_data(self, data: str) -> None:
+            self.parts.append(("data", data))
+
+        def handle_starttag(self, tag: str, attrs: Any) -> None:
+            self.parts.append(("tag", tag))
+
+    parser = Parts()
+    parser.feed(f"<!-- {html_comment(text)} --><p>after</p>")
+    parser.close()
+    assert parser.parts == [("comment", f" {html_comment(text)} "), ("tag", "p"), ("data", "after")], parser.parts
+    assert "--" not in html_comment(text) and ">" not in html_comment(text)
+
+
+def test_a_rule_kind_the_docs_have_no_text_for_is_an_error_not_a_blank() -> None:
+    # A rule kind added to the meta-schema and the IR but not to the docs must stop the run, not print "None".
+    from generator.targets.markdown import FormatPage
+
+    page = FormatPage(lower(load_spec(GOLDEN / "constraints", ROOT)), ())
+    with pytest.raises(ValueError, match="the docs have no text for rule kind 'no_such_kind'"):
+        page.rule_text(ir.Rule(kind="no_such_kind", message="m", after=None, fields=("x",)))
+
+
 def test_a_title_ending_in_hashes_keeps_them_in_its_heading() -> None:
     # Python-Markdown (the site) and CommonMark read a closing run of # as the end of an ATX heading.
     import markdown

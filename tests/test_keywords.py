@@ -185,6 +185,23 @@ def test_the_spec_language_page_shows_every_keyword_and_its_example(docs: dict[s
         assert f"| `{key}`" in page, key
 
 
+def test_the_page_shows_a_value_or_a_document_and_spells_the_field_of_every_schema_example_in_each_language(docs: dict[str, str]) -> None:
+    # A schema keyword's example is a field `value`: the page shows how each language declares it. A
+    # top-level keyword's example (x-version, ...) declares no field, so no "In code" table.
+    page = docs["docs/spec-language.md"]
+    sections = re.split(r"\n(?=#{2,3} )", page)
+    for k in KEYWORDS:
+        assert k.example is not None
+        section = next(s for s in sections if s.startswith(f"### {md_heading(keyword_heading(k))}\n"))
+        # The results table's first column (where the example has results): a value of the field, or a whole document.
+        if k.example.inside or k.example.past:
+            assert f"\n| {'Value' if k.example.wrapped else 'Document'} | Result |\n" in section, k.name
+        if k.example.document:
+            assert "In code:" not in section, f"{k.name}: a top-level keyword's example declares no field"
+        elif k.example.wrapped:
+            assert "In code:\n" in section and "\n| `value` |" in section, f"{k.name}: the field `value` is not spelled in code"
+
+
 def test_the_page_is_linked_from_the_index_and_the_navigation(docs: dict[str, str]) -> None:
     assert "](spec-language.md)" in docs["docs/index.md"]
     assert "  - Spec language: spec-language.md\n" in docs["mkdocs.yml"]

@@ -132,8 +132,9 @@ def html_text(text: str) -> str:
 
 
 def html_comment(text: str) -> str:
-    """Text inside <!-- -->: it cannot close the comment early."""
-    return text.replace("--", "- -").replace(">", "&gt;")
+    """Text inside <!-- -->: it cannot close the comment early (no `>`), and holds no `--`, which
+    SGML-era parsers read as the comment's end (a space after each `-` another follows, so `--->` too)."""
+    return re.sub("-(?=-)", "- ", text).replace(">", "&gt;")
 
 
 def nav_labels(formats: list[ir.Format]) -> dict[str, str]:
