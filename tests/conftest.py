@@ -38,8 +38,13 @@ if str(PY_OUT) not in sys.path:
 def run_chatspec(root: Path | None, *args: str, cwd: Path = ROOT, **env: str) -> subprocess.CompletedProcess[str]:
     """The chatspec command as a user runs it: `--root root` first (when given), then args;
     env is added to this process's environment."""
-    command = [sys.executable, "-m", "generator", *(["--root", str(root)] if root is not None else []), *args]
+    command = [sys.executable, "-m", "generator", *_arguments(root, args)]
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd, env={**os.environ, **env})
+
+
+def _arguments(root: Path | None, args: tuple[str, ...]) -> list[str]:
+    """chatspec's arguments: `--root root` first (when given), then args."""
+    return [*(["--root", str(root)] if root is not None else []), *args]
 
 
 def chatspec_here(monkeypatch: pytest.MonkeyPatch, root: Path | None, *args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
@@ -55,7 +60,7 @@ def chatspec_here(monkeypatch: pytest.MonkeyPatch, root: Path | None, *args: str
 
     monkeypatch.setattr(build, "workers_pay", lambda: False)
     monkeypatch.chdir(cwd)
-    command = [*(["--root", str(root)] if root is not None else []), *args]
+    command = _arguments(root, args)
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         status = cli.main(command)

@@ -67,13 +67,12 @@ def test_broken_spec_is_one_clear_error_and_changes_nothing(project: Path, case:
     try:
         # In this process (conftest.chatspec_here): 128 cases; the symlink cases below run the command itself.
         done = chatspec_here(monkeypatch, project, "generate")
-        status, stdout, stderr = done.returncode, done.stdout, done.stderr
-        assert status == 2, f"{stdout[-500:]}{stderr}"
-        assert stderr == (CORPUS / case / "expected.txt").read_text(encoding="utf-8")
-        assert stderr.startswith("chatspec: specs/") and "\n  hint: " in stderr
+        assert done.returncode == 2, f"{done.stdout[-500:]}{done.stderr}"
+        assert done.stderr == (CORPUS / case / "expected.txt").read_text(encoding="utf-8")
+        assert done.stderr.startswith("chatspec: specs/") and "\n  hint: " in done.stderr
         # One error: the message line and its hint; a case named several_* holds several mistakes, all reported.
-        errors = stderr.count("\nchatspec: ") + 1 if case.startswith("several_") else 1
-        assert stderr.count("\n") == 2 * errors and stderr.count("\n  hint: ") == errors
+        errors = done.stderr.count("\nchatspec: ") + 1 if case.startswith("several_") else 1
+        assert done.stderr.count("\n") == 2 * errors and done.stderr.count("\n  hint: ") == errors
         assert errors > 1 or not case.startswith("several_"), "a several_* case reports more than one mistake"
     finally:
         for folder in added:

@@ -17,8 +17,8 @@ import json
 import math
 import operator
 import re
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest

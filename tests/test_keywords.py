@@ -167,12 +167,18 @@ def docs() -> dict[str, str]:
     return generate(discover(ROOT / "specs", ROOT), targets=["docs"])
 
 
+def _keyword_sections(page: str) -> dict[str, str]:
+    """Each keyword's section of the spec-language page, from its ### heading on, by keyword_heading."""
+    sections = re.split(r"\n(?=#{2,3} )", page)
+    headings = {f"### {md_heading(keyword_heading(k))}\n": keyword_heading(k) for k in KEYWORDS}
+    return {headings[s.split("\n", 1)[0] + "\n"]: s for s in sections if s.split("\n", 1)[0] + "\n" in headings}
+
+
 def test_the_spec_language_page_shows_every_keyword_and_its_example(docs: dict[str, str]) -> None:
     page = docs["docs/spec-language.md"]
-    sections = re.split(r"\n(?=#{2,3} )", page)
+    sections = _keyword_sections(page)
     for k in KEYWORDS:
-        heading = f"### {md_heading(keyword_heading(k))}\n"
-        section = next((s for s in sections if s.startswith(heading)), None)
+        section = sections.get(keyword_heading(k))
         assert section is not None, f"no section of {k.name} ({k.place}) on the page"
         assert k.example is not None
         for past in k.example.past:
@@ -188,11 +194,10 @@ def test_the_spec_language_page_shows_every_keyword_and_its_example(docs: dict[s
 def test_the_page_shows_a_value_or_a_document_and_spells_the_field_of_every_schema_example_in_each_language(docs: dict[str, str]) -> None:
     # A schema keyword's example is a field `value`: the page shows how each language declares it. A
     # top-level keyword's example (x-version, ...) declares no field, so no "In code" table.
-    page = docs["docs/spec-language.md"]
-    sections = re.split(r"\n(?=#{2,3} )", page)
+    sections = _keyword_sections(docs["docs/spec-language.md"])
     for k in KEYWORDS:
         assert k.example is not None
-        section = next(s for s in sections if s.startswith(f"### {md_heading(keyword_heading(k))}\n"))
+        section = sections[keyword_heading(k)]
         # The results table's first column (where the example has results): a value of the field, or a whole document.
         if k.example.inside or k.example.past:
             assert f"\n| {'Value' if k.example.wrapped else 'Document'} | Result |\n" in section, k.name
