@@ -20,7 +20,8 @@ Every major a set applies to (the latest and each kept earlier one) is checked.
     [constants]                    # spec facts the code reads, emitted from the IR
     "ChatState.max_history_size" = ["default", "minimum"]
 
-Loading reads and checks the manifest and its files; `resolve` (at generate, on the
+Loading reads and checks the manifest and its files; each target splits the file it places
+(generator/targets/<target>/behaviour.py, `Target.check_behaviour`); `resolve` (at generate, on the
 lowered IR) picks the set for each generated major and refuses a spec that no longer
 has what the set declares, naming the manifest, the field and the fix.
 generator/ARCHITECTURE.md (Behaviour) has the vocabulary and how stored source is placed.
@@ -28,10 +29,8 @@ generator/ARCHITECTURE.md (Behaviour) has the vocabulary and how stored source i
 
 from __future__ import annotations
 
-import ast
 import difflib
 import re
-import textwrap
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +38,6 @@ from typing import Any
 
 from generator import invisible, ir
 from generator.errors import SpecError
-from generator.options import DEFAULT_GO_MODULE
 
 MANIFEST = "behaviour.toml"
 # Python's bytecode cache, which importing python.py (from the user's own tests, say) leaves beside it: never behaviour.
@@ -62,10 +60,6 @@ def _keys() -> tuple[str, ...]:
     """The manifest's keys; anything else is a misspelling."""
     return ("majors", "since", *_extensions(), "extends", "needs", "constants")
 
-
-# The one substitution in stored Go: imports of the generated module are written with
-# the default module path (DEFAULT_GO_MODULE) and rewritten to the module actually
-# generated (a project's go-module, or vendoring's).
 
 # Facets of a field a behaviour may ask for as a generated constant.
 _FACETS = ("default", "minimum", "maximum", "const")
@@ -321,10 +315,6 @@ def _load_set(folder: Path, shown: str, format_id: str, subfolders_allowed: bool
     behaviour = Behaviour(
         shown, tuple(majors), since, sources, texts, extends, {k: " ".join(v.split()) for k, v in needs.items()}, constants, format_id
     )
-    if "python" in texts:
-        python_parts(behaviour)
-    if "go" in texts:
-        go_parts(behaviour, DEFAULT_GO_MODULE)  # errors show at load, not only when a major uses it
     return behaviour
 
 
@@ -581,142 +571,6 @@ def constants(fmt: ir.Format, b: Behaviour) -> list[Constant]:
     return out
 
 
-# --- splitting the stored source into what the targets place ------------------
-
-
-@dataclass(frozen=True)
-class PythonParts:
-    imports: list[str]  # leading import lines, e.g. ["import bisect"]
-    module: str  # module-level code
-    methods: dict[str, str]  # model -> its class body's extra statements, dedented
-
-
-def python_parts(b: Behaviour) -> PythonParts:
-    """python.py split up: a top-level `class <Model>:` for each model in extends.python
-    holds members of the generated class (its docstring stays behind); the rest is
-    module-level code. `from __future__` imports are dropped (the module has them)."""
-    models = b.extends.get("python", ())
-    text = b.texts["python"]
-    shown = b.sources["python"]
-    try:
-        tree = ast.parse(text, filename=shown)
-    except SyntaxError as exc:
-        raise SpecError(
-            shown, None, f"not valid Python: {exc.msg} (line {exc.lineno})", "fix the syntax; behaviour is stored as real Python"
-        ) from None
-    except (RecursionError, MemoryError, ValueError) as exc:  # ValueError: a NUL byte
-        raise SpecError(
-            shown, None, f"cannot be parsed as Python ({type(exc).__name__})", "fix the file; behaviour is stored as real Python"
-        ) from None
-    lines = text.splitlines()
-    cut: set[int] = set()
-    imports: list[str] = []
-    methods: dict[str, str] = {}
-    body_started = False
-    for node in tree.body:
-        end = node.end_lineno or node.lineno
-        span = range(node.lineno - 1, end)
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and not body_started:
-            if not (isinstance(node, ast.ImportFrom) and node.module == "__future__"):
-                imports.extend(lines[i] for i in span)
-            cut.update(span)
-            continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            raise SpecError(shown, None, f"an import after other code (line {node.lineno})", "move every import to the top of the file")
-        body_started = True
-        if isinstance(node, ast.ClassDef) and node.name in models:
-            if node.bases or node.keywords or node.decorator_list:
-                raise SpecError(
-                    shown,
-                    None,
-                    f"class {node.name} (line {node.lineno}) holds members of the generated {node.name}: it takes no bases or decorators",
-                    "remove them; the generated dataclass is the class",
-                )
-            members = node.body[1:] if _is_docstring(node.body[0]) else node.body
-            if not members:
-                raise SpecError(
-                    shown,
-                    None,
-                    f"class {node.name} (line {node.lineno}) adds nothing to the generated {node.name}",
-                    "add methods or remove it",
-                )
-            first = min(m.lineno for m in members) - 1
-            first = min([first, *(d.lineno - 1 for m in members for d in getattr(m, "decorator_list", []))])
-            # Comments right above the first member belong to it.
-            while first - 1 > node.lineno - 1 and lines[first - 1].strip().startswith("#"):
-                first -= 1
-            methods[node.name] = textwrap.dedent("\n".join(lines[first:end])).strip()
-            cut.update(span)
-    for name in models:
-        if name not in methods:
-            raise SpecError(
-                shown,
-                None,
-                f"no top-level `class {name}:` holding the members extends.python in {b.manifest} promises",
-                f"write `class {name}:` with the methods the generated {name} gains, or take {name!r} out of extends.python",
-            )
-    module = "\n".join(line for i, line in enumerate(lines) if i not in cut)
-    return PythonParts(imports, re.sub(r"\n{3,}", "\n\n\n", module).strip(), methods)
-
-
-def _is_docstring(node: ast.stmt) -> bool:
-    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
-
-
-@dataclass(frozen=True)
-class GoParts:
-    code: str  # the file after its package clause, import prefix rewritten
-    fields: dict[str, str]  # model -> struct fields to add, as written (tab-indented)
-
-
-_GO_PACKAGE_RE = re.compile(r"^package [A-Za-z_][A-Za-z0-9_]*\n", re.M)
-# A holder's doc comment goes with it.
-_GO_HOLDER_RE = re.compile(r"^(?://[^\n]*\n)*type ([A-Z][A-Za-z0-9_]*) struct \{\n(.*?)^\}\n", re.M | re.S)
-
-
-def go_parts(b: Behaviour, module: str) -> GoParts:
-    """go.go split up: everything before the package clause is dropped (the generated
-    header takes its place), a top-level `type <Model> struct {...}` for each model in
-    extends.go holds fields the generated struct gains, and imports under
-    DEFAULT_GO_MODULE are rewritten to `module`."""
-    models = b.extends.get("go", ())
-    text = b.texts["go"]
-    shown = b.sources["go"]
-    match = _GO_PACKAGE_RE.search(text)
-    if match is None:
-        raise SpecError(shown, None, "no package clause", "start the file with `package <name>` as Go requires")
-    code = text[match.end() :]
-    fields: dict[str, str] = {}
-
-    def take(m: re.Match[str]) -> str:
-        if m.group(1) not in models:
-            return m.group(0)
-        fields[m.group(1)] = m.group(2).rstrip("\n")
-        return ""
-
-    code = _GO_HOLDER_RE.sub(take, code)
-    for name in models:
-        if name not in fields:
-            raise SpecError(
-                shown,
-                None,
-                f"no top-level `type {name} struct {{...}}` holding the fields extends.go in {b.manifest} promises",
-                f"write it with the fields the generated {name} gains, or take {name!r} out of extends.go",
-            )
-    code = code.replace(f'"{DEFAULT_GO_MODULE}/', f'"{module}/')
-    return GoParts(re.sub(r"\n{3,}", "\n\n", code).strip("\n") + "\n", fields)
-
-
-def docs_text(b: Behaviour, fmt: ir.Format, go_package: str, latest_go_package: str) -> str:
-    """docs.md as placed: written for the format's latest major; for a kept earlier major
-    the Python module and the Go package are renamed to that major's."""
-    text = b.texts["docs"].strip()
-    if fmt.id != b.format_id:
-        text = re.sub(rf"\bchatformats\.{re.escape(b.format_id)}\b", f"chatformats.{fmt.id}", text)
-        text = re.sub(rf"\b{re.escape(latest_go_package)}\b", go_package, text)
-    return text
-
-
 def resolve(sets: tuple[Behaviour, ...], fmt: ir.Format) -> Behaviour | None:
     """The behaviour set that applies to a generated format, checked against its IR.
 
@@ -730,47 +584,3 @@ def resolve(sets: tuple[Behaviour, ...], fmt: ir.Format) -> Behaviour | None:
     elif fmt.id == sets[0].format_id:
         check_latest(fmt, list(sets))
     return b
-
-
-@dataclass(frozen=True)
-class TypeScriptParts:
-    imports: list[str]  # imports of the package's other modules, kept as written, e.g. ['import * as v1 from "./droidlet_chat_v1.js";']
-    code: str  # the rest of the file, placed at the end of the generated module
-
-
-# An import statement of the package's own modules, with the comments and blank lines before it.
-_TS_IMPORT_RE = re.compile(r'(?:[ \t]*(?://[^\n]*)?\n)*import\s[^;]*?\sfrom\s+"(\./[A-Za-z0-9_]+\.js)";[ \t]*(?:\n|$)', re.S)
-
-
-def typescript_parts(b: Behaviour) -> TypeScriptParts:
-    """typescript.ts split up: the file is real TypeScript beside the generated package, so it
-    imports what it uses from "./<format>.js" (its own module: dropped, the code lands in it)
-    and "./runtime.js" (only as `import * as rt from "./runtime.js"`, which the module has);
-    imports of the package's other modules are kept. Imports come first (comments above
-    them go with them); the rest is code."""
-    text = b.texts["typescript"]
-    shown = b.sources["typescript"]
-    own = f"./{b.format_id}.js"
-    imports: list[str] = []
-    rest = text
-    while (match := _TS_IMPORT_RE.match(rest)) is not None:
-        statement = re.sub(r"\s+", " ", match.group(0)[match.group(0).index("import") :].strip())
-        target = match.group(1)
-        if target == "./runtime.js":
-            if statement != 'import * as rt from "./runtime.js";':
-                raise SpecError(
-                    shown,
-                    None,
-                    f"imports the runtime as {statement!r}",
-                    'write `import * as rt from "./runtime.js";` (the module imports it so) and use rt.<name>',
-                )
-        elif target != own:
-            imports.append(statement)
-        rest = rest[match.end() :]
-    code = rest.strip("\n")
-    for m in re.finditer(r"^\s*import\s", code, re.M):
-        line = code[: m.start()].count("\n") + 1
-        raise SpecError(shown, None, f"an import after other code (line {line} of the code)", "move every import to the top of the file")
-    if not code.strip():
-        raise SpecError(shown, None, "holds no code besides its imports", f"write the behaviour or take typescript out of {b.manifest}")
-    return TypeScriptParts(imports, re.sub(r"\n{3,}", "\n\n", code) + "\n")

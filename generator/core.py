@@ -56,7 +56,7 @@ def discover(specs_dir: Path, root: Path) -> list[LoadedSpec]:
         for release in earlier_majors(folder):
             major = release.version.split(".")[0]
             specs.append(load_release(folder, release.version, root, format_id=f"{folder.name}_v{major}"))
-    check_format_ids(specs)
+    check_format_ids(specs, [t.module for t in REGISTRY if t.module is not None])
     return specs
 
 
@@ -115,7 +115,11 @@ def generate(
 
 
 def resolve_behaviours(specs: list[LoadedSpec], formats: tuple[ir.Format, ...]) -> dict[str, behaviour.Behaviour]:
-    """Format id -> the behaviour set that applies to it, each checked against the format's IR (SpecError)."""
+    """Format id -> the behaviour set that applies to it, each checked against the format's IR (SpecError).
+    Every set is first split by each target that places its code, whether a major uses it or not."""
+    for stored in {id(b): b for spec in specs for b in spec.behaviours}.values():
+        for target in REGISTRY:
+            target.check_behaviour(stored)
     return {fmt.id: b for spec, fmt in zip(specs, formats) if (b := behaviour.resolve(spec.behaviours, fmt)) is not None}
 
 

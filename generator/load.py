@@ -9,6 +9,7 @@ import os
 import re
 import sys
 import warnings
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -22,7 +23,7 @@ from jsonschema.exceptions import best_match
 from generator import cache, invisible, patterns
 from generator.behaviour import Behaviour, load_sets
 from generator.errors import SpecError, did_you_mean, pointer_of
-from generator.naming import format_id_problem, go_package
+from generator.naming import format_id_problem
 
 
 @dataclass(frozen=True)
@@ -413,14 +414,16 @@ def _shown(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
-def check_format_ids(specs: list[LoadedSpec]) -> None:
-    """No two generated formats (spec folders and earlier majors kept as <format>_v<N>) share a
-    Python module or a Go package: one would silently overwrite the other."""
-    by_id: dict[str, LoadedSpec] = {}
-    by_package: dict[str, LoadedSpec] = {}
+def check_format_ids(specs: list[LoadedSpec], modules: Iterable[tuple[str, Callable[[str], str]]] = ()) -> None:
+    """No two generated formats (spec folders and earlier majors kept as <format>_v<N>) share a format id, or
+    the name a target gives a format's own code (`Target.module`, e.g. ("Go package", go_package)): one
+    would silently overwrite the other."""
+    keys: list[tuple[str, Callable[[str], str]]] = [("format id", lambda format_id: format_id), *modules]
+    taken: list[dict[str, LoadedSpec]] = [{} for _ in keys]
     for spec in specs:
-        for taken, key in ((by_id, spec.format_id), (by_package, go_package(spec.format_id))):
-            other = taken.get(key)
+        for (noun, name_of), names in zip(keys, taken):
+            key = name_of(spec.format_id)
+            other = names.get(key)
             if other is not None:
                 first, second = sorted((other, spec), key=lambda s: (s.path != _folder_spec(s), s.format_id))
                 if second.path != _folder_spec(second):
@@ -431,15 +434,14 @@ def check_format_ids(specs: list[LoadedSpec]) -> None:
                         f"earlier major ({second.path}), so one would overwrite the other",
                         "rename the folder",
                     )
-                what = "the same Python module" if taken is by_id else f"the same Go package {key!r}"
                 raise SpecError(
                     first.path,
                     "",
-                    f"the formats {first.format_id!r} and {second.format_id!r} ({second.path}) both become {what}, "
-                    "so one would overwrite the other",
+                    f"the formats {first.format_id!r} and {second.format_id!r} ({second.path}) both become "
+                    f"the same {noun} {key!r}, so one would overwrite the other",
                     "rename one of the spec folders",
                 )
-            taken[key] = spec
+            names[key] = spec
 
 
 def _folder_spec(spec: LoadedSpec) -> str:

@@ -1,4 +1,5 @@
-"""Spec patterns: the portable subset (RFC 9485 I-Regexp syntax), parsed once, checked, translated per target.
+"""Spec patterns: the portable subset (RFC 9485 I-Regexp syntax), parsed once and checked; each target translates
+the parsed pattern into its own dialect (generator/targets/<target>/regex.py, TypeScript's literals.py).
 
 A spec's `pattern` keeps JSON Schema's meaning: an unanchored search, so `^` and
 `$` anchor where the author writes them. Its syntax is I-Regexp (RFC 9485) with
@@ -45,10 +46,6 @@ SPACE_RANGES = (
     (0x205F, 0x205F),
     (0x3000, 0x3000),
 )
-_GO_SPACE = r"\t\n\v\f\r\x1c-\x1f \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}"
-# Python's \w on str: letters and numbers of every kind, and "_".
-_GO_WORD = r"\p{L}\p{N}_"
-
 _SINGLE_ESCAPES = {
     "(": "(",
     ")": ")",
@@ -405,10 +402,10 @@ def category_ranges(name: str) -> tuple[tuple[int, int], ...]:
 
 
 _SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-_SPECIALS = "\\.^$*+?{}[]|()"  # outside a class, in both dialects
+SPECIALS = "\\.^$*+?{}[]|()"  # outside a class, in both dialects
 
 
-def _pattern_char(code: int, specials: str, hex_escaped: bool) -> str:
+def pattern_char(code: int, specials: str, hex_escaped: bool) -> str:
     """One character of a pattern: a short escape (\\n), a backslash before a special, a hex escape when asked."""
     ch = chr(code)
     if ch in _SHORT_ESCAPES:
@@ -423,12 +420,10 @@ def _pattern_char(code: int, specials: str, hex_escaped: bool) -> str:
 def _py_char(code: int, in_class: bool) -> str:
     # Control characters, white space other than the space, and "#" (verbose mode's comment) are written as hex.
     ch = chr(code)
-    return _pattern_char(
-        code, "\\]^-[&~|" if in_class else _SPECIALS, code < 0x20 or code == 0x7F or ch.isspace() and ch != " " or ch == "#"
-    )
+    return pattern_char(code, "\\]^-[&~|" if in_class else SPECIALS, code < 0x20 or code == 0x7F or ch.isspace() and ch != " " or ch == "#")
 
 
-def _range(value: object, in_class: bool, char: Callable[[int, bool], str]) -> str:
+def range_item(value: object, in_class: bool, char: Callable[[int, bool], str]) -> str:
     """A character range item in either dialect: one character, or lo-hi inside a class."""
     lo, hi = cast(tuple[int, int], value)
     return char(lo, in_class) if lo == hi else f"{char(lo, True)}-{char(hi, True)}"
@@ -437,13 +432,15 @@ def _range(value: object, in_class: bool, char: Callable[[int, bool], str]) -> s
 def _py_item(item: tuple[str, object], in_class: bool) -> str:
     kind, value = item
     if kind == "range":
-        return _range(value, in_class, _py_char)
+        return range_item(value, in_class, _py_char)
     if kind == "esc":
         return f"\\{value}"
     return "."
 
 
-def _py_chars(node: Chars) -> str:
+def spell_chars(node: Chars) -> str:
+    """A character class as the spec writes it, which is also how Python's `re` reads it (hex escapes where verbose
+    mode or a reader's eye would trip): the Python target's spelling and the one refusals quote."""
     if not node.bracketed:
         return _py_item(node.items[0], in_class=False)
     return "[" + ("^" if node.negated else "") + "".join(_py_item(i, in_class=True) for i in node.items) + "]"
@@ -471,7 +468,9 @@ def _complement(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], .
     return tuple(split)
 
 
-def _emit(alternatives: tuple[tuple[object, ...], ...], chars: object, dollar: str) -> str:
+def emit(alternatives: tuple[tuple[object, ...], ...], chars: object, dollar: str) -> str:
+    """A parsed pattern in a target's regex dialect: chars spells a character class, dollar the end anchor."""
+
     def node_text(node: object) -> str:
         if isinstance(node, Anchor):
             return "^" if node.kind == "^" else dollar
@@ -486,43 +485,6 @@ def _emit(alternatives: tuple[tuple[object, ...], ...], chars: object, dollar: s
         return "|".join("".join(node_text(n) for n in branch) for branch in branches)
 
     return alts(alternatives)
-
-
-def to_python(text: str) -> str:
-    """The pattern in Python's `re` syntax (re.search runs it)."""
-    return _emit(parse(text).alternatives, _py_chars, "$")
-
-
-def _go_char(code: int, in_class: bool) -> str:
-    return _pattern_char(code, "\\]^-[" if in_class else _SPECIALS, code < 0x20 or code == 0x7F)
-
-
-def _go_item(item: tuple[str, object], in_class: bool) -> str:
-    kind, value = item
-    if kind == "range":
-        return _range(value, in_class, _go_char)
-    if kind == "dot":
-        return "."
-    if value == "d":
-        return r"\p{Nd}"
-    if value == "D":
-        return r"\P{Nd}"
-    if value in ("s", "w"):
-        body = _GO_SPACE if value == "s" else _GO_WORD
-        return body if in_class else f"[{body}]"
-    return f"[^{_GO_SPACE if value == 'S' else _GO_WORD}]"
-
-
-def _go_chars(node: Chars) -> str:
-    if not node.bracketed:
-        return _go_item(node.items[0], in_class=False)
-    return "[" + ("^" if node.negated else "") + "".join(_go_item(i, in_class=True) for i in node.items) + "]"
-
-
-def to_go(text: str) -> str:
-    """The pattern in Go's RE2 syntax with the meaning Python's `re` gives the spec pattern."""
-    # Python's $ also matches just before a final newline; it only ever ends a top-level branch.
-    return _emit(parse(text).alternatives, _go_chars, r"(?:\n?\z)")
 
 
 # --- exponential backtracking -------------------------------------------------
@@ -603,7 +565,7 @@ def _build_alternatives(branches: tuple[tuple[object, ...], ...], g: _Glushkov, 
         nullable, first, last = nullable or n, first | f, last | la
         firsts.append(f)
     if repeated and g.overlapping is None and _any_two_overlap([[_ranges(g.chars[p]) for p in f] for f in firsts]):
-        g.overlapping = "|".join(_emit((branch,), _py_chars, "$") for branch in branches)
+        g.overlapping = "|".join(emit((branch,), spell_chars, "$") for branch in branches)
     return nullable, first, last
 
 

@@ -19,14 +19,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT
 from generator import automaton, backtracking, patterns
 from generator.automaton import compile_pattern
 from generator.backtracking import runs_linear
-from generator.patterns import PatternError, to_python
+from generator.patterns import PatternError
+from generator.targets.python.regex import to_python
 from generator.targets.typescript.literals import to_typescript
 
 sys.path.insert(0, str(ROOT / "tests"))
@@ -38,16 +39,37 @@ from test_runtime_python import rt as RUNTIME  # noqa: E402  (the Python runtime
 SLOW = bench_patterns.ISSUE_PATTERNS
 
 
-
-
 # --- the automaton means re.search -------------------------------------------------------------
 
 _ALPHABET = ["a", "b", "é", "\n", " ", "1", "٣", "_", "-", "\u3000", "\ud800", "😀"]
 
 
 def _atom() -> st.SearchStrategy[str]:
-    return st.sampled_from(["a", "b", "é", "\\n", " ", "-", ".", "\\d", "\\s", "\\w", "\\D", "\\S", "\\W", "[ab]", "[^a]", "[a-z_]",
-                            "[\\d\\s]", "[^\\w]", "😀", "\\.", "1"])
+    return st.sampled_from(
+        [
+            "a",
+            "b",
+            "é",
+            "\\n",
+            " ",
+            "-",
+            ".",
+            "\\d",
+            "\\s",
+            "\\w",
+            "\\D",
+            "\\S",
+            "\\W",
+            "[ab]",
+            "[^a]",
+            "[a-z_]",
+            "[\\d\\s]",
+            "[^\\w]",
+            "😀",
+            "\\.",
+            "1",
+        ]
+    )
 
 
 def _quantified(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
@@ -55,14 +77,22 @@ def _quantified(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 
 
 def _regex(depth: int = 2) -> st.SearchStrategy[str]:
-    pieces = _quantified(_atom()) if depth == 0 else st.one_of(
-        _quantified(_atom()), _quantified(st.lists(_regex(depth - 1), min_size=1, max_size=3).map(lambda bs: "(" + "|".join(bs) + ")")))
+    pieces = (
+        _quantified(_atom())
+        if depth == 0
+        else st.one_of(
+            _quantified(_atom()), _quantified(st.lists(_regex(depth - 1), min_size=1, max_size=3).map(lambda bs: "(" + "|".join(bs) + ")"))
+        )
+    )
     return st.lists(pieces, max_size=4).map("".join)
 
 
 # A spec pattern: top-level branches, each optionally anchored.
-PATTERNS = st.lists(st.tuples(st.booleans(), _regex(), st.booleans()).map(lambda t: ("^" if t[0] else "") + t[1] + ("$" if t[2] else "")),
-                    min_size=1, max_size=3).map("|".join)
+PATTERNS = st.lists(
+    st.tuples(st.booleans(), _regex(), st.booleans()).map(lambda t: ("^" if t[0] else "") + t[1] + ("$" if t[2] else "")),
+    min_size=1,
+    max_size=3,
+).map("|".join)
 VALUES = st.lists(st.sampled_from(_ALPHABET), max_size=8).map("".join)
 
 
@@ -90,8 +120,22 @@ def test_the_automaton_gives_the_verdict_of_re_search_on_the_pattern_as_written(
         assert (runtime.search(value) is not None) == expected, (text, value)
 
 
-@pytest.mark.parametrize("text", [*SLOW, *bench_patterns.corpus_patterns(), "", "^$", "$", "a|", "a$|^b", "x\n$", r"^\w{1,1000}$",
-                                  r"[a-z]{1000}", r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        *SLOW,
+        *bench_patterns.corpus_patterns(),
+        "",
+        "^$",
+        "$",
+        "a|",
+        "a$|^b",
+        "x\n$",
+        r"^\w{1,1000}$",
+        r"[a-z]{1000}",
+        r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$",
+    ],
+)
 def test_the_automaton_agrees_with_re_search_on_edge_values(text: str) -> None:
     try:
         dfa = compile_pattern(text)
@@ -100,8 +144,28 @@ def test_the_automaton_agrees_with_re_search_on_edge_values(text: str) -> None:
     runtime = RUNTIME.Automaton(dfa.encode())
     compiled = re.compile(to_python(text))
     # Short values only: re.search is the oracle, and it is exponential on some of these.
-    for value in ["", "\n", "a", "a\n", "a\n\n", "\na", "key: value", "abcd", "aax", "x", "x\n", "ABC-123", "123456", "é", "😀",
-                  "\ud800", " : ", "a" * 7 + "!", "foo@bar.io", "say \"hi\""]:
+    for value in [
+        "",
+        "\n",
+        "a",
+        "a\n",
+        "a\n\n",
+        "\na",
+        "key: value",
+        "abcd",
+        "aax",
+        "x",
+        "x\n",
+        "ABC-123",
+        "123456",
+        "é",
+        "😀",
+        "\ud800",
+        " : ",
+        "a" * 7 + "!",
+        "foo@bar.io",
+        'say "hi"',
+    ]:
         expected = compiled.search(value) is not None
         assert dfa.search(value) == expected == (runtime.search(value) is not None), (text, value)
 
@@ -109,11 +173,14 @@ def test_the_automaton_agrees_with_re_search_on_edge_values(text: str) -> None:
 # --- the bounds, and their refusals --------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "why"), [
-    ("a.{20}b", "more than 4,096 states"),  # unanchored: a state for every set of places an "a" was seen
-    ("(a{1000}){10}", "more than 5,000 characters"),
-    ("^.*a.{12}$", "more than 4,096 states"),
-])
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("a.{20}b", "more than 4,096 states"),  # unanchored: a state for every set of places an "a" was seen
+        ("(a{1000}){10}", "more than 5,000 characters"),
+        ("^.*a.{12}$", "more than 4,096 states"),
+    ],
+)
 def test_a_pattern_whose_automaton_is_too_large_is_refused_with_a_hint(text: str, why: str) -> None:
     with pytest.raises(PatternError) as caught:
         compile_pattern(text)
@@ -121,8 +188,19 @@ def test_a_pattern_whose_automaton_is_too_large_is_refused_with_a_hint(text: str
     assert caught.value.hint
 
 
-@pytest.mark.parametrize("text", [r"^[a-z]{1,1000}$", r"[0-9]{1000}", r"^\w{0,1000}$", "^" + "(.*)" * 100 + "$", r"^(a{1,10}){1,10}$",
-                                  "(" + "|".join(chr(0x4E00 + i) for i in range(300)) + ")*x", "[a-z]*" * 150, "(x?)" * 200])
+@pytest.mark.parametrize(
+    "text",
+    [
+        r"^[a-z]{1,1000}$",
+        r"[0-9]{1000}",
+        r"^\w{0,1000}$",
+        "^" + "(.*)" * 100 + "$",
+        r"^(a{1,10}){1,10}$",
+        "(" + "|".join(chr(0x4E00 + i) for i in range(300)) + ")*x",
+        "[a-z]*" * 150,
+        "(x?)" * 200,
+    ],
+)
 def test_large_patterns_that_a_spec_may_well_hold_compile(text: str) -> None:
     assert compile_pattern(text).states <= automaton.MAX_STATES
 
@@ -155,8 +233,20 @@ def _backtracking_steps(text: str, value: str) -> int:
     return steps
 
 
-@pytest.mark.parametrize("text", [r"^[a-z]+(-[a-z]+)*$", r"^\+?[0-9]+(\.[0-9]+)?$", r"^(ab|cd)*$", r"\.json$", r"^[a-z]*[0-9]*$",
-                                  r"^[A-Z]{3}-[0-9]+$", r'^[^"\\]*$', r"\S", r"^(a|b)*c$"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        r"^[a-z]+(-[a-z]+)*$",
+        r"^\+?[0-9]+(\.[0-9]+)?$",
+        r"^(ab|cd)*$",
+        r"\.json$",
+        r"^[a-z]*[0-9]*$",
+        r"^[A-Z]{3}-[0-9]+$",
+        r'^[^"\\]*$',
+        r"\S",
+        r"^(a|b)*c$",
+    ],
+)
 def test_a_proven_pattern_costs_a_backtracking_engine_a_bounded_number_of_steps_per_character(text: str) -> None:
     assert runs_linear(text)
     for n in (50, 100):
@@ -201,9 +291,16 @@ def test_the_generated_python_and_typescript_compile_each_pattern_as_an_automato
     typescript = files[f"typescript/src/{bench_patterns.FORMAT}.ts"]
     # Python: every pattern is compiled through _rt.regex (proven) or _rt.Automaton, nothing else.
     assert "re.compile" not in python and "re.search" not in python
-    calls = [(node.func.attr, node.args[0].value) for node in ast.walk(ast.parse(python)) if isinstance(node, ast.Call)
-             and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "_rt"
-             and node.func.attr in ("regex", "Automaton") and isinstance(node.args[0], ast.Constant)]
+    calls = [
+        (node.func.attr, node.args[0].value)
+        for node in ast.walk(ast.parse(python))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "_rt"
+        and node.func.attr in ("regex", "Automaton")
+        and isinstance(node.args[0], ast.Constant)
+    ]
     regexes = [arg for kind, arg in calls if kind == "regex"]
     automata = [arg for kind, arg in calls if kind == "Automaton"]
     assert regexes and automata
@@ -212,7 +309,9 @@ def test_the_generated_python_and_typescript_compile_each_pattern_as_an_automato
     assert set(automata) == {compile_pattern(p).encode() for p in pats if not runs_linear(p)}
     # TypeScript: the same split.
     assert set(re.findall(r'new RegExp\("(?:[^"\\]|\\.)*", "u"\)', typescript)) == {to_typescript(p) for p in pats if runs_linear(p)}
-    assert set(re.findall(r'new rt\.Automaton\("([^"]*)"\)', typescript)) == {compile_pattern(p).encode() for p in pats if not runs_linear(p)}
+    assert set(re.findall(r'new rt\.Automaton\("([^"]*)"\)', typescript)) == {
+        compile_pattern(p).encode() for p in pats if not runs_linear(p)
+    }
     # The runtimes take a compiled matcher: they compile no spec pattern themselves.
     source = (ROOT / "generator" / "runtime" / "python" / "_runtime.py").read_text(encoding="utf-8")
     assert "compiled = pattern\n" in source
@@ -224,8 +323,10 @@ def test_the_generated_python_and_typescript_compile_each_pattern_as_an_automato
 
 @pytest.mark.skipif(not bench_patterns.go_available(), reason="Go is not installed: the Go checks did not run")
 def test_python_go_and_typescript_give_the_automatons_verdict_on_adversarial_values(tmp_path: Path) -> None:
-    from go_driver import build_driver, run_driver as run_go
-    from typescript_driver import compile_package, run_driver as run_typescript
+    from go_driver import build_driver
+    from go_driver import run_driver as run_go
+    from typescript_driver import compile_package
+    from typescript_driver import run_driver as run_typescript
 
     pats = bench_patterns.bench_patterns()
     files = bench_patterns.write_generated(pats, tmp_path)
@@ -236,9 +337,11 @@ def test_python_go_and_typescript_give_the_automatons_verdict_on_adversarial_val
             cases.append(json.dumps({f"p{i}": value}))
             expected.append(compile_pattern(p).search(value))
     assert any(expected) and not all(expected)
-    script = ("import json, sys\nsys.path.insert(0, sys.argv[1])\nfrom chatformats import pattern_bench as m\nout = []\n"
-              "for text in json.load(sys.stdin):\n    try:\n        m.parse_pattern_bench_from_json(text)\n        out.append(True)\n"
-              "    except m.ValidationError:\n        out.append(False)\nprint(json.dumps(out))\n")
+    script = (
+        "import json, sys\nsys.path.insert(0, sys.argv[1])\nfrom chatformats import pattern_bench as m\nout = []\n"
+        "for text in json.load(sys.stdin):\n    try:\n        m.parse_pattern_bench_from_json(text)\n        out.append(True)\n"
+        "    except m.ValidationError:\n        out.append(False)\nprint(json.dumps(out))\n"
+    )
     done = subprocess.run([sys.executable, "-c", script, str(files / "python")], input=json.dumps(cases), capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     verdicts = {"Python": json.loads(done.stdout)}
@@ -247,6 +350,9 @@ def test_python_go_and_typescript_give_the_automatons_verdict_on_adversarial_val
     dist = compile_package(files / "typescript")
     verdicts["TypeScript"] = [r["ok"] for r in run_typescript(dist, [(bench_patterns.FORMAT, c, None) for c in cases])]
     for runtime, got in verdicts.items():
-        wrong = [f"{pats[k // len(bench_patterns.VALUES)]!r} on {list(bench_patterns.VALUES)[k % len(bench_patterns.VALUES)]}"
-                 for k, (g, e) in enumerate(zip(got, expected)) if g != e]
+        wrong = [
+            f"{pats[k // len(bench_patterns.VALUES)]!r} on {list(bench_patterns.VALUES)[k % len(bench_patterns.VALUES)]}"
+            for k, (g, e) in enumerate(zip(got, expected))
+            if g != e
+        ]
         assert not wrong, f"{runtime} disagrees with the automaton: " + ", ".join(wrong)

@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import GOLDEN, ROOT
 from go_driver import GO_ENV, go_available
+
 from generator import patterns
-from generator.patterns import PatternError, check, to_go, to_python
+from generator.patterns import PatternError, check
+from generator.targets.go.regex import to_go
+from generator.targets.python.regex import to_python
 
 
 def _spec_patterns() -> list[str]:
@@ -153,7 +155,10 @@ def test_patterns_that_can_backtrack_exponentially_are_refused(pattern: str) -> 
     patterns.parse(pattern)  # portable syntax: it is the shape that is refused
     with pytest.raises(PatternError) as caught:
         check(pattern)
-    assert "backtrack exponentially" in caught.value.problem or "repeats alternatives that can start with the same character" in caught.value.problem
+    assert (
+        "backtrack exponentially" in caught.value.problem
+        or "repeats alternatives that can start with the same character" in caught.value.problem
+    )
     assert caught.value.hint
 
 
@@ -185,10 +190,59 @@ def test_python_translation_escapes_what_python_would_read_as_syntax_or_set_oper
 
 # Probe strings for the differential check: ASCII, non-ASCII letters and digits,
 # Unicode spaces, line ends, symbols.
-PROBES = ["", "a", "ab", "abc", "aab", "Ab", "123456", "123456\n", "12345", "1234567", "x\ny", "x\ry", "\n", "a\n", "a\n\n",
-          'say "hi"', "back\\slash", "é", "Éa", "日本", "٣٤", "\u00a0", "\u2003x", "x\u3000", "a-b-c", "a--b", "-ab", "foo@bar.io",
-          "foo@@bar.io", "2024-01-31", "٢٠٢٤-٠١-٣١", "_", "a_1", "ab ", " ", "\t", "$1", "[x]", ".*+?(){}|[]\\^-", "x.y", "xyz",
-          "ⅷ", "²", "a" * 6, "ABC", "cd", "abcd", "+1.5", "1.", "\x1c", "\u0085"]
+PROBES = [
+    "",
+    "a",
+    "ab",
+    "abc",
+    "aab",
+    "Ab",
+    "123456",
+    "123456\n",
+    "12345",
+    "1234567",
+    "x\ny",
+    "x\ry",
+    "\n",
+    "a\n",
+    "a\n\n",
+    'say "hi"',
+    "back\\slash",
+    "é",
+    "Éa",
+    "日本",
+    "٣٤",
+    "\u00a0",
+    "\u2003x",
+    "x\u3000",
+    "a-b-c",
+    "a--b",
+    "-ab",
+    "foo@bar.io",
+    "foo@@bar.io",
+    "2024-01-31",
+    "٢٠٢٤-٠١-٣١",
+    "_",
+    "a_1",
+    "ab ",
+    " ",
+    "\t",
+    "$1",
+    "[x]",
+    ".*+?(){}|[]\\^-",
+    "x.y",
+    "xyz",
+    "ⅷ",
+    "²",
+    "a" * 6,
+    "ABC",
+    "cd",
+    "abcd",
+    "+1.5",
+    "1.",
+    "\x1c",
+    "\u0085",
+]
 
 
 @pytest.mark.skipif(not go_available(), reason="Go is not installed: the Go checks did not run")
@@ -248,8 +302,44 @@ func main() {
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-_PIECES = ["a", "b", "é", "-", "^", "$", ".", "|", "(", ")", "[", "]", "[^", "{", "}", ",", "2", "0", "*", "+", "?",
-           "\\", "\\d", "\\s", "\\w", "\\S", "\\p{L}", "\\P{Nd}", "\\n", "\\.", "\\\\", "(?", "{1,3}", "{2}", "\n", "\x00"]
+_PIECES = [
+    "a",
+    "b",
+    "é",
+    "-",
+    "^",
+    "$",
+    ".",
+    "|",
+    "(",
+    ")",
+    "[",
+    "]",
+    "[^",
+    "{",
+    "}",
+    ",",
+    "2",
+    "0",
+    "*",
+    "+",
+    "?",
+    "\\",
+    "\\d",
+    "\\s",
+    "\\w",
+    "\\S",
+    "\\p{L}",
+    "\\P{Nd}",
+    "\\n",
+    "\\.",
+    "\\\\",
+    "(?",
+    "{1,3}",
+    "{2}",
+    "\n",
+    "\x00",
+]
 
 
 @settings(max_examples=1500, deadline=None, derandomize=True)

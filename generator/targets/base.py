@@ -72,6 +72,10 @@ class Target(ABC):
     # The stored behaviour source it places: (the manifest's key, the file's extension), e.g.
     # ("go", ".go") reads `go = "go.go"` of specs/<format>/behaviour/behaviour.toml; None: it places none.
     behaviour: tuple[str, str] | None = None
+    # The name a format's own code takes in this language where it is not the format id, which no two formats
+    # may share (one would overwrite the other): (what it is, for the refusal; the name of a format id),
+    # e.g. ("Go package", go_package). None: the format id itself, which is unique already.
+    module: tuple[str, Callable[[str], str]] | None = None
 
     # True: the pipeline renders this target's formats in a worker process, overlapped with the
     # other targets (render_format must then read nothing but the Context; e.g. pydantic, whose
@@ -121,6 +125,11 @@ class Target(ABC):
     def check_rendered(self, ctx: Context, files: Mapping[str, str]) -> None:
         """After the target's files are made: check them as their users will meet them, raising SpecError
         (the Python target runs every example through the generated Python). files: every file made so far."""
+        return None
+
+    def check_behaviour(self, b: Behaviour) -> None:
+        """Split the behaviour source this target places (Target.behaviour) as rendering will, raising SpecError
+        naming the file: run on every set a spec folder holds, so a mistake shows even in a set no major uses yet."""
         return None
 
     def describe(self, fmt: ir.Format, ctx: Context) -> Description | None:

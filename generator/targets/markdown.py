@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from generator import cache, invisible, ir, keywords, messages
-from generator.behaviour import Behaviour, docs_text
+from generator.behaviour import Behaviour
 from generator.export import schema_text
 from generator.naming import go_package
 from generator.render import TEMPLATES, header, render
@@ -527,7 +527,14 @@ class FormatPage:
         """The format's behaviour section (specs/<format>/behaviour/docs.md), or ""."""
         if self.behaviour_set is None:
             return ""
-        return docs_text(self.behaviour_set, self.fmt, go_package(self.fmt.id), go_package(self.behaviour_set.format_id))
+        b = self.behaviour_set
+        # docs.md is written for the format's latest major; a kept earlier major's page names its own
+        # Python module and Go package.
+        text = b.texts["docs"].strip()
+        if self.fmt.id != b.format_id:
+            text = re.sub(rf"\bchatformats\.{re.escape(b.format_id)}\b", f"chatformats.{self.fmt.id}", text)
+            text = re.sub(rf"\b{re.escape(go_package(b.format_id))}\b", go_package(self.fmt.id), text)
+        return text
 
     def diagram(self) -> list[str]:
         """Mermaid classDiagram lines: models with their fields, and what refers to what."""

@@ -13,11 +13,12 @@ import re
 from collections.abc import Iterable
 
 from generator import ir, runtime
-from generator.behaviour import Behaviour, GoParts, constants, go_parts
+from generator.behaviour import Behaviour, constants
 from generator.messages import number_literal
 from generator.naming import Names, clash_error, go_name, go_package, go_top_level_clashes
 from generator.options import Options
 from generator.render import Templates, header, unknown_kind
+from generator.targets.go.behaviour import GoParts, go_parts
 from generator.targets.go.definitions import Definitions
 from generator.targets.go.literals import go_comment, go_const, go_str
 from generator.targets.go.views import ConstantView, FastCheck, FastModel, FastTuple, GoType

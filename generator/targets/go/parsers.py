@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from generator import ir
 from generator.errors import SpecError
-from generator.patterns import PatternError, to_go
+from generator.patterns import PatternError
 from generator.targets.go.names import INLINE_TYPES
+from generator.targets.go.regex import to_go
 from generator.targets.go.types import GoTypes
 from generator.targets.go.views import (
     EnumParser,

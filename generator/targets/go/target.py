@@ -8,9 +8,11 @@ from __future__ import annotations
 import re
 
 from generator import ir, runtime
+from generator.behaviour import Behaviour
 from generator.naming import NamingPolicy, go_name, go_package
-from generator.options import Options
+from generator.options import DEFAULT_GO_MODULE, Options
 from generator.targets.base import Context, Description, Target, Vendoring
+from generator.targets.go.behaviour import go_parts
 from generator.targets.go.names import INLINE_TYPES, PACKAGE_NAMES, field_name
 from generator.write import RefusedError
 
@@ -57,6 +59,7 @@ def check_module(path: str) -> None:
 class GoTarget(Target):
     name = "go"
     behaviour = ("go", ".go")
+    module = ("Go package", go_package)
     vendoring = Vendoring(
         flag="--module",
         help="the Go module path, e.g. example.com/app/chat (with --lang go): its first element a domain with a dot",
@@ -86,6 +89,10 @@ class GoTarget(Target):
 
     def shared_files(self, options: Options) -> frozenset[str]:
         return frozenset({"go/go.mod", *(f"go/internal/rt/{name}" for name in runtime.go_files())})
+
+    def check_behaviour(self, b: Behaviour) -> None:
+        if "go" in b.texts:
+            go_parts(b, DEFAULT_GO_MODULE)
 
     def describe(self, fmt: ir.Format, ctx: Context) -> Description:
         from generator.targets.go.package import GoPackage

@@ -56,7 +56,7 @@ class StringParser:
     messages: Mapping[str, str]
     min_length: int | None
     max_length: int | None
-    pattern: str | None  # in Go's regexp syntax (generator.patterns.to_go)
+    pattern: str | None  # in Go's regexp syntax (generator.targets.go.regex.to_go)
     enum: tuple[str, ...] | None
     const: str | None
     kind: ClassVar[str] = "string"

@@ -12,11 +12,12 @@ from collections.abc import Iterable
 from dataclasses import fields
 
 from generator import ir, nesting, runtime
-from generator.behaviour import Behaviour, PythonParts, constants, python_parts
+from generator.behaviour import Behaviour, constants
 from generator.naming import Names, clash_error, constant_case, python_attr, python_top_level_clashes, snake_case
 from generator.pyformat import format_python
 from generator.render import header
 from generator.targets.python import encoders, parsers, standins, types
+from generator.targets.python.behaviour import PythonParts, python_parts
 from generator.targets.python.fast import FastBuilder
 from generator.targets.python.literals import TEMPLATES, py_str
 from generator.targets.python.views import (

@@ -6,8 +6,8 @@ from generator import ir
 from generator.automaton import compile_pattern
 from generator.backtracking import runs_linear
 from generator.naming import constant_case, snake_case
-from generator.patterns import to_python
 from generator.targets.python.literals import py_str
+from generator.targets.python.regex import to_python
 from generator.targets.python.views import Default, Parser, RuleView
 
 

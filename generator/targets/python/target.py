@@ -13,9 +13,11 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from generator import ir
+from generator.behaviour import Behaviour
 from generator.naming import NamingPolicy, python_attr
 from generator.options import Options
 from generator.targets.base import Context, Description, Target, Vendoring
+from generator.targets.python.behaviour import python_parts
 from generator.write import RefusedError
 
 
@@ -92,6 +94,10 @@ class PythonTarget(Target):
     def shared_files(self, options: Options) -> frozenset[str]:
         base = f"python/{options.python_package}"
         return frozenset({f"{base}/__init__.py", f"{base}/_runtime.py", f"{base}/py.typed"})
+
+    def check_behaviour(self, b: Behaviour) -> None:
+        if "python" in b.texts:
+            python_parts(b)
 
     def describe(self, fmt: ir.Format, ctx: Context) -> Description:
         from generator.targets.python.module import PythonModule

@@ -16,6 +16,7 @@ from generator.behaviour import Behaviour
 from generator.naming import NamingPolicy
 from generator.options import DEFAULT_TYPESCRIPT_PACKAGE, Options
 from generator.targets.base import Context, Description, Target, Vendoring
+from generator.targets.typescript.behaviour import typescript_parts
 from generator.write import RefusedError
 
 BASE = "typescript"
@@ -129,6 +130,10 @@ class TypeScriptTarget(Target):
 
     def shared_files(self, options: Options) -> frozenset[str]:
         return frozenset({f"{BASE}/package.json", f"{BASE}/tsconfig.json", f"{BASE}/src/runtime.ts", f"{BASE}/src/index.ts"})
+
+    def check_behaviour(self, b: Behaviour) -> None:
+        if "typescript" in b.texts:
+            typescript_parts(b)
 
     def describe(self, fmt: ir.Format, ctx: Context) -> Description:
         """Each field as its interface declares it, e.g. ("ImageBlock", "url") -> "url?: string"."""

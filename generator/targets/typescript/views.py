@@ -6,11 +6,12 @@ import json
 from dataclasses import dataclass
 
 from generator import ir, nesting
-from generator.behaviour import Behaviour, typescript_parts
+from generator.behaviour import Behaviour
 from generator.behaviour import constants as behaviour_constants
 from generator.errors import SpecError, pointer_of
 from generator.naming import constant_case, pascal_case
 from generator.render import header
+from generator.targets.typescript.behaviour import typescript_parts
 from generator.targets.typescript.encoders import alias_encode_fn, encode, model_encode_fn
 from generator.targets.typescript.fast import TsFastBuilder, TsFastFunction, native_rule, operands
 from generator.targets.typescript.literals import ts_doc, ts_json, ts_property, ts_str
