@@ -36,26 +36,31 @@ from generator.targets.base import Context, Description, Target
 
 # Characters that open Markdown syntax anywhere in a line (links, emphasis, code,
 # tables, attribute lists); CommonMark lets any ASCII punctuation be backslash-escaped.
-_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]{}|~])")
+# GitHub's ~~strikethrough~~ too, but Python-Markdown (the site) would show a backslash
+# before a "~": it goes in as an entity, which both read.
+_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]{}|])")
 # What opens a block only at the start of a line: headings, quotes, lists, setext underlines.
 _BLOCK_START = re.compile(r"^(?:([>#=+-])|(\d+)([.)]))")
 
 
 def _escape_block_start(line: str) -> str:
     # "1." is escaped as "1\." (a backslash before a digit is no escape in CommonMark).
-    return _BLOCK_START.sub(lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3), line)
+    # A setext underline's "=" is no escape for Python-Markdown (the site would show the backslash): an entity.
+    return _BLOCK_START.sub(
+        lambda m: ("&#61;" if m.group(1) == "=" else "\\" + m.group(1)) if m.group(1) else m.group(2) + "\\" + m.group(3), line
+    )
 
 
 def md_inline(text: str) -> str:
     """Text for a table cell or a single line: no HTML, no Markdown syntax, no line break."""
     text = invisible.shown(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = _INLINE_SPECIAL.sub(r"\\\1", text)
+    text = _INLINE_SPECIAL.sub(r"\\\1", text).replace("~", "&#126;")
     return " ".join(text.split())
 
 
 def md_heading(text: str) -> str:
     """Text for a heading line: as md_inline, and a closing run of # is text, not the heading's end ("C#")."""
-    return md_inline(text).replace("#", "\\#")
+    return re.sub(r"(?<!&)#", r"\\#", md_inline(text))  # "&#" only starts an entity md_inline wrote
 
 
 def md_paragraph(text: str) -> str:
@@ -63,11 +68,13 @@ def md_paragraph(text: str) -> str:
     paragraphs = []
     for block in re.split(r"\n\s*\n", text.replace("\r\n", "\n").replace("\r", "\n").strip()):
         lines = [_escape_block_start(md_inline(line)) for line in block.split("\n") if line.strip()]
-        paragraphs.append("\\\n".join(lines))
+        # A line break both readers take: Python-Markdown (the site) shows CommonMark's "\\" before one as text.
+        paragraphs.append("<br>\n".join(lines))
     return "\n\n".join(p for p in paragraphs if p)
 
 
-_CODE_ENTITIES = {ch: f"&#{ord(ch)};" for ch in "|\\`*_[]{}~#"} | {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+# A tab too: Python-Markdown (the site) turns a tab anywhere in the page into spaces.
+_CODE_ENTITIES = {ch: f"&#{ord(ch)};" for ch in "|\\`*_[]{}~#\t"} | {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 
 def md_code(text: str, in_table: bool = False) -> str:
@@ -78,13 +85,16 @@ def md_code(text: str, in_table: bool = False) -> str:
     an HTML code element with &#124; reads the same in both.
     """
     text = invisible.shown(text.replace("\n", "\\n").replace("\r", "\\r"))
-    if in_table and "|" in text:
+    # A code span cannot be empty, and Python-Markdown (the site) strips the white space at its ends, which
+    # CommonMark keeps, and turns tabs into spaces: such a text, like a pipe in a table, goes in as an HTML
+    # code element.
+    if in_table and "|" in text or text.strip() != text or not text or "\t" in text:
         # Markdown still parses inside inline HTML, so its syntax goes in as entities too.
         escaped = "".join(_CODE_ENTITIES.get(ch, ch) for ch in text)
         return f"<code>{escaped}</code>"
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
-    if text.startswith("`") or text.endswith("`") or (text.startswith(" ") and text.endswith(" ") and text.strip()):
+    if text.startswith("`") or text.endswith("`"):
         text = f" {text} "
     return f"{fence}{text}{fence}"
 
