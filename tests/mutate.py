@@ -91,7 +91,7 @@ FAST_TESTS = ["tests/test_fast_path.py", "tests/test_fast_path_typescript.py", "
 BEHAVIOUR_TESTS = ["tests/test_scenarios.py", "tests/test_versioning.py::test_upgrade_from_v1_reads_seconds_as_milliseconds_and_validates",
                    "tests/test_go.py::test_droidlet_upgrade_from_v1_agrees_in_go_and_python_and_with_the_v2_examples",
                    "tests/test_typescript_behaviour.py", "tests/test_behaviour.py"]
-DOCS_TESTS = ["tests/test_docs_spec.py", "tests/test_docs.py", "tests/test_docs_examples.py", "tests/test_docs_checks.py", "tests/test_keywords.py",
+DOCS_TESTS = ["tests/test_markdown_text.py", "tests/test_docs_spec.py", "tests/test_docs.py", "tests/test_docs_examples.py", "tests/test_docs_checks.py", "tests/test_keywords.py",
               "tests/test_scenarios.py::test_behaviour_examples_in_the_docs_run_in_python",
               "-k", "not site and not golden_pages_fit and not 1280 and not navigation_labels_are_unique"]
 WRITER_TESTS = ["tests/test_cli.py", "tests/test_vendor.py", "tests/test_cache.py",
@@ -191,6 +191,16 @@ def _in_string(line: str, pos: int) -> bool:
     return quote is not None
 
 
+# Templates of pages, styles and markup: only what is inside a Jinja tag is code; the rest is prose, and a
+# word of it changed ("and" to "or") is not a bug a test should catch.
+_MARKUP = (".md.j2", ".css.j2", ".html.j2", ".yml.j2", ".yaml.j2")
+_JINJA_TAG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}")
+
+
+def _in_jinja_tag(line: str, start: int, end: int) -> bool:
+    return any(m.start() <= start and end <= m.end() for m in _JINJA_TAG.finditer(line))
+
+
 def _skippable(text: str) -> bool:
     s = text.strip()
     return not s or s.startswith(("#", "//", "*", "/*", "{#", '"""', "import ", "from ", "package ", "def ", "func ", "class ", "type ", "@",
@@ -216,11 +226,14 @@ def mutants_of(group: str, path: str, lines: range | None = None) -> list[Mutant
     ops, delete = {"go": (_GO_OPS, _GO_DELETE), "typescript": (_TS_OPS, _TS_DELETE), "python": (_PY_OPS, _PY_DELETE)}[language]
     found = []
     prose = _text_lines(text) if language == "python" else set()
+    markup = path.endswith(_MARKUP)
     for n, line in enumerate(text.split("\n"), 1):
         if n in prose or _skippable(line) or (lines is not None and n not in lines):
             continue
         for pattern, replacement, name in ops:
             for m in re.finditer(pattern, line):
+                if markup and not _in_jinja_tag(line, m.start(), m.end()):
+                    continue
                 if name.startswith("quoted") or not _in_string(line, m.start()):
                     found.append(Mutant(group, path, n, name, line, line[:m.start()] + m.expand(replacement) + line[m.end():]))
         if delete.match(line) and not line.rstrip().endswith(("(", "[", "{", ",")):

@@ -9,7 +9,6 @@ helper that forgets one escape fails here, not only in the golden bytes.
 
 from __future__ import annotations
 
-import html
 import re
 from html.parser import HTMLParser
 
