@@ -23,13 +23,32 @@ from generator.targets.markdown import md_code, md_decl, md_heading, md_inline, 
 
 # What spec text is made of where it hurts: every character Markdown or HTML reads as syntax, entity-like
 # runs, line breaks of each spelling, and plain words around them.
-_SYNTAX = list("&<>|\\`*_[]{}~#!-+=.():\"' \t") + ["\r\n", "\r", "\n", "&amp;", "&lt;", "&#124;", "<b>", "</td>", "1.", "**", "``"]
+_SYNTAX = list("&<>|\\`*_[]{}~#!-+=.():\"' \t") + [
+    "\r\n",
+    "\r",
+    "\n",
+    "&amp;",
+    "&lt;",
+    "&#124;",
+    "<b>",
+    "</td>",
+    "1.",
+    "**",
+    "~~",
+    "``",
+    # what opens raw HTML at the start of a line, with no ">"
+    "<div ",
+    "<!--",
+    "<script",
+    "<?",
+]
 TEXT = st.lists(st.sampled_from(_SYNTAX) | st.text(alphabet="abcXYZ09é😀\u200b", min_size=1, max_size=3), max_size=14).map("".join)
 ONE_LINE = TEXT.map(lambda t: re.sub(r"[\r\n]", " ", t))
 
 
 def _commonmark(text: str) -> str:
-    return MarkdownIt("commonmark", {"html": True}).enable("table").render(text)
+    # As GitHub reads it: CommonMark with GFM's tables and ~~strikethrough~~.
+    return MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).render(text)
 
 
 def _site(text: str) -> str:

@@ -86,9 +86,9 @@ def md_code(text: str, in_table: bool = False) -> str:
     """
     text = invisible.shown(text.replace("\n", "\\n").replace("\r", "\\r"))
     # A code span cannot be empty, and Python-Markdown (the site) strips the white space at its ends, which
-    # CommonMark keeps, and turns tabs into spaces: such a text, like a pipe in a table, goes in as an HTML
-    # code element.
-    if in_table and "|" in text or text.strip() != text or not text or "\t" in text:
+    # CommonMark keeps, turns tabs into spaces and ends "&#0" with a ";": such a text, like a pipe in a table,
+    # goes in as an HTML code element.
+    if in_table and "|" in text or text.strip() != text or not text or "\t" in text or "&#" in text:
         # Markdown still parses inside inline HTML, so its syntax goes in as entities too.
         escaped = "".join(_CODE_ENTITIES.get(ch, ch) for ch in text)
         return f"<code>{escaped}</code>"
