@@ -51,7 +51,9 @@ SPEC: dict[str, Any] = {
             "maybe_loose": {"type": "array", "items": {"$ref": "#/$defs/Loose"}, "description": "Optional loose items."},
             "holders": {"type": "array", "items": {"$ref": "#/$defs/Holder"}, "description": "Items that may hold an item."},
             "nested": {"type": "array", "items": {"$ref": "#/$defs/Outer"}, "description": "Nested items."},
-            "picks": {"type": "array", "items": {"$ref": "#/$defs/Pick"}, "description": "Picks."}},
+            "picks": {"type": "array", "items": {"$ref": "#/$defs/Pick"}, "description": "Picks."},
+            # One level below the root, its rules climb past the document: nothing to check.
+            "pick": {"$ref": "#/$defs/Pick", "description": "A pick whose lists would be above the document."}},
             "required": ["kind", "pair", "maybe_pair", "tags", "items", "maybe", "loose", "nested"],
             "x-rules": [
                 {"kind": "contains", "field": "items", "each": "/id", "equals": "x", "message": "an x item"},
@@ -108,7 +110,7 @@ VALID: list[Any] = [
      "nested": [{"inner": {"id": "y", "note": None}}, {"inner": _ITEM}], "holders": [{}, {"inner": {"id": "y", "note": "n"}}]},
     {"kind": "c", "mode": "o", "pair": ["q", "r"], "pairs": [["a", "b"]], "maybe": [_ITEM], "maybe_pair": None, "tags": ["t", "u"],
      "items": [{"id": "y", "note": "n"}, _ITEM], "loose": [{"k": "x"}], "nested": [{"inner": _ITEM}],
-     "picks": [{"name": "u", "alt": "q", "alt2": "b"}], "label": "l"},
+     "picks": [{"name": "u", "alt": "q", "alt2": "b"}], "label": "l", "pick": {"name": "zz", "alt": "q"}},
 ]
 
 

@@ -413,6 +413,16 @@ def test_member_of_looks_the_value_up_in_the_list_at_the_relative_pointer(value:
     assert _reported(ctx) == []
 
 
+@pytest.mark.parametrize("up", [1, 2, 5])
+def test_a_relative_pointer_climbing_past_the_document_finds_nothing(up: int) -> None:
+    # A model whose member_of climbs two levels may also sit one level below the root (or be the root):
+    # the list is then not there, so the rule has nothing to check, and nothing is reported.
+    ctx = rt.Context({"user": "cy"})
+    assert ctx.ancestor(0) == {"user": "cy"} and ctx.ancestor(up) is rt._MISSING
+    rt.rule_member_of(ctx, "user", "cy", up, ("people",), "not a member")
+    assert _reported(ctx) == []
+
+
 @pytest.mark.parametrize(
     ("obj", "want"),
     [({"kind": "x"}, ["/data required_when: data is required for x"]),
