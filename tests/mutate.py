@@ -67,6 +67,9 @@ PY_TESTS = ["tests/test_runtime_python.py", "tests/test_golden.py::test_golden_e
             "tests/test_golden.py::test_ten_thousand_levels_of_a_recursive_spec_are_a_validation_error",
             "tests/test_examples.py", "tests/test_docs_examples.py", "tests/test_scenarios.py::test_python",
             "tests/test_fast_path.py", "tests/test_python_package.py", "tests/test_encodings.py", "tests/test_compare_rule.py",
+            # the runtime's Automaton (a pattern re could take more than linear time on) against re.search
+            "tests/test_linear_patterns.py::test_the_automaton_gives_the_verdict_of_re_search_on_the_pattern_as_written",
+            "tests/test_linear_patterns.py::test_the_automaton_agrees_with_re_search_on_edge_values",
             "-k", "not mypy and not black"]
 GO_TESTS = ["tests/test_runtime_go.py::test_the_go_runtime_passes_its_own_tests", "tests/test_compare_rule.py",
             "tests/test_go.py::test_rule_pointers_resolve_alike_in_go_and_python",
