@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from referencing import Registry, Resource
@@ -188,6 +189,21 @@ class Lowering:
         self.ends_in_a_type.update(seen)
 
     def lower_model(self, name: str, schema: dict[str, Any], pointer: str) -> ir.Model:
+        if schema.get("type") != "object":
+            # Without it JSON Schema accepts every value that is not an object (properties and required say
+            # nothing about them), where a model would refuse them: meaning kept or refused, never changed.
+            raise self.fail(
+                pointer + ("/type" if "type" in schema else ""),
+                (
+                    'a model (an object with properties) must say "type": "object": without it, JSON Schema accepts every '
+                    "value that is not an object"
+                    if "type" not in schema
+                    else f'a model (an object with properties) must have "type": "object", not {json.dumps(schema["type"])}: '
+                    "JSON Schema accepts the values of the other types"
+                )
+                + ", which the generated code would refuse",
+                'write "type": "object" (a value that may be null: {"anyOf": [{"$ref": ...}, {"type": "null"}]} where it is used)',
+            )
         self.check_keywords(schema, "model", pointer)
         properties: dict[str, Any] = schema.get("properties", {})
         required = schema.get("required", [])
