@@ -177,7 +177,6 @@ def test_every_accepted_group_gets_the_suites_verdict_in_every_language(accepted
                              f"chatspec {'accepts' if verdict['ok'] else 'refuses'} {verdict['errors'][:2]}, the suite says "
                              f"{'valid' if test['valid'] else 'invalid'}")
     assert not wrong, "\n".join(wrong)
-    assert len(built.languages) == 3 or not conformance.os.environ.get("CI")
 
 
 def test_each_deviation_is_still_met(accepted: dict[str, Accepted]) -> None:
