@@ -179,3 +179,36 @@ def test_rules_whose_pointers_surely_find_a_value_are_code_of_their_own_in_the_f
     assert not wrong, "\n".join(wrong[:10])
     assert verdicts[:len(valid)] == ["same"] * len(valid), verdicts[:len(valid)]
     assert verdicts.count("unsure-ok") > 50, set(verdicts)
+
+
+def test_each_native_rule_check_vouches_only_for_what_the_exact_rule_accepts(dist: Path) -> None:
+    # rt.fastRequiredWhen and rt.fastAtLeastOneOf say "surely met" (true) or "not sure" (false): true must never
+    # meet an object the exact rule (Python's, which every driver agrees with) reports. Each on its own: in a
+    # generated fast function two of them can hide each other's mistake (a rule_paths Doc without a mode).
+    from test_runtime_python import rt as py  # the Python runtime as source
+
+    required_when = [({"kind": k, **extra}, "data", "kind", [], "x") for k in ("x", "y") for extra in ({}, {"data": None}, {"data": 1})]
+    required_when += [({"pairs": p, **extra}, "mode", "pairs", ["0", "1"], "x")
+                      for p in ([["a", "x"]], [["a", "y"]], [], "xx") for extra in ({}, {"mode": "m"})]
+    at_least_one = [(obj, ["a", "b"]) for obj in ({}, {"a": None}, {"b": 0}, {"a": None, "b": None}, {"a": "", "b": None})]
+    script = (f'const rt = await import({json.dumps((dist / "runtime.js").as_uri())});'
+              "const [rw, alo] = JSON.parse(require_input());"
+              "console.log(JSON.stringify([rw.map(c => rt.fastRequiredWhen(...c)), alo.map(c => rt.fastAtLeastOneOf(...c))]));")
+    script = script.replace("require_input()", "(await import('node:fs')).readFileSync(0, 'utf8')")
+    done = subprocess.run(["node", "--input-type=module", "-e", script], input=json.dumps([required_when, at_least_one]),
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    fast_rw, fast_alo = json.loads(done.stdout)
+    wrong = []
+    for (obj, field, when, pointer, equals), surely in zip(required_when, fast_rw):
+        ctx = py.Context(obj)
+        py.rule_required_when(ctx, obj, field, when, tuple(pointer), equals, "needed", ())
+        if surely and ctx.count:
+            wrong.append(f"fastRequiredWhen{(obj, field, when, pointer, equals)}")
+    for (obj, fields), surely in zip(at_least_one, fast_alo):
+        ctx = py.Context(obj)
+        py.rule_at_least_one_of(ctx, obj, tuple(fields), "one of them")
+        if surely and ctx.count:
+            wrong.append(f"fastAtLeastOneOf{(obj, fields)}")
+    assert not wrong, wrong
+    assert any(fast_rw) and not all(fast_rw) and any(fast_alo) and not all(fast_alo)
