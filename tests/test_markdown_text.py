@@ -161,9 +161,12 @@ def test_code_shows_the_text_exactly_in_a_cell_and_on_a_line(reader: str, in_tab
 # A line break where the text may also break (<wbr>): after type punctuation, in a very long name.
 @example(text="items map[string]\nItem|x", nested=True)
 @example(text="a_very_long_name_that_may_wrap_between_words\r\nnext", nested=False)
+@example(text="map[string]Item.id", nested=False)
 def test_names_and_declarations_show_the_text_exactly_and_may_break_only_where_a_wbr_says(reader: str, text: str, nested: bool) -> None:
     shown, inner = _cell(reader, (md_decl if nested else md_name)(text))
     assert shown == _code_text(text) and inner <= {"code", "wbr"}
+    # A name breaks only inside a very long run of word characters, never after type punctuation ("a.b").
+    assert nested or "wbr" not in inner or re.search(r"[\w-]{25,}", invisible.shown(text))
 
 
 @pytest.mark.parametrize("reader", READERS)
