@@ -233,7 +233,7 @@ def test_navigation_labels_stay_unique_when_titles_repeat() -> None:
 
 
 @pytest.mark.parametrize("text", ["plain", 'quote " and \\ backslash', "<img src=x onerror=alert(1)>", "tab\tnew\nline\u2028sep\x85nel",
-                                  "#: not a comment", "- not a list", "ünï 😀", "\ufeffbom", "{a: b}", "&amp;"])
+                                  "#: not a comment", "- not a list", "ünï 😀", "\ufeffbom", "{a: b}", "&amp;", "delete \x7f"])
 def test_yaml_strings_read_back_exactly(text: str) -> None:
     assert yaml.safe_load(f"key: {yaml_str(text)}") == {"key": text}
 
