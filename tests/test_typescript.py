@@ -210,6 +210,22 @@ def test_numbers_in_messages_are_written_as_python_writes_them(ts_dist: Path) ->
     assert not wrong, wrong[:10]
 
 
+def test_string_lengths_count_code_points_as_python_does_at_every_surrogate_edge(ts_dist: Path) -> None:
+    # minLength and maxLength count code points: a pair is one, at the edges of both halves' ranges too
+    # (U+10000 is D800 DC00, U+10FFFF is DBFF DFFF); a lone half, which JSON text may hold escaped, is one.
+    import subprocess
+
+    texts = ["", "a", "\U00010000", "\U0010ffff", "\U000103ff", "\U00010400", "\U0001f600", "a\U00010000b\U0010ffff",
+             "\ud800", "\udc00", "\udbff\ud800", "\udc00\ud800", "\ud7ff\ue000"]
+    code = ("import { readFileSync } from 'node:fs'; const rt = await import(process.argv[1]);"
+            "const texts = JSON.parse(readFileSync(0, 'utf8'));"
+            "process.stdout.write(JSON.stringify(texts.map((t) => rt.codePoints(t))));")
+    done = subprocess.run(["node", "--input-type=module", "-e", code, (ts_dist / "runtime.js").as_uri()],
+                          input=json.dumps(texts), capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [len(t) for t in texts]
+
+
 def test_json_syntax_errors_get_pythons_messages_line_and_column(ts_dist: Path) -> None:
     texts = ["", " ", "[", "{", "[1,]", '{"a":1,}', '{"a" 1}', "[1 2]", '"abc', '"a\\', '"a\\x"', '"\\u12"', '"\\u0041',
              '"\\u\x1012"', '"\\uD83D\\u12"', "nul", "tru", "NaN", "-Infinity", "Infinity", "[1, NaN]", "-", "-a", "01", "1.",
