@@ -35,6 +35,11 @@ _SYNTAX = list("&<>|\\`*_[]{}~#!-+=.():\"' \t") + [
     "1.",
     "**",
     "~~",
+    # a message template's placeholders, and its escaped brace
+    "{index}",
+    "{field}",
+    "{value}",
+    "{{",
     "``",
     # what opens raw HTML at the start of a line, with no ">"
     "<div ",
