@@ -19,7 +19,18 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from generator import invisible
-from generator.targets.markdown import md_code, md_decl, md_heading, md_inline, md_json, md_message, md_name, md_paragraph
+from generator.targets.markdown import (
+    md_change,
+    md_code,
+    md_decl,
+    md_heading,
+    md_inline,
+    md_json,
+    md_message,
+    md_name,
+    md_paragraph,
+    md_text,
+)
 
 # What spec text is made of where it hurts: every character Markdown or HTML reads as syntax, entity-like
 # runs, line breaks of each spelling, and plain words around them.
@@ -199,3 +210,26 @@ def test_a_json_value_shows_as_its_json_text(reader: str, value: object) -> None
 
     shown, _ = _cell(reader, md_json(value, True))
     assert shown == _code_text(json.dumps(value, ensure_ascii=False))
+
+
+@pytest.mark.parametrize("reader", READERS)
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    words=st.lists(
+        st.sampled_from(["the", "field", "Message.tool_call_id", "allowed_when", "content-type", "a.b", "x", " ", "  ", "*"]), max_size=8
+    )
+)
+@example(words=["Message.tool_call_id", " ", "was", " ", "added"])
+@example(words=["from", " ", "content-type", "to", " ", "allowed_when"])
+def test_a_changelog_line_reads_as_written_with_its_names_as_code(reader: str, words: list[str]) -> None:
+    # The names go in as code, the prose around them as text: the words and the spaces between them stay as written.
+    text = "".join(words)
+    shown, inner = _cell(reader, md_change(text))
+    assert " ".join(shown.split()) == " ".join(text.split()) and inner <= {"code", "wbr"}
+
+
+@pytest.mark.parametrize("reader", READERS)
+@pytest.mark.parametrize("text", ["a `b` c", "`x`y", "x`y`", "the `minLength` of a string", "` spaced `  and  `|pipe|`", "no code"])
+def test_chatspecs_own_prose_keeps_its_code_and_the_spaces_around_it(reader: str, text: str) -> None:
+    shown, inner = _cell(reader, md_text(text))
+    assert " ".join(shown.split()) == " ".join(text.replace("`", "").split()) and inner <= {"code", "wbr"}
