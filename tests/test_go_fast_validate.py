@@ -247,10 +247,15 @@ def _root(package_dir: Path, format_id: str) -> str:
     return found.group(1)
 
 
-DEEP_RULE = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Deep rule", "description": "A rule two members deep.",
-    "x-version": "1.0.0", "$ref": "#/$defs/Doc",
-    "$defs": {
+def _spec(title: str, defs: dict[str, Any]) -> dict[str, Any]:
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title, "description": title + ".", "x-version": "1.0.0",
+            "$ref": "#/$defs/Doc", "$defs": defs}
+
+
+# format id -> (spec, valid examples): rules on a root the typed walk covers.
+EXTRA_SPECS: dict[str, tuple[dict[str, Any], list[Any]]] = {
+    # A rule it cannot follow (a pointer two members deep): the fast check must step aside for it, not pass without it.
+    "deep_rule": (_spec("Deep rule", {
         "Item": {"type": "object", "description": "An item.", "properties": {"id": {"type": "string", "description": "Its id."}},
                  "required": ["id"]},
         "Outer": {"type": "object", "description": "Holds an item.", "properties": {"inner": {"$ref": "#/$defs/Item"}}, "required": ["inner"]},
@@ -258,7 +263,17 @@ DEEP_RULE = {
                 "properties": {"nested": {"type": "array", "items": {"$ref": "#/$defs/Outer"}, "description": "Outers."}},
                 "required": ["nested"],
                 "x-rules": [{"kind": "contains", "field": "nested", "each": "/inner/id", "equals": "x", "message": "a nested x"}]},
-    },
+    }), [{"nested": [{"inner": {"id": "x"}}, {"inner": {"id": "y"}}]}]),
+    # Rules it decides: a required_when turned on by a field's value, on and off, and a member_of.
+    "when_rule": (_spec("When rule", {
+        "Doc": {"type": "object", "description": "The document.", "properties": {
+            "kind": {"type": "string", "description": "Turns the rules on."},
+            "mode": {"type": "string", "description": "Needed for kind c."},
+            "tags": {"type": "array", "items": {"type": "string"}, "description": "What a mode may be."}},
+            "required": ["kind", "tags"],
+            "x-rules": [{"kind": "required_when", "when": {"field": "kind", "equals": "c"}, "field": "mode", "message": "kind c needs a mode"},
+                        {"kind": "member_of", "field": "mode", "in": "0/tags", "message": "a mode is one of the tags"}]},
+    }), [{"kind": "c", "mode": "m", "tags": ["m", "u"]}, {"kind": "a", "tags": ["t"]}, {"kind": "b", "mode": "u", "tags": ["u"]}]),
 }
 
 
@@ -295,29 +310,29 @@ def test_validate_fast_path_never_passes_a_mutated_struct_the_exact_walk_rejects
             (tree / path.removeprefix("go/")).parent.mkdir(parents=True, exist_ok=True)
             (tree / path.removeprefix("go/")).write_text(text, encoding="utf-8")
     _write_test(tree, module.group(1), "rule_paths", [json.dumps(doc) for doc in rule_paths.VALID], folder / "spec.json")
-    # A root whose fields the typed walk covers but whose rule it cannot follow (a pointer two members deep):
-    # the fast check must step aside for the rule, not pass without it.
-    folder = tmp_path / "specs" / "deep_rule"
-    folder.mkdir(parents=True)
-    (folder / "spec.json").write_text(json.dumps(DEEP_RULE), encoding="utf-8")
-    for path, text in generate([load_spec(folder, tmp_path)], options=load_options(ROOT), targets=["go"]).items():
-        if path.startswith("go/deeprule/") and not path.endswith("_test.go"):
-            (tree / path.removeprefix("go/")).parent.mkdir(parents=True, exist_ok=True)
-            (tree / path.removeprefix("go/")).write_text(text, encoding="utf-8")
-    _write_test(tree, module.group(1), "deep_rule", ['{"nested": [{"inner": {"id": "x"}}, {"inner": {"id": "y"}}]}'], folder / "spec.json")
+    # Specs of the rules the typed walk decides itself, or must step aside for (EXTRA_SPECS).
+    for format_id, (spec, examples) in EXTRA_SPECS.items():
+        folder = tmp_path / "specs" / format_id
+        folder.mkdir(parents=True)
+        (folder / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+        for path, text in generate([load_spec(folder, tmp_path)], options=load_options(ROOT), targets=["go"]).items():
+            if path.startswith(f"go/{package_name(format_id)}/") and not path.endswith("_test.go"):
+                (tree / path.removeprefix("go/")).parent.mkdir(parents=True, exist_ok=True)
+                (tree / path.removeprefix("go/")).write_text(text, encoding="utf-8")
+        _write_test(tree, module.group(1), format_id, [json.dumps(e) for e in examples], folder / "spec.json")
     done = subprocess.run(["go", "test", "-count=1", "-run", "TestZZFast", "-v", "./..."], cwd=tree, capture_output=True,
                           text=True, env=GO_ENV, timeout=900)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
     counts = {pkg: (int(n), int(passed), int(rejected))
               for pkg, n, passed, rejected, _ in re.findall(r"ZZ (\w+) mutants=(\d+) fast_passed=(\d+) rejected=(\d+) vouched=(\d+)", done.stdout)}
-    assert set(counts) == {package_name(f) for f in [*format_folders(), *GOLDEN_CASES, "rule_paths", "deep_rule"]}, done.stdout[-3000:]
+    assert set(counts) == {package_name(f) for f in [*format_folders(), *GOLDEN_CASES, "rule_paths", *EXTRA_SPECS]}, done.stdout[-3000:]
     # Where the fast check covers the types (free-form values and unions it leaves to the exact walk, and rules
     # whose pointers a typed walk cannot follow), it vouches for valid examples as parsed: a fast path that
     # steps aside is correct, but no faster.
     vouched = {pkg: int(v) for pkg, v in re.findall(r"ZZ (\w+) mutants=\d+ fast_passed=\d+ rejected=\d+ vouched=(\d+)", done.stdout)}
     # builtincode and comparedfields: their roots hold a union (Settings.greeting, Turn.content).
     steps_aside = {"chatmodality", "nestedunions", "requiredfreeform", "unionofunions", "rulepaths", "builtincode", "comparedfields",
-                   "deeprule"}
+                   "deeprule"}  # deep_rule: its rule's pointer goes two members deep
     assert {pkg: n for pkg, n in vouched.items() if pkg not in steps_aside and n == 0} == {}, vouched
     # The mutations reach both verdicts in every format (a golden case may hold nothing that can be wrong:
     # name_collisions' fields are all free text), and the fast path passes something (else it would be no faster).
