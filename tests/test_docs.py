@@ -128,6 +128,23 @@ def test_a_rule_kind_the_docs_have_no_text_for_is_an_error_not_a_blank() -> None
         page.rule_text(ir.Rule(kind="no_such_kind", message="m", after=None, fields=("x",)))
 
 
+def test_a_type_kind_the_docs_have_no_words_for_is_an_error_not_a_blank() -> None:
+    # A type kind added to the IR but not to the docs must stop the run, not print "None" in a Type cell.
+    import dataclasses
+
+    from generator.targets.markdown import FormatPage, json_kind
+
+    @dataclasses.dataclass(frozen=True)
+    class NoSuchType:
+        kind: str = "no_such_type"
+
+    page = FormatPage(lower(load_spec(GOLDEN / "constraints", ROOT)), ())
+    with pytest.raises(AssertionError, match="no JSON type for the type kind 'no_such_type'"):
+        json_kind(NoSuchType())  # type: ignore[arg-type]
+    with pytest.raises(AssertionError, match="no JSON shape for the type kind 'no_such_type'"):
+        page.json_type(NoSuchType())  # type: ignore[arg-type]
+
+
 def test_a_title_ending_in_hashes_keeps_them_in_its_heading() -> None:
     # Python-Markdown (the site) and CommonMark read a closing run of # as the end of an ATX heading.
     import markdown

@@ -294,7 +294,8 @@ def test_wire_names_and_a_message_holding_a_pipe_and_a_carriage_return_read_whol
     (folder / "examples" / "valid").mkdir(parents=True)
     (folder / "examples" / "invalid").mkdir()
     range_ = {"type": "object", "description": "A range.",
-              "properties": {low: {"type": "integer", "description": "Low."}, high: {"type": "integer", "description": "High."}},
+              "properties": {low: {"type": "integer", "description": "Low."}, high: {"type": "integer", "description": "High."},
+                             "mode": {"type": "string", "enum": ["a|b", "c"], "description": "A value with a pipe."}},
               "required": [low, high],
               "x-rules": [{"kind": "compare", "field": low, "op": "<=", "other": high, "message": message}]}
     doc = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Pipes", "description": "Names with pipes.",
@@ -310,7 +311,10 @@ def test_wire_names_and_a_message_holding_a_pipe_and_a_carriage_return_read_whol
     assert not (wrong := problems(lower(spec), spec.document, page)), "\n".join(wrong[:12])
     [section] = page["Models"][1:]
     fields, in_code, checks = section.tables
-    assert [r[0] for r in fields[1:]] == [r[0] for r in in_code[1:]] == [code(low), code(high)]
+    assert [r[0] for r in fields[1:]] == [r[0] for r in in_code[1:]] == [code(low), code(high), code("mode")]
+    # An enum value holding a pipe, whole in the Type cell and in its check's row.
+    assert fields[3][fields[0].index("Type")] == f'string, one of {code(json.dumps("a|b"))}, {code(json.dumps("c"))}', fields[3]
+    assert [code("mode"), f'enum: {code(json.dumps(["a|b", "c"]))}'] in [r[:2] for r in checks], checks
     assert checks[0] == ["Where", "Check", "Message"]
     assert checks[-1] == ["rule", f"{code(low)} <= {code(high)} (as numbers; not checked while either is null, or absent without a default)",
                           code(message)]
