@@ -295,15 +295,18 @@ def test_wire_names_and_a_message_holding_a_pipe_and_a_carriage_return_read_whol
     (folder / "examples" / "invalid").mkdir()
     range_ = {"type": "object", "description": "A range.",
               "properties": {low: {"type": "integer", "description": "Low."}, high: {"type": "integer", "description": "High."},
-                             "mode": {"type": "string", "enum": ["a|b", "c"], "description": "A value with a pipe."}},
+                             "mode": {"type": "string", "enum": ["a|b", "c"], "description": "A value with a pipe."},
+                             "name": {"type": "string", "minLength": 2, "description": "A bounded name."}},
               "required": [low, high],
-              "x-rules": [{"kind": "compare", "field": low, "op": "<=", "other": high, "message": message}]}
+              "x-rules": [{"kind": "at_least_one_of", "fields": [low, "name"], "message": "{field} needs a low or a name"},
+                          {"kind": "compare", "field": low, "op": "<=", "other": high, "message": message}]}
     doc = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Pipes", "description": "Names with pipes.",
            "x-version": "1.0.0", "$ref": "#/$defs/Range", "$defs": {"Range": range_}}
     (folder / "spec.json").write_text(json.dumps(doc, indent=2), encoding="utf-8")
-    (folder / "examples" / "valid" / "ok.json").write_text(json.dumps({low: 1, high: 2}), encoding="utf-8")
+    (folder / "examples" / "valid" / "ok.json").write_text(json.dumps({low: 1, high: 2, "name": "ab"}), encoding="utf-8")
     (folder / "examples" / "invalid" / "bad.json").write_text(json.dumps(
-        {"description": "Low above high.", "data": {low: 3, high: 2}, "errors": [{"path": "", "message": message}]}), encoding="utf-8")
+        {"description": "Low above high.", "data": {low: 3, high: 2, "mode": "c"}, "errors": [{"path": "", "message": message}]}),
+        encoding="utf-8")
     spec = load_spec(folder, tmp_path)
     text = _pages([spec])["pipes"]
     assert "\r" not in text
@@ -311,7 +314,11 @@ def test_wire_names_and_a_message_holding_a_pipe_and_a_carriage_return_read_whol
     assert not (wrong := problems(lower(spec), spec.document, page)), "\n".join(wrong[:12])
     [section] = page["Models"][1:]
     fields, in_code, checks = section.tables
-    assert [r[0] for r in fields[1:]] == [r[0] for r in in_code[1:]] == [code(low), code(high), code("mode")]
+    assert [r[0] for r in fields[1:]] == [r[0] for r in in_code[1:]] == [code(low), code(high), code("mode"), code("name")]
+    # A bound shown with its value; an at_least_one_of rule's {field} is the object's field, known only from the value.
+    assert [code("name"), f"minLength: {code('2')}"] in [r[:2] for r in checks], checks
+    assert ["rule", f"at least one of {code(low)}, name is present and not null", "field needs a low or a name"] in checks, checks
+    assert "<code><var>field</var> needs a low or a name</code>" in text
     # An enum value holding a pipe, whole in the Type cell and in its check's row.
     assert fields[3][fields[0].index("Type")] == f'string, one of {code(json.dumps("a|b"))}, {code(json.dumps("c"))}', fields[3]
     assert [code("mode"), f'enum: {code(json.dumps(["a|b", "c"]))}'] in [r[:2] for r in checks], checks
