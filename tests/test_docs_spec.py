@@ -296,7 +296,7 @@ def test_wire_names_and_a_message_holding_a_pipe_and_a_carriage_return_read_whol
     range_ = {"type": "object", "description": "A range.",
               "properties": {low: {"type": "integer", "description": "Low."}, high: {"type": "integer", "description": "High."},
                              "mode": {"type": "string", "enum": ["a|b", "c"], "description": "A value with a pipe."},
-                             "name": {"type": "string", "minLength": 2, "description": "A bounded name."}},
+                             "name": {"type": "string", "minLength": 2, "default": "x|y", "description": "A bounded name."}},
               "required": [low, high],
               "x-rules": [{"kind": "at_least_one_of", "fields": [low, "name"], "message": "{field} needs a low or a name"},
                           {"kind": "compare", "field": low, "op": "<=", "other": high, "message": message}]}
@@ -317,6 +317,7 @@ def test_wire_names_and_a_message_holding_a_pipe_and_a_carriage_return_read_whol
     assert [r[0] for r in fields[1:]] == [r[0] for r in in_code[1:]] == [code(low), code(high), code("mode"), code("name")]
     # A bound shown with its value; an at_least_one_of rule's {field} is the object's field, known only from the value.
     assert [code("name"), f"minLength: {code('2')}"] in [r[:2] for r in checks], checks
+    assert fields[4][fields[0].index("Default")] == code(json.dumps("x|y")), fields[4]
     assert ["rule", f"at least one of {code(low)}, name is present and not null", "field needs a low or a name"] in checks, checks
     assert "<code><var>field</var> needs a low or a name</code>" in text
     # An enum value holding a pipe, whole in the Type cell and in its check's row.
