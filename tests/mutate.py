@@ -97,6 +97,8 @@ BEHAVIOUR_TESTS = ["tests/test_scenarios.py", "tests/test_versioning.py::test_up
                    "tests/test_typescript_behaviour.py", "tests/test_behaviour.py"]
 DOCS_TESTS = ["tests/test_markdown_text.py", "tests/test_docs_spec.py", "tests/test_docs.py", "tests/test_docs_examples.py", "tests/test_docs_checks.py", "tests/test_keywords.py",
               "tests/test_scenarios.py::test_behaviour_examples_in_the_docs_run_in_python",
+              # a kept major's page names its own module and package in the behaviour text
+              "tests/test_behaviour.py::test_an_earlier_major_keeps_the_behaviour_that_applies_to_it",
               "-k", "not site and not golden_pages_fit and not 1280 and not navigation_labels_are_unique"]
 WRITER_TESTS = ["tests/test_cli.py", "tests/test_vendor.py", "tests/test_cache.py",
                 "tests/test_versioning.py::test_bump_locks_snapshots_and_feeds_the_changelog",

@@ -143,6 +143,21 @@ def test_a_type_kind_the_docs_have_no_words_for_is_an_error_not_a_blank() -> Non
         json_kind(NoSuchType())  # type: ignore[arg-type]
     with pytest.raises(AssertionError, match="no JSON shape for the type kind 'no_such_type'"):
         page.json_type(NoSuchType())  # type: ignore[arg-type]
+    with pytest.raises(AssertionError, match="diagram has no word for the type kind 'no_such_type'"):
+        page.short_type(NoSuchType())  # type: ignore[arg-type]
+
+
+def test_the_diagram_marks_each_definition_as_what_it_is() -> None:
+    # A union alias is <<union>>, another alias <<type>>, an enum <<enumeration>> (nested_unions has all three).
+    from generator.targets.markdown import FormatPage
+
+    fmt = lower(load_spec(GOLDEN / "nested_unions", ROOT))
+    lines = FormatPage(fmt, ()).diagram()
+    marks = {lines[i - 1].strip().removeprefix("class ").removesuffix(" {"): line.strip()
+             for i, line in enumerate(lines) if line.strip().startswith("<<")}
+    want = {d.name: "<<enumeration>>" if isinstance(d, ir.Enum) else "<<union>>" if isinstance(d.type, ir.UnionType) else "<<type>>"
+            for d in fmt.definitions if not isinstance(d, ir.Model)}
+    assert marks == want and set(want.values()) >= {"<<union>>", "<<type>>"}, (marks, want)
 
 
 def test_a_title_ending_in_hashes_keeps_them_in_its_heading() -> None:
