@@ -307,6 +307,9 @@ def test_wire_names_and_a_message_holding_a_pipe_and_a_carriage_return_read_whol
     (folder / "examples" / "invalid" / "bad.json").write_text(json.dumps(
         {"description": "Low above high.", "data": {low: 3, high: 2, "mode": "c"}, "errors": [{"path": "", "message": message}]}),
         encoding="utf-8")
+    (folder / "examples" / "invalid" / "not_a_number.json").write_text(json.dumps(
+        {"description": "Low is text.", "data": {low: "x", high: 2}, "errors": [{"path": "/" + low, "message": "must be an integer"}]}),
+        encoding="utf-8")
     spec = load_spec(folder, tmp_path)
     text = _pages([spec])["pipes"]
     assert "\r" not in text
@@ -318,6 +321,9 @@ def test_wire_names_and_a_message_holding_a_pipe_and_a_carriage_return_read_whol
     # A bound shown with its value; an at_least_one_of rule's {field} is the object's field, known only from the value.
     assert [code("name"), f"minLength: {code('2')}"] in [r[:2] for r in checks], checks
     assert fields[4][fields[0].index("Default")] == code(json.dumps("x|y")), fields[4]
+    # An example's error at a field whose name holds a pipe: its path whole in the errors table.
+    assert [code("/" + low), code("must be an integer")] in [t for section in page["Examples"][1:] for table in section.tables
+                                                             for t in table], page["Examples"]
     assert ["rule", f"at least one of {code(low)}, name is present and not null", "field needs a low or a name"] in checks, checks
     assert "<code><var>field</var> needs a low or a name</code>" in text
     # An enum value holding a pipe, whole in the Type cell and in its check's row.
