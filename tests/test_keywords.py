@@ -205,6 +205,10 @@ def test_the_page_shows_a_value_or_a_document_and_spells_the_field_of_every_sche
             assert "In code:" not in section, f"{k.name}: a top-level keyword's example declares no field"
         elif k.example.wrapped:
             assert "In code:\n" in section and "\n| `value` |" in section, f"{k.name}: the field `value` is not spelled in code"
+            # The definitions the value's schema names are shown beside it; the root that wraps the value is not.
+            named = [n for n in k.example.defs if n != keywords.ROOT]
+            assert all(f'\n    "{n}": {{' in section for n in named), f"{k.name}: {named} not all shown"
+            assert f'"{keywords.ROOT}": {{' not in section, f"{k.name}: the wrapping root is shown"
 
 
 def test_the_page_is_linked_from_the_index_and_the_navigation(docs: dict[str, str]) -> None:
