@@ -214,3 +214,38 @@ def test_the_page_shows_a_value_or_a_document_and_spells_the_field_of_every_sche
 def test_the_page_is_linked_from_the_index_and_the_navigation(docs: dict[str, str]) -> None:
     assert "](spec-language.md)" in docs["docs/index.md"]
     assert "  - Spec language: spec-language.md\n" in docs["mkdocs.yml"]
+
+
+def test_a_rule_kinds_keys_table_shows_what_each_key_takes(docs: dict[str, str]) -> None:
+    from generator.targets.markdown import md_code, md_text
+
+    sections = _keyword_sections(docs["docs/spec-language.md"])
+    with_keys = [k for k in KEYWORDS if k.keys]
+    assert with_keys and any(t for k in with_keys for _, t, _ in k.keys)
+    for k in with_keys:
+        for key, takes, meaning in k.keys:
+            row = f"| {md_code(key, True)} | {md_text(takes) or '—'} | {md_text(meaning)} |"
+            assert row in sections[keyword_heading(k)], (k.name, row)
+
+
+def test_an_examples_values_and_errors_holding_a_pipe_stay_in_their_cells() -> None:
+    # No keyword's example holds a "|" today; one that did must not split the results table.
+    import dataclasses
+
+    from markdown_it import MarkdownIt
+
+    from generator.targets.markdown import keyword_example
+
+    k = next(k for k in KEYWORDS if k.name == "minLength")
+    assert k.example is not None
+    example = dataclasses.replace(k.example, inside=("a|b",), past=({"data": "|", "errors": [{"path": "/value|x", "message": "m|n"}]},))
+    shown = keyword_example(dataclasses.replace(k, example=example), ())
+    assert shown is not None
+    table = "| Value | Result |\n|---|---|\n" + "".join(f"| {a} | {b} |\n" for a, b in shown.results)
+    html = MarkdownIt("commonmark", {"html": True}).enable("table").render(table)
+    rows = re.findall(r"<tr>\s*(.*?)\s*</tr>", html, re.S)[1:]
+    cells = [re.findall(r"<td>(.*?)</td>", row, re.S) for row in rows]
+    import html as html_module
+
+    text = [[html_module.unescape(re.sub(r"<[^>]+>", "", c)) for c in row] for row in cells]
+    assert text == [['"a|b"', "accepted"], ['"|"', "/value|x: m|n"]], text
