@@ -17,7 +17,7 @@ import fuzz
 import mutations
 import rule_paths
 from conftest import ROOT, format_folders, golden_documents
-from typescript_driver import compile_package, node_available, write_tree
+from typescript_driver import compile_package, node_available, runtime_map, write_tree
 
 pytestmark = pytest.mark.skipif(not node_available(), reason="node is not on this machine")
 
@@ -191,14 +191,8 @@ def test_each_native_rule_check_vouches_only_for_what_the_exact_rule_accepts(dis
     required_when += [({"pairs": p, **extra}, "mode", "pairs", ["0", "1"], "x")
                       for p in ([["a", "x"]], [["a", "y"]], [], "xx") for extra in ({}, {"mode": "m"})]
     at_least_one = [(obj, ["a", "b"]) for obj in ({}, {"a": None}, {"b": 0}, {"a": None, "b": None}, {"a": "", "b": None})]
-    script = (f'const rt = await import({json.dumps((dist / "runtime.js").as_uri())});'
-              "const [rw, alo] = JSON.parse(require_input());"
-              "console.log(JSON.stringify([rw.map(c => rt.fastRequiredWhen(...c)), alo.map(c => rt.fastAtLeastOneOf(...c))]));")
-    script = script.replace("require_input()", "(await import('node:fs')).readFileSync(0, 'utf8')")
-    done = subprocess.run(["node", "--input-type=module", "-e", script], input=json.dumps([required_when, at_least_one]),
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-3000:]
-    fast_rw, fast_alo = json.loads(done.stdout)
+    fast_rw = runtime_map(dist, "rt.fastRequiredWhen(...t)", required_when)
+    fast_alo = runtime_map(dist, "rt.fastAtLeastOneOf(...t)", at_least_one)
     wrong = []
     for (obj, field, when, pointer, equals), surely in zip(required_when, fast_rw):
         ctx = py.Context(obj)

@@ -14,7 +14,7 @@ import pytest
 import fuzz
 import hostile
 from conftest import GENERATED, GOLDEN, ROOT, format_folders
-from typescript_driver import STRICT_OPTIONS, TSC, compile_package, node_available, run_driver, write_tree
+from typescript_driver import STRICT_OPTIONS, TSC, compile_package, node_available, run_driver, runtime_map, write_tree
 
 pytestmark = pytest.mark.skipif(not node_available(), reason="node is not installed: the TypeScript checks need it")
 
@@ -185,20 +185,6 @@ def test_the_differential_fuzzer_compares_the_typescript_and_reports_a_differenc
     assert "TypeScript" in (fuzz.disagreement(False, py, False, {"TypeScript": {"crash": "TypeError: x"}}) or "")
 
 
-def _runtime_map(ts_dist: Path, expression: str, texts: list[str]) -> list[Any]:
-    """The compiled runtime (as rt) run on each text (as t) in node: the expression's value for each, as JSON."""
-    import subprocess
-
-    code = ("import { readFileSync } from 'node:fs'; const rt = await import(process.argv[1]);"
-            "const texts = JSON.parse(readFileSync(0, 'utf8'));"
-            f"process.stdout.write(JSON.stringify(texts.map((t) => {expression})));")
-    done = subprocess.run(["node", "--input-type=module", "-e", code, (ts_dist / "runtime.js").as_uri()],
-                          input=json.dumps(texts), capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    result: list[Any] = json.loads(done.stdout)
-    return result
-
-
 def test_numbers_in_messages_are_written_as_python_writes_them(ts_dist: Path) -> None:
     """{value} of a number: Python's repr for floats (1.0, 1e+16, 1e-05, -0.0), exact digits for integers."""
     import random
@@ -210,7 +196,7 @@ def test_numbers_in_messages_are_written_as_python_writes_them(ts_dist: Path) ->
     floats += [0.0, -0.0, 1.0, 1e16, 1e15, 123456789012345678.0, 1e-4, 1e-5, 0.1, 5e-324, 1.7976931348623157e308, 2.0**53, 2.0**63]
     floats = [f for f in floats if f == f and abs(f) != float("inf")]
     texts = [json.dumps(f) for f in floats] + ["12345678901234567890123", "-0", "1E2", "1.50", "-0.0", "1e400"]
-    shown = _runtime_map(ts_dist, "rt.show(rt.decodeJSON('[' + t + ']')[0])", texts)
+    shown = runtime_map(ts_dist, "rt.show(rt.decodeJSON('[' + t + ']')[0])", texts)
     from chatformats import _runtime as pyrt
 
     expected = [pyrt._show(json.loads(t)) for t in texts]
@@ -223,7 +209,7 @@ def test_string_lengths_count_code_points_as_python_does_at_every_surrogate_edge
     # (U+10000 is D800 DC00, U+10FFFF is DBFF DFFF); a lone half, which JSON text may hold escaped, is one.
     texts = ["", "a", "\U00010000", "\U0010ffff", "\U000103ff", "\U00010400", "\U0001f600", "a\U00010000b\U0010ffff",
              "\ud800", "\udc00", "\udbff\ud800", "\udc00\ud800", "\ud7ff\ue000"]
-    assert _runtime_map(ts_dist, "rt.codePoints(t)", texts) == [len(t) for t in texts]
+    assert runtime_map(ts_dist, "rt.codePoints(t)", texts) == [len(t) for t in texts]
 
 
 def test_json_syntax_errors_get_pythons_messages_line_and_column(ts_dist: Path) -> None:

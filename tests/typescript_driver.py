@@ -59,3 +59,15 @@ def run_driver(dist: Path, cases: list[tuple[str, str | bytes, str | None]]) -> 
         raise AssertionError(f"the TypeScript driver failed:\n{done.stderr[-4000:]}")
     result: list[dict[str, Any]] = json.loads(done.stdout)
     return result
+
+
+def runtime_map(dist: Path, expression: str, values: list[Any]) -> list[Any]:
+    """The compiled runtime of dist (as rt) run in node on each JSON value (as t): the expression's value for each."""
+    code = ("import { readFileSync } from 'node:fs'; const rt = await import(process.argv[1]);"
+            "const values = JSON.parse(readFileSync(0, 'utf8'));"
+            f"process.stdout.write(JSON.stringify(values.map((t) => {expression})));")
+    done = subprocess.run(["node", "--input-type=module", "-e", code, (dist / "runtime.js").as_uri()],
+                          input=json.dumps(values), capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result: list[Any] = json.loads(done.stdout)
+    return result
