@@ -142,9 +142,10 @@ def accepted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Accepted]:
     return out
 
 
-def test_every_group_is_accepted_or_refused_with_a_message() -> None:
-    # _try lets anything but a SpecError through: a crash on a schema someone else wrote fails here.
-    assert len(_groups()) > 300
+def test_every_group_is_accepted_or_refused_with_a_message(accepted: dict[str, Accepted]) -> None:
+    # The fixture tried every group, and _try lets anything but a SpecError through: a crash on a schema someone
+    # else wrote fails here. Both outcomes occur.
+    assert len(_groups()) > 300 and 0 < len(accepted) < len(_groups())
 
 
 def test_the_accepted_groups_are_those_of_the_ledger(accepted: dict[str, Accepted]) -> None:
