@@ -117,7 +117,8 @@ def generate(
 def resolve_behaviours(specs: list[LoadedSpec], formats: tuple[ir.Format, ...]) -> dict[str, behaviour.Behaviour]:
     """Format id -> the behaviour set that applies to it, each checked against the format's IR (SpecError).
     Every set is first split by each target that places its code, whether a major uses it or not."""
-    for stored in {id(b): b for spec in specs for b in spec.behaviours}.values():
+    # (a kept earlier major reads the same sets again: one split per manifest)
+    for stored in {b.manifest: b for spec in specs for b in spec.behaviours}.values():
         for target in REGISTRY:
             target.check_behaviour(stored)
     return {fmt.id: b for spec, fmt in zip(specs, formats) if (b := behaviour.resolve(spec.behaviours, fmt)) is not None}
