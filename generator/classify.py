@@ -86,6 +86,36 @@ def _messages(changes: list[Change], where: str, old: dict[str, str], new: dict[
             changes.append(Change("minor", f"error message changed: {where} {key}: {old[key]!r} -> {new[key]!r}"))
 
 
+def _without_messages(checks: ir.Checks) -> Any:
+    """The checks' structure: every node without its messages."""
+
+    def strip(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: strip(v) for k, v in node.items() if k != "messages"}
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+
+    return strip(json.loads(checks.text)), checks.patterns
+
+
+def _applied(changes: list[Change], where: str, old: ir.Checks | None, new: ir.Checks | None) -> None:
+    """A schema applied as written: which values it accepts is not compared keyword by keyword yet, so any change of
+    what it checks needs a major version; a change of its messages alone a minor one, of its annotations a patch."""
+    if old is None and new is None:
+        return
+    if old is None:
+        changes.append(Change("major", f"schema applied as written added: {where}"))
+    elif new is None:
+        changes.append(Change("minor", f"schema applied as written removed: {where}"))
+    elif _without_messages(old) != _without_messages(new):
+        changes.append(Change("major", f"schema applied as written changed: {where} (what it accepts is not compared yet)"))
+    elif old.text != new.text:
+        changes.append(Change("minor", f"error message changed: {where} (a schema applied as written)"))
+    elif old.written != new.written:
+        changes.append(Change("patch", f"annotation changed: {where} (a schema applied as written)"))
+
+
 def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
     changes: list[Change] = []
     if isinstance(new, ir.NullableType) and not isinstance(old, ir.NullableType):
@@ -164,6 +194,9 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
     elif isinstance(old, ir.MapType):
         assert isinstance(new, ir.MapType)
         changes += compare_type(old.value, new.value, where + "{}")
+    elif isinstance(old, ir.AnyType):
+        assert isinstance(new, ir.AnyType)
+        _applied(changes, where, old.checks, new.checks)
     elif isinstance(old, ir.UnionType):
         assert isinstance(new, ir.UnionType)
         if old.discriminator != new.discriminator:

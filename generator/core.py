@@ -141,7 +141,7 @@ def context(
     ctx = Context(
         formats=formats,
         schemas=schemas if schemas is not None else {f.id: export(f) for f in formats},
-        plain_schemas={f.id: export(f, with_rules=False) for f in formats},
+        plain_schemas={f.id: export(f, with_rules=False, applied=False) for f in formats},
         options=options,
         history=history or {},
         behaviours=behaviours,

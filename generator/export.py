@@ -28,8 +28,9 @@ BASE64_PATTERN = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=
 NUMERIC_RANGES = {"integer": (-(2**63), 2**63 - 1), "number": (-1.7976931348623157e308, 1.7976931348623157e308)}
 
 
-def type_schema(t: ir.TypeRef) -> dict[str, Any]:
-    """The standard JSON Schema of an IR type."""
+def type_schema(t: ir.TypeRef, applied: bool = True) -> dict[str, Any]:
+    """The standard JSON Schema of an IR type; applied=False gives a schema applied as written as {} (any value), for
+    a consumer that applies it itself (the pydantic target)."""
     match t:
         case ir.StringType():
             out: dict[str, Any] = {"type": "string"}
@@ -63,26 +64,37 @@ def type_schema(t: ir.TypeRef) -> dict[str, Any]:
             return out
         case ir.BooleanType():
             return {"type": "boolean"}
+        case ir.AnyType(checks=ir.Checks() as checks) if applied:
+            # A schema applied as written is exported as written; its $refs point where the spec's do, which the
+            # exported document keeps (tests/test_json_schema_suite.py, the examples stage).
+            written: dict[str, Any] | bool = json.loads(checks.written)
+            return written if isinstance(written, dict) else {} if written else {"not": {}}
         case ir.AnyType():
             return {}
         case ir.ListType():
-            out = {"type": "array", "items": type_schema(t.item)}
+            out = {"type": "array", "items": type_schema(t.item, applied)}
             out.update({k: v for k, v in (("minItems", t.min_items), ("maxItems", t.max_items)) if v is not None})
             if t.unique_items:
                 out["uniqueItems"] = True
             return out
         case ir.TupleType():
             n = len(t.items)
-            return {"type": "array", "prefixItems": [type_schema(i) for i in t.items], "items": False, "minItems": n, "maxItems": n}
+            return {
+                "type": "array",
+                "prefixItems": [type_schema(i, applied) for i in t.items],
+                "items": False,
+                "minItems": n,
+                "maxItems": n,
+            }
         case ir.MapType():
-            return {"type": "object", "additionalProperties": type_schema(t.value)}
+            return {"type": "object", "additionalProperties": type_schema(t.value, applied)}
         case ir.NullableType():
-            inner = type_schema(t.inner)
+            inner = type_schema(t.inner, applied)
             if isinstance(inner.get("type"), str):
                 return {**inner, "type": [inner["type"], "null"]}
             return {"anyOf": [inner, {"type": "null"}]}
         case ir.UnionType():
-            out = {"oneOf": [type_schema(v) for v in t.variants]}
+            out = {"oneOf": [type_schema(v, applied) for v in t.variants]}
             if t.discriminator is not None:
                 # OpenAPI's annotation, read by datamodel-code-generator; 2020-12 validators ignore it.
                 mapping = {tag: f"#/$defs/{v.name}" for tag, v in zip(t.tags, t.variants) if isinstance(v, ir.Ref)}
@@ -101,17 +113,17 @@ def annotated(schema: dict[str, Any], title: str = "", description: str = "") ->
     return {**head, **notes, **schema}
 
 
-def field_schema(f: ir.Field) -> dict[str, Any]:
-    out = annotated(type_schema(f.type), description=f.description)
+def field_schema(f: ir.Field, applied: bool = True) -> dict[str, Any]:
+    out = annotated(type_schema(f.type, applied), description=f.description)
     if f.has_default:
         out["default"] = f.default
     return out
 
 
-def definition_schema(d: ir.Definition, with_rules: bool) -> dict[str, Any]:
+def definition_schema(d: ir.Definition, with_rules: bool, applied: bool = True) -> dict[str, Any]:
     match d:
         case ir.Model():
-            out: dict[str, Any] = {"type": "object", "properties": {f.wire_name: field_schema(f) for f in d.fields}}
+            out: dict[str, Any] = {"type": "object", "properties": {f.wire_name: field_schema(f, applied) for f in d.fields}}
             required = [f.wire_name for f in d.fields if f.required]
             if required:
                 out["required"] = required
@@ -124,7 +136,7 @@ def definition_schema(d: ir.Definition, with_rules: bool) -> dict[str, Any]:
         case ir.Enum():
             return annotated({"type": "string", "enum": list(d.values)}, d.title, d.description)
         case ir.Alias():
-            return annotated(type_schema(d.type), d.title, d.description)
+            return annotated(type_schema(d.type, applied), d.title, d.description)
         case _:
             raise AssertionError(f"no export for the definition kind {d.kind!r}")
 
@@ -168,15 +180,16 @@ def rule_schema(rule: ir.Rule) -> dict[str, Any] | None:
     raise AssertionError(f"no export for rule kind {rule.kind}")
 
 
-def export(fmt: ir.Format, with_rules: bool = True) -> dict[str, Any]:
+def export(fmt: ir.Format, with_rules: bool = True, applied: bool = True) -> dict[str, Any]:
     """The format's standard JSON Schema, made from its IR alone, so every keyword has one source; with_rules=False
-    leaves out the rules stated as allOf (for a consumer that enforces the rules itself, such as the pydantic target)."""
+    leaves out the rules stated as allOf and applied=False the schemas applied as written (for a consumer that enforces
+    them itself, such as the pydantic target)."""
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": fmt.title,
         "description": fmt.description,
         "$ref": f"#/$defs/{fmt.root}",
-        "$defs": {d.name: definition_schema(d, with_rules) for d in fmt.definitions},
+        "$defs": {d.name: definition_schema(d, with_rules, applied) for d in fmt.definitions},
         "$comment": f"{fmt.id} {fmt.version}. {header(fmt.source)}",
     }
 

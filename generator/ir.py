@@ -6,6 +6,7 @@ the golden tests snapshot it as ir.json so an IR change shows once.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Union
 
@@ -61,10 +62,28 @@ class BooleanType:
 
 
 @dataclass(frozen=True)
+class Checks:
+    """A schema applied as written, compiled (generator/checks.py): JSON text every runtime applies the same way."""
+
+    text: str  # {"root": node, "refs": {pointer: node}}, ASCII only
+    patterns: tuple[str, ...] = ()  # the patterns its nodes use by index, as the spec writes them
+    pointer: str = ""  # where the schema is in the spec, e.g. "/$defs/Value"
+    written: str = "true"  # the schema as the spec writes it (JSON text, chatspec's own x- keywords left out), for the export
+
+    @property
+    def digest(self) -> str:
+        """A short name for it, the same in every target: what it checks and where from."""
+        import hashlib
+
+        return hashlib.sha256(json.dumps([self.text, self.patterns, self.pointer]).encode()).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
 class AnyType:
-    """Any JSON value, e.g. the values of a free-form metadata map."""
+    """Any JSON value, e.g. the values of a free-form metadata map; with checks, those of a schema applied as written."""
 
     messages: Messages
+    checks: Checks | None = None
     kind: str = "any"
 
 
@@ -292,6 +311,21 @@ def children(t: TypeRef) -> tuple[TypeRef, ...]:
     if isinstance(t, UnionType):
         return t.variants
     return ()
+
+
+def checks_of(fmt: Format) -> list[Checks]:
+    """Every schema of the format applied as written, once each, in spec order."""
+    found: dict[str, Checks] = {}
+    stack: list[TypeRef] = []
+    for d in fmt.definitions:
+        types = [f.type for f in d.fields] if isinstance(d, Model) else [d.type] if isinstance(d, Alias) else []
+        stack.extend(reversed(types))
+        while stack:
+            t = stack.pop()
+            if isinstance(t, AnyType) and t.checks is not None:
+                found.setdefault(t.checks.digest, t.checks)
+            stack.extend(reversed(children(t)))
+    return list(found.values())
 
 
 def refs(t: TypeRef) -> list[str]:

@@ -20,14 +20,20 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from generator import messages
+from generator import checks, messages
 from generator.load import LoadedSpec, check_document, check_values, meta_schema
 from generator.lower import ANNOTATIONS_READ, KEYWORDS_BY_TYPE
 
 SOURCE = "generator/metaschema/chatspec.schema.json"
 
 # The x-messages keys a keyword reports with, where they are not named like it.
-_MESSAGE_KEYS = {"type": ("type", "int64"), "x-discriminator": ("discriminator", "discriminatorValue")}
+_MESSAGE_KEYS = {
+    "type": ("type", "int64"),
+    "x-discriminator": ("discriminator", "discriminatorValue"),
+    # A false schema (a field that may not be there, false in a list of schemas) reports "false".
+    "properties": ("false",),
+    "contains": ("minContains",),
+}
 
 # The places lower's KEYWORDS_BY_TYPE names, in words.
 _KINDS = {
@@ -163,6 +169,8 @@ def _on(name: str, place: str) -> tuple[str, ...]:
         return ("a model's x-rules",)
     on = [words for kind, words in _KINDS.items() if name in KEYWORDS_BY_TYPE[kind]]
     on += [where for where, names in ANNOTATIONS_READ.items() if name in names]
+    if name in checks.APPLIED or name in checks.ANNOTATIONS:
+        on.append("a schema applied as written (one no type of the targets holds: a JSON value in code, checked as JSON Schema says)")
     return tuple(on)
 
 
@@ -194,6 +202,11 @@ def _example(found: Any) -> Example | None:
         inside=tuple(found.get("inside", ())),
         past=tuple(found.get("past", ())),
     )
+
+
+def schema_keywords() -> frozenset[str]:
+    """The names of the keywords a schema may have."""
+    return frozenset(meta_schema()["$defs"]["schema"]["properties"])
 
 
 @functools.cache

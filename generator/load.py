@@ -20,7 +20,7 @@ import jsonschema.validators
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from generator import cache, invisible, patterns
+from generator import cache, checks, invisible, patterns
 from generator.behaviour import Behaviour, load_sets
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.naming import format_id_problem
@@ -280,7 +280,8 @@ def _explain(error: jsonschema.ValidationError) -> tuple[str, str]:
         allowed = [k for k in error.schema.get("properties", {}) if k not in error.instance]
         extra = sorted(k for k in error.instance if k not in error.schema.get("properties", {}))
         named = ", ".join(f"{k!r}{did_you_mean(k, allowed)}" for k in extra)
-        return f"unsupported keyword {named}", _HINTS["additionalProperties"]
+        reasons = [checks.REFUSED[k] for k in extra if k in checks.REFUSED]
+        return f"unsupported keyword {named}", "; ".join(reasons) if reasons else _HINTS["additionalProperties"]
     if error.validator in ("anyOf", "oneOf") and isinstance(error.instance, str):
         # e.g. "type": "strng" fails both the single-name and the list-of-names branch.
         names = [v for e in error.context if e.validator == "enum" and isinstance(e.validator_value, list) for v in e.validator_value]
@@ -338,6 +339,13 @@ def _check_document(document: Any, shown: str) -> bool:
         error = _inside_rule(error)
         problem, hint = _explain(error)
         path = list(error.absolute_path)
+        if error.validator == "enum" and path[-1:] == ["kind"] and "x-rules" in path and isinstance(error.instance, str):
+            # The rule's kind itself is unknown (best_match went down to it, through the schema's anyOf of a
+            # boolean or an object): said of the rule, as for a rule checked against its kinds' oneOf.
+            kinds = [str(k) for k in error.validator_value]
+            problem = f"rule kind {error.instance!r} is unknown{did_you_mean(error.instance, kinds)}"
+            hint = f"use one of the kinds {', '.join(kinds)} (see the rule in generator/metaschema/chatspec.schema.json)"
+            path = path[:-1]
         if error.validator == "pattern" and isinstance(error.instance, str):
             # A name the meta-schema spells with a pattern ($defs names, x-name, $ref) that holds a
             # character that hides or reorders text: said so, at the name itself.

@@ -9,7 +9,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from generator import automaton, invisible, ir, messages, naming, patterns
+from generator import automaton, checks, invisible, ir, messages, naming, patterns
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.load import LoadedSpec
 from generator.nesting import check_nesting
@@ -96,8 +96,16 @@ class Lowering:
                 )
         definitions = tuple(self.lower_definition(name, schema) for name, schema in self.defs.items())
         root = self.ref_name(doc["$ref"], "/$ref")
-        if not isinstance(self.lookup_definition(definitions, root), ir.Model):
-            raise self.fail("/$ref", f"the root {root!r} is not an object model", "point $ref at a $defs entry with properties")
+        found = self.lookup_definition(definitions, root)
+        if not isinstance(found, ir.Model):
+            applied = isinstance(found, ir.Alias) and isinstance(found.type, ir.AnyType) and found.type.checks is not None
+            raise self.fail(
+                "/$ref",
+                f"the root {root!r} is not an object model"
+                + (" (it is applied as written: it uses what no model holds, so its value is a JSON value in code)" if applied else ""),
+                'point $ref at a model: a $defs entry of "type": "object" with properties, and none of the keywords only a '
+                "schema applied as written takes (see docs/spec-language.md)",
+            )
         return ir.Format(
             id=self.spec.format_id,
             version=doc["x-version"],
@@ -129,6 +137,8 @@ class Lowering:
     def definition_kind(self, name: str) -> str:
         """ "model", "enum" or "alias" for a $defs entry (a $ref-only entry is an alias)."""
         schema = self.defs[name]
+        if not isinstance(schema, dict) or applied_as_written(schema, definition=True):
+            return "alias"
         if "properties" in schema or (schema.get("type") == "object" and not isinstance(schema.get("additionalProperties"), dict)):
             return "model"
         if "enum" in schema and schema.get("type") == "string":
@@ -137,6 +147,8 @@ class Lowering:
 
     def lower_definition(self, name: str, schema: dict[str, Any]) -> ir.Definition:
         pointer = pointer_of("$defs", name)
+        if not isinstance(schema, dict):  # true or false: any value, or none
+            return ir.Alias(name=name, description="", type=self.lower_checks(schema, pointer))
         self.check_placement(schema, pointer, "a $defs entry", ANNOTATIONS_READ["$defs entries"])
         kind = self.definition_kind(name)
         description = schema.get("description", "")
@@ -176,7 +188,7 @@ class Lowering:
         once: one already known to end in a real type ends the walk (a long chain stays linear)."""
         seen, walking = [name], {name}
         schema = self.defs[name]
-        while set(schema) - ANNOTATIONS == {"$ref"} and seen[-1] not in self.ends_in_a_type:
+        while isinstance(schema, dict) and set(schema) - ANNOTATIONS == {"$ref"} and seen[-1] not in self.ends_in_a_type:
             target = self.ref_name(schema["$ref"], pointer + "/$ref")
             if target in walking:
                 chain = " -> ".join([*seen, target])
@@ -420,6 +432,15 @@ class Lowering:
                 "multipleOf is accepted on integers only: the remainder of a float differs between Python, Go and JavaScript",
                 'make the field "type": "integer" if its values are whole numbers, or remove multipleOf',
             )
+        kept = sorted(k for k in extra if k in checks.ANNOTATIONS or k.startswith("x-"))
+        if kept:
+            ours = sorted(k for k in KEYWORDS_BY_TYPE[shape] | ANNOTATIONS if k.startswith("x-"))
+            raise self.fail(
+                pointer + pointer_of(kept[0]),
+                f"{kept[0]}{did_you_mean(kept[0], ours)} is kept only on a schema chatspec applies as written, for now: on a "
+                f"typed {shape} it would not reach the exported schema or the docs",
+                f"remove {kept[0]}, or say it in description",
+            )
         if extra:
             raise self.fail(
                 pointer,
@@ -428,7 +449,10 @@ class Lowering:
             )
 
     def check_placement(self, schema: dict[str, Any], pointer: str, place: str, allowed: set[str]) -> None:
-        """Refuse an annotation where the IR would not read it (it would be dropped in silence)."""
+        """Refuse an annotation where the IR would not read it (it would be dropped in silence). A schema applied as
+        written keeps every annotation (the exported schema holds it as written)."""
+        if applied_as_written(schema):
+            return
         for key in sorted((set(schema) & ANNOTATIONS) - allowed):
             where = ", ".join(sorted(p for p, keys in ANNOTATIONS_READ.items() if key in keys)) or "nowhere"
             raise self.fail(
@@ -443,7 +467,15 @@ class Lowering:
         self.check_placement(schema, pointer, place, ANNOTATIONS_READ["tuple items"] if named else ANNOTATIONS_READ["nested schemas"])
         return self.lower_type(schema, pointer)
 
+    def lower_checks(self, schema: Any, pointer: str) -> ir.AnyType:
+        """A schema applied as written: the JSON value type, checked as JSON Schema says (generator/checks.py)."""
+        compiled = checks.Compiler(self.spec.document, self.fail).compile(schema, pointer)
+        over = schema.get("x-messages", {}) if isinstance(schema, dict) else {}
+        return ir.AnyType({"type": messages.type_message("any", over)}, compiled)
+
     def lower_type(self, schema: dict[str, Any], pointer: str) -> ir.TypeRef:
+        if applied_as_written(schema):
+            return self.lower_checks(schema, pointer)
         over: dict[str, str] = schema.get("x-messages", {})
         if "$ref" in schema:
             self.check_keywords(schema, "ref", pointer)
@@ -457,7 +489,13 @@ class Lowering:
             return ir.Ref(name, self.definition_kind(name))
         if "oneOf" in schema:
             self.check_keywords(schema, "union", pointer)
-            return self.lower_union(schema, over, pointer)
+            if "x-discriminator" in schema:
+                return self.lower_union(schema, over, pointer)
+            try:
+                return self.lower_union(schema, over, pointer)
+            except SpecError:
+                # Variants no value's JSON type tells apart: JSON Schema tries each, and so do the checks.
+                return self.lower_checks(schema, pointer)
         if "anyOf" in schema:
             self.check_keywords(schema, "nullable", pointer)
             branches = schema["anyOf"]
@@ -694,6 +732,86 @@ class Lowering:
             "so choosing the variant by the value's type could disagree with oneOf",
             "list such a variant's types as variants of this oneOf, or tell the variants apart with x-discriminator",
         )
+
+
+# The keywords no typed schema takes: a schema with one of them is applied as written.
+APPLIED_ONLY = frozenset(
+    {
+        "allOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "contains",
+        "minContains",
+        "maxContains",
+        "patternProperties",
+        "propertyNames",
+        "minProperties",
+        "maxProperties",
+        "dependentRequired",
+        "dependentSchemas",
+    }
+)
+# What a schema without "type" may say and still be typed: a reference, a union, a nullable, or nothing (any value).
+_UNTYPED_OK = frozenset({"$ref", "oneOf", "anyOf", "x-discriminator"})
+
+
+def applied_as_written(schema: Any, definition: bool = False) -> bool:
+    """Whether no type of the targets holds the schema, so that it is applied as written (generator/checks.py):
+    a boolean schema, a keyword only JSON Schema's own meaning gives (allOf, not, contains, ...), constraints
+    without a "type" (JSON Schema applies each to the values of its type), a list of types that is not one
+    type and null, a const or enum of another value than strings, $ref beside other keywords or into a
+    subschema, anyOf other than a nullable, an array without items or a prefix that is not a tuple, an
+    object with properties that is not a model ($defs entry of "type": "object"), a multipleOf that is not a whole
+    number on an integer."""
+    if not isinstance(schema, dict):
+        return True
+    keys = {k for k in schema if not k.startswith("x-")} - ANNOTATIONS - checks.ANNOTATIONS
+    if keys & APPLIED_ONLY or "$defs" in schema:
+        return True
+    if "$ref" in schema:
+        ref = schema["$ref"]
+        return bool(keys - {"$ref"}) or not (isinstance(ref, str) and ref.startswith("#/$defs/") and "/" not in ref[len("#/$defs/") :])
+    declared = schema.get("type")
+    if declared is None:
+        return bool(keys - _UNTYPED_OK) or ("anyOf" in schema and not _nullable_shape(schema["anyOf"]))
+    if "anyOf" in schema or "oneOf" in schema:
+        return True  # beside a type: both apply, as JSON Schema says
+    types = [declared] if isinstance(declared, str) else list(declared)
+    real = [t for t in types if t != "null"]
+    if len(real) != 1:
+        return True
+    kind = real[0]
+    for key in ("const", "enum"):
+        if key in schema:
+            values = [schema[key]] if key == "const" else schema[key]
+            if kind != "string" or not all(isinstance(v, str) for v in values):
+                return True
+    if kind == "array":
+        prefix = schema.get("prefixItems")
+        if prefix is not None:
+            n = len(prefix)
+            return not (
+                schema.get("items") is False
+                and schema.get("minItems") == n
+                and schema.get("maxItems", n) == n
+                and "uniqueItems" not in schema
+            )
+        return not isinstance(schema.get("items"), dict)
+    if kind == "object":
+        extra = schema.get("additionalProperties", {})
+        if definition and declared == "object" and "properties" in schema:
+            return isinstance(extra, dict) and bool(extra)  # a model (lower_model), but for a schema for the other fields
+        return "properties" in schema or "required" in schema or not isinstance(extra, dict)
+    if "multipleOf" in schema:
+        m = schema["multipleOf"]
+        return kind != "integer" or not (isinstance(m, (int, float)) and float(m).is_integer() and 1 <= m <= 2**53 - 1)
+    return False
+
+
+def _nullable_shape(branches: Any) -> bool:
+    return isinstance(branches, list) and len(branches) == 2 and sum(1 for b in branches if b == {"type": "null"}) == 1
 
 
 def tokens(pointer: str) -> tuple[str, ...]:

@@ -46,6 +46,23 @@ DEFAULTS = {
     "oneOf": "must be {allowed}",
     "discriminator": "missing required field '{field}'",
     "discriminatorValue": "field '{field}' must be one of: {allowed}",
+    # The keywords of a schema applied as written (generator/checks.py).
+    "items": "must have at most {limit} item(s)",
+    "minContains": "must contain at least {limit} matching item(s)",
+    "maxContains": "must contain at most {limit} matching item(s)",
+    "minProperties": "must have at least {limit} field(s)",
+    "maxProperties": "must have at most {limit} field(s)",
+    "propertyNames": "field name '{field}' is not allowed",
+    "dependentRequired": "missing field '{field}', required when '{allowed}' is present",
+    "anyOf": "must match at least one schema of anyOf",
+    "not": "must not match the schema of not",
+    "false": "no value is allowed here",
+}
+
+# Where a keyword of a schema applied as written says something else than the same keyword of a typed
+# schema: oneOf of any schemas, where a typed oneOf is told apart by JSON type or a tag.
+APPLIED_DEFAULTS = {
+    "oneOf": "must match exactly one schema of oneOf",
 }
 
 
@@ -69,7 +86,12 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 def resolve(keyword: str, overrides: dict[str, str], limit: object = None, allowed: list[str] | None = None) -> str:
     """The final template for one check: the spec's override or the default, with constants filled in."""
-    template = overrides.get(keyword, DEFAULTS[keyword])
+    return resolve_with(keyword, overrides, DEFAULTS[keyword], limit, allowed)
+
+
+def resolve_with(keyword: str, overrides: dict[str, str], default: str, limit: object = None, allowed: list[str] | None = None) -> str:
+    """resolve() with another default than the keyword's usual one."""
+    template = overrides.get(keyword, default)
     if limit is not None:
         shown = number_literal(limit) if isinstance(limit, (int, float)) and not isinstance(limit, bool) else str(limit)
         template = template.replace("{limit}", literal(shown))

@@ -249,10 +249,20 @@ def generation_schema(document: dict[str, Any]) -> dict[str, Any]:
     return converted
 
 
+def _at_pointer(document: Any, ref: str) -> Any:
+    """What a local $ref ("#/$defs/A/properties/b", percent-encoded and JSON pointer escaped) points at."""
+    from urllib.parse import unquote
+
+    found = document
+    for token in ref.removeprefix("#").split("/")[1:]:
+        token = unquote(token).replace("~1", "/").replace("~0", "~")
+        found = found[int(token)] if isinstance(found, list) else found[token]
+    return found
+
+
 def inline_refs(document: dict[str, Any], depth: int = 2) -> dict[str, Any]:
     """The document with every local $ref replaced by its target, recursion unrolled `depth` times and
     cut off below with `false` (hypothesis-jsonschema cannot draw from recursive references)."""
-    defs = document.get("$defs", {})
 
     def walk(schema: Any, trail: tuple[str, ...]) -> Any:
         if isinstance(schema, list):
@@ -270,8 +280,8 @@ def inline_refs(document: dict[str, Any], depth: int = 2) -> dict[str, Any]:
             else:
                 out[key] = walk(value, trail)
         if "$ref" in schema:
-            name = schema["$ref"].removeprefix("#/$defs/")
-            target = walk(defs[name], (*trail, name)) if trail.count(name) < depth else False
+            name = schema["$ref"]
+            target = walk(_at_pointer(document, name), (*trail, name)) if trail.count(name) < depth else False
             if target is False:
                 return False
             return {"allOf": [target, out]} if set(out) - {"description", "title"} else target

@@ -131,8 +131,8 @@ def test_a_spec_change_needs_a_bump_then_shows_in_check(project: Path) -> None:
     ("edit", "expected"),
     [
         (lambda s: s.replace('"x-version": "1.0.0"', '"x-version": "1.0"'), "at /x-version:"),
-        (lambda s: s.replace('"$defs": {', '"$defs": {"Bad": {"type": "object", "patternProperties": {}},', 1),
-         "at /$defs/Bad: unsupported keyword 'patternProperties'"),
+        (lambda s: s.replace('"$defs": {', '"$defs": {"Bad": {"type": "object", "unevaluatedProperties": false},', 1),
+         "at /$defs/Bad: unsupported keyword 'unevaluatedProperties'"),
         (lambda s: s.replace('"in": "0/people"', '"in": "0/people", "unknown": 1'), "at /$defs/StructuredConversation/x-rules/0"),
         (lambda s: s.replace('"field": "user"', '"field": "usr"'), "at /$defs/StructuredConversation/x-rules/0/field: the rule names field 'usr'"),
         (lambda s: s.replace('"$ref": "#/$defs/ConversationMessage"', '"$ref": "#/$defs/Missing"'), "$ref '#/$defs/Missing' does not resolve"),

@@ -2,14 +2,10 @@
 
 tests/json_schema_test_suite/draft2020-12/ holds the suite's files as the jsonschema 4.25.1 sdist ships them
 (`pip download --no-deps --no-binary :all: jsonschema==4.25.1`, folder json/tests/draft2020-12/; the suite's
-MIT licence is beside them). Each test group's schema becomes a spec: the schema is the root model's property
-"value" (its own $defs beside it, its "#" pointers rewritten to point into it), and each test's data is checked
-as the document {"value": data}.
-
-A group chatspec refuses as written is tried once more with the one "type" its keywords apply to added
-(minLength: "string"), checked only on the tests whose data has that type: JSON Schema accepts every other
-type's data there, which the typed schema would refuse. That form tests the keyword's meaning where chatspec
-can state it today; the suite as written is what issue 28 widens chatspec to.
+MIT licence is beside them). Each test group's schema becomes a spec, as written: the schema is the definition
+Value, the root model's property "value" (its own $defs inside it, its "#" pointers rewritten to point at it),
+and each test's data is checked as the document {"value": data}. A schema no type of the targets holds is
+applied as written (generator/checks.py): most groups are.
 
 What this holds:
 - every group is either refused with a SpecError (meaning refused, with a message) or accepted;
@@ -38,16 +34,6 @@ from generator.load import load_spec
 SUITE = Path(__file__).resolve().parent / "json_schema_test_suite"
 LEDGER = SUITE / "accepted.txt"
 
-# The keywords that apply to one JSON type only, by that type.
-_KEYWORDS_OF = {
-    "string": {"minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType", "contentSchema"},
-    "number": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
-    "array": {"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains",
-              "unevaluatedItems"},
-    "object": {"properties", "required", "additionalProperties", "patternProperties", "minProperties", "maxProperties",
-               "dependentRequired", "propertyNames", "dependentSchemas", "unevaluatedProperties"},
-}
-
 # (file, group, test) -> why chatspec's verdict is not the suite's. The suite runs with format and content
 # as annotations only (2020-12's default); chatspec asserts both (README, "What a spec means"), as the
 # format-assertion vocabulary allows.
@@ -59,42 +45,44 @@ DEVIATIONS = {
 }
 
 
-def _json_type(value: object) -> str:
-    return ("boolean" if isinstance(value, bool) else "number" if isinstance(value, (int, float)) else "string" if isinstance(value, str)
-            else "array" if isinstance(value, list) else "object" if isinstance(value, dict) else "null")
+# The keywords whose values are data, not schemas: nothing in them is rewritten.
+_DATA = frozenset({"enum", "const", "default", "examples"})
+# The keywords whose values map names to schemas.
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas", "$defs"})
 
 
 def _into_value(schema: Any) -> Any:
-    """The schema with its pointers into itself ("#", "#/properties/...") pointing into the spec's $defs/Value."""
-    if isinstance(schema, dict):
-        return {k: ("#/$defs/Value" + v[1:] if k == "$ref" and isinstance(v, str) and v.startswith("#") and not v.startswith("#/$defs/")
-                    else _into_value(v)) for k, v in schema.items()}
+    """The schema with its pointers into itself ("#", "#/properties/...") pointing into the spec's $defs/Value,
+    where it stands (its own $defs with it)."""
     if isinstance(schema, list):
         return [_into_value(item) for item in schema]
-    return schema
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for k, v in schema.items():
+        if k in _DATA:
+            out[k] = v
+        elif k == "$ref" and isinstance(v, str) and (v == "#" or v.startswith("#/")):
+            out[k] = "#/$defs/Value" + v[1:]
+        elif k in _SCHEMA_MAPS and isinstance(v, dict):
+            out[k] = {name: _into_value(s) for name, s in v.items()}
+        else:
+            out[k] = _into_value(v)
+    return out
 
 
 def spec_of(schema: Any) -> dict[str, Any]:
-    """A spec whose root model's "value" is the schema (its $schema is the spec's own dialect, so it is dropped)."""
-    defs: dict[str, Any] = {}
+    """A spec whose root model's "value" is the schema, as written (its $schema is the spec's own dialect, so it is
+    dropped; its $defs stay where they are)."""
     if isinstance(schema, dict):
         schema = {k: v for k, v in schema.items() if k != "$schema"}
-        defs = schema.pop("$defs", {})
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "JSON Schema Test Suite case",
         "description": "A test group of the JSON Schema Test Suite.", "x-version": "1.0.0", "$ref": "#/$defs/Doc",
         "$defs": {"Doc": {"type": "object", "description": "Holds the value under test.", "properties": {"value": {"$ref": "#/$defs/Value"}},
                           "required": ["value"], "additionalProperties": False},
-                  "Value": _into_value(schema), **{name: _into_value(d) for name, d in defs.items()}},
+                  "Value": _into_value(schema)},
     }
-
-
-def _typed(schema: Any) -> tuple[dict[str, Any], str] | None:
-    """The schema with the one type its keywords apply to, and that type; None where there is not exactly one."""
-    if not isinstance(schema, dict) or "type" in schema or '"$ref"' in json.dumps(schema):
-        return None  # (a pointer back into a typed schema would type the values below too)
-    types = [t for t, keywords in _KEYWORDS_OF.items() if keywords & set(schema)]
-    return ({**schema, "type": types[0]}, types[0]) if len(types) == 1 else None
 
 
 def _groups() -> list[tuple[str, int, dict[str, Any]]]:
@@ -104,11 +92,11 @@ def _groups() -> list[tuple[str, int, dict[str, Any]]]:
 
 @dataclass(frozen=True)
 class Accepted:
-    line: str  # as the ledger lists it, e.g. "minLength: minLength validation (typed string)"
+    line: str  # as the ledger lists it, e.g. "minLength: minLength validation"
     file: str  # e.g. "minLength"
     group: str  # the group's description
-    schema: dict[str, Any]  # as chatspec took it (typed or as written)
-    tests: list[dict[str, Any]]  # those it is checked on
+    schema: Any  # as written
+    tests: list[dict[str, Any]]
 
 
 def _try(project: Path, format_id: str, spec: dict[str, Any]) -> SpecError | None:
@@ -134,11 +122,6 @@ def accepted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Accepted]:
         line = f"{stem}: {group['description']}"
         if _try(project, format_id, spec_of(group["schema"])) is None:
             out[format_id] = Accepted(line, stem, group["description"], group["schema"], group["tests"])
-            continue
-        typed = _typed(group["schema"])
-        if typed is not None and _try(project, format_id, spec_of(typed[0])) is None:
-            tests = [t for t in group["tests"] if _json_type(t["data"]) == typed[1]]
-            out[format_id] = Accepted(f"{line} (typed {typed[1]})", stem, group["description"], typed[0], tests)
     return out
 
 

@@ -123,7 +123,27 @@ PROBES: dict[str, tuple[Variant, ...]] = {
                       [9007199254740990, 2, -1], built=True, docs=("9007199254740991",))),
     "oneOf": (_v("", {"oneOf": [{"type": "string"}, {"type": "integer"}]}, ["a", 1], [1.5, None, True, []], built=False),),
     "anyOf": (_v("", {"anyOf": [{"type": "string"}, {"type": "null"}]}, [None, "a"], [1, {}], built=False),),
-    "$ref": (_v("", {"$ref": "#/$defs/Inner"}, [{"n": 1}], [{"n": "1"}, {}, None], built=False),),
+    "$ref": (_v("", {"$ref": "#/$defs/Inner"}, [{"n": 1}], [{"n": "1"}, {}, None], built=False),
+             _v("Below", {"$ref": "#/$defs/Inner/properties/n"}, [1, -2], ["1", 1.5], built=True)),
+    # Schemas applied as written (generator/checks.py): a JSON value in code, so a value past the keyword can be built.
+    "allOf": (_v("", {"allOf": [{"type": "string"}, {"minLength": 2}]}, ["ab"], ["a", 1], built=True, docs=("allOf",)),),
+    "not": (_v("", {"not": {"type": "string"}}, [1, None, []], ["a", ""], built=True, docs=("not",)),),
+    "if": (_v("", {"if": {"type": "integer"}, "then": {"minimum": 0}, "else": {"type": "string"}}, [0, "a"], [-1, 1.5, None], built=True,
+              docs=("if",)),),
+    "contains": (_v("", {"type": "array", "contains": {"const": 1}}, [[1], [0, 1.0]], [[], [0, True]], built=True, docs=("contains",)),),
+    "minContains": (_v("", {"contains": {"type": "integer"}, "minContains": 2}, [[1, 2], "x", [1, "a", 2]], [[1], [1, "a"]], built=True,
+                       docs=("minContains",)),),
+    "maxContains": (_v("", {"contains": {"type": "integer"}, "maxContains": 1}, [[1], [1, "a"]], [[1, 2], [1, "a", 3]], built=True,
+                       docs=("maxContains",)),),
+    "patternProperties": (_v("", {"type": "object", "patternProperties": {"^x-": {"type": "string"}}},
+                             [{}, {"x-a": "s", "a": 1}], [{"x-a": 1}, {"a": "s", "x-": None}], built=True, docs=("patternProperties",)),),
+    "propertyNames": (_v("", {"propertyNames": {"maxLength": 2}}, [{}, {"ab": 1}, 3], [{"abc": 1}], built=True, docs=("propertyNames",)),),
+    "minProperties": (_v("", {"type": "object", "minProperties": 1}, [{"a": 1}], [{}], built=True, docs=("minProperties",)),),
+    "maxProperties": (_v("", {"type": "object", "maxProperties": 1}, [{}, {"a": 1}], [{"a": 1, "b": 2}], built=True, docs=("maxProperties",)),),
+    "dependentRequired": (_v("", {"dependentRequired": {"a": ["b"]}}, [{}, {"a": 1, "b": 2}, {"b": 1}], [{"a": 1}], built=True,
+                             docs=("dependentRequired",)),),
+    "dependentSchemas": (_v("", {"dependentSchemas": {"a": {"required": ["b"]}}}, [{}, {"a": 1, "b": 2}], [{"a": 1}], built=True,
+                            docs=("dependentSchemas",)),),
 }
 
 

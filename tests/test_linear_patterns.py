@@ -27,7 +27,7 @@ from generator import automaton, backtracking, patterns
 from generator.automaton import compile_pattern
 from generator.backtracking import runs_linear
 from generator.patterns import PatternError
-from generator.targets.python.regex import to_python
+from generator.pyregex import to_python
 from generator.targets.typescript.literals import to_typescript
 
 sys.path.insert(0, str(ROOT / "tests"))

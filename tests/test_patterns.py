@@ -19,7 +19,7 @@ from go_driver import GO_ENV, go_available
 from generator import patterns
 from generator.patterns import PatternError, check
 from generator.targets.go.regex import to_go
-from generator.targets.python.regex import to_python
+from generator.pyregex import to_python
 
 
 def _spec_patterns() -> list[str]:

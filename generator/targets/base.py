@@ -36,7 +36,9 @@ class Context:
 
     formats: tuple[ir.Format, ...]
     schemas: Mapping[str, dict[str, Any]]  # format id -> exported JSON Schema, rules as allOf (generator.export)
-    plain_schemas: Mapping[str, dict[str, Any]]  # format id -> the same without the rules, for consumers that enforce them
+    plain_schemas: Mapping[
+        str, dict[str, Any]
+    ]  # format id -> the same without the rules and the schemas applied as written ({}), for consumers that enforce them
     options: Options = Options()
     history: Mapping[str, list[dict[str, object]]] = field(default_factory=dict)  # format id -> releases, newest first
     names: Mapping[str, Mapping[str, Names]] = field(default_factory=dict)  # target name -> format id -> its identifiers

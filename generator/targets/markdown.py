@@ -287,6 +287,25 @@ def json_kind(t: ir.TypeRef) -> str:
     raise AssertionError(f"the docs have no JSON type for the type kind {t.kind!r}")
 
 
+# The check cells of a schema applied as written: the first row shows the schema, the others each list a message of it.
+APPLIED_ROWS = ("schema, applied as written", "the same schema")
+
+
+def applied_messages(checks: ir.Checks) -> list[str]:
+    """The messages a schema applied as written reports, each once, in the order its checks hold them."""
+    found: dict[str, None] = {}
+    stack = [json.loads(checks.text)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            found.update(dict.fromkeys(node.get("messages", {}).values()))
+            found.update(dict.fromkeys(entry[2] for entry in node.get("dependentRequired", ())))
+            stack.extend(reversed([v for k, v in node.items() if k != "messages"]))
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+    return list(found)
+
+
 def default_message(t: ir.TypeRef, keyword: str) -> str:
     """The message a type's "type" or "int64" check has unless a spec sets its own."""
     return messages.DEFAULTS["int64"] if keyword == "int64" else messages.TYPE_MESSAGES.get(json_kind(t), "")
@@ -391,6 +410,8 @@ class FormatPage:
                 return "integer" if t.integer else "number"
             case ir.BooleanType():
                 return "boolean"
+            case ir.AnyType(checks=ir.Checks()):
+                return "a JSON value its schema accepts (applied as written)"
             case ir.AnyType():
                 return "any JSON value"
             case ir.ListType():
@@ -424,6 +445,10 @@ class FormatPage:
             named = t.discriminator if isinstance(t, ir.UnionType) and keyword.startswith("discriminator") else field
             found.append((shown, md_message(message, named)))
         match t:
+            case ir.AnyType(checks=ir.Checks() as applied):
+                # The schema as the spec writes it (annotations and all), and every message its checks report.
+                shown = f"{APPLIED_ROWS[0]}: {md_code(applied.written, True)}"
+                found += [(shown if i == 0 else APPLIED_ROWS[1], md_message(m)) for i, m in enumerate(applied_messages(applied))]
             case ir.ListType():
                 found += [(f"each item: {c}", m) for c, m in self.checks(t.item, field)]
             case ir.MapType():
@@ -743,8 +768,13 @@ def spec_language_page(described: Mapping[str, tuple[Description, ...]]) -> str:
 
 
 def keyword_heading(k: keywords.Keyword) -> str:
-    """A keyword's heading: its name, and "(top level)" for the document's ($ref, title and description are a schema's too)."""
-    return f"{k.name} (top level)" if k.place == "document" else k.name
+    """A keyword's heading: its name, and "(top level)" for the document's ($ref, title and description are a schema's too),
+    "(rule)" for a rule kind whose name is a schema keyword's too (contains)."""
+    if k.place == "document":
+        return f"{k.name} (top level)"
+    if k.place == "rule" and k.name in keywords.schema_keywords():
+        return f"{k.name} (rule)"
+    return k.name
 
 
 def _message_key(key: str, kind: str) -> str:

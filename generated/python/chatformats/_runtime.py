@@ -18,6 +18,7 @@ import math
 import operator
 import os
 import re
+from fractions import Fraction
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -255,8 +256,7 @@ class Context:
         if value is _MISSING or (value is None and not nullable):
             self.error(message, "required", key)
             return INVALID
-        if value is None:
-            return None
+        # A null that is present is the parser's to judge (a schema applied as written may refuse it).
         return self.child(key, value, parser)
 
     def optional(
@@ -1900,3 +1900,394 @@ def attr_contains(items: object, each: tuple[str, ...], equals: str) -> bool:
     return isinstance(items, (list, tuple)) and any(
         resolve_value(item, each) == equals for item in items
     )
+
+
+# --- a schema applied as written: JSON Schema's own meaning, for what no type of the target holds ---
+#
+# generator/lower.py compiles such a schema into "checks" (JSON text, the same in every language): a
+# node is true, false or an object of the keywords below, each $ref a key of the bundle's "refs", each
+# pattern an index into the module's matchers, and every message final (keyword -> text under
+# "messages"). The Go (rt/schema.go) and TypeScript (runtime.ts) runtimes apply the same checks and
+# report the same problems. Every (node, value) verdict is computed once per run, so a document is
+# checked in time linear in its size however the schema's branches overlap; lower refuses a $ref
+# cycle that does not descend into the value, so every walk ends.
+
+_SCHEMA_TYPES: Final = {
+    "null": lambda v: v is None,
+    "boolean": lambda v: isinstance(v, bool),
+    "string": lambda v: isinstance(v, str),
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool))
+    or (isinstance(v, float) and v.is_integer()),
+}
+
+
+def _fraction(value: int | float) -> Fraction:
+    """A number as the decimal of its shortest form, exactly: 0.0075 is 75/10000 (a float's shortest
+    form, which is its JSON text's unless that text has more digits than a float holds).
+    """
+    return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
+
+
+class Checks:
+    """A compiled schema (see above) and the run's memory of verdicts."""
+
+    __slots__ = ("root", "refs", "matchers", "keys")
+
+    def __init__(self, text: str, matchers: tuple[Matcher, ...]) -> None:
+        bundle = json.loads(text)
+        self.root: Any = bundle["root"]
+        self.refs: dict[str, Any] = bundle["refs"]
+        self.matchers = matchers
+        # const/enum values as _same_key keys, by the id of the node that holds them and the keyword.
+        self.keys: dict[tuple[int, str], frozenset[object]] = {}
+        nodes = [self.root, *self.refs.values()]
+        while nodes:
+            node = nodes.pop()
+            if not isinstance(node, dict):
+                continue
+            if "const" in node:
+                self.keys[(id(node), "const")] = frozenset(
+                    [_same_key(node["const"], 0)]
+                )
+            if "enum" in node:
+                self.keys[(id(node), "enum")] = frozenset(
+                    _same_key(v, 0) for v in node["enum"]
+                )
+            nodes.extend(_subschemas(node))
+
+    def parser(self, msgs: Mapping[str, str]) -> Parser:
+        """any_json's checks (depth, numbers), then the schema's."""
+        as_json = any_json(msgs)
+
+        def parse_checked(value: object, ctx: Context) -> Any:
+            if as_json(value, ctx) is INVALID:
+                return INVALID
+            run = _Run(self, ctx)
+            if run.valid(self.root, value):
+                return value
+            run.check(self.root, value, ctx)
+            return INVALID
+
+        return parse_checked
+
+    def accepts(self, value: object) -> bool:
+        """The verdict alone, for the fast path and validate() (value already within any_json)."""
+        return _Run(self, None).valid(self.root, value)
+
+
+def _subschemas(node: dict[str, Any]) -> Iterator[Any]:
+    for key in (
+        "items",
+        "contains",
+        "additionalProperties",
+        "propertyNames",
+        "not",
+        "if",
+        "then",
+        "else",
+    ):
+        if key in node:
+            yield node[key]
+    for key in ("prefixItems", "allOf", "anyOf", "oneOf"):
+        yield from node.get(key, ())
+    yield from node.get("properties", {}).values()
+    for key in ("patternProperties", "dependentSchemas"):
+        for _, sub in node.get(key, ()):
+            yield sub
+
+
+class _Run:
+    """One document's walk: verdicts remembered by (node, value), problems reported once per (node, path).
+
+    check() is one function for both uses, so a verdict and the problems reported cannot disagree:
+    without a context it stops at the first problem; with one it records every problem it finds, in
+    a fixed order (the same in every runtime): the value's own problems (its type, const and enum,
+    its keywords, then each item's or field's problems in document order), then those of each
+    subschema applied to it ($ref, allOf, then or else, dependentSchemas), then anyOf, oneOf and
+    not. It calls itself directly, one Python frame per schema applied (verdicts are looked up
+    where it is called, never through another method), so that a value 128 levels deep stays
+    within Python's recursion limit: lower applies at most 4 subschemas to one value before a
+    keyword descends into it.
+    """
+
+    __slots__ = ("checks", "ctx", "verdicts", "reported")
+
+    def __init__(self, checks: Checks, ctx: Context | None) -> None:
+        self.checks = checks
+        self.ctx = ctx
+        # Keyed by ids: every node and value lives as long as the run (the schema, the document).
+        self.verdicts: dict[tuple[int, int], bool] = {}
+        self.reported: set[tuple[int, tuple[str | int, ...]]] = set()
+
+    def valid(self, node: Any, value: Any) -> bool:
+        if node is True or node is False:
+            return node
+        key = (id(node), id(value))
+        verdict = self.verdicts.get(key)
+        if verdict is None:
+            verdict = self.verdicts[key] = self.check(node, value, None)
+        return verdict
+
+    def check(self, node: Any, value: Any, ctx: Context | None) -> bool:
+        """Whether node accepts value; with a context, every problem is recorded there (once per node and path)."""
+        if node is True:
+            return True
+        if node is False:
+            raise AssertionError(
+                "lower compiles every false schema but items' into a node with its message"
+            )
+        if ctx is not None:
+            seen = (id(node), tuple(ctx._path))
+            if seen in self.reported:
+                return False
+            self.reported.add(seen)
+        verdicts = self.verdicts
+        verdict: (
+            bool | None
+        )  # a subschema's verdict, looked up (None: not yet known) or computed
+        msgs = node["messages"]
+        if "false" in node:
+            if ctx is not None:
+                ctx.error(msgs["false"], "false", None, value)
+            return False
+        types = node.get("type")
+        if types is not None and not any(_SCHEMA_TYPES[t](value) for t in types):
+            if ctx is not None:
+                ctx.error(msgs["type"], "type", None, value)
+            return False  # what else is wrong with a value of another type says little
+        # Each problem: (message, keyword, key below the value or None); without a context the first ends the walk.
+        problems: list[tuple[str, str, str | None]] = []
+        for keyword in ("const", "enum"):
+            if (
+                keyword in node
+                and _same_key(value, 0) not in self.checks.keys[(id(node), keyword)]
+            ):
+                problems.append((msgs[keyword], keyword, None))
+        failed: str | None = None
+        if isinstance(value, str):
+            failed = self.string(node, value)
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            failed = self.number(node, value)
+        if failed is not None:
+            problems.append((msgs[failed], failed, None))
+        # (key, item, subschema): each item or field and a schema that applies to it, in document order.
+        below: list[tuple[str | int, Any, Any]] = []
+        if isinstance(value, list):
+            problems += self.array_problems(node, value, msgs)
+            if "contains" in node:
+                sub = node["contains"]
+                found = 0
+                for item in value:
+                    if sub is True or sub is False:
+                        verdict = sub
+                    else:
+                        verdict = verdicts.get((id(sub), id(item)))
+                        if verdict is None:
+                            verdict = verdicts[(id(sub), id(item))] = self.check(
+                                sub, item, None
+                            )
+                    found += verdict
+                if found < node.get("minContains", 1):
+                    problems.append((msgs["minContains"], "minContains", None))
+                if "maxContains" in node and found > node["maxContains"]:
+                    problems.append((msgs["maxContains"], "maxContains", None))
+            prefix = node.get("prefixItems", ())
+            # items false: the array reports the items past the prefix once (array_problems).
+            rest = node.get("items", True) or True
+            below = [
+                (i, item, prefix[i] if i < len(prefix) else rest)
+                for i, item in enumerate(value)
+            ]
+        elif isinstance(value, dict):
+            problems += self.object_problems(node, value, msgs)
+            if "propertyNames" in node:
+                sub = node["propertyNames"]
+                for name in value:
+                    if sub is True or sub is False:
+                        verdict = sub
+                    else:
+                        verdict = verdicts.get((id(sub), id(name)))
+                        if verdict is None:
+                            verdict = verdicts[(id(sub), id(name))] = self.check(
+                                sub, name, None
+                            )
+                    if not verdict:
+                        problems.append((msgs["propertyNames"], "propertyNames", name))
+            properties = node.get("properties", {})
+            patterns = node.get("patternProperties", ())
+            rest = node.get("additionalProperties", True)
+            matchers = self.checks.matchers
+            for name, item in value.items():
+                listed = name in properties
+                if listed:
+                    below.append((name, item, properties[name]))
+                for index, sub in patterns:
+                    if matchers[index].search(name) is not None:
+                        listed = True
+                        below.append((name, item, sub))
+                if not listed:
+                    below.append((name, item, rest))
+        if problems and ctx is None:
+            return False
+        ok = not problems
+        for message, keyword, at in problems:
+            assert ctx is not None
+            ctx.error(message, keyword, at, value)
+        for key, item, sub in below:
+            if sub is True:
+                continue
+            verdict = verdicts.get((id(sub), id(item)))
+            if verdict is None:
+                verdict = verdicts[(id(sub), id(item))] = self.check(sub, item, None)
+            if not verdict:
+                if ctx is None:
+                    return False
+                ok = False
+                ctx._path.append(key)
+                ctx._values.append(item)
+                self.check(sub, item, ctx)
+                ctx._path.pop()
+                ctx._values.pop()
+        # The subschemas applied to this same value: each that fails reports its own problems here.
+        applied: list[Any] = []
+        if "$ref" in node:
+            applied.append(self.checks.refs[node["$ref"]])
+        applied.extend(node.get("allOf", ()))
+        if "if" in node:
+            sub = node["if"]
+            if sub is True or sub is False:
+                verdict = sub
+            else:
+                verdict = verdicts.get((id(sub), id(value)))
+                if verdict is None:
+                    verdict = verdicts[(id(sub), id(value))] = self.check(
+                        sub, value, None
+                    )
+            applied.append(node.get("then" if verdict else "else", True))
+        if isinstance(value, dict):
+            applied.extend(
+                sub
+                for trigger, sub in node.get("dependentSchemas", ())
+                if trigger in value
+            )
+        for sub in applied:
+            if sub is True:
+                continue
+            verdict = verdicts.get((id(sub), id(value)))
+            if verdict is None:
+                verdict = verdicts[(id(sub), id(value))] = self.check(sub, value, None)
+            if not verdict:
+                if ctx is None:
+                    return False
+                ok = False
+                self.check(sub, value, ctx)
+        # anyOf, oneOf and not: how many of their subschemas accept the value (looked up here, not in a call
+        # of valid(), to keep to one frame per schema applied).
+        for keyword in ("anyOf", "oneOf", "not"):
+            if keyword not in node:
+                continue
+            subs = [node["not"]] if keyword == "not" else node[keyword]
+            matched = 0
+            for sub in subs:
+                if sub is True or sub is False:
+                    verdict = sub
+                else:
+                    verdict = verdicts.get((id(sub), id(value)))
+                    if verdict is None:
+                        verdict = verdicts[(id(sub), id(value))] = self.check(
+                            sub, value, None
+                        )
+                if verdict:
+                    matched += 1
+                    if keyword == "anyOf":
+                        break
+            if matched == (0 if keyword == "not" else 1) or (
+                keyword == "anyOf" and matched
+            ):
+                continue
+            if ctx is None:
+                return False
+            ok = False
+            ctx.error(msgs[keyword], keyword, None, value)
+        return ok
+
+    def string(self, node: dict[str, Any], value: str) -> str | None:
+        """The first string keyword the value fails, if any."""
+        if "minLength" in node and len(value) < node["minLength"]:
+            return "minLength"
+        if "maxLength" in node and len(value) > node["maxLength"]:
+            return "maxLength"
+        if (
+            "pattern" in node
+            and self.checks.matchers[node["pattern"]].search(value) is None
+        ):
+            return "pattern"
+        if node.get("format") == "date-time" and parse_datetime_text(value) is None:
+            return "format"
+        if node.get("contentEncoding") == "base64" and bytes_or_none(value) is None:
+            return "contentEncoding"
+        return None
+
+    @staticmethod
+    def number(node: dict[str, Any], value: int | float) -> str | None:
+        """The first number keyword the value fails, if any. Python compares ints and floats by their
+        exact values, as JSON Schema compares numbers."""
+        if "minimum" in node and value < node["minimum"]:
+            return "minimum"
+        if "maximum" in node and value > node["maximum"]:
+            return "maximum"
+        if "exclusiveMinimum" in node and value <= node["exclusiveMinimum"]:
+            return "exclusiveMinimum"
+        if "exclusiveMaximum" in node and value >= node["exclusiveMaximum"]:
+            return "exclusiveMaximum"
+        if (
+            "multipleOf" in node
+            and (_fraction(value) / _fraction(node["multipleOf"])).denominator != 1
+        ):
+            return "multipleOf"
+        return None
+
+    @staticmethod
+    def array_problems(
+        node: dict[str, Any], value: list[Any], msgs: Mapping[str, str]
+    ) -> list[tuple[str, str, str | None]]:
+        """The array's own problems but contains' (check counts the items contains accepts, and checks the items)."""
+        failed = []
+        if "minItems" in node and len(value) < node["minItems"]:
+            failed.append("minItems")
+        if "maxItems" in node and len(value) > node["maxItems"]:
+            failed.append("maxItems")
+        if node.get("uniqueItems", False) and _has_duplicates(value, 0):
+            failed.append("uniqueItems")
+        if node.get("items", True) is False and len(value) > len(
+            node.get("prefixItems", ())
+        ):
+            failed.append("items")
+        return [(msgs[keyword], keyword, None) for keyword in failed]
+
+    @staticmethod
+    def object_problems(
+        node: dict[str, Any], value: dict[str, Any], msgs: Mapping[str, str]
+    ) -> list[tuple[str, str, str | None]]:
+        """The object's own problems but propertyNames' (check judges the names, and checks the fields' values)."""
+        failed: list[tuple[str, str, str | None]] = []
+        if "minProperties" in node and len(value) < node["minProperties"]:
+            failed.append((msgs["minProperties"], "minProperties", None))
+        if "maxProperties" in node and len(value) > node["maxProperties"]:
+            failed.append((msgs["maxProperties"], "maxProperties", None))
+        failed.extend(
+            (msgs["required"], "required", name)
+            for name in node.get("required", ())
+            if name not in value
+        )
+        for trigger, names, message in node.get("dependentRequired", ()):
+            if trigger in value:
+                failed.extend(
+                    (message, "dependentRequired", name)
+                    for name in names
+                    if name not in value
+                )
+        return failed

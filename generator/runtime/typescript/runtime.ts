@@ -204,7 +204,7 @@ export class Context {
       this.error(message, key);
       return INVALID;
     }
-    if (value === null) return null;
+    // A null that is present is the parser's to judge (a schema applied as written may refuse it).
     return this.child(key, value, parser);
   }
 
@@ -1668,4 +1668,530 @@ export function encodeByTag(value: unknown, tag: string, encoders: { readonly [t
 /** Set a property as an own, enumerable one (a key such as "__proto__" included). */
 export function put<T extends object>(target: T, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+// --- a schema applied as written: JSON Schema's own meaning, for what no type of the target holds ---
+//
+// generator/checks.py compiles such a schema into "checks" (JSON text, the same in every language): a
+// node is true, or an object of keywords with their values, each $ref a key of the bundle's "refs",
+// each pattern an index into the module's matchers, and every message final (keyword -> text under
+// "messages"). The Python (_runtime.py) and Go (rt/schema.go) runtimes apply the same checks and
+// report the same problems, in the same order. Every (node, value) verdict is computed once per run,
+// so a document is checked in time linear in its size however the schema's branches overlap; the
+// generator refuses a $ref cycle that does not descend into the value, so every walk ends.
+
+/**
+ * A number as the checks compare it, exactly as Python does: a JavaScript number (a float, or an
+ * integer it holds exactly) or a bigint (an integer literal too long for a number). JavaScript
+ * compares a bigint with a number by their exact values, as Python compares an int with a float.
+ */
+type Exact = number | bigint;
+
+/** A number of the document or of the checks (decodeJSON keeps long integer literals as JsonNumbers). */
+function exactOf(value: number | JsonNumber): Exact {
+  if (typeof value === "number") return value;
+  return /[.eE]/.test(value.text) ? Number(value.text) : BigInt(value.text);
+}
+
+/**
+ * A number as the decimal its JSON text (shortest form) says, exactly: digits times 10 to the
+ * exponent (0.0075 is 75e-4), as Python reads Fraction(repr(x)). The float nearest 0.0075 is not
+ * 75/10000, and multipleOf must ask the question the spec's author wrote. String(n) writes the
+ * shortest digits that read back as n, as repr does; for an integer a number holds, its digits.
+ */
+function decimalOf(value: Exact): [bigint, number] {
+  if (typeof value === "bigint") return [value, 0];
+  const text = String(value);
+  const e = text.indexOf("e");
+  const mantissa = e < 0 ? text : text.slice(0, e);
+  let exponent = e < 0 ? 0 : Number(text.slice(e + 1));
+  const dot = mantissa.indexOf(".");
+  if (dot < 0) return [BigInt(mantissa), exponent];
+  exponent -= mantissa.length - dot - 1;
+  return [BigInt(mantissa.slice(0, dot) + mantissa.slice(dot + 1)), exponent];
+}
+
+/** Whether value / divisor is an integer, both read as decimals (decimalOf). */
+function isMultipleOf(value: Exact, divisor: Exact): boolean {
+  const [a, ea] = decimalOf(value);
+  const [b, eb] = decimalOf(divisor);
+  if (b === 0n) return false; // the generator refuses multipleOf 0; nothing is a multiple of it
+  return ea >= eb ? (a * 10n ** BigInt(ea - eb)) % b === 0n : a % (b * 10n ** BigInt(eb - ea)) === 0n;
+}
+
+/** Whether a value is of a JSON Schema type; "integer" takes 1.0 as JSON Schema says. */
+function schemaType(kind: string, value: JsonValue): boolean {
+  switch (kind) {
+    case "null":
+      return value === null;
+    case "boolean":
+      return typeof value === "boolean";
+    case "string":
+      return typeof value === "string";
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return !Array.isArray(value) && asObject(value) !== null;
+    case "number":
+      return typeof value === "number" || value instanceof JsonNumber;
+    case "integer":
+      if (typeof value === "number") return Number.isInteger(value);
+      return value instanceof JsonNumber && (!/[.eE]/.test(value.text) || Number.isInteger(Number(value.text)));
+    default:
+      return false;
+  }
+}
+
+/** A subschema: true (anything) or a node. */
+type CheckSchema = true | CheckNode;
+
+/** One node of the checks, its keywords read once, at module load. */
+class CheckNode {
+  /** Its place in the run's memory of verdicts. */
+  readonly index: number;
+  readonly messages: Msgs;
+  readonly isFalse: boolean;
+  readonly types: readonly string[] | undefined;
+  /** The const and enum values as sameKey keys (JSON equality: 1 and 1.0 are one number). */
+  readonly const: ReadonlySet<string> | undefined;
+  readonly enum: ReadonlySet<string> | undefined;
+  readonly minLength: Exact | undefined;
+  readonly maxLength: Exact | undefined;
+  readonly pattern: Matcher | undefined;
+  readonly dateTime: boolean;
+  readonly base64: boolean;
+  readonly minimum: Exact | undefined;
+  readonly maximum: Exact | undefined;
+  readonly exclusiveMinimum: Exact | undefined;
+  readonly exclusiveMaximum: Exact | undefined;
+  readonly multipleOf: Exact | undefined;
+  readonly minItems: Exact | undefined;
+  readonly maxItems: Exact | undefined;
+  readonly uniqueItems: boolean;
+  readonly prefixItems: readonly CheckSchema[];
+  /** false: no items past prefixItems, which the array reports once. */
+  readonly items: CheckSchema | false;
+  readonly contains: CheckSchema | undefined;
+  readonly minContains: Exact;
+  readonly maxContains: Exact | undefined;
+  readonly minProperties: Exact | undefined;
+  readonly maxProperties: Exact | undefined;
+  readonly required: readonly string[];
+  readonly dependentRequired: readonly (readonly [string, readonly string[], string])[];
+  readonly propertyNames: CheckSchema | undefined;
+  readonly properties: ReadonlyMap<string, CheckSchema>;
+  readonly patternProperties: readonly (readonly [Matcher, CheckSchema])[];
+  readonly additionalProperties: CheckSchema;
+  /** The key of "refs" its $ref names; ref is set once every node of the bundle is read. */
+  readonly refKey: string | undefined;
+  ref: CheckSchema | undefined = undefined;
+  readonly allOf: readonly CheckSchema[];
+  /** $ref's node, then allOf's: the subschemas applied to the value whatever it holds (set with ref). */
+  always: readonly CheckSchema[] = [];
+  /** anyOf, oneOf and not, in that order, with the subschemas whose matches they count. */
+  readonly counted: readonly (readonly [string, readonly CheckSchema[]])[];
+  readonly if: CheckSchema | undefined;
+  readonly then: CheckSchema;
+  readonly else: CheckSchema;
+  readonly dependentSchemas: readonly (readonly [string, CheckSchema])[];
+
+  constructor(index: number, raw: ReadonlyMap<string, JsonValue>, sub: (raw: JsonValue | undefined) => CheckSchema, matchers: readonly Matcher[]) {
+    this.index = index;
+    const messages: Record<string, string> = {};
+    for (const [k, v] of checkEntries(raw.get("messages"))) put(messages, k, v);
+    this.messages = messages;
+    this.isFalse = raw.get("false") === true;
+    const types = raw.get("type");
+    this.types = Array.isArray(types) ? types.map(String) : undefined;
+    const constant = raw.get("const");
+    this.const = constant === undefined ? undefined : new Set([sameKey(constant, 0)]);
+    const values = raw.get("enum");
+    this.enum = Array.isArray(values) ? new Set(values.map((v) => sameKey(v, 0))) : undefined;
+    const num = (key: string): Exact | undefined => {
+      const v = raw.get(key);
+      return typeof v === "number" || v instanceof JsonNumber ? exactOf(v) : undefined;
+    };
+    this.minLength = num("minLength");
+    this.maxLength = num("maxLength");
+    const pattern = raw.get("pattern");
+    this.pattern = pattern === undefined ? undefined : matcherAt(matchers, pattern);
+    this.dateTime = raw.get("format") === "date-time";
+    this.base64 = raw.get("contentEncoding") === "base64";
+    this.minimum = num("minimum");
+    this.maximum = num("maximum");
+    this.exclusiveMinimum = num("exclusiveMinimum");
+    this.exclusiveMaximum = num("exclusiveMaximum");
+    this.multipleOf = num("multipleOf");
+    this.minItems = num("minItems");
+    this.maxItems = num("maxItems");
+    this.uniqueItems = raw.get("uniqueItems") === true;
+    this.prefixItems = checkList(raw.get("prefixItems")).map(sub);
+    const items = raw.get("items");
+    this.items = items === false ? false : sub(items);
+    this.contains = raw.has("contains") ? sub(raw.get("contains")) : undefined;
+    this.minContains = num("minContains") ?? 1;
+    this.maxContains = num("maxContains");
+    this.minProperties = num("minProperties");
+    this.maxProperties = num("maxProperties");
+    this.required = checkList(raw.get("required")).map(String);
+    this.dependentRequired = checkList(raw.get("dependentRequired")).map((entry) => {
+      const [name, names, message] = checkList(entry);
+      return [String(name), checkList(names).map(String), String(message)] as const;
+    });
+    this.propertyNames = raw.has("propertyNames") ? sub(raw.get("propertyNames")) : undefined;
+    this.properties = new Map(checkEntries(raw.get("properties")).map(([k, v]) => [k, sub(v)] as const));
+    this.patternProperties = checkList(raw.get("patternProperties")).map((pair) => {
+      const [index, node] = checkList(pair);
+      return [matcherAt(matchers, index), sub(node)] as const;
+    });
+    this.additionalProperties = sub(raw.get("additionalProperties"));
+    const ref = raw.get("$ref");
+    this.refKey = typeof ref === "string" ? ref : undefined;
+    this.allOf = checkList(raw.get("allOf")).map(sub);
+    const counted: (readonly [string, readonly CheckSchema[]])[] = [];
+    if (raw.has("anyOf")) counted.push(["anyOf", checkList(raw.get("anyOf")).map(sub)]);
+    if (raw.has("oneOf")) counted.push(["oneOf", checkList(raw.get("oneOf")).map(sub)]);
+    if (raw.has("not")) counted.push(["not", [sub(raw.get("not"))]]);
+    this.counted = counted;
+    this.if = raw.has("if") ? sub(raw.get("if")) : undefined;
+    this.then = sub(raw.get("then"));
+    this.else = sub(raw.get("else"));
+    this.dependentSchemas = checkList(raw.get("dependentSchemas")).map((pair) => {
+      const [name, node] = checkList(pair);
+      return [String(name), sub(node)] as const;
+    });
+  }
+}
+
+/** The matcher a pattern index names: one the generated code did not build is its bug, said at module load. */
+function matcherAt(matchers: readonly Matcher[], index: JsonValue | undefined): Matcher {
+  const found = matchers[Number(index)];
+  if (found === undefined) throw new RangeError(`the checks use pattern ${String(index)}, but only ${matchers.length} matchers were given`);
+  return found;
+}
+
+/** A list of the checks' JSON (decodeJSON's), or none. */
+function checkList(value: JsonValue | undefined): readonly JsonValue[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** The members of an object of the checks' JSON (decodeJSON's Map), in order, or none. */
+function checkEntries(value: JsonValue | undefined): [string, JsonValue][] {
+  return value instanceof Map ? [...value.entries()] : [];
+}
+
+/**
+ * Record one problem. The keyword names the check that failed, as the Python and Go runtimes
+ * record it with each problem; this runtime's ErrorDetail has no keyword yet, so it is named here
+ * and goes no further.
+ */
+function schemaProblem(ctx: Context, template: string, _keyword: string, below: string | undefined, value: JsonValue): void {
+  ctx.error(template, below, value);
+}
+
+/** A schema applied as written (generator/checks.py), compiled once, at module load. */
+export class Checks {
+  private readonly root: CheckSchema;
+  /** How many nodes there are: the size of a run's memory of verdicts. */
+  private readonly size: number;
+
+  /** text: the checks (JSON); matchers: the patterns they index, built by the generated code. */
+  constructor(text: string, matchers: readonly Matcher[]) {
+    // decodeJSON, not JSON.parse: a bound such as 18446744073709551615 stays exact.
+    const bundle = decodeJSON(text) as Map<string, JsonValue>;
+    const nodes: CheckNode[] = [];
+    let count = 0;
+    const sub = (raw: JsonValue | undefined): CheckSchema => {
+      if (!(raw instanceof Map)) return true; // absent or true: every false schema is a node
+      const node = new CheckNode(count++, raw, sub, matchers); // its index taken before its subschemas take theirs
+      nodes.push(node);
+      return node;
+    };
+    this.root = sub(bundle.get("root"));
+    const refs = new Map(checkEntries(bundle.get("refs")).map(([key, raw]) => [key, sub(raw)] as const));
+    // Every $ref names one node read once, so that its verdicts are shared wherever it applies.
+    for (const node of nodes) {
+      if (node.refKey !== undefined) node.ref = refs.get(node.refKey) ?? true;
+      node.always = node.ref !== undefined ? [node.ref, ...node.allOf] : node.allOf;
+    }
+    this.size = nodes.length;
+  }
+
+  /** anyJSON's checks (depth, numbers), then the schema's; on success, what anyJSON returns. */
+  parser(msgs: Msgs): Parser<JsonData> {
+    const asJSON = anyJSON(msgs);
+    return (value, ctx) => {
+      const built = asJSON(value, ctx);
+      if (built === INVALID) return INVALID;
+      const run = new CheckRun(this.size);
+      if (run.valid(this.root, value)) return built;
+      run.check(this.root as CheckNode, value, ctx);
+      return INVALID;
+    };
+  }
+
+  /** The verdict alone, for the fast path (a JSON.parse value fitsJSON accepts) and a value anyJSON accepts. */
+  accepts(value: unknown): boolean {
+    return new CheckRun(this.size).valid(this.root, value as JsonValue);
+  }
+}
+
+/** A problem found by check: [message, keyword, key below the value or undefined]. */
+type Problem = readonly [string, string, string | undefined];
+const NO_PROBLEMS: readonly Problem[] = Object.freeze([]);
+
+/**
+ * One document's walk: verdicts remembered by (node, value), problems reported once per (node, path).
+ *
+ * check() is one function for both uses, so a verdict and the problems reported cannot disagree:
+ * without a context it stops at the first problem; with one it records every problem it finds, in
+ * a fixed order (the same in every runtime): the value's own problems (its type, const and enum,
+ * its keywords, then each item's or field's problems in document order), then those of each
+ * subschema applied to it ($ref, allOf, then or else, dependentSchemas), then anyOf, oneOf and
+ * not. It calls itself directly, once per schema applied (verdicts are looked up where it is
+ * called, never through another method that calls it), so that a value 128 levels deep needs few
+ * frames per level: the generator applies at most 4 subschemas to one value before a keyword
+ * descends into it. (Context.child, which keeps the path and the values above, adds two frames
+ * per level where problems are recorded.)
+ */
+class CheckRun {
+  // Per node, its verdicts by value: objects and arrays by identity (each lives as long as the
+  // document), everything else by value, which is sound because a string's, a number's, a
+  // boolean's or null's verdict depends on nothing else.
+  private readonly verdicts: (Map<JsonValue, boolean> | undefined)[];
+  // Per node, the paths (as pointers) where it has reported its problems.
+  private readonly reported: (Set<string> | undefined)[];
+
+  constructor(size: number) {
+    this.verdicts = new Array<Map<JsonValue, boolean> | undefined>(size);
+    this.reported = new Array<Set<string> | undefined>(size);
+  }
+
+  /** The remembered verdict of node on value, if any (never calls check: no frame is added). */
+  private known(node: CheckNode, value: JsonValue): boolean | undefined {
+    return this.verdicts[node.index]?.get(value);
+  }
+
+  private remember(node: CheckNode, value: JsonValue, verdict: boolean): boolean {
+    let memo = this.verdicts[node.index];
+    if (memo === undefined) memo = this.verdicts[node.index] = new Map();
+    memo.set(value, verdict);
+    return verdict;
+  }
+
+  /** The verdict of node on value, for the root (check looks its subschemas' up itself). */
+  valid(node: CheckSchema, value: JsonValue): boolean {
+    if (node === true) return true;
+    const verdict = this.known(node, value);
+    return verdict !== undefined ? verdict : this.remember(node, value, this.check(node, value, null));
+  }
+
+  /** Whether node accepts value; with a context, every problem is recorded there (once per node and path). */
+  check(node: CheckNode, value: JsonValue, ctx: Context | null): boolean {
+    if (ctx !== null) {
+      let seen = this.reported[node.index];
+      if (seen === undefined) seen = this.reported[node.index] = new Set();
+      const at = pointer(ctx.path);
+      if (seen.has(at)) return false;
+      seen.add(at);
+    }
+    const msgs = node.messages;
+    if (node.isFalse) {
+      if (ctx !== null) schemaProblem(ctx, msg(msgs, "false"), "false", undefined, value);
+      return false;
+    }
+    const types = node.types;
+    if (types !== undefined) {
+      let typed = false;
+      for (const t of types) if (schemaType(t, value)) typed = true;
+      if (!typed) {
+        if (ctx !== null) schemaProblem(ctx, msg(msgs, "type"), "type", undefined, value);
+        return false; // what else is wrong with a value of another type says little
+      }
+    }
+    // Each problem: [message, keyword, key below the value]; without a context the first ends the walk.
+    let problems: readonly Problem[] = NO_PROBLEMS;
+    if (node.const !== undefined || node.enum !== undefined) {
+      const key = sameKey(value, 0);
+      if (node.const !== undefined && !node.const.has(key)) problems = [[msg(msgs, "const"), "const", undefined]];
+      if (node.enum !== undefined && !node.enum.has(key)) problems = [...problems, [msg(msgs, "enum"), "enum", undefined]];
+    }
+    let keyword: string | undefined;
+    if (typeof value === "string") keyword = stringProblem(node, value);
+    else if (typeof value === "number" || value instanceof JsonNumber) keyword = numberProblem(node, exactOf(value));
+    if (keyword !== undefined) problems = [...problems, [msg(msgs, keyword), keyword, undefined]];
+    if (problems.length > 0 && ctx === null) return false;
+    let ok = problems.length === 0;
+    for (const [message, keyword, below] of problems) schemaProblem(ctx!, message, keyword, below, value);
+    const obj = Array.isArray(value) ? null : asObject(value);
+    if (Array.isArray(value)) {
+      problems = arrayProblems(node, value);
+      if (node.contains !== undefined) {
+        const sub = node.contains;
+        let found = 0;
+        for (const item of value) {
+          let verdict: boolean | undefined = true;
+          if (sub !== true) {
+            verdict = this.known(sub, item);
+            if (verdict === undefined) verdict = this.remember(sub, item, this.check(sub, item, null));
+          }
+          if (verdict) found++;
+        }
+        const counted: Problem[] = [];
+        if (found < node.minContains) counted.push([msg(msgs, "minContains"), "minContains", undefined]);
+        if (node.maxContains !== undefined && found > node.maxContains) counted.push([msg(msgs, "maxContains"), "maxContains", undefined]);
+        if (counted.length > 0) problems = [...problems, ...counted];
+      }
+      if (problems.length > 0 && ctx === null) return false;
+      ok = ok && problems.length === 0;
+      for (const [message, keyword, below] of problems) schemaProblem(ctx!, message, keyword, below, value);
+      const prefix = node.prefixItems;
+      // items: false is reported once by the array (arrayProblems), not by each item past the prefix.
+      const rest = node.items === false ? true : node.items;
+      for (let i = 0; i < value.length; i++) {
+        const sub = i < prefix.length ? prefix[i]! : rest;
+        if (sub === true) continue;
+        const item = value[i]!;
+        let verdict = this.known(sub, item);
+        if (verdict === undefined) verdict = this.remember(sub, item, this.check(sub, item, null));
+        if (!verdict) {
+          if (ctx === null) return false;
+          ok = false;
+          ctx.child(i, item, (v, c) => (this.check(sub, v, c) ? v : INVALID));
+        }
+      }
+    } else if (obj !== null) {
+      const entries = entriesOf(obj);
+      problems = objectProblems(node, obj, entries.length);
+      if (node.propertyNames !== undefined) {
+        const sub = node.propertyNames;
+        const named: Problem[] = [];
+        for (const [name] of entries) {
+          let verdict: boolean | undefined = true;
+          if (sub !== true) {
+            verdict = this.known(sub, name);
+            if (verdict === undefined) verdict = this.remember(sub, name, this.check(sub, name, null));
+          }
+          if (!verdict) named.push([msg(msgs, "propertyNames"), "propertyNames", name]);
+        }
+        if (named.length > 0) problems = [...problems, ...named];
+      }
+      if (problems.length > 0 && ctx === null) return false;
+      ok = ok && problems.length === 0;
+      for (const [message, keyword, below] of problems) schemaProblem(ctx!, message, keyword, below, value);
+      const properties = node.properties;
+      const subs: CheckSchema[] = [];
+      for (const [name, item] of entries) {
+        subs.length = 0;
+        const listed = properties.get(name);
+        if (listed !== undefined) subs.push(listed);
+        for (const [matcher, sub] of node.patternProperties) if (matcher.test(name)) subs.push(sub);
+        if (subs.length === 0) subs.push(node.additionalProperties);
+        for (const sub of subs) {
+          if (sub === true) continue;
+          let verdict = this.known(sub, item);
+          if (verdict === undefined) verdict = this.remember(sub, item, this.check(sub, item, null));
+          if (!verdict) {
+            if (ctx === null) return false;
+            ok = false;
+            ctx.child(name, item, (v, c) => (this.check(sub, v, c) ? v : INVALID));
+          }
+        }
+      }
+    }
+    // The subschemas applied to this same value: each that fails reports its own problems here.
+    let applied = node.always;
+    if (node.if !== undefined || (obj !== null && node.dependentSchemas.length > 0)) {
+      const more = [...applied];
+      if (node.if !== undefined) {
+        const sub = node.if;
+        let verdict: boolean | undefined = true;
+        if (sub !== true) {
+          verdict = this.known(sub, value);
+          if (verdict === undefined) verdict = this.remember(sub, value, this.check(sub, value, null));
+        }
+        more.push(verdict ? node.then : node.else);
+      }
+      if (obj !== null) for (const [trigger, sub] of node.dependentSchemas) if (member(obj, trigger) !== undefined) more.push(sub);
+      applied = more;
+    }
+    for (const sub of applied) {
+      if (sub === true) continue;
+      let verdict = this.known(sub, value);
+      if (verdict === undefined) verdict = this.remember(sub, value, this.check(sub, value, null));
+      if (!verdict) {
+        if (ctx === null) return false;
+        ok = false;
+        this.check(sub, value, ctx);
+      }
+    }
+    // anyOf, oneOf and not: how many of their subschemas accept the value (looked up here, not in a
+    // call of valid(), to keep to one frame per schema applied).
+    for (const [keyword, subs] of node.counted) {
+      let matched = 0;
+      for (const sub of subs) {
+        let verdict: boolean | undefined = true;
+        if (sub !== true) {
+          verdict = this.known(sub, value);
+          if (verdict === undefined) verdict = this.remember(sub, value, this.check(sub, value, null));
+        }
+        if (verdict) {
+          matched++;
+          if (keyword === "anyOf") break;
+        }
+      }
+      if (matched === (keyword === "not" ? 0 : 1) || (keyword === "anyOf" && matched > 0)) continue;
+      if (ctx === null) return false;
+      ok = false;
+      schemaProblem(ctx, msg(msgs, keyword), keyword, undefined, value);
+    }
+    return ok;
+  }
+
+
+}
+
+/** The array's own problems but contains' (check counts the items contains accepts, and checks the items). */
+function arrayProblems(node: CheckNode, value: JsonValue[]): readonly Problem[] {
+  const failed: string[] = [];
+  if (node.minItems !== undefined && value.length < node.minItems) failed.push("minItems");
+  if (node.maxItems !== undefined && value.length > node.maxItems) failed.push("maxItems");
+  if (node.uniqueItems && hasDuplicates(value, 0)) failed.push("uniqueItems");
+  if (node.items === false && value.length > node.prefixItems.length) failed.push("items");
+  return failed.length === 0 ? NO_PROBLEMS : failed.map((keyword) => [msg(node.messages, keyword), keyword, undefined]);
+}
+
+/** The object's own problems but propertyNames' (check judges the names, and checks the fields' values). */
+function objectProblems(node: CheckNode, obj: JsonObject, size: number): readonly Problem[] {
+  const msgs = node.messages;
+  const failed: Problem[] = [];
+  if (node.minProperties !== undefined && size < node.minProperties) failed.push([msg(msgs, "minProperties"), "minProperties", undefined]);
+  if (node.maxProperties !== undefined && size > node.maxProperties) failed.push([msg(msgs, "maxProperties"), "maxProperties", undefined]);
+  for (const name of node.required) if (member(obj, name) === undefined) failed.push([msg(msgs, "required"), "required", name]);
+  for (const [trigger, names, message] of node.dependentRequired) {
+    if (member(obj, trigger) === undefined) continue;
+    for (const name of names) if (member(obj, name) === undefined) failed.push([message, "dependentRequired", name]);
+  }
+  return failed.length === 0 ? NO_PROBLEMS : failed;
+}
+
+/** The first string keyword the value fails, if any. */
+function stringProblem(node: CheckNode, value: string): string | undefined {
+  // Python counts characters (code points); .length counts UTF-16 units.
+  if (node.minLength !== undefined && codePoints(value) < node.minLength) return "minLength";
+  if (node.maxLength !== undefined && codePoints(value) > node.maxLength) return "maxLength";
+  if (node.pattern !== undefined && !node.pattern.test(value)) return "pattern";
+  if (node.dateTime && !isDateTime(value)) return "format";
+  if (node.base64 && !isBase64(value)) return "contentEncoding";
+  return undefined;
+}
+
+/** The first number keyword the value fails, if any: compared by exact values, as JSON Schema compares numbers. */
+function numberProblem(node: CheckNode, value: Exact): string | undefined {
+  if (node.minimum !== undefined && value < node.minimum) return "minimum";
+  if (node.maximum !== undefined && value > node.maximum) return "maximum";
+  if (node.exclusiveMinimum !== undefined && value <= node.exclusiveMinimum) return "exclusiveMinimum";
+  if (node.exclusiveMaximum !== undefined && value >= node.exclusiveMaximum) return "exclusiveMaximum";
+  if (node.multipleOf !== undefined && !isMultipleOf(value, node.multipleOf)) return "multipleOf";
+  return undefined;
 }

@@ -109,7 +109,11 @@ class FastChecks:
                     return FastCheck("enum", values=d.values)
                 if isinstance(d, ir.Alias) and isinstance(d.type, ir.TupleType):
                     return FastCheck("model", model=t.name)
+                if isinstance(d, ir.Alias) and isinstance(d.type, ir.AnyType) and d.type.checks is not None:
+                    return self.check(d.type, where)  # a named schema applied as written: its checks
                 return UNSURE
+            case ir.AnyType(checks=ir.Checks() as checks):
+                return FastCheck("checks", model=self.parsers.checks_var(checks))
             case _:  # any JSON, unions, tuples: the exact walk decides
                 return UNSURE
 

@@ -118,6 +118,7 @@ class GoPackage:
             fast_models=views.fast_models,
             fast_tuples=views.fast_tuples,
             fast_patterns=views.fast.patterns,
+            checks_vars=list(views.parsers.checks.values()),
             valid_examples=[json.dumps(data, ensure_ascii=False, separators=(",", ":")) for _, data in fmt.valid_examples],
         )
         base = f"go/{self.package}"

@@ -9,6 +9,8 @@ from generator.targets.go.names import INLINE_TYPES
 from generator.targets.go.regex import to_go
 from generator.targets.go.types import GoTypes
 from generator.targets.go.views import (
+    ChecksParser,
+    ChecksVar,
     EnumParser,
     GoType,
     ListParser,
@@ -29,6 +31,16 @@ class Parsers:
     def __init__(self, types: GoTypes) -> None:
         self.types = types
         self.vars: list[ParserVar] = []
+        self.checks: dict[str, ChecksVar] = {}  # digest -> the package variable of a schema applied as written
+
+    def checks_var(self, checks: ir.Checks) -> str:
+        """The package variable holding a schema applied as written, compiled once (its parser and Validate's fast
+        check share it)."""
+        name = f"checks{checks.digest}"
+        if checks.digest not in self.checks:
+            patterns = tuple(str(self.pattern(p, checks.pointer)) for p in checks.patterns)
+            self.checks[checks.digest] = ChecksVar(name, checks.text, patterns)
+        return name
 
     def parser(self, t: ir.TypeRef, hint: str, where: str) -> Parser:
         """The parser of t; hint and where as for GoTypes.spell."""
@@ -43,6 +55,8 @@ class Parsers:
                 return NumberParser(t.messages, t.integer, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum, t.multiple_of)
             case ir.BooleanType():
                 return ScalarParser("bool", t.messages)
+            case ir.AnyType(checks=ir.Checks() as checks):
+                return ChecksParser(self.checks_var(checks), t.messages)
             case ir.AnyType():
                 return ScalarParser("any", t.messages)
             case ir.ListType():

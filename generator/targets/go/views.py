@@ -50,6 +50,24 @@ class ScalarParser(Kinded):
 
 
 @dataclass(frozen=True)
+class ChecksVar:
+    """A schema applied as written (generator/checks.py), compiled once: var checks<digest> = rt.NewChecks(text, patterns...)."""
+
+    name: str  # e.g. "checks3f2a9c1b07de"
+    text: str  # the checks, as JSON text
+    patterns: tuple[str, ...]  # in Go's regexp syntax, by index
+
+
+@dataclass(frozen=True)
+class ChecksParser:
+    """A schema applied as written: <its ChecksVar>.Parser(messages)."""
+
+    var: str  # the ChecksVar's name
+    messages: Mapping[str, str]
+    kind: ClassVar[str] = "checks"
+
+
+@dataclass(frozen=True)
 class StringParser:
     """rt.String with the spec's length, pattern, enum and const checks."""
 
@@ -127,7 +145,7 @@ class NamedParser:
     kind: ClassVar[str] = "named"
 
 
-Parser = Union[ScalarParser, StringParser, NumberParser, EnumParser, ListParser, MapParser, NullableParser, NamedParser]
+Parser = Union[ScalarParser, ChecksParser, StringParser, NumberParser, EnumParser, ListParser, MapParser, NullableParser, NamedParser]
 
 
 @dataclass(frozen=True)
@@ -407,7 +425,7 @@ class FastCheck(Kinded):
     """How Validate's fast path checks a typed value without building a tree. "unsure" makes it give up, so the
     exact walk decides (and reports): every construct this walk does not decide must be "unsure", never "none"."""
 
-    kind: str  # "none" | "unsure" | "string" | "number" | "enum" | "date_time" | "list" | "map" | "nullable" | "model"
+    kind: str  # "none" | "unsure" | "string" | "number" | "enum" | "date_time" | "list" | "map" | "nullable" | "model" | "checks"
     min_length: int | None = None
     max_length: int | None = None
     pattern: str = ""  # the package variable holding the compiled pattern, or ""
@@ -424,10 +442,10 @@ class FastCheck(Kinded):
     inner: FastCheck | None = None  # list item, map value, nullable inner
     pointer: bool = False  # nullable: stored as *T (else a nil slice or map means null)
     nil_ok: bool = False  # list or map: nil passes (toTree writes it empty, or null where null is a value); else not sure
-    model: str = ""  # model: its type name
+    model: str = ""  # model: its type name; checks: the ChecksVar's name
 
     KINDS: ClassVar[frozenset[str]] = frozenset(
-        {"none", "unsure", "string", "number", "enum", "date_time", "list", "map", "nullable", "model"}
+        {"none", "unsure", "string", "number", "enum", "date_time", "list", "map", "nullable", "model", "checks"}
     )
 
 

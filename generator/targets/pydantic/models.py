@@ -20,6 +20,7 @@ from typing import Any
 
 from generator import cache, invisible, ir, pyformat
 from generator.pyformat import format_python
+from generator.pyregex import checks_const, checks_expr
 from generator.render import header
 from generator.targets.pydantic import descriptions
 from generator.targets.pydantic.validators import TEMPLATES, add_methods, validators
@@ -193,6 +194,13 @@ def _module(fmt: ir.Format, schema: dict[str, Any], blinded: bool = False) -> st
         code += TEMPLATES.render("pydantic/helpers.py.j2")
         if any(r.kind == "compare" for m in fmt.models for r in m.rules):
             code += TEMPLATES.render("pydantic/compare.py.j2")
+        found = ir.checks_of(fmt)
+        if found:
+            code = code.replace(
+                "from __future__ import annotations\n", "from __future__ import annotations\n\nfrom . import _runtime as _rt\n", 1
+            )
+            listed = [{"name": checks_const(c.digest), "expr": checks_expr(c.text, c.patterns)} for c in found]
+            code += TEMPLATES.render("pydantic/applied_helpers.py.j2", checks=listed)
     return escape_invisible(format_python(code, slot=f"pydantic/{fmt.id}.py"))
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator import ir
+from generator import ir, runtime
 from generator.render import header
 from generator.targets.base import Context, Target
 
@@ -34,11 +34,13 @@ class PydanticTarget(Target):
 
     def render_shared(self, ctx: Context) -> dict[str, str]:
         return {
-            f"pydantic/{PACKAGE}/__init__.py": f'# {header(None)}\n"""Pydantic v2 models of the chat formats (needs pydantic; the dataclasses in chatformats do not)."""\n'
+            f"pydantic/{PACKAGE}/__init__.py": f'# {header(None)}\n"""Pydantic v2 models of the chat formats (needs pydantic; the dataclasses in chatformats do not)."""\n',
+            # The dataclass package's runtime, for the schemas applied as written (their checks, the same in both).
+            f"pydantic/{PACKAGE}/_runtime.py": runtime.python_runtime(),
         }
 
     def shared_files(self, options: object) -> frozenset[str]:
-        return frozenset({f"pydantic/{PACKAGE}/__init__.py"})
+        return frozenset({f"pydantic/{PACKAGE}/__init__.py", f"pydantic/{PACKAGE}/_runtime.py"})
 
 
 TARGET = PydanticTarget()

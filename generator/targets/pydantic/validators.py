@@ -14,6 +14,7 @@ from collections import defaultdict
 
 from generator import ir
 from generator.errors import SpecError, pointer_of
+from generator.pyregex import checks_const
 from generator.render import Templates, unknown_kind
 
 # The templates under templates/pydantic/ this target renders, with the filters they use.
@@ -106,6 +107,44 @@ def unique_lists(fmt: ir.Format, model: ir.Model) -> dict[str, str]:
     return out
 
 
+def applied_walk(fmt: ir.Format, t: ir.TypeRef, where: str) -> str | None:
+    """Where a schema applied as written is inside a field's type, as _check_applied walks it (a Python literal);
+    None where there is none. A named definition's own class checks it (a model, or the RootModel of an alias)."""
+    match t:
+        case ir.AnyType(checks=ir.Checks() as checks):
+            return f"({'checks'!r}, {checks_const(checks.digest)}, {dict(t.messages)!r})"
+        case ir.ListType() | ir.MapType() | ir.NullableType():
+            inner = applied_walk(fmt, ir.children(t)[0], where)
+            return None if inner is None else f"({t.kind!r}, {inner})"
+        case ir.TupleType() | ir.UnionType() if any(applied_walk(fmt, c, where) is not None for c in ir.children(t)):
+            raise SpecError(
+                fmt.source,
+                where,
+                "the pydantic target cannot yet check a schema applied as written inside a tuple or a union",
+                "name the schema in $defs and $ref it from there",
+            )
+        case _:
+            return None
+
+
+def applied(fmt: ir.Format) -> dict[str, str]:
+    """The validator of each class holding a schema applied as written: a model's fields, an alias's RootModel."""
+    out = {}
+    for d in fmt.definitions:
+        if isinstance(d, ir.Model):
+            walks = [
+                (f.wire_name, w)
+                for f in d.fields
+                if (w := applied_walk(fmt, f.type, pointer_of("$defs", d.name, "properties", f.wire_name)))
+            ]
+            if walks:
+                listed = "(" + "".join(f"({name!r}, {w}), " for name, w in walks) + ")"
+                out[d.name] = TEMPLATES.render("pydantic/applied.py.j2", root=False, walks=listed).rstrip("\n")
+        elif isinstance(d, ir.Alias) and (w := applied_walk(fmt, d.type, pointer_of("$defs", d.name))):
+            out[d.name] = TEMPLATES.render("pydantic/applied.py.j2", root=True, walk=w).rstrip("\n")
+    return out
+
+
 def validators(fmt: ir.Format) -> dict[str, list[str]]:
     """The validator methods to add to each model, by class name."""
     methods: dict[str, list[str]] = defaultdict(list)
@@ -134,6 +173,8 @@ def validators(fmt: ir.Format) -> dict[str, list[str]]:
             methods[model.name].append(TEMPLATES.render("pydantic/not_null.py.j2", fields=fields).rstrip("\n"))
         if fields := unique_lists(fmt, model):
             methods[model.name].append(TEMPLATES.render("pydantic/unique.py.j2", fields=fields).rstrip("\n"))
+    for name, method in applied(fmt).items():
+        methods[name].append(method)
     return dict(methods)
 
 

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from generator import ir
 from generator.fastpath import JSON_KINDS, ModelGraph
 from generator.naming import constant_case, snake_case
-from generator.targets.python.parsers import default, matcher
+from generator.pyregex import matcher
+from generator.targets.python.parsers import checks_const, default
 from generator.targets.python.views import (
     Access,
     AttrRule,
@@ -133,6 +134,8 @@ class FastBuilder(ModelGraph):
                 return FastNumber(t.integer, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum, t.multiple_of)
             case ir.BooleanType():
                 return FastScalar("boolean", same=True)
+            case ir.AnyType(checks=ir.Checks() as checks):
+                return FastScalar("any", same=True, checks=checks_const(checks))
             case ir.AnyType():
                 return FastScalar("any", same=True)
             case ir.ListType():

@@ -7,6 +7,7 @@ views together, and the templates place them.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import fields
@@ -20,8 +21,10 @@ from generator.targets.python import encoders, parsers, standins, types
 from generator.targets.python.behaviour import PythonParts, python_parts
 from generator.targets.python.fast import FastBuilder
 from generator.targets.python.literals import TEMPLATES, py_str
+from generator.targets.python.parsers import checks_const, checks_expr
 from generator.targets.python.views import (
     AliasView,
+    ChecksView,
     ConstantView,
     DefaultFunction,
     EnumView,
@@ -184,6 +187,7 @@ class PythonModule:
             parsers=(*named, *self.parsers),
             defaults=tuple(self.defaults),
             regexes=tuple((const, pattern) for pattern, const in self.fast.regexes.items()),
+            checks=tuple(ChecksView(checks_const(c), checks_expr(c), json.dumps(c.pointer)) for c in ir.checks_of(fmt)),
             root=root.name,
             api_parse=api_parse,
             api_validate=api_validate,

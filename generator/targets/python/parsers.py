@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from generator import ir
-from generator.automaton import compile_pattern
-from generator.backtracking import runs_linear
+from generator import ir, pyregex
 from generator.naming import constant_case, snake_case
+from generator.pyregex import matcher
 from generator.targets.python.literals import py_str
-from generator.targets.python.regex import to_python
 from generator.targets.python.views import Default, Parser, RuleView
 
 
@@ -21,12 +19,14 @@ def parser_const(*parts: str) -> str:
     return "_P_" + "_".join(constant_case(p) for p in parts)
 
 
-def matcher(pattern: str) -> str:
-    """The expression that compiles a spec pattern once, at import: Python's re where it provably runs in
-    time linear in the value's length (generator/backtracking.py), else the pattern's automaton."""
-    if runs_linear(pattern):
-        return f"_rt.regex({py_str(to_python(pattern))})"
-    return f"_rt.Automaton({py_str(compile_pattern(pattern).encode())})"
+def checks_const(checks: ir.Checks) -> str:
+    """The module constant of a schema applied as written, e.g. _CHECKS_3f2a9c1b07de."""
+    return pyregex.checks_const(checks.digest)
+
+
+def checks_expr(checks: ir.Checks) -> str:
+    """The expression that compiles a schema's checks once, at import, with its patterns."""
+    return pyregex.checks_expr(checks.text, checks.patterns)
 
 
 def parser(t: ir.TypeRef) -> Parser:
@@ -42,6 +42,8 @@ def parser(t: ir.TypeRef) -> Parser:
             return Parser("number", t)
         case ir.BooleanType():
             return Parser("scalar", t, name="boolean")
+        case ir.AnyType(checks=ir.Checks() as checks):
+            return Parser("checks", t, name=checks_const(checks))
         case ir.AnyType():
             return Parser("scalar", t, name="any_json")
         case ir.ListType():

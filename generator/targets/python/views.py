@@ -32,11 +32,20 @@ class Parser:
     it parses (its limits and messages, as the IR holds them), the parsers of its parts, and
     what Python adds. The kind, checked exhaustively by parsers.parser, names the template case."""
 
-    kind: Literal["scalar", "string", "enum", "number", "list", "tuple", "map", "nullable", "union", "ref"]
+    kind: Literal["scalar", "string", "enum", "number", "list", "tuple", "map", "nullable", "union", "ref", "checks"]
     node: ir.TypeRef | ir.Enum | None  # None for a ref
     parts: tuple[Parser, ...] = ()  # the item, value, inner type, tuple items or union variants, in order
-    name: str = ""  # scalar: the runtime function; enum: its values constant; ref: the parse function or constant
+    name: str = ""  # scalar: the runtime function; enum: its values constant; ref: the parse function or constant; checks: their constant
     pattern: str | None = None  # string: the expression of its compiled pattern (parsers.matcher)
+
+
+@dataclass(frozen=True)
+class ChecksView:
+    """A schema applied as written, compiled once at import: _CHECKS_<digest>: Final = _rt.Checks(...)."""
+
+    name: str
+    expr: str
+    pointer: str  # where in the spec, as a JSON string (ASCII, so that no spec text can end the comment it is in)
 
 
 @dataclass(frozen=True)
@@ -193,6 +202,7 @@ class ModuleView:
     parsers: tuple[ParserConst, ...]  # named definitions' first, then fields'
     defaults: tuple[DefaultFunction, ...]  # the "parsed" defaults' functions, in field order
     regexes: tuple[tuple[str, str], ...]  # (constant, pattern) of the fast functions' compiled patterns
+    checks: tuple[ChecksView, ...]  # the schemas applied as written, in spec order
     root: str
     api_parse: str  # e.g. "parse_chat_event_from_json"
     api_validate: str  # e.g. "validate_chat_event"
@@ -227,6 +237,7 @@ class FastScalar:
 
     what: Literal["datetime", "bytes", "boolean", "any"]
     same: bool
+    checks: str | None = None  # "any" applying a schema as written: the module constant of its checks, e.g. "_CHECKS_3f2a9c1b07de"
     kind: Literal["scalar"] = "scalar"
 
 

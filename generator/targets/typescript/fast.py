@@ -19,6 +19,7 @@ from generator import ir
 from generator.fastpath import JSON_KINDS, ModelGraph
 from generator.naming import constant_case
 from generator.targets.typescript.literals import exact_json, ts_matcher, ts_number, ts_str
+from generator.targets.typescript.parsers import checks_expr
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class TsString:
 class TsScalar:
     what: Literal["datetime", "bytes", "boolean", "any"]
     same: bool
+    checks: str | None = None  # "any" applying a schema as written: the constant of its checks, e.g. "CHECKS_3f2a9c1b07de"
     kind: Literal["scalar"] = "scalar"
 
 
@@ -269,6 +271,9 @@ class TsFastBuilder:
                 return TsNumber(t.integer, bounds, t.multiple_of)
             case ir.BooleanType():
                 return TsScalar("boolean", same=True)
+            case ir.AnyType(checks=ir.Checks() as checks):
+                const = self.sets.setdefault(checks_expr(checks), f"CHECKS_{checks.digest}")
+                return TsScalar("any", same=True, checks=const)
             case ir.AnyType():
                 return TsScalar("any", same=True)
             case ir.ListType():

@@ -7,6 +7,11 @@ from generator.targets.typescript.literals import ts_matcher, ts_number, ts_str
 from generator.targets.typescript.types import ts_type
 
 
+def checks_expr(checks: ir.Checks) -> str:
+    """A schema applied as written, compiled (generator/checks.py): its checks and its patterns' matchers."""
+    return f"new rt.Checks({ts_str(checks.text)}, [{', '.join(ts_matcher(p) for p in checks.patterns)}])"
+
+
 def msgs(messages: dict[str, str]) -> str:
     return "{ " + ", ".join(f"{ts_str(k)}: {ts_str(v)}" for k, v in messages.items()) + " }" if messages else "{}"
 
@@ -63,6 +68,8 @@ def parser(t: ir.TypeRef) -> str:
             return f"{fn}({msgs(t.messages)}, {_options(bounds)})" if bounds else f"{fn}({msgs(t.messages)})"
         case ir.BooleanType():
             return f"rt.boolean({msgs(t.messages)})"
+        case ir.AnyType(checks=ir.Checks() as checks):
+            return f"{checks_expr(checks)}.parser({msgs(t.messages)})"
         case ir.AnyType():
             return f"rt.anyJSON({msgs(t.messages)})"
         case ir.ListType():

@@ -70,6 +70,8 @@ class AliasView:
     type: str
     encode_fn: str
     encode: str  # the wire form of `v`
+    used: bool = True  # whether a type of the module holds it (one only a schema applied as written names, by $ref, is not:
+    # its parser and encoder would be unused locals)
 
 
 @dataclass(frozen=True)
@@ -287,6 +289,11 @@ def _wire_of(fmt: ir.Format, known: ir.KnownValues) -> str:
     return next(f.wire_name for f in model.fields if f.name == known.field)
 
 
+def _types_of(d: ir.Definition) -> list[ir.TypeRef]:
+    """The types a definition holds: a model's fields', an alias's own."""
+    return [f.type for f in d.fields] if isinstance(d, ir.Model) else [d.type] if isinstance(d, ir.Alias) else []
+
+
 def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleView:
     b = behaviour if behaviour is not None and "typescript" in behaviour.texts else None
     parts = typescript_parts(b) if b is not None else None
@@ -313,8 +320,10 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
                 )
             )
     ordered = nesting.alias_order(fmt)
+    held = {name for d in fmt.definitions for t in _types_of(d) for name in ir.refs(t)}
     for a in ordered:
-        parsers.append((named_parser(a.name), parser(a.type)))
+        if a.name in held:
+            parsers.append((named_parser(a.name), parser(a.type)))
     aliases = tuple(
         AliasView(
             name=a.name,
@@ -322,6 +331,7 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
             type=ts_type(a.type),
             encode_fn=alias_encode_fn(a.name),
             encode=encode(a.type, "v"),
+            used=a.name in held,
         )
         for a in ordered
     )
