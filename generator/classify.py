@@ -284,6 +284,8 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
             changes.append(Change("major", f"default changed: {where} ({_default(a)} -> {_default(b)})"))
         if a.description != b.description:
             changes.append(Change("patch", f"description changed: {where}"))
+        if a.annotations != b.annotations:
+            changes.append(Change("patch", f"annotation changed: {where}"))
         if a.required_message != b.required_message and a.required and b.required:
             changes.append(Change("minor", f"error message changed: {where} required: {a.required_message!r} -> {b.required_message!r}"))
         changes += compare_type(a.type, b.type, where)
@@ -375,6 +377,8 @@ def classify(old: ir.Format, new: ir.Format) -> list[Change]:
         a, b = old_defs[name], new_defs[name]
         if a.title != b.title:
             changes.append(Change("patch", f"title changed: {name}"))
+        if a.annotations != b.annotations:
+            changes.append(Change("patch", f"annotation changed: {name}"))
         if type(a) is not type(b):
             changes.append(Change("major", f"definition changed kind: {name} ({a.kind} -> {b.kind})"))
         elif isinstance(a, ir.Model):

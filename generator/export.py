@@ -113,8 +113,13 @@ def annotated(schema: dict[str, Any], title: str = "", description: str = "") ->
     return {**head, **notes, **schema}
 
 
+def kept(annotations: str) -> dict[str, Any]:
+    """The annotations a property or a definition keeps as written (ir.Field.annotations)."""
+    return json.loads(annotations) if annotations else {}
+
+
 def field_schema(f: ir.Field, applied: bool = True) -> dict[str, Any]:
-    out = annotated(type_schema(f.type, applied), description=f.description)
+    out = {**annotated(type_schema(f.type, applied), description=f.description), **kept(f.annotations)}
     if f.has_default:
         out["default"] = f.default
     return out
@@ -132,11 +137,11 @@ def definition_schema(d: ir.Definition, with_rules: bool, applied: bool = True) 
             rules = [s for s in (rule_schema(r) for r in d.rules) if s is not None] if with_rules else []
             if rules:
                 out["allOf"] = rules
-            return annotated(out, d.title, d.description)
+            return {**annotated(out, d.title, d.description), **kept(d.annotations)}
         case ir.Enum():
-            return annotated({"type": "string", "enum": list(d.values)}, d.title, d.description)
+            return {**annotated({"type": "string", "enum": list(d.values)}, d.title, d.description), **kept(d.annotations)}
         case ir.Alias():
-            return annotated(type_schema(d.type, applied), d.title, d.description)
+            return {**annotated(type_schema(d.type, applied), d.title, d.description), **kept(d.annotations)}
         case _:
             raise AssertionError(f"no export for the definition kind {d.kind!r}")
 

@@ -160,6 +160,7 @@ class Field:
     default: Any = None  # a JSON value, e.g. "markdown" or {}
     default_factory: str | None = None  # e.g. "uuid4"
     null_ok: bool = False  # JSON null is a value of its type (e.g. {} or ["string", "null"]): present, not missing
+    annotations: str = ""  # the annotations kept as written (title, examples, deprecated, ..., vendor x- keys): JSON text, or ""
 
     @property
     def constant(self) -> str | None:
@@ -205,6 +206,7 @@ class Model:
     type_message: str  # e.g. "must be an object"
     unknown_message: str  # e.g. "unknown field '{field}'"
     title: str = ""  # the $defs entry's title, e.g. "Droidlet Chat" (exported JSON Schema)
+    annotations: str = ""  # the other annotations kept as written (examples, deprecated, ..., vendor x- keys): JSON text, or ""
     kind: str = "model"
 
 
@@ -216,6 +218,7 @@ class Enum:
     messages: Messages  # "type" and "enum"
     value_descriptions: dict[str, str] = field(default_factory=dict)
     title: str = ""  # the $defs entry's title, e.g. "Droidlet Chat" (exported JSON Schema)
+    annotations: str = ""  # the other annotations kept as written (examples, deprecated, ..., vendor x- keys): JSON text, or ""
     kind: str = "enum"
 
 
@@ -227,6 +230,7 @@ class Alias:
     description: str
     type: TypeRef
     title: str = ""  # the $defs entry's title, e.g. "Droidlet Chat" (exported JSON Schema)
+    annotations: str = ""  # the other annotations kept as written (examples, deprecated, ..., vendor x- keys): JSON text, or ""
     kind: str = "alias"
 
 

@@ -149,7 +149,7 @@ class Lowering:
         pointer = pointer_of("$defs", name)
         if not isinstance(schema, dict):  # true or false: any value, or none
             return ir.Alias(name=name, description="", type=self.lower_checks(schema, pointer))
-        self.check_placement(schema, pointer, "a $defs entry", ANNOTATIONS_READ["$defs entries"])
+        self.check_placement(schema, pointer, "a $defs entry", ANNOTATIONS_READ["$defs entries"], keeps=True, definition=True)
         kind = self.definition_kind(name)
         description = schema.get("description", "")
         title = schema.get("title", "")
@@ -168,9 +168,16 @@ class Lowering:
                 messages={"type": messages.type_message("string", over), "enum": messages.resolve("enum", over, allowed=values)},
                 value_descriptions=self.enum_descriptions(schema, values, pointer),
                 title=title,
+                annotations=kept_annotations(schema, ANNOTATIONS_READ["$defs entries"], definition=True),
             )
         self.check_alias_cycle(name, pointer)
-        return ir.Alias(name=name, description=description, type=self.lower_type(schema, pointer), title=title)
+        return ir.Alias(
+            name=name,
+            description=description,
+            type=self.lower_type(schema, pointer),
+            title=title,
+            annotations=kept_annotations(schema, ANNOTATIONS_READ["$defs entries"], definition=True),
+        )
 
     def enum_descriptions(self, schema: dict[str, Any], values: list[str], pointer: str) -> dict[str, str]:
         described = dict(schema.get("x-enum-descriptions", {}))
@@ -251,11 +258,12 @@ class Lowering:
             type_message=messages.type_message("object", over),
             unknown_message=messages.resolve("additionalProperties", over),
             title=schema.get("title", ""),
+            annotations=kept_annotations(schema, ANNOTATIONS_READ["$defs entries"], definition=True),
         )
 
     def lower_field(self, key: str, schema: dict[str, Any], required: bool, pointer: str) -> ir.Field:
         self.check_name(key, "property name", pointer)
-        self.check_placement(schema, pointer, "a property", ANNOTATIONS_READ["properties"])
+        self.check_placement(schema, pointer, "a property", ANNOTATIONS_READ["properties"], keeps=True)
         over = schema.get("x-messages", {})
         factory = schema.get("x-default-factory")
         if required and ("default" in schema or factory):
@@ -274,6 +282,7 @@ class Lowering:
             default=schema.get("default"),
             default_factory=factory,
             null_ok=self.accepts_null(lowered),
+            annotations=kept_annotations(schema, ANNOTATIONS_READ["properties"]),
         )
 
     def accepts_null(self, t: ir.TypeRef) -> bool:
@@ -432,15 +441,16 @@ class Lowering:
                 "multipleOf is accepted on integers only: the remainder of a float differs between Python, Go and JavaScript",
                 'make the field "type": "integer" if its values are whole numbers, or remove multipleOf',
             )
-        kept = sorted(k for k in extra if k in checks.ANNOTATIONS or k.startswith("x-"))
-        if kept:
-            ours = sorted(k for k in KEYWORDS_BY_TYPE[shape] | ANNOTATIONS if k.startswith("x-"))
-            raise self.fail(
-                pointer + pointer_of(kept[0]),
-                f"{kept[0]}{did_you_mean(kept[0], ours)} is kept only on a schema chatspec applies as written, for now: on a "
-                f"typed {shape} it would not reach the exported schema or the docs",
-                f"remove {kept[0]}, or say it in description",
-            )
+        for key in extra:
+            if key.startswith("x-") and key not in checks.OWN_X_KEYWORDS and did_you_mean(key, checks.OWN_X_KEYWORDS):
+                # A vendor key is kept; one a letter away from chatspec's own is a slip, whose meaning would be lost.
+                raise self.fail(
+                    pointer + pointer_of(key),
+                    f"unknown keyword {key!r}{did_you_mean(key, checks.OWN_X_KEYWORDS)}",
+                    "spell chatspec's keyword as it is, or name your own x- key so it reads as no keyword of chatspec's",
+                )
+        # Annotations kept as written are the place's to hold (check_placement): a property's, a $defs entry's.
+        extra = [k for k in extra if not is_kept(k)]
         if extra:
             raise self.fail(
                 pointer,
@@ -448,12 +458,22 @@ class Lowering:
                 "remove them, or move the schema to $defs if it should be a named model",
             )
 
-    def check_placement(self, schema: dict[str, Any], pointer: str, place: str, allowed: set[str]) -> None:
+    def check_placement(
+        self, schema: dict[str, Any], pointer: str, place: str, allowed: set[str], keeps: bool = False, definition: bool = False
+    ) -> None:
         """Refuse an annotation where the IR would not read it (it would be dropped in silence). A schema applied as
-        written keeps every annotation (the exported schema holds it as written)."""
-        if applied_as_written(schema):
+        written keeps every annotation (the exported schema holds it as written); a property and a $defs entry (keeps)
+        keep the annotations is_kept names, as written (ir.Field.annotations, and each definition's)."""
+        if applied_as_written(schema, definition):
             return
-        for key in sorted((set(schema) & ANNOTATIONS) - allowed):
+        for key in sorted(k for k in schema if is_kept(k) and k not in allowed):
+            if not keeps:
+                raise self.fail(
+                    pointer + pointer_of(key),
+                    f"{key} is kept on a property, a $defs entry or a schema applied as written; on {place} it would be lost",
+                    f"move {key} to the property or the $defs entry, or remove it",
+                )
+        for key in sorted((set(schema) & ANNOTATIONS) - allowed - (KEPT if keeps else set())):
             where = ", ".join(sorted(p for p, keys in ANNOTATIONS_READ.items() if key in keys)) or "nowhere"
             raise self.fail(
                 pointer + pointer_of(key),
@@ -812,6 +832,23 @@ def applied_as_written(schema: Any, definition: bool = False) -> bool:
 
 def _nullable_shape(branches: Any) -> bool:
     return isinstance(branches, list) and len(branches) == 2 and sum(1 for b in branches if b == {"type": "null"}) == 1
+
+
+# Annotations a property or a $defs entry keeps as written, for the export and the docs (and any vendor x- key).
+KEPT = frozenset({"title", "examples", "deprecated", "readOnly", "writeOnly", "$comment"})
+
+
+def is_kept(key: str) -> bool:
+    return key in KEPT or (key.startswith("x-") and key not in checks.OWN_X_KEYWORDS)
+
+
+def kept_annotations(schema: Any, read: set[str], definition: bool = False) -> str:
+    """The annotations a property or a $defs entry keeps as written (those lower reads itself, e.g. a $defs entry's
+    title, left out): JSON text, or "" for none."""
+    if not isinstance(schema, dict) or applied_as_written(schema, definition):
+        return ""  # (a schema applied as written keeps them in its own text)
+    kept = {k: v for k, v in schema.items() if is_kept(k) and k not in read}
+    return json.dumps(kept, ensure_ascii=True, separators=(",", ":")) if kept else ""
 
 
 def tokens(pointer: str) -> tuple[str, ...]:

@@ -287,6 +287,24 @@ def json_kind(t: ir.TypeRef) -> str:
     raise AssertionError(f"the docs have no JSON type for the type kind {t.kind!r}")
 
 
+def annotation_notes(annotations: str) -> str:
+    """What a reader needs of the annotations a property or a definition keeps (ir.Field.annotations): its title,
+    that it is deprecated, read-only or write-only, and its examples. ($comment and vendor x- keys are for the
+    spec's authors and tools: the exported schema holds them.)"""
+    kept = json.loads(annotations) if annotations else {}
+    notes = []
+    if isinstance(kept.get("title"), str):
+        notes.append(f"Title: {md_inline(kept['title'])}.")
+    notes += [
+        text
+        for key, text in (("deprecated", "Deprecated."), ("readOnly", "Read-only."), ("writeOnly", "Write-only."))
+        if kept.get(key) is True
+    ]
+    if isinstance(kept.get("examples"), list) and kept["examples"]:
+        notes.append("Examples: " + ", ".join(md_json(e, True) for e in kept["examples"]) + ".")
+    return " ".join(notes)
+
+
 # The check cells of a schema applied as written: the first row shows the schema, the others each list a message of it.
 APPLIED_ROWS = ("schema, applied as written", "the same schema")
 
@@ -543,14 +561,14 @@ class FormatPage:
                     code=tuple(md_decl(d.fields[model.name, f.wire_name]) for d in self.code),
                     required="yes" if f.required else "no",
                     default=default,
-                    description=md_inline(f.description),
+                    description=" ".join(part for part in (md_inline(f.description), annotation_notes(f.annotations)) if part),
                     checks=tuple(checks),
                 )
             )
         return ModelSection(
             name=model.name,
             anchor=anchor(model.name),
-            description=md_paragraph(model.description),
+            description=" ".join(part for part in (md_paragraph(model.description), annotation_notes(model.annotations)) if part),
             fields=tuple(rows),
             closed=model.closed,
             unknown_message=md_message(model.unknown_message),
