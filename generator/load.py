@@ -346,7 +346,18 @@ def _check_document(document: Any, shown: str) -> bool:
             problem = f"rule kind {error.instance!r} is unknown{did_you_mean(error.instance, kinds)}"
             hint = f"use one of the kinds {', '.join(kinds)} (see the rule in generator/metaschema/chatspec.schema.json)"
             path = path[:-1]
-        if error.validator == "pattern" and isinstance(error.instance, str):
+        if (
+            error.validator == "pattern"
+            and path[-1:] == ["$ref"]
+            and isinstance(error.instance, str)
+            and not error.instance.startswith("#/$defs/")
+        ):
+            problem = f"$ref {error.instance!r} is not a pointer into this spec's $defs"
+            hint = (
+                "chatspec resolves local references only (#/$defs/<Name>, or a pointer below one): no remote schema, no "
+                "$id or $anchor; copy the schema it names into $defs"
+            )
+        elif error.validator == "pattern" and isinstance(error.instance, str):
             # A name the meta-schema spells with a pattern ($defs names, x-name, $ref) that holds a
             # character that hides or reorders text: said so, at the name itself.
             named = "propertyNames" in error.schema_path  # the error is at the object whose key it is
