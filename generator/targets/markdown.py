@@ -109,9 +109,15 @@ _LONG = re.compile(r"[\w-]{%d,}" % (_LONG_NAME + 1))
 _NAME_BREAK = re.compile(r"(?<=[^\W_])[_-](?=[^\W_])|(?<=[a-z0-9])(?=[A-Z])")
 
 
-def _code_cell(text: str, nested: bool) -> str:
+# In a schema shown as written, a JSON pointer may also break after each "/" that starts a name.
+_POINTER_BREAK = re.compile(r"/(?=[\w$])")
+
+
+def _code_cell(text: str, nested: bool, pointers: bool = False) -> str:
     text = invisible.shown(text.replace("\n", "\\n").replace("\r", "\\r"))
     points = {m.end() for m in _DECL_BREAK.finditer(text)} if nested else set()
+    if pointers:
+        points |= {m.end() for m in _POINTER_BREAK.finditer(text)}
     for run in _LONG.finditer(text):
         points |= {run.start() + m.end() for m in _NAME_BREAK.finditer(run.group())}
     if not points and "|" not in text:
@@ -465,7 +471,9 @@ class FormatPage:
         match t:
             case ir.AnyType(checks=ir.Checks() as applied):
                 # The schema as the spec writes it (annotations and all), and every message its checks report.
-                shown = f"{APPLIED_ROWS[0]}: {md_code(applied.written, True)}"
+                # (Spaced JSON: code wraps only at spaces, so the compact text would widen the table on a phone.)
+                spaced = json.dumps(json.loads(applied.written), ensure_ascii=False, separators=(", ", ": "))
+                shown = f"{APPLIED_ROWS[0]}: {_code_cell(spaced, nested=False, pointers=True)}"
                 found += [(shown if i == 0 else APPLIED_ROWS[1], md_message(m)) for i, m in enumerate(applied_messages(applied))]
             case ir.ListType():
                 found += [(f"each item: {c}", m) for c, m in self.checks(t.item, field)]
