@@ -26,6 +26,7 @@ What a runtime may rely on: every $ref cycle passes through a keyword that desce
 from __future__ import annotations
 
 import json
+import re
 import urllib.parse
 from collections.abc import Callable
 from typing import Any
@@ -82,6 +83,14 @@ REFUSED = {
     "dependencies": "dependencies is draft-07; write dependentRequired or dependentSchemas",
     "additionalItems": "additionalItems is draft-07; in 2020-12, items after prefixItems is the schema of the other items",
     "definitions": "definitions is draft-07; write $defs",
+}
+
+# The keywords a JSON pointer may go through to reach a schema, and what each holds: a schema, a map of them by
+# name, or a list of them. (Anything else holds data, which a $ref cannot point into.)
+_STRUCTURE = {
+    **dict.fromkeys(_SCHEMA_KEYS, "schema"),
+    **dict.fromkeys(_SCHEMA_LISTS, "list"),
+    **dict.fromkeys((*_SCHEMA_MAPS, "$defs"), "map"),
 }
 
 # How many subschemas may apply one inside another to one value ($ref, allOf, anyOf, oneOf, not,
@@ -165,18 +174,30 @@ class Compiler:
         )
 
     def resolve(self, pointer: str) -> Any:
-        """The schema at a JSON pointer into the spec ("/$defs/Value/properties/a")."""
+        """The schema at a JSON pointer into the spec ("/$defs/Value/properties/a"); None where the pointer reaches
+        no schema: nothing, or a place that holds data (a const, a default, examples, an x- key's value)."""
         found: Any = self.document
-        for token in pointer.split("/")[1:]:
-            # A $ref is a URI: its fragment is percent-encoded ("%25" is "%"), then JSON pointer escaped.
-            token = urllib.parse.unquote(token).replace("~1", "/").replace("~0", "~")
-            if isinstance(found, dict) and token in found:
+        # A $ref is a URI: its fragment is percent-decoded first ("%2F" is a "/" that splits), then read as a JSON
+        # pointer (RFC 6901, section 6).
+        tokens = [t.replace("~1", "/").replace("~0", "~") for t in urllib.parse.unquote(pointer).split("/")[1:]]
+        expect = (
+            "schema"  # what the next token names: a keyword of a schema (the document: its $defs), or an entry of a map or list of schemas
+        )
+        for token in tokens:
+            if expect == "schema":
+                if not isinstance(found, dict) or token not in _STRUCTURE or token not in found:
+                    return None
+                expect = _STRUCTURE[token]
                 found = found[token]
-            elif isinstance(found, list) and token.isdigit() and int(token) < len(found):
+                continue
+            if isinstance(found, dict) and expect == "map" and token in found:
+                found = found[token]
+            elif isinstance(found, list) and expect == "list" and token.isdigit() and int(token) < len(found):
                 found = found[int(token)]
             else:
                 return None
-        return found
+            expect = "schema"
+        return found if expect == "schema" else None
 
     def ref(self, ref: str, pointer: str) -> str:
         if not ref.startswith("#/$defs/"):
@@ -188,7 +209,23 @@ class Compiler:
         key = ref[1:]
         target = self.resolve(key)
         if not isinstance(target, (dict, bool)):
-            raise self.fail(pointer, f"$ref {ref!r} does not resolve to a schema", "point it at a schema of this spec's $defs")
+            raise self.fail(
+                pointer,
+                f"$ref {ref!r} does not resolve to a schema",
+                "point it at a schema of this spec's $defs (not into a const, a default, examples or an x- key's value)",
+            )
+        for at in re.finditer(r"/anyOf/", key):
+            # A schema and {"type": "null"} is a typed nullable, which the exported schema writes as a type list:
+            # a pointer into its anyOf would point nowhere there.
+            holder = self.resolve(key[: at.start()])
+            branches = holder.get("anyOf") if isinstance(holder, dict) else None
+            if isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches:
+                raise self.fail(
+                    pointer,
+                    f"$ref {ref!r} points into the anyOf of a value that may be null, which the exported schema writes as a "
+                    "list of types",
+                    "name the schema the $ref wants in $defs, and $ref it from both places",
+                )
         if key not in self.refs and key not in self.pending:
             self.refs[key] = None  # taken: compiled once
             self.pending.append(key)

@@ -261,8 +261,10 @@ class Lowering:
             annotations=kept_annotations(schema, ANNOTATIONS_READ["$defs entries"], definition=True),
         )
 
-    def lower_field(self, key: str, schema: dict[str, Any], required: bool, pointer: str) -> ir.Field:
+    def lower_field(self, key: str, schema: dict[str, Any] | bool, required: bool, pointer: str) -> ir.Field:
         self.check_name(key, "property name", pointer)
+        if not isinstance(schema, dict):  # true or false: any value, or none (applied as written)
+            return ir.Field(key, key, self.lower_checks(schema, pointer), required, "", messages.resolve("required", {}), null_ok=True)
         self.check_placement(schema, pointer, "a property", ANNOTATIONS_READ["properties"], keeps=True)
         over = schema.get("x-messages", {})
         factory = schema.get("x-default-factory")
@@ -810,6 +812,8 @@ def applied_as_written(schema: Any, definition: bool = False) -> bool:
                 return True
     if kind == "array":
         prefix = schema.get("prefixItems")
+        if prefix is not None and not all(isinstance(item, dict) for item in prefix):
+            return True  # a boolean schema at a position
         if prefix is not None:
             n = len(prefix)
             return not (

@@ -45,6 +45,8 @@ SCHEMAS: list[Any] = [
     {"oneOf": [{"type": "integer"}, {"minimum": 2}], "anyOf": [{"maximum": 1}, {"multipleOf": 2}]},
     {"allOf": [{"$ref": "#/$defs/Tree"}], "x-messages": {"type": "a tree: {value}"}},
     {"type": "object", "minProperties": 1, "maxProperties": 2, "x-messages": {"minProperties": "at {field}: {value}"}},
+    True, False, {"type": "array", "prefixItems": [True, {"type": "string"}], "items": False, "minItems": 2, "maxItems": 2},
+    {"$ref": "#/$defs/Tree/properties/left", "maxProperties": 1},
 ]
 TEXTS = [
     "0", "-0", "-0.0", "1", "1.0", "2", "3", "4", "5", "6", "0.1", "0.3", "0.30000000000000004", "0.7", "1.5", "1e-7", "-1e-7",

@@ -89,7 +89,8 @@ def not_nullable_optionals(fmt: ir.Format, model: ir.Model) -> dict[str, str]:
         t = f.type
         while isinstance(t, ir.Ref) and isinstance(alias := fmt.definition(t.name), ir.Alias):
             t = alias.type
-        if not f.required and not f.has_default and not isinstance(t, ir.NullableType):
+        # (A JSON value's type holds null; a schema applied as written says itself whether it takes null.)
+        if not f.required and not f.has_default and not isinstance(t, (ir.NullableType, ir.AnyType)):
             out[f.wire_name] = null_message(fmt, f.type)
     return out
 

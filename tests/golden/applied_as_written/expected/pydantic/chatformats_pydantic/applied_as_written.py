@@ -96,27 +96,6 @@ class Request(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _not_null(cls, data: Any) -> Any:
-        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
-        if isinstance(data, dict):
-            _reject_null(
-                data,
-                {
-                    "code": "must be a JSON value",
-                    "params": "must be a JSON value",
-                    "content": "must be a JSON value",
-                    "meta": "must be a JSON value",
-                    "when": "must be a JSON value",
-                    "scores": "must be a JSON value",
-                    "box": "must be a JSON value",
-                    "label": "must be a JSON value",
-                    "flag": "must be a JSON value",
-                },
-            )
-        return data
-
-    @model_validator(mode="before")
-    @classmethod
     def _applied_as_written(cls, data: Any) -> Any:
         """Schemas applied as written (JSON Schema's own meaning), checked by chatspec's runtime: pydantic's types
         would give another verdict."""
