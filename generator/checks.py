@@ -264,13 +264,7 @@ class Compiler:
                     "use a JSON Schema 2020-12 keyword, or an x- keyword for your own annotations",
                 )
         for key in schema:
-            if key.startswith("x-") and key not in OWN_X_KEYWORDS and did_you_mean(key, OWN_X_KEYWORDS):
-                # A vendor key is kept and ignored; one a letter away from chatspec's own is a slip, which would be lost.
-                raise self.fail(
-                    pointer_of_key(pointer, key),
-                    f"unknown keyword {key!r}{did_you_mean(key, OWN_X_KEYWORDS)}",
-                    "spell chatspec's keyword as it is, or name your own x- key so it reads as no keyword of chatspec's",
-                )
+            check_vendor_key(key, pointer_of_key(pointer, key), self.fail)
             if key in ("x-known-values", "x-enum-descriptions"):
                 raise self.fail(
                     pointer_of_key(pointer, key),
@@ -369,6 +363,17 @@ class Compiler:
 OWN_X_KEYWORDS = frozenset(
     {"x-messages", "x-name", "x-known-values", "x-enum-descriptions", "x-default-factory", "x-discriminator", "x-rules"}
 )
+
+
+def check_vendor_key(key: str, pointer: str, fail: Callable[[str, str, str], SpecError]) -> None:
+    """A vendor x- key is kept as written; one a letter away from chatspec's own is a slip whose meaning would be
+    lost, refused with a did-you-mean."""
+    if key.startswith("x-") and key not in OWN_X_KEYWORDS and did_you_mean(key, OWN_X_KEYWORDS):
+        raise fail(
+            pointer,
+            f"unknown keyword {key!r}{did_you_mean(key, OWN_X_KEYWORDS)}",
+            "spell chatspec's keyword as it is, or name your own x- key so it reads as no keyword of chatspec's",
+        )
 
 
 def as_written(schema: Any) -> Any:

@@ -317,13 +317,17 @@ def children(t: TypeRef) -> tuple[TypeRef, ...]:
     return ()
 
 
+def types_of(d: Definition) -> list[TypeRef]:
+    """The types a definition holds: a model's fields', an alias's own (an enum holds none)."""
+    return [f.type for f in d.fields] if isinstance(d, Model) else [d.type] if isinstance(d, Alias) else []
+
+
 def checks_of(fmt: Format) -> list[Checks]:
     """Every schema of the format applied as written, once each, in spec order."""
     found: dict[str, Checks] = {}
     stack: list[TypeRef] = []
     for d in fmt.definitions:
-        types = [f.type for f in d.fields] if isinstance(d, Model) else [d.type] if isinstance(d, Alias) else []
-        stack.extend(reversed(types))
+        stack.extend(reversed(types_of(d)))
         while stack:
             t = stack.pop()
             if isinstance(t, AnyType) and t.checks is not None:

@@ -444,13 +444,7 @@ class Lowering:
                 'make the field "type": "integer" if its values are whole numbers, or remove multipleOf',
             )
         for key in extra:
-            if key.startswith("x-") and key not in checks.OWN_X_KEYWORDS and did_you_mean(key, checks.OWN_X_KEYWORDS):
-                # A vendor key is kept; one a letter away from chatspec's own is a slip, whose meaning would be lost.
-                raise self.fail(
-                    pointer + pointer_of(key),
-                    f"unknown keyword {key!r}{did_you_mean(key, checks.OWN_X_KEYWORDS)}",
-                    "spell chatspec's keyword as it is, or name your own x- key so it reads as no keyword of chatspec's",
-                )
+            checks.check_vendor_key(key, pointer + pointer_of(key), self.fail)
         # Annotations kept as written are the place's to hold (check_placement): a property's, a $defs entry's.
         extra = [k for k in extra if not is_kept(k)]
         if extra:

@@ -289,11 +289,6 @@ def _wire_of(fmt: ir.Format, known: ir.KnownValues) -> str:
     return next(f.wire_name for f in model.fields if f.name == known.field)
 
 
-def _types_of(d: ir.Definition) -> list[ir.TypeRef]:
-    """The types a definition holds: a model's fields', an alias's own."""
-    return [f.type for f in d.fields] if isinstance(d, ir.Model) else [d.type] if isinstance(d, ir.Alias) else []
-
-
 def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleView:
     b = behaviour if behaviour is not None and "typescript" in behaviour.texts else None
     parts = typescript_parts(b) if b is not None else None
@@ -320,7 +315,7 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
                 )
             )
     ordered = nesting.alias_order(fmt)
-    held = {name for d in fmt.definitions for t in _types_of(d) for name in ir.refs(t)}
+    held = {name for d in fmt.definitions for t in ir.types_of(d) for name in ir.refs(t)}
     for a in ordered:
         if a.name in held:
             parsers.append((named_parser(a.name), parser(a.type)))
