@@ -31,7 +31,7 @@ import urllib.parse
 from collections.abc import Callable
 from typing import Any
 
-from generator import automaton, ir, messages, patterns
+from generator import automaton, ir, messages, patterns, string_formats
 from generator.errors import SpecError, did_you_mean, pointer_of
 
 # The keywords chatspec applies as JSON Schema says, by what they take.
@@ -139,7 +139,9 @@ def _messages(schema: dict[str, Any], over: dict[str, str]) -> dict[str, str]:
             out[key] = messages.resolve(key, over, limit=schema[key])
     if "contains" in schema:
         out["minContains"] = messages.resolve("minContains", over, limit=schema.get("minContains", 1))
-    for key in ("format", "contentEncoding", "uniqueItems", "required", "propertyNames", "anyOf", "not"):
+    if string_formats.asserted(schema.get("format")):
+        out["format"] = string_formats.message(schema["format"], over)
+    for key in ("contentEncoding", "uniqueItems", "required", "propertyNames", "anyOf", "not"):
         if key in schema:
             out[key] = messages.resolve(key, over)
     if "oneOf" in schema:
@@ -278,12 +280,8 @@ class Compiler:
                 "here they would be skipped",
                 "move the rule to a model, or drop it",
             )
-        if "format" in schema and schema["format"] != "date-time":
-            raise self.fail(
-                pointer_of_key(pointer, "format"),
-                f"format {schema['format']!r} is not asserted by chatspec yet",
-                'use "format": "date-time", or a pattern',
-            )
+        if "format" in schema:
+            string_formats.check(schema["format"], pointer_of_key(pointer, "format"), self.fail)
         over = schema.get("x-messages", {})
         node: dict[str, Any] = {}
         for key, value in schema.items():
@@ -315,6 +313,9 @@ class Compiler:
                 node[key] = [
                     [name, list(names), messages.resolve("dependentRequired", over, allowed=[name])] for name, names in value.items()
                 ]
+            elif key == "format":
+                if string_formats.asserted(value):
+                    node[key] = value  # (any other format is an annotation: nothing to check)
             elif key in _VALUES:
                 node[key] = value
         node["messages"] = _messages(schema, over)

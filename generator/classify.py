@@ -33,6 +33,21 @@ def required_level(changes: list[Change]) -> str | None:
     return max((c.level for c in changes), key=LEVELS.index, default=None)
 
 
+def _format(changes: list[Change], where: str, old: ir.StringType, new: ir.StringType) -> None:
+    """A checked format added or changed narrows the strings accepted (major), removed widens them (minor); a format
+    that is only an annotation changes no verdict (patch)."""
+    before, after = old.checked_format, new.checked_format
+    if before != after:
+        if before is None:
+            changes.append(Change("major", f"constraint added: {where} format {after!r}"))
+        elif after is None:
+            changes.append(Change("minor", f"constraint removed: {where} format {before!r}"))
+        else:
+            changes.append(Change("major", f"format changed: {where} {before!r} -> {after!r}"))
+    elif old.format != new.format:
+        changes.append(Change("patch", f"format annotation changed: {where} {old.format!r} -> {new.format!r}"))
+
+
 def _bound(changes: list[Change], where: str, what: str, old: float | None, new: float | None, lower: bool) -> None:
     """A lower bound rising (or an upper bound falling) tightens; the reverse relaxes."""
     if old == new:
@@ -162,6 +177,7 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
                 changes.append(Change("minor", f"constraint removed: {where} pattern {old.pattern!r}"))
             else:
                 changes.append(Change("major", f"pattern changed: {where} {old.pattern!r} -> {new.pattern!r}"))
+        _format(changes, where, old, new)
     elif isinstance(old, ir.NumericType):
         assert isinstance(new, ir.NumericType)
         if old.integer != new.integer:

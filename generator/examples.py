@@ -24,7 +24,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from generator import ir
+from generator import ir, string_formats
 from generator.errors import SpecError, pointer_of, raise_all
 from generator.load import LoadedSpec
 
@@ -32,7 +32,7 @@ from generator.load import LoadedSpec
 def schema_problems(spec: LoadedSpec, fmt: ir.Format, exported: dict[str, Any]) -> list[SpecError]:
     """Every valid example and every default the exported schema rejects, one error each."""
     problems: list[SpecError] = []
-    validator = Draft202012Validator(exported, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    validator = Draft202012Validator(exported, format_checker=string_formats.checker())
     folder = spec.path.rsplit("/", 1)[0]
     for name, data in spec.examples_valid:
         error = best_match(validator.iter_errors(data))
@@ -51,9 +51,7 @@ def schema_problems(spec: LoadedSpec, fmt: ir.Format, exported: dict[str, Any]) 
                 continue
             field_schema = dict(exported["$defs"][model.name]["properties"][f.wire_name], **{"$defs": exported["$defs"]})
             field_schema.pop("default", None)
-            error = best_match(
-                Draft202012Validator(field_schema, format_checker=Draft202012Validator.FORMAT_CHECKER).iter_errors(f.default)
-            )
+            error = best_match(Draft202012Validator(field_schema, format_checker=string_formats.checker()).iter_errors(f.default))
             if error is not None:
                 problems.append(
                     SpecError(

@@ -29,15 +29,21 @@ NUMERIC_RANGES = {"integer": (-(2**63), 2**63 - 1), "number": (-1.79769313486231
 
 
 def type_schema(t: ir.TypeRef, applied: bool = True) -> dict[str, Any]:
-    """The standard JSON Schema of an IR type; applied=False gives a schema applied as written as {} (any value), for
-    a consumer that applies it itself (the pydantic target)."""
+    """The standard JSON Schema of an IR type; applied=False gives a schema applied as written as {} (any value) and a
+    string without its format, for a consumer that checks both itself (the pydantic target)."""
     match t:
         case ir.StringType():
             out: dict[str, Any] = {"type": "string"}
             out.update(
                 {
                     k: v
-                    for k, v in (("minLength", t.min_length), ("maxLength", t.max_length), ("pattern", t.pattern), ("const", t.const))
+                    for k, v in (
+                        ("minLength", t.min_length),
+                        ("maxLength", t.max_length),
+                        ("pattern", t.pattern),
+                        ("format", t.format if applied else None),
+                        ("const", t.const),
+                    )
                     if v is not None
                 }
             )

@@ -24,7 +24,13 @@ class StringType:
     const: str | None = None  # e.g. "chat"
     enum: tuple[str, ...] | None = None  # an inline closed set, e.g. ("url", "base64")
     known_values: tuple[str, ...] = ()  # an open set's documented values, e.g. ("markdown", "raw")
+    format: str | None = None  # as written, e.g. "uri"; checked where string_formats asserts it, else an annotation
     kind: str = "string"
+
+    @property
+    def checked_format(self) -> str | None:
+        """The format every target checks (one chatspec asserts), e.g. "uuid"; None for none or an annotation."""
+        return self.format if self.format is not None and "format" in self.messages else None
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from generator import automaton, checks, invisible, ir, messages, naming, patterns
+from generator import automaton, checks, invisible, ir, messages, naming, patterns, string_formats
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.load import LoadedSpec
 from generator.nesting import check_nesting
@@ -594,7 +594,9 @@ class Lowering:
                 self.check_name(value, "enum value", pointer + pointer_of("enum", i))
             msgs["enum"] = messages.resolve("enum", over, allowed=list(schema["enum"]))
         if "format" in schema:
-            msgs["format"] = messages.resolve("format", over)
+            string_formats.check(schema["format"], pointer + "/format", self.fail)
+            if string_formats.asserted(schema["format"]):
+                msgs["format"] = string_formats.message(schema["format"], over)
         if "x-enum-descriptions" in schema:
             raise self.fail(
                 pointer + "/x-enum-descriptions",
@@ -621,6 +623,7 @@ class Lowering:
             const=schema.get("const"),
             enum=tuple(schema["enum"]) if "enum" in schema else None,
             known_values=tuple(schema.get("x-known-values", ())),
+            format=schema.get("format"),
         )
 
     def lower_array(self, schema: dict[str, Any], over: dict[str, str], pointer: str) -> ir.TypeRef:

@@ -26,7 +26,7 @@ import pytest
 
 from conformance import Built
 from conftest import GOLDEN, ROOT, generate_cached
-from generator import invisible, ir, messages
+from generator import invisible, ir, messages, string_formats
 from generator.core import discover
 from generator.load import LoadedSpec, load_spec
 from generator.lower import lower
@@ -205,10 +205,12 @@ def _json_kind(value: Any) -> str:
 
 def _fits(t: ir.StringType, text: str) -> bool:
     return ((t.min_length or 0) <= len(text) <= (t.max_length if t.max_length is not None else math.inf)
-            and (t.pattern is None or re.search(t.pattern, text) is not None))
+            and (t.pattern is None or re.search(t.pattern, text) is not None)
+            and (t.checked_format is None or string_formats.checker().conforms(text, t.checked_format)))
 
 
-_TEXTS = ["a", "", "ab", "abc", "A", "a1", "x-y", "0", "-", " ", "\n", "!", "\x00", "zz", '"', "\\", "\u202e"]
+_TEXTS = ["a", "", "ab", "abc", "A", "a1", "x-y", "0", "-", " ", "\n", "!", "\x00", "zz", '"', "\\", "\u202e",
+          "https://example.com/a", "123e4567-e89b-12d3-a456-426614174000", "joe@example.com", "2024-01-15", "10:30:00Z"]
 
 
 def _texts(t: ir.StringType, n: int) -> list[str]:
@@ -376,6 +378,8 @@ def breaking(fmt: ir.Format, t: ir.TypeRef, owner: str, picked: bool = False) ->
                     raise Unbuildable(f"every text matches {t.pattern!r}")
             case "const" | "enum", ir.StringType():
                 value = _outside(t)
+            case "format", ir.StringType():
+                value = next(c for c in ("2024-01-15", " ") if not string_formats.checker().conforms(c, t.checked_format or ""))
             case "format", _:
                 value = "2024-01-15"
             case "contentEncoding", _:

@@ -40,9 +40,19 @@ LEDGER = SUITE / "accepted.txt"
 DEVIATIONS = {
     ("content", "validation of binary string-encoding", "an invalid base64 string (% is not a valid character); validates true"):
         "chatspec asserts contentEncoding base64",
-    ("format", "date-time format", "invalid date-time string is only an annotation by default"):
-        "chatspec asserts format date-time",
+    **{
+        ("format", f"{name} format", f"invalid {name} string is only an annotation by default"): f"chatspec asserts format {name}"
+        for name in ("date-time", "date", "time", "uri", "uri-reference", "uuid", "email")
+    },
+    # A date-time is a time value in every target, and none holds a 61st second.
+    ("optional/format/date-time", "validation of date-time strings", "a valid date-time with a leap second, UTC"):
+        "chatspec refuses a leap second in a date-time",
+    ("optional/format/date-time", "validation of date-time strings", "a valid date-time with a leap second, with minus offset"):
+        "chatspec refuses a leap second in a date-time",
 }
+
+# The suite's optional files that test what chatspec asserts beyond the standard's defaults: the formats it checks.
+OPTIONAL = ("date-time", "date", "time", "uri", "uri-reference", "uuid", "email")
 
 
 # The keywords whose values are data, not schemas: nothing in them is rewritten.
@@ -86,8 +96,9 @@ def spec_of(schema: Any) -> dict[str, Any]:
 
 
 def _groups() -> list[tuple[str, int, dict[str, Any]]]:
-    return [(path.stem, i, group) for path in sorted((SUITE / "draft2020-12").glob("*.json"))
-            for i, group in enumerate(json.loads(path.read_text(encoding="utf-8")))]
+    files = [(path.stem, path) for path in sorted((SUITE / "draft2020-12").glob("*.json"))]
+    files += [(f"optional/format/{name}", SUITE / "draft2020-12" / "optional" / "format" / f"{name}.json") for name in OPTIONAL]
+    return [(stem, i, group) for stem, path in files for i, group in enumerate(json.loads(path.read_text(encoding="utf-8")))]
 
 
 @dataclass(frozen=True)
@@ -167,3 +178,26 @@ def test_each_deviation_is_still_met(accepted: dict[str, Accepted]) -> None:
     # A deviation no accepted test meets any more is stale: remove it.
     met = {(a.file, a.group, t["description"]) for a in accepted.values() for t in a.tests}
     assert set(DEVIATIONS) <= met, sorted(set(DEVIATIONS) - met)
+
+
+def test_the_copy_is_the_pinned_sdists_own(tmp_path: Path) -> None:
+    # The files the tests read are the suite as jsonschema 4.25.1 ships it, byte for byte: fetched from the
+    # package index (so this runs with the conformance tests, which may reach it), never a hand copy.
+    import subprocess
+    import sys
+    import tarfile
+
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", "jsonschema==4.25.1", "-d", str(tmp_path)],
+        check=True,
+    )
+    (sdist,) = tmp_path.glob("jsonschema-4.25.1.tar.gz")
+    with tarfile.open(sdist) as tar:
+        shipped = {
+            m.name.split("/json/tests/draft2020-12/", 1)[1]: tar.extractfile(m).read()  # type: ignore[union-attr]
+            for m in tar.getmembers()
+            if "/json/tests/draft2020-12/" in m.name and m.isfile()
+        }
+    ours = {str(p.relative_to(SUITE / "draft2020-12")): p.read_bytes() for p in (SUITE / "draft2020-12").rglob("*.json")}
+    assert ours, "no suite files"
+    assert {name: data for name, data in ours.items() if shipped.get(name) != data} == {}

@@ -428,6 +428,10 @@ class FormatPage:
                 return f"string, always {md_json(const, True)}"
             case ir.StringType(enum=tuple() as values):
                 return "string, one of " + ", ".join(md_json(v, True) for v in values)
+            case ir.StringType(format=str() as name) if t.checked_format is None:
+                return f"string (format {md_json(name, True)}: an annotation, not checked)"
+            case ir.StringType(format=str() as name):
+                return f"string ({md_json(name, True)})"
             case ir.StringType():
                 return "string"
             case ir.NumericType():

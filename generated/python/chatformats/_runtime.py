@@ -789,6 +789,7 @@ def string(
     pattern: Matcher | None = None,
     enum: frozenset[str] | None = None,
     const: str | None = None,
+    format: str | None = None,
 ) -> Parser:
     compiled = pattern
 
@@ -807,6 +808,8 @@ def string(
             ctx.error(msgs["maxLength"], "maxLength", value=value)
         if compiled is not None and compiled.search(value) is None:
             ctx.error(msgs["pattern"], "pattern", value=value)
+        if format is not None and not format_ok(format, value):
+            ctx.error(msgs["format"], "format", value=value)
         return INVALID if ctx.failed_since(mark) else value
 
     def quick_string(value: object) -> Any:
@@ -822,6 +825,8 @@ def string(
             and len(value) > max_length
             or compiled is not None
             and compiled.search(value) is None
+            or format is not None
+            and not format_ok(format, value)
         ):
             return INVALID
         return value
@@ -896,6 +901,168 @@ def date_time(msgs: Mapping[str, str]) -> Parser:
         return result
 
     return parse_date_time
+
+
+# --- format: the formats chatspec asserts on a string, the same in every runtime ---
+# Each is a regular expression over ASCII, written in the syntax Python's re, Go's regexp and
+# JavaScript's RegExp read alike (FORMAT_PATTERNS: the same text in all three, which a test
+# compares), matched against the whole string, plus date's and time's checks of the numbers.
+# Every repetition is unambiguous or bounded, so a backtracking engine matches in linear time.
+_DEC_OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
+_IPV4 = _DEC_OCTET + "(?:\\." + _DEC_OCTET + "){3}"
+_H16 = "[0-9A-Fa-f]{1,4}"
+_LS32 = "(?:" + _H16 + ":" + _H16 + "|" + _IPV4 + ")"
+_IPV6 = (
+    "(?:(?:"
+    + _H16
+    + ":){6}"
+    + _LS32
+    + "|::(?:"
+    + _H16
+    + ":){5}"
+    + _LS32
+    + "|(?:"
+    + _H16
+    + ")?::(?:"
+    + _H16
+    + ":){4}"
+    + _LS32
+    + "".join(
+        "|(?:(?:" + _H16 + ":){0," + str(n) + "}" + _H16 + ")?::" + tail
+        for n, tail in (
+            (1, "(?:" + _H16 + ":){3}" + _LS32),
+            (2, "(?:" + _H16 + ":){2}" + _LS32),
+            (3, _H16 + ":" + _LS32),
+            (4, _LS32),
+            (5, _H16),
+            (6, ""),
+        )
+    )
+    + ")"
+)
+# RFC 3986, appendix A, with every run of characters and percent-encodings written as
+# _run writes it: a loop turns once per percent-encoding, not once per character (JavaScript's
+# engine keeps one backtracking entry per turn, and a data: URI may be megabytes long).
+_UNRESERVED = "A-Za-z0-9\\-._~"
+_SUB_DELIMS = "!$&'()*+,;="
+_PCT = "%[0-9A-Fa-f]{2}"
+
+
+def _run(chars: str) -> str:
+    """Any run of the characters and percent-encodings, e.g. a path's (pchar / "/")*."""
+    return "[" + chars + "]*(?:" + _PCT + "[" + chars + "]*)*"
+
+
+def _unit(chars: str) -> str:
+    """One of the characters, or a percent-encoding."""
+    return "(?:[" + chars + "]|" + _PCT + ")"
+
+
+_PCHAR = _UNRESERVED + _SUB_DELIMS + ":@"
+_AUTHORITY = (
+    "(?:"
+    + _run(_UNRESERVED + _SUB_DELIMS + ":")
+    + "@)?(?:\\[(?:"
+    + _IPV6
+    + "|[vV][0-9A-Fa-f]+\\.["
+    + _UNRESERVED
+    + _SUB_DELIMS
+    + ":]+)\\]|"
+    + _run(_UNRESERVED + _SUB_DELIMS)
+    + ")(?::[0-9]*)?"
+)
+# path-abempty, *( "/" segment ): nothing, or "/" and any pchars and slashes.
+_SEGMENTS = "(?:/" + _run(_PCHAR + "/") + ")?"
+# path-absolute: "/" not followed by another "/" (segment-nz *( "/" segment ) is one pchar, then
+# pchars and slashes: each character read one way only, so that re does not backtrack).
+_ABSOLUTE = "/(?:" + _unit(_PCHAR) + _run(_PCHAR + "/") + ")?"
+_TAIL = "(?:\\?" + _run(_PCHAR + "/?") + ")?(?:#" + _run(_PCHAR + "/?") + ")?"
+_URI = (
+    "[A-Za-z][A-Za-z0-9+\\-.]*:(?://"
+    + _AUTHORITY
+    + _SEGMENTS
+    + "|"
+    + _ABSOLUTE
+    + "|"
+    + _unit(_PCHAR)
+    + _run(_PCHAR + "/")
+    + ")?"
+    + _TAIL
+)
+# A relative reference's first segment has no ":" (path-noscheme).
+_RELATIVE = (
+    "(?://"
+    + _AUTHORITY
+    + _SEGMENTS
+    + "|"
+    + _ABSOLUTE
+    + "|"
+    + _unit(_UNRESERVED + _SUB_DELIMS + "@")
+    + _run(_UNRESERVED + _SUB_DELIMS + "@")
+    + _SEGMENTS
+    + ")?"
+    + _TAIL
+)
+# RFC 5321's Mailbox: a dot-string or a quoted string, @, a domain or an address literal.
+_ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~\\-]+"
+_LABEL = "[A-Za-z0-9](?:[A-Za-z0-9\\-]{0,61}[A-Za-z0-9])?"
+_EMAIL = (
+    "(?:"
+    + _ATEXT
+    + "(?:\\."
+    + _ATEXT
+    + ')*|"(?:[ !#-\\[\\]-~]|\\\\[ -~])*")@(?:'
+    + _LABEL
+    + "(?:\\."
+    + _LABEL
+    + ")*|\\["
+    + _IPV4
+    + "\\]|\\[IPv6:"
+    + _IPV6
+    + "\\])"
+)
+FORMAT_PATTERNS: Final = {
+    "date": "([0-9]{4})-([0-9]{2})-([0-9]{2})",
+    "time": "([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\\.[0-9]+)?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))",
+    "uri": _URI,
+    "uri-reference": "(?:" + _URI + "|" + _RELATIVE + ")",
+    "uuid": "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}",
+    "email": _EMAIL,
+}
+_FORMAT_RES: Final = {name: re.compile(p) for name, p in FORMAT_PATTERNS.items()}
+_DAYS: Final = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def format_ok(name: str, text: str) -> bool:
+    """Whether text is a string of the format (one chatspec asserts: lower keeps no other).
+    date: RFC 3339 full-date; time: full-time (a leap second only at 23:59:60 UTC); uri and
+    uri-reference: RFC 3986; uuid: RFC 9562's text form, any version; email: RFC 5321.
+    """
+    if name == "date-time":
+        return parse_datetime_text(text) is not None
+    if name == "email" and len(text) > 254:
+        return False  # RFC 5321's limit: a path of 256 octets, its brackets included
+    m = _FORMAT_RES[name].fullmatch(text)
+    if m is None:
+        return False
+    if name == "date":
+        year, month, day = int(m[1]), int(m[2]), int(m[3])
+        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+        return 1 <= month <= 12 and 1 <= day <= _DAYS[month - 1] - (
+            month == 2 and not leap
+        )
+    if name == "time":
+        hour, minute, second = int(m[1]), int(m[2]), int(m[3])
+        off = 0
+        if m[4] is not None:
+            if int(m[5]) > 23 or int(m[6]) > 59:
+                return False
+            off = (int(m[5]) * 60 + int(m[6])) * (1 if m[4] == "+" else -1)
+        if hour > 23 or minute > 59 or second > 60:
+            return False
+        # A leap second is the last second of a UTC day.
+        return second < 60 or (hour * 60 + minute - off) % 1440 == 1439
+    return True
 
 
 # Standard alphabet with padding; the exported JSON Schema carries the same
@@ -2225,7 +2392,7 @@ class _Run:
             and self.checks.matchers[node["pattern"]].search(value) is None
         ):
             return "pattern"
-        if node.get("format") == "date-time" and parse_datetime_text(value) is None:
+        if "format" in node and not format_ok(node["format"], value):
             return "format"
         if node.get("contentEncoding") == "base64" and bytes_or_none(value) is None:
             return "contentEncoding"

@@ -939,10 +939,12 @@ export interface StringSpec {
   pattern?: Matcher;
   enum?: ReadonlySet<string>;
   const?: string;
+  /** A format formatOk checks, e.g. "uri". */
+  format?: string;
 }
 
 export function string<T extends string = string>(msgs: Msgs, spec: StringSpec = {}): Parser<T> {
-  const { minLength, maxLength, pattern, const: constant } = spec;
+  const { minLength, maxLength, pattern, const: constant, format } = spec;
   const values = spec.enum;
   return (value, ctx) => {
     if (typeof value !== "string") {
@@ -960,6 +962,7 @@ export function string<T extends string = string>(msgs: Msgs, spec: StringSpec =
       ctx.error(msg(msgs, "maxLength"), undefined, value);
     }
     if (pattern !== undefined && !pattern.test(value)) ctx.error(msg(msgs, "pattern"), undefined, value);
+    if (format !== undefined && !formatOk(format, value)) ctx.error(msg(msgs, "format"), undefined, value);
     return ctx.count > mark ? INVALID : (value as T);
   };
 }
@@ -1026,6 +1029,112 @@ export function dateTime(msgs: Msgs): Parser<DateTimeString> {
     }
     return value as DateTimeString;
   };
+}
+
+// --- format: the formats chatspec asserts on a string, the same in every runtime ---
+// Each is a regular expression over ASCII that Python's re, Go's regexp and RegExp read alike,
+// built from the same pieces as the Python runtime's FORMAT_PATTERNS so that the text is the same
+// (a test compares the three), matched against the whole string, plus date's and time's checks of
+// the numbers. No flags: with no class that reaches past ASCII (no ".", no negated class) the u
+// flag would change nothing. Every repetition is unambiguous or bounded, so a backtracking engine
+// matches in linear time. (V8 keeps one backtracking entry per turn of a group's loop, and throws a
+// RangeError past about 8 million of them: the loops here turn once per percent-encoding of a URI,
+// or per dot of an email address of at most 254 characters, never once per character.)
+const DEC_OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
+const IPV4 = DEC_OCTET + "(?:\\." + DEC_OCTET + "){3}";
+const H16 = "[0-9A-Fa-f]{1,4}";
+const LS32 = "(?:" + H16 + ":" + H16 + "|" + IPV4 + ")";
+const IPV6 =
+  "(?:(?:" + H16 + ":){6}" + LS32 +
+  "|::(?:" + H16 + ":){5}" + LS32 +
+  "|(?:" + H16 + ")?::(?:" + H16 + ":){4}" + LS32 +
+  ([
+    [1, "(?:" + H16 + ":){3}" + LS32],
+    [2, "(?:" + H16 + ":){2}" + LS32],
+    [3, H16 + ":" + LS32],
+    [4, LS32],
+    [5, H16],
+    [6, ""],
+  ] as const).map(([n, tail]) => "|(?:(?:" + H16 + ":){0," + n + "}" + H16 + ")?::" + tail).join("") +
+  ")";
+// RFC 3986, appendix A, with every run of characters and percent-encodings written as run writes
+// it: a loop turns once per percent-encoding, not once per character (see above: a data: URI may
+// be megabytes long).
+const UNRESERVED = "A-Za-z0-9\\-._~";
+const SUB_DELIMS = "!$&'()*+,;=";
+const PCT = "%[0-9A-Fa-f]{2}";
+const PCHAR = UNRESERVED + SUB_DELIMS + ":@";
+/** Any run of the characters and percent-encodings. */
+const pctRun = (chars: string): string => "[" + chars + "]*(?:" + PCT + "[" + chars + "]*)*";
+/** One of the characters, or a percent-encoding. */
+const pctUnit = (chars: string): string => "(?:[" + chars + "]|" + PCT + ")";
+const AUTHORITY =
+  "(?:" + pctRun(UNRESERVED + SUB_DELIMS + ":") + "@)?" +
+  "(?:\\[(?:" + IPV6 + "|[vV][0-9A-Fa-f]+\\.[" + UNRESERVED + SUB_DELIMS + ":]+)\\]|" + pctRun(UNRESERVED + SUB_DELIMS) + ")(?::[0-9]*)?";
+const SEGMENTS = "(?:/" + pctRun(PCHAR + "/") + ")?";
+const ABSOLUTE = "/(?:" + pctUnit(PCHAR) + pctRun(PCHAR + "/") + ")?";
+const URI_TAIL = "(?:\\?" + pctRun(PCHAR + "/?") + ")?(?:#" + pctRun(PCHAR + "/?") + ")?";
+const URI = "[A-Za-z][A-Za-z0-9+\\-.]*:(?://" + AUTHORITY + SEGMENTS + "|" + ABSOLUTE + "|" + pctUnit(PCHAR) + pctRun(PCHAR + "/") + ")?" + URI_TAIL;
+const RELATIVE =
+  "(?://" + AUTHORITY + SEGMENTS + "|" + ABSOLUTE + "|" + pctUnit(UNRESERVED + SUB_DELIMS + "@") + pctRun(UNRESERVED + SUB_DELIMS + "@") + SEGMENTS + ")?" + URI_TAIL;
+// RFC 5321's Mailbox: a dot-string or a quoted string, @, a domain or an address literal.
+const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~\\-]+";
+const LABEL = "[A-Za-z0-9](?:[A-Za-z0-9\\-]{0,61}[A-Za-z0-9])?";
+const EMAIL =
+  "(?:" + ATEXT + "(?:\\." + ATEXT + ')*|"(?:[ !#-\\[\\]-~]|\\\\[ -~])*")@' +
+  "(?:" + LABEL + "(?:\\." + LABEL + ")*|\\[" + IPV4 + "\\]|\\[IPv6:" + IPV6 + "\\])";
+
+/** Each format's pattern (but date-time's, which isDateTime reads), unanchored, as the Python runtime's FORMAT_PATTERNS spells it. */
+export const FORMAT_PATTERNS: Readonly<Record<string, string>> = Object.freeze({
+  date: "([0-9]{4})-([0-9]{2})-([0-9]{2})",
+  time: "([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\\.[0-9]+)?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))",
+  uri: URI,
+  "uri-reference": "(?:" + URI + "|" + RELATIVE + ")",
+  uuid: "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}",
+  email: EMAIL,
+});
+/** FORMAT_PATTERNS anchored at both ends: $ without the m flag is the end of the text only, so "2020-01-01\n" is no date, as Python's fullmatch says. */
+const FORMAT_RES: ReadonlyMap<string, RegExp> = new Map(Object.entries(FORMAT_PATTERNS).map(([name, p]) => [name, new RegExp("^(?:" + p + ")$")]));
+/** Each month's last day in a leap year. */
+const MONTH_DAYS: readonly number[] = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Whether text is a string of the format, with the Python runtime's format_ok meaning: date is
+ * RFC 3339's full-date, time its full-time (a leap second only at 23:59:60 UTC), date-time what
+ * isDateTime accepts, uri and uri-reference RFC 3986's, uuid RFC 9562's text form of any version,
+ * email RFC 5321's Mailbox of at most 254 characters. The generator asserts these seven only; any other name is false
+ * (where Python raises KeyError), so that no input can make the runtime throw.
+ */
+export function formatOk(name: string, text: string): boolean {
+  if (name === "date-time") return isDateTime(text);
+  if (name === "email" && text.length > 254) return false; // RFC 5321's limit: a path of 256 octets, its brackets included
+  const re = FORMAT_RES.get(name);
+  if (re === undefined) return false;
+  const m = re.exec(text);
+  if (m === null) return false;
+  if (name !== "date" && name !== "time") return true;
+  // The groups are ASCII digits of fixed width; a group that took no part is undefined.
+  const num = (i: number): number => Number(m[i]);
+  if (name === "date") {
+    const year = num(1);
+    const month = num(2);
+    const day = num(3);
+    const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+    const last = (MONTH_DAYS[month - 1] ?? 0) - (month === 2 && !leap ? 1 : 0);
+    return month >= 1 && month <= 12 && day >= 1 && day <= last;
+  }
+  const hour = num(1);
+  const minute = num(2);
+  const second = num(3);
+  let offset = 0; // minutes east of UTC
+  if (m[4] !== undefined) {
+    if (num(5) > 23 || num(6) > 59) return false;
+    offset = (num(5) * 60 + num(6)) * (m[4] === "+" ? 1 : -1);
+  }
+  if (hour > 23 || minute > 59 || second > 60) return false;
+  // A leap second is the last second of a UTC day. JavaScript's % keeps the dividend's sign, so the
+  // minute of the UTC day is brought into 0..1439 as Python's % brings it.
+  return second < 60 || ((((hour * 60 + minute - offset) % 1440) + 1440) % 1440) === 1439;
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -1758,7 +1867,8 @@ class CheckNode {
   readonly minLength: Exact | undefined;
   readonly maxLength: Exact | undefined;
   readonly pattern: Matcher | undefined;
-  readonly dateTime: boolean;
+  /** The format's name (formatOk), if the node has one. */
+  readonly format: string | undefined;
   readonly base64: boolean;
   readonly minimum: Exact | undefined;
   readonly maximum: Exact | undefined;
@@ -1815,7 +1925,8 @@ class CheckNode {
     this.maxLength = num("maxLength");
     const pattern = raw.get("pattern");
     this.pattern = pattern === undefined ? undefined : matcherAt(matchers, pattern);
-    this.dateTime = raw.get("format") === "date-time";
+    const format = raw.get("format");
+    this.format = typeof format === "string" ? format : undefined;
     this.base64 = raw.get("contentEncoding") === "base64";
     this.minimum = num("minimum");
     this.maximum = num("maximum");
@@ -2181,7 +2292,7 @@ function stringProblem(node: CheckNode, value: string): string | undefined {
   if (node.minLength !== undefined && codePoints(value) < node.minLength) return "minLength";
   if (node.maxLength !== undefined && codePoints(value) > node.maxLength) return "maxLength";
   if (node.pattern !== undefined && !node.pattern.test(value)) return "pattern";
-  if (node.dateTime && !isDateTime(value)) return "format";
+  if (node.format !== undefined && !formatOk(node.format, value)) return "format";
   if (node.base64 && !isBase64(value)) return "contentEncoding";
   return undefined;
 }

@@ -67,9 +67,10 @@ class FastChecks:
                 values = t.enum if t.enum is not None else None
                 if t.const is not None:
                     values = (t.const,) if values is None else tuple(v for v in values if v == t.const)
-                if t.min_length is None and t.max_length is None and not pattern and values is None:
+                fmt = t.checked_format or ""
+                if t.min_length is None and t.max_length is None and not pattern and values is None and not fmt:
                     return NONE
-                return FastCheck("string", min_length=t.min_length, max_length=t.max_length, pattern=pattern, values=values)
+                return FastCheck("string", min_length=t.min_length, max_length=t.max_length, pattern=pattern, values=values, format=fmt)
             case ir.NumericType():
                 bounds = (t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum, t.multiple_of)
                 if t.integer and all(b is None for b in bounds):

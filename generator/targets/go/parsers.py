@@ -50,7 +50,9 @@ class Parsers:
             case ir.BytesType():
                 return ScalarParser("bytes", t.messages)
             case ir.StringType():
-                return StringParser(t.messages, t.min_length, t.max_length, self.pattern(t.pattern, where), t.enum, t.const)
+                return StringParser(
+                    t.messages, t.min_length, t.max_length, self.pattern(t.pattern, where), t.enum, t.const, t.checked_format
+                )
             case ir.NumericType():
                 return NumberParser(t.messages, t.integer, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum, t.multiple_of)
             case ir.BooleanType():

@@ -77,6 +77,7 @@ class StringParser:
     pattern: str | None  # in Go's regexp syntax (generator.targets.go.regex.to_go)
     enum: tuple[str, ...] | None
     const: str | None
+    format: str | None = None  # a format rt.FormatOK checks, e.g. "uri"
     kind: ClassVar[str] = "string"
 
 
@@ -429,6 +430,7 @@ class FastCheck(Kinded):
     min_length: int | None = None
     max_length: int | None = None
     pattern: str = ""  # the package variable holding the compiled pattern, or ""
+    format: str = ""  # a format rt.FormatOK checks, or ""
     values: tuple[str, ...] | None = None  # enum, string enum or const (one value)
     integer: bool = False
     minimum: float | None = None

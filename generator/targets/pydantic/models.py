@@ -195,7 +195,7 @@ def _module(fmt: ir.Format, schema: dict[str, Any], blinded: bool = False) -> st
         if any(r.kind == "compare" for m in fmt.models for r in m.rules):
             code += TEMPLATES.render("pydantic/compare.py.j2")
         found = ir.checks_of(fmt)
-        if found:
+        if found or any("_check_applied(" in method for listed in methods.values() for method in listed):
             code = code.replace(
                 "from __future__ import annotations\n", "from __future__ import annotations\n\nfrom . import _runtime as _rt\n", 1
             )

@@ -109,11 +109,14 @@ def unique_lists(fmt: ir.Format, model: ir.Model) -> dict[str, str]:
 
 
 def applied_walk(fmt: ir.Format, t: ir.TypeRef, where: str) -> str | None:
-    """Where a schema applied as written is inside a field's type, as _check_applied walks it (a Python literal);
-    None where there is none. A named definition's own class checks it (a model, or the RootModel of an alias)."""
+    """Where a schema applied as written (or a string's format, which chatspec checks: pydantic's own format types
+    give other verdicts) is inside a field's type, as _check_applied walks it (a Python literal); None where there is none. A named definition's own class checks it (a model, or the RootModel of an alias).
+    """
     match t:
         case ir.AnyType(checks=ir.Checks() as checks):
             return f"({'checks'!r}, {checks_const(checks.digest)}, {dict(t.messages)!r})"
+        case ir.StringType(checked_format=str() as name):
+            return f"({'format'!r}, {name!r}, {t.messages['format']!r})"
         case ir.ListType() | ir.MapType() | ir.NullableType():
             inner = applied_walk(fmt, ir.children(t)[0], where)
             return None if inner is None else f"({t.kind!r}, {inner})"

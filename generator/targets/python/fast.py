@@ -129,7 +129,7 @@ class FastBuilder(ModelGraph):
                 return FastScalar("bytes", same=False)
             case ir.StringType():
                 regex = self.regex(t.pattern) if t.pattern is not None else None
-                return FastString(t.min_length, t.max_length, regex, t.enum, None, t.const)
+                return FastString(t.min_length, t.max_length, regex, t.enum, None, t.const, format=t.checked_format)
             case ir.NumericType():
                 return FastNumber(t.integer, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum, t.multiple_of)
             case ir.BooleanType():

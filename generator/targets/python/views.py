@@ -228,6 +228,7 @@ class FastString:
     values_const: str | None  # a named enum's values, e.g. "ROLE_VALUES"
     const: str | None
     same: bool = True
+    format: str | None = None  # a format the runtime checks (format_ok), e.g. "uri"
     kind: Literal["string"] = "string"
 
 

@@ -31,6 +31,7 @@ class TsString:
     const: str | None  # a string literal
     choices: tuple[str, ...] = ()  # a few allowed values as string literals, compared one by one (see choices)
     same: bool = True
+    format: str | None = None  # a format rt.formatOk checks, as a string literal
     kind: Literal["string"] = "string"
 
 
@@ -261,7 +262,10 @@ class TsFastBuilder:
                     if t.enum is not None and not few
                     else None
                 )
-                return TsString(t.min_length, t.max_length, regex, values, ts_str(t.const) if t.const is not None else None, few)
+                fmt = ts_str(t.checked_format) if t.checked_format is not None else None
+                return TsString(
+                    t.min_length, t.max_length, regex, values, ts_str(t.const) if t.const is not None else None, few, format=fmt
+                )
             case ir.NumericType():
                 bounds = tuple(
                     (op, ts_number(v))

@@ -50,6 +50,8 @@ def parser(t: ir.TypeRef) -> str:
                 opts.append(("enum", "new Set([" + ", ".join(ts_str(v) for v in t.enum) + "])"))
             if t.const is not None:
                 opts.append(("const", ts_str(t.const)))
+            if t.checked_format is not None:
+                opts.append(("format", ts_str(t.checked_format)))
             generic = f"<{ts_type(t)}>" if t.enum is not None or t.const is not None else ""
             return f"rt.string{generic}({m}, {_options(opts)})" if opts else f"rt.string{generic}({m})"
         case ir.NumericType():

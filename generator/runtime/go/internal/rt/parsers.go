@@ -29,6 +29,7 @@ type StringSpec struct {
 	Pattern   *regexp.Regexp
 	Enum      []string
 	Const     *string
+	Format    string // a format FormatOK checks, e.g. "uri"; "" for none
 }
 
 // String checks a string; every failed constraint is recorded.
@@ -57,6 +58,9 @@ func String(spec StringSpec) Parser[string] {
 		}
 		if spec.Pattern != nil && !spec.Pattern.MatchString(s) {
 			c.Error(spec.Msgs["pattern"], "pattern", s)
+		}
+		if spec.Format != "" && !FormatOK(spec.Format, s) {
+			c.Error(spec.Msgs["format"], "format", s)
 		}
 		return s, !c.FailedSince(mark)
 	}

@@ -36,7 +36,7 @@ type Checks struct {
 }
 
 // schemaNode is one compiled node; a nil *schemaNode is the true schema. Each optional keyword is
-// nil (or false) when the node does not have it, as Python's `"keyword" in node` says.
+// nil (or false, or "") when the node does not have it, as Python's `"keyword" in node` says.
 type schemaNode struct {
 	messages map[string]string
 	never    bool // {"false": true}: a false schema, reported with messages["false"]
@@ -49,8 +49,8 @@ type schemaNode struct {
 
 	minLength, maxLength *schemaNumber
 	pattern              *regexp.Regexp
-	dateTime             bool // "format": "date-time"
-	base64               bool // "contentEncoding": "base64"
+	format               string // "format": its name (FormatOK), "" for none
+	base64               bool   // "contentEncoding": "base64"
 
 	minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf *schemaNumber
 
@@ -368,9 +368,7 @@ func (k *checksCompiler) fill(n *schemaNode, raw json.RawMessage) {
 		case "pattern":
 			n.pattern = k.pattern(value)
 		case "format":
-			var format string
-			mustUnmarshal(value, &format)
-			n.dateTime = format == "date-time"
+			mustUnmarshal(value, &n.format)
 		case "contentEncoding":
 			var encoding string
 			mustUnmarshal(value, &encoding)
@@ -904,10 +902,8 @@ func (n *schemaNode) stringProblem(s string) string {
 	if n.pattern != nil && !n.pattern.MatchString(s) {
 		return "pattern"
 	}
-	if n.dateTime {
-		if _, ok := readRFC3339(s); !ok {
-			return "format"
-		}
+	if n.format != "" && !FormatOK(n.format, s) {
+		return "format"
 	}
 	if n.base64 {
 		if !base64Text.MatchString(s) {

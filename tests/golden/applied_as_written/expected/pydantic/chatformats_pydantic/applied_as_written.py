@@ -264,14 +264,17 @@ _CHECKS_355e3e419e68 = _rt.Checks(
 
 def _check_applied(value: Any, walk: Any) -> None:
     """Raise for the first problem of a value under a schema applied as written. walk says where the
-    schema's checks apply: ("checks", checks, messages), or ("list" | "map" | "nullable", walk).
-    """
+    schema's checks apply: ("checks", checks, messages), ("format", name, message) on a string, or
+    ("list" | "map" | "nullable", walk)."""
     kind = walk[0]
     if kind == "checks":
         try:
             _rt.parse(walk[1].parser(walk[2]), value)
         except _rt.ValidationError as exc:
             raise ValueError(str(exc.errors[0])) from None
+    elif kind == "format":
+        if isinstance(value, str) and not _rt.format_ok(walk[1], value):
+            raise ValueError(walk[2])
     elif kind == "nullable":
         if value is not None:
             _check_applied(value, walk[1])
