@@ -298,3 +298,25 @@ def test_typescripts_format_patterns_are_pythons_text_for_text(typescript_result
 def test_typescript_gives_pythons_verdict_on_every_case(typescript_results: dict[str, Any]) -> None:
     wrong = _differences(typescript_results)
     assert not wrong, f"{len(wrong)} differ:\n" + "\n".join(wrong[:30])
+
+
+# The characters RFC 3986 gives a role, a few it does not, hex digits for percent-encodings and IP literals.
+_URI_ALPHABET = "aZv09fF-._~!$&'()*+,;=:@/?#[]% \\\"<>^`{|}\x7f\u00e9"
+
+
+@pytest.mark.parametrize("name, rule", [("uri", "URI"), ("uri-reference", "URI_reference")])
+def test_uri_and_uri_reference_are_what_an_independent_rfc_3986_grammar_says(name: str, rule: str) -> None:
+    # rfc3986-validator (jsonschema's own choice for these formats) is another reading of RFC 3986's appendix A.
+    from hypothesis import given, settings, strategies as st
+    from rfc3986_validator import validate_rfc3986
+
+    format_ok = _load().format_ok
+    pieces = st.sampled_from(["http://", "//", "[::1]", "[v1.x]", "[1:2:3:4:5:6:7:8]", "[::ffff:1.2.3.4]", "%41", "%4", ":80", "@"])
+    texts = st.lists(st.one_of(st.text(_URI_ALPHABET, max_size=4), pieces), max_size=8).map("".join)
+
+    @settings(max_examples=3000, deadline=None, database=None, derandomize=True)
+    @given(texts)
+    def agree(text: str) -> None:
+        assert format_ok(name, text) == bool(validate_rfc3986(text, rule=rule)), text
+
+    agree()

@@ -304,8 +304,11 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
         for e in fmt.definitions
         if isinstance(e, ir.Enum)
     )
+    # The definitions a type of the module holds: one only a schema applied as written names (by $ref) has no parser
+    # constant of its own, which would be an unused local.
+    held = {name for d in fmt.definitions for t in ir.types_of(d) for name in ir.refs(t)}
     for e in fmt.definitions:
-        if isinstance(e, ir.Enum):
+        if isinstance(e, ir.Enum) and e.name in held:
             parsers.append(
                 (
                     named_parser(e.name),
@@ -315,7 +318,6 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
                 )
             )
     ordered = nesting.alias_order(fmt)
-    held = {name for d in fmt.definitions for t in ir.types_of(d) for name in ir.refs(t)}
     for a in ordered:
         if a.name in held:
             parsers.append((named_parser(a.name), parser(a.type)))
