@@ -141,9 +141,11 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
         return changes + compare_type(old.inner, new, where)
     if type(old) is not type(new):
         return [Change("major", f"type changed: {where} ({describe(old)} -> {describe(new)})")]
+    if old.annotations != new.annotations:
+        changes.append(Change("patch", f"nested annotation changed: {where}"))
     if isinstance(old, ir.NullableType):
         assert isinstance(new, ir.NullableType)
-        return compare_type(old.inner, new.inner, where)
+        return changes + compare_type(old.inner, new.inner, where)
     if isinstance(old, ir.Ref):
         assert isinstance(new, ir.Ref)
         if old.name != new.name:

@@ -29,8 +29,14 @@ NUMERIC_RANGES = {"integer": (-(2**63), 2**63 - 1), "number": (-1.79769313486231
 
 
 def type_schema(t: ir.TypeRef, applied: bool = True) -> dict[str, Any]:
-    """The standard JSON Schema of an IR type; applied=False gives a schema applied as written as {} (any value) and a
-    string without its format, for a consumer that checks both itself (the pydantic target)."""
+    """The standard JSON Schema of an IR type, with its annotations as a nested schema; applied=False gives a schema
+    applied as written as {} (any value), a string without its format and no nested annotations (a title there would
+    name a class of its own), for a consumer that checks the first two itself (the pydantic target)."""
+    out = _shape(t, applied)
+    return {**out, **kept(t.annotations)} if applied and t.annotations else out
+
+
+def _shape(t: ir.TypeRef, applied: bool) -> dict[str, Any]:
     match t:
         case ir.StringType():
             out: dict[str, Any] = {"type": "string"}
@@ -120,7 +126,7 @@ def annotated(schema: dict[str, Any], title: str = "", description: str = "") ->
 
 
 def kept(annotations: str) -> dict[str, Any]:
-    """The annotations a property or a definition keeps as written (ir.Field.annotations)."""
+    """The annotations a property, a definition or a nested schema keeps as written (e.g. ir.Field.annotations)."""
     return json.loads(annotations) if annotations else {}
 
 

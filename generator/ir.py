@@ -25,6 +25,7 @@ class StringType:
     enum: tuple[str, ...] | None = None  # an inline closed set, e.g. ("url", "base64")
     known_values: tuple[str, ...] = ()  # an open set's documented values, e.g. ("markdown", "raw")
     format: str | None = None  # as written, e.g. "uri"; checked where string_formats asserts it, else an annotation
+    annotations: str = ""  # as a nested schema (items, map value, variant, ...): its annotations as written, JSON text, or ""
     kind: str = "string"
 
     @property
@@ -38,6 +39,7 @@ class DateTimeType:
     """An RFC 3339 date-time string on the wire ("format": "date-time"), a time value in code."""
 
     messages: Messages  # "type" and "format"
+    annotations: str = ""  # as a nested schema (items, map value, variant, ...): its annotations as written, JSON text, or ""
     kind: str = "date-time"
 
 
@@ -46,6 +48,7 @@ class BytesType:
     """A padded base64 string on the wire ("contentEncoding": "base64"), bytes in code."""
 
     messages: Messages  # "type" and "contentEncoding"
+    annotations: str = ""  # as a nested schema (items, map value, variant, ...): its annotations as written, JSON text, or ""
     kind: str = "bytes"
 
 
@@ -58,12 +61,14 @@ class NumericType:
     exclusive_minimum: float | None = None
     exclusive_maximum: float | None = None
     multiple_of: int | None = None  # integers only, 1 to 2^53-1, e.g. 5: the value % 5 == 0
+    annotations: str = ""  # as a nested schema (items, map value, variant, ...): its annotations as written, JSON text, or ""
     kind: str = "numeric"
 
 
 @dataclass(frozen=True)
 class BooleanType:
     messages: Messages
+    annotations: str = ""  # as a nested schema (items, map value, variant, ...): its annotations as written, JSON text, or ""
     kind: str = "boolean"
 
 
@@ -90,6 +95,7 @@ class AnyType:
 
     messages: Messages
     checks: Checks | None = None
+    annotations: str = ""  # as a nested schema (items, map value, variant, ...): its annotations as written, JSON text, or ""
     kind: str = "any"
 
 
@@ -100,6 +106,7 @@ class ListType:
     min_items: int | None = None
     max_items: int | None = None
     unique_items: bool = False
+    annotations: str = ""  # as a nested schema (items, map value, variant, ...): its annotations as written, JSON text, or ""
     kind: str = "list"
 
 
@@ -110,6 +117,7 @@ class TupleType:
     items: tuple[TypeRef, ...]
     messages: Messages
     names: tuple[str, ...] = ()  # a name per position where the spec gives one (x-name), e.g. ("kind", "text")
+    annotations: str = ""  # as a nested schema (items, map value, variant, ...): its annotations as written, JSON text, or ""
     kind: str = "tuple"
 
 
@@ -119,12 +127,14 @@ class MapType:
 
     value: TypeRef
     messages: Messages
+    annotations: str = ""  # as a nested schema (items, map value, variant, ...): its annotations as written, JSON text, or ""
     kind: str = "map"
 
 
 @dataclass(frozen=True)
 class NullableType:
     inner: TypeRef
+    annotations: str = ""  # as a nested schema (items, map value, variant, ...): its annotations as written, JSON text, or ""
     kind: str = "nullable"
 
 
@@ -137,6 +147,7 @@ class UnionType:
     discriminator: str | None = None  # e.g. "type"
     tags: tuple[str, ...] = ()  # the discriminator value of each variant, e.g. ("text", "image")
     json_kinds: tuple[str, ...] = ()  # the JSON kind of each variant when not discriminated
+    annotations: str = ""  # as a nested schema (items, map value, variant, ...): its annotations as written, JSON text, or ""
     kind: str = "union"
 
 
@@ -146,6 +157,7 @@ class Ref:
 
     name: str
     target: str  # "model" | "enum" | "alias"
+    annotations: str = ""  # as a nested schema (items, map value, variant, ...): its annotations as written, JSON text, or ""
     kind: str = "ref"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -478,10 +479,17 @@ class Lowering:
             )
 
     def lower_nested(self, schema: dict[str, Any], pointer: str, named: bool = False) -> ir.TypeRef:
-        """A schema inside another (array items, tuple items, union variants, map values, anyOf branches)."""
+        """A schema inside another (array items, tuple items, union variants, map values, anyOf branches), with the
+        annotations it keeps as written (JSON Schema allows them on any schema): description, default (an
+        annotation here: only a property's is filled in), title, examples, ..., vendor x- keys."""
+        read = ANNOTATIONS_READ["tuple items"] if named else ANNOTATIONS_READ["nested schemas"]
         place = "a tuple item" if named else "a nested schema (items, union variant, map value, anyOf branch)"
-        self.check_placement(schema, pointer, place, ANNOTATIONS_READ["tuple items"] if named else ANNOTATIONS_READ["nested schemas"])
-        return self.lower_type(schema, pointer)
+        self.check_placement(schema, pointer, place, read | NESTED_KEPT, keeps=True)
+        t = self.lower_type(schema, pointer)
+        if isinstance(t, ir.AnyType) and t.checks is not None:
+            return t  # (its checks keep the schema as written, annotations and all)
+        kept = {k: v for k, v in schema.items() if (k in NESTED_KEPT or is_kept(k)) and k not in read}
+        return dataclasses.replace(t, annotations=json.dumps(kept, ensure_ascii=True, separators=(",", ":"))) if kept else t
 
     def lower_checks(self, schema: Any, pointer: str) -> ir.AnyType:
         """A schema applied as written: the JSON value type, checked as JSON Schema says (generator/checks.py)."""
@@ -837,6 +845,8 @@ def _nullable_shape(branches: Any) -> bool:
 
 # Annotations a property or a $defs entry keeps as written, for the export and the docs (and any vendor x- key).
 KEPT = frozenset({"title", "examples", "deprecated", "readOnly", "writeOnly", "$comment"})
+# What a nested schema keeps besides: a property reads these two itself.
+NESTED_KEPT = frozenset({"description", "default"})
 
 
 def is_kept(key: str) -> bool:

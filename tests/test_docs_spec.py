@@ -156,10 +156,20 @@ def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Sect
             # The spec as written decides Required for the models it spells out; inline ones only the IR has.
             is_required = f.wire_name in required if required is not None else f.required
             want.append([code(f.wire_name), "yes" if is_required else "no", default, cell(f.description)])
-        got = [[r[0], r[2], r[3], r[4]] for r in rows]
+        # The Description cell: the field's description, then what its own and its nested schemas' annotations say (a
+        # nested schema's description and title each appear in it).
+        properties = written.get("properties", {}) if isinstance(written, dict) else {}
+        got = []
+        for f, r in zip(model.fields, rows):
+            described = cell(f.description)
+            notes = r[4][len(described):] if r[4].startswith(described) else r[4]
+            prop = properties.get(f.wire_name) if isinstance(properties, dict) else None
+            for text in _nested_texts(prop):
+                if cell(text) not in notes:
+                    wrong.append(f"{fmt.id}: {model.name} field {f.wire_name!r}: the page does not say {text!r} ({r[4]!r})")
+            got.append([r[0], r[2], r[3], described if r[4].startswith(described) else r[4]])
         # The Type cell of a field the spec writes as one plain JSON type (no enum, const, format or
         # encoding, which the cell spells out): that type's name.
-        properties = written.get("properties", {}) if isinstance(written, dict) else {}
         for f, r in zip(model.fields, rows):
             prop = properties.get(f.wire_name) if isinstance(properties, dict) else None
             if isinstance(prop, dict) and prop.get("type") in PLAIN_TYPES and not PLAIN_SPELT_OUT & prop.keys() and r[1] != prop["type"]:
@@ -198,6 +208,20 @@ def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Sect
     if shown_errors != listed:
         wrong.append(f"{fmt.id}: the invalid examples' errors: the page shows {shown_errors}, the spec lists {listed}")
     return wrong
+
+
+def _nested_texts(schema: object) -> list[str]:
+    """The description and title of each typed schema nested in a property's schema (items, map values, tuple items,
+    variants), as the spec writes them."""
+    if not isinstance(schema, dict):
+        return []
+    found = []
+    for key in ("items", "additionalProperties"):
+        sub = schema.get(key)
+        if isinstance(sub, dict) and "type" in sub:
+            found += [sub[k] for k in ("description", "title") if isinstance(sub.get(k), str) and sub[k]]
+            found += _nested_texts(sub)
+    return found
 
 
 def _pages(specs: list[LoadedSpec], history: dict[str, list[dict[str, object]]] | None = None) -> dict[str, str]:

@@ -22,6 +22,7 @@ tables fit the page.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Mapping
@@ -311,6 +312,37 @@ def annotation_notes(annotations: str) -> str:
     return " ".join(notes)
 
 
+def nested_notes(t: ir.TypeRef) -> str:
+    """The annotations the schemas nested in a type keep (ir.TypeRef.annotations), each after where it is: "Each
+    item: One tag. Title: Tag." (a schema applied as written shows its own, as written)."""
+    notes: list[str] = []
+
+    def walk(t: ir.TypeRef, where: str) -> None:
+        kept = json.loads(t.annotations) if t.annotations else {}
+        said = [md_inline(kept["description"])] if isinstance(kept.get("description"), str) and kept["description"] else []
+        said += [annotation_notes(t.annotations)] if annotation_notes(t.annotations) else []
+        if "default" in kept:
+            said.append(f"Default: {md_json(kept['default'], True)} (an annotation: not filled in).")
+        if said:
+            notes.append(f"{where or 'The value'}: " + " ".join(said))
+        match t:
+            case ir.ListType():
+                walk(t.item, "Each item")
+            case ir.MapType():
+                walk(t.value, "Each value")
+            case ir.NullableType():
+                walk(t.inner, where)
+            case ir.TupleType():
+                for i, item in enumerate(t.items):
+                    walk(item, f"Item {i}")
+            case ir.UnionType():
+                for i, variant in enumerate(t.variants):
+                    walk(variant, f"Variant {i + 1}")
+
+    walk(dataclasses.replace(t, annotations=""), "")
+    return " ".join(notes)
+
+
 # The check cells of a schema applied as written: the first row shows the schema, the others each list a message of it.
 APPLIED_ROWS = ("schema, applied as written", "the same schema")
 
@@ -573,7 +605,9 @@ class FormatPage:
                     code=tuple(md_decl(d.fields[model.name, f.wire_name]) for d in self.code),
                     required="yes" if f.required else "no",
                     default=default,
-                    description=" ".join(part for part in (md_inline(f.description), annotation_notes(f.annotations)) if part),
+                    description=" ".join(
+                        part for part in (md_inline(f.description), annotation_notes(f.annotations), nested_notes(f.type)) if part
+                    ),
                     checks=tuple(checks),
                 )
             )
@@ -658,7 +692,7 @@ class FormatPage:
             AliasSection(
                 a.name,
                 anchor(a.name),
-                md_paragraph(a.description),
+                " ".join(part for part in (md_paragraph(a.description), annotation_notes(a.annotations), nested_notes(a.type)) if part),
                 self.json_type(a.type),
                 tuple(self.checks(a.type, None)),
             )
