@@ -219,6 +219,9 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
         assert isinstance(new, ir.UnionType)
         if old.discriminator != new.discriminator:
             return [Change("major", f"type changed: {where} (discriminator {old.discriminator!r} -> {new.discriminator!r})")]
+        if (old.keyword, old.inferred) != (new.keyword, new.inferred):
+            # anyOf, oneOf, a list of types, an inferred or a named tag: one meaning, written another way.
+            changes.append(Change("patch", f"union written another way: {where} ({old.keyword} -> {new.keyword})"))
         old_keys, new_keys = old.tags or old.json_kinds, new.tags or new.json_kinds
         _values(changes, where, "union variant", old_keys, new_keys)
         _order(changes, where, "union variant", old_keys, new_keys)

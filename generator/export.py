@@ -104,10 +104,21 @@ def _shape(t: ir.TypeRef, applied: bool) -> dict[str, Any]:
             inner = type_schema(t.inner, applied)
             if isinstance(inner.get("type"), str):
                 return {**inner, "type": [inner["type"], "null"]}
+            if isinstance(inner.get("type"), list):
+                return {**inner, "type": [*inner["type"], "null"]}
             return {"anyOf": [inner, {"type": "null"}]}
+        case ir.UnionType(keyword="type") if applied:
+            # A list of types, as written; an integer variant's 64-bit range beside it (it bounds numbers only). (For
+            # the pydantic target, a oneOf of each, which it types as its other unions by JSON type.)
+            out = {"type": list(t.json_kinds)}
+            for v in t.variants:
+                out.update({k: x for k, x in type_schema(v, applied).items() if k != "type"})
+            return out
         case ir.UnionType():
-            out = {"oneOf": [type_schema(v, applied) for v in t.variants]}
-            if t.discriminator is not None:
+            out = {"oneOf" if t.keyword == "type" else t.keyword: [type_schema(v, applied) for v in t.variants]}
+            # (An inferred tag is the spec's own consts: the export keeps the union as written, but for datamodel-code-
+            # generator, which reads the annotation to make a discriminated union.)
+            if t.discriminator is not None and not (t.inferred and applied):
                 # OpenAPI's annotation, read by datamodel-code-generator; 2020-12 validators ignore it.
                 mapping = {tag: f"#/$defs/{v.name}" for tag, v in zip(t.tags, t.variants) if isinstance(v, ir.Ref)}
                 out["discriminator"] = {"propertyName": t.discriminator, "mapping": mapping}
@@ -200,13 +211,18 @@ def rule_schema(rule: ir.Rule) -> dict[str, Any] | None:
 def export(fmt: ir.Format, with_rules: bool = True, applied: bool = True) -> dict[str, Any]:
     """The format's standard JSON Schema, made from its IR alone, so every keyword has one source; with_rules=False
     leaves out the rules stated as allOf and applied=False the schemas applied as written (for a consumer that enforces
-    them itself, such as the pydantic target)."""
+    them itself, such as the pydantic target). A model the spec writes inside another schema is written back there
+    (for the pydantic target, it stays a $defs entry of its own, so that its class has chatspec's name)."""
+    defs = {d.name: definition_schema(d, with_rules, applied) for d in fmt.definitions}
+    if applied:
+        inline = {m.name for m in fmt.models if m.inline}
+        defs = {name: _inlined(schema, defs, inline) for name, schema in defs.items() if name not in inline}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": fmt.title,
         "description": fmt.description,
         "$ref": f"#/$defs/{fmt.root}",
-        "$defs": {d.name: definition_schema(d, with_rules, applied) for d in fmt.definitions},
+        "$defs": defs,
         "$comment": f"{fmt.id} {fmt.version}. {header(fmt.source)}",
     }
 
@@ -215,3 +231,17 @@ def schema_text(schema: dict[str, Any]) -> str:
     """The bytes of an exported schema file (the JSON Schema target writes them, the docs offer them for download);
     a character that hides or reorders text is written as its JSON escape, the same value."""
     return invisible.shown(json.dumps(schema, indent=2, ensure_ascii=False), invisible.json_escape) + "\n"
+
+
+def _inlined(schema: Any, defs: dict[str, Any], inline: set[str]) -> Any:
+    """The schema with each $ref to a model the spec writes inline replaced by that model's schema, where it stands (the
+    keywords beside the $ref, e.g. a property's description, kept over the model's)."""
+    if isinstance(schema, list):
+        return [_inlined(s, defs, inline) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[len("#/$defs/") :] in inline:
+        beside = {k: v for k, v in schema.items() if k != "$ref"}
+        return {**_inlined(defs[ref[len("#/$defs/") :]], defs, inline), **beside}
+    return {k: v if k in ("enum", "const", "default", "examples") else _inlined(v, defs, inline) for k, v in schema.items()}

@@ -147,6 +147,8 @@ class UnionType:
     discriminator: str | None = None  # e.g. "type"
     tags: tuple[str, ...] = ()  # the discriminator value of each variant, e.g. ("text", "image")
     json_kinds: tuple[str, ...] = ()  # the JSON kind of each variant when not discriminated
+    keyword: str = "oneOf"  # as the spec writes it: "oneOf", "anyOf" (a union of tagged models means the same) or "type" (a list)
+    inferred: bool = False  # the discriminator is no x-discriminator, but the const every variant's model requires
     annotations: str = ""  # as a nested schema (items, map value, variant, ...): its annotations as written, JSON text, or ""
     kind: str = "union"
 
@@ -225,6 +227,7 @@ class Model:
     unknown_message: str  # e.g. "unknown field '{field}'"
     title: str = ""  # the $defs entry's title, e.g. "Droidlet Chat" (exported JSON Schema)
     annotations: str = ""  # the other annotations kept as written (examples, deprecated, ..., vendor x- keys): JSON text, or ""
+    inline: str = ""  # where the spec writes it inside another schema (lower hoists it), e.g. "/$defs/Chat/properties/meta"
     kind: str = "model"
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from referencing import Registry, Resource
@@ -72,6 +74,7 @@ class Lowering:
         self.defs: dict[str, Any] = spec.document["$defs"]
         self.kind_trail: list[str] = []  # aliases json_kind is inside of, to catch an alias that contains itself
         self.ends_in_a_type: set[str] = set()  # definitions whose chain of bare $refs is known to end in a real type
+        self.hoisted: dict[str, ir.Model] = {}  # pointer -> the model of an object schema inside another (hoist)
         resource = Resource.from_contents(spec.document, default_specification=DRAFT202012)
         self.resolver = Registry().with_resource(_SPEC_URI, resource).resolver(base_uri=_SPEC_URI)
 
@@ -96,6 +99,7 @@ class Lowering:
                     "rename the definition",
                 )
         definitions = tuple(self.lower_definition(name, schema) for name, schema in self.defs.items())
+        definitions += tuple(self.hoisted.values())  # (in the order lower met them)
         root = self.ref_name(doc["$ref"], "/$ref")
         found = self.lookup_definition(definitions, root)
         if not isinstance(found, ir.Model):
@@ -138,7 +142,7 @@ class Lowering:
     def definition_kind(self, name: str) -> str:
         """ "model", "enum" or "alias" for a $defs entry (a $ref-only entry is an alias)."""
         schema = self.defs[name]
-        if not isinstance(schema, dict) or applied_as_written(schema, definition=True):
+        if not isinstance(schema, dict) or applied_as_written(schema, definition=True, defs=self.defs):
             return "alias"
         if "properties" in schema or (schema.get("type") == "object" and not isinstance(schema.get("additionalProperties"), dict)):
             return "model"
@@ -169,7 +173,7 @@ class Lowering:
                 messages={"type": messages.type_message("string", over), "enum": messages.resolve("enum", over, allowed=values)},
                 value_descriptions=self.enum_descriptions(schema, values, pointer),
                 title=title,
-                annotations=kept_annotations(schema, ANNOTATIONS_READ["$defs entries"], definition=True),
+                annotations=kept_annotations(schema, ANNOTATIONS_READ["$defs entries"], definition=True, defs=self.defs),
             )
         self.check_alias_cycle(name, pointer)
         return ir.Alias(
@@ -177,7 +181,7 @@ class Lowering:
             description=description,
             type=self.lower_type(schema, pointer),
             title=title,
-            annotations=kept_annotations(schema, ANNOTATIONS_READ["$defs entries"], definition=True),
+            annotations=kept_annotations(schema, ANNOTATIONS_READ["$defs entries"], definition=True, defs=self.defs),
         )
 
     def enum_descriptions(self, schema: dict[str, Any], values: list[str], pointer: str) -> dict[str, str]:
@@ -230,7 +234,7 @@ class Lowering:
         for i, key in enumerate(required):
             if key not in properties:
                 raise self.fail(
-                    pointer_of("$defs", name, "required", i),
+                    pointer + pointer_of("required", i),
                     f"required field {key!r} is not in properties",
                     f"add {key!r} to properties or remove it from required",
                 )
@@ -259,8 +263,46 @@ class Lowering:
             type_message=messages.type_message("object", over),
             unknown_message=messages.resolve("additionalProperties", over),
             title=schema.get("title", ""),
-            annotations=kept_annotations(schema, ANNOTATIONS_READ["$defs entries"], definition=True),
+            annotations=kept_annotations(schema, ANNOTATIONS_READ["$defs entries"], definition=True, defs=self.defs),
         )
+
+    def hoist(self, schema: dict[str, Any], pointer: str) -> ir.Ref:
+        """An object schema with properties inside another: a model of its own, named after where it is (the definition,
+        then each property's name, Item for array items, Value for a map's values, Item<n> for a tuple's, Variant<n> for
+        a union's), e.g. ChatMessageMetadata, or after its x-name where it is no property (a property's x-name names the
+        field)."""
+        if pointer in self.hoisted:
+            return ir.Ref(self.hoisted[pointer].name, "model")
+        parts = tokens(pointer)
+        # Named after the nearest model it is inside: a $defs entry, or a model hoisted from around it.
+        around = max((p for p in self.hoisted if pointer.startswith(p + "/")), key=len, default=None)
+        words, i = ([self.hoisted[around].name], len(tokens(around))) if around is not None else ([parts[1]], 2)
+        while i < len(parts):
+            token = parts[i]
+            if token in ("properties", "patternProperties", "dependentSchemas"):
+                words.append(naming.pascal_case(parts[i + 1]))
+                i += 2
+            elif token in ("prefixItems", "oneOf", "anyOf", "allOf"):
+                words.append(("Item" if token == "prefixItems" else "Variant") + str(int(parts[i + 1]) + (token != "prefixItems")))
+                i += 2
+            else:
+                words.append({"items": "Item", "additionalProperties": "Value"}.get(token, naming.pascal_case(token)))
+                i += 1
+        named = schema.get("x-name") if parts[-2:-1] != ("properties",) else None
+        name = named if isinstance(named, str) else "".join(words)
+        taken = set(self.defs) | {m.name for m in self.hoisted.values()}
+        if name in taken or not re.fullmatch(r"[A-Z][A-Za-z0-9]*", name):
+            raise self.fail(
+                pointer,
+                f"the object here is a model of its own, and its name {name!r} "
+                + ("is taken" if name in taken else "is no type name (a letter, then letters and digits)"),
+                'move it to $defs under a name of its own and $ref it (or, where it is no property, name it with "x-name")',
+            )
+        self.check_name(name, "model name", pointer)
+        self.hoisted[pointer] = ir.Model(name, "", (), False, (), "", "")  # taken while its fields are lowered
+        model = self.lower_model(name, {k: v for k, v in schema.items() if k != "x-name"}, pointer)
+        self.hoisted[pointer] = dataclasses.replace(model, inline=pointer)
+        return ir.Ref(name, "model")
 
     def lower_field(self, key: str, schema: dict[str, Any] | bool, required: bool, pointer: str) -> ir.Field:
         self.check_name(key, "property name", pointer)
@@ -285,7 +327,7 @@ class Lowering:
             default=schema.get("default"),
             default_factory=factory,
             null_ok=self.accepts_null(lowered),
-            annotations=kept_annotations(schema, ANNOTATIONS_READ["properties"]),
+            annotations=kept_annotations(schema, ANNOTATIONS_READ["properties"], defs=self.defs),
         )
 
     def accepts_null(self, t: ir.TypeRef) -> bool:
@@ -461,7 +503,7 @@ class Lowering:
         """Refuse an annotation where the IR would not read it (it would be dropped in silence). A schema applied as
         written keeps every annotation (the exported schema holds it as written); a property and a $defs entry (keeps)
         keep the annotations is_kept names, as written (ir.Field.annotations, and each definition's)."""
-        if applied_as_written(schema, definition):
+        if applied_as_written(schema, definition, self.defs):
             return
         for key in sorted(k for k in schema if is_kept(k) and k not in allowed):
             if not keeps:
@@ -483,12 +525,16 @@ class Lowering:
         annotations it keeps as written (JSON Schema allows them on any schema): description, default (an
         annotation here: only a property's is filled in), title, examples, ..., vendor x- keys."""
         read = ANNOTATIONS_READ["tuple items"] if named else ANNOTATIONS_READ["nested schemas"]
+        if isinstance(schema, dict) and schema.get("type") in ("object", ["object", "null"], ["null", "object"]) and "properties" in schema:
+            read = read | {"x-name"}  # (the name of the model hoisted from it)
         place = "a tuple item" if named else "a nested schema (items, union variant, map value, anyOf branch)"
         self.check_placement(schema, pointer, place, read | NESTED_KEPT, keeps=True)
         t = self.lower_type(schema, pointer)
-        if isinstance(t, ir.AnyType) and t.checks is not None:
-            return t  # (its checks keep the schema as written, annotations and all)
+        if isinstance(t, ir.AnyType) and t.checks is not None or pointer in self.hoisted:
+            return t  # (its checks, or the model hoisted from it, keep the schema's annotations)
         kept = {k: v for k, v in schema.items() if (k in NESTED_KEPT or is_kept(k)) and k not in read}
+        if t.annotations:
+            kept = {**json.loads(t.annotations), **kept}  # (a format on a number, kept by lower_type)
         return dataclasses.replace(t, annotations=json.dumps(kept, ensure_ascii=True, separators=(",", ":"))) if kept else t
 
     def lower_checks(self, schema: Any, pointer: str) -> ir.AnyType:
@@ -498,9 +544,14 @@ class Lowering:
         return ir.AnyType({"type": messages.type_message("any", over)}, compiled)
 
     def lower_type(self, schema: dict[str, Any], pointer: str) -> ir.TypeRef:
-        if applied_as_written(schema):
+        if applied_as_written(schema, defs=self.defs):
             return self.lower_checks(schema, pointer)
         over: dict[str, str] = schema.get("x-messages", {})
+        tag = inferred_tag(schema, self.defs)
+        if tag is not None:
+            self.check_keywords({k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}, "union", pointer)
+            key = "anyOf" if "anyOf" in schema else "oneOf"
+            return self.lower_union(schema, over, pointer, key, tag)
         if "$ref" in schema:
             self.check_keywords(schema, "ref", pointer)
             if set(over) - {"required"}:
@@ -539,14 +590,21 @@ class Lowering:
         if "null" in types and len(types) > 1:
             inner = dict(schema, type=[t for t in types if t != "null"][0] if len(types) == 2 else [t for t in types if t != "null"])
             return ir.NullableType(self.lower_type(inner, pointer))
-        if len(types) != 1 or types[0] == "null":
+        if len(types) > 1:
+            # A union by JSON type, as a oneOf of each would be (applied_as_written admits only types no value shares).
+            self.check_keywords({k: v for k, v in schema.items() if k != "type"}, "union", pointer)
+            # Each variant takes the messages of its own checks (e.g. int64); the union's is "type" (or "oneOf").
+            own = {k: v for k, v in over.items() if k not in ("type", "oneOf")}
+            variants = tuple(self.lower_type({"type": kind, **({"x-messages": own} if own else {})}, pointer) for kind in types)
+            described = " or ".join(checks.article(kind) for kind in types)
+            msg = over.get("type") or over.get("oneOf") or messages.resolve("oneOf", {}, allowed=[described])
+            return ir.UnionType(variants, {"oneOf": msg}, json_kinds=tuple(types), keyword="type")
+        if types[0] == "null":
             raise self.fail(pointer + "/type", f"type {declared!r} is not supported", 'use one type, optionally with "null", or oneOf')
         kind = types[0]
         if kind == "object":
             if "properties" in schema:
-                raise self.fail(
-                    pointer, "inline object models are not supported", "move the object to $defs and $ref it, so it gets a name"
-                )
+                return self.hoist(schema, pointer)
             self.check_keywords(schema, "object", pointer)
             value_schema = schema.get("additionalProperties", {})
             if not isinstance(value_schema, dict):
@@ -558,6 +616,11 @@ class Lowering:
             return ir.MapType(
                 self.lower_nested(value_schema, pointer + "/additionalProperties"), {"type": messages.type_message("object", over)}
             )
+        if kind in ("integer", "number", "boolean") and "format" in schema:
+            # JSON Schema checks a format on strings only: on another type it is an annotation (OpenAPI's int64, double).
+            string_formats.check(schema["format"], pointer + "/format", self.fail)
+            t = self.lower_type({k: v for k, v in schema.items() if k != "format"}, pointer)
+            return dataclasses.replace(t, annotations=json.dumps({"format": schema["format"]}, separators=(",", ":")))
         self.check_keywords(schema, kind, pointer)
         if kind == "string":
             return self.lower_string(schema, over, pointer)
@@ -679,9 +742,13 @@ class Lowering:
             unique_items=bool(schema.get("uniqueItems")),
         )
 
-    def lower_union(self, schema: dict[str, Any], over: dict[str, str], pointer: str) -> ir.UnionType:
-        variants = tuple(self.lower_nested(s, f"{pointer}/oneOf/{i}") for i, s in enumerate(schema["oneOf"]))
-        tag = schema.get("x-discriminator")
+    def lower_union(
+        self, schema: dict[str, Any], over: dict[str, str], pointer: str, key: str = "oneOf", inferred: str | None = None
+    ) -> ir.UnionType:
+        """A oneOf told apart by JSON type or by x-discriminator; or an anyOf or oneOf of models whose tag lower
+        inferred (inferred_tag)."""
+        variants = tuple(self.lower_nested(s, f"{pointer}/{key}/{i}") for i, s in enumerate(schema[key]))
+        tag = inferred if inferred is not None else schema.get("x-discriminator")
         if tag is not None:
             tags = []
             for i, v in enumerate(variants):
@@ -701,7 +768,7 @@ class Lowering:
                 "discriminator": messages.resolve("discriminator", over),
                 "discriminatorValue": messages.resolve("discriminatorValue", over, allowed=tags),
             }
-            return ir.UnionType(variants, msgs, discriminator=tag, tags=tuple(tags))
+            return ir.UnionType(variants, msgs, discriminator=tag, tags=tuple(tags), keyword=key, inferred=inferred is not None)
         kinds = tuple(self.json_kind(v, f"{pointer}/oneOf/{i}") for i, v in enumerate(variants))
         if len(set(kinds)) != len(kinds):
             raise self.fail(
@@ -780,11 +847,14 @@ APPLIED_ONLY = frozenset(
         "dependentSchemas",
     }
 )
+# A list of these types (and null), with nothing else beside it, is a union by JSON type (lower_type): no value is of
+# two of them (but an integer, which is a number too: such a list is applied as written).
+_SCALAR_KINDS = frozenset({"string", "integer", "number", "boolean"})
 # What a schema without "type" may say and still be typed: a reference, a union, a nullable, or nothing (any value).
 _UNTYPED_OK = frozenset({"$ref", "oneOf", "anyOf", "x-discriminator"})
 
 
-def applied_as_written(schema: Any, definition: bool = False) -> bool:
+def applied_as_written(schema: Any, definition: bool = False, defs: Mapping[str, Any] | None = None) -> bool:
     """Whether no type of the targets holds the schema, so that it is applied as written (generator/checks.py):
     a boolean schema, a keyword only JSON Schema's own meaning gives (allOf, not, contains, ...), constraints
     without a "type" (JSON Schema applies each to the values of its type), a list of types that is not one
@@ -794,6 +864,8 @@ def applied_as_written(schema: Any, definition: bool = False) -> bool:
     number on an integer."""
     if not isinstance(schema, dict):
         return True
+    if defs is not None and inferred_tag(schema, defs) is not None:
+        return False  # a union of models told apart by a const property (lower_union)
     keys = {k for k in schema if not k.startswith("x-")} - ANNOTATIONS - checks.ANNOTATIONS
     if keys & APPLIED_ONLY or "$defs" in schema:
         return True
@@ -808,7 +880,9 @@ def applied_as_written(schema: Any, definition: bool = False) -> bool:
     types = [declared] if isinstance(declared, str) else list(declared)
     real = [t for t in types if t != "null"]
     if len(real) != 1:
-        return True
+        return not (
+            _SCALAR_KINDS >= set(real) and len(set(real)) == len(real) > 1 and not {"integer", "number"} <= set(real) and keys == {"type"}
+        )
     kind = real[0]
     for key in ("const", "enum"):
         if key in schema:
@@ -830,13 +904,65 @@ def applied_as_written(schema: Any, definition: bool = False) -> bool:
         return not isinstance(schema.get("items"), dict)
     if kind == "object":
         extra = schema.get("additionalProperties", {})
-        if definition and declared == "object" and "properties" in schema:
+        if (
+            kind == "object"
+            and isinstance(schema.get("properties"), dict)
+            and (definition and declared == "object" or _inline_model(schema, keys))
+        ):
             return isinstance(extra, dict) and bool(extra)  # a model (lower_model), but for a schema for the other fields
         return "properties" in schema or "required" in schema or not isinstance(extra, dict)
+    if kind == "string" and schema.get("format") == "date-time" and keys & {"minLength", "maxLength", "pattern", "enum", "const"}:
+        return True  # a date-time is a time value in code, which holds none of these checks on its text
     if "multipleOf" in schema:
         m = schema["multipleOf"]
         return kind != "integer" or not (isinstance(m, (int, float)) and float(m).is_integer() and 1 <= m <= 2**53 - 1)
     return False
+
+
+def _inline_model(schema: dict[str, Any], keys: set[str]) -> bool:
+    """Whether an object schema inside another is a model of its own (lower hoists it under a name of its own): it
+    says "type": "object" and properties, and nothing a model does not take."""
+    return keys <= KEYWORDS_BY_TYPE["model"] and not isinstance(schema.get("additionalProperties"), dict)
+
+
+def inferred_tag(schema: Any, defs: Mapping[str, Any]) -> str | None:
+    """The property that tells apart the branches of an anyOf or oneOf of models where the spec names none
+    (x-discriminator): one every branch's model requires, each with its own string const. Such a union means what
+    a discriminated union means: no value can match two branches, and a value matches the branch its tag names or
+    none. The first such property of the first branch's model; None where there is none, or where the schema says
+    more than the union (then it is applied as written)."""
+    if not isinstance(schema, dict) or "x-discriminator" in schema:
+        return None
+    found = [k for k in ("anyOf", "oneOf") if k in schema]
+    if len(found) != 1 or {k for k in schema if not k.startswith("x-")} - ANNOTATIONS - checks.ANNOTATIONS - set(found):
+        return None
+    branches = schema[found[0]]
+    if not isinstance(branches, list) or len(branches) < 2:
+        return None
+    models = []
+    for branch in branches:
+        ref = branch.get("$ref") if isinstance(branch, dict) else None
+        if not isinstance(ref, str) or set(branch) - {"$ref", "description", "title"} or not ref.startswith("#/$defs/"):
+            return None
+        model = defs.get(ref[len("#/$defs/") :])
+        if not isinstance(model, dict) or model.get("type") != "object" or not isinstance(model.get("properties"), dict):
+            return None
+        if applied_as_written(model, definition=True):
+            return None
+        models.append(model)
+    for key in models[0]["properties"]:
+        tags = []
+        for model in models:
+            prop = model["properties"].get(key)
+            if key not in model.get("required", []) or not isinstance(prop, dict) or not isinstance(prop.get("const"), str):
+                break
+            if prop.get("type", "string") != "string":
+                break
+            tags.append(prop["const"])
+        else:
+            if len(set(tags)) == len(tags):
+                return str(key)
+    return None
 
 
 def _nullable_shape(branches: Any) -> bool:
@@ -853,10 +979,10 @@ def is_kept(key: str) -> bool:
     return key in KEPT or (key.startswith("x-") and key not in checks.OWN_X_KEYWORDS)
 
 
-def kept_annotations(schema: Any, read: set[str], definition: bool = False) -> str:
+def kept_annotations(schema: Any, read: set[str], definition: bool = False, defs: Mapping[str, Any] | None = None) -> str:
     """The annotations a property or a $defs entry keeps as written (those lower reads itself, e.g. a $defs entry's
     title, left out): JSON text, or "" for none."""
-    if not isinstance(schema, dict) or applied_as_written(schema, definition):
+    if not isinstance(schema, dict) or applied_as_written(schema, definition, defs):
         return ""  # (a schema applied as written keeps them in its own text)
     kept = {k: v for k, v in schema.items() if is_kept(k) and k not in read}
     return json.dumps(kept, ensure_ascii=True, separators=(",", ":")) if kept else ""

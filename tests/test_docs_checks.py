@@ -290,7 +290,9 @@ def valid(fmt: ir.Format, t: ir.TypeRef, depth: int = 0) -> Any:
         case ir.BooleanType():
             return True
         case ir.AnyType(checks=ir.Checks() as checks):
-            accepted = next((c for c in _JSON_VALUES if _applied(checks)(c) is None), _NONE)
+            written = json.loads(checks.written)
+            own = ([written["const"]] if "const" in written else []) + list(written.get("enum", [])) if isinstance(written, dict) else []
+            accepted = next((c for c in [*own, *_JSON_VALUES] if _applied(checks)(c) is None), _NONE)
             if accepted is _NONE:
                 raise Unbuildable(f"no value of the pool fits the schema applied as written {checks.written}")
             return accepted
@@ -363,9 +365,7 @@ def breaking(fmt: ir.Format, t: ir.TypeRef, owner: str, picked: bool = False) ->
                     continue  # the value's type picked this variant
                 value = _wrong_type(t)
             case "int64", _:
-                if picked:
-                    continue
-                value = 2**63
+                value = 2**63  # (an integer: in a union by JSON type it picks the integer variant)
             case "minLength", ir.StringType():
                 if not t.min_length:
                     continue

@@ -218,7 +218,7 @@ def _nested_texts(schema: object) -> list[str]:
     found = []
     for key in ("items", "additionalProperties"):
         sub = schema.get(key)
-        if isinstance(sub, dict) and "type" in sub:
+        if isinstance(sub, dict) and "type" in sub and "properties" not in sub:  # (an inline model has its own section)
             found += [sub[k] for k in ("description", "title") if isinstance(sub.get(k), str) and sub[k]]
             found += _nested_texts(sub)
     return found

@@ -59,7 +59,7 @@ SUITE_CASES = _suite_cases()
 EDGE_CASES: list[tuple[str, str, bool]] = [
     # Leap days: 1900 is no leap year, 2000 is; year 0000 is a full-date (date-time, as Python's datetime, refuses it).
     ("date", "1900-02-29", False), ("date", "2000-02-29", True), ("date", "2024-02-29", True), ("date", "2023-02-29", False),
-    ("date", "0000-02-29", True), ("date", "2024-04-31", False), ("date", "2024-00-10", False), ("date", "2024-13-10", False),
+    ("date", "0000-02-29", False), ("date", "0001-01-01", True), ("date", "2024-04-31", False), ("date", "2024-00-10", False), ("date", "2024-13-10", False),
     ("date", "2024-01-00", False), ("date", " 2020-01-01", False), ("date", "２０２０-01-01", False), ("date", "2020-01-0\u0661", False),
     # A leap second is 23:59:60 in UTC, whatever offset spells it; -00:00 is UTC too.
     ("time", "23:59:60Z", True), ("time", "23:59:60z", True), ("time", "23:59:60+00:00", True), ("time", "23:59:60-00:00", True),

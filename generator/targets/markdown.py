@@ -482,6 +482,9 @@ class FormatPage:
                 return f"object of {self.json_type(t.value)}"
             case ir.NullableType():
                 return f"{self.json_type(t.inner)} or null"
+            case ir.UnionType(discriminator=str() as tag, inferred=True):
+                listed = " or ".join(self.json_type(v) for v in t.variants)
+                return f"{listed}, by {md_name(tag)} (inferred: each requires its own constant {md_name(tag)})"
             case ir.UnionType():
                 return " or ".join(self.json_type(v) for v in t.variants)
             case ir.Ref():
@@ -614,7 +617,8 @@ class FormatPage:
         return ModelSection(
             name=model.name,
             anchor=anchor(model.name),
-            description=" ".join(part for part in (md_paragraph(model.description), annotation_notes(model.annotations)) if part),
+            description=" ".join(part for part in (md_paragraph(model.description), annotation_notes(model.annotations)) if part)
+            + (f"\n\nWritten inline in the spec, at {md_code(model.inline)}." if model.inline else ""),
             fields=tuple(rows),
             closed=model.closed,
             unknown_message=md_message(model.unknown_message),

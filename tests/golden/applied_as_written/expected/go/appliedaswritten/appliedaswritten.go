@@ -6,6 +6,7 @@
 package appliedaswritten
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/chatspec/chatformats/internal/rt"
@@ -28,7 +29,7 @@ type Request struct {
 	// The protocol version.
 	Jsonrpc any `json:"jsonrpc"`
 	// A string or an integer, never null.
-	ID any `json:"id"`
+	ID RequestID `json:"id"`
 	// An error code of any JSON type.
 	Code any `json:"code,omitempty"`
 	// Free-form parameters with vendor keys.
@@ -64,11 +65,96 @@ func (m Request) MarshalJSON() ([]byte, error) {
 
 // NewRequest returns a Request holding the required fields given; an optional field without a default
 // is left unset.
-func NewRequest(jsonrpc any, id any) Request {
+func NewRequest(jsonrpc any, id RequestID) Request {
 	var out Request
 	out.Jsonrpc = jsonrpc
 	out.ID = id
 	return out
+}
+
+// BlockVariant1 is a model of applied_as_written.
+type BlockVariant1 struct {
+	// Type is the 'type' field.
+	Type any `json:"type"`
+	// Text is the 'text' field.
+	Text string `json:"text"`
+}
+
+// Validate checks every constraint and rule of the spec; the error is a *ValidationError.
+func (m BlockVariant1) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
+	return rt.Check[BlockVariant1](m.toTree(), parseBlockVariant1)
+}
+
+// MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
+func (m BlockVariant1) MarshalJSON() ([]byte, error) {
+	return rt.Encode(m.toTree())
+}
+
+// NewBlockVariant1 returns a BlockVariant1 holding the required fields given; an optional field
+// without a default is left unset.
+func NewBlockVariant1(typeValue any, text string) BlockVariant1 {
+	var out BlockVariant1
+	out.Type = typeValue
+	out.Text = text
+	return out
+}
+
+// BlockVariant2 is a model of applied_as_written.
+type BlockVariant2 struct {
+	// Type is the 'type' field.
+	Type any `json:"type"`
+	// URL is the 'url' field.
+	URL string `json:"url"`
+}
+
+// Validate checks every constraint and rule of the spec; the error is a *ValidationError.
+func (m BlockVariant2) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
+	return rt.Check[BlockVariant2](m.toTree(), parseBlockVariant2)
+}
+
+// MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
+func (m BlockVariant2) MarshalJSON() ([]byte, error) {
+	return rt.Encode(m.toTree())
+}
+
+// NewBlockVariant2 returns a BlockVariant2 holding the required fields given; an optional field
+// without a default is left unset.
+func NewBlockVariant2(typeValue any, url string) BlockVariant2 {
+	var out BlockVariant2
+	out.Type = typeValue
+	out.URL = url
+	return out
+}
+
+// RequestID is one of several shapes; exactly one field is set.
+type RequestID struct {
+	// String is set when the value is a JSON string.
+	String *string
+	// Integer is set when the value is a JSON integer.
+	Integer *int64
+}
+
+// MarshalJSON writes whichever variant is set (null when none is).
+func (u RequestID) MarshalJSON() ([]byte, error) {
+	return rt.Encode(u.toTree())
+}
+
+// UnmarshalJSON reads the variant the JSON selects, without validating it (use Validate).
+func (u *RequestID) UnmarshalJSON(data []byte) error {
+	*u = RequestID{}
+	switch rt.KindOf(data) {
+	case "string":
+		return json.Unmarshal(data, &u.String)
+	case "integer":
+		return json.Unmarshal(data, &u.Integer)
+	}
+	return rt.UnmarshalMismatch("RequestID", data)
 }
 
 // Content: One block or a list of blocks, each tagged by a const type (no declared discriminator).

@@ -9,7 +9,8 @@ import (
 // Parsers built from the spec's constraints, once, at start-up. They are set
 // in init (not in their declarations) so that recursive types need no ordering.
 var pRequest_Jsonrpc rt.Parser[any]
-var pRequest_ID rt.Parser[any]
+var pRequestID_String rt.Parser[string]
+var pRequestID_Integer rt.Parser[int64]
 var pRequest_Code rt.Parser[any]
 var pRequest_Params rt.Parser[any]
 var pRequest_When rt.Parser[any]
@@ -17,13 +18,18 @@ var pRequest_Scores rt.Parser[any]
 var pRequest_Box rt.Parser[any]
 var pRequest_Label rt.Parser[any]
 var pRequest_Flag rt.Parser[any]
+var pBlockVariant1_Type rt.Parser[any]
+var pBlockVariant1_Text rt.Parser[string]
+var pBlockVariant2_Type rt.Parser[any]
+var pBlockVariant2_URL rt.Parser[string]
 var pContent rt.Parser[any]
 var pBlock rt.Parser[any]
 var pJson rt.Parser[any]
 
 func init() {
 	pRequest_Jsonrpc = checks5b95c028d0f9.Parser(rt.Msgs{"type": "must be a JSON value"})
-	pRequest_ID = checks39954a41fd23.Parser(rt.Msgs{"type": "must be a JSON value"})
+	pRequestID_String = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
+	pRequestID_Integer = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
 	pRequest_Code = checks04bbb505a8e6.Parser(rt.Msgs{"type": "must be a JSON value"})
 	pRequest_Params = checks3779a449af8f.Parser(rt.Msgs{"type": "must be a JSON value"})
 	pRequest_When = checksa1d0e95683fb.Parser(rt.Msgs{"type": "must be a JSON value"})
@@ -31,6 +37,10 @@ func init() {
 	pRequest_Box = checks1027f66547d1.Parser(rt.Msgs{"type": "must be a JSON value"})
 	pRequest_Label = checksad75c8f45de0.Parser(rt.Msgs{"type": "must be a JSON value"})
 	pRequest_Flag = checks70c65fbe585e.Parser(rt.Msgs{"type": "must be a JSON value"})
+	pBlockVariant1_Type = checks1e7ddcfdcde3.Parser(rt.Msgs{"type": "must be a JSON value"})
+	pBlockVariant1_Text = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
+	pBlockVariant2_Type = checkse388117da20d.Parser(rt.Msgs{"type": "must be a JSON value"})
+	pBlockVariant2_URL = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "pattern": "must match the pattern ^https://"}, Pattern: rt.Pattern("^https://")})
 	pContent = checks5ec1d052d277.Parser(rt.Msgs{"type": "must be a JSON value"})
 	pBlock = checksc67b9124da0f.Parser(rt.Msgs{"type": "must be a JSON value"})
 	pJson = checks355e3e419e68.Parser(rt.Msgs{"type": "must be a JSON value"})
@@ -40,9 +50,6 @@ var keysRequest = rt.KeySet("jsonrpc", "id", "code", "params", "content", "meta"
 
 // checks5b95c028d0f9 is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
 var checks5b95c028d0f9 = rt.NewChecks("{\"root\":{\"const\":\"2.0\",\"messages\":{\"const\":\"must be \\\"2.0\\\"\"}},\"refs\":{}}")
-
-// checks39954a41fd23 is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
-var checks39954a41fd23 = rt.NewChecks("{\"root\":{\"type\":[\"string\",\"integer\"],\"messages\":{\"type\":\"must be a string or an integer\"}},\"refs\":{}}")
 
 // checks04bbb505a8e6 is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
 var checks04bbb505a8e6 = rt.NewChecks("{\"root\":{\"enum\":[-32600,-32601,\"custom\",null,{\"kind\":\"other\"}],\"messages\":{\"enum\":\"must be one of: -32600, -32601, custom, null, {\\\"kind\\\": \\\"other\\\"}\"}},\"refs\":{}}")
@@ -65,6 +72,12 @@ var checksad75c8f45de0 = rt.NewChecks("{\"root\":{\"$ref\":\"/$defs/Request/prop
 // checks70c65fbe585e is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
 var checks70c65fbe585e = rt.NewChecks("{\"root\":{\"not\":{\"const\":false,\"messages\":{\"const\":\"must be false\"}},\"messages\":{\"not\":\"must not match the schema of not\"}},\"refs\":{}}")
 
+// checks1e7ddcfdcde3 is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
+var checks1e7ddcfdcde3 = rt.NewChecks("{\"root\":{\"const\":\"text\",\"messages\":{\"const\":\"must be \\\"text\\\"\"}},\"refs\":{}}")
+
+// checkse388117da20d is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
+var checkse388117da20d = rt.NewChecks("{\"root\":{\"const\":\"image\",\"messages\":{\"const\":\"must be \\\"image\\\"\"}},\"refs\":{}}")
+
 // checks5ec1d052d277 is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
 var checks5ec1d052d277 = rt.NewChecks("{\"root\":{\"anyOf\":[{\"$ref\":\"/$defs/Block\",\"messages\":{}},{\"type\":[\"array\"],\"items\":{\"$ref\":\"/$defs/Block\",\"messages\":{}},\"minItems\":1,\"messages\":{\"type\":\"must be an array\",\"minItems\":\"must have at least 1 item(s)\"}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}},\"refs\":{\"/$defs/Block\":{\"oneOf\":[{\"type\":[\"object\"],\"properties\":{\"type\":{\"const\":\"text\",\"messages\":{\"const\":\"must be \\\"text\\\"\"}},\"text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"required\":[\"type\",\"text\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},{\"type\":[\"object\"],\"properties\":{\"type\":{\"const\":\"image\",\"messages\":{\"const\":\"must be \\\"image\\\"\"}},\"url\":{\"type\":[\"string\"],\"pattern\":0,\"messages\":{\"type\":\"must be a string\",\"pattern\":\"must match the pattern ^https://\"}}},\"required\":[\"type\",\"url\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}}],\"messages\":{\"oneOf\":\"must be one text or image block\"}}}}", rt.Pattern("^https://"))
 
@@ -74,6 +87,9 @@ var checks355e3e419e68 = rt.NewChecks("{\"root\":{\"anyOf\":[{\"type\":[\"string
 // checksc67b9124da0f is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
 var checksc67b9124da0f = rt.NewChecks("{\"root\":{\"oneOf\":[{\"type\":[\"object\"],\"properties\":{\"type\":{\"const\":\"text\",\"messages\":{\"const\":\"must be \\\"text\\\"\"}},\"text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"required\":[\"type\",\"text\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},{\"type\":[\"object\"],\"properties\":{\"type\":{\"const\":\"image\",\"messages\":{\"const\":\"must be \\\"image\\\"\"}},\"url\":{\"type\":[\"string\"],\"pattern\":0,\"messages\":{\"type\":\"must be a string\",\"pattern\":\"must match the pattern ^https://\"}}},\"required\":[\"type\",\"url\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}}],\"messages\":{\"oneOf\":\"must be one text or image block\"}},\"refs\":{}}", rt.Pattern("^https://"))
 
+// fastPattern0 is a pattern Validate's fast path matches.
+var fastPattern0 = rt.Pattern("^https://")
+
 func parseRequest(v any, c *rt.Context) (Request, bool) {
 	var out Request
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -82,7 +98,7 @@ func parseRequest(v any, c *rt.Context) (Request, bool) {
 	}
 	mark := c.Mark()
 	out.Jsonrpc, _ = rt.RequiredOrNull[any](c, obj, "jsonrpc", pRequest_Jsonrpc, "missing required field '{field}'")
-	out.ID, _ = rt.RequiredOrNull[any](c, obj, "id", pRequest_ID, "missing required field '{field}'")
+	out.ID, _ = rt.Required[RequestID](c, obj, "id", parseRequestID, "missing required field '{field}'")
 	out.Code, _ = rt.Optional[any](c, obj, "code", pRequest_Code)
 	out.Params, _ = rt.Optional[any](c, obj, "params", pRequest_Params)
 	out.Content, _ = rt.Optional[Content](c, obj, "content", parseContent)
@@ -100,7 +116,7 @@ func parseRequest(v any, c *rt.Context) (Request, bool) {
 func (m Request) toTree() any {
 	o := rt.NewObject()
 	o.Set("jsonrpc", rt.AnyTree(m.Jsonrpc))
-	o.Set("id", rt.AnyTree(m.ID))
+	o.Set("id", m.ID.toTree())
 	if m.Code != nil {
 		o.Set("code", rt.AnyTree(m.Code))
 	}
@@ -135,61 +151,103 @@ func (m Request) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Request) fastValid(d int) bool {
+	return false
+}
+
+func parseBlockVariant1(v any, c *rt.Context) (BlockVariant1, bool) {
+	var out BlockVariant1
+	obj, ok := rt.ExpectObject(c, v, "must be an object")
+	if !ok {
+		return out, false
+	}
+	mark := c.Mark()
+	out.Type, _ = rt.RequiredOrNull[any](c, obj, "type", pBlockVariant1_Type, "missing required field '{field}'")
+	out.Text, _ = rt.Required[string](c, obj, "text", pBlockVariant1_Text, "missing required field '{field}'")
+	return out, !c.FailedSince(mark)
+}
+
+// toTree turns the struct into the tree its parser reads.
+func (m BlockVariant1) toTree() any {
+	o := rt.NewObject()
+	o.Set("type", rt.AnyTree(m.Type))
+	o.Set("text", m.Text)
+	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m BlockVariant1) fastValid(d int) bool {
 	if d >= rt.MaxDepth-8 {
 		return false
 	}
-	if !checks5b95c028d0f9.ValidAt(m.Jsonrpc, 1) {
+	if !checks1e7ddcfdcde3.ValidAt(m.Type, 1) {
 		return false
-	}
-	if !checks39954a41fd23.ValidAt(m.ID, 1) {
-		return false
-	}
-	if m.Code != nil {
-		if !checks04bbb505a8e6.ValidAt(m.Code, 1) {
-			return false
-		}
-	}
-	if m.Params != nil {
-		if !checks3779a449af8f.ValidAt(m.Params, 1) {
-			return false
-		}
-	}
-	if m.Content != nil {
-		if !checks5ec1d052d277.ValidAt(m.Content, 1) {
-			return false
-		}
-	}
-	if m.Meta != nil {
-		if !checks355e3e419e68.ValidAt(m.Meta, 1) {
-			return false
-		}
-	}
-	if m.When != nil {
-		if !checksa1d0e95683fb.ValidAt(m.When, 1) {
-			return false
-		}
-	}
-	if m.Scores != nil {
-		if !checksdcb5af04b65f.ValidAt(m.Scores, 1) {
-			return false
-		}
-	}
-	if m.Box != nil {
-		if !checks1027f66547d1.ValidAt(m.Box, 1) {
-			return false
-		}
-	}
-	if m.Label != nil {
-		if !checksad75c8f45de0.ValidAt(m.Label, 1) {
-			return false
-		}
-	}
-	if m.Flag != nil {
-		if !checks70c65fbe585e.ValidAt(m.Flag, 1) {
-			return false
-		}
 	}
 	return true
+}
+
+func parseBlockVariant2(v any, c *rt.Context) (BlockVariant2, bool) {
+	var out BlockVariant2
+	obj, ok := rt.ExpectObject(c, v, "must be an object")
+	if !ok {
+		return out, false
+	}
+	mark := c.Mark()
+	out.Type, _ = rt.RequiredOrNull[any](c, obj, "type", pBlockVariant2_Type, "missing required field '{field}'")
+	out.URL, _ = rt.Required[string](c, obj, "url", pBlockVariant2_URL, "missing required field '{field}'")
+	return out, !c.FailedSince(mark)
+}
+
+// toTree turns the struct into the tree its parser reads.
+func (m BlockVariant2) toTree() any {
+	o := rt.NewObject()
+	o.Set("type", rt.AnyTree(m.Type))
+	o.Set("url", m.URL)
+	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m BlockVariant2) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if !checkse388117da20d.ValidAt(m.Type, 1) {
+		return false
+	}
+	if !fastPattern0.MatchString(m.URL) {
+		return false
+	}
+	return true
+}
+
+func parseRequestID(v any, c *rt.Context) (RequestID, bool) {
+	var out RequestID
+	switch rt.JSONKind(v) {
+	case "string":
+		x, ok := pRequestID_String(v, c)
+		out.String = &x
+		return out, ok
+	case "integer":
+		x, ok := pRequestID_Integer(v, c)
+		out.Integer = &x
+		return out, ok
+	}
+	c.Error("must be a string or an integer", "oneOf", v)
+	return out, false
+}
+
+// toTree turns the set variant into a tree value.
+func (u RequestID) toTree() any {
+	if u.String != nil {
+		return (*u.String)
+	}
+	if u.Integer != nil {
+		return (*u.Integer)
+	}
+	return nil
 }
 
 func parseContent(v any, c *rt.Context) (Content, bool) {

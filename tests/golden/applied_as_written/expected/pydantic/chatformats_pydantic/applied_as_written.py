@@ -7,8 +7,78 @@ from . import _runtime as _rt
 
 from pydantic import model_validator
 
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictStr
 from typing import Annotated, Any
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+import re
+from datetime import datetime, timedelta, timezone
+from pydantic import (
+    AwareDatetime,
+    BeforeValidator,
+    Discriminator,
+    PlainValidator,
+    Strict,
+    Tag,
+)
+from typing import Callable
+
+# --- chatspec: JSON types, accepted exactly as the dataclasses accept them ------
+
+
+def _integral(value: Any) -> Any:
+    """1.0 is the integer 1 in JSON Schema; other floats stay floats, and fail."""
+    return int(value) if type(value) is float and value.is_integer() else value
+
+
+# A JSON integer: no strings or booleans (strict), but an integral float is one.
+_JsonInt = Annotated[int, BeforeValidator(_integral), Strict()]
+
+_RFC3339 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))",
+    re.ASCII,
+)
+
+
+def _rfc3339(value: Any) -> datetime:
+    """An RFC 3339 date-time string with an offset, and nothing else (pydantic's own
+    parser also takes numbers, unix times in strings, and a space for the T)."""
+    m = _RFC3339.fullmatch(value) if isinstance(value, str) else None
+    if m is None:
+        raise ValueError("must be an RFC 3339 date-time string")
+    year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
+    micro = int((m.group(7)[1:] + "000000")[:6]) if m.group(7) else 0
+    if m.group(8):
+        tz = timezone.utc
+    else:
+        off_h, off_m = int(m.group(10)), int(m.group(11))
+        if off_h > 23 or off_m > 59:
+            raise ValueError("must be an RFC 3339 date-time string")
+        sign = -1 if m.group(9) == "-" else 1
+        tz = timezone(sign * timedelta(hours=off_h, minutes=off_m))
+    return datetime(year, month, day, hour, minute, second, micro, tzinfo=tz)
+
+
+_JsonDatetime = Annotated[AwareDatetime, PlainValidator(_rfc3339)]
+
+
+def _json_kind(kinds: tuple[str, ...]) -> Callable[[Any], str | None]:
+    """The discriminator of a union told apart by JSON kind: the kind of the value, as
+    its variants are tagged (an integer is a "number" where no variant is "integer")."""
+    names = {
+        str: "string",
+        list: "array",
+        dict: "object",
+        bool: "boolean",
+        float: "number",
+    }
+    names[int] = "integer" if "integer" in kinds else "number"
+    return lambda value: names.get(type(value))
+
+
+class Id(RootModel[_JsonInt]):
+    root: Annotated[_JsonInt, Field(ge=-9223372036854775808, le=9223372036854775807)]
+    """
+    A string or an integer, never null.
+    """
 
 
 class Content(RootModel[Any]):
@@ -62,6 +132,49 @@ class Json(RootModel[Any]):
         return data
 
 
+class BlockVariant1(BaseModel):
+    type: Any
+    text: StrictStr
+
+    @model_validator(mode="before")
+    @classmethod
+    def _applied_as_written(cls, data: Any) -> Any:
+        """Schemas applied as written (JSON Schema's own meaning), checked by chatspec's runtime: pydantic's types
+        would give another verdict."""
+        if isinstance(data, dict):
+            for name, walk in (
+                (
+                    "type",
+                    ("checks", _CHECKS_1e7ddcfdcde3, {"type": "must be a JSON value"}),
+                ),
+            ):
+                if name in data:
+                    _check_applied(data[name], walk)
+        return data
+
+
+class BlockVariant2(BaseModel):
+    model_config = ConfigDict(regex_engine="python-re")
+    type: Any
+    url: Annotated[StrictStr, Field(pattern="^https://")]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _applied_as_written(cls, data: Any) -> Any:
+        """Schemas applied as written (JSON Schema's own meaning), checked by chatspec's runtime: pydantic's types
+        would give another verdict."""
+        if isinstance(data, dict):
+            for name, walk in (
+                (
+                    "type",
+                    ("checks", _CHECKS_e388117da20d, {"type": "must be a JSON value"}),
+                ),
+            ):
+                if name in data:
+                    _check_applied(data[name], walk)
+        return data
+
+
 class Request(BaseModel):
     """
     A JSON-RPC request carrying chat content.
@@ -74,7 +187,7 @@ class Request(BaseModel):
     """
     The protocol version.
     """
-    id: Any
+    id: StrictStr | Id
     """
     A string or an integer, never null.
     """
@@ -104,10 +217,6 @@ class Request(BaseModel):
                 (
                     "jsonrpc",
                     ("checks", _CHECKS_5b95c028d0f9, {"type": "must be a JSON value"}),
-                ),
-                (
-                    "id",
-                    ("checks", _CHECKS_39954a41fd23, {"type": "must be a JSON value"}),
                 ),
                 (
                     "code",
@@ -216,10 +325,6 @@ def _reject_duplicates(data: dict[str, Any], fields: dict[str, str]) -> None:
 _CHECKS_5b95c028d0f9 = _rt.Checks(
     '{"root":{"const":"2.0","messages":{"const":"must be \\"2.0\\""}},"refs":{}}', ()
 )
-_CHECKS_39954a41fd23 = _rt.Checks(
-    '{"root":{"type":["string","integer"],"messages":{"type":"must be a string or an integer"}},"refs":{}}',
-    (),
-)
 _CHECKS_04bbb505a8e6 = _rt.Checks(
     '{"root":{"enum":[-32600,-32601,"custom",null,{"kind":"other"}],"messages":{"enum":"must be one of: -32600, -32601, custom, null, {\\"kind\\": \\"other\\"}"}},"refs":{}}',
     (),
@@ -260,12 +365,20 @@ _CHECKS_355e3e419e68 = _rt.Checks(
     '{"root":{"anyOf":[{"type":["string","number","boolean","null"],"messages":{"type":"must be a string or a number or a boolean or null"}},{"type":["array"],"items":{"$ref":"/$defs/Json","messages":{}},"messages":{"type":"must be an array"}},{"type":["object"],"additionalProperties":{"$ref":"/$defs/Json","messages":{}},"messages":{"type":"must be an object"}}],"messages":{"anyOf":"must match at least one schema of anyOf"}},"refs":{"/$defs/Json":{"anyOf":[{"type":["string","number","boolean","null"],"messages":{"type":"must be a string or a number or a boolean or null"}},{"type":["array"],"items":{"$ref":"/$defs/Json","messages":{}},"messages":{"type":"must be an array"}},{"type":["object"],"additionalProperties":{"$ref":"/$defs/Json","messages":{}},"messages":{"type":"must be an object"}}],"messages":{"anyOf":"must match at least one schema of anyOf"}}}}',
     (),
 )
+_CHECKS_1e7ddcfdcde3 = _rt.Checks(
+    '{"root":{"const":"text","messages":{"const":"must be \\"text\\""}},"refs":{}}', ()
+)
+_CHECKS_e388117da20d = _rt.Checks(
+    '{"root":{"const":"image","messages":{"const":"must be \\"image\\""}},"refs":{}}',
+    (),
+)
 
 
 def _check_applied(value: Any, walk: Any) -> None:
     """Raise for the first problem of a value under a schema applied as written. walk says where the
-    schema's checks apply: ("checks", checks, messages), ("format", name, message) on a string, or
-    ("list" | "map" | "nullable", walk)."""
+    schema's checks apply: ("checks", checks, messages), ("format", name, message) on a string,
+    ("list" | "map" | "nullable", walk), ("tuple", (walk or None, ...)) or, in a union by JSON type,
+    ("union", ((JSON type, walk or None), ...))."""
     kind = walk[0]
     if kind == "checks":
         try:
@@ -278,9 +391,28 @@ def _check_applied(value: Any, walk: Any) -> None:
     elif kind == "nullable":
         if value is not None:
             _check_applied(value, walk[1])
+    elif kind == "tuple" and isinstance(value, list):
+        for item, each in zip(value, walk[1]):
+            if each is not None:
+                _check_applied(item, each)
+    elif kind == "union":
+        for json_kind, each in walk[1]:
+            if each is not None and _json_kind(value) == json_kind:
+                _check_applied(value, each)
     elif kind == "list" and isinstance(value, list):
         for item in value:
             _check_applied(item, walk[1])
     elif kind == "map" and isinstance(value, dict):
         for item in value.values():
             _check_applied(item, walk[1])
+
+
+def _json_kind(value: Any) -> str:
+    """The JSON type a union by JSON type picks its variant by."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) or isinstance(value, float) and value.is_integer():
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    return {str: "string", list: "array", dict: "object"}.get(type(value), "null")

@@ -19,7 +19,7 @@ export interface Request {
   /** The protocol version. */
   jsonrpc: JsonData;
   /** A string or an integer, never null. */
-  id: JsonData;
+  id: string | number;
   /** An error code of any JSON type. */
   code?: JsonData;
   /** Free-form parameters with vendor keys. */
@@ -31,6 +31,18 @@ export interface Request {
   box?: JsonData;
   label?: JsonData;
   flag?: JsonData;
+}
+
+/** BlockVariant1 */
+export interface BlockVariant1 {
+  type: JsonData;
+  text: string;
+}
+
+/** BlockVariant2 */
+export interface BlockVariant2 {
+  type: JsonData;
+  url: string;
 }
 
 /** One block or a list of blocks, each tagged by a const type (no declared discriminator). */
@@ -46,7 +58,7 @@ export type Json = JsonData;
 const P_Content = new rt.Checks("{\"root\":{\"anyOf\":[{\"$ref\":\"/$defs/Block\",\"messages\":{}},{\"type\":[\"array\"],\"items\":{\"$ref\":\"/$defs/Block\",\"messages\":{}},\"minItems\":1,\"messages\":{\"type\":\"must be an array\",\"minItems\":\"must have at least 1 item(s)\"}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}},\"refs\":{\"/$defs/Block\":{\"oneOf\":[{\"type\":[\"object\"],\"properties\":{\"type\":{\"const\":\"text\",\"messages\":{\"const\":\"must be \\\"text\\\"\"}},\"text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"required\":[\"type\",\"text\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},{\"type\":[\"object\"],\"properties\":{\"type\":{\"const\":\"image\",\"messages\":{\"const\":\"must be \\\"image\\\"\"}},\"url\":{\"type\":[\"string\"],\"pattern\":0,\"messages\":{\"type\":\"must be a string\",\"pattern\":\"must match the pattern ^https://\"}}},\"required\":[\"type\",\"url\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}}],\"messages\":{\"oneOf\":\"must be one text or image block\"}}}}", [new RegExp("^https\\x3a\\x2f\\x2f", "u")]).parser({ "type": "must be a JSON value" });
 const P_Json = new rt.Checks("{\"root\":{\"anyOf\":[{\"type\":[\"string\",\"number\",\"boolean\",\"null\"],\"messages\":{\"type\":\"must be a string or a number or a boolean or null\"}},{\"type\":[\"array\"],\"items\":{\"$ref\":\"/$defs/Json\",\"messages\":{}},\"messages\":{\"type\":\"must be an array\"}},{\"type\":[\"object\"],\"additionalProperties\":{\"$ref\":\"/$defs/Json\",\"messages\":{}},\"messages\":{\"type\":\"must be an object\"}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}},\"refs\":{\"/$defs/Json\":{\"anyOf\":[{\"type\":[\"string\",\"number\",\"boolean\",\"null\"],\"messages\":{\"type\":\"must be a string or a number or a boolean or null\"}},{\"type\":[\"array\"],\"items\":{\"$ref\":\"/$defs/Json\",\"messages\":{}},\"messages\":{\"type\":\"must be an array\"}},{\"type\":[\"object\"],\"additionalProperties\":{\"$ref\":\"/$defs/Json\",\"messages\":{}},\"messages\":{\"type\":\"must be an object\"}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}}}}", []).parser({ "type": "must be a JSON value" });
 const F_Request_0 = new rt.Checks("{\"root\":{\"const\":\"2.0\",\"messages\":{\"const\":\"must be \\\"2.0\\\"\"}},\"refs\":{}}", []).parser({ "type": "must be a JSON value" });
-const F_Request_1 = new rt.Checks("{\"root\":{\"type\":[\"string\",\"integer\"],\"messages\":{\"type\":\"must be a string or an integer\"}},\"refs\":{}}", []).parser({ "type": "must be a JSON value" });
+const F_Request_1 = rt.unionByKind<string | number>({ "string": rt.string({ "type": "must be a string" }), "integer": rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" }) }, { "oneOf": "must be a string or an integer" });
 const F_Request_2 = new rt.Checks("{\"root\":{\"enum\":[-32600,-32601,\"custom\",null,{\"kind\":\"other\"}],\"messages\":{\"enum\":\"must be one of: -32600, -32601, custom, null, {\\\"kind\\\": \\\"other\\\"}\"}},\"refs\":{}}", []).parser({ "type": "must be a JSON value" });
 const F_Request_3 = new rt.Checks("{\"root\":{\"type\":[\"object\"],\"patternProperties\":[[0,{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}]],\"propertyNames\":{\"maxLength\":12,\"messages\":{\"maxLength\":\"must be at most 12 character(s) long\"}},\"minProperties\":1,\"maxProperties\":4,\"messages\":{\"type\":\"must be an object\",\"minProperties\":\"must have at least 1 field(s)\",\"maxProperties\":\"must have at most 4 field(s)\",\"propertyNames\":\"field name '{field}' is not allowed\"}},\"refs\":{}}", [new RegExp("^x\\x2d", "u")]).parser({ "type": "must be a JSON value" });
 const F_Request_4 = P_Content;
@@ -56,8 +68,11 @@ const F_Request_7 = new rt.Checks("{\"root\":{\"type\":[\"array\"],\"prefixItems
 const F_Request_8 = new rt.Checks("{\"root\":{\"type\":[\"object\"],\"dependentRequired\":[[\"width\",[\"height\"],\"missing field '{field}', required when 'width' is present\"]],\"dependentSchemas\":[[\"depth\",{\"required\":[\"width\"],\"messages\":{\"required\":\"missing required field '{field}'\"}}]],\"properties\":{\"secret\":{\"false\":true,\"messages\":{\"false\":\"a box has no secret\"}}},\"messages\":{\"type\":\"must be an object\"}},\"refs\":{}}", []).parser({ "type": "must be a JSON value" });
 const F_Request_9 = new rt.Checks("{\"root\":{\"$ref\":\"/$defs/Request/properties/params/$defs/short\",\"messages\":{}},\"refs\":{\"/$defs/Request/properties/params/$defs/short\":{\"type\":[\"string\"],\"maxLength\":3,\"messages\":{\"type\":\"must be a string\",\"maxLength\":\"must be at most 3 character(s) long\"}}}}", []).parser({ "type": "must be a JSON value" });
 const F_Request_10 = new rt.Checks("{\"root\":{\"not\":{\"const\":false,\"messages\":{\"const\":\"must be false\"}},\"messages\":{\"not\":\"must not match the schema of not\"}},\"refs\":{}}", []).parser({ "type": "must be a JSON value" });
+const F_BlockVariant1_0 = new rt.Checks("{\"root\":{\"const\":\"text\",\"messages\":{\"const\":\"must be \\\"text\\\"\"}},\"refs\":{}}", []).parser({ "type": "must be a JSON value" });
+const F_BlockVariant1_1 = rt.string({ "type": "must be a string" });
+const F_BlockVariant2_0 = new rt.Checks("{\"root\":{\"const\":\"image\",\"messages\":{\"const\":\"must be \\\"image\\\"\"}},\"refs\":{}}", []).parser({ "type": "must be a JSON value" });
+const F_BlockVariant2_1 = rt.string({ "type": "must be a string", "pattern": "must match the pattern ^https://" }, { pattern: new RegExp("^https\\x3a\\x2f\\x2f", "u") });
 const CHECKS_5b95c028d0f9 = new rt.Checks("{\"root\":{\"const\":\"2.0\",\"messages\":{\"const\":\"must be \\\"2.0\\\"\"}},\"refs\":{}}", []);
-const CHECKS_39954a41fd23 = new rt.Checks("{\"root\":{\"type\":[\"string\",\"integer\"],\"messages\":{\"type\":\"must be a string or an integer\"}},\"refs\":{}}", []);
 const CHECKS_04bbb505a8e6 = new rt.Checks("{\"root\":{\"enum\":[-32600,-32601,\"custom\",null,{\"kind\":\"other\"}],\"messages\":{\"enum\":\"must be one of: -32600, -32601, custom, null, {\\\"kind\\\": \\\"other\\\"}\"}},\"refs\":{}}", []);
 const CHECKS_3779a449af8f = new rt.Checks("{\"root\":{\"type\":[\"object\"],\"patternProperties\":[[0,{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}]],\"propertyNames\":{\"maxLength\":12,\"messages\":{\"maxLength\":\"must be at most 12 character(s) long\"}},\"minProperties\":1,\"maxProperties\":4,\"messages\":{\"type\":\"must be an object\",\"minProperties\":\"must have at least 1 field(s)\",\"maxProperties\":\"must have at most 4 field(s)\",\"propertyNames\":\"field name '{field}' is not allowed\"}},\"refs\":{}}", [new RegExp("^x\\x2d", "u")]);
 const CHECKS_5ec1d052d277 = new rt.Checks("{\"root\":{\"anyOf\":[{\"$ref\":\"/$defs/Block\",\"messages\":{}},{\"type\":[\"array\"],\"items\":{\"$ref\":\"/$defs/Block\",\"messages\":{}},\"minItems\":1,\"messages\":{\"type\":\"must be an array\",\"minItems\":\"must have at least 1 item(s)\"}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}},\"refs\":{\"/$defs/Block\":{\"oneOf\":[{\"type\":[\"object\"],\"properties\":{\"type\":{\"const\":\"text\",\"messages\":{\"const\":\"must be \\\"text\\\"\"}},\"text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"required\":[\"type\",\"text\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},{\"type\":[\"object\"],\"properties\":{\"type\":{\"const\":\"image\",\"messages\":{\"const\":\"must be \\\"image\\\"\"}},\"url\":{\"type\":[\"string\"],\"pattern\":0,\"messages\":{\"type\":\"must be a string\",\"pattern\":\"must match the pattern ^https://\"}}},\"required\":[\"type\",\"url\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}}],\"messages\":{\"oneOf\":\"must be one text or image block\"}}}}", [new RegExp("^https\\x3a\\x2f\\x2f", "u")]);
@@ -74,7 +89,7 @@ function p_Request(data: rt.JsonValue, ctx: rt.Context): Request | rt.Invalid {
   if (obj === null) return rt.INVALID;
   const mark = ctx.count;
   const v0 = ctx.required(obj, "jsonrpc", F_Request_0, "missing required field '{field}'", true);
-  const v1 = ctx.required(obj, "id", F_Request_1, "missing required field '{field}'", true);
+  const v1 = ctx.required(obj, "id", F_Request_1, "missing required field '{field}'");
   const v2 = ctx.optional(obj, "code", F_Request_2);
   const v3 = ctx.optional(obj, "params", F_Request_3);
   const v4 = ctx.optional(obj, "content", F_Request_4);
@@ -88,7 +103,7 @@ function p_Request(data: rt.JsonValue, ctx: rt.Context): Request | rt.Invalid {
   if (ctx.count > mark) return rt.INVALID;
   const out: Request = {
     "jsonrpc": v0 as JsonData,
-    "id": v1 as JsonData,
+    "id": v1 as string | number,
   };
   if (v2 !== undefined) out["code"] = v2 as JsonData;
   if (v3 !== undefined) out["params"] = v3 as JsonData;
@@ -99,6 +114,34 @@ function p_Request(data: rt.JsonValue, ctx: rt.Context): Request | rt.Invalid {
   if (v8 !== undefined) out["box"] = v8 as JsonData;
   if (v9 !== undefined) out["label"] = v9 as JsonData;
   if (v10 !== undefined) out["flag"] = v10 as JsonData;
+  return out;
+}
+
+function p_BlockVariant1(data: rt.JsonValue, ctx: rt.Context): BlockVariant1 | rt.Invalid {
+  const obj = rt.expectObject(data, ctx, "must be an object");
+  if (obj === null) return rt.INVALID;
+  const mark = ctx.count;
+  const v0 = ctx.required(obj, "type", F_BlockVariant1_0, "missing required field '{field}'", true);
+  const v1 = ctx.required(obj, "text", F_BlockVariant1_1, "missing required field '{field}'");
+  if (ctx.count > mark) return rt.INVALID;
+  const out: BlockVariant1 = {
+    "type": v0 as JsonData,
+    "text": v1 as string,
+  };
+  return out;
+}
+
+function p_BlockVariant2(data: rt.JsonValue, ctx: rt.Context): BlockVariant2 | rt.Invalid {
+  const obj = rt.expectObject(data, ctx, "must be an object");
+  if (obj === null) return rt.INVALID;
+  const mark = ctx.count;
+  const v0 = ctx.required(obj, "type", F_BlockVariant2_0, "missing required field '{field}'", true);
+  const v1 = ctx.required(obj, "url", F_BlockVariant2_1, "missing required field '{field}'");
+  if (ctx.count > mark) return rt.INVALID;
+  const out: BlockVariant2 = {
+    "type": v0 as JsonData,
+    "url": v1 as string,
+  };
   return out;
 }
 
@@ -114,9 +157,15 @@ function f_Request(v: unknown, depth: number): Request | rt.Unsure {
   v0 = w0;
   const w1: unknown = obj["id"];
   let v1: unknown;
-  if (w1 === undefined) return rt.UNSURE;
-  if (!rt.fitsJSON(w1, rt.MAX_DEPTH - depth - 1) || !CHECKS_39954a41fd23.accepts(w1)) return rt.UNSURE;
-  v1 = w1;
+  if (typeof w1 === "string") {
+    if (typeof w1 !== "string") return rt.UNSURE;
+    v1 = w1;
+  } else if (typeof w1 === "number" && Number.isInteger(w1)) {
+    if (typeof w1 !== "number" || !Number.isSafeInteger(w1)) return rt.UNSURE;
+    v1 = w1;
+  } else {
+    return rt.UNSURE;
+  }
   const w2: unknown = obj["code"];
   let v2: unknown;
   if (w2 !== undefined) {
@@ -177,7 +226,7 @@ function f_Request(v: unknown, depth: number): Request | rt.Unsure {
   if (keys !== 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0)) return rt.UNSURE;
   const out: Request = {
     "jsonrpc": v0 as JsonData,
-    "id": v1 as JsonData,
+    "id": v1 as string | number,
   };
   if (v2 !== undefined) out["code"] = v2 as JsonData;
   if (v3 !== undefined) out["params"] = v3 as JsonData;
@@ -208,11 +257,41 @@ export function encodeRequest(value: Request): { [key: string]: unknown } {
   return out;
 }
 
+/** The wire (JSON) form of BlockVariant1 values: wire names; optional fields left out when undefined. */
+export function encodeBlockVariant1(value: BlockVariant1): { [key: string]: unknown } {
+  const out: { [key: string]: unknown } = {};
+  out["type"] = value["type"];
+  out["text"] = value["text"];
+  return out;
+}
+
+/** The wire (JSON) form of BlockVariant2 values: wire names; optional fields left out when undefined. */
+export function encodeBlockVariant2(value: BlockVariant2): { [key: string]: unknown } {
+  const out: { [key: string]: unknown } = {};
+  out["type"] = value["type"];
+  out["url"] = value["url"];
+  return out;
+}
+
 /** A Request built in code from the fields given (Request has no constant or default to fill in). */
 export function makeRequest(fields: Request): Request {
   const out: { [key: string]: unknown } = {};
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
   return out as unknown as Request;
+}
+
+/** A BlockVariant1 built in code from the fields given (BlockVariant1 has no constant or default to fill in). */
+export function makeBlockVariant1(fields: BlockVariant1): BlockVariant1 {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as BlockVariant1;
+}
+
+/** A BlockVariant2 built in code from the fields given (BlockVariant2 has no constant or default to fill in). */
+export function makeBlockVariant2(fields: BlockVariant2): BlockVariant2 {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as BlockVariant2;
 }
 
 function e_Content(v: Content): unknown {
@@ -226,6 +305,16 @@ function e_Json(v: Json): unknown {
 /** Build Request from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
 export function parseRequest(value: unknown): Request {
   return rt.run(p_Request, value as rt.JsonValue);
+}
+
+/** Build BlockVariant1 from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseBlockVariant1(value: unknown): BlockVariant1 {
+  return rt.run(p_BlockVariant1, value as rt.JsonValue);
+}
+
+/** Build BlockVariant2 from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseBlockVariant2(value: unknown): BlockVariant2 {
+  return rt.run(p_BlockVariant2, value as rt.JsonValue);
 }
 
 /** Parse and validate a applied_as_written document from JSON text; throws ValidationError listing every problem. */

@@ -16,7 +16,7 @@ import (
 // may panic, and whatever is accepted must validate, encode, parse again to
 // the same verdict and the same value, and encode again to the same bytes.
 func FuzzParseStringFormats(f *testing.F) {
-	f.Add([]byte("{\"uri\":\"https://example.com/docs/a?b=c#d\",\"id\":\"123e4567-E89B-12d3-a456-426614174000\",\"owner\":\"\\\"joe bloggs\\\"@[IPv6:::1]\",\"day\":\"2024-02-29\",\"opens\":\"23:59:60Z\",\"links\":[\"../a\",\"//host/b\",\"#c\",\"mailto:a@b.c\"],\"parent\":null,\"template\":\"{not a uri}\",\"seen\":\"2024-01-15T10:30:00Z\",\"contact\":\"joe@example.com\",\"by_day\":{\"a\":\"2000-02-29\"}}"))
+	f.Add([]byte("{\"uri\":\"https://example.com/docs/a?b=c#d\",\"id\":\"123e4567-E89B-12d3-a456-426614174000\",\"owner\":\"\\\"joe bloggs\\\"@[IPv6:::1]\",\"day\":\"2024-02-29\",\"opens\":\"23:59:60Z\",\"links\":[\"../a\",\"//host/b\",\"#c\",\"mailto:a@b.c\"],\"parent\":null,\"template\":\"{not a uri}\",\"seen\":\"2024-01-15T10:30:00Z\",\"contact\":\"joe@example.com\",\"by_day\":{\"a\":\"2000-02-29\"},\"pair\":[\"00000000-0000-0000-0000-000000000000\",3],\"home\":7,\"version\":2,\"stamp\":\"2024-06-01T00:00:00Z\"}"))
 	f.Add([]byte("{\"uri\":\"urn:isbn:0451450523\",\"id\":\"00000000-0000-0000-0000-000000000000\"}"))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`[]`))

@@ -6,6 +6,7 @@
 package stringformats
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -48,6 +49,14 @@ type Resource struct {
 	Contact any `json:"contact,omitempty"`
 	// Notes by day.
 	ByDay map[string]string `json:"by_day,omitempty"`
+	// An id and a count.
+	Pair *ResourcePair `json:"pair,omitempty"`
+	// A home page, or a page number.
+	Home *ResourceHome `json:"home,omitempty"`
+	// OpenAPI's spelling of a 64-bit integer: an annotation.
+	Version *int64 `json:"version,omitempty"`
+	// A date-time of 2024: beside the pattern, it is applied as written.
+	Stamp any `json:"stamp,omitempty"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
@@ -70,6 +79,62 @@ func NewResource(uri string, id string) Resource {
 	out.URI = uri
 	out.ID = id
 	return out
+}
+
+// ResourceHome is one of several shapes; exactly one field is set.
+type ResourceHome struct {
+	// String is set when the value is a JSON string.
+	String *string
+	// Integer is set when the value is a JSON integer.
+	Integer *int64
+}
+
+// MarshalJSON writes whichever variant is set (null when none is).
+func (u ResourceHome) MarshalJSON() ([]byte, error) {
+	return rt.Encode(u.toTree())
+}
+
+// UnmarshalJSON reads the variant the JSON selects, without validating it (use Validate).
+func (u *ResourceHome) UnmarshalJSON(data []byte) error {
+	*u = ResourceHome{}
+	switch rt.KindOf(data) {
+	case "string":
+		return json.Unmarshal(data, &u.String)
+	case "integer":
+		return json.Unmarshal(data, &u.Integer)
+	}
+	return rt.UnmarshalMismatch("ResourceHome", data)
+}
+
+// ResourcePair is a fixed-length array.
+type ResourcePair struct {
+	// Item0 is item 0 of the array.
+	Item0 string
+	// Item1 is item 1 of the array.
+	Item1 int64
+}
+
+// MarshalJSON writes the items as a JSON array.
+func (t ResourcePair) MarshalJSON() ([]byte, error) {
+	return rt.Encode(t.toTree())
+}
+
+// UnmarshalJSON reads a JSON array of exactly 2 items, without validating them (use Validate).
+func (t *ResourcePair) UnmarshalJSON(data []byte) error {
+	var items []json.RawMessage
+	if err := json.Unmarshal(data, &items); err != nil {
+		return err
+	}
+	if len(items) != 2 {
+		return rt.UnmarshalMismatch("ResourcePair", data)
+	}
+	if err := json.Unmarshal(items[0], &t.Item0); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(items[1], &t.Item1); err != nil {
+		return err
+	}
+	return nil
 }
 
 // ParseStringFormatsFromJSON decodes and validates a string_formats document.

@@ -21,6 +21,12 @@ var pResource_Template rt.Parser[string]
 var pResource_Seen rt.Parser[time.Time]
 var pResource_Contact rt.Parser[any]
 var pResource_ByDay rt.Parser[map[string]string]
+var pResourcePair_Item0 rt.Parser[string]
+var pResourcePair_Item1 rt.Parser[int64]
+var pResourceHome_String rt.Parser[string]
+var pResourceHome_Integer rt.Parser[int64]
+var pResource_Version rt.Parser[int64]
+var pResource_Stamp rt.Parser[any]
 
 func init() {
 	pResource_URI = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "format": "must be an absolute URI (RFC 3986), e.g. https://example.com/page"}, Format: "uri"})
@@ -34,12 +40,21 @@ func init() {
 	pResource_Seen = rt.DateTime(rt.Msgs{"type": "must be a string", "format": "must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z"})
 	pResource_Contact = checks711478c2e05f.Parser(rt.Msgs{"type": "must be a JSON value"})
 	pResource_ByDay = rt.Map[string](rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "format": "must be an RFC 3339 date, e.g. 2024-01-15"}, Format: "date"}), rt.Msgs{"type": "must be an object"})
+	pResourcePair_Item0 = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "format": "must be a UUID, e.g. 123e4567-e89b-12d3-a456-426614174000"}, Format: "uuid"})
+	pResourcePair_Item1 = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
+	pResourceHome_String = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "format": "must be an absolute URI (RFC 3986), e.g. https://example.com/page"}, Format: "uri"})
+	pResourceHome_Integer = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
+	pResource_Version = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
+	pResource_Stamp = checks6ac1c99ca238.Parser(rt.Msgs{"type": "must be a JSON value"})
 }
 
-var keysResource = rt.KeySet("uri", "id", "owner", "day", "opens", "links", "parent", "template", "seen", "contact", "by_day")
+var keysResource = rt.KeySet("uri", "id", "owner", "day", "opens", "links", "parent", "template", "seen", "contact", "by_day", "pair", "home", "version", "stamp")
 
 // checks711478c2e05f is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
 var checks711478c2e05f = rt.NewChecks("{\"root\":{\"anyOf\":[{\"type\":[\"string\"],\"format\":\"email\",\"messages\":{\"type\":\"must be a string\",\"format\":\"must be an email address (RFC 5321), e.g. joe@example.com\"}},{\"type\":[\"string\"],\"format\":\"uri\",\"messages\":{\"type\":\"must be a string\",\"format\":\"must be an absolute URI (RFC 3986), e.g. https://example.com/page\"}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}},\"refs\":{}}")
+
+// checks6ac1c99ca238 is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
+var checks6ac1c99ca238 = rt.NewChecks("{\"root\":{\"type\":[\"string\"],\"format\":\"date-time\",\"pattern\":0,\"messages\":{\"type\":\"must be a string\",\"pattern\":\"must match the pattern ^2024-\",\"format\":\"must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z\"}},\"refs\":{}}", rt.Pattern("^2024-"))
 
 func parseResource(v any, c *rt.Context) (Resource, bool) {
 	var out Resource
@@ -59,6 +74,10 @@ func parseResource(v any, c *rt.Context) (Resource, bool) {
 	out.Seen, _ = rt.OptionalPtr[time.Time](c, obj, "seen", pResource_Seen)
 	out.Contact, _ = rt.Optional[any](c, obj, "contact", pResource_Contact)
 	out.ByDay, _ = rt.Optional[map[string]string](c, obj, "by_day", pResource_ByDay)
+	out.Pair, _ = rt.OptionalPtr[ResourcePair](c, obj, "pair", parseResourcePair)
+	out.Home, _ = rt.OptionalPtr[ResourceHome](c, obj, "home", parseResourceHome)
+	out.Version, _ = rt.OptionalPtr[int64](c, obj, "version", pResource_Version)
+	out.Stamp, _ = rt.Optional[any](c, obj, "stamp", pResource_Stamp)
 	rt.RejectUnknown(c, obj, keysResource, "unknown field '{field}'")
 	return out, !c.FailedSince(mark)
 }
@@ -94,6 +113,18 @@ func (m Resource) toTree() any {
 	}
 	if m.ByDay != nil {
 		o.Set("by_day", rt.TreeMap(m.ByDay, rt.Same[string]))
+	}
+	if m.Pair != nil {
+		o.Set("pair", (*m.Pair).toTree())
+	}
+	if m.Home != nil {
+		o.Set("home", (*m.Home).toTree())
+	}
+	if m.Version != nil {
+		o.Set("version", (*m.Version))
+	}
+	if m.Stamp != nil {
+		o.Set("stamp", rt.AnyTree(m.Stamp))
 	}
 	return o
 }
@@ -157,6 +188,78 @@ func (m Resource) fastValid(d int) bool {
 				return false
 			}
 		}
+	}
+	if m.Pair != nil {
+		return false
+	}
+	if m.Home != nil {
+		return false
+	}
+	if m.Stamp != nil {
+		if !checks6ac1c99ca238.ValidAt(m.Stamp, 1) {
+			return false
+		}
+	}
+	return true
+}
+
+func parseResourceHome(v any, c *rt.Context) (ResourceHome, bool) {
+	var out ResourceHome
+	switch rt.JSONKind(v) {
+	case "string":
+		x, ok := pResourceHome_String(v, c)
+		out.String = &x
+		return out, ok
+	case "integer":
+		x, ok := pResourceHome_Integer(v, c)
+		out.Integer = &x
+		return out, ok
+	}
+	c.Error("must be a string or an integer", "oneOf", v)
+	return out, false
+}
+
+// toTree turns the set variant into a tree value.
+func (u ResourceHome) toTree() any {
+	if u.String != nil {
+		return (*u.String)
+	}
+	if u.Integer != nil {
+		return (*u.Integer)
+	}
+	return nil
+}
+
+func parseResourcePair(v any, c *rt.Context) (ResourcePair, bool) {
+	var out ResourcePair
+	items, ok := v.([]any)
+	if !ok {
+		c.Error("must be an array", "type", v)
+		return out, false
+	}
+	if len(items) != 2 {
+		c.Error("must be an array of exactly 2 items", "prefixItems", nil)
+		return out, false
+	}
+	mark := c.Mark()
+	out.Item0, _ = rt.Index(c, 0, items[0], pResourcePair_Item0)
+	out.Item1, _ = rt.Index(c, 1, items[1], pResourcePair_Item1)
+	return out, !c.FailedSince(mark)
+}
+
+// toTree turns the items into a tree array.
+func (t ResourcePair) toTree() any {
+	return []any{t.Item0, t.Item1}
+}
+
+// fastValid reports whether t is surely valid without building its tree (false: not sure).
+// d is the depth of t in the document.
+func (t ResourcePair) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if !rt.FormatOK("uuid", t.Item0) {
+		return false
 	}
 	return true
 }

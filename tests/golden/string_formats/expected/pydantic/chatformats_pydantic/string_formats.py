@@ -74,6 +74,17 @@ def _json_kind(kinds: tuple[str, ...]) -> Callable[[Any], str | None]:
     return lambda value: names.get(type(value))
 
 
+class PairItem(RootModel[_JsonInt]):
+    root: Annotated[_JsonInt, Field(ge=-9223372036854775808, le=9223372036854775807)]
+
+
+class Home(RootModel[_JsonInt]):
+    root: Annotated[_JsonInt, Field(ge=-9223372036854775808, le=9223372036854775807)]
+    """
+    A home page, or a page number.
+    """
+
+
 class Resource(BaseModel):
     """
     A resource with links, ids and dates.
@@ -126,6 +137,24 @@ class Resource(BaseModel):
     """
     Notes by day.
     """
+    pair: tuple[StrictStr, PairItem] | None = None
+    """
+    An id and a count.
+    """
+    home: StrictStr | Home | None = None
+    """
+    A home page, or a page number.
+    """
+    version: Annotated[
+        _JsonInt | None, Field(ge=-9223372036854775808, le=9223372036854775807)
+    ] = None
+    """
+    OpenAPI's spelling of a 64-bit integer: an annotation.
+    """
+    stamp: Any | None = None
+    """
+    A date-time of 2024: beside the pattern, it is applied as written.
+    """
 
     @model_validator(mode="before")
     @classmethod
@@ -142,6 +171,9 @@ class Resource(BaseModel):
                     "template": "must be a string",
                     "seen": "must be a string",
                     "by_day": "must be an object",
+                    "pair": "must be an array",
+                    "home": "must be a string or an integer",
+                    "version": "must be an integer",
                 },
             )
         return data
@@ -214,6 +246,41 @@ class Resource(BaseModel):
                         "map",
                         ("format", "date", "must be an RFC 3339 date, e.g. 2024-01-15"),
                     ),
+                ),
+                (
+                    "pair",
+                    (
+                        "tuple",
+                        (
+                            (
+                                "format",
+                                "uuid",
+                                "must be a UUID, e.g. 123e4567-e89b-12d3-a456-426614174000",
+                            ),
+                            None,
+                        ),
+                    ),
+                ),
+                (
+                    "home",
+                    (
+                        "union",
+                        (
+                            (
+                                "string",
+                                (
+                                    "format",
+                                    "uri",
+                                    "must be an absolute URI (RFC 3986), e.g. https://example.com/page",
+                                ),
+                            ),
+                            ("integer", None),
+                        ),
+                    ),
+                ),
+                (
+                    "stamp",
+                    ("checks", _CHECKS_6ac1c99ca238, {"type": "must be a JSON value"}),
                 ),
             ):
                 if name in data:
@@ -295,12 +362,17 @@ _CHECKS_711478c2e05f = _rt.Checks(
     '{"root":{"anyOf":[{"type":["string"],"format":"email","messages":{"type":"must be a string","format":"must be an email address (RFC 5321), e.g. joe@example.com"}},{"type":["string"],"format":"uri","messages":{"type":"must be a string","format":"must be an absolute URI (RFC 3986), e.g. https://example.com/page"}}],"messages":{"anyOf":"must match at least one schema of anyOf"}},"refs":{}}',
     (),
 )
+_CHECKS_6ac1c99ca238 = _rt.Checks(
+    '{"root":{"type":["string"],"format":"date-time","pattern":0,"messages":{"type":"must be a string","pattern":"must match the pattern ^2024-","format":"must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z"}},"refs":{}}',
+    (_rt.regex("^2024-"),),
+)
 
 
 def _check_applied(value: Any, walk: Any) -> None:
     """Raise for the first problem of a value under a schema applied as written. walk says where the
-    schema's checks apply: ("checks", checks, messages), ("format", name, message) on a string, or
-    ("list" | "map" | "nullable", walk)."""
+    schema's checks apply: ("checks", checks, messages), ("format", name, message) on a string,
+    ("list" | "map" | "nullable", walk), ("tuple", (walk or None, ...)) or, in a union by JSON type,
+    ("union", ((JSON type, walk or None), ...))."""
     kind = walk[0]
     if kind == "checks":
         try:
@@ -313,9 +385,28 @@ def _check_applied(value: Any, walk: Any) -> None:
     elif kind == "nullable":
         if value is not None:
             _check_applied(value, walk[1])
+    elif kind == "tuple" and isinstance(value, list):
+        for item, each in zip(value, walk[1]):
+            if each is not None:
+                _check_applied(item, each)
+    elif kind == "union":
+        for json_kind, each in walk[1]:
+            if each is not None and _json_kind(value) == json_kind:
+                _check_applied(value, each)
     elif kind == "list" and isinstance(value, list):
         for item in value:
             _check_applied(item, walk[1])
     elif kind == "map" and isinstance(value, dict):
         for item in value.values():
             _check_applied(item, walk[1])
+
+
+def _json_kind(value: Any) -> str:
+    """The JSON type a union by JSON type picks its variant by."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) or isinstance(value, float) and value.is_integer():
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    return {str: "string", list: "array", dict: "object"}.get(type(value), "null")

@@ -52,6 +52,14 @@ class Resource:
     """An email address or a URI."""
     by_day: dict[str, str] | None = None
     """Notes by day."""
+    pair: tuple[str, int] | None = None
+    """An id and a count."""
+    home: str | int | None = None
+    """A home page, or a page number."""
+    version: int | None = None
+    """OpenAPI's spelling of a 64-bit integer: an annotation."""
+    stamp: Any | None = None
+    """A date-time of 2024: beside the pattern, it is applied as written."""
 
     @classmethod
     def from_dict(cls, data: object) -> Resource:
@@ -91,6 +99,14 @@ class Resource:
             out["contact"] = _rt.dump(self.contact)
         if self.by_day is not None:
             out["by_day"] = _rt.dump(self.by_day)
+        if self.pair is not None:
+            out["pair"] = _rt.dump(self.pair)
+        if self.home is not None:
+            out["home"] = _rt.dump(self.home)
+        if self.version is not None:
+            out["version"] = self.version
+        if self.stamp is not None:
+            out["stamp"] = _rt.dump(self.stamp)
         return out
 
     def to_json(self) -> str:
@@ -130,6 +146,10 @@ def _parse_resource(data: Any, ctx: _rt.Context) -> Any:
     seen = ctx.optional(obj, "seen", _P_RESOURCE_SEEN)
     contact = ctx.optional(obj, "contact", _P_RESOURCE_CONTACT)
     by_day = ctx.optional(obj, "by_day", _P_RESOURCE_BY_DAY)
+    pair = ctx.optional(obj, "pair", _P_RESOURCE_PAIR)
+    home = ctx.optional(obj, "home", _P_RESOURCE_HOME)
+    version = ctx.optional(obj, "version", _P_RESOURCE_VERSION)
+    stamp = ctx.optional(obj, "stamp", _P_RESOURCE_STAMP)
     _rt.reject_unknown(obj, ctx, _KEYS_RESOURCE, "unknown field '{field}'")
     if ctx.failed_since(mark):
         return _rt.INVALID
@@ -145,6 +165,10 @@ def _parse_resource(data: Any, ctx: _rt.Context) -> Any:
         seen=seen,
         contact=contact,
         by_day=by_day,
+        pair=pair,
+        home=home,
+        version=version,
+        stamp=stamp,
     )
 
 
@@ -167,8 +191,14 @@ def _fast_resource(obj: Any, depth: int) -> Resource:
     f_seen: Any
     f_contact: Any
     f_by_day: Any
+    f_pair: Any
+    f_home: Any
+    f_version: Any
+    f_stamp: Any
     x2: Any
     k2: Any
+    x2_0: Any
+    x2_1: Any
     if not _KEYS_RESOURCE.issuperset(obj):
         raise _rt.Unsure
     v1 = obj.get("uri")
@@ -256,6 +286,60 @@ def _fast_resource(obj: Any, depth: int) -> Resource:
                 raise _rt.Unsure
         f_by_day = dict(v1)
 
+    v1 = obj.get("pair", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_pair = None
+    else:
+        if not isinstance(v1, list) or len(v1) != 2:
+            raise _rt.Unsure
+        x2_0 = v1[0]
+        if not isinstance(x2_0, str) or not _rt.format_ok("uuid", x2_0):
+            raise _rt.Unsure
+        x2_1 = v1[1]
+        if (
+            type(x2_1) is not int
+            or not -9223372036854775808 <= x2_1 <= 9223372036854775807
+        ):
+            raise _rt.Unsure
+        f_pair = (
+            x2_0,
+            x2_1,
+        )
+    v1 = obj.get("home", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_home = None
+    else:
+        if isinstance(v1, str):
+            if not isinstance(v1, str) or not _rt.format_ok("uri", v1):
+                raise _rt.Unsure
+            f_home = v1
+        elif type(v1) is int:
+            if (
+                type(v1) is not int
+                or not -9223372036854775808 <= v1 <= 9223372036854775807
+            ):
+                raise _rt.Unsure
+            f_home = v1
+        else:
+            raise _rt.Unsure
+
+    v1 = obj.get("version", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_version = None
+    else:
+        if type(v1) is not int or not -9223372036854775808 <= v1 <= 9223372036854775807:
+            raise _rt.Unsure
+        f_version = v1
+    v1 = obj.get("stamp", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_stamp = None
+    else:
+        if not (
+            type(v1) is str or _rt.json_fits(v1, _rt.MAX_DEPTH - depth - 1)
+        ) or not _CHECKS_6ac1c99ca238.accepts(v1):
+            raise _rt.Unsure
+        f_stamp = v1
+
     return Resource(
         uri=f_uri,
         id=f_id,
@@ -268,6 +352,10 @@ def _fast_resource(obj: Any, depth: int) -> Resource:
         seen=f_seen,
         contact=f_contact,
         by_day=f_by_day,
+        pair=f_pair,
+        home=f_home,
+        version=f_version,
+        stamp=f_stamp,
     )
 
 
@@ -286,8 +374,14 @@ def _check_resource(obj: Resource, depth: int) -> None:
     f_seen: Any
     f_contact: Any
     f_by_day: Any
+    f_pair: Any
+    f_home: Any
+    f_version: Any
+    f_stamp: Any
     x2: Any
     k2: Any
+    x2_0: Any
+    x2_1: Any
     f_uri = obj.uri
     if not isinstance(f_uri, str) or not _rt.format_ok("uri", f_uri):
         raise _rt.Unsure
@@ -346,6 +440,47 @@ def _check_resource(obj: Resource, depth: int) -> None:
                 raise _rt.Unsure
             if not isinstance(x2, str) or not _rt.format_ok("date", x2):
                 raise _rt.Unsure
+    f_pair = obj.pair
+    if f_pair is not None:
+        if not isinstance(f_pair, (list, tuple)) or len(f_pair) != 2:
+            raise _rt.Unsure
+        x2_0 = f_pair[0]
+        if not isinstance(x2_0, str) or not _rt.format_ok("uuid", x2_0):
+            raise _rt.Unsure
+        x2_1 = f_pair[1]
+        if (
+            type(x2_1) is not int
+            or not -9223372036854775808 <= x2_1 <= 9223372036854775807
+        ):
+            raise _rt.Unsure
+
+    f_home = obj.home
+    if f_home is not None:
+        if isinstance(f_home, str):
+            if not isinstance(f_home, str) or not _rt.format_ok("uri", f_home):
+                raise _rt.Unsure
+        elif type(f_home) is int:
+            if (
+                type(f_home) is not int
+                or not -9223372036854775808 <= f_home <= 9223372036854775807
+            ):
+                raise _rt.Unsure
+        else:
+            raise _rt.Unsure
+
+    f_version = obj.version
+    if f_version is not None:
+        if (
+            type(f_version) is not int
+            or not -9223372036854775808 <= f_version <= 9223372036854775807
+        ):
+            raise _rt.Unsure
+    f_stamp = obj.stamp
+    if f_stamp is not None:
+        if not (
+            type(f_stamp) is str or _rt.json_fits(f_stamp, _rt.MAX_DEPTH - depth - 1)
+        ) or not _CHECKS_6ac1c99ca238.accepts(f_stamp):
+            raise _rt.Unsure
 
 
 # Schemas applied as written (JSON Schema's own meaning, where no Python type holds them), compiled
@@ -354,6 +489,10 @@ _CHECKS_711478c2e05f: Final = _rt.Checks(
     '{"root":{"anyOf":[{"type":["string"],"format":"email","messages":{"type":"must be a string","format":"must be an email address (RFC 5321), e.g. joe@example.com"}},{"type":["string"],"format":"uri","messages":{"type":"must be a string","format":"must be an absolute URI (RFC 3986), e.g. https://example.com/page"}}],"messages":{"anyOf":"must match at least one schema of anyOf"}},"refs":{}}',
     (),
 )  # "/$defs/Resource/properties/contact"
+_CHECKS_6ac1c99ca238: Final = _rt.Checks(
+    '{"root":{"type":["string"],"format":"date-time","pattern":0,"messages":{"type":"must be a string","pattern":"must match the pattern ^2024-","format":"must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z"}},"refs":{}}',
+    (_rt.regex("^2024-"),),
+)  # "/$defs/Resource/properties/stamp"
 
 
 # Parsers are built once, at import, from the runtime's combinators.
@@ -427,6 +566,49 @@ _P_RESOURCE_BY_DAY: Final = _rt.map_of(
     ),
     {"type": "must be an object"},
 )
+_P_RESOURCE_PAIR: Final = _rt.tuple_of(
+    (
+        _rt.string(
+            {
+                "type": "must be a string",
+                "format": "must be a UUID, e.g. 123e4567-e89b-12d3-a456-426614174000",
+            },
+            format="uuid",
+        ),
+        _rt.integer(
+            {
+                "type": "must be an integer",
+                "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+            }
+        ),
+    ),
+    {"type": "must be an array", "prefixItems": "must be an array of exactly 2 items"},
+)
+_P_RESOURCE_HOME: Final = _rt.union_by_kind(
+    {
+        "string": _rt.string(
+            {
+                "type": "must be a string",
+                "format": "must be an absolute URI (RFC 3986), e.g. https://example.com/page",
+            },
+            format="uri",
+        ),
+        "integer": _rt.integer(
+            {
+                "type": "must be an integer",
+                "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+            }
+        ),
+    },
+    {"oneOf": "must be a string or an integer"},
+)
+_P_RESOURCE_VERSION: Final = _rt.integer(
+    {
+        "type": "must be an integer",
+        "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+    }
+)
+_P_RESOURCE_STAMP: Final = _CHECKS_6ac1c99ca238.parser({"type": "must be a JSON value"})
 _KEYS_RESOURCE: Final = frozenset(
     (
         "uri",
@@ -440,6 +622,10 @@ _KEYS_RESOURCE: Final = frozenset(
         "seen",
         "contact",
         "by_day",
+        "pair",
+        "home",
+        "version",
+        "stamp",
     )
 )
 

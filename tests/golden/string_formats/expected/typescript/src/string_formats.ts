@@ -38,6 +38,14 @@ export interface Resource {
   contact?: JsonData;
   /** Notes by day. */
   by_day?: { [key: string]: string };
+  /** An id and a count. */
+  pair?: [string, number];
+  /** A home page, or a page number. */
+  home?: string | number;
+  /** OpenAPI's spelling of a 64-bit integer: an annotation. */
+  version?: number;
+  /** A date-time of 2024: beside the pattern, it is applied as written. */
+  stamp?: JsonData;
 }
 
 // Parsers are built once, at import, from the runtime's combinators.
@@ -52,8 +60,13 @@ const F_Resource_7 = rt.string({ "type": "must be a string" });
 const F_Resource_8 = rt.dateTime({ "type": "must be a string", "format": "must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z" });
 const F_Resource_9 = new rt.Checks("{\"root\":{\"anyOf\":[{\"type\":[\"string\"],\"format\":\"email\",\"messages\":{\"type\":\"must be a string\",\"format\":\"must be an email address (RFC 5321), e.g. joe@example.com\"}},{\"type\":[\"string\"],\"format\":\"uri\",\"messages\":{\"type\":\"must be a string\",\"format\":\"must be an absolute URI (RFC 3986), e.g. https://example.com/page\"}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}},\"refs\":{}}", []).parser({ "type": "must be a JSON value" });
 const F_Resource_10 = rt.mapOf(rt.string({ "type": "must be a string", "format": "must be an RFC 3339 date, e.g. 2024-01-15" }, { format: "date" }), { "type": "must be an object" });
+const F_Resource_11 = rt.tupleOf<[string, number]>([rt.string({ "type": "must be a string", "format": "must be a UUID, e.g. 123e4567-e89b-12d3-a456-426614174000" }, { format: "uuid" }), rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" })], { "type": "must be an array", "prefixItems": "must be an array of exactly 2 items" });
+const F_Resource_12 = rt.unionByKind<string | number>({ "string": rt.string({ "type": "must be a string", "format": "must be an absolute URI (RFC 3986), e.g. https://example.com/page" }, { format: "uri" }), "integer": rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" }) }, { "oneOf": "must be a string or an integer" });
+const F_Resource_13 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
+const F_Resource_14 = new rt.Checks("{\"root\":{\"type\":[\"string\"],\"format\":\"date-time\",\"pattern\":0,\"messages\":{\"type\":\"must be a string\",\"pattern\":\"must match the pattern ^2024-\",\"format\":\"must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z\"}},\"refs\":{}}", [new RegExp("^2024\\x2d", "u")]).parser({ "type": "must be a JSON value" });
 const CHECKS_711478c2e05f = new rt.Checks("{\"root\":{\"anyOf\":[{\"type\":[\"string\"],\"format\":\"email\",\"messages\":{\"type\":\"must be a string\",\"format\":\"must be an email address (RFC 5321), e.g. joe@example.com\"}},{\"type\":[\"string\"],\"format\":\"uri\",\"messages\":{\"type\":\"must be a string\",\"format\":\"must be an absolute URI (RFC 3986), e.g. https://example.com/page\"}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}},\"refs\":{}}", []);
-const K_Resource: ReadonlySet<string> = new Set(["uri", "id", "owner", "day", "opens", "links", "parent", "template", "seen", "contact", "by_day"]);
+const CHECKS_6ac1c99ca238 = new rt.Checks("{\"root\":{\"type\":[\"string\"],\"format\":\"date-time\",\"pattern\":0,\"messages\":{\"type\":\"must be a string\",\"pattern\":\"must match the pattern ^2024-\",\"format\":\"must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z\"}},\"refs\":{}}", [new RegExp("^2024\\x2d", "u")]);
+const K_Resource: ReadonlySet<string> = new Set(["uri", "id", "owner", "day", "opens", "links", "parent", "template", "seen", "contact", "by_day", "pair", "home", "version", "stamp"]);
 
 function p_Resource(data: rt.JsonValue, ctx: rt.Context): Resource | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -70,6 +83,10 @@ function p_Resource(data: rt.JsonValue, ctx: rt.Context): Resource | rt.Invalid 
   const v8 = ctx.optional(obj, "seen", F_Resource_8);
   const v9 = ctx.optional(obj, "contact", F_Resource_9);
   const v10 = ctx.optional(obj, "by_day", F_Resource_10);
+  const v11 = ctx.optional(obj, "pair", F_Resource_11);
+  const v12 = ctx.optional(obj, "home", F_Resource_12);
+  const v13 = ctx.optional(obj, "version", F_Resource_13);
+  const v14 = ctx.optional(obj, "stamp", F_Resource_14);
   rt.rejectUnknown(obj, ctx, K_Resource, "unknown field '{field}'");
   if (ctx.count > mark) return rt.INVALID;
   const out: Resource = {
@@ -85,6 +102,10 @@ function p_Resource(data: rt.JsonValue, ctx: rt.Context): Resource | rt.Invalid 
   if (v8 !== undefined) out["seen"] = v8 as DateTimeString;
   if (v9 !== undefined) out["contact"] = v9 as JsonData;
   if (v10 !== undefined) out["by_day"] = v10 as { [key: string]: string };
+  if (v11 !== undefined) out["pair"] = v11 as [string, number];
+  if (v12 !== undefined) out["home"] = v12 as string | number;
+  if (v13 !== undefined) out["version"] = v13 as number;
+  if (v14 !== undefined) out["stamp"] = v14 as JsonData;
   return out;
 }
 
@@ -167,10 +188,45 @@ function f_Resource(v: unknown, depth: number): Resource | rt.Unsure {
     }
     v10 = w10;
   }
+  const w11: unknown = obj["pair"];
+  let v11: unknown;
+  if (w11 !== undefined) {
+    if (!Array.isArray(w11) || w11.length !== 2) return rt.UNSURE;
+    const x2_0: unknown = w11[0];
+    if (typeof x2_0 !== "string" || !rt.formatOk("uuid", x2_0)) return rt.UNSURE;
+    const x2_1: unknown = w11[1];
+    if (typeof x2_1 !== "number" || !Number.isSafeInteger(x2_1)) return rt.UNSURE;
+    v11 = w11;
+  }
+  const w12: unknown = obj["home"];
+  let v12: unknown;
+  if (w12 !== undefined) {
+    if (typeof w12 === "string") {
+      if (typeof w12 !== "string" || !rt.formatOk("uri", w12)) return rt.UNSURE;
+      v12 = w12;
+    } else if (typeof w12 === "number" && Number.isInteger(w12)) {
+      if (typeof w12 !== "number" || !Number.isSafeInteger(w12)) return rt.UNSURE;
+      v12 = w12;
+    } else {
+      return rt.UNSURE;
+    }
+  }
+  const w13: unknown = obj["version"];
+  let v13: unknown;
+  if (w13 !== undefined) {
+    if (typeof w13 !== "number" || !Number.isSafeInteger(w13)) return rt.UNSURE;
+    v13 = w13;
+  }
+  const w14: unknown = obj["stamp"];
+  let v14: unknown;
+  if (w14 !== undefined) {
+    if (!rt.fitsJSON(w14, rt.MAX_DEPTH - depth - 1) || !CHECKS_6ac1c99ca238.accepts(w14)) return rt.UNSURE;
+    v14 = w14;
+  }
   // Closed: the keys are the fields found above (each is an own key once its check passed).
   let keys = 0;
   for (const _ in obj) keys++;
-  if (keys !== 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (keys !== 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0) + (w11 !== undefined ? 1 : 0) + (w12 !== undefined ? 1 : 0) + (w13 !== undefined ? 1 : 0) + (w14 !== undefined ? 1 : 0)) return rt.UNSURE;
   const out: Resource = {
     "uri": v0 as string,
     "id": v1 as string,
@@ -184,6 +240,10 @@ function f_Resource(v: unknown, depth: number): Resource | rt.Unsure {
   if (v8 !== undefined) out["seen"] = v8 as DateTimeString;
   if (v9 !== undefined) out["contact"] = v9 as JsonData;
   if (v10 !== undefined) out["by_day"] = v10 as { [key: string]: string };
+  if (v11 !== undefined) out["pair"] = v11 as [string, number];
+  if (v12 !== undefined) out["home"] = v12 as string | number;
+  if (v13 !== undefined) out["version"] = v13 as number;
+  if (v14 !== undefined) out["stamp"] = v14 as JsonData;
   return out;
 }
 
@@ -201,6 +261,10 @@ export function encodeResource(value: Resource): { [key: string]: unknown } {
   if (value["seen"] !== undefined) out["seen"] = value["seen"];
   if (value["contact"] !== undefined) out["contact"] = value["contact"];
   if (value["by_day"] !== undefined) out["by_day"] = value["by_day"];
+  if (value["pair"] !== undefined) out["pair"] = value["pair"];
+  if (value["home"] !== undefined) out["home"] = value["home"];
+  if (value["version"] !== undefined) out["version"] = value["version"];
+  if (value["stamp"] !== undefined) out["stamp"] = value["stamp"];
   return out;
 }
 
