@@ -566,10 +566,13 @@ class Lowering:
             self.check_keywords(schema, "union", pointer)
             if "x-discriminator" in schema:
                 return self.lower_union(schema, over, pointer)
+            hoisted = dict(self.hoisted)
             try:
                 return self.lower_union(schema, over, pointer)
             except SpecError:
-                # Variants no value's JSON type tells apart: JSON Schema tries each, and so do the checks.
+                # Variants no value's JSON type tells apart: JSON Schema tries each, and so do the checks (which hold
+                # the variants as written: no model hoisted from them is left over).
+                self.hoisted = hoisted
                 return self.lower_checks(schema, pointer)
         if "anyOf" in schema:
             self.check_keywords(schema, "nullable", pointer)

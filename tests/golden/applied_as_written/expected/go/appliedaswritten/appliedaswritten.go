@@ -72,66 +72,6 @@ func NewRequest(jsonrpc any, id RequestID) Request {
 	return out
 }
 
-// BlockVariant1 is a model of applied_as_written.
-type BlockVariant1 struct {
-	// Type is the 'type' field.
-	Type any `json:"type"`
-	// Text is the 'text' field.
-	Text string `json:"text"`
-}
-
-// Validate checks every constraint and rule of the spec; the error is a *ValidationError.
-func (m BlockVariant1) Validate() error {
-	if m.fastValid(0) {
-		return nil
-	}
-	return rt.Check[BlockVariant1](m.toTree(), parseBlockVariant1)
-}
-
-// MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
-func (m BlockVariant1) MarshalJSON() ([]byte, error) {
-	return rt.Encode(m.toTree())
-}
-
-// NewBlockVariant1 returns a BlockVariant1 holding the required fields given; an optional field
-// without a default is left unset.
-func NewBlockVariant1(typeValue any, text string) BlockVariant1 {
-	var out BlockVariant1
-	out.Type = typeValue
-	out.Text = text
-	return out
-}
-
-// BlockVariant2 is a model of applied_as_written.
-type BlockVariant2 struct {
-	// Type is the 'type' field.
-	Type any `json:"type"`
-	// URL is the 'url' field.
-	URL string `json:"url"`
-}
-
-// Validate checks every constraint and rule of the spec; the error is a *ValidationError.
-func (m BlockVariant2) Validate() error {
-	if m.fastValid(0) {
-		return nil
-	}
-	return rt.Check[BlockVariant2](m.toTree(), parseBlockVariant2)
-}
-
-// MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
-func (m BlockVariant2) MarshalJSON() ([]byte, error) {
-	return rt.Encode(m.toTree())
-}
-
-// NewBlockVariant2 returns a BlockVariant2 holding the required fields given; an optional field
-// without a default is left unset.
-func NewBlockVariant2(typeValue any, url string) BlockVariant2 {
-	var out BlockVariant2
-	out.Type = typeValue
-	out.URL = url
-	return out
-}
-
 // RequestID is one of several shapes; exactly one field is set.
 type RequestID struct {
 	// String is set when the value is a JSON string.

@@ -18,10 +18,6 @@ var pRequest_Scores rt.Parser[any]
 var pRequest_Box rt.Parser[any]
 var pRequest_Label rt.Parser[any]
 var pRequest_Flag rt.Parser[any]
-var pBlockVariant1_Type rt.Parser[any]
-var pBlockVariant1_Text rt.Parser[string]
-var pBlockVariant2_Type rt.Parser[any]
-var pBlockVariant2_URL rt.Parser[string]
 var pContent rt.Parser[any]
 var pBlock rt.Parser[any]
 var pJson rt.Parser[any]
@@ -37,10 +33,6 @@ func init() {
 	pRequest_Box = checks1027f66547d1.Parser(rt.Msgs{"type": "must be a JSON value"})
 	pRequest_Label = checksad75c8f45de0.Parser(rt.Msgs{"type": "must be a JSON value"})
 	pRequest_Flag = checks70c65fbe585e.Parser(rt.Msgs{"type": "must be a JSON value"})
-	pBlockVariant1_Type = checks1e7ddcfdcde3.Parser(rt.Msgs{"type": "must be a JSON value"})
-	pBlockVariant1_Text = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
-	pBlockVariant2_Type = checkse388117da20d.Parser(rt.Msgs{"type": "must be a JSON value"})
-	pBlockVariant2_URL = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "pattern": "must match the pattern ^https://"}, Pattern: rt.Pattern("^https://")})
 	pContent = checks5ec1d052d277.Parser(rt.Msgs{"type": "must be a JSON value"})
 	pBlock = checksc67b9124da0f.Parser(rt.Msgs{"type": "must be a JSON value"})
 	pJson = checks355e3e419e68.Parser(rt.Msgs{"type": "must be a JSON value"})
@@ -72,12 +64,6 @@ var checksad75c8f45de0 = rt.NewChecks("{\"root\":{\"$ref\":\"/$defs/Request/prop
 // checks70c65fbe585e is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
 var checks70c65fbe585e = rt.NewChecks("{\"root\":{\"not\":{\"const\":false,\"messages\":{\"const\":\"must be false\"}},\"messages\":{\"not\":\"must not match the schema of not\"}},\"refs\":{}}")
 
-// checks1e7ddcfdcde3 is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
-var checks1e7ddcfdcde3 = rt.NewChecks("{\"root\":{\"const\":\"text\",\"messages\":{\"const\":\"must be \\\"text\\\"\"}},\"refs\":{}}")
-
-// checkse388117da20d is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
-var checkse388117da20d = rt.NewChecks("{\"root\":{\"const\":\"image\",\"messages\":{\"const\":\"must be \\\"image\\\"\"}},\"refs\":{}}")
-
 // checks5ec1d052d277 is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
 var checks5ec1d052d277 = rt.NewChecks("{\"root\":{\"anyOf\":[{\"$ref\":\"/$defs/Block\",\"messages\":{}},{\"type\":[\"array\"],\"items\":{\"$ref\":\"/$defs/Block\",\"messages\":{}},\"minItems\":1,\"messages\":{\"type\":\"must be an array\",\"minItems\":\"must have at least 1 item(s)\"}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}},\"refs\":{\"/$defs/Block\":{\"oneOf\":[{\"type\":[\"object\"],\"properties\":{\"type\":{\"const\":\"text\",\"messages\":{\"const\":\"must be \\\"text\\\"\"}},\"text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"required\":[\"type\",\"text\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},{\"type\":[\"object\"],\"properties\":{\"type\":{\"const\":\"image\",\"messages\":{\"const\":\"must be \\\"image\\\"\"}},\"url\":{\"type\":[\"string\"],\"pattern\":0,\"messages\":{\"type\":\"must be a string\",\"pattern\":\"must match the pattern ^https://\"}}},\"required\":[\"type\",\"url\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}}],\"messages\":{\"oneOf\":\"must be one text or image block\"}}}}", rt.Pattern("^https://"))
 
@@ -86,9 +72,6 @@ var checks355e3e419e68 = rt.NewChecks("{\"root\":{\"anyOf\":[{\"type\":[\"string
 
 // checksc67b9124da0f is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
 var checksc67b9124da0f = rt.NewChecks("{\"root\":{\"oneOf\":[{\"type\":[\"object\"],\"properties\":{\"type\":{\"const\":\"text\",\"messages\":{\"const\":\"must be \\\"text\\\"\"}},\"text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"required\":[\"type\",\"text\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},{\"type\":[\"object\"],\"properties\":{\"type\":{\"const\":\"image\",\"messages\":{\"const\":\"must be \\\"image\\\"\"}},\"url\":{\"type\":[\"string\"],\"pattern\":0,\"messages\":{\"type\":\"must be a string\",\"pattern\":\"must match the pattern ^https://\"}}},\"required\":[\"type\",\"url\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}}],\"messages\":{\"oneOf\":\"must be one text or image block\"}},\"refs\":{}}", rt.Pattern("^https://"))
-
-// fastPattern0 is a pattern Validate's fast path matches.
-var fastPattern0 = rt.Pattern("^https://")
 
 func parseRequest(v any, c *rt.Context) (Request, bool) {
 	var out Request
@@ -152,75 +135,6 @@ func (m Request) toTree() any {
 // d is the depth of m in the document.
 func (m Request) fastValid(d int) bool {
 	return false
-}
-
-func parseBlockVariant1(v any, c *rt.Context) (BlockVariant1, bool) {
-	var out BlockVariant1
-	obj, ok := rt.ExpectObject(c, v, "must be an object")
-	if !ok {
-		return out, false
-	}
-	mark := c.Mark()
-	out.Type, _ = rt.RequiredOrNull[any](c, obj, "type", pBlockVariant1_Type, "missing required field '{field}'")
-	out.Text, _ = rt.Required[string](c, obj, "text", pBlockVariant1_Text, "missing required field '{field}'")
-	return out, !c.FailedSince(mark)
-}
-
-// toTree turns the struct into the tree its parser reads.
-func (m BlockVariant1) toTree() any {
-	o := rt.NewObject()
-	o.Set("type", rt.AnyTree(m.Type))
-	o.Set("text", m.Text)
-	return o
-}
-
-// fastValid reports whether m is surely valid without building its tree: false
-// means "not sure", and Validate then runs the exact walk, which reports the problems.
-// d is the depth of m in the document.
-func (m BlockVariant1) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
-		return false
-	}
-	if !checks1e7ddcfdcde3.ValidAt(m.Type, 1) {
-		return false
-	}
-	return true
-}
-
-func parseBlockVariant2(v any, c *rt.Context) (BlockVariant2, bool) {
-	var out BlockVariant2
-	obj, ok := rt.ExpectObject(c, v, "must be an object")
-	if !ok {
-		return out, false
-	}
-	mark := c.Mark()
-	out.Type, _ = rt.RequiredOrNull[any](c, obj, "type", pBlockVariant2_Type, "missing required field '{field}'")
-	out.URL, _ = rt.Required[string](c, obj, "url", pBlockVariant2_URL, "missing required field '{field}'")
-	return out, !c.FailedSince(mark)
-}
-
-// toTree turns the struct into the tree its parser reads.
-func (m BlockVariant2) toTree() any {
-	o := rt.NewObject()
-	o.Set("type", rt.AnyTree(m.Type))
-	o.Set("url", m.URL)
-	return o
-}
-
-// fastValid reports whether m is surely valid without building its tree: false
-// means "not sure", and Validate then runs the exact walk, which reports the problems.
-// d is the depth of m in the document.
-func (m BlockVariant2) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
-		return false
-	}
-	if !checkse388117da20d.ValidAt(m.Type, 1) {
-		return false
-	}
-	if !fastPattern0.MatchString(m.URL) {
-		return false
-	}
-	return true
 }
 
 func parseRequestID(v any, c *rt.Context) (RequestID, bool) {

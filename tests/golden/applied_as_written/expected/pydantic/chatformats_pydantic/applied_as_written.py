@@ -132,49 +132,6 @@ class Json(RootModel[Any]):
         return data
 
 
-class BlockVariant1(BaseModel):
-    type: Any
-    text: StrictStr
-
-    @model_validator(mode="before")
-    @classmethod
-    def _applied_as_written(cls, data: Any) -> Any:
-        """Schemas applied as written (JSON Schema's own meaning), checked by chatspec's runtime: pydantic's types
-        would give another verdict."""
-        if isinstance(data, dict):
-            for name, walk in (
-                (
-                    "type",
-                    ("checks", _CHECKS_1e7ddcfdcde3, {"type": "must be a JSON value"}),
-                ),
-            ):
-                if name in data:
-                    _check_applied(data[name], walk)
-        return data
-
-
-class BlockVariant2(BaseModel):
-    model_config = ConfigDict(regex_engine="python-re")
-    type: Any
-    url: Annotated[StrictStr, Field(pattern="^https://")]
-
-    @model_validator(mode="before")
-    @classmethod
-    def _applied_as_written(cls, data: Any) -> Any:
-        """Schemas applied as written (JSON Schema's own meaning), checked by chatspec's runtime: pydantic's types
-        would give another verdict."""
-        if isinstance(data, dict):
-            for name, walk in (
-                (
-                    "type",
-                    ("checks", _CHECKS_e388117da20d, {"type": "must be a JSON value"}),
-                ),
-            ):
-                if name in data:
-                    _check_applied(data[name], walk)
-        return data
-
-
 class Request(BaseModel):
     """
     A JSON-RPC request carrying chat content.
@@ -363,13 +320,6 @@ _CHECKS_c67b9124da0f = _rt.Checks(
 )
 _CHECKS_355e3e419e68 = _rt.Checks(
     '{"root":{"anyOf":[{"type":["string","number","boolean","null"],"messages":{"type":"must be a string or a number or a boolean or null"}},{"type":["array"],"items":{"$ref":"/$defs/Json","messages":{}},"messages":{"type":"must be an array"}},{"type":["object"],"additionalProperties":{"$ref":"/$defs/Json","messages":{}},"messages":{"type":"must be an object"}}],"messages":{"anyOf":"must match at least one schema of anyOf"}},"refs":{"/$defs/Json":{"anyOf":[{"type":["string","number","boolean","null"],"messages":{"type":"must be a string or a number or a boolean or null"}},{"type":["array"],"items":{"$ref":"/$defs/Json","messages":{}},"messages":{"type":"must be an array"}},{"type":["object"],"additionalProperties":{"$ref":"/$defs/Json","messages":{}},"messages":{"type":"must be an object"}}],"messages":{"anyOf":"must match at least one schema of anyOf"}}}}',
-    (),
-)
-_CHECKS_1e7ddcfdcde3 = _rt.Checks(
-    '{"root":{"const":"text","messages":{"const":"must be \\"text\\""}},"refs":{}}', ()
-)
-_CHECKS_e388117da20d = _rt.Checks(
-    '{"root":{"const":"image","messages":{"const":"must be \\"image\\""}},"refs":{}}',
     (),
 )
 

@@ -14,8 +14,6 @@ from ._runtime import ValidationError
 
 __all__ = [
     "Block",
-    "BlockVariant1",
-    "BlockVariant2",
     "Content",
     "Json",
     "Request",
@@ -103,90 +101,6 @@ class Request:
         _rt.parse(_parse_request, self.to_dict())
 
 
-@dataclass(kw_only=True)
-class BlockVariant1:
-    """BlockVariant1"""
-
-    type: Any
-    text: str
-
-    @classmethod
-    def from_dict(cls, data: object) -> BlockVariant1:
-        """Build from a JSON-shaped value; raise ValidationError listing every problem."""
-        try:
-            return _fast_block_variant1(data, 0)
-        except _rt.Unsure as unsure:
-            done = unsure.done  # the exact walk decides, and says what is wrong
-        result: BlockVariant1 = _rt.parse(_parse_block_variant1, data, done)
-        return result
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> BlockVariant1:
-        """Parse JSON text and validate it; raise ValidationError listing every problem."""
-        return cls.from_dict(_rt.load_json(text))
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
-        out: dict[str, Any] = {}
-        out["type"] = _rt.dump(self.type)
-        out["text"] = self.text
-        return out
-
-    def to_json(self) -> str:
-        return _rt.dump_json(self.to_dict())
-
-    def validate(self) -> None:
-        """Check the current attribute values; raise ValidationError listing every problem."""
-        try:
-            _check_block_variant1(self, 0)
-            return
-        except _rt.Unsure:
-            pass  # the exact walk of the JSON shape says what is wrong
-        _rt.parse(_parse_block_variant1, self.to_dict())
-
-
-@dataclass(kw_only=True)
-class BlockVariant2:
-    """BlockVariant2"""
-
-    type: Any
-    url: str
-
-    @classmethod
-    def from_dict(cls, data: object) -> BlockVariant2:
-        """Build from a JSON-shaped value; raise ValidationError listing every problem."""
-        try:
-            return _fast_block_variant2(data, 0)
-        except _rt.Unsure as unsure:
-            done = unsure.done  # the exact walk decides, and says what is wrong
-        result: BlockVariant2 = _rt.parse(_parse_block_variant2, data, done)
-        return result
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> BlockVariant2:
-        """Parse JSON text and validate it; raise ValidationError listing every problem."""
-        return cls.from_dict(_rt.load_json(text))
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
-        out: dict[str, Any] = {}
-        out["type"] = _rt.dump(self.type)
-        out["url"] = self.url
-        return out
-
-    def to_json(self) -> str:
-        return _rt.dump_json(self.to_dict())
-
-    def validate(self) -> None:
-        """Check the current attribute values; raise ValidationError listing every problem."""
-        try:
-            _check_block_variant2(self, 0)
-            return
-        except _rt.Unsure:
-            pass  # the exact walk of the JSON shape says what is wrong
-        _rt.parse(_parse_block_variant2, self.to_dict())
-
-
 Content: TypeAlias = Any
 """One block or a list of blocks, each tagged by a const type (no declared discriminator)."""
 
@@ -242,68 +156,6 @@ def _parse_request(data: Any, ctx: _rt.Context) -> Any:
         box=box,
         label=label,
         flag=flag,
-    )
-
-
-def _parse_block_variant1(data: Any, ctx: _rt.Context) -> Any:
-    if ctx.depth:  # from_dict has tried the root
-        kept = ctx.kept(data)
-        if kept is not None:
-            return kept  # built by a failed fast attempt above: surely valid
-        try:
-            return _fast_block_variant1(data, ctx.depth)
-        except _rt.Unsure as unsure:
-            ctx.keep(unsure)  # the exact walk below finds what is wrong
-    obj = _rt.expect_object(data, ctx, "must be an object")
-    if obj is None:
-        return _rt.INVALID
-    mark = ctx.count
-    type = ctx.required(
-        obj,
-        "type",
-        _P_BLOCK_VARIANT1_TYPE,
-        "missing required field '{field}'",
-        nullable=True,
-    )
-    text = ctx.required(
-        obj, "text", _P_BLOCK_VARIANT1_TEXT, "missing required field '{field}'"
-    )
-    if ctx.failed_since(mark):
-        return _rt.INVALID
-    return BlockVariant1(
-        type=type,
-        text=text,
-    )
-
-
-def _parse_block_variant2(data: Any, ctx: _rt.Context) -> Any:
-    if ctx.depth:  # from_dict has tried the root
-        kept = ctx.kept(data)
-        if kept is not None:
-            return kept  # built by a failed fast attempt above: surely valid
-        try:
-            return _fast_block_variant2(data, ctx.depth)
-        except _rt.Unsure as unsure:
-            ctx.keep(unsure)  # the exact walk below finds what is wrong
-    obj = _rt.expect_object(data, ctx, "must be an object")
-    if obj is None:
-        return _rt.INVALID
-    mark = ctx.count
-    type = ctx.required(
-        obj,
-        "type",
-        _P_BLOCK_VARIANT2_TYPE,
-        "missing required field '{field}'",
-        nullable=True,
-    )
-    url = ctx.required(
-        obj, "url", _P_BLOCK_VARIANT2_URL, "missing required field '{field}'"
-    )
-    if ctx.failed_since(mark):
-        return _rt.INVALID
-    return BlockVariant2(
-        type=type,
-        url=url,
     )
 
 
@@ -535,88 +387,6 @@ def _check_request(obj: Request, depth: int) -> None:
             raise _rt.Unsure
 
 
-def _fast_block_variant1(obj: Any, depth: int) -> BlockVariant1:
-    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
-        raise _rt.Unsure
-    v1: Any
-    f_type: Any
-    f_text: Any
-    v1 = obj.get("type", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
-        raise _rt.Unsure
-    if not (
-        type(v1) is str or _rt.json_fits(v1, _rt.MAX_DEPTH - depth - 1)
-    ) or not _CHECKS_1e7ddcfdcde3.accepts(v1):
-        raise _rt.Unsure
-    f_type = v1
-    v1 = obj.get("text")
-    if not isinstance(v1, str):
-        raise _rt.Unsure
-    f_text = v1
-
-    return BlockVariant1(
-        type=f_type,
-        text=f_text,
-    )
-
-
-def _check_block_variant1(obj: BlockVariant1, depth: int) -> None:
-    if type(obj) is not BlockVariant1 or depth > _rt.MAX_DEPTH - 1:
-        raise _rt.Unsure
-    v1: Any
-    f_type: Any
-    f_text: Any
-    f_type = obj.type
-    if not (
-        type(f_type) is str or _rt.json_fits(f_type, _rt.MAX_DEPTH - depth - 1)
-    ) or not _CHECKS_1e7ddcfdcde3.accepts(f_type):
-        raise _rt.Unsure
-    f_text = obj.text
-    if not isinstance(f_text, str):
-        raise _rt.Unsure
-
-
-def _fast_block_variant2(obj: Any, depth: int) -> BlockVariant2:
-    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
-        raise _rt.Unsure
-    v1: Any
-    f_type: Any
-    f_url: Any
-    v1 = obj.get("type", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
-        raise _rt.Unsure
-    if not (
-        type(v1) is str or _rt.json_fits(v1, _rt.MAX_DEPTH - depth - 1)
-    ) or not _CHECKS_e388117da20d.accepts(v1):
-        raise _rt.Unsure
-    f_type = v1
-    v1 = obj.get("url")
-    if not isinstance(v1, str) or _RE_1.search(v1) is None:
-        raise _rt.Unsure
-    f_url = v1
-
-    return BlockVariant2(
-        type=f_type,
-        url=f_url,
-    )
-
-
-def _check_block_variant2(obj: BlockVariant2, depth: int) -> None:
-    if type(obj) is not BlockVariant2 or depth > _rt.MAX_DEPTH - 1:
-        raise _rt.Unsure
-    v1: Any
-    f_type: Any
-    f_url: Any
-    f_type = obj.type
-    if not (
-        type(f_type) is str or _rt.json_fits(f_type, _rt.MAX_DEPTH - depth - 1)
-    ) or not _CHECKS_e388117da20d.accepts(f_type):
-        raise _rt.Unsure
-    f_url = obj.url
-    if not isinstance(f_url, str) or _RE_1.search(f_url) is None:
-        raise _rt.Unsure
-
-
 # Schemas applied as written (JSON Schema's own meaning, where no Python type holds them), compiled
 # once, at import.
 _CHECKS_5b95c028d0f9: Final = _rt.Checks(
@@ -662,13 +432,6 @@ _CHECKS_355e3e419e68: Final = _rt.Checks(
     '{"root":{"anyOf":[{"type":["string","number","boolean","null"],"messages":{"type":"must be a string or a number or a boolean or null"}},{"type":["array"],"items":{"$ref":"/$defs/Json","messages":{}},"messages":{"type":"must be an array"}},{"type":["object"],"additionalProperties":{"$ref":"/$defs/Json","messages":{}},"messages":{"type":"must be an object"}}],"messages":{"anyOf":"must match at least one schema of anyOf"}},"refs":{"/$defs/Json":{"anyOf":[{"type":["string","number","boolean","null"],"messages":{"type":"must be a string or a number or a boolean or null"}},{"type":["array"],"items":{"$ref":"/$defs/Json","messages":{}},"messages":{"type":"must be an array"}},{"type":["object"],"additionalProperties":{"$ref":"/$defs/Json","messages":{}},"messages":{"type":"must be an object"}}],"messages":{"anyOf":"must match at least one schema of anyOf"}}}}',
     (),
 )  # "/$defs/Json"
-_CHECKS_1e7ddcfdcde3: Final = _rt.Checks(
-    '{"root":{"const":"text","messages":{"const":"must be \\"text\\""}},"refs":{}}', ()
-)  # "/$defs/Block/oneOf/0/properties/type"
-_CHECKS_e388117da20d: Final = _rt.Checks(
-    '{"root":{"const":"image","messages":{"const":"must be \\"image\\""}},"refs":{}}',
-    (),
-)  # "/$defs/Block/oneOf/1/properties/type"
 
 
 # Parsers are built once, at import, from the runtime's combinators.
@@ -699,18 +462,6 @@ _P_REQUEST_SCORES: Final = _CHECKS_dcb5af04b65f.parser({"type": "must be a JSON 
 _P_REQUEST_BOX: Final = _CHECKS_1027f66547d1.parser({"type": "must be a JSON value"})
 _P_REQUEST_LABEL: Final = _CHECKS_ad75c8f45de0.parser({"type": "must be a JSON value"})
 _P_REQUEST_FLAG: Final = _CHECKS_70c65fbe585e.parser({"type": "must be a JSON value"})
-_P_BLOCK_VARIANT1_TYPE: Final = _CHECKS_1e7ddcfdcde3.parser(
-    {"type": "must be a JSON value"}
-)
-_P_BLOCK_VARIANT1_TEXT: Final = _rt.string({"type": "must be a string"})
-_P_BLOCK_VARIANT2_TYPE: Final = _CHECKS_e388117da20d.parser(
-    {"type": "must be a JSON value"}
-)
-_P_BLOCK_VARIANT2_URL: Final = _rt.string(
-    {"type": "must be a string", "pattern": "must match the pattern ^https://"},
-    pattern=_rt.regex("^https://"),
-)
-_RE_1: Final = _rt.regex("^https://")
 _KEYS_REQUEST: Final = frozenset(
     (
         "jsonrpc",

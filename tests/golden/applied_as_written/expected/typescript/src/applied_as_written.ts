@@ -33,18 +33,6 @@ export interface Request {
   flag?: JsonData;
 }
 
-/** BlockVariant1 */
-export interface BlockVariant1 {
-  type: JsonData;
-  text: string;
-}
-
-/** BlockVariant2 */
-export interface BlockVariant2 {
-  type: JsonData;
-  url: string;
-}
-
 /** One block or a list of blocks, each tagged by a const type (no declared discriminator). */
 export type Content = JsonData;
 
@@ -68,10 +56,6 @@ const F_Request_7 = new rt.Checks("{\"root\":{\"type\":[\"array\"],\"prefixItems
 const F_Request_8 = new rt.Checks("{\"root\":{\"type\":[\"object\"],\"dependentRequired\":[[\"width\",[\"height\"],\"missing field '{field}', required when 'width' is present\"]],\"dependentSchemas\":[[\"depth\",{\"required\":[\"width\"],\"messages\":{\"required\":\"missing required field '{field}'\"}}]],\"properties\":{\"secret\":{\"false\":true,\"messages\":{\"false\":\"a box has no secret\"}}},\"messages\":{\"type\":\"must be an object\"}},\"refs\":{}}", []).parser({ "type": "must be a JSON value" });
 const F_Request_9 = new rt.Checks("{\"root\":{\"$ref\":\"/$defs/Request/properties/params/$defs/short\",\"messages\":{}},\"refs\":{\"/$defs/Request/properties/params/$defs/short\":{\"type\":[\"string\"],\"maxLength\":3,\"messages\":{\"type\":\"must be a string\",\"maxLength\":\"must be at most 3 character(s) long\"}}}}", []).parser({ "type": "must be a JSON value" });
 const F_Request_10 = new rt.Checks("{\"root\":{\"not\":{\"const\":false,\"messages\":{\"const\":\"must be false\"}},\"messages\":{\"not\":\"must not match the schema of not\"}},\"refs\":{}}", []).parser({ "type": "must be a JSON value" });
-const F_BlockVariant1_0 = new rt.Checks("{\"root\":{\"const\":\"text\",\"messages\":{\"const\":\"must be \\\"text\\\"\"}},\"refs\":{}}", []).parser({ "type": "must be a JSON value" });
-const F_BlockVariant1_1 = rt.string({ "type": "must be a string" });
-const F_BlockVariant2_0 = new rt.Checks("{\"root\":{\"const\":\"image\",\"messages\":{\"const\":\"must be \\\"image\\\"\"}},\"refs\":{}}", []).parser({ "type": "must be a JSON value" });
-const F_BlockVariant2_1 = rt.string({ "type": "must be a string", "pattern": "must match the pattern ^https://" }, { pattern: new RegExp("^https\\x3a\\x2f\\x2f", "u") });
 const CHECKS_5b95c028d0f9 = new rt.Checks("{\"root\":{\"const\":\"2.0\",\"messages\":{\"const\":\"must be \\\"2.0\\\"\"}},\"refs\":{}}", []);
 const CHECKS_04bbb505a8e6 = new rt.Checks("{\"root\":{\"enum\":[-32600,-32601,\"custom\",null,{\"kind\":\"other\"}],\"messages\":{\"enum\":\"must be one of: -32600, -32601, custom, null, {\\\"kind\\\": \\\"other\\\"}\"}},\"refs\":{}}", []);
 const CHECKS_3779a449af8f = new rt.Checks("{\"root\":{\"type\":[\"object\"],\"patternProperties\":[[0,{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}]],\"propertyNames\":{\"maxLength\":12,\"messages\":{\"maxLength\":\"must be at most 12 character(s) long\"}},\"minProperties\":1,\"maxProperties\":4,\"messages\":{\"type\":\"must be an object\",\"minProperties\":\"must have at least 1 field(s)\",\"maxProperties\":\"must have at most 4 field(s)\",\"propertyNames\":\"field name '{field}' is not allowed\"}},\"refs\":{}}", [new RegExp("^x\\x2d", "u")]);
@@ -114,34 +98,6 @@ function p_Request(data: rt.JsonValue, ctx: rt.Context): Request | rt.Invalid {
   if (v8 !== undefined) out["box"] = v8 as JsonData;
   if (v9 !== undefined) out["label"] = v9 as JsonData;
   if (v10 !== undefined) out["flag"] = v10 as JsonData;
-  return out;
-}
-
-function p_BlockVariant1(data: rt.JsonValue, ctx: rt.Context): BlockVariant1 | rt.Invalid {
-  const obj = rt.expectObject(data, ctx, "must be an object");
-  if (obj === null) return rt.INVALID;
-  const mark = ctx.count;
-  const v0 = ctx.required(obj, "type", F_BlockVariant1_0, "missing required field '{field}'", true);
-  const v1 = ctx.required(obj, "text", F_BlockVariant1_1, "missing required field '{field}'");
-  if (ctx.count > mark) return rt.INVALID;
-  const out: BlockVariant1 = {
-    "type": v0 as JsonData,
-    "text": v1 as string,
-  };
-  return out;
-}
-
-function p_BlockVariant2(data: rt.JsonValue, ctx: rt.Context): BlockVariant2 | rt.Invalid {
-  const obj = rt.expectObject(data, ctx, "must be an object");
-  if (obj === null) return rt.INVALID;
-  const mark = ctx.count;
-  const v0 = ctx.required(obj, "type", F_BlockVariant2_0, "missing required field '{field}'", true);
-  const v1 = ctx.required(obj, "url", F_BlockVariant2_1, "missing required field '{field}'");
-  if (ctx.count > mark) return rt.INVALID;
-  const out: BlockVariant2 = {
-    "type": v0 as JsonData,
-    "url": v1 as string,
-  };
   return out;
 }
 
@@ -257,41 +213,11 @@ export function encodeRequest(value: Request): { [key: string]: unknown } {
   return out;
 }
 
-/** The wire (JSON) form of BlockVariant1 values: wire names; optional fields left out when undefined. */
-export function encodeBlockVariant1(value: BlockVariant1): { [key: string]: unknown } {
-  const out: { [key: string]: unknown } = {};
-  out["type"] = value["type"];
-  out["text"] = value["text"];
-  return out;
-}
-
-/** The wire (JSON) form of BlockVariant2 values: wire names; optional fields left out when undefined. */
-export function encodeBlockVariant2(value: BlockVariant2): { [key: string]: unknown } {
-  const out: { [key: string]: unknown } = {};
-  out["type"] = value["type"];
-  out["url"] = value["url"];
-  return out;
-}
-
 /** A Request built in code from the fields given (Request has no constant or default to fill in). */
 export function makeRequest(fields: Request): Request {
   const out: { [key: string]: unknown } = {};
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
   return out as unknown as Request;
-}
-
-/** A BlockVariant1 built in code from the fields given (BlockVariant1 has no constant or default to fill in). */
-export function makeBlockVariant1(fields: BlockVariant1): BlockVariant1 {
-  const out: { [key: string]: unknown } = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
-  return out as unknown as BlockVariant1;
-}
-
-/** A BlockVariant2 built in code from the fields given (BlockVariant2 has no constant or default to fill in). */
-export function makeBlockVariant2(fields: BlockVariant2): BlockVariant2 {
-  const out: { [key: string]: unknown } = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
-  return out as unknown as BlockVariant2;
 }
 
 function e_Content(v: Content): unknown {
@@ -305,16 +231,6 @@ function e_Json(v: Json): unknown {
 /** Build Request from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
 export function parseRequest(value: unknown): Request {
   return rt.run(p_Request, value as rt.JsonValue);
-}
-
-/** Build BlockVariant1 from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
-export function parseBlockVariant1(value: unknown): BlockVariant1 {
-  return rt.run(p_BlockVariant1, value as rt.JsonValue);
-}
-
-/** Build BlockVariant2 from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
-export function parseBlockVariant2(value: unknown): BlockVariant2 {
-  return rt.run(p_BlockVariant2, value as rt.JsonValue);
 }
 
 /** Parse and validate a applied_as_written document from JSON text; throws ValidationError listing every problem. */
