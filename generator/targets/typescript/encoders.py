@@ -69,7 +69,10 @@ def encode(t: ir.TypeRef, expr: str) -> str:
             return "[" + ", ".join(encode(i, f"{expr}[{n}]") for n, i in enumerate(t.items)) + "]"
         case ir.UnionType():
             if t.discriminator is not None:
-                cases = ", ".join(f"{ts_str(tag)}: {encoder(v)}" for tag, v in zip(t.tags, t.variants))
+                # A tag "__proto__" as a computed key: written plainly, the object literal would set its prototype.
+                cases = ", ".join(
+                    f"{f'[{ts_str(tag)}]' if tag == '__proto__' else ts_str(tag)}: {encoder(v)}" for tag, v in zip(t.tags, t.variants)
+                )
                 return f"rt.encodeByTag({expr}, {ts_str(t.discriminator)}, {{ {cases} }})"
             cases = ", ".join(f"{ts_str(k)}: {encoder(v)}" for k, v in zip(t.json_kinds, t.variants))
             return f"rt.encodeByKind({expr}, {{ {cases} }})"

@@ -16,7 +16,7 @@ import (
 // may panic, and whatever is accepted must validate, encode, parse again to
 // the same verdict and the same value, and encode again to the same bytes.
 func FuzzParseTaggedUnions(f *testing.F) {
-	f.Add([]byte("{\"content\":[{\"type\":\"text\",\"text\":\"hi\"},{\"type\":\"image\",\"data\":\"aGk=\",\"mimeType\":\"image/png\"},{\"data\":\"aGk=\",\"type\":\"audio\"}],\"first\":{\"type\":\"text\",\"text\":\"hi\"},\"reply\":{\"type\":\"image\",\"data\":\"\",\"mimeType\":\"image/gif\"},\"loose\":{\"type\":\"video\",\"extra\":1}}"))
+	f.Add([]byte("{\"content\":[{\"type\":\"text\",\"text\":\"hi\"},{\"type\":\"image\",\"data\":\"aGk=\",\"mimeType\":\"image/png\"},{\"data\":\"aGk=\",\"type\":\"audio\"},{\"type\":\"__proto__\"}],\"first\":{\"type\":\"text\",\"text\":\"hi\"},\"reply\":{\"type\":\"image\",\"data\":\"\",\"mimeType\":\"image/gif\"},\"loose\":{\"type\":\"video\",\"extra\":1}}"))
 	f.Add([]byte("{\"content\":[]}"))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`[]`))

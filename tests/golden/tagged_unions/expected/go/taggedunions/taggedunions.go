@@ -177,6 +177,33 @@ func NewAnyBlock(typeValue string) AnyBlock {
 	return out
 }
 
+// ProtoContent: A block whose tag is __proto__: a key JavaScript objects treat apart.
+type ProtoContent struct {
+	// Type is the 'type' field.
+	Type string `json:"type"`
+}
+
+// Validate checks every constraint and rule of the spec; the error is a *ValidationError.
+func (m ProtoContent) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
+	return rt.Check[ProtoContent](m.toTree(), parseProtoContent)
+}
+
+// MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
+func (m ProtoContent) MarshalJSON() ([]byte, error) {
+	return rt.Encode(m.toTree())
+}
+
+// NewProtoContent returns a ProtoContent holding the required fields given, and the spec's constant or
+// default of type; an optional field without a default is left unset.
+func NewProtoContent() ProtoContent {
+	var out ProtoContent
+	out.Type = "__proto__"
+	return out
+}
+
 // MessageFirst is one of several shapes; exactly one field is set.
 type MessageFirst struct {
 	// TextContent is set when 'type' is 'text'.
@@ -235,6 +262,8 @@ type ContentBlock struct {
 	ImageContent *ImageContent
 	// AudioContent is set when 'type' is 'audio'.
 	AudioContent *AudioContent
+	// ProtoContent is set when 'type' is '__proto__'.
+	ProtoContent *ProtoContent
 }
 
 // MarshalJSON writes whichever variant is set (null when none is).
@@ -252,6 +281,8 @@ func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 		return json.Unmarshal(data, &u.ImageContent)
 	case "audio":
 		return json.Unmarshal(data, &u.AudioContent)
+	case "__proto__":
+		return json.Unmarshal(data, &u.ProtoContent)
 	}
 	return rt.UnmarshalMismatch("ContentBlock", data)
 }

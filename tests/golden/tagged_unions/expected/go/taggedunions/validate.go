@@ -18,6 +18,7 @@ var pImageContent_MimeType rt.Parser[string]
 var pAudioContent_Data rt.Parser[[]byte]
 var pAudioContent_Type rt.Parser[any]
 var pAnyBlock_Type rt.Parser[string]
+var pProtoContent_Type rt.Parser[string]
 
 func init() {
 	pMessage_Content = rt.List[ContentBlock](parseContentBlock, rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array"}})
@@ -30,6 +31,7 @@ func init() {
 	pAudioContent_Data = rt.Base64(rt.Msgs{"type": "must be a string", "contentEncoding": "must be base64 text (standard alphabet, padded)"})
 	pAudioContent_Type = checks4c132dc167b3.Parser(rt.Msgs{"type": "must be a JSON value"})
 	pAnyBlock_Type = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
+	pProtoContent_Type = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "const": "must be \"__proto__\""}, Const: rt.Ptr("__proto__")})
 }
 
 var keysMessage = rt.KeySet("content", "first", "reply", "loose")
@@ -231,6 +233,39 @@ func (m AnyBlock) fastValid(d int) bool {
 	return true
 }
 
+func parseProtoContent(v any, c *rt.Context) (ProtoContent, bool) {
+	var out ProtoContent
+	obj, ok := rt.ExpectObject(c, v, "must be an object")
+	if !ok {
+		return out, false
+	}
+	mark := c.Mark()
+	out.Type, _ = rt.Required[string](c, obj, "type", pProtoContent_Type, "missing required field '{field}'")
+	return out, !c.FailedSince(mark)
+}
+
+// toTree turns the struct into the tree its parser reads.
+func (m ProtoContent) toTree() any {
+	o := rt.NewObject()
+	o.Set("type", m.Type)
+	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m ProtoContent) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.Type {
+	case "__proto__":
+	default:
+		return false
+	}
+	return true
+}
+
 func parseMessageFirst(v any, c *rt.Context) (MessageFirst, bool) {
 	var out MessageFirst
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -327,8 +362,12 @@ func parseContentBlock(v any, c *rt.Context) (ContentBlock, bool) {
 		x, ok := parseAudioContent(v, c)
 		out.AudioContent = &x
 		return out, ok
+	case "__proto__":
+		x, ok := parseProtoContent(v, c)
+		out.ProtoContent = &x
+		return out, ok
 	}
-	c.Error("field '{field}' must be one of: text, image, audio", "discriminator", tag, "type")
+	c.Error("field '{field}' must be one of: text, image, audio, __proto__", "discriminator", tag, "type")
 	return out, false
 }
 
@@ -342,6 +381,9 @@ func (u ContentBlock) toTree() any {
 	}
 	if u.AudioContent != nil {
 		return (*u.AudioContent).toTree()
+	}
+	if u.ProtoContent != nil {
+		return (*u.ProtoContent).toTree()
 	}
 	return nil
 }

@@ -81,9 +81,18 @@ class AnyBlock(BaseModel):
     type: StrictStr
 
 
-class ContentBlock(RootModel[TextContent | ImageContent | AudioContent]):
+class ProtoContent(BaseModel):
+    """
+    A block whose tag is __proto__: a key JavaScript objects treat apart.
+    """
+
+    type: Literal["__proto__"]
+
+
+class ContentBlock(RootModel[TextContent | ImageContent | AudioContent | ProtoContent]):
     root: Annotated[
-        TextContent | ImageContent | AudioContent, Field(discriminator="type")
+        TextContent | ImageContent | AudioContent | ProtoContent,
+        Field(discriminator="type"),
     ]
     """
     One block of content.

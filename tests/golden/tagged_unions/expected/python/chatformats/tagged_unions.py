@@ -18,6 +18,7 @@ __all__ = [
     "ContentBlock",
     "ImageContent",
     "Message",
+    "ProtoContent",
     "TextContent",
     "FORMAT_ID",
     "VERSION",
@@ -251,7 +252,47 @@ class AnyBlock:
         _rt.parse(_parse_any_block, self.to_dict())
 
 
-ContentBlock: TypeAlias = TextContent | ImageContent | AudioContent
+@dataclass(kw_only=True)
+class ProtoContent:
+    """A block whose tag is __proto__: a key JavaScript objects treat apart."""
+
+    type: Literal["__proto__"] = "__proto__"
+
+    @classmethod
+    def from_dict(cls, data: object) -> ProtoContent:
+        """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_proto_content(data, 0)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: ProtoContent = _rt.parse(_parse_proto_content, data, done)
+        return result
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ProtoContent:
+        """Parse JSON text and validate it; raise ValidationError listing every problem."""
+        return cls.from_dict(_rt.load_json(text))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape, with wire names; optional fields that are None are left out."""
+        out: dict[str, Any] = {}
+        out["type"] = self.type
+        return out
+
+    def to_json(self) -> str:
+        return _rt.dump_json(self.to_dict())
+
+    def validate(self) -> None:
+        """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_proto_content(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
+        _rt.parse(_parse_proto_content, self.to_dict())
+
+
+ContentBlock: TypeAlias = TextContent | ImageContent | AudioContent | ProtoContent
 """One block of content."""
 
 
@@ -397,6 +438,29 @@ def _parse_any_block(data: Any, ctx: _rt.Context) -> Any:
     )
 
 
+def _parse_proto_content(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
+        try:
+            return _fast_proto_content(data, ctx.depth)
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
+    obj = _rt.expect_object(data, ctx, "must be an object")
+    if obj is None:
+        return _rt.INVALID
+    mark = ctx.count
+    type = ctx.required(
+        obj, "type", _P_PROTO_CONTENT_TYPE, "missing required field '{field}'"
+    )
+    if ctx.failed_since(mark):
+        return _rt.INVALID
+    return ProtoContent(
+        type=type,
+    )
+
+
 # Fast paths: straight-line checks that build a surely valid document; at the first
 # thing they are not sure of they raise _rt.Unsure and the parse functions above run.
 
@@ -430,6 +494,8 @@ def _fast_message(obj: Any, depth: int) -> Message:
                 y2 = _fast_image_content(x2, depth + 2)
             elif t2 == "audio":
                 y2 = _fast_audio_content(x2, depth + 2)
+            elif t2 == "__proto__":
+                y2 = _fast_proto_content(x2, depth + 2)
             else:
                 raise _rt.Unsure
             f_content.append(y2)
@@ -502,6 +568,8 @@ def _check_message(obj: Message, depth: int) -> None:
             _check_image_content(x2, depth + 2)
         elif type(x2) is AudioContent:
             _check_audio_content(x2, depth + 2)
+        elif type(x2) is ProtoContent:
+            _check_proto_content(x2, depth + 2)
         else:
             raise _rt.Unsure
 
@@ -679,6 +747,31 @@ def _check_any_block(obj: AnyBlock, depth: int) -> None:
         raise _rt.Unsure
 
 
+def _fast_proto_content(obj: Any, depth: int) -> ProtoContent:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    v1 = obj.get("type")
+    if not isinstance(v1, str) or v1 != "__proto__":
+        raise _rt.Unsure
+    f_type = v1
+
+    return ProtoContent(
+        type=f_type,
+    )
+
+
+def _check_proto_content(obj: ProtoContent, depth: int) -> None:
+    if type(obj) is not ProtoContent or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_type: Any
+    f_type = obj.type
+    if not isinstance(f_type, str) or f_type != "__proto__":
+        raise _rt.Unsure
+
+
 # Schemas applied as written (JSON Schema's own meaning, where no Python type holds them), compiled
 # once, at import.
 _CHECKS_2bf103f9a077: Final = _rt.Checks(
@@ -698,11 +791,12 @@ _P_CONTENT_BLOCK: Final = _rt.union_by_tag(
         "text": _parse_text_content,
         "image": _parse_image_content,
         "audio": _parse_audio_content,
+        "__proto__": _parse_proto_content,
     },
     {
         "type": "must be an object",
         "discriminator": "missing required field '{field}'",
-        "discriminatorValue": "field '{field}' must be one of: text, image, audio",
+        "discriminatorValue": "field '{field}' must be one of: text, image, audio, __proto__",
     },
 )
 _P_MESSAGE_CONTENT: Final = _rt.list_of(_P_CONTENT_BLOCK, {"type": "must be an array"})
@@ -752,6 +846,9 @@ _P_AUDIO_CONTENT_TYPE: Final = _CHECKS_4c132dc167b3.parser(
     {"type": "must be a JSON value"}
 )
 _P_ANY_BLOCK_TYPE: Final = _rt.string({"type": "must be a string"})
+_P_PROTO_CONTENT_TYPE: Final = _rt.string(
+    {"type": "must be a string", "const": 'must be "__proto__"'}, const="__proto__"
+)
 _KEYS_MESSAGE: Final = frozenset(("content", "first", "reply", "loose"))
 
 

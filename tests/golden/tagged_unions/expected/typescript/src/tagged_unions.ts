@@ -50,11 +50,16 @@ export interface AnyBlock {
   type: string;
 }
 
+/** A block whose tag is __proto__: a key JavaScript objects treat apart. */
+export interface ProtoContent {
+  type: "__proto__";
+}
+
 /** One block of content. */
-export type ContentBlock = TextContent | ImageContent | AudioContent;
+export type ContentBlock = TextContent | ImageContent | AudioContent | ProtoContent;
 
 // Parsers are built once, at import, from the runtime's combinators.
-const P_ContentBlock = rt.unionByTag<TextContent | ImageContent | AudioContent>("type", new Map<string, rt.Parser<TextContent | ImageContent | AudioContent>>([["text", p_TextContent], ["image", p_ImageContent], ["audio", p_AudioContent]]), { "type": "must be an object", "discriminator": "missing required field '{field}'", "discriminatorValue": "field '{field}' must be one of: text, image, audio" });
+const P_ContentBlock = rt.unionByTag<TextContent | ImageContent | AudioContent | ProtoContent>("type", new Map<string, rt.Parser<TextContent | ImageContent | AudioContent | ProtoContent>>([["text", p_TextContent], ["image", p_ImageContent], ["audio", p_AudioContent], ["__proto__", p_ProtoContent]]), { "type": "must be an object", "discriminator": "missing required field '{field}'", "discriminatorValue": "field '{field}' must be one of: text, image, audio, __proto__" });
 const F_Message_0 = rt.listOf(P_ContentBlock, { "type": "must be an array" });
 const F_Message_1 = rt.unionByTag<TextContent | ImageContent>("type", new Map<string, rt.Parser<TextContent | ImageContent>>([["text", p_TextContent], ["image", p_ImageContent]]), { "type": "must be an object", "discriminator": "missing required field '{field}'", "discriminatorValue": "field '{field}' must be one of: text, image" });
 const F_Message_2 = rt.unionByTag<TextContent | ImageContent>("type", new Map<string, rt.Parser<TextContent | ImageContent>>([["text", p_TextContent], ["image", p_ImageContent]]), { "type": "must be an object", "discriminator": "missing required field '{field}'", "discriminatorValue": "a reply is text or an image, not {value}" });
@@ -67,6 +72,7 @@ const F_ImageContent_2 = rt.string({ "type": "must be a string", "minLength": "m
 const F_AudioContent_0 = rt.base64Bytes({ "type": "must be a string", "contentEncoding": "must be base64 text (standard alphabet, padded)" });
 const F_AudioContent_1 = new rt.Checks("{\"root\":{\"const\":\"audio\",\"messages\":{\"const\":\"must be \\\"audio\\\"\"}},\"refs\":{}}", []).parser({ "type": "must be a JSON value" });
 const F_AnyBlock_0 = rt.string({ "type": "must be a string" });
+const F_ProtoContent_0 = rt.string<"__proto__">({ "type": "must be a string", "const": "must be \"__proto__\"" }, { const: "__proto__" });
 const CHECKS_2bf103f9a077 = new rt.Checks("{\"root\":{\"anyOf\":[{\"$ref\":\"/$defs/TextContent\",\"messages\":{}},{\"$ref\":\"/$defs/AnyBlock\",\"messages\":{}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}},\"refs\":{\"/$defs/AnyBlock\":{\"type\":[\"object\"],\"required\":[\"type\"],\"properties\":{\"type\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},\"/$defs/TextContent\":{\"type\":[\"object\"],\"required\":[\"type\",\"text\"],\"properties\":{\"type\":{\"type\":[\"string\"],\"const\":\"text\",\"messages\":{\"type\":\"must be a string\",\"const\":\"must be \\\"text\\\"\"}},\"text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}}}}", []);
 const CHECKS_4c132dc167b3 = new rt.Checks("{\"root\":{\"const\":\"audio\",\"messages\":{\"const\":\"must be \\\"audio\\\"\"}},\"refs\":{}}", []);
 const K_Message: ReadonlySet<string> = new Set(["content", "first", "reply", "loose"]);
@@ -146,6 +152,18 @@ function p_AnyBlock(data: rt.JsonValue, ctx: rt.Context): AnyBlock | rt.Invalid 
   return out;
 }
 
+function p_ProtoContent(data: rt.JsonValue, ctx: rt.Context): ProtoContent | rt.Invalid {
+  const obj = rt.expectObject(data, ctx, "must be an object");
+  if (obj === null) return rt.INVALID;
+  const mark = ctx.count;
+  const v0 = ctx.required(obj, "type", F_ProtoContent_0, "missing required field '{field}'");
+  if (ctx.count > mark) return rt.INVALID;
+  const out: ProtoContent = {
+    "type": v0 as "__proto__",
+  };
+  return out;
+}
+
 // Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
 
 function f_Message(v: unknown, depth: number): Message | rt.Unsure {
@@ -169,6 +187,9 @@ function f_Message(v: unknown, depth: number): Message | rt.Unsure {
         if (z2 === rt.UNSURE) return rt.UNSURE;
       } else if (t2 === "audio") {
         z2 = f_AudioContent(x2, depth + 2);
+        if (z2 === rt.UNSURE) return rt.UNSURE;
+      } else if (t2 === "__proto__") {
+        z2 = f_ProtoContent(x2, depth + 2);
         if (z2 === rt.UNSURE) return rt.UNSURE;
       } else {
         return rt.UNSURE;
@@ -286,6 +307,19 @@ function f_AudioContent(v: unknown, depth: number): AudioContent | rt.Unsure {
   return out;
 }
 
+function f_ProtoContent(v: unknown, depth: number): ProtoContent | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["type"];
+  let v0: unknown;
+  if (typeof w0 !== "string" || w0 !== "__proto__") return rt.UNSURE;
+  v0 = w0;
+  const out: ProtoContent = {
+    "type": v0 as "__proto__",
+  };
+  return out;
+}
+
 /** The wire (JSON) form of Message values: wire names; optional fields left out when undefined. */
 export function encodeMessage(value: Message): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
@@ -323,6 +357,13 @@ export function encodeAudioContent(value: AudioContent): { [key: string]: unknow
 
 /** The wire (JSON) form of AnyBlock values: wire names; optional fields left out when undefined. */
 export function encodeAnyBlock(value: AnyBlock): { [key: string]: unknown } {
+  const out: { [key: string]: unknown } = {};
+  out["type"] = value["type"];
+  return out;
+}
+
+/** The wire (JSON) form of ProtoContent values: wire names; optional fields left out when undefined. */
+export function encodeProtoContent(value: ProtoContent): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["type"] = value["type"];
   return out;
@@ -367,8 +408,17 @@ export function makeAnyBlock(fields: AnyBlock): AnyBlock {
   return out as unknown as AnyBlock;
 }
 
+/** A ProtoContent built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeProtoContent(fields: rt.Defaulted<ProtoContent, "type">): ProtoContent {
+  const out: { [key: string]: unknown } = {
+    "type": "__proto__",
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as ProtoContent;
+}
+
 function e_ContentBlock(v: ContentBlock): unknown {
-  return rt.encodeByTag(v, "type", { "text": encodeTextContent, "image": encodeImageContent, "audio": encodeAudioContent });
+  return rt.encodeByTag(v, "type", { "text": encodeTextContent, "image": encodeImageContent, "audio": encodeAudioContent, ["__proto__"]: encodeProtoContent });
 }
 
 /** Build Message from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
@@ -394,6 +444,11 @@ export function parseAudioContent(value: unknown): AudioContent {
 /** Build AnyBlock from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
 export function parseAnyBlock(value: unknown): AnyBlock {
   return rt.run(p_AnyBlock, value as rt.JsonValue);
+}
+
+/** Build ProtoContent from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseProtoContent(value: unknown): ProtoContent {
+  return rt.run(p_ProtoContent, value as rt.JsonValue);
 }
 
 /** Parse and validate a tagged_unions document from JSON text; throws ValidationError listing every problem. */
