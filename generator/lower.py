@@ -142,6 +142,8 @@ class Lowering:
     def definition_kind(self, name: str) -> str:
         """ "model", "enum" or "alias" for a $defs entry (a $ref-only entry is an alias)."""
         schema = self.defs[name]
+        if merged_all_of(schema, self.defs) is not None:
+            return "model"
         if not isinstance(schema, dict) or applied_as_written(schema, definition=True, defs=self.defs):
             return "alias"
         if "properties" in schema or (schema.get("type") == "object" and not isinstance(schema.get("additionalProperties"), dict)):
@@ -159,7 +161,7 @@ class Lowering:
         description = schema.get("description", "")
         title = schema.get("title", "")
         if kind == "model":
-            return self.lower_model(name, schema, pointer)
+            return self.lower_model(name, merged_all_of(schema, self.defs) or schema, pointer)
         if kind == "enum":
             self.check_keywords(schema, "string", pointer)
             over = schema.get("x-messages", {})
@@ -547,6 +549,9 @@ class Lowering:
         if applied_as_written(schema, defs=self.defs):
             return self.lower_checks(schema, pointer)
         over: dict[str, str] = schema.get("x-messages", {})
+        merged = merged_all_of(schema, self.defs)
+        if merged is not None:
+            return self.hoist(merged, pointer)
         tag = inferred_tag(schema, self.defs)
         if tag is not None:
             self.check_keywords({k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}, "union", pointer)
@@ -869,6 +874,8 @@ def applied_as_written(schema: Any, definition: bool = False, defs: Mapping[str,
         return True
     if defs is not None and inferred_tag(schema, defs) is not None:
         return False  # a union of models told apart by a const property (lower_union)
+    if defs is not None and merged_all_of(schema, defs) is not None:
+        return False  # a model that has the fields of the models it merges (lower_type)
     keys = {k for k in schema if not k.startswith("x-")} - ANNOTATIONS - checks.ANNOTATIONS
     if keys & APPLIED_ONLY or "$defs" in schema:
         return True
@@ -926,6 +933,49 @@ def _inline_model(schema: dict[str, Any], keys: set[str]) -> bool:
     """Whether an object schema inside another is a model of its own (lower hoists it under a name of its own): it
     says "type": "object" and properties, and nothing a model does not take."""
     return keys <= KEYWORDS_BY_TYPE["model"] and not isinstance(schema.get("additionalProperties"), dict)
+
+
+def merged_all_of(schema: Any, defs: Mapping[str, Any]) -> dict[str, Any] | None:
+    """An allOf of models (a $ref to one, or an object schema of properties and required) as one model with all their
+    fields (and the schema's own), where that means what JSON Schema's allOf means: every part open to other
+    properties (a closed one would refuse the others' fields), no property in two parts (both schemas would apply),
+    no part with x-rules, and the value an object. None for any other schema (then it is applied as written)."""
+    if not isinstance(schema, dict) or not isinstance(schema.get("allOf"), list) or not schema["allOf"]:
+        return None
+    own = {k: v for k, v in schema.items() if k != "allOf"}
+    if {k for k in own if not k.startswith("x-")} - ANNOTATIONS - checks.ANNOTATIONS - {"type", "properties", "required"}:
+        return None
+    if set(own) & {"x-rules", "x-discriminator", "x-known-values", "x-enum-descriptions"} or own.get("type", "object") != "object":
+        return None
+    parts = []
+    for part in schema["allOf"]:
+        ref = part.get("$ref") if isinstance(part, dict) else None
+        if isinstance(ref, str) and set(part) == {"$ref"} and ref.startswith("#/$defs/"):
+            target = defs.get(ref[len("#/$defs/") :])
+            if not isinstance(target, dict) or target.get("type") != "object" or applied_as_written(target, definition=True):
+                return None
+            if "additionalProperties" in target and target["additionalProperties"] is not True or "x-rules" in target:
+                return None
+            parts.append({"type": "object", "properties": target.get("properties", {}), "required": target.get("required", [])})
+        elif isinstance(part, dict) and set(part) <= {"type", "properties", "required"} and part.get("type", "object") == "object":
+            parts.append(part)
+        else:
+            return None
+    parts.append(own)  # (the schema's own fields after those it merges)
+    if not any(p.get("type") == "object" for p in parts):
+        return None  # (no part refuses a value that is no object)
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for part in parts:
+        props, needed = part.get("properties", {}), part.get("required", [])
+        if not isinstance(props, dict) or not isinstance(needed, list) or set(props) & set(properties):
+            return None
+        properties.update(props)
+        required += [r for r in needed if isinstance(r, str) and r not in required]
+    if set(required) - set(properties):
+        return None
+    merged = {k: v for k, v in own.items() if k not in ("properties", "required")}
+    return {**merged, "type": "object", "properties": properties, **({"required": required} if required else {})}
 
 
 def inferred_tag(schema: Any, defs: Mapping[str, Any]) -> str | None:

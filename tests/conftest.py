@@ -385,3 +385,20 @@ def golden_generated(targets: tuple[str, ...]) -> dict[str, str]:
 
     cases = sorted(p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file())
     return generate_cached([load_spec(GOLDEN / case, ROOT) for case in cases], targets=list(targets))
+
+
+def written_fields(schema: Any, defs: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """A model's properties and required names as the spec writes them, with those of the models its allOf merges
+    (a $ref to a $defs entry, or an inline part): what its docs must list, read from the spec, not the IR."""
+    if not isinstance(schema, dict):
+        return {}, []
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for part in schema.get("allOf", []):
+        target = defs.get(part["$ref"].rsplit("/", 1)[1], {}) if isinstance(part, dict) and "$ref" in part else part
+        props, needed = written_fields(target, defs)
+        properties.update(props)
+        required += needed
+    properties.update(schema.get("properties", {}))
+    required += schema.get("required", [])
+    return properties, required

@@ -26,7 +26,7 @@ import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from conftest import GOLDEN, ROOT
+from conftest import GOLDEN, ROOT, written_fields
 from generator import invisible, ir
 from generator.core import discover, generate, histories
 from generator.load import LoadedSpec, load_spec
@@ -146,7 +146,7 @@ def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Sect
         header, *rows = section.tables[0]
         assert header == ["Field", "Type", "Required", "Default", "Description"], header
         written = defs.get(model.name, {})
-        required = set(written.get("required", [])) if isinstance(written, dict) and "properties" in written else None
+        required = set(written_fields(written, defs)[1]) if isinstance(written, dict) and "properties" in written else None
         want = []
         for f in model.fields:
             if f.default_factory:
@@ -158,7 +158,7 @@ def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Sect
             want.append([code(f.wire_name), "yes" if is_required else "no", default, cell(f.description)])
         # The Description cell: the field's description, then what its own and its nested schemas' annotations say (a
         # nested schema's description and title each appear in it).
-        properties = written.get("properties", {}) if isinstance(written, dict) else {}
+        properties = written_fields(written, defs)[0]
         got = []
         for f, r in zip(model.fields, rows):
             described = cell(f.description)
