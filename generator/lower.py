@@ -935,7 +935,7 @@ def _inline_model(schema: dict[str, Any], keys: set[str]) -> bool:
     return keys <= KEYWORDS_BY_TYPE["model"] and not isinstance(schema.get("additionalProperties"), dict)
 
 
-def merged_all_of(schema: Any, defs: Mapping[str, Any]) -> dict[str, Any] | None:
+def merged_all_of(schema: Any, defs: Mapping[str, Any], seen: frozenset[str] = frozenset()) -> dict[str, Any] | None:
     """An allOf of models (a $ref to one, or an object schema of properties and required) as one model with all their
     fields (and the schema's own), where that means what JSON Schema's allOf means: every part open to other
     properties (a closed one would refuse the others' fields), no property in two parts (both schemas would apply),
@@ -951,7 +951,11 @@ def merged_all_of(schema: Any, defs: Mapping[str, Any]) -> dict[str, Any] | None
     for part in schema["allOf"]:
         ref = part.get("$ref") if isinstance(part, dict) else None
         if isinstance(ref, str) and set(part) == {"$ref"} and ref.startswith("#/$defs/"):
-            target = defs.get(ref[len("#/$defs/") :])
+            name = ref[len("#/$defs/") :]
+            if name in seen:
+                return None  # (a model that merges itself: applied as written, which refuses the cycle)
+            target = defs.get(name)
+            target = merged_all_of(target, defs, seen | {name}) or target  # (a model that merges others itself)
             if not isinstance(target, dict) or target.get("type") != "object" or applied_as_written(target, definition=True):
                 return None
             if "additionalProperties" in target and target["additionalProperties"] is not True or "x-rules" in target:
