@@ -154,9 +154,12 @@ def _messages(schema: dict[str, Any], over: dict[str, str]) -> dict[str, str]:
 class Compiler:
     """Compiles one schema (and every schema its $refs reach) into checks."""
 
-    def __init__(self, document: dict[str, Any], fail: Callable[[str, str, str], SpecError]) -> None:
+    def __init__(
+        self, document: dict[str, Any], fail: Callable[[str, str, str], SpecError], merges: Callable[[Any], bool] = lambda _: False
+    ) -> None:
         self.document = document
         self.fail = fail
+        self.merges = merges  # whether a schema's allOf merges models into one (lower.merged_all_of)
         self.refs: dict[str, Any] = {}
         self.patterns: list[str] = []
         self.pending: list[str] = []
@@ -226,6 +229,14 @@ class Compiler:
                     pointer,
                     f"$ref {ref!r} points into the anyOf of a value that may be null, which the exported schema writes as a "
                     "list of types",
+                    "name the schema the $ref wants in $defs, and $ref it from both places",
+                )
+        for at in re.finditer(r"/allOf/", key):
+            # A model that merges others is exported as one model, without its allOf.
+            if self.merges(self.resolve(key[: at.start()])):
+                raise self.fail(
+                    pointer,
+                    f"$ref {ref!r} points into the allOf of a model that merges others, which the exported schema writes " "as one model",
                     "name the schema the $ref wants in $defs, and $ref it from both places",
                 )
         if key not in self.refs and key not in self.pending:

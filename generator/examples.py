@@ -26,6 +26,7 @@ from jsonschema.exceptions import best_match
 
 from generator import ir, string_formats
 from generator.errors import SpecError, pointer_of, raise_all
+from generator.export import export
 from generator.load import LoadedSpec
 
 
@@ -45,18 +46,20 @@ def schema_problems(spec: LoadedSpec, fmt: ir.Format, exported: dict[str, Any]) 
                     "fix the example, or move it to examples/invalid with its expected errors",
                 )
             )
+    # Every model a $defs entry, those the spec writes inline too.
+    flat = export(fmt, inline=False)["$defs"]
     for model in fmt.models:
         for f in model.fields:
             if not f.has_default:
                 continue
-            field_schema = dict(exported["$defs"][model.name]["properties"][f.wire_name], **{"$defs": exported["$defs"]})
+            field_schema = dict(flat[model.name]["properties"][f.wire_name], **{"$defs": flat})
             field_schema.pop("default", None)
             error = best_match(Draft202012Validator(field_schema, format_checker=string_formats.checker()).iter_errors(f.default))
             if error is not None:
                 problems.append(
                     SpecError(
                         spec.path,
-                        pointer_of("$defs", model.name, "properties", f.wire_name, "default"),
+                        (model.inline or pointer_of("$defs", model.name)) + pointer_of("properties", f.wire_name, "default"),
                         f"the default {json.dumps(f.default)} fails the field's own schema: {error.message}",
                         "change the default so the field accepts it",
                     )

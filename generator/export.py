@@ -208,15 +208,16 @@ def rule_schema(rule: ir.Rule) -> dict[str, Any] | None:
     raise AssertionError(f"no export for rule kind {rule.kind}")
 
 
-def export(fmt: ir.Format, with_rules: bool = True, applied: bool = True) -> dict[str, Any]:
+def export(fmt: ir.Format, with_rules: bool = True, applied: bool = True, inline: bool = True) -> dict[str, Any]:
     """The format's standard JSON Schema, made from its IR alone, so every keyword has one source; with_rules=False
     leaves out the rules stated as allOf and applied=False the schemas applied as written (for a consumer that enforces
     them itself, such as the pydantic target). A model the spec writes inside another schema is written back there
-    (for the pydantic target, it stays a $defs entry of its own, so that its class has chatspec's name)."""
+    (for the pydantic target, or inline=False, it stays a $defs entry of its own: its class has chatspec's name, and a
+    check of one field's default finds its schema there)."""
     defs = {d.name: definition_schema(d, with_rules, applied) for d in fmt.definitions}
-    if applied:
-        inline = {m.name for m in fmt.models if m.inline}
-        defs = {name: _inlined(schema, defs, inline) for name, schema in defs.items() if name not in inline}
+    if applied and inline:
+        written_inline = {m.name for m in fmt.models if m.inline}
+        defs = {name: _inlined(schema, defs, written_inline) for name, schema in defs.items() if name not in written_inline}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": fmt.title,
@@ -240,8 +241,18 @@ def _inlined(schema: Any, defs: dict[str, Any], inline: set[str]) -> Any:
         return [_inlined(s, defs, inline) for s in schema]
     if not isinstance(schema, dict):
         return schema
+    branches = schema.get("anyOf")
+    if isinstance(branches, list) and len(branches) == 2 and branches[1] == {"type": "null"} and _is_inline(branches[0], inline):
+        # A model written inline that may be null: as the spec writes it, ["object", "null"] (a $ref into it resolves).
+        beside = {k: v for k, v in schema.items() if k != "anyOf"}
+        return {**_inlined(branches[0], defs, inline), "type": ["object", "null"], **beside}
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[len("#/$defs/") :] in inline:
         beside = {k: v for k, v in schema.items() if k != "$ref"}
         return {**_inlined(defs[ref[len("#/$defs/") :]], defs, inline), **beside}
     return {k: v if k in ("enum", "const", "default", "examples") else _inlined(v, defs, inline) for k, v in schema.items()}
+
+
+def _is_inline(schema: Any, inline: set[str]) -> bool:
+    ref = schema.get("$ref") if isinstance(schema, dict) else None
+    return isinstance(ref, str) and ref.startswith("#/$defs/") and ref[len("#/$defs/") :] in inline

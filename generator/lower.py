@@ -268,11 +268,13 @@ class Lowering:
             annotations=kept_annotations(schema, ANNOTATIONS_READ["$defs entries"], definition=True, defs=self.defs),
         )
 
-    def hoist(self, schema: dict[str, Any], pointer: str) -> ir.Ref:
+    def hoist(self, schema: dict[str, Any], pointer: str, written: dict[str, Any] | None = None) -> ir.TypeRef:
         """An object schema with properties inside another: a model of its own, named after where it is (the definition,
         then each property's name, Item for array items, Value for a map's values, Item<n> for a tuple's, Variant<n> for
         a union's), e.g. ChatMessageMetadata, or after its x-name where it is no property (a property's x-name names the
-        field)."""
+        field). Where it cannot be a model (a required name it does not list, a default on a required field, a name
+        taken or spelt alike in a target), it is applied as written (`written`: the schema as the spec writes it),
+        which means the same; a mistake in it is still refused there."""
         if pointer in self.hoisted:
             return ir.Ref(self.hoisted[pointer].name, "model")
         parts = tokens(pointer)
@@ -292,17 +294,21 @@ class Lowering:
                 i += 1
         named = schema.get("x-name") if parts[-2:-1] != ("properties",) else None
         name = named if isinstance(named, str) else "".join(words)
-        taken = set(self.defs) | {m.name for m in self.hoisted.values()}
-        if name in taken or not re.fullmatch(r"[A-Z][A-Za-z0-9]*", name):
-            raise self.fail(
-                pointer,
-                f"the object here is a model of its own, and its name {name!r} "
-                + ("is taken" if name in taken else "is no type name (a letter, then letters and digits)"),
-                'move it to $defs under a name of its own and $ref it (or, where it is no property, name it with "x-name")',
-            )
-        self.check_name(name, "model name", pointer)
+        taken = {n.lower() for n in self.defs} | {m.name.lower() for m in self.hoisted.values()}
+        if name.lower() in taken or not re.fullmatch(r"[A-Z][A-Za-z0-9]*", name):
+            return self.lower_checks(written or schema, pointer)
+        before = dict(self.hoisted)
         self.hoisted[pointer] = ir.Model(name, "", (), False, (), "", "")  # taken while its fields are lowered
-        model = self.lower_model(name, {k: v for k, v in schema.items() if k != "x-name"}, pointer)
+        try:
+            model = self.lower_model(name, {k: v for k, v in schema.items() if k != "x-name"}, pointer)
+        except SpecError:
+            self.hoisted = before
+            return self.lower_checks(written or schema, pointer)
+        # Fields a target would spell alike (class and class_, a_b and aB) are refused on a $defs model; here the
+        # schema is applied as written instead.
+        if any(len(set(spelt)) < len(model.fields) for spelt in _spellings(model.fields)):
+            self.hoisted = before
+            return self.lower_checks(written or schema, pointer)
         self.hoisted[pointer] = dataclasses.replace(model, inline=pointer)
         return ir.Ref(name, "model")
 
@@ -532,16 +538,19 @@ class Lowering:
         place = "a tuple item" if named else "a nested schema (items, union variant, map value, anyOf branch)"
         self.check_placement(schema, pointer, place, read | NESTED_KEPT, keeps=True)
         t = self.lower_type(schema, pointer)
-        if isinstance(t, ir.AnyType) and t.checks is not None or pointer in self.hoisted:
-            return t  # (its checks, or the model hoisted from it, keep the schema's annotations)
+        if isinstance(t, ir.AnyType) and t.checks is not None:
+            return t  # (its checks keep the schema as written, annotations and all)
         kept = {k: v for k, v in schema.items() if (k in NESTED_KEPT or is_kept(k)) and k not in read}
+        if pointer in self.hoisted:
+            kept = {k: v for k, v in kept.items() if k not in ("description", "title")}  # (the model's own)
         if t.annotations:
             kept = {**json.loads(t.annotations), **kept}  # (a format on a number, kept by lower_type)
         return dataclasses.replace(t, annotations=json.dumps(kept, ensure_ascii=True, separators=(",", ":"))) if kept else t
 
     def lower_checks(self, schema: Any, pointer: str) -> ir.AnyType:
         """A schema applied as written: the JSON value type, checked as JSON Schema says (generator/checks.py)."""
-        compiled = checks.Compiler(self.spec.document, self.fail).compile(schema, pointer)
+        merges = lambda holder: merged_all_of(holder, self.defs) is not None  # noqa: E731
+        compiled = checks.Compiler(self.spec.document, self.fail, merges).compile(schema, pointer)
         over = schema.get("x-messages", {}) if isinstance(schema, dict) else {}
         return ir.AnyType({"type": messages.type_message("any", over)}, compiled)
 
@@ -551,7 +560,7 @@ class Lowering:
         over: dict[str, str] = schema.get("x-messages", {})
         merged = merged_all_of(schema, self.defs)
         if merged is not None:
-            return self.hoist(merged, pointer)
+            return self.hoist(merged, pointer, written=schema)
         tag = inferred_tag(schema, self.defs)
         if tag is not None:
             self.check_keywords({k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}, "union", pointer)
@@ -760,7 +769,8 @@ class Lowering:
         if tag is not None:
             tags = []
             for i, v in enumerate(variants):
-                model = self.defs.get(v.name) if isinstance(v, ir.Ref) and v.target == "model" else None
+                raw = self.defs.get(v.name) if isinstance(v, ir.Ref) and v.target == "model" else None
+                model = merged_all_of(raw, self.defs) or raw  # (a model that merges others has their tags too)
                 const = (model or {}).get("properties", {}).get(tag, {}).get("const")
                 if model is None or const is None or tag not in model.get("required", []):
                     raise self.fail(
@@ -935,6 +945,15 @@ def _inline_model(schema: dict[str, Any], keys: set[str]) -> bool:
     return keys <= KEYWORDS_BY_TYPE["model"] and not isinstance(schema.get("additionalProperties"), dict)
 
 
+def _spellings(fields: tuple[ir.Field, ...]) -> list[list[str]]:
+    """How the targets spell each field: its Python attribute, its Go field and TypeScript's property (by case)."""
+    return [
+        [naming.python_attr(f.name) for f in fields],
+        [naming.go_name(f.name).lower() for f in fields],
+        [naming.snake_case(f.name) for f in fields],
+    ]
+
+
 def merged_all_of(schema: Any, defs: Mapping[str, Any], seen: frozenset[str] = frozenset()) -> dict[str, Any] | None:
     """An allOf of models (a $ref to one, or an object schema of properties and required) as one model with all their
     fields (and the schema's own), where that means what JSON Schema's allOf means: every part open to other
@@ -1002,6 +1021,7 @@ def inferred_tag(schema: Any, defs: Mapping[str, Any]) -> str | None:
         if not isinstance(ref, str) or set(branch) - {"$ref", "description", "title"} or not ref.startswith("#/$defs/"):
             return None
         model = defs.get(ref[len("#/$defs/") :])
+        model = merged_all_of(model, defs) or model  # (a model that merges others has their fields)
         if not isinstance(model, dict) or model.get("type") != "object" or not isinstance(model.get("properties"), dict):
             return None
         if applied_as_written(model, definition=True):

@@ -33,6 +33,24 @@ class FieldView:
     set_wire: str  # the statement that puts its wire form on the encoder's `out`
 
 
+# The members every object has from Object.prototype.
+OBJECT_MEMBERS = frozenset(
+    {
+        "constructor",
+        "toString",
+        "toLocaleString",
+        "valueOf",
+        "hasOwnProperty",
+        "isPrototypeOf",
+        "propertyIsEnumerable",
+        "__defineGetter__",
+        "__defineSetter__",
+        "__lookupGetter__",
+        "__lookupSetter__",
+    }
+)
+
+
 @dataclass(frozen=True)
 class ModelView:
     name: str
@@ -52,6 +70,9 @@ class ModelView:
     make_fn: str = ""  # make<Model>: the model from the fields given, every constant and default set
     make_keys: str = ""  # the fields make<Model> may leave out, as a union of string literal types, e.g. '"id" | "metadata"'
     make_entries: tuple[str, ...] = ()  # the object literal entries of those fields' values, e.g. '"id": rt.newUUID4()'
+    # Whether the object it builds is asserted to its type rather than declared as it: a field named like a member of
+    # Object.prototype ("constructor", "toString") makes an object literal fail the declaration under --strict.
+    asserted: bool = False
 
 
 @dataclass(frozen=True)
@@ -234,6 +255,7 @@ def model_view(fmt: ir.Format, model: ir.Model, parsers: list[tuple[str, str]], 
         type_message=ts_str(model.type_message),
         unknown_message=ts_str(model.unknown_message),
         make_fn=f"make{model.name}",
+        asserted=any(f.wire_name in OBJECT_MEMBERS for f in model.fields),
         make_keys=" | ".join(ts_str(f.wire_name) for f, _ in made),
         make_entries=tuple(
             f"{'[' + ts_str(f.wire_name) + ']' if f.wire_name == '__proto__' else ts_str(f.wire_name)}: {value}" for f, value in made

@@ -16,7 +16,7 @@ import (
 // may panic, and whatever is accepted must validate, encode, parse again to
 // the same verdict and the same value, and encode again to the same bytes.
 func FuzzParseInlineModels(f *testing.F) {
-	f.Add([]byte("{\"meta\":{\"id\":\"c1\",\"tags\":[{\"k\":\"a\",\"v\":\"b\"}]},\"calls\":[{\"name\":\"search\",\"args\":{\"dry_run\":true,\"q\":\"x\"}}],\"reply\":null,\"by_user\":{\"ada\":{\"score\":3}}}"))
+	f.Add([]byte("{\"meta\":{\"id\":\"c1\",\"tags\":[{\"k\":\"a\",\"v\":\"b\"}]},\"calls\":[{\"name\":\"search\",\"args\":{\"dry_run\":true,\"q\":\"x\"}}],\"reply\":null,\"by_user\":{\"ada\":{\"score\":3}},\"echo\":\"hi\",\"loose\":{\"b\":1}}"))
 	f.Add([]byte("{\"meta\":{\"id\":\"c1\"}}"))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`[]`))

@@ -33,6 +33,10 @@ type Chat struct {
 	Reply *ChatReply `json:"reply,omitempty"`
 	// Scores by user.
 	ByUser map[string]ChatByUserValue `json:"by_user,omitempty"`
+	// A $ref into an inline model that may be null: the export keeps it resolvable.
+	Echo any `json:"echo,omitempty"`
+	// Requires a field it does not list: no model, so applied as written.
+	Loose any `json:"loose,omitempty"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
@@ -53,6 +57,32 @@ func (m Chat) MarshalJSON() ([]byte, error) {
 func NewChat(meta ChatMeta) Chat {
 	var out Chat
 	out.Meta = meta
+	return out
+}
+
+// Settings: Settings no document of the root holds: an inline object with a default (its check once crashed the generator).
+type Settings struct {
+	// The UI's.
+	UI *SettingsUi `json:"ui,omitempty"`
+}
+
+// Validate checks every constraint and rule of the spec; the error is a *ValidationError.
+func (m Settings) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
+	return rt.Check[Settings](m.toTree(), parseSettings)
+}
+
+// MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
+func (m Settings) MarshalJSON() ([]byte, error) {
+	return rt.Encode(m.toTree())
+}
+
+// NewSettings returns a Settings holding the required fields given; an optional field without a
+// default is left unset.
+func NewSettings() Settings {
+	var out Settings
 	return out
 }
 
@@ -220,6 +250,35 @@ func (m ChatByUserValue) MarshalJSON() ([]byte, error) {
 func NewChatByUserValue(score int64) ChatByUserValue {
 	var out ChatByUserValue
 	out.Score = score
+	return out
+}
+
+// SettingsUi: The UI's.
+type SettingsUi struct {
+	// A default inside an inline model.
+	Lang string `json:"lang"`
+	// A field named like a member of every JavaScript object.
+	Constructor *string `json:"constructor,omitempty"`
+}
+
+// Validate checks every constraint and rule of the spec; the error is a *ValidationError.
+func (m SettingsUi) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
+	return rt.Check[SettingsUi](m.toTree(), parseSettingsUi)
+}
+
+// MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
+func (m SettingsUi) MarshalJSON() ([]byte, error) {
+	return rt.Encode(m.toTree())
+}
+
+// NewSettingsUi returns a SettingsUi holding the required fields given, and the spec's constant or
+// default of lang; an optional field without a default is left unset.
+func NewSettingsUi() SettingsUi {
+	var out SettingsUi
+	out.Lang = "en"
 	return out
 }
 

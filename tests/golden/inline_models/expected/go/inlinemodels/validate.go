@@ -11,6 +11,8 @@ import (
 var pChat_Calls rt.Parser[[]ToolCall]
 var pChat_Reply rt.Parser[*ChatReply]
 var pChat_ByUser rt.Parser[map[string]ChatByUserValue]
+var pChat_Echo rt.Parser[any]
+var pChat_Loose rt.Parser[any]
 var pChatMeta_ID rt.Parser[string]
 var pChatMeta_Tags rt.Parser[[]ChatMetaTagsItem]
 var pChatMetaTagsItem_K rt.Parser[string]
@@ -19,11 +21,15 @@ var pToolCall_Name rt.Parser[string]
 var pToolCallArgs_DryRun rt.Parser[bool]
 var pChatReply_Text rt.Parser[string]
 var pChatByUserValue_Score rt.Parser[int64]
+var pSettingsUi_Lang rt.Parser[string]
+var pSettingsUi_Constructor rt.Parser[string]
 
 func init() {
 	pChat_Calls = rt.List[ToolCall](parseToolCall, rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array"}})
 	pChat_Reply = rt.Nullable[ChatReply](parseChatReply)
 	pChat_ByUser = rt.Map[ChatByUserValue](parseChatByUserValue, rt.Msgs{"type": "must be an object"})
+	pChat_Echo = checks83c6f2ac4c87.Parser(rt.Msgs{"type": "must be a JSON value"})
+	pChat_Loose = checks67f657718ae9.Parser(rt.Msgs{"type": "must be a JSON value"})
 	pChatMeta_ID = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "minLength": "must be at least 1 character(s) long"}, MinLength: rt.Int(1)})
 	pChatMeta_Tags = rt.List[ChatMetaTagsItem](parseChatMetaTagsItem, rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array"}})
 	pChatMetaTagsItem_K = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
@@ -32,11 +38,19 @@ func init() {
 	pToolCallArgs_DryRun = rt.Bool(rt.Msgs{"type": "must be a boolean"})
 	pChatReply_Text = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pChatByUserValue_Score = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 0"}, Minimum: rt.Float(0)})
+	pSettingsUi_Lang = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
+	pSettingsUi_Constructor = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 }
 
-var keysChat = rt.KeySet("meta", "calls", "reply", "by_user")
+var keysChat = rt.KeySet("meta", "calls", "reply", "by_user", "echo", "loose")
 
 var keysChatMetaTagsItem = rt.KeySet("k", "v")
+
+// checks83c6f2ac4c87 is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
+var checks83c6f2ac4c87 = rt.NewChecks("{\"root\":{\"$ref\":\"/$defs/Chat/properties/reply/properties/text\",\"minLength\":1,\"messages\":{\"minLength\":\"must be at least 1 character(s) long\"}},\"refs\":{\"/$defs/Chat/properties/reply/properties/text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}}}")
+
+// checks67f657718ae9 is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
+var checks67f657718ae9 = rt.NewChecks("{\"root\":{\"type\":[\"object\"],\"properties\":{\"a\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"required\":[\"b\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},\"refs\":{}}")
 
 func parseChat(v any, c *rt.Context) (Chat, bool) {
 	var out Chat
@@ -49,6 +63,8 @@ func parseChat(v any, c *rt.Context) (Chat, bool) {
 	out.Calls, _ = rt.Optional[[]ToolCall](c, obj, "calls", pChat_Calls)
 	out.Reply, _ = rt.Optional[*ChatReply](c, obj, "reply", pChat_Reply)
 	out.ByUser, _ = rt.Optional[map[string]ChatByUserValue](c, obj, "by_user", pChat_ByUser)
+	out.Echo, _ = rt.Optional[any](c, obj, "echo", pChat_Echo)
+	out.Loose, _ = rt.Optional[any](c, obj, "loose", pChat_Loose)
 	rt.RejectUnknown(c, obj, keysChat, "unknown field '{field}'")
 	return out, !c.FailedSince(mark)
 }
@@ -65,6 +81,12 @@ func (m Chat) toTree() any {
 	}
 	if m.ByUser != nil {
 		o.Set("by_user", rt.TreeMap(m.ByUser, ChatByUserValue.toTree))
+	}
+	if m.Echo != nil {
+		o.Set("echo", rt.AnyTree(m.Echo))
+	}
+	if m.Loose != nil {
+		o.Set("loose", rt.AnyTree(m.Loose))
 	}
 	return o
 }
@@ -96,6 +118,51 @@ func (m Chat) fastValid(d int) bool {
 			if !x0.fastValid(d + 2) {
 				return false
 			}
+		}
+	}
+	if m.Echo != nil {
+		if !checks83c6f2ac4c87.ValidAt(m.Echo, 1) {
+			return false
+		}
+	}
+	if m.Loose != nil {
+		if !checks67f657718ae9.ValidAt(m.Loose, 1) {
+			return false
+		}
+	}
+	return true
+}
+
+func parseSettings(v any, c *rt.Context) (Settings, bool) {
+	var out Settings
+	obj, ok := rt.ExpectObject(c, v, "must be an object")
+	if !ok {
+		return out, false
+	}
+	mark := c.Mark()
+	out.UI, _ = rt.OptionalPtr[SettingsUi](c, obj, "ui", parseSettingsUi)
+	return out, !c.FailedSince(mark)
+}
+
+// toTree turns the struct into the tree its parser reads.
+func (m Settings) toTree() any {
+	o := rt.NewObject()
+	if m.UI != nil {
+		o.Set("ui", (*m.UI).toTree())
+	}
+	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m Settings) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if m.UI != nil {
+		if !(*m.UI).fastValid(d + 1) {
+			return false
 		}
 	}
 	return true
@@ -297,6 +364,38 @@ func (m ChatByUserValue) fastValid(d int) bool {
 		return false
 	}
 	if float64(m.Score) < 0 {
+		return false
+	}
+	return true
+}
+
+func parseSettingsUi(v any, c *rt.Context) (SettingsUi, bool) {
+	var out SettingsUi
+	obj, ok := rt.ExpectObject(c, v, "must be an object")
+	if !ok {
+		return out, false
+	}
+	mark := c.Mark()
+	out.Lang, _ = rt.OptionalDefault[string](c, obj, "lang", pSettingsUi_Lang, rt.Default[string]("en"))
+	out.Constructor, _ = rt.OptionalPtr[string](c, obj, "constructor", pSettingsUi_Constructor)
+	return out, !c.FailedSince(mark)
+}
+
+// toTree turns the struct into the tree its parser reads.
+func (m SettingsUi) toTree() any {
+	o := rt.NewObject()
+	o.Set("lang", m.Lang)
+	if m.Constructor != nil {
+		o.Set("constructor", (*m.Constructor))
+	}
+	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m SettingsUi) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
 		return false
 	}
 	return true

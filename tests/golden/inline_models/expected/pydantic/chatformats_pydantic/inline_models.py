@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+from . import _runtime as _rt
+
 from pydantic import model_validator
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictStr
-from typing import Annotated
+from typing import Annotated, Any
 import re
 from datetime import datetime, timedelta, timezone
 from pydantic import (
@@ -17,7 +19,7 @@ from pydantic import (
     Strict,
     Tag,
 )
-from typing import Any, Callable
+from typing import Callable
 
 # --- chatspec: JSON types, accepted exactly as the dataclasses accept them ------
 
@@ -124,6 +126,48 @@ class ChatByUserValue(BaseModel):
     score: Annotated[_JsonInt, Field(ge=0, le=9223372036854775807)]
 
 
+class SettingsUi(BaseModel):
+    """
+    The UI's.
+    """
+
+    lang: StrictStr = "en"
+    """
+    A default inside an inline model.
+    """
+    constructor: StrictStr | None = None
+    """
+    A field named like a member of every JavaScript object.
+    """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(data, {"constructor": "must be a string"})
+        return data
+
+
+class Settings(BaseModel):
+    """
+    Settings no document of the root holds: an inline object with a default (its check once crashed the generator).
+    """
+
+    ui: SettingsUi | None = None
+    """
+    The UI's.
+    """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(data, {"ui": "must be an object"})
+        return data
+
+
 class ChatMeta(BaseModel):
     """
     Its metadata.
@@ -188,6 +232,14 @@ class Chat(BaseModel):
     """
     Scores by user.
     """
+    echo: Any | None = None
+    """
+    A $ref into an inline model that may be null: the export keeps it resolvable.
+    """
+    loose: Any | None = None
+    """
+    Requires a field it does not list: no model, so applied as written.
+    """
 
     @model_validator(mode="before")
     @classmethod
@@ -197,6 +249,26 @@ class Chat(BaseModel):
             _reject_null(
                 data, {"calls": "must be an array", "by_user": "must be an object"}
             )
+        return data
+
+    @model_validator(mode="before")
+    @classmethod
+    def _applied_as_written(cls, data: Any) -> Any:
+        """Schemas applied as written (JSON Schema's own meaning), checked by chatspec's runtime: pydantic's types
+        would give another verdict."""
+        if isinstance(data, dict):
+            for name, walk in (
+                (
+                    "echo",
+                    ("checks", _CHECKS_83c6f2ac4c87, {"type": "must be a JSON value"}),
+                ),
+                (
+                    "loose",
+                    ("checks", _CHECKS_67f657718ae9, {"type": "must be a JSON value"}),
+                ),
+            ):
+                if name in data:
+                    _check_applied(data[name], walk)
         return data
 
 
@@ -266,3 +338,59 @@ def _reject_duplicates(data: dict[str, Any], fields: dict[str, str]) -> None:
             items
         ):
             raise ValueError(f"{name}: {message}")
+
+
+# --- chatspec: schemas applied as written -------------------------------------
+
+_CHECKS_83c6f2ac4c87 = _rt.Checks(
+    '{"root":{"$ref":"/$defs/Chat/properties/reply/properties/text","minLength":1,"messages":{"minLength":"must be at least 1 character(s) long"}},"refs":{"/$defs/Chat/properties/reply/properties/text":{"type":["string"],"messages":{"type":"must be a string"}}}}',
+    (),
+)
+_CHECKS_67f657718ae9 = _rt.Checks(
+    '{"root":{"type":["object"],"properties":{"a":{"type":["string"],"messages":{"type":"must be a string"}}},"required":["b"],"messages":{"type":"must be an object","required":"missing required field \'{field}\'"}},"refs":{}}',
+    (),
+)
+
+
+def _check_applied(value: Any, walk: Any) -> None:
+    """Raise for the first problem of a value under a schema applied as written. walk says where the
+    schema's checks apply: ("checks", checks, messages), ("format", name, message) on a string,
+    ("list" | "map" | "nullable", walk), ("tuple", (walk or None, ...)) or, in a union by JSON type,
+    ("union", ((JSON type, walk or None), ...))."""
+    kind = walk[0]
+    if kind == "checks":
+        try:
+            _rt.parse(walk[1].parser(walk[2]), value)
+        except _rt.ValidationError as exc:
+            raise ValueError(str(exc.errors[0])) from None
+    elif kind == "format":
+        if isinstance(value, str) and not _rt.format_ok(walk[1], value):
+            raise ValueError(walk[2])
+    elif kind == "nullable":
+        if value is not None:
+            _check_applied(value, walk[1])
+    elif kind == "tuple" and isinstance(value, list):
+        for item, each in zip(value, walk[1]):
+            if each is not None:
+                _check_applied(item, each)
+    elif kind == "union":
+        for json_kind, each in walk[1]:
+            if each is not None and _json_kind(value) == json_kind:
+                _check_applied(value, each)
+    elif kind == "list" and isinstance(value, list):
+        for item in value:
+            _check_applied(item, walk[1])
+    elif kind == "map" and isinstance(value, dict):
+        for item in value.values():
+            _check_applied(item, walk[1])
+
+
+def _json_kind(value: Any) -> str:
+    """The JSON type a union by JSON type picks its variant by."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) or isinstance(value, float) and value.is_integer():
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    return {str: "string", list: "array", dict: "object"}.get(type(value), "null")

@@ -18,6 +18,8 @@ __all__ = [
     "ChatMeta",
     "ChatMetaTagsItem",
     "ChatReply",
+    "Settings",
+    "SettingsUi",
     "ToolCall",
     "ToolCallArgs",
     "FORMAT_ID",
@@ -43,6 +45,10 @@ class Chat:
     """A reply, or null."""
     by_user: dict[str, ChatByUserValue] | None = None
     """Scores by user."""
+    echo: Any | None = None
+    """A $ref into an inline model that may be null: the export keeps it resolvable."""
+    loose: Any | None = None
+    """Requires a field it does not list: no model, so applied as written."""
 
     @classmethod
     def from_dict(cls, data: object) -> Chat:
@@ -69,6 +75,10 @@ class Chat:
             out["reply"] = _rt.dump(self.reply)
         if self.by_user is not None:
             out["by_user"] = _rt.dump(self.by_user)
+        if self.echo is not None:
+            out["echo"] = _rt.dump(self.echo)
+        if self.loose is not None:
+            out["loose"] = _rt.dump(self.loose)
         return out
 
     def to_json(self) -> str:
@@ -82,6 +92,48 @@ class Chat:
         except _rt.Unsure:
             pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_chat, self.to_dict())
+
+
+@dataclass(kw_only=True)
+class Settings:
+    """Settings no document of the root holds: an inline object with a default (its check once crashed the generator)."""
+
+    ui: SettingsUi | None = None
+    """The UI's."""
+
+    @classmethod
+    def from_dict(cls, data: object) -> Settings:
+        """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_settings(data, 0)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: Settings = _rt.parse(_parse_settings, data, done)
+        return result
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Settings:
+        """Parse JSON text and validate it; raise ValidationError listing every problem."""
+        return cls.from_dict(_rt.load_json(text))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape, with wire names; optional fields that are None are left out."""
+        out: dict[str, Any] = {}
+        if self.ui is not None:
+            out["ui"] = _rt.dump(self.ui)
+        return out
+
+    def to_json(self) -> str:
+        return _rt.dump_json(self.to_dict())
+
+    def validate(self) -> None:
+        """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_settings(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
+        _rt.parse(_parse_settings, self.to_dict())
 
 
 @dataclass(kw_only=True)
@@ -336,6 +388,52 @@ class ChatByUserValue:
         _rt.parse(_parse_chat_by_user_value, self.to_dict())
 
 
+@dataclass(kw_only=True)
+class SettingsUi:
+    """The UI's."""
+
+    lang: str = "en"
+    """A default inside an inline model."""
+    constructor: str | None = None
+    """A field named like a member of every JavaScript object."""
+
+    @classmethod
+    def from_dict(cls, data: object) -> SettingsUi:
+        """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_settings_ui(data, 0)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: SettingsUi = _rt.parse(_parse_settings_ui, data, done)
+        return result
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> SettingsUi:
+        """Parse JSON text and validate it; raise ValidationError listing every problem."""
+        return cls.from_dict(_rt.load_json(text))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape, with wire names; optional fields that are None are left out."""
+        out: dict[str, Any] = {}
+        if self.lang is not None:
+            out["lang"] = self.lang
+        if self.constructor is not None:
+            out["constructor"] = self.constructor
+        return out
+
+    def to_json(self) -> str:
+        return _rt.dump_json(self.to_dict())
+
+    def validate(self) -> None:
+        """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_settings_ui(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
+        _rt.parse(_parse_settings_ui, self.to_dict())
+
+
 def _parse_chat(data: Any, ctx: _rt.Context) -> Any:
     if ctx.depth:  # from_dict has tried the root
         kept = ctx.kept(data)
@@ -353,6 +451,8 @@ def _parse_chat(data: Any, ctx: _rt.Context) -> Any:
     calls = ctx.optional(obj, "calls", _P_CHAT_CALLS)
     reply = ctx.optional(obj, "reply", _P_CHAT_REPLY)
     by_user = ctx.optional(obj, "by_user", _P_CHAT_BY_USER)
+    echo = ctx.optional(obj, "echo", _P_CHAT_ECHO)
+    loose = ctx.optional(obj, "loose", _P_CHAT_LOOSE)
     _rt.reject_unknown(obj, ctx, _KEYS_CHAT, "unknown field '{field}'")
     if ctx.failed_since(mark):
         return _rt.INVALID
@@ -361,6 +461,29 @@ def _parse_chat(data: Any, ctx: _rt.Context) -> Any:
         calls=calls,
         reply=reply,
         by_user=by_user,
+        echo=echo,
+        loose=loose,
+    )
+
+
+def _parse_settings(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
+        try:
+            return _fast_settings(data, ctx.depth)
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
+    obj = _rt.expect_object(data, ctx, "must be an object")
+    if obj is None:
+        return _rt.INVALID
+    mark = ctx.count
+    ui = ctx.optional(obj, "ui", _P_SETTINGS_UI)
+    if ctx.failed_since(mark):
+        return _rt.INVALID
+    return Settings(
+        ui=ui,
     )
 
 
@@ -505,6 +628,29 @@ def _parse_chat_by_user_value(data: Any, ctx: _rt.Context) -> Any:
     )
 
 
+def _parse_settings_ui(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
+        try:
+            return _fast_settings_ui(data, ctx.depth)
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
+    obj = _rt.expect_object(data, ctx, "must be an object")
+    if obj is None:
+        return _rt.INVALID
+    mark = ctx.count
+    lang = ctx.optional(obj, "lang", _P_SETTINGS_UI_LANG, default="en")
+    constructor = ctx.optional(obj, "constructor", _P_SETTINGS_UI_CONSTRUCTOR)
+    if ctx.failed_since(mark):
+        return _rt.INVALID
+    return SettingsUi(
+        lang=lang,
+        constructor=constructor,
+    )
+
+
 # Fast paths: straight-line checks that build a surely valid document; at the first
 # thing they are not sure of they raise _rt.Unsure and the parse functions above run.
 
@@ -517,6 +663,8 @@ def _fast_chat(obj: Any, depth: int) -> Chat:
     f_calls: Any
     f_reply: Any
     f_by_user: Any
+    f_echo: Any
+    f_loose: Any
     k2: Any
     x2: Any
     y2: Any
@@ -557,6 +705,24 @@ def _fast_chat(obj: Any, depth: int) -> Chat:
                     raise _rt.Unsure
                 y2 = _fast_chat_by_user_value(x2, depth + 2)
                 f_by_user[k2] = y2
+        v1 = obj.get("echo", _rt.ABSENT)
+        if v1 is _rt.ABSENT:
+            f_echo = None
+        else:
+            if not (
+                type(v1) is str or _rt.json_fits(v1, _rt.MAX_DEPTH - depth - 1)
+            ) or not _CHECKS_83c6f2ac4c87.accepts(v1):
+                raise _rt.Unsure
+            f_echo = v1
+        v1 = obj.get("loose", _rt.ABSENT)
+        if v1 is _rt.ABSENT:
+            f_loose = None
+        else:
+            if not (
+                type(v1) is str or _rt.json_fits(v1, _rt.MAX_DEPTH - depth - 1)
+            ) or not _CHECKS_67f657718ae9.accepts(v1):
+                raise _rt.Unsure
+            f_loose = v1
 
     except _rt.Unsure as unsure:
         _rt.keep_model(unsure, obj, "meta", depth + 1, f_meta)
@@ -567,6 +733,8 @@ def _fast_chat(obj: Any, depth: int) -> Chat:
         calls=f_calls,
         reply=f_reply,
         by_user=f_by_user,
+        echo=f_echo,
+        loose=f_loose,
     )
 
 
@@ -578,6 +746,8 @@ def _check_chat(obj: Chat, depth: int) -> None:
     f_calls: Any
     f_reply: Any
     f_by_user: Any
+    f_echo: Any
+    f_loose: Any
     k2: Any
     x2: Any
     y2: Any
@@ -601,6 +771,44 @@ def _check_chat(obj: Chat, depth: int) -> None:
             if not isinstance(k2, str):
                 raise _rt.Unsure
             _check_chat_by_user_value(x2, depth + 2)
+    f_echo = obj.echo
+    if f_echo is not None:
+        if not (
+            type(f_echo) is str or _rt.json_fits(f_echo, _rt.MAX_DEPTH - depth - 1)
+        ) or not _CHECKS_83c6f2ac4c87.accepts(f_echo):
+            raise _rt.Unsure
+    f_loose = obj.loose
+    if f_loose is not None:
+        if not (
+            type(f_loose) is str or _rt.json_fits(f_loose, _rt.MAX_DEPTH - depth - 1)
+        ) or not _CHECKS_67f657718ae9.accepts(f_loose):
+            raise _rt.Unsure
+
+
+def _fast_settings(obj: Any, depth: int) -> Settings:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_ui: Any
+    v1 = obj.get("ui", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_ui = None
+    else:
+        f_ui = _fast_settings_ui(v1, depth + 1)
+
+    return Settings(
+        ui=f_ui,
+    )
+
+
+def _check_settings(obj: Settings, depth: int) -> None:
+    if type(obj) is not Settings or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_ui: Any
+    f_ui = obj.ui
+    if f_ui is not None:
+        _check_settings_ui(f_ui, depth + 1)
 
 
 def _fast_chat_meta(obj: Any, depth: int) -> ChatMeta:
@@ -814,6 +1022,61 @@ def _check_chat_by_user_value(obj: ChatByUserValue, depth: int) -> None:
         raise _rt.Unsure
 
 
+def _fast_settings_ui(obj: Any, depth: int) -> SettingsUi:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_lang: Any
+    f_constructor: Any
+    v1 = obj.get("lang", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_lang = "en"
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_lang = v1
+    v1 = obj.get("constructor", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_constructor = None
+    else:
+        if not isinstance(v1, str):
+            raise _rt.Unsure
+        f_constructor = v1
+
+    return SettingsUi(
+        lang=f_lang,
+        constructor=f_constructor,
+    )
+
+
+def _check_settings_ui(obj: SettingsUi, depth: int) -> None:
+    if type(obj) is not SettingsUi or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_lang: Any
+    f_constructor: Any
+    f_lang = obj.lang
+    if f_lang is not None:
+        if not isinstance(f_lang, str):
+            raise _rt.Unsure
+    f_constructor = obj.constructor
+    if f_constructor is not None:
+        if not isinstance(f_constructor, str):
+            raise _rt.Unsure
+
+
+# Schemas applied as written (JSON Schema's own meaning, where no Python type holds them), compiled
+# once, at import.
+_CHECKS_83c6f2ac4c87: Final = _rt.Checks(
+    '{"root":{"$ref":"/$defs/Chat/properties/reply/properties/text","minLength":1,"messages":{"minLength":"must be at least 1 character(s) long"}},"refs":{"/$defs/Chat/properties/reply/properties/text":{"type":["string"],"messages":{"type":"must be a string"}}}}',
+    (),
+)  # "/$defs/Chat/properties/echo"
+_CHECKS_67f657718ae9: Final = _rt.Checks(
+    '{"root":{"type":["object"],"properties":{"a":{"type":["string"],"messages":{"type":"must be a string"}}},"required":["b"],"messages":{"type":"must be an object","required":"missing required field \'{field}\'"}},"refs":{}}',
+    (),
+)  # "/$defs/Chat/properties/loose"
+
+
 # Parsers are built once, at import, from the runtime's combinators.
 _P_CHAT_META: Final = _parse_chat_meta
 _P_CHAT_CALLS: Final = _rt.list_of(_parse_tool_call, {"type": "must be an array"})
@@ -821,6 +1084,9 @@ _P_CHAT_REPLY: Final = _rt.nullable(_parse_chat_reply)
 _P_CHAT_BY_USER: Final = _rt.map_of(
     _parse_chat_by_user_value, {"type": "must be an object"}
 )
+_P_CHAT_ECHO: Final = _CHECKS_83c6f2ac4c87.parser({"type": "must be a JSON value"})
+_P_CHAT_LOOSE: Final = _CHECKS_67f657718ae9.parser({"type": "must be a JSON value"})
+_P_SETTINGS_UI: Final = _parse_settings_ui
 _P_CHAT_META_ID: Final = _rt.string(
     {"type": "must be a string", "minLength": "must be at least 1 character(s) long"},
     min_length=1,
@@ -842,7 +1108,9 @@ _P_CHAT_BY_USER_VALUE_SCORE: Final = _rt.integer(
     },
     minimum=0,
 )
-_KEYS_CHAT: Final = frozenset(("meta", "calls", "reply", "by_user"))
+_P_SETTINGS_UI_LANG: Final = _rt.string({"type": "must be a string"})
+_P_SETTINGS_UI_CONSTRUCTOR: Final = _rt.string({"type": "must be a string"})
+_KEYS_CHAT: Final = frozenset(("meta", "calls", "reply", "by_user", "echo", "loose"))
 _KEYS_CHAT_META_TAGS_ITEM: Final = frozenset(("k", "v"))
 
 

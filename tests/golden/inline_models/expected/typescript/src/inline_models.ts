@@ -6,6 +6,7 @@
  */
 
 import * as rt from "./runtime.js";
+import type { JsonData } from "./runtime.js";
 
 export { ValidationError, toDate } from "./runtime.js";
 export type { DateTimeString, ErrorDetail, JsonData } from "./runtime.js";
@@ -23,6 +24,16 @@ export interface Chat {
   reply?: ChatReply | null;
   /** Scores by user. */
   by_user?: { [key: string]: ChatByUserValue };
+  /** A $ref into an inline model that may be null: the export keeps it resolvable. */
+  echo?: JsonData;
+  /** Requires a field it does not list: no model, so applied as written. */
+  loose?: JsonData;
+}
+
+/** Settings no document of the root holds: an inline object with a default (its check once crashed the generator). */
+export interface Settings {
+  /** The UI's. */
+  ui?: SettingsUi;
 }
 
 /** Its metadata. */
@@ -60,11 +71,22 @@ export interface ChatByUserValue {
   score: number;
 }
 
+/** The UI's. */
+export interface SettingsUi {
+  /** A default inside an inline model. */
+  lang: string;
+  /** A field named like a member of every JavaScript object. */
+  constructor?: string;
+}
+
 // Parsers are built once, at import, from the runtime's combinators.
 const F_Chat_0 = p_ChatMeta;
 const F_Chat_1 = rt.listOf(p_ToolCall, { "type": "must be an array" });
 const F_Chat_2 = rt.nullable(p_ChatReply);
 const F_Chat_3 = rt.mapOf(p_ChatByUserValue, { "type": "must be an object" });
+const F_Chat_4 = new rt.Checks("{\"root\":{\"$ref\":\"/$defs/Chat/properties/reply/properties/text\",\"minLength\":1,\"messages\":{\"minLength\":\"must be at least 1 character(s) long\"}},\"refs\":{\"/$defs/Chat/properties/reply/properties/text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}}}", []).parser({ "type": "must be a JSON value" });
+const F_Chat_5 = new rt.Checks("{\"root\":{\"type\":[\"object\"],\"properties\":{\"a\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"required\":[\"b\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},\"refs\":{}}", []).parser({ "type": "must be a JSON value" });
+const F_Settings_0 = p_SettingsUi;
 const F_ChatMeta_0 = rt.string({ "type": "must be a string", "minLength": "must be at least 1 character(s) long" }, { minLength: 1 });
 const F_ChatMeta_1 = rt.listOf(p_ChatMetaTagsItem, { "type": "must be an array" });
 const F_ChatMetaTagsItem_0 = rt.string({ "type": "must be a string" });
@@ -74,7 +96,11 @@ const F_ToolCall_1 = p_ToolCallArgs;
 const F_ToolCallArgs_0 = rt.boolean({ "type": "must be a boolean" });
 const F_ChatReply_0 = rt.string({ "type": "must be a string" });
 const F_ChatByUserValue_0 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 0" }, { minimum: 0 });
-const K_Chat: ReadonlySet<string> = new Set(["meta", "calls", "reply", "by_user"]);
+const F_SettingsUi_0 = rt.string({ "type": "must be a string" });
+const F_SettingsUi_1 = rt.string({ "type": "must be a string" });
+const CHECKS_83c6f2ac4c87 = new rt.Checks("{\"root\":{\"$ref\":\"/$defs/Chat/properties/reply/properties/text\",\"minLength\":1,\"messages\":{\"minLength\":\"must be at least 1 character(s) long\"}},\"refs\":{\"/$defs/Chat/properties/reply/properties/text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}}}", []);
+const CHECKS_67f657718ae9 = new rt.Checks("{\"root\":{\"type\":[\"object\"],\"properties\":{\"a\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"required\":[\"b\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},\"refs\":{}}", []);
+const K_Chat: ReadonlySet<string> = new Set(["meta", "calls", "reply", "by_user", "echo", "loose"]);
 const K_ChatMetaTagsItem: ReadonlySet<string> = new Set(["k", "v"]);
 
 function p_Chat(data: rt.JsonValue, ctx: rt.Context): Chat | rt.Invalid {
@@ -85,6 +111,8 @@ function p_Chat(data: rt.JsonValue, ctx: rt.Context): Chat | rt.Invalid {
   const v1 = ctx.optional(obj, "calls", F_Chat_1);
   const v2 = ctx.optional(obj, "reply", F_Chat_2);
   const v3 = ctx.optional(obj, "by_user", F_Chat_3);
+  const v4 = ctx.optional(obj, "echo", F_Chat_4);
+  const v5 = ctx.optional(obj, "loose", F_Chat_5);
   rt.rejectUnknown(obj, ctx, K_Chat, "unknown field '{field}'");
   if (ctx.count > mark) return rt.INVALID;
   const out: Chat = {
@@ -93,6 +121,20 @@ function p_Chat(data: rt.JsonValue, ctx: rt.Context): Chat | rt.Invalid {
   if (v1 !== undefined) out["calls"] = v1 as ToolCall[];
   if (v2 !== undefined) out["reply"] = v2 as ChatReply | null;
   if (v3 !== undefined) out["by_user"] = v3 as { [key: string]: ChatByUserValue };
+  if (v4 !== undefined) out["echo"] = v4 as JsonData;
+  if (v5 !== undefined) out["loose"] = v5 as JsonData;
+  return out;
+}
+
+function p_Settings(data: rt.JsonValue, ctx: rt.Context): Settings | rt.Invalid {
+  const obj = rt.expectObject(data, ctx, "must be an object");
+  if (obj === null) return rt.INVALID;
+  const mark = ctx.count;
+  const v0 = ctx.optional(obj, "ui", F_Settings_0);
+  if (ctx.count > mark) return rt.INVALID;
+  const out: Settings = {
+  };
+  if (v0 !== undefined) out["ui"] = v0 as SettingsUi;
   return out;
 }
 
@@ -175,6 +217,20 @@ function p_ChatByUserValue(data: rt.JsonValue, ctx: rt.Context): ChatByUserValue
   return out;
 }
 
+function p_SettingsUi(data: rt.JsonValue, ctx: rt.Context): SettingsUi | rt.Invalid {
+  const obj = rt.expectObject(data, ctx, "must be an object");
+  if (obj === null) return rt.INVALID;
+  const mark = ctx.count;
+  const v0 = ctx.optional(obj, "lang", F_SettingsUi_0);
+  const v1 = ctx.optional(obj, "constructor", F_SettingsUi_1);
+  if (ctx.count > mark) return rt.INVALID;
+  const out = {
+    "lang": v0 === undefined ? "en" : (v0 as string),
+  } as SettingsUi;
+  if (v1 !== undefined) out["constructor"] = v1 as string;
+  return out;
+}
+
 // Fast functions: straight-line checks over a JSON.parse tree; rt.UNSURE sends it to the exact walk above.
 
 function f_Chat(v: unknown, depth: number): Chat | rt.Unsure {
@@ -222,16 +278,30 @@ function f_Chat(v: unknown, depth: number): Chat | rt.Unsure {
     }
     v3 = y2;
   }
+  const w4: unknown = obj["echo"];
+  let v4: unknown;
+  if (w4 !== undefined) {
+    if (!rt.fitsJSON(w4, rt.MAX_DEPTH - depth - 1) || !CHECKS_83c6f2ac4c87.accepts(w4)) return rt.UNSURE;
+    v4 = w4;
+  }
+  const w5: unknown = obj["loose"];
+  let v5: unknown;
+  if (w5 !== undefined) {
+    if (!rt.fitsJSON(w5, rt.MAX_DEPTH - depth - 1) || !CHECKS_67f657718ae9.accepts(w5)) return rt.UNSURE;
+    v5 = w5;
+  }
   // Closed: the keys are the fields found above (each is an own key once its check passed).
   let keys = 0;
   for (const _ in obj) keys++;
-  if (keys !== 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (keys !== 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0)) return rt.UNSURE;
   const out: Chat = {
     "meta": v0 as ChatMeta,
   };
   if (v1 !== undefined) out["calls"] = v1 as ToolCall[];
   if (v2 !== undefined) out["reply"] = v2 as ChatReply | null;
   if (v3 !== undefined) out["by_user"] = v3 as { [key: string]: ChatByUserValue };
+  if (v4 !== undefined) out["echo"] = v4 as JsonData;
+  if (v5 !== undefined) out["loose"] = v5 as JsonData;
   return out;
 }
 
@@ -355,6 +425,15 @@ export function encodeChat(value: Chat): { [key: string]: unknown } {
   if (value["calls"] !== undefined) out["calls"] = value["calls"].map(encodeToolCall);
   if (value["reply"] !== undefined) out["reply"] = value["reply"] === null ? null : encodeChatReply(value["reply"]);
   if (value["by_user"] !== undefined) out["by_user"] = rt.encodeMap(value["by_user"], encodeChatByUserValue);
+  if (value["echo"] !== undefined) out["echo"] = value["echo"];
+  if (value["loose"] !== undefined) out["loose"] = value["loose"];
+  return out;
+}
+
+/** The wire (JSON) form of Settings values: wire names; optional fields left out when undefined. */
+export function encodeSettings(value: Settings): { [key: string]: unknown } {
+  const out: { [key: string]: unknown } = {};
+  if (value["ui"] !== undefined) out["ui"] = encodeSettingsUi(value["ui"]);
   return out;
 }
 
@@ -403,11 +482,26 @@ export function encodeChatByUserValue(value: ChatByUserValue): { [key: string]: 
   return out;
 }
 
+/** The wire (JSON) form of SettingsUi values: wire names; optional fields left out when undefined. */
+export function encodeSettingsUi(value: SettingsUi): { [key: string]: unknown } {
+  const out: { [key: string]: unknown } = {};
+  out["lang"] = value["lang"];
+  if (value["constructor"] !== undefined) out["constructor"] = value["constructor"];
+  return out;
+}
+
 /** A Chat built in code from the fields given (Chat has no constant or default to fill in). */
 export function makeChat(fields: Chat): Chat {
   const out: { [key: string]: unknown } = {};
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
   return out as unknown as Chat;
+}
+
+/** A Settings built in code from the fields given (Settings has no constant or default to fill in). */
+export function makeSettings(fields: Settings): Settings {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as Settings;
 }
 
 /** A ChatMeta built in code from the fields given (ChatMeta has no constant or default to fill in). */
@@ -452,9 +546,23 @@ export function makeChatByUserValue(fields: ChatByUserValue): ChatByUserValue {
   return out as unknown as ChatByUserValue;
 }
 
+/** A SettingsUi built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeSettingsUi(fields: rt.Defaulted<SettingsUi, "lang">): SettingsUi {
+  const out: { [key: string]: unknown } = {
+    "lang": "en",
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as SettingsUi;
+}
+
 /** Build Chat from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
 export function parseChat(value: unknown): Chat {
   return rt.run(p_Chat, value as rt.JsonValue);
+}
+
+/** Build Settings from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseSettings(value: unknown): Settings {
+  return rt.run(p_Settings, value as rt.JsonValue);
 }
 
 /** Build ChatMeta from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
@@ -485,6 +593,11 @@ export function parseChatReply(value: unknown): ChatReply {
 /** Build ChatByUserValue from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
 export function parseChatByUserValue(value: unknown): ChatByUserValue {
   return rt.run(p_ChatByUserValue, value as rt.JsonValue);
+}
+
+/** Build SettingsUi from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseSettingsUi(value: unknown): SettingsUi {
+  return rt.run(p_SettingsUi, value as rt.JsonValue);
 }
 
 /** Parse and validate a inline_models document from JSON text; throws ValidationError listing every problem. */
