@@ -1058,7 +1058,7 @@ const IPV6 =
     [6, ""],
   ] as const).map(([n, tail]) => "|(?:(?:" + H16 + ":){0," + n + "}" + H16 + ")?::" + tail).join("") +
   ")";
-// RFC 3986, appendix A, with every run of characters and percent-encodings written as run writes
+// RFC 3986, appendix A, with every run of characters and percent-encodings written as pctRun writes
 // it: a loop turns once per percent-encoding, not once per character (see above: a data: URI may
 // be megabytes long).
 const UNRESERVED = "A-Za-z0-9\\-._~";

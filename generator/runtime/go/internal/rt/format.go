@@ -27,7 +27,7 @@ const (
 		"|(?:(?:" + h16 + ":){0,6}" + h16 + ")?::" +
 		")"
 
-	// RFC 3986, appendix A, with every run of characters and percent-encodings written as run
+	// RFC 3986, appendix A, with every run of characters and percent-encodings written as pctRun
 	// writes it (see the Python runtime: JavaScript's engine keeps one backtracking entry per turn
 	// of a loop, so a loop turns once per percent-encoding, not once per character).
 	unreserved = "A-Za-z0-9\\-._~"
