@@ -375,7 +375,7 @@ def _check_applied(value: Any, walk: Any) -> None:
                 _check_applied(item, each)
     elif kind == "union":
         for json_kind, each in walk[1]:
-            if each is not None and _json_kind(value) == json_kind:
+            if each is not None and _kind_of(value) == json_kind:
                 _check_applied(value, each)
     elif kind == "list" and isinstance(value, list):
         for item in value:
@@ -385,8 +385,9 @@ def _check_applied(value: Any, walk: Any) -> None:
             _check_applied(item, walk[1])
 
 
-def _json_kind(value: Any) -> str:
-    """The JSON type a union by JSON type picks its variant by."""
+def _kind_of(value: Any) -> str:
+    """The JSON type a union by JSON type picks its variant by. (Not json_types' _json_kind, which a module has only
+    where it tags a named union: this one's name must not shadow it where it does.)"""
     if isinstance(value, bool):
         return "boolean"
     if isinstance(value, int) or isinstance(value, float) and value.is_integer():
