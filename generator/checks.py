@@ -219,30 +219,30 @@ class Compiler:
                 f"$ref {ref!r} does not resolve to a schema",
                 "point it at a schema of this spec's $defs (not into a const, a default, examples or an x- key's value)",
             )
-        for at in re.finditer(r"/anyOf/", key):
-            # A schema and {"type": "null"} is a typed nullable, which the exported schema writes as a type list:
-            # a pointer into its anyOf would point nowhere there.
-            holder = self.resolve(key[: at.start()])
-            branches = holder.get("anyOf") if isinstance(holder, dict) else None
-            if isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches:
+        for at in re.finditer(r"/(anyOf|allOf)/", key):
+            # Where the exported schema writes the schema holding that keyword another way, the pointer would point
+            # nowhere there.
+            rewritten = self.rewritten(self.resolve(key[: at.start()]), at.group(1))
+            if rewritten:
                 raise self.fail(
                     pointer,
-                    f"$ref {ref!r} points into the anyOf of a value that may be null, which the exported schema writes as a "
-                    "list of types",
-                    "name the schema the $ref wants in $defs, and $ref it from both places",
-                )
-        for at in re.finditer(r"/allOf/", key):
-            # A model that merges others is exported as one model, without its allOf.
-            if self.merges(self.resolve(key[: at.start()])):
-                raise self.fail(
-                    pointer,
-                    f"$ref {ref!r} points into the allOf of a model that merges others, which the exported schema writes " "as one model",
+                    f"$ref {ref!r} points into the {at.group(1)} of {rewritten}",
                     "name the schema the $ref wants in $defs, and $ref it from both places",
                 )
         if key not in self.refs and key not in self.pending:
             self.refs[key] = None  # taken: compiled once
             self.pending.append(key)
         return key
+
+    def rewritten(self, holder: Any, keyword: str) -> str:
+        """How the exported schema writes a schema whose anyOf or allOf a $ref points into, where not as written: a
+        schema and {"type": "null"} as a list of types, a model that merges others as one model; else ""."""
+        branches = holder.get(keyword) if isinstance(holder, dict) else None
+        if keyword == "anyOf" and isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches:
+            return "a value that may be null, which the exported schema writes as a list of types"
+        if keyword == "allOf" and self.merges(holder):
+            return "a model that merges others, which the exported schema writes as one model"
+        return ""
 
     def pattern(self, pattern: str, pointer: str) -> int:
         try:

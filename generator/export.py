@@ -246,10 +246,9 @@ def _inlined(schema: Any, defs: dict[str, Any], inline: set[str]) -> Any:
         # A model written inline that may be null: as the spec writes it, ["object", "null"] (a $ref into it resolves).
         beside = {k: v for k, v in schema.items() if k != "anyOf"}
         return {**_inlined(branches[0], defs, inline), "type": ["object", "null"], **beside}
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[len("#/$defs/") :] in inline:
+    if _is_inline(schema, inline):
         beside = {k: v for k, v in schema.items() if k != "$ref"}
-        return {**_inlined(defs[ref[len("#/$defs/") :]], defs, inline), **beside}
+        return {**_inlined(defs[schema["$ref"][len("#/$defs/") :]], defs, inline), **beside}
     return {k: v if k in ("enum", "const", "default", "examples") else _inlined(v, defs, inline) for k, v in schema.items()}
 
 

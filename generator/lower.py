@@ -300,13 +300,12 @@ class Lowering:
         before = dict(self.hoisted)
         self.hoisted[pointer] = ir.Model(name, "", (), False, (), "", "")  # taken while its fields are lowered
         try:
-            model = self.lower_model(name, {k: v for k, v in schema.items() if k != "x-name"}, pointer)
+            model: ir.Model | None = self.lower_model(name, {k: v for k, v in schema.items() if k != "x-name"}, pointer)
         except SpecError:
-            self.hoisted = before
-            return self.lower_checks(written or schema, pointer)
-        # Fields a target would spell alike (class and class_, a_b and aB) are refused on a $defs model; here the
-        # schema is applied as written instead.
-        if any(len(set(spelt)) < len(model.fields) for spelt in _spellings(model.fields)):
+            model = None
+        # Fields a target would spell alike (class and class_, a_b and aB) are refused on a $defs model (naming.py);
+        # here, as for any model this cannot be, the schema is applied as written instead.
+        if model is None or any(len(set(spelt)) < len(model.fields) for spelt in _spellings(model.fields)):
             self.hoisted = before
             return self.lower_checks(written or schema, pointer)
         self.hoisted[pointer] = dataclasses.replace(model, inline=pointer)
@@ -946,12 +945,9 @@ def _inline_model(schema: dict[str, Any], keys: set[str]) -> bool:
 
 
 def _spellings(fields: tuple[ir.Field, ...]) -> list[list[str]]:
-    """How the targets spell each field: its Python attribute, its Go field and TypeScript's property (by case)."""
-    return [
-        [naming.python_attr(f.name) for f in fields],
-        [naming.go_name(f.name).lower() for f in fields],
-        [naming.snake_case(f.name) for f in fields],
-    ]
+    """How the targets spell each field, as their naming policies do: its Python attribute and its Go field (by case,
+    the stricter reading; TypeScript keeps the wire name, which is unique)."""
+    return [[naming.python_attr(f.name) for f in fields], [naming.go_name(f.name).lower() for f in fields]]
 
 
 def merged_all_of(schema: Any, defs: Mapping[str, Any], seen: frozenset[str] = frozenset()) -> dict[str, Any] | None:

@@ -14,6 +14,7 @@ import functools
 import importlib.util
 import sys
 from collections.abc import Callable
+from types import ModuleType
 
 from jsonschema import FormatChecker
 
@@ -85,10 +86,8 @@ def message(name: str, over: dict[str, str]) -> str:
 
 
 @functools.cache
-def checker() -> FormatChecker:
-    """jsonschema's format checker with chatspec's meaning, for the generator's own checks of examples and defaults:
-    each asserted format as every runtime checks it (the Python runtime's format_ok, read from its file: the
-    reference the Go and TypeScript runtimes are tested against), any other format an annotation."""
+def reference() -> ModuleType:
+    """The Python runtime, read from its file: the reference the Go and TypeScript runtimes are tested against."""
     from generator.runtime import PYTHON_RUNTIME
 
     spec = importlib.util.spec_from_file_location("_chatspec_runtime", PYTHON_RUNTIME)
@@ -96,9 +95,17 @@ def checker() -> FormatChecker:
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # (its dataclasses look their module up there)
     spec.loader.exec_module(module)
+    return module
+
+
+@functools.cache
+def checker() -> FormatChecker:
+    """jsonschema's format checker with chatspec's meaning, for the generator's own checks of examples and defaults:
+    each asserted format as every runtime checks it (the reference runtime's format_ok), any other format an
+    annotation."""
     out = FormatChecker(formats=())
     for name in ASSERTED:
-        out.checks(name)(functools.partial(_conforms, module.format_ok, name))
+        out.checks(name)(functools.partial(_conforms, reference().format_ok, name))
     return out
 
 

@@ -10,19 +10,16 @@ one node process."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from conftest import GENERATED
-from generator import runtime
+from generator import runtime, string_formats
 from go_driver import GO_ENV, go_available
 from typescript_driver import compile_package, node_available, write_tree
 
@@ -30,17 +27,8 @@ SUITE = Path(__file__).resolve().parent / "json_schema_test_suite" / "draft2020-
 FORMATS = ("date", "time", "uri", "uri-reference", "uuid", "email")
 
 
-def _load() -> ModuleType:
-    # A name of its own: tests/test_runtime_python.py loads the same file under another.
-    spec = importlib.util.spec_from_file_location("chatspec_runtime_formats", runtime.PYTHON_RUNTIME)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
-
-
-rt = _load()
+# The Python runtime as the generator reads it (its own checks of examples and defaults use the same module).
+rt = string_formats.reference()
 
 
 def _suite_cases() -> list[tuple[str, str, bool]]:
@@ -310,7 +298,7 @@ def test_uri_and_uri_reference_are_what_an_independent_rfc_3986_grammar_says(nam
     from hypothesis import given, settings, strategies as st
     from rfc3986_validator import validate_rfc3986
 
-    format_ok = _load().format_ok
+    format_ok = rt.format_ok
     pieces = st.sampled_from(["http://", "//", "[::1]", "[v1.x]", "[1:2:3:4:5:6:7:8]", "[::ffff:1.2.3.4]", "%41", "%4", ":80", "@"])
     texts = st.lists(st.one_of(st.text(_URI_ALPHABET, max_size=4), pieces), max_size=8).map("".join)
 
