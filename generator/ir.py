@@ -318,6 +318,11 @@ class Format:
                 return True
 
 
+def ref_to(d: Definition) -> Ref:
+    """A reference to a definition, e.g. Ref("Role", "enum")."""
+    return Ref(d.name, "model" if isinstance(d, Model) else "enum" if isinstance(d, Enum) else "alias")
+
+
 def unwrap_nullable(t: TypeRef) -> TypeRef:
     """The type under a NullableType, e.g. StringType for "string or null"; any other type as it is."""
     return t.inner if isinstance(t, NullableType) else t

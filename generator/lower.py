@@ -101,16 +101,7 @@ class Lowering:
         definitions = tuple(self.lower_definition(name, schema) for name, schema in self.defs.items())
         definitions += tuple(self.hoisted.values())  # (in the order lower met them)
         root = self.ref_name(doc["$ref"], "/$ref")
-        found = self.lookup_definition(definitions, root)
-        if not isinstance(found, ir.Model):
-            applied = isinstance(found, ir.Alias) and isinstance(found.type, ir.AnyType) and found.type.checks is not None
-            raise self.fail(
-                "/$ref",
-                f"the root {root!r} is not an object model"
-                + (" (it is applied as written: it uses what no model holds, so its value is a JSON value in code)" if applied else ""),
-                'point $ref at a model: a $defs entry of "type": "object" with properties, and none of the keywords only a '
-                "schema applied as written takes (see docs/spec-language.md)",
-            )
+        self.lookup_definition(definitions, root)  # any definition: a model, an enum, an array, a union, ...
         return ir.Format(
             id=self.spec.format_id,
             version=doc["x-version"],

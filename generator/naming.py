@@ -435,8 +435,15 @@ def assign_names(fmt: ir.Format, policy: NamingPolicy) -> Names:
             case ir.UnionType() | ir.TupleType():
                 inline.name_members(alias.name, alias.type, where)
             case _:
-                inline.walk(alias.type, alias.name, where)
+                inline.walk(alias.type, alias_hint(alias, policy.inline_types), where)
     return Names(fields, constants, inline.types, inline.members)
+
+
+def alias_hint(alias: ir.Alias, spelling: InlineTypes) -> str:
+    """What an alias's inline types are named after: the alias itself, but where the alias is a union or tuple or
+    null (a pointer to it in Go), the union or tuple takes the value's name (e.g. Id = *IdValue), not the alias's."""
+    inner = alias.type.inner if isinstance(alias.type, ir.NullableType) else None
+    return spelling.value(alias.name) if isinstance(inner, (ir.UnionType, ir.TupleType)) else alias.name
 
 
 class _InlineNames:

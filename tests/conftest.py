@@ -175,6 +175,8 @@ CONFORMANCE = {
     "tests/test_json_schema_suite.py::test_the_copy_is_the_pinned_sdists_own": "the pinned jsonschema sdist, from the package index",
     "tests/test_realworld.py::test_python_go_typescript_and_jsonschema_agree_on_published_drawn_and_mutated_messages":
         "published schemas built in three languages, drawn and mutated messages - make test: the doc examples in Python",
+    "tests/test_roots.py::test_every_kind_of_root_gets_the_same_verdict_in_python_go_and_typescript":
+        "roots of every kind built in three languages - make test: the same documents in Python",
     "tests/test_nesting.py::test_bump_refuses_a_spec_past_the_limits_before_it_locks_anything_and_in_no_time": "specs past every limit",
     "tests/test_nesting.py::test_the_deepest_spec_accepted_compiles_and_gives_one_verdict_in_python_go_and_typescript": "the deepest spec",
     "tests/test_patterns.py::test_a_pattern_with_too_many_ways_to_check_is_refused_as_too_complex": "hostile patterns",
@@ -362,6 +364,24 @@ def golden_documents(case: str) -> tuple[list[Any], list[Any], list[Any]]:
     edges = mutations.edges(json.loads((GOLDEN / case / "spec.json").read_text(encoding="utf-8")))
     changed = [m for doc in valid for m in (*mutations.mutations(doc), *mutations.boundary_mutations(doc, edges))]
     return valid, invalid, changed
+
+
+def golden_model_documents(case: str) -> tuple[str, list[Any], list[Any], list[Any]]:
+    """The model whose fast paths a golden case tests, and its valid, invalid and changed documents (golden_documents'):
+    the root model and the documents, or, where the root is an array of a model (root_array: fast paths are a model's),
+    that model and the documents' object items, the invalid documents' among the changed (an item of an invalid
+    document may be valid)."""
+    valid, invalid, changed = golden_documents(case)
+    spec = json.loads((GOLDEN / case / "spec.json").read_text(encoding="utf-8"))
+    root = spec["$ref"].rsplit("/", 1)[-1]
+    items = spec["$defs"][root].get("items") if spec["$defs"][root].get("type") == "array" else None
+    if items is None:
+        return root, valid, invalid, changed
+
+    def objects(docs: list[Any]) -> list[Any]:
+        return [item for doc in docs if isinstance(doc, list) for item in doc if isinstance(item, dict)]
+
+    return items["$ref"].rsplit("/", 1)[-1], objects(valid), [], objects([*invalid, *changed])
 
 
 def generate_cached(specs: list[Any], **arguments: Any) -> dict[str, str]:

@@ -3,12 +3,9 @@
 It lives in a temporary module that points at a copy of a generated Go tree with a
 `replace` directive, so it needs no network and nothing outside the tree.
 
-A case names a format and, optionally, a top-level model. The generated packages
-export a parse function for the root model only, so the copy gets one test-only
-file per package (zz_driver_models.go) with a parse function for every model:
-each is the root's Parse<Format>FromJSON, copied from the generated source with
-the root model's name replaced, so it takes exactly the root's path (decode,
-build, validate) whatever that path becomes.
+A case names a format and, optionally, a top-level definition. The copy gets one
+test-only file per package (zz_driver_models.go) that calls each definition's own
+Parse<Name> by name.
 """
 
 from __future__ import annotations
@@ -46,8 +43,8 @@ type verdict struct {{
 // accepted checks what a root parse accepted: it validates as built, and its encoded form parses
 // back and encodes to the same bytes. A failure is a crash, never a rejection: a parse that wrongly
 // accepts must not look like a correct rejection.
-func accepted[T interface{{ Validate() error }}](doc T, parse func([]byte) (T, error)) string {{
-	if err := doc.Validate(); err != nil {{
+func accepted[T any](doc T, parse func([]byte) (T, error), validate func(T) error) string {{
+	if err := validate(doc); err != nil {{
 		return "parse accepted, Validate rejected: " + err.Error()
 	}}
 	text, err := json.Marshal(doc)
@@ -110,7 +107,7 @@ _CASE = """		case {fmt!r}:
 				var doc *{pkg}.{root}
 				doc, err = {pkg}.{parse}(input)
 				if err == nil {{
-					if crash := accepted(doc, {pkg}.{parse}); crash != "" {{
+					if crash := accepted(doc, {pkg}.{parse}, {pkg}.Validate{root}); crash != "" {{
 						out[i] = verdict{{Crash: crash}}
 						continue
 					}}
@@ -141,8 +138,7 @@ def write_go_mod(workdir: Path, name: str, go_tree: Path, module: str) -> None:
 
 
 _ROOT_PARSE = re.compile(r"^func Parse(\w+)FromJSON\(data \[\]byte\) \(\*(\w+), error\) \{\n.*?^\}\n", re.S | re.M)
-_MODEL_PARSE = re.compile(r"^func parse(\w+)\(v any, c \*rt\.Context\) \((\w+), bool\)", re.M)
-_IMPORT_BLOCK = re.compile(r"^import \((.*?)^\)", re.S | re.M)
+_ENTRY = re.compile(r"^func Parse(\w+)\(data \[\]byte\) \(\*(\w+), error\)", re.M)
 
 
 def root_model(package_dir: Path, format_id: str) -> str:
@@ -156,41 +152,21 @@ def root_model(package_dir: Path, format_id: str) -> str:
 
 
 def model_shim(package_dir: Path, format_id: str) -> str:
-    """The test-only Go file that parses any top-level model of the package by name."""
+    """The test-only Go file that parses any top-level definition of the package by name, with its Parse<Name>."""
     sources = {p.name: p.read_text(encoding="utf-8") for p in sorted(package_dir.glob("*.go")) if not p.name.endswith("_test.go")}
-    wanted = go_name(format_id)
-    found = [(name, m) for name, text in sources.items() for m in _ROOT_PARSE.finditer(text) if m.group(1) == wanted]
-    if len(found) != 1:
-        raise AssertionError(f"{package_dir}: expected one Parse{wanted}FromJSON, found {len(found)}")
-    source, match = found[0]
-    root = match.group(2)
-    models = [m.group(1) for text in sources.values() for m in _MODEL_PARSE.finditer(text) if m.group(1) == m.group(2)]
-    if root not in models:
-        raise AssertionError(f"{package_dir}: no parse{root} function beside Parse{match.group(1)}FromJSON")
-    body = match.group(0)
-    functions = []
+    names = [m.group(1) for text in sources.values() for m in _ENTRY.finditer(text) if m.group(1) == m.group(2)]
+    if root_model(package_dir, format_id) not in names:
+        raise AssertionError(f"{package_dir}: the root has no Parse<Name> of its own")
     # A model with its own exported parser (e.g. ParseChatStateFromJSON in behaviour code) is parsed with it.
     exported = {m.group(2) for text in sources.values() for m in _ROOT_PARSE.finditer(text) if m.group(1) == m.group(2)}
-    calls = {m: f"Parse{m}FromJSON" if m in exported and m != root else f"driverParse{m}" for m in models}
-    for model in models:
-        if calls[model] != f"driverParse{model}":
-            continue
-        copy = re.sub(rf"^func Parse{match.group(1)}FromJSON\(", f"func driverParse{model}(", body, flags=re.M)
-        copy = re.sub(rf"\bparse{root}\b", f"parse{model}", copy)
-        copy = re.sub(rf"\b{root}\b", model, copy)
-        functions.append(copy)
-    cases = "".join(f"\tcase {json.dumps(m)}:\n\t\t_, err := {calls[m]}(data)\n\t\treturn err\n" for m in models)
-    code = "\n".join(functions)
-    block = _IMPORT_BLOCK.search(sources[source])
-    imports = [line.strip() for line in (block.group(1).splitlines() if block else []) if line.strip()]
-    used = [line for line in imports if f"{(line.split()[0] if ' ' in line else line.strip(chr(34)).rsplit('/', 1)[-1])}." in code]
-    package = re.search(r"^package (\w+)", sources[source], re.M)
+    calls = {n: f"Parse{n}FromJSON" if n in exported else f"Parse{n}" for n in names}
+    cases = "".join(f"\tcase {json.dumps(n)}:\n\t\t_, err := {calls[n]}(data)\n\t\treturn err\n" for n in names)
+    package = re.search(r"^package (\w+)", next(iter(sources.values())), re.M)
     assert package is not None
     return (f"// Test-only: written by tests/go_driver.py into a copy of the generated tree.\n\npackage {package.group(1)}\n\n"
-            + "import (\n" + "".join(f"\t{line}\n" for line in used) + ")\n\n"
-            + "// DriverParseModel parses data as the named top-level model, the way the root is parsed.\n"
+            + "// DriverParseModel parses data as the named top-level definition.\n"
             + "func DriverParseModel(model string, data []byte) error {\n\tswitch model {\n" + cases
-            + "\t}\n\tpanic(\"unknown model \" + model)\n}\n\n" + code)
+            + "\t}\n\tpanic(\"unknown model \" + model)\n}\n")
 
 
 _BUILT: dict[tuple[str, str, tuple[str, ...]], Path] = {}

@@ -17,7 +17,7 @@ import pytest
 import fuzz
 import mutations
 import rule_paths
-from conftest import ROOT, format_folders, golden_documents, golden_generated
+from conftest import ROOT, format_folders, golden_generated, golden_model_documents
 
 GOLDEN = ROOT / "tests" / "golden"
 
@@ -174,8 +174,7 @@ def golden_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("case", golden_cases())
 def test_the_fast_path_of_each_golden_case_agrees_with_its_exact_walk(case: str, golden_python: Path) -> None:
-    valid, invalid, changed = golden_documents(case)
-    root = json.loads((GOLDEN / case / "spec.json").read_text(encoding="utf-8"))["$ref"].rsplit("/", 1)[-1]
+    root, valid, invalid, changed = golden_model_documents(case)
     docs = [*valid, *invalid, *changed]
     verdicts, attrs = compare(golden_python, [(case, root, doc, i < len(valid)) for i, doc in enumerate(docs)])
     wrong = [v for v in verdicts + attrs if v.startswith("WRONG")]

@@ -16,7 +16,7 @@ import pytest
 import fuzz
 import mutations
 import rule_paths
-from conftest import ROOT, format_folders, golden_documents
+from conftest import ROOT, format_folders, golden_model_documents
 from typescript_driver import compile_package, node_available, runtime_map, write_tree
 
 pytestmark = pytest.mark.skipif(not node_available(), reason="node is not on this machine")
@@ -40,7 +40,6 @@ def export_fast(out: Path, modules: list[str]) -> Path:
     for fmt in modules:
         js = out / f"{fmt}.js"
         names = re.findall(r"^function (f_\w+)\(", js.read_text(encoding="utf-8"), re.M)
-        assert names, f"no fast function in {js}"
         with js.open("a", encoding="utf-8") as f:
             f.write(f"\nexport const __fast = {{ {', '.join(names)} }};\n")
     return out
@@ -114,8 +113,11 @@ def golden_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("case", golden_cases())
 def test_the_typescript_fast_path_of_each_golden_case_agrees_with_its_exact_walk(case: str, golden_dist: Path) -> None:
-    valid, invalid, changed = golden_documents(case)
-    root = json.loads((GOLDEN / case / "spec.json").read_text(encoding="utf-8"))["$ref"].rsplit("/", 1)[-1]
+    root, valid, invalid, changed = golden_model_documents(case)
+    if not re.search(rf"^function f_{root}\(", (golden_dist / f"{case}.js").read_text(encoding="utf-8"), re.M):
+        # A root that is no model (root_array) runs the exact walk alone in TypeScript: no fast function to hold to it.
+        assert root != json.loads((GOLDEN / case / "spec.json").read_text(encoding="utf-8"))["$ref"].rsplit("/", 1)[-1]
+        return
     docs = [*valid, *invalid, *changed]
     verdicts = compare(golden_dist, [(case, root, doc) for doc in docs])
     wrong = [v for v in verdicts if v.startswith("WRONG")]

@@ -24,7 +24,7 @@ import pytest
 
 import mutations
 import rule_paths
-from conftest import GOLDEN, ROOT, format_folders
+from conftest import GOLDEN, ROOT, format_folders, golden_model_documents
 from go_driver import GO_ENV, go_available
 from generator.naming import go_name
 from generator.naming import go_package as package_name
@@ -223,14 +223,15 @@ func TestZZFastValidateNeverPassesWhatTheExactWalkRejects(t *testing.T) {{
 """
 
 
-def _write_test(tree: Path, module: str, format_id: str, examples: list[str], spec: Path) -> None:
+def _write_test(tree: Path, module: str, format_id: str, examples: list[str], spec: Path, model: str = "") -> None:
+    """The test for a format's root model, or for the named model with its own Parse<Name> (a root that is no model)."""
     pkg = package_name(format_id)
     assert examples, f"{format_id}: no valid examples"
     edges = mutations.edges(json.loads(spec.read_text(encoding="utf-8")))
     floats = [float(n) for n in edges.numbers]
     ints = [int(n) for n in edges.numbers if float(n).is_integer() and -(2**63) <= n < 2**63]
     (tree / pkg / "zz_fast_test.go").write_text(_TEST.format(
-        pkg=pkg, module=module, root=_root(tree / pkg, format_id), parse=f"Parse{go_name(format_id)}FromJSON",
+        pkg=pkg, module=module, root=model or _root(tree / pkg, format_id), parse=f"Parse{model}" if model else f"Parse{go_name(format_id)}FromJSON",
         examples=", ".join(map(_go_string, examples)), floats=", ".join(repr(f) for f in floats),
         ints=", ".join(map(str, ints)), lengths=", ".join(map(str, edges.lengths))), encoding="utf-8")
 
@@ -299,8 +300,12 @@ def test_validate_fast_path_never_passes_a_mutated_struct_the_exact_walk_rejects
             (tree / path.removeprefix("go/")).parent.mkdir(parents=True, exist_ok=True)
             (tree / path.removeprefix("go/")).write_text(text, encoding="utf-8")
     for case in GOLDEN_CASES:
-        examples = [p.read_text(encoding="utf-8") for p in sorted((GOLDEN / case / "examples" / "valid").glob("*.json"))]
-        _write_test(tree, module.group(1), case, examples, GOLDEN / case / "spec.json")
+        model, valid, _, _ = golden_model_documents(case)
+        if model == json.loads((GOLDEN / case / "spec.json").read_text(encoding="utf-8"))["$ref"].rsplit("/", 1)[-1]:
+            examples = [p.read_text(encoding="utf-8") for p in sorted((GOLDEN / case / "examples" / "valid").glob("*.json"))]
+            _write_test(tree, module.group(1), case, examples, GOLDEN / case / "spec.json")
+        else:  # the items of a root array (root_array), through their model's own Parse<Name>
+            _write_test(tree, module.group(1), case, [json.dumps(doc) for doc in valid], GOLDEN / case / "spec.json", model)
     # And tests/rule_paths.py: rules whose pointers go through required and optional members, tuples and nulls.
     folder = tmp_path / "specs" / "rule_paths"
     folder.mkdir(parents=True)

@@ -1,8 +1,8 @@
 """Public chat-message schemas someone else wrote (tests/realworld/, with their licences), compiled as written.
 
 Each schema (OpenTelemetry's GenAI input and output messages: a root array of messages whose parts are an anyOf of
-twelve part models, open objects, type lists, format annotations) becomes a spec as tests/test_json_schema_suite.py
-makes one: its $defs are the spec's, and the root schema is the property "messages" of the root model. Every JSON
+twelve part models, open objects, type lists, format annotations) becomes a spec as `chatspec import` would make one:
+its $defs are the spec's, and its root schema, as written, is the definition Messages, the spec's root. Every JSON
 block its docs publish, instances hypothesis-jsonschema draws from the schema and mutations of all of those get
 jsonschema's verdict on the schema as written from the generated Python, Go and TypeScript, with the same errors in
 every language.
@@ -35,24 +35,16 @@ def source(format_id: str) -> dict[str, Any]:
 
 
 def spec_of(schema: dict[str, Any]) -> dict[str, Any]:
-    """The schema's $defs as the spec's, the root schema as the root model's property "messages" (as written)."""
+    """The schema's $defs as the spec's, and the root schema (an array of messages), as written, the root definition."""
     root = {k: v for k, v in schema.items() if k not in ("$defs", "$schema")}
+    assert "Messages" not in schema["$defs"]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": schema.get("title", "Messages"),
         "description": "A published schema, as written.",
         "x-version": "1.0.0",
-        "$ref": "#/$defs/Envelope",
-        "$defs": {
-            **schema["$defs"],
-            "Envelope": {
-                "type": "object",
-                "description": "Holds the messages.",
-                "properties": {"messages": root},
-                "required": ["messages"],
-                "additionalProperties": False,
-            },
-        },
+        "$ref": "#/$defs/Messages",
+        "$defs": {**schema["$defs"], "Messages": root},
     }
 
 
@@ -78,11 +70,10 @@ def test_the_doc_examples_get_jsonschemas_verdict_in_python(project: Path) -> No
     for path, text in files.items():
         (folder / path).parent.mkdir(parents=True, exist_ok=True)
         (folder / path).write_text(text, encoding="utf-8")
-    cases = [(f, json.dumps({"messages": doc}), None) for f in SCHEMAS for doc in doc_examples()]
+    cases = [(f, json.dumps(doc), None) for f in SCHEMAS for doc in doc_examples()]
     found = {"python": conformance._python_run(folder / "python", cases)}
     oracles = {f: [("the schema as written", conformance.oracle(source(f)))] for f in SCHEMAS}
-    unwrapped = [(f, json.dumps(doc), None) for f in SCHEMAS for doc in doc_examples()]
-    wrong = conformance.disagreements(unwrapped, found, oracles)
+    wrong = conformance.disagreements(cases, found, oracles)
     assert not wrong, "\n".join(wrong)
     assert any(v["ok"] for v in found["python"]) and not all(v["ok"] for v in found["python"])
 
@@ -96,11 +87,9 @@ def test_python_go_typescript_and_jsonschema_agree_on_published_drawn_and_mutate
         seeds = [*doc_examples(), *fuzz.drawn(conformance.generation_schema(schema), DRAWN)]
         docs = [*seeds, *(doc for _, doc in mutations.covering_selection(seeds, MUTATED, seed=len(format_id)))]
         texts = list(dict.fromkeys(json.dumps(d, ensure_ascii=False) for d in docs))
-        cases = [(format_id, json.dumps({"messages": json.loads(t)}, ensure_ascii=False), None) for t in texts]
+        cases = [(format_id, t, None) for t in texts]
         found = built.verdicts(cases)
         assert set(found) == built.languages
-        # The oracle judges the messages as the source schema's root: the same case, unwrapped.
-        unwrapped = [(format_id, t, None) for t in texts]
-        wrong += conformance.disagreements(unwrapped, found, {format_id: [("the schema as written", conformance.oracle(schema))]})
+        wrong += conformance.disagreements(cases, found, {format_id: [("the schema as written", conformance.oracle(schema))]})
         assert sum(v["ok"] for v in found["python"]) >= len(doc_examples()) // 2, "too few valid messages to say much"
     assert not wrong, "\n".join(wrong[:20])

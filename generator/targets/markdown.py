@@ -722,6 +722,7 @@ class FormatPage:
             title=md_heading(label),
             description=md_paragraph(fmt.description),
             root=self.link(fmt.root),
+            root_is_model=isinstance(fmt.definition(fmt.root), ir.Model),
             languages=[d.label for d in self.code],
             places=[f"{d.label}: {d.noun + ' ' if d.noun else ''}{md_code(d.where)}." for d in self.code],
             models=models,

@@ -233,11 +233,117 @@ func ParseChatEventFromJSON(data []byte) (*ChatEvent, error) {
 	return &doc, nil
 }
 
-// ValidateChatEvent checks a ChatEvent; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateChatEvent(doc *ChatEvent) error {
-	if doc == nil {
+// ParseChatEvent decodes and validates a ChatEvent from JSON text; the errors are as
+// ParseChatEventFromJSON's.
+func ParseChatEvent(data []byte) (*ChatEvent, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ChatEvent JSON: %w", err)
+	}
+	v, err := rt.Build[ChatEvent](tree, parseChatEvent)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateChatEvent checks a ChatEvent built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateChatEvent(v *ChatEvent) error {
+	if v == nil {
 		return rt.Check[ChatEvent](nil, parseChatEvent)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParseFunctionCall decodes and validates a FunctionCall from JSON text; the errors are as
+// ParseChatEventFromJSON's.
+func ParseFunctionCall(data []byte) (*FunctionCall, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse FunctionCall JSON: %w", err)
+	}
+	v, err := rt.Build[FunctionCall](tree, parseFunctionCall)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateFunctionCall checks a FunctionCall built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateFunctionCall(v *FunctionCall) error {
+	if v == nil {
+		return rt.Check[FunctionCall](nil, parseFunctionCall)
+	}
+	return v.Validate()
+}
+
+// ParseToolCall decodes and validates a ToolCall from JSON text; the errors are as
+// ParseChatEventFromJSON's.
+func ParseToolCall(data []byte) (*ToolCall, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ToolCall JSON: %w", err)
+	}
+	v, err := rt.Build[ToolCall](tree, parseToolCall)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateToolCall checks a ToolCall built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateToolCall(v *ToolCall) error {
+	if v == nil {
+		return rt.Check[ToolCall](nil, parseToolCall)
+	}
+	return v.Validate()
+}
+
+// ParseMessage decodes and validates a Message from JSON text; the errors are as
+// ParseChatEventFromJSON's.
+func ParseMessage(data []byte) (*Message, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Message JSON: %w", err)
+	}
+	v, err := rt.Build[Message](tree, parseMessage)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateMessage checks a Message built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateMessage(v *Message) error {
+	if v == nil {
+		return rt.Check[Message](nil, parseMessage)
+	}
+	return v.Validate()
+}
+
+// ParseRenderMedia decodes and validates a RenderMedia from JSON text; the errors are as
+// ParseChatEventFromJSON's.
+func ParseRenderMedia(data []byte) (*RenderMedia, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse RenderMedia JSON: %w", err)
+	}
+	v, err := rt.Build[RenderMedia](tree, parseRenderMedia)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateRenderMedia checks a RenderMedia built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateRenderMedia(v *RenderMedia) error {
+	if v == nil {
+		return rt.Check[RenderMedia](nil, parseRenderMedia)
+	}
+	return v.Validate()
 }

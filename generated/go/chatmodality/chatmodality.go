@@ -447,11 +447,278 @@ func ParseChatModalityFromJSON(data []byte) (*ChatInput, error) {
 	return &doc, nil
 }
 
-// ValidateChatInput checks a ChatInput; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateChatInput(doc *ChatInput) error {
-	if doc == nil {
+// ParseRole decodes and validates a Role from JSON text; the errors are as
+// ParseChatModalityFromJSON's.
+func ParseRole(data []byte) (*Role, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Role JSON: %w", err)
+	}
+	v, err := rt.Build[Role](tree, parseRole)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateRole checks a Role built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateRole(v *Role) error {
+	if v == nil {
+		return rt.Check[Role](nil, parseRole)
+	}
+	return rt.Check[Role](string((*v)), parseRole)
+}
+
+// ParseChatInput decodes and validates a ChatInput from JSON text; the errors are as
+// ParseChatModalityFromJSON's.
+func ParseChatInput(data []byte) (*ChatInput, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ChatInput JSON: %w", err)
+	}
+	v, err := rt.Build[ChatInput](tree, parseChatInput)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateChatInput checks a ChatInput built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateChatInput(v *ChatInput) error {
+	if v == nil {
 		return rt.Check[ChatInput](nil, parseChatInput)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParseContent decodes and validates a Content from JSON text; the errors are as
+// ParseChatModalityFromJSON's.
+func ParseContent(data []byte) (*Content, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Content JSON: %w", err)
+	}
+	v, err := rt.Build[Content](tree, parseContent)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateContent checks a Content built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateContent(v *Content) error {
+	if v == nil {
+		return rt.Check[Content](nil, parseContent)
+	}
+	return rt.Check[Content]((*v).toTree(), parseContent)
+}
+
+// ParseContentBlock decodes and validates a ContentBlock from JSON text; the errors are as
+// ParseChatModalityFromJSON's.
+func ParseContentBlock(data []byte) (*ContentBlock, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ContentBlock JSON: %w", err)
+	}
+	v, err := rt.Build[ContentBlock](tree, parseContentBlock)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateContentBlock checks a ContentBlock built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateContentBlock(v *ContentBlock) error {
+	if v == nil {
+		return rt.Check[ContentBlock](nil, parseContentBlock)
+	}
+	return rt.Check[ContentBlock]((*v).toTree(), parseContentBlock)
+}
+
+// ParseMediaSource decodes and validates a MediaSource from JSON text; the errors are as
+// ParseChatModalityFromJSON's.
+func ParseMediaSource(data []byte) (*MediaSource, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse MediaSource JSON: %w", err)
+	}
+	v, err := rt.Build[MediaSource](tree, parseMediaSource)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateMediaSource checks a MediaSource built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateMediaSource(v *MediaSource) error {
+	if v == nil {
+		return rt.Check[MediaSource](nil, parseMediaSource)
+	}
+	return rt.Check[MediaSource](string((*v)), parseMediaSource)
+}
+
+// ParseTextBlock decodes and validates a TextBlock from JSON text; the errors are as
+// ParseChatModalityFromJSON's.
+func ParseTextBlock(data []byte) (*TextBlock, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse TextBlock JSON: %w", err)
+	}
+	v, err := rt.Build[TextBlock](tree, parseTextBlock)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateTextBlock checks a TextBlock built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateTextBlock(v *TextBlock) error {
+	if v == nil {
+		return rt.Check[TextBlock](nil, parseTextBlock)
+	}
+	return v.Validate()
+}
+
+// ParseImageBlock decodes and validates a ImageBlock from JSON text; the errors are as
+// ParseChatModalityFromJSON's.
+func ParseImageBlock(data []byte) (*ImageBlock, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ImageBlock JSON: %w", err)
+	}
+	v, err := rt.Build[ImageBlock](tree, parseImageBlock)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateImageBlock checks a ImageBlock built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateImageBlock(v *ImageBlock) error {
+	if v == nil {
+		return rt.Check[ImageBlock](nil, parseImageBlock)
+	}
+	return v.Validate()
+}
+
+// ParseAudioBlock decodes and validates a AudioBlock from JSON text; the errors are as
+// ParseChatModalityFromJSON's.
+func ParseAudioBlock(data []byte) (*AudioBlock, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse AudioBlock JSON: %w", err)
+	}
+	v, err := rt.Build[AudioBlock](tree, parseAudioBlock)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateAudioBlock checks a AudioBlock built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateAudioBlock(v *AudioBlock) error {
+	if v == nil {
+		return rt.Check[AudioBlock](nil, parseAudioBlock)
+	}
+	return v.Validate()
+}
+
+// ParseVideoBlock decodes and validates a VideoBlock from JSON text; the errors are as
+// ParseChatModalityFromJSON's.
+func ParseVideoBlock(data []byte) (*VideoBlock, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse VideoBlock JSON: %w", err)
+	}
+	v, err := rt.Build[VideoBlock](tree, parseVideoBlock)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateVideoBlock checks a VideoBlock built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateVideoBlock(v *VideoBlock) error {
+	if v == nil {
+		return rt.Check[VideoBlock](nil, parseVideoBlock)
+	}
+	return v.Validate()
+}
+
+// ParseChatMessage decodes and validates a ChatMessage from JSON text; the errors are as
+// ParseChatModalityFromJSON's.
+func ParseChatMessage(data []byte) (*ChatMessage, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ChatMessage JSON: %w", err)
+	}
+	v, err := rt.Build[ChatMessage](tree, parseChatMessage)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateChatMessage checks a ChatMessage built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateChatMessage(v *ChatMessage) error {
+	if v == nil {
+		return rt.Check[ChatMessage](nil, parseChatMessage)
+	}
+	return v.Validate()
+}
+
+// ParseConversationMetadata decodes and validates a ConversationMetadata from JSON text; the errors are as
+// ParseChatModalityFromJSON's.
+func ParseConversationMetadata(data []byte) (*ConversationMetadata, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ConversationMetadata JSON: %w", err)
+	}
+	v, err := rt.Build[ConversationMetadata](tree, parseConversationMetadata)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateConversationMetadata checks a ConversationMetadata built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateConversationMetadata(v *ConversationMetadata) error {
+	if v == nil {
+		return rt.Check[ConversationMetadata](nil, parseConversationMetadata)
+	}
+	return v.Validate()
+}
+
+// ParseChatState decodes and validates a ChatState from JSON text; the errors are as
+// ParseChatModalityFromJSON's.
+func ParseChatState(data []byte) (*ChatState, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ChatState JSON: %w", err)
+	}
+	v, err := rt.Build[ChatState](tree, parseChatState)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateChatState checks a ChatState built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateChatState(v *ChatState) error {
+	if v == nil {
+		return rt.Check[ChatState](nil, parseChatState)
+	}
+	return v.Validate()
 }

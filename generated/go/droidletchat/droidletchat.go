@@ -148,11 +148,94 @@ func ParseDroidletChatFromJSON(data []byte) (*DroidletChat, error) {
 	return &doc, nil
 }
 
-// ValidateDroidletChat checks a DroidletChat; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateDroidletChat(doc *DroidletChat) error {
-	if doc == nil {
+// ParseDroidletChat decodes and validates a DroidletChat from JSON text; the errors are as
+// ParseDroidletChatFromJSON's.
+func ParseDroidletChat(data []byte) (*DroidletChat, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse DroidletChat JSON: %w", err)
+	}
+	v, err := rt.Build[DroidletChat](tree, parseDroidletChat)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateDroidletChat checks a DroidletChat built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateDroidletChat(v *DroidletChat) error {
+	if v == nil {
 		return rt.Check[DroidletChat](nil, parseDroidletChat)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParseContentType decodes and validates a ContentType from JSON text; the errors are as
+// ParseDroidletChatFromJSON's.
+func ParseContentType(data []byte) (*ContentType, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ContentType JSON: %w", err)
+	}
+	v, err := rt.Build[ContentType](tree, parseContentType)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateContentType checks a ContentType built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateContentType(v *ContentType) error {
+	if v == nil {
+		return rt.Check[ContentType](nil, parseContentType)
+	}
+	return rt.Check[ContentType](string((*v)), parseContentType)
+}
+
+// ParseContentKind decodes and validates a ContentKind from JSON text; the errors are as
+// ParseDroidletChatFromJSON's.
+func ParseContentKind(data []byte) (*ContentKind, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ContentKind JSON: %w", err)
+	}
+	v, err := rt.Build[ContentKind](tree, parseContentKind)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateContentKind checks a ContentKind built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateContentKind(v *ContentKind) error {
+	if v == nil {
+		return rt.Check[ContentKind](nil, parseContentKind)
+	}
+	return rt.Check[ContentKind](string((*v)), parseContentKind)
+}
+
+// ParseContentItem decodes and validates a ContentItem from JSON text; the errors are as
+// ParseDroidletChatFromJSON's.
+func ParseContentItem(data []byte) (*ContentItem, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ContentItem JSON: %w", err)
+	}
+	v, err := rt.Build[ContentItem](tree, parseContentItem)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateContentItem checks a ContentItem built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateContentItem(v *ContentItem) error {
+	if v == nil {
+		return rt.Check[ContentItem](nil, parseContentItem)
+	}
+	return v.Validate()
 }

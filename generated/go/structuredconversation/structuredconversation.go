@@ -182,11 +182,94 @@ func ParseStructuredConversationFromJSON(data []byte) (*ConversationDocument, er
 	return &doc, nil
 }
 
-// ValidateConversationDocument checks a ConversationDocument; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateConversationDocument(doc *ConversationDocument) error {
-	if doc == nil {
+// ParseConversationDocument decodes and validates a ConversationDocument from JSON text; the errors are as
+// ParseStructuredConversationFromJSON's.
+func ParseConversationDocument(data []byte) (*ConversationDocument, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ConversationDocument JSON: %w", err)
+	}
+	v, err := rt.Build[ConversationDocument](tree, parseConversationDocument)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateConversationDocument checks a ConversationDocument built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateConversationDocument(v *ConversationDocument) error {
+	if v == nil {
 		return rt.Check[ConversationDocument](nil, parseConversationDocument)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParseStructuredConversation decodes and validates a StructuredConversation from JSON text; the errors are as
+// ParseStructuredConversationFromJSON's.
+func ParseStructuredConversation(data []byte) (*StructuredConversation, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse StructuredConversation JSON: %w", err)
+	}
+	v, err := rt.Build[StructuredConversation](tree, parseStructuredConversation)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateStructuredConversation checks a StructuredConversation built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateStructuredConversation(v *StructuredConversation) error {
+	if v == nil {
+		return rt.Check[StructuredConversation](nil, parseStructuredConversation)
+	}
+	return v.Validate()
+}
+
+// ParseConversationMessage decodes and validates a ConversationMessage from JSON text; the errors are as
+// ParseStructuredConversationFromJSON's.
+func ParseConversationMessage(data []byte) (*ConversationMessage, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ConversationMessage JSON: %w", err)
+	}
+	v, err := rt.Build[ConversationMessage](tree, parseConversationMessage)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateConversationMessage checks a ConversationMessage built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateConversationMessage(v *ConversationMessage) error {
+	if v == nil {
+		return rt.Check[ConversationMessage](nil, parseConversationMessage)
+	}
+	return v.Validate()
+}
+
+// ParseTextDocument decodes and validates a TextDocument from JSON text; the errors are as
+// ParseStructuredConversationFromJSON's.
+func ParseTextDocument(data []byte) (*TextDocument, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse TextDocument JSON: %w", err)
+	}
+	v, err := rt.Build[TextDocument](tree, parseTextDocument)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateTextDocument checks a TextDocument built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateTextDocument(v *TextDocument) error {
+	if v == nil {
+		return rt.Check[TextDocument](nil, parseTextDocument)
+	}
+	return v.Validate()
 }

@@ -29,6 +29,26 @@ __all__ = [
     "Role",
     "TextBlock",
     "VideoBlock",
+    "content_block_from_dict",
+    "content_block_from_json",
+    "content_block_to_dict",
+    "content_block_to_json",
+    "content_from_dict",
+    "content_from_json",
+    "content_to_dict",
+    "content_to_json",
+    "media_source_from_dict",
+    "media_source_from_json",
+    "media_source_to_dict",
+    "media_source_to_json",
+    "role_from_dict",
+    "role_from_json",
+    "role_to_dict",
+    "role_to_json",
+    "validate_content",
+    "validate_content_block",
+    "validate_media_source",
+    "validate_role",
     "FORMAT_ID",
     "VERSION",
     "ValidationError",
@@ -2205,6 +2225,110 @@ _P_CHAT_STATE_DEFAULT_CONVERSATION_ID: Final = _rt.string(
     pattern=_rt.regex("\\S"),
 )
 _RE_1: Final = _rt.regex("\\S")
+
+
+def role_from_dict(data: object) -> Role:
+    """Build Role from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Role = _rt.parse(_P_ROLE, data)
+    return result
+
+
+def role_from_json(text: str | bytes) -> Role:
+    """Parse JSON text as Role and validate it; raise ValidationError listing every problem."""
+    return role_from_dict(_rt.load_json(text))
+
+
+def role_to_dict(value: Role) -> Any:
+    """The JSON shape of Role, with wire names."""
+    return _rt.dump(value)
+
+
+def role_to_json(value: Role) -> str:
+    """The JSON text of Role."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_role(value: Role) -> None:
+    """Check Role values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_ROLE, _rt.dump(value))
+
+
+def content_from_dict(data: object) -> Content:
+    """Build Content from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Content = _rt.parse(_P_CONTENT, data)
+    return result
+
+
+def content_from_json(text: str | bytes) -> Content:
+    """Parse JSON text as Content and validate it; raise ValidationError listing every problem."""
+    return content_from_dict(_rt.load_json(text))
+
+
+def content_to_dict(value: Content) -> Any:
+    """The JSON shape of Content, with wire names."""
+    return _rt.dump(value)
+
+
+def content_to_json(value: Content) -> str:
+    """The JSON text of Content."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_content(value: Content) -> None:
+    """Check Content values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_CONTENT, _rt.dump(value))
+
+
+def content_block_from_dict(data: object) -> ContentBlock:
+    """Build ContentBlock from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: ContentBlock = _rt.parse(_P_CONTENT_BLOCK, data)
+    return result
+
+
+def content_block_from_json(text: str | bytes) -> ContentBlock:
+    """Parse JSON text as ContentBlock and validate it; raise ValidationError listing every problem."""
+    return content_block_from_dict(_rt.load_json(text))
+
+
+def content_block_to_dict(value: ContentBlock) -> Any:
+    """The JSON shape of ContentBlock, with wire names."""
+    return _rt.dump(value)
+
+
+def content_block_to_json(value: ContentBlock) -> str:
+    """The JSON text of ContentBlock."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_content_block(value: ContentBlock) -> None:
+    """Check ContentBlock values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_CONTENT_BLOCK, _rt.dump(value))
+
+
+def media_source_from_dict(data: object) -> MediaSource:
+    """Build MediaSource from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: MediaSource = _rt.parse(_P_MEDIA_SOURCE, data)
+    return result
+
+
+def media_source_from_json(text: str | bytes) -> MediaSource:
+    """Parse JSON text as MediaSource and validate it; raise ValidationError listing every problem."""
+    return media_source_from_dict(_rt.load_json(text))
+
+
+def media_source_to_dict(value: MediaSource) -> Any:
+    """The JSON shape of MediaSource, with wire names."""
+    return _rt.dump(value)
+
+
+def media_source_to_json(value: MediaSource) -> str:
+    """The JSON text of MediaSource."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_media_source(value: MediaSource) -> None:
+    """Check MediaSource values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_MEDIA_SOURCE, _rt.dump(value))
 
 
 def parse_chat_modality_from_json(text: str | bytes) -> ChatInput:

@@ -20,6 +20,16 @@ __all__ = [
     "ContentKind",
     "ContentType",
     "DroidletChat",
+    "content_kind_from_dict",
+    "content_kind_from_json",
+    "content_kind_to_dict",
+    "content_kind_to_json",
+    "content_type_from_dict",
+    "content_type_from_json",
+    "content_type_to_dict",
+    "content_type_to_json",
+    "validate_content_kind",
+    "validate_content_type",
     "FORMAT_ID",
     "VERSION",
     "ValidationError",
@@ -507,6 +517,58 @@ _P_DROIDLET_CHAT_CONTENT: Final = _rt.list_of(
 )
 _P_CONTENT_ITEM_ID: Final = _P_CONTENT_KIND
 _P_CONTENT_ITEM_CONTENT: Final = _rt.string({"type": "must be a string"})
+
+
+def content_type_from_dict(data: object) -> ContentType:
+    """Build ContentType from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: ContentType = _rt.parse(_P_CONTENT_TYPE, data)
+    return result
+
+
+def content_type_from_json(text: str | bytes) -> ContentType:
+    """Parse JSON text as ContentType and validate it; raise ValidationError listing every problem."""
+    return content_type_from_dict(_rt.load_json(text))
+
+
+def content_type_to_dict(value: ContentType) -> Any:
+    """The JSON shape of ContentType, with wire names."""
+    return _rt.dump(value)
+
+
+def content_type_to_json(value: ContentType) -> str:
+    """The JSON text of ContentType."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_content_type(value: ContentType) -> None:
+    """Check ContentType values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_CONTENT_TYPE, _rt.dump(value))
+
+
+def content_kind_from_dict(data: object) -> ContentKind:
+    """Build ContentKind from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: ContentKind = _rt.parse(_P_CONTENT_KIND, data)
+    return result
+
+
+def content_kind_from_json(text: str | bytes) -> ContentKind:
+    """Parse JSON text as ContentKind and validate it; raise ValidationError listing every problem."""
+    return content_kind_from_dict(_rt.load_json(text))
+
+
+def content_kind_to_dict(value: ContentKind) -> Any:
+    """The JSON shape of ContentKind, with wire names."""
+    return _rt.dump(value)
+
+
+def content_kind_to_json(value: ContentKind) -> str:
+    """The JSON text of ContentKind."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_content_kind(value: ContentKind) -> None:
+    """Check ContentKind values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_CONTENT_KIND, _rt.dump(value))
 
 
 def parse_droidlet_chat_from_json(text: str | bytes) -> DroidletChat:

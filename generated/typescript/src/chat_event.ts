@@ -674,14 +674,34 @@ export function parseRenderMedia(value: unknown): RenderMedia {
   return rt.run(p_RenderMedia, value as rt.JsonValue);
 }
 
+/** Check ChatEvent values built or changed in code; throws ValidationError listing every problem. */
+export function validateChatEvent(value: ChatEvent): void {
+  rt.run(p_ChatEvent, encodeChatEvent(value) as unknown as rt.JsonValue);
+}
+
+/** Check FunctionCall values built or changed in code; throws ValidationError listing every problem. */
+export function validateFunctionCall(value: FunctionCall): void {
+  rt.run(p_FunctionCall, encodeFunctionCall(value) as unknown as rt.JsonValue);
+}
+
+/** Check ToolCall values built or changed in code; throws ValidationError listing every problem. */
+export function validateToolCall(value: ToolCall): void {
+  rt.run(p_ToolCall, encodeToolCall(value) as unknown as rt.JsonValue);
+}
+
+/** Check Message values built or changed in code; throws ValidationError listing every problem. */
+export function validateMessage(value: Message): void {
+  rt.run(p_Message, encodeMessage(value) as unknown as rt.JsonValue);
+}
+
+/** Check RenderMedia values built or changed in code; throws ValidationError listing every problem. */
+export function validateRenderMedia(value: RenderMedia): void {
+  rt.run(p_RenderMedia, encodeRenderMedia(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a chat_event document from JSON text; throws ValidationError listing every problem. */
 export function parseChatEventFromJSON(text: string | Uint8Array): ChatEvent {
   return rt.runText(p_ChatEvent, text, f_ChatEvent);
-}
-
-/** Check ChatEvent values built or changed in code; throws ValidationError listing every problem. */
-export function validateChatEvent(doc: ChatEvent): void {
-  rt.run(p_ChatEvent, encodeChatEvent(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of ChatEvent values. */

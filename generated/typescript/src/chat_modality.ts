@@ -615,7 +615,7 @@ export function encodeChatInput(value: ChatInput): { [key: string]: unknown } {
   out["timestamp"] = value["timestamp"];
   out["input_id"] = value["input_id"];
   out["role"] = value["role"];
-  out["content"] = e_Content(value["content"]);
+  out["content"] = encodeContent(value["content"]);
   out["message_id"] = value["message_id"];
   out["conversation_id"] = value["conversation_id"];
   out["metadata"] = value["metadata"];
@@ -670,7 +670,7 @@ export function encodeChatMessage(value: ChatMessage): { [key: string]: unknown 
   if (value["input_id"] !== undefined) out["input_id"] = value["input_id"];
   out["conversation_id"] = value["conversation_id"];
   out["role"] = value["role"];
-  out["content"] = e_Content(value["content"]);
+  out["content"] = encodeContent(value["content"]);
   out["timestamp"] = value["timestamp"];
   out["metadata"] = value["metadata"];
   return out;
@@ -781,12 +781,14 @@ export function makeChatState(fields: rt.Defaulted<ChatState, "modality_type" | 
   return out as unknown as ChatState;
 }
 
-function e_ContentBlock(v: ContentBlock): unknown {
+/** The wire (JSON) form of ContentBlock values. */
+export function encodeContentBlock(v: ContentBlock): unknown {
   return rt.encodeByTag(v, "type", { "text": encodeTextBlock, "image": encodeImageBlock, "audio": encodeAudioBlock, "video": encodeVideoBlock });
 }
 
-function e_Content(v: Content): unknown {
-  return rt.encodeByKind(v, { "string": rt.same, "array": (v: ContentBlock[]) => v.map(e_ContentBlock) });
+/** The wire (JSON) form of Content values. */
+export function encodeContent(v: Content): unknown {
+  return rt.encodeByKind(v, { "string": rt.same, "array": (v: ContentBlock[]) => v.map(encodeContentBlock) });
 }
 
 /** Build ChatInput from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
@@ -829,14 +831,89 @@ export function parseChatState(value: unknown): ChatState {
   return rt.run(p_ChatState, value as rt.JsonValue);
 }
 
-/** Parse and validate a chat_modality document from JSON text; throws ValidationError listing every problem. */
-export function parseChatModalityFromJSON(text: string | Uint8Array): ChatInput {
-  return rt.runText(p_ChatInput, text, f_ChatInput);
+/** Build Role from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseRole(value: unknown): Role {
+  return rt.run(P_Role, value as rt.JsonValue);
+}
+
+/** Check Role values built or changed in code; throws ValidationError listing every problem. */
+export function validateRole(value: Role): void {
+  rt.run(P_Role, value as unknown as rt.JsonValue);
 }
 
 /** Check ChatInput values built or changed in code; throws ValidationError listing every problem. */
-export function validateChatInput(doc: ChatInput): void {
-  rt.run(p_ChatInput, encodeChatInput(doc) as unknown as rt.JsonValue);
+export function validateChatInput(value: ChatInput): void {
+  rt.run(p_ChatInput, encodeChatInput(value) as unknown as rt.JsonValue);
+}
+
+/** Build Content from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseContent(value: unknown): Content {
+  return rt.run(P_Content, value as rt.JsonValue);
+}
+
+/** Check Content values built or changed in code; throws ValidationError listing every problem. */
+export function validateContent(value: Content): void {
+  rt.run(P_Content, encodeContent(value) as unknown as rt.JsonValue);
+}
+
+/** Build ContentBlock from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseContentBlock(value: unknown): ContentBlock {
+  return rt.run(P_ContentBlock, value as rt.JsonValue);
+}
+
+/** Check ContentBlock values built or changed in code; throws ValidationError listing every problem. */
+export function validateContentBlock(value: ContentBlock): void {
+  rt.run(P_ContentBlock, encodeContentBlock(value) as unknown as rt.JsonValue);
+}
+
+/** Build MediaSource from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseMediaSource(value: unknown): MediaSource {
+  return rt.run(P_MediaSource, value as rt.JsonValue);
+}
+
+/** Check MediaSource values built or changed in code; throws ValidationError listing every problem. */
+export function validateMediaSource(value: MediaSource): void {
+  rt.run(P_MediaSource, value as unknown as rt.JsonValue);
+}
+
+/** Check TextBlock values built or changed in code; throws ValidationError listing every problem. */
+export function validateTextBlock(value: TextBlock): void {
+  rt.run(p_TextBlock, encodeTextBlock(value) as unknown as rt.JsonValue);
+}
+
+/** Check ImageBlock values built or changed in code; throws ValidationError listing every problem. */
+export function validateImageBlock(value: ImageBlock): void {
+  rt.run(p_ImageBlock, encodeImageBlock(value) as unknown as rt.JsonValue);
+}
+
+/** Check AudioBlock values built or changed in code; throws ValidationError listing every problem. */
+export function validateAudioBlock(value: AudioBlock): void {
+  rt.run(p_AudioBlock, encodeAudioBlock(value) as unknown as rt.JsonValue);
+}
+
+/** Check VideoBlock values built or changed in code; throws ValidationError listing every problem. */
+export function validateVideoBlock(value: VideoBlock): void {
+  rt.run(p_VideoBlock, encodeVideoBlock(value) as unknown as rt.JsonValue);
+}
+
+/** Check ChatMessage values built or changed in code; throws ValidationError listing every problem. */
+export function validateChatMessage(value: ChatMessage): void {
+  rt.run(p_ChatMessage, encodeChatMessage(value) as unknown as rt.JsonValue);
+}
+
+/** Check ConversationMetadata values built or changed in code; throws ValidationError listing every problem. */
+export function validateConversationMetadata(value: ConversationMetadata): void {
+  rt.run(p_ConversationMetadata, encodeConversationMetadata(value) as unknown as rt.JsonValue);
+}
+
+/** Check ChatState values built or changed in code; throws ValidationError listing every problem. */
+export function validateChatState(value: ChatState): void {
+  rt.run(p_ChatState, encodeChatState(value) as unknown as rt.JsonValue);
+}
+
+/** Parse and validate a chat_modality document from JSON text; throws ValidationError listing every problem. */
+export function parseChatModalityFromJSON(text: string | Uint8Array): ChatInput {
+  return rt.runText(p_ChatInput, text, f_ChatInput);
 }
 
 /** The JSON text of ChatInput values. */

@@ -230,14 +230,39 @@ export function parseContentItem(value: unknown): ContentItem {
   return rt.run(p_ContentItem, value as rt.JsonValue);
 }
 
+/** Check DroidletChat values built or changed in code; throws ValidationError listing every problem. */
+export function validateDroidletChat(value: DroidletChat): void {
+  rt.run(p_DroidletChat, encodeDroidletChat(value) as unknown as rt.JsonValue);
+}
+
+/** Build ContentType from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseContentType(value: unknown): ContentType {
+  return rt.run(P_ContentType, value as rt.JsonValue);
+}
+
+/** Check ContentType values built or changed in code; throws ValidationError listing every problem. */
+export function validateContentType(value: ContentType): void {
+  rt.run(P_ContentType, value as unknown as rt.JsonValue);
+}
+
+/** Build ContentKind from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseContentKind(value: unknown): ContentKind {
+  return rt.run(P_ContentKind, value as rt.JsonValue);
+}
+
+/** Check ContentKind values built or changed in code; throws ValidationError listing every problem. */
+export function validateContentKind(value: ContentKind): void {
+  rt.run(P_ContentKind, value as unknown as rt.JsonValue);
+}
+
+/** Check ContentItem values built or changed in code; throws ValidationError listing every problem. */
+export function validateContentItem(value: ContentItem): void {
+  rt.run(p_ContentItem, encodeContentItem(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a droidlet_chat document from JSON text; throws ValidationError listing every problem. */
 export function parseDroidletChatFromJSON(text: string | Uint8Array): DroidletChat {
   return rt.runText(p_DroidletChat, text, f_DroidletChat);
-}
-
-/** Check DroidletChat values built or changed in code; throws ValidationError listing every problem. */
-export function validateDroidletChat(doc: DroidletChat): void {
-  rt.run(p_DroidletChat, encodeDroidletChat(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of DroidletChat values. */

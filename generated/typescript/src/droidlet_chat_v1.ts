@@ -161,7 +161,7 @@ export function encodeDroidletChat(value: DroidletChat): { [key: string]: unknow
   out["speaker_id"] = value["speaker_id"];
   out["timestamp"] = value["timestamp"];
   out["content_type"] = value["content_type"];
-  out["content"] = value["content"].map(e_ContentItem);
+  out["content"] = value["content"].map(encodeContentItem);
   return out;
 }
 
@@ -172,7 +172,8 @@ export function makeDroidletChat(fields: DroidletChat): DroidletChat {
   return out as unknown as DroidletChat;
 }
 
-function e_ContentItem(v: ContentItem): unknown {
+/** The wire (JSON) form of ContentItem values. */
+export function encodeContentItem(v: ContentItem): unknown {
   return v;
 }
 
@@ -181,14 +182,44 @@ export function parseDroidletChat(value: unknown): DroidletChat {
   return rt.run(p_DroidletChat, value as rt.JsonValue);
 }
 
+/** Check DroidletChat values built or changed in code; throws ValidationError listing every problem. */
+export function validateDroidletChat(value: DroidletChat): void {
+  rt.run(p_DroidletChat, encodeDroidletChat(value) as unknown as rt.JsonValue);
+}
+
+/** Build ContentType from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseContentType(value: unknown): ContentType {
+  return rt.run(P_ContentType, value as rt.JsonValue);
+}
+
+/** Check ContentType values built or changed in code; throws ValidationError listing every problem. */
+export function validateContentType(value: ContentType): void {
+  rt.run(P_ContentType, value as unknown as rt.JsonValue);
+}
+
+/** Build ContentKind from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseContentKind(value: unknown): ContentKind {
+  return rt.run(P_ContentKind, value as rt.JsonValue);
+}
+
+/** Check ContentKind values built or changed in code; throws ValidationError listing every problem. */
+export function validateContentKind(value: ContentKind): void {
+  rt.run(P_ContentKind, value as unknown as rt.JsonValue);
+}
+
+/** Build ContentItem from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseContentItem(value: unknown): ContentItem {
+  return rt.run(P_ContentItem, value as rt.JsonValue);
+}
+
+/** Check ContentItem values built or changed in code; throws ValidationError listing every problem. */
+export function validateContentItem(value: ContentItem): void {
+  rt.run(P_ContentItem, encodeContentItem(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a droidlet_chat_v1 document from JSON text; throws ValidationError listing every problem. */
 export function parseDroidletChatV1FromJSON(text: string | Uint8Array): DroidletChat {
   return rt.runText(p_DroidletChat, text, f_DroidletChat);
-}
-
-/** Check DroidletChat values built or changed in code; throws ValidationError listing every problem. */
-export function validateDroidletChat(doc: DroidletChat): void {
-  rt.run(p_DroidletChat, encodeDroidletChat(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of DroidletChat values. */

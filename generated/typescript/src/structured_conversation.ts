@@ -354,14 +354,29 @@ export function parseTextDocument(value: unknown): TextDocument {
   return rt.run(p_TextDocument, value as rt.JsonValue);
 }
 
+/** Check ConversationDocument values built or changed in code; throws ValidationError listing every problem. */
+export function validateConversationDocument(value: ConversationDocument): void {
+  rt.run(p_ConversationDocument, encodeConversationDocument(value) as unknown as rt.JsonValue);
+}
+
+/** Check StructuredConversation values built or changed in code; throws ValidationError listing every problem. */
+export function validateStructuredConversation(value: StructuredConversation): void {
+  rt.run(p_StructuredConversation, encodeStructuredConversation(value) as unknown as rt.JsonValue);
+}
+
+/** Check ConversationMessage values built or changed in code; throws ValidationError listing every problem. */
+export function validateConversationMessage(value: ConversationMessage): void {
+  rt.run(p_ConversationMessage, encodeConversationMessage(value) as unknown as rt.JsonValue);
+}
+
+/** Check TextDocument values built or changed in code; throws ValidationError listing every problem. */
+export function validateTextDocument(value: TextDocument): void {
+  rt.run(p_TextDocument, encodeTextDocument(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a structured_conversation document from JSON text; throws ValidationError listing every problem. */
 export function parseStructuredConversationFromJSON(text: string | Uint8Array): ConversationDocument {
   return rt.runText(p_ConversationDocument, text, f_ConversationDocument);
-}
-
-/** Check ConversationDocument values built or changed in code; throws ValidationError listing every problem. */
-export function validateConversationDocument(doc: ConversationDocument): void {
-  rt.run(p_ConversationDocument, encodeConversationDocument(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of ConversationDocument values. */

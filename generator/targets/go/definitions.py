@@ -9,11 +9,11 @@ from dataclasses import replace
 
 from generator import ir
 from generator.errors import pointer_of
-from generator.naming import Names
+from generator.naming import Names, alias_hint
 from generator.targets.go.encoders import Encoders
 from generator.targets.go.fastchecks import FastChecks
 from generator.targets.go.literals import go_comment, json_tag
-from generator.targets.go.names import param_name
+from generator.targets.go.names import INLINE_TYPES, param_name
 from generator.targets.go.parsers import Parsers
 from generator.targets.go.rules import reads, rule_step
 from generator.targets.go.types import GoTypes, pointer
@@ -255,8 +255,9 @@ class Definitions:
             case ir.TupleType():
                 self.tuples.append(self.tuple_view(alias.name, alias.type, doc, where))
                 return None
-        gotype = self.types.spell(alias.type, alias.name, where)
-        parser = self.parsers.var(f"p{alias.name}", gotype, self.parsers.parser(alias.type, alias.name, where))
+        hint = alias_hint(alias, INLINE_TYPES)
+        gotype = self.types.spell(alias.type, hint, where)
+        parser = self.parsers.var(f"p{alias.name}", gotype, self.parsers.parser(alias.type, hint, where))
         return AliasView(alias.name, doc, gotype, parser)
 
     def known_view(self, known: ir.KnownValues) -> KnownView:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from generator import ir
+from generator.naming import alias_hint
 from generator.targets.go.names import INLINE_TYPES
 from generator.targets.go.types import GoTypes
 from generator.targets.go.views import Encode, GoType, TreeFunc, TreeHelper
@@ -43,7 +44,7 @@ class Encoders:
                 if isinstance(target, ir.Enum):
                     return Encode("enum")
                 if isinstance(target, ir.Alias) and not isinstance(target.type, (ir.UnionType, ir.TupleType)):
-                    return self.encode(target.type, t.name, where, null)
+                    return self.encode(target.type, alias_hint(target, INLINE_TYPES), where, null)
                 return Encode("method")
             case _:
                 raise AssertionError(f"the Go target has no encoder for IR kind {t.kind!r}")

@@ -21,7 +21,7 @@ from generator.render import Templates, header, unknown_kind
 from generator.targets.go.behaviour import GoParts, go_parts
 from generator.targets.go.definitions import Definitions
 from generator.targets.go.literals import go_comment, go_const, go_str
-from generator.targets.go.views import ConstantView, FastCheck, FastModel, FastTuple, GoType
+from generator.targets.go.views import ConstantView, EntryView, FastCheck, FastModel, FastTuple, GoType
 
 # The templates under templates/go/ and the filters they spell Go with.
 TEMPLATES = Templates(gostr=go_str, goconst=go_const, gonumber=number_literal, unknown=unknown_kind)
@@ -87,7 +87,11 @@ class GoPackage:
             *(i.type for t in views.tuples for i in t.items),
             *(a.type for a in views.aliases),
         ]
-        helpers = views.encoders.tree_helpers()
+        entries = [
+            EntryView(d.name, None if isinstance(d, ir.Model) else views.encoders.encode(ir.ref_to(d), d.name, f"/$defs/{d.name}"))
+            for d in fmt.definitions
+        ]
+        helpers = views.encoders.tree_helpers()  # after the entries' encoders, which may add some
         context = dict(
             header=header(fmt.source),
             fmt=fmt,
@@ -104,7 +108,7 @@ class GoPackage:
             tree_helpers=helpers,
             root=fmt.root,
             api_parse=f"Parse{go_name(fmt.id)}FromJSON",
-            api_validate=f"Validate{fmt.root}",
+            entries=entries,
             phrase=fmt.id.replace("_", " "),
             types_imports=imports(declared, "fmt", *(["encoding/json"] if views.unions or views.tuples else [])),
             validate_imports=imports(

@@ -389,6 +389,14 @@ class TupleView:
 
 
 @dataclass(frozen=True)
+class EntryView:
+    """A definition's public Parse<Name> and Validate<Name> (entry.go.j2)."""
+
+    name: str  # e.g. "ChatMessage"
+    encode: Encode | None  # how Validate<Name> makes the tree its parser reads; None: a model (its Validate method)
+
+
+@dataclass(frozen=True)
 class AliasView:
     """A named type for any other type (type A = T) and its parse function."""
 

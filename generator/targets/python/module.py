@@ -27,6 +27,7 @@ from generator.targets.python.views import (
     ChecksView,
     ConstantView,
     DefaultFunction,
+    EntryView,
     EnumView,
     FieldView,
     Import,
@@ -174,6 +175,12 @@ class PythonModule:
         behaviour_constants = self.behaviour_constants()
         known_values = self.known_values()
         api_parse, api_validate = f"parse_{fmt.id}_from_json", f"validate_{snake_case(root.name)}"
+        entries = tuple(
+            EntryView(d.name, parsers.parser_const(d.name), snake_case(d.name))
+            for d in fmt.definitions
+            if isinstance(d, (ir.Enum, ir.Alias))
+        )
+        root_entry = next((e for e in entries if e.name == root.name), None)
         return ModuleView(
             header=header(fmt.source, self.behaviour.source("python") if self.behaviour else None),
             doc=f"{fmt.title} (format {fmt.id}, version {fmt.version}).\n\n{fmt.description}",
@@ -184,11 +191,13 @@ class PythonModule:
             known_values=known_values,
             models=models,
             aliases=aliases,
+            entries=entries,
             parsers=(*named, *self.parsers),
             defaults=tuple(self.defaults),
             regexes=tuple((const, pattern) for pattern, const in self.fast.regexes.items()),
             checks=tuple(ChecksView(checks_const(c), checks_expr(c), json.dumps(c.pointer)) for c in ir.checks_of(fmt)),
             root=root.name,
+            root_entry=root_entry,
             api_parse=api_parse,
             api_validate=api_validate,
             exports=(
@@ -199,13 +208,14 @@ class PythonModule:
                         *(a.name for a in aliases),
                         *(m.name for m in models),
                         *(k.const for k in known_values),
+                        *(f for e in entries for f in e.functions),
                     }
                 ),
                 "FORMAT_ID",
                 "VERSION",
                 "ValidationError",
                 api_parse,
-                api_validate,
+                *([] if root_entry else [api_validate]),
                 *(c.name for c in behaviour_constants),
                 *public_names(self.parts.module),
             ),

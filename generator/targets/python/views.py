@@ -161,6 +161,22 @@ class AliasView:
 
 
 @dataclass(frozen=True)
+class EntryView:
+    """The public functions of a named type that is not a model (an enum or alias), which has no class to hold
+    from_dict/from_json/to_dict/to_json/validate (entry.py.j2), e.g. messages_from_json for Messages."""
+
+    name: str  # e.g. "Messages"
+    parser: str  # its parser constant, e.g. "_P_MESSAGES"
+    snake: str  # e.g. "messages"
+
+    @property
+    def functions(self) -> tuple[str, ...]:
+        """from_dict, from_json, to_dict, to_json and validate, in that order, e.g. "messages_from_dict"."""
+        s = self.snake
+        return (f"{s}_from_dict", f"{s}_from_json", f"{s}_to_dict", f"{s}_to_json", f"validate_{s}")
+
+
+@dataclass(frozen=True)
 class KnownValuesView:
     """The documented values of an open string field, as a tuple constant."""
 
@@ -199,11 +215,13 @@ class ModuleView:
     known_values: tuple[KnownValuesView, ...]
     models: tuple[ModelView, ...]
     aliases: tuple[AliasView, ...]  # after what they use
+    entries: tuple[EntryView, ...]  # the enums' and aliases' public functions, in spec order
     parsers: tuple[ParserConst, ...]  # named definitions' first, then fields'
     defaults: tuple[DefaultFunction, ...]  # the "parsed" defaults' functions, in field order
     regexes: tuple[tuple[str, str], ...]  # (constant, pattern) of the fast functions' compiled patterns
     checks: tuple[ChecksView, ...]  # the schemas applied as written, in spec order
     root: str
+    root_entry: EntryView | None  # the root's functions when it is not a model
     api_parse: str  # e.g. "parse_chat_event_from_json"
     api_validate: str  # e.g. "validate_chat_event"
     exports: tuple[str, ...]

@@ -13,7 +13,8 @@ def model_encode_fn(name: str) -> str:
 
 
 def alias_encode_fn(name: str) -> str:
-    return f"e_{name}"
+    """The exported encoder of an alias, e.g. encodeContent."""
+    return f"encode{name}"
 
 
 def identity(t: ir.TypeRef) -> bool:

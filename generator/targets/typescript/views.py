@@ -91,8 +91,17 @@ class AliasView:
     type: str
     encode_fn: str
     encode: str  # the wire form of `v`
-    used: bool = True  # whether a type of the module holds it (one only a schema applied as written names, by $ref, is not:
-    # its parser and encoder would be unused locals)
+
+
+@dataclass(frozen=True)
+class EntryView:
+    """A definition's public parse<Name> (an enum's or alias's: a model's is its parse function's) and
+    validate<Name> (entry.ts.j2)."""
+
+    name: str  # e.g. "Content"
+    parser: str  # its parser, e.g. "P_Content" or, for a model, "p_ChatInput"
+    encode: str  # the wire form of `value`, e.g. "encodeContent(value)"
+    model: bool
 
 
 @dataclass(frozen=True)
@@ -114,9 +123,12 @@ class ModuleView:
     aliases: tuple[AliasView, ...]
     parsers: tuple[tuple[str, str], ...]  # (constant, expression), each after what it uses
     fast_constants: tuple[tuple[str, str], ...]  # (constant, expression): the fast functions' patterns and value sets
+    entries: tuple[EntryView, ...]  # every definition's, in spec order
     root: str
+    root_parser: str  # what parse<Format>FromJSON runs, e.g. "p_ChatEvent" or "P_Messages"
+    root_fast: str  # and its fast function first, e.g. "f_ChatEvent", or "" (a root that is not a model)
+    root_encode: str  # the wire form of `doc`, a root value
     api_parse: str
-    api_validate: str
     api_stringify: str
     uses: tuple[str, ...]  # runtime types the module's own types name
     # From the format's behaviour set (specs/<format>/behaviour/typescript.ts), when it has TypeScript:
@@ -288,16 +300,17 @@ def exported_names(view: ModuleView) -> list[tuple[str, str]]:
         names.append((k.const, "documented values"))
     for a in view.aliases:
         names += [(a.name, "a type alias"), (a.encode_fn, "an alias encoder")]
+    for entry in view.entries:
+        names += [(f"parse{entry.name}", "a definition's parser"), (f"validate{entry.name}", "a definition's validator")]
     for m in view.models:
         names += [
             (m.name, "a model"),
-            (f"parse{m.name}", "a model parser"),
             (m.encode_fn, "a model encoder"),
             (m.parse_fn, "a model's parse function"),
             (m.keys_const, "a model's keys"),
             (m.make_fn, "a model's constructor"),
         ]
-    names += [(view.api_parse, "the format parser"), (view.api_validate, "the root validator"), (view.api_stringify, "the root serialiser")]
+    names += [(view.api_parse, "the format parser"), (view.api_stringify, "the root serialiser")]
     names += [(c, "a parser constant") for c, _ in view.parsers]
     names += [(m.fast.fn, "a model's fast function") for m in view.models if m.fast is not None]
     names += [(c, "a fast-path constant") for c, _ in view.fast_constants]
@@ -326,11 +339,8 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
         for e in fmt.definitions
         if isinstance(e, ir.Enum)
     )
-    # The definitions a type of the module holds: one only a schema applied as written names (by $ref) has no parser
-    # constant of its own, which would be an unused local.
-    held = {name for d in fmt.definitions for t in ir.types_of(d) for name in ir.refs(t)}
     for e in fmt.definitions:
-        if isinstance(e, ir.Enum) and e.name in held:
+        if isinstance(e, ir.Enum):
             parsers.append(
                 (
                     named_parser(e.name),
@@ -341,8 +351,7 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
             )
     ordered = nesting.alias_order(fmt)
     for a in ordered:
-        if a.name in held:
-            parsers.append((named_parser(a.name), parser(a.type)))
+        parsers.append((named_parser(a.name), parser(a.type)))
     aliases = tuple(
         AliasView(
             name=a.name,
@@ -350,7 +359,6 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
             type=ts_type(a.type),
             encode_fn=alias_encode_fn(a.name),
             encode=encode(a.type, "v"),
-            used=a.name in held,
         )
         for a in ordered
     )
@@ -366,7 +374,17 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
         for k in fmt.known_values
     ]
     spelled = " ".join([*(m_.type for m in models for m_ in m.fields), *(a.type for a in aliases)])
+    entries = tuple(
+        EntryView(
+            d.name,
+            model_parse_fn(d.name) if isinstance(d, ir.Model) else named_parser(d.name),
+            encode(ir.ref_to(d), "value"),
+            isinstance(d, ir.Model),
+        )
+        for d in fmt.definitions
+    )
     root = fmt.root
+    root_model = next((m for m in models if m.name == root), None)
     view = ModuleView(
         header=header(fmt.source, b.source("typescript") if b is not None else None),
         doc=ts_doc(f"{fmt.title} (format {fmt.id}, version {fmt.version}).\n\n{fmt.description}".strip()),
@@ -378,9 +396,12 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
         aliases=aliases,
         parsers=tuple(parsers),
         fast_constants=fast.constants(),
+        entries=entries,
         root=root,
+        root_parser=next(e.parser for e in entries if e.name == root),
+        root_fast=root_model.fast.fn if root_model is not None and root_model.fast is not None else "",
+        root_encode=encode(ir.ref_to(fmt.definition(root)), "doc"),
         api_parse=f"parse{pascal_case(fmt.id)}FromJSON",
-        api_validate=f"validate{root}",
         api_stringify=f"stringify{root}",
         uses=tuple(n for n in ("DateTimeString", "JsonData") if n in spelled),
         behaviour_imports=tuple(parts.imports) if parts is not None else (),

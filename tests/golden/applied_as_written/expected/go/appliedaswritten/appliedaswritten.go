@@ -125,11 +125,94 @@ func ParseAppliedAsWrittenFromJSON(data []byte) (*Request, error) {
 	return &doc, nil
 }
 
-// ValidateRequest checks a Request; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateRequest(doc *Request) error {
-	if doc == nil {
+// ParseRequest decodes and validates a Request from JSON text; the errors are as
+// ParseAppliedAsWrittenFromJSON's.
+func ParseRequest(data []byte) (*Request, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Request JSON: %w", err)
+	}
+	v, err := rt.Build[Request](tree, parseRequest)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateRequest checks a Request built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateRequest(v *Request) error {
+	if v == nil {
 		return rt.Check[Request](nil, parseRequest)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParseContent decodes and validates a Content from JSON text; the errors are as
+// ParseAppliedAsWrittenFromJSON's.
+func ParseContent(data []byte) (*Content, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Content JSON: %w", err)
+	}
+	v, err := rt.Build[Content](tree, parseContent)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateContent checks a Content built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateContent(v *Content) error {
+	if v == nil {
+		return rt.Check[Content](nil, parseContent)
+	}
+	return rt.Check[Content](rt.AnyTree((*v)), parseContent)
+}
+
+// ParseBlock decodes and validates a Block from JSON text; the errors are as
+// ParseAppliedAsWrittenFromJSON's.
+func ParseBlock(data []byte) (*Block, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Block JSON: %w", err)
+	}
+	v, err := rt.Build[Block](tree, parseBlock)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateBlock checks a Block built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateBlock(v *Block) error {
+	if v == nil {
+		return rt.Check[Block](nil, parseBlock)
+	}
+	return rt.Check[Block](rt.AnyTree((*v)), parseBlock)
+}
+
+// ParseJson decodes and validates a Json from JSON text; the errors are as
+// ParseAppliedAsWrittenFromJSON's.
+func ParseJson(data []byte) (*Json, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Json JSON: %w", err)
+	}
+	v, err := rt.Build[Json](tree, parseJson)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateJson checks a Json built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateJson(v *Json) error {
+	if v == nil {
+		return rt.Check[Json](nil, parseJson)
+	}
+	return rt.Check[Json](rt.AnyTree((*v)), parseJson)
 }

@@ -17,6 +17,21 @@ __all__ = [
     "Content",
     "Json",
     "Request",
+    "block_from_dict",
+    "block_from_json",
+    "block_to_dict",
+    "block_to_json",
+    "content_from_dict",
+    "content_from_json",
+    "content_to_dict",
+    "content_to_json",
+    "json_from_dict",
+    "json_from_json",
+    "json_to_dict",
+    "json_to_json",
+    "validate_block",
+    "validate_content",
+    "validate_json",
     "FORMAT_ID",
     "VERSION",
     "ValidationError",
@@ -477,6 +492,84 @@ _KEYS_REQUEST: Final = frozenset(
         "flag",
     )
 )
+
+
+def content_from_dict(data: object) -> Content:
+    """Build Content from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Content = _rt.parse(_P_CONTENT, data)
+    return result
+
+
+def content_from_json(text: str | bytes) -> Content:
+    """Parse JSON text as Content and validate it; raise ValidationError listing every problem."""
+    return content_from_dict(_rt.load_json(text))
+
+
+def content_to_dict(value: Content) -> Any:
+    """The JSON shape of Content, with wire names."""
+    return _rt.dump(value)
+
+
+def content_to_json(value: Content) -> str:
+    """The JSON text of Content."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_content(value: Content) -> None:
+    """Check Content values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_CONTENT, _rt.dump(value))
+
+
+def block_from_dict(data: object) -> Block:
+    """Build Block from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Block = _rt.parse(_P_BLOCK, data)
+    return result
+
+
+def block_from_json(text: str | bytes) -> Block:
+    """Parse JSON text as Block and validate it; raise ValidationError listing every problem."""
+    return block_from_dict(_rt.load_json(text))
+
+
+def block_to_dict(value: Block) -> Any:
+    """The JSON shape of Block, with wire names."""
+    return _rt.dump(value)
+
+
+def block_to_json(value: Block) -> str:
+    """The JSON text of Block."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_block(value: Block) -> None:
+    """Check Block values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_BLOCK, _rt.dump(value))
+
+
+def json_from_dict(data: object) -> Json:
+    """Build Json from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Json = _rt.parse(_P_JSON, data)
+    return result
+
+
+def json_from_json(text: str | bytes) -> Json:
+    """Parse JSON text as Json and validate it; raise ValidationError listing every problem."""
+    return json_from_dict(_rt.load_json(text))
+
+
+def json_to_dict(value: Json) -> Any:
+    """The JSON shape of Json, with wire names."""
+    return _rt.dump(value)
+
+
+def json_to_json(value: Json) -> str:
+    """The JSON text of Json."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_json(value: Json) -> None:
+    """Check Json values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_JSON, _rt.dump(value))
 
 
 def parse_applied_as_written_from_json(text: str | bytes) -> Request:

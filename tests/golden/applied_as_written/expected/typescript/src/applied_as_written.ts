@@ -44,6 +44,7 @@ export type Json = JsonData;
 
 // Parsers are built once, at import, from the runtime's combinators.
 const P_Content = new rt.Checks("{\"root\":{\"anyOf\":[{\"$ref\":\"/$defs/Block\",\"messages\":{}},{\"type\":[\"array\"],\"items\":{\"$ref\":\"/$defs/Block\",\"messages\":{}},\"minItems\":1,\"messages\":{\"type\":\"must be an array\",\"minItems\":\"must have at least 1 item(s)\"}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}},\"refs\":{\"/$defs/Block\":{\"oneOf\":[{\"type\":[\"object\"],\"properties\":{\"type\":{\"const\":\"text\",\"messages\":{\"const\":\"must be \\\"text\\\"\"}},\"text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"required\":[\"type\",\"text\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},{\"type\":[\"object\"],\"properties\":{\"type\":{\"const\":\"image\",\"messages\":{\"const\":\"must be \\\"image\\\"\"}},\"url\":{\"type\":[\"string\"],\"pattern\":0,\"messages\":{\"type\":\"must be a string\",\"pattern\":\"must match the pattern ^https://\"}}},\"required\":[\"type\",\"url\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}}],\"messages\":{\"oneOf\":\"must be one text or image block\"}}}}", [new RegExp("^https\\x3a\\x2f\\x2f", "u")]).parser({ "type": "must be a JSON value" });
+const P_Block = new rt.Checks("{\"root\":{\"oneOf\":[{\"type\":[\"object\"],\"properties\":{\"type\":{\"const\":\"text\",\"messages\":{\"const\":\"must be \\\"text\\\"\"}},\"text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"required\":[\"type\",\"text\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},{\"type\":[\"object\"],\"properties\":{\"type\":{\"const\":\"image\",\"messages\":{\"const\":\"must be \\\"image\\\"\"}},\"url\":{\"type\":[\"string\"],\"pattern\":0,\"messages\":{\"type\":\"must be a string\",\"pattern\":\"must match the pattern ^https://\"}}},\"required\":[\"type\",\"url\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}}],\"messages\":{\"oneOf\":\"must be one text or image block\"}},\"refs\":{}}", [new RegExp("^https\\x3a\\x2f\\x2f", "u")]).parser({ "type": "must be a JSON value" });
 const P_Json = new rt.Checks("{\"root\":{\"anyOf\":[{\"type\":[\"string\",\"number\",\"boolean\",\"null\"],\"messages\":{\"type\":\"must be a string or a number or a boolean or null\"}},{\"type\":[\"array\"],\"items\":{\"$ref\":\"/$defs/Json\",\"messages\":{}},\"messages\":{\"type\":\"must be an array\"}},{\"type\":[\"object\"],\"additionalProperties\":{\"$ref\":\"/$defs/Json\",\"messages\":{}},\"messages\":{\"type\":\"must be an object\"}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}},\"refs\":{\"/$defs/Json\":{\"anyOf\":[{\"type\":[\"string\",\"number\",\"boolean\",\"null\"],\"messages\":{\"type\":\"must be a string or a number or a boolean or null\"}},{\"type\":[\"array\"],\"items\":{\"$ref\":\"/$defs/Json\",\"messages\":{}},\"messages\":{\"type\":\"must be an array\"}},{\"type\":[\"object\"],\"additionalProperties\":{\"$ref\":\"/$defs/Json\",\"messages\":{}},\"messages\":{\"type\":\"must be an object\"}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}}}}", []).parser({ "type": "must be a JSON value" });
 const F_Request_0 = new rt.Checks("{\"root\":{\"const\":\"2.0\",\"messages\":{\"const\":\"must be \\\"2.0\\\"\"}},\"refs\":{}}", []).parser({ "type": "must be a JSON value" });
 const F_Request_1 = rt.unionByKind<string | number>({ "string": rt.string({ "type": "must be a string" }), "integer": rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" }) }, { "oneOf": "must be a string or an integer" });
@@ -203,8 +204,8 @@ export function encodeRequest(value: Request): { [key: string]: unknown } {
   out["id"] = value["id"];
   if (value["code"] !== undefined) out["code"] = value["code"];
   if (value["params"] !== undefined) out["params"] = value["params"];
-  if (value["content"] !== undefined) out["content"] = e_Content(value["content"]);
-  if (value["meta"] !== undefined) out["meta"] = e_Json(value["meta"]);
+  if (value["content"] !== undefined) out["content"] = encodeContent(value["content"]);
+  if (value["meta"] !== undefined) out["meta"] = encodeJson(value["meta"]);
   if (value["when"] !== undefined) out["when"] = value["when"];
   if (value["scores"] !== undefined) out["scores"] = value["scores"];
   if (value["box"] !== undefined) out["box"] = value["box"];
@@ -220,11 +221,18 @@ export function makeRequest(fields: Request): Request {
   return out as unknown as Request;
 }
 
-function e_Content(v: Content): unknown {
+/** The wire (JSON) form of Content values. */
+export function encodeContent(v: Content): unknown {
   return v;
 }
 
-function e_Json(v: Json): unknown {
+/** The wire (JSON) form of Block values. */
+export function encodeBlock(v: Block): unknown {
+  return v;
+}
+
+/** The wire (JSON) form of Json values. */
+export function encodeJson(v: Json): unknown {
   return v;
 }
 
@@ -233,14 +241,44 @@ export function parseRequest(value: unknown): Request {
   return rt.run(p_Request, value as rt.JsonValue);
 }
 
+/** Check Request values built or changed in code; throws ValidationError listing every problem. */
+export function validateRequest(value: Request): void {
+  rt.run(p_Request, encodeRequest(value) as unknown as rt.JsonValue);
+}
+
+/** Build Content from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseContent(value: unknown): Content {
+  return rt.run(P_Content, value as rt.JsonValue);
+}
+
+/** Check Content values built or changed in code; throws ValidationError listing every problem. */
+export function validateContent(value: Content): void {
+  rt.run(P_Content, encodeContent(value) as unknown as rt.JsonValue);
+}
+
+/** Build Block from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseBlock(value: unknown): Block {
+  return rt.run(P_Block, value as rt.JsonValue);
+}
+
+/** Check Block values built or changed in code; throws ValidationError listing every problem. */
+export function validateBlock(value: Block): void {
+  rt.run(P_Block, encodeBlock(value) as unknown as rt.JsonValue);
+}
+
+/** Build Json from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseJson(value: unknown): Json {
+  return rt.run(P_Json, value as rt.JsonValue);
+}
+
+/** Check Json values built or changed in code; throws ValidationError listing every problem. */
+export function validateJson(value: Json): void {
+  rt.run(P_Json, encodeJson(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a applied_as_written document from JSON text; throws ValidationError listing every problem. */
 export function parseAppliedAsWrittenFromJSON(text: string | Uint8Array): Request {
   return rt.runText(p_Request, text, f_Request);
-}
-
-/** Check Request values built or changed in code; throws ValidationError listing every problem. */
-export function validateRequest(doc: Request): void {
-  rt.run(p_Request, encodeRequest(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of Request values. */

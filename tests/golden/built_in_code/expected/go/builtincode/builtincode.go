@@ -387,11 +387,232 @@ func ParseBuiltInCodeFromJSON(data []byte) (*AssistantTurn, error) {
 	return &doc, nil
 }
 
-// ValidateAssistantTurn checks a AssistantTurn; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateAssistantTurn(doc *AssistantTurn) error {
-	if doc == nil {
+// ParseAssistantTurn decodes and validates a AssistantTurn from JSON text; the errors are as
+// ParseBuiltInCodeFromJSON's.
+func ParseAssistantTurn(data []byte) (*AssistantTurn, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse AssistantTurn JSON: %w", err)
+	}
+	v, err := rt.Build[AssistantTurn](tree, parseAssistantTurn)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateAssistantTurn checks a AssistantTurn built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateAssistantTurn(v *AssistantTurn) error {
+	if v == nil {
 		return rt.Check[AssistantTurn](nil, parseAssistantTurn)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParseDetail decodes and validates a Detail from JSON text; the errors are as
+// ParseBuiltInCodeFromJSON's.
+func ParseDetail(data []byte) (*Detail, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Detail JSON: %w", err)
+	}
+	v, err := rt.Build[Detail](tree, parseDetail)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateDetail checks a Detail built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateDetail(v *Detail) error {
+	if v == nil {
+		return rt.Check[Detail](nil, parseDetail)
+	}
+	return rt.Check[Detail](string((*v)), parseDetail)
+}
+
+// ParseSettings decodes and validates a Settings from JSON text; the errors are as
+// ParseBuiltInCodeFromJSON's.
+func ParseSettings(data []byte) (*Settings, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Settings JSON: %w", err)
+	}
+	v, err := rt.Build[Settings](tree, parseSettings)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateSettings checks a Settings built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateSettings(v *Settings) error {
+	if v == nil {
+		return rt.Check[Settings](nil, parseSettings)
+	}
+	return v.Validate()
+}
+
+// ParsePair decodes and validates a Pair from JSON text; the errors are as
+// ParseBuiltInCodeFromJSON's.
+func ParsePair(data []byte) (*Pair, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Pair JSON: %w", err)
+	}
+	v, err := rt.Build[Pair](tree, parsePair)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidatePair checks a Pair built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidatePair(v *Pair) error {
+	if v == nil {
+		return rt.Check[Pair](nil, parsePair)
+	}
+	return rt.Check[Pair]((*v).toTree(), parsePair)
+}
+
+// ParseLimits decodes and validates a Limits from JSON text; the errors are as
+// ParseBuiltInCodeFromJSON's.
+func ParseLimits(data []byte) (*Limits, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Limits JSON: %w", err)
+	}
+	v, err := rt.Build[Limits](tree, parseLimits)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateLimits checks a Limits built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateLimits(v *Limits) error {
+	if v == nil {
+		return rt.Check[Limits](nil, parseLimits)
+	}
+	return v.Validate()
+}
+
+// ParseNames decodes and validates a Names from JSON text; the errors are as
+// ParseBuiltInCodeFromJSON's.
+func ParseNames(data []byte) (*Names, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Names JSON: %w", err)
+	}
+	v, err := rt.Build[Names](tree, parseNames)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateNames checks a Names built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateNames(v *Names) error {
+	if v == nil {
+		return rt.Check[Names](nil, parseNames)
+	}
+	return rt.Check[Names](rt.TreeList((*v), rt.Same[string]), parseNames)
+}
+
+// ParseContent decodes and validates a Content from JSON text; the errors are as
+// ParseBuiltInCodeFromJSON's.
+func ParseContent(data []byte) (*Content, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Content JSON: %w", err)
+	}
+	v, err := rt.Build[Content](tree, parseContent)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateContent checks a Content built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateContent(v *Content) error {
+	if v == nil {
+		return rt.Check[Content](nil, parseContent)
+	}
+	return rt.Check[Content]((*v).toTree(), parseContent)
+}
+
+// ParsePart decodes and validates a Part from JSON text; the errors are as
+// ParseBuiltInCodeFromJSON's.
+func ParsePart(data []byte) (*Part, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Part JSON: %w", err)
+	}
+	v, err := rt.Build[Part](tree, parsePart)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidatePart checks a Part built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidatePart(v *Part) error {
+	if v == nil {
+		return rt.Check[Part](nil, parsePart)
+	}
+	return v.Validate()
+}
+
+// ParseToolCall decodes and validates a ToolCall from JSON text; the errors are as
+// ParseBuiltInCodeFromJSON's.
+func ParseToolCall(data []byte) (*ToolCall, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ToolCall JSON: %w", err)
+	}
+	v, err := rt.Build[ToolCall](tree, parseToolCall)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateToolCall checks a ToolCall built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateToolCall(v *ToolCall) error {
+	if v == nil {
+		return rt.Check[ToolCall](nil, parseToolCall)
+	}
+	return v.Validate()
+}
+
+// ParseCitation decodes and validates a Citation from JSON text; the errors are as
+// ParseBuiltInCodeFromJSON's.
+func ParseCitation(data []byte) (*Citation, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Citation JSON: %w", err)
+	}
+	v, err := rt.Build[Citation](tree, parseCitation)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateCitation checks a Citation built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateCitation(v *Citation) error {
+	if v == nil {
+		return rt.Check[Citation](nil, parseCitation)
+	}
+	return v.Validate()
 }

@@ -25,6 +25,26 @@ __all__ = [
     "Part",
     "Settings",
     "ToolCall",
+    "content_from_dict",
+    "content_from_json",
+    "content_to_dict",
+    "content_to_json",
+    "detail_from_dict",
+    "detail_from_json",
+    "detail_to_dict",
+    "detail_to_json",
+    "names_from_dict",
+    "names_from_json",
+    "names_to_dict",
+    "names_to_json",
+    "pair_from_dict",
+    "pair_from_json",
+    "pair_to_dict",
+    "pair_to_json",
+    "validate_content",
+    "validate_detail",
+    "validate_names",
+    "validate_pair",
     "FORMAT_ID",
     "VERSION",
     "ValidationError",
@@ -1842,6 +1862,110 @@ _KEYS_ASSISTANT_TURN: Final = frozenset(
         "settings",
     )
 )
+
+
+def detail_from_dict(data: object) -> Detail:
+    """Build Detail from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Detail = _rt.parse(_P_DETAIL, data)
+    return result
+
+
+def detail_from_json(text: str | bytes) -> Detail:
+    """Parse JSON text as Detail and validate it; raise ValidationError listing every problem."""
+    return detail_from_dict(_rt.load_json(text))
+
+
+def detail_to_dict(value: Detail) -> Any:
+    """The JSON shape of Detail, with wire names."""
+    return _rt.dump(value)
+
+
+def detail_to_json(value: Detail) -> str:
+    """The JSON text of Detail."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_detail(value: Detail) -> None:
+    """Check Detail values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_DETAIL, _rt.dump(value))
+
+
+def pair_from_dict(data: object) -> Pair:
+    """Build Pair from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Pair = _rt.parse(_P_PAIR, data)
+    return result
+
+
+def pair_from_json(text: str | bytes) -> Pair:
+    """Parse JSON text as Pair and validate it; raise ValidationError listing every problem."""
+    return pair_from_dict(_rt.load_json(text))
+
+
+def pair_to_dict(value: Pair) -> Any:
+    """The JSON shape of Pair, with wire names."""
+    return _rt.dump(value)
+
+
+def pair_to_json(value: Pair) -> str:
+    """The JSON text of Pair."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_pair(value: Pair) -> None:
+    """Check Pair values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_PAIR, _rt.dump(value))
+
+
+def names_from_dict(data: object) -> Names:
+    """Build Names from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Names = _rt.parse(_P_NAMES, data)
+    return result
+
+
+def names_from_json(text: str | bytes) -> Names:
+    """Parse JSON text as Names and validate it; raise ValidationError listing every problem."""
+    return names_from_dict(_rt.load_json(text))
+
+
+def names_to_dict(value: Names) -> Any:
+    """The JSON shape of Names, with wire names."""
+    return _rt.dump(value)
+
+
+def names_to_json(value: Names) -> str:
+    """The JSON text of Names."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_names(value: Names) -> None:
+    """Check Names values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_NAMES, _rt.dump(value))
+
+
+def content_from_dict(data: object) -> Content:
+    """Build Content from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Content = _rt.parse(_P_CONTENT, data)
+    return result
+
+
+def content_from_json(text: str | bytes) -> Content:
+    """Parse JSON text as Content and validate it; raise ValidationError listing every problem."""
+    return content_from_dict(_rt.load_json(text))
+
+
+def content_to_dict(value: Content) -> Any:
+    """The JSON shape of Content, with wire names."""
+    return _rt.dump(value)
+
+
+def content_to_json(value: Content) -> str:
+    """The JSON text of Content."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_content(value: Content) -> None:
+    """Check Content values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_CONTENT, _rt.dump(value))
 
 
 def parse_built_in_code_from_json(text: str | bytes) -> AssistantTurn:

@@ -807,7 +807,7 @@ export function encodeAssistantTurn(value: AssistantTurn): { [key: string]: unkn
   out["role"] = value["role"];
   out["id"] = value["id"];
   out["created_at"] = value["created_at"];
-  out["content"] = e_Content(value["content"]);
+  out["content"] = encodeContent(value["content"]);
   out["history"] = value["history"];
   out["labels"] = value["labels"];
   out["payload"] = rt.encodeBase64(value["payload"]);
@@ -832,11 +832,11 @@ export function encodeAssistantTurn(value: AssistantTurn): { [key: string]: unkn
 /** The wire (JSON) form of Settings values: wire names; optional fields left out when undefined. */
 export function encodeSettings(value: Settings): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
-  out["greeting"] = e_Content(value["greeting"]);
-  out["parts"] = e_Content(value["parts"]);
-  out["pair"] = e_Pair(value["pair"]);
+  out["greeting"] = encodeContent(value["greeting"]);
+  out["parts"] = encodeContent(value["parts"]);
+  out["pair"] = encodePair(value["pair"]);
   out["limits"] = encodeLimits(value["limits"]);
-  out["names"] = e_Names(value["names"]);
+  out["names"] = encodeNames(value["names"]);
   out["level"] = value["level"];
   out["options"] = value["options"];
   out["big"] = value["big"];
@@ -953,15 +953,18 @@ export function makeCitation(fields: rt.Defaulted<Citation, "start_index" | "quo
   return out as unknown as Citation;
 }
 
-function e_Pair(v: Pair): unknown {
+/** The wire (JSON) form of Pair values. */
+export function encodePair(v: Pair): unknown {
   return v;
 }
 
-function e_Names(v: Names): unknown {
+/** The wire (JSON) form of Names values. */
+export function encodeNames(v: Names): unknown {
   return v;
 }
 
-function e_Content(v: Content): unknown {
+/** The wire (JSON) form of Content values. */
+export function encodeContent(v: Content): unknown {
   return rt.encodeByKind(v, { "string": rt.same, "array": (v: Part[]) => v.map(encodePart) });
 }
 
@@ -995,14 +998,79 @@ export function parseCitation(value: unknown): Citation {
   return rt.run(p_Citation, value as rt.JsonValue);
 }
 
+/** Check AssistantTurn values built or changed in code; throws ValidationError listing every problem. */
+export function validateAssistantTurn(value: AssistantTurn): void {
+  rt.run(p_AssistantTurn, encodeAssistantTurn(value) as unknown as rt.JsonValue);
+}
+
+/** Build Detail from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseDetail(value: unknown): Detail {
+  return rt.run(P_Detail, value as rt.JsonValue);
+}
+
+/** Check Detail values built or changed in code; throws ValidationError listing every problem. */
+export function validateDetail(value: Detail): void {
+  rt.run(P_Detail, value as unknown as rt.JsonValue);
+}
+
+/** Check Settings values built or changed in code; throws ValidationError listing every problem. */
+export function validateSettings(value: Settings): void {
+  rt.run(p_Settings, encodeSettings(value) as unknown as rt.JsonValue);
+}
+
+/** Build Pair from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parsePair(value: unknown): Pair {
+  return rt.run(P_Pair, value as rt.JsonValue);
+}
+
+/** Check Pair values built or changed in code; throws ValidationError listing every problem. */
+export function validatePair(value: Pair): void {
+  rt.run(P_Pair, encodePair(value) as unknown as rt.JsonValue);
+}
+
+/** Check Limits values built or changed in code; throws ValidationError listing every problem. */
+export function validateLimits(value: Limits): void {
+  rt.run(p_Limits, encodeLimits(value) as unknown as rt.JsonValue);
+}
+
+/** Build Names from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseNames(value: unknown): Names {
+  return rt.run(P_Names, value as rt.JsonValue);
+}
+
+/** Check Names values built or changed in code; throws ValidationError listing every problem. */
+export function validateNames(value: Names): void {
+  rt.run(P_Names, encodeNames(value) as unknown as rt.JsonValue);
+}
+
+/** Build Content from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseContent(value: unknown): Content {
+  return rt.run(P_Content, value as rt.JsonValue);
+}
+
+/** Check Content values built or changed in code; throws ValidationError listing every problem. */
+export function validateContent(value: Content): void {
+  rt.run(P_Content, encodeContent(value) as unknown as rt.JsonValue);
+}
+
+/** Check Part values built or changed in code; throws ValidationError listing every problem. */
+export function validatePart(value: Part): void {
+  rt.run(p_Part, encodePart(value) as unknown as rt.JsonValue);
+}
+
+/** Check ToolCall values built or changed in code; throws ValidationError listing every problem. */
+export function validateToolCall(value: ToolCall): void {
+  rt.run(p_ToolCall, encodeToolCall(value) as unknown as rt.JsonValue);
+}
+
+/** Check Citation values built or changed in code; throws ValidationError listing every problem. */
+export function validateCitation(value: Citation): void {
+  rt.run(p_Citation, encodeCitation(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a built_in_code document from JSON text; throws ValidationError listing every problem. */
 export function parseBuiltInCodeFromJSON(text: string | Uint8Array): AssistantTurn {
   return rt.runText(p_AssistantTurn, text, f_AssistantTurn);
-}
-
-/** Check AssistantTurn values built or changed in code; throws ValidationError listing every problem. */
-export function validateAssistantTurn(doc: AssistantTurn): void {
-  rt.run(p_AssistantTurn, encodeAssistantTurn(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of AssistantTurn values. */

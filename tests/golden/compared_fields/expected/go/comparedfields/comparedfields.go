@@ -202,11 +202,117 @@ func ParseComparedFieldsFromJSON(data []byte) (*Turn, error) {
 	return &doc, nil
 }
 
-// ValidateTurn checks a Turn; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateTurn(doc *Turn) error {
-	if doc == nil {
+// ParseTurn decodes and validates a Turn from JSON text; the errors are as
+// ParseComparedFieldsFromJSON's.
+func ParseTurn(data []byte) (*Turn, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Turn JSON: %w", err)
+	}
+	v, err := rt.Build[Turn](tree, parseTurn)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateTurn checks a Turn built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateTurn(v *Turn) error {
+	if v == nil {
 		return rt.Check[Turn](nil, parseTurn)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParseContent decodes and validates a Content from JSON text; the errors are as
+// ParseComparedFieldsFromJSON's.
+func ParseContent(data []byte) (*Content, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Content JSON: %w", err)
+	}
+	v, err := rt.Build[Content](tree, parseContent)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateContent checks a Content built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateContent(v *Content) error {
+	if v == nil {
+		return rt.Check[Content](nil, parseContent)
+	}
+	return rt.Check[Content]((*v).toTree(), parseContent)
+}
+
+// ParsePart decodes and validates a Part from JSON text; the errors are as
+// ParseComparedFieldsFromJSON's.
+func ParsePart(data []byte) (*Part, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Part JSON: %w", err)
+	}
+	v, err := rt.Build[Part](tree, parsePart)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidatePart checks a Part built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidatePart(v *Part) error {
+	if v == nil {
+		return rt.Check[Part](nil, parsePart)
+	}
+	return v.Validate()
+}
+
+// ParseLevel decodes and validates a Level from JSON text; the errors are as
+// ParseComparedFieldsFromJSON's.
+func ParseLevel(data []byte) (*Level, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Level JSON: %w", err)
+	}
+	v, err := rt.Build[Level](tree, parseLevel)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateLevel checks a Level built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateLevel(v *Level) error {
+	if v == nil {
+		return rt.Check[Level](nil, parseLevel)
+	}
+	return rt.Check[Level](string((*v)), parseLevel)
+}
+
+// ParseSpan decodes and validates a Span from JSON text; the errors are as
+// ParseComparedFieldsFromJSON's.
+func ParseSpan(data []byte) (*Span, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Span JSON: %w", err)
+	}
+	v, err := rt.Build[Span](tree, parseSpan)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateSpan checks a Span built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateSpan(v *Span) error {
+	if v == nil {
+		return rt.Check[Span](nil, parseSpan)
+	}
+	return v.Validate()
 }

@@ -20,6 +20,16 @@ __all__ = [
     "Part",
     "Span",
     "Turn",
+    "content_from_dict",
+    "content_from_json",
+    "content_to_dict",
+    "content_to_json",
+    "level_from_dict",
+    "level_from_json",
+    "level_to_dict",
+    "level_to_json",
+    "validate_content",
+    "validate_level",
     "FORMAT_ID",
     "VERSION",
     "ValidationError",
@@ -885,6 +895,58 @@ _P_SPAN_LOW: Final = _P_LEVEL
 _P_SPAN_HIGH: Final = _P_LEVEL
 _P_SPAN_AUTHOR: Final = _rt.string({"type": "must be a string"})
 _P_SPAN_REVIEWER: Final = _rt.string({"type": "must be a string"})
+
+
+def content_from_dict(data: object) -> Content:
+    """Build Content from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Content = _rt.parse(_P_CONTENT, data)
+    return result
+
+
+def content_from_json(text: str | bytes) -> Content:
+    """Parse JSON text as Content and validate it; raise ValidationError listing every problem."""
+    return content_from_dict(_rt.load_json(text))
+
+
+def content_to_dict(value: Content) -> Any:
+    """The JSON shape of Content, with wire names."""
+    return _rt.dump(value)
+
+
+def content_to_json(value: Content) -> str:
+    """The JSON text of Content."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_content(value: Content) -> None:
+    """Check Content values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_CONTENT, _rt.dump(value))
+
+
+def level_from_dict(data: object) -> Level:
+    """Build Level from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Level = _rt.parse(_P_LEVEL, data)
+    return result
+
+
+def level_from_json(text: str | bytes) -> Level:
+    """Parse JSON text as Level and validate it; raise ValidationError listing every problem."""
+    return level_from_dict(_rt.load_json(text))
+
+
+def level_to_dict(value: Level) -> Any:
+    """The JSON shape of Level, with wire names."""
+    return _rt.dump(value)
+
+
+def level_to_json(value: Level) -> str:
+    """The JSON text of Level."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_level(value: Level) -> None:
+    """Check Level values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_LEVEL, _rt.dump(value))
 
 
 def parse_compared_fields_from_json(text: str | bytes) -> Turn:

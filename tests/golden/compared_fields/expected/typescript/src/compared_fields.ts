@@ -345,7 +345,7 @@ function f_Span(v: unknown, depth: number): Span | rt.Unsure {
 export function encodeTurn(value: Turn): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["role"] = value["role"];
-  out["content"] = e_Content(value["content"]);
+  out["content"] = encodeContent(value["content"]);
   out["spans"] = value["spans"].map(encodeSpan);
   return out;
 }
@@ -401,7 +401,8 @@ export function makeSpan(fields: rt.Defaulted<Span, "max_score" | "high">): Span
   return out as unknown as Span;
 }
 
-function e_Content(v: Content): unknown {
+/** The wire (JSON) form of Content values. */
+export function encodeContent(v: Content): unknown {
   return rt.encodeByKind(v, { "string": rt.same, "array": (v: Part[]) => v.map(encodePart) });
 }
 
@@ -420,14 +421,44 @@ export function parseSpan(value: unknown): Span {
   return rt.run(p_Span, value as rt.JsonValue);
 }
 
+/** Check Turn values built or changed in code; throws ValidationError listing every problem. */
+export function validateTurn(value: Turn): void {
+  rt.run(p_Turn, encodeTurn(value) as unknown as rt.JsonValue);
+}
+
+/** Build Content from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseContent(value: unknown): Content {
+  return rt.run(P_Content, value as rt.JsonValue);
+}
+
+/** Check Content values built or changed in code; throws ValidationError listing every problem. */
+export function validateContent(value: Content): void {
+  rt.run(P_Content, encodeContent(value) as unknown as rt.JsonValue);
+}
+
+/** Check Part values built or changed in code; throws ValidationError listing every problem. */
+export function validatePart(value: Part): void {
+  rt.run(p_Part, encodePart(value) as unknown as rt.JsonValue);
+}
+
+/** Build Level from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseLevel(value: unknown): Level {
+  return rt.run(P_Level, value as rt.JsonValue);
+}
+
+/** Check Level values built or changed in code; throws ValidationError listing every problem. */
+export function validateLevel(value: Level): void {
+  rt.run(P_Level, value as unknown as rt.JsonValue);
+}
+
+/** Check Span values built or changed in code; throws ValidationError listing every problem. */
+export function validateSpan(value: Span): void {
+  rt.run(p_Span, encodeSpan(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a compared_fields document from JSON text; throws ValidationError listing every problem. */
 export function parseComparedFieldsFromJSON(text: string | Uint8Array): Turn {
   return rt.runText(p_Turn, text, f_Turn);
-}
-
-/** Check Turn values built or changed in code; throws ValidationError listing every problem. */
-export function validateTurn(doc: Turn): void {
-  rt.run(p_Turn, encodeTurn(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of Turn values. */

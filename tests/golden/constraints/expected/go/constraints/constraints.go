@@ -194,11 +194,25 @@ func ParseConstraintsFromJSON(data []byte) (*Constrained, error) {
 	return &doc, nil
 }
 
-// ValidateConstrained checks a Constrained; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateConstrained(doc *Constrained) error {
-	if doc == nil {
+// ParseConstrained decodes and validates a Constrained from JSON text; the errors are as
+// ParseConstraintsFromJSON's.
+func ParseConstrained(data []byte) (*Constrained, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Constrained JSON: %w", err)
+	}
+	v, err := rt.Build[Constrained](tree, parseConstrained)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateConstrained checks a Constrained built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateConstrained(v *Constrained) error {
+	if v == nil {
 		return rt.Check[Constrained](nil, parseConstrained)
 	}
-	return doc.Validate()
+	return v.Validate()
 }

@@ -375,14 +375,14 @@ export function parseConstrained(value: unknown): Constrained {
   return rt.run(p_Constrained, value as rt.JsonValue);
 }
 
+/** Check Constrained values built or changed in code; throws ValidationError listing every problem. */
+export function validateConstrained(value: Constrained): void {
+  rt.run(p_Constrained, encodeConstrained(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a constraints document from JSON text; throws ValidationError listing every problem. */
 export function parseConstraintsFromJSON(text: string | Uint8Array): Constrained {
   return rt.runText(p_Constrained, text, f_Constrained);
-}
-
-/** Check Constrained values built or changed in code; throws ValidationError listing every problem. */
-export function validateConstrained(doc: Constrained): void {
-  rt.run(p_Constrained, encodeConstrained(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of Constrained values. */

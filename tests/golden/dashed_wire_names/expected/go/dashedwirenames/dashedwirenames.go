@@ -78,11 +78,25 @@ func ParseDashedWireNamesFromJSON(data []byte) (*Headers, error) {
 	return &doc, nil
 }
 
-// ValidateHeaders checks a Headers; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateHeaders(doc *Headers) error {
-	if doc == nil {
+// ParseHeaders decodes and validates a Headers from JSON text; the errors are as
+// ParseDashedWireNamesFromJSON's.
+func ParseHeaders(data []byte) (*Headers, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Headers JSON: %w", err)
+	}
+	v, err := rt.Build[Headers](tree, parseHeaders)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateHeaders checks a Headers built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateHeaders(v *Headers) error {
+	if v == nil {
 		return rt.Check[Headers](nil, parseHeaders)
 	}
-	return doc.Validate()
+	return v.Validate()
 }

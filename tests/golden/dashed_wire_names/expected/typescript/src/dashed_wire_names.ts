@@ -125,14 +125,14 @@ export function parseHeaders(value: unknown): Headers {
   return rt.run(p_Headers, value as rt.JsonValue);
 }
 
+/** Check Headers values built or changed in code; throws ValidationError listing every problem. */
+export function validateHeaders(value: Headers): void {
+  rt.run(p_Headers, encodeHeaders(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a dashed_wire_names document from JSON text; throws ValidationError listing every problem. */
 export function parseDashedWireNamesFromJSON(text: string | Uint8Array): Headers {
   return rt.runText(p_Headers, text, f_Headers);
-}
-
-/** Check Headers values built or changed in code; throws ValidationError listing every problem. */
-export function validateHeaders(doc: Headers): void {
-  rt.run(p_Headers, encodeHeaders(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of Headers values. */

@@ -101,11 +101,48 @@ func ParseFloatInTupleFromJSON(data []byte) (*Reading, error) {
 	return &doc, nil
 }
 
-// ValidateReading checks a Reading; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateReading(doc *Reading) error {
-	if doc == nil {
+// ParseReading decodes and validates a Reading from JSON text; the errors are as
+// ParseFloatInTupleFromJSON's.
+func ParseReading(data []byte) (*Reading, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Reading JSON: %w", err)
+	}
+	v, err := rt.Build[Reading](tree, parseReading)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateReading checks a Reading built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateReading(v *Reading) error {
+	if v == nil {
 		return rt.Check[Reading](nil, parseReading)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParseSample decodes and validates a Sample from JSON text; the errors are as
+// ParseFloatInTupleFromJSON's.
+func ParseSample(data []byte) (*Sample, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Sample JSON: %w", err)
+	}
+	v, err := rt.Build[Sample](tree, parseSample)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateSample checks a Sample built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateSample(v *Sample) error {
+	if v == nil {
+		return rt.Check[Sample](nil, parseSample)
+	}
+	return rt.Check[Sample]((*v).toTree(), parseSample)
 }

@@ -15,6 +15,11 @@ from ._runtime import ValidationError
 __all__ = [
     "Reading",
     "Sample",
+    "sample_from_dict",
+    "sample_from_json",
+    "sample_to_dict",
+    "sample_to_json",
+    "validate_sample",
     "FORMAT_ID",
     "VERSION",
     "ValidationError",
@@ -177,6 +182,32 @@ _P_SAMPLE: Final = _rt.tuple_of(
     {"type": "must be an array", "prefixItems": "must be an array of exactly 2 items"},
 )
 _P_READING_SAMPLE: Final = _P_SAMPLE
+
+
+def sample_from_dict(data: object) -> Sample:
+    """Build Sample from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Sample = _rt.parse(_P_SAMPLE, data)
+    return result
+
+
+def sample_from_json(text: str | bytes) -> Sample:
+    """Parse JSON text as Sample and validate it; raise ValidationError listing every problem."""
+    return sample_from_dict(_rt.load_json(text))
+
+
+def sample_to_dict(value: Sample) -> Any:
+    """The JSON shape of Sample, with wire names."""
+    return _rt.dump(value)
+
+
+def sample_to_json(value: Sample) -> str:
+    """The JSON text of Sample."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_sample(value: Sample) -> None:
+    """Check Sample values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_SAMPLE, _rt.dump(value))
 
 
 def parse_float_in_tuple_from_json(text: str | bytes) -> Reading:

@@ -62,7 +62,7 @@ function f_Reading(v: unknown, depth: number): Reading | rt.Unsure {
 /** The wire (JSON) form of Reading values: wire names; optional fields left out when undefined. */
 export function encodeReading(value: Reading): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
-  out["sample"] = e_Sample(value["sample"]);
+  out["sample"] = encodeSample(value["sample"]);
   return out;
 }
 
@@ -73,7 +73,8 @@ export function makeReading(fields: Reading): Reading {
   return out as unknown as Reading;
 }
 
-function e_Sample(v: Sample): unknown {
+/** The wire (JSON) form of Sample values. */
+export function encodeSample(v: Sample): unknown {
   return v;
 }
 
@@ -82,14 +83,24 @@ export function parseReading(value: unknown): Reading {
   return rt.run(p_Reading, value as rt.JsonValue);
 }
 
+/** Check Reading values built or changed in code; throws ValidationError listing every problem. */
+export function validateReading(value: Reading): void {
+  rt.run(p_Reading, encodeReading(value) as unknown as rt.JsonValue);
+}
+
+/** Build Sample from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseSample(value: unknown): Sample {
+  return rt.run(P_Sample, value as rt.JsonValue);
+}
+
+/** Check Sample values built or changed in code; throws ValidationError listing every problem. */
+export function validateSample(value: Sample): void {
+  rt.run(P_Sample, encodeSample(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a float_in_tuple document from JSON text; throws ValidationError listing every problem. */
 export function parseFloatInTupleFromJSON(text: string | Uint8Array): Reading {
   return rt.runText(p_Reading, text, f_Reading);
-}
-
-/** Check Reading values built or changed in code; throws ValidationError listing every problem. */
-export function validateReading(doc: Reading): void {
-  rt.run(p_Reading, encodeReading(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of Reading values. */

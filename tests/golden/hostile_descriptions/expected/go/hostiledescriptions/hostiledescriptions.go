@@ -80,11 +80,25 @@ func ParseHostileDescriptionsFromJSON(data []byte) (*Hostile, error) {
 	return &doc, nil
 }
 
-// ValidateHostile checks a Hostile; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateHostile(doc *Hostile) error {
-	if doc == nil {
+// ParseHostile decodes and validates a Hostile from JSON text; the errors are as
+// ParseHostileDescriptionsFromJSON's.
+func ParseHostile(data []byte) (*Hostile, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Hostile JSON: %w", err)
+	}
+	v, err := rt.Build[Hostile](tree, parseHostile)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateHostile checks a Hostile built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateHostile(v *Hostile) error {
+	if v == nil {
 		return rt.Check[Hostile](nil, parseHostile)
 	}
-	return doc.Validate()
+	return v.Validate()
 }

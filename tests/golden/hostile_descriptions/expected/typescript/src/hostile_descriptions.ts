@@ -105,14 +105,14 @@ export function parseHostile(value: unknown): Hostile {
   return rt.run(p_Hostile, value as rt.JsonValue);
 }
 
+/** Check Hostile values built or changed in code; throws ValidationError listing every problem. */
+export function validateHostile(value: Hostile): void {
+  rt.run(p_Hostile, encodeHostile(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a hostile_descriptions document from JSON text; throws ValidationError listing every problem. */
 export function parseHostileDescriptionsFromJSON(text: string | Uint8Array): Hostile {
   return rt.runText(p_Hostile, text, f_Hostile);
-}
-
-/** Check Hostile values built or changed in code; throws ValidationError listing every problem. */
-export function validateHostile(doc: Hostile): void {
-  rt.run(p_Hostile, encodeHostile(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of Hostile values. */

@@ -301,11 +301,209 @@ func ParseInlineModelsFromJSON(data []byte) (*Chat, error) {
 	return &doc, nil
 }
 
-// ValidateChat checks a Chat; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateChat(doc *Chat) error {
-	if doc == nil {
+// ParseChat decodes and validates a Chat from JSON text; the errors are as
+// ParseInlineModelsFromJSON's.
+func ParseChat(data []byte) (*Chat, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Chat JSON: %w", err)
+	}
+	v, err := rt.Build[Chat](tree, parseChat)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateChat checks a Chat built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateChat(v *Chat) error {
+	if v == nil {
 		return rt.Check[Chat](nil, parseChat)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParseSettings decodes and validates a Settings from JSON text; the errors are as
+// ParseInlineModelsFromJSON's.
+func ParseSettings(data []byte) (*Settings, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Settings JSON: %w", err)
+	}
+	v, err := rt.Build[Settings](tree, parseSettings)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateSettings checks a Settings built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateSettings(v *Settings) error {
+	if v == nil {
+		return rt.Check[Settings](nil, parseSettings)
+	}
+	return v.Validate()
+}
+
+// ParseChatMeta decodes and validates a ChatMeta from JSON text; the errors are as
+// ParseInlineModelsFromJSON's.
+func ParseChatMeta(data []byte) (*ChatMeta, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ChatMeta JSON: %w", err)
+	}
+	v, err := rt.Build[ChatMeta](tree, parseChatMeta)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateChatMeta checks a ChatMeta built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateChatMeta(v *ChatMeta) error {
+	if v == nil {
+		return rt.Check[ChatMeta](nil, parseChatMeta)
+	}
+	return v.Validate()
+}
+
+// ParseChatMetaTagsItem decodes and validates a ChatMetaTagsItem from JSON text; the errors are as
+// ParseInlineModelsFromJSON's.
+func ParseChatMetaTagsItem(data []byte) (*ChatMetaTagsItem, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ChatMetaTagsItem JSON: %w", err)
+	}
+	v, err := rt.Build[ChatMetaTagsItem](tree, parseChatMetaTagsItem)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateChatMetaTagsItem checks a ChatMetaTagsItem built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateChatMetaTagsItem(v *ChatMetaTagsItem) error {
+	if v == nil {
+		return rt.Check[ChatMetaTagsItem](nil, parseChatMetaTagsItem)
+	}
+	return v.Validate()
+}
+
+// ParseToolCall decodes and validates a ToolCall from JSON text; the errors are as
+// ParseInlineModelsFromJSON's.
+func ParseToolCall(data []byte) (*ToolCall, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ToolCall JSON: %w", err)
+	}
+	v, err := rt.Build[ToolCall](tree, parseToolCall)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateToolCall checks a ToolCall built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateToolCall(v *ToolCall) error {
+	if v == nil {
+		return rt.Check[ToolCall](nil, parseToolCall)
+	}
+	return v.Validate()
+}
+
+// ParseToolCallArgs decodes and validates a ToolCallArgs from JSON text; the errors are as
+// ParseInlineModelsFromJSON's.
+func ParseToolCallArgs(data []byte) (*ToolCallArgs, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ToolCallArgs JSON: %w", err)
+	}
+	v, err := rt.Build[ToolCallArgs](tree, parseToolCallArgs)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateToolCallArgs checks a ToolCallArgs built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateToolCallArgs(v *ToolCallArgs) error {
+	if v == nil {
+		return rt.Check[ToolCallArgs](nil, parseToolCallArgs)
+	}
+	return v.Validate()
+}
+
+// ParseChatReply decodes and validates a ChatReply from JSON text; the errors are as
+// ParseInlineModelsFromJSON's.
+func ParseChatReply(data []byte) (*ChatReply, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ChatReply JSON: %w", err)
+	}
+	v, err := rt.Build[ChatReply](tree, parseChatReply)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateChatReply checks a ChatReply built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateChatReply(v *ChatReply) error {
+	if v == nil {
+		return rt.Check[ChatReply](nil, parseChatReply)
+	}
+	return v.Validate()
+}
+
+// ParseChatByUserValue decodes and validates a ChatByUserValue from JSON text; the errors are as
+// ParseInlineModelsFromJSON's.
+func ParseChatByUserValue(data []byte) (*ChatByUserValue, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ChatByUserValue JSON: %w", err)
+	}
+	v, err := rt.Build[ChatByUserValue](tree, parseChatByUserValue)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateChatByUserValue checks a ChatByUserValue built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateChatByUserValue(v *ChatByUserValue) error {
+	if v == nil {
+		return rt.Check[ChatByUserValue](nil, parseChatByUserValue)
+	}
+	return v.Validate()
+}
+
+// ParseSettingsUi decodes and validates a SettingsUi from JSON text; the errors are as
+// ParseInlineModelsFromJSON's.
+func ParseSettingsUi(data []byte) (*SettingsUi, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse SettingsUi JSON: %w", err)
+	}
+	v, err := rt.Build[SettingsUi](tree, parseSettingsUi)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateSettingsUi checks a SettingsUi built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateSettingsUi(v *SettingsUi) error {
+	if v == nil {
+		return rt.Check[SettingsUi](nil, parseSettingsUi)
+	}
+	return v.Validate()
 }

@@ -600,14 +600,54 @@ export function parseSettingsUi(value: unknown): SettingsUi {
   return rt.run(p_SettingsUi, value as rt.JsonValue);
 }
 
+/** Check Chat values built or changed in code; throws ValidationError listing every problem. */
+export function validateChat(value: Chat): void {
+  rt.run(p_Chat, encodeChat(value) as unknown as rt.JsonValue);
+}
+
+/** Check Settings values built or changed in code; throws ValidationError listing every problem. */
+export function validateSettings(value: Settings): void {
+  rt.run(p_Settings, encodeSettings(value) as unknown as rt.JsonValue);
+}
+
+/** Check ChatMeta values built or changed in code; throws ValidationError listing every problem. */
+export function validateChatMeta(value: ChatMeta): void {
+  rt.run(p_ChatMeta, encodeChatMeta(value) as unknown as rt.JsonValue);
+}
+
+/** Check ChatMetaTagsItem values built or changed in code; throws ValidationError listing every problem. */
+export function validateChatMetaTagsItem(value: ChatMetaTagsItem): void {
+  rt.run(p_ChatMetaTagsItem, encodeChatMetaTagsItem(value) as unknown as rt.JsonValue);
+}
+
+/** Check ToolCall values built or changed in code; throws ValidationError listing every problem. */
+export function validateToolCall(value: ToolCall): void {
+  rt.run(p_ToolCall, encodeToolCall(value) as unknown as rt.JsonValue);
+}
+
+/** Check ToolCallArgs values built or changed in code; throws ValidationError listing every problem. */
+export function validateToolCallArgs(value: ToolCallArgs): void {
+  rt.run(p_ToolCallArgs, encodeToolCallArgs(value) as unknown as rt.JsonValue);
+}
+
+/** Check ChatReply values built or changed in code; throws ValidationError listing every problem. */
+export function validateChatReply(value: ChatReply): void {
+  rt.run(p_ChatReply, encodeChatReply(value) as unknown as rt.JsonValue);
+}
+
+/** Check ChatByUserValue values built or changed in code; throws ValidationError listing every problem. */
+export function validateChatByUserValue(value: ChatByUserValue): void {
+  rt.run(p_ChatByUserValue, encodeChatByUserValue(value) as unknown as rt.JsonValue);
+}
+
+/** Check SettingsUi values built or changed in code; throws ValidationError listing every problem. */
+export function validateSettingsUi(value: SettingsUi): void {
+  rt.run(p_SettingsUi, encodeSettingsUi(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a inline_models document from JSON text; throws ValidationError listing every problem. */
 export function parseInlineModelsFromJSON(text: string | Uint8Array): Chat {
   return rt.runText(p_Chat, text, f_Chat);
-}
-
-/** Check Chat values built or changed in code; throws ValidationError listing every problem. */
-export function validateChat(doc: Chat): void {
-  rt.run(p_Chat, encodeChat(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of Chat values. */

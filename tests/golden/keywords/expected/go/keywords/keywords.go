@@ -118,11 +118,48 @@ func ParseKeywordsFromJSON(data []byte) (*Keywords, error) {
 	return &doc, nil
 }
 
-// ValidateKeywords checks a Keywords; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateKeywords(doc *Keywords) error {
-	if doc == nil {
+// ParseKeywords decodes and validates a Keywords from JSON text; the errors are as
+// ParseKeywordsFromJSON's.
+func ParseKeywords(data []byte) (*Keywords, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Keywords JSON: %w", err)
+	}
+	v, err := rt.Build[Keywords](tree, parseKeywords)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateKeywords checks a Keywords built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateKeywords(v *Keywords) error {
+	if v == nil {
 		return rt.Check[Keywords](nil, parseKeywords)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParseStruct decodes and validates a Struct from JSON text; the errors are as
+// ParseKeywordsFromJSON's.
+func ParseStruct(data []byte) (*Struct, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Struct JSON: %w", err)
+	}
+	v, err := rt.Build[Struct](tree, parseStruct)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateStruct checks a Struct built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateStruct(v *Struct) error {
+	if v == nil {
+		return rt.Check[Struct](nil, parseStruct)
+	}
+	return v.Validate()
 }

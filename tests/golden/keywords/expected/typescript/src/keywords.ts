@@ -258,14 +258,19 @@ export function parseStruct(value: unknown): Struct {
   return rt.run(p_Struct, value as rt.JsonValue);
 }
 
+/** Check Keywords values built or changed in code; throws ValidationError listing every problem. */
+export function validateKeywords(value: Keywords): void {
+  rt.run(p_Keywords, encodeKeywords(value) as unknown as rt.JsonValue);
+}
+
+/** Check Struct values built or changed in code; throws ValidationError listing every problem. */
+export function validateStruct(value: Struct): void {
+  rt.run(p_Struct, encodeStruct(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a keywords document from JSON text; throws ValidationError listing every problem. */
 export function parseKeywordsFromJSON(text: string | Uint8Array): Keywords {
   return rt.runText(p_Keywords, text, f_Keywords);
-}
-
-/** Check Keywords values built or changed in code; throws ValidationError listing every problem. */
-export function validateKeywords(doc: Keywords): void {
-  rt.run(p_Keywords, encodeKeywords(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of Keywords values. */

@@ -295,11 +295,140 @@ func ParseMergedModelsFromJSON(data []byte) (*Request, error) {
 	return &doc, nil
 }
 
-// ValidateRequest checks a Request; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateRequest(doc *Request) error {
-	if doc == nil {
+// ParseBase decodes and validates a Base from JSON text; the errors are as
+// ParseMergedModelsFromJSON's.
+func ParseBase(data []byte) (*Base, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Base JSON: %w", err)
+	}
+	v, err := rt.Build[Base](tree, parseBase)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateBase checks a Base built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateBase(v *Base) error {
+	if v == nil {
+		return rt.Check[Base](nil, parseBase)
+	}
+	return v.Validate()
+}
+
+// ParseRequest decodes and validates a Request from JSON text; the errors are as
+// ParseMergedModelsFromJSON's.
+func ParseRequest(data []byte) (*Request, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Request JSON: %w", err)
+	}
+	v, err := rt.Build[Request](tree, parseRequest)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateRequest checks a Request built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateRequest(v *Request) error {
+	if v == nil {
 		return rt.Check[Request](nil, parseRequest)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParseClosed decodes and validates a Closed from JSON text; the errors are as
+// ParseMergedModelsFromJSON's.
+func ParseClosed(data []byte) (*Closed, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Closed JSON: %w", err)
+	}
+	v, err := rt.Build[Closed](tree, parseClosed)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateClosed checks a Closed built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateClosed(v *Closed) error {
+	if v == nil {
+		return rt.Check[Closed](nil, parseClosed)
+	}
+	return v.Validate()
+}
+
+// ParseHolder decodes and validates a Holder from JSON text; the errors are as
+// ParseMergedModelsFromJSON's.
+func ParseHolder(data []byte) (*Holder, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Holder JSON: %w", err)
+	}
+	v, err := rt.Build[Holder](tree, parseHolder)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateHolder checks a Holder built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateHolder(v *Holder) error {
+	if v == nil {
+		return rt.Check[Holder](nil, parseHolder)
+	}
+	return v.Validate()
+}
+
+// ParseRequestParams decodes and validates a RequestParams from JSON text; the errors are as
+// ParseMergedModelsFromJSON's.
+func ParseRequestParams(data []byte) (*RequestParams, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse RequestParams JSON: %w", err)
+	}
+	v, err := rt.Build[RequestParams](tree, parseRequestParams)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateRequestParams checks a RequestParams built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateRequestParams(v *RequestParams) error {
+	if v == nil {
+		return rt.Check[RequestParams](nil, parseRequestParams)
+	}
+	return v.Validate()
+}
+
+// ParseHolderMerged decodes and validates a HolderMerged from JSON text; the errors are as
+// ParseMergedModelsFromJSON's.
+func ParseHolderMerged(data []byte) (*HolderMerged, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse HolderMerged JSON: %w", err)
+	}
+	v, err := rt.Build[HolderMerged](tree, parseHolderMerged)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateHolderMerged checks a HolderMerged built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateHolderMerged(v *HolderMerged) error {
+	if v == nil {
+		return rt.Check[HolderMerged](nil, parseHolderMerged)
+	}
+	return v.Validate()
 }

@@ -392,14 +392,39 @@ export function parseHolderMerged(value: unknown): HolderMerged {
   return rt.run(p_HolderMerged, value as rt.JsonValue);
 }
 
-/** Parse and validate a merged_models document from JSON text; throws ValidationError listing every problem. */
-export function parseMergedModelsFromJSON(text: string | Uint8Array): Request {
-  return rt.runText(p_Request, text, f_Request);
+/** Check Base values built or changed in code; throws ValidationError listing every problem. */
+export function validateBase(value: Base): void {
+  rt.run(p_Base, encodeBase(value) as unknown as rt.JsonValue);
 }
 
 /** Check Request values built or changed in code; throws ValidationError listing every problem. */
-export function validateRequest(doc: Request): void {
-  rt.run(p_Request, encodeRequest(doc) as unknown as rt.JsonValue);
+export function validateRequest(value: Request): void {
+  rt.run(p_Request, encodeRequest(value) as unknown as rt.JsonValue);
+}
+
+/** Check Closed values built or changed in code; throws ValidationError listing every problem. */
+export function validateClosed(value: Closed): void {
+  rt.run(p_Closed, encodeClosed(value) as unknown as rt.JsonValue);
+}
+
+/** Check Holder values built or changed in code; throws ValidationError listing every problem. */
+export function validateHolder(value: Holder): void {
+  rt.run(p_Holder, encodeHolder(value) as unknown as rt.JsonValue);
+}
+
+/** Check RequestParams values built or changed in code; throws ValidationError listing every problem. */
+export function validateRequestParams(value: RequestParams): void {
+  rt.run(p_RequestParams, encodeRequestParams(value) as unknown as rt.JsonValue);
+}
+
+/** Check HolderMerged values built or changed in code; throws ValidationError listing every problem. */
+export function validateHolderMerged(value: HolderMerged): void {
+  rt.run(p_HolderMerged, encodeHolderMerged(value) as unknown as rt.JsonValue);
+}
+
+/** Parse and validate a merged_models document from JSON text; throws ValidationError listing every problem. */
+export function parseMergedModelsFromJSON(text: string | Uint8Array): Request {
+  return rt.runText(p_Request, text, f_Request);
 }
 
 /** The JSON text of Request values. */

@@ -75,11 +75,25 @@ func ParseNameCollisionsFromJSON(data []byte) (*Collisions, error) {
 	return &doc, nil
 }
 
-// ValidateCollisions checks a Collisions; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateCollisions(doc *Collisions) error {
-	if doc == nil {
+// ParseCollisions decodes and validates a Collisions from JSON text; the errors are as
+// ParseNameCollisionsFromJSON's.
+func ParseCollisions(data []byte) (*Collisions, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Collisions JSON: %w", err)
+	}
+	v, err := rt.Build[Collisions](tree, parseCollisions)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateCollisions checks a Collisions built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateCollisions(v *Collisions) error {
+	if v == nil {
 		return rt.Check[Collisions](nil, parseCollisions)
 	}
-	return doc.Validate()
+	return v.Validate()
 }

@@ -107,14 +107,14 @@ export function parseCollisions(value: unknown): Collisions {
   return rt.run(p_Collisions, value as rt.JsonValue);
 }
 
+/** Check Collisions values built or changed in code; throws ValidationError listing every problem. */
+export function validateCollisions(value: Collisions): void {
+  rt.run(p_Collisions, encodeCollisions(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a name_collisions document from JSON text; throws ValidationError listing every problem. */
 export function parseNameCollisionsFromJSON(text: string | Uint8Array): Collisions {
   return rt.runText(p_Collisions, text, f_Collisions);
-}
-
-/** Check Collisions values built or changed in code; throws ValidationError listing every problem. */
-export function validateCollisions(doc: Collisions): void {
-  rt.run(p_Collisions, encodeCollisions(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of Collisions values. */

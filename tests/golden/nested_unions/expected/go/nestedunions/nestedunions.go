@@ -242,11 +242,163 @@ func ParseNestedUnionsFromJSON(data []byte) (*Envelope, error) {
 	return &doc, nil
 }
 
-// ValidateEnvelope checks a Envelope; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateEnvelope(doc *Envelope) error {
-	if doc == nil {
+// ParseEnvelope decodes and validates a Envelope from JSON text; the errors are as
+// ParseNestedUnionsFromJSON's.
+func ParseEnvelope(data []byte) (*Envelope, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Envelope JSON: %w", err)
+	}
+	v, err := rt.Build[Envelope](tree, parseEnvelope)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateEnvelope checks a Envelope built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateEnvelope(v *Envelope) error {
+	if v == nil {
 		return rt.Check[Envelope](nil, parseEnvelope)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParseBody decodes and validates a Body from JSON text; the errors are as
+// ParseNestedUnionsFromJSON's.
+func ParseBody(data []byte) (*Body, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Body JSON: %w", err)
+	}
+	v, err := rt.Build[Body](tree, parseBody)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateBody checks a Body built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateBody(v *Body) error {
+	if v == nil {
+		return rt.Check[Body](nil, parseBody)
+	}
+	return rt.Check[Body]((*v).toTree(), parseBody)
+}
+
+// ParseAmount decodes and validates a Amount from JSON text; the errors are as
+// ParseNestedUnionsFromJSON's.
+func ParseAmount(data []byte) (*Amount, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Amount JSON: %w", err)
+	}
+	v, err := rt.Build[Amount](tree, parseAmount)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateAmount checks a Amount built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateAmount(v *Amount) error {
+	if v == nil {
+		return rt.Check[Amount](nil, parseAmount)
+	}
+	return rt.Check[Amount]((*v).toTree(), parseAmount)
+}
+
+// ParsePart decodes and validates a Part from JSON text; the errors are as
+// ParseNestedUnionsFromJSON's.
+func ParsePart(data []byte) (*Part, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Part JSON: %w", err)
+	}
+	v, err := rt.Build[Part](tree, parsePart)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidatePart checks a Part built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidatePart(v *Part) error {
+	if v == nil {
+		return rt.Check[Part](nil, parsePart)
+	}
+	return rt.Check[Part]((*v).toTree(), parsePart)
+}
+
+// ParseTextPart decodes and validates a TextPart from JSON text; the errors are as
+// ParseNestedUnionsFromJSON's.
+func ParseTextPart(data []byte) (*TextPart, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse TextPart JSON: %w", err)
+	}
+	v, err := rt.Build[TextPart](tree, parseTextPart)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateTextPart checks a TextPart built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateTextPart(v *TextPart) error {
+	if v == nil {
+		return rt.Check[TextPart](nil, parseTextPart)
+	}
+	return v.Validate()
+}
+
+// ParseRefPart decodes and validates a RefPart from JSON text; the errors are as
+// ParseNestedUnionsFromJSON's.
+func ParseRefPart(data []byte) (*RefPart, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse RefPart JSON: %w", err)
+	}
+	v, err := rt.Build[RefPart](tree, parseRefPart)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateRefPart checks a RefPart built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateRefPart(v *RefPart) error {
+	if v == nil {
+		return rt.Check[RefPart](nil, parseRefPart)
+	}
+	return v.Validate()
+}
+
+// ParsePair decodes and validates a Pair from JSON text; the errors are as
+// ParseNestedUnionsFromJSON's.
+func ParsePair(data []byte) (*Pair, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Pair JSON: %w", err)
+	}
+	v, err := rt.Build[Pair](tree, parsePair)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidatePair checks a Pair built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidatePair(v *Pair) error {
+	if v == nil {
+		return rt.Check[Pair](nil, parsePair)
+	}
+	return rt.Check[Pair]((*v).toTree(), parsePair)
 }

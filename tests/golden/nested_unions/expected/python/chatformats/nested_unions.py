@@ -19,6 +19,26 @@ __all__ = [
     "Part",
     "RefPart",
     "TextPart",
+    "amount_from_dict",
+    "amount_from_json",
+    "amount_to_dict",
+    "amount_to_json",
+    "body_from_dict",
+    "body_from_json",
+    "body_to_dict",
+    "body_to_json",
+    "pair_from_dict",
+    "pair_from_json",
+    "pair_to_dict",
+    "pair_to_json",
+    "part_from_dict",
+    "part_from_json",
+    "part_to_dict",
+    "part_to_json",
+    "validate_amount",
+    "validate_body",
+    "validate_pair",
+    "validate_part",
     "FORMAT_ID",
     "VERSION",
     "ValidationError",
@@ -668,6 +688,110 @@ _P_REF_PART_KIND: Final = _rt.string(
     {"type": "must be a string", "const": 'must be "ref"'}, const="ref"
 )
 _P_REF_PART_INNER: Final = _P_BODY
+
+
+def body_from_dict(data: object) -> Body:
+    """Build Body from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Body = _rt.parse(_P_BODY, data)
+    return result
+
+
+def body_from_json(text: str | bytes) -> Body:
+    """Parse JSON text as Body and validate it; raise ValidationError listing every problem."""
+    return body_from_dict(_rt.load_json(text))
+
+
+def body_to_dict(value: Body) -> Any:
+    """The JSON shape of Body, with wire names."""
+    return _rt.dump(value)
+
+
+def body_to_json(value: Body) -> str:
+    """The JSON text of Body."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_body(value: Body) -> None:
+    """Check Body values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_BODY, _rt.dump(value))
+
+
+def amount_from_dict(data: object) -> Amount:
+    """Build Amount from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Amount = _rt.parse(_P_AMOUNT, data)
+    return result
+
+
+def amount_from_json(text: str | bytes) -> Amount:
+    """Parse JSON text as Amount and validate it; raise ValidationError listing every problem."""
+    return amount_from_dict(_rt.load_json(text))
+
+
+def amount_to_dict(value: Amount) -> Any:
+    """The JSON shape of Amount, with wire names."""
+    return _rt.dump(value)
+
+
+def amount_to_json(value: Amount) -> str:
+    """The JSON text of Amount."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_amount(value: Amount) -> None:
+    """Check Amount values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_AMOUNT, _rt.dump(value))
+
+
+def part_from_dict(data: object) -> Part:
+    """Build Part from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Part = _rt.parse(_P_PART, data)
+    return result
+
+
+def part_from_json(text: str | bytes) -> Part:
+    """Parse JSON text as Part and validate it; raise ValidationError listing every problem."""
+    return part_from_dict(_rt.load_json(text))
+
+
+def part_to_dict(value: Part) -> Any:
+    """The JSON shape of Part, with wire names."""
+    return _rt.dump(value)
+
+
+def part_to_json(value: Part) -> str:
+    """The JSON text of Part."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_part(value: Part) -> None:
+    """Check Part values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_PART, _rt.dump(value))
+
+
+def pair_from_dict(data: object) -> Pair:
+    """Build Pair from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Pair = _rt.parse(_P_PAIR, data)
+    return result
+
+
+def pair_from_json(text: str | bytes) -> Pair:
+    """Parse JSON text as Pair and validate it; raise ValidationError listing every problem."""
+    return pair_from_dict(_rt.load_json(text))
+
+
+def pair_to_dict(value: Pair) -> Any:
+    """The JSON shape of Pair, with wire names."""
+    return _rt.dump(value)
+
+
+def pair_to_json(value: Pair) -> str:
+    """The JSON text of Pair."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_pair(value: Pair) -> None:
+    """Check Pair values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_PAIR, _rt.dump(value))
 
 
 def parse_nested_unions_from_json(text: str | bytes) -> Envelope:

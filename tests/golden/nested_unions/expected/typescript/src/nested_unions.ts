@@ -287,10 +287,10 @@ function f_RefPart(v: unknown, depth: number): RefPart | rt.Unsure {
 /** The wire (JSON) form of Envelope values: wire names; optional fields left out when undefined. */
 export function encodeEnvelope(value: Envelope): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
-  out["body"] = e_Body(value["body"]);
-  if (value["by_lang"] !== undefined) out["by_lang"] = rt.encodeMap(value["by_lang"], e_Body);
-  if (value["pairs"] !== undefined) out["pairs"] = value["pairs"].map(e_Pair);
-  if (value["amount"] !== undefined) out["amount"] = e_Amount(value["amount"]);
+  out["body"] = encodeBody(value["body"]);
+  if (value["by_lang"] !== undefined) out["by_lang"] = rt.encodeMap(value["by_lang"], encodeBody);
+  if (value["pairs"] !== undefined) out["pairs"] = value["pairs"].map(encodePair);
+  if (value["amount"] !== undefined) out["amount"] = encodeAmount(value["amount"]);
   return out;
 }
 
@@ -306,7 +306,7 @@ export function encodeTextPart(value: TextPart): { [key: string]: unknown } {
 export function encodeRefPart(value: RefPart): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["kind"] = value["kind"];
-  out["inner"] = e_Body(value["inner"]);
+  out["inner"] = encodeBody(value["inner"]);
   return out;
 }
 
@@ -335,19 +335,23 @@ export function makeRefPart(fields: rt.Defaulted<RefPart, "kind">): RefPart {
   return out as unknown as RefPart;
 }
 
-function e_Part(v: Part): unknown {
+/** The wire (JSON) form of Part values. */
+export function encodePart(v: Part): unknown {
   return rt.encodeByTag(v, "kind", { "text": encodeTextPart, "ref": encodeRefPart });
 }
 
-function e_Body(v: Body): unknown {
-  return rt.encodeByKind(v, { "string": rt.same, "array": (v: Part[]) => v.map(e_Part) });
+/** The wire (JSON) form of Body values. */
+export function encodeBody(v: Body): unknown {
+  return rt.encodeByKind(v, { "string": rt.same, "array": (v: Part[]) => v.map(encodePart) });
 }
 
-function e_Amount(v: Amount): unknown {
+/** The wire (JSON) form of Amount values. */
+export function encodeAmount(v: Amount): unknown {
   return rt.encodeByKind(v, { "number": rt.same, "array": (v: TextPart[]) => v.map(encodeTextPart) });
 }
 
-function e_Pair(v: Pair): unknown {
+/** The wire (JSON) form of Pair values. */
+export function encodePair(v: Pair): unknown {
   return v;
 }
 
@@ -366,14 +370,64 @@ export function parseRefPart(value: unknown): RefPart {
   return rt.run(p_RefPart, value as rt.JsonValue);
 }
 
+/** Check Envelope values built or changed in code; throws ValidationError listing every problem. */
+export function validateEnvelope(value: Envelope): void {
+  rt.run(p_Envelope, encodeEnvelope(value) as unknown as rt.JsonValue);
+}
+
+/** Build Body from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseBody(value: unknown): Body {
+  return rt.run(P_Body, value as rt.JsonValue);
+}
+
+/** Check Body values built or changed in code; throws ValidationError listing every problem. */
+export function validateBody(value: Body): void {
+  rt.run(P_Body, encodeBody(value) as unknown as rt.JsonValue);
+}
+
+/** Build Amount from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseAmount(value: unknown): Amount {
+  return rt.run(P_Amount, value as rt.JsonValue);
+}
+
+/** Check Amount values built or changed in code; throws ValidationError listing every problem. */
+export function validateAmount(value: Amount): void {
+  rt.run(P_Amount, encodeAmount(value) as unknown as rt.JsonValue);
+}
+
+/** Build Part from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parsePart(value: unknown): Part {
+  return rt.run(P_Part, value as rt.JsonValue);
+}
+
+/** Check Part values built or changed in code; throws ValidationError listing every problem. */
+export function validatePart(value: Part): void {
+  rt.run(P_Part, encodePart(value) as unknown as rt.JsonValue);
+}
+
+/** Check TextPart values built or changed in code; throws ValidationError listing every problem. */
+export function validateTextPart(value: TextPart): void {
+  rt.run(p_TextPart, encodeTextPart(value) as unknown as rt.JsonValue);
+}
+
+/** Check RefPart values built or changed in code; throws ValidationError listing every problem. */
+export function validateRefPart(value: RefPart): void {
+  rt.run(p_RefPart, encodeRefPart(value) as unknown as rt.JsonValue);
+}
+
+/** Build Pair from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parsePair(value: unknown): Pair {
+  return rt.run(P_Pair, value as rt.JsonValue);
+}
+
+/** Check Pair values built or changed in code; throws ValidationError listing every problem. */
+export function validatePair(value: Pair): void {
+  rt.run(P_Pair, encodePair(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a nested_unions document from JSON text; throws ValidationError listing every problem. */
 export function parseNestedUnionsFromJSON(text: string | Uint8Array): Envelope {
   return rt.runText(p_Envelope, text, f_Envelope);
-}
-
-/** Check Envelope values built or changed in code; throws ValidationError listing every problem. */
-export function validateEnvelope(doc: Envelope): void {
-  rt.run(p_Envelope, encodeEnvelope(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of Envelope values. */

@@ -108,11 +108,48 @@ func ParseOddEnumValuesFromJSON(data []byte) (*Holder, error) {
 	return &doc, nil
 }
 
-// ValidateHolder checks a Holder; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateHolder(doc *Holder) error {
-	if doc == nil {
+// ParseHolder decodes and validates a Holder from JSON text; the errors are as
+// ParseOddEnumValuesFromJSON's.
+func ParseHolder(data []byte) (*Holder, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Holder JSON: %w", err)
+	}
+	v, err := rt.Build[Holder](tree, parseHolder)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateHolder checks a Holder built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateHolder(v *Holder) error {
+	if v == nil {
 		return rt.Check[Holder](nil, parseHolder)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParseMode decodes and validates a Mode from JSON text; the errors are as
+// ParseOddEnumValuesFromJSON's.
+func ParseMode(data []byte) (*Mode, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Mode JSON: %w", err)
+	}
+	v, err := rt.Build[Mode](tree, parseMode)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateMode checks a Mode built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateMode(v *Mode) error {
+	if v == nil {
+		return rt.Check[Mode](nil, parseMode)
+	}
+	return rt.Check[Mode](string((*v)), parseMode)
 }

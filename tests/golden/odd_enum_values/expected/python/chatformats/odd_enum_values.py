@@ -16,6 +16,11 @@ __all__ = [
     "Holder",
     "MODE_VALUES",
     "Mode",
+    "mode_from_dict",
+    "mode_from_json",
+    "mode_to_dict",
+    "mode_to_json",
+    "validate_mode",
     "FORMAT_ID",
     "VERSION",
     "ValidationError",
@@ -202,6 +207,32 @@ _P_HOLDER_STATUS: Final = _rt.string(
     enum=frozenset(("ok", "not-ok", "OK")),
 )
 _P_HOLDER_OPEN: Final = _rt.string({"type": "must be a string"})
+
+
+def mode_from_dict(data: object) -> Mode:
+    """Build Mode from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Mode = _rt.parse(_P_MODE, data)
+    return result
+
+
+def mode_from_json(text: str | bytes) -> Mode:
+    """Parse JSON text as Mode and validate it; raise ValidationError listing every problem."""
+    return mode_from_dict(_rt.load_json(text))
+
+
+def mode_to_dict(value: Mode) -> Any:
+    """The JSON shape of Mode, with wire names."""
+    return _rt.dump(value)
+
+
+def mode_to_json(value: Mode) -> str:
+    """The JSON text of Mode."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_mode(value: Mode) -> None:
+    """Check Mode values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_MODE, _rt.dump(value))
 
 
 def parse_odd_enum_values_from_json(text: str | bytes) -> Holder:

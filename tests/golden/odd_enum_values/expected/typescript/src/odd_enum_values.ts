@@ -102,14 +102,24 @@ export function parseHolder(value: unknown): Holder {
   return rt.run(p_Holder, value as rt.JsonValue);
 }
 
+/** Check Holder values built or changed in code; throws ValidationError listing every problem. */
+export function validateHolder(value: Holder): void {
+  rt.run(p_Holder, encodeHolder(value) as unknown as rt.JsonValue);
+}
+
+/** Build Mode from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseMode(value: unknown): Mode {
+  return rt.run(P_Mode, value as rt.JsonValue);
+}
+
+/** Check Mode values built or changed in code; throws ValidationError listing every problem. */
+export function validateMode(value: Mode): void {
+  rt.run(P_Mode, value as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a odd_enum_values document from JSON text; throws ValidationError listing every problem. */
 export function parseOddEnumValuesFromJSON(text: string | Uint8Array): Holder {
   return rt.runText(p_Holder, text, f_Holder);
-}
-
-/** Check Holder values built or changed in code; throws ValidationError listing every problem. */
-export function validateHolder(doc: Holder): void {
-  rt.run(p_Holder, encodeHolder(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of Holder values. */

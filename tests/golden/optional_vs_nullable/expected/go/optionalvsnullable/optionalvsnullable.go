@@ -111,11 +111,48 @@ func ParseOptionalVsNullableFromJSON(data []byte) (*Flags, error) {
 	return &doc, nil
 }
 
-// ValidateFlags checks a Flags; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateFlags(doc *Flags) error {
-	if doc == nil {
+// ParseFlags decodes and validates a Flags from JSON text; the errors are as
+// ParseOptionalVsNullableFromJSON's.
+func ParseFlags(data []byte) (*Flags, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Flags JSON: %w", err)
+	}
+	v, err := rt.Build[Flags](tree, parseFlags)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateFlags checks a Flags built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateFlags(v *Flags) error {
+	if v == nil {
 		return rt.Check[Flags](nil, parseFlags)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParseInner decodes and validates a Inner from JSON text; the errors are as
+// ParseOptionalVsNullableFromJSON's.
+func ParseInner(data []byte) (*Inner, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Inner JSON: %w", err)
+	}
+	v, err := rt.Build[Inner](tree, parseInner)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateInner checks a Inner built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateInner(v *Inner) error {
+	if v == nil {
+		return rt.Check[Inner](nil, parseInner)
+	}
+	return v.Validate()
 }

@@ -215,14 +215,19 @@ export function parseInner(value: unknown): Inner {
   return rt.run(p_Inner, value as rt.JsonValue);
 }
 
+/** Check Flags values built or changed in code; throws ValidationError listing every problem. */
+export function validateFlags(value: Flags): void {
+  rt.run(p_Flags, encodeFlags(value) as unknown as rt.JsonValue);
+}
+
+/** Check Inner values built or changed in code; throws ValidationError listing every problem. */
+export function validateInner(value: Inner): void {
+  rt.run(p_Inner, encodeInner(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a optional_vs_nullable document from JSON text; throws ValidationError listing every problem. */
 export function parseOptionalVsNullableFromJSON(text: string | Uint8Array): Flags {
   return rt.runText(p_Flags, text, f_Flags);
-}
-
-/** Check Flags values built or changed in code; throws ValidationError listing every problem. */
-export function validateFlags(doc: Flags): void {
-  rt.run(p_Flags, encodeFlags(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of Flags values. */

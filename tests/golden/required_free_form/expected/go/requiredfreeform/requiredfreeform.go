@@ -84,11 +84,71 @@ func ParseRequiredFreeFormFromJSON(data []byte) (*Result, error) {
 	return &doc, nil
 }
 
-// ValidateResult checks a Result; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateResult(doc *Result) error {
-	if doc == nil {
+// ParseResult decodes and validates a Result from JSON text; the errors are as
+// ParseRequiredFreeFormFromJSON's.
+func ParseResult(data []byte) (*Result, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Result JSON: %w", err)
+	}
+	v, err := rt.Build[Result](tree, parseResult)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateResult checks a Result built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateResult(v *Result) error {
+	if v == nil {
 		return rt.Check[Result](nil, parseResult)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParsePayload decodes and validates a Payload from JSON text; the errors are as
+// ParseRequiredFreeFormFromJSON's.
+func ParsePayload(data []byte) (*Payload, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Payload JSON: %w", err)
+	}
+	v, err := rt.Build[Payload](tree, parsePayload)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidatePayload checks a Payload built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidatePayload(v *Payload) error {
+	if v == nil {
+		return rt.Check[Payload](nil, parsePayload)
+	}
+	return rt.Check[Payload](rt.AnyTree((*v)), parsePayload)
+}
+
+// ParseMaybeText decodes and validates a MaybeText from JSON text; the errors are as
+// ParseRequiredFreeFormFromJSON's.
+func ParseMaybeText(data []byte) (*MaybeText, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse MaybeText JSON: %w", err)
+	}
+	v, err := rt.Build[MaybeText](tree, parseMaybeText)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateMaybeText checks a MaybeText built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateMaybeText(v *MaybeText) error {
+	if v == nil {
+		return rt.Check[MaybeText](nil, parseMaybeText)
+	}
+	return rt.Check[MaybeText](rt.TreePtr((*v), rt.Same[string]), parseMaybeText)
 }

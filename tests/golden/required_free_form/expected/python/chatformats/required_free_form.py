@@ -16,6 +16,16 @@ __all__ = [
     "MaybeText",
     "Payload",
     "Result",
+    "maybe_text_from_dict",
+    "maybe_text_from_json",
+    "maybe_text_to_dict",
+    "maybe_text_to_json",
+    "payload_from_dict",
+    "payload_from_json",
+    "payload_to_dict",
+    "payload_to_json",
+    "validate_maybe_text",
+    "validate_payload",
     "FORMAT_ID",
     "VERSION",
     "ValidationError",
@@ -215,6 +225,58 @@ _P_RESULT_RESULT: Final = _rt.any_json({"type": "must be a JSON value"})
 _P_RESULT_PAYLOAD: Final = _P_PAYLOAD
 _P_RESULT_ERROR: Final = _P_MAYBE_TEXT
 _P_RESULT_NOTE: Final = _rt.nullable(_rt.string({"type": "must be a string"}))
+
+
+def payload_from_dict(data: object) -> Payload:
+    """Build Payload from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Payload = _rt.parse(_P_PAYLOAD, data)
+    return result
+
+
+def payload_from_json(text: str | bytes) -> Payload:
+    """Parse JSON text as Payload and validate it; raise ValidationError listing every problem."""
+    return payload_from_dict(_rt.load_json(text))
+
+
+def payload_to_dict(value: Payload) -> Any:
+    """The JSON shape of Payload, with wire names."""
+    return _rt.dump(value)
+
+
+def payload_to_json(value: Payload) -> str:
+    """The JSON text of Payload."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_payload(value: Payload) -> None:
+    """Check Payload values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_PAYLOAD, _rt.dump(value))
+
+
+def maybe_text_from_dict(data: object) -> MaybeText:
+    """Build MaybeText from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: MaybeText = _rt.parse(_P_MAYBE_TEXT, data)
+    return result
+
+
+def maybe_text_from_json(text: str | bytes) -> MaybeText:
+    """Parse JSON text as MaybeText and validate it; raise ValidationError listing every problem."""
+    return maybe_text_from_dict(_rt.load_json(text))
+
+
+def maybe_text_to_dict(value: MaybeText) -> Any:
+    """The JSON shape of MaybeText, with wire names."""
+    return _rt.dump(value)
+
+
+def maybe_text_to_json(value: MaybeText) -> str:
+    """The JSON text of MaybeText."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_maybe_text(value: MaybeText) -> None:
+    """Check MaybeText values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_MAYBE_TEXT, _rt.dump(value))
 
 
 def parse_required_free_form_from_json(text: str | bytes) -> Result:

@@ -104,8 +104,8 @@ function f_Result(v: unknown, depth: number): Result | rt.Unsure {
 export function encodeResult(value: Result): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["result"] = value["result"];
-  out["payload"] = e_Payload(value["payload"]);
-  out["error"] = e_MaybeText(value["error"]);
+  out["payload"] = encodePayload(value["payload"]);
+  out["error"] = encodeMaybeText(value["error"]);
   out["note"] = value["note"];
   return out;
 }
@@ -117,11 +117,13 @@ export function makeResult(fields: Result): Result {
   return out as unknown as Result;
 }
 
-function e_Payload(v: Payload): unknown {
+/** The wire (JSON) form of Payload values. */
+export function encodePayload(v: Payload): unknown {
   return v;
 }
 
-function e_MaybeText(v: MaybeText): unknown {
+/** The wire (JSON) form of MaybeText values. */
+export function encodeMaybeText(v: MaybeText): unknown {
   return v;
 }
 
@@ -130,14 +132,34 @@ export function parseResult(value: unknown): Result {
   return rt.run(p_Result, value as rt.JsonValue);
 }
 
+/** Check Result values built or changed in code; throws ValidationError listing every problem. */
+export function validateResult(value: Result): void {
+  rt.run(p_Result, encodeResult(value) as unknown as rt.JsonValue);
+}
+
+/** Build Payload from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parsePayload(value: unknown): Payload {
+  return rt.run(P_Payload, value as rt.JsonValue);
+}
+
+/** Check Payload values built or changed in code; throws ValidationError listing every problem. */
+export function validatePayload(value: Payload): void {
+  rt.run(P_Payload, encodePayload(value) as unknown as rt.JsonValue);
+}
+
+/** Build MaybeText from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseMaybeText(value: unknown): MaybeText {
+  return rt.run(P_MaybeText, value as rt.JsonValue);
+}
+
+/** Check MaybeText values built or changed in code; throws ValidationError listing every problem. */
+export function validateMaybeText(value: MaybeText): void {
+  rt.run(P_MaybeText, encodeMaybeText(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a required_free_form document from JSON text; throws ValidationError listing every problem. */
 export function parseRequiredFreeFormFromJSON(text: string | Uint8Array): Result {
   return rt.runText(p_Result, text, f_Result);
-}
-
-/** Check Result values built or changed in code; throws ValidationError listing every problem. */
-export function validateResult(doc: Result): void {
-  rt.run(p_Result, encodeResult(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of Result values. */

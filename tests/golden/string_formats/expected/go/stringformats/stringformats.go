@@ -156,11 +156,25 @@ func ParseStringFormatsFromJSON(data []byte) (*Resource, error) {
 	return &doc, nil
 }
 
-// ValidateResource checks a Resource; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateResource(doc *Resource) error {
-	if doc == nil {
+// ParseResource decodes and validates a Resource from JSON text; the errors are as
+// ParseStringFormatsFromJSON's.
+func ParseResource(data []byte) (*Resource, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Resource JSON: %w", err)
+	}
+	v, err := rt.Build[Resource](tree, parseResource)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateResource checks a Resource built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateResource(v *Resource) error {
+	if v == nil {
 		return rt.Check[Resource](nil, parseResource)
 	}
-	return doc.Validate()
+	return v.Validate()
 }

@@ -280,14 +280,14 @@ export function parseResource(value: unknown): Resource {
   return rt.run(p_Resource, value as rt.JsonValue);
 }
 
+/** Check Resource values built or changed in code; throws ValidationError listing every problem. */
+export function validateResource(value: Resource): void {
+  rt.run(p_Resource, encodeResource(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a string_formats document from JSON text; throws ValidationError listing every problem. */
 export function parseStringFormatsFromJSON(text: string | Uint8Array): Resource {
   return rt.runText(p_Resource, text, f_Resource);
-}
-
-/** Check Resource values built or changed in code; throws ValidationError listing every problem. */
-export function validateResource(doc: Resource): void {
-  rt.run(p_Resource, encodeResource(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of Resource values. */

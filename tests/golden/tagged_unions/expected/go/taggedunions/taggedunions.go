@@ -306,11 +306,163 @@ func ParseTaggedUnionsFromJSON(data []byte) (*Message, error) {
 	return &doc, nil
 }
 
-// ValidateMessage checks a Message; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateMessage(doc *Message) error {
-	if doc == nil {
+// ParseMessage decodes and validates a Message from JSON text; the errors are as
+// ParseTaggedUnionsFromJSON's.
+func ParseMessage(data []byte) (*Message, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Message JSON: %w", err)
+	}
+	v, err := rt.Build[Message](tree, parseMessage)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateMessage checks a Message built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateMessage(v *Message) error {
+	if v == nil {
 		return rt.Check[Message](nil, parseMessage)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParseContentBlock decodes and validates a ContentBlock from JSON text; the errors are as
+// ParseTaggedUnionsFromJSON's.
+func ParseContentBlock(data []byte) (*ContentBlock, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ContentBlock JSON: %w", err)
+	}
+	v, err := rt.Build[ContentBlock](tree, parseContentBlock)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateContentBlock checks a ContentBlock built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateContentBlock(v *ContentBlock) error {
+	if v == nil {
+		return rt.Check[ContentBlock](nil, parseContentBlock)
+	}
+	return rt.Check[ContentBlock]((*v).toTree(), parseContentBlock)
+}
+
+// ParseTextContent decodes and validates a TextContent from JSON text; the errors are as
+// ParseTaggedUnionsFromJSON's.
+func ParseTextContent(data []byte) (*TextContent, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse TextContent JSON: %w", err)
+	}
+	v, err := rt.Build[TextContent](tree, parseTextContent)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateTextContent checks a TextContent built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateTextContent(v *TextContent) error {
+	if v == nil {
+		return rt.Check[TextContent](nil, parseTextContent)
+	}
+	return v.Validate()
+}
+
+// ParseImageContent decodes and validates a ImageContent from JSON text; the errors are as
+// ParseTaggedUnionsFromJSON's.
+func ParseImageContent(data []byte) (*ImageContent, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ImageContent JSON: %w", err)
+	}
+	v, err := rt.Build[ImageContent](tree, parseImageContent)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateImageContent checks a ImageContent built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateImageContent(v *ImageContent) error {
+	if v == nil {
+		return rt.Check[ImageContent](nil, parseImageContent)
+	}
+	return v.Validate()
+}
+
+// ParseAudioContent decodes and validates a AudioContent from JSON text; the errors are as
+// ParseTaggedUnionsFromJSON's.
+func ParseAudioContent(data []byte) (*AudioContent, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse AudioContent JSON: %w", err)
+	}
+	v, err := rt.Build[AudioContent](tree, parseAudioContent)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateAudioContent checks a AudioContent built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateAudioContent(v *AudioContent) error {
+	if v == nil {
+		return rt.Check[AudioContent](nil, parseAudioContent)
+	}
+	return v.Validate()
+}
+
+// ParseAnyBlock decodes and validates a AnyBlock from JSON text; the errors are as
+// ParseTaggedUnionsFromJSON's.
+func ParseAnyBlock(data []byte) (*AnyBlock, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse AnyBlock JSON: %w", err)
+	}
+	v, err := rt.Build[AnyBlock](tree, parseAnyBlock)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateAnyBlock checks a AnyBlock built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateAnyBlock(v *AnyBlock) error {
+	if v == nil {
+		return rt.Check[AnyBlock](nil, parseAnyBlock)
+	}
+	return v.Validate()
+}
+
+// ParseProtoContent decodes and validates a ProtoContent from JSON text; the errors are as
+// ParseTaggedUnionsFromJSON's.
+func ParseProtoContent(data []byte) (*ProtoContent, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ProtoContent JSON: %w", err)
+	}
+	v, err := rt.Build[ProtoContent](tree, parseProtoContent)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateProtoContent checks a ProtoContent built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateProtoContent(v *ProtoContent) error {
+	if v == nil {
+		return rt.Check[ProtoContent](nil, parseProtoContent)
+	}
+	return v.Validate()
 }

@@ -20,6 +20,11 @@ __all__ = [
     "Message",
     "ProtoContent",
     "TextContent",
+    "content_block_from_dict",
+    "content_block_from_json",
+    "content_block_to_dict",
+    "content_block_to_json",
+    "validate_content_block",
     "FORMAT_ID",
     "VERSION",
     "ValidationError",
@@ -850,6 +855,32 @@ _P_PROTO_CONTENT_TYPE: Final = _rt.string(
     {"type": "must be a string", "const": 'must be "__proto__"'}, const="__proto__"
 )
 _KEYS_MESSAGE: Final = frozenset(("content", "first", "reply", "loose"))
+
+
+def content_block_from_dict(data: object) -> ContentBlock:
+    """Build ContentBlock from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: ContentBlock = _rt.parse(_P_CONTENT_BLOCK, data)
+    return result
+
+
+def content_block_from_json(text: str | bytes) -> ContentBlock:
+    """Parse JSON text as ContentBlock and validate it; raise ValidationError listing every problem."""
+    return content_block_from_dict(_rt.load_json(text))
+
+
+def content_block_to_dict(value: ContentBlock) -> Any:
+    """The JSON shape of ContentBlock, with wire names."""
+    return _rt.dump(value)
+
+
+def content_block_to_json(value: ContentBlock) -> str:
+    """The JSON text of ContentBlock."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_content_block(value: ContentBlock) -> None:
+    """Check ContentBlock values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_CONTENT_BLOCK, _rt.dump(value))
 
 
 def parse_tagged_unions_from_json(text: str | bytes) -> Message:

@@ -323,7 +323,7 @@ function f_ProtoContent(v: unknown, depth: number): ProtoContent | rt.Unsure {
 /** The wire (JSON) form of Message values: wire names; optional fields left out when undefined. */
 export function encodeMessage(value: Message): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
-  out["content"] = value["content"].map(e_ContentBlock);
+  out["content"] = value["content"].map(encodeContentBlock);
   if (value["first"] !== undefined) out["first"] = rt.encodeByTag(value["first"], "type", { "text": encodeTextContent, "image": encodeImageContent });
   if (value["reply"] !== undefined) out["reply"] = rt.encodeByTag(value["reply"], "type", { "text": encodeTextContent, "image": encodeImageContent });
   if (value["loose"] !== undefined) out["loose"] = value["loose"];
@@ -417,7 +417,8 @@ export function makeProtoContent(fields: rt.Defaulted<ProtoContent, "type">): Pr
   return out as unknown as ProtoContent;
 }
 
-function e_ContentBlock(v: ContentBlock): unknown {
+/** The wire (JSON) form of ContentBlock values. */
+export function encodeContentBlock(v: ContentBlock): unknown {
   return rt.encodeByTag(v, "type", { "text": encodeTextContent, "image": encodeImageContent, "audio": encodeAudioContent, ["__proto__"]: encodeProtoContent });
 }
 
@@ -451,14 +452,49 @@ export function parseProtoContent(value: unknown): ProtoContent {
   return rt.run(p_ProtoContent, value as rt.JsonValue);
 }
 
+/** Check Message values built or changed in code; throws ValidationError listing every problem. */
+export function validateMessage(value: Message): void {
+  rt.run(p_Message, encodeMessage(value) as unknown as rt.JsonValue);
+}
+
+/** Build ContentBlock from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseContentBlock(value: unknown): ContentBlock {
+  return rt.run(P_ContentBlock, value as rt.JsonValue);
+}
+
+/** Check ContentBlock values built or changed in code; throws ValidationError listing every problem. */
+export function validateContentBlock(value: ContentBlock): void {
+  rt.run(P_ContentBlock, encodeContentBlock(value) as unknown as rt.JsonValue);
+}
+
+/** Check TextContent values built or changed in code; throws ValidationError listing every problem. */
+export function validateTextContent(value: TextContent): void {
+  rt.run(p_TextContent, encodeTextContent(value) as unknown as rt.JsonValue);
+}
+
+/** Check ImageContent values built or changed in code; throws ValidationError listing every problem. */
+export function validateImageContent(value: ImageContent): void {
+  rt.run(p_ImageContent, encodeImageContent(value) as unknown as rt.JsonValue);
+}
+
+/** Check AudioContent values built or changed in code; throws ValidationError listing every problem. */
+export function validateAudioContent(value: AudioContent): void {
+  rt.run(p_AudioContent, encodeAudioContent(value) as unknown as rt.JsonValue);
+}
+
+/** Check AnyBlock values built or changed in code; throws ValidationError listing every problem. */
+export function validateAnyBlock(value: AnyBlock): void {
+  rt.run(p_AnyBlock, encodeAnyBlock(value) as unknown as rt.JsonValue);
+}
+
+/** Check ProtoContent values built or changed in code; throws ValidationError listing every problem. */
+export function validateProtoContent(value: ProtoContent): void {
+  rt.run(p_ProtoContent, encodeProtoContent(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a tagged_unions document from JSON text; throws ValidationError listing every problem. */
 export function parseTaggedUnionsFromJSON(text: string | Uint8Array): Message {
   return rt.runText(p_Message, text, f_Message);
-}
-
-/** Check Message values built or changed in code; throws ValidationError listing every problem. */
-export function validateMessage(doc: Message): void {
-  rt.run(p_Message, encodeMessage(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of Message values. */

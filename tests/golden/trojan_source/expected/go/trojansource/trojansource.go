@@ -100,11 +100,71 @@ func ParseTrojanSourceFromJSON(data []byte) (*Message, error) {
 	return &doc, nil
 }
 
-// ValidateMessage checks a Message; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateMessage(doc *Message) error {
-	if doc == nil {
+// ParseMessage decodes and validates a Message from JSON text; the errors are as
+// ParseTrojanSourceFromJSON's.
+func ParseMessage(data []byte) (*Message, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Message JSON: %w", err)
+	}
+	v, err := rt.Build[Message](tree, parseMessage)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateMessage checks a Message built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateMessage(v *Message) error {
+	if v == nil {
 		return rt.Check[Message](nil, parseMessage)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParseKind decodes and validates a Kind from JSON text; the errors are as
+// ParseTrojanSourceFromJSON's.
+func ParseKind(data []byte) (*Kind, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Kind JSON: %w", err)
+	}
+	v, err := rt.Build[Kind](tree, parseKind)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateKind checks a Kind built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateKind(v *Kind) error {
+	if v == nil {
+		return rt.Check[Kind](nil, parseKind)
+	}
+	return rt.Check[Kind](string((*v)), parseKind)
+}
+
+// ParseLabel decodes and validates a Label from JSON text; the errors are as
+// ParseTrojanSourceFromJSON's.
+func ParseLabel(data []byte) (*Label, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Label JSON: %w", err)
+	}
+	v, err := rt.Build[Label](tree, parseLabel)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateLabel checks a Label built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateLabel(v *Label) error {
+	if v == nil {
+		return rt.Check[Label](nil, parseLabel)
+	}
+	return rt.Check[Label]((*v), parseLabel)
 }

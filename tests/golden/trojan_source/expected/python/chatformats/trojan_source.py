@@ -18,6 +18,16 @@ __all__ = [
     "Label",
     "MESSAGE_TONE_VALUES",
     "Message",
+    "kind_from_dict",
+    "kind_from_json",
+    "kind_to_dict",
+    "kind_to_json",
+    "label_from_dict",
+    "label_from_json",
+    "label_to_dict",
+    "label_to_json",
+    "validate_kind",
+    "validate_label",
     "FORMAT_ID",
     "VERSION",
     "ValidationError",
@@ -259,6 +269,58 @@ _P_MESSAGE_TONE: Final = _rt.string({"type": "must be a string"})
 _P_MESSAGE_LABEL: Final = _P_LABEL
 _RE_1: Final = _rt.regex("^[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$")
 _KEYS_MESSAGE: Final = frozenset(("text", "marker", "note", "kind", "tone", "label"))
+
+
+def kind_from_dict(data: object) -> Kind:
+    """Build Kind from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Kind = _rt.parse(_P_KIND, data)
+    return result
+
+
+def kind_from_json(text: str | bytes) -> Kind:
+    """Parse JSON text as Kind and validate it; raise ValidationError listing every problem."""
+    return kind_from_dict(_rt.load_json(text))
+
+
+def kind_to_dict(value: Kind) -> Any:
+    """The JSON shape of Kind, with wire names."""
+    return _rt.dump(value)
+
+
+def kind_to_json(value: Kind) -> str:
+    """The JSON text of Kind."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_kind(value: Kind) -> None:
+    """Check Kind values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_KIND, _rt.dump(value))
+
+
+def label_from_dict(data: object) -> Label:
+    """Build Label from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Label = _rt.parse(_P_LABEL, data)
+    return result
+
+
+def label_from_json(text: str | bytes) -> Label:
+    """Parse JSON text as Label and validate it; raise ValidationError listing every problem."""
+    return label_from_dict(_rt.load_json(text))
+
+
+def label_to_dict(value: Label) -> Any:
+    """The JSON shape of Label, with wire names."""
+    return _rt.dump(value)
+
+
+def label_to_json(value: Label) -> str:
+    """The JSON text of Label."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_label(value: Label) -> None:
+    """Check Label values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_LABEL, _rt.dump(value))
 
 
 def parse_trojan_source_from_json(text: str | bytes) -> Message:

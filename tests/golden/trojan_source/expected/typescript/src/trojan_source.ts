@@ -134,7 +134,7 @@ export function encodeMessage(value: Message): { [key: string]: unknown } {
   out["note"] = value["note"];
   if (value["kind"] !== undefined) out["kind"] = value["kind"];
   if (value["tone"] !== undefined) out["tone"] = value["tone"];
-  if (value["label"] !== undefined) out["label"] = e_Label(value["label"]);
+  if (value["label"] !== undefined) out["label"] = encodeLabel(value["label"]);
   return out;
 }
 
@@ -147,7 +147,8 @@ export function makeMessage(fields: rt.Defaulted<Message, "note">): Message {
   return out as unknown as Message;
 }
 
-function e_Label(v: Label): unknown {
+/** The wire (JSON) form of Label values. */
+export function encodeLabel(v: Label): unknown {
   return v;
 }
 
@@ -156,14 +157,34 @@ export function parseMessage(value: unknown): Message {
   return rt.run(p_Message, value as rt.JsonValue);
 }
 
+/** Check Message values built or changed in code; throws ValidationError listing every problem. */
+export function validateMessage(value: Message): void {
+  rt.run(p_Message, encodeMessage(value) as unknown as rt.JsonValue);
+}
+
+/** Build Kind from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseKind(value: unknown): Kind {
+  return rt.run(P_Kind, value as rt.JsonValue);
+}
+
+/** Check Kind values built or changed in code; throws ValidationError listing every problem. */
+export function validateKind(value: Kind): void {
+  rt.run(P_Kind, value as unknown as rt.JsonValue);
+}
+
+/** Build Label from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseLabel(value: unknown): Label {
+  return rt.run(P_Label, value as rt.JsonValue);
+}
+
+/** Check Label values built or changed in code; throws ValidationError listing every problem. */
+export function validateLabel(value: Label): void {
+  rt.run(P_Label, encodeLabel(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a trojan_source document from JSON text; throws ValidationError listing every problem. */
 export function parseTrojanSourceFromJSON(text: string | Uint8Array): Message {
   return rt.runText(p_Message, text, f_Message);
-}
-
-/** Check Message values built or changed in code; throws ValidationError listing every problem. */
-export function validateMessage(doc: Message): void {
-  rt.run(p_Message, encodeMessage(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of Message values. */

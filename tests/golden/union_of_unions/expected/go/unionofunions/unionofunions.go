@@ -192,11 +192,117 @@ func ParseUnionOfUnionsFromJSON(data []byte) (*SamplingMessage, error) {
 	return &doc, nil
 }
 
-// ValidateSamplingMessage checks a SamplingMessage; the error is a *ValidationError whose
-// Error() is the first problem's message. A nil document is reported as not an object.
-func ValidateSamplingMessage(doc *SamplingMessage) error {
-	if doc == nil {
+// ParseSamplingMessage decodes and validates a SamplingMessage from JSON text; the errors are as
+// ParseUnionOfUnionsFromJSON's.
+func ParseSamplingMessage(data []byte) (*SamplingMessage, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse SamplingMessage JSON: %w", err)
+	}
+	v, err := rt.Build[SamplingMessage](tree, parseSamplingMessage)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateSamplingMessage checks a SamplingMessage built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateSamplingMessage(v *SamplingMessage) error {
+	if v == nil {
 		return rt.Check[SamplingMessage](nil, parseSamplingMessage)
 	}
-	return doc.Validate()
+	return v.Validate()
+}
+
+// ParseContent decodes and validates a Content from JSON text; the errors are as
+// ParseUnionOfUnionsFromJSON's.
+func ParseContent(data []byte) (*Content, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Content JSON: %w", err)
+	}
+	v, err := rt.Build[Content](tree, parseContent)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateContent checks a Content built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateContent(v *Content) error {
+	if v == nil {
+		return rt.Check[Content](nil, parseContent)
+	}
+	return rt.Check[Content]((*v).toTree(), parseContent)
+}
+
+// ParseBlock decodes and validates a Block from JSON text; the errors are as
+// ParseUnionOfUnionsFromJSON's.
+func ParseBlock(data []byte) (*Block, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Block JSON: %w", err)
+	}
+	v, err := rt.Build[Block](tree, parseBlock)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateBlock checks a Block built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateBlock(v *Block) error {
+	if v == nil {
+		return rt.Check[Block](nil, parseBlock)
+	}
+	return rt.Check[Block]((*v).toTree(), parseBlock)
+}
+
+// ParseTextBlock decodes and validates a TextBlock from JSON text; the errors are as
+// ParseUnionOfUnionsFromJSON's.
+func ParseTextBlock(data []byte) (*TextBlock, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse TextBlock JSON: %w", err)
+	}
+	v, err := rt.Build[TextBlock](tree, parseTextBlock)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateTextBlock checks a TextBlock built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateTextBlock(v *TextBlock) error {
+	if v == nil {
+		return rt.Check[TextBlock](nil, parseTextBlock)
+	}
+	return v.Validate()
+}
+
+// ParseImageBlock decodes and validates a ImageBlock from JSON text; the errors are as
+// ParseUnionOfUnionsFromJSON's.
+func ParseImageBlock(data []byte) (*ImageBlock, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse ImageBlock JSON: %w", err)
+	}
+	v, err := rt.Build[ImageBlock](tree, parseImageBlock)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateImageBlock checks a ImageBlock built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateImageBlock(v *ImageBlock) error {
+	if v == nil {
+		return rt.Check[ImageBlock](nil, parseImageBlock)
+	}
+	return v.Validate()
 }

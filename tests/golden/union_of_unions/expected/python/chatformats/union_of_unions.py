@@ -18,6 +18,16 @@ __all__ = [
     "ImageBlock",
     "SamplingMessage",
     "TextBlock",
+    "block_from_dict",
+    "block_from_json",
+    "block_to_dict",
+    "block_to_json",
+    "content_from_dict",
+    "content_from_json",
+    "content_to_dict",
+    "content_to_json",
+    "validate_block",
+    "validate_content",
     "FORMAT_ID",
     "VERSION",
     "ValidationError",
@@ -571,6 +581,58 @@ _P_IMAGE_BLOCK_DATA: Final = _rt.base64_bytes(
 )
 _P_IMAGE_BLOCK_MIME_TYPE: Final = _rt.string({"type": "must be a string"})
 _KEYS_TEXT_BLOCK: Final = frozenset(("type", "text"))
+
+
+def content_from_dict(data: object) -> Content:
+    """Build Content from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Content = _rt.parse(_P_CONTENT, data)
+    return result
+
+
+def content_from_json(text: str | bytes) -> Content:
+    """Parse JSON text as Content and validate it; raise ValidationError listing every problem."""
+    return content_from_dict(_rt.load_json(text))
+
+
+def content_to_dict(value: Content) -> Any:
+    """The JSON shape of Content, with wire names."""
+    return _rt.dump(value)
+
+
+def content_to_json(value: Content) -> str:
+    """The JSON text of Content."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_content(value: Content) -> None:
+    """Check Content values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_CONTENT, _rt.dump(value))
+
+
+def block_from_dict(data: object) -> Block:
+    """Build Block from a JSON-shaped value; raise ValidationError listing every problem."""
+    result: Block = _rt.parse(_P_BLOCK, data)
+    return result
+
+
+def block_from_json(text: str | bytes) -> Block:
+    """Parse JSON text as Block and validate it; raise ValidationError listing every problem."""
+    return block_from_dict(_rt.load_json(text))
+
+
+def block_to_dict(value: Block) -> Any:
+    """The JSON shape of Block, with wire names."""
+    return _rt.dump(value)
+
+
+def block_to_json(value: Block) -> str:
+    """The JSON text of Block."""
+    return _rt.dump_json(_rt.dump(value))
+
+
+def validate_block(value: Block) -> None:
+    """Check Block values built or changed in code; raise ValidationError listing every problem."""
+    _rt.parse(_P_BLOCK, _rt.dump(value))
 
 
 def parse_union_of_unions_from_json(text: str | bytes) -> SamplingMessage:

@@ -258,8 +258,8 @@ function f_ImageBlock(v: unknown, depth: number): ImageBlock | rt.Unsure {
 export function encodeSamplingMessage(value: SamplingMessage): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["role"] = value["role"];
-  out["content"] = e_Content(value["content"]);
-  if (value["alternatives"] !== undefined) out["alternatives"] = value["alternatives"].map(e_Content);
+  out["content"] = encodeContent(value["content"]);
+  if (value["alternatives"] !== undefined) out["alternatives"] = value["alternatives"].map(encodeContent);
   return out;
 }
 
@@ -305,12 +305,14 @@ export function makeImageBlock(fields: rt.Defaulted<ImageBlock, "type">): ImageB
   return out as unknown as ImageBlock;
 }
 
-function e_Block(v: Block): unknown {
+/** The wire (JSON) form of Block values. */
+export function encodeBlock(v: Block): unknown {
   return rt.encodeByTag(v, "type", { "text": encodeTextBlock, "image": encodeImageBlock });
 }
 
-function e_Content(v: Content): unknown {
-  return rt.encodeByKind(v, { "object": e_Block, "array": (v: Block[]) => v.map(e_Block), "string": rt.same });
+/** The wire (JSON) form of Content values. */
+export function encodeContent(v: Content): unknown {
+  return rt.encodeByKind(v, { "object": encodeBlock, "array": (v: Block[]) => v.map(encodeBlock), "string": rt.same });
 }
 
 /** Build SamplingMessage from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
@@ -328,14 +330,44 @@ export function parseImageBlock(value: unknown): ImageBlock {
   return rt.run(p_ImageBlock, value as rt.JsonValue);
 }
 
+/** Check SamplingMessage values built or changed in code; throws ValidationError listing every problem. */
+export function validateSamplingMessage(value: SamplingMessage): void {
+  rt.run(p_SamplingMessage, encodeSamplingMessage(value) as unknown as rt.JsonValue);
+}
+
+/** Build Content from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseContent(value: unknown): Content {
+  return rt.run(P_Content, value as rt.JsonValue);
+}
+
+/** Check Content values built or changed in code; throws ValidationError listing every problem. */
+export function validateContent(value: Content): void {
+  rt.run(P_Content, encodeContent(value) as unknown as rt.JsonValue);
+}
+
+/** Build Block from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseBlock(value: unknown): Block {
+  return rt.run(P_Block, value as rt.JsonValue);
+}
+
+/** Check Block values built or changed in code; throws ValidationError listing every problem. */
+export function validateBlock(value: Block): void {
+  rt.run(P_Block, encodeBlock(value) as unknown as rt.JsonValue);
+}
+
+/** Check TextBlock values built or changed in code; throws ValidationError listing every problem. */
+export function validateTextBlock(value: TextBlock): void {
+  rt.run(p_TextBlock, encodeTextBlock(value) as unknown as rt.JsonValue);
+}
+
+/** Check ImageBlock values built or changed in code; throws ValidationError listing every problem. */
+export function validateImageBlock(value: ImageBlock): void {
+  rt.run(p_ImageBlock, encodeImageBlock(value) as unknown as rt.JsonValue);
+}
+
 /** Parse and validate a union_of_unions document from JSON text; throws ValidationError listing every problem. */
 export function parseUnionOfUnionsFromJSON(text: string | Uint8Array): SamplingMessage {
   return rt.runText(p_SamplingMessage, text, f_SamplingMessage);
-}
-
-/** Check SamplingMessage values built or changed in code; throws ValidationError listing every problem. */
-export function validateSamplingMessage(doc: SamplingMessage): void {
-  rt.run(p_SamplingMessage, encodeSamplingMessage(doc) as unknown as rt.JsonValue);
 }
 
 /** The JSON text of SamplingMessage values. */
