@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from generator import cache, invisible, ir, pyformat
+from generator.errors import SpecError, pointer_of
 from generator.pyformat import format_python
 from generator.pyregex import checks_const, checks_expr
 from generator.render import header
@@ -37,21 +38,37 @@ JSON_TYPES_IMPORTS = {
 }
 
 
+def class_names(fmt: ir.Format, code: str) -> dict[str, str]:
+    """Each definition's class in datamodel-code-generator's module: its own name, or, where the module imports
+    that name (a definition named Field, StrictInt or BaseModel), the name with "Model" appended, as
+    datamodel-code-generator names it (a class named like an import would shadow it: wrong verdicts)."""
+    classes = {n.name for n in ast.parse(code).body if isinstance(n, ast.ClassDef)}
+    names = {d.name for d in fmt.definitions}
+    out = {}
+    for d in fmt.definitions:
+        if d.name in classes:
+            out[d.name] = d.name
+        elif d.name + "Model" in classes and d.name + "Model" not in names:
+            out[d.name] = d.name + "Model"
+    return out
+
+
 def tag_kind_unions(fmt: ir.Format, code: str) -> str:
     """Give each named union told apart by JSON kind (e.g. Content: a string or a list) a
     callable discriminator on the value's kind, as the dataclasses choose the variant: a
     value then fails in one variant only (one error, not one per variant)."""
     tree = ast.parse(code)
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    class_of = class_names(fmt, code)
     lines = code.split("\n")
     edits = []
     for alias in fmt.definitions:
-        if not (isinstance(alias, ir.Alias) and isinstance(alias.type, ir.UnionType) and alias.type.json_kinds and alias.name in classes):
+        if not (isinstance(alias, ir.Alias) and isinstance(alias.type, ir.UnionType) and alias.type.json_kinds and alias.name in class_of):
             continue
         root = next(
             (
                 n
-                for n in classes[alias.name].body
+                for n in classes[class_of[alias.name]].body
                 if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.target.id == "root"
             ),
             None,
@@ -186,7 +203,16 @@ def _module(fmt: ir.Format, schema: dict[str, Any], blinded: bool = False) -> st
     code = python_regex_engine(retype(code, fmt))
     methods = validators(fmt)
     if methods:
-        code = add_methods(code, methods)
+        class_of = class_names(fmt, code)
+        missing = sorted(set(methods) - set(class_of))
+        if missing:
+            raise SpecError(
+                fmt.source,
+                pointer_of("$defs", missing[0]),
+                f"the pydantic module has no class for the definition {missing[0]!r} (datamodel-code-generator named it otherwise)",
+                "rename the definition",
+            )
+        code = add_methods(code, {class_of[name]: listed for name, listed in methods.items()})
         imports = "from pydantic import model_validator\n"
         if not re.search(r"^from typing import .*\bAny\b", code, re.M):
             imports += "from typing import Any\n"  # the validators' annotations

@@ -17,6 +17,7 @@ import (
 // the same verdict and the same value, and encode again to the same bytes.
 func FuzzParseNameCollisions(f *testing.F) {
 	f.Add([]byte("{\"content-type\":\"a\",\"content_type\":\"b\",\"userId\":\"c\",\"user_ID\":\"d\"}"))
+	f.Add([]byte("{\"content-type\":\"a\",\"field\":{\"options\":[\"x\",\"y\"]},\"count\":\"a@example.com\",\"number\":3}"))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))

@@ -2,7 +2,7 @@
 
 // Package namecollisions: Name collisions (format name_collisions, version 1.0.0).
 //
-// Wire names that would spell the same identifier, told apart with x-name.
+// Wire names that would spell the same identifier, told apart with x-name; definitions named like what the pydantic module imports (Field, StrictInt), which are FieldModel and StrictIntModel there.
 package namecollisions
 
 import (
@@ -33,6 +33,12 @@ type Collisions struct {
 	UserID *string `json:"userId,omitempty"`
 	// Differs only by case and separator.
 	UserIDUpper *string `json:"user_ID,omitempty"`
+	// A model named Field.
+	Field *Field `json:"field,omitempty"`
+	// Not an integer: a string named StrictInt.
+	Count *StrictInt `json:"count,omitempty"`
+	// An integer (pydantic's StrictInt, which the definition must not shadow).
+	Number *int64 `json:"number,omitempty"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
@@ -55,6 +61,35 @@ func NewCollisions(contentType string) Collisions {
 	out.ContentType = contentType
 	return out
 }
+
+// Field: A form field, named like pydantic's Field.
+type Field struct {
+	// Its options, each once.
+	Options []string `json:"options,omitempty"`
+}
+
+// Validate checks every constraint and rule of the spec; the error is a *ValidationError.
+func (m Field) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
+	return rt.Check[Field](m.toTree(), parseField)
+}
+
+// MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
+func (m Field) MarshalJSON() ([]byte, error) {
+	return rt.Encode(m.toTree())
+}
+
+// NewField returns a Field holding the required fields given; an optional field without a default is
+// left unset.
+func NewField() Field {
+	var out Field
+	return out
+}
+
+// StrictInt: An email address, named like pydantic's StrictInt.
+type StrictInt = string
 
 // ParseNameCollisionsFromJSON decodes and validates a name_collisions document.
 // Text that is not JSON, or not within the input policy, is reported as "failed to
@@ -96,4 +131,50 @@ func ValidateCollisions(v *Collisions) error {
 		return rt.Check[Collisions](nil, parseCollisions)
 	}
 	return v.Validate()
+}
+
+// ParseField decodes and validates a Field from JSON text; the errors are as
+// ParseNameCollisionsFromJSON's.
+func ParseField(data []byte) (*Field, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Field JSON: %w", err)
+	}
+	v, err := rt.Build[Field](tree, parseField)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateField checks a Field built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateField(v *Field) error {
+	if v == nil {
+		return rt.Check[Field](nil, parseField)
+	}
+	return v.Validate()
+}
+
+// ParseStrictInt decodes and validates a StrictInt from JSON text; the errors are as
+// ParseNameCollisionsFromJSON's.
+func ParseStrictInt(data []byte) (*StrictInt, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse StrictInt JSON: %w", err)
+	}
+	v, err := rt.Build[StrictInt](tree, parseStrictInt)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateStrictInt checks a StrictInt built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateStrictInt(v *StrictInt) error {
+	if v == nil {
+		return rt.Check[StrictInt](nil, parseStrictInt)
+	}
+	return rt.Check[StrictInt]((*v), parseStrictInt)
 }

@@ -12,12 +12,18 @@ var pCollisions_ContentType rt.Parser[string]
 var pCollisions_ContentTypeSnake rt.Parser[string]
 var pCollisions_UserID rt.Parser[string]
 var pCollisions_UserIDUpper rt.Parser[string]
+var pCollisions_Number rt.Parser[int64]
+var pField_Options rt.Parser[[]string]
+var pStrictInt rt.Parser[string]
 
 func init() {
 	pCollisions_ContentType = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pCollisions_ContentTypeSnake = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pCollisions_UserID = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pCollisions_UserIDUpper = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
+	pCollisions_Number = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
+	pField_Options = rt.List[string](rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}}), rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array", "uniqueItems": "must not contain duplicate items"}, UniqueItems: true})
+	pStrictInt = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "format": "must be an email address (RFC 5321), e.g. joe@example.com"}, Format: "email"})
 }
 
 func parseCollisions(v any, c *rt.Context) (Collisions, bool) {
@@ -31,6 +37,9 @@ func parseCollisions(v any, c *rt.Context) (Collisions, bool) {
 	out.ContentTypeSnake, _ = rt.OptionalPtr[string](c, obj, "content_type", pCollisions_ContentTypeSnake)
 	out.UserID, _ = rt.OptionalPtr[string](c, obj, "userId", pCollisions_UserID)
 	out.UserIDUpper, _ = rt.OptionalPtr[string](c, obj, "user_ID", pCollisions_UserIDUpper)
+	out.Field, _ = rt.OptionalPtr[Field](c, obj, "field", parseField)
+	out.Count, _ = rt.OptionalPtr[StrictInt](c, obj, "count", parseStrictInt)
+	out.Number, _ = rt.OptionalPtr[int64](c, obj, "number", pCollisions_Number)
 	return out, !c.FailedSince(mark)
 }
 
@@ -47,6 +56,15 @@ func (m Collisions) toTree() any {
 	if m.UserIDUpper != nil {
 		o.Set("user_ID", (*m.UserIDUpper))
 	}
+	if m.Field != nil {
+		o.Set("field", (*m.Field).toTree())
+	}
+	if m.Count != nil {
+		o.Set("count", (*m.Count))
+	}
+	if m.Number != nil {
+		o.Set("number", (*m.Number))
+	}
 	return o
 }
 
@@ -57,5 +75,52 @@ func (m Collisions) fastValid(d int) bool {
 	if d >= rt.MaxDepth-8 {
 		return false
 	}
+	if m.Field != nil {
+		if !(*m.Field).fastValid(d + 1) {
+			return false
+		}
+	}
+	if m.Count != nil {
+		return false
+	}
 	return true
+}
+
+func parseField(v any, c *rt.Context) (Field, bool) {
+	var out Field
+	obj, ok := rt.ExpectObject(c, v, "must be an object")
+	if !ok {
+		return out, false
+	}
+	mark := c.Mark()
+	out.Options, _ = rt.Optional[[]string](c, obj, "options", pField_Options)
+	return out, !c.FailedSince(mark)
+}
+
+// toTree turns the struct into the tree its parser reads.
+func (m Field) toTree() any {
+	o := rt.NewObject()
+	if m.Options != nil {
+		o.Set("options", rt.TreeList(m.Options, rt.Same[string]))
+	}
+	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m Field) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if m.Options != nil {
+		if !rt.Distinct(m.Options) {
+			return false
+		}
+	}
+	return true
+}
+
+func parseStrictInt(v any, c *rt.Context) (StrictInt, bool) {
+	return pStrictInt(v, c)
 }

@@ -3,11 +3,124 @@
 
 from __future__ import annotations
 
+from . import _runtime as _rt
+
 from pydantic import model_validator
-from typing import Any
 
 from pydantic import BaseModel, Field, RootModel, StrictStr
 from typing import Annotated
+import re
+from datetime import datetime, timedelta, timezone
+from pydantic import (
+    AwareDatetime,
+    BeforeValidator,
+    Discriminator,
+    PlainValidator,
+    Strict,
+    Tag,
+)
+from typing import Any, Callable
+
+# --- chatspec: JSON types, accepted exactly as the dataclasses accept them ------
+
+
+def _integral(value: Any) -> Any:
+    """1.0 is the integer 1 in JSON Schema; other floats stay floats, and fail."""
+    return int(value) if type(value) is float and value.is_integer() else value
+
+
+# A JSON integer: no strings or booleans (strict), but an integral float is one.
+_JsonInt = Annotated[int, BeforeValidator(_integral), Strict()]
+
+_RFC3339 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))",
+    re.ASCII,
+)
+
+
+def _rfc3339(value: Any) -> datetime:
+    """An RFC 3339 date-time string with an offset, and nothing else (pydantic's own
+    parser also takes numbers, unix times in strings, and a space for the T)."""
+    m = _RFC3339.fullmatch(value) if isinstance(value, str) else None
+    if m is None:
+        raise ValueError("must be an RFC 3339 date-time string")
+    year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
+    micro = int((m.group(7)[1:] + "000000")[:6]) if m.group(7) else 0
+    if m.group(8):
+        tz = timezone.utc
+    else:
+        off_h, off_m = int(m.group(10)), int(m.group(11))
+        if off_h > 23 or off_m > 59:
+            raise ValueError("must be an RFC 3339 date-time string")
+        sign = -1 if m.group(9) == "-" else 1
+        tz = timezone(sign * timedelta(hours=off_h, minutes=off_m))
+    return datetime(year, month, day, hour, minute, second, micro, tzinfo=tz)
+
+
+_JsonDatetime = Annotated[AwareDatetime, PlainValidator(_rfc3339)]
+
+
+def _json_kind(kinds: tuple[str, ...]) -> Callable[[Any], str | None]:
+    """The discriminator of a union told apart by JSON kind: the kind of the value, as
+    its variants are tagged (an integer is a "number" where no variant is "integer")."""
+    names = {
+        str: "string",
+        list: "array",
+        dict: "object",
+        bool: "boolean",
+        float: "number",
+    }
+    names[int] = "integer" if "integer" in kinds else "number"
+    return lambda value: names.get(type(value))
+
+
+class FieldModel(BaseModel):
+    """
+    A form field, named like pydantic's Field.
+    """
+
+    options: list[StrictStr] | None = None
+    """
+    Its options, each once.
+    """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
+        if isinstance(data, dict):
+            _reject_null(data, {"options": "must be an array"})
+        return data
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unique_items(cls, data: Any) -> Any:
+        """Arrays with uniqueItems: pydantic has no such check (a set would drop duplicates silently)."""
+        if isinstance(data, dict):
+            _reject_duplicates(data, {"options": "must not contain duplicate items"})
+        return data
+
+
+class StrictIntModel(RootModel[StrictStr]):
+    root: StrictStr
+    """
+    An email address, named like pydantic's StrictInt.
+    """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _applied_as_written(cls, data: Any) -> Any:
+        """Schemas applied as written (JSON Schema's own meaning), checked by chatspec's runtime: pydantic's types
+        would give another verdict."""
+        _check_applied(
+            data,
+            (
+                "format",
+                "email",
+                "must be an email address (RFC 5321), e.g. joe@example.com",
+            ),
+        )
+        return data
 
 
 class Collisions(BaseModel):
@@ -31,6 +144,20 @@ class Collisions(BaseModel):
     """
     Differs only by case and separator.
     """
+    field: FieldModel | None = None
+    """
+    A model named Field.
+    """
+    count: StrictIntModel | None = None
+    """
+    Not an integer: a string named StrictInt.
+    """
+    number: Annotated[
+        _JsonInt | None, Field(ge=-9223372036854775808, le=9223372036854775807)
+    ] = None
+    """
+    An integer (pydantic's StrictInt, which the definition must not shadow).
+    """
 
     @model_validator(mode="before")
     @classmethod
@@ -43,6 +170,9 @@ class Collisions(BaseModel):
                     "content_type": "must be a string",
                     "userId": "must be a string",
                     "user_ID": "must be a string",
+                    "field": "must be an object",
+                    "count": "must be a string",
+                    "number": "must be an integer",
                 },
             )
         return data
@@ -51,7 +181,7 @@ class Collisions(BaseModel):
 class NameCollisions(RootModel[Collisions]):
     root: Annotated[Collisions, Field(title="Name collisions")]
     """
-    Wire names that would spell the same identifier, told apart with x-name.
+    Wire names that would spell the same identifier, told apart with x-name; definitions named like what the pydantic module imports (Field, StrictInt), which are FieldModel and StrictIntModel there.
     """
 
 
@@ -114,3 +244,51 @@ def _reject_duplicates(data: dict[str, Any], fields: dict[str, str]) -> None:
             items
         ):
             raise ValueError(f"{name}: {message}")
+
+
+# --- chatspec: schemas applied as written -------------------------------------
+
+
+def _check_applied(value: Any, walk: Any) -> None:
+    """Raise for the first problem of a value under a schema applied as written. walk says where the
+    schema's checks apply: ("checks", checks, messages), ("format", name, message) on a string,
+    ("list" | "map" | "nullable", walk), ("tuple", (walk or None, ...)) or, in a union by JSON type,
+    ("union", ((JSON type, walk or None), ...))."""
+    kind = walk[0]
+    if kind == "checks":
+        try:
+            _rt.parse(walk[1].parser(walk[2]), value)
+        except _rt.ValidationError as exc:
+            raise ValueError(str(exc.errors[0])) from None
+    elif kind == "format":
+        if isinstance(value, str) and not _rt.format_ok(walk[1], value):
+            raise ValueError(walk[2])
+    elif kind == "nullable":
+        if value is not None:
+            _check_applied(value, walk[1])
+    elif kind == "tuple" and isinstance(value, list):
+        for item, each in zip(value, walk[1]):
+            if each is not None:
+                _check_applied(item, each)
+    elif kind == "union":
+        for json_kind, each in walk[1]:
+            if each is not None and _kind_of(value) == json_kind:
+                _check_applied(value, each)
+    elif kind == "list" and isinstance(value, list):
+        for item in value:
+            _check_applied(item, walk[1])
+    elif kind == "map" and isinstance(value, dict):
+        for item in value.values():
+            _check_applied(item, walk[1])
+
+
+def _kind_of(value: Any) -> str:
+    """The JSON type a union by JSON type picks its variant by. (Not json_types' _json_kind, which a module has only
+    where it tags a named union: this one's name must not shadow it where it does.)"""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) or isinstance(value, float) and value.is_integer():
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    return {str: "string", list: "array", dict: "object"}.get(type(value), "null")

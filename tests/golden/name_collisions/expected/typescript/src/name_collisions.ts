@@ -2,7 +2,7 @@
 /**
  * Name collisions (format name_collisions, version 1.0.0).
  *
- * Wire names that would spell the same identifier, told apart with x-name.
+ * Wire names that would spell the same identifier, told apart with x-name; definitions named like what the pydantic module imports (Field, StrictInt), which are FieldModel and StrictIntModel there.
  */
 
 import * as rt from "./runtime.js";
@@ -23,13 +23,33 @@ export interface Collisions {
   userId?: string;
   /** Differs only by case and separator. */
   user_ID?: string;
+  /** A model named Field. */
+  field?: Field;
+  /** Not an integer: a string named StrictInt. */
+  count?: StrictInt;
+  /** An integer (pydantic's StrictInt, which the definition must not shadow). */
+  number?: number;
 }
 
+/** A form field, named like pydantic's Field. */
+export interface Field {
+  /** Its options, each once. */
+  options?: string[];
+}
+
+/** An email address, named like pydantic's StrictInt. */
+export type StrictInt = string;
+
 // Parsers are built once, at import, from the runtime's combinators.
+const P_StrictInt = rt.string({ "type": "must be a string", "format": "must be an email address (RFC 5321), e.g. joe@example.com" }, { format: "email" });
 const F_Collisions_0 = rt.string({ "type": "must be a string" });
 const F_Collisions_1 = rt.string({ "type": "must be a string" });
 const F_Collisions_2 = rt.string({ "type": "must be a string" });
 const F_Collisions_3 = rt.string({ "type": "must be a string" });
+const F_Collisions_4 = p_Field;
+const F_Collisions_5 = P_StrictInt;
+const F_Collisions_6 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
+const F_Field_0 = rt.listOf(rt.string({ "type": "must be a string" }), { "type": "must be an array", "uniqueItems": "must not contain duplicate items" }, { uniqueItems: true });
 
 function p_Collisions(data: rt.JsonValue, ctx: rt.Context): Collisions | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -39,6 +59,9 @@ function p_Collisions(data: rt.JsonValue, ctx: rt.Context): Collisions | rt.Inva
   const v1 = ctx.optional(obj, "content_type", F_Collisions_1);
   const v2 = ctx.optional(obj, "userId", F_Collisions_2);
   const v3 = ctx.optional(obj, "user_ID", F_Collisions_3);
+  const v4 = ctx.optional(obj, "field", F_Collisions_4);
+  const v5 = ctx.optional(obj, "count", F_Collisions_5);
+  const v6 = ctx.optional(obj, "number", F_Collisions_6);
   if (ctx.count > mark) return rt.INVALID;
   const out: Collisions = {
     "content-type": v0 as string,
@@ -46,6 +69,21 @@ function p_Collisions(data: rt.JsonValue, ctx: rt.Context): Collisions | rt.Inva
   if (v1 !== undefined) out["content_type"] = v1 as string;
   if (v2 !== undefined) out["userId"] = v2 as string;
   if (v3 !== undefined) out["user_ID"] = v3 as string;
+  if (v4 !== undefined) out["field"] = v4 as Field;
+  if (v5 !== undefined) out["count"] = v5 as StrictInt;
+  if (v6 !== undefined) out["number"] = v6 as number;
+  return out;
+}
+
+function p_Field(data: rt.JsonValue, ctx: rt.Context): Field | rt.Invalid {
+  const obj = rt.expectObject(data, ctx, "must be an object");
+  if (obj === null) return rt.INVALID;
+  const mark = ctx.count;
+  const v0 = ctx.optional(obj, "options", F_Field_0);
+  if (ctx.count > mark) return rt.INVALID;
+  const out: Field = {
+  };
+  if (v0 !== undefined) out["options"] = v0 as string[];
   return out;
 }
 
@@ -76,12 +114,52 @@ function f_Collisions(v: unknown, depth: number): Collisions | rt.Unsure {
     if (typeof w3 !== "string") return rt.UNSURE;
     v3 = w3;
   }
+  const w4: unknown = obj["field"];
+  let v4: unknown;
+  if (w4 !== undefined) {
+    v4 = f_Field(w4, depth + 1);
+    if (v4 === rt.UNSURE) return rt.UNSURE;
+  }
+  const w5: unknown = obj["count"];
+  let v5: unknown;
+  if (w5 !== undefined) {
+    if (typeof w5 !== "string" || !rt.formatOk("email", w5)) return rt.UNSURE;
+    v5 = w5;
+  }
+  const w6: unknown = obj["number"];
+  let v6: unknown;
+  if (w6 !== undefined) {
+    if (typeof w6 !== "number" || !Number.isSafeInteger(w6)) return rt.UNSURE;
+    v6 = w6;
+  }
   const out: Collisions = {
     "content-type": v0 as string,
   };
   if (v1 !== undefined) out["content_type"] = v1 as string;
   if (v2 !== undefined) out["userId"] = v2 as string;
   if (v3 !== undefined) out["user_ID"] = v3 as string;
+  if (v4 !== undefined) out["field"] = v4 as Field;
+  if (v5 !== undefined) out["count"] = v5 as StrictInt;
+  if (v6 !== undefined) out["number"] = v6 as number;
+  return out;
+}
+
+function f_Field(v: unknown, depth: number): Field | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 2 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["options"];
+  let v0: unknown;
+  if (w0 !== undefined) {
+    if (!Array.isArray(w0) || rt.fastHasDuplicates(w0, depth + 2)) return rt.UNSURE;
+    for (let i2 = 0; i2 < w0.length; i2++) {
+      const x2: unknown = w0[i2];
+      if (typeof x2 !== "string") return rt.UNSURE;
+    }
+    v0 = w0;
+  }
+  const out: Field = {
+  };
+  if (v0 !== undefined) out["options"] = v0 as string[];
   return out;
 }
 
@@ -92,6 +170,16 @@ export function encodeCollisions(value: Collisions): { [key: string]: unknown } 
   if (value["content_type"] !== undefined) out["content_type"] = value["content_type"];
   if (value["userId"] !== undefined) out["userId"] = value["userId"];
   if (value["user_ID"] !== undefined) out["user_ID"] = value["user_ID"];
+  if (value["field"] !== undefined) out["field"] = encodeField(value["field"]);
+  if (value["count"] !== undefined) out["count"] = encodeStrictInt(value["count"]);
+  if (value["number"] !== undefined) out["number"] = value["number"];
+  return out;
+}
+
+/** The wire (JSON) form of Field values: wire names; optional fields left out when undefined. */
+export function encodeField(value: Field): { [key: string]: unknown } {
+  const out: { [key: string]: unknown } = {};
+  if (value["options"] !== undefined) out["options"] = value["options"];
   return out;
 }
 
@@ -102,14 +190,46 @@ export function makeCollisions(fields: Collisions): Collisions {
   return out as unknown as Collisions;
 }
 
+/** A Field built in code from the fields given (Field has no constant or default to fill in). */
+export function makeField(fields: Field): Field {
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as Field;
+}
+
+/** The wire (JSON) form of StrictInt values. */
+export function encodeStrictInt(v: StrictInt): unknown {
+  return v;
+}
+
 /** Build Collisions from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
 export function parseCollisions(value: unknown): Collisions {
   return rt.run(p_Collisions, value as rt.JsonValue);
 }
 
+/** Build Field from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseField(value: unknown): Field {
+  return rt.run(p_Field, value as rt.JsonValue);
+}
+
 /** Check Collisions values built or changed in code; throws ValidationError listing every problem. */
 export function validateCollisions(value: Collisions): void {
   rt.run(p_Collisions, encodeCollisions(value) as unknown as rt.JsonValue);
+}
+
+/** Check Field values built or changed in code; throws ValidationError listing every problem. */
+export function validateField(value: Field): void {
+  rt.run(p_Field, encodeField(value) as unknown as rt.JsonValue);
+}
+
+/** Build StrictInt from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseStrictInt(value: unknown): StrictInt {
+  return rt.run(P_StrictInt, value as rt.JsonValue);
+}
+
+/** Check StrictInt values built or changed in code; throws ValidationError listing every problem. */
+export function validateStrictInt(value: StrictInt): void {
+  rt.run(P_StrictInt, encodeStrictInt(value) as unknown as rt.JsonValue);
 }
 
 /** Parse and validate a name_collisions document from JSON text; throws ValidationError listing every problem. */
