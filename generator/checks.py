@@ -87,7 +87,7 @@ REFUSED = {
 
 # The keywords a JSON pointer may go through to reach a schema, and what each holds: a schema, a map of them by
 # name, or a list of them. (Anything else holds data, which a $ref cannot point into.)
-_STRUCTURE = {
+STRUCTURE = {
     **dict.fromkeys(_SCHEMA_KEYS, "schema"),
     **dict.fromkeys(_SCHEMA_LISTS, "list"),
     **dict.fromkeys((*_SCHEMA_MAPS, "$defs"), "map"),
@@ -190,9 +190,9 @@ class Compiler:
         )
         for token in tokens:
             if expect == "schema":
-                if not isinstance(found, dict) or token not in _STRUCTURE or token not in found:
+                if not isinstance(found, dict) or token not in STRUCTURE or token not in found:
                     return None
-                expect = _STRUCTURE[token]
+                expect = STRUCTURE[token]
                 found = found[token]
                 continue
             if isinstance(found, dict) and expect == "map" and token in found:

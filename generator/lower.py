@@ -12,7 +12,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from generator import automaton, checks, invisible, ir, messages, naming, patterns, string_formats
+from generator import automaton, checks, invisible, ir, message_keys, messages, naming, patterns, string_formats
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.load import LoadedSpec
 from generator.nesting import check_nesting
@@ -91,6 +91,8 @@ class Lowering:
 
     def lower_format(self) -> ir.Format:
         doc = self.spec.document
+        for at, key, why, fix in message_keys.unused(doc):
+            raise self.fail(at, f"x-messages sets {key!r}, which no check here reports: {why}", fix)
         for name in self.defs:
             if name in naming.PYTHON_CAPITALISED_BUILTINS:
                 raise self.fail(

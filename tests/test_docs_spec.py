@@ -143,6 +143,9 @@ def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Sect
         described = paragraphs(model.description)
         if section.paragraphs[: len(described)] != described:
             wrong.append(f"{fmt.id}: {model.name} is described as {section.paragraphs}, the spec says {described}")
+        title = defs.get(model.name, {}).get("title") if isinstance(defs.get(model.name), dict) else None
+        if isinstance(title, str) and not any(p.startswith(f"Title: {' '.join(title.split())}.") for p in section.paragraphs[len(described):]):
+            wrong.append(f"{fmt.id}: {model.name}'s title {title!r} is not on the page")
         header, *rows = section.tables[0]
         assert header == ["Field", "Type", "Required", "Default", "Description"], header
         written = defs.get(model.name, {})

@@ -294,6 +294,15 @@ def json_kind(t: ir.TypeRef) -> str:
     raise AssertionError(f"the docs have no JSON type for the type kind {t.kind!r}")
 
 
+def definition_notes(d: ir.Definition) -> str:
+    """annotation_notes of a definition: its title (ir keeps a $defs entry's apart, for the export) and the rest; the
+    page shows them as a paragraph after the definition's description."""
+    kept = json.loads(d.annotations) if d.annotations else {}
+    if d.title:
+        kept = {"title": d.title, **kept}
+    return annotation_notes(json.dumps(kept)) if kept else ""
+
+
 def annotation_notes(annotations: str) -> str:
     """What a reader needs of the annotations a property or a definition keeps (ir.Field.annotations): its title,
     that it is deprecated, read-only or write-only, and its examples. ($comment and vendor x- keys are for the
@@ -617,7 +626,7 @@ class FormatPage:
         return ModelSection(
             name=model.name,
             anchor=anchor(model.name),
-            description=" ".join(part for part in (md_paragraph(model.description), annotation_notes(model.annotations)) if part)
+            description="\n\n".join(part for part in (md_paragraph(model.description), definition_notes(model)) if part)
             + (f"\n\nWritten inline in the spec, at {md_code(model.inline)}." if model.inline else ""),
             fields=tuple(rows),
             closed=model.closed,
@@ -684,7 +693,7 @@ class FormatPage:
             EnumSection(
                 e.name,
                 anchor(e.name),
-                md_paragraph(e.description),
+                "\n\n".join(part for part in (md_paragraph(e.description), definition_notes(e)) if part),
                 tuple((md_json(v, True), md_inline(e.value_descriptions.get(v, ""))) for v in e.values),
                 md_message(e.messages["enum"]),
                 "" if e.messages["type"] == messages.TYPE_MESSAGES["string"] else md_message(e.messages["type"]),
@@ -696,7 +705,11 @@ class FormatPage:
             AliasSection(
                 a.name,
                 anchor(a.name),
-                " ".join(part for part in (md_paragraph(a.description), annotation_notes(a.annotations), nested_notes(a.type)) if part),
+                "\n\n".join(
+                    part
+                    for part in (md_paragraph(a.description), " ".join(n for n in (definition_notes(a), nested_notes(a.type)) if n))
+                    if part
+                ),
                 self.json_type(a.type),
                 tuple(self.checks(a.type, None)),
             )

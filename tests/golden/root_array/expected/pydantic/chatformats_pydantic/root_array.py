@@ -127,7 +127,7 @@ class Id(RootModel[StrictStr | Id1]):
 
 
 class Part(RootModel[Text | Blob]):
-    root: Annotated[Text | Blob, Field(discriminator="type")]
+    root: Annotated[Text | Blob, Field(discriminator="type", title="Message part")]
     """
     A part of a message.
     """
