@@ -155,11 +155,18 @@ class Compiler:
     """Compiles one schema (and every schema its $refs reach) into checks."""
 
     def __init__(
-        self, document: dict[str, Any], fail: Callable[[str, str, str], SpecError], merges: Callable[[Any], bool] = lambda _: False
+        self,
+        document: dict[str, Any],
+        fail: Callable[[str, str, str], SpecError],
+        merges: Callable[[Any], bool] = lambda _: False,
+        typed: Callable[[str], bool] = lambda _: False,
     ) -> None:
         self.document = document
         self.fail = fail
         self.merges = merges  # whether a schema's allOf merges models into one (lower.merged_all_of)
+        # Whether the schema at a pointer is one the targets hold in a type of their own (lower.typed_at): an integer
+        # there is 64-bit, as the exported schema says, so a $ref into it from here checks that bound too.
+        self.typed = typed
         self.refs: dict[str, Any] = {}
         self.patterns: list[str] = []
         self.pending: list[str] = []
@@ -182,9 +189,7 @@ class Compiler:
         """The schema at a JSON pointer into the spec ("/$defs/Value/properties/a"); None where the pointer reaches
         no schema: nothing, or a place that holds data (a const, a default, examples, an x- key's value)."""
         found: Any = self.document
-        # A $ref is a URI: its fragment is percent-decoded first ("%2F" is a "/" that splits), then read as a JSON
-        # pointer (RFC 6901, section 6).
-        tokens = [t.replace("~1", "/").replace("~0", "~") for t in urllib.parse.unquote(pointer).split("/")[1:]]
+        tokens = pointer_tokens(pointer)
         expect = (
             "schema"  # what the next token names: a keyword of a schema (the document: its $defs), or an entry of a map or list of schemas
         )
@@ -330,6 +335,9 @@ class Compiler:
             elif key in _VALUES:
                 node[key] = value
         node["messages"] = _messages(schema, over)
+        if schema.get("type") == "integer" and self.typed(pointer):
+            node["int64"] = True  # (the runtimes check -2^63 <= value < 2^63, as the typed parsers do)
+            node["messages"]["int64"] = messages.resolve("int64", over)
         return node
 
     def check_hops(self, bundle: dict[str, Any], pointer: str) -> None:
@@ -424,6 +432,12 @@ def _all_nodes(bundle: dict[str, Any]) -> list[Any]:
         stack.extend(sub for _, sub in node.get("patternProperties", []))
         stack.extend(sub for _, sub in node.get("dependentSchemas", []))
     return out
+
+
+def pointer_tokens(pointer: str) -> list[str]:
+    """The tokens of a $ref's JSON pointer: a $ref is a URI, so its fragment is percent-decoded first ("%2F" is a "/"
+    that splits), then read as a JSON pointer (RFC 6901, section 6)."""
+    return [t.replace("~1", "/").replace("~0", "~") for t in urllib.parse.unquote(pointer).split("/")[1:]]
 
 
 def pointer_of_key(pointer: str, key: str) -> str:

@@ -20,7 +20,7 @@ import jsonschema.validators
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from generator import cache, checks, invisible, patterns
+from generator import cache, checks, invisible, message_keys, patterns
 from generator.behaviour import Behaviour, load_sets
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.naming import format_id_problem
@@ -486,6 +486,9 @@ def load_spec(spec_dir: Path, root: Path, format_id: str | None = None) -> Loade
         check_document(document, shown)
     except RecursionError:
         raise SpecError(shown, "", "the spec nests schemas too deeply to check", "move nested schemas to $defs and $ref them") from None
+    if spec_dir.parent.name != "history":  # (a release snapshot is read as it was locked)
+        for at, key, why, fix in message_keys.unused(document):
+            raise SpecError(shown, at, f"x-messages sets {key!r}, which no check here reports: {why}", fix)
     invalid = _read_examples(spec_dir / "examples" / "invalid", root)
     for name, case in invalid:
         shown_case = _shown(spec_dir / "examples" / "invalid" / f"{name}.json", root)

@@ -12,7 +12,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from generator import automaton, checks, invisible, ir, message_keys, messages, naming, patterns, string_formats
+from generator import automaton, checks, invisible, ir, messages, naming, patterns, string_formats
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.load import LoadedSpec
 from generator.nesting import check_nesting
@@ -91,8 +91,6 @@ class Lowering:
 
     def lower_format(self) -> ir.Format:
         doc = self.spec.document
-        for at, key, why, fix in message_keys.unused(doc):
-            raise self.fail(at, f"x-messages sets {key!r}, which no check here reports: {why}", fix)
         for name in self.defs:
             if name in naming.PYTHON_CAPITALISED_BUILTINS:
                 raise self.fail(
@@ -542,9 +540,36 @@ class Lowering:
     def lower_checks(self, schema: Any, pointer: str) -> ir.AnyType:
         """A schema applied as written: the JSON value type, checked as JSON Schema says (generator/checks.py)."""
         merges = lambda holder: merged_all_of(holder, self.defs) is not None  # noqa: E731
-        compiled = checks.Compiler(self.spec.document, self.fail, merges).compile(schema, pointer)
+        compiled = checks.Compiler(self.spec.document, self.fail, merges, self.typed_at).compile(schema, pointer)
         over = schema.get("x-messages", {}) if isinstance(schema, dict) else {}
         return ir.AnyType({"type": messages.type_message("any", over)}, compiled)
+
+    def typed_at(self, pointer: str) -> bool:
+        """Whether the schema at a pointer into the spec ("/$defs/Num", "/$defs/Chat/properties/n") is one the targets
+        hold in a type of their own: its definition and every schema on the way to it are not applied as written."""
+        tokens = checks.pointer_tokens(pointer)
+        if len(tokens) < 2 or tokens[0] != "$defs" or tokens[1] not in self.defs:
+            return False
+        found: Any = self.defs[tokens[1]]
+        if applied_as_written(found, definition=True, defs=self.defs):
+            return False
+        rest = iter(tokens[2:])
+        for token in rest:
+            holds = checks.STRUCTURE.get(token)
+            if not isinstance(found, dict) or holds is None or token not in found:
+                return False
+            found = found[token]
+            if holds != "schema":
+                entry = next(rest, None)
+                if isinstance(found, dict) and entry in found:
+                    found = found[entry]
+                elif isinstance(found, list) and entry is not None and entry.isdigit() and int(entry) < len(found):
+                    found = found[int(entry)]
+                else:
+                    return False
+            if applied_as_written(found, defs=self.defs):
+                return False
+        return True
 
     def lower_type(self, schema: dict[str, Any], pointer: str) -> ir.TypeRef:
         if applied_as_written(schema, defs=self.defs):

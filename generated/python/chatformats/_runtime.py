@@ -2405,6 +2405,8 @@ class _Run:
     def number(node: dict[str, Any], value: int | float) -> str | None:
         """The first number keyword the value fails, if any. Python compares ints and floats by their
         exact values, as JSON Schema compares numbers."""
+        if node.get("int64") and not -(2**63) <= value <= 2**63 - 1:
+            return "int64"  # an integer a typed definition holds, reached by a $ref
         if "minimum" in node and value < node["minimum"]:
             return "minimum"
         if "maximum" in node and value > node["maximum"]:

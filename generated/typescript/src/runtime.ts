@@ -1873,6 +1873,7 @@ class CheckNode {
   readonly base64: boolean;
   readonly minimum: Exact | undefined;
   readonly maximum: Exact | undefined;
+  readonly int64: boolean;
   readonly exclusiveMinimum: Exact | undefined;
   readonly exclusiveMaximum: Exact | undefined;
   readonly multipleOf: Exact | undefined;
@@ -1929,6 +1930,7 @@ class CheckNode {
     const format = raw.get("format");
     this.format = typeof format === "string" ? format : undefined;
     this.base64 = raw.get("contentEncoding") === "base64";
+    this.int64 = raw.get("int64") === true;
     this.minimum = num("minimum");
     this.maximum = num("maximum");
     this.exclusiveMinimum = num("exclusiveMinimum");
@@ -2300,6 +2302,8 @@ function stringProblem(node: CheckNode, value: string): string | undefined {
 
 /** The first number keyword the value fails, if any: compared by exact values, as JSON Schema compares numbers. */
 function numberProblem(node: CheckNode, value: Exact): string | undefined {
+  // An integer a typed definition holds, reached by a $ref: 64-bit, as the typed parsers read it.
+  if (node.int64 && (value < -(2n ** 63n) || value > 2n ** 63n - 1n)) return "int64";
   if (node.minimum !== undefined && value < node.minimum) return "minimum";
   if (node.maximum !== undefined && value > node.maximum) return "maximum";
   if (node.exclusiveMinimum !== undefined && value <= node.exclusiveMinimum) return "exclusiveMinimum";

@@ -52,6 +52,7 @@ type schemaNode struct {
 	format               string // "format": its name (FormatOK), "" for none
 	base64               bool   // "contentEncoding": "base64"
 
+	int64                                                            bool // 64-bit (a $ref into a typed integer)
 	minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf *schemaNumber
 
 	minItems, maxItems *schemaNumber
@@ -229,6 +230,9 @@ func multipleOf(value, divisor schemaNumber) bool {
 
 func smallNumber(n int) schemaNumber { return schemaNumber{isInt: true, small: int64(n)} }
 
+// The bounds of an int64, as schema numbers.
+var int64Low, int64High = schemaNumber{isInt: true, small: math.MinInt64}, schemaNumber{isInt: true, small: math.MaxInt64}
+
 // NewChecks compiles the checks text; patterns are the node's pattern indices, compiled by the
 // generated code (regexp.MustCompile of the Go spelling). It panics on text generator/checks.py
 // cannot have written.
@@ -373,6 +377,8 @@ func (k *checksCompiler) fill(n *schemaNode, raw json.RawMessage) {
 			var encoding string
 			mustUnmarshal(value, &encoding)
 			n.base64 = encoding == "base64"
+		case "int64":
+			n.int64 = true
 		case "minimum":
 			n.minimum = k.number(value)
 		case "maximum":
@@ -919,6 +925,9 @@ func (n *schemaNode) stringProblem(s string) string {
 // numberProblem is the first number keyword the value fails, if any ("": none). Numbers compare by
 // their exact values, as Python compares ints and floats and as JSON Schema compares numbers.
 func (n *schemaNode) numberProblem(v schemaNumber) string {
+	if n.int64 && (compareNumbers(v, int64Low) < 0 || compareNumbers(v, int64High) > 0) {
+		return "int64" // an integer a typed definition holds, reached by a $ref
+	}
 	if n.minimum != nil && compareNumbers(v, *n.minimum) < 0 {
 		return "minimum"
 	}
