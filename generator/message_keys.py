@@ -14,8 +14,13 @@ from typing import Any
 from generator import checks, string_formats
 from generator.errors import pointer_of
 
-# An x-messages key -> the keywords of its own schema, any of which reports with it.
-_REPORTED_BY = {
+# The x-messages keys another schema's keyword may report with (a nullable's type, a model's required list, a
+# typed integer's int64, a false schema in properties): never refused as unused.
+ANYWHERE = frozenset({"type", "required", "int64", "false"})
+
+# An x-messages key -> the keywords of its own schema, any of which reports with it. (Every key of the meta-schema
+# is here or in ANYWHERE: tests/test_architecture.py.)
+REPORTED_BY = {
     **{
         k: (k,)
         for k in (
@@ -79,7 +84,7 @@ def unused(document: dict[str, Any]) -> Iterator[tuple[str, str, str, str]]:
         if not isinstance(over, dict) or "$ref" in schema:
             continue  # (beside a $ref, lower refuses any key but "required", with its own message)
         for key in over:
-            needs = _REPORTED_BY.get(key)
+            needs = REPORTED_BY.get(key)
             at = pointer + pointer_of("x-messages", key)
             if needs is not None and not any(k in schema for k in needs):
                 yield at, key, f"this schema has no {' or '.join(needs)}, so no check reports with it", "remove it, or add the check it words"

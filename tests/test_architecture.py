@@ -313,6 +313,15 @@ def test_every_x_messages_key_has_a_default_message_and_every_default_can_be_ove
         f"only in messages.DEFAULTS {sorted(set(messages.DEFAULTS) - keys)}")
 
 
+def test_every_x_messages_key_says_which_keywords_report_with_it() -> None:
+    # generator/message_keys.py refuses a key whose keyword is not in its schema; a new key it does not list would
+    # never be refused, so every key is listed there, or named one another schema's keyword may report with.
+    from generator import message_keys
+
+    keys = set(meta_schema()["$defs"]["messages"]["propertyNames"]["enum"])
+    assert keys == set(message_keys.REPORTED_BY) | message_keys.ANYWHERE, sorted(keys ^ (set(message_keys.REPORTED_BY) | message_keys.ANYWHERE))
+
+
 # --- rule kinds ------------------------------------------------------------------------------
 
 
