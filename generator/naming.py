@@ -183,6 +183,7 @@ _TREE_NAMES = {
     "internal": "the Go module's internal/ folder",
     "testdata": "a folder name the go tool ignores",
     "index": "the docs' index page (docs/index.md)",
+    "runtime": "the TypeScript package's runtime module (src/runtime.ts)",
 }
 
 

@@ -203,3 +203,12 @@ def test_a_field_named_like_a_behaviour_method_is_refused_not_compiled_to_a_shad
         generate([load_spec(folder, tmp_path)], targets=("python",))
     assert caught.value.pointer == "/$defs/ChatState"
     assert "would define 'ChatState.apply_input' twice (a field, and a method)" in caught.value.problem
+
+
+@pytest.mark.parametrize("format_id", ["internal", "testdata", "index", "runtime"])
+def test_a_format_id_that_names_a_file_or_folder_the_trees_hold_is_refused(format_id: str) -> None:
+    # "runtime" would be src/runtime.ts, the TypeScript package's runtime, overwritten by the format's module.
+    from generator.naming import format_id_problem
+
+    problem = format_id_problem(format_id)
+    assert problem is not None and "collides with" in problem[0], problem

@@ -19,12 +19,9 @@ import traceback
 def verdict(package: str, case: dict) -> dict:
     mod = importlib.import_module(f"{package}.{case['format']}")
     model = case.get("model") or ""
-    if not model:
-        parse = getattr(mod, f"parse_{case['format']}_from_json")
-    elif hasattr(getattr(mod, model), "from_json"):
-        parse = getattr(mod, model).from_json
-    else:  # an enum or alias: its module function (e.g. messages_from_json for Messages)
-        parse = next(getattr(mod, n) for n in mod.__all__ if n.endswith("_from_json") and getattr(mod, n).__annotations__["return"] == model)
+    name = model or mod.__dict__[f"parse_{case['format']}_from_json"].__annotations__["return"]
+    from_dict, from_json, to_dict, to_json, validate = _functions(mod, name)
+    parse = from_json if model else getattr(mod, f"parse_{case['format']}_from_json")
     try:
         doc = parse(base64.b64decode(case["b64"]) if "b64" in case else case["data"])
     except mod.ValidationError as exc:
@@ -32,7 +29,6 @@ def verdict(package: str, case: dict) -> dict:
     except Exception:  # noqa: BLE001 - anything else is the finding
         return {"crash": traceback.format_exc(limit=-3)}
     try:
-        from_dict, from_json, to_dict, to_json, validate = _root_functions(mod, case["format"])
         validate(doc)
         again = from_dict(to_dict(doc))
         if to_json(again) != to_json(doc):
@@ -43,14 +39,13 @@ def verdict(package: str, case: dict) -> dict:
     return {"ok": True, "errors": [], "keywords": []}
 
 
-def _root_functions(mod, format_id: str) -> tuple:
-    """from_dict, from_json, to_dict, to_json and validate of the format's root: a model's methods, else the module's
-    functions that take the root (the name parse_<format>_from_json returns)."""
-    root = mod.__dict__[f"parse_{format_id}_from_json"].__annotations__["return"]
-    cls = getattr(mod, root)
+def _functions(mod, name: str) -> tuple:
+    """from_dict, from_json, to_dict, to_json and validate of a definition: a model's methods, else the module's
+    functions that take it (e.g. messages_from_json for Messages)."""
+    cls = getattr(mod, name)
     if isinstance(cls, type) and hasattr(cls, "from_dict"):
         return cls.from_dict, cls.from_json, cls.to_dict, cls.to_json, cls.validate
-    snake = next(n[len("validate_"):] for n in mod.__all__ if n.startswith("validate_") and mod.__dict__[n].__annotations__["value"] == root)
+    snake = next(n[len("validate_"):] for n in mod.__all__ if n.startswith("validate_") and mod.__dict__[n].__annotations__["value"] == name)
     return tuple(getattr(mod, n) for n in (f"{snake}_from_dict", f"{snake}_from_json", f"{snake}_to_dict", f"{snake}_to_json", f"validate_{snake}"))
 
 

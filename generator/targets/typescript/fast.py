@@ -18,7 +18,7 @@ from typing import Literal, Union
 from generator import ir
 from generator.fastpath import JSON_KINDS, ModelGraph
 from generator.naming import constant_case
-from generator.targets.typescript.literals import exact_json, ts_matcher, ts_number, ts_str
+from generator.targets.typescript.literals import OBJECT_MEMBERS, exact_json, ts_matcher, ts_number, ts_str
 from generator.targets.typescript.parsers import checks_expr
 
 
@@ -380,7 +380,10 @@ class TsFastBuilder:
         fields = []
         for f, local in zip(model.fields, locals_):
             read = (
-                f"rt.member(obj as rt.JsonObject, {ts_str(f.wire_name)})" if f.wire_name == "__proto__" else f"obj[{ts_str(f.wire_name)}]"
+                # An absent field named like an inherited member would read that member: rt.member reads own values only.
+                f"rt.member(obj as rt.JsonObject, {ts_str(f.wire_name)})"
+                if f.wire_name == "__proto__" or f.wire_name in OBJECT_MEMBERS
+                else f"obj[{ts_str(f.wire_name)}]"
             )
             mode: Literal["required", "nullable", "optional"] = "optional" if not f.required else "nullable" if f.null_ok else "required"
             fields.append(TsFastField(local, read, mode, self.check(f.type)))

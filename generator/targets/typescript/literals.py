@@ -145,3 +145,21 @@ def ts_matcher(text: str) -> str:
     if runs_linear(text):
         return to_typescript(text)
     return f"new rt.Automaton({ts_str(compile_pattern(text).encode())})"
+
+
+# The members every object has from Object.prototype.
+OBJECT_MEMBERS = frozenset(
+    {
+        "constructor",
+        "toString",
+        "toLocaleString",
+        "valueOf",
+        "hasOwnProperty",
+        "isPrototypeOf",
+        "propertyIsEnumerable",
+        "__defineGetter__",
+        "__defineSetter__",
+        "__lookupGetter__",
+        "__lookupSetter__",
+    }
+)

@@ -14,7 +14,7 @@ from generator.render import header
 from generator.targets.typescript.behaviour import typescript_parts
 from generator.targets.typescript.encoders import alias_encode_fn, encode, model_encode_fn
 from generator.targets.typescript.fast import TsFastBuilder, TsFastFunction, native_rule, operands
-from generator.targets.typescript.literals import ts_doc, ts_json, ts_property, ts_str
+from generator.targets.typescript.literals import OBJECT_MEMBERS, ts_doc, ts_json, ts_property, ts_str
 from generator.targets.typescript.parsers import model_parse_fn, named_parser, parser
 from generator.targets.typescript.types import ts_type
 
@@ -31,24 +31,6 @@ class FieldView:
     entry: str  # its entry in the built object's literal, e.g. '"role": v3 as Role'
     set_built: str  # the statement that sets it on `out` when present (optional fields)
     set_wire: str  # the statement that puts its wire form on the encoder's `out`
-
-
-# The members every object has from Object.prototype.
-OBJECT_MEMBERS = frozenset(
-    {
-        "constructor",
-        "toString",
-        "toLocaleString",
-        "valueOf",
-        "hasOwnProperty",
-        "isPrototypeOf",
-        "propertyIsEnumerable",
-        "__defineGetter__",
-        "__defineSetter__",
-        "__lookupGetter__",
-        "__lookupSetter__",
-    }
-)
 
 
 @dataclass(frozen=True)
@@ -228,6 +210,7 @@ def field_view(fmt: ir.Format, model: ir.Model, f: ir.Field, index: int, parsers
                 raise AssertionError(f"unhandled default factory {f.default_factory!r}")
     # "__proto__" would set the prototype: it goes in as a computed key or an own property.
     proto = f.wire_name == "__proto__"
+    inherited = proto or f.wire_name in OBJECT_MEMBERS
     value = f"value[{key}]"
     wire = encode(f.type, value)
     set_wire = f"rt.put(out, {key}, {wire});" if proto else f"out[{key}] = {wire};"
@@ -241,7 +224,17 @@ def field_view(fmt: ir.Format, model: ir.Model, f: ir.Field, index: int, parsers
         parse=parse,
         entry=f"{'[' + key + ']' if proto else key}: {build}",
         set_built=f"rt.put(out, {key}, {build});" if proto else f"out[{key}] = {build};",
-        set_wire=f"if ({value} !== undefined) {set_wire}" if optional else set_wire,
+        # An absent field named like a member every object inherits (constructor, toString, __proto__) reads that
+        # member: only an own property is the field.
+        set_wire=(
+            (
+                f"if (Object.hasOwn(value, {key}) && {value} !== undefined) {set_wire}"
+                if inherited
+                else f"if ({value} !== undefined) {set_wire}"
+            )
+            if optional
+            else set_wire
+        ),
     )
 
 

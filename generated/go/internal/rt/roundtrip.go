@@ -70,6 +70,9 @@ var timeType = reflect.TypeOf(time.Time{})
 // SameValue reports whether two parsed documents hold the same values in their
 // exported fields (date-times by instant and offset), and where they differ.
 func SameValue(a, b reflect.Value, where string) (string, bool) {
+	if !a.IsValid() || !b.IsValid() { // a nil interface (a JSON value that is null) has no type
+		return where, a.IsValid() == b.IsValid()
+	}
 	if a.Type() == timeType {
 		ta, tb := a.Interface().(time.Time), b.Interface().(time.Time)
 		_, oa := ta.Zone()

@@ -486,7 +486,7 @@ export function encodeChatByUserValue(value: ChatByUserValue): { [key: string]: 
 export function encodeSettingsUi(value: SettingsUi): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["lang"] = value["lang"];
-  if (value["constructor"] !== undefined) out["constructor"] = value["constructor"];
+  if (Object.hasOwn(value, "constructor") && value["constructor"] !== undefined) out["constructor"] = value["constructor"];
   return out;
 }
 

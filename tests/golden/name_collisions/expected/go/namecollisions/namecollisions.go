@@ -39,6 +39,8 @@ type Collisions struct {
 	Count *StrictInt `json:"count,omitempty"`
 	// An integer (pydantic's StrictInt, which the definition must not shadow).
 	Number *int64 `json:"number,omitempty"`
+	// Named like the member every JavaScript object inherits: absent, it is absent.
+	Constructor *string `json:"constructor,omitempty"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.

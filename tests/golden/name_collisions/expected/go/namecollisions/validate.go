@@ -13,6 +13,7 @@ var pCollisions_ContentTypeSnake rt.Parser[string]
 var pCollisions_UserID rt.Parser[string]
 var pCollisions_UserIDUpper rt.Parser[string]
 var pCollisions_Number rt.Parser[int64]
+var pCollisions_Constructor rt.Parser[string]
 var pField_Options rt.Parser[[]string]
 var pStrictInt rt.Parser[string]
 
@@ -22,6 +23,7 @@ func init() {
 	pCollisions_UserID = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pCollisions_UserIDUpper = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pCollisions_Number = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
+	pCollisions_Constructor = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pField_Options = rt.List[string](rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}}), rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array", "uniqueItems": "must not contain duplicate items"}, UniqueItems: true})
 	pStrictInt = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "format": "must be an email address (RFC 5321), e.g. joe@example.com"}, Format: "email"})
 }
@@ -40,6 +42,7 @@ func parseCollisions(v any, c *rt.Context) (Collisions, bool) {
 	out.Field, _ = rt.OptionalPtr[Field](c, obj, "field", parseField)
 	out.Count, _ = rt.OptionalPtr[StrictInt](c, obj, "count", parseStrictInt)
 	out.Number, _ = rt.OptionalPtr[int64](c, obj, "number", pCollisions_Number)
+	out.Constructor, _ = rt.OptionalPtr[string](c, obj, "constructor", pCollisions_Constructor)
 	return out, !c.FailedSince(mark)
 }
 
@@ -64,6 +67,9 @@ func (m Collisions) toTree() any {
 	}
 	if m.Number != nil {
 		o.Set("number", (*m.Number))
+	}
+	if m.Constructor != nil {
+		o.Set("constructor", (*m.Constructor))
 	}
 	return o
 }

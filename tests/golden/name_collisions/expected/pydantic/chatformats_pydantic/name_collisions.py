@@ -158,6 +158,10 @@ class Collisions(BaseModel):
     """
     An integer (pydantic's StrictInt, which the definition must not shadow).
     """
+    constructor: StrictStr | None = None
+    """
+    Named like the member every JavaScript object inherits: absent, it is absent.
+    """
 
     @model_validator(mode="before")
     @classmethod
@@ -173,6 +177,7 @@ class Collisions(BaseModel):
                     "field": "must be an object",
                     "count": "must be a string",
                     "number": "must be an integer",
+                    "constructor": "must be a string",
                 },
             )
         return data
@@ -291,4 +296,5 @@ def _kind_of(value: Any) -> str:
         return "integer"
     if isinstance(value, float):
         return "number"
-    return {str: "string", list: "array", dict: "object"}.get(type(value), "null")
+    kinds: dict[type, str] = {str: "string", list: "array", dict: "object"}
+    return kinds.get(type(value), "null")

@@ -50,6 +50,8 @@ class Collisions:
     """Not an integer: a string named StrictInt."""
     number: int | None = None
     """An integer (pydantic's StrictInt, which the definition must not shadow)."""
+    constructor: str | None = None
+    """Named like the member every JavaScript object inherits: absent, it is absent."""
 
     @classmethod
     def from_dict(cls, data: object) -> Collisions:
@@ -82,6 +84,8 @@ class Collisions:
             out["count"] = _rt.dump(self.count)
         if self.number is not None:
             out["number"] = self.number
+        if self.constructor is not None:
+            out["constructor"] = self.constructor
         return out
 
     def to_json(self) -> str:
@@ -170,6 +174,7 @@ def _parse_collisions(data: Any, ctx: _rt.Context) -> Any:
     field_ = ctx.optional(obj, "field", _P_COLLISIONS_FIELD)
     count = ctx.optional(obj, "count", _P_COLLISIONS_COUNT)
     number = ctx.optional(obj, "number", _P_COLLISIONS_NUMBER)
+    constructor = ctx.optional(obj, "constructor", _P_COLLISIONS_CONSTRUCTOR)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Collisions(
@@ -180,6 +185,7 @@ def _parse_collisions(data: Any, ctx: _rt.Context) -> Any:
         field_=field_,
         count=count,
         number=number,
+        constructor=constructor,
     )
 
 
@@ -219,6 +225,7 @@ def _fast_collisions(obj: Any, depth: int) -> Collisions:
     f_field_: Any
     f_count: Any
     f_number: Any
+    f_constructor: Any
     f_field_ = _rt.ABSENT
     try:
         v1 = obj.get("content-type")
@@ -268,6 +275,13 @@ def _fast_collisions(obj: Any, depth: int) -> Collisions:
             ):
                 raise _rt.Unsure
             f_number = v1
+        v1 = obj.get("constructor", _rt.ABSENT)
+        if v1 is _rt.ABSENT:
+            f_constructor = None
+        else:
+            if not isinstance(v1, str):
+                raise _rt.Unsure
+            f_constructor = v1
 
     except _rt.Unsure as unsure:
         _rt.keep_model(unsure, obj, "field", depth + 1, f_field_)
@@ -280,6 +294,7 @@ def _fast_collisions(obj: Any, depth: int) -> Collisions:
         field_=f_field_,
         count=f_count,
         number=f_number,
+        constructor=f_constructor,
     )
 
 
@@ -294,6 +309,7 @@ def _check_collisions(obj: Collisions, depth: int) -> None:
     f_field_: Any
     f_count: Any
     f_number: Any
+    f_constructor: Any
     f_content_type = obj.content_type
     if not isinstance(f_content_type, str):
         raise _rt.Unsure
@@ -322,6 +338,10 @@ def _check_collisions(obj: Collisions, depth: int) -> None:
             type(f_number) is not int
             or not -9223372036854775808 <= f_number <= 9223372036854775807
         ):
+            raise _rt.Unsure
+    f_constructor = obj.constructor
+    if f_constructor is not None:
+        if not isinstance(f_constructor, str):
             raise _rt.Unsure
 
 
@@ -384,6 +404,7 @@ _P_COLLISIONS_NUMBER: Final = _rt.integer(
         "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
     }
 )
+_P_COLLISIONS_CONSTRUCTOR: Final = _rt.string({"type": "must be a string"})
 _P_FIELD_OPTIONS: Final = _rt.list_of(
     _rt.string({"type": "must be a string"}),
     {"type": "must be an array", "uniqueItems": "must not contain duplicate items"},

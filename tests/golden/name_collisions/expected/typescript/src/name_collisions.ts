@@ -29,6 +29,8 @@ export interface Collisions {
   count?: StrictInt;
   /** An integer (pydantic's StrictInt, which the definition must not shadow). */
   number?: number;
+  /** Named like the member every JavaScript object inherits: absent, it is absent. */
+  constructor?: string;
 }
 
 /** A form field, named like pydantic's Field. */
@@ -49,6 +51,7 @@ const F_Collisions_3 = rt.string({ "type": "must be a string" });
 const F_Collisions_4 = p_Field;
 const F_Collisions_5 = P_StrictInt;
 const F_Collisions_6 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
+const F_Collisions_7 = rt.string({ "type": "must be a string" });
 const F_Field_0 = rt.listOf(rt.string({ "type": "must be a string" }), { "type": "must be an array", "uniqueItems": "must not contain duplicate items" }, { uniqueItems: true });
 
 function p_Collisions(data: rt.JsonValue, ctx: rt.Context): Collisions | rt.Invalid {
@@ -62,16 +65,18 @@ function p_Collisions(data: rt.JsonValue, ctx: rt.Context): Collisions | rt.Inva
   const v4 = ctx.optional(obj, "field", F_Collisions_4);
   const v5 = ctx.optional(obj, "count", F_Collisions_5);
   const v6 = ctx.optional(obj, "number", F_Collisions_6);
+  const v7 = ctx.optional(obj, "constructor", F_Collisions_7);
   if (ctx.count > mark) return rt.INVALID;
-  const out: Collisions = {
+  const out = {
     "content-type": v0 as string,
-  };
+  } as Collisions;
   if (v1 !== undefined) out["content_type"] = v1 as string;
   if (v2 !== undefined) out["userId"] = v2 as string;
   if (v3 !== undefined) out["user_ID"] = v3 as string;
   if (v4 !== undefined) out["field"] = v4 as Field;
   if (v5 !== undefined) out["count"] = v5 as StrictInt;
   if (v6 !== undefined) out["number"] = v6 as number;
+  if (v7 !== undefined) out["constructor"] = v7 as string;
   return out;
 }
 
@@ -132,15 +137,22 @@ function f_Collisions(v: unknown, depth: number): Collisions | rt.Unsure {
     if (typeof w6 !== "number" || !Number.isSafeInteger(w6)) return rt.UNSURE;
     v6 = w6;
   }
-  const out: Collisions = {
+  const w7: unknown = rt.member(obj as rt.JsonObject, "constructor");
+  let v7: unknown;
+  if (w7 !== undefined) {
+    if (typeof w7 !== "string") return rt.UNSURE;
+    v7 = w7;
+  }
+  const out = {
     "content-type": v0 as string,
-  };
+  } as Collisions;
   if (v1 !== undefined) out["content_type"] = v1 as string;
   if (v2 !== undefined) out["userId"] = v2 as string;
   if (v3 !== undefined) out["user_ID"] = v3 as string;
   if (v4 !== undefined) out["field"] = v4 as Field;
   if (v5 !== undefined) out["count"] = v5 as StrictInt;
   if (v6 !== undefined) out["number"] = v6 as number;
+  if (v7 !== undefined) out["constructor"] = v7 as string;
   return out;
 }
 
@@ -173,6 +185,7 @@ export function encodeCollisions(value: Collisions): { [key: string]: unknown } 
   if (value["field"] !== undefined) out["field"] = encodeField(value["field"]);
   if (value["count"] !== undefined) out["count"] = encodeStrictInt(value["count"]);
   if (value["number"] !== undefined) out["number"] = value["number"];
+  if (Object.hasOwn(value, "constructor") && value["constructor"] !== undefined) out["constructor"] = value["constructor"];
   return out;
 }
 
