@@ -384,6 +384,8 @@ def classify(old: ir.Format, new: ir.Format) -> list[Change]:
     for attr in ("title", "description", "decisions"):
         if getattr(old, attr) != getattr(new, attr):
             changes.append(Change("patch", f"{attr} changed"))
+    if old.upstream != new.upstream:
+        changes.append(Change("patch", "x-source changed"))
     if old.root != new.root:
         changes.append(Change("major", f"root model changed: {old.root} -> {new.root}"))
     old_defs = {d.name: d for d in old.definitions}
@@ -471,6 +473,7 @@ def _plain(value: Any) -> Any:
             "title": value.title,
             "description": value.description,
             "decisions": _plain(value.decisions),
+            "upstream": _plain(value.upstream),
             "root": value.root,
             "definitions": {d.name: _plain(d) for d in value.definitions},
         }

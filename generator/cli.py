@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -152,6 +153,26 @@ def _parser(vendor_options: bool = True) -> argparse.ArgumentParser:
         action="store_true",
         help="write nothing; exit 1 with a diff (paths relative to the vendored folder) when the vendored copy is stale",
     )
+    adopt = command(
+        "import",
+        "write a spec from a published JSON Schema or OpenAPI document",
+        "Translate a JSON Schema (draft-07, 2019-09, 2020-12) or OpenAPI 3.0/3.1 document, JSON or YAML, into "
+        "specs/<format>/spec.json: the schema at #<pointer> (default: the document's root schema) and every definition it "
+        "reaches, under identifier names, with what each OpenAPI and draft-07 construct means in JSON Schema 2020-12. "
+        "What cannot be kept (a remote $ref, $id, $anchor, $dynamicRef, a construct chatspec cannot give its meaning) is "
+        "listed with its pointer and nothing is written. Then run `chatspec bump <format>` and `chatspec generate`.",
+    )
+    adopt.add_argument("source", metavar="SOURCE[#POINTER]", help="e.g. openapi.yaml#/components/schemas/ChatMessage or schema.json")
+    adopt.add_argument("--format", required=True, dest="format_id", help="the format id to write, e.g. openai_chat_message")
+    adopt.add_argument(
+        "--all", action="store_true", dest="keep_all", help="keep every definition of the document, not only those the root reaches"
+    )
+    adopt.add_argument(
+        "--update",
+        action="store_true",
+        help="re-import over an existing spec (a newer version of the source); its x-version stays, so `chatspec diff` "
+        "classifies the change and `chatspec bump` locks it",
+    )
     diff = command(
         "diff",
         "print the classified changes of a spec since a locked release",
@@ -268,6 +289,61 @@ def _vendor(root: Path, args: argparse.Namespace) -> int:
     return 0
 
 
+def _import(root: Path, source: str, format_id: str, keep_all: bool, update: bool) -> int:
+    import tempfile
+
+    from generator.importing import ImportRefused, import_schema, problems_text, read_source
+    from generator.load import load_spec
+    from generator.lower import lower
+
+    problem = format_id_problem(format_id)
+    if problem is not None:
+        raise SpecError(f"specs/{format_id}/spec.json", None, *problem)
+    path_text, _, pointer = source.partition("#")
+    path = Path(path_text)
+    target = root / "specs" / format_id / "spec.json"
+    if target.exists() and not update:
+        raise SpecError(
+            f"specs/{format_id}/spec.json", None, "the format exists already", "re-import over it with --update, or choose another --format"
+        )
+    if update and not target.exists():
+        raise SpecError(f"specs/{format_id}/spec.json", None, "there is no spec to update", "import it first, without --update")
+    try:
+        document = read_source(path)
+    except (OSError, ValueError) as exc:
+        raise SpecError(path_text, None, f"cannot read the source: {exc}", "give a JSON or YAML (.yaml, .yml) file") from None
+    try:
+        imported = import_schema(document, path_text, pointer, format_id, keep_all)
+    except ImportRefused as refused:
+        print(f"chatspec: {path_text}: {len(refused.problems)} construct(s) cannot be imported; nothing was written:", file=sys.stderr)
+        for line in problems_text(refused):
+            print(line, file=sys.stderr)
+        return 2
+    spec = imported.spec
+    if update:
+        spec["x-version"] = json.loads(target.read_text(encoding="utf-8")).get("x-version", spec["x-version"])
+    text = json.dumps(spec, indent=2, ensure_ascii=False) + "\n"
+    # What chatspec itself refuses is found before anything is written: the spec is checked in a scratch project.
+    with tempfile.TemporaryDirectory(prefix="chatspec-import-") as scratch:
+        folder = Path(scratch) / "specs" / format_id
+        folder.mkdir(parents=True)
+        (folder / "spec.json").write_text(text, encoding="utf-8")
+        lower(load_spec(folder, Path(scratch)))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    print(
+        f"{format_id}: imported {spec['$ref'].rsplit('/', 1)[1]} and {len(imported.kept) - 1} definition(s) it reaches from {path.name} into specs/{format_id}/spec.json"
+    )
+    for old, new in sorted(imported.renamed.items()):
+        print(f"  renamed {old!r} -> {new}")
+    print(
+        f"now run `chatspec bump {format_id}` and `chatspec generate`"
+        if not update
+        else f"now run `chatspec diff {format_id}` and `chatspec bump {format_id}`"
+    )
+    return 0
+
+
 def _diff(root: Path, format_id: str, against: str | None) -> int:
     from generator.classify import required_level
     from generator.history import changes_since, read_lock
@@ -351,6 +427,8 @@ def _main(argv: list[str] | None = None) -> int:
             return _retire(root, args.format, args.major)
         if args.command == "vendor":
             return _vendor(root, args)
+        if args.command == "import":
+            return _import(root, args.source, args.format_id, args.keep_all, args.update)
         files = generated_files(root)
     except (SpecError, RefusedError) as exc:
         for error in exc.errors if isinstance(exc, SpecErrors) else [exc]:  # several examples: each on its own

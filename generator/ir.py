@@ -288,6 +288,7 @@ class Format:
     valid_examples: tuple[tuple[str, Any], ...] = ()
     invalid_examples: tuple[InvalidExample, ...] = ()
     known_values: tuple[KnownValues, ...] = ()  # every model field with x-known-values, in definition order
+    upstream: tuple[tuple[str, str], ...] = ()  # x-source as written, e.g. (("file", "openapi.yaml"), ("pointer", "#/..."))
 
     def definition(self, name: str) -> Definition:
         return next(d for d in self.definitions if d.name == name)

@@ -108,6 +108,7 @@ class Lowering:
             title=doc["title"],
             description=doc["description"],
             decisions=tuple(doc.get("x-decisions", ())),
+            upstream=tuple((k, doc["x-source"][k]) for k in ("file", "pointer", "version", "id") if k in doc.get("x-source", {})),
             root=root,
             definitions=definitions,
             source=self.spec.path,
@@ -263,8 +264,8 @@ class Lowering:
         """An object schema with properties inside another: a model of its own, named after where it is (the definition,
         then each property's name, Item for array items, Value for a map's values, Item<n> for a tuple's, Variant<n> for
         a union's), e.g. ChatMessageMetadata, or after its x-name where it is no property (a property's x-name names the
-        field). Where it cannot be a model (a required name it does not list, a default on a required field, a name
-        taken or spelt alike in a target), it is applied as written (`written`: the schema as the spec writes it),
+        field). Where it cannot be a model (a required name it does not list, a name taken or spelt alike in a target),
+        it is applied as written (`written`: the schema as the spec writes it),
         which means the same; a mistake in it is still refused there."""
         if pointer in self.hoisted:
             return ir.Ref(self.hoisted[pointer].name, "model")
@@ -309,11 +310,18 @@ class Lowering:
         self.check_placement(schema, pointer, "a property", ANNOTATIONS_READ["properties"], keeps=True)
         over = schema.get("x-messages", {})
         factory = schema.get("x-default-factory")
-        if required and ("default" in schema or factory):
-            raise self.fail(pointer, f"required field {key!r} has a default", "drop the default, or make the field optional")
+        if required and factory:
+            raise self.fail(pointer, f"required field {key!r} has an x-default-factory", "drop it, or make the field optional")
+        # A required field is never absent, so its default is never filled in: JSON Schema's annotation, kept as such.
+        filled = "default" in schema and not required
         lowered = self.lower_type(schema, pointer)
-        if "default" in schema:
+        if filled:
             self.check_default_emittable(key, lowered, pointer)
+        annotations = kept_annotations(schema, ANNOTATIONS_READ["properties"], defs=self.defs)
+        if "default" in schema and not filled and not applied_as_written(schema, defs=self.defs):
+            annotations = json.dumps(
+                {**(json.loads(annotations) if annotations else {}), "default": schema["default"]}, ensure_ascii=True, separators=(",", ":")
+            )
         return ir.Field(
             name=schema.get("x-name", key),
             wire_name=key,
@@ -321,11 +329,11 @@ class Lowering:
             required=required,
             description=schema.get("description", ""),
             required_message=messages.resolve("required", over),
-            has_default="default" in schema,
-            default=schema.get("default"),
+            has_default=filled,
+            default=schema.get("default") if filled else None,
             default_factory=factory,
             null_ok=self.accepts_null(lowered),
-            annotations=kept_annotations(schema, ANNOTATIONS_READ["properties"], defs=self.defs),
+            annotations=annotations,
         )
 
     def accepts_null(self, t: ir.TypeRef) -> bool:

@@ -417,7 +417,7 @@ def test_help_names_every_target_and_every_command_and_option_is_explained() -> 
         assert all(word in shown for word in words), (command, shown)
     parser = _parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    assert set(commands.choices) == {"generate", "check", "bump", "vendor", "diff", "retire"}
+    assert set(commands.choices) == {"generate", "check", "bump", "vendor", "diff", "retire", "import"}
     for name, sub in commands.choices.items():
         assert sub.description and len(sub.description) > 40, f"{name} has no description"
         for action in sub._actions:

@@ -1,16 +1,18 @@
-"""Public chat-message schemas someone else wrote (tests/realworld/, with their licences), compiled as written.
+"""Public chat-message schemas someone else wrote (tests/realworld/, with their licences), adopted with `chatspec import`
+(generator/importing.py) and compiled as written.
 
-Each schema (OpenTelemetry's GenAI input and output messages: a root array of messages whose parts are an anyOf of
-twelve part models, open objects, type lists, format annotations) becomes a spec as `chatspec import` would make one:
-its $defs are the spec's, and its root schema, as written, is the definition Messages, the spec's root. Every JSON
-block its docs publish, instances hypothesis-jsonschema draws from the schema and mutations of all of those get
-jsonschema's verdict on the schema as written from the generated Python, Go and TypeScript, with the same errors in
-every language.
+OpenTelemetry's GenAI input and output messages (JSON Schema 2020-12: a root array of messages whose parts are an
+anyOf of twelve part models, open objects, type lists, format annotations) and OpenAI's chat-completion request
+message (OpenAPI 3.1: the whole openapi.yaml, root #/components/schemas/ChatCompletionRequestMessage, a oneOf of six
+messages with an OpenAPI discriminator, twenty definitions) each import with no edit. Every JSON block their docs
+publish, instances hypothesis-jsonschema draws and mutations of all of those get jsonschema's verdict on the source
+as written from the generated Python, Go and TypeScript, with the same errors in every language.
 """
 
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -19,37 +21,49 @@ import pytest
 import conformance
 import fuzz
 import mutations
-from conftest import ROOT
 from generator.core import generate
+from generator.importing import import_schema, read_source
 from generator.load import load_spec
 
 REALWORLD = Path(__file__).resolve().parent / "realworld"
-SCHEMAS = {"otel_input": "otel-gen-ai-input-messages.json", "otel_output": "otel-gen-ai-output-messages.json"}
+# format id -> (file, the root's pointer: "" for the document's root schema)
+SCHEMAS = {
+    "otel_input": ("otel-gen-ai-input-messages.json", ""),
+    "otel_output": ("otel-gen-ai-output-messages.json", ""),
+    "openai_message": ("openai-openapi.yaml", "#/components/schemas/ChatCompletionRequestMessage"),
+}
 DRAWN = 60
 MUTATED = 400
 
 
+@cache
+def _document(name: str) -> Any:
+    return read_source(REALWORLD / name)
+
+
 def source(format_id: str) -> dict[str, Any]:
-    result: dict[str, Any] = json.loads((REALWORLD / SCHEMAS[format_id]).read_text(encoding="utf-8"))
-    return result
+    """The schema as its source writes it, for jsonschema: the document itself, or a $ref into it (OpenAPI)."""
+    name, pointer = SCHEMAS[format_id]
+    document = _document(name)
+    if not pointer:
+        return dict(document)
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": pointer, "components": {"schemas": document["components"]["schemas"]}}
 
 
-def spec_of(schema: dict[str, Any]) -> dict[str, Any]:
-    """The schema's $defs as the spec's, and the root schema (an array of messages), as written, the root definition."""
-    root = {k: v for k, v in schema.items() if k not in ("$defs", "$schema")}
-    assert "Messages" not in schema["$defs"]
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": schema.get("title", "Messages"),
-        "description": "A published schema, as written.",
-        "x-version": "1.0.0",
-        "$ref": "#/$defs/Messages",
-        "$defs": {**schema["$defs"], "Messages": root},
-    }
+def spec_of(format_id: str) -> dict[str, Any]:
+    """What `chatspec import <file>#<pointer> --format <id>` writes."""
+    name, pointer = SCHEMAS[format_id]
+    spec: dict[str, Any] = import_schema(_document(name), name, pointer, format_id).spec
+    return spec
 
 
-def doc_examples() -> list[Any]:
-    return [block["data"] for block in json.loads((REALWORLD / "otel-doc-examples.json").read_text(encoding="utf-8"))]
+def doc_examples(format_id: str) -> list[Any]:
+    """The payloads the source's docs publish: OpenTelemetry's lists of messages (each judged by both of its schemas),
+    OpenAI's request bodies' messages."""
+    if format_id.startswith("otel"):
+        return [block["data"] for block in json.loads((REALWORLD / "otel-doc-examples.json").read_text(encoding="utf-8"))]
+    blocks = json.loads((REALWORLD / "openai-doc-examples.json").read_text(encoding="utf-8"))
+    return [message for block in blocks for message in block["data"].get("messages", [])]
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +72,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for format_id in SCHEMAS:
         folder = root / "specs" / format_id
         folder.mkdir(parents=True)
-        (folder / "spec.json").write_text(json.dumps(spec_of(source(format_id)), indent=2) + "\n", encoding="utf-8")
+        (folder / "spec.json").write_text(json.dumps(spec_of(format_id), indent=2) + "\n", encoding="utf-8")
     return root
 
 
@@ -70,7 +84,7 @@ def test_the_doc_examples_get_jsonschemas_verdict_in_python(project: Path) -> No
     for path, text in files.items():
         (folder / path).parent.mkdir(parents=True, exist_ok=True)
         (folder / path).write_text(text, encoding="utf-8")
-    cases = [(f, json.dumps(doc), None) for f in SCHEMAS for doc in doc_examples()]
+    cases = [(f, json.dumps(doc), None) for f in SCHEMAS for doc in doc_examples(f)]
     found = {"python": conformance._python_run(folder / "python", cases)}
     oracles = {f: [("the schema as written", conformance.oracle(source(f)))] for f in SCHEMAS}
     wrong = conformance.disagreements(cases, found, oracles)
@@ -84,12 +98,13 @@ def test_python_go_typescript_and_jsonschema_agree_on_published_drawn_and_mutate
     wrong = []
     for format_id in SCHEMAS:
         schema = source(format_id)
-        seeds = [*doc_examples(), *fuzz.drawn(conformance.generation_schema(schema), DRAWN)]
+        # Drawn from the imported spec (hypothesis-jsonschema resolves only its $defs), judged by the source.
+        seeds = [*doc_examples(format_id), *fuzz.drawn(conformance.generation_schema(spec_of(format_id)), DRAWN)]
         docs = [*seeds, *(doc for _, doc in mutations.covering_selection(seeds, MUTATED, seed=len(format_id)))]
         texts = list(dict.fromkeys(json.dumps(d, ensure_ascii=False) for d in docs))
         cases = [(format_id, t, None) for t in texts]
         found = built.verdicts(cases)
         assert set(found) == built.languages
         wrong += conformance.disagreements(cases, found, {format_id: [("the schema as written", conformance.oracle(schema))]})
-        assert sum(v["ok"] for v in found["python"]) >= len(doc_examples()) // 2, "too few valid messages to say much"
+        assert sum(v["ok"] for v in found["python"]) >= len(doc_examples(format_id)) // 2, "too few valid messages to say much"
     assert not wrong, "\n".join(wrong[:20])

@@ -274,6 +274,7 @@ PROBES = {
     "top/description": (None, lambda d: d.__setitem__("description", "Other.")),
     "top/x-version": (None, lambda d: d.__setitem__("x-version", "1.0.1")),
     "top/x-decisions": (None, lambda d: d.__setitem__("x-decisions", ["Another decision."])),
+    "top/x-source": (None, lambda d: d.__setitem__("x-source", {"file": "upstream.json", "pointer": "#", "version": "2", "id": "urn:x"})),
     "top/$ref": (_set("Other", {"type": "object", "properties": {"x": {"type": "string"}}}), lambda d: d.__setitem__("$ref", "#/$defs/Other")),
     "top/$defs": (None, _set("Other", {"type": "object", "properties": {"x": {"type": "string"}}})),
     "schema/$ref": (None, _add("kind", {"$ref": "#/$defs/Body"})),

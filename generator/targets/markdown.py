@@ -294,6 +294,17 @@ def json_kind(t: ir.TypeRef) -> str:
     raise AssertionError(f"the docs have no JSON type for the type kind {t.kind!r}")
 
 
+def upstream_text(source: dict[str, str]) -> str:
+    """The sentence a page of an adopted format opens with (x-source), e.g. "Adopted from `openapi.yaml`, its
+    `#/components/schemas/ChatMessage`, version 2.3.0."; "" for a format of its own."""
+    if not source:
+        return ""
+    stated = [f"version {md_inline(source['version'])}"] if "version" in source else []
+    stated += [f"id {md_code(source['id'])}"] if "id" in source else []
+    where = f", its {md_code(source['pointer'])}" if source.get("pointer") not in (None, "", "#") else ""
+    return f"Adopted from {md_code(source['file'])}{where}" + (f", {', '.join(stated)}" if stated else "") + "."
+
+
 def definition_notes(d: ir.Definition) -> str:
     """annotation_notes of a definition: its title (ir keeps a $defs entry's apart, for the export) and the rest; the
     page shows them as a paragraph after the definition's description."""
@@ -736,6 +747,7 @@ class FormatPage:
             description=md_paragraph(fmt.description),
             root=self.link(fmt.root),
             root_is_model=isinstance(fmt.definition(fmt.root), ir.Model),
+            upstream=upstream_text(dict(fmt.upstream)),
             languages=[d.label for d in self.code],
             places=[f"{d.label}: {d.noun + ' ' if d.noun else ''}{md_code(d.where)}." for d in self.code],
             models=models,

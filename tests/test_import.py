@@ -1,0 +1,153 @@
+"""`chatspec import` (generator/importing.py): what each construct of a published schema becomes, what is refused and
+how, and the command as a user runs it. The real schemas (OpenTelemetry's, OpenAI's) go through it in
+tests/test_realworld.py, with their payloads in every language.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import run_chatspec
+from generator.importing import ImportRefused, import_schema
+from generator.load import load_spec
+from generator.lower import lower
+
+REALWORLD = Path(__file__).resolve().parent / "realworld"
+
+
+def _import(document: dict[str, Any], pointer: str = "", format_id: str = "adopted") -> dict[str, Any]:
+    spec: dict[str, Any] = import_schema(document, "source.json", pointer, format_id).spec
+    return spec
+
+
+def _refused(document: dict[str, Any], pointer: str = "") -> list[tuple[str, str]]:
+    with pytest.raises(ImportRefused) as refused:
+        import_schema(document, "source.json", pointer, "adopted")
+    return [(p.pointer, p.reason) for p in refused.value.problems]
+
+
+def test_draft_07_definitions_tuples_and_dependencies_become_2020_12() -> None:
+    spec = _import({
+        "$schema": "http://json-schema.org/draft-07/schema#", "title": "Pair", "type": "object",
+        "properties": {"pair": {"$ref": "#/definitions/pair"}, "card": {"type": "string"}},
+        "dependencies": {"card": ["billing"], "name": {"required": ["first"]}},
+        "definitions": {"pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "additionalItems": False}},
+    })
+    root = spec["$defs"]["Pair"]
+    # "pair" spelled as an identifier is Pair, the root's name (its title): the second is Pair2.
+    assert spec["$ref"] == "#/$defs/Pair" and root["properties"]["pair"] == {"$ref": "#/$defs/Pair2"}
+    pair = spec["$defs"]["Pair2"]
+    assert pair["prefixItems"] == [{"type": "string"}, {"type": "integer"}] and pair["items"] is False
+    assert root["dependentRequired"] == {"card": ["billing"]} and root["dependentSchemas"] == {"name": {"required": ["first"]}}
+    assert "definitions" not in json.dumps(spec) and "dependencies" not in json.dumps(spec)
+
+
+def test_a_draft_07_ref_keeps_its_annotations_and_drops_the_assertions_draft_07_ignores() -> None:
+    spec = _import({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+                    "properties": {"a": {"$ref": "#/definitions/A", "minLength": 3, "description": "An a."}},
+                    "definitions": {"A": {"type": "string"}}}, format_id="refs")
+    assert spec["$defs"]["Refs"]["properties"]["a"] == {"$ref": "#/$defs/A", "description": "An a."}
+
+
+def test_openapi_3_0_nullable_example_byte_and_discriminator_mean_what_they_mean_in_2020_12() -> None:
+    document = {"openapi": "3.0.3", "info": {"title": "Chat API", "version": "2.1.0"}, "components": {"schemas": {
+        "Message": {"type": "object", "properties": {
+            "role": {"type": "string", "enum": ["user", "bot"], "nullable": True},
+            "blob": {"type": "string", "format": "byte", "example": "aGk="},
+            "part": {"$ref": "#/components/schemas/Part", "nullable": True},
+        }, "required": ["role"]},
+        "Part": {"oneOf": [{"$ref": "#/components/schemas/text.part"}], "discriminator": {"propertyName": "type", "mapping": {"text": "#/components/schemas/text.part"}}},
+        "text.part": {"type": "object", "properties": {"type": {"type": "string"}}},
+    }}}
+    spec = _import(document, "#/components/schemas/Message")
+    props = spec["$defs"]["Message"]["properties"]
+    assert props["role"] == {"type": ["string", "null"], "enum": ["user", "bot", None]}
+    assert props["blob"] == {"type": "string", "format": "byte", "contentEncoding": "base64", "examples": ["aGk="]}
+    assert props["part"] == {"anyOf": [{"$ref": "#/$defs/Part"}, {"type": "null"}]}
+    assert spec["$defs"]["Part"]["x-openapi"] == {"discriminator": {"propertyName": "type", "mapping": {"text": "#/$defs/TextPart"}}}
+    assert set(spec["$defs"]) == {"Message", "Part", "TextPart"}
+    assert spec["x-source"] == {"file": "source.json", "pointer": "#/components/schemas/Message", "version": "2.1.0"}
+
+
+def test_only_what_the_root_reaches_is_kept_unless_all_is_asked_for() -> None:
+    document = {"$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}}, "B": {"type": "string"}, "C": {"type": "integer"}}}
+    assert set(_import(document, "#/$defs/A")["$defs"]) == {"A", "B"}
+    assert set(import_schema(document, "s.json", "#/$defs/A", "x", keep_all=True).spec["$defs"]) == {"A", "B", "C"}
+
+
+def test_what_cannot_be_kept_is_listed_every_one_with_its_pointer() -> None:
+    problems = _refused({"type": "object", "properties": {
+        "a": {"$ref": "https://example.com/a.json"},
+        "b": {"$id": "urn:b", "type": "string"},
+        "c": {"$dynamicRef": "#node"},
+        "d": {"type": "string", "nullable": True},  # OpenAPI's, in a JSON Schema: a keyword neither defines here
+    }})
+    assert [p for p, _ in problems] == ["/properties/a/$ref", "/properties/b/$id", "/properties/c/$dynamicRef", "/properties/d/nullable"]
+    assert "remote reference" in problems[0][1]
+
+
+def test_a_document_without_a_root_names_its_definitions() -> None:
+    problems = _refused({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"A": {"type": "string"}}})
+    assert "no root schema" in problems[0][1] and "#/$defs/A" in problems[0][1]
+    assert "names no definition" in _refused({"$defs": {"A": {"type": "string"}}}, "#/$defs/Z")[0][1]
+
+
+def test_names_that_are_not_identifiers_are_converted_deterministically() -> None:
+    spec = _import({"$defs": {"chat.message": {"type": "string"}, "chat-message": {"type": "integer"}, "9lives": {"type": "boolean"}},
+                    "type": "array", "items": {"anyOf": [{"$ref": "#/$defs/chat.message"}, {"$ref": "#/$defs/chat-message"}, {"$ref": "#/$defs/9lives"}]}},
+                   format_id="names")
+    assert list(spec["$defs"]) == ["Names", "ChatMessage", "ChatMessage2", "D9lives"]
+
+
+def test_a_required_field_keeps_its_default_as_an_annotation(tmp_path: Path) -> None:
+    # JSON Schema's default is an annotation; on a required field chatspec never fills it in (it is never absent),
+    # so it is kept in the exported schema and the docs, and the field stays required (OpenAI's PromptCacheBreakpointParam).
+    spec = _import({"type": "object", "properties": {"mode": {"type": "string", "default": "auto"}}, "required": ["mode"]}, format_id="modes")
+    folder = tmp_path / "specs" / "modes"
+    folder.mkdir(parents=True)
+    (folder / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+    field = lower(load_spec(folder, tmp_path)).models[0].fields[0]
+    assert field.required and not field.has_default and json.loads(field.annotations) == {"default": "auto"}
+
+
+def test_the_command_writes_the_spec_and_refuses_to_overwrite_it(tmp_path: Path) -> None:
+    (tmp_path / "specs").mkdir()
+    done = run_chatspec(tmp_path, "import", str(REALWORLD / "otel-gen-ai-input-messages.json"), "--format", "otel_input")
+    assert done.returncode == 0, done.stderr
+    spec = json.loads((tmp_path / "specs" / "otel_input" / "spec.json").read_text(encoding="utf-8"))
+    assert spec["$ref"] == "#/$defs/InputMessages" and spec["x-source"]["file"] == "otel-gen-ai-input-messages.json"
+    again = run_chatspec(tmp_path, "import", str(REALWORLD / "otel-gen-ai-input-messages.json"), "--format", "otel_input")
+    assert again.returncode == 2 and "--update" in again.stderr
+    assert run_chatspec(tmp_path, "bump", "otel_input").returncode == 0
+    assert run_chatspec(tmp_path, "generate").returncode == 0
+    assert (tmp_path / "generated" / "docs" / "otel_input.md").read_text(encoding="utf-8").count("Adopted from `otel-gen-ai-input-messages.json`") == 1
+
+
+def test_update_keeps_the_version_so_diff_and_bump_classify_the_new_upstream(tmp_path: Path) -> None:
+    source = tmp_path / "upstream.json"
+    source.write_text(json.dumps({"title": "Note", "type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}))
+    assert run_chatspec(tmp_path, "import", str(source), "--format", "note").returncode == 0
+    assert run_chatspec(tmp_path, "bump", "note").returncode == 0
+    source.write_text(json.dumps({"title": "Note", "type": "object", "properties": {"text": {"type": "string"}, "lang": {"type": "string"}},
+                                  "required": ["text", "lang"]}))
+    done = run_chatspec(tmp_path, "import", str(source), "--format", "note", "--update")
+    assert done.returncode == 0, done.stderr
+    diff = run_chatspec(tmp_path, "diff", "note")
+    assert "needs a major bump" in diff.stdout and "lang" in diff.stdout, diff.stdout
+
+
+def test_a_refused_import_writes_nothing_and_lists_every_problem(tmp_path: Path) -> None:
+    source = tmp_path / "remote.json"
+    source.write_text(json.dumps({"type": "object", "properties": {"a": {"$ref": "other.json#/a"}, "b": {"$anchor": "b"}}}))
+    done = run_chatspec(tmp_path, "import", str(source), "--format", "remote")
+    assert done.returncode == 2 and "2 construct(s) cannot be imported; nothing was written" in done.stderr
+    assert "at /properties/a/$ref:" in done.stderr and "at /properties/b/$anchor:" in done.stderr
+    assert not (tmp_path / "specs").exists()
+    # And what chatspec itself refuses is found before anything is written.
+    source.write_text(json.dumps({"type": "object", "properties": {"a": {"type": "string", "pattern": "(?=x)"}}}))
+    done = run_chatspec(tmp_path, "import", str(source), "--format", "remote")
+    assert done.returncode == 2 and "look" in done.stderr.lower() and not (tmp_path / "specs" / "remote").exists()
