@@ -102,6 +102,8 @@ def _shape(t: ir.TypeRef, applied: bool) -> dict[str, Any]:
             return {"type": "object", "additionalProperties": type_schema(t.value, applied)}
         case ir.NullableType():
             inner = type_schema(t.inner, applied)
+            if "enum" in inner or "const" in inner:
+                return {"anyOf": [inner, {"type": "null"}]}  # (null beside the type would fail the enum or const)
             if isinstance(inner.get("type"), str):
                 return {**inner, "type": [inner["type"], "null"]}
             if isinstance(inner.get("type"), list):

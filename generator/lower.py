@@ -631,6 +631,11 @@ class Lowering:
         types = [declared] if isinstance(declared, str) else list(declared)
         if "null" in types and len(types) > 1:
             inner = dict(schema, type=[t for t in types if t != "null"][0] if len(types) == 2 else [t for t in types if t != "null"])
+            # An enum or const beside the type list applies to null too: one without null leaves null out.
+            if ("enum" in schema and isinstance(schema["enum"], list) and None not in schema["enum"]) or schema.get(
+                "const", None
+            ) is not None:
+                return self.lower_type(inner, pointer)
             return ir.NullableType(self.lower_type(inner, pointer))
         if len(types) > 1:
             # A union by JSON type, as a oneOf of each would be (applied_as_written admits only types no value shares).

@@ -17,6 +17,7 @@ import (
 // the same verdict and the same value, and encode again to the same bytes.
 func FuzzParseOptionalVsNullable(f *testing.F) {
 	f.Add([]byte("{\"required_plain\":true,\"required_nullable\":false,\"optional_plain\":false,\"optional_nullable\":null,\"optional_default\":0,\"optional_list\":[],\"optional_ref\":{\"n\":10}}"))
+	f.Add([]byte("{\"required_plain\":false,\"required_nullable\":null,\"level_or_null\":null,\"level_not_null\":\"low\",\"tag_not_null\":\"on\"}"))
 	f.Add([]byte("{\"required_plain\":false,\"required_nullable\":null}"))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`[]`))

@@ -39,6 +39,12 @@ type Flags struct {
 	OptionalList []string `json:"optional_list"`
 	// A nullable model.
 	OptionalRef *Inner `json:"optional_ref,omitempty"`
+	// A type list with null, but an enum without it: null fails the enum (JSON Schema applies both).
+	LevelNotNull *string `json:"level_not_null,omitempty"`
+	// The same with a const.
+	TagNotNull *string `json:"tag_not_null,omitempty"`
+	// A nullable enum written as anyOf: null is its own branch.
+	LevelOrNull *string `json:"level_or_null,omitempty"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.

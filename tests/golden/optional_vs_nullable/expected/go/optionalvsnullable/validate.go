@@ -15,6 +15,9 @@ var pFlags_OptionalNullable rt.Parser[*bool]
 var pFlags_OptionalDefault rt.Parser[int64]
 var pFlags_OptionalList rt.Parser[[]string]
 var pFlags_OptionalRef rt.Parser[*Inner]
+var pFlags_LevelNotNull rt.Parser[string]
+var pFlags_TagNotNull rt.Parser[string]
+var pFlags_LevelOrNull rt.Parser[*string]
 var pInner_N rt.Parser[int64]
 
 func init() {
@@ -25,6 +28,9 @@ func init() {
 	pFlags_OptionalDefault = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
 	pFlags_OptionalList = rt.List[string](rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}}), rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array"}})
 	pFlags_OptionalRef = rt.Nullable[Inner](parseInner)
+	pFlags_LevelNotNull = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "enum": "must be one of: low, high"}, Enum: []string{"low", "high"}})
+	pFlags_TagNotNull = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "const": "must be \"on\""}, Const: rt.Ptr("on")})
+	pFlags_LevelOrNull = rt.Nullable[string](rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "enum": "must be one of: low, high"}, Enum: []string{"low", "high"}}))
 	pInner_N = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 1", "maximum": "must be <= 10"}, Minimum: rt.Float(1), Maximum: rt.Float(10)})
 }
 
@@ -42,6 +48,9 @@ func parseFlags(v any, c *rt.Context) (Flags, bool) {
 	out.OptionalDefault, _ = rt.OptionalDefault[int64](c, obj, "optional_default", pFlags_OptionalDefault, rt.Default[int64](3))
 	out.OptionalList, _ = rt.OptionalDefault[[]string](c, obj, "optional_list", pFlags_OptionalList, rt.DefaultJSON[[]string](pFlags_OptionalList, "[]"))
 	out.OptionalRef, _ = rt.Optional[*Inner](c, obj, "optional_ref", pFlags_OptionalRef)
+	out.LevelNotNull, _ = rt.OptionalPtr[string](c, obj, "level_not_null", pFlags_LevelNotNull)
+	out.TagNotNull, _ = rt.OptionalPtr[string](c, obj, "tag_not_null", pFlags_TagNotNull)
+	out.LevelOrNull, _ = rt.Optional[*string](c, obj, "level_or_null", pFlags_LevelOrNull)
 	return out, !c.FailedSince(mark)
 }
 
@@ -61,6 +70,15 @@ func (m Flags) toTree() any {
 	if m.OptionalRef != nil {
 		o.Set("optional_ref", rt.TreePtr(m.OptionalRef, Inner.toTree))
 	}
+	if m.LevelNotNull != nil {
+		o.Set("level_not_null", (*m.LevelNotNull))
+	}
+	if m.TagNotNull != nil {
+		o.Set("tag_not_null", (*m.TagNotNull))
+	}
+	if m.LevelOrNull != nil {
+		o.Set("level_or_null", rt.TreePtr(m.LevelOrNull, rt.Same[string]))
+	}
 	return o
 }
 
@@ -73,6 +91,27 @@ func (m Flags) fastValid(d int) bool {
 	}
 	if m.OptionalRef != nil {
 		if !(*m.OptionalRef).fastValid(d + 1) {
+			return false
+		}
+	}
+	if m.LevelNotNull != nil {
+		switch *m.LevelNotNull {
+		case "low", "high":
+		default:
+			return false
+		}
+	}
+	if m.TagNotNull != nil {
+		switch *m.TagNotNull {
+		case "on":
+		default:
+			return false
+		}
+	}
+	if m.LevelOrNull != nil {
+		switch *m.LevelOrNull {
+		case "low", "high":
+		default:
 			return false
 		}
 	}

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pydantic import model_validator
 
+from enum import StrEnum
 from pydantic import BaseModel, Field, RootModel, StrictBool, StrictStr
-from typing import Annotated
+from typing import Annotated, Literal
 import re
 from datetime import datetime, timedelta, timezone
 from pydantic import (
@@ -72,6 +73,24 @@ def _json_kind(kinds: tuple[str, ...]) -> Callable[[Any], str | None]:
     return lambda value: names.get(type(value))
 
 
+class LevelNotNull(StrEnum):
+    """
+    A type list with null, but an enum without it: null fails the enum (JSON Schema applies both).
+    """
+
+    low = "low"
+    high = "high"
+
+
+class LevelOrNull(StrEnum):
+    """
+    A nullable enum written as anyOf: null is its own branch.
+    """
+
+    low = "low"
+    high = "high"
+
+
 class Inner(BaseModel):
     """
     A small model.
@@ -118,13 +137,32 @@ class Flags(BaseModel):
     """
     A nullable model.
     """
+    level_not_null: LevelNotNull | None = None
+    """
+    A type list with null, but an enum without it: null fails the enum (JSON Schema applies both).
+    """
+    tag_not_null: Literal["on"] | None = None
+    """
+    The same with a const.
+    """
+    level_or_null: LevelOrNull | None = None
+    """
+    A nullable enum written as anyOf: null is its own branch.
+    """
 
     @model_validator(mode="before")
     @classmethod
     def _not_null(cls, data: Any) -> Any:
         """Optional fields that are not nullable may be absent, but not null (as in the dataclasses)."""
         if isinstance(data, dict):
-            _reject_null(data, {"optional_plain": "must be a boolean"})
+            _reject_null(
+                data,
+                {
+                    "optional_plain": "must be a boolean",
+                    "level_not_null": "must be a string",
+                    "tag_not_null": "must be a string",
+                },
+            )
         return data
 
 

@@ -6,7 +6,7 @@ Every combination of required, optional, nullable and defaulted."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from . import _runtime as _rt
 from ._runtime import ValidationError
@@ -43,6 +43,12 @@ class Flags:
     """Absent means empty."""
     optional_ref: Inner | None = None
     """A nullable model."""
+    level_not_null: Literal["low", "high"] | None = None
+    """A type list with null, but an enum without it: null fails the enum (JSON Schema applies both)."""
+    tag_not_null: Literal["on"] | None = None
+    """The same with a const."""
+    level_or_null: Literal["low", "high"] | None = None
+    """A nullable enum written as anyOf: null is its own branch."""
 
     @classmethod
     def from_dict(cls, data: object) -> Flags:
@@ -74,6 +80,12 @@ class Flags:
             out["optional_list"] = _rt.dump(self.optional_list)
         if self.optional_ref is not None:
             out["optional_ref"] = _rt.dump(self.optional_ref)
+        if self.level_not_null is not None:
+            out["level_not_null"] = self.level_not_null
+        if self.tag_not_null is not None:
+            out["tag_not_null"] = self.tag_not_null
+        if self.level_or_null is not None:
+            out["level_or_null"] = self.level_or_null
         return out
 
     def to_json(self) -> str:
@@ -167,6 +179,9 @@ def _parse_flags(data: Any, ctx: _rt.Context) -> Any:
         obj, "optional_list", _P_FLAGS_OPTIONAL_LIST, factory=list
     )
     optional_ref = ctx.optional(obj, "optional_ref", _P_FLAGS_OPTIONAL_REF)
+    level_not_null = ctx.optional(obj, "level_not_null", _P_FLAGS_LEVEL_NOT_NULL)
+    tag_not_null = ctx.optional(obj, "tag_not_null", _P_FLAGS_TAG_NOT_NULL)
+    level_or_null = ctx.optional(obj, "level_or_null", _P_FLAGS_LEVEL_OR_NULL)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Flags(
@@ -177,6 +192,9 @@ def _parse_flags(data: Any, ctx: _rt.Context) -> Any:
         optional_default=optional_default,
         optional_list=optional_list,
         optional_ref=optional_ref,
+        level_not_null=level_not_null,
+        tag_not_null=tag_not_null,
+        level_or_null=level_or_null,
     )
 
 
@@ -216,58 +234,90 @@ def _fast_flags(obj: Any, depth: int) -> Flags:
     f_optional_default: Any
     f_optional_list: Any
     f_optional_ref: Any
+    f_level_not_null: Any
+    f_tag_not_null: Any
+    f_level_or_null: Any
     x2: Any
-    v1 = obj.get("required_plain")
-    if v1 is not True and v1 is not False:
-        raise _rt.Unsure
-    f_required_plain = v1
-    v1 = obj.get("required_nullable", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
-        raise _rt.Unsure
-    if v1 is None:
-        f_required_nullable = None
-    else:
+    f_optional_ref = _rt.ABSENT
+    try:
+        v1 = obj.get("required_plain")
         if v1 is not True and v1 is not False:
             raise _rt.Unsure
-        f_required_nullable = v1
-    v1 = obj.get("optional_plain", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
-        f_optional_plain = None
-    else:
-        if v1 is not True and v1 is not False:
+        f_required_plain = v1
+        v1 = obj.get("required_nullable", _rt.ABSENT)
+        if v1 is _rt.ABSENT:
             raise _rt.Unsure
-        f_optional_plain = v1
-    v1 = obj.get("optional_nullable")
-    if v1 is None:
-        f_optional_nullable = None
-    else:
-        if v1 is not True and v1 is not False:
-            raise _rt.Unsure
-        f_optional_nullable = v1
-    v1 = obj.get("optional_default", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
-        f_optional_default = 3
-    else:
-        if type(v1) is not int or not -9223372036854775808 <= v1 <= 9223372036854775807:
-            raise _rt.Unsure
-        f_optional_default = v1
-    v1 = obj.get("optional_list", _rt.ABSENT)
-    if v1 is _rt.ABSENT:
-        f_optional_list = []
-    else:
-        if not isinstance(v1, list):
-            raise _rt.Unsure
-        for x2 in v1:
-            if not isinstance(x2, str):
+        if v1 is None:
+            f_required_nullable = None
+        else:
+            if v1 is not True and v1 is not False:
                 raise _rt.Unsure
-        f_optional_list = list(v1)
+            f_required_nullable = v1
+        v1 = obj.get("optional_plain", _rt.ABSENT)
+        if v1 is _rt.ABSENT:
+            f_optional_plain = None
+        else:
+            if v1 is not True and v1 is not False:
+                raise _rt.Unsure
+            f_optional_plain = v1
+        v1 = obj.get("optional_nullable")
+        if v1 is None:
+            f_optional_nullable = None
+        else:
+            if v1 is not True and v1 is not False:
+                raise _rt.Unsure
+            f_optional_nullable = v1
+        v1 = obj.get("optional_default", _rt.ABSENT)
+        if v1 is _rt.ABSENT:
+            f_optional_default = 3
+        else:
+            if (
+                type(v1) is not int
+                or not -9223372036854775808 <= v1 <= 9223372036854775807
+            ):
+                raise _rt.Unsure
+            f_optional_default = v1
+        v1 = obj.get("optional_list", _rt.ABSENT)
+        if v1 is _rt.ABSENT:
+            f_optional_list = []
+        else:
+            if not isinstance(v1, list):
+                raise _rt.Unsure
+            for x2 in v1:
+                if not isinstance(x2, str):
+                    raise _rt.Unsure
+            f_optional_list = list(v1)
 
-    v1 = obj.get("optional_ref")
-    if v1 is None:
-        f_optional_ref = None
-    else:
-        f_optional_ref = _fast_inner(v1, depth + 1)
+        v1 = obj.get("optional_ref")
+        if v1 is None:
+            f_optional_ref = None
+        else:
+            f_optional_ref = _fast_inner(v1, depth + 1)
+        v1 = obj.get("level_not_null", _rt.ABSENT)
+        if v1 is _rt.ABSENT:
+            f_level_not_null = None
+        else:
+            if not isinstance(v1, str) or v1 not in ("low", "high"):
+                raise _rt.Unsure
+            f_level_not_null = v1
+        v1 = obj.get("tag_not_null", _rt.ABSENT)
+        if v1 is _rt.ABSENT:
+            f_tag_not_null = None
+        else:
+            if not isinstance(v1, str) or v1 != "on":
+                raise _rt.Unsure
+            f_tag_not_null = v1
+        v1 = obj.get("level_or_null")
+        if v1 is None:
+            f_level_or_null = None
+        else:
+            if not isinstance(v1, str) or v1 not in ("low", "high"):
+                raise _rt.Unsure
+            f_level_or_null = v1
 
+    except _rt.Unsure as unsure:
+        _rt.keep_model(unsure, obj, "optional_ref", depth + 1, f_optional_ref)
+        raise
     return Flags(
         required_plain=f_required_plain,
         required_nullable=f_required_nullable,
@@ -276,6 +326,9 @@ def _fast_flags(obj: Any, depth: int) -> Flags:
         optional_default=f_optional_default,
         optional_list=f_optional_list,
         optional_ref=f_optional_ref,
+        level_not_null=f_level_not_null,
+        tag_not_null=f_tag_not_null,
+        level_or_null=f_level_or_null,
     )
 
 
@@ -290,6 +343,9 @@ def _check_flags(obj: Flags, depth: int) -> None:
     f_optional_default: Any
     f_optional_list: Any
     f_optional_ref: Any
+    f_level_not_null: Any
+    f_tag_not_null: Any
+    f_level_or_null: Any
     x2: Any
     f_required_plain = obj.required_plain
     if f_required_plain is not True and f_required_plain is not False:
@@ -324,6 +380,24 @@ def _check_flags(obj: Flags, depth: int) -> None:
     f_optional_ref = obj.optional_ref
     if f_optional_ref is not None:
         _check_inner(f_optional_ref, depth + 1)
+    f_level_not_null = obj.level_not_null
+    if f_level_not_null is not None:
+        if not isinstance(f_level_not_null, str) or f_level_not_null not in (
+            "low",
+            "high",
+        ):
+            raise _rt.Unsure
+    f_tag_not_null = obj.tag_not_null
+    if f_tag_not_null is not None:
+        if not isinstance(f_tag_not_null, str) or f_tag_not_null != "on":
+            raise _rt.Unsure
+    f_level_or_null = obj.level_or_null
+    if f_level_or_null is not None:
+        if not isinstance(f_level_or_null, str) or f_level_or_null not in (
+            "low",
+            "high",
+        ):
+            raise _rt.Unsure
 
 
 def _fast_inner(obj: Any, depth: int) -> Inner:
@@ -380,6 +454,19 @@ _P_FLAGS_OPTIONAL_LIST: Final = _rt.list_of(
     _rt.string({"type": "must be a string"}), {"type": "must be an array"}
 )
 _P_FLAGS_OPTIONAL_REF: Final = _rt.nullable(_parse_inner)
+_P_FLAGS_LEVEL_NOT_NULL: Final = _rt.string(
+    {"type": "must be a string", "enum": "must be one of: low, high"},
+    enum=frozenset(("low", "high")),
+)
+_P_FLAGS_TAG_NOT_NULL: Final = _rt.string(
+    {"type": "must be a string", "const": 'must be "on"'}, const="on"
+)
+_P_FLAGS_LEVEL_OR_NULL: Final = _rt.nullable(
+    _rt.string(
+        {"type": "must be a string", "enum": "must be one of: low, high"},
+        enum=frozenset(("low", "high")),
+    )
+)
 _P_INNER_N: Final = _rt.integer(
     {
         "type": "must be an integer",

@@ -29,6 +29,12 @@ export interface Flags {
   optional_list: string[];
   /** A nullable model. */
   optional_ref?: Inner | null;
+  /** A type list with null, but an enum without it: null fails the enum (JSON Schema applies both). */
+  level_not_null?: "low" | "high";
+  /** The same with a const. */
+  tag_not_null?: "on";
+  /** A nullable enum written as anyOf: null is its own branch. */
+  level_or_null?: "low" | "high" | null;
 }
 
 /** A small model. */
@@ -45,6 +51,9 @@ const F_Flags_3 = rt.nullable(rt.boolean({ "type": "must be a boolean" }));
 const F_Flags_4 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
 const F_Flags_5 = rt.listOf(rt.string({ "type": "must be a string" }), { "type": "must be an array" });
 const F_Flags_6 = rt.nullable(p_Inner);
+const F_Flags_7 = rt.string<"low" | "high">({ "type": "must be a string", "enum": "must be one of: low, high" }, { enum: new Set(["low", "high"]) });
+const F_Flags_8 = rt.string<"on">({ "type": "must be a string", "const": "must be \"on\"" }, { const: "on" });
+const F_Flags_9 = rt.nullable(rt.string<"low" | "high">({ "type": "must be a string", "enum": "must be one of: low, high" }, { enum: new Set(["low", "high"]) }));
 const F_Inner_0 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 1", "maximum": "must be <= 10" }, { minimum: 1, maximum: 10 });
 
 function p_Flags(data: rt.JsonValue, ctx: rt.Context): Flags | rt.Invalid {
@@ -58,6 +67,9 @@ function p_Flags(data: rt.JsonValue, ctx: rt.Context): Flags | rt.Invalid {
   const v4 = ctx.optional(obj, "optional_default", F_Flags_4);
   const v5 = ctx.optional(obj, "optional_list", F_Flags_5);
   const v6 = ctx.optional(obj, "optional_ref", F_Flags_6);
+  const v7 = ctx.optional(obj, "level_not_null", F_Flags_7);
+  const v8 = ctx.optional(obj, "tag_not_null", F_Flags_8);
+  const v9 = ctx.optional(obj, "level_or_null", F_Flags_9);
   if (ctx.count > mark) return rt.INVALID;
   const out: Flags = {
     "required_plain": v0 as boolean,
@@ -68,6 +80,9 @@ function p_Flags(data: rt.JsonValue, ctx: rt.Context): Flags | rt.Invalid {
   if (v2 !== undefined) out["optional_plain"] = v2 as boolean;
   if (v3 !== undefined) out["optional_nullable"] = v3 as boolean | null;
   if (v6 !== undefined) out["optional_ref"] = v6 as Inner | null;
+  if (v7 !== undefined) out["level_not_null"] = v7 as "low" | "high";
+  if (v8 !== undefined) out["tag_not_null"] = v8 as "on";
+  if (v9 !== undefined) out["level_or_null"] = v9 as "low" | "high" | null;
   return out;
 }
 
@@ -143,6 +158,28 @@ function f_Flags(v: unknown, depth: number): Flags | rt.Unsure {
       if (v6 === rt.UNSURE) return rt.UNSURE;
     }
   }
+  const w7: unknown = obj["level_not_null"];
+  let v7: unknown;
+  if (w7 !== undefined) {
+    if (typeof w7 !== "string" || (w7 !== "low" && w7 !== "high")) return rt.UNSURE;
+    v7 = w7;
+  }
+  const w8: unknown = obj["tag_not_null"];
+  let v8: unknown;
+  if (w8 !== undefined) {
+    if (typeof w8 !== "string" || w8 !== "on") return rt.UNSURE;
+    v8 = w8;
+  }
+  const w9: unknown = obj["level_or_null"];
+  let v9: unknown;
+  if (w9 !== undefined) {
+    if (w9 === null) {
+      v9 = null;
+    } else {
+      if (typeof w9 !== "string" || (w9 !== "low" && w9 !== "high")) return rt.UNSURE;
+      v9 = w9;
+    }
+  }
   const out: Flags = {
     "required_plain": v0 as boolean,
     "required_nullable": v1 as boolean | null,
@@ -152,6 +189,9 @@ function f_Flags(v: unknown, depth: number): Flags | rt.Unsure {
   if (v2 !== undefined) out["optional_plain"] = v2 as boolean;
   if (v3 !== undefined) out["optional_nullable"] = v3 as boolean | null;
   if (v6 !== undefined) out["optional_ref"] = v6 as Inner | null;
+  if (v7 !== undefined) out["level_not_null"] = v7 as "low" | "high";
+  if (v8 !== undefined) out["tag_not_null"] = v8 as "on";
+  if (v9 !== undefined) out["level_or_null"] = v9 as "low" | "high" | null;
   return out;
 }
 
@@ -178,6 +218,9 @@ export function encodeFlags(value: Flags): { [key: string]: unknown } {
   out["optional_default"] = value["optional_default"];
   out["optional_list"] = value["optional_list"];
   if (value["optional_ref"] !== undefined) out["optional_ref"] = value["optional_ref"] === null ? null : encodeInner(value["optional_ref"]);
+  if (value["level_not_null"] !== undefined) out["level_not_null"] = value["level_not_null"];
+  if (value["tag_not_null"] !== undefined) out["tag_not_null"] = value["tag_not_null"];
+  if (value["level_or_null"] !== undefined) out["level_or_null"] = value["level_or_null"];
   return out;
 }
 
