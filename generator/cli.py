@@ -292,6 +292,8 @@ def _vendor(root: Path, args: argparse.Namespace) -> int:
 def _import(root: Path, source: str, format_id: str, keep_all: bool, update: bool) -> int:
     import tempfile
 
+    from generator.examples import schema_problems
+    from generator.export import export
     from generator.importing import ImportRefused, import_schema, problems_text, read_source
     from generator.load import load_spec
     from generator.lower import lower
@@ -310,7 +312,7 @@ def _import(root: Path, source: str, format_id: str, keep_all: bool, update: boo
         raise SpecError(f"specs/{format_id}/spec.json", None, "there is no spec to update", "import it first, without --update")
     try:
         document = read_source(path)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
         raise SpecError(path_text, None, f"cannot read the source: {exc}", "give a JSON or YAML (.yaml, .yml) file") from None
     try:
         imported = import_schema(document, path_text, pointer, format_id, keep_all)
@@ -321,14 +323,30 @@ def _import(root: Path, source: str, format_id: str, keep_all: bool, update: boo
         return 2
     spec = imported.spec
     if update:
-        spec["x-version"] = json.loads(target.read_text(encoding="utf-8")).get("x-version", spec["x-version"])
+        try:
+            current = json.loads(target.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise SpecError(f"specs/{format_id}/spec.json", None, f"cannot read the spec to update: {exc}", "fix or remove it") from None
+        if isinstance(current, dict) and isinstance(current.get("x-version"), str):
+            spec["x-version"] = current["x-version"]
     text = json.dumps(spec, indent=2, ensure_ascii=False) + "\n"
-    # What chatspec itself refuses is found before anything is written: the spec is checked in a scratch project.
+    # What chatspec itself refuses (generate's checks of the spec, its defaults among them) is found before anything
+    # is written: the spec is checked in a scratch project.
     with tempfile.TemporaryDirectory(prefix="chatspec-import-") as scratch:
         folder = Path(scratch) / "specs" / format_id
         folder.mkdir(parents=True)
         (folder / "spec.json").write_text(text, encoding="utf-8")
-        lower(load_spec(folder, Path(scratch)))
+        try:
+            loaded = load_spec(folder, Path(scratch))
+            fmt = lower(loaded)
+            problems = schema_problems(loaded, fmt, export(fmt))
+        except SpecError as exc:
+            problems = [exc]
+        if problems:
+            print(f"chatspec: {path_text}: chatspec refuses the translated spec; nothing was written:", file=sys.stderr)
+            for error in problems:
+                print(f"  {error}", file=sys.stderr)
+            return 2
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
     print(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,19 @@ _UNRESOLVED = {
     "$recursiveRef": "a recursive reference (2019-09)",
     "$recursiveAnchor": "a recursive reference's anchor (2019-09)",
 }
+# Keywords of 2019-09 and 2020-12 that draft-07 does not know, and so ignored: kept, as meaning nothing, in x-ignored.
+_NEWER = frozenset(
+    {
+        "prefixItems",
+        "dependentRequired",
+        "dependentSchemas",
+        "minContains",
+        "maxContains",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "contentSchema",
+    }
+)
 # OpenAPI keywords that annotate a schema: kept in one x-openapi object, e.g. {"x-openapi": {"discriminator": {...}}}.
 _OPENAPI_ANNOTATIONS = frozenset({"discriminator", "xml", "externalDocs"})
 
@@ -64,14 +78,49 @@ class Imported:
 
 
 def read_source(path: Path) -> Any:
-    """A JSON or YAML document (YAML: by its suffix, .yaml or .yml)."""
+    """A JSON or YAML document (YAML: by its suffix, .yaml or .yml) as JSON would hold it: a YAML date or timestamp
+    is its text, a key that is no string (`200:`) its text; a document it cannot read is a ValueError."""
     text = path.read_text(encoding="utf-8")
-    if path.suffix.lower() in (".yaml", ".yml"):
-        import yaml
+    try:
+        if path.suffix.lower() in (".yaml", ".yml"):
+            return _as_json(_load_yaml(text))
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("it nests too deeply to read") from None
 
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader reads a 3 MB OpenAPI file 10x faster
-        return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
-    return json.loads(text)
+
+def _load_yaml(text: str) -> Any:
+    import yaml
+
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C parser reads a 3 MB OpenAPI file 10x faster
+
+    class Loader(base):  # type: ignore[valid-type, misc]
+        """The safe loader without YAML's timestamps: JSON has none, and a date in an example is its text."""
+
+    Loader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in base.yaml_implicit_resolvers.items()
+    }
+    try:
+        return yaml.load(text, Loader=Loader)  # noqa: S506 - a safe loader
+    except yaml.YAMLError as exc:
+        raise ValueError(f"not YAML: {exc}") from None
+
+
+def _as_json(value: Any) -> Any:
+    """A YAML value as JSON holds it: keys as text (YAML's 200: and true: are "200" and "true")."""
+    stack: list[Any] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key in [k for k in node if not isinstance(k, str)]:
+                if isinstance(key, (list, dict, tuple)):
+                    raise ValueError(f"a mapping key that is no scalar ({key!r}): JSON has none")
+                node[json.dumps(key) if isinstance(key, (bool, type(None))) else str(key)] = node.pop(key)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return value
 
 
 class _Translator:
@@ -83,7 +132,6 @@ class _Translator:
         self.names: dict[str, str] = {}  # the definitions' source names -> spec names
         self.container = ("components", "schemas") if openapi else ()
         self.wanted: list[str] = []  # source names a translated $ref reached, in order
-        self.root_name = ""
 
     # --- definitions and names -------------------------------------------------------
 
@@ -96,22 +144,33 @@ class _Translator:
             return out
         for key in ("$defs", "definitions"):
             for name, schema in (self.document.get(key) or {}).items():
+                if name in out:  # two definitions a $ref tells apart by its keyword: one name in the spec cannot
+                    self.problems.append(Problem(pointer_of(key, name), f"both $defs and definitions define {name!r}"))
                 out.setdefault(name, (pointer_of(key, name), schema))
         return out
 
-    def name_all(self, names: list[str], root: str) -> None:
+    def name_all(self, names: list[str], root_title: str | None) -> None:
         """Each definition's spec name: itself where it is an identifier chatspec takes, else its words joined, e.g.
-        "chat.message" -> "ChatMessage"; the second of two alike gets 2, 3, ... (deterministic: source order)."""
+        "chat.message" -> "ChatMessage" (after the names kept as they are; the second of two alike gets 2, 3, ...,
+        in source order); then the document's root schema's (root_title: its title or the format id; None when the
+        root is a definition), keyed "" as a $ref to "#" names it, under a name no definition takes."""
         taken: set[str] = set()
-        for name in [root, *names]:
-            if name in self.names:
-                continue
-            spelled = name if re.fullmatch(r"[A-Z][A-Za-z0-9]*", name) else _pascal(name)
+
+        def take(key: str, spelled: str) -> None:
             candidate, n = spelled, 2
             while candidate in taken:
                 candidate, n = f"{spelled}{n}", n + 1
             taken.add(candidate)
-            self.names[name] = candidate
+            self.names[key] = candidate
+
+        kept = [n for n in names if re.fullmatch(r"[A-Z][A-Za-z0-9]*", n)]
+        for name in kept:
+            take(name, name)
+        for name in names:
+            if name not in self.names:
+                take(name, _pascal(name))
+        if root_title is not None:
+            take("", root_title if re.fullmatch(r"[A-Z][A-Za-z0-9]*", root_title) else _pascal(root_title))
 
     # --- schemas ------------------------------------------------------------------------
 
@@ -125,16 +184,55 @@ class _Translator:
                 self.problems.append(Problem(at, f"$ref {ref!r} points outside components/schemas"))
                 return ref
             name, rest = tokens[2], tokens[3:]
+            source = (self.document["components"]["schemas"] or {}).get(name)
         elif tokens[:1] in (["$defs"], ["definitions"]) and len(tokens) >= 2:
             name, rest = tokens[1], tokens[2:]
+            source = (self.document.get(tokens[0]) or {}).get(name)
         else:
-            name, rest = "", tokens  # into the document's root schema
-        if name and name not in self.names:
-            self.problems.append(Problem(at, f"$ref {ref!r} names no definition of the document"))
+            name, rest, source = "", tokens, self.document  # into the document's root schema
+        if name not in self.names:
+            what = "no definition of the document" if name else "the document's root schema, which is not imported (its root is another)"
+            self.problems.append(Problem(at, f"$ref {ref!r} points into {what}"))
             return ref
         if name:
             self.wanted.append(name)
-        return "#/$defs/" + pointer_of(self.names[name], *rest)[1:]
+        return "#" + urllib.parse.quote(
+            pointer_of("$defs", self.names[name], *self.translated_path(source, rest, at)), safe="/~-._!$&'()*+,;=:@"
+        )
+
+    def translated_path(self, source: Any, rest: list[str], at: str) -> list[str]:
+        """The tokens below a definition, as the translation writes what they pass through (draft-07's array items
+        are prefixItems, its dependencies dependentSchemas, its definitions $defs)."""
+        out: list[str] = []
+        tokens = iter(rest)
+        for token in tokens:
+            value = source.get(token) if isinstance(source, dict) else None
+            if token == "items" and isinstance(value, list):
+                index = next(tokens, "")
+                out += ["prefixItems", index]
+                source = value[int(index)] if index.isdigit() and int(index) < len(value) else None
+            elif token == "additionalItems" and isinstance(source, dict) and isinstance(source.get("items"), list):
+                out.append("items")
+                source = value
+            elif token == "dependencies" and isinstance(value, dict):
+                entry = next(tokens, "")
+                out += ["dependentSchemas", entry]
+                source = value.get(entry)
+            elif token == "definitions":
+                out.append("$defs")
+                source = value
+            elif self.openapi == "3.0" and isinstance(source, dict) and source.get("nullable") is True and "type" not in source:
+                self.problems.append(
+                    Problem(at, "a $ref into a nullable schema without a type: it becomes an anyOf, where the pointer finds nothing")
+                )
+                return rest
+            else:
+                out.append(token)
+                if isinstance(source, list) and token.isdigit() and int(token) < len(source):
+                    source = source[int(token)]
+                else:
+                    source = value
+        return out
 
     def schema(self, node: Any, at: str) -> Any:
         """The schema at pointer `at` of the source, as a spec writes it."""
@@ -149,7 +247,9 @@ class _Translator:
         out: dict[str, Any] = {}
         for key, value in node.items():
             here = f"{at}{pointer_of(key)}"
-            if key in _UNRESOLVED:
+            if self.draft07 and key in _NEWER:
+                out.setdefault("x-ignored", {})[key] = value  # draft-07 ignores it: it meant nothing in the source
+            elif key in _UNRESOLVED:
                 self.problems.append(Problem(here, f"{key} is {_UNRESOLVED[key]}"))
             elif key == "$schema":
                 continue  # the spec's dialect is 2020-12; the translation made it so
@@ -164,7 +264,8 @@ class _Translator:
             elif key in _OPENAPI_ANNOTATIONS and self.openapi:
                 out.setdefault("x-openapi", {})[key] = self.discriminator(value) if key == "discriminator" else value
             elif key == "items" and isinstance(value, list):  # draft-07's tuple
-                out["prefixItems"] = [self.schema(s, f"{here}/{i}") for i, s in enumerate(value)]
+                if value:
+                    out["prefixItems"] = [self.schema(s, f"{here}/{i}") for i, s in enumerate(value)]
                 if "additionalItems" in node:
                     out["items"] = self.schema(node["additionalItems"], f"{at}/additionalItems")
             elif key == "additionalItems":
@@ -175,11 +276,18 @@ class _Translator:
                     out.setdefault(target, {})[name] = dep if isinstance(dep, list) else self.schema(dep, f"{here}{pointer_of(name)}")
             elif key in ("definitions", "$defs"):
                 out["$defs"] = {n: self.schema(s, f"{here}{pointer_of(n)}") for n, s in value.items()}
+            elif key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
+                # OpenAPI 3.0's (and draft-04's) boolean: the minimum or maximum beside it is exclusive.
+                bound = "minimum" if key == "exclusiveMinimum" else "maximum"
+                if value and bound in node:
+                    out[key] = node[bound]
+            elif key in ("minimum", "maximum") and node.get("exclusive" + key[:1].upper() + key[1:]) is True:
+                continue  # (exclusive: above)
             elif key in checks.STRUCTURE:
                 out[key] = self.sub(key, value, here)
             elif key == "format" and value == "byte" and self.openapi:
-                out[key] = value
                 out["contentEncoding"] = "base64"  # OpenAPI's byte: base64 text
+                out.setdefault("x-openapi", {})["format"] = value
             elif key in _KEPT:
                 out[key] = value
             else:
@@ -207,7 +315,11 @@ class _Translator:
 
 
 def _pascal(name: str) -> str:
-    words = [w for w in re.split(r"[^A-Za-z0-9]+", name) if w]
+    import unicodedata
+
+    # Letters with marks keep their base letter ("über" -> "Uber"); what has none in ASCII splits words.
+    ascii_text = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    words = [w for w in re.split(r"[^A-Za-z0-9]+", ascii_text) if w]
     spelled = "".join(w[:1].upper() + w[1:] for w in words) or "Definition"
     return "D" + spelled if spelled[0].isdigit() else spelled
 
@@ -243,6 +355,7 @@ def import_schema(document: Any, source: str, pointer: str, format_id: str, keep
     tokens = checks.pointer_tokens(pointer[1:] if pointer.startswith("#") else pointer) if pointer not in ("", "#") else []
     by_pointer = {p: n for n, (p, _) in definitions.items()}
     root_pointer = pointer_of(*tokens)
+    title_name: str | None = None  # the document's root schema's name, when it is the root
     if root_pointer in by_pointer:
         root_name, root_schema = by_pointer[root_pointer], definitions[by_pointer[root_pointer]][1]
     elif tokens:
@@ -251,9 +364,10 @@ def import_schema(document: Any, source: str, pointer: str, format_id: str, keep
         root_schema = {k: v for k, v in document.items() if k not in ("$defs", "definitions", "$schema", "$id", "$comment")}
         if openapi or not set(root_schema) - set(checks.ANNOTATIONS):
             raise ImportRefused(source, [Problem("", "the document has no root schema: name one with #<pointer>" + _choices(definitions))])
-        root_name = str(document.get("title") or format_id)
-    t.name_all(list(definitions), root_name)
-    t.root_name = root_name
+        root_name, title_name = "", str(document.get("title") or format_id)  # "": as a $ref to "#" names it
+    if t.problems:
+        raise ImportRefused(source, t.problems)
+    t.name_all([n for n in definitions if isinstance(n, str)], title_name)
     translated: dict[str, Any] = {}
     todo = [root_name] + (list(definitions) if keep_all else [])
     while todo:
@@ -266,7 +380,7 @@ def import_schema(document: Any, source: str, pointer: str, format_id: str, keep
         todo.extend(n for n in t.wanted[start:] if n not in translated)
     if t.problems:
         raise ImportRefused(source, t.problems)
-    defs = {t.names[n]: _described(s, n) for n, s in translated.items()}
+    defs = {t.names[n]: _described(s, t.names[n]) for n, s in translated.items()}
     info = document.get("info") if openapi else None
     upstream = {"file": Path(source).name, "pointer": "#" + root_pointer}
     version = (info or {}).get("version") if isinstance(info, dict) else None
@@ -285,7 +399,7 @@ def import_schema(document: Any, source: str, pointer: str, format_id: str, keep
         "$ref": f"#/$defs/{t.names[root_name]}",
         "$defs": defs,
     }
-    return Imported(spec, {n: s for n, s in t.names.items() if n != s and n in translated}, list(defs))
+    return Imported(spec, {n: s for n, s in t.names.items() if n and n != s and n in translated}, list(defs))
 
 
 def _described(schema: Any, name: str) -> Any:

@@ -37,10 +37,10 @@ def test_draft_07_definitions_tuples_and_dependencies_become_2020_12() -> None:
         "dependencies": {"card": ["billing"], "name": {"required": ["first"]}},
         "definitions": {"pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "additionalItems": False}},
     })
-    root = spec["$defs"]["Pair"]
-    # "pair" spelled as an identifier is Pair, the root's name (its title): the second is Pair2.
-    assert spec["$ref"] == "#/$defs/Pair" and root["properties"]["pair"] == {"$ref": "#/$defs/Pair2"}
-    pair = spec["$defs"]["Pair2"]
+    # "pair" spelled as an identifier is Pair; the root schema, titled Pair too, takes a name no definition has.
+    root = spec["$defs"]["Pair2"]
+    assert spec["$ref"] == "#/$defs/Pair2" and root["properties"]["pair"] == {"$ref": "#/$defs/Pair"}
+    pair = spec["$defs"]["Pair"]
     assert pair["prefixItems"] == [{"type": "string"}, {"type": "integer"}] and pair["items"] is False
     assert root["dependentRequired"] == {"card": ["billing"]} and root["dependentSchemas"] == {"name": {"required": ["first"]}}
     assert "definitions" not in json.dumps(spec) and "dependencies" not in json.dumps(spec)
@@ -66,7 +66,7 @@ def test_openapi_3_0_nullable_example_byte_and_discriminator_mean_what_they_mean
     spec = _import(document, "#/components/schemas/Message")
     props = spec["$defs"]["Message"]["properties"]
     assert props["role"] == {"type": ["string", "null"], "enum": ["user", "bot", None]}
-    assert props["blob"] == {"type": "string", "format": "byte", "contentEncoding": "base64", "examples": ["aGk="]}
+    assert props["blob"] == {"type": "string", "contentEncoding": "base64", "x-openapi": {"format": "byte"}, "examples": ["aGk="]}
     assert props["part"] == {"anyOf": [{"$ref": "#/$defs/Part"}, {"type": "null"}]}
     assert spec["$defs"]["Part"]["x-openapi"] == {"discriminator": {"propertyName": "type", "mapping": {"text": "#/$defs/TextPart"}}}
     assert set(spec["$defs"]) == {"Message", "Part", "TextPart"}
@@ -151,3 +151,77 @@ def test_a_refused_import_writes_nothing_and_lists_every_problem(tmp_path: Path)
     source.write_text(json.dumps({"type": "object", "properties": {"a": {"type": "string", "pattern": "(?=x)"}}}))
     done = run_chatspec(tmp_path, "import", str(source), "--format", "remote")
     assert done.returncode == 2 and "look" in done.stderr.lower() and not (tmp_path / "specs" / "remote").exists()
+
+
+def test_a_definition_named_like_the_root_schema_stays_itself() -> None:
+    # Found by a red-team pass: the root, named after its title, took the definition's place and every $ref to it.
+    spec = _import({"$schema": "http://json-schema.org/draft-07/schema#", "title": "Message", "type": "object", "required": ["m"],
+                    "properties": {"m": {"$ref": "#/definitions/Message"}}, "definitions": {"Message": {"type": "string"}}})
+    assert spec["$ref"] == "#/$defs/Message2" and spec["$defs"]["Message"]["type"] == "string"
+    assert spec["$defs"]["Message2"]["properties"]["m"] == {"$ref": "#/$defs/Message"}
+
+
+def test_refs_into_the_root_schema_and_into_translated_parts_point_where_they_did() -> None:
+    spec = _import({"$schema": "http://json-schema.org/draft-07/schema#", "title": "Tree", "type": "object", "properties": {
+        "a": {"type": "string"}, "b": {"$ref": "#/properties/a"}, "kids": {"type": "array", "items": {"$ref": "#"}},
+        "t": {"$ref": "#/definitions/T/items/1"}, "odd": {"$ref": "#/definitions/P/properties/a%25b"}},
+        "definitions": {"T": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}]},
+                        "P": {"type": "object", "properties": {"a%b": {"type": "boolean"}}}}})
+    props = spec["$defs"]["Tree"]["properties"]
+    assert props["b"] == {"$ref": "#/$defs/Tree/properties/a"} and props["kids"]["items"] == {"$ref": "#/$defs/Tree"}
+    assert props["t"] == {"$ref": "#/$defs/T/prefixItems/1"} and props["odd"] == {"$ref": "#/$defs/P/properties/a%25b"}
+    # With a definition as the root, the document's root schema is not imported: a $ref into it is listed.
+    problems = _refused({"type": "object", "properties": {"x": {"$ref": "#"}}, "$defs": {"A": {"$ref": "#/properties/x"}}}, "#/$defs/A")
+    assert problems and "not imported" in problems[0][1]
+
+
+def test_keywords_draft_07_does_not_know_meant_nothing_there_and_are_kept_as_such() -> None:
+    spec = _import({"$schema": "http://json-schema.org/draft-07/schema#", "title": "Root", "type": "object", "properties": {
+        "p": {"type": "array", "prefixItems": [{"type": "string"}]}, "d": {"type": "object", "dependentRequired": {"x": ["y"]}}}})
+    props = spec["$defs"]["Root"]["properties"]
+    assert props["p"] == {"type": "array", "x-ignored": {"prefixItems": [{"type": "string"}]}}
+    assert props["d"] == {"type": "object", "x-ignored": {"dependentRequired": {"x": ["y"]}}}
+
+
+def test_two_definitions_of_one_name_and_draft_04_bounds() -> None:
+    problems = _refused({"type": "string", "$defs": {"A": {"type": "string"}}, "definitions": {"A": {"type": "integer"}}})
+    assert problems == [("/definitions/A", "both $defs and definitions define 'A'")]
+    spec = _import({"openapi": "3.0.3", "components": {"schemas": {"N": {"type": "number", "minimum": 0, "exclusiveMinimum": True,
+                                                                       "maximum": 9, "exclusiveMaximum": False}}}}, "#/components/schemas/N")
+    assert spec["$defs"]["N"] == {"description": "N (no description in the source).", "type": "number", "exclusiveMinimum": 0, "maximum": 9}
+    # Draft-07's empty tuple beside additionalItems: every item is additionalItems'.
+    empty = _import({"$schema": "http://json-schema.org/draft-07/schema#", "title": "E", "type": "array", "items": [], "additionalItems": {"type": "string"}})
+    assert empty["$defs"]["E"] == {"description": "E (no description in the source).", "title": "E", "type": "array", "items": {"type": "string"}}
+
+
+def test_yaml_as_json_holds_it_and_what_cannot_be_read_is_one_clear_error(tmp_path: Path) -> None:
+    source = tmp_path / "api.yaml"
+    source.write_text("openapi: 3.0.3\ninfo: {title: T, version: '1'}\ncomponents:\n  schemas:\n    M:\n      type: object\n"
+                      "      properties:\n        d: {type: string, default: 2024-01-01, example: 2024-01-01T00:00:00Z}\n"
+                      "        b: {type: string, format: byte}\n        200: {type: integer}\n", encoding="utf-8")
+    done = run_chatspec(tmp_path, "import", f"{source}#/components/schemas/M", "--format", "yaml_api")
+    assert done.returncode == 0, done.stderr
+    props = json.loads((tmp_path / "specs" / "yaml_api" / "spec.json").read_text(encoding="utf-8"))["$defs"]["M"]["properties"]
+    assert props["d"] == {"type": "string", "default": "2024-01-01", "examples": ["2024-01-01T00:00:00Z"]} and "200" in props
+    assert run_chatspec(tmp_path, "bump", "yaml_api").returncode == 0 and run_chatspec(tmp_path, "generate").returncode == 0
+    for text in ("title: [unclosed", "? [a, b]\n: 1\n"):
+        source.write_text(text, encoding="utf-8")
+        done = run_chatspec(tmp_path, "import", str(source), "--format", "broken_yaml")
+        assert done.returncode == 2 and "cannot read the source" in done.stderr and "Traceback" not in done.stderr, done.stderr
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"items": ' * 100_000 + "{}" + "}" * 100_000, encoding="utf-8")
+    done = run_chatspec(tmp_path, "import", str(deep), "--format", "deep")
+    assert done.returncode == 2 and "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
+
+
+def test_a_default_chatspec_would_refuse_is_found_before_anything_is_written(tmp_path: Path) -> None:
+    source = tmp_path / "s.json"
+    source.write_text(json.dumps({"title": "S", "type": "object", "properties": {"a": {"type": "integer", "default": "zero"}}}))
+    done = run_chatspec(tmp_path, "import", str(source), "--format", "s")
+    assert done.returncode == 2 and "nothing was written" in done.stderr and "fails the field's own schema" in done.stderr
+    assert not (tmp_path / "specs" / "s").exists()
+    (tmp_path / "specs" / "t").mkdir(parents=True)
+    (tmp_path / "specs" / "t" / "spec.json").write_text("{broken", encoding="utf-8")
+    source.write_text(json.dumps({"title": "S", "type": "string"}))
+    done = run_chatspec(tmp_path, "import", str(source), "--format", "t", "--update")
+    assert done.returncode == 2 and "cannot read the spec to update" in done.stderr and "Traceback" not in done.stderr
