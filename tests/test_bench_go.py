@@ -25,9 +25,10 @@ def test_a_go_parse_that_validates_nothing_makes_the_bench_fail(tmp_path: Path) 
     shutil.copytree(GENERATED / "go", tree)
     source = tree / "structuredconversation" / "structuredconversation.go"
     text = source.read_text(encoding="utf-8")
-    failing = 'return nil, fmt.Errorf("validation failed: %w", err)'
+    # (In the format's own parse: every definition's Parse<Name> wraps its error the same way.)
+    failing = 'doc, err := rt.Build[ConversationDocument](tree, parseConversationDocument)\n\tif err != nil {\n\t\treturn nil, fmt.Errorf("validation failed: %w", err)\n\t}\n'
     assert text.count(failing) == 1, "the plant no longer applies"
-    source.write_text(text.replace(failing, "return &doc, nil"), encoding="utf-8")
+    source.write_text(text.replace(failing, "doc, _ := rt.Build[ConversationDocument](tree, parseConversationDocument)\n"), encoding="utf-8")
     with pytest.raises(AssertionError, match="structuredconversation.ParseStructuredConversationFromJSON accepts the invalid payload"):
         bench.go_table("1x", go_tree=tree)
 
@@ -37,7 +38,7 @@ def test_a_go_validate_that_checks_nothing_makes_the_bench_fail(tmp_path: Path) 
     shutil.copytree(GENERATED / "go", tree)
     source = tree / "structuredconversation" / "structuredconversation.go"
     text = source.read_text(encoding="utf-8")
-    entry = "func ValidateConversationDocument(doc *ConversationDocument) error {\n"
+    entry = "func ValidateConversationDocument(v *ConversationDocument) error {\n"
     assert text.count(entry) == 1, "the plant no longer applies"
     source.write_text(text.replace(entry, entry + "\tif true {\n\t\treturn nil\n\t}\n"), encoding="utf-8")
     with pytest.raises(AssertionError, match="structuredconversation.ValidateConversationDocument accepts an invalid document"):
