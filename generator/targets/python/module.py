@@ -14,6 +14,7 @@ from dataclasses import fields
 
 from generator import ir, nesting, runtime
 from generator.behaviour import Behaviour, constants
+from generator.errors import SpecError, pointer_of
 from generator.naming import Names, clash_error, constant_case, python_attr, python_top_level_clashes, snake_case
 from generator.pyformat import format_python
 from generator.render import header
@@ -162,6 +163,22 @@ class PythonModule:
         self.uses |= {types.LITERAL, TYPE_ALIAS}
         return EnumView(e.name, e.description or e.name, e.values, f"{constant_case(e.name)}_VALUES")
 
+    def refuse_entries_alike(self, entries: tuple[EntryView, ...], api_parse: str) -> None:
+        """Two definitions whose names the module spells alike (HTTPRoot and HttpRoot: http_root_from_json), or one
+        spelling the format's parse function (ParseChat in format chat: parse_chat_from_json), named as such, at the
+        later definition (the module's own clash check would name only the generated names)."""
+        made: dict[str, str] = {api_parse: "the format's parse function"}
+        for e in entries:
+            for name in (*e.functions, parsers.parser_const(e.name)):
+                if name in made:
+                    raise SpecError(
+                        self.fmt.source,
+                        pointer_of("$defs", e.name),
+                        f"the definition {e.name!r} would make the Python name {name!r}, which {made[name]} makes too",
+                        "rename one of them",
+                    )
+                made[name] = f"the definition {e.name!r}"
+
     def view(self) -> ModuleView:
         fmt = self.fmt
         ir_enums = [d for d in fmt.definitions if isinstance(d, ir.Enum)]
@@ -181,6 +198,7 @@ class PythonModule:
             if isinstance(d, (ir.Enum, ir.Alias))
         )
         root_entry = next((e for e in entries if e.name == root.name), None)
+        self.refuse_entries_alike(entries, api_parse)
         return ModuleView(
             header=header(fmt.source, self.behaviour.source("python") if self.behaviour else None),
             doc=f"{fmt.title} (format {fmt.id}, version {fmt.version}).\n\n{fmt.description}",
