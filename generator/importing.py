@@ -21,6 +21,7 @@ from typing import Any
 
 from generator import checks
 from generator.errors import pointer_of
+from generator.naming import DEFINITION_NAME
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 # The keywords of JSON Schema 2020-12's validation and applicator vocabularies, annotations included, that a spec
@@ -130,7 +131,6 @@ class _Translator:
         self.draft07 = draft07
         self.problems: list[Problem] = []
         self.names: dict[str, str] = {}  # the definitions' source names -> spec names
-        self.container = ("components", "schemas") if openapi else ()
         self.wanted: list[str] = []  # source names a translated $ref reached, in order
 
     # --- definitions and names -------------------------------------------------------
@@ -163,14 +163,14 @@ class _Translator:
             taken.add(candidate)
             self.names[key] = candidate
 
-        kept = [n for n in names if re.fullmatch(r"[A-Z][A-Za-z0-9]*", n)]
+        kept = [n for n in names if DEFINITION_NAME.fullmatch(n)]
         for name in kept:
             take(name, name)
         for name in names:
             if name not in self.names:
                 take(name, _pascal(name))
         if root_title is not None:
-            take("", root_title if re.fullmatch(r"[A-Z][A-Za-z0-9]*", root_title) else _pascal(root_title))
+            take("", root_title if DEFINITION_NAME.fullmatch(root_title) else _pascal(root_title))
 
     # --- schemas ------------------------------------------------------------------------
 

@@ -287,7 +287,7 @@ class Lowering:
         named = schema.get("x-name") if parts[-2:-1] != ("properties",) else None
         name = named if isinstance(named, str) else "".join(words)
         taken = {n.lower() for n in self.defs} | {m.name.lower() for m in self.hoisted.values()}
-        if name.lower() in taken or not re.fullmatch(r"[A-Z][A-Za-z0-9]*", name):
+        if name.lower() in taken or not naming.DEFINITION_NAME.fullmatch(name):
             return self.lower_checks(written or schema, pointer)
         before = dict(self.hoisted)
         self.hoisted[pointer] = ir.Model(name, "", (), False, (), "", "")  # taken while its fields are lowered

@@ -126,6 +126,8 @@ def constant_case(name: str) -> str:
 # --- format ids --------------------------------------------------------------
 
 FORMAT_ID = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+# A definition's name (the meta-schema's $defs propertyNames): a capital letter, then letters and digits.
+DEFINITION_NAME = re.compile(r"[A-Z][A-Za-z0-9]*")
 
 # Go's predeclared identifiers: a package of that name shadows them in every file that imports it.
 GO_PREDECLARED = frozenset(
