@@ -188,26 +188,8 @@ class Compiler:
     def resolve(self, pointer: str) -> Any:
         """The schema at a JSON pointer into the spec ("/$defs/Value/properties/a"); None where the pointer reaches
         no schema: nothing, or a place that holds data (a const, a default, examples, an x- key's value)."""
-        found: Any = self.document
-        tokens = pointer_tokens(pointer)
-        expect = (
-            "schema"  # what the next token names: a keyword of a schema (the document: its $defs), or an entry of a map or list of schemas
-        )
-        for token in tokens:
-            if expect == "schema":
-                if not isinstance(found, dict) or token not in STRUCTURE or token not in found:
-                    return None
-                expect = STRUCTURE[token]
-                found = found[token]
-                continue
-            if isinstance(found, dict) and expect == "map" and token in found:
-                found = found[token]
-            elif isinstance(found, list) and expect == "list" and token.isdigit() and int(token) < len(found):
-                found = found[int(token)]
-            else:
-                return None
-            expect = "schema"
-        return found if expect == "schema" else None
+        path = schemas_on(self.document, pointer)
+        return path[-1] if path is not None else None
 
     def ref(self, ref: str, pointer: str) -> str:
         if not ref.startswith("#/$defs/"):
@@ -432,6 +414,29 @@ def _all_nodes(bundle: dict[str, Any]) -> list[Any]:
         stack.extend(sub for _, sub in node.get("patternProperties", []))
         stack.extend(sub for _, sub in node.get("dependentSchemas", []))
     return out
+
+
+def schemas_on(document: Any, pointer: str) -> list[Any] | None:
+    """The schemas a JSON pointer into the spec passes through, the document first and the one it names last (the
+    maps and lists of schemas between them left out); None where it reaches no schema."""
+    found: Any = document
+    path = [document]
+    expect = "schema"  # what the next token names: a keyword of a schema (the document: its $defs), or an entry of a map or list of schemas
+    for token in pointer_tokens(pointer):
+        if expect == "schema":
+            if not isinstance(found, dict) or token not in STRUCTURE or token not in found:
+                return None
+            expect = STRUCTURE[token]
+            found = found[token]
+        elif isinstance(found, dict) and expect == "map" and token in found:
+            found, expect = found[token], "schema"
+        elif isinstance(found, list) and expect == "list" and token.isdigit() and int(token) < len(found):
+            found, expect = found[int(token)], "schema"
+        else:
+            return None
+        if expect == "schema":
+            path.append(found)
+    return path if expect == "schema" else None
 
 
 def pointer_tokens(pointer: str) -> list[str]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -555,29 +554,13 @@ class Lowering:
     def typed_at(self, pointer: str) -> bool:
         """Whether the schema at a pointer into the spec ("/$defs/Num", "/$defs/Chat/properties/n") is one the targets
         hold in a type of their own: its definition and every schema on the way to it are not applied as written."""
-        tokens = checks.pointer_tokens(pointer)
-        if len(tokens) < 2 or tokens[0] != "$defs" or tokens[1] not in self.defs:
+        path = checks.schemas_on(self.spec.document, pointer)
+        if path is None or len(path) < 2 or checks.pointer_tokens(pointer)[0] != "$defs":
             return False
-        found: Any = self.defs[tokens[1]]
-        if applied_as_written(found, definition=True, defs=self.defs):
-            return False
-        rest = iter(tokens[2:])
-        for token in rest:
-            holds = checks.STRUCTURE.get(token)
-            if not isinstance(found, dict) or holds is None or token not in found:
-                return False
-            found = found[token]
-            if holds != "schema":
-                entry = next(rest, None)
-                if isinstance(found, dict) and entry in found:
-                    found = found[entry]
-                elif isinstance(found, list) and entry is not None and entry.isdigit() and int(entry) < len(found):
-                    found = found[int(entry)]
-                else:
-                    return False
-            if applied_as_written(found, defs=self.defs):
-                return False
-        return True
+        definition, *below = path[1:]
+        return not applied_as_written(definition, definition=True, defs=self.defs) and not any(
+            applied_as_written(s, defs=self.defs) for s in below
+        )
 
     def lower_type(self, schema: dict[str, Any], pointer: str) -> ir.TypeRef:
         if applied_as_written(schema, defs=self.defs):
