@@ -350,7 +350,7 @@ class Compiler:
             longest[id(node)] = result
             return result
 
-        for node in _all_nodes(bundle):
+        for node in all_nodes(bundle):
             deepest = hops(node)
             if deepest > MAX_HOPS + 1:
                 raise self.fail(
@@ -398,22 +398,60 @@ def as_written(schema: Any) -> Any:
     return out
 
 
-def _all_nodes(bundle: dict[str, Any]) -> list[Any]:
-    out, stack = [], [bundle["root"], *bundle["refs"].values()]
+def _children(node: dict[str, Any]) -> list[Any]:
+    """A node's subschemas' nodes, in its keys' order. Only where a node holds nodes: a property named "messages",
+    or an enum value holding that key, is no node's messages."""
+    out: list[Any] = []
+    for key, value in node.items():
+        if key in _SCHEMA_KEYS:
+            out.append(value)
+        elif key in _SCHEMA_LISTS:
+            out.extend(value)
+        elif key == "properties":
+            out.extend(value.values())
+        elif key in ("patternProperties", "dependentSchemas"):
+            out.extend(sub for _, sub in value)
+    return out
+
+
+def all_nodes(bundle: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every node of compiled checks ({"root": node, "refs": {...}}) that is an object, each once, in document order
+    (the root's, then each ref's)."""
+    out: list[dict[str, Any]] = []
+    stack: list[Any] = [*reversed(bundle["refs"].values()), bundle["root"]]
     while stack:
         node = stack.pop()
-        if not isinstance(node, dict):
-            continue
-        out.append(node)
-        for key in _SCHEMA_KEYS:
-            if isinstance(node.get(key), dict):
-                stack.append(node[key])
-        for key in _SCHEMA_LISTS:
-            stack.extend(node.get(key, []))
-        stack.extend(node.get("properties", {}).values())
-        stack.extend(sub for _, sub in node.get("patternProperties", []))
-        stack.extend(sub for _, sub in node.get("dependentSchemas", []))
+        if isinstance(node, dict):
+            out.append(node)
+            stack.extend(reversed(_children(node)))
     return out
+
+
+def without_messages(bundle: dict[str, Any]) -> dict[str, Any]:
+    """Compiled checks without their messages: what they accept (a dependentRequired's message is its third item)."""
+
+    def strip(node: Any) -> Any:
+        if not isinstance(node, dict):
+            return node
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key == "messages":
+                continue
+            if key in _SCHEMA_KEYS:
+                out[key] = strip(value)
+            elif key in _SCHEMA_LISTS:
+                out[key] = [strip(sub) for sub in value]
+            elif key == "properties":
+                out[key] = {name: strip(sub) for name, sub in value.items()}
+            elif key in ("patternProperties", "dependentSchemas"):
+                out[key] = [[first, strip(sub)] for first, sub in value]
+            elif key == "dependentRequired":
+                out[key] = [entry[:2] for entry in value]
+            else:
+                out[key] = value  # data (an enum's values, a const) or a keyword's own value
+        return out
+
+    return {"root": strip(bundle["root"]), "refs": {key: strip(node) for key, node in bundle["refs"].items()}}
 
 
 def schemas_on(document: Any, pointer: str) -> list[Any] | None:

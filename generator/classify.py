@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from generator import ir
+from generator.checks import without_messages
 from generator.naming import words
 
 LEVELS = ("patch", "minor", "major")
@@ -103,15 +104,7 @@ def _messages(changes: list[Change], where: str, old: dict[str, str], new: dict[
 
 def _without_messages(checks: ir.Checks) -> Any:
     """The checks' structure: every node without its messages."""
-
-    def strip(node: Any) -> Any:
-        if isinstance(node, dict):
-            return {k: strip(v) for k, v in node.items() if k != "messages"}
-        if isinstance(node, list):
-            return [strip(v) for v in node]
-        return node
-
-    return strip(json.loads(checks.text)), checks.patterns
+    return without_messages(json.loads(checks.text)), checks.patterns
 
 
 def _applied(changes: list[Change], where: str, old: ir.Checks | None, new: ir.Checks | None) -> None:
@@ -375,7 +368,8 @@ def _after(rule: ir.Rule) -> str:
 def _default(f: ir.Field) -> str:
     if f.default_factory:
         return f"fresh {f.default_factory}"
-    return repr(f.default) if f.has_default else "none"
+    # As JSON writes it (null, "text"): the reader of `chatspec diff` wrote the spec, not Python.
+    return json.dumps(f.default, ensure_ascii=False) if f.has_default else "none"
 
 
 def classify(old: ir.Format, new: ir.Format) -> list[Change]:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from generator import cache, invisible, ir, keywords, messages
 from generator.behaviour import Behaviour
+from generator.checks import all_nodes
 from generator.export import schema_text
 from generator.naming import go_package
 from generator.render import TEMPLATES, header, render
@@ -370,15 +371,9 @@ APPLIED_ROWS = ("schema, applied as written", "the same schema")
 def applied_messages(checks: ir.Checks) -> list[str]:
     """The messages a schema applied as written reports, each once, in the order its checks hold them."""
     found: dict[str, None] = {}
-    stack = [json.loads(checks.text)]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            found.update(dict.fromkeys(node.get("messages", {}).values()))
-            found.update(dict.fromkeys(entry[2] for entry in node.get("dependentRequired", ())))
-            stack.extend(reversed([v for k, v in node.items() if k != "messages"]))
-        elif isinstance(node, list):
-            stack.extend(reversed(node))
+    for node in all_nodes(json.loads(checks.text)):
+        found.update(dict.fromkeys(node.get("messages", {}).values()))
+        found.update(dict.fromkeys(entry[2] for entry in node.get("dependentRequired", ())))
     return list(found)
 
 
