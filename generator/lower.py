@@ -147,7 +147,9 @@ class Lowering:
         pointer = pointer_of("$defs", name)
         if not isinstance(schema, dict):  # true or false: any value, or none
             return ir.Alias(name=name, description="", type=self.lower_checks(schema, pointer))
-        self.check_placement(schema, pointer, "a $defs entry", ANNOTATIONS_READ["$defs entries"], keeps=True, definition=True)
+        self.check_placement(
+            schema, pointer, "a $defs entry", ANNOTATIONS_READ["$defs entries"] | DEFINITION_KEPT, keeps=True, definition=True
+        )
         kind = self.definition_kind(name)
         description = schema.get("description", "")
         title = schema.get("title", "")
@@ -1060,6 +1062,9 @@ def _nullable_shape(branches: Any) -> bool:
 KEPT = frozenset({"title", "examples", "deprecated", "readOnly", "writeOnly", "$comment"})
 # What a nested schema keeps besides: a property reads these two itself.
 NESTED_KEPT = frozenset({"description", "default"})
+# What a $defs entry keeps besides: its default is an annotation (JSON Schema fills in nothing; a property that
+# $refs it gets no default from it), as OpenAI's enums carry one.
+DEFINITION_KEPT = frozenset({"default"})
 
 
 def is_kept(key: str) -> bool:
@@ -1071,7 +1076,7 @@ def kept_annotations(schema: Any, read: set[str], definition: bool = False, defs
     title, left out): JSON text, or "" for none."""
     if not isinstance(schema, dict) or applied_as_written(schema, definition, defs):
         return ""  # (a schema applied as written keeps them in its own text)
-    kept = {k: v for k, v in schema.items() if is_kept(k) and k not in read}
+    kept = {k: v for k, v in schema.items() if (is_kept(k) or (definition and k in DEFINITION_KEPT)) and k not in read}
     return json.dumps(kept, ensure_ascii=True, separators=(",", ":")) if kept else ""
 
 
