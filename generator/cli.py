@@ -314,21 +314,25 @@ def _import(root: Path, source: str, format_id: str, keep_all: bool, update: boo
         document = read_source(path)
     except (OSError, ValueError, UnicodeDecodeError) as exc:
         raise SpecError(path_text, None, f"cannot read the source: {exc}", "give a JSON or YAML (.yaml, .yml) file") from None
+    current: object = None
+    if update:
+        try:
+            current = json.loads(target.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise SpecError(f"specs/{format_id}/spec.json", None, f"cannot read the spec to update: {exc}", "fix or remove it") from None
+    # The document's root schema keeps the name the spec gave it (its definitions keep their own).
+    ref = current.get("$ref") if isinstance(current, dict) else None
+    kept_root = ref.rpartition("/")[2] or None if isinstance(ref, str) else None
     try:
-        imported = import_schema(document, path_text, pointer, format_id, keep_all)
+        imported = import_schema(document, path_text, pointer, format_id, keep_all, root_name=kept_root)
     except ImportRefused as refused:
         print(f"chatspec: {path_text}: {len(refused.problems)} construct(s) cannot be imported; nothing was written:", file=sys.stderr)
         for line in problems_text(refused):
             print(line, file=sys.stderr)
         return 2
     spec = imported.spec
-    if update:
-        try:
-            current = json.loads(target.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise SpecError(f"specs/{format_id}/spec.json", None, f"cannot read the spec to update: {exc}", "fix or remove it") from None
-        if isinstance(current, dict) and isinstance(current.get("x-version"), str):
-            spec["x-version"] = current["x-version"]
+    if isinstance(current, dict) and isinstance(current.get("x-version"), str):
+        spec["x-version"] = current["x-version"]
     text = json.dumps(spec, indent=2, ensure_ascii=False) + "\n"
     # What chatspec itself refuses (generate's checks of the spec, its defaults among them) is found before anything
     # is written: the spec is checked in a scratch project.
@@ -344,8 +348,11 @@ def _import(root: Path, source: str, format_id: str, keep_all: bool, update: boo
             problems = [exc]
         if problems:
             print(f"chatspec: {path_text}: chatspec refuses the translated spec; nothing was written:", file=sys.stderr)
-            for error in problems:
+            for error in [e for p in problems for e in (p.errors if isinstance(p, SpecErrors) else [p])]:
                 print(f"  {error}", file=sys.stderr)
+                origin = imported.source_pointer(error.pointer)
+                if origin is not None:
+                    print(f"  in the source: {path.name}#{origin}", file=sys.stderr)
             return 2
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
@@ -354,6 +361,8 @@ def _import(root: Path, source: str, format_id: str, keep_all: bool, update: boo
     )
     for old, new in sorted(imported.renamed.items()):
         print(f"  renamed {old!r} -> {new}")
+    for note in imported.notes:
+        print(f"  note at {note.pointer}: {note.reason}")
     print(
         f"now run `chatspec bump {format_id}` and `chatspec generate`"
         if not update

@@ -4,9 +4,11 @@ It translates, never drops: definitions (`definitions`, `$defs`, `components/sch
 under identifier names, every `$ref` between them is rewritten to point there, draft-07's array `items` and
 `additionalItems` become `prefixItems`/`items`, `dependencies` becomes `dependentRequired`/`dependentSchemas`, and
 OpenAPI's `nullable`, `example`, `format: byte` and `discriminator` become what they mean in JSON Schema 2020-12
-(the discriminator, an annotation there, is kept in `x-openapi`). Annotations and vendor `x-` keys are
-kept as written. What cannot be kept (a remote `$ref`, `$id`, `$anchor`, `$dynamicRef`, a keyword neither JSON
-Schema nor OpenAPI defines) is listed, every one with its JSON pointer, and nothing is written.
+(the discriminator, an annotation there, is kept in `x-openapi`, also where a JSON Schema document holds one, as
+pydantic writes them). Annotations and vendor `x-` keys are kept as written. A keyword neither JSON Schema nor
+OpenAPI defines meant nothing in the source (JSON Schema ignores what it does not know): it is kept in `x-ignored`
+and noted, with the keyword it may be a slip of. What cannot be kept (a remote `$ref`, `$id`, `$anchor`,
+`$dynamicRef`) is listed, every one with its JSON pointer, and nothing is written.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from generator import checks
-from generator.errors import pointer_of
+from generator.errors import did_you_mean, pointer_of
+from generator.load import INT64
 from generator.naming import DEFINITION_NAME
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -76,6 +79,15 @@ class Imported:
     spec: dict[str, Any]
     renamed: dict[str, str] = field(default_factory=dict)  # a definition's name in the source -> its name in the spec
     kept: list[str] = field(default_factory=list)  # the definitions kept, in the spec's order
+    notes: list[Problem] = field(default_factory=list)  # what was kept as meaning nothing, for the user to read
+    origins: dict[str, str] = field(default_factory=dict)  # a definition's name in the spec -> its pointer in the source
+
+    def source_pointer(self, pointer: str | None) -> str | None:
+        """Where a pointer into the spec (/$defs/<name>/...) came from in the source, the rest of it as translated."""
+        tokens = checks.pointer_tokens(pointer or "")
+        if len(tokens) < 2 or tokens[0] != "$defs" or tokens[1] not in self.origins:
+            return None
+        return self.origins[tokens[1]] + pointer_of(*tokens[2:])
 
 
 def read_source(path: Path) -> Any:
@@ -130,6 +142,7 @@ class _Translator:
         self.openapi = openapi  # "3.0" or "3.1", None for a JSON Schema
         self.draft07 = draft07
         self.problems: list[Problem] = []
+        self.notes: list[Problem] = []
         self.names: dict[str, str] = {}  # the definitions' source names -> spec names
         self.wanted: list[str] = []  # source names a translated $ref reached, in order
 
@@ -261,7 +274,7 @@ class _Translator:
                 out["examples"] = [*node.get("examples", []), value]
             elif key == "nullable" and self.openapi:
                 continue  # below
-            elif key in _OPENAPI_ANNOTATIONS and self.openapi:
+            elif key in _OPENAPI_ANNOTATIONS:  # OpenAPI's own, or an unknown keyword of a JSON Schema that pydantic wrote
                 out.setdefault("x-openapi", {})[key] = self.discriminator(value) if key == "discriminator" else value
             elif key == "items" and isinstance(value, list):  # draft-07's tuple
                 if value:
@@ -291,12 +304,31 @@ class _Translator:
             elif key in _KEPT:
                 out[key] = value
             else:
-                self.problems.append(
-                    Problem(here, f"unknown keyword {key!r}: neither JSON Schema nor OpenAPI defines it (an x- key of your own is kept)")
-                )
+                # JSON Schema gives a keyword it does not know no meaning: kept as meaning nothing, and said.
+                out.setdefault("x-ignored", {})[key] = value
+                slip = did_you_mean(key, sorted(_KEPT | _UNRESOLVED.keys() | {"$ref", "$defs", "definitions", "dependencies"}))
+                self.notes.append(Problem(here, f"unknown keyword {key!r} kept in x-ignored: it means nothing in the source{slip}"))
+        self.vacuous_bounds(out, at)
         if self.openapi == "3.0" and node.get("nullable") is True:
             return _nullable(out)
         return out
+
+    def vacuous_bounds(self, out: dict[str, Any], at: str) -> None:
+        """An integer's bound beyond 64 bits (OpenAI writes int64's limits as a float prints them,
+        -9223372036854776000) bounds nothing every target's int64 does not: kept in x-ignored as a float (no target
+        emits an integer beyond 64 bits, even in an x- key), and said."""
+        kinds = out.get("type")
+        if not ({kinds} if isinstance(kinds, str) else set(kinds) if isinstance(kinds, list) else set()) - {"null"} == {"integer"}:
+            return
+        for key, beyond in (("minimum", -1), ("exclusiveMinimum", -1), ("maximum", 1), ("exclusiveMaximum", 1)):
+            value = out.get(key)
+            if isinstance(value, int) and not isinstance(value, bool) and not INT64[0] <= value <= INT64[1] and (value > 0) == (beyond > 0):
+                out.setdefault("x-ignored", {})[key] = float(out.pop(key))
+                self.notes.append(
+                    Problem(
+                        f"{at}/{key}", f"{key} {value} is beyond every 64-bit integer, which every target's integers are: kept in x-ignored"
+                    )
+                )
 
     def sub(self, key: str, value: Any, at: str) -> Any:
         holds = checks.STRUCTURE[key]
@@ -345,8 +377,12 @@ def _kind(document: Any) -> tuple[str | None, bool]:
     return None, isinstance(dialect, str) and bool(re.search(r"draft-0[4-7]", dialect))
 
 
-def import_schema(document: Any, source: str, pointer: str, format_id: str, keep_all: bool = False) -> Imported:
-    """The spec of the schema at `pointer` ("" for the document's root schema) of a published document."""
+def import_schema(
+    document: Any, source: str, pointer: str, format_id: str, keep_all: bool = False, root_name: str | None = None
+) -> Imported:
+    """The spec of the schema at `pointer` ("" for the document's root schema) of a published document. root_name
+    names the document's root schema (else its title or the format id): --update keeps the name the spec gave it, so
+    a title upstream adds later does not rename the type every user's code holds."""
     if not isinstance(document, dict):
         raise ImportRefused(source, [Problem("", "the document is not a JSON object")])
     openapi, draft07 = _kind(document)
@@ -364,7 +400,7 @@ def import_schema(document: Any, source: str, pointer: str, format_id: str, keep
         root_schema = {k: v for k, v in document.items() if k not in ("$defs", "definitions", "$schema", "$id", "$comment")}
         if openapi or not set(root_schema) - set(checks.ANNOTATIONS):
             raise ImportRefused(source, [Problem("", "the document has no root schema: name one with #<pointer>" + _choices(definitions))])
-        root_name, title_name = "", str(document.get("title") or format_id)  # "": as a $ref to "#" names it
+        root_name, title_name = "", root_name or str(document.get("title") or format_id)  # "": as a $ref to "#" names it
     if t.problems:
         raise ImportRefused(source, t.problems)
     t.name_all([n for n in definitions if isinstance(n, str)], title_name)
@@ -399,7 +435,8 @@ def import_schema(document: Any, source: str, pointer: str, format_id: str, keep
         "$ref": f"#/$defs/{t.names[root_name]}",
         "$defs": defs,
     }
-    return Imported(spec, {n: s for n, s in t.names.items() if n and n != s and n in translated}, list(defs))
+    origins = {t.names[n]: root_pointer if n == root_name else definitions[n][0] for n in translated}
+    return Imported(spec, {n: s for n, s in t.names.items() if n and n != s and n in translated}, list(defs), t.notes, origins)
 
 
 def _described(schema: Any, name: str) -> Any:

@@ -84,10 +84,13 @@ def test_what_cannot_be_kept_is_listed_every_one_with_its_pointer() -> None:
         "a": {"$ref": "https://example.com/a.json"},
         "b": {"$id": "urn:b", "type": "string"},
         "c": {"$dynamicRef": "#node"},
-        "d": {"type": "string", "nullable": True},  # OpenAPI's, in a JSON Schema: a keyword neither defines here
+        # OpenAPI 3.0's, in a JSON Schema: it means nothing there, so it is kept in x-ignored (and noted), not refused.
+        "d": {"type": "string", "nullable": True},
     }})
-    assert [p for p, _ in problems] == ["/properties/a/$ref", "/properties/b/$id", "/properties/c/$dynamicRef", "/properties/d/nullable"]
+    assert [p for p, _ in problems] == ["/properties/a/$ref", "/properties/b/$id", "/properties/c/$dynamicRef"]
     assert "remote reference" in problems[0][1]
+    spec = _import({"type": "object", "properties": {"d": {"type": "string", "nullable": True}}})
+    assert spec["$defs"]["Adopted"]["properties"]["d"] == {"type": "string", "x-ignored": {"nullable": True}}
 
 
 def test_a_document_without_a_root_names_its_definitions() -> None:
@@ -112,6 +115,19 @@ def test_a_required_field_keeps_its_default_as_an_annotation(tmp_path: Path) -> 
     (folder / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
     field = lower(load_spec(folder, tmp_path)).models[0].fields[0]
     assert field.required and not field.has_default and json.loads(field.annotations) == {"default": "auto"}
+
+
+def test_a_definitions_default_is_an_annotation_that_fills_in_nothing(tmp_path: Path) -> None:
+    # OpenAI's WebSearchContextSize: an enum definition with a default. JSON Schema fills in nothing; neither does a
+    # property that $refs it, and the default is kept (exported schema, docs) rather than refused.
+    spec = _import({"type": "object", "properties": {"size": {"$ref": "#/$defs/Size"}},
+                    "$defs": {"Size": {"type": "string", "enum": ["low", "high"], "default": "low"}}}, format_id="sizes")
+    folder = tmp_path / "specs" / "sizes"
+    folder.mkdir(parents=True)
+    (folder / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+    fmt = lower(load_spec(folder, tmp_path))
+    assert json.loads(fmt.definition("Size").annotations) == {"default": "low"}
+    assert not fmt.models[0].fields[0].has_default
 
 
 def test_the_command_writes_the_spec_and_refuses_to_overwrite_it(tmp_path: Path) -> None:
@@ -140,6 +156,57 @@ def test_update_keeps_the_version_so_diff_and_bump_classify_the_new_upstream(tmp
     assert "needs a major bump" in diff.stdout and "lang" in diff.stdout, diff.stdout
 
 
+def test_two_published_versions_of_one_schema_are_followed_with_update_diff_and_bump(tmp_path: Path) -> None:
+    # OpenTelemetry's GenAI input messages as first published (three part types, a pydantic discriminator in a JSON
+    # Schema, no titles) and as published later (twelve part types, titles, a renamed part): the real upgrade path.
+    (tmp_path / "specs").mkdir()
+    first = run_chatspec(tmp_path, "import", str(REALWORLD / "otel-gen-ai-input-messages-32e44cb.json"), "--format", "otel_input")
+    assert first.returncode == 0, first.stderr
+    assert run_chatspec(tmp_path, "bump", "otel_input").returncode == 0
+    done = run_chatspec(tmp_path, "import", str(REALWORLD / "otel-gen-ai-input-messages.json"), "--format", "otel_input", "--update")
+    assert done.returncode == 0, done.stderr
+    spec = json.loads((tmp_path / "specs" / "otel_input" / "spec.json").read_text(encoding="utf-8"))
+    # The root keeps the name users' code holds, though upstream has since given it a title.
+    assert spec["$ref"] == "#/$defs/OtelInput" and spec["x-version"] == "1.0.0"
+    diff = run_chatspec(tmp_path, "diff", "otel_input")
+    for change in (
+        "needs a major bump",
+        "major: definition removed: ToolCallPart",  # renamed ToolCallRequestPart upstream
+        "major: field removed: ToolCallResponsePart.result",
+        "major: required field added: ToolCallResponsePart.response",
+        "minor: definition added: ReasoningPart",
+        "minor: optional field added: ChatMessage.name",
+        "major: default changed: ToolCallResponsePart.id (none -> null)",
+        "patch: x-source changed",
+    ):
+        assert change in diff.stdout, diff.stdout
+    assert "root model changed" not in diff.stdout
+    bumped = run_chatspec(tmp_path, "bump", "otel_input")
+    assert bumped.returncode == 0 and "locked 2.0.0" in bumped.stdout, bumped.stdout + bumped.stderr
+    assert run_chatspec(tmp_path, "generate").returncode == 0
+    # The kept major: readers of the first version keep their package beside the new one.
+    assert (tmp_path / "generated" / "python" / "chatformats" / "otel_input_v1.py").is_file()
+
+
+def test_an_unknown_keyword_means_nothing_as_in_the_source_and_is_noted() -> None:
+    document = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {"Text": {"type": "object", "properties": {"type": {"const": "text"}}, "required": ["type"]}},
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "minLenght": 3},
+            "part": {"oneOf": [{"$ref": "#/$defs/Text"}], "discriminator": {"propertyName": "type", "mapping": {"text": "#/$defs/Text"}}},
+        },
+    }
+    imported = import_schema(document, "source.json", "", "adopted")
+    name, part = imported.spec["$defs"]["Adopted"]["properties"]["name"], imported.spec["$defs"]["Adopted"]["properties"]["part"]
+    assert name == {"type": "string", "x-ignored": {"minLenght": 3}}
+    assert part["x-openapi"]["discriminator"]["mapping"] == {"text": "#/$defs/Text"}
+    assert [(n.pointer, n.reason) for n in imported.notes] == [
+        ("/properties/name/minLenght", "unknown keyword 'minLenght' kept in x-ignored: it means nothing in the source (did you mean 'minLength'?)")
+    ]
+
+
 def test_a_refused_import_writes_nothing_and_lists_every_problem(tmp_path: Path) -> None:
     source = tmp_path / "remote.json"
     source.write_text(json.dumps({"type": "object", "properties": {"a": {"$ref": "other.json#/a"}, "b": {"$anchor": "b"}}}))
@@ -151,6 +218,7 @@ def test_a_refused_import_writes_nothing_and_lists_every_problem(tmp_path: Path)
     source.write_text(json.dumps({"type": "object", "properties": {"a": {"type": "string", "pattern": "(?=x)"}}}))
     done = run_chatspec(tmp_path, "import", str(source), "--format", "remote")
     assert done.returncode == 2 and "look" in done.stderr.lower() and not (tmp_path / "specs" / "remote").exists()
+    assert "in the source: remote.json#/properties/a/pattern" in done.stderr, done.stderr  # not only the spec's pointer
 
 
 def test_a_definition_named_like_the_root_schema_stays_itself() -> None:
