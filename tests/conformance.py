@@ -290,7 +290,8 @@ def _at_pointer(document: Any, ref: str) -> Any:
 
 def inline_refs(document: dict[str, Any], depth: int = 2) -> dict[str, Any]:
     """The document with every local $ref replaced by its target, recursion unrolled `depth` times and
-    cut off below with `false` (hypothesis-jsonschema cannot draw from recursive references)."""
+    cut off below with `false` (hypothesis-jsonschema cannot draw from recursive references). What only
+    holds definitions ($defs, draft-07's definitions, an OpenAPI document's components) is left out."""
 
     def walk(schema: Any, trail: tuple[str, ...]) -> Any:
         if isinstance(schema, list):
@@ -315,5 +316,6 @@ def inline_refs(document: dict[str, Any], depth: int = 2) -> dict[str, Any]:
             return {"allOf": [target, out]} if set(out) - {"description", "title"} else target
         return out
 
-    result: dict[str, Any] = walk({k: v for k, v in document.items() if k != "$defs"}, ())
+    holders = ("$defs", "definitions", "components")
+    result: dict[str, Any] = walk({k: v for k, v in document.items() if k not in holders}, ())
     return result
