@@ -79,21 +79,49 @@ def _divisor(changes: list[Change], where: str, old: int | None, new: int | None
         changes.append(Change("major", f"constraint {'tightened' if new % old == 0 else 'changed'}: {where} multipleOf {old} -> {new}"))
 
 
-def _values(changes: list[Change], where: str, what: str, old: tuple[str, ...], new: tuple[str, ...], removed_level: str = "major") -> None:
+def _values(changes: list[Change], where: str, what: str, old: tuple[Any, ...], new: tuple[Any, ...], removed_level: str = "major") -> None:
     for value in old:
         if value not in new:
-            changes.append(Change(removed_level, f"{what} removed: {where} {value!r}"))
+            changes.append(Change(removed_level, f"{what} removed: {where} {_shown(value)}"))
     for value in new:
         if value not in old:
-            changes.append(Change("minor", f"{what} added: {where} {value!r}", warning=what in ("enum value", "union variant")))
+            changes.append(Change("minor", f"{what} added: {where} {_shown(value)}", warning=what in ("enum value", "union variant")))
 
 
-def _order(changes: list[Change], where: str, what: str, old: tuple[str, ...], new: tuple[str, ...], level: str = "minor") -> None:
+def _shown(value: Any) -> str:
+    """A value in a change: a string quoted as the locks have always held it ('text'), any other as JSON (true, 1.5)."""
+    return repr(value) if isinstance(value, str) else json.dumps(value)
+
+
+def _order(changes: list[Change], where: str, what: str, old: tuple[Any, ...], new: tuple[Any, ...], level: str = "minor") -> None:
     """The values both versions share, in another order: error messages and generated lists follow it."""
-    kept_old = [v for v in old if v in new]
-    kept_new = [v for v in new if v in old]
+    kept_old = [json.dumps(v) if not isinstance(v, str) else v for v in old if v in new]
+    kept_new = [json.dumps(v) if not isinstance(v, str) else v for v in new if v in old]
     if kept_old != kept_new:
         changes.append(Change(level, f"{what} order changed: {where} ({', '.join(kept_old)} -> {', '.join(kept_new)})"))
+
+
+def _const_and_enum(
+    changes: list[Change],
+    where: str,
+    old: ir.StringType | ir.NumericType | ir.BooleanType,
+    new: ir.StringType | ir.NumericType | ir.BooleanType,
+) -> None:
+    if old.const != new.const:
+        if new.const is None:
+            changes.append(Change("minor", f"constant removed: {where} {_shown(old.const)}"))
+        elif old.const is None:
+            changes.append(Change("major", f"constant added: {where} {_shown(new.const)}"))
+        else:
+            changes.append(Change("major", f"constant changed: {where} {_shown(old.const)} -> {_shown(new.const)}"))
+    if old.enum != new.enum:
+        if new.enum is None:
+            changes.append(Change("minor", f"closed set of values removed: {where}"))
+        elif old.enum is None:
+            changes.append(Change("major", f"closed set of values added: {where}"))
+        else:
+            _values(changes, where, "enum value", old.enum, new.enum)
+            _order(changes, where, "enum value", old.enum, new.enum)
 
 
 def _messages(changes: list[Change], where: str, old: dict[str, str], new: dict[str, str]) -> None:
@@ -146,21 +174,7 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
         return changes
     if isinstance(old, ir.StringType):
         assert isinstance(new, ir.StringType)
-        if old.const != new.const:
-            if new.const is None:
-                changes.append(Change("minor", f"constant removed: {where} {old.const!r}"))
-            elif old.const is None:
-                changes.append(Change("major", f"constant added: {where} {new.const!r}"))
-            else:
-                changes.append(Change("major", f"constant changed: {where} {old.const!r} -> {new.const!r}"))
-        if old.enum != new.enum:
-            if new.enum is None:
-                changes.append(Change("minor", f"closed set of values removed: {where}"))
-            elif old.enum is None:
-                changes.append(Change("major", f"closed set of values added: {where}"))
-            else:
-                _values(changes, where, "enum value", old.enum, new.enum)
-                _order(changes, where, "enum value", old.enum, new.enum)
+        _const_and_enum(changes, where, old, new)
         _values(changes, where, "documented value", old.known_values, new.known_values, removed_level="minor")
         _order(changes, where, "documented value", old.known_values, new.known_values, level="patch")
         _bound(changes, where, "minLength", old.min_length, new.min_length, lower=True)
@@ -173,10 +187,14 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
             else:
                 changes.append(Change("major", f"pattern changed: {where} {old.pattern!r} -> {new.pattern!r}"))
         _format(changes, where, old, new)
+    elif isinstance(old, ir.BooleanType):
+        assert isinstance(new, ir.BooleanType)
+        _const_and_enum(changes, where, old, new)
     elif isinstance(old, ir.NumericType):
         assert isinstance(new, ir.NumericType)
         if old.integer != new.integer:
             changes.append(Change("major", f"type changed: {where} ({describe(old)} -> {describe(new)})"))
+        _const_and_enum(changes, where, old, new)
         _bound(changes, where, "minimum", old.minimum, new.minimum, lower=True)
         _bound(changes, where, "maximum", old.maximum, new.maximum, lower=False)
         _bound(changes, where, "exclusiveMinimum", old.exclusive_minimum, new.exclusive_minimum, lower=True)

@@ -73,9 +73,9 @@ def _shape(t: ir.TypeRef, applied: bool) -> dict[str, Any]:
             out["maximum"] = high if t.maximum is None else min(t.maximum, high)
             if t.multiple_of is not None:
                 out["multipleOf"] = t.multiple_of
-            return out
+            return out | _values(t)
         case ir.BooleanType():
-            return {"type": "boolean"}
+            return {"type": "boolean"} | _values(t)
         case ir.AnyType(checks=ir.Checks() as checks) if applied:
             # A schema applied as written is exported as written; its $refs point where the spec's do, which the
             # exported document keeps (tests/test_json_schema_suite.py, the examples stage).
@@ -257,3 +257,11 @@ def _inlined(schema: Any, defs: dict[str, Any], inline: set[str]) -> Any:
 def _is_inline(schema: Any, inline: set[str]) -> bool:
     ref = schema.get("$ref") if isinstance(schema, dict) else None
     return isinstance(ref, str) and ref.startswith("#/$defs/") and ref[len("#/$defs/") :] in inline
+
+
+def _values(t: ir.NumericType | ir.BooleanType) -> dict[str, Any]:
+    """A number's or a boolean's const and enum, as written."""
+    out: dict[str, Any] = {} if t.const is None else {"const": t.const}
+    if t.enum is not None:
+        out["enum"] = list(t.enum)
+    return out

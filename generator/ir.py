@@ -61,6 +61,10 @@ class NumericType:
     exclusive_minimum: float | None = None
     exclusive_maximum: float | None = None
     multiple_of: int | None = None  # integers only, 1 to 2^53-1, e.g. 5: the value % 5 == 0
+    # A const and an enum of numbers (each below 2^53 in size, where every target compares them exactly), e.g.
+    # -32700, (1, 2, 3); checked before the bounds, each reported under its own keyword.
+    const: int | float | None = None
+    enum: tuple[int | float, ...] | None = None
     annotations: str = ""  # as a nested schema (items, map value, variant, ...): its annotations as written, JSON text, or ""
     kind: str = "numeric"
 
@@ -68,8 +72,18 @@ class NumericType:
 @dataclass(frozen=True)
 class BooleanType:
     messages: Messages
+    const: bool | None = None  # e.g. true: the one value accepted
+    enum: tuple[bool, ...] | None = None  # as written, e.g. (True,)
     annotations: str = ""  # as a nested schema (items, map value, variant, ...): its annotations as written, JSON text, or ""
     kind: str = "boolean"
+
+
+def allowed_values(t: NumericType | BooleanType) -> tuple[int | float | bool, ...] | None:
+    """The values a number's or boolean's const and enum leave, in the enum's order (None: no const, no enum), for a
+    check that needs only to know whether a value passes both: (), when the const is no value of the enum."""
+    if t.const is None:
+        return t.enum
+    return (t.const,) if t.enum is None or t.const in t.enum else ()
 
 
 @dataclass(frozen=True)

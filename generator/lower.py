@@ -47,9 +47,9 @@ KEYWORDS_BY_TYPE = {
         "x-known-values",
         "x-enum-descriptions",
     },
-    "integer": {"type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
-    "number": {"type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
-    "boolean": {"type"},
+    "integer": {"type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "enum", "const"},
+    "number": {"type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "enum", "const"},
+    "boolean": {"type", "enum", "const"},
     "array": {"type", "items", "prefixItems", "minItems", "maxItems", "uniqueItems"},
     "object": {"type", "additionalProperties"},
     "model": {"type", "properties", "required", "additionalProperties", "x-rules"},
@@ -666,6 +666,7 @@ class Lowering:
                 # Integers are 64-bit in every target (Go's int64); the exported schema says so too.
                 msgs["int64"] = messages.resolve("int64", over)
             msgs.update({k: messages.resolve(k, over, limit=v) for k, v in limits.items() if v is not None})
+            msgs.update(_value_messages(schema, over))
             return ir.NumericType(
                 msgs,
                 integer=kind == "integer",
@@ -674,9 +675,12 @@ class Lowering:
                 exclusive_minimum=limits["exclusiveMinimum"],
                 exclusive_maximum=limits["exclusiveMaximum"],
                 multiple_of=limits["multipleOf"],
+                const=schema.get("const"),
+                enum=tuple(schema["enum"]) if "enum" in schema else None,
             )
         if kind == "boolean":
-            return ir.BooleanType({"type": messages.type_message("boolean", over)})
+            msgs = {"type": messages.type_message("boolean", over), **_value_messages(schema, over)}
+            return ir.BooleanType(msgs, const=schema.get("const"), enum=tuple(schema["enum"]) if "enum" in schema else None)
         return self.lower_array(schema, over, pointer)
 
     def lower_string(self, schema: dict[str, Any], over: dict[str, str], pointer: str) -> ir.StringType | ir.DateTimeType | ir.BytesType:
@@ -887,11 +891,33 @@ _SCALAR_KINDS = frozenset({"string", "integer", "number", "boolean"})
 _UNTYPED_OK = frozenset({"$ref", "oneOf", "anyOf", "x-discriminator"})
 
 
+def typed_value(kind: str, value: Any) -> bool:
+    """Whether a const or enum value is one the type of its kind holds and every target compares exactly: a string,
+    a boolean, an integer (of an integer or a number) or a number (of a number) below 2^53 in size (beyond, a
+    float64 holds no longer every integer, and the value is applied as written, which compares integers exactly)."""
+    if kind == "string" or kind == "boolean":
+        return isinstance(value, str if kind == "string" else bool)
+    if kind not in ("integer", "number") or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return (isinstance(value, int) or kind == "number") and abs(value) < 2**53
+
+
+def _value_messages(schema: dict[str, Any], over: dict[str, str]) -> dict[str, str]:
+    """The messages of a typed number's or boolean's const and enum: the words a schema applied as written has for
+    them (generator/checks.py), so typing a value changes no message."""
+    msgs = {}
+    if "const" in schema:
+        msgs["const"] = messages.resolve_with("const", over, "must be {limit}", limit=checks.shown(schema["const"]))
+    if "enum" in schema:
+        msgs["enum"] = messages.resolve("enum", over, allowed=[checks.shown(v) for v in schema["enum"]])
+    return msgs
+
+
 def applied_as_written(schema: Any, definition: bool = False, defs: Mapping[str, Any] | None = None) -> bool:
     """Whether no type of the targets holds the schema, so that it is applied as written (generator/checks.py):
     a boolean schema, a keyword only JSON Schema's own meaning gives (allOf, not, contains, ...), constraints
     without a "type" (JSON Schema applies each to the values of its type), a list of types that is not one
-    type and null, a const or enum of another value than strings, $ref beside other keywords or into a
+    type and null, a const or enum of values its type does not hold (typed_value), $ref beside other keywords or into a
     subschema, anyOf other than a nullable, an array without items or a prefix that is not a tuple, an
     object with properties that is not a model ($defs entry of "type": "object"), a multipleOf that is not a whole
     number on an integer."""
@@ -922,7 +948,7 @@ def applied_as_written(schema: Any, definition: bool = False, defs: Mapping[str,
     for key in ("const", "enum"):
         if key in schema:
             values = [schema[key]] if key == "const" else schema[key]
-            if kind != "string" or not all(isinstance(v, str) for v in values):
+            if not all(typed_value(kind, v) for v in values):
                 return True
     if kind == "array":
         prefix = schema.get("prefixItems")

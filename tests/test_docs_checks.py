@@ -276,6 +276,11 @@ def valid(fmt: ir.Format, t: ir.TypeRef, depth: int = 0) -> Any:
             return "2024-01-15T10:30:00Z"
         case ir.BytesType():
             return "aGk="
+        case ir.NumericType() | ir.BooleanType() if ir.allowed_values(t) is not None:
+            for candidate in ir.allowed_values(t) or ():
+                if isinstance(t, ir.BooleanType) or valid_number(t, candidate):  # type: ignore[arg-type]
+                    return candidate
+            raise Unbuildable(f"no value of the const and enum fits {t}")
         case ir.NumericType():
             step = t.multiple_of or 1
             for candidate in (0, 1, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum):
@@ -378,6 +383,13 @@ def breaking(fmt: ir.Format, t: ir.TypeRef, owner: str, picked: bool = False) ->
                     raise Unbuildable(f"every text matches {t.pattern!r}")
             case "const" | "enum", ir.StringType():
                 value = _outside(t)
+            case "const" | "enum", ir.BooleanType():
+                value = next((v for v in (True, False) if v not in (ir.allowed_values(t) or ())), None)
+                if value is None:
+                    continue  # an enum of both: nothing breaks it
+            case "const" | "enum", ir.NumericType():
+                # An integer past every value of both (the bounds may break too; the page lists each message).
+                value = int(max(abs(v) for v in (t.const, *(t.enum or ())) if v is not None)) + 1
             case "format", ir.StringType():
                 value = next(c for c in ("2024-01-15", " ") if not string_formats.checker().conforms(c, t.checked_format or ""))
             case "format", _:

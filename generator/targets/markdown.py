@@ -403,8 +403,10 @@ def check_limit(t: ir.TypeRef, keyword: str) -> object:
             return t.discriminator
         case "discriminatorValue" if isinstance(t, ir.UnionType):
             return list(t.tags)
-        case "enum" if isinstance(t, ir.StringType):
+        case "enum" if isinstance(t, ir.StringType | ir.NumericType | ir.BooleanType):
             return list(t.enum or ())
+        case "const" if isinstance(t, ir.NumericType | ir.BooleanType):
+            return t.const  # (a boolean too: the value it must be)
     attribute = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", keyword).lower()  # minLength -> min_length
     value = getattr(t, attribute, None)
     return None if isinstance(value, bool) else value
@@ -481,6 +483,10 @@ class FormatPage:
                 return f"string ({md_json(name, True)})"
             case ir.StringType():
                 return "string"
+            case ir.NumericType() | ir.BooleanType() if t.const is not None:
+                return f"{json_kind(t)}, always {md_json(t.const, True)}"
+            case ir.NumericType() | ir.BooleanType() if t.enum is not None:
+                return f"{json_kind(t)}, one of " + ", ".join(md_json(v, True) for v in t.enum)
             case ir.NumericType():
                 return "integer" if t.integer else "number"
             case ir.BooleanType():

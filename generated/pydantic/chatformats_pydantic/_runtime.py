@@ -1096,6 +1096,8 @@ def base64_bytes(msgs: Mapping[str, str]) -> Parser:
 class Bounds(TypedDict, total=False):
     """The limits a spec sets on a number, each given only when the spec has it."""
 
+    const: float  # checked first: a const, then an enum, then the bounds
+    enum: frozenset[float]
     minimum: float
     maximum: float
     exclusive_minimum: float
@@ -1109,6 +1111,12 @@ def _bounds(
     if not bounds:
         return True
     mark = ctx.count
+    const = bounds.get("const")
+    enum = bounds.get("enum")
+    if const is not None and value != const:
+        ctx.error(msgs["const"], "const", value=value)
+    if enum is not None and value not in enum:
+        ctx.error(msgs["enum"], "enum", value=value)
     minimum = bounds.get("minimum")
     maximum = bounds.get("maximum")
     exclusive_minimum = bounds.get("exclusive_minimum")
@@ -1141,10 +1149,14 @@ def _within(bounds: Bounds) -> Callable[[float], bool]:
     above = bounds.get("exclusive_minimum")
     below = bounds.get("exclusive_maximum")
     step = bounds.get("multiple_of")
+    const = bounds.get("const")
+    enum = bounds.get("enum")
 
     def within(value: float) -> bool:
         return (
-            (low is None or value >= low)
+            (const is None or value == const)
+            and (enum is None or value in enum)
+            and (low is None or value >= low)
             and (high is None or value <= high)
             and (above is None or value > above)
             and (below is None or value < below)
@@ -1211,15 +1223,30 @@ def number(msgs: Mapping[str, str], **bounds: Unpack[Bounds]) -> Parser:
     return _quick(parse_number, quick_number, 1)
 
 
-def boolean(msgs: Mapping[str, str]) -> Parser:
+def boolean(
+    msgs: Mapping[str, str],
+    const: bool | None = None,
+    enum: frozenset[bool] | None = None,
+) -> Parser:
     def parse_boolean(value: object, ctx: Context) -> Any:
         if not isinstance(value, bool):
             ctx.error(msgs["type"], "type", value=value)
             return INVALID
-        return value
+        ok = True
+        if const is not None and value is not const:
+            ctx.error(msgs["const"], "const", value=value)
+            ok = False
+        if enum is not None and value not in enum:
+            ctx.error(msgs["enum"], "enum", value=value)
+            ok = False
+        return value if ok else INVALID
 
     def quick_boolean(value: object) -> Any:
-        return value if value is True or value is False else INVALID
+        if value is not True and value is not False:
+            return INVALID
+        if const is not None and value is not const:
+            return INVALID
+        return value if enum is None or value in enum else INVALID
 
     return _quick(parse_boolean, quick_boolean, 1)
 

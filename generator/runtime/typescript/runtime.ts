@@ -1196,10 +1196,15 @@ export interface Bounds {
   exclusiveMaximum?: number;
   /** Integers only (lower refuses it on a number), 1 to 2^53-1: a safe integer, exact as a number and as a bigint. */
   multipleOf?: number;
+  /** Checked first. Each below 2^53 in size (lower): a number equal to one is that number, exactly. */
+  const?: number;
+  enum?: ReadonlySet<number>;
 }
 
 function bounds(f: number, value: JsonValue, ctx: Context, msgs: Msgs, b: Bounds): boolean {
   const mark = ctx.count;
+  if (b.const !== undefined && f !== b.const) ctx.error(msg(msgs, "const"), undefined, value);
+  if (b.enum !== undefined && !b.enum.has(f)) ctx.error(msg(msgs, "enum"), undefined, value);
   if (b.minimum !== undefined && f < b.minimum) ctx.error(msg(msgs, "minimum"), undefined, value);
   if (b.maximum !== undefined && f > b.maximum) ctx.error(msg(msgs, "maximum"), undefined, value);
   if (b.exclusiveMinimum !== undefined && f <= b.exclusiveMinimum) ctx.error(msg(msgs, "exclusiveMinimum"), undefined, value);
@@ -1218,6 +1223,10 @@ function exactBounds(text: string, value: JsonValue, ctx: Context, msgs: Msgs, b
   const n = BigInt(text);
   const below = (bound: number): number => compareBigFloat(n, bound);
   const mark = ctx.count;
+  // An integer literal equals a const or an enum value (an integer below 2^53, or no integer) only as that bigint.
+  const equal = (v: number): boolean => Number.isInteger(v) && BigInt(v) === n;
+  if (b.const !== undefined && !equal(b.const)) ctx.error(msg(msgs, "const"), undefined, value);
+  if (b.enum !== undefined && ![...b.enum].some(equal)) ctx.error(msg(msgs, "enum"), undefined, value);
   if (b.minimum !== undefined && below(b.minimum) < 0) ctx.error(msg(msgs, "minimum"), undefined, value);
   if (b.maximum !== undefined && below(b.maximum) > 0) ctx.error(msg(msgs, "maximum"), undefined, value);
   if (b.exclusiveMinimum !== undefined && below(b.exclusiveMinimum) <= 0) ctx.error(msg(msgs, "exclusiveMinimum"), undefined, value);
@@ -1296,13 +1305,16 @@ export function number(msgs: Msgs, b: Bounds = {}): Parser<number> {
   };
 }
 
-export function boolean(msgs: Msgs): Parser<boolean> {
+export function boolean(msgs: Msgs, values: { const?: boolean; enum?: readonly boolean[] } = {}): Parser<boolean> {
   return (value, ctx) => {
     if (typeof value !== "boolean") {
       ctx.error(msg(msgs, "type"), undefined, value);
       return INVALID;
     }
-    return value;
+    const mark = ctx.count;
+    if (values.const !== undefined && value !== values.const) ctx.error(msg(msgs, "const"), undefined, value);
+    if (values.enum !== undefined && !values.enum.includes(value)) ctx.error(msg(msgs, "enum"), undefined, value);
+    return ctx.count === mark ? value : INVALID;
   };
 }
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from generator import ir
+from generator.messages import number_literal
 from generator.targets.go.parsers import Parsers
 from generator.targets.go.types import GoTypes
 from generator.targets.go.views import (
@@ -71,9 +72,12 @@ class FastChecks:
                 if t.min_length is None and t.max_length is None and not pattern and values is None and not fmt:
                     return NONE
                 return FastCheck("string", min_length=t.min_length, max_length=t.max_length, pattern=pattern, values=values, format=fmt)
+            case ir.NumericType() | ir.BooleanType() if ir.allowed_values(t) == ():
+                return UNSURE  # a const no value of its enum: nothing passes, the exact walk says why
             case ir.NumericType():
                 bounds = (t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum, t.multiple_of)
-                if t.integer and all(b is None for b in bounds):
+                numbers = ir.allowed_values(t)
+                if t.integer and all(b is None for b in bounds) and numbers is None:
                     return NONE  # an int64 is always an integer in range
                 return FastCheck(
                     "number",
@@ -83,7 +87,11 @@ class FastChecks:
                     exclusive_minimum=t.exclusive_minimum,
                     exclusive_maximum=t.exclusive_maximum,
                     multiple_of=t.multiple_of,
+                    # Go literals, each below 2^53 in size: an int64 or a float64 equals one exactly when the value does.
+                    values=None if numbers is None else tuple(number_literal(v) for v in numbers),
                 )
+            case ir.BooleanType() if ir.allowed_values(t) not in (None, (True, False), (False, True)):
+                return FastCheck("boolean", values=tuple("true" if v else "false" for v in ir.allowed_values(t) or ()))
             case ir.BooleanType() | ir.BytesType():
                 return NONE
             case ir.DateTimeType():

@@ -9,6 +9,7 @@ from generator.targets.go.names import INLINE_TYPES
 from generator.targets.go.regex import to_go
 from generator.targets.go.types import GoTypes
 from generator.targets.go.views import (
+    BooleanParser,
     ChecksParser,
     ChecksVar,
     EnumParser,
@@ -54,9 +55,13 @@ class Parsers:
                     t.messages, t.min_length, t.max_length, self.pattern(t.pattern, where), t.enum, t.const, t.checked_format
                 )
             case ir.NumericType():
-                return NumberParser(t.messages, t.integer, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum, t.multiple_of)
-            case ir.BooleanType():
+                return NumberParser(
+                    t.messages, t.integer, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum, t.multiple_of, t.const, t.enum
+                )
+            case ir.BooleanType(const=None, enum=None):
                 return ScalarParser("bool", t.messages)
+            case ir.BooleanType():
+                return BooleanParser(t.messages, t.const, t.enum)
             case ir.AnyType(checks=ir.Checks() as checks):
                 return ChecksParser(self.checks_var(checks), t.messages)
             case ir.AnyType():

@@ -92,7 +92,19 @@ class NumberParser:
     exclusive_minimum: float | None
     exclusive_maximum: float | None
     multiple_of: int | None  # integers only, e.g. 5
+    const: int | float | None = None
+    enum: tuple[int | float, ...] | None = None
     kind: ClassVar[str] = "number"
+
+
+@dataclass(frozen=True)
+class BooleanParser:
+    """rt.Boolean: a boolean with a const or an enum (without either, a ScalarParser "bool": rt.Bool)."""
+
+    messages: Mapping[str, str]
+    const: bool | None
+    enum: tuple[bool, ...] | None
+    kind: ClassVar[str] = "boolean"
 
 
 @dataclass(frozen=True)
@@ -146,7 +158,9 @@ class NamedParser:
     kind: ClassVar[str] = "named"
 
 
-Parser = Union[ScalarParser, ChecksParser, StringParser, NumberParser, EnumParser, ListParser, MapParser, NullableParser, NamedParser]
+Parser = Union[
+    ScalarParser, ChecksParser, StringParser, NumberParser, BooleanParser, EnumParser, ListParser, MapParser, NullableParser, NamedParser
+]
 
 
 @dataclass(frozen=True)
@@ -434,12 +448,14 @@ class FastCheck(Kinded):
     """How Validate's fast path checks a typed value without building a tree. "unsure" makes it give up, so the
     exact walk decides (and reports): every construct this walk does not decide must be "unsure", never "none"."""
 
-    kind: str  # "none" | "unsure" | "string" | "number" | "enum" | "date_time" | "list" | "map" | "nullable" | "model" | "checks"
+    kind: (
+        str  # "none" | "unsure" | "string" | "number" | "boolean" | "enum" | "date_time" | "list" | "map" | "nullable" | "model" | "checks"
+    )
     min_length: int | None = None
     max_length: int | None = None
     pattern: str = ""  # the package variable holding the compiled pattern, or ""
     format: str = ""  # a format rt.FormatOK checks, or ""
-    values: tuple[str, ...] | None = None  # enum, string enum or const (one value)
+    values: tuple[str, ...] | None = None  # enum, string enum or const (one value); number, boolean: Go literals
     integer: bool = False
     minimum: float | None = None
     maximum: float | None = None
@@ -455,7 +471,7 @@ class FastCheck(Kinded):
     model: str = ""  # model: its type name; checks: the ChecksVar's name
 
     KINDS: ClassVar[frozenset[str]] = frozenset(
-        {"none", "unsure", "string", "number", "enum", "date_time", "list", "map", "nullable", "model", "checks"}
+        {"none", "unsure", "string", "number", "boolean", "enum", "date_time", "list", "map", "nullable", "model", "checks"}
     )
 
 

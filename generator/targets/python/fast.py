@@ -131,9 +131,12 @@ class FastBuilder(ModelGraph):
                 regex = self.regex(t.pattern) if t.pattern is not None else None
                 return FastString(t.min_length, t.max_length, regex, t.enum, None, t.const, format=t.checked_format)
             case ir.NumericType():
-                return FastNumber(t.integer, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum, t.multiple_of)
+                return FastNumber(
+                    t.integer, t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum, t.multiple_of, ir.allowed_values(t)
+                )
             case ir.BooleanType():
-                return FastScalar("boolean", same=True)
+                values = ir.allowed_values(t)
+                return FastScalar("boolean", same=True, values=None if values is None else tuple(v for v in values if isinstance(v, bool)))
             case ir.AnyType(checks=ir.Checks() as checks):
                 return FastScalar("any", same=True, checks=checks_const(checks))
             case ir.AnyType():

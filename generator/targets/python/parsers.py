@@ -41,7 +41,7 @@ def parser(t: ir.TypeRef) -> Parser:
         case ir.NumericType():
             return Parser("number", t)
         case ir.BooleanType():
-            return Parser("scalar", t, name="boolean")
+            return Parser("boolean", t)
         case ir.AnyType(checks=ir.Checks() as checks):
             return Parser("checks", t, name=checks_const(checks))
         case ir.AnyType():

@@ -32,7 +32,7 @@ class Parser:
     it parses (its limits and messages, as the IR holds them), the parsers of its parts, and
     what Python adds. The kind, checked exhaustively by parsers.parser, names the template case."""
 
-    kind: Literal["scalar", "string", "enum", "number", "list", "tuple", "map", "nullable", "union", "ref", "checks"]
+    kind: Literal["scalar", "string", "enum", "number", "boolean", "list", "tuple", "map", "nullable", "union", "ref", "checks"]
     node: ir.TypeRef | ir.Enum | None  # None for a ref
     parts: tuple[Parser, ...] = ()  # the item, value, inner type, tuple items or union variants, in order
     name: str = ""  # scalar: the runtime function; enum: its values constant; ref: the parse function or constant; checks: their constant
@@ -257,6 +257,7 @@ class FastScalar:
     what: Literal["datetime", "bytes", "boolean", "any"]
     same: bool
     checks: str | None = None  # "any" applying a schema as written: the module constant of its checks, e.g. "_CHECKS_3f2a9c1b07de"
+    values: tuple[bool, ...] | None = None  # "boolean" with a const or an enum: the values both leave (ir.allowed_values)
     kind: Literal["scalar"] = "scalar"
 
 
@@ -270,6 +271,7 @@ class FastNumber:
     exclusive_minimum: float | None
     exclusive_maximum: float | None
     multiple_of: int | None  # integers only: the value % multiple_of is 0
+    values: tuple[int | float | bool, ...] | None = None  # with a const or an enum: the values both leave (ir.allowed_values)
     same: bool = True
     kind: Literal["number"] = "number"
 

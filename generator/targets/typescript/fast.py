@@ -40,6 +40,7 @@ class TsScalar:
     what: Literal["datetime", "bytes", "boolean", "any"]
     same: bool
     checks: str | None = None  # "any" applying a schema as written: the constant of its checks, e.g. "CHECKS_3f2a9c1b07de"
+    values: tuple[str, ...] | None = None  # "boolean" with a const or an enum: the literals both leave (ir.allowed_values)
     kind: Literal["scalar"] = "scalar"
 
 
@@ -48,6 +49,7 @@ class TsNumber:
     integer: bool
     bounds: tuple[tuple[str, str], ...]  # (operator that fails, bound literal), e.g. ("<", "0")
     multiple_of: int | None = None  # integers only, 1 to 2^53-1: the remainder of a safe integer is exact
+    values: tuple[str, ...] | None = None  # with a const or an enum: the literals both leave (ir.allowed_values)
     same: bool = True
     kind: Literal["number"] = "number"
 
@@ -272,9 +274,11 @@ class TsFastBuilder:
                     for op, v in (("<", t.minimum), (">", t.maximum), ("<=", t.exclusive_minimum), (">=", t.exclusive_maximum))
                     if v is not None
                 )
-                return TsNumber(t.integer, bounds, t.multiple_of)
+                numbers = ir.allowed_values(t)
+                return TsNumber(t.integer, bounds, t.multiple_of, None if numbers is None else tuple(ts_number(v) for v in numbers))
             case ir.BooleanType():
-                return TsScalar("boolean", same=True)
+                flags = ir.allowed_values(t)
+                return TsScalar("boolean", same=True, values=None if flags is None else tuple("true" if v else "false" for v in flags))
             case ir.AnyType(checks=ir.Checks() as checks):
                 const = self.sets.setdefault(checks_expr(checks), f"CHECKS_{checks.digest}")
                 return TsScalar("any", same=True, checks=const)

@@ -63,13 +63,21 @@ def parser(t: ir.TypeRef) -> str:
                     ("exclusiveMinimum", t.exclusive_minimum),
                     ("exclusiveMaximum", t.exclusive_maximum),
                     ("multipleOf", t.multiple_of),
+                    ("const", t.const),
                 )
                 if v is not None
             ]
+            if t.enum is not None:
+                bounds.append(("enum", "new Set([" + ", ".join(ts_number(v) for v in t.enum) + "])"))
             fn = "rt.integer" if t.integer else "rt.number"
             return f"{fn}({msgs(t.messages)}, {_options(bounds)})" if bounds else f"{fn}({msgs(t.messages)})"
-        case ir.BooleanType():
+        case ir.BooleanType(const=None, enum=None):
             return f"rt.boolean({msgs(t.messages)})"
+        case ir.BooleanType():
+            values = [("const", "true" if t.const else "false")] if t.const is not None else []
+            if t.enum is not None:
+                values.append(("enum", "[" + ", ".join("true" if v else "false" for v in t.enum) + "]"))
+            return f"rt.boolean({msgs(t.messages)}, {_options(values)})"
         case ir.AnyType(checks=ir.Checks() as checks):
             return f"{checks_expr(checks)}.parser({msgs(t.messages)})"
         case ir.AnyType():

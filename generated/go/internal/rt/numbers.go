@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -19,10 +20,20 @@ type NumberSpec struct {
 	ExclusiveMaximum *float64
 	// MultipleOf divides every valid integer (lower accepts it on integers only, 1 to 2^53-1); 0 when the spec has none.
 	MultipleOf int64
+	// Const and Enum are checked first; lower admits only values below 2^53 in size, which a float64 compares
+	// exactly with any number (an int64 beyond rounds to no such value).
+	Const *float64
+	Enum  []float64
 }
 
 func (spec NumberSpec) bounds(c *Context, f float64, v any) bool {
 	mark := c.Mark()
+	if spec.Const != nil && f != *spec.Const {
+		c.Error(spec.Msgs["const"], "const", v)
+	}
+	if spec.Enum != nil && !slices.Contains(spec.Enum, f) {
+		c.Error(spec.Msgs["enum"], "enum", v)
+	}
 	if spec.Minimum != nil && f < *spec.Minimum {
 		c.Error(spec.Msgs["minimum"], "minimum", v)
 	}

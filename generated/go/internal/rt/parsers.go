@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -87,6 +88,33 @@ func contains(values []string, s string) bool {
 }
 
 // Bool checks a boolean.
+// BoolSpec holds a boolean's const and enum (Bool checks a boolean without them).
+type BoolSpec struct {
+	Msgs  Msgs
+	Const *bool
+	Enum  []bool
+}
+
+// Boolean checks a boolean against its const, then its enum.
+func Boolean(spec BoolSpec) Parser[bool] {
+	return func(v any, c *Context) (bool, bool) {
+		b, ok := v.(bool)
+		if !ok {
+			c.Error(spec.Msgs["type"], "type", v)
+			return false, false
+		}
+		if spec.Const != nil && b != *spec.Const {
+			c.Error(spec.Msgs["const"], "const", v)
+			ok = false
+		}
+		if spec.Enum != nil && !slices.Contains(spec.Enum, b) {
+			c.Error(spec.Msgs["enum"], "enum", v)
+			ok = false
+		}
+		return b, ok
+	}
+}
+
 func Bool(msgs Msgs) Parser[bool] {
 	return func(v any, c *Context) (bool, bool) {
 		b, ok := v.(bool)
