@@ -160,7 +160,7 @@ func parseContentItem(v any, c *rt.Context) (ContentItem, bool) {
 		return out, false
 	}
 	if len(items) != 2 {
-		c.Error("a content item must be a [kind, text] pair", "prefixItems", nil)
+		c.Error("a content item must be a [kind, text] pair", "prefixItems", v)
 		return out, false
 	}
 	mark := c.Mark()

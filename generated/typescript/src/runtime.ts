@@ -254,8 +254,8 @@ export function show(value: JsonValue): string {
     if (!/[.eE]/.test(text)) return text.replace(/^-0$/, "0");
     return showFloat(Number(text));
   }
-  if (Array.isArray(value)) return "list";
-  return "dict";
+  if (Array.isArray(value)) return "array"; // a container by its JSON type's name, never its text
+  return "object";
 }
 
 function integerText(n: number): string {
@@ -829,16 +829,16 @@ export function newUUID4(): string {
 
 export function expectObject(data: JsonValue, ctx: Context, message: string): JsonObject | null {
   const obj = asObject(data);
-  if (obj === null) ctx.error(message);
+  if (obj === null) ctx.error(message, undefined, data);
   return obj;
 }
 
 export function rejectUnknown(obj: JsonObject, ctx: Context, known: ReadonlySet<string>, message: string): void {
   if (obj instanceof Map) {
-    for (const key of obj.keys()) if (!known.has(key)) ctx.error(message, key);
+    for (const [key, value] of obj) if (!known.has(key)) ctx.error(message, key, value);
     return;
   }
-  for (const key in obj) if (!known.has(key) && Object.hasOwn(obj, key)) ctx.error(message, key);
+  for (const key in obj) if (!known.has(key) && Object.hasOwn(obj, key)) ctx.error(message, key, obj[key]);
 }
 
 // --- scalars --------------------------------------------------------------
@@ -1470,11 +1470,11 @@ export function listOf<T>(item: Parser<T>, msgs: Msgs, spec: ListSpec = {}): Par
       return INVALID;
     }
     const mark = ctx.count;
-    if (spec.minItems !== undefined && value.length < spec.minItems) ctx.error(msg(msgs, "minItems"));
-    if (spec.maxItems !== undefined && value.length > spec.maxItems) ctx.error(msg(msgs, "maxItems"));
+    if (spec.minItems !== undefined && value.length < spec.minItems) ctx.error(msg(msgs, "minItems"), undefined, value);
+    if (spec.maxItems !== undefined && value.length > spec.maxItems) ctx.error(msg(msgs, "maxItems"), undefined, value);
     if (spec.uniqueItems === true) {
       sawUnsafe = false;
-      if (hasDuplicates(value, ctx.path.length + 1)) ctx.error(msg(msgs, "uniqueItems"));
+      if (hasDuplicates(value, ctx.path.length + 1)) ctx.error(msg(msgs, "uniqueItems"), undefined, value);
       if (sawUnsafe) ctx.inexact = true;
     }
     const out: T[] = new Array<T>(value.length);
@@ -1490,7 +1490,7 @@ export function tupleOf<T extends unknown[]>(items: { [K in keyof T]: Parser<T[K
       return INVALID;
     }
     if (value.length !== items.length) {
-      ctx.error(msg(msgs, "prefixItems"));
+      ctx.error(msg(msgs, "prefixItems"), undefined, value);
       return INVALID;
     }
     const mark = ctx.count;

@@ -348,7 +348,8 @@ def _show(value: object) -> str:
             return f"an integer of more than {MAX_INT_DIGITS} digits"
     if isinstance(value, (int, float)):
         return json.dumps(value)
-    return type(value).__name__
+    # A container by its JSON type's name, never its text (which may be as long as the document).
+    return "array" if isinstance(value, (list, tuple)) else "object"
 
 
 def parse(parser: Parser, data: object, done: Done | None = None) -> Any:
@@ -760,7 +761,7 @@ def new_uuid4() -> str:
 def expect_object(data: object, ctx: Context, message: str) -> Mapping[Any, Any] | None:
     if isinstance(data, dict):
         return data
-    ctx.error(message, "type")
+    ctx.error(message, "type", value=data)
     return None
 
 
@@ -769,7 +770,7 @@ def reject_unknown(
 ) -> None:
     for key in obj:
         if key not in known:
-            ctx.error(message, "additionalProperties", str(key))
+            ctx.error(message, "additionalProperties", str(key), obj[key])
 
 
 # --- scalars ----------------------------------------------------------------
@@ -1380,11 +1381,11 @@ def list_of(
             return INVALID
         mark = ctx.count
         if min_items is not None and len(value) < min_items:
-            ctx.error(msgs["minItems"], "minItems")
+            ctx.error(msgs["minItems"], "minItems", value=value)
         if max_items is not None and len(value) > max_items:
-            ctx.error(msgs["maxItems"], "maxItems")
+            ctx.error(msgs["maxItems"], "maxItems", value=value)
         if unique_items and _has_duplicates(value, len(ctx._path) + 1):
-            ctx.error(msgs["uniqueItems"], "uniqueItems")
+            ctx.error(msgs["uniqueItems"], "uniqueItems", value=value)
         result: list[Any] = []
         start = 0
         if ctx._done is not None:
@@ -1426,7 +1427,7 @@ def tuple_of(items: tuple[Parser, ...], msgs: Mapping[str, str]) -> Parser:
             ctx.error(msgs["type"], "type", value=value)
             return INVALID
         if len(value) != len(items):
-            ctx.error(msgs["prefixItems"], "prefixItems")
+            ctx.error(msgs["prefixItems"], "prefixItems", value=value)
             return INVALID
         mark = ctx.count
         result = tuple(ctx.child(i, v, p) for i, (v, p) in enumerate(zip(value, items)))

@@ -38,9 +38,9 @@ func show(v any) string {
 	case float64:
 		return showFloat(x)
 	case []any:
-		return "list"
+		return "array" // a container by its JSON type's name, never its text
 	case *Object:
-		return "dict"
+		return "object"
 	}
 	return "value"
 }

@@ -221,13 +221,13 @@ func List[T any](item Parser[T], spec ListSpec) Parser[[]T] {
 		}
 		mark := c.Mark()
 		if spec.MinItems != nil && len(items) < *spec.MinItems {
-			c.Error(spec.Msgs["minItems"], "minItems", nil)
+			c.Error(spec.Msgs["minItems"], "minItems", v)
 		}
 		if spec.MaxItems != nil && len(items) > *spec.MaxItems {
-			c.Error(spec.Msgs["maxItems"], "maxItems", nil)
+			c.Error(spec.Msgs["maxItems"], "maxItems", v)
 		}
 		if spec.UniqueItems && !unique(items, len(c.path)+1) {
-			c.Error(spec.Msgs["uniqueItems"], "uniqueItems", nil)
+			c.Error(spec.Msgs["uniqueItems"], "uniqueItems", v)
 		}
 		out := make([]T, len(items))
 		for i, x := range items {

@@ -77,9 +77,9 @@ func OptionalDefault[T any](c *Context, obj *Object, key string, p Parser[T], de
 
 // RejectUnknown records every key the model does not define, in document order.
 func RejectUnknown(c *Context, obj *Object, known Keys, message string) {
-	for _, key := range obj.keys {
+	for i, key := range obj.keys {
 		if _, ok := known[key]; !ok {
-			c.Error(message, "additionalProperties", nil, key)
+			c.Error(message, "additionalProperties", obj.vals[i], key)
 		}
 	}
 }

@@ -61,8 +61,8 @@ func TestValuesAreShownAsPythonShowsThem(t *testing.T) {
 		{2.5, "2.5"},
 		{math.NaN(), "NaN"},
 		{math.Inf(-1), "-Infinity"},
-		{[]any{1}, "list"},
-		{NewObject(), "dict"},
+		{[]any{1}, "array"},
+		{NewObject(), "object"},
 		{struct{}{}, "value"},
 	}
 	for _, c := range cases {

@@ -415,7 +415,7 @@ func parsePair(v any, c *rt.Context) (Pair, bool) {
 		return out, false
 	}
 	if len(items) != 2 {
-		c.Error("must be an array of exactly 2 items", "prefixItems", nil)
+		c.Error("must be an array of exactly 2 items", "prefixItems", v)
 		return out, false
 	}
 	mark := c.Mark()

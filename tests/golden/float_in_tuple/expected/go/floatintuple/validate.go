@@ -57,7 +57,7 @@ func parseSample(v any, c *rt.Context) (Sample, bool) {
 		return out, false
 	}
 	if len(items) != 2 {
-		c.Error("must be an array of exactly 2 items", "prefixItems", nil)
+		c.Error("must be an array of exactly 2 items", "prefixItems", v)
 		return out, false
 	}
 	mark := c.Mark()

@@ -39,6 +39,8 @@ type Reply struct {
 	Level *int64 `json:"level,omitempty"`
 	// Both a const and an enum, each with its own message.
 	Mode *int64 `json:"mode,omitempty"`
+	// At most one try; a message showing a container's {value}.
+	Tries []int64 `json:"tries,omitempty"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.

@@ -17,6 +17,7 @@ var pReply_Final rt.Parser[bool]
 var pReply_Flags rt.Parser[[]bool]
 var pReply_Level rt.Parser[int64]
 var pReply_Mode rt.Parser[int64]
+var pReply_Tries rt.Parser[[]int64]
 
 func init() {
 	pReply_Code = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "const": "must be -32700"}, Const: rt.Float(-32700)})
@@ -26,13 +27,14 @@ func init() {
 	pReply_Flags = rt.List[bool](rt.Boolean(rt.BoolSpec{Msgs: rt.Msgs{"type": "must be a boolean", "enum": "must be one of: false"}, Enum: []bool{false}}), rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array"}})
 	pReply_Level = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "enum": "must be one of: 0, 9007199254740991"}, Enum: []float64{0, 9007199254740991}})
 	pReply_Mode = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "const": "mode is {value}, not 2", "enum": "mode {value} is unknown"}, Const: rt.Float(2), Enum: []float64{1, 2}})
+	pReply_Tries = rt.List[int64](rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "enum": "must be one of: 1, 2"}, Enum: []float64{1, 2}}), rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array", "maxItems": "tries holds one try, not an {value}"}, MaxItems: rt.Int(1)})
 }
 
-var keysReply = rt.KeySet("code", "retry", "weight", "final", "flags", "level", "mode")
+var keysReply = rt.KeySet("code", "retry", "weight", "final", "flags", "level", "mode", "tries")
 
 func parseReply(v any, c *rt.Context) (Reply, bool) {
 	var out Reply
-	obj, ok := rt.ExpectObject(c, v, "must be an object")
+	obj, ok := rt.ExpectObject(c, v, "a reply is an object, not {value}")
 	if !ok {
 		return out, false
 	}
@@ -44,7 +46,8 @@ func parseReply(v any, c *rt.Context) (Reply, bool) {
 	out.Flags, _ = rt.Optional[[]bool](c, obj, "flags", pReply_Flags)
 	out.Level, _ = rt.OptionalPtr[int64](c, obj, "level", pReply_Level)
 	out.Mode, _ = rt.OptionalPtr[int64](c, obj, "mode", pReply_Mode)
-	rt.RejectUnknown(c, obj, keysReply, "unknown field '{field}'")
+	out.Tries, _ = rt.Optional[[]int64](c, obj, "tries", pReply_Tries)
+	rt.RejectUnknown(c, obj, keysReply, "unknown field {field} holding {value}")
 	return out, !c.FailedSince(mark)
 }
 
@@ -67,6 +70,9 @@ func (m Reply) toTree() any {
 	}
 	if m.Mode != nil {
 		o.Set("mode", (*m.Mode))
+	}
+	if m.Tries != nil {
+		o.Set("tries", rt.TreeList(m.Tries, rt.Same[int64]))
 	}
 	return o
 }
@@ -125,6 +131,18 @@ func (m Reply) fastValid(d int) bool {
 		case 2:
 		default:
 			return false
+		}
+	}
+	if m.Tries != nil {
+		if len(m.Tries) > 1 {
+			return false
+		}
+		for _, x0 := range m.Tries {
+			switch x0 {
+			case 1, 2:
+			default:
+				return false
+			}
 		}
 	}
 	return true

@@ -53,6 +53,11 @@ class Mode(IntEnum):
     integer_2 = 2
 
 
+class Try(IntEnum):
+    integer_1 = 1
+    integer_2 = 2
+
+
 class Reply(BaseModel):
     """
     A JSON-RPC style error reply.
@@ -91,6 +96,10 @@ class Reply(BaseModel):
     """
     Both a const and an enum, each with its own message.
     """
+    tries: Annotated[list[Try] | None, Field(max_length=1)] = None
+    """
+    At most one try; a message showing a container's {value}.
+    """
 
     @model_validator(mode="before")
     @classmethod
@@ -105,6 +114,7 @@ class Reply(BaseModel):
                     "flags": "must be an array",
                     "level": "must be an integer",
                     "mode": "must be an integer",
+                    "tries": "must be an array",
                 },
             )
         return data

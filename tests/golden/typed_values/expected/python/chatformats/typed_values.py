@@ -43,6 +43,8 @@ class Reply:
     """0 or 2^53-1: null is not in the enum."""
     mode: int | None = None
     """Both a const and an enum, each with its own message."""
+    tries: list[int] | None = None
+    """At most one try; a message showing a container's {value}."""
 
     @classmethod
     def from_dict(cls, data: object) -> Reply:
@@ -74,6 +76,8 @@ class Reply:
             out["level"] = self.level
         if self.mode is not None:
             out["mode"] = self.mode
+        if self.tries is not None:
+            out["tries"] = _rt.dump(self.tries)
         return out
 
     def to_json(self) -> str:
@@ -98,7 +102,7 @@ def _parse_reply(data: Any, ctx: _rt.Context) -> Any:
             return _fast_reply(data, ctx.depth)
         except _rt.Unsure as unsure:
             ctx.keep(unsure)  # the exact walk below finds what is wrong
-    obj = _rt.expect_object(data, ctx, "must be an object")
+    obj = _rt.expect_object(data, ctx, "a reply is an object, not {value}")
     if obj is None:
         return _rt.INVALID
     mark = ctx.count
@@ -111,7 +115,8 @@ def _parse_reply(data: Any, ctx: _rt.Context) -> Any:
     flags = ctx.optional(obj, "flags", _P_REPLY_FLAGS)
     level = ctx.optional(obj, "level", _P_REPLY_LEVEL)
     mode = ctx.optional(obj, "mode", _P_REPLY_MODE)
-    _rt.reject_unknown(obj, ctx, _KEYS_REPLY, "unknown field '{field}'")
+    tries = ctx.optional(obj, "tries", _P_REPLY_TRIES)
+    _rt.reject_unknown(obj, ctx, _KEYS_REPLY, "unknown field {field} holding {value}")
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Reply(
@@ -122,6 +127,7 @@ def _parse_reply(data: Any, ctx: _rt.Context) -> Any:
         flags=flags,
         level=level,
         mode=mode,
+        tries=tries,
     )
 
 
@@ -140,6 +146,7 @@ def _fast_reply(obj: Any, depth: int) -> Reply:
     f_flags: Any
     f_level: Any
     f_mode: Any
+    f_tries: Any
     x2: Any
     if not _KEYS_REPLY.issuperset(obj):
         raise _rt.Unsure
@@ -229,6 +236,24 @@ def _fast_reply(obj: Any, depth: int) -> Reply:
         ):
             raise _rt.Unsure
         f_mode = v1
+    v1 = obj.get("tries", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_tries = None
+    else:
+        if not isinstance(v1, list) or len(v1) > 1:
+            raise _rt.Unsure
+        for x2 in v1:
+            if (
+                type(x2) is not int
+                or not -9223372036854775808 <= x2 <= 9223372036854775807
+                or x2
+                not in (
+                    1,
+                    2,
+                )
+            ):
+                raise _rt.Unsure
+        f_tries = list(v1)
 
     return Reply(
         code=f_code,
@@ -238,6 +263,7 @@ def _fast_reply(obj: Any, depth: int) -> Reply:
         flags=f_flags,
         level=f_level,
         mode=f_mode,
+        tries=f_tries,
     )
 
 
@@ -252,6 +278,7 @@ def _check_reply(obj: Reply, depth: int) -> None:
     f_flags: Any
     f_level: Any
     f_mode: Any
+    f_tries: Any
     x2: Any
     f_code = obj.code
     if (
@@ -322,6 +349,21 @@ def _check_reply(obj: Reply, depth: int) -> None:
             or f_mode not in (2,)
         ):
             raise _rt.Unsure
+    f_tries = obj.tries
+    if f_tries is not None:
+        if not isinstance(f_tries, (list, tuple)) or len(f_tries) > 1:
+            raise _rt.Unsure
+        for x2 in f_tries:
+            if (
+                type(x2) is not int
+                or not -9223372036854775808 <= x2 <= 9223372036854775807
+                or x2
+                not in (
+                    1,
+                    2,
+                )
+            ):
+                raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.
@@ -400,8 +442,25 @@ _P_REPLY_MODE: Final = _rt.integer(
         )
     ),
 )
+_P_REPLY_TRIES: Final = _rt.list_of(
+    _rt.integer(
+        {
+            "type": "must be an integer",
+            "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+            "enum": "must be one of: 1, 2",
+        },
+        enum=frozenset(
+            (
+                1,
+                2,
+            )
+        ),
+    ),
+    {"type": "must be an array", "maxItems": "tries holds one try, not an {value}"},
+    max_items=1,
+)
 _KEYS_REPLY: Final = frozenset(
-    ("code", "retry", "weight", "final", "flags", "level", "mode")
+    ("code", "retry", "weight", "final", "flags", "level", "mode", "tries")
 )
 
 

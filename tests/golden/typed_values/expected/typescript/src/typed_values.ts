@@ -29,6 +29,8 @@ export interface Reply {
   level?: number;
   /** Both a const and an enum, each with its own message. */
   mode?: number;
+  /** At most one try; a message showing a container's {value}. */
+  tries?: number[];
 }
 
 // Parsers are built once, at import, from the runtime's combinators.
@@ -39,10 +41,11 @@ const F_Reply_3 = rt.boolean({ "type": "must be a boolean", "const": "must be tr
 const F_Reply_4 = rt.listOf(rt.boolean({ "type": "must be a boolean", "enum": "must be one of: false" }, { enum: [false] }), { "type": "must be an array" });
 const F_Reply_5 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "enum": "must be one of: 0, 9007199254740991" }, { enum: new Set([0, 9007199254740991]) });
 const F_Reply_6 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "const": "mode is {value}, not 2", "enum": "mode {value} is unknown" }, { const: 2, enum: new Set([1, 2]) });
-const K_Reply: ReadonlySet<string> = new Set(["code", "retry", "weight", "final", "flags", "level", "mode"]);
+const F_Reply_7 = rt.listOf(rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "enum": "must be one of: 1, 2" }, { enum: new Set([1, 2]) }), { "type": "must be an array", "maxItems": "tries holds one try, not an {value}" }, { maxItems: 1 });
+const K_Reply: ReadonlySet<string> = new Set(["code", "retry", "weight", "final", "flags", "level", "mode", "tries"]);
 
 function p_Reply(data: rt.JsonValue, ctx: rt.Context): Reply | rt.Invalid {
-  const obj = rt.expectObject(data, ctx, "must be an object");
+  const obj = rt.expectObject(data, ctx, "a reply is an object, not {value}");
   if (obj === null) return rt.INVALID;
   const mark = ctx.count;
   const v0 = ctx.required(obj, "code", F_Reply_0, "missing required field '{field}'");
@@ -52,7 +55,8 @@ function p_Reply(data: rt.JsonValue, ctx: rt.Context): Reply | rt.Invalid {
   const v4 = ctx.optional(obj, "flags", F_Reply_4);
   const v5 = ctx.optional(obj, "level", F_Reply_5);
   const v6 = ctx.optional(obj, "mode", F_Reply_6);
-  rt.rejectUnknown(obj, ctx, K_Reply, "unknown field '{field}'");
+  const v7 = ctx.optional(obj, "tries", F_Reply_7);
+  rt.rejectUnknown(obj, ctx, K_Reply, "unknown field {field} holding {value}");
   if (ctx.count > mark) return rt.INVALID;
   const out: Reply = {
     "code": v0 as number,
@@ -63,6 +67,7 @@ function p_Reply(data: rt.JsonValue, ctx: rt.Context): Reply | rt.Invalid {
   if (v4 !== undefined) out["flags"] = v4 as boolean[];
   if (v5 !== undefined) out["level"] = v5 as number;
   if (v6 !== undefined) out["mode"] = v6 as number;
+  if (v7 !== undefined) out["tries"] = v7 as number[];
   return out;
 }
 
@@ -113,10 +118,20 @@ function f_Reply(v: unknown, depth: number): Reply | rt.Unsure {
     if (typeof w6 !== "number" || !Number.isSafeInteger(w6) || (w6 !== 2)) return rt.UNSURE;
     v6 = w6;
   }
+  const w7: unknown = obj["tries"];
+  let v7: unknown;
+  if (w7 !== undefined) {
+    if (!Array.isArray(w7) || w7.length > 1) return rt.UNSURE;
+    for (let i2 = 0; i2 < w7.length; i2++) {
+      const x2: unknown = w7[i2];
+      if (typeof x2 !== "number" || !Number.isSafeInteger(x2) || (x2 !== 1 && x2 !== 2)) return rt.UNSURE;
+    }
+    v7 = w7;
+  }
   // Closed: the keys are the fields found above (each is an own key once its check passed).
   let keys = 0;
   for (const _ in obj) keys++;
-  if (keys !== 2 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (keys !== 2 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0)) return rt.UNSURE;
   const out: Reply = {
     "code": v0 as number,
     "final": v3 as boolean,
@@ -126,6 +141,7 @@ function f_Reply(v: unknown, depth: number): Reply | rt.Unsure {
   if (v4 !== undefined) out["flags"] = v4 as boolean[];
   if (v5 !== undefined) out["level"] = v5 as number;
   if (v6 !== undefined) out["mode"] = v6 as number;
+  if (v7 !== undefined) out["tries"] = v7 as number[];
   return out;
 }
 
@@ -139,6 +155,7 @@ export function encodeReply(value: Reply): { [key: string]: unknown } {
   if (value["flags"] !== undefined) out["flags"] = value["flags"];
   if (value["level"] !== undefined) out["level"] = value["level"];
   if (value["mode"] !== undefined) out["mode"] = value["mode"];
+  if (value["tries"] !== undefined) out["tries"] = value["tries"];
   return out;
 }
 
