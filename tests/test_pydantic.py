@@ -100,6 +100,10 @@ def test_golden_cases_import_and_give_the_dataclass_verdicts(tmp_path: Path) -> 
     for case in cases:
         for name, text in _examples(GOLDEN / case):
             assert got[name] == name.startswith("valid/"), f"{case}/{name}"
+    # And a user's strictest type check passes on them (a default pydantic validates, an enum's default).
+    checked = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path / "mypy"),
+                              "-p", "chatformats_pydantic"], capture_output=True, text=True, cwd=tmp_path / "pydantic")
+    assert checked.returncode == 0, checked.stdout[-3000:]
 
 
 def _optional_not_nullable(fmt_id: str) -> dict[str, list[str]]:

@@ -198,9 +198,37 @@ def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
     return _module(fmt, schema)
 
 
+def validated_defaults(code: str) -> str:
+    """A default datamodel-code-generator leaves for pydantic to validate into a class of the module (Annotated[Content,
+    Field(validate_default=True)] = "hi", JSON a RootModel or a model is built from) as Content.model_validate("hi"):
+    the same value to pydantic (which copies a default for each object), and one mypy --strict accepts (a str is no
+    Content; Field(default="hi") is typed as its default)."""
+    tree = ast.parse(code)
+    classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+    edits: list[tuple[ast.expr, str]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.AnnAssign) and node.value is not None and isinstance(node.annotation, ast.Subscript)):
+            continue
+        annotated = node.annotation
+        if not (isinstance(annotated.value, ast.Name) and annotated.value.id == "Annotated" and isinstance(annotated.slice, ast.Tuple)):
+            continue
+        kind = annotated.slice.elts[0]
+        marked = any(isinstance(n, ast.keyword) and n.arg == "validate_default" for n in ast.walk(annotated))
+        if marked and isinstance(kind, ast.Name) and kind.id in classes:
+            edits.append((node.value, kind.id))
+    lines = code.split("\n")
+    for value, cls in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
+        assert value.end_lineno is not None and value.end_col_offset is not None
+        last = value.end_lineno - 1
+        lines[last] = lines[last][: value.end_col_offset] + ")" + lines[last][value.end_col_offset :]
+        first = value.lineno - 1
+        lines[first] = lines[first][: value.col_offset] + f"{cls}.model_validate(" + lines[first][value.col_offset :]
+    return "\n".join(lines)
+
+
 def _module(fmt: ir.Format, schema: dict[str, Any], blinded: bool = False) -> str:
     code = cache.memo("datamodel-codegen", _key_parts(fmt, schema, blinded), lambda: _datamodel_codegen(fmt, schema))
-    code = python_regex_engine(retype(code, fmt))
+    code = python_regex_engine(retype(validated_defaults(code), fmt))
     methods = validators(fmt)
     if methods:
         class_of = class_names(fmt, code)
@@ -316,6 +344,10 @@ def _generate(schema: str, file_header: str) -> str:
             # Constraints as Annotated[..., Field(...)] survive inside unions (con*() there loses minItems).
             use_annotated=True,
             field_constraints=True,
+            # A default as Field(default=...) and an enum's as its member: mypy --strict accepts both (a bare
+            # "hi" assigned to a RootModel-typed field, or "c" to an enum's, it refuses; pydantic validates them).
+            use_default_kwarg=True,
+            set_default_enum_member=True,
             strict_types=[StrictTypes.str, StrictTypes.int, StrictTypes.float, StrictTypes.bool],
             custom_file_header=file_header,
             formatters=[Formatter.BLACK],

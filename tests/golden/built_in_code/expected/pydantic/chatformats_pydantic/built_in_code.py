@@ -225,29 +225,33 @@ class Settings(BaseModel):
     A default for each kind of type: a union (a string, a list), a tuple, a model, an alias of a list, a nullable enum, a free-form value.
     """
 
-    greeting: Annotated[Content, Field(validate_default=True)] = "hi"
+    greeting: Annotated[Content, Field(validate_default=True)] = Content.model_validate(
+        "hi"
+    )
     """
     A string default of a string-or-list union.
     """
-    parts: Annotated[Content, Field(validate_default=True)] = [
-        {"type": "text", "text": "p"}
-    ]
+    parts: Annotated[Content, Field(validate_default=True)] = Content.model_validate(
+        [{"type": "text", "text": "p"}]
+    )
     """
     A list default of the union.
     """
-    pair: Annotated[Pair, Field(validate_default=True)] = ["a", 1]
+    pair: Annotated[Pair, Field(validate_default=True)] = Pair.model_validate(["a", 1])
     """
     A tuple's default.
     """
-    limits: Annotated[Limits, Field(validate_default=True)] = {"n": 2}
+    limits: Annotated[Limits, Field(validate_default=True)] = Limits.model_validate(
+        {"n": 2}
+    )
     """
     A model's default.
     """
-    names: Annotated[Names, Field(validate_default=True)] = ["z"]
+    names: Annotated[Names, Field(validate_default=True)] = Names.model_validate(["z"])
     """
     An alias of a list, with a default that is not empty.
     """
-    level: Detail | None = "low"
+    level: Detail | None = Detail.low
     """
     A nullable enum's default.
     """
@@ -338,7 +342,7 @@ class AssistantTurn(BaseModel):
     """
     Absent means ["n"]; may be null.
     """
-    detail: Detail = "auto"
+    detail: Detail = Detail.auto
     """
     Absent means auto.
     """

@@ -157,7 +157,7 @@ class Span(BaseModel):
     """
     The lowest level.
     """
-    high: Level = "c"
+    high: Level = Level.c
     """
     The highest level.
     """
