@@ -97,9 +97,23 @@ def read_source(path: Path) -> Any:
     try:
         if path.suffix.lower() in (".yaml", ".yml"):
             return _as_json(_load_yaml(text))
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
     except RecursionError:
         raise ValueError("it nests too deeply to read") from None
+
+
+# YAML 1.2's core schema, which OpenAPI 3.1 and JSON Schema documents are written in (PyYAML reads YAML 1.1, where
+# `yes` and `on` are true, `010` is 8, `1:20` is 80 and `1e3` is a string): each tag, the characters a plain scalar
+# of it begins with, and its whole text. Integers before floats: `10` is an integer.
+_CORE = (
+    ("tag:yaml.org,2002:bool", "tTfF", r"^(?:true|True|TRUE|false|False|FALSE)$"),
+    ("tag:yaml.org,2002:int", "-+0123456789", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"),
+    (
+        "tag:yaml.org,2002:float",
+        "-+.0123456789",
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+    ),
+)
 
 
 def _load_yaml(text: str) -> Any:
@@ -108,16 +122,50 @@ def _load_yaml(text: str) -> Any:
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C parser reads a 3 MB OpenAPI file 10x faster
 
     class Loader(base):  # type: ignore[valid-type, misc]
-        """The safe loader without YAML's timestamps: JSON has none, and a date in an example is its text."""
+        """The safe loader reading YAML 1.2's core schema, without timestamps (JSON has none: a date in an example is
+        its text), and refusing a key written twice in one mapping (JSON would keep one of them in silence)."""
 
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            seen: dict[str, Any] = {}
+            for key, _ in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
+                    if key.value in seen:
+                        raise yaml.constructor.ConstructorError(
+                            "in a mapping", node.start_mark, f"the key {key.value!r} is written twice", key.start_mark
+                        )
+                    seen[key.value] = key
+            return super().construct_mapping(node, deep=deep)
+
+        def construct_yaml_int(self, node: Any) -> int:
+            value = str(self.construct_scalar(node))
+            return int(value[2:], 8 if value[1] == "o" else 16) if value[:2] in ("0o", "0x") else int(value)
+
+        def construct_yaml_float(self, node: Any) -> float:
+            value = str(self.construct_scalar(node)).lower()
+            return float(value.replace(".inf", "inf").replace(".nan", "nan"))
+
+    core = {tag for tag, _, _ in _CORE} | {"tag:yaml.org,2002:timestamp"}
     Loader.yaml_implicit_resolvers = {
-        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-        for first, resolvers in base.yaml_implicit_resolvers.items()
+        first: [(tag, regexp) for tag, regexp in resolvers if tag not in core] for first, resolvers in base.yaml_implicit_resolvers.items()
     }
+    for tag, firsts, pattern in _CORE:
+        Loader.add_implicit_resolver(tag, re.compile(pattern), list(firsts))
+    Loader.add_constructor("tag:yaml.org,2002:int", Loader.construct_yaml_int)
+    Loader.add_constructor("tag:yaml.org,2002:float", Loader.construct_yaml_float)
     try:
         return yaml.load(text, Loader=Loader)  # noqa: S506 - a safe loader
     except yaml.YAMLError as exc:
         raise ValueError(f"not YAML: {exc}") from None
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each written once (json keeps the last of two in silence)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key!r} is written twice in one object")
+        out[key] = value
+    return out
 
 
 def _as_json(value: Any) -> Any:

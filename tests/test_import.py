@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from conftest import run_chatspec
-from generator.importing import ImportRefused, import_schema
+from generator.importing import ImportRefused, import_schema, read_source
 from generator.load import load_spec
 from generator.lower import lower
 
@@ -280,6 +280,21 @@ def test_yaml_as_json_holds_it_and_what_cannot_be_read_is_one_clear_error(tmp_pa
     deep.write_text('{"items": ' * 100_000 + "{}" + "}" * 100_000, encoding="utf-8")
     done = run_chatspec(tmp_path, "import", str(deep), "--format", "deep")
     assert done.returncode == 2 and "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
+
+
+def test_yaml_is_read_as_yaml_1_2_and_a_key_written_twice_is_refused(tmp_path: Path) -> None:
+    # OpenAPI 3.1 and JSON Schema documents are YAML 1.2: PyYAML's 1.1 would read this enum as [true, false], the
+    # bound as 8 and 1e3 as a string, and a schema that meant other values would be imported in silence.
+    source = tmp_path / "switch.yaml"
+    source.write_text("type: object\nproperties:\n  mode: {type: string, enum: [yes, no, on, off]}\n"
+                      "  n: {type: integer, maximum: 010}\n  f: {type: number, maximum: 1e3}\n", encoding="utf-8")
+    props = import_schema(read_source(source), "switch.yaml", "", "switch").spec["$defs"]["Switch"]["properties"]
+    assert props == {"mode": {"type": "string", "enum": ["yes", "no", "on", "off"]}, "n": {"type": "integer", "maximum": 10},
+                     "f": {"type": "number", "maximum": 1000.0}}
+    for name, text in (("twice.yaml", "type: object\ntype: string\n"), ("twice.json", '{"type": "object", "type": "string"}')):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        done = run_chatspec(tmp_path, "import", str(tmp_path / name), "--format", "twice")
+        assert done.returncode == 2 and "'type' is written twice" in done.stderr, done.stderr
 
 
 def test_a_default_chatspec_would_refuse_is_found_before_anything_is_written(tmp_path: Path) -> None:
