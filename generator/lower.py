@@ -14,7 +14,7 @@ from referencing.jsonschema import DRAFT202012
 from generator import automaton, checks, invisible, ir, messages, naming, patterns, string_formats
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.load import LoadedSpec
-from generator.nesting import check_nesting
+from generator.nesting import alias_cycles, check_nesting
 
 # Keywords that describe a value but do not constrain it.
 ANNOTATIONS = frozenset({"title", "description", "default", "x-messages", "x-name", "x-default-factory"})
@@ -68,9 +68,10 @@ _ORDERED_AS = {"integer": "a number", "number": "a number", "string": "a string"
 class Lowering:
     """Lowers one spec. Holds the spec's $defs and a referencing resolver for $ref."""
 
-    def __init__(self, spec: LoadedSpec) -> None:
+    def __init__(self, spec: LoadedSpec, cyclic: frozenset[str] = frozenset()) -> None:
         self.spec = spec
         self.defs: dict[str, Any] = spec.document["$defs"]
+        self.cyclic = cyclic  # aliases on a cycle of aliases (nesting.alias_cycles): applied as written
         self.kind_trail: list[str] = []  # aliases json_kind is inside of, to catch an alias that contains itself
         self.ends_in_a_type: set[str] = set()  # definitions whose chain of bare $refs is known to end in a real type
         self.hoisted: dict[str, ir.Model] = {}  # pointer -> the model of an object schema inside another (hoist)
@@ -174,7 +175,7 @@ class Lowering:
         return ir.Alias(
             name=name,
             description=description,
-            type=self.lower_type(schema, pointer),
+            type=self.lower_checks(schema, pointer) if name in self.cyclic else self.lower_type(schema, pointer),
             title=title,
             annotations=kept_annotations(schema, ANNOTATIONS_READ["$defs entries"], definition=True, defs=self.defs),
         )
@@ -1117,6 +1118,9 @@ def lower(spec: LoadedSpec) -> ir.Format:
     """The spec's IR; a type nesting deeper than the targets can write is refused (generator/nesting.py)."""
     try:
         fmt = Lowering(spec).lower_format()
+        cyclic = alias_cycles(fmt)
+        if cyclic:  # JSON Schema's meaning, recursion and all, where no type of the targets holds it
+            fmt = Lowering(spec, frozenset(cyclic)).lower_format()
     except RecursionError:
         raise SpecError(
             spec.path, "", "the spec nests schemas too deeply to compile", "move nested schemas to $defs and $ref them"

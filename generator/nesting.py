@@ -76,6 +76,27 @@ def alias_order(fmt: ir.Format) -> list[ir.Alias]:
     return ordered
 
 
+def alias_cycles(fmt: ir.Format) -> set[str]:
+    """The aliases on a cycle of aliases (a tree of arrays of itself, a union of a string and a list of itself):
+    no type of the targets is built from itself without a model between, so lower applies them as written."""
+    uses = {
+        d.name: {n for n in ir.refs(d.type) if isinstance(fmt.definition(n), ir.Alias)} for d in fmt.definitions if isinstance(d, ir.Alias)
+    }
+    found: set[str] = set()
+    for start in uses:
+        seen: set[str] = set()
+        todo = list(uses[start])
+        while todo:
+            name = todo.pop()
+            if name == start:
+                found.add(start)
+                break
+            if name not in seen:
+                seen.add(name)
+                todo.extend(uses[name])
+    return found
+
+
 def check_nesting(fmt: ir.Format) -> None:
     """Refuse a field or alias whose type nests past MAX_LEVELS or MAX_TYPES (see the module's docstring)."""
     depths: dict[str, Depth] = {}

@@ -150,16 +150,13 @@ def test_the_deepest_spec_accepted_compiles_and_gives_one_verdict_in_python_go_a
         assert got == expected, (language, [(i, g, e) for i, (g, e) in enumerate(zip(got, expected)) if g != e])
 
 
-@pytest.mark.parametrize("past", ["arrays", "alias chain of 1,000", "alias chain of 5,000", "alias holding itself"])
+@pytest.mark.parametrize("past", ["arrays", "alias chain of 1,000", "alias chain of 5,000"])
 def test_bump_refuses_a_spec_past_the_limits_before_it_locks_anything_and_in_no_time(tmp_path: Path, past: str) -> None:
     string = {"type": "string"}
     defs: Schema = {}
     if past == "arrays":
         field = _nest(["array"] * (MAX_LEVELS + 3), string, "")[0]
         where, problem = "/$defs/Doc/properties/x", f"nests {MAX_LEVELS + 3} levels"
-    elif past == "alias holding itself":
-        field, defs = {"$ref": "#/$defs/Nested"}, {"Nested": {"type": "array", "items": {"$ref": "#/$defs/Nested"}}}
-        where, problem = "/$defs/Nested", "refers to itself through Nested"
     else:
         count = 1000 if "1,000" in past else 5000
         defs = {f"A{k}": {"$ref": f"#/$defs/A{k + 1}"} for k in range(count)}

@@ -41,6 +41,10 @@ ROOTS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     # Applied as written, with a $ref into a typed integer: 64-bit there too, as the exported schema says.
     "r_any": ({}, {}),  # any JSON value, null included (Go: any, nil)
     "r_ref_int": ({"anyOf": [{"$ref": "#/$defs/Count"}, {"type": "string"}]}, {"Count": {"type": "integer", "description": "A count."}}),
+    # Recursion without a model between: no type of the targets is built from itself, so applied as written.
+    "r_tree": ({"type": "array", "items": {"$ref": "#/$defs/Root"}, "maxItems": 2}, {}),
+    "r_nested": ({"oneOf": [{"type": "string", "maxLength": 3}, {"type": "array", "items": {"$ref": "#/$defs/Nest"}}]},
+                 {"Nest": {"$ref": "#/$defs/Root", "description": "A root again."}}),
 }
 # Where chatspec's verdict is the exported schema's, not the spec's as written: integers past 64 bits.
 EXPORT_ONLY = {"r_ref_int"}
@@ -49,6 +53,7 @@ DOCUMENTS = [
     None, True, 0, 1, -1, 1.5, "", "a", "abc", "abcd", "red", "blue", "3f2a9c1b-07de-4c2b-9a4e-1d2c3b4a5f60",
     2**63 - 1, 2**63, -(2**63), -(2**63) - 1, 2**70, 1e19, [], [{"name": "x"}], [{"name": "x"}, {"name": "y", "n": 2}], [{"name": ""}], [{"name": "x", "z": 1}],
     [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}], ["a", 1], ["a", 1, 2], [1, "a"], ["a"],
+    [[]], [[], [[]]], [[[], [], []]], [["abc", ["ab", []]]], [["abcd"]], [[1]],
     {}, {"name": "x"}, {"name": "x", "n": -1}, {"a": 1}, {"a": 1, "b": 2}, {"a": 1, "b": 2, "c": 3}, {"a": "x"},
     {"id": "x", "k": 1}, {"id": 1}, {"id": "x", "k": "v"}, {"a": True}, {"a": None}, {"__proto__": 1},
 ]
