@@ -126,14 +126,17 @@ def _load_yaml(text: str) -> Any:
         its text), and refusing a key written twice in one mapping (JSON would keep one of them in silence)."""
 
         def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-            seen: dict[str, Any] = {}
+            seen: set[str] = set()
             for key, _ in node.value:
                 if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
-                    if key.value in seen:
+                    # As JSON will hold it (_as_json): 1 and 01 are one key "1", true and True one key "true".
+                    value = self.construct_object(key)
+                    text = json.dumps(value) if isinstance(value, (bool, type(None))) else str(value)
+                    if text in seen:
                         raise yaml.constructor.ConstructorError(
-                            "in a mapping", node.start_mark, f"the key {key.value!r} is written twice", key.start_mark
+                            "in a mapping", node.start_mark, f"the key {text!r} is written twice", key.start_mark
                         )
-                    seen[key.value] = key
+                    seen.add(text)
             return super().construct_mapping(node, deep=deep)
 
         def construct_yaml_int(self, node: Any) -> int:
@@ -323,7 +326,7 @@ class _Translator:
             elif key == "nullable" and self.openapi:
                 continue  # below
             elif key in _OPENAPI_ANNOTATIONS:  # OpenAPI's own, or an unknown keyword of a JSON Schema that pydantic wrote
-                out.setdefault("x-openapi", {})[key] = self.discriminator(value) if key == "discriminator" else value
+                out.setdefault("x-openapi", {})[key] = self.discriminator(value, here) if key == "discriminator" else value
             elif key == "items" and isinstance(value, list):  # draft-07's tuple
                 if value:
                     out["prefixItems"] = [self.schema(s, f"{here}/{i}") for i, s in enumerate(value)]
@@ -386,11 +389,22 @@ class _Translator:
             return {n: self.schema(s, f"{at}{pointer_of(n)}") for n, s in value.items()}
         return self.schema(value, at)
 
-    def discriminator(self, value: Any) -> Any:
-        """OpenAPI's discriminator with its mapping's references rewritten (an annotation: oneOf/anyOf says what is valid)."""
+    def discriminator(self, value: Any, at: str) -> Any:
+        """OpenAPI's discriminator with its mapping's references rewritten (an annotation: oneOf/anyOf says what is
+        valid); one that names no definition of the document, or a bare name, is kept as written (it meant nothing
+        to a validator), not refused."""
         if not isinstance(value, dict) or not isinstance(value.get("mapping"), dict):
             return value
-        mapping = {tag: self.ref(ref, "") if isinstance(ref, str) and ref.startswith("#") else ref for tag, ref in value["mapping"].items()}
+        mapping = {}
+        for tag, ref in value["mapping"].items():
+            mapping[tag] = ref
+            if isinstance(ref, str) and ref.startswith("#"):
+                known, wanted = len(self.problems), len(self.wanted)
+                rewritten = self.ref(ref, f"{at}/mapping{pointer_of(tag)}")
+                if len(self.problems) == known:
+                    mapping[tag] = rewritten
+                else:
+                    del self.problems[known:], self.wanted[wanted:]
         return {**value, "mapping": mapping}
 
 

@@ -291,10 +291,21 @@ def test_yaml_is_read_as_yaml_1_2_and_a_key_written_twice_is_refused(tmp_path: P
     props = import_schema(read_source(source), "switch.yaml", "", "switch").spec["$defs"]["Switch"]["properties"]
     assert props == {"mode": {"type": "string", "enum": ["yes", "no", "on", "off"]}, "n": {"type": "integer", "maximum": 10},
                      "f": {"type": "number", "maximum": 1000.0}}
-    for name, text in (("twice.yaml", "type: object\ntype: string\n"), ("twice.json", '{"type": "object", "type": "string"}')):
+    for name, text, key in (("twice.yaml", "type: object\ntype: string\n", "type"), ("twice.json", '{"type": "object", "type": "string"}', "type"),
+                            ("twice_as_json.yaml", "type: object\nproperties:\n  1: {}\n  01: {}\n", "1")):  # one key "1" in JSON
         (tmp_path / name).write_text(text, encoding="utf-8")
         done = run_chatspec(tmp_path, "import", str(tmp_path / name), "--format", "twice")
-        assert done.returncode == 2 and "'type' is written twice" in done.stderr, done.stderr
+        assert done.returncode == 2 and f"'{key}' is written twice" in done.stderr, done.stderr
+
+
+def test_a_discriminator_mapping_that_names_no_definition_is_kept_as_written() -> None:
+    # In a JSON Schema document (pydantic writes them) the discriminator meant nothing to a validator: a mapping to a
+    # definition the document lacks, or a bare name, is kept as written rather than refusing the import.
+    spec = _import({"$schema": "https://json-schema.org/draft/2020-12/schema", "oneOf": [{"$ref": "#/$defs/Cat"}],
+                    "discriminator": {"propertyName": "t", "mapping": {"cat": "#/$defs/Cat", "dog": "#/$defs/Dog", "bird": "Bird"}},
+                    "$defs": {"Cat": {"type": "object", "properties": {"t": {"const": "cat"}}, "required": ["t"]}}}, format_id="pets")
+    assert spec["$defs"]["Pets"]["x-openapi"]["discriminator"]["mapping"] == {"cat": "#/$defs/Cat", "dog": "#/$defs/Dog", "bird": "Bird"}
+    assert list(spec["$defs"]) == ["Pets", "Cat"]
 
 
 def test_a_default_chatspec_would_refuse_is_found_before_anything_is_written(tmp_path: Path) -> None:
