@@ -73,9 +73,11 @@ def _shape(t: ir.TypeRef, applied: bool) -> dict[str, Any]:
             out["maximum"] = high if t.maximum is None else min(t.maximum, high)
             if t.multiple_of is not None:
                 out["multipleOf"] = t.multiple_of
-            return out | _values(t)
+            # (Not in the pydantic target's schema: datamodel-code-generator's Literal and IntEnum are not strict, so
+            # its classes check them as the dataclasses do, generator/targets/pydantic/validators.py.)
+            return out | (_values(t) if applied else {})
         case ir.BooleanType():
-            return {"type": "boolean"} | _values(t)
+            return {"type": "boolean"} | (_values(t) if applied else {})
         case ir.AnyType(checks=ir.Checks() as checks) if applied:
             # A schema applied as written is exported as written; its $refs point where the spec's do, which the
             # exported document keeps (tests/test_json_schema_suite.py, the examples stage).

@@ -234,3 +234,35 @@ def test_the_discriminator_annotation_changes_no_jsonschema_verdict() -> None:
              for block in ({"type": "hologram"}, {"type": "text"}, {"text": "x"}, {"type": "image", "source": "url"}, {"type": "text", "text": "x"})]
     assert [annotated.is_valid(d) for d in docs] == [plain.is_valid(d) for d in docs]
     assert any(annotated.is_valid(d) for d in docs) and not all(annotated.is_valid(d) for d in docs)
+
+
+def test_a_default_built_into_a_class_defined_later_imports_and_is_fresh_for_each_object(tmp_path: Path) -> None:
+    # Found by a red team: a default built when the class was defined named what came later in the module (a class
+    # defined after it, a validator's helper) and the module did not import. (A default built forever, a model's
+    # default holding itself, is refused: broken spec default_built_forever.)
+    spec = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Defaults", "description": "Defaults of later types.",
+        "x-version": "1.0.0", "$ref": "#/$defs/Root",
+        "$defs": {
+            "Root": {"type": "object", "description": "The root.", "properties": {
+                "inner": {"$ref": "#/$defs/Zeta", "default": {}, "description": "A later model with a validator."},
+                "tree": {"$ref": "#/$defs/Tree", "default": [[]], "description": "A recursive alias, applied as written."},
+                "node": {"$ref": "#/$defs/Node", "default": {"next": {}}, "description": "A model holding itself, twice."}}},
+            "Zeta": {"type": "object", "description": "Closed.", "properties": {"m": {"type": "string", "default": "z", "description": "M."}},
+                     "additionalProperties": False},
+            "Tree": {"type": "array", "description": "Arrays of itself.", "items": {"$ref": "#/$defs/Tree"}},
+            "Node": {"type": "object", "description": "A node.", "properties": {"next": {"$ref": "#/$defs/Node", "description": "The next node."}}},
+        },
+    }
+    folder = tmp_path / "specs" / "defaults"
+    folder.mkdir(parents=True)
+    (folder / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+    for path, text in generate([load_spec(folder, tmp_path)], targets=["pydantic"]).items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    run = ("from chatformats_pydantic.defaults import Root\n"
+           "a, b = Root(), Root()\n"
+           "a.tree.root.append([])\n"
+           "print(a.model_dump(mode='json', exclude_none=True) == {'inner': {'m': 'z'}, 'tree': [[], []], 'node': {'next': {}}}, b.tree.root == [[]])")
+    done = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True, cwd=tmp_path / "pydantic")
+    assert done.returncode == 0 and done.stdout.split() == ["True", "True"], done.stdout + done.stderr[-2000:]

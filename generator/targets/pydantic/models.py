@@ -200,9 +200,11 @@ def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
 
 def validated_defaults(code: str) -> str:
     """A default datamodel-code-generator leaves for pydantic to validate into a class of the module (Annotated[Content,
-    Field(validate_default=True)] = "hi", JSON a RootModel or a model is built from) as Content.model_validate("hi"):
-    the same value to pydantic (which copies a default for each object), and one mypy --strict accepts (a str is no
-    Content; Field(default="hi") is typed as its default)."""
+    Field(validate_default=True)] = "hi", JSON a RootModel or a model is built from) as
+    Field(default_factory=lambda: Content.model_validate("hi")): the same value to pydantic, a fresh one for each
+    object, and one mypy --strict accepts (a str is no Content; Field(default="hi") is typed as its default). Built
+    when an object is, not when the class is: the class may come before what validating it needs (a later class,
+    a validator's helper, itself)."""
     tree = ast.parse(code)
     classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
     edits: list[tuple[ast.expr, str]] = []
@@ -220,9 +222,11 @@ def validated_defaults(code: str) -> str:
     for value, cls in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
         assert value.end_lineno is not None and value.end_col_offset is not None
         last = value.end_lineno - 1
-        lines[last] = lines[last][: value.end_col_offset] + ")" + lines[last][value.end_col_offset :]
+        lines[last] = lines[last][: value.end_col_offset] + "))" + lines[last][value.end_col_offset :]
         first = value.lineno - 1
-        lines[first] = lines[first][: value.col_offset] + f"{cls}.model_validate(" + lines[first][value.col_offset :]
+        lines[first] = (
+            lines[first][: value.col_offset] + f"Field(default_factory=lambda: {cls}.model_validate(" + lines[first][value.col_offset :]
+        )
     return "\n".join(lines)
 
 

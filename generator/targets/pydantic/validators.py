@@ -117,6 +117,14 @@ def applied_walk(fmt: ir.Format, t: ir.TypeRef, where: str) -> str | None:
             return f"({'checks'!r}, {checks_const(checks.digest)}, {dict(t.messages)!r})"
         case ir.StringType(checked_format=str() as name):
             return f"({'format'!r}, {name!r}, {t.messages['format']!r})"
+        case ir.NumericType() | ir.BooleanType() if t.const is not None or t.enum is not None:
+            # A number's or a boolean's const and enum, by the runtime's own parser (pydantic's strict type is checked
+            # first; its Literal and IntEnum would accept 1 for true and true for 1).
+            kind = "boolean" if isinstance(t, ir.BooleanType) else "integer" if t.integer else "number"
+            values = (f", const={t.const!r}" if t.const is not None else "") + (
+                f", enum=frozenset({t.enum!r})" if t.enum is not None else ""
+            )
+            return f"({'parser'!r}, _rt.{kind}({dict(t.messages)!r}{values}))"
         case ir.ListType() | ir.MapType() | ir.NullableType():
             inner = applied_walk(fmt, ir.children(t)[0], where)
             return None if inner is None else f"({t.kind!r}, {inner})"

@@ -137,6 +137,19 @@ class Limits(BaseModel):
     """
 
 
+class Box(BaseModel):
+    """
+    A box.
+    """
+
+    size: Annotated[
+        _JsonInt, Field(ge=-9223372036854775808, le=9223372036854775807)
+    ] = 3
+    """
+    Its size.
+    """
+
+
 class Names(RootModel[list[StrictStr]]):
     """
     Names.
@@ -225,29 +238,39 @@ class Settings(BaseModel):
     A default for each kind of type: a union (a string, a list), a tuple, a model, an alias of a list, a nullable enum, a free-form value.
     """
 
-    greeting: Annotated[Content, Field(validate_default=True)] = Content.model_validate(
-        "hi"
+    greeting: Annotated[Content, Field(validate_default=True)] = Field(
+        default_factory=lambda: Content.model_validate("hi")
     )
     """
     A string default of a string-or-list union.
     """
-    parts: Annotated[Content, Field(validate_default=True)] = Content.model_validate(
-        [{"type": "text", "text": "p"}]
+    parts: Annotated[Content, Field(validate_default=True)] = Field(
+        default_factory=lambda: Content.model_validate([{"type": "text", "text": "p"}])
     )
     """
     A list default of the union.
     """
-    pair: Annotated[Pair, Field(validate_default=True)] = Pair.model_validate(["a", 1])
+    pair: Annotated[Pair, Field(validate_default=True)] = Field(
+        default_factory=lambda: Pair.model_validate(["a", 1])
+    )
     """
     A tuple's default.
     """
-    limits: Annotated[Limits, Field(validate_default=True)] = Limits.model_validate(
-        {"n": 2}
+    limits: Annotated[Limits, Field(validate_default=True)] = Field(
+        default_factory=lambda: Limits.model_validate({"n": 2})
     )
     """
     A model's default.
     """
-    names: Annotated[Names, Field(validate_default=True)] = Names.model_validate(["z"])
+    box: Annotated[Box, Field(validate_default=True)] = Field(
+        default_factory=lambda: Box.model_validate({})
+    )
+    """
+    A model's empty default: built as the model is, its own field's default set.
+    """
+    names: Annotated[Names, Field(validate_default=True)] = Field(
+        default_factory=lambda: Names.model_validate(["z"])
+    )
     """
     An alias of a list, with a default that is not empty.
     """

@@ -237,13 +237,19 @@ _CHECKS_4c132dc167b3 = _rt.Checks(
 
 def _check_applied(value: Any, walk: Any) -> None:
     """Raise for the first problem of a value under a schema applied as written. walk says where the
-    schema's checks apply: ("checks", checks, messages), ("format", name, message) on a string,
+    schema's checks apply: ("checks", checks, messages), ("format", name, message) on a string, ("parser",
+    a runtime parser) for a number's or a boolean's const and enum,
     ("list" | "map" | "nullable", walk), ("tuple", (walk or None, ...)) or, in a union by JSON type,
     ("union", ((JSON type, walk or None), ...))."""
     kind = walk[0]
     if kind == "checks":
         try:
             _rt.parse(walk[1].parser(walk[2]), value)
+        except _rt.ValidationError as exc:
+            raise ValueError(str(exc.errors[0])) from None
+    elif kind == "parser":
+        try:
+            _rt.parse(walk[1], value)
         except _rt.ValidationError as exc:
             raise ValueError(str(exc.errors[0])) from None
     elif kind == "format":

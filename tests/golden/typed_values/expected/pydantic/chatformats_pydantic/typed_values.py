@@ -3,59 +3,79 @@
 
 from __future__ import annotations
 
+from . import _runtime as _rt
+
 from pydantic import model_validator
-from typing import Any
 
-from enum import Enum, IntEnum
-from typing import Annotated, Literal
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictFloat
+from typing import Annotated
+import re
+from datetime import datetime, timedelta, timezone
+from pydantic import (
+    AwareDatetime,
+    BeforeValidator,
+    Discriminator,
+    PlainValidator,
+    Strict,
+    Tag,
+)
+from typing import Any, Callable
 
-
-class Retry(IntEnum):
-    """
-    One of 1, 2, 3.
-    """
-
-    integer_1 = 1
-    integer_2 = 2
-    integer_3 = 3
-
-
-class Weight(Enum):
-    """
-    An enum and a bound: 1 or 2.5.
-    """
-
-    number_0_5 = 0.5
-    number_1 = 1
-    number_2_5 = 2.5
+# --- chatspec: JSON types, accepted exactly as the dataclasses accept them ------
 
 
-class Flag(Enum):
-    boolean_False = False
+def _integral(value: Any) -> Any:
+    """1.0 is the integer 1 in JSON Schema; other floats stay floats, and fail."""
+    return int(value) if type(value) is float and value.is_integer() else value
 
 
-class Level(IntEnum):
-    """
-    0 or 2^53-1: null is not in the enum.
-    """
+# A JSON integer: no strings or booleans (strict), but an integral float is one.
+_JsonInt = Annotated[int, BeforeValidator(_integral), Strict()]
 
-    integer_0 = 0
-    integer_9007199254740991 = 9007199254740991
-
-
-class Mode(IntEnum):
-    """
-    Both a const and an enum, each with its own message.
-    """
-
-    integer_1 = 1
-    integer_2 = 2
+_RFC3339 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))",
+    re.ASCII,
+)
 
 
-class Try(IntEnum):
-    integer_1 = 1
-    integer_2 = 2
+def _rfc3339(value: Any) -> datetime:
+    """An RFC 3339 date-time string with an offset, and nothing else (pydantic's own
+    parser also takes numbers, unix times in strings, and a space for the T)."""
+    m = _RFC3339.fullmatch(value) if isinstance(value, str) else None
+    if m is None:
+        raise ValueError("must be an RFC 3339 date-time string")
+    year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
+    micro = int((m.group(7)[1:] + "000000")[:6]) if m.group(7) else 0
+    if m.group(8):
+        tz = timezone.utc
+    else:
+        off_h, off_m = int(m.group(10)), int(m.group(11))
+        if off_h > 23 or off_m > 59:
+            raise ValueError("must be an RFC 3339 date-time string")
+        sign = -1 if m.group(9) == "-" else 1
+        tz = timezone(sign * timedelta(hours=off_h, minutes=off_m))
+    return datetime(year, month, day, hour, minute, second, micro, tzinfo=tz)
+
+
+_JsonDatetime = Annotated[AwareDatetime, PlainValidator(_rfc3339)]
+
+
+def _json_kind(kinds: tuple[str, ...]) -> Callable[[Any], str | None]:
+    """The discriminator of a union told apart by JSON kind: the kind of the value, as
+    its variants are tagged (an integer is a "number" where no variant is "integer")."""
+    names = {
+        str: "string",
+        list: "array",
+        dict: "object",
+        bool: "boolean",
+        float: "number",
+    }
+    names[int] = "integer" if "integer" in kinds else "number"
+    return lambda value: names.get(type(value))
+
+
+class Try(RootModel[_JsonInt]):
+    root: Annotated[_JsonInt, Field(ge=-9223372036854775808, le=9223372036854775807)]
 
 
 class Reply(BaseModel):
@@ -66,33 +86,39 @@ class Reply(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    code: Annotated[
-        Literal[-32700], Field(ge=-9223372036854775808, le=9223372036854775807)
-    ]
+    code: Annotated[_JsonInt, Field(ge=-9223372036854775808, le=9223372036854775807)]
     """
     Always -32700 (a parse error).
     """
-    retry: Retry | None = None
+    retry: Annotated[
+        _JsonInt | None, Field(ge=-9223372036854775808, le=9223372036854775807)
+    ] = None
     """
     One of 1, 2, 3.
     """
-    weight: Weight | None = None
+    weight: Annotated[StrictFloat | None, Field(ge=1.0, le=1.7976931348623157e308)] = (
+        None
+    )
     """
     An enum and a bound: 1 or 2.5.
     """
-    final: Literal[True]
+    final: StrictBool
     """
     Always true.
     """
-    flags: list[Flag] | None = None
+    flags: list[StrictBool] | None = None
     """
     Each false.
     """
-    level: Level | None = None
+    level: Annotated[
+        _JsonInt | None, Field(ge=-9223372036854775808, le=9223372036854775807)
+    ] = None
     """
     0 or 2^53-1: null is not in the enum.
     """
-    mode: Literal[2] | None = None
+    mode: Annotated[
+        _JsonInt | None, Field(ge=-9223372036854775808, le=9223372036854775807)
+    ] = None
     """
     Both a const and an enum, each with its own message.
     """
@@ -117,6 +143,133 @@ class Reply(BaseModel):
                     "tries": "must be an array",
                 },
             )
+        return data
+
+    @model_validator(mode="before")
+    @classmethod
+    def _applied_as_written(cls, data: Any) -> Any:
+        """Schemas applied as written (JSON Schema's own meaning), checked by chatspec's runtime: pydantic's types
+        would give another verdict."""
+        if isinstance(data, dict):
+            for name, walk in (
+                (
+                    "code",
+                    (
+                        "parser",
+                        _rt.integer(
+                            {
+                                "type": "must be an integer",
+                                "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+                                "const": "must be -32700",
+                            },
+                            const=-32700,
+                        ),
+                    ),
+                ),
+                (
+                    "retry",
+                    (
+                        "parser",
+                        _rt.integer(
+                            {
+                                "type": "must be an integer",
+                                "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+                                "enum": "must be one of: 1, 2, 3",
+                            },
+                            enum=frozenset((1, 2, 3)),
+                        ),
+                    ),
+                ),
+                (
+                    "weight",
+                    (
+                        "parser",
+                        _rt.number(
+                            {
+                                "type": "must be a number",
+                                "minimum": "must be >= 1",
+                                "enum": "must be one of: 0.5, 1, 2.5",
+                            },
+                            enum=frozenset((0.5, 1, 2.5)),
+                        ),
+                    ),
+                ),
+                (
+                    "final",
+                    (
+                        "parser",
+                        _rt.boolean(
+                            {"type": "must be a boolean", "const": "must be true"},
+                            const=True,
+                        ),
+                    ),
+                ),
+                (
+                    "flags",
+                    (
+                        "list",
+                        (
+                            "parser",
+                            _rt.boolean(
+                                {
+                                    "type": "must be a boolean",
+                                    "enum": "must be one of: false",
+                                },
+                                enum=frozenset((False,)),
+                            ),
+                        ),
+                    ),
+                ),
+                (
+                    "level",
+                    (
+                        "parser",
+                        _rt.integer(
+                            {
+                                "type": "must be an integer",
+                                "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+                                "enum": "must be one of: 0, 9007199254740991",
+                            },
+                            enum=frozenset((0, 9007199254740991)),
+                        ),
+                    ),
+                ),
+                (
+                    "mode",
+                    (
+                        "parser",
+                        _rt.integer(
+                            {
+                                "type": "must be an integer",
+                                "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+                                "const": "mode is {value}, not 2",
+                                "enum": "mode {value} is unknown",
+                            },
+                            const=2,
+                            enum=frozenset((1, 2)),
+                        ),
+                    ),
+                ),
+                (
+                    "tries",
+                    (
+                        "list",
+                        (
+                            "parser",
+                            _rt.integer(
+                                {
+                                    "type": "must be an integer",
+                                    "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+                                    "enum": "must be one of: 1, 2",
+                                },
+                                enum=frozenset((1, 2)),
+                            ),
+                        ),
+                    ),
+                ),
+            ):
+                if name in data:
+                    _check_applied(data[name], walk)
         return data
 
 
@@ -186,3 +339,58 @@ def _reject_duplicates(data: dict[str, Any], fields: dict[str, str]) -> None:
             items
         ):
             raise ValueError(f"{name}: {message}")
+
+
+# --- chatspec: schemas applied as written -------------------------------------
+
+
+def _check_applied(value: Any, walk: Any) -> None:
+    """Raise for the first problem of a value under a schema applied as written. walk says where the
+    schema's checks apply: ("checks", checks, messages), ("format", name, message) on a string, ("parser",
+    a runtime parser) for a number's or a boolean's const and enum,
+    ("list" | "map" | "nullable", walk), ("tuple", (walk or None, ...)) or, in a union by JSON type,
+    ("union", ((JSON type, walk or None), ...))."""
+    kind = walk[0]
+    if kind == "checks":
+        try:
+            _rt.parse(walk[1].parser(walk[2]), value)
+        except _rt.ValidationError as exc:
+            raise ValueError(str(exc.errors[0])) from None
+    elif kind == "parser":
+        try:
+            _rt.parse(walk[1], value)
+        except _rt.ValidationError as exc:
+            raise ValueError(str(exc.errors[0])) from None
+    elif kind == "format":
+        if isinstance(value, str) and not _rt.format_ok(walk[1], value):
+            raise ValueError(walk[2])
+    elif kind == "nullable":
+        if value is not None:
+            _check_applied(value, walk[1])
+    elif kind == "tuple" and isinstance(value, list):
+        for item, each in zip(value, walk[1]):
+            if each is not None:
+                _check_applied(item, each)
+    elif kind == "union":
+        for json_kind, each in walk[1]:
+            if each is not None and _kind_of(value) == json_kind:
+                _check_applied(value, each)
+    elif kind == "list" and isinstance(value, list):
+        for item in value:
+            _check_applied(item, walk[1])
+    elif kind == "map" and isinstance(value, dict):
+        for item in value.values():
+            _check_applied(item, walk[1])
+
+
+def _kind_of(value: Any) -> str:
+    """The JSON type a union by JSON type picks its variant by. (Not json_types' _json_kind, which a module has only
+    where it tags a named union: this one's name must not shadow it where it does.)"""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) or isinstance(value, float) and value.is_integer():
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    kinds: dict[type, str] = {str: "string", list: "array", dict: "object"}
+    return kinds.get(type(value), "null")
