@@ -311,6 +311,21 @@ class Format:
     def models(self) -> tuple[Model, ...]:
         return tuple(d for d in self.definitions if isinstance(d, Model))
 
+    def built_default(self, t: TypeRef, value: Any) -> bool:
+        """Whether a default's JSON value is built by the field's parser (see plain_json): it is, or holds, what
+        is not plain JSON. An empty array or object of a list or a map holds nothing and is kept as it is; {} of a
+        model is a model object, its own defaults set."""
+        if self.plain_json(t):
+            return False
+        while isinstance(t, NullableType) or (isinstance(t, Ref) and t.target == "alias"):
+            if isinstance(t, NullableType):
+                t = t.inner
+            else:
+                alias = self.definition(t.name)
+                assert isinstance(alias, Alias)
+                t = alias.type
+        return not (value in ([], {}) and isinstance(t, (ListType, MapType)))
+
     def plain_json(self, t: TypeRef) -> bool:
         """Whether every value of t is plain JSON: no object of a model, no tuple, date-time or bytes anywhere in it.
         A default of such a type may be its JSON value as it is; any other default is built by the field's parser

@@ -14,7 +14,7 @@ from referencing.jsonschema import DRAFT202012
 from generator import automaton, checks, invisible, ir, messages, naming, patterns, string_formats
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.load import LoadedSpec
-from generator.nesting import alias_cycles, check_nesting
+from generator.nesting import alias_cycles, check_default_cycles, check_nesting, check_required_cycles
 
 # Keywords that describe a value but do not constrain it.
 ANNOTATIONS = frozenset({"title", "description", "default", "x-messages", "x-name", "x-default-factory"})
@@ -798,6 +798,14 @@ class Lowering:
                         f"with x-discriminator {tag!r}, every variant must $ref a model whose required {tag!r} has a const",
                         f'add "{tag}": {{"type": "string", "const": ...}} to the variant and require it',
                     )
+                if not isinstance(const, str):
+                    # (A union of models told apart by a const of another type is inferred as JSON Schema says, by
+                    # trying each: inferred_tag takes string consts only.)
+                    raise self.fail(
+                        f"{pointer}/oneOf/{i}",
+                        f"with x-discriminator {tag!r}, every variant's {tag!r} const must be a string, not {json.dumps(const)}",
+                        "make the consts strings, or drop x-discriminator: the union then tries each variant, as JSON Schema does",
+                    )
                 tags.append(const)
             if len(set(tags)) != len(tags):
                 raise self.fail(pointer + "/oneOf", f"two variants share a {tag!r} value", "give each variant its own const")
@@ -1126,4 +1134,6 @@ def lower(spec: LoadedSpec) -> ir.Format:
             spec.path, "", "the spec nests schemas too deeply to compile", "move nested schemas to $defs and $ref them"
         ) from None
     check_nesting(fmt)
+    check_default_cycles(fmt)
+    check_required_cycles(fmt)
     return fmt

@@ -183,3 +183,114 @@ def _through(first: str | None, aliases: dict[str, Depth], levels: bool) -> str:
     return f", through the alias{'es' if len(chain) > 1 else ''} {' -> '.join(shown)}" + (
         f" ({len(chain)} aliases)" if len(chain) > 6 else ""
     )
+
+
+def _built(fmt: ir.Format, t: ir.TypeRef, value: object) -> list[tuple[ir.Model, dict[str, object]]]:
+    """The model objects a default's JSON value becomes under type t, each with its JSON (without recursion: a
+    default is as deep as the spec's JSON)."""
+    out: list[tuple[ir.Model, dict[str, object]]] = []
+    todo: list[tuple[ir.TypeRef, object]] = [(t, value)]
+    while todo:
+        t, value = todo.pop()
+        match t:
+            case ir.Ref():
+                d = fmt.definition(t.name)
+                if isinstance(d, ir.Alias):
+                    todo.append((d.type, value))
+                elif isinstance(d, ir.Model) and isinstance(value, dict):
+                    out.append((d, value))
+                    todo.extend((f.type, value[f.wire_name]) for f in d.fields if f.wire_name in value)
+            case ir.NullableType() if value is not None:
+                todo.append((t.inner, value))
+            case ir.ListType() if isinstance(value, list):
+                todo.extend((t.item, v) for v in value)
+            case ir.TupleType() if isinstance(value, list):
+                todo.extend(zip(t.items, value))
+            case ir.MapType() if isinstance(value, dict):
+                todo.extend((t.value, v) for v in value.values())
+            case ir.UnionType() if t.discriminator is not None and isinstance(value, dict):
+                todo.extend((v, value) for tag, v in zip(t.tags, t.variants) if value.get(t.discriminator) == tag)
+            case ir.UnionType():
+                todo.extend((v, value) for v in t.variants)  # (every variant that could be built from it)
+    return out
+
+
+def check_default_cycles(fmt: ir.Format) -> None:
+    """Refuse a default that is built forever: Node.next's default {} is a Node without next, whose default is
+    another Node, ... (the targets build a default as parsing its JSON does, each model's own defaults set; Go could
+    not even declare the field)."""
+    edges: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for model in fmt.models:
+        for f in model.fields:
+            if f.has_default and not fmt.plain_json(f.type):
+                edges[(model.name, f.wire_name)] = [
+                    (built.name, g.wire_name)
+                    for built, obj in _built(fmt, f.type, f.default)
+                    for g in built.fields
+                    if g.wire_name not in obj and g.has_default and not fmt.plain_json(g.type)
+                ]
+    for start in edges:
+        parent: dict[tuple[str, str], tuple[str, str]] = {}
+        todo = [start]
+        while todo:
+            node = todo.pop()
+            for nxt in edges.get(node, []):
+                if nxt == start:
+                    chain = [node]
+                    while chain[-1] != start:
+                        chain.append(parent[chain[-1]])
+                    through = " <- ".join(f"{m}.{w}" for m, w in chain)
+                    owner, wire = start
+                    raise SpecError(
+                        fmt.source,
+                        pointer_of("$defs", owner, "properties", wire, "default"),
+                        f"the default of {owner}.{wire} is built forever: building it builds a {owner} without {wire}, whose"
+                        f" default is built again (through {through})",
+                        f"give the default a value for {wire} (null, where it may be null), or remove one of the defaults",
+                    )
+                if nxt not in parent and nxt != start:
+                    parent[nxt] = node
+                    todo.append(nxt)
+
+
+def check_required_cycles(fmt: ir.Format) -> None:
+    """Refuse a model that requires itself by value (Node requires next, a Node, which requires next, ...): no finite
+    document is valid, and Go could not declare the struct (a required model field, or a tuple item, is held by
+    value; an optional one, an array, a map or a union breaks the chain)."""
+    held: dict[str, list[tuple[str, str]]] = {}
+    for model in fmt.models:
+        for f in model.fields:
+            if not f.required:
+                continue
+            types, seen = [f.type], set()
+            while types:
+                t = types.pop()
+                if isinstance(t, ir.Ref) and t.name not in seen:
+                    seen.add(t.name)
+                    d = fmt.definition(t.name)
+                    if isinstance(d, ir.Model):
+                        held.setdefault(model.name, []).append((d.name, f.wire_name))
+                    elif isinstance(d, ir.Alias):
+                        types.append(d.type)
+                elif isinstance(t, ir.TupleType):
+                    types.extend(t.items)
+    for start in held:
+        parent: dict[str, tuple[str, str]] = {}
+        todo = [start]
+        while todo:
+            name = todo.pop()
+            for inner, wire in held.get(name, []):
+                if inner == start:
+                    chain = [f"{name}.{wire}"]
+                    while name != start:
+                        name, via = parent[name]
+                        chain.append(f"{name}.{via}")
+                    raise SpecError(
+                        fmt.source,
+                        pointer_of("$defs", start, "required"),
+                        f"{start} requires a {start} ({' -> '.join(reversed(chain))}): no finite document is valid",
+                        "make one of these fields optional, or nullable, or a list",
+                    )
+                if inner not in parent and inner != start:
+                    parent[inner] = (name, wire)
+                    todo.append(inner)

@@ -77,7 +77,7 @@ def default(f: ir.Field, fmt: ir.Format, fn: str = "") -> Default:
             return Default("required")
         case ir.Field(default_factory="uuid4"):
             return Default("uuid4")
-        case ir.Field(has_default=True, default=dict() | list() as value) if value and not fmt.plain_json(f.type):
+        case ir.Field(has_default=True, default=dict() | list() as value) if fmt.built_default(f.type, value):
             return Default("parsed", value, fn)
         case ir.Field(has_default=True, default=dict() | list() as value):
             return Default("copy" if value else "empty", value)

@@ -171,7 +171,7 @@ def field_parser(model: ir.Model, index: int) -> str:
 def default_value(fmt: ir.Format, f: ir.Field, const: str) -> str:
     """An expression for a fresh copy of the field's default: its JSON, or built by the field's parser (const) where
     the default holds models or tuples, so that it is what parsing the JSON gives (each model's own defaults set)."""
-    if isinstance(f.default, (dict, list)) and f.default and not fmt.plain_json(f.type):
+    if isinstance(f.default, (dict, list)) and fmt.built_default(f.type, f.default):
         return f"rt.run({const}, {ts_json(f.default)})"
     return ts_json(f.default)
 

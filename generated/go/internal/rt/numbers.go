@@ -101,7 +101,8 @@ func Integer(spec NumberSpec) Parser[int64] {
 			c.Error(spec.Msgs["int64"], "int64", v)
 			return 0, false
 		}
-		return int64(f), spec.integerBounds(c, int64(f), v)
+		// {value} shows the integer (1.0 is 1, -0.0 is 0), as Python's int(1.0) and TypeScript's number do.
+		return int64(f), spec.integerBounds(c, int64(f), int64(f))
 	}
 }
 

@@ -87,7 +87,6 @@ func contains(values []string, s string) bool {
 	return false
 }
 
-// Bool checks a boolean.
 // BoolSpec holds a boolean's const and enum (Bool checks a boolean without them).
 type BoolSpec struct {
 	Msgs  Msgs
@@ -115,6 +114,7 @@ func Boolean(spec BoolSpec) Parser[bool] {
 	}
 }
 
+// Bool checks a boolean.
 func Bool(msgs Msgs) Parser[bool] {
 	return func(v any, c *Context) (bool, bool) {
 		b, ok := v.(bool)

@@ -138,6 +138,8 @@ type Settings struct {
 	Pair Pair `json:"pair"`
 	// A model's default.
 	Limits Limits `json:"limits"`
+	// A model's empty default: built as the model is, its own field's default set.
+	Box Box `json:"box"`
 	// An alias of a list, with a default that is not empty.
 	Names Names `json:"names"`
 	// A nullable enum's default.
@@ -164,7 +166,7 @@ func (m Settings) MarshalJSON() ([]byte, error) {
 }
 
 // NewSettings returns a Settings holding the required fields given, and the spec's constant or default
-// of greeting, parts, pair, limits, names, level, options, big, odd; an optional field without a
+// of greeting, parts, pair, limits, box, names, level, options, big, odd; an optional field without a
 // default is left unset.
 func NewSettings() Settings {
 	var out Settings
@@ -172,6 +174,7 @@ func NewSettings() Settings {
 	out.Parts = rt.MustBuild(parseContent, "[{\"type\":\"text\",\"text\":\"p\"}]")
 	out.Pair = rt.MustBuild(parsePair, "[\"a\",1]")
 	out.Limits = rt.MustBuild(parseLimits, "{\"n\":2}")
+	out.Box = rt.MustBuild(parseBox, "{}")
 	out.Names = rt.MustBuild(parseNames, "[\"z\"]")
 	out.Level = rt.Ptr[Detail]("low")
 	out.Options = rt.MustBuild(pSettings_Options, "{\"x\":[1]}")
@@ -204,6 +207,33 @@ func (m Limits) MarshalJSON() ([]byte, error) {
 func NewLimits(n int64) Limits {
 	var out Limits
 	out.N = n
+	return out
+}
+
+// Box: A box.
+type Box struct {
+	// Its size.
+	Size int64 `json:"size"`
+}
+
+// Validate checks every constraint and rule of the spec; the error is a *ValidationError.
+func (m Box) Validate() error {
+	if m.fastValid(0) {
+		return nil
+	}
+	return rt.Check[Box](m.toTree(), parseBox)
+}
+
+// MarshalJSON writes the wire form: fields in spec order, unset optional fields left out.
+func (m Box) MarshalJSON() ([]byte, error) {
+	return rt.Encode(m.toTree())
+}
+
+// NewBox returns a Box holding the required fields given, and the spec's constant or default of size;
+// an optional field without a default is left unset.
+func NewBox() Box {
+	var out Box
+	out.Size = 3
 	return out
 }
 
@@ -498,6 +528,29 @@ func ParseLimits(data []byte) (*Limits, error) {
 func ValidateLimits(v *Limits) error {
 	if v == nil {
 		return rt.Check[Limits](nil, parseLimits)
+	}
+	return v.Validate()
+}
+
+// ParseBox decodes and validates a Box from JSON text; the errors are as
+// ParseBuiltInCodeFromJSON's.
+func ParseBox(data []byte) (*Box, error) {
+	tree, err := rt.DecodeFast(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to parse Box JSON: %w", err)
+	}
+	v, err := rt.Build[Box](tree, parseBox)
+	if err != nil {
+		return nil, fmt.Errorf("validation failed: %w", err)
+	}
+	return &v, nil
+}
+
+// ValidateBox checks a Box built or changed in code; the error is a
+// *ValidationError whose Error() is the first problem's message. A nil pointer is judged as null.
+func ValidateBox(v *Box) error {
+	if v == nil {
+		return rt.Check[Box](nil, parseBox)
 	}
 	return v.Validate()
 }

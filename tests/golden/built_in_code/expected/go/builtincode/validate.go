@@ -35,6 +35,7 @@ var pSettings_Options rt.Parser[any]
 var pSettings_Big rt.Parser[int64]
 var pSettings_Odd rt.Parser[string]
 var pLimits_N rt.Parser[int64]
+var pBox_Size rt.Parser[int64]
 var pPart_Type rt.Parser[string]
 var pPart_Text rt.Parser[string]
 var pPart_Spans rt.Parser[[]int64]
@@ -77,6 +78,7 @@ func init() {
 	pSettings_Big = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
 	pSettings_Odd = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pLimits_N = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
+	pBox_Size = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
 	pPart_Type = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "const": "must be \"text\""}, Const: rt.Ptr("text")})
 	pPart_Text = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pPart_Spans = rt.List[int64](rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}}), rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array"}})
@@ -197,6 +199,7 @@ func parseSettings(v any, c *rt.Context) (Settings, bool) {
 	out.Parts, _ = rt.OptionalDefault[Content](c, obj, "parts", parseContent, rt.DefaultJSON[Content](parseContent, "[{\"type\":\"text\",\"text\":\"p\"}]"))
 	out.Pair, _ = rt.OptionalDefault[Pair](c, obj, "pair", parsePair, rt.DefaultJSON[Pair](parsePair, "[\"a\",1]"))
 	out.Limits, _ = rt.OptionalDefault[Limits](c, obj, "limits", parseLimits, rt.DefaultJSON[Limits](parseLimits, "{\"n\":2}"))
+	out.Box, _ = rt.OptionalDefault[Box](c, obj, "box", parseBox, rt.DefaultJSON[Box](parseBox, "{}"))
 	out.Names, _ = rt.OptionalDefault[Names](c, obj, "names", parseNames, rt.DefaultJSON[Names](parseNames, "[\"z\"]"))
 	out.Level, _ = rt.OptionalDefault[*Detail](c, obj, "level", pSettings_Level, rt.DefaultPtr[Detail]("low"))
 	out.Options, _ = rt.OptionalDefault[any](c, obj, "options", pSettings_Options, rt.DefaultJSON[any](pSettings_Options, "{\"x\":[1]}"))
@@ -212,6 +215,7 @@ func (m Settings) toTree() any {
 	o.Set("parts", m.Parts.toTree())
 	o.Set("pair", m.Pair.toTree())
 	o.Set("limits", m.Limits.toTree())
+	o.Set("box", m.Box.toTree())
 	if m.Names == nil {
 		o.Set("names", rt.TreeList(rt.MustBuild(parseNames, "[\"z\"]"), rt.Same[string]))
 	} else {
@@ -253,6 +257,34 @@ func (m Limits) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Limits) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	return true
+}
+
+func parseBox(v any, c *rt.Context) (Box, bool) {
+	var out Box
+	obj, ok := rt.ExpectObject(c, v, "must be an object")
+	if !ok {
+		return out, false
+	}
+	mark := c.Mark()
+	out.Size, _ = rt.OptionalDefault[int64](c, obj, "size", pBox_Size, rt.Default[int64](3))
+	return out, !c.FailedSince(mark)
+}
+
+// toTree turns the struct into the tree its parser reads.
+func (m Box) toTree() any {
+	o := rt.NewObject()
+	o.Set("size", m.Size)
+	return o
+}
+
+// fastValid reports whether m is surely valid without building its tree: false
+// means "not sure", and Validate then runs the exact walk, which reports the problems.
+// d is the depth of m in the document.
+func (m Box) fastValid(d int) bool {
 	if d >= rt.MaxDepth-8 {
 		return false
 	}

@@ -15,6 +15,7 @@ from ._runtime import ValidationError
 
 __all__ = [
     "AssistantTurn",
+    "Box",
     "Citation",
     "Content",
     "DETAIL_VALUES",
@@ -189,6 +190,8 @@ class Settings:
     """A tuple's default."""
     limits: Limits = field(default_factory=lambda: _default_settings_limits())
     """A model's default."""
+    box: Box = field(default_factory=lambda: _default_settings_box())
+    """A model's empty default: built as the model is, its own field's default set."""
     names: Names = field(default_factory=lambda: ["z"])
     """An alias of a list, with a default that is not empty."""
     level: Detail | None = "low"
@@ -226,6 +229,8 @@ class Settings:
             out["pair"] = _rt.dump(self.pair)
         if self.limits is not None:
             out["limits"] = _rt.dump(self.limits)
+        if self.box is not None:
+            out["box"] = _rt.dump(self.box)
         if self.names is not None:
             out["names"] = _rt.dump(self.names)
         out["level"] = self.level
@@ -288,6 +293,48 @@ class Limits:
         except _rt.Unsure:
             pass  # the exact walk of the JSON shape says what is wrong
         _rt.parse(_parse_limits, self.to_dict())
+
+
+@dataclass(kw_only=True)
+class Box:
+    """A box."""
+
+    size: int = 3
+    """Its size."""
+
+    @classmethod
+    def from_dict(cls, data: object) -> Box:
+        """Build from a JSON-shaped value; raise ValidationError listing every problem."""
+        try:
+            return _fast_box(data, 0)
+        except _rt.Unsure as unsure:
+            done = unsure.done  # the exact walk decides, and says what is wrong
+        result: Box = _rt.parse(_parse_box, data, done)
+        return result
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Box:
+        """Parse JSON text and validate it; raise ValidationError listing every problem."""
+        return cls.from_dict(_rt.load_json(text))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape, with wire names; optional fields that are None are left out."""
+        out: dict[str, Any] = {}
+        if self.size is not None:
+            out["size"] = self.size
+        return out
+
+    def to_json(self) -> str:
+        return _rt.dump_json(self.to_dict())
+
+    def validate(self) -> None:
+        """Check the current attribute values; raise ValidationError listing every problem."""
+        try:
+            _check_box(self, 0)
+            return
+        except _rt.Unsure:
+            pass  # the exact walk of the JSON shape says what is wrong
+        _rt.parse(_parse_box, self.to_dict())
 
 
 @dataclass(kw_only=True)
@@ -568,6 +615,9 @@ def _parse_settings(data: Any, ctx: _rt.Context) -> Any:
     limits = ctx.optional(
         obj, "limits", _P_SETTINGS_LIMITS, factory=lambda: _default_settings_limits()
     )
+    box = ctx.optional(
+        obj, "box", _P_SETTINGS_BOX, factory=lambda: _default_settings_box()
+    )
     names = ctx.optional(obj, "names", _P_SETTINGS_NAMES, factory=lambda: ["z"])
     level = ctx.optional(obj, "level", _P_SETTINGS_LEVEL, default="low")
     options = ctx.optional(
@@ -582,6 +632,7 @@ def _parse_settings(data: Any, ctx: _rt.Context) -> Any:
         parts=parts,
         pair=pair,
         limits=limits,
+        box=box,
         names=names,
         level=level,
         options=options,
@@ -608,6 +659,27 @@ def _parse_limits(data: Any, ctx: _rt.Context) -> Any:
         return _rt.INVALID
     return Limits(
         n=n,
+    )
+
+
+def _parse_box(data: Any, ctx: _rt.Context) -> Any:
+    if ctx.depth:  # from_dict has tried the root
+        kept = ctx.kept(data)
+        if kept is not None:
+            return kept  # built by a failed fast attempt above: surely valid
+        try:
+            return _fast_box(data, ctx.depth)
+        except _rt.Unsure as unsure:
+            ctx.keep(unsure)  # the exact walk below finds what is wrong
+    obj = _rt.expect_object(data, ctx, "must be an object")
+    if obj is None:
+        return _rt.INVALID
+    mark = ctx.count
+    size = ctx.optional(obj, "size", _P_BOX_SIZE, default=3)
+    if ctx.failed_since(mark):
+        return _rt.INVALID
+    return Box(
+        size=size,
     )
 
 
@@ -1175,6 +1247,7 @@ def _fast_settings(obj: Any, depth: int) -> Settings:
     f_parts: Any
     f_pair: Any
     f_limits: Any
+    f_box: Any
     f_names: Any
     f_level: Any
     f_options: Any
@@ -1184,6 +1257,7 @@ def _fast_settings(obj: Any, depth: int) -> Settings:
     x2_1: Any
     x2: Any
     f_limits = _rt.ABSENT
+    f_box = _rt.ABSENT
     try:
         v1 = obj.get("greeting", _rt.ABSENT)
         if v1 is _rt.ABSENT:
@@ -1251,6 +1325,11 @@ def _fast_settings(obj: Any, depth: int) -> Settings:
             f_limits = _default_settings_limits()
         else:
             f_limits = _fast_limits(v1, depth + 1)
+        v1 = obj.get("box", _rt.ABSENT)
+        if v1 is _rt.ABSENT:
+            f_box = _default_settings_box()
+        else:
+            f_box = _fast_box(v1, depth + 1)
         v1 = obj.get("names", _rt.ABSENT)
         if v1 is _rt.ABSENT:
             f_names = ["z"]
@@ -1299,12 +1378,14 @@ def _fast_settings(obj: Any, depth: int) -> Settings:
 
     except _rt.Unsure as unsure:
         _rt.keep_model(unsure, obj, "limits", depth + 1, f_limits)
+        _rt.keep_model(unsure, obj, "box", depth + 1, f_box)
         raise
     return Settings(
         greeting=f_greeting,
         parts=f_parts,
         pair=f_pair,
         limits=f_limits,
+        box=f_box,
         names=f_names,
         level=f_level,
         options=f_options,
@@ -1321,6 +1402,7 @@ def _check_settings(obj: Settings, depth: int) -> None:
     f_parts: Any
     f_pair: Any
     f_limits: Any
+    f_box: Any
     f_names: Any
     f_level: Any
     f_options: Any
@@ -1374,6 +1456,9 @@ def _check_settings(obj: Settings, depth: int) -> None:
     f_limits = obj.limits
     if f_limits is not None:
         _check_limits(f_limits, depth + 1)
+    f_box = obj.box
+    if f_box is not None:
+        _check_box(f_box, depth + 1)
     f_names = obj.names
     if f_names is not None:
         if not isinstance(f_names, (list, tuple)):
@@ -1428,6 +1513,38 @@ def _check_limits(obj: Limits, depth: int) -> None:
     f_n = obj.n
     if type(f_n) is not int or not -9223372036854775808 <= f_n <= 9223372036854775807:
         raise _rt.Unsure
+
+
+def _fast_box(obj: Any, depth: int) -> Box:
+    if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_size: Any
+    v1 = obj.get("size", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_size = 3
+    else:
+        if type(v1) is not int or not -9223372036854775808 <= v1 <= 9223372036854775807:
+            raise _rt.Unsure
+        f_size = v1
+
+    return Box(
+        size=f_size,
+    )
+
+
+def _check_box(obj: Box, depth: int) -> None:
+    if type(obj) is not Box or depth > _rt.MAX_DEPTH - 1:
+        raise _rt.Unsure
+    v1: Any
+    f_size: Any
+    f_size = obj.size
+    if f_size is not None:
+        if (
+            type(f_size) is not int
+            or not -9223372036854775808 <= f_size <= 9223372036854775807
+        ):
+            raise _rt.Unsure
 
 
 def _fast_part(obj: Any, depth: int) -> Part:
@@ -1767,6 +1884,7 @@ _P_SETTINGS_GREETING: Final = _P_CONTENT
 _P_SETTINGS_PARTS: Final = _P_CONTENT
 _P_SETTINGS_PAIR: Final = _P_PAIR
 _P_SETTINGS_LIMITS: Final = _parse_limits
+_P_SETTINGS_BOX: Final = _parse_box
 _P_SETTINGS_NAMES: Final = _P_NAMES
 _P_SETTINGS_LEVEL: Final = _rt.nullable(_P_DETAIL)
 _P_SETTINGS_OPTIONS: Final = _rt.any_json({"type": "must be a JSON value"})
@@ -1778,6 +1896,12 @@ _P_SETTINGS_BIG: Final = _rt.integer(
 )
 _P_SETTINGS_ODD: Final = _rt.string({"type": "must be a string"})
 _P_LIMITS_N: Final = _rt.integer(
+    {
+        "type": "must be an integer",
+        "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+    }
+)
+_P_BOX_SIZE: Final = _rt.integer(
     {
         "type": "must be an integer",
         "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
@@ -1834,6 +1958,11 @@ def _default_settings_pair() -> Any:
 def _default_settings_limits() -> Any:
     """A fresh default, built from its JSON as parsing gives it."""
     return _rt.parse(_P_SETTINGS_LIMITS, {"n": 2})
+
+
+def _default_settings_box() -> Any:
+    """A fresh default, built from its JSON as parsing gives it."""
+    return _rt.parse(_P_SETTINGS_BOX, {})
 
 
 _KEYS_ASSISTANT_TURN: Final = frozenset(

@@ -76,6 +76,8 @@ export interface Settings {
   pair: Pair;
   /** A model's default. */
   limits: Limits;
+  /** A model's empty default: built as the model is, its own field's default set. */
+  box: Box;
   /** An alias of a list, with a default that is not empty. */
   names: Names;
   /** A nullable enum's default. */
@@ -92,6 +94,12 @@ export interface Settings {
 export interface Limits {
   /** The limit. */
   n: number;
+}
+
+/** A box. */
+export interface Box {
+  /** Its size. */
+  size: number;
 }
 
 /** A part of the content. */
@@ -166,12 +174,14 @@ const F_Settings_0 = P_Content;
 const F_Settings_1 = P_Content;
 const F_Settings_2 = P_Pair;
 const F_Settings_3 = p_Limits;
-const F_Settings_4 = P_Names;
-const F_Settings_5 = rt.nullable(P_Detail);
-const F_Settings_6 = rt.anyJSON({ "type": "must be a JSON value" });
-const F_Settings_7 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
-const F_Settings_8 = rt.string({ "type": "must be a string" });
+const F_Settings_4 = p_Box;
+const F_Settings_5 = P_Names;
+const F_Settings_6 = rt.nullable(P_Detail);
+const F_Settings_7 = rt.anyJSON({ "type": "must be a JSON value" });
+const F_Settings_8 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
+const F_Settings_9 = rt.string({ "type": "must be a string" });
 const F_Limits_0 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
+const F_Box_0 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
 const F_Part_0 = rt.string<"text">({ "type": "must be a string", "const": "must be \"text\"" }, { const: "text" });
 const F_Part_1 = rt.string({ "type": "must be a string" });
 const F_Part_2 = rt.listOf(rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" }), { "type": "must be an array" });
@@ -247,22 +257,24 @@ function p_Settings(data: rt.JsonValue, ctx: rt.Context): Settings | rt.Invalid 
   const v1 = ctx.optional(obj, "parts", F_Settings_1);
   const v2 = ctx.optional(obj, "pair", F_Settings_2);
   const v3 = ctx.optional(obj, "limits", F_Settings_3);
-  const v4 = ctx.optional(obj, "names", F_Settings_4);
-  const v5 = ctx.optional(obj, "level", F_Settings_5);
-  const v6 = ctx.optional(obj, "options", F_Settings_6);
-  const v7 = ctx.optional(obj, "big", F_Settings_7);
-  const v8 = ctx.optional(obj, "odd", F_Settings_8);
+  const v4 = ctx.optional(obj, "box", F_Settings_4);
+  const v5 = ctx.optional(obj, "names", F_Settings_5);
+  const v6 = ctx.optional(obj, "level", F_Settings_6);
+  const v7 = ctx.optional(obj, "options", F_Settings_7);
+  const v8 = ctx.optional(obj, "big", F_Settings_8);
+  const v9 = ctx.optional(obj, "odd", F_Settings_9);
   if (ctx.count > mark) return rt.INVALID;
   const out: Settings = {
     "greeting": v0 === undefined ? "hi" : (v0 as Content),
     "parts": v1 === undefined ? rt.run(F_Settings_1, JSON.parse("[{\"type\":\"text\",\"text\":\"p\"}]")) : (v1 as Content),
     "pair": v2 === undefined ? rt.run(F_Settings_2, JSON.parse("[\"a\",1]")) : (v2 as Pair),
     "limits": v3 === undefined ? rt.run(F_Settings_3, JSON.parse("{\"n\":2}")) : (v3 as Limits),
-    "names": v4 === undefined ? JSON.parse("[\"z\"]") : (v4 as Names),
-    "level": v5 === undefined ? "low" : (v5 as Detail | null),
-    "options": v6 === undefined ? JSON.parse("{\"x\":[1]}") : (v6 as JsonData),
-    "big": v7 === undefined ? 9007199254740993 : (v7 as number),
-    "odd": v8 === undefined ? "\u202e\"\\" : (v8 as string),
+    "box": v4 === undefined ? rt.run(F_Settings_4, {}) : (v4 as Box),
+    "names": v5 === undefined ? JSON.parse("[\"z\"]") : (v5 as Names),
+    "level": v6 === undefined ? "low" : (v6 as Detail | null),
+    "options": v7 === undefined ? JSON.parse("{\"x\":[1]}") : (v7 as JsonData),
+    "big": v8 === undefined ? 9007199254740993 : (v8 as number),
+    "odd": v9 === undefined ? "\u202e\"\\" : (v9 as string),
   };
   return out;
 }
@@ -275,6 +287,18 @@ function p_Limits(data: rt.JsonValue, ctx: rt.Context): Limits | rt.Invalid {
   if (ctx.count > mark) return rt.INVALID;
   const out: Limits = {
     "n": v0 as number,
+  };
+  return out;
+}
+
+function p_Box(data: rt.JsonValue, ctx: rt.Context): Box | rt.Invalid {
+  const obj = rt.expectObject(data, ctx, "must be an object");
+  if (obj === null) return rt.INVALID;
+  const mark = ctx.count;
+  const v0 = ctx.optional(obj, "size", F_Box_0);
+  if (ctx.count > mark) return rt.INVALID;
+  const out: Box = {
+    "size": v0 === undefined ? 3 : (v0 as number),
   };
   return out;
 }
@@ -632,54 +656,61 @@ function f_Settings(v: unknown, depth: number): Settings | rt.Unsure {
     v3 = f_Limits(w3, depth + 1);
     if (v3 === rt.UNSURE) return rt.UNSURE;
   }
-  const w4: unknown = obj["names"];
+  const w4: unknown = obj["box"];
   let v4: unknown;
   if (w4 !== undefined) {
-    if (!Array.isArray(w4)) return rt.UNSURE;
-    for (let i2 = 0; i2 < w4.length; i2++) {
-      const x2: unknown = w4[i2];
-      if (typeof x2 !== "string") return rt.UNSURE;
-    }
-    v4 = w4;
+    v4 = f_Box(w4, depth + 1);
+    if (v4 === rt.UNSURE) return rt.UNSURE;
   }
-  const w5: unknown = obj["level"];
+  const w5: unknown = obj["names"];
   let v5: unknown;
   if (w5 !== undefined) {
-    if (w5 === null) {
-      v5 = null;
-    } else {
-      if (typeof w5 !== "string" || (w5 !== "auto" && w5 !== "low" && w5 !== "high")) return rt.UNSURE;
-      v5 = w5;
+    if (!Array.isArray(w5)) return rt.UNSURE;
+    for (let i2 = 0; i2 < w5.length; i2++) {
+      const x2: unknown = w5[i2];
+      if (typeof x2 !== "string") return rt.UNSURE;
     }
+    v5 = w5;
   }
-  const w6: unknown = obj["options"];
+  const w6: unknown = obj["level"];
   let v6: unknown;
   if (w6 !== undefined) {
-    if (!rt.fitsJSON(w6, rt.MAX_DEPTH - depth - 1)) return rt.UNSURE;
-    v6 = w6;
+    if (w6 === null) {
+      v6 = null;
+    } else {
+      if (typeof w6 !== "string" || (w6 !== "auto" && w6 !== "low" && w6 !== "high")) return rt.UNSURE;
+      v6 = w6;
+    }
   }
-  const w7: unknown = obj["big"];
+  const w7: unknown = obj["options"];
   let v7: unknown;
   if (w7 !== undefined) {
-    if (typeof w7 !== "number" || !Number.isSafeInteger(w7)) return rt.UNSURE;
+    if (!rt.fitsJSON(w7, rt.MAX_DEPTH - depth - 1)) return rt.UNSURE;
     v7 = w7;
   }
-  const w8: unknown = obj["odd"];
+  const w8: unknown = obj["big"];
   let v8: unknown;
   if (w8 !== undefined) {
-    if (typeof w8 !== "string") return rt.UNSURE;
+    if (typeof w8 !== "number" || !Number.isSafeInteger(w8)) return rt.UNSURE;
     v8 = w8;
+  }
+  const w9: unknown = obj["odd"];
+  let v9: unknown;
+  if (w9 !== undefined) {
+    if (typeof w9 !== "string") return rt.UNSURE;
+    v9 = w9;
   }
   const out: Settings = {
     "greeting": v0 === undefined ? "hi" : (v0 as Content),
     "parts": v1 === undefined ? rt.run(F_Settings_1, JSON.parse("[{\"type\":\"text\",\"text\":\"p\"}]")) : (v1 as Content),
     "pair": v2 === undefined ? rt.run(F_Settings_2, JSON.parse("[\"a\",1]")) : (v2 as Pair),
     "limits": v3 === undefined ? rt.run(F_Settings_3, JSON.parse("{\"n\":2}")) : (v3 as Limits),
-    "names": v4 === undefined ? JSON.parse("[\"z\"]") : (v4 as Names),
-    "level": v5 === undefined ? "low" : (v5 as Detail | null),
-    "options": v6 === undefined ? JSON.parse("{\"x\":[1]}") : (v6 as JsonData),
-    "big": v7 === undefined ? 9007199254740993 : (v7 as number),
-    "odd": v8 === undefined ? "\u202e\"\\" : (v8 as string),
+    "box": v4 === undefined ? rt.run(F_Settings_4, {}) : (v4 as Box),
+    "names": v5 === undefined ? JSON.parse("[\"z\"]") : (v5 as Names),
+    "level": v6 === undefined ? "low" : (v6 as Detail | null),
+    "options": v7 === undefined ? JSON.parse("{\"x\":[1]}") : (v7 as JsonData),
+    "big": v8 === undefined ? 9007199254740993 : (v8 as number),
+    "odd": v9 === undefined ? "\u202e\"\\" : (v9 as string),
   };
   return out;
 }
@@ -693,6 +724,21 @@ function f_Limits(v: unknown, depth: number): Limits | rt.Unsure {
   v0 = w0;
   const out: Limits = {
     "n": v0 as number,
+  };
+  return out;
+}
+
+function f_Box(v: unknown, depth: number): Box | rt.Unsure {
+  if (depth > rt.MAX_DEPTH - 1 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const w0: unknown = obj["size"];
+  let v0: unknown;
+  if (w0 !== undefined) {
+    if (typeof w0 !== "number" || !Number.isSafeInteger(w0)) return rt.UNSURE;
+    v0 = w0;
+  }
+  const out: Box = {
+    "size": v0 === undefined ? 3 : (v0 as number),
   };
   return out;
 }
@@ -836,6 +882,7 @@ export function encodeSettings(value: Settings): { [key: string]: unknown } {
   out["parts"] = encodeContent(value["parts"]);
   out["pair"] = encodePair(value["pair"]);
   out["limits"] = encodeLimits(value["limits"]);
+  out["box"] = encodeBox(value["box"]);
   out["names"] = encodeNames(value["names"]);
   out["level"] = value["level"];
   out["options"] = value["options"];
@@ -848,6 +895,13 @@ export function encodeSettings(value: Settings): { [key: string]: unknown } {
 export function encodeLimits(value: Limits): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["n"] = value["n"];
+  return out;
+}
+
+/** The wire (JSON) form of Box values: wire names; optional fields left out when undefined. */
+export function encodeBox(value: Box): { [key: string]: unknown } {
+  const out: { [key: string]: unknown } = {};
+  out["size"] = value["size"];
   return out;
 }
 
@@ -900,12 +954,13 @@ export function makeAssistantTurn(fields: rt.Defaulted<AssistantTurn, "role" | "
 }
 
 /** A Settings built in code from the fields given; a field left out takes the spec's constant or default. */
-export function makeSettings(fields: rt.Defaulted<Settings, "greeting" | "parts" | "pair" | "limits" | "names" | "level" | "options" | "big" | "odd">): Settings {
+export function makeSettings(fields: rt.Defaulted<Settings, "greeting" | "parts" | "pair" | "limits" | "box" | "names" | "level" | "options" | "big" | "odd">): Settings {
   const out: { [key: string]: unknown } = {
     "greeting": "hi",
     "parts": rt.run(F_Settings_1, JSON.parse("[{\"type\":\"text\",\"text\":\"p\"}]")),
     "pair": rt.run(F_Settings_2, JSON.parse("[\"a\",1]")),
     "limits": rt.run(F_Settings_3, JSON.parse("{\"n\":2}")),
+    "box": rt.run(F_Settings_4, {}),
     "names": JSON.parse("[\"z\"]"),
     "level": "low",
     "options": JSON.parse("{\"x\":[1]}"),
@@ -921,6 +976,15 @@ export function makeLimits(fields: Limits): Limits {
   const out: { [key: string]: unknown } = {};
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
   return out as unknown as Limits;
+}
+
+/** A Box built in code from the fields given; a field left out takes the spec's constant or default. */
+export function makeBox(fields: rt.Defaulted<Box, "size">): Box {
+  const out: { [key: string]: unknown } = {
+    "size": 3,
+  };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) rt.put(out, key, value);
+  return out as unknown as Box;
 }
 
 /** A Part built in code from the fields given; a field left out takes the spec's constant or default. */
@@ -983,6 +1047,11 @@ export function parseLimits(value: unknown): Limits {
   return rt.run(p_Limits, value as rt.JsonValue);
 }
 
+/** Build Box from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
+export function parseBox(value: unknown): Box {
+  return rt.run(p_Box, value as rt.JsonValue);
+}
+
 /** Build Part from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
 export function parsePart(value: unknown): Part {
   return rt.run(p_Part, value as rt.JsonValue);
@@ -1031,6 +1100,11 @@ export function validatePair(value: Pair): void {
 /** Check Limits values built or changed in code; throws ValidationError listing every problem. */
 export function validateLimits(value: Limits): void {
   rt.run(p_Limits, encodeLimits(value) as unknown as rt.JsonValue);
+}
+
+/** Check Box values built or changed in code; throws ValidationError listing every problem. */
+export function validateBox(value: Box): void {
+  rt.run(p_Box, encodeBox(value) as unknown as rt.JsonValue);
 }
 
 /** Build Names from a JSON-shaped value (a JSON.parse result or decodeJSON's); throws ValidationError listing every problem. */
