@@ -257,7 +257,7 @@ func TestZZNewSettingsGivesTheParsersDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, b := zzMust(json.Marshal(NewSettings())), zzMust(json.Marshal(parsed.Settings))
-	want := `{"greeting":"hi","parts":[{"type":"text","text":"p","spans":[]}],"pair":["a",1],"limits":{"n":2},"names":["z"],"level":"low","options":{"x":[1]},"big":9007199254740993,"odd":"` + "\u202e" + `\"\\"}` // U+202E written as it is
+	want := `{"greeting":"hi","parts":[{"type":"text","text":"p","spans":[]}],"pair":["a",1],"limits":{"n":2},"box":{"size":3},"names":["z"],"level":"low","options":{"x":[1]},"big":9007199254740993,"odd":"` + "\u202e" + `\"\\"}` // U+202E written as it is
 	if !bytes.Equal(a, b) || string(a) != want {
 		t.Fatalf("NewSettings %s\nparser      %s\nwant        %s", a, b, want)
 	}
