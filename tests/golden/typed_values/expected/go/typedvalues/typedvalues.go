@@ -41,6 +41,8 @@ type Reply struct {
 	Mode *int64 `json:"mode,omitempty"`
 	// At most one try; a message showing a container's {value}.
 	Tries []int64 `json:"tries,omitempty"`
+	// A const outside its enum: no value is valid, so the field must be left out.
+	Never *int64 `json:"never,omitempty"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.

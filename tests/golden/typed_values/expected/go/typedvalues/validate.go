@@ -18,6 +18,7 @@ var pReply_Flags rt.Parser[[]bool]
 var pReply_Level rt.Parser[int64]
 var pReply_Mode rt.Parser[int64]
 var pReply_Tries rt.Parser[[]int64]
+var pReply_Never rt.Parser[int64]
 
 func init() {
 	pReply_Code = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "const": "must be -32700"}, Const: rt.Float(-32700)})
@@ -28,9 +29,10 @@ func init() {
 	pReply_Level = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "enum": "must be one of: 0, 9007199254740991"}, Enum: []float64{0, 9007199254740991}})
 	pReply_Mode = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "const": "mode is {value}, not 2", "enum": "mode {value} is unknown"}, Const: rt.Float(2), Enum: []float64{1, 2}})
 	pReply_Tries = rt.List[int64](rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "enum": "must be one of: 1, 2"}, Enum: []float64{1, 2}}), rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array", "maxItems": "tries holds one try, not an {value}"}, MaxItems: rt.Int(1)})
+	pReply_Never = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "const": "must be 3", "enum": "must be one of: 1, 2"}, Const: rt.Float(3), Enum: []float64{1, 2}})
 }
 
-var keysReply = rt.KeySet("code", "retry", "weight", "final", "flags", "level", "mode", "tries")
+var keysReply = rt.KeySet("code", "retry", "weight", "final", "flags", "level", "mode", "tries", "never")
 
 func parseReply(v any, c *rt.Context) (Reply, bool) {
 	var out Reply
@@ -47,6 +49,7 @@ func parseReply(v any, c *rt.Context) (Reply, bool) {
 	out.Level, _ = rt.OptionalPtr[int64](c, obj, "level", pReply_Level)
 	out.Mode, _ = rt.OptionalPtr[int64](c, obj, "mode", pReply_Mode)
 	out.Tries, _ = rt.Optional[[]int64](c, obj, "tries", pReply_Tries)
+	out.Never, _ = rt.OptionalPtr[int64](c, obj, "never", pReply_Never)
 	rt.RejectUnknown(c, obj, keysReply, "unknown field {field} holding {value}")
 	return out, !c.FailedSince(mark)
 }
@@ -73,6 +76,9 @@ func (m Reply) toTree() any {
 	}
 	if m.Tries != nil {
 		o.Set("tries", rt.TreeList(m.Tries, rt.Same[int64]))
+	}
+	if m.Never != nil {
+		o.Set("never", (*m.Never))
 	}
 	return o
 }
@@ -144,6 +150,9 @@ func (m Reply) fastValid(d int) bool {
 				return false
 			}
 		}
+	}
+	if m.Never != nil {
+		return false
 	}
 	return true
 }

@@ -126,6 +126,12 @@ class Reply(BaseModel):
     """
     At most one try; a message showing a container's {value}.
     """
+    never: Annotated[
+        _JsonInt | None, Field(ge=-9223372036854775808, le=9223372036854775807)
+    ] = None
+    """
+    A const outside its enum: no value is valid, so the field must be left out.
+    """
 
     @model_validator(mode="before")
     @classmethod
@@ -141,6 +147,7 @@ class Reply(BaseModel):
                     "level": "must be an integer",
                     "mode": "must be an integer",
                     "tries": "must be an array",
+                    "never": "must be an integer",
                 },
             )
         return data
@@ -264,6 +271,22 @@ class Reply(BaseModel):
                                 },
                                 enum=frozenset((1, 2)),
                             ),
+                        ),
+                    ),
+                ),
+                (
+                    "never",
+                    (
+                        "parser",
+                        _rt.integer(
+                            {
+                                "type": "must be an integer",
+                                "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+                                "const": "must be 3",
+                                "enum": "must be one of: 1, 2",
+                            },
+                            const=3,
+                            enum=frozenset((1, 2)),
                         ),
                     ),
                 ),

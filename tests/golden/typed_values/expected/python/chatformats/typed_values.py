@@ -45,6 +45,8 @@ class Reply:
     """Both a const and an enum, each with its own message."""
     tries: list[int] | None = None
     """At most one try; a message showing a container's {value}."""
+    never: int | None = None
+    """A const outside its enum: no value is valid, so the field must be left out."""
 
     @classmethod
     def from_dict(cls, data: object) -> Reply:
@@ -78,6 +80,8 @@ class Reply:
             out["mode"] = self.mode
         if self.tries is not None:
             out["tries"] = _rt.dump(self.tries)
+        if self.never is not None:
+            out["never"] = self.never
         return out
 
     def to_json(self) -> str:
@@ -116,6 +120,7 @@ def _parse_reply(data: Any, ctx: _rt.Context) -> Any:
     level = ctx.optional(obj, "level", _P_REPLY_LEVEL)
     mode = ctx.optional(obj, "mode", _P_REPLY_MODE)
     tries = ctx.optional(obj, "tries", _P_REPLY_TRIES)
+    never = ctx.optional(obj, "never", _P_REPLY_NEVER)
     _rt.reject_unknown(obj, ctx, _KEYS_REPLY, "unknown field {field} holding {value}")
     if ctx.failed_since(mark):
         return _rt.INVALID
@@ -128,6 +133,7 @@ def _parse_reply(data: Any, ctx: _rt.Context) -> Any:
         level=level,
         mode=mode,
         tries=tries,
+        never=never,
     )
 
 
@@ -147,6 +153,7 @@ def _fast_reply(obj: Any, depth: int) -> Reply:
     f_level: Any
     f_mode: Any
     f_tries: Any
+    f_never: Any
     x2: Any
     if not _KEYS_REPLY.issuperset(obj):
         raise _rt.Unsure
@@ -255,6 +262,18 @@ def _fast_reply(obj: Any, depth: int) -> Reply:
                 raise _rt.Unsure
         f_tries = list(v1)
 
+    v1 = obj.get("never", _rt.ABSENT)
+    if v1 is _rt.ABSENT:
+        f_never = None
+    else:
+        if (
+            type(v1) is not int
+            or not -9223372036854775808 <= v1 <= 9223372036854775807
+            or v1 not in ()
+        ):
+            raise _rt.Unsure
+        f_never = v1
+
     return Reply(
         code=f_code,
         retry=f_retry,
@@ -264,6 +283,7 @@ def _fast_reply(obj: Any, depth: int) -> Reply:
         level=f_level,
         mode=f_mode,
         tries=f_tries,
+        never=f_never,
     )
 
 
@@ -279,6 +299,7 @@ def _check_reply(obj: Reply, depth: int) -> None:
     f_level: Any
     f_mode: Any
     f_tries: Any
+    f_never: Any
     x2: Any
     f_code = obj.code
     if (
@@ -364,6 +385,15 @@ def _check_reply(obj: Reply, depth: int) -> None:
                 )
             ):
                 raise _rt.Unsure
+
+    f_never = obj.never
+    if f_never is not None:
+        if (
+            type(f_never) is not int
+            or not -9223372036854775808 <= f_never <= 9223372036854775807
+            or f_never not in ()
+        ):
+            raise _rt.Unsure
 
 
 # Parsers are built once, at import, from the runtime's combinators.
@@ -459,8 +489,23 @@ _P_REPLY_TRIES: Final = _rt.list_of(
     {"type": "must be an array", "maxItems": "tries holds one try, not an {value}"},
     max_items=1,
 )
+_P_REPLY_NEVER: Final = _rt.integer(
+    {
+        "type": "must be an integer",
+        "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
+        "const": "must be 3",
+        "enum": "must be one of: 1, 2",
+    },
+    const=3,
+    enum=frozenset(
+        (
+            1,
+            2,
+        )
+    ),
+)
 _KEYS_REPLY: Final = frozenset(
-    ("code", "retry", "weight", "final", "flags", "level", "mode", "tries")
+    ("code", "retry", "weight", "final", "flags", "level", "mode", "tries", "never")
 )
 
 

@@ -31,6 +31,8 @@ export interface Reply {
   mode?: number;
   /** At most one try; a message showing a container's {value}. */
   tries?: number[];
+  /** A const outside its enum: no value is valid, so the field must be left out. */
+  never?: number;
 }
 
 // Parsers are built once, at import, from the runtime's combinators.
@@ -42,7 +44,8 @@ const F_Reply_4 = rt.listOf(rt.boolean({ "type": "must be a boolean", "enum": "m
 const F_Reply_5 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "enum": "must be one of: 0, 9007199254740991" }, { enum: new Set([0, 9007199254740991]) });
 const F_Reply_6 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "const": "mode is {value}, not 2", "enum": "mode {value} is unknown" }, { const: 2, enum: new Set([1, 2]) });
 const F_Reply_7 = rt.listOf(rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "enum": "must be one of: 1, 2" }, { enum: new Set([1, 2]) }), { "type": "must be an array", "maxItems": "tries holds one try, not an {value}" }, { maxItems: 1 });
-const K_Reply: ReadonlySet<string> = new Set(["code", "retry", "weight", "final", "flags", "level", "mode", "tries"]);
+const F_Reply_8 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "const": "must be 3", "enum": "must be one of: 1, 2" }, { const: 3, enum: new Set([1, 2]) });
+const K_Reply: ReadonlySet<string> = new Set(["code", "retry", "weight", "final", "flags", "level", "mode", "tries", "never"]);
 
 function p_Reply(data: rt.JsonValue, ctx: rt.Context): Reply | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "a reply is an object, not {value}");
@@ -56,6 +59,7 @@ function p_Reply(data: rt.JsonValue, ctx: rt.Context): Reply | rt.Invalid {
   const v5 = ctx.optional(obj, "level", F_Reply_5);
   const v6 = ctx.optional(obj, "mode", F_Reply_6);
   const v7 = ctx.optional(obj, "tries", F_Reply_7);
+  const v8 = ctx.optional(obj, "never", F_Reply_8);
   rt.rejectUnknown(obj, ctx, K_Reply, "unknown field {field} holding {value}");
   if (ctx.count > mark) return rt.INVALID;
   const out: Reply = {
@@ -68,6 +72,7 @@ function p_Reply(data: rt.JsonValue, ctx: rt.Context): Reply | rt.Invalid {
   if (v5 !== undefined) out["level"] = v5 as number;
   if (v6 !== undefined) out["mode"] = v6 as number;
   if (v7 !== undefined) out["tries"] = v7 as number[];
+  if (v8 !== undefined) out["never"] = v8 as number;
   return out;
 }
 
@@ -128,10 +133,16 @@ function f_Reply(v: unknown, depth: number): Reply | rt.Unsure {
     }
     v7 = w7;
   }
+  const w8: unknown = obj["never"];
+  let v8: unknown;
+  if (w8 !== undefined) {
+    if (typeof w8 !== "number" || !Number.isSafeInteger(w8) || true) return rt.UNSURE;
+    v8 = w8;
+  }
   // Closed: the keys are the fields found above (each is an own key once its check passed).
   let keys = 0;
   for (const _ in obj) keys++;
-  if (keys !== 2 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (keys !== 2 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0)) return rt.UNSURE;
   const out: Reply = {
     "code": v0 as number,
     "final": v3 as boolean,
@@ -142,6 +153,7 @@ function f_Reply(v: unknown, depth: number): Reply | rt.Unsure {
   if (v5 !== undefined) out["level"] = v5 as number;
   if (v6 !== undefined) out["mode"] = v6 as number;
   if (v7 !== undefined) out["tries"] = v7 as number[];
+  if (v8 !== undefined) out["never"] = v8 as number;
   return out;
 }
 
@@ -156,6 +168,7 @@ export function encodeReply(value: Reply): { [key: string]: unknown } {
   if (value["level"] !== undefined) out["level"] = value["level"];
   if (value["mode"] !== undefined) out["mode"] = value["mode"];
   if (value["tries"] !== undefined) out["tries"] = value["tries"];
+  if (value["never"] !== undefined) out["never"] = value["never"];
   return out;
 }
 
