@@ -18,10 +18,14 @@ builds the deepest spec of each kind accepted and compiles and runs it in Python
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from generator import ir
 from generator.errors import SpecError, pointer_of
+
+Node = TypeVar("Node", bound=Hashable)
 
 # Eight levels: the generated Python's deepest function then nests 15 blocks (an array level is two),
 # five short of Python's 20, whatever holds the type (a union, a nullable value, a model's fields).
@@ -80,21 +84,30 @@ def alias_cycles(fmt: ir.Format) -> set[str]:
     """The aliases on a cycle of aliases (a tree of arrays of itself, a union of a string and a list of itself):
     no type of the targets is built from itself without a model between, so lower applies them as written."""
     uses = {
-        d.name: {n for n in ir.refs(d.type) if isinstance(fmt.definition(n), ir.Alias)} for d in fmt.definitions if isinstance(d, ir.Alias)
+        d.name: [(n, "") for n in ir.refs(d.type) if isinstance(fmt.definition(n), ir.Alias)]
+        for d in fmt.definitions
+        if isinstance(d, ir.Alias)
     }
-    found: set[str] = set()
-    for start in uses:
-        seen: set[str] = set()
-        todo = list(uses[start])
-        while todo:
-            name = todo.pop()
-            if name == start:
-                found.add(start)
-                break
-            if name not in seen:
-                seen.add(name)
-                todo.extend(uses[name])
-    return found
+    return {name for name in uses if _cycle(uses, name) is not None}
+
+
+def _cycle(edges: Mapping[Node, Iterable[tuple[Node, str]]], start: Node) -> list[tuple[Node, str]] | None:
+    """A way from start back to start, as the (node, label) of each edge taken in order, start's first; None if
+    there is none. (Iterative: a chain is as long as the spec makes it.)"""
+    parent: dict[Node, tuple[Node, str]] = {}
+    todo = [start]
+    while todo:
+        node = todo.pop()
+        for nxt, label in edges.get(node, ()):
+            if nxt == start:
+                path = [(node, label)]
+                while path[-1][0] != start:
+                    path.append(parent[path[-1][0]])
+                return path[::-1]
+            if nxt not in parent:
+                parent[nxt] = (node, label)
+                todo.append(nxt)
+    return None
 
 
 def check_nesting(fmt: ir.Format) -> None:
@@ -230,27 +243,17 @@ def check_default_cycles(fmt: ir.Format) -> None:
                     if g.wire_name not in obj and g.has_default and not fmt.plain_json(g.type)
                 ]
     for start in edges:
-        parent: dict[tuple[str, str], tuple[str, str]] = {}
-        todo = [start]
-        while todo:
-            node = todo.pop()
-            for nxt in edges.get(node, []):
-                if nxt == start:
-                    chain = [node]
-                    while chain[-1] != start:
-                        chain.append(parent[chain[-1]])
-                    through = " <- ".join(f"{m}.{w}" for m, w in chain)
-                    owner, wire = start
-                    raise SpecError(
-                        fmt.source,
-                        pointer_of("$defs", owner, "properties", wire, "default"),
-                        f"the default of {owner}.{wire} is built forever: building it builds a {owner} without {wire}, whose"
-                        f" default is built again (through {through})",
-                        f"give the default a value for {wire} (null, where it may be null), or remove one of the defaults",
-                    )
-                if nxt not in parent and nxt != start:
-                    parent[nxt] = node
-                    todo.append(nxt)
+        path = _cycle({node: [(nxt, "") for nxt in targets] for node, targets in edges.items()}, start)
+        if path is not None:
+            through = " <- ".join(f"{m}.{w}" for (m, w), _ in reversed(path))
+            owner, wire = start
+            raise SpecError(
+                fmt.source,
+                pointer_of("$defs", owner, "properties", wire, "default"),
+                f"the default of {owner}.{wire} is built forever: building it builds a {owner} without {wire}, whose"
+                f" default is built again (through {through})",
+                f"give the default a value for {wire} (null, where it may be null), or remove one of the defaults",
+            )
 
 
 def check_required_cycles(fmt: ir.Format) -> None:
@@ -275,22 +278,11 @@ def check_required_cycles(fmt: ir.Format) -> None:
                 elif isinstance(t, ir.TupleType):
                     types.extend(t.items)
     for start in held:
-        parent: dict[str, tuple[str, str]] = {}
-        todo = [start]
-        while todo:
-            name = todo.pop()
-            for inner, wire in held.get(name, []):
-                if inner == start:
-                    chain = [f"{name}.{wire}"]
-                    while name != start:
-                        name, via = parent[name]
-                        chain.append(f"{name}.{via}")
-                    raise SpecError(
-                        fmt.source,
-                        pointer_of("$defs", start, "required"),
-                        f"{start} requires a {start} ({' -> '.join(reversed(chain))}): no finite document is valid",
-                        "make one of these fields optional, or nullable, or a list",
-                    )
-                if inner not in parent and inner != start:
-                    parent[inner] = (name, wire)
-                    todo.append(inner)
+        path = _cycle(held, start)
+        if path is not None:
+            raise SpecError(
+                fmt.source,
+                pointer_of("$defs", start, "required"),
+                f"{start} requires a {start} ({' -> '.join(f'{m}.{w}' for m, w in path)}): no finite document is valid",
+                "make one of these fields optional, or nullable, or a list",
+            )
