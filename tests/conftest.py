@@ -247,16 +247,13 @@ def _group_of(nodeid: str) -> str | None:
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """With --dist loadgroup (pyproject.toml): pytest-xdist's scheduler that hands out one work
     unit at a time, each test alone except the tests of one group together. (Its own
-    xdist_group marks group nothing under pytest 9.2: pytest-xdist issue 1386.)"""
+    xdist_group marks group nothing under pytest 9.2: pytest-xdist issue 1386; and its scheduler
+    can wait forever once a worker has died: tests/xdist_groups.py.)"""
     if config.getvalue("dist") != "loadgroup":
         return None
-    from xdist.scheduler import LoadScopeScheduling
+    from xdist_groups import GroupScheduling
 
-    class GroupScheduling(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            return _group_of(nodeid) or nodeid
-
-    return GroupScheduling(config, log)
+    return GroupScheduling(config, log, _group_of)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
