@@ -305,10 +305,17 @@ class _Translator:
         if not isinstance(node, dict):
             self.problems.append(Problem(at, "not a schema (an object or a boolean)"))
             return node
-        if self.draft07 and "$ref" in node:
-            # Draft-07 ignores a $ref's siblings: the assertions beside it meant nothing, the annotations are kept.
-            node = {k: v for k, v in node.items() if k == "$ref" or k in checks.ANNOTATIONS or k.startswith("x-")}
         out: dict[str, Any] = {}
+        if self.draft07 and "$ref" in node:
+            # Draft-07 ignores a $ref's siblings: the assertions beside it meant nothing (kept in x-ignored, and said),
+            # the annotations are kept.
+            ignored = {k: v for k, v in node.items() if not (k == "$ref" or k in checks.ANNOTATIONS or k.startswith("x-"))}
+            if ignored:
+                out["x-ignored"] = ignored
+                self.notes.append(
+                    Problem(at, f"{', '.join(map(repr, ignored))} beside $ref kept in x-ignored: draft-07 ignores a $ref's siblings")
+                )
+            node = {k: v for k, v in node.items() if k not in ignored}
         for key, value in node.items():
             here = f"{at}{pointer_of(key)}"
             if self.draft07 and key in _NEWER:

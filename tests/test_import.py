@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from conftest import run_chatspec
+from generator import ir
 from generator.importing import ImportRefused, import_schema, read_source
 from generator.load import load_spec
 from generator.lower import lower
@@ -46,11 +47,21 @@ def test_draft_07_definitions_tuples_and_dependencies_become_2020_12() -> None:
     assert "definitions" not in json.dumps(spec) and "dependencies" not in json.dumps(spec)
 
 
-def test_a_draft_07_ref_keeps_its_annotations_and_drops_the_assertions_draft_07_ignores() -> None:
-    spec = _import({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
-                    "properties": {"a": {"$ref": "#/definitions/A", "minLength": 3, "description": "An a."}},
-                    "definitions": {"A": {"type": "string"}}}, format_id="refs")
-    assert spec["$defs"]["Refs"]["properties"]["a"] == {"$ref": "#/$defs/A", "description": "An a."}
+def test_a_draft_07_ref_keeps_its_annotations_and_the_assertions_draft_07_ignores_as_meaning_nothing(tmp_path: Path) -> None:
+    document = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+                "properties": {"a": {"$ref": "#/definitions/A", "minLength": 3, "description": "An a.", "type": "integer"}},
+                "definitions": {"A": {"type": "string"}}}
+    imported = import_schema(document, "source.json", "", "refs")
+    assert imported.spec["$defs"]["Refs"]["properties"]["a"] == {
+        "x-ignored": {"minLength": 3, "type": "integer"}, "$ref": "#/$defs/A", "description": "An a."}
+    assert [(n.pointer, n.reason) for n in imported.notes] == [
+        ("/properties/a", "'minLength', 'type' beside $ref kept in x-ignored: draft-07 ignores a $ref's siblings")]
+    # As draft-07 reads it: the field is A's string; the ignored type and minLength check nothing.
+    folder = tmp_path / "specs" / "refs"
+    folder.mkdir(parents=True)
+    (folder / "spec.json").write_text(json.dumps(imported.spec), encoding="utf-8")
+    [field] = lower(load_spec(folder, tmp_path)).definition("Refs").fields
+    assert isinstance(field.type, ir.Ref) and field.type.name == "A"
 
 
 def test_openapi_3_0_nullable_example_byte_and_discriminator_mean_what_they_mean_in_2020_12() -> None:
