@@ -2,10 +2,11 @@
 
     python tests/bench.py [--quick]
 
-Python: the generated dataclasses' from_dict against jsonschema (2020-12, format
-checking), fastjsonschema (compiled from the exported schema) and pydantic v2
-models made by datamodel-code-generator, on the seed examples, larger realistic
-payloads and invalid ones. Go: Parse<Format>FromJSON against json.Unmarshal into
+Python: JSON text in, validated objects out, as a service meets it: the generated
+package's parse_<format>_from_json against pydantic v2's model_validate_json (models made
+by datamodel-code-generator), and json.loads followed by fastjsonschema (compiled from the
+exported schema) or jsonschema (2020-12, format checking), on the seed examples, larger
+realistic payloads and invalid ones; the peers take turns, CPU time, the collector on. Go: Parse<Format>FromJSON against json.Unmarshal into
 the same structs. Patterns: every accepted pattern on adversarial values in the three runtimes. TypeScript: parse<Format>FromJSON against Ajv compiled in strict
 mode from the exported schema (tests/bench_typescript/bench.mjs). Generation: chatspec against datamodel-codegen, and how
 generation time per format scales; the edit loop (no-op check, regenerate after an
@@ -23,6 +24,7 @@ import math
 import os
 import platform
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -95,40 +97,44 @@ def invalid_payload(doc: Any) -> Any:
 # --- validators under test ----------------------------------------------------
 
 
-def validators(fmt: str) -> dict[str, Callable[[Any], bool]]:
-    """name -> a function that validates (and, where the tool builds objects, builds) a payload: True if accepted."""
+def validators(fmt: str) -> dict[str, Callable[[str], bool]]:
+    """name -> a function that reads a JSON text and validates it (and, where the tool builds objects, builds
+    them): True if accepted. The peers without a JSON reader of their own get json.loads."""
     schema = json.loads((ROOT / "generated" / "jsonschema" / f"{fmt}.schema.json").read_text(encoding="utf-8"))
     dataclasses = importlib.import_module(f"chatformats.{fmt}")
     pyd = importlib.import_module(f"chatformats_pydantic.{fmt}")
+    parse = getattr(dataclasses, f"parse_{fmt}_from_json")
     example = next((format_folders()[fmt] / "examples" / "valid").glob("*.json")).read_text(encoding="utf-8")
-    root = type(getattr(dataclasses, f"parse_{fmt}_from_json")(example))
-    model = getattr(pyd, root.__name__)
+    model = getattr(pyd, type(parse(example)).__name__)
     reference = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
     # fastjsonschema knows drafts 4 to 7: it gets tuples in their draft-07 form.
     compiled = fastjsonschema.compile(generation_schema(schema))
 
-    def ours(doc: Any) -> bool:
+    def ours(text: str) -> bool:
         try:
-            root.from_dict(doc)
+            parse(text)
             return True
         except dataclasses.ValidationError:
             return False
 
-    def pydantic_v2(doc: Any) -> bool:
+    def pydantic_v2(text: str) -> bool:
         try:
-            model.model_validate(doc)
+            model.model_validate_json(text)
             return True
         except pydantic.ValidationError:
             return False
 
-    def fast(doc: Any) -> bool:
+    def fast(text: str) -> bool:
         try:
-            compiled(doc)
+            compiled(json.loads(text))
             return True
         except fastjsonschema.JsonSchemaException:
             return False
 
-    return {"chatspec": ours, "pydantic v2": pydantic_v2, "fastjsonschema": fast, "jsonschema": reference.is_valid}
+    def exact(text: str) -> bool:
+        return bool(reference.is_valid(json.loads(text)))
+
+    return {"chatspec": ours, "pydantic v2": pydantic_v2, "fastjsonschema": fast, "jsonschema": exact}
 
 
 def per_call(fn: Callable[[], Any], budget: float) -> float:
@@ -141,19 +147,46 @@ def per_call(fn: Callable[[], Any], budget: float) -> float:
     return min(timeit.repeat(fn, number=number, repeat=5)) / number
 
 
+def _cpu(fn: Callable[[], Any], n: int) -> float:
+    start = time.process_time()
+    for _ in range(n):
+        fn()
+    return time.process_time() - start
+
+
+def alternating(calls: dict[str, Callable[[], Any]], budget: float, rounds: int = 15) -> dict[str, float]:
+    """CPU seconds per call of each: the median of `rounds` turns taken in rotation, each turn about
+    budget / rounds / len(calls) seconds, the collector on. A burst of load on a shared machine falls
+    on every peer alike, and a ratio of two of them is taken from one run."""
+    sizes = {}
+    for name, fn in calls.items():
+        n = 1
+        while (took := _cpu(fn, n)) < 0.002:
+            n *= 2
+        sizes[name] = max(1, int(n * budget / rounds / len(calls) / took))
+    names = list(calls)
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    for turn in range(rounds):
+        for name in names[turn % len(names) :] + names[: turn % len(names)]:
+            samples[name].append(_cpu(calls[name], sizes[name]) / sizes[name])
+    return {name: statistics.median(times) for name, times in samples.items()}
+
+
 def python_table(budget: float) -> list[dict[str, Any]]:
     rows = []
     large = large_payloads()
     for fmt, folder in format_folders().items():
         checks = validators(fmt)
-        seeds = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((folder / "examples" / "valid").glob("*.json"))]
-        for label, docs, expect in (("examples", seeds, True), ("large", [large[fmt]], True), ("invalid", [invalid_payload(large[fmt])], False)):
-            times = {}
+        seeds = [p.read_text(encoding="utf-8") for p in sorted((folder / "examples" / "valid").glob("*.json"))]
+        payloads = (("examples", seeds, True), ("large", [json.dumps(large[fmt])], True),
+                    ("invalid", [json.dumps(invalid_payload(large[fmt]))], False))
+        for label, texts, expect in payloads:
             for name, check in checks.items():
-                verdicts = {check(d) for d in docs}
+                verdicts = {check(t) for t in texts}
                 if verdicts != {expect}:
                     raise AssertionError(f"{name} gives {verdicts} on {fmt} {label}: the benchmark would not measure validation")
-                times[name] = per_call(lambda: [check(d) for d in docs], budget) / len(docs)
+            times = alternating({name: (lambda check=check, texts=texts: [check(t) for t in texts]) for name, check in checks.items()}, budget)
+            times = {name: took / len(texts) for name, took in times.items()}
             rows.append({"format": fmt, "payload": label, "chatspec_us": times["chatspec"] * 1e6,
                          **{f"vs {k}": times[k] / times["chatspec"] for k in ("pydantic v2", "fastjsonschema", "jsonschema")}})
     return rows
@@ -409,25 +442,28 @@ def _header() -> list[str]:
 
 def python_section(quick: bool) -> list[str]:
     lines = []
-    py = python_table(0.05 if quick else 0.5)
-    lines.append("Python parse+validate (from dicts): time per document, and how many times longer each peer takes")
+    py = python_table(0.15 if quick else 1.5)
+    lines.append("Python, JSON text to validated objects: CPU time per document (median of 15 turns taken in rotation), "
+                 "and how many times longer each peer takes")
     lines.append(f"{'format':26} {'payload':9} {'chatspec':>10} {'pydantic v2':>12} {'fastjsonschema':>15} {'jsonschema':>11}")
     for r in py:
         lines.append(f"{r['format']:26} {r['payload']:9} {r['chatspec_us']:8.1f}us {r['vs pydantic v2']:11.2f}x {r['vs fastjsonschema']:14.2f}x {r['vs jsonschema']:10.2f}x")
+    lines.append("(pydantic v2: model_validate_json; fastjsonschema and jsonschema: json.loads, then the check)")
     valid_rows = [r for r in py if r["payload"] != "invalid"]
     means = {k: geometric_mean([r[f"vs {k}"] for r in valid_rows]) for k in ("pydantic v2", "fastjsonschema", "jsonschema")}
-    goals = {"pydantic v2": 1.0, "fastjsonschema": 3.0, "jsonschema": 50.0}  # issue 16
-    lines.append("geometric mean over valid payloads: " + ", ".join(
-        f"{k} {v:.2f}x (goal >= {goals[k]}x: {'met' if v >= goals[k] else 'NOT met'})" for k, v in means.items()))
-    by_format = {fmt: geometric_mean([r["vs pydantic v2"] for r in valid_rows if r["format"] == fmt]) for fmt in format_folders()}
-    slowest = min(by_format, key=by_format.__getitem__)
-    lines.append(f"lowest format vs pydantic v2: {slowest} {by_format[slowest]:.2f}x (goal >= 0.7x: {'met' if by_format[slowest] >= 0.7 else 'NOT met'})")
+    lines.append("geometric mean over valid payloads: " + ", ".join(f"{k} {v:.2f}x" for k, v in means.items()))
+    # Issue 31's goals: every format at least even with pydantic v2, 3x fastjsonschema, an invalid document within
+    # 3x the valid path of the same document.
+    worst = min(valid_rows, key=lambda r: r["vs pydantic v2"])
+    lines.append(f"lowest valid row vs pydantic v2: {worst['format']} {worst['payload']} {worst['vs pydantic v2']:.2f}x "
+                 f"(goal >= 1.0x: {'met' if worst['vs pydantic v2'] >= 1.0 else 'NOT met'})")
+    lines.append(f"vs fastjsonschema + json.loads: {means['fastjsonschema']:.2f}x (goal >= 3.0x: {'met' if means['fastjsonschema'] >= 3.0 else 'NOT met'})")
     # The invalid payload is the large one with one wrong value: the error path against the valid path.
     slow = {r["format"]: r["chatspec_us"] for r in py if r["payload"] == "invalid"}
     fast = {r["format"]: r["chatspec_us"] for r in py if r["payload"] == "large"}
     worst_invalid = max(slow, key=lambda f: slow[f] / fast[f])
     ratio = slow[worst_invalid] / fast[worst_invalid]
-    lines.append(f"invalid vs valid, same document: worst {worst_invalid} {ratio:.2f}x (goal <= 2x: {'met' if ratio <= 2 else 'NOT met'})")
+    lines.append(f"invalid vs valid, same document: worst {worst_invalid} {ratio:.2f}x (goal <= 3x: {'met' if ratio <= 3 else 'NOT met'})")
     lines.append("")
     lines.append("Python validate() on a built object (large payloads) vs the to_dict round trip it replaced")
     lines.append(f"{'format':26} {'validate()':>11} {'round trip':>11} {'ratio':>7}")

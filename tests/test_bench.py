@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -17,8 +18,8 @@ def test_every_peer_gives_the_expected_verdict_on_every_payload() -> None:
     assert set(large) == set(format_folders())
     for fmt in format_folders():
         for name, check in bench.validators(fmt).items():
-            assert check(large[fmt]) is True, f"{name} rejects the large {fmt} payload"
-            assert check(bench.invalid_payload(large[fmt])) is False, f"{name} accepts the invalid {fmt} payload"
+            assert check(json.dumps(large[fmt])) is True, f"{name} rejects the large {fmt} payload"
+            assert check(json.dumps(bench.invalid_payload(large[fmt]))) is False, f"{name} accepts the invalid {fmt} payload"
 
 
 def test_a_peer_that_validates_nothing_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -34,11 +35,20 @@ def test_a_peer_that_validates_nothing_is_caught(monkeypatch: pytest.MonkeyPatch
         bench.python_table(0.001)
 
 
+def test_the_peers_take_turns_in_rotation_and_each_gets_every_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    turns: list[str] = []
+    monkeypatch.setattr(bench, "_cpu", lambda fn, n: (fn(), turns.append(fn()), 0.004)[2])
+    took = bench.alternating({"a": lambda: "a", "b": lambda: "b", "c": lambda: "c"}, budget=0.1, rounds=4)
+    timed = turns[3:]  # after one sizing call each
+    assert timed == list("abc" "bca" "cab" "abc")
+    assert set(took) == {"a", "b", "c"} and all(t > 0 for t in took.values())
+
+
 # What each section of the report must show (each section runs as its own test, so the
 # two test workers share the report's minute; test_the_report_is_every_section_in_order
 # checks that report() is exactly these sections).
 def _python_rows(text: str) -> None:
-    assert "Python parse+validate" in text and "geometric mean over valid payloads" in text
+    assert "Python, JSON text to validated objects" in text and "geometric mean over valid payloads" in text
     assert "Python validate() on a built object" in text and "lowest ratio" in text
     for fmt in format_folders():
         for payload in ("examples", "large", "invalid"):
