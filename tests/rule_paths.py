@@ -88,6 +88,11 @@ SPEC: dict[str, Any] = {
                  "allowed": ["x"], "message": "maybe_pair p: x items only"},
                 {"kind": "allowed_when", "when": {"field": "kind", "equals": "c"}, "field": "items", "each": "/id/0", "allowed": ["x"],
                  "message": "kind c: nothing below an id"},
+                # A when pointer that is no index of the list it goes into, and one below a list's string: they find nothing.
+                {"kind": "required_when", "when": {"field": "tags", "pointer": "/first", "equals": "s"}, "field": "extra",
+                 "message": "never: a list has no member first"},
+                {"kind": "required_when", "when": {"field": "tags", "pointer": "/0/x", "equals": "s"}, "field": "extra",
+                 "message": "never: a string has no member x"},
                 # On an optional list: absent in the valid documents, where the rule holds.
                 {"kind": "contains", "field": "maybe_loose", "each": "/k", "equals": "x", "message": "a maybe-loose x"},
                 {"kind": "allowed_when", "when": {"field": "kind", "equals": "a"}, "field": "maybe_loose", "each": "/k", "allowed": ["x"],
