@@ -177,6 +177,15 @@ def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Sect
             prop = properties.get(f.wire_name) if isinstance(properties, dict) else None
             if isinstance(prop, dict) and prop.get("type") in PLAIN_TYPES and not PLAIN_SPELT_OUT & prop.keys() and r[1] != prop["type"]:
                 wrong.append(f"{fmt.id}: {model.name} field {f.wire_name!r}: the page says its type is {r[1]!r}, the spec {prop['type']!r}")
+        # A union's Type cell says by what its variants are told apart, and whether chatspec inferred that tag from
+        # the variants' own constants or the spec declared it.
+        for f, r in zip(model.fields, rows):
+            union = f.type.inner if isinstance(f.type, ir.NullableType) else f.type
+            if isinstance(union, ir.UnionType) and union.discriminator:
+                inferred = f"by {code(union.discriminator)} (inferred: each requires its own constant {code(union.discriminator)})"
+                if (inferred in r[1]) != union.inferred:
+                    wrong.append(f"{fmt.id}: {model.name} field {f.wire_name!r}: the Type cell {r[1]!r} for a union whose tag is "
+                                 f"{'inferred' if union.inferred else 'declared'}")
         if got != want:
             wrong += [f"{fmt.id}: {model.name} field row {w[0]!r}: the page says {g}, the spec {w}" for g, w in zip(got, want) if g != w]
             if len(got) != len(want):

@@ -189,6 +189,13 @@ def test_the_spec_language_page_shows_every_keyword_and_its_example(docs: dict[s
     assert "## Messages" in page
     for key in meta_schema()["$defs"]["messages"]["propertyNames"]["enum"]:
         assert f"| `{key}`" in page, key
+    # Each default message's row, written out here: the key, with the JSON type it is for where it has one
+    # (`type` has one per type), and the message.
+    rows = set(page.splitlines())
+    for key, kind, template in keywords.message_defaults():
+        shown = f"`{key}` ({kind})" if kind else f"`{key}`"
+        assert f"| {shown} | {md_message(template, pattern=_TEMPLATE)} |" in rows, (key, kind)
+    assert sum(1 for key, _, _ in keywords.message_defaults() if key == "type") >= 5
 
 
 def test_the_page_shows_a_value_or_a_document_and_spells_the_field_of_every_schema_example_in_each_language(docs: dict[str, str]) -> None:
