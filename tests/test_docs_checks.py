@@ -687,3 +687,25 @@ def test_no_page_shows_a_raw_placeholder(checked: tuple[dict[str, str], Built]) 
         found = re.findall(r"\{(?:field|index|value|limit|allowed)\}", page.split("\n## Examples\n")[0])
         assert not found, f"{name}: {found}"
 
+
+
+def test_a_page_explains_each_placeholder_it_shows_once_in_one_sentence(checked: tuple[dict[str, str], Built]) -> None:
+    from generator.targets.markdown import _PLACEHOLDERS
+
+    pages, _ = checked
+    explained_somewhere = False
+    for name, page in pages.items():
+        if name == "spec-language":
+            continue
+        lines = page.splitlines()
+        start = next((i for i, line in enumerate(lines) if line.startswith("A message shows what only the checked value can tell")), None)
+        if start is None:
+            assert "<var>" not in page, f"{name}: a placeholder shown and not explained"
+            continue
+        explained_somewhere = True
+        said = lines[start + 1 : lines.index("", start)]
+        rest = "\n".join(lines[:start] + lines[start + 1 + len(said) :])
+        shown = [p for p in _PLACEHOLDERS if f"<var>{p}</var>" in rest]
+        want = [f"<var>{p}</var> is {meaning}" for p, meaning in _PLACEHOLDERS.items() if p in shown]
+        assert said == [w + (";" if i < len(want) - 1 else ".") for i, w in enumerate(want)], (name, said)
+    assert explained_somewhere

@@ -430,7 +430,7 @@ class ModelSection:
     description: str
     fields: tuple[FieldRow, ...]
     closed: bool
-    unknown_message: str
+    unknown_message: str  # "" for an open model
     type_message: str  # a custom message for a value that is not an object, or ""
     rules: tuple[tuple[str, str], ...]  # (what it checks, message)
 
@@ -642,7 +642,8 @@ class FormatPage:
             + (f"\n\nWritten inline in the spec, at {md_code(model.inline)}." if model.inline else ""),
             fields=tuple(rows),
             closed=model.closed,
-            unknown_message=md_message(model.unknown_message),
+            # An open model reports no unknown key: its message is shown nowhere (nor its placeholders explained).
+            unknown_message=md_message(model.unknown_message) if model.closed else "",
             type_message="" if model.type_message == messages.TYPE_MESSAGES["object"] else md_message(model.type_message),
             rules=tuple((self.rule_text(r), md_message(r.message, self.rule_field(r))) for r in model.rules),
         )
