@@ -89,6 +89,15 @@ func zzTexts(v reflect.Value, seen map[string]bool, out *[]string, depth int) {{
 	}}
 }}
 
+// zzDeep is an array nested n levels deep.
+func zzDeep(n int) any {{
+	var v any = []any{{}}
+	for i := 1; i < n; i++ {{
+		v = []any{{v}}
+	}}
+	return v
+}}
+
 func (mu *zzMutator) site(name string, variants int, set func(k int)) {{
 	for k := 0; k < variants; k++ {{
 		if mu.hit == "" && mu.seen == mu.target {{
@@ -153,6 +162,11 @@ func (mu *zzMutator) walk(v reflect.Value, at string, depth int) {{
 				v.SetMapIndex(reflect.ValueOf("zz-added").Convert(v.Type().Key()), reflect.Zero(v.Type().Elem()))
 			}}
 		}})
+		if v.Type().Elem().Kind() == reflect.Interface && !v.IsNil() {{
+			mu.site(at+"=deep value", 13, func(k int) {{
+				v.SetMapIndex(reflect.ValueOf("zz-deep").Convert(v.Type().Key()), reflect.ValueOf(zzDeep(rt.MaxDepth-k)))
+			}})
+		}}
 	case reflect.String:
 		values := append([]string{{"", "x", "not a value of any enum", strings.Repeat("é", 300), "a\\u0000b"}}, mu.texts...)
 		for _, n := range zzLengths {{
@@ -169,6 +183,10 @@ func (mu *zzMutator) walk(v reflect.Value, at string, depth int) {{
 		mu.site(at, 1, func(int) {{ v.SetBool(!v.Bool()) }})
 	case reflect.Interface:
 		values := []any{{nil, math.NaN(), "x", []any{{}}, map[string]any{{}}, struct{{}}{{}}}}
+		// Nested to each depth about the limit: where the value sits in the document decides which is too deep.
+		for k := 0; k <= 12; k++ {{
+			values = append(values, zzDeep(rt.MaxDepth-k))
+		}}
 		mu.site(at, len(values), func(k int) {{
 			if values[k] == nil {{
 				v.Set(reflect.Zero(v.Type()))
@@ -255,6 +273,15 @@ def _spec(title: str, defs: dict[str, Any]) -> dict[str, Any]:
 
 # format id -> (spec, valid examples): rules on a root the typed walk covers.
 EXTRA_SPECS: dict[str, tuple[dict[str, Any], list[Any]]] = {
+    # A schema applied as written, in a model two levels down: how deep a value in it may go depends on where it sits.
+    "nested_checks": (_spec("Nested checks", {
+        "Doc": {"type": "object", "description": "The document.", "properties": {
+            "items": {"type": "array", "items": {"$ref": "#/$defs/Inner"}, "description": "Inner items."}}, "required": ["items"]},
+        "Inner": {"type": "object", "description": "An item.", "properties": {
+            "loose": {"type": "array", "minItems": 1, "not": {"const": [0]}, "description": "Applied as written."},
+            "free": {"type": "object", "additionalProperties": True, "description": "Any object."}},
+            "required": ["loose"]},
+    }), [{"items": [{"loose": [[1]], "free": {"a": [1]}}, {"loose": [2]}]}]),
     # A rule it cannot follow (a pointer two members deep): the fast check must step aside for it, not pass without it.
     "deep_rule": (_spec("Deep rule", {
         "Item": {"type": "object", "description": "An item.", "properties": {"id": {"type": "string", "description": "Its id."}},

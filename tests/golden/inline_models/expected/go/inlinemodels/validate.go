@@ -121,12 +121,12 @@ func (m Chat) fastValid(d int) bool {
 		}
 	}
 	if m.Echo != nil {
-		if !checks83c6f2ac4c87.ValidAt(m.Echo, 1) {
+		if !checks83c6f2ac4c87.ValidAt(m.Echo, d+1) {
 			return false
 		}
 	}
 	if m.Loose != nil {
-		if !checks67f657718ae9.ValidAt(m.Loose, 1) {
+		if !checks67f657718ae9.ValidAt(m.Loose, d+1) {
 			return false
 		}
 	}

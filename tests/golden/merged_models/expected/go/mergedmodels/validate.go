@@ -175,7 +175,7 @@ func (m Holder) fastValid(d int) bool {
 		}
 	}
 	if m.Kept != nil {
-		if !checks0b15a6d6b33b.ValidAt(m.Kept, 1) {
+		if !checks0b15a6d6b33b.ValidAt(m.Kept, d+1) {
 			return false
 		}
 	}

@@ -178,7 +178,7 @@ func (m Resource) fastValid(d int) bool {
 		}
 	}
 	if m.Contact != nil {
-		if !checks711478c2e05f.ValidAt(m.Contact, 1) {
+		if !checks711478c2e05f.ValidAt(m.Contact, d+1) {
 			return false
 		}
 	}
@@ -196,7 +196,7 @@ func (m Resource) fastValid(d int) bool {
 		return false
 	}
 	if m.Stamp != nil {
-		if !checks6ac1c99ca238.ValidAt(m.Stamp, 1) {
+		if !checks6ac1c99ca238.ValidAt(m.Stamp, d+1) {
 			return false
 		}
 	}

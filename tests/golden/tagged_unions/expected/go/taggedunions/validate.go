@@ -90,7 +90,7 @@ func (m Message) fastValid(d int) bool {
 		return false
 	}
 	if m.Loose != nil {
-		if !checks2bf103f9a077.ValidAt(m.Loose, 1) {
+		if !checks2bf103f9a077.ValidAt(m.Loose, d+1) {
 			return false
 		}
 	}
@@ -199,7 +199,7 @@ func (m AudioContent) fastValid(d int) bool {
 	if d >= rt.MaxDepth-8 {
 		return false
 	}
-	if !checks4c132dc167b3.ValidAt(m.Type, 1) {
+	if !checks4c132dc167b3.ValidAt(m.Type, d+1) {
 		return false
 	}
 	return true
