@@ -414,6 +414,26 @@ def test_each_accepted_keyword_reaches_the_ir_and_its_change_is_classified(keywo
         assert classify(old, new), f"{keyword}: the IR changed but classify() names nothing"  # type: ignore[arg-type]
 
 
+# A compare rule passes where its op admits the outcome of comparing the two fields: more outcomes relax it.
+_OPS = {"<": "<", "<=": "<=", "==": "=", "!=": "<>", ">=": ">=", ">": ">"}
+
+
+@pytest.mark.parametrize(("was", "now"), [(a, b) for a in _OPS for b in _OPS if a != b])
+def test_the_classification_of_a_compare_rules_changed_op_relaxed_tightened_or_changed(was: str, now: str) -> None:
+    import copy
+
+    before = copy.deepcopy(SAMPLE)
+    _COMPARE(before)
+    after = copy.deepcopy(before)
+    for document, op in ((before, was), (after, now)):
+        [rule] = [r for r in document["$defs"]["Item"]["x-rules"] if r["kind"] == "compare"]
+        rule["op"] = op
+    old, new = set(_OPS[was]), set(_OPS[now])
+    level, verb = ("minor", "relaxed") if new > old else ("major", "tightened") if new < old else ("major", "changed")
+    assert [str(c) for c in classify(_lowered(before), _lowered(after))] == [  # type: ignore[arg-type]
+        f"{level}: rule {verb}: Item compare on count, limit ({was} -> {now})"]
+
+
 # --- One matrix case per classification branch -------------------------------------------------
 
 def _classifier_branches() -> set[tuple[int, str, str]]:
