@@ -116,6 +116,9 @@ var fastPattern2 = rt.Pattern("[^\\t\\n\\v\\f\\r\\x1c-\\x1f \\x{85}\\x{a0}\\x{16
 // fastPattern3 is a pattern Validate's fast path matches.
 var fastPattern3 = rt.Pattern("[^\\t\\n\\v\\f\\r\\x1c-\\x1f \\x{85}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]")
 
+// fastPattern4 is a pattern Validate's fast path matches.
+var fastPattern4 = rt.Pattern("[^\\t\\n\\v\\f\\r\\x1c-\\x1f \\x{85}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]")
+
 func parseChatInput(v any, c *rt.Context) (ChatInput, bool) {
 	var out ChatInput
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -154,7 +157,37 @@ func (m ChatInput) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ChatInput) fastValid(d int) bool {
-	return false
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.ModalityType {
+	case "chat":
+	default:
+		return false
+	}
+	if m.Timestamp.IsZero() {
+		return false
+	}
+	if !rt.TimeRoundTrips(m.Timestamp) {
+		return false
+	}
+	switch m.Role {
+	case "user", "assistant":
+	default:
+		return false
+	}
+	if !m.Content.fastValid(d + 1) {
+		return false
+	}
+	if !fastPattern0.MatchString(m.ConversationID) {
+		return false
+	}
+	for _, x0 := range m.Metadata {
+		if !rt.FitsJSONAt(x0, d+2) {
+			return false
+		}
+	}
+	return true
 }
 
 func parseTextBlock(v any, c *rt.Context) (TextBlock, bool) {
@@ -419,7 +452,32 @@ func (m ChatMessage) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ChatMessage) fastValid(d int) bool {
-	return false
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if !fastPattern1.MatchString(m.ConversationID) {
+		return false
+	}
+	switch m.Role {
+	case "user", "assistant":
+	default:
+		return false
+	}
+	if !m.Content.fastValid(d + 1) {
+		return false
+	}
+	if m.Timestamp.IsZero() {
+		return false
+	}
+	if !rt.TimeRoundTrips(m.Timestamp) {
+		return false
+	}
+	for _, x0 := range m.Metadata {
+		if !rt.FitsJSONAt(x0, d+2) {
+			return false
+		}
+	}
+	return true
 }
 
 func parseConversationMetadata(v any, c *rt.Context) (ConversationMetadata, bool) {
@@ -588,6 +646,32 @@ func (u Content) toTree() any {
 	return nil
 }
 
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u Content) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.String != nil {
+		if !fastPattern4.MatchString((*u.String)) {
+			return false
+		}
+		return true
+	}
+	if u.Array != nil {
+		if len(u.Array) < 1 {
+			return false
+		}
+		for _, x0 := range u.Array {
+			if !x0.fastValid(d + 1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 func parseContentBlock(v any, c *rt.Context) (ContentBlock, bool) {
 	var out ContentBlock
 	obj, ok := rt.ExpectObject(c, v, "Content block {index} must be an object")
@@ -636,4 +720,37 @@ func (u ContentBlock) toTree() any {
 		return (*u.VideoBlock).toTree()
 	}
 	return nil
+}
+
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u ContentBlock) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.TextBlock != nil {
+		if !(*u.TextBlock).fastValid(d) {
+			return false
+		}
+		return true
+	}
+	if u.ImageBlock != nil {
+		if !(*u.ImageBlock).fastValid(d) {
+			return false
+		}
+		return true
+	}
+	if u.AudioBlock != nil {
+		if !(*u.AudioBlock).fastValid(d) {
+			return false
+		}
+		return true
+	}
+	if u.VideoBlock != nil {
+		if !(*u.VideoBlock).fastValid(d) {
+			return false
+		}
+		return true
+	}
+	return false
 }

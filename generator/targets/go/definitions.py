@@ -24,6 +24,7 @@ from generator.targets.go.views import (
     Default,
     EnumView,
     FastTuple,
+    FastUnion,
     FieldStep,
     FieldView,
     GoType,
@@ -50,6 +51,7 @@ class Definitions:
         self.encoders = Encoders(self.types)
         self.fast = FastChecks(fmt, self.types, self.parsers, self.names.of_model, lambda name: list(self.names.members[name]))
         self.fast_tuples: dict[str, FastTuple] = {}
+        self.fast_unions: dict[str, FastUnion] = {}
         self.unions: list[UnionView] = []
         self.tuples: list[TupleView] = []
         self.enums = [self.enum_view(e) for e in fmt.definitions if isinstance(e, ir.Enum)]
@@ -217,6 +219,7 @@ class Definitions:
                     encode=self.encoders.encode(v, hint, where),
                 )
             )
+        self.fast_unions[name] = self.fast.union_check(name, t, [v.field for v in variants], [v.pointer for v in variants], where)
         return UnionView(
             name=name,
             doc=doc or go_comment(f"{name} is one of several shapes; exactly one field is set."),

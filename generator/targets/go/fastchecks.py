@@ -22,6 +22,7 @@ from generator.targets.go.views import (
     FastRule,
     FastText,
     FastTuple,
+    FastUnion,
     FieldView,
     ModelView,
 )
@@ -116,14 +117,16 @@ class FastChecks:
                     return FastCheck("model", model=t.name)
                 if isinstance(d, ir.Enum):
                     return FastCheck("enum", values=d.values)
-                if isinstance(d, ir.Alias) and isinstance(d.type, ir.TupleType):
-                    return FastCheck("model", model=t.name)
-                if isinstance(d, ir.Alias) and isinstance(d.type, ir.AnyType) and d.type.checks is not None:
-                    return self.check(d.type, where)  # a named schema applied as written: its checks
+                if isinstance(d, ir.Alias) and isinstance(d.type, ir.TupleType | ir.UnionType):
+                    return FastCheck("model", model=t.name)  # its own fastValid
+                if isinstance(d, ir.Alias) and isinstance(d.type, ir.AnyType):
+                    return self.check(d.type, where)  # a named free-form value, or schema applied as written: its checks
                 return UNSURE
             case ir.AnyType(checks=ir.Checks() as checks):
                 return FastCheck("checks", model=self.parsers.checks_var(checks))
-            case _:  # any JSON, unions, tuples: the exact walk decides
+            case ir.AnyType():
+                return FastCheck("any")  # a value built in code: JSON within the levels left (rt.FitsJSONAt)
+            case _:  # unions and tuples written inline: the exact walk decides
                 return UNSURE
 
     def equal_as_json(self, t: ir.TypeRef) -> bool:
@@ -203,6 +206,32 @@ class FastChecks:
     def tuple_check(self, name: str, t: ir.TupleType, fields: list[str], where: str) -> FastTuple:
         items = tuple((f, self.check(item, where)) for f, item in zip(fields, t.items))
         return FastTuple(name, items, not any(c.kind == "unsure" for _, c in items))
+
+    def union_check(self, name: str, t: ir.UnionType, fields: list[str], pointers: list[bool], where: str) -> FastUnion:
+        selectors = t.tags or t.json_kinds
+        variants = tuple(
+            (f, p, self.variant_check(t, v, selector, where)) for f, p, v, selector in zip(fields, pointers, t.variants, selectors)
+        )
+        distinct = len(set(selectors)) == len(selectors) and "null" not in selectors
+        return FastUnion(name, variants, distinct and not any(c.kind == "unsure" for _, _, c in variants))
+
+    def variant_check(self, t: ir.UnionType, v: ir.TypeRef, selector: str, where: str) -> FastCheck:
+        """A variant's check. A tagged variant's model must hold its tag as a constant, which its own fast check then
+        requires: a struct set in one variant's field with another variant's tag is not sure (the exact walk reads
+        the tag)."""
+        if not t.discriminator:
+            return self.check(v, where)
+        model = self.fmt.definition(v.name) if isinstance(v, ir.Ref) else None
+        if not isinstance(model, ir.Model):
+            return UNSURE
+        tag = next((f for f in model.fields if f.wire_name == t.discriminator), None)
+        held = tag.type if tag is not None and tag.required else None
+        if not isinstance(held, ir.StringType):
+            return UNSURE
+        allowed = held.enum if held.const is None else (held.const,) if held.enum is None or held.const in held.enum else ()
+        if allowed != (selector,):
+            return UNSURE
+        return self.check(v, where)
 
     def tuple_text(self, alias: ir.Alias, token: str, fields: list[str]) -> FastText | None:
         """The item of a tuple at a pointer token, if it is a string or string enum."""

@@ -21,20 +21,22 @@ from generator.render import Templates, header, unknown_kind
 from generator.targets.go.behaviour import GoParts, go_parts
 from generator.targets.go.definitions import Definitions
 from generator.targets.go.literals import go_comment, go_const, go_str
-from generator.targets.go.views import ConstantView, EntryView, FastCheck, FastModel, FastTuple, GoType
+from generator.targets.go.views import ConstantView, EntryView, FastCheck, FastModel, FastTuple, FastUnion, GoType
 
 # The templates under templates/go/ and the filters they spell Go with.
 TEMPLATES = Templates(gostr=go_str, goconst=go_const, gonumber=number_literal, unknown=unknown_kind)
 
 
-def checks_float(check: FastModel | FastTuple) -> bool:
-    """Whether a model's or tuple's fast check reads a float64 (so validate.go imports math)."""
+def checks_float(check: FastModel | FastTuple | FastUnion) -> bool:
+    """Whether a model's, tuple's or union's fast check reads a float64 (so validate.go imports math)."""
 
     def reads(c: FastCheck | None) -> bool:
         return c is not None and ((c.kind == "number" and not c.integer) or reads(c.inner))
 
     if isinstance(check, FastTuple):
         return check.sure and any(reads(c) for _, c in check.items)
+    if isinstance(check, FastUnion):
+        return check.sure and any(reads(c) for _, _, c in check.variants)
     return check.sure and any(reads(f.check) for f in check.fields)
 
 
@@ -115,12 +117,15 @@ class GoPackage:
                 [*(v.type for v in views.parsers.vars), *(h.type for h in helpers)],
                 *(
                     ["math"]
-                    if any(map(checks_float, views.fast_models.values())) or any(map(checks_float, views.fast_tuples.values()))
+                    if any(map(checks_float, views.fast_models.values()))
+                    or any(map(checks_float, views.fast_tuples.values()))
+                    or any(map(checks_float, views.fast_unions.values()))
                     else []
                 ),
             ),
             fast_models=views.fast_models,
             fast_tuples=views.fast_tuples,
+            fast_unions=views.fast_unions,
             fast_patterns=views.fast.patterns,
             checks_vars=list(views.parsers.checks.values()),
             valid_examples=[json.dumps(data, ensure_ascii=False, separators=(",", ":")) for _, data in fmt.valid_examples],

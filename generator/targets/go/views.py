@@ -449,7 +449,8 @@ class FastCheck(Kinded):
     exact walk decides (and reports): every construct this walk does not decide must be "unsure", never "none"."""
 
     kind: (
-        str  # "none" | "unsure" | "string" | "number" | "boolean" | "enum" | "date_time" | "list" | "map" | "nullable" | "model" | "checks"
+        str  # "none" | "unsure" | "string" | "number" | "boolean" | "enum" | "date_time" | "list" | "map" | "nullable" | "model"
+        # | "checks" | "any"
     )
     min_length: int | None = None
     max_length: int | None = None
@@ -471,7 +472,7 @@ class FastCheck(Kinded):
     model: str = ""  # model: its type name; checks: the ChecksVar's name
 
     KINDS: ClassVar[frozenset[str]] = frozenset(
-        {"none", "unsure", "string", "number", "boolean", "enum", "date_time", "list", "map", "nullable", "model", "checks"}
+        {"none", "unsure", "string", "number", "boolean", "enum", "date_time", "list", "map", "nullable", "model", "checks", "any"}
     )
 
 
@@ -544,6 +545,17 @@ class FastTuple:
 
     name: str
     items: tuple[tuple[str, FastCheck], ...]  # (Go field, check)
+    sure: bool
+
+
+@dataclass(frozen=True)
+class FastUnion:
+    """A union's fast check: the variant toTree writes (the first one set), checked as that variant. Every variant is
+    told apart from the others by its JSON kind or by a tag its model holds as a constant, so the exact walk reads the
+    tree as that variant too."""
+
+    name: str
+    variants: tuple[tuple[str, bool, FastCheck], ...]  # (Go field, stored as *T, check)
     sure: bool
 
 

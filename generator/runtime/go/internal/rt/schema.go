@@ -519,6 +519,12 @@ func (c *Checks) ValidAt(v any, d int) bool {
 	return fitsJSON(t, MaxDepth-d) && c.Valid(t)
 }
 
+// FitsJSONAt is Validate's fast check of a free-form value built in code, d levels below the document's
+// root: whether AnyJSON accepts it there (false sends Validate to the exact walk, which says why).
+func FitsJSONAt(v any, d int) bool {
+	return fitsJSON(AnyTree(v), MaxDepth-d)
+}
+
 // fitsJSON is whether AnyJSON accepts the tree with room levels left below it (no error to record).
 func fitsJSON(v any, room int) bool {
 	type item struct {

@@ -164,6 +164,21 @@ func (u RequestID) toTree() any {
 	return nil
 }
 
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u RequestID) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.String != nil {
+		return true
+	}
+	if u.Integer != nil {
+		return true
+	}
+	return false
+}
+
 func parseContent(v any, c *rt.Context) (Content, bool) {
 	return pContent(v, c)
 }

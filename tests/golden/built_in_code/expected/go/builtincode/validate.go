@@ -3,6 +3,7 @@
 package builtincode
 
 import (
+	"math"
 	"time"
 
 	"github.com/chatspec/chatformats/internal/rt"
@@ -185,7 +186,60 @@ func (m AssistantTurn) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m AssistantTurn) fastValid(d int) bool {
-	return false
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.Role {
+	case "assistant":
+	default:
+		return false
+	}
+	if m.CreatedAt.IsZero() {
+		return false
+	}
+	if !rt.TimeRoundTrips(m.CreatedAt) {
+		return false
+	}
+	if !m.Content.fastValid(d + 1) {
+		return false
+	}
+	for _, x0 := range m.ToolCalls {
+		if !x0.fastValid(d + 2) {
+			return false
+		}
+	}
+	for _, x0 := range m.Citations {
+		if !x0.fastValid(d + 2) {
+			return false
+		}
+	}
+	if m.Tags == nil {
+		return false
+	}
+	if m.Weights == nil {
+		return false
+	}
+	switch m.Detail {
+	case "auto", "low", "high":
+	default:
+		return false
+	}
+	if math.IsNaN(m.Temperature) || math.IsInf(m.Temperature, 0) {
+		return false
+	}
+	if m.Extra != nil {
+		for _, x0 := range m.Extra {
+			if !rt.FitsJSONAt(x0, d+2) {
+				return false
+			}
+		}
+	}
+	if m.Settings != nil {
+		if !(*m.Settings).fastValid(d + 1) {
+			return false
+		}
+	}
+	return true
 }
 
 func parseSettings(v any, c *rt.Context) (Settings, bool) {
@@ -364,8 +418,10 @@ func (m ToolCall) fastValid(d int) bool {
 	default:
 		return false
 	}
-	if len(m.Arguments) > 0 {
-		return false
+	for _, x0 := range m.Arguments {
+		if !rt.FitsJSONAt(x0, d+2) {
+			return false
+		}
 	}
 	return true
 }
@@ -437,6 +493,26 @@ func (u Content) toTree() any {
 		return rt.TreeList(u.Array, Part.toTree)
 	}
 	return nil
+}
+
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u Content) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.String != nil {
+		return true
+	}
+	if u.Array != nil {
+		for _, x0 := range u.Array {
+			if !x0.fastValid(d + 1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func parsePair(v any, c *rt.Context) (Pair, bool) {

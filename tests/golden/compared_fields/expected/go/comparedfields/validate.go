@@ -292,3 +292,23 @@ func (u Content) toTree() any {
 	}
 	return nil
 }
+
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u Content) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.String != nil {
+		return true
+	}
+	if u.Array != nil {
+		for _, x0 := range u.Array {
+			if !x0.fastValid(d + 1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

@@ -326,6 +326,24 @@ func (u ConstrainedEither) toTree() any {
 	return nil
 }
 
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u ConstrainedEither) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.Number != nil {
+		if math.IsNaN((*u.Number)) || math.IsInf((*u.Number), 0) {
+			return false
+		}
+		return true
+	}
+	if u.String != nil {
+		return true
+	}
+	return false
+}
+
 func parseConstrainedWhole(v any, c *rt.Context) (ConstrainedWhole, bool) {
 	var out ConstrainedWhole
 	switch rt.JSONKind(v) {
@@ -351,6 +369,21 @@ func (u ConstrainedWhole) toTree() any {
 		return (*u.String)
 	}
 	return nil
+}
+
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u ConstrainedWhole) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.Integer != nil {
+		return true
+	}
+	if u.String != nil {
+		return true
+	}
+	return false
 }
 
 func parseConstrainedPair(v any, c *rt.Context) (ConstrainedPair, bool) {

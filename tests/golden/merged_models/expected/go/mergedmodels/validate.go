@@ -266,6 +266,21 @@ func (u BaseID) toTree() any {
 	return nil
 }
 
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u BaseID) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.String != nil {
+		return true
+	}
+	if u.Integer != nil {
+		return true
+	}
+	return false
+}
+
 func parseRequestID(v any, c *rt.Context) (RequestID, bool) {
 	var out RequestID
 	switch rt.JSONKind(v) {
@@ -293,6 +308,21 @@ func (u RequestID) toTree() any {
 	return nil
 }
 
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u RequestID) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.String != nil {
+		return true
+	}
+	if u.Integer != nil {
+		return true
+	}
+	return false
+}
+
 func parseHolderMergedID(v any, c *rt.Context) (HolderMergedID, bool) {
 	var out HolderMergedID
 	switch rt.JSONKind(v) {
@@ -318,4 +348,19 @@ func (u HolderMergedID) toTree() any {
 		return (*u.Integer)
 	}
 	return nil
+}
+
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u HolderMergedID) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.String != nil {
+		return true
+	}
+	if u.Integer != nil {
+		return true
+	}
+	return false
 }

@@ -3,6 +3,8 @@
 package nestedunions
 
 import (
+	"math"
+
 	"github.com/chatspec/chatformats/internal/rt"
 )
 
@@ -68,7 +70,32 @@ func (m Envelope) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Envelope) fastValid(d int) bool {
-	return false
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if !m.Body.fastValid(d + 1) {
+		return false
+	}
+	if m.ByLang != nil {
+		for _, x0 := range m.ByLang {
+			if !x0.fastValid(d + 2) {
+				return false
+			}
+		}
+	}
+	if m.Pairs != nil {
+		for _, x0 := range m.Pairs {
+			if !x0.fastValid(d + 2) {
+				return false
+			}
+		}
+	}
+	if m.Amount != nil {
+		if !(*m.Amount).fastValid(d + 1) {
+			return false
+		}
+	}
+	return true
 }
 
 func parseTextPart(v any, c *rt.Context) (TextPart, bool) {
@@ -130,7 +157,18 @@ func (m RefPart) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m RefPart) fastValid(d int) bool {
-	return false
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.Kind {
+	case "ref":
+	default:
+		return false
+	}
+	if !m.Inner.fastValid(d + 1) {
+		return false
+	}
+	return true
 }
 
 func parseBody(v any, c *rt.Context) (Body, bool) {
@@ -160,6 +198,32 @@ func (u Body) toTree() any {
 	return nil
 }
 
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u Body) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.String != nil {
+		if !rt.RunesWithin((*u.String), 1, -1) {
+			return false
+		}
+		return true
+	}
+	if u.Array != nil {
+		if len(u.Array) < 1 {
+			return false
+		}
+		for _, x0 := range u.Array {
+			if !x0.fastValid(d + 1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 func parseAmount(v any, c *rt.Context) (Amount, bool) {
 	var out Amount
 	switch rt.JSONKind(v) {
@@ -185,6 +249,29 @@ func (u Amount) toTree() any {
 		return rt.TreeList(u.Array, TextPart.toTree)
 	}
 	return nil
+}
+
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u Amount) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.Number != nil {
+		if math.IsNaN((*u.Number)) || math.IsInf((*u.Number), 0) {
+			return false
+		}
+		return true
+	}
+	if u.Array != nil {
+		for _, x0 := range u.Array {
+			if !x0.fastValid(d + 1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func parsePart(v any, c *rt.Context) (Part, bool) {
@@ -221,6 +308,27 @@ func (u Part) toTree() any {
 		return (*u.RefPart).toTree()
 	}
 	return nil
+}
+
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u Part) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.TextPart != nil {
+		if !(*u.TextPart).fastValid(d) {
+			return false
+		}
+		return true
+	}
+	if u.RefPart != nil {
+		if !(*u.RefPart).fastValid(d) {
+			return false
+		}
+		return true
+	}
+	return false
 }
 
 func parsePair(v any, c *rt.Context) (Pair, bool) {

@@ -78,11 +78,15 @@ func (m Message) fastValid(d int) bool {
 	default:
 		return false
 	}
-	if len(m.Parts) > 0 {
-		return false
+	for _, x0 := range m.Parts {
+		if !x0.fastValid(d + 2) {
+			return false
+		}
 	}
 	if m.ID != nil {
-		return false
+		if !(*m.ID).fastValid(d + 1) {
+			return false
+		}
 	}
 	if m.At != nil {
 		if !rt.TimeRoundTrips((*m.At)) {
@@ -198,6 +202,27 @@ func (u Part) toTree() any {
 	return nil
 }
 
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u Part) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.Text != nil {
+		if !(*u.Text).fastValid(d) {
+			return false
+		}
+		return true
+	}
+	if u.Blob != nil {
+		if !(*u.Blob).fastValid(d) {
+			return false
+		}
+		return true
+	}
+	return false
+}
+
 func parseId(v any, c *rt.Context) (Id, bool) {
 	var out Id
 	switch rt.JSONKind(v) {
@@ -223,6 +248,21 @@ func (u Id) toTree() any {
 		return (*u.Integer)
 	}
 	return nil
+}
+
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u Id) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.String != nil {
+		return true
+	}
+	if u.Integer != nil {
+		return true
+	}
+	return false
 }
 
 func parseMessages(v any, c *rt.Context) (Messages, bool) {

@@ -230,6 +230,24 @@ func (u ResourceHome) toTree() any {
 	return nil
 }
 
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u ResourceHome) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.String != nil {
+		if !rt.FormatOK("uri", (*u.String)) {
+			return false
+		}
+		return true
+	}
+	if u.Integer != nil {
+		return true
+	}
+	return false
+}
+
 func parseResourcePair(v any, c *rt.Context) (ResourcePair, bool) {
 	var out ResourcePair
 	items, ok := v.([]any)

@@ -80,8 +80,10 @@ func (m Message) fastValid(d int) bool {
 	if d >= rt.MaxDepth-8 {
 		return false
 	}
-	if len(m.Content) > 0 {
-		return false
+	for _, x0 := range m.Content {
+		if !x0.fastValid(d + 2) {
+			return false
+		}
 	}
 	if m.First != nil {
 		return false
@@ -302,6 +304,27 @@ func (u MessageFirst) toTree() any {
 	return nil
 }
 
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u MessageFirst) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.TextContent != nil {
+		if !(*u.TextContent).fastValid(d) {
+			return false
+		}
+		return true
+	}
+	if u.ImageContent != nil {
+		if !(*u.ImageContent).fastValid(d) {
+			return false
+		}
+		return true
+	}
+	return false
+}
+
 func parseMessageReply(v any, c *rt.Context) (MessageReply, bool) {
 	var out MessageReply
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -336,6 +359,27 @@ func (u MessageReply) toTree() any {
 		return (*u.ImageContent).toTree()
 	}
 	return nil
+}
+
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u MessageReply) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.TextContent != nil {
+		if !(*u.TextContent).fastValid(d) {
+			return false
+		}
+		return true
+	}
+	if u.ImageContent != nil {
+		if !(*u.ImageContent).fastValid(d) {
+			return false
+		}
+		return true
+	}
+	return false
 }
 
 func parseContentBlock(v any, c *rt.Context) (ContentBlock, bool) {
@@ -386,4 +430,10 @@ func (u ContentBlock) toTree() any {
 		return (*u.ProtoContent).toTree()
 	}
 	return nil
+}
+
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u ContentBlock) fastValid(d int) bool {
+	return false
 }

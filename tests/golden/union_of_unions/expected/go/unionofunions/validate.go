@@ -60,7 +60,25 @@ func (m SamplingMessage) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m SamplingMessage) fastValid(d int) bool {
-	return false
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	switch m.Role {
+	case "user", "assistant":
+	default:
+		return false
+	}
+	if !m.Content.fastValid(d + 1) {
+		return false
+	}
+	if m.Alternatives != nil {
+		for _, x0 := range m.Alternatives {
+			if !x0.fastValid(d + 2) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func parseTextBlock(v any, c *rt.Context) (TextBlock, bool) {
@@ -170,6 +188,32 @@ func (u Content) toTree() any {
 	return nil
 }
 
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u Content) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.Block != nil {
+		if !(*u.Block).fastValid(d) {
+			return false
+		}
+		return true
+	}
+	if u.Array != nil {
+		for _, x0 := range u.Array {
+			if !x0.fastValid(d + 1) {
+				return false
+			}
+		}
+		return true
+	}
+	if u.String != nil {
+		return true
+	}
+	return false
+}
+
 func parseBlock(v any, c *rt.Context) (Block, bool) {
 	var out Block
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -204,4 +248,25 @@ func (u Block) toTree() any {
 		return (*u.ImageBlock).toTree()
 	}
 	return nil
+}
+
+// fastValid reports whether u is surely valid without building its tree (false: not sure): the
+// variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
+func (u Block) fastValid(d int) bool {
+	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	if u.TextBlock != nil {
+		if !(*u.TextBlock).fastValid(d) {
+			return false
+		}
+		return true
+	}
+	if u.ImageBlock != nil {
+		if !(*u.ImageBlock).fastValid(d) {
+			return false
+		}
+		return true
+	}
+	return false
 }
