@@ -15,6 +15,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import ROOT
 from generator import runtime
@@ -535,3 +537,29 @@ def test_a_built_date_time_is_ordered_by_the_text_to_dict_writes_for_it() -> Non
     # validate()'s check of built attributes: None reads as the default it stands for.
     assert not rt.fast_compare("<=", 101, None, ("integer", "integer"), (None, 100))
     assert rt.fast_compare("<=", 101, None, ("integer", "integer"))
+
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(_JSON_VALUES, st.sampled_from(["", "list", "object"]))
+def test_the_writer_for_values_too_deep_for_json_writes_what_json_dumps_writes(value: Any, shell: str) -> None:
+    """to_json writes a value deeper than json.dumps can recurse with _dump_deep: it must write every value exactly
+    as json.dumps does (separators, keys, escapes), and deep inside as on top."""
+    expected = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    assert rt._dump_deep(value) == expected
+    if shell:
+        levels = 5_000  # past json.dumps' recursion, which Hypothesis raises by about 2,000
+        wrapped = value
+        for _ in range(levels):
+            wrapped = [wrapped, 0] if shell == "list" else {"k": wrapped, "z": 1}
+        with pytest.raises(RecursionError):
+            json.dumps(wrapped)
+        opening, closing = ("[", ", 0]") if shell == "list" else ('{"k": ', ', "z": 1}')
+        assert rt.dump_json(wrapped) == opening * levels + expected + closing * levels
