@@ -563,3 +563,32 @@ def test_the_writer_for_values_too_deep_for_json_writes_what_json_dumps_writes(v
             json.dumps(wrapped)
         opening, closing = ("[", ", 0]") if shell == "list" else ('{"k": ', ', "z": 1}')
         assert rt.dump_json(wrapped) == opening * levels + expected + closing * levels
+
+
+@pytest.mark.parametrize("schema", [
+    {"oneOf": [{"type": "integer"}, {"minimum": 2}, {"multipleOf": 3}]},
+    {"anyOf": [{"type": "integer"}, {"minimum": 2}, {"multipleOf": 3}]},
+    {"not": {"oneOf": [{"type": "integer"}, {"minimum": 2}]}},
+    {"oneOf": [{"anyOf": [{"minimum": 2}, {"maximum": 0}]}, {"type": "integer"}]},
+])
+def test_a_schema_applied_as_written_counts_every_branch_of_oneof_and_stops_early_only_for_anyof(schema: dict[str, Any]) -> None:
+    """oneOf needs exactly one branch: a value two or three branches accept is refused (the count may stop early
+    for anyOf only); jsonschema's verdict on each value, by the runtime's verdict and by its reporting walk."""
+    from jsonschema import Draft202012Validator
+
+    from generator import ir
+    from generator.load import LoadedSpec
+    from generator.lower import lower
+
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Applied", "description": "Applied.",
+                "x-version": "1.0.0", "$ref": "#/$defs/Doc", "$defs": {"Doc": {"type": "object", "description": "The document.",
+                                                                          "properties": {"v": {**schema, "description": "v."}}}}}
+    [field] = lower(LoadedSpec("applied", "applied.json", document, (), ())).definition("Doc").fields
+    checks = field.type.checks if isinstance(field.type, ir.AnyType) else None
+    assert checks is not None, field.type
+    parser = rt.Checks(checks.text, ()).parser({"type": "not JSON"})
+    oracle = Draft202012Validator(schema)
+    for value in (-3, -1, 0, 1, 1.5, 2, 3, 4.5, 6, 9, "x"):
+        ctx = rt.Context(value)
+        parser(value, ctx)
+        assert (not ctx.errors) == oracle.is_valid(value), (schema, value, [e.message for e in ctx.errors])
