@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, Union, overload
 
 Messages = dict[str, str]  # check keyword -> final message template, e.g. {"minLength": "must not be empty"}
 
@@ -78,9 +78,17 @@ class BooleanType:
     kind: str = "boolean"
 
 
-def allowed_values(t: NumericType | BooleanType) -> tuple[int | float | bool, ...] | None:
-    """The values a number's or boolean's const and enum leave, in the enum's order (None: no const, no enum), for a
-    check that needs only to know whether a value passes both: (), when the const is no value of the enum."""
+@overload
+def allowed_values(t: StringType) -> tuple[str, ...] | None: ...
+
+
+@overload
+def allowed_values(t: NumericType | BooleanType) -> tuple[int | float | bool, ...] | None: ...
+
+
+def allowed_values(t: StringType | NumericType | BooleanType) -> tuple[Any, ...] | None:
+    """The values a type's const and enum leave, in the enum's order (None: no const, no enum), for a check that
+    needs only to know whether a value passes both: (), when the const is no value of the enum."""
     if t.const is None:
         return t.enum
     return (t.const,) if t.enum is None or t.const in t.enum else ()

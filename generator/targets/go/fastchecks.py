@@ -66,9 +66,7 @@ class FastChecks:
                 if t.pattern is not None:
                     pattern = f"fastPattern{len(self.patterns)}"
                     self.patterns.append(FastPattern(pattern, self.parsers.pattern(t.pattern, where) or ""))
-                values = t.enum if t.enum is not None else None
-                if t.const is not None:
-                    values = (t.const,) if values is None else tuple(v for v in values if v == t.const)
+                values = ir.allowed_values(t)
                 fmt = t.checked_format or ""
                 if t.min_length is None and t.max_length is None and not pattern and values is None and not fmt:
                     return NONE
@@ -226,10 +224,7 @@ class FastChecks:
             return UNSURE
         tag = next((f for f in model.fields if f.wire_name == t.discriminator), None)
         held = tag.type if tag is not None and tag.required else None
-        if not isinstance(held, ir.StringType):
-            return UNSURE
-        allowed = held.enum if held.const is None else (held.const,) if held.enum is None or held.const in held.enum else ()
-        if allowed != (selector,):
+        if not isinstance(held, ir.StringType) or ir.allowed_values(held) != (selector,):
             return UNSURE
         return self.check(v, where)
 
