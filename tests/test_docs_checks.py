@@ -688,7 +688,6 @@ def test_no_page_shows_a_raw_placeholder(checked: tuple[dict[str, str], Built]) 
         assert not found, f"{name}: {found}"
 
 
-
 def test_a_page_explains_each_placeholder_it_shows_once_in_one_sentence(checked: tuple[dict[str, str], Built]) -> None:
     from generator.targets.markdown import _PLACEHOLDERS
 

@@ -539,7 +539,6 @@ def test_a_built_date_time_is_ordered_by_the_text_to_dict_writes_for_it() -> Non
     assert rt.fast_compare("<=", 101, None, ("integer", "integer"))
 
 
-
 _JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
