@@ -172,13 +172,18 @@ def disagreements(cases: list[Case], found: dict[str, list[dict[str, Any]]], ora
     return out
 
 
-def build(files: dict[str, str], formats: list[str], folder: Path) -> Built:
-    """Write generate()'s files under folder and build what runs them: every driver whose toolchain is here (in CI,
-    where .ci/run installs them all, a missing one fails: a target that skips the suites cannot be green)."""
+def write_files(files: dict[str, str], folder: Path) -> None:
+    """Write generate()'s files under folder, as generate writes them."""
     for path, text in files.items():
         target = folder / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8", newline="")
+
+
+def build(files: dict[str, str], formats: list[str], folder: Path) -> Built:
+    """Write generate()'s files under folder and build what runs them: every driver whose toolchain is here (in CI,
+    where .ci/run installs them all, a missing one fails: a target that skips the suites cannot be green)."""
+    write_files(files, folder)
     built = {}
     for driver in DRIVERS:
         found = driver.build(folder, formats)

@@ -67,6 +67,9 @@ PY_TESTS = ["tests/test_runtime_python.py", "tests/test_golden.py::test_golden_e
             "tests/test_golden.py::test_ten_thousand_levels_of_a_recursive_spec_are_a_validation_error",
             "tests/test_examples.py", "tests/test_docs_examples.py", "tests/test_scenarios.py::test_python",
             "tests/test_fast_path.py", "tests/test_python_package.py", "tests/test_encodings.py", "tests/test_compare_rule.py",
+            # the walk of schemas applied as written and the formats, at the JSON Schema Test Suite's edges
+            "tests/test_json_schema_suite.py::test_every_accepted_group_gets_the_suites_verdict_in_python",
+            "tests/test_formats_runtime.py",
             # the runtime's Automaton (a pattern re could take more than linear time on) against re.search
             "tests/test_linear_patterns.py::test_the_automaton_gives_the_verdict_of_re_search_on_the_pattern_as_written",
             "tests/test_linear_patterns.py::test_the_automaton_agrees_with_re_search_on_edge_values",

@@ -859,6 +859,28 @@ def test_an_entry_is_read_only_through_folders_and_a_file_no_one_else_could_writ
     assert err.count("chatspec: warning:") <= 1
 
 
+def test_a_write_through_a_folder_a_read_would_not_trust_writes_nothing_and_says_so(tmp_path: Path) -> None:
+    # write_private's contract: False when it did not write (store's caller and the run counter rely on it).
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o700)
+    assert cache.write_private(folder, "black/ab/entry.json", b"{}") is True
+    os.chmod(folder / "black" / "ab", 0o777)  # anyone may now put an entry there
+    assert cache.write_private(folder, "black/ab/other.json", b"{}") is False
+    assert not (folder / "black" / "ab" / "other.json").exists()
+
+
+def test_marking_an_entry_used_never_touches_what_a_planted_link_points_at(tmp_path: Path) -> None:
+    # An entry swapped for a symbolic link between its read and its mark (a cache someone else can write) must
+    # not make chatspec change the time of a file the link points at.
+    target = tmp_path / "precious"
+    target.write_text("x", encoding="utf-8")
+    os.utime(target, (1_000_000, 1_000_000))
+    link = tmp_path / "entry.json"
+    link.symlink_to(target)
+    cache.touch(link)
+    assert target.stat().st_mtime == 1_000_000 and link.lstat().st_mtime > 1_000_000
+
+
 class _FailingCache:
     """Every write into the cache folder after the first `allowed` fails with `code` (EROFS: a
     read-only folder, where even making a file fails; ENOSPC: a full one, where writing fails),

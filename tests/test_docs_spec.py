@@ -143,6 +143,10 @@ def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Sect
         described = paragraphs(model.description)
         if section.paragraphs[: len(described)] != described:
             wrong.append(f"{fmt.id}: {model.name} is described as {section.paragraphs}, the spec says {described}")
+        # A model the spec writes inside another schema says where; one of $defs says nothing of the kind.
+        inline = [p for p in section.paragraphs if p.startswith("Written inline in the spec, at ")]
+        if inline != ([f"Written inline in the spec, at {model.inline}."] if model.inline else []):
+            wrong.append(f"{fmt.id}: {model.name} (written at {model.inline or '$defs'}) is said to be {inline}")
         title = defs.get(model.name, {}).get("title") if isinstance(defs.get(model.name), dict) else None
         if isinstance(title, str) and not any(p.startswith(f"Title: {' '.join(title.split())}.") for p in section.paragraphs[len(described):]):
             wrong.append(f"{fmt.id}: {model.name}'s title {title!r} is not on the page")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import itertools
 import json
 import subprocess
 import sys
@@ -161,6 +162,28 @@ def test_the_non_recursive_decoder_gives_the_json_modules_message_at_any_depth()
         assert deep == wanted, (text[:100], deep, wanted)
         compared += 1
     assert compared > 3000
+
+
+def test_a_string_cut_short_in_or_after_its_escapes_gets_the_json_modules_message() -> None:
+    # _string_error's edges, which the syntax corpus meets only by chance: a surrogate pair's second escape
+    # cut at every place (json's scanner finds the same fault in a pair as in two escapes: no rule of its own),
+    # a bad escape after a good one, each at the very end of the text or before more.
+    pieces = ["\\ud800", "\\udc00", "\\u12", "\\uZZZZ", "\\u", "\\", "x", '"', "\\n", "\x01"]
+    compared = 0
+    for a, b, c in itertools.product(pieces, repeat=3):
+        body = '"' + a + b + c
+        for cut in range(2, len(body) + 1):
+            for text in (body[:cut], "[" + body[:cut], body[:cut] + " ]"):
+                try:
+                    json.loads(text)
+                    continue
+                except json.JSONDecodeError as exc:
+                    wanted = f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+                with pytest.raises(rt.ValidationError) as caught:
+                    rt._load_deep(text)
+                assert caught.value.message == wanted, (text, caught.value.message, wanted)
+                compared += 1
+    assert compared > 20_000
 
 
 def test_deep_text_gets_the_same_verdict_from_the_non_recursive_decoder() -> None:

@@ -1,6 +1,8 @@
 package rt
 
 import (
+	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 )
@@ -91,5 +93,59 @@ func TestNumbersCompareExactlyAndMultipleOfIsDecimal(t *testing.T) {
 	}
 	if !checks.Valid(int64(9007199254740993)) || checks.Valid(float64(9007199254740992)) {
 		t.Error("values built in code compare as their JSON would")
+	}
+}
+
+// TestTypeNamesTakeEachKindOfValueAsJSONSchemaDoes: "type" of a schema applied as written, for every kind
+// of value a decoded tree or a value built in code holds (a float with no fraction is an integer, as in
+// Python's _SCHEMA_TYPES; a bool is no number).
+func TestTypeNamesTakeEachKindOfValueAsJSONSchemaDoes(t *testing.T) {
+	values := []struct {
+		name  string
+		value any
+		kind  string // the one type name it has beside "number" for integers
+	}{
+		{"null", nil, "null"},
+		{"true", true, "boolean"},
+		{"string", "1", "string"},
+		{"array", []any{}, "array"},
+		{"object", NewObject(), "object"},
+		{"int64", int64(3), "integer"},
+		{"integer literal", json.Number("12345678901234567890123"), "integer"},
+		{"integral exponent", json.Number("1e2"), "integer"},
+		{"integral fraction", json.Number("2.0"), "integer"},
+		{"fraction", json.Number("2.5"), "number"},
+		{"huge exponent", json.Number("1e400"), "number"},
+		{"integral float", float64(4), "integer"},
+		{"float", 4.5, "number"},
+		{"infinite float", math.Inf(1), "number"},
+	}
+	for _, v := range values {
+		for name, has := range schemaTypes {
+			want := name == v.kind || (name == "number" && v.kind == "integer")
+			if got := has(v.value); got != want {
+				t.Errorf("%s is %q: %v, want %v", v.name, name, got, want)
+			}
+		}
+	}
+}
+
+// TestFitsJSONRefusesWhatNoJSONTextHolds: Validate's fast check of free-form values built in code refuses
+// a NaN or an infinity, a number literal past float64, and a Go value encoding/json cannot write, however
+// deep; a struct is the object encoding/json writes for it.
+func TestFitsJSONRefusesWhatNoJSONTextHolds(t *testing.T) {
+	object := map[string]any{"a": []any{"x", 1.5, json.Number("7"), nil, true, map[string]any{}}}
+	for _, fits := range []any{nil, "s", 1.5, int64(2), json.Number("1e300"), json.Number("12345678901234567890"),
+		[]any{object}, object, struct{ A int }{1}} {
+		if !FitsJSONAt(fits, 0) {
+			t.Errorf("FitsJSONAt(%#v) = false, want true", fits)
+		}
+	}
+	deep := map[string]any{"deep": []any{[]any{math.NaN()}}}
+	for _, unfit := range []any{math.NaN(), math.Inf(1), math.Inf(-1), json.Number("1e400"), json.Number("-1.5e999"),
+		make(chan int), []any{1, math.Inf(1)}, deep, map[string]any{"f": func() {}}} {
+		if FitsJSONAt(unfit, 0) {
+			t.Errorf("FitsJSONAt(%#v) = true, want false", unfit)
+		}
 	}
 }
