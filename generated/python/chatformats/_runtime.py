@@ -537,13 +537,6 @@ def _string_error(text: str, begin: int) -> ValidationError:
         end = at + 5
         if end >= n or _HEX4.fullmatch(text, at + 1, end) is None:
             return _at(text, at, "Invalid \\uXXXX escape")
-        unit = int(text[at + 1 : end], 16)
-        # A high surrogate takes the escape after it as its pair, as json's scanner does.
-        if 0xD800 <= unit <= 0xDBFF and end + 6 < n and text.startswith("\\u", end):
-            if _HEX4.fullmatch(text, end + 2, end + 6) is None:
-                return _at(text, end + 1, "Invalid \\uXXXX escape")
-            if 0xDC00 <= int(text[end + 2 : end + 6], 16) <= 0xDFFF:
-                end += 6
 
 
 def _load_deep(text: str) -> Any:
