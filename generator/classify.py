@@ -24,6 +24,10 @@ class Change:
     level: str  # "major" | "minor" | "patch"
     what: str  # e.g. "field removed: DroidletChat.speaker_id"
     warning: bool = False  # additive, but exhaustive consumers must act (e.g. a new enum value)
+    # How the set of messages the format accepts moved (compatibility.py reads it for each direction):
+    # "same", "wider" (accepts more), "narrower" (accepts less), "other" (some more, some less) or
+    # "unknown" (not compared: may be any of them), e.g. "wider" for a constraint removed.
+    wire: str = "same"
 
     def __str__(self) -> str:
         return f"{self.level}: {self.what}" + (" (warning: exhaustive consumers must handle it)" if self.warning else "")
@@ -40,13 +44,19 @@ def _format(changes: list[Change], where: str, old: ir.StringType, new: ir.Strin
     before, after = old.checked_format, new.checked_format
     if before != after:
         if before is None:
-            changes.append(Change("major", f"constraint added: {where} format {after!r}"))
+            changes.append(Change("major", f"constraint added: {where} format {after!r}", wire="narrower"))
         elif after is None:
-            changes.append(Change("minor", f"constraint removed: {where} format {before!r}"))
+            changes.append(Change("minor", f"constraint removed: {where} format {before!r}", wire="wider"))
         else:
-            changes.append(Change("major", f"format changed: {where} {before!r} -> {after!r}"))
+            changes.append(
+                Change("major", f"format changed: {where} {before!r} -> {after!r}", wire=_FORMAT_MOVES.get((before, after), "unknown"))
+            )
     elif old.format != new.format:
         changes.append(Change("patch", f"format annotation changed: {where} {old.format!r} -> {new.format!r}"))
+
+
+# Checked formats one of which holds the other (every URI is a URI reference); any other two are not compared.
+_FORMAT_MOVES = {("uri", "uri-reference"): "wider", ("uri-reference", "uri"): "narrower"}
 
 
 def _bound(changes: list[Change], where: str, what: str, old: float | None, new: float | None, lower: bool) -> None:
@@ -54,13 +64,13 @@ def _bound(changes: list[Change], where: str, what: str, old: float | None, new:
     if old == new:
         return
     if old is None:
-        changes.append(Change("major", f"constraint added: {where} {what} {new}"))
+        changes.append(Change("major", f"constraint added: {where} {what} {new}", wire="narrower"))
     elif new is None:
-        changes.append(Change("minor", f"constraint removed: {where} {what} {old}"))
+        changes.append(Change("minor", f"constraint removed: {where} {what} {old}", wire="wider"))
     elif (new > old) == lower:
-        changes.append(Change("major", f"constraint tightened: {where} {what} {old} -> {new}"))
+        changes.append(Change("major", f"constraint tightened: {where} {what} {old} -> {new}", wire="narrower"))
     else:
-        changes.append(Change("minor", f"constraint relaxed: {where} {what} {old} -> {new}"))
+        changes.append(Change("minor", f"constraint relaxed: {where} {what} {old} -> {new}", wire="wider"))
 
 
 def _divisor(changes: list[Change], where: str, old: int | None, new: int | None) -> None:
@@ -69,23 +79,32 @@ def _divisor(changes: list[Change], where: str, old: int | None, new: int | None
     if old == new:
         return
     if old is None:
-        changes.append(Change("major", f"constraint added: {where} multipleOf {new}"))
+        changes.append(Change("major", f"constraint added: {where} multipleOf {new}", wire="narrower"))
     elif new is None:
-        changes.append(Change("minor", f"constraint removed: {where} multipleOf {old}"))
+        changes.append(Change("minor", f"constraint removed: {where} multipleOf {old}", wire="wider"))
     elif old % new == 0:
-        changes.append(Change("minor", f"constraint relaxed: {where} multipleOf {old} -> {new}"))
+        changes.append(Change("minor", f"constraint relaxed: {where} multipleOf {old} -> {new}", wire="wider"))
     else:
         # A multiple of the old divisor refuses values it accepted; any other refuses some and accepts others.
-        changes.append(Change("major", f"constraint {'tightened' if new % old == 0 else 'changed'}: {where} multipleOf {old} -> {new}"))
+        tightened = new % old == 0
+        changes.append(
+            Change(
+                "major",
+                f"constraint {'tightened' if tightened else 'changed'}: {where} multipleOf {old} -> {new}",
+                wire="narrower" if tightened else "other",
+            )
+        )
 
 
 def _values(changes: list[Change], where: str, what: str, old: tuple[Any, ...], new: tuple[Any, ...], removed_level: str = "major") -> None:
+    # A documented value of an open string is only documentation: every string was accepted before and after.
+    checked = what != "documented value"
     for value in old:
         if value not in new:
-            changes.append(Change(removed_level, f"{what} removed: {where} {_shown(value)}"))
+            changes.append(Change(removed_level, f"{what} removed: {where} {_shown(value)}", wire="narrower" if checked else "same"))
     for value in new:
         if value not in old:
-            changes.append(Change("minor", f"{what} added: {where} {_shown(value)}", warning=what in ("enum value", "union variant")))
+            changes.append(Change("minor", f"{what} added: {where} {_shown(value)}", warning=checked, wire="wider" if checked else "same"))
 
 
 def _shown(value: Any) -> str:
@@ -109,16 +128,16 @@ def _const_and_enum(
 ) -> None:
     if old.const != new.const:
         if new.const is None:
-            changes.append(Change("minor", f"constant removed: {where} {_shown(old.const)}"))
+            changes.append(Change("minor", f"constant removed: {where} {_shown(old.const)}", wire="wider"))
         elif old.const is None:
-            changes.append(Change("major", f"constant added: {where} {_shown(new.const)}"))
+            changes.append(Change("major", f"constant added: {where} {_shown(new.const)}", wire="narrower"))
         else:
-            changes.append(Change("major", f"constant changed: {where} {_shown(old.const)} -> {_shown(new.const)}"))
+            changes.append(Change("major", f"constant changed: {where} {_shown(old.const)} -> {_shown(new.const)}", wire="other"))
     if old.enum != new.enum:
         if new.enum is None:
-            changes.append(Change("minor", f"closed set of values removed: {where}"))
+            changes.append(Change("minor", f"closed set of values removed: {where}", wire="wider"))
         elif old.enum is None:
-            changes.append(Change("major", f"closed set of values added: {where}"))
+            changes.append(Change("major", f"closed set of values added: {where}", wire="narrower"))
         else:
             _values(changes, where, "enum value", old.enum, new.enum)
             _order(changes, where, "enum value", old.enum, new.enum)
@@ -141,11 +160,11 @@ def _applied(changes: list[Change], where: str, old: ir.Checks | None, new: ir.C
     if old is None and new is None:
         return
     if old is None:
-        changes.append(Change("major", f"schema applied as written added: {where}"))
+        changes.append(Change("major", f"schema applied as written added: {where}", wire="narrower"))
     elif new is None:
-        changes.append(Change("minor", f"schema applied as written removed: {where}"))
+        changes.append(Change("minor", f"schema applied as written removed: {where}", wire="wider"))
     elif _without_messages(old) != _without_messages(new):
-        changes.append(Change("major", f"schema applied as written changed: {where} (what it accepts is not compared yet)"))
+        changes.append(Change("major", f"schema applied as written changed: {where} (what it accepts is not compared yet)", wire="unknown"))
     elif old.text != new.text:
         changes.append(Change("minor", f"error message changed: {where} (a schema applied as written)"))
     elif old.written != new.written:
@@ -155,13 +174,13 @@ def _applied(changes: list[Change], where: str, old: ir.Checks | None, new: ir.C
 def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
     changes: list[Change] = []
     if isinstance(new, ir.NullableType) and not isinstance(old, ir.NullableType):
-        changes.append(Change("minor", f"null now accepted: {where}"))
+        changes.append(Change("minor", f"null now accepted: {where}", wire="wider"))
         return changes + compare_type(old, new.inner, where)
     if isinstance(old, ir.NullableType) and not isinstance(new, ir.NullableType):
-        changes.append(Change("major", f"null no longer accepted: {where}"))
+        changes.append(Change("major", f"null no longer accepted: {where}", wire="narrower"))
         return changes + compare_type(old.inner, new, where)
     if type(old) is not type(new):
-        return [Change("major", f"type changed: {where} ({describe(old)} -> {describe(new)})")]
+        return [Change("major", f"type changed: {where} ({describe(old)} -> {describe(new)})", wire=_retyped(old, new))]
     if old.annotations != new.annotations:
         changes.append(Change("patch", f"nested annotation changed: {where}"))
     if isinstance(old, ir.NullableType):
@@ -170,7 +189,8 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
     if isinstance(old, ir.Ref):
         assert isinstance(new, ir.Ref)
         if old.name != new.name:
-            changes.append(Change("major", f"type changed: {where} ({old.name} -> {new.name})"))
+            # Another definition: what it accepts is not compared (a renamed copy accepts the same messages).
+            changes.append(Change("major", f"type changed: {where} ({old.name} -> {new.name})", wire="unknown"))
         return changes
     if isinstance(old, ir.StringType):
         assert isinstance(new, ir.StringType)
@@ -181,11 +201,12 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
         _bound(changes, where, "maxLength", old.max_length, new.max_length, lower=False)
         if old.pattern != new.pattern:
             if old.pattern is None:
-                changes.append(Change("major", f"constraint added: {where} pattern {new.pattern!r}"))
+                changes.append(Change("major", f"constraint added: {where} pattern {new.pattern!r}", wire="narrower"))
             elif new.pattern is None:
-                changes.append(Change("minor", f"constraint removed: {where} pattern {old.pattern!r}"))
+                changes.append(Change("minor", f"constraint removed: {where} pattern {old.pattern!r}", wire="wider"))
             else:
-                changes.append(Change("major", f"pattern changed: {where} {old.pattern!r} -> {new.pattern!r}"))
+                # Which strings two patterns share is not compared: the new one may accept more, less or others.
+                changes.append(Change("major", f"pattern changed: {where} {old.pattern!r} -> {new.pattern!r}", wire="unknown"))
         _format(changes, where, old, new)
     elif isinstance(old, ir.BooleanType):
         assert isinstance(new, ir.BooleanType)
@@ -193,7 +214,10 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
     elif isinstance(old, ir.NumericType):
         assert isinstance(new, ir.NumericType)
         if old.integer != new.integer:
-            changes.append(Change("major", f"type changed: {where} ({describe(old)} -> {describe(new)})"))
+            # Every integer is a number: integer -> number accepts more, number -> integer less.
+            changes.append(
+                Change("major", f"type changed: {where} ({describe(old)} -> {describe(new)})", wire="wider" if old.integer else "narrower")
+            )
         _const_and_enum(changes, where, old, new)
         _bound(changes, where, "minimum", old.minimum, new.minimum, lower=True)
         _bound(changes, where, "maximum", old.maximum, new.maximum, lower=False)
@@ -210,12 +234,13 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
                 Change(
                     "major" if new.unique_items else "minor",
                     f"constraint {'added' if new.unique_items else 'removed'}: {where} uniqueItems",
+                    wire="narrower" if new.unique_items else "wider",
                 )
             )
     elif isinstance(old, ir.TupleType):
         assert isinstance(new, ir.TupleType)
         if len(old.items) != len(new.items):
-            return [Change("major", f"type changed: {where} (a tuple of {len(old.items)} -> {len(new.items)} items)")]
+            return [Change("major", f"type changed: {where} (a tuple of {len(old.items)} -> {len(new.items)} items)", wire="other")]
         if old.names != new.names:
             changes.append(Change("major", f"generated name changed: {where} tuple items {old.names} -> {new.names}"))
         for i, (a, b) in enumerate(zip(old.items, new.items)):
@@ -229,7 +254,9 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
     elif isinstance(old, ir.UnionType):
         assert isinstance(new, ir.UnionType)
         if old.discriminator != new.discriminator:
-            return [Change("major", f"type changed: {where} (discriminator {old.discriminator!r} -> {new.discriminator!r})")]
+            return [
+                Change("major", f"type changed: {where} (discriminator {old.discriminator!r} -> {new.discriminator!r})", wire="unknown")
+            ]
         if (old.keyword, old.inferred) != (new.keyword, new.inferred):
             # anyOf, oneOf, a list of types, an inferred or a named tag: one meaning, written another way.
             changes.append(Change("patch", f"union written another way: {where} ({old.keyword} -> {new.keyword})"))
@@ -242,6 +269,51 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
         # A message that changed with its constraint (e.g. "at most 5 items") is that change, not another.
         _messages(changes, where, getattr(old, "messages", {}), getattr(new, "messages", {}))
     return changes
+
+
+def _retyped(old: ir.TypeRef, new: ir.TypeRef) -> str:
+    """How the messages move when a value changes type: a date-time or a base64 string is a string, so any
+    string becoming one accepts less and the reverse more; a string with checks of its own, or two other
+    types, share values no one compared, or none (e.g. string -> integer)."""
+    special = (ir.DateTimeType, ir.BytesType)
+    if isinstance(old, ir.StringType) and isinstance(new, special):
+        return "narrower" if _any_string(old) else "unknown"
+    if isinstance(new, ir.StringType) and isinstance(old, special):
+        return "wider" if _any_string(new) else "unknown"
+    if _anything(old):
+        return "narrower"
+    if _anything(new):
+        return "wider"
+    old_kind, new_kind = _json_type(old), _json_type(new)
+    return "other" if old_kind and new_kind and old_kind != new_kind else "unknown"
+
+
+def _anything(t: ir.TypeRef) -> bool:
+    """Whether a type accepts every JSON value but null (a free-form value with no checks)."""
+    return isinstance(t, ir.AnyType) and t.checks is None
+
+
+# The one JSON type every value of a type has, e.g. a tuple's "array"; types of two of them share no value.
+_JSON_TYPES = {
+    ir.StringType: "string",
+    ir.DateTimeType: "string",
+    ir.BytesType: "string",
+    ir.NumericType: "number",
+    ir.BooleanType: "boolean",
+    ir.ListType: "array",
+    ir.TupleType: "array",
+    ir.MapType: "object",
+}
+
+
+def _json_type(t: ir.TypeRef) -> str | None:
+    """The JSON type of all of a type's values, or None (a reference, a union, a schema applied as written)."""
+    return _JSON_TYPES.get(type(t))
+
+
+def _any_string(t: ir.StringType) -> bool:
+    """Whether a string type accepts every string (a format it does not check is only an annotation)."""
+    return (t.min_length, t.max_length, t.pattern, t.const, t.enum, t.checked_format) == (None, None, None, None, None, None)
 
 
 def describe(t: ir.TypeRef) -> str:
@@ -280,7 +352,13 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
     if old.description != new.description:
         changes.append(Change("patch", f"description changed: {name}"))
     if old.closed != new.closed:
-        changes.append(Change("major" if new.closed else "minor", f"additionalProperties {'closed' if new.closed else 'opened'}: {name}"))
+        changes.append(
+            Change(
+                "major" if new.closed else "minor",
+                f"additionalProperties {'closed' if new.closed else 'opened'}: {name}",
+                wire="narrower" if new.closed else "wider",
+            )
+        )
     old_fields = {f.wire_name: f for f in old.fields}
     new_fields = {f.wire_name: f for f in new.fields}
     # A field keeps its identity when its identifier base spells the same words in every target
@@ -289,25 +367,29 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
         if wire not in new_fields:
             renamed = [n.wire_name for n in new.fields if n.wire_name not in old_fields and words(n.name) == words(f.name)]
             if renamed:
-                changes.append(Change("major", f"wire name changed: {name}.{wire} -> {renamed[0]}"))
+                moved = new_fields[renamed[0]]
+                both = combined(_removed(f, new), _added(moved, old))
+                changes.append(Change("major", f"wire name changed: {name}.{wire} -> {renamed[0]}", wire=both))
             else:
-                changes.append(Change("major", f"field removed: {name}.{wire}"))
+                changes.append(Change("major", f"field removed: {name}.{wire}", wire=_removed(f, new)))
     for wire, f in new_fields.items():
         if wire in old_fields:
             continue
         if any(words(o.name) == words(f.name) for o in old.fields if o.wire_name not in new_fields):
             continue  # reported above as a wire rename
         if f.required:
-            changes.append(Change("major", f"required field added: {name}.{wire}"))
+            changes.append(Change("major", f"required field added: {name}.{wire}", wire=_added(f, old)))
         else:
-            changes.append(Change("minor", f"optional field added: {name}.{wire}"))
+            changes.append(Change("minor", f"optional field added: {name}.{wire}", wire=_added(f, old)))
     for wire in old_fields.keys() & new_fields.keys():
         a, b = old_fields[wire], new_fields[wire]
         where = f"{name}.{wire}"
         if a.required != b.required:
             changes.append(
                 Change(
-                    "major" if b.required else "minor", f"{'optional made required' if b.required else 'required made optional'}: {where}"
+                    "major" if b.required else "minor",
+                    f"{'optional made required' if b.required else 'required made optional'}: {where}",
+                    wire="narrower" if b.required else "wider",
                 )
             )
         if a.name != b.name:
@@ -325,10 +407,10 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
     new_rules = {_rule_key(r): r for r in new.rules}
     for key, rule in old_rules.items():
         if key not in new_rules:
-            changes.append(Change("minor", f"rule removed: {name} {rule.kind} on {', '.join(rule.fields)}"))
+            changes.append(Change("minor", f"rule removed: {name} {rule.kind} on {', '.join(rule.fields)}", wire="wider"))
     for key, rule in new_rules.items():
         if key not in old_rules:
-            changes.append(Change("major", f"rule added: {name} {rule.kind} on {', '.join(rule.fields)}"))
+            changes.append(Change("major", f"rule added: {name} {rule.kind} on {', '.join(rule.fields)}", wire="narrower"))
         else:
             was = old_rules[key]
             if set(rule.allowed) < set(was.allowed):
@@ -336,6 +418,7 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
                     Change(
                         "major",
                         f"rule tightened: {name} {rule.kind} on {', '.join(rule.fields)} allows {sorted(set(was.allowed) - set(rule.allowed))} no more",
+                        wire="narrower",
                     )
                 )
             elif set(rule.allowed) != set(was.allowed):
@@ -343,6 +426,7 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
                     Change(
                         "minor" if set(rule.allowed) > set(was.allowed) else "major",
                         f"rule {'relaxed' if set(rule.allowed) > set(was.allowed) else 'changed'}: {name} {rule.kind} on {', '.join(rule.fields)}",
+                        wire="wider" if set(rule.allowed) > set(was.allowed) else "other",
                     )
                 )
             if was.op != rule.op:
@@ -353,6 +437,7 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
                         "minor" if after > before else "major",
                         f"rule {'relaxed' if after > before else 'tightened' if after < before else 'changed'}: "
                         f"{name} {rule.kind} on {', '.join(rule.fields)} ({was.op} -> {rule.op})",
+                        wire="wider" if after > before else "narrower" if after < before else "other",
                     )
                 )
             if was.message != rule.message:
@@ -379,6 +464,43 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
     return changes
 
 
+def _added(f: ir.Field, old: ir.Model) -> str:
+    """A field added, as the messages move: an old closed model refused the key, so only new messages hold it
+    (optional: wider; required: every new message is one the old refused, and every old one the new refuses);
+    an old open model accepted anything under it, which the new one checks (narrower, as Confluent judges a
+    property added to an open content model), unless the new field too accepts any JSON value."""
+    if old.closed:
+        return "other" if f.required else "wider"
+    return "same" if _takes_anything(f) and not f.required else "narrower"
+
+
+def _removed(f: ir.Field, new: ir.Model) -> str:
+    """A field removed, as the messages move: a new open model accepts anything under its key (wider, as
+    Confluent judges a property removed from an open content model), or nothing when it was required; a new
+    closed model refuses the key (narrower), and every message once it was required."""
+    if not new.closed:
+        return "same" if _takes_anything(f) and not f.required else "wider"
+    return "other" if f.required else "narrower"
+
+
+def _takes_anything(f: ir.Field) -> bool:
+    """Whether a field accepts every JSON value under its key, null too (a free-form value with no checks)."""
+    t = f.type.inner if isinstance(f.type, ir.NullableType) else f.type
+    return _anything(t) and (f.null_ok or isinstance(f.type, ir.NullableType))
+
+
+def combined(*wires: str) -> str:
+    """The move of several changes taken together, e.g. wider and narrower make other."""
+    moved = {w for w in wires if w != "same"}
+    if not moved:
+        return "same"
+    if "other" in moved or {"wider", "narrower"} <= moved:
+        return "other"
+    if "unknown" in moved:
+        return "unknown"
+    return moved.pop()
+
+
 def _after(rule: ir.Rule) -> str:
     return f"{rule.after!r}" if rule.after else "all fields"
 
@@ -398,8 +520,14 @@ def classify(old: ir.Format, new: ir.Format) -> list[Change]:
             changes.append(Change("patch", f"{attr} changed"))
     if old.upstream != new.upstream:
         changes.append(Change("patch", "x-source changed"))
+    if old.compatibility != new.compatibility:
+        # A promise kept to readers: dropping any part of it is a break of the contract, adding to it an addition.
+        weakened = not promised(new.compatibility) >= promised(old.compatibility)
+        changes.append(
+            Change("major" if weakened else "minor", f"compatibility promise changed: {old.compatibility} -> {new.compatibility}")
+        )
     if old.root != new.root:
-        changes.append(Change("major", f"root model changed: {old.root} -> {new.root}"))
+        changes.append(Change("major", f"root model changed: {old.root} -> {new.root}", wire="unknown"))
     old_defs = {d.name: d for d in old.definitions}
     new_defs = {d.name: d for d in new.definitions}
     for name in old_defs:
@@ -415,7 +543,7 @@ def classify(old: ir.Format, new: ir.Format) -> list[Change]:
         if a.annotations != b.annotations:
             changes.append(Change("patch", f"annotation changed: {name}"))
         if type(a) is not type(b):
-            changes.append(Change("major", f"definition changed kind: {name} ({a.kind} -> {b.kind})"))
+            changes.append(Change("major", f"definition changed kind: {name} ({a.kind} -> {b.kind})", wire="unknown"))
         elif isinstance(a, ir.Model):
             assert isinstance(b, ir.Model)
             changes += compare_model(a, b)
@@ -434,6 +562,13 @@ def classify(old: ir.Format, new: ir.Format) -> list[Change]:
             changes += compare_type(a.type, b.type, name)
     order = {level: i for i, level in enumerate(reversed(LEVELS))}
     return sorted(dict.fromkeys(changes), key=lambda c: (order[c.level], c.what))
+
+
+def promised(compatibility: str) -> frozenset[str]:
+    """What an x-compatibility value promises, e.g. "full_transitive" -> {"backward", "forward", "transitive"}."""
+    kind, _, transitive = compatibility.partition("_")
+    directions = {"none": set(), "backward": {"backward"}, "forward": {"forward"}, "full": {"backward", "forward"}}[kind]
+    return frozenset(directions | ({"transitive"} if transitive else set()))
 
 
 def bump(version: str, level: str) -> str:
@@ -486,6 +621,7 @@ def _plain(value: Any) -> Any:
             "description": value.description,
             "decisions": _plain(value.decisions),
             "upstream": _plain(value.upstream),
+            "compatibility": value.compatibility,
             "root": value.root,
             "definitions": {d.name: _plain(d) for d in value.definitions},
         }

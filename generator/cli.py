@@ -373,6 +373,7 @@ def _import(root: Path, source: str, format_id: str, keep_all: bool, update: boo
 
 def _diff(root: Path, format_id: str, against: str | None) -> int:
     from generator.classify import required_level
+    from generator.compatibility import verdicts
     from generator.history import changes_since, read_lock
     from generator.load import load_spec
 
@@ -390,11 +391,15 @@ def _diff(root: Path, format_id: str, against: str | None) -> int:
             f"version {against} is not locked{did_you_mean(against, releases)}",
             f"use one of: {', '.join(releases)}, e.g. `chatspec diff {format_id} --against {list(releases)[-1]}`",
         )
-    changes = changes_since(folder, release, load_spec(folder, root), root)
+    spec = load_spec(folder, root)
+    changes = changes_since(folder, release, spec, root)
     level = required_level(changes)
     print(f"{format_id}: {len(changes)} change(s) since {release.version}; needs {f'a {level} bump' if level else 'no bump'}")
+    promise = spec.document.get("x-compatibility", "none")
+    print(f"  compatibility promised (x-compatibility): {promise}" + ("" if promise != "none" else " (only what the version number says)"))
     for change in changes:
         print(f"  {change}")
+        print(f"      {verdicts(change)}")
     return 0
 
 

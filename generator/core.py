@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import behaviour, ir, keywords, rendering
+from generator.compatibility import label
 from generator.errors import SpecError, raise_all
 from generator.examples import schema_problems
 from generator.export import export
-from generator.history import check_locked, earlier_majors, load_release, read_lock
+from generator.history import check_locked, earlier_majors, load_release, read_lock, release_changes
 from generator.load import LoadedSpec, check_format_ids, load_spec
 from generator.lower import lower
 from generator.naming import assign_names
@@ -79,7 +80,17 @@ def histories(specs_dir: Path) -> dict[str, list[dict[str, object]]]:
     out: dict[str, list[dict[str, object]]] = {}
     for folder in spec_folders(specs_dir):
         releases = read_lock(folder)
-        rows: list[dict[str, object]] = [{"version": r.version, "class": r.level, "changes": list(r.changes)} for r in reversed(releases)]
+        found = release_changes(folder, specs_dir.parent)
+        rows: list[dict[str, object]] = [
+            {
+                "version": r.version,
+                "class": r.level,
+                "changes": list(r.changes),
+                # Each change's verdict per direction (compatibility.label), "" where it is not found again.
+                "labels": [label(found[r.version][c]) if c in found.get(r.version, {}) else "" for c in r.changes],
+            }
+            for r in reversed(releases)
+        ]
         out[folder.name] = rows
         for release in earlier_majors(folder):
             major = release.version.split(".")[0]

@@ -17,17 +17,18 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from generator import ir
 from generator.classify import (
     LEVELS,
     Change,
     allowed_level,
     bump,
-    classify,
     ir_differences,
     level_between,
     needed_version,
     required_level,
 )
+from generator.compatibility import kept_promise, promise_between
 from generator.errors import SpecError
 from generator.load import LoadedSpec, load_spec
 from generator.lower import lower
@@ -124,7 +125,9 @@ def changes_since(spec_dir: Path, release: Release, current: LoadedSpec, root: P
     but classify() names nothing, so no bump level was ever decided for it.
     """
     old, new = lower(load_release(spec_dir, release.version, root)), lower(current)
-    changes = classify(old, new)
+    # Held to the spec's compatibility promise (compatibility.py): a change that breaks it needs a major.
+    transitive = "transitive" in promise_between(old, new)
+    changes = kept_promise(old, new, _earlier_in_major(spec_dir, release, root) if transitive else [])
     if not changes:
         differences = ir_differences(old, new)
         if differences:
@@ -139,6 +142,36 @@ def changes_since(spec_dir: Path, release: Release, current: LoadedSpec, root: P
                 f"until it is fixed, undo the edit: `git checkout -- {current.path}`",
             )
     return changes
+
+
+def release_changes(spec_dir: Path, root: Path) -> dict[str, dict[str, Change]]:
+    """Each release's changes as classify and the promise find them again from the snapshots, by the text the
+    lock records: version -> {"minor: optional field added: Item.note": Change}. The lock keeps only the text;
+    this gives the changelog each change's verdict per direction. A snapshot this chatspec cannot read any
+    more gives its release none (its changes are listed without verdicts)."""
+    releases = read_lock(spec_dir)
+    out: dict[str, dict[str, Change]] = {}
+    formats: dict[str, ir.Format] = {}
+    for previous, release in zip(releases, releases[1:]):
+        try:
+            for r in (previous, release):
+                if r.version not in formats:
+                    formats[r.version] = lower(load_release(spec_dir, r.version, root))
+        except SpecError:
+            continue
+        old, new = formats[previous.version], formats[release.version]
+        earlier = _earlier_in_major(spec_dir, previous, root) if "transitive" in promise_between(old, new) else []
+        out[release.version] = {str(c): c for c in kept_promise(old, new, earlier)}
+    return out
+
+
+def _earlier_in_major(spec_dir: Path, release: Release, root: Path) -> list[ir.Format]:
+    """The releases of the same major before `release`, oldest first: what a transitive promise is kept against."""
+    return [
+        lower(load_release(spec_dir, r.version, root))
+        for r in read_lock(spec_dir)
+        if major_of(r.version) == major_of(release.version) and level_between(r.version, release.version) is not None
+    ]
 
 
 def _listing(changes: list[Change], only: str | None = None) -> str:

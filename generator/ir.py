@@ -311,6 +311,7 @@ class Format:
     invalid_examples: tuple[InvalidExample, ...] = ()
     known_values: tuple[KnownValues, ...] = ()  # every model field with x-known-values, in definition order
     upstream: tuple[tuple[str, str], ...] = ()  # x-source as written, e.g. (("file", "openapi.yaml"), ("pointer", "#/..."))
+    compatibility: str = "none"  # x-compatibility: what each new version promises, e.g. "backward" or "full_transitive"
 
     def definition(self, name: str) -> Definition:
         return next(d for d in self.definitions if d.name == name)

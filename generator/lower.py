@@ -109,6 +109,7 @@ class Lowering:
             description=doc["description"],
             decisions=tuple(doc.get("x-decisions", ())),
             upstream=tuple((k, doc["x-source"][k]) for k in ("file", "pointer", "version", "id") if k in doc.get("x-source", {})),
+            compatibility=doc.get("x-compatibility", "none"),
             root=root,
             definitions=definitions,
             source=self.spec.path,

@@ -124,7 +124,7 @@ def test_a_spec_change_needs_a_bump_then_shows_in_check(project: Path) -> None:
     done = _run(project, "check")
     assert done.returncode == 1 and "+    \"\"\"A new description.\"\"\"" in done.stdout
     assert "+**1.0.1** (patch):\n" in done.stdout
-    assert "+- patch: description changed: <code>ConversationDocument.<wbr>id</code>\n" in done.stdout
+    assert "+- patch: description changed: <code>ConversationDocument.<wbr>id</code> — backward and forward compatible\n" in done.stdout
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, read_tree, run_chatspec
+from conftest import ROOT, edit_spec, read_tree, run_chatspec
 from generator.classify import LEVELS, allowed_level, bump, classify, ir_differences, level_between, needed_version, required_level
 from generator.history import check_locked
 from generator.load import LoadedSpec, check_document, load_spec
@@ -39,6 +39,8 @@ def test_change_classification(case: str) -> None:
     changes = classify(_format(MATRIX / case / "previous.json"), _format(MATRIX / case / "current.json"))  # type: ignore[arg-type]
     assert [str(c) for c in changes] == expected["changes"]
     assert required_level(changes) == expected["level"]
+    # How each change moves the messages the format accepts (tests/test_compatibility.py holds it to jsonschema).
+    assert [c.wire for c in changes] == expected["wire"]
     # The version the changes need after each version the case names (0.x: semantic versioning's rule).
     for latest, needed in expected.get("needs", {}).items():
         assert needed_version(latest, expected["level"]) == needed, (latest, needed)
@@ -93,12 +95,7 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _edit(project: Path, fmt: str, change) -> Path:  # type: ignore[no-untyped-def]
-    path = project / "specs" / fmt / "spec.json"
-    document = json.loads(path.read_text(encoding="utf-8"))
-    change(document)
-    path.write_text(json.dumps(document, indent=2), encoding="utf-8")
-    return path
+_edit = edit_spec
 
 
 def test_dropping_a_field_under_a_minor_bump_is_refused_naming_it(project: Path) -> None:
@@ -140,7 +137,8 @@ def test_bump_locks_snapshots_and_feeds_the_changelog(project: Path) -> None:
     assert sorted(p.name for p in (project / "specs" / "chat_event").iterdir() if p.name.startswith(".")) == []
     assert _chatspec(project, "generate").returncode == 0
     page = (project / "generated" / "docs" / "chat_event.md").read_text()
-    assert "**1.1.0** (minor):\n\n- minor: optional field added: <code>Message.<wbr>weight</code>\n" in page
+    # chat_event's Message is closed: the field widens the format (tests/test_compatibility.py has the verdicts).
+    assert "**1.1.0** (minor):\n\n- minor: optional field added: <code>Message.<wbr>weight</code> — backward compatible, breaks forward\n" in page
     diff = _chatspec(project, "diff", "chat_event", "--against", "1.0.0")
     assert "needs a minor bump" in diff.stdout and "optional field added: Message.weight" in diff.stdout
 
@@ -274,6 +272,7 @@ PROBES = {
     "top/description": (None, lambda d: d.__setitem__("description", "Other.")),
     "top/x-version": (None, lambda d: d.__setitem__("x-version", "1.0.1")),
     "top/x-decisions": (None, lambda d: d.__setitem__("x-decisions", ["Another decision."])),
+    "top/x-compatibility": (None, lambda d: d.__setitem__("x-compatibility", "backward")),
     "top/x-source": (None, lambda d: d.__setitem__("x-source", {"file": "upstream.json", "pointer": "#", "version": "2", "id": "urn:x"})),
     "top/$ref": (_set("Other", {"type": "object", "properties": {"x": {"type": "string"}}}), lambda d: d.__setitem__("$ref", "#/$defs/Other")),
     "top/$defs": (None, _set("Other", {"type": "object", "properties": {"x": {"type": "string"}}})),
@@ -677,13 +676,13 @@ def test_a_failed_rename_keeps_the_old_lock_and_leaves_no_temporary_file(tmp_pat
 
 def test_a_change_the_classifier_misses_is_refused_as_unclassified(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The safety net under classify(): simulate a classifier gap and see the IR comparison catch it.
-    from generator import history
+    from generator import compatibility, history
     from generator.errors import SpecError
     from generator.load import load_spec
 
     project = _lone_spec(tmp_path)
     _edit(project, "chat_event", lambda d: d["$defs"]["Message"]["properties"]["content"].__setitem__("minLength", 3))
-    monkeypatch.setattr(history, "classify", lambda old, new: [])
+    monkeypatch.setattr(compatibility, "classify", lambda old, new: [])
     folder = project / "specs" / "chat_event"
     with pytest.raises(SpecError) as caught:
         history.check_locked(load_spec(folder, project), folder, project)

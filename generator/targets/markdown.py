@@ -761,10 +761,25 @@ class FormatPage:
             invalid=invalid,
             decisions=[md_paragraph(d) for d in fmt.decisions],
             history=history,
+            promise=promise_text(fmt.compatibility),
             version=md_inline(fmt.version),
             behaviour=self.behaviour(),
             fence=lambda text: "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", text)), default=0)),
         )
+
+
+def promise_text(compatibility: str) -> str:
+    """What the format's x-compatibility promises, in a sentence of its changelog."""
+    if compatibility == "none":
+        return "This format promises no compatibility beyond what its version numbers say (no `x-compatibility`)."
+    kind, _, transitive = compatibility.partition("_")
+    what = {
+        "backward": "readers built from each new version read the messages of the versions before it",
+        "forward": "readers built from earlier versions read the messages of each new version",
+        "full": "readers built from each new version read the messages of the versions before it, and the other way round",
+    }[kind]
+    scope = "every earlier release of the same major" if transitive else "the release just before"
+    return f"This format promises {kind} compatibility (`x-compatibility`: `{compatibility}`): {what}, against {scope}, unless the major version changes."
 
 
 # The placeholders of a default message template: {limit} and {allowed} are filled in at generation.
@@ -906,6 +921,7 @@ class DocsTarget(Target):
                 "version": md_inline(str(h["version"])),
                 "class": md_inline(str(h["class"])),
                 "changes": [md_change(str(c)) for c in h["changes"]],  # type: ignore[attr-defined]
+                "labels": [md_inline(str(c)) for c in h.get("labels", [])],  # type: ignore[attr-defined]
             }
             for h in ctx.history.get(fmt.id, [])
         ]
