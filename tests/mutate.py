@@ -370,6 +370,9 @@ def _compiles(copy: Path, language: str, timeout: int) -> bool:
         return _run(["go", "build", "./..."], copy / "generated" / "go", timeout, copy).returncode == 0
     if language == "typescript":
         tsc = copy / "build" / "npm-ts" / "node_modules" / "typescript" / "bin" / "tsc"
+        if not tsc.is_file():
+            # Not the mutant's fault: without the pinned compiler every TypeScript mutant would count as stillborn.
+            raise SystemExit("mutate: the pinned TypeScript compiler is missing (build/npm-ts); run `make mutate`, which installs it")
         return _run(["node", str(tsc), "-p", str(copy / "generated" / "typescript"), "--noEmit"], copy, timeout).returncode == 0
     return True
 

@@ -55,3 +55,11 @@ def test_a_sample_is_the_same_wherever_the_lines_moved() -> None:
 def test_the_operators_reach_the_places_the_audit_planted_bugs_in(group: str, file: str, original: str, mutated: str) -> None:
     found = [m for m in mutate.all_mutants([group]) if m.file == file and original in m.original and mutated in m.mutated]
     assert found, f"no {group} mutant of {file} turns {original!r} into {mutated!r}"
+
+
+def test_a_copy_without_the_pinned_typescript_stops_the_run_rather_than_count_its_mutants_stillborn(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # A checkout whose build/npm-ts was never installed (a fresh clone run without make) once scored every
+    # TypeScript mutant stillborn, and the groups looked whole.
+    (tmp_path / "generated" / "typescript").mkdir(parents=True)
+    with pytest.raises(SystemExit, match="pinned TypeScript compiler is missing"):
+        mutate._compiles(tmp_path, "typescript", 10)
