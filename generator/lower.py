@@ -373,6 +373,22 @@ class Lowering:
     # --- rules ---------------------------------------------------------
 
     def lower_rule(self, rule: dict[str, Any], fields: tuple[ir.Field, ...], pointer: str) -> ir.Rule:
+        lowered = self.lower_rule_as_written(rule, fields, pointer)
+        # A rule runs where `after` says, and reads the values its fields' checks give (at_least_one_of only
+        # looks whether they are present): one placed before a field it reads would read nothing there.
+        order = [f.wire_name for f in fields]
+        reads = () if lowered.kind == "at_least_one_of" else lowered.fields
+        late = [w for w in reads if lowered.after is not None and order.index(w) > order.index(lowered.after)]
+        if late:
+            last = max(late, key=order.index)
+            raise self.fail(
+                pointer + "/after",
+                f"the rule runs right after field {lowered.after!r}, but it reads field {last!r}, whose checks come later",
+                f'set "after" to {last!r} or a field after it, or leave "after" out (the rule then runs after all fields)',
+            )
+        return lowered
+
+    def lower_rule_as_written(self, rule: dict[str, Any], fields: tuple[ir.Field, ...], pointer: str) -> ir.Rule:
         by_wire = {f.wire_name: f for f in fields}
 
         def known(name: str, where: str) -> str:

@@ -313,7 +313,7 @@ PROBES = {
     "rule/kind": (None, _CONTAINS),
     "rule/message": (None, _set("Item/x-rules/0/message", "another message")),
     "rule/field": (_add("labels", {"type": "array", "items": {"type": "string"}}), _set("Item/x-rules/0/field", "labels")),
-    "rule/after": (None, _set("Item/x-rules/0/after", "id")),
+    "rule/after": (None, _set("Item/x-rules/0/after", "tags")),
     "rule/in": (_MEMBER, _set("Item/x-rules/0/in", "0/tags")),
     "rule/when": (None, _set("Item/x-rules/0/when", {"field": "id", "equals": "a"})),
     "rule/each": (None, _set("Item/x-rules/0/each", "/0")),
