@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, edit_spec, run_chatspec
+from conftest import ROOT, edit_spec, generate_cached, run_chatspec
 
 import conformance
 from generator import ir
@@ -114,6 +114,58 @@ def test_each_direction_a_case_keeps_holds_on_drawn_messages(case: str) -> None:
             assert not (accepted(message) and not refused_by(message)), f"{case}: {message} is a message {what}"
 
         holds()
+
+
+def _both_versions(project: Path) -> tuple[list[str], list[tuple[str, str, Any, bool]]]:
+    """Each judged case's two versions as formats of one project (v_<case>_old, v_<case>_new), and what each
+    witness must get from the readers of each: (format id, witness name, message, accepted)."""
+    formats, expected = [], []
+    for case in sorted(set(CASES) - UNJUDGED):
+        witnesses = json.loads((MATRIX / case / "expected.json").read_text(encoding="utf-8")).get("witnesses", {})
+        for version, source in (("old", "previous.json"), ("new", "current.json")):
+            format_id = f"v_{case}_{version}"
+            folder = project / "specs" / format_id
+            folder.mkdir(parents=True)
+            shutil.copyfile(MATRIX / case / source, folder / "spec.json")
+            formats.append(format_id)
+            for name, message in witnesses.items():
+                # old_only: the old version's readers accept it, the new version's refuse it; new_only the reverse.
+                expected.append((format_id, name, message, name == f"{version}_only"))
+    return formats, expected
+
+
+def _readers_disagreeing(tmp_path: Path, targets: list[str]) -> list[str]:
+    from generator.load import load_spec
+
+    project = tmp_path / "project"
+    formats, expected = _both_versions(project)
+    files = generate_cached([load_spec(project / "specs" / f, project) for f in formats], targets=targets)
+    cases = [(format_id, json.dumps(message), None) for format_id, _, message, _ in expected]
+    if targets == ["python"]:
+        conformance.write_files(files, tmp_path / "generated")
+        found = {"python": conformance.Built(tmp_path / "generated", tuple(formats), {"python": tmp_path / "generated" / "python"}).python(cases)}
+    else:
+        found = conformance.build(files, formats, tmp_path / "generated").verdicts(cases)
+    assert set(found) == set(targets), f"built {sorted(found)} of {targets}"
+    wrong = []
+    for language, verdicts in found.items():
+        for (format_id, name, message, accepted), verdict in zip(expected, verdicts):
+            if verdict.get("ok") != accepted:
+                wrong.append(f"{language} {format_id}: the {name} witness {json.dumps(message)} is {verdict}, want {'accepted' if accepted else 'refused'}")
+    return wrong
+
+
+def test_old_and_new_python_readers_read_each_witness_as_the_verdicts_say(tmp_path: Path) -> None:
+    # Proof with generated code, not only jsonschema: the Python package of each case's old version and of its new
+    # one, side by side, reading the messages that show a direction breaks. An old reader refuses exactly the new
+    # messages the classifier said it would; a new reader refuses exactly those old ones.
+    wrong = _readers_disagreeing(tmp_path, ["python"])
+    assert not wrong, "\n".join(wrong)
+
+
+def test_old_and_new_readers_in_every_language_read_each_witness_as_the_verdicts_say(tmp_path: Path) -> None:
+    wrong = _readers_disagreeing(tmp_path, ["python", "go", "typescript"])
+    assert not wrong, "\n".join(wrong)
 
 
 def test_each_verdict_and_label_follows_the_move_of_the_messages() -> None:
