@@ -213,6 +213,15 @@ def test_numbers_in_messages_are_written_as_python_writes_them(ts_dist: Path) ->
     assert not wrong, wrong[:10]
 
 
+def test_an_integer_built_in_code_at_the_int64_edges_gets_pythons_verdict(ts_dist: Path) -> None:
+    # A number built in code (validate() of an object, not text, which is read as a bigint) reaches the int64
+    # check as an engine number: 2^63 is one past int64 and -(2^63) is its least value, as in Python and Go.
+    values = [2**63, -(2**63), 2**64, -(2**63) * 2, 2**62, 9007199254740993, -1]
+    shown = runtime_map(ts_dist, "(() => { const c = new rt.Context(t); rt.integer({type: 'T', int64: 'I'})(t, c); "
+                        "return c.errors.map((e) => e.message).join(); })()", [float(v) for v in values])
+    assert shown == ["I" if not -(2**63) <= float(v) <= 2**63 - 1 else "" for v in values], shown
+
+
 def test_string_lengths_count_code_points_as_python_does_at_every_surrogate_edge(ts_dist: Path) -> None:
     # minLength and maxLength count code points: a pair is one, at the edges of both halves' ranges too
     # (U+10000 is D800 DC00, U+10FFFF is DBFF DFFF); a lone half, which JSON text may hold escaped, is one.
