@@ -9,16 +9,17 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator import behaviour, ir, keywords, rendering
+from generator import behaviour, cache, ir, keywords, rendering
 from generator.compatibility import label
 from generator.errors import SpecError, raise_all
 from generator.examples import schema_problems
 from generator.export import export
-from generator.history import check_locked, earlier_majors, load_release, read_lock, release_changes
+from generator.history import check_locked, earlier_majors, load_release, lock_path, read_lock, release_changes
 from generator.load import LoadedSpec, check_format_ids, load_spec
 from generator.lower import lower
 from generator.naming import assign_names
 from generator.options import Options
+from generator.render import TEMPLATES
 from generator.retire import check_retired
 from generator.targets import REGISTRY
 from generator.targets.base import Context, Description
@@ -75,19 +76,33 @@ def check_versions(specs_dir: Path, root: Path, loaded: Iterable[LoadedSpec] = (
         check_locked(by_id.get(folder.name) or load_spec(folder, root), folder, root)
 
 
+def _change_labels(folder: Path, root: Path) -> dict[str, dict[str, str]]:
+    """Each release's changes, by the text the lock records, with their verdicts per direction
+    (compatibility.label): classifying the snapshots again costs every run that renders tens of ms, so the
+    result is remembered until the lock, a snapshot or chatspec changes."""
+    snapshots = sorted((folder / "history").glob("*/spec.json"))
+    parts = [cache.toolkit(TEMPLATES), folder.name, lock_path(folder).read_text(encoding="utf-8")]
+    parts += [f"{p.parent.name}\n{p.read_text(encoding='utf-8')}" for p in snapshots]
+
+    def compute() -> dict[str, dict[str, str]]:
+        return {version: {text: label(c) for text, c in changes.items()} for version, changes in release_changes(folder, root).items()}
+
+    return cache.memo("changelog", parts, compute)
+
+
 def histories(specs_dir: Path) -> dict[str, list[dict[str, object]]]:
     """The changelog of every generated format id: its releases, newest first."""
     out: dict[str, list[dict[str, object]]] = {}
     for folder in spec_folders(specs_dir):
         releases = read_lock(folder)
-        found = release_changes(folder, specs_dir.parent)
+        found = _change_labels(folder, specs_dir.parent) if len(releases) > 1 else {}
         rows: list[dict[str, object]] = [
             {
                 "version": r.version,
                 "class": r.level,
                 "changes": list(r.changes),
                 # Each change's verdict per direction (compatibility.label), "" where it is not found again.
-                "labels": [label(found[r.version][c]) if c in found.get(r.version, {}) else "" for c in r.changes],
+                "labels": [found.get(r.version, {}).get(c, "") for c in r.changes],
             }
             for r in reversed(releases)
         ]
