@@ -150,18 +150,29 @@ def release_changes(spec_dir: Path, root: Path) -> dict[str, dict[str, Change]]:
     this gives the changelog each change's verdict per direction. A snapshot this chatspec cannot read any
     more gives its release none (its changes are listed without verdicts)."""
     releases = read_lock(spec_dir)
+    formats: dict[str, ir.Format | None] = {}
+
+    def lowered(version: str) -> ir.Format | None:
+        # Each snapshot once, however long the history (a transitive promise compares each release with all
+        # the earlier ones of its major).
+        if version not in formats:
+            try:
+                formats[version] = lower(load_release(spec_dir, version, root))
+            except SpecError:
+                formats[version] = None
+        return formats[version]
+
     out: dict[str, dict[str, Change]] = {}
-    formats: dict[str, ir.Format] = {}
-    for previous, release in zip(releases, releases[1:]):
-        try:
-            for r in (previous, release):
-                if r.version not in formats:
-                    formats[r.version] = lower(load_release(spec_dir, r.version, root))
-        except SpecError:
+    for i in range(1, len(releases)):
+        old, new = lowered(releases[i - 1].version), lowered(releases[i].version)
+        if old is None or new is None:
             continue
-        old, new = formats[previous.version], formats[release.version]
-        earlier = _earlier_in_major(spec_dir, previous, root) if "transitive" in promise_between(old, new) else []
-        out[release.version] = {str(c): c for c in kept_promise(old, new, earlier)}
+        earlier: list[ir.Format] = []
+        if "transitive" in promise_between(old, new):
+            major = major_of(releases[i - 1].version)
+            found = [lowered(r.version) for r in releases[: i - 1] if major_of(r.version) == major]
+            earlier = [f for f in found if f is not None]
+        out[releases[i].version] = {str(c): c for c in kept_promise(old, new, earlier)}
     return out
 
 

@@ -310,3 +310,25 @@ def test_a_change_chatspec_does_not_compare_may_break_the_promise_and_needs_a_ma
     edit_spec(project, "chat_modality", lambda d: d["$defs"]["ChatMessage"]["properties"]["conversation_id"].__setitem__("pattern", "\\w"))
     shown = run_chatspec(project, "diff", "chat_modality")
     assert "major: pattern changed: ChatMessage.conversation_id '\\\\S' -> '\\\\w' (may break the forward compatibility promise)" in shown.stdout, shown.stdout
+
+
+def test_the_changelog_reads_each_snapshot_once_and_a_missing_one_only_loses_its_labels(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator import history
+
+    project = _project(tmp_path, "backward_transitive", fmt="chat_event")
+    for i in range(6):  # six more releases, each adding an optional field to the closed Message (compatible backward)
+        edit_spec(project, "chat_event", lambda d, i=i: d["$defs"]["Message"]["properties"].__setitem__(f"note{i}", {"type": "string"}))
+        assert run_chatspec(project, "bump", "chat_event").returncode == 0
+    folder = project / "specs" / "chat_event"
+    releases = history.read_lock(folder)
+    assert len(releases) == 8
+    lowered: list[str] = []
+    real = history.lower
+    monkeypatch.setattr(history, "lower", lambda spec: lowered.append(spec.path) or real(spec))
+    found = history.release_changes(folder, project)
+    assert len(lowered) == len(releases) and sorted(found) == [r.version for r in releases[1:]]
+    assert all(set(found[r.version]) == set(r.changes) for r in releases[1:])
+    # A snapshot this chatspec cannot read (here: gone) costs the two releases beside it their labels, nothing more.
+    shutil.rmtree(folder / "history" / releases[3].version)
+    found = history.release_changes(folder, project)
+    assert sorted(found) == sorted(r.version for r in releases[1:] if r.version not in (releases[3].version, releases[4].version))
