@@ -222,6 +222,21 @@ def test_an_integer_built_in_code_at_the_int64_edges_gets_pythons_verdict(ts_dis
     assert shown == ["I" if not -(2**63) <= float(v) <= 2**63 - 1 else "" for v in values], shown
 
 
+def test_a_union_by_json_kind_writes_each_value_with_its_own_variant_and_refuses_a_kind_it_has_none_for(ts_dist: Path) -> None:
+    # encodeByKind: an integer goes to the integer variant where there is one, else to the number variant; a value
+    # of a kind no variant takes (a built object holding the wrong thing) is a TypeError, never another variant's
+    # encoding of it.
+    both = "{integer: (v) => 'integer', number: (v) => 'number', string: (v) => 'string'}"
+    numbers = "{number: (v) => 'number', string: (v) => 'string'}"
+    expression = (f"[{both}, {numbers}].map((encoders) => {{ try {{ return rt.encodeByKind(t, encoders); }} "
+                  "catch (e) { return e instanceof TypeError ? 'TypeError' : String(e); } })")
+    values = [5, 5.5, -0.0, "x", True, None, [1], {"a": 1}]
+    assert runtime_map(ts_dist, expression, values) == [
+        ["integer", "number"], ["number", "number"], ["integer", "number"], ["string", "string"],
+        ["TypeError", "TypeError"], ["TypeError", "TypeError"], ["TypeError", "TypeError"], ["TypeError", "TypeError"],
+    ]
+
+
 def test_string_lengths_count_code_points_as_python_does_at_every_surrogate_edge(ts_dist: Path) -> None:
     # minLength and maxLength count code points: a pair is one, at the edges of both halves' ranges too
     # (U+10000 is D800 DC00, U+10FFFF is DBFF DFFF); a lone half, which JSON text may hold escaped, is one.
