@@ -96,15 +96,26 @@ def _divisor(changes: list[Change], where: str, old: int | None, new: int | None
         )
 
 
-def _values(changes: list[Change], where: str, what: str, old: tuple[Any, ...], new: tuple[Any, ...], removed_level: str = "major") -> None:
+def _values(
+    changes: list[Change],
+    where: str,
+    what: str,
+    old: tuple[Any, ...],
+    new: tuple[Any, ...],
+    removed_level: str = "major",
+    uncompared: tuple[Any, ...] = (),
+) -> None:
+    """Values removed and added; `uncompared` ones move the messages in a way not compared (their wire: unknown)."""
     # A documented value of an open string is only documentation: every string was accepted before and after.
     checked = what != "documented value"
     for value in old:
         if value not in new:
-            changes.append(Change(removed_level, f"{what} removed: {where} {_shown(value)}", wire="narrower" if checked else "same"))
+            wire = "unknown" if value in uncompared else "narrower" if checked else "same"
+            changes.append(Change(removed_level, f"{what} removed: {where} {_shown(value)}", wire=wire))
     for value in new:
         if value not in old:
-            changes.append(Change("minor", f"{what} added: {where} {_shown(value)}", warning=checked, wire="wider" if checked else "same"))
+            wire = "unknown" if value in uncompared else "wider" if checked else "same"
+            changes.append(Change("minor", f"{what} added: {where} {_shown(value)}", warning=checked, wire=wire))
 
 
 def _shown(value: Any) -> str:
@@ -174,10 +185,11 @@ def _applied(changes: list[Change], where: str, old: ir.Checks | None, new: ir.C
 def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
     changes: list[Change] = []
     if isinstance(new, ir.NullableType) and not isinstance(old, ir.NullableType):
-        changes.append(Change("minor", f"null now accepted: {where}", wire="wider"))
+        # A free-form value ({}) accepted null already: only the generated type says so now.
+        changes.append(Change("minor", f"null now accepted: {where}", wire="same" if isinstance(old, ir.AnyType) else "wider"))
         return changes + compare_type(old, new.inner, where)
     if isinstance(old, ir.NullableType) and not isinstance(new, ir.NullableType):
-        changes.append(Change("major", f"null no longer accepted: {where}", wire="narrower"))
+        changes.append(Change("major", f"null no longer accepted: {where}", wire="same" if isinstance(new, ir.AnyType) else "narrower"))
         return changes + compare_type(old.inner, new, where)
     if type(old) is not type(new):
         return [Change("major", f"type changed: {where} ({describe(old)} -> {describe(new)})", wire=_retyped(old, new))]
@@ -261,7 +273,10 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
             # anyOf, oneOf, a list of types, an inferred or a named tag: one meaning, written another way.
             changes.append(Change("patch", f"union written another way: {where} ({old.keyword} -> {new.keyword})"))
         old_keys, new_keys = old.tags or old.json_kinds, new.tags or new.json_kinds
-        _values(changes, where, "union variant", old_keys, new_keys)
+        # An integer is a number: an integer variant traded for a number one (or back) moves the messages by what
+        # each variant checks, which is not compared here.
+        traded = not (old.tags or new.tags) and all((kind in old_keys) != (kind in new_keys) for kind in ("integer", "number"))
+        _values(changes, where, "union variant", old_keys, new_keys, uncompared=("integer", "number") if traded else ())
         _order(changes, where, "union variant", old_keys, new_keys)
         for key in set(old_keys) & set(new_keys):
             changes += compare_type(old.variants[old_keys.index(key)], new.variants[new_keys.index(key)], f"{where}<{key}>")
@@ -289,8 +304,9 @@ def _retyped(old: ir.TypeRef, new: ir.TypeRef) -> str:
 
 
 def _anything(t: ir.TypeRef) -> bool:
-    """Whether a type accepts every JSON value but null (a free-form value with no checks)."""
-    return isinstance(t, ir.AnyType) and t.checks is None
+    """Whether a type accepts every JSON value, null too: a free-form value with no checks ({}), or one whose
+    schema applied as written is `true`."""
+    return isinstance(t, ir.AnyType) and (t.checks is None or json.loads(t.checks.text)["root"] is True)
 
 
 # The one JSON type every value of a type has, e.g. a tuple's "array"; types of two of them share no value.
@@ -484,9 +500,9 @@ def _removed(f: ir.Field, new: ir.Model) -> str:
 
 
 def _takes_anything(f: ir.Field) -> bool:
-    """Whether a field accepts every JSON value under its key, null too (a free-form value with no checks)."""
-    t = f.type.inner if isinstance(f.type, ir.NullableType) else f.type
-    return _anything(t) and (f.null_ok or isinstance(f.type, ir.NullableType))
+    """Whether a field accepts every JSON value under its key (a free-form value, nullable or not: {} takes null
+    too). A reference to an alias of one is not followed here: judged narrower, which may ask too much."""
+    return _anything(f.type.inner if isinstance(f.type, ir.NullableType) else f.type)
 
 
 def combined(*wires: str) -> str:

@@ -97,7 +97,7 @@ def promise_between(old: ir.Format, new: ir.Format) -> frozenset[str]:
 
 def kept_promise(latest: ir.Format, new: ir.Format, earlier: list[ir.Format]) -> list[Change]:
     """Every change from the latest release, held to the promise; with a transitive promise, also the changes
-    from each earlier release of the same major that break it (new readers must read those messages too, and
+    from each earlier release of the same major (in 0.x, of the same minor) that break it (new readers must read those messages too, and
     their readers the new messages), each once."""
     promise = promise_between(latest, new)
     found = classify(latest, new)

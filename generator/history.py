@@ -95,6 +95,13 @@ def major_of(version: str) -> int:
     return int(version.split(".")[0])
 
 
+def line_of(version: str) -> tuple[int, ...]:
+    """The releases a transitive promise holds together: a major (1.x), or in 0.x, where a minor bump may
+    break, one minor (0.2.x): e.g. (1,) or (0, 2)."""
+    major, minor = (int(p) for p in version.split(".")[:2])
+    return (major,) if major else (0, minor)
+
+
 def last_release_of(releases: list[Release], major: int) -> str | None:
     """The version of the last release of a major, or None when it has none."""
     return next((r.version for r in reversed(releases) if major_of(r.version) == major), None)
@@ -169,19 +176,20 @@ def release_changes(spec_dir: Path, root: Path) -> dict[str, dict[str, Change]]:
             continue
         earlier: list[ir.Format] = []
         if "transitive" in promise_between(old, new):
-            major = major_of(releases[i - 1].version)
-            found = [lowered(r.version) for r in releases[: i - 1] if major_of(r.version) == major]
+            line = line_of(releases[i - 1].version)
+            found = [lowered(r.version) for r in releases[: i - 1] if line_of(r.version) == line]
             earlier = [f for f in found if f is not None]
         out[releases[i].version] = {str(c): c for c in kept_promise(old, new, earlier)}
     return out
 
 
 def _earlier_in_major(spec_dir: Path, release: Release, root: Path) -> list[ir.Format]:
-    """The releases of the same major before `release`, oldest first: what a transitive promise is kept against."""
+    """The releases of the same major (in 0.x, of the same minor) before `release`, oldest first: what a
+    transitive promise is kept against."""
     return [
         lower(load_release(spec_dir, r.version, root))
         for r in read_lock(spec_dir)
-        if major_of(r.version) == major_of(release.version) and level_between(r.version, release.version) is not None
+        if line_of(r.version) == line_of(release.version) and level_between(r.version, release.version) is not None
     ]
 
 

@@ -332,3 +332,20 @@ def test_the_changelog_reads_each_snapshot_once_and_a_missing_one_only_loses_its
     shutil.rmtree(folder / "history" / releases[3].version)
     found = history.release_changes(folder, project)
     assert sorted(found) == sorted(r.version for r in releases[1:] if r.version not in (releases[3].version, releases[4].version))
+
+
+def test_in_0_x_a_transitive_promise_holds_each_minor_line_together(tmp_path: Path) -> None:
+    # 0.1.0 -> 0.2.0 may break (the minor number is 0.x's major); a transitive promise then binds 0.2.x to 0.2.0
+    # on, not to 0.1.0: a later edit that breaks nothing is a patch, not another breaking bump.
+    project = tmp_path
+    shutil.copytree(ROOT / "specs" / "chat_event", project / "specs" / "chat_event")
+    folder = project / "specs" / "chat_event"
+    shutil.rmtree(folder / "history")
+    edit_spec(project, "chat_event", lambda d: (d.__setitem__("x-version", "0.1.0"), d.__setitem__("x-compatibility", "backward_transitive")))
+    assert run_chatspec(project, "bump", "chat_event").returncode == 0
+    edit_spec(project, "chat_event", lambda d: d["$defs"]["Message"]["properties"].pop("name"))  # closed: narrower
+    done = run_chatspec(project, "bump", "chat_event")
+    assert done.returncode == 0 and "locked 0.2.0" in done.stdout, done.stdout + done.stderr
+    edit_spec(project, "chat_event", lambda d: d.__setitem__("description", "Another description."))
+    shown = run_chatspec(project, "diff", "chat_event")
+    assert "needs a patch bump" in shown.stdout and "against 0.1.0" not in shown.stdout, shown.stdout

@@ -778,7 +778,7 @@ def promise_text(compatibility: str) -> str:
         "forward": "readers built from earlier versions read the messages of each new version",
         "full": "readers built from each new version read the messages of the versions before it, and the other way round",
     }[kind]
-    scope = "every earlier release of the same major" if transitive else "the release just before"
+    scope = "every earlier release of the same major (in 0.x, of the same minor)" if transitive else "the release just before"
     return f"This format promises {kind} compatibility (`x-compatibility`: `{compatibility}`): {what}, against {scope}, unless the major version changes."
 
 
