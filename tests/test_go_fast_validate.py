@@ -302,6 +302,20 @@ EXTRA_SPECS: dict[str, tuple[dict[str, Any], list[Any]]] = {
             "x-rules": [{"kind": "required_when", "when": {"field": "kind", "equals": "c"}, "field": "mode", "message": "kind c needs a mode"},
                         {"kind": "member_of", "field": "mode", "in": "0/tags", "message": "a mode is one of the tags"}]},
     }), [{"kind": "c", "mode": "m", "tags": ["m", "u"]}, {"kind": "a", "tags": ["t"]}, {"kind": "b", "mode": "u", "tags": ["u"]}]),
+    # Compare rules it decides, on optional sides (nil in Go) and required ones: each side present or absent.
+    "optional_compare": (_spec("Optional compare", {
+        "Doc": {"type": "object", "description": "The document.", "properties": {
+            "low": {"type": "integer", "description": "At most high."},
+            "high": {"type": "integer", "description": "At least low."},
+            "first": {"type": "string", "description": "Sorts before last."},
+            "last": {"type": "string", "description": "Sorts after first."},
+            "floor": {"type": "number", "description": "At most low, when both are there."}},
+            "required": ["high"],
+            "x-rules": [{"kind": "compare", "field": "low", "op": "<=", "other": "high", "message": "low is above high"},
+                        {"kind": "compare", "field": "first", "op": "<", "other": "last", "message": "first does not sort first"},
+                        {"kind": "compare", "field": "floor", "op": "<=", "other": "low", "message": "floor is above low"}]},
+    }), [{"low": 1, "high": 2, "first": "a", "last": "b", "floor": 0.5}, {"high": 2, "first": "a"}, {"low": 2, "high": 2, "last": "b"},
+         {"high": -1, "floor": 9}]),
 }
 
 
