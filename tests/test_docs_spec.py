@@ -313,6 +313,11 @@ def markup_spec(project: Path) -> LoadedSpec:
         "errors": [{"path": "/note", "message": "note " + MARKUP}, {"path": "/kind", "message": "kind " + MARKUP},
                    {"path": "/tags/0", "message": "tag " + MARKUP}]}), encoding="utf-8")
     (folder / "examples" / "valid" / "markup.json").write_text(json.dumps({"text": "ok", "kind": MARKUP, "fixed": MARKUP}), encoding="utf-8")
+    # An example's name starts a line of the page: one that Markdown would read as a quote or a heading.
+    (folder / "examples" / "valid" / "> quoted.json").write_text(json.dumps({"text": "ok"}), encoding="utf-8")
+    (folder / "examples" / "valid" / "# heading.json").write_text(json.dumps({"text": "ok"}), encoding="utf-8")
+    (folder / "examples" / "invalid" / "1. listed.json").write_text(json.dumps({
+        "data": {"text": "ok", "note": 1}, "errors": [{"path": "/note", "message": "note " + MARKUP}]}), encoding="utf-8")
     return load_spec(folder, project)
 
 
@@ -323,6 +328,8 @@ def test_a_page_whose_every_text_is_markdown_and_html_syntax_says_what_its_spec_
     # The page holds what was compared: every kind of text.
     assert MARKUP in page[""][0].paragraphs[1] and any(s.title == "Kind" for s in page["Enumerations"])
     assert any(s.title == "Label" and s.tables for s in page["Named types"])
+    named = [p for s in page["Examples"] for p in s.paragraphs]
+    assert {"> quoted:", "# heading:", "1. listed"} <= set(named), named
 
 
 def test_wire_names_and_a_message_holding_a_pipe_and_a_carriage_return_read_whole_in_every_table(tmp_path: Path) -> None:

@@ -731,7 +731,7 @@ class FormatPage:
         ]
         invalid = [
             (
-                md_inline(case.name),
+                _escape_block_start(md_inline(case.name)),
                 md_paragraph(case.description),
                 json_text(case.data, indent=2),
                 [(md_code(e["path"] or "/", True), md_code(e["message"], True)) for e in case.errors],
@@ -757,7 +757,8 @@ class FormatPage:
             aliases=aliases,
             diagram=self.diagram(),
             type_defaults=self.type_defaults(),
-            valid=[(md_inline(name), json_text(data, indent=2)) for name, data in fmt.valid_examples],
+            # An example's name starts a line: "# x" or "1. x" would be a heading or a list there.
+            valid=[(_escape_block_start(md_inline(name)), json_text(data, indent=2)) for name, data in fmt.valid_examples],
             invalid=invalid,
             decisions=[md_paragraph(d) for d in fmt.decisions],
             history=history,
