@@ -302,20 +302,29 @@ EXTRA_SPECS: dict[str, tuple[dict[str, Any], list[Any]]] = {
             "x-rules": [{"kind": "required_when", "when": {"field": "kind", "equals": "c"}, "field": "mode", "message": "kind c needs a mode"},
                         {"kind": "member_of", "field": "mode", "in": "0/tags", "message": "a mode is one of the tags"}]},
     }), [{"kind": "c", "mode": "m", "tags": ["m", "u"]}, {"kind": "a", "tags": ["t"]}, {"kind": "b", "mode": "u", "tags": ["u"]}]),
-    # Compare rules it decides, on optional sides (nil in Go) and required ones: each side present or absent.
+    # Compare rules it decides, every op, on optional sides (nil in Go) and required ones: each side present or absent.
     "optional_compare": (_spec("Optional compare", {
         "Doc": {"type": "object", "description": "The document.", "properties": {
             "low": {"type": "integer", "description": "At most high."},
             "high": {"type": "integer", "description": "At least low."},
             "first": {"type": "string", "description": "Sorts before last."},
             "last": {"type": "string", "description": "Sorts after first."},
-            "floor": {"type": "number", "description": "At most low, when both are there."}},
+            "floor": {"type": "number", "description": "At most low, when both are there."},
+            "mid": {"type": "integer", "description": "At least low."},
+            "top": {"type": "integer", "description": "Above high."},
+            "same": {"type": "integer", "description": "Equal to high."},
+            "other": {"type": "integer", "description": "Not high."}},
             "required": ["high"],
             "x-rules": [{"kind": "compare", "field": "low", "op": "<=", "other": "high", "message": "low is above high"},
                         {"kind": "compare", "field": "first", "op": "<", "other": "last", "message": "first does not sort first"},
-                        {"kind": "compare", "field": "floor", "op": "<=", "other": "low", "message": "floor is above low"}]},
-    }), [{"low": 1, "high": 2, "first": "a", "last": "b", "floor": 0.5}, {"high": 2, "first": "a"}, {"low": 2, "high": 2, "last": "b"},
-         {"high": -1, "floor": 9}]),
+                        {"kind": "compare", "field": "floor", "op": "<=", "other": "low", "message": "floor is above low"},
+                        {"kind": "compare", "field": "mid", "op": ">=", "other": "low", "message": "mid is below low"},
+                        {"kind": "compare", "field": "top", "op": ">", "other": "high", "message": "top is not above high"},
+                        {"kind": "compare", "field": "same", "op": "==", "other": "high", "message": "same is not high"},
+                        {"kind": "compare", "field": "other", "op": "!=", "other": "high", "message": "other is high"}]},
+    }), [{"low": 1, "high": 2, "first": "a", "last": "b", "floor": 0.5, "mid": 1, "top": 3, "same": 2, "other": 5},
+         {"high": 2, "first": "a"}, {"low": 2, "high": 2, "last": "b", "mid": 3},
+         {"high": -1, "floor": 9, "top": 0, "other": 0, "same": -1}]),
 }
 
 
