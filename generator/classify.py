@@ -185,11 +185,12 @@ def _applied(changes: list[Change], where: str, old: ir.Checks | None, new: ir.C
 def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
     changes: list[Change] = []
     if isinstance(new, ir.NullableType) and not isinstance(old, ir.NullableType):
-        # A free-form value ({}) accepted null already: only the generated type says so now.
-        changes.append(Change("minor", f"null now accepted: {where}", wire="same" if isinstance(old, ir.AnyType) else "wider"))
+        # A free-form value ({}) accepted null already: only the generated type says so now. (A schema applied as
+        # written may refuse null, e.g. {"not": {"const": null}}: not compared, it counts as refusing it.)
+        changes.append(Change("minor", f"null now accepted: {where}", wire="same" if _anything(old) else "wider"))
         return changes + compare_type(old, new.inner, where)
     if isinstance(old, ir.NullableType) and not isinstance(new, ir.NullableType):
-        changes.append(Change("major", f"null no longer accepted: {where}", wire="same" if isinstance(new, ir.AnyType) else "narrower"))
+        changes.append(Change("major", f"null no longer accepted: {where}", wire="same" if _anything(new) else "narrower"))
         return changes + compare_type(old.inner, new, where)
     if type(old) is not type(new):
         return [Change("major", f"type changed: {where} ({describe(old)} -> {describe(new)})", wire=_retyped(old, new))]
