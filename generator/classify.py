@@ -577,8 +577,13 @@ def classify(old: ir.Format, new: ir.Format) -> list[Change]:
             if a.description != b.description:
                 changes.append(Change("patch", f"description changed: {name}"))
             changes += compare_type(a.type, b.type, name)
+    return most_severe_first(list(dict.fromkeys(changes)))
+
+
+def most_severe_first(changes: list[Change]) -> list[Change]:
+    """The changes, major first, then minor, then patch; by their text within a level (a stable order)."""
     order = {level: i for i, level in enumerate(reversed(LEVELS))}
-    return sorted(dict.fromkeys(changes), key=lambda c: (order[c.level], c.what))
+    return sorted(changes, key=lambda c: (order[c.level], c.what))
 
 
 def promised(compatibility: str) -> frozenset[str]:

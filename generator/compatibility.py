@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from generator import ir
-from generator.classify import LEVELS, Change, classify, promised
+from generator.classify import Change, classify, most_severe_first, promised
 
 # Per move of the accepted messages: the verdict for each direction, e.g. a wider format's new readers read
 # every old message (compatible) but its new messages may be refused by old readers (breaks).
@@ -109,5 +109,4 @@ def kept_promise(latest: ir.Format, new: ir.Format, earlier: list[ir.Format]) ->
                 if breaks(change, promise) and change.what not in seen:
                     seen.add(change.what)
                     changes += held_to([change], promise, against=old.version)
-    order = {level: i for i, level in enumerate(reversed(LEVELS))}
-    return sorted(changes, key=lambda c: (order[c.level], c.what))
+    return most_severe_first(changes)

@@ -134,7 +134,8 @@ def changes_since(spec_dir: Path, release: Release, current: LoadedSpec, root: P
     old, new = lower(load_release(spec_dir, release.version, root)), lower(current)
     # Held to the spec's compatibility promise (compatibility.py): a change that breaks it needs a major.
     transitive = "transitive" in promise_between(old, new)
-    changes = kept_promise(old, new, _earlier_in_major(spec_dir, release, root) if transitive else [])
+    earlier = [lower(load_release(spec_dir, v, root)) for v in _before_in_line(read_lock(spec_dir), release.version)] if transitive else []
+    changes = kept_promise(old, new, earlier)
     if not changes:
         differences = ir_differences(old, new)
         if differences:
@@ -176,21 +177,16 @@ def release_changes(spec_dir: Path, root: Path) -> dict[str, dict[str, Change]]:
             continue
         earlier: list[ir.Format] = []
         if "transitive" in promise_between(old, new):
-            line = line_of(releases[i - 1].version)
-            found = [lowered(r.version) for r in releases[: i - 1] if line_of(r.version) == line]
+            found = [lowered(version) for version in _before_in_line(releases, releases[i - 1].version)]
             earlier = [f for f in found if f is not None]
         out[releases[i].version] = {str(c): c for c in kept_promise(old, new, earlier)}
     return out
 
 
-def _earlier_in_major(spec_dir: Path, release: Release, root: Path) -> list[ir.Format]:
-    """The releases of the same major (in 0.x, of the same minor) before `release`, oldest first: what a
+def _before_in_line(releases: list[Release], version: str) -> list[str]:
+    """The releases of the same major (in 0.x, of the same minor) before `version`, oldest first: what a
     transitive promise is kept against."""
-    return [
-        lower(load_release(spec_dir, r.version, root))
-        for r in read_lock(spec_dir)
-        if line_of(r.version) == line_of(release.version) and level_between(r.version, release.version) is not None
-    ]
+    return [r.version for r in releases if line_of(r.version) == line_of(version) and level_between(r.version, version) is not None]
 
 
 def _listing(changes: list[Change], only: str | None = None) -> str:
