@@ -42,6 +42,21 @@ def run_chatspec(root: Path | None, *args: str, cwd: Path = ROOT, **env: str) ->
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd, env={**os.environ, **env})
 
 
+# tests/versioning: each case a previous and a current spec, and what classify must find between them.
+MATRIX = Path(__file__).resolve().parent / "versioning"
+MATRIX_CASES = sorted(p.name for p in MATRIX.iterdir() if (p / "expected.json").is_file())
+
+
+def matrix_format(path: Path) -> Any:
+    """A versioning case's spec (previous.json or current.json), checked and lowered as generate would."""
+    from generator.load import LoadedSpec, check_document
+    from generator.lower import lower
+
+    document = json.loads(path.read_text(encoding="utf-8"))
+    check_document(document, str(path))
+    return lower(LoadedSpec("sample", path.as_posix(), document, (), ()))
+
+
 def edit_spec(project: Path, fmt: str, change) -> Path:  # type: ignore[no-untyped-def]
     """Apply change (a function of the parsed document) to specs/<fmt>/spec.json under project, as a user edits it."""
     path = project / "specs" / fmt / "spec.json"

@@ -18,18 +18,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, edit_spec, generate_cached, run_chatspec
+from conftest import MATRIX, MATRIX_CASES, ROOT, edit_spec, generate_cached, matrix_format, run_chatspec
 
 import conformance
 from generator import ir
 from generator.classify import classify, combined
 from generator.compatibility import backward, forward, label, verdicts
 from generator.export import export
-from generator.load import LoadedSpec, check_document
-from generator.lower import lower
 
-MATRIX = Path(__file__).resolve().parent / "versioning"
-CASES = sorted(p.name for p in MATRIX.iterdir() if (p / "expected.json").is_file())
+CASES = MATRIX_CASES
 # The cases whose rules standard JSON Schema cannot state (a compare between two fields): jsonschema cannot judge
 # their messages; tests/test_compare_rule.py holds the rule itself to the generated code.
 UNJUDGED = {case for case in CASES if case.startswith("compare_")}
@@ -37,15 +34,9 @@ UNJUDGED = {case for case in CASES if case.startswith("compare_")}
 NEEDED = {"same": set(), "wider": {"new_only"}, "narrower": {"old_only"}, "other": {"old_only", "new_only"}, "unknown": set()}
 
 
-def _format(path: Path) -> ir.Format:
-    document = json.loads(path.read_text(encoding="utf-8"))
-    check_document(document, str(path))
-    return lower(LoadedSpec("sample", path.as_posix(), document, (), ()))
-
-
 def _case(case: str) -> tuple[ir.Format, ir.Format, dict[str, Any]]:
     expected = json.loads((MATRIX / case / "expected.json").read_text(encoding="utf-8"))
-    return _format(MATRIX / case / "previous.json"), _format(MATRIX / case / "current.json"), expected
+    return matrix_format(MATRIX / case / "previous.json"), matrix_format(MATRIX / case / "current.json"), expected
 
 
 def test_every_case_that_can_be_judged_is() -> None:

@@ -11,20 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, edit_spec, read_tree, run_chatspec
+from conftest import MATRIX, MATRIX_CASES, ROOT, edit_spec, matrix_format, read_tree, run_chatspec
 from generator.classify import LEVELS, allowed_level, bump, classify, ir_differences, level_between, needed_version, required_level
 from generator.history import check_locked
 from generator.load import LoadedSpec, check_document, load_spec
 from generator.lower import lower
 
-MATRIX = Path(__file__).resolve().parent / "versioning"
-CASES = sorted(p.name for p in MATRIX.iterdir() if (p / "expected.json").is_file())
-
-
-def _format(path: Path) -> object:
-    document = json.loads(path.read_text(encoding="utf-8"))
-    check_document(document, str(path))
-    return lower(LoadedSpec("sample", path.as_posix(), document, (), ()))
+CASES = MATRIX_CASES
+_format = matrix_format
 
 
 def test_the_matrix_covers_every_rule() -> None:
