@@ -284,14 +284,6 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return GroupScheduling(config, log, _group_of)
 
 
-@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: unknown when a run goes without it (-p no:xdist)
-def pytest_handlecrashitem(crashitem: str, report: pytest.TestReport, sched: Any) -> None:
-    """A test whose worker died runs once more (tests/xdist_groups.py); the crash stays in the report."""
-    from xdist_groups import rerun_crashed_once
-
-    rerun_crashed_once(crashitem, report, sched)
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The order make test's two workers are handed the tests in (--no-loadscope-reorder):
     tests marked slow first, then the groups, then the rest, so the last tests handed out are

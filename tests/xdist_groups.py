@@ -45,15 +45,6 @@ class GroupScheduling(LoadScopeScheduling):
             self._reschedule(other)
         return crashed
 
-    def mark_test_pending(self, item: str) -> None:
-        """Run a test again, next: at the head of the queue, in its group's unit if that is queued."""
-        scope = self._split_scope(item)
-        unit = self.workqueue.pop(scope, {})
-        self.workqueue[scope] = {item: False, **unit}
-        self.workqueue.move_to_end(scope, last=False)
-        for node in self.assigned_work:
-            self._reschedule(node)
-
     def schedule(self) -> None:
         replacing = self.collection is not None
         super().schedule()
@@ -62,21 +53,3 @@ class GroupScheduling(LoadScopeScheduling):
             # replacement handed one unit of one test must be handed a second unit, or told to stop.
             for node in self.nodes:
                 self._reschedule(node)
-
-
-# The tests whose worker died under them once, and were handed out again.
-_rerun: set[str] = set()
-
-
-def rerun_crashed_once(crashitem: str, report: Any, sched: Any) -> None:
-    """pytest_handlecrashitem: a test whose worker died (a segfault in the garbage collector, twice so far,
-    at places no test could make happen again) runs once more on a new worker, reported "rerun" with the
-    crash; dying a second time, it is reported failed."""
-    if crashitem in _rerun or not hasattr(sched, "mark_test_pending"):
-        return
-    _rerun.add(crashitem)
-    sched.mark_test_pending(crashitem)
-    report.outcome = "rerun"
-    terminal = sched.config.pluginmanager.get_plugin("terminalreporter")
-    if terminal is not None:
-        terminal.write_line(f"{report.longrepr} (its output is above): running it once more on a new worker", red=True, bold=True)
