@@ -38,6 +38,7 @@ PYTHON_RESERVED = frozenset(
         "to_dict",
         "to_json",
         "validate",
+        "additional_properties",  # an open model's properties its fields do not name
     }
 )
 

@@ -35,30 +35,31 @@ import (
 )
 
 type verdict struct {{
-	OK     bool        `json:"ok"`
-	Errors [][2]string `json:"errors"`
-	Crash  string      `json:"crash,omitempty"`
+	OK      bool        `json:"ok"`
+	Errors  [][2]string `json:"errors"`
+	Crash   string      `json:"crash,omitempty"`
+	Written string      `json:"written,omitempty"` // an accepted root document's MarshalJSON text
 }}
 
 // accepted checks what a root parse accepted: it validates as built, and its encoded form parses
 // back and encodes to the same bytes. A failure is a crash, never a rejection: a parse that wrongly
 // accepts must not look like a correct rejection.
-func accepted[T any](doc T, parse func([]byte) (T, error), validate func(T) error) string {{
+func accepted[T any](doc T, parse func([]byte) (T, error), validate func(T) error) (string, string) {{
 	if err := validate(doc); err != nil {{
-		return "parse accepted, Validate rejected: " + err.Error()
+		return "parse accepted, Validate rejected: " + err.Error(), ""
 	}}
 	text, err := json.Marshal(doc)
 	if err != nil {{
-		return "parse accepted, MarshalJSON failed: " + err.Error()
+		return "parse accepted, MarshalJSON failed: " + err.Error(), ""
 	}}
 	again, err := parse(text)
 	if err != nil {{
-		return "parse accepted, its encoded form " + string(text) + " is rejected: " + err.Error()
+		return "parse accepted, its encoded form " + string(text) + " is rejected: " + err.Error(), ""
 	}}
 	if text2, _ := json.Marshal(again); string(text2) != string(text) {{
-		return "the encoded form changed on a round trip: " + string(text) + " -> " + string(text2)
+		return "the encoded form changed on a round trip: " + string(text) + " -> " + string(text2), ""
 	}}
-	return ""
+	return "", string(text)
 }}
 
 func run(err error, detail func(error) ([][2]string, bool)) verdict {{
@@ -103,11 +104,13 @@ func main() {{
 
 _CASE = """		case {fmt!r}:
 			var err error
+			written := ""
 			if c.Model == "" {{
 				var doc *{pkg}.{root}
 				doc, err = {pkg}.{parse}(input)
 				if err == nil {{
-					if crash := accepted(doc, {pkg}.{parse}, {pkg}.Validate{root}); crash != "" {{
+					var crash string
+					if crash, written = accepted(doc, {pkg}.{parse}, {pkg}.Validate{root}); crash != "" {{
 						out[i] = verdict{{Crash: crash}}
 						continue
 					}}
@@ -125,7 +128,8 @@ _CASE = """		case {fmt!r}:
 					found[j] = [2]string{{e.Path, e.Message}}
 				}}
 				return found, true
-			}})"""
+			}})
+			out[i].Written = written"""
 
 
 def go_available() -> bool:

@@ -1,7 +1,7 @@
 """Runs cases through a generated Python package and prints the verdicts (tests/conformance.py).
 
 stdin: [{"format": id, "model": name or "", "data": JSON text | "b64": base64 of bytes}]; stdout: [{"ok", "errors": [[path, message]],
-"keywords": [...]} | {"crash": text}]. Run with the package's folder first on sys.path and -S: the generated
+"keywords": [...]} | {"crash": text}]; an accepted root document's verdict also has "written", its to_json text. Run with the package's folder first on sys.path and -S: the generated
 modules need nothing but the standard library.
 
 A root document that parses must also validate as built, and its to_dict/from_dict and to_json round trip must
@@ -36,7 +36,10 @@ def verdict(package: str, case: dict) -> dict:
         validate(from_json(to_json(doc)))
     except Exception:  # noqa: BLE001 - a ValidationError here is a crash too
         return {"crash": "parse accepted, then: " + traceback.format_exc(limit=-3)}
-    return {"ok": True, "errors": [], "keywords": []}
+    verdict = {"ok": True, "errors": [], "keywords": []}
+    if not model:
+        verdict["written"] = to_json(doc)
+    return verdict
 
 
 def _functions(mod, name: str) -> tuple:

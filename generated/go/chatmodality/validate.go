@@ -96,6 +96,22 @@ func init() {
 	pContent_Array = rt.List[ContentBlock](parseContentBlock, rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array", "minItems": "Content list cannot be empty"}, MinItems: rt.Int(1)})
 }
 
+var keysChatInput = rt.KeySet("modality_type", "timestamp", "input_id", "role", "content", "message_id", "conversation_id", "metadata")
+
+var keysTextBlock = rt.KeySet("type", "text")
+
+var keysImageBlock = rt.KeySet("type", "source", "url", "data", "media_type")
+
+var keysAudioBlock = rt.KeySet("type", "source", "url", "data", "media_type")
+
+var keysVideoBlock = rt.KeySet("type", "source", "url", "data", "media_type")
+
+var keysChatMessage = rt.KeySet("message_id", "input_id", "conversation_id", "role", "content", "timestamp", "metadata")
+
+var keysConversationMetadata = rt.KeySet("conversation_id", "created_at", "last_message_at", "message_count", "participant_roles")
+
+var keysChatState = rt.KeySet("modality_type", "last_updated", "update_count", "messages", "conversations", "max_history_size", "default_conversation_id")
+
 func parseRole(v any, c *rt.Context) (Role, bool) {
 	return pRole(v, c)
 }
@@ -134,6 +150,7 @@ func parseChatInput(v any, c *rt.Context) (ChatInput, bool) {
 	out.MessageID, _ = rt.OptionalDefault[string](c, obj, "message_id", pChatInput_MessageID, rt.NewUUID4)
 	out.ConversationID, _ = rt.OptionalDefault[string](c, obj, "conversation_id", pChatInput_ConversationID, rt.Default[string]("default"))
 	out.Metadata, _ = rt.OptionalDefault[map[string]any](c, obj, "metadata", pChatInput_Metadata, rt.DefaultJSON[map[string]any](pChatInput_Metadata, "{}"))
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysChatInput)
 	return out, !c.FailedSince(mark)
 }
 
@@ -150,6 +167,7 @@ func (m ChatInput) toTree() any {
 	o.Set("message_id", m.MessageID)
 	o.Set("conversation_id", m.ConversationID)
 	o.Set("metadata", rt.TreeMap(m.Metadata, rt.AnyTree))
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -157,7 +175,7 @@ func (m ChatInput) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ChatInput) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.ModalityType {
@@ -199,6 +217,7 @@ func parseTextBlock(v any, c *rt.Context) (TextBlock, bool) {
 	mark := c.Mark()
 	out.Type, _ = rt.Required[string](c, obj, "type", pTextBlock_Type, "missing required field '{field}'")
 	out.Text, _ = rt.Required[string](c, obj, "text", pTextBlock_Text, "Text content block {index} missing required 'text' field")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysTextBlock)
 	return out, !c.FailedSince(mark)
 }
 
@@ -207,6 +226,7 @@ func (m TextBlock) toTree() any {
 	o := rt.NewObject()
 	o.Set("type", m.Type)
 	o.Set("text", m.Text)
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -214,7 +234,7 @@ func (m TextBlock) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m TextBlock) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.Type {
@@ -242,6 +262,7 @@ func parseImageBlock(v any, c *rt.Context) (ImageBlock, bool) {
 	out.MediaType, _ = rt.OptionalPtr[string](c, obj, "media_type", pImageBlock_MediaType)
 	rt.RuleRequiredWhen(c, obj, "url", "source", []string{}, "url", "Image content block {index} with source='url' missing 'url' field", okURL && okSource)
 	rt.RuleRequiredWhen(c, obj, "data", "source", []string{}, "base64", "Image content block {index} with source='base64' missing 'data' field", okData && okSource)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysImageBlock)
 	return out, !c.FailedSince(mark)
 }
 
@@ -259,6 +280,7 @@ func (m ImageBlock) toTree() any {
 	if m.MediaType != nil {
 		o.Set("media_type", (*m.MediaType))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -266,7 +288,7 @@ func (m ImageBlock) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ImageBlock) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.Type {
@@ -305,6 +327,7 @@ func parseAudioBlock(v any, c *rt.Context) (AudioBlock, bool) {
 	out.MediaType, _ = rt.OptionalPtr[string](c, obj, "media_type", pAudioBlock_MediaType)
 	rt.RuleRequiredWhen(c, obj, "url", "source", []string{}, "url", "Audio content block {index} with source='url' missing 'url' field", okURL && okSource)
 	rt.RuleRequiredWhen(c, obj, "data", "source", []string{}, "base64", "Audio content block {index} with source='base64' missing 'data' field", okData && okSource)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysAudioBlock)
 	return out, !c.FailedSince(mark)
 }
 
@@ -322,6 +345,7 @@ func (m AudioBlock) toTree() any {
 	if m.MediaType != nil {
 		o.Set("media_type", (*m.MediaType))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -329,7 +353,7 @@ func (m AudioBlock) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m AudioBlock) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.Type {
@@ -368,6 +392,7 @@ func parseVideoBlock(v any, c *rt.Context) (VideoBlock, bool) {
 	out.MediaType, _ = rt.OptionalPtr[string](c, obj, "media_type", pVideoBlock_MediaType)
 	rt.RuleRequiredWhen(c, obj, "url", "source", []string{}, "url", "Video content block {index} with source='url' missing 'url' field", okURL && okSource)
 	rt.RuleRequiredWhen(c, obj, "data", "source", []string{}, "base64", "Video content block {index} with source='base64' missing 'data' field", okData && okSource)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysVideoBlock)
 	return out, !c.FailedSince(mark)
 }
 
@@ -385,6 +410,7 @@ func (m VideoBlock) toTree() any {
 	if m.MediaType != nil {
 		o.Set("media_type", (*m.MediaType))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -392,7 +418,7 @@ func (m VideoBlock) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m VideoBlock) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.Type {
@@ -428,6 +454,7 @@ func parseChatMessage(v any, c *rt.Context) (ChatMessage, bool) {
 	out.Content, _ = rt.Required[Content](c, obj, "content", parseContent, "missing required field '{field}'")
 	out.Timestamp, _ = rt.Required[time.Time](c, obj, "timestamp", pChatMessage_Timestamp, "missing required field '{field}'")
 	out.Metadata, _ = rt.OptionalDefault[map[string]any](c, obj, "metadata", pChatMessage_Metadata, rt.DefaultJSON[map[string]any](pChatMessage_Metadata, "{}"))
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysChatMessage)
 	return out, !c.FailedSince(mark)
 }
 
@@ -445,6 +472,7 @@ func (m ChatMessage) toTree() any {
 		o.Set("timestamp", rt.FormatTime(m.Timestamp))
 	}
 	o.Set("metadata", rt.TreeMap(m.Metadata, rt.AnyTree))
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -452,7 +480,7 @@ func (m ChatMessage) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ChatMessage) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if !fastPattern1.MatchString(m.ConversationID) {
@@ -492,6 +520,7 @@ func parseConversationMetadata(v any, c *rt.Context) (ConversationMetadata, bool
 	out.LastMessageAt, _ = rt.Required[time.Time](c, obj, "last_message_at", pConversationMetadata_LastMessageAt, "missing required field '{field}'")
 	out.MessageCount, _ = rt.Required[int64](c, obj, "message_count", pConversationMetadata_MessageCount, "missing required field '{field}'")
 	out.ParticipantRoles, _ = rt.OptionalDefault[[]Role](c, obj, "participant_roles", pConversationMetadata_ParticipantRoles, rt.DefaultJSON[[]Role](pConversationMetadata_ParticipantRoles, "[]"))
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysConversationMetadata)
 	return out, !c.FailedSince(mark)
 }
 
@@ -507,6 +536,7 @@ func (m ConversationMetadata) toTree() any {
 	}
 	o.Set("message_count", m.MessageCount)
 	o.Set("participant_roles", rt.TreeList(m.ParticipantRoles, rt.EnumTree[Role]))
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -514,7 +544,7 @@ func (m ConversationMetadata) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ConversationMetadata) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if !fastPattern2.MatchString(m.ConversationID) {
@@ -562,6 +592,7 @@ func parseChatState(v any, c *rt.Context) (ChatState, bool) {
 	out.Conversations, _ = rt.OptionalDefault[map[string]ConversationMetadata](c, obj, "conversations", pChatState_Conversations, rt.DefaultJSON[map[string]ConversationMetadata](pChatState_Conversations, "{}"))
 	out.MaxHistorySize, _ = rt.OptionalDefault[int64](c, obj, "max_history_size", pChatState_MaxHistorySize, rt.Default[int64](1000))
 	out.DefaultConversationID, _ = rt.OptionalDefault[string](c, obj, "default_conversation_id", pChatState_DefaultConversationID, rt.Default[string]("default"))
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysChatState)
 	return out, !c.FailedSince(mark)
 }
 
@@ -577,6 +608,7 @@ func (m ChatState) toTree() any {
 	o.Set("conversations", rt.TreeMap(m.Conversations, ConversationMetadata.toTree))
 	o.Set("max_history_size", m.MaxHistorySize)
 	o.Set("default_conversation_id", m.DefaultConversationID)
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -584,7 +616,7 @@ func (m ChatState) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ChatState) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.ModalityType {

@@ -24,6 +24,10 @@ func init() {
 	pContentItem_Content = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 }
 
+var keysDroidletChat = rt.KeySet("chat_memid", "timestamp", "content_type", "content")
+
+var keysContentItem = rt.KeySet("id", "content")
+
 func parseContentType(v any, c *rt.Context) (ContentType, bool) {
 	return pContentType(v, c)
 }
@@ -51,6 +55,7 @@ func parseDroidletChat(v any, c *rt.Context) (DroidletChat, bool) {
 	rt.RuleAllowedWhen(c, obj, "content", []string{"id"}, "content_type", []string{}, "chat_and_text_options", []string{"text", "response_option"}, "content type chat_and_text_options admits only text and response_option items", okContent && okContentType)
 	rt.RuleAllowedWhen(c, obj, "content", []string{"id"}, "content_type", []string{}, "chat_and_media_options", []string{"text", "response_image_link"}, "content type chat_and_media_options admits only text and response_image_link items", okContent && okContentType)
 	rt.RuleAllowedWhen(c, obj, "content", []string{"id"}, "content_type", []string{}, "chat_and_media_and_text_options", []string{"text", "image_link", "response_option"}, "content type chat_and_media_and_text_options admits only text, image_link and response_option items", okContent && okContentType)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysDroidletChat)
 	return out, !c.FailedSince(mark)
 }
 
@@ -61,6 +66,7 @@ func (m DroidletChat) toTree() any {
 	o.Set("timestamp", m.Timestamp)
 	o.Set("content_type", string(m.ContentType))
 	o.Set("content", rt.TreeList(m.Content, ContentItem.toTree))
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -68,7 +74,7 @@ func (m DroidletChat) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m DroidletChat) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if float64(m.Timestamp) < 0 {
@@ -154,6 +160,7 @@ func parseContentItem(v any, c *rt.Context) (ContentItem, bool) {
 	mark := c.Mark()
 	out.ID, _ = rt.Required[ContentKind](c, obj, "id", parseContentKind, "missing required field '{field}'")
 	out.Content, _ = rt.Required[string](c, obj, "content", pContentItem_Content, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysContentItem)
 	return out, !c.FailedSince(mark)
 }
 
@@ -162,6 +169,7 @@ func (m ContentItem) toTree() any {
 	o := rt.NewObject()
 	o.Set("id", string(m.ID))
 	o.Set("content", m.Content)
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -169,7 +177,7 @@ func (m ContentItem) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ContentItem) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.ID {

@@ -26,6 +26,8 @@ func init() {
 	pContentItem_Text = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 }
 
+var keysDroidletChat = rt.KeySet("speaker_id", "timestamp", "content_type", "content")
+
 func parseContentType(v any, c *rt.Context) (ContentType, bool) {
 	return pContentType(v, c)
 }
@@ -53,6 +55,7 @@ func parseDroidletChat(v any, c *rt.Context) (DroidletChat, bool) {
 	rt.RuleAllowedWhen(c, obj, "content", []string{"0"}, "content_type", []string{"0"}, "chat_and_text_options", []string{"text", "response_option"}, "content type chat_and_text_options admits only text and response_option items", okContent && okContentType)
 	rt.RuleAllowedWhen(c, obj, "content", []string{"0"}, "content_type", []string{"0"}, "chat_and_media_options", []string{"text", "response_image_link"}, "content type chat_and_media_options admits only text and response_image_link items", okContent && okContentType)
 	rt.RuleAllowedWhen(c, obj, "content", []string{"0"}, "content_type", []string{"0"}, "chat_and_media_and_text_options", []string{"text", "image_link", "response_option"}, "content type chat_and_media_and_text_options admits only text, image_link and response_option items", okContent && okContentType)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysDroidletChat)
 	return out, !c.FailedSince(mark)
 }
 
@@ -63,6 +66,7 @@ func (m DroidletChat) toTree() any {
 	o.Set("timestamp", m.Timestamp)
 	o.Set("content_type", rt.TreeList(m.ContentType, rt.EnumTree[ContentType]))
 	o.Set("content", rt.TreeList(m.Content, ContentItem.toTree))
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -70,7 +74,7 @@ func (m DroidletChat) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m DroidletChat) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if len(m.ContentType) < 1 {

@@ -44,6 +44,14 @@ func init() {
 	pTextDocument_Metadata = rt.Map[string](rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}}), rt.Msgs{"type": "must be an object"})
 }
 
+var keysConversationDocument = rt.KeySet("id", "conversation", "tags", "metadata")
+
+var keysStructuredConversation = rt.KeySet("source", "people", "user", "conversation")
+
+var keysConversationMessage = rt.KeySet("speaker", "content", "time")
+
+var keysTextDocument = rt.KeySet("id", "content", "timestamp", "tags", "metadata")
+
 func parseConversationDocument(v any, c *rt.Context) (ConversationDocument, bool) {
 	var out ConversationDocument
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -55,6 +63,7 @@ func parseConversationDocument(v any, c *rt.Context) (ConversationDocument, bool
 	out.Conversation, _ = rt.Required[StructuredConversation](c, obj, "conversation", parseStructuredConversation, "conversation source is required")
 	out.Tags, _ = rt.Optional[[]string](c, obj, "tags", pConversationDocument_Tags)
 	out.Metadata, _ = rt.Optional[map[string]string](c, obj, "metadata", pConversationDocument_Metadata)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysConversationDocument)
 	return out, !c.FailedSince(mark)
 }
 
@@ -69,6 +78,7 @@ func (m ConversationDocument) toTree() any {
 	if m.Metadata != nil {
 		o.Set("metadata", rt.TreeMap(m.Metadata, rt.Same[string]))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -76,7 +86,7 @@ func (m ConversationDocument) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ConversationDocument) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if !rt.RunesWithin(m.ID, 1, -1) {
@@ -101,6 +111,7 @@ func parseStructuredConversation(v any, c *rt.Context) (StructuredConversation, 
 	out.User, okUser = rt.Required[string](c, obj, "user", pStructuredConversation_User, "user field is required to identify the primary user")
 	rt.RuleMemberOf(c, "user", out.User, okUser, 0, []string{"people"}, "user '{value}' must be included in the people list")
 	out.Conversation, _ = rt.Required[[]ConversationMessage](c, obj, "conversation", pStructuredConversation_Conversation, "conversation must contain at least one message")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysStructuredConversation)
 	return out, !c.FailedSince(mark)
 }
 
@@ -111,6 +122,7 @@ func (m StructuredConversation) toTree() any {
 	o.Set("people", rt.TreeList(m.People, rt.Same[string]))
 	o.Set("user", m.User)
 	o.Set("conversation", rt.TreeList(m.Conversation, ConversationMessage.toTree))
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -118,7 +130,7 @@ func (m StructuredConversation) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m StructuredConversation) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if !rt.RunesWithin(m.Source, 1, -1) {
@@ -162,6 +174,7 @@ func parseConversationMessage(v any, c *rt.Context) (ConversationMessage, bool) 
 	out.Content, _ = rt.Required[string](c, obj, "content", pConversationMessage_Content, "message {index}: content is required")
 	out.Time, _ = rt.Required[time.Time](c, obj, "time", pConversationMessage_Time, "message {index}: time is required")
 	rt.RuleMemberOf(c, "speaker", out.Speaker, okSpeaker, 2, []string{"people"}, "message {index}: speaker '{value}' must be included in the people list")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysConversationMessage)
 	return out, !c.FailedSince(mark)
 }
 
@@ -173,6 +186,7 @@ func (m ConversationMessage) toTree() any {
 	if !m.Time.IsZero() {
 		o.Set("time", rt.FormatTime(m.Time))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -180,7 +194,7 @@ func (m ConversationMessage) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ConversationMessage) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if !rt.RunesWithin(m.Speaker, 1, -1) {
@@ -210,6 +224,7 @@ func parseTextDocument(v any, c *rt.Context) (TextDocument, bool) {
 	out.Timestamp, _ = rt.OptionalPtr[time.Time](c, obj, "timestamp", pTextDocument_Timestamp)
 	out.Tags, _ = rt.Optional[[]string](c, obj, "tags", pTextDocument_Tags)
 	out.Metadata, _ = rt.Optional[map[string]string](c, obj, "metadata", pTextDocument_Metadata)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysTextDocument)
 	return out, !c.FailedSince(mark)
 }
 
@@ -227,6 +242,7 @@ func (m TextDocument) toTree() any {
 	if m.Metadata != nil {
 		o.Set("metadata", rt.TreeMap(m.Metadata, rt.Same[string]))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -234,7 +250,7 @@ func (m TextDocument) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m TextDocument) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if m.Timestamp != nil {

@@ -104,6 +104,9 @@ class TextBlock(BaseModel):
     A text content block, e.g. {"type": "text", "text": "Here's an image:"}.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     type: Literal["text"]
     """
     Always "text".
@@ -119,6 +122,9 @@ class ImageBlock(BaseModel):
     An image content block, e.g. {"type": "image", "source": "url", "url": "https://..."}.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     type: Literal["image"]
     """
     Always "image".
@@ -186,6 +192,9 @@ class AudioBlock(BaseModel):
     An audio content block, e.g. {"type": "audio", "source": "base64", "data": "..."}.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     type: Literal["audio"]
     """
     Always "audio".
@@ -253,6 +262,9 @@ class VideoBlock(BaseModel):
     A video content block, e.g. {"type": "video", "source": "url", "url": "https://..."}.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     type: Literal["video"]
     """
     Always "video".
@@ -320,8 +332,10 @@ class ConversationMetadata(BaseModel):
     Tracks metadata for each conversation.
     """
 
-    model_config = ConfigDict(regex_engine="python-re")
-
+    model_config = ConfigDict(
+        regex_engine="python-re",
+        extra="allow",
+    )
     conversation_id: Annotated[StrictStr, Field(pattern="\\S")]
     """
     Conversation identifier.
@@ -385,8 +399,10 @@ class ChatMessage(BaseModel):
     Simple wrapper for storing message data in state.
     """
 
-    model_config = ConfigDict(regex_engine="python-re")
-
+    model_config = ConfigDict(
+        regex_engine="python-re",
+        extra="allow",
+    )
     message_id: StrictStr
     """
     Unique message identifier.
@@ -430,8 +446,10 @@ class ChatState(BaseModel):
     Tracks the complete conversation history and current state of chat interactions (its snapshot shape).
     """
 
-    model_config = ConfigDict(regex_engine="python-re")
-
+    model_config = ConfigDict(
+        regex_engine="python-re",
+        extra="allow",
+    )
     modality_type: Literal["chat"] = "chat"
     """
     Always "chat".
@@ -477,8 +495,10 @@ class ChatInput(BaseModel):
     The event payload for a new chat message from either the user or the assistant.
     """
 
-    model_config = ConfigDict(regex_engine="python-re")
-
+    model_config = ConfigDict(
+        regex_engine="python-re",
+        extra="allow",
+    )
     modality_type: Literal["chat"] = "chat"
     """
     Always "chat".

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pydantic import model_validator
 
 from enum import StrEnum
-from pydantic import BaseModel, Field, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from typing import Annotated
 import re
 from datetime import datetime, timedelta, timezone
@@ -102,6 +102,9 @@ class ContentItem(BaseModel):
     One content item, e.g. {"id": "text", "content": "I finished building this!"}.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     id: ContentKind
     """
     The kind of the item.
@@ -117,6 +120,9 @@ class DroidletChat(BaseModel):
     A single chat sent from a Droidlet agent to the user.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     chat_memid: StrictStr
     """
     The memid of the speaker (speaker_id in version 1).

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pydantic import model_validator
 
 from enum import StrEnum
-from pydantic import BaseModel, Field, RootModel, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictStr
 from typing import Annotated
 import re
 from datetime import datetime, timedelta, timezone
@@ -112,6 +112,9 @@ class DroidletChat(BaseModel):
     A single chat sent from a Droidlet agent to the user.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     speaker_id: StrictStr
     """
     The memid of the speaker.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import model_validator
 
-from pydantic import BaseModel, Field, RootModel, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictStr
 from typing import Annotated
 import re
 from datetime import datetime, timedelta, timezone
@@ -77,6 +77,9 @@ class ConversationMessage(BaseModel):
     One message of a conversation.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     speaker: Annotated[StrictStr, Field(min_length=1)]
     """
     Name of the message sender (must be in the people array).
@@ -96,6 +99,9 @@ class TextDocument(BaseModel):
     The legacy text document that ToTextDocument() produces: one "<speaker>: <content>" line per message.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     id: StrictStr
     """
     The document ID.
@@ -138,6 +144,9 @@ class StructuredConversation(BaseModel):
     The structured conversation data.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     source: Annotated[StrictStr, Field(min_length=1)]
     """
     Identifier for the source system (e.g. "slack", "discord", "whatsapp").
@@ -189,6 +198,9 @@ class ConversationDocument(BaseModel):
     A conversation document: the structured conversation with its id, tags and metadata.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     id: Annotated[StrictStr, Field(min_length=1)]
     """
     Unique identifier for the conversation document.

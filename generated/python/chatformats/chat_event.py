@@ -1057,7 +1057,7 @@ _P_RENDER_MEDIA_CONTENT_BYTES: Final = _rt.nullable(
         }
     )
 )
-_KEYS_CHAT_EVENT: Final = frozenset(
+_KEYS_CHAT_EVENT: Final[frozenset[str]] = frozenset(
     (
         "session_id",
         "role",
@@ -1072,12 +1072,12 @@ _KEYS_CHAT_EVENT: Final = frozenset(
         "tool_calls",
     )
 )
-_KEYS_FUNCTION_CALL: Final = frozenset(("name", "arguments"))
-_KEYS_TOOL_CALL: Final = frozenset(("id", "type", "function"))
-_KEYS_MESSAGE: Final = frozenset(
+_KEYS_FUNCTION_CALL: Final[frozenset[str]] = frozenset(("name", "arguments"))
+_KEYS_TOOL_CALL: Final[frozenset[str]] = frozenset(("id", "type", "function"))
+_KEYS_MESSAGE: Final[frozenset[str]] = frozenset(
     ("role", "content", "name", "tool_calls", "tool_call_id")
 )
-_KEYS_RENDER_MEDIA: Final = frozenset(
+_KEYS_RENDER_MEDIA: Final[frozenset[str]] = frozenset(
     ("content-type", "url", "name", "content", "content_bytes")
 )
 

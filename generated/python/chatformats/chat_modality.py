@@ -101,6 +101,9 @@ class ChatInput:
     """Optional conversation/thread identifier for multi-conversation support; "default" when absent."""
     metadata: dict[str, Any] = field(default_factory=dict)
     """Optional dictionary for extensibility (token count, model info, etc.)."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "modality_type": "modality_type",
         "timestamp": "timestamp",
@@ -129,7 +132,7 @@ class ChatInput:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         if self.modality_type is not None:
             out["modality_type"] = self.modality_type
@@ -144,6 +147,8 @@ class ChatInput:
             out["conversation_id"] = self.conversation_id
         if self.metadata is not None:
             out["metadata"] = _rt.dump(self.metadata)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -183,6 +188,9 @@ class TextBlock:
     """Always "text"."""
     text: str
     """The text."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {"type": "type", "text": "text"}
     # The attribute of each wire name: rules' pointers into built objects (validate()).
 
@@ -202,10 +210,12 @@ class TextBlock:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["type"] = self.type
         out["text"] = self.text
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -235,6 +245,9 @@ class ImageBlock:
     """Base64 media data; required when source is "base64"."""
     media_type: str | None = None
     """Optional MIME type of the media, e.g. image/png."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "type": "type",
         "source": "source",
@@ -260,7 +273,7 @@ class ImageBlock:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["type"] = self.type
         out["source"] = self.source
@@ -270,6 +283,8 @@ class ImageBlock:
             out["data"] = self.data
         if self.media_type is not None:
             out["media_type"] = self.media_type
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -299,6 +314,9 @@ class AudioBlock:
     """Base64 media data; required when source is "base64"."""
     media_type: str | None = None
     """Optional MIME type of the media, e.g. audio/wav."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "type": "type",
         "source": "source",
@@ -324,7 +342,7 @@ class AudioBlock:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["type"] = self.type
         out["source"] = self.source
@@ -334,6 +352,8 @@ class AudioBlock:
             out["data"] = self.data
         if self.media_type is not None:
             out["media_type"] = self.media_type
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -363,6 +383,9 @@ class VideoBlock:
     """Base64 media data; required when source is "base64"."""
     media_type: str | None = None
     """Optional MIME type of the media, e.g. video/mp4."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "type": "type",
         "source": "source",
@@ -388,7 +411,7 @@ class VideoBlock:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["type"] = self.type
         out["source"] = self.source
@@ -398,6 +421,8 @@ class VideoBlock:
             out["data"] = self.data
         if self.media_type is not None:
             out["media_type"] = self.media_type
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -431,6 +456,9 @@ class ChatMessage:
     """When message was sent (simulator time)."""
     metadata: dict[str, Any] = field(default_factory=dict)
     """Optional additional data."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "message_id": "message_id",
         "input_id": "input_id",
@@ -458,7 +486,7 @@ class ChatMessage:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["message_id"] = self.message_id
         if self.input_id is not None:
@@ -469,6 +497,8 @@ class ChatMessage:
         out["timestamp"] = _rt.dump(self.timestamp)
         if self.metadata is not None:
             out["metadata"] = _rt.dump(self.metadata)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -498,6 +528,9 @@ class ConversationMetadata:
     """Number of messages applied to this conversation, including any later pruned from history."""
     participant_roles: list[Role] = field(default_factory=list)
     """Set of roles that have participated ("user", "assistant"), without duplicates."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "conversation_id": "conversation_id",
         "created_at": "created_at",
@@ -525,7 +558,7 @@ class ConversationMetadata:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["conversation_id"] = self.conversation_id
         out["created_at"] = _rt.dump(self.created_at)
@@ -533,6 +566,8 @@ class ConversationMetadata:
         out["message_count"] = self.message_count
         if self.participant_roles is not None:
             out["participant_roles"] = _rt.dump(self.participant_roles)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -566,6 +601,9 @@ class ChatState:
     """Maximum messages to retain per conversation."""
     default_conversation_id: str = "default"
     """ID for default conversation."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "modality_type": "modality_type",
         "last_updated": "last_updated",
@@ -593,7 +631,7 @@ class ChatState:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         if self.modality_type is not None:
             out["modality_type"] = self.modality_type
@@ -609,6 +647,8 @@ class ChatState:
             out["max_history_size"] = self.max_history_size
         if self.default_conversation_id is not None:
             out["default_conversation_id"] = self.default_conversation_id
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -802,6 +842,7 @@ def _parse_chat_input(data: Any, ctx: _rt.Context) -> Any:
         obj, "conversation_id", _P_CHAT_INPUT_CONVERSATION_ID, default="default"
     )
     metadata = ctx.optional(obj, "metadata", _P_CHAT_INPUT_METADATA, factory=dict)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_CHAT_INPUT)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ChatInput(
@@ -813,6 +854,7 @@ def _parse_chat_input(data: Any, ctx: _rt.Context) -> Any:
         message_id=message_id,
         conversation_id=conversation_id,
         metadata=metadata,
+        additional_properties=additional_properties,
     )
 
 
@@ -838,11 +880,13 @@ def _parse_text_block(data: Any, ctx: _rt.Context) -> Any:
         _P_TEXT_BLOCK_TEXT,
         "Text content block {index} missing required 'text' field",
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_TEXT_BLOCK)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return TextBlock(
         type=type,
         text=text,
+        additional_properties=additional_properties,
     )
 
 
@@ -893,6 +937,7 @@ def _parse_image_block(data: Any, ctx: _rt.Context) -> Any:
             "Image content block {index} with source='base64' missing 'data' field",
             (data_value, source),
         )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_IMAGE_BLOCK)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ImageBlock(
@@ -901,6 +946,7 @@ def _parse_image_block(data: Any, ctx: _rt.Context) -> Any:
         url=url,
         data=data_value,
         media_type=media_type,
+        additional_properties=additional_properties,
     )
 
 
@@ -951,6 +997,7 @@ def _parse_audio_block(data: Any, ctx: _rt.Context) -> Any:
             "Audio content block {index} with source='base64' missing 'data' field",
             (data_value, source),
         )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_AUDIO_BLOCK)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return AudioBlock(
@@ -959,6 +1006,7 @@ def _parse_audio_block(data: Any, ctx: _rt.Context) -> Any:
         url=url,
         data=data_value,
         media_type=media_type,
+        additional_properties=additional_properties,
     )
 
 
@@ -1009,6 +1057,7 @@ def _parse_video_block(data: Any, ctx: _rt.Context) -> Any:
             "Video content block {index} with source='base64' missing 'data' field",
             (data_value, source),
         )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_VIDEO_BLOCK)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return VideoBlock(
@@ -1017,6 +1066,7 @@ def _parse_video_block(data: Any, ctx: _rt.Context) -> Any:
         url=url,
         data=data_value,
         media_type=media_type,
+        additional_properties=additional_properties,
     )
 
 
@@ -1056,6 +1106,7 @@ def _parse_chat_message(data: Any, ctx: _rt.Context) -> Any:
         obj, "timestamp", _P_CHAT_MESSAGE_TIMESTAMP, "missing required field '{field}'"
     )
     metadata = ctx.optional(obj, "metadata", _P_CHAT_MESSAGE_METADATA, factory=dict)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_CHAT_MESSAGE)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ChatMessage(
@@ -1066,6 +1117,7 @@ def _parse_chat_message(data: Any, ctx: _rt.Context) -> Any:
         content=content,
         timestamp=timestamp,
         metadata=metadata,
+        additional_properties=additional_properties,
     )
 
 
@@ -1112,6 +1164,7 @@ def _parse_conversation_metadata(data: Any, ctx: _rt.Context) -> Any:
         _P_CONVERSATION_METADATA_PARTICIPANT_ROLES,
         factory=list,
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_CONVERSATION_METADATA)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ConversationMetadata(
@@ -1120,6 +1173,7 @@ def _parse_conversation_metadata(data: Any, ctx: _rt.Context) -> Any:
         last_message_at=last_message_at,
         message_count=message_count,
         participant_roles=participant_roles,
+        additional_properties=additional_properties,
     )
 
 
@@ -1156,6 +1210,7 @@ def _parse_chat_state(data: Any, ctx: _rt.Context) -> Any:
         _P_CHAT_STATE_DEFAULT_CONVERSATION_ID,
         default="default",
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_CHAT_STATE)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ChatState(
@@ -1166,6 +1221,7 @@ def _parse_chat_state(data: Any, ctx: _rt.Context) -> Any:
         conversations=conversations,
         max_history_size=max_history_size,
         default_conversation_id=default_conversation_id,
+        additional_properties=additional_properties,
     )
 
 
@@ -1189,6 +1245,11 @@ def _fast_chat_input(obj: Any, depth: int) -> ChatInput:
     y2: Any
     t2: Any
     k2: Any
+    additional_properties = (
+        {}
+        if _KEYS_CHAT_INPUT.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_CHAT_INPUT, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("modality_type", _rt.ABSENT)
     if v1 is _rt.ABSENT:
         f_modality_type = "chat"
@@ -1280,11 +1341,18 @@ def _fast_chat_input(obj: Any, depth: int) -> ChatInput:
         message_id=f_message_id,
         conversation_id=f_conversation_id,
         metadata=f_metadata,
+        additional_properties=additional_properties,
     )
 
 
 def _check_chat_input(obj: ChatInput, depth: int) -> None:
-    if type(obj) is not ChatInput or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not ChatInput
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_CHAT_INPUT, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_modality_type: Any
@@ -1363,6 +1431,11 @@ def _fast_text_block(obj: Any, depth: int) -> TextBlock:
     v1: Any
     f_type: Any
     f_text: Any
+    additional_properties = (
+        {}
+        if _KEYS_TEXT_BLOCK.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_TEXT_BLOCK, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("type")
     if not isinstance(v1, str) or v1 != "text":
         raise _rt.Unsure
@@ -1375,11 +1448,18 @@ def _fast_text_block(obj: Any, depth: int) -> TextBlock:
     return TextBlock(
         type=f_type,
         text=f_text,
+        additional_properties=additional_properties,
     )
 
 
 def _check_text_block(obj: TextBlock, depth: int) -> None:
-    if type(obj) is not TextBlock or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not TextBlock
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_TEXT_BLOCK, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_type: Any
@@ -1401,6 +1481,11 @@ def _fast_image_block(obj: Any, depth: int) -> ImageBlock:
     f_url: Any
     f_data: Any
     f_media_type: Any
+    additional_properties = (
+        {}
+        if _KEYS_IMAGE_BLOCK.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_IMAGE_BLOCK, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("type")
     if not isinstance(v1, str) or v1 != "image":
         raise _rt.Unsure
@@ -1441,11 +1526,18 @@ def _fast_image_block(obj: Any, depth: int) -> ImageBlock:
         url=f_url,
         data=f_data,
         media_type=f_media_type,
+        additional_properties=additional_properties,
     )
 
 
 def _check_image_block(obj: ImageBlock, depth: int) -> None:
-    if type(obj) is not ImageBlock or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not ImageBlock
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_IMAGE_BLOCK, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_type: Any
@@ -1486,6 +1578,11 @@ def _fast_audio_block(obj: Any, depth: int) -> AudioBlock:
     f_url: Any
     f_data: Any
     f_media_type: Any
+    additional_properties = (
+        {}
+        if _KEYS_AUDIO_BLOCK.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_AUDIO_BLOCK, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("type")
     if not isinstance(v1, str) or v1 != "audio":
         raise _rt.Unsure
@@ -1526,11 +1623,18 @@ def _fast_audio_block(obj: Any, depth: int) -> AudioBlock:
         url=f_url,
         data=f_data,
         media_type=f_media_type,
+        additional_properties=additional_properties,
     )
 
 
 def _check_audio_block(obj: AudioBlock, depth: int) -> None:
-    if type(obj) is not AudioBlock or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not AudioBlock
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_AUDIO_BLOCK, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_type: Any
@@ -1571,6 +1675,11 @@ def _fast_video_block(obj: Any, depth: int) -> VideoBlock:
     f_url: Any
     f_data: Any
     f_media_type: Any
+    additional_properties = (
+        {}
+        if _KEYS_VIDEO_BLOCK.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_VIDEO_BLOCK, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("type")
     if not isinstance(v1, str) or v1 != "video":
         raise _rt.Unsure
@@ -1611,11 +1720,18 @@ def _fast_video_block(obj: Any, depth: int) -> VideoBlock:
         url=f_url,
         data=f_data,
         media_type=f_media_type,
+        additional_properties=additional_properties,
     )
 
 
 def _check_video_block(obj: VideoBlock, depth: int) -> None:
-    if type(obj) is not VideoBlock or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not VideoBlock
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_VIDEO_BLOCK, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_type: Any
@@ -1662,6 +1778,11 @@ def _fast_chat_message(obj: Any, depth: int) -> ChatMessage:
     y2: Any
     t2: Any
     k2: Any
+    additional_properties = (
+        {}
+        if _KEYS_CHAT_MESSAGE.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_CHAT_MESSAGE, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("message_id")
     if not isinstance(v1, str):
         raise _rt.Unsure
@@ -1739,11 +1860,18 @@ def _fast_chat_message(obj: Any, depth: int) -> ChatMessage:
         content=f_content,
         timestamp=f_timestamp,
         metadata=f_metadata,
+        additional_properties=additional_properties,
     )
 
 
 def _check_chat_message(obj: ChatMessage, depth: int) -> None:
-    if type(obj) is not ChatMessage or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not ChatMessage
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_CHAT_MESSAGE, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_message_id: Any
@@ -1819,6 +1947,13 @@ def _fast_conversation_metadata(obj: Any, depth: int) -> ConversationMetadata:
     f_message_count: Any
     f_participant_roles: Any
     x2: Any
+    additional_properties = (
+        {}
+        if _KEYS_CONVERSATION_METADATA.issuperset(obj)
+        else _rt.fast_unknown(
+            obj, _KEYS_CONVERSATION_METADATA, _rt.MAX_DEPTH - depth - 1
+        )
+    )
     v1 = obj.get("conversation_id")
     if not isinstance(v1, str) or _RE_1.search(v1) is None:
         raise _rt.Unsure
@@ -1860,11 +1995,20 @@ def _fast_conversation_metadata(obj: Any, depth: int) -> ConversationMetadata:
         last_message_at=f_last_message_at,
         message_count=f_message_count,
         participant_roles=f_participant_roles,
+        additional_properties=additional_properties,
     )
 
 
 def _check_conversation_metadata(obj: ConversationMetadata, depth: int) -> None:
-    if type(obj) is not ConversationMetadata or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not ConversationMetadata
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties,
+            _KEYS_CONVERSATION_METADATA,
+            _rt.MAX_DEPTH - depth - 1,
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_conversation_id: Any
@@ -1917,6 +2061,11 @@ def _fast_chat_state(obj: Any, depth: int) -> ChatState:
     k2: Any
     x2: Any
     y2: Any
+    additional_properties = (
+        {}
+        if _KEYS_CHAT_STATE.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_CHAT_STATE, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("modality_type", _rt.ABSENT)
     if v1 is _rt.ABSENT:
         f_modality_type = "chat"
@@ -1996,11 +2145,18 @@ def _fast_chat_state(obj: Any, depth: int) -> ChatState:
         conversations=f_conversations,
         max_history_size=f_max_history_size,
         default_conversation_id=f_default_conversation_id,
+        additional_properties=additional_properties,
     )
 
 
 def _check_chat_state(obj: ChatState, depth: int) -> None:
-    if type(obj) is not ChatState or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not ChatState
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_CHAT_STATE, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_modality_type: Any
@@ -2225,6 +2381,59 @@ _P_CHAT_STATE_DEFAULT_CONVERSATION_ID: Final = _rt.string(
     pattern=_rt.regex("\\S"),
 )
 _RE_1: Final = _rt.regex("\\S")
+_KEYS_CHAT_INPUT: Final[frozenset[str]] = frozenset(
+    (
+        "modality_type",
+        "timestamp",
+        "input_id",
+        "role",
+        "content",
+        "message_id",
+        "conversation_id",
+        "metadata",
+    )
+)
+_KEYS_TEXT_BLOCK: Final[frozenset[str]] = frozenset(("type", "text"))
+_KEYS_IMAGE_BLOCK: Final[frozenset[str]] = frozenset(
+    ("type", "source", "url", "data", "media_type")
+)
+_KEYS_AUDIO_BLOCK: Final[frozenset[str]] = frozenset(
+    ("type", "source", "url", "data", "media_type")
+)
+_KEYS_VIDEO_BLOCK: Final[frozenset[str]] = frozenset(
+    ("type", "source", "url", "data", "media_type")
+)
+_KEYS_CHAT_MESSAGE: Final[frozenset[str]] = frozenset(
+    (
+        "message_id",
+        "input_id",
+        "conversation_id",
+        "role",
+        "content",
+        "timestamp",
+        "metadata",
+    )
+)
+_KEYS_CONVERSATION_METADATA: Final[frozenset[str]] = frozenset(
+    (
+        "conversation_id",
+        "created_at",
+        "last_message_at",
+        "message_count",
+        "participant_roles",
+    )
+)
+_KEYS_CHAT_STATE: Final[frozenset[str]] = frozenset(
+    (
+        "modality_type",
+        "last_updated",
+        "update_count",
+        "messages",
+        "conversations",
+        "max_history_size",
+        "default_conversation_id",
+    )
+)
 
 
 def role_from_dict(data: object) -> Role:

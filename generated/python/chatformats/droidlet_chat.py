@@ -85,6 +85,9 @@ class DroidletChat:
     """The type of content to be rendered to the user."""
     content: list[ContentItem]
     """The chat content: a non-empty list of items."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "chat_memid": "chat_memid",
         "timestamp": "timestamp",
@@ -109,12 +112,14 @@ class DroidletChat:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["chat_memid"] = self.chat_memid
         out["timestamp"] = self.timestamp
         out["content_type"] = self.content_type
         out["content"] = _rt.dump(self.content)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -138,6 +143,9 @@ class ContentItem:
     """The kind of the item."""
     content: str
     """The text, or the link for image kinds."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {"id": "id", "content": "content"}
     # The attribute of each wire name: rules' pointers into built objects (validate()).
 
@@ -157,10 +165,12 @@ class ContentItem:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["id"] = self.id
         out["content"] = self.content
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -282,6 +292,7 @@ def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
             "content type chat_and_media_and_text_options admits only text, image_link and response_option items",
             (content, content_type),
         )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_DROIDLET_CHAT)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return DroidletChat(
@@ -289,6 +300,7 @@ def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
         timestamp=timestamp,
         content_type=content_type,
         content=content,
+        additional_properties=additional_properties,
     )
 
 
@@ -309,11 +321,13 @@ def _parse_content_item(data: Any, ctx: _rt.Context) -> Any:
     content = ctx.required(
         obj, "content", _P_CONTENT_ITEM_CONTENT, "missing required field '{field}'"
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_CONTENT_ITEM)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ContentItem(
         id=id,
         content=content,
+        additional_properties=additional_properties,
     )
 
 
@@ -330,6 +344,11 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
     f_content_type: Any
     f_content: Any
     item: Any
+    additional_properties = (
+        {}
+        if _KEYS_DROIDLET_CHAT.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_DROIDLET_CHAT, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("chat_memid")
     if not isinstance(v1, str):
         raise _rt.Unsure
@@ -391,11 +410,18 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
         timestamp=f_timestamp,
         content_type=f_content_type,
         content=f_content,
+        additional_properties=additional_properties,
     )
 
 
 def _check_droidlet_chat(obj: DroidletChat, depth: int) -> None:
-    if type(obj) is not DroidletChat or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not DroidletChat
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_DROIDLET_CHAT, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_chat_memid: Any
@@ -456,6 +482,11 @@ def _fast_content_item(obj: Any, depth: int) -> ContentItem:
     v1: Any
     f_id: Any
     f_content: Any
+    additional_properties = (
+        {}
+        if _KEYS_CONTENT_ITEM.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_CONTENT_ITEM, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("id")
     if not isinstance(v1, str) or v1 not in CONTENT_KIND_VALUES:
         raise _rt.Unsure
@@ -468,11 +499,18 @@ def _fast_content_item(obj: Any, depth: int) -> ContentItem:
     return ContentItem(
         id=f_id,
         content=f_content,
+        additional_properties=additional_properties,
     )
 
 
 def _check_content_item(obj: ContentItem, depth: int) -> None:
-    if type(obj) is not ContentItem or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not ContentItem
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_CONTENT_ITEM, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_id: Any
@@ -517,6 +555,10 @@ _P_DROIDLET_CHAT_CONTENT: Final = _rt.list_of(
 )
 _P_CONTENT_ITEM_ID: Final = _P_CONTENT_KIND
 _P_CONTENT_ITEM_CONTENT: Final = _rt.string({"type": "must be a string"})
+_KEYS_DROIDLET_CHAT: Final[frozenset[str]] = frozenset(
+    ("chat_memid", "timestamp", "content_type", "content")
+)
+_KEYS_CONTENT_ITEM: Final[frozenset[str]] = frozenset(("id", "content"))
 
 
 def content_type_from_dict(data: object) -> ContentType:

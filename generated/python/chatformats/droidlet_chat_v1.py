@@ -84,6 +84,9 @@ class DroidletChat:
     """The type of content to be rendered to the user: an array holding exactly one content type."""
     content: list[ContentItem]
     """The chat content: a non-empty list of [kind, text] pairs."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "speaker_id": "speaker_id",
         "timestamp": "timestamp",
@@ -108,12 +111,14 @@ class DroidletChat:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["speaker_id"] = self.speaker_id
         out["timestamp"] = self.timestamp
         out["content_type"] = _rt.dump(self.content_type)
         out["content"] = _rt.dump(self.content)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -239,6 +244,7 @@ def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
             "content type chat_and_media_and_text_options admits only text, image_link and response_option items",
             (content, content_type),
         )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_DROIDLET_CHAT)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return DroidletChat(
@@ -246,6 +252,7 @@ def _parse_droidlet_chat(data: Any, ctx: _rt.Context) -> Any:
         timestamp=timestamp,
         content_type=content_type,
         content=content,
+        additional_properties=additional_properties,
     )
 
 
@@ -266,6 +273,11 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
     x3_0: Any
     x3_1: Any
     item: Any
+    additional_properties = (
+        {}
+        if _KEYS_DROIDLET_CHAT.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_DROIDLET_CHAT, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("speaker_id")
     if not isinstance(v1, str):
         raise _rt.Unsure
@@ -352,11 +364,18 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
         timestamp=f_timestamp,
         content_type=f_content_type,
         content=f_content,
+        additional_properties=additional_properties,
     )
 
 
 def _check_droidlet_chat(obj: DroidletChat, depth: int) -> None:
-    if type(obj) is not DroidletChat or depth > _rt.MAX_DEPTH - 3:
+    if (
+        type(obj) is not DroidletChat
+        or depth > _rt.MAX_DEPTH - 3
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_DROIDLET_CHAT, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_speaker_id: Any
@@ -490,6 +509,9 @@ _P_DROIDLET_CHAT_CONTENT: Final = _rt.list_of(
         "minItems": "content must hold at least one [kind, text] item",
     },
     min_items=1,
+)
+_KEYS_DROIDLET_CHAT: Final[frozenset[str]] = frozenset(
+    ("speaker_id", "timestamp", "content_type", "content")
 )
 
 

@@ -42,6 +42,9 @@ class ConversationDocument:
     """Tags for categorization."""
     metadata: dict[str, str] | None = None
     """Additional key-value metadata."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "id": "id",
         "conversation": "conversation",
@@ -68,7 +71,7 @@ class ConversationDocument:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["id"] = self.id
         out["conversation"] = _rt.dump(self.conversation)
@@ -76,6 +79,8 @@ class ConversationDocument:
             out["tags"] = _rt.dump(self.tags)
         if self.metadata is not None:
             out["metadata"] = _rt.dump(self.metadata)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -123,6 +128,9 @@ class StructuredConversation:
     """The primary user (must be included in the people array)."""
     conversation: list[ConversationMessage]
     """Array of conversation messages."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "source": "source",
         "people": "people",
@@ -149,12 +157,14 @@ class StructuredConversation:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["source"] = self.source
         out["people"] = _rt.dump(self.people)
         out["user"] = self.user
         out["conversation"] = _rt.dump(self.conversation)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -180,6 +190,9 @@ class ConversationMessage:
     """The message content; cannot be empty."""
     time: datetime
     """When the message was sent (RFC 3339)."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "speaker": "speaker",
         "content": "content",
@@ -203,11 +216,13 @@ class ConversationMessage:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["speaker"] = self.speaker
         out["content"] = self.content
         out["time"] = _rt.dump(self.time)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -237,6 +252,9 @@ class TextDocument:
     """The document's tags, passed through."""
     metadata: dict[str, str] | None = None
     """A copy of the document's metadata plus source and user."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "id": "id",
         "content": "content",
@@ -262,7 +280,7 @@ class TextDocument:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["id"] = self.id
         out["content"] = self.content
@@ -272,6 +290,8 @@ class TextDocument:
             out["tags"] = _rt.dump(self.tags)
         if self.metadata is not None:
             out["metadata"] = _rt.dump(self.metadata)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -309,6 +329,7 @@ def _parse_conversation_document(data: Any, ctx: _rt.Context) -> Any:
     )
     tags = ctx.optional(obj, "tags", _P_CONVERSATION_DOCUMENT_TAGS)
     metadata = ctx.optional(obj, "metadata", _P_CONVERSATION_DOCUMENT_METADATA)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_CONVERSATION_DOCUMENT)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ConversationDocument(
@@ -316,6 +337,7 @@ def _parse_conversation_document(data: Any, ctx: _rt.Context) -> Any:
         conversation=conversation,
         tags=tags,
         metadata=metadata,
+        additional_properties=additional_properties,
     )
 
 
@@ -364,6 +386,7 @@ def _parse_structured_conversation(data: Any, ctx: _rt.Context) -> Any:
         _P_STRUCTURED_CONVERSATION_CONVERSATION,
         "conversation must contain at least one message",
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_STRUCTURED_CONVERSATION)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return StructuredConversation(
@@ -371,6 +394,7 @@ def _parse_structured_conversation(data: Any, ctx: _rt.Context) -> Any:
         people=people,
         user=user,
         conversation=conversation,
+        additional_properties=additional_properties,
     )
 
 
@@ -410,12 +434,14 @@ def _parse_conversation_message(data: Any, ctx: _rt.Context) -> Any:
         ("people",),
         "message {index}: speaker '{value}' must be included in the people list",
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_CONVERSATION_MESSAGE)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ConversationMessage(
         speaker=speaker,
         content=content,
         time=time,
+        additional_properties=additional_properties,
     )
 
 
@@ -441,6 +467,7 @@ def _parse_text_document(data: Any, ctx: _rt.Context) -> Any:
     timestamp = ctx.optional(obj, "timestamp", _P_TEXT_DOCUMENT_TIMESTAMP)
     tags = ctx.optional(obj, "tags", _P_TEXT_DOCUMENT_TAGS)
     metadata = ctx.optional(obj, "metadata", _P_TEXT_DOCUMENT_METADATA)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_TEXT_DOCUMENT)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return TextDocument(
@@ -449,6 +476,7 @@ def _parse_text_document(data: Any, ctx: _rt.Context) -> Any:
         timestamp=timestamp,
         tags=tags,
         metadata=metadata,
+        additional_properties=additional_properties,
     )
 
 
@@ -466,6 +494,13 @@ def _fast_conversation_document(obj: Any, depth: int) -> ConversationDocument:
     f_metadata: Any
     x2: Any
     k2: Any
+    additional_properties = (
+        {}
+        if _KEYS_CONVERSATION_DOCUMENT.issuperset(obj)
+        else _rt.fast_unknown(
+            obj, _KEYS_CONVERSATION_DOCUMENT, _rt.MAX_DEPTH - depth - 1
+        )
+    )
     f_conversation = _rt.ABSENT
     try:
         v1 = obj.get("id")
@@ -506,11 +541,20 @@ def _fast_conversation_document(obj: Any, depth: int) -> ConversationDocument:
         conversation=f_conversation,
         tags=f_tags,
         metadata=f_metadata,
+        additional_properties=additional_properties,
     )
 
 
 def _check_conversation_document(obj: ConversationDocument, depth: int) -> None:
-    if type(obj) is not ConversationDocument or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not ConversationDocument
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties,
+            _KEYS_CONVERSATION_DOCUMENT,
+            _rt.MAX_DEPTH - depth - 1,
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_id: Any
@@ -554,6 +598,13 @@ def _fast_structured_conversation(obj: Any, depth: int) -> StructuredConversatio
     x2: Any
     a2: Any
     pool: Any
+    additional_properties = (
+        {}
+        if _KEYS_STRUCTURED_CONVERSATION.issuperset(obj)
+        else _rt.fast_unknown(
+            obj, _KEYS_STRUCTURED_CONVERSATION, _rt.MAX_DEPTH - depth - 1
+        )
+    )
     v1 = obj.get("source")
     if not isinstance(v1, str) or len(v1) < 1:
         raise _rt.Unsure
@@ -594,11 +645,20 @@ def _fast_structured_conversation(obj: Any, depth: int) -> StructuredConversatio
         people=f_people,
         user=f_user,
         conversation=f_conversation,
+        additional_properties=additional_properties,
     )
 
 
 def _check_structured_conversation(obj: StructuredConversation, depth: int) -> None:
-    if type(obj) is not StructuredConversation or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not StructuredConversation
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties,
+            _KEYS_STRUCTURED_CONVERSATION,
+            _rt.MAX_DEPTH - depth - 1,
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_source: Any
@@ -642,6 +702,13 @@ def _fast_conversation_message(
     f_content: Any
     f_time: Any
     pool: Any
+    additional_properties = (
+        {}
+        if _KEYS_CONVERSATION_MESSAGE.issuperset(obj)
+        else _rt.fast_unknown(
+            obj, _KEYS_CONVERSATION_MESSAGE, _rt.MAX_DEPTH - depth - 1
+        )
+    )
     v1 = obj.get("speaker")
     if not isinstance(v1, str) or len(v1) < 1:
         raise _rt.Unsure
@@ -671,13 +738,22 @@ def _fast_conversation_message(
         speaker=f_speaker,
         content=f_content,
         time=f_time,
+        additional_properties=additional_properties,
     )
 
 
 def _check_conversation_message(
     obj: ConversationMessage, depth: int, anc: tuple[object, ...]
 ) -> None:
-    if type(obj) is not ConversationMessage or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not ConversationMessage
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties,
+            _KEYS_CONVERSATION_MESSAGE,
+            _rt.MAX_DEPTH - depth - 1,
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_speaker: Any
@@ -708,6 +784,11 @@ def _fast_text_document(obj: Any, depth: int) -> TextDocument:
     f_metadata: Any
     x2: Any
     k2: Any
+    additional_properties = (
+        {}
+        if _KEYS_TEXT_DOCUMENT.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_TEXT_DOCUMENT, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("id")
     if not isinstance(v1, str):
         raise _rt.Unsure
@@ -755,11 +836,18 @@ def _fast_text_document(obj: Any, depth: int) -> TextDocument:
         timestamp=f_timestamp,
         tags=f_tags,
         metadata=f_metadata,
+        additional_properties=additional_properties,
     )
 
 
 def _check_text_document(obj: TextDocument, depth: int) -> None:
-    if type(obj) is not TextDocument or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not TextDocument
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_TEXT_DOCUMENT, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_id: Any
@@ -863,6 +951,18 @@ _P_TEXT_DOCUMENT_TAGS: Final = _rt.list_of(
 )
 _P_TEXT_DOCUMENT_METADATA: Final = _rt.map_of(
     _rt.string({"type": "must be a string"}), {"type": "must be an object"}
+)
+_KEYS_CONVERSATION_DOCUMENT: Final[frozenset[str]] = frozenset(
+    ("id", "conversation", "tags", "metadata")
+)
+_KEYS_STRUCTURED_CONVERSATION: Final[frozenset[str]] = frozenset(
+    ("source", "people", "user", "conversation")
+)
+_KEYS_CONVERSATION_MESSAGE: Final[frozenset[str]] = frozenset(
+    ("speaker", "content", "time")
+)
+_KEYS_TEXT_DOCUMENT: Final[frozenset[str]] = frozenset(
+    ("id", "content", "timestamp", "tags", "metadata")
 )
 
 

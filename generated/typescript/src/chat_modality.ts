@@ -40,6 +40,8 @@ export interface ChatInput {
   conversation_id: string;
   /** Optional dictionary for extensibility (token count, model info, etc.). */
   metadata: { [key: string]: JsonData };
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A text content block, e.g. {"type": "text", "text": "Here's an image:"}. */
@@ -48,6 +50,8 @@ export interface TextBlock {
   type: "text";
   /** The text. */
   text: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** An image content block, e.g. {"type": "image", "source": "url", "url": "https://..."}. */
@@ -62,6 +66,8 @@ export interface ImageBlock {
   data?: string;
   /** Optional MIME type of the media, e.g. image/png. */
   media_type?: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** An audio content block, e.g. {"type": "audio", "source": "base64", "data": "..."}. */
@@ -76,6 +82,8 @@ export interface AudioBlock {
   data?: string;
   /** Optional MIME type of the media, e.g. audio/wav. */
   media_type?: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A video content block, e.g. {"type": "video", "source": "url", "url": "https://..."}. */
@@ -90,6 +98,8 @@ export interface VideoBlock {
   data?: string;
   /** Optional MIME type of the media, e.g. video/mp4. */
   media_type?: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** Simple wrapper for storing message data in state. */
@@ -108,6 +118,8 @@ export interface ChatMessage {
   timestamp: DateTimeString;
   /** Optional additional data. */
   metadata: { [key: string]: JsonData };
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** Tracks metadata for each conversation. */
@@ -122,6 +134,8 @@ export interface ConversationMetadata {
   message_count: number;
   /** Set of roles that have participated ("user", "assistant"), without duplicates. */
   participant_roles: Role[];
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** Tracks the complete conversation history and current state of chat interactions (its snapshot shape). */
@@ -140,6 +154,8 @@ export interface ChatState {
   max_history_size: number;
   /** ID for default conversation. */
   default_conversation_id: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** One multimodal content block, discriminated by its type field. */
@@ -198,6 +214,14 @@ const F_ChatState_4 = rt.mapOf(p_ConversationMetadata, { "type": "must be an obj
 const F_ChatState_5 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 1" }, { minimum: 1 });
 const F_ChatState_6 = rt.string({ "type": "must be a string", "pattern": "Conversation ID cannot be empty" }, { pattern: new RegExp("[^\\t\\n\\x0b\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]", "u") });
 const R_1 = new RegExp("[^\\t\\n\\x0b\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]", "u");
+const K_ChatInput: ReadonlySet<string> = new Set(["modality_type", "timestamp", "input_id", "role", "content", "message_id", "conversation_id", "metadata"]);
+const K_TextBlock: ReadonlySet<string> = new Set(["type", "text"]);
+const K_ImageBlock: ReadonlySet<string> = new Set(["type", "source", "url", "data", "media_type"]);
+const K_AudioBlock: ReadonlySet<string> = new Set(["type", "source", "url", "data", "media_type"]);
+const K_VideoBlock: ReadonlySet<string> = new Set(["type", "source", "url", "data", "media_type"]);
+const K_ChatMessage: ReadonlySet<string> = new Set(["message_id", "input_id", "conversation_id", "role", "content", "timestamp", "metadata"]);
+const K_ConversationMetadata: ReadonlySet<string> = new Set(["conversation_id", "created_at", "last_message_at", "message_count", "participant_roles"]);
+const K_ChatState: ReadonlySet<string> = new Set(["modality_type", "last_updated", "update_count", "messages", "conversations", "max_history_size", "default_conversation_id"]);
 
 function p_ChatInput(data: rt.JsonValue, ctx: rt.Context): ChatInput | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -211,6 +235,7 @@ function p_ChatInput(data: rt.JsonValue, ctx: rt.Context): ChatInput | rt.Invali
   const v5 = ctx.optional(obj, "message_id", F_ChatInput_5);
   const v6 = ctx.optional(obj, "conversation_id", F_ChatInput_6);
   const v7 = ctx.optional(obj, "metadata", F_ChatInput_7);
+  const extra = rt.keepUnknown(obj, ctx, K_ChatInput);
   if (ctx.count > mark) return rt.INVALID;
   const out: ChatInput = {
     "modality_type": v0 === undefined ? "chat" : (v0 as "chat"),
@@ -222,6 +247,7 @@ function p_ChatInput(data: rt.JsonValue, ctx: rt.Context): ChatInput | rt.Invali
     "conversation_id": v6 === undefined ? "default" : (v6 as string),
     "metadata": v7 === undefined ? {} : (v7 as { [key: string]: JsonData }),
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -231,11 +257,13 @@ function p_TextBlock(data: rt.JsonValue, ctx: rt.Context): TextBlock | rt.Invali
   const mark = ctx.count;
   const v0 = ctx.required(obj, "type", F_TextBlock_0, "missing required field '{field}'");
   const v1 = ctx.required(obj, "text", F_TextBlock_1, "Text content block {index} missing required 'text' field");
+  const extra = rt.keepUnknown(obj, ctx, K_TextBlock);
   if (ctx.count > mark) return rt.INVALID;
   const out: TextBlock = {
     "type": v0 as "text",
     "text": v1 as string,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -250,6 +278,7 @@ function p_ImageBlock(data: rt.JsonValue, ctx: rt.Context): ImageBlock | rt.Inva
   const v4 = ctx.optional(obj, "media_type", F_ImageBlock_4);
   rt.ruleRequiredWhen(ctx, obj, "url", "source", [], "url", "Image content block {index} with source='url' missing 'url' field", [v2, v1]);
   rt.ruleRequiredWhen(ctx, obj, "data", "source", [], "base64", "Image content block {index} with source='base64' missing 'data' field", [v3, v1]);
+  const extra = rt.keepUnknown(obj, ctx, K_ImageBlock);
   if (ctx.count > mark) return rt.INVALID;
   const out: ImageBlock = {
     "type": v0 as "image",
@@ -258,6 +287,7 @@ function p_ImageBlock(data: rt.JsonValue, ctx: rt.Context): ImageBlock | rt.Inva
   if (v2 !== undefined) out["url"] = v2 as string;
   if (v3 !== undefined) out["data"] = v3 as string;
   if (v4 !== undefined) out["media_type"] = v4 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -272,6 +302,7 @@ function p_AudioBlock(data: rt.JsonValue, ctx: rt.Context): AudioBlock | rt.Inva
   const v4 = ctx.optional(obj, "media_type", F_AudioBlock_4);
   rt.ruleRequiredWhen(ctx, obj, "url", "source", [], "url", "Audio content block {index} with source='url' missing 'url' field", [v2, v1]);
   rt.ruleRequiredWhen(ctx, obj, "data", "source", [], "base64", "Audio content block {index} with source='base64' missing 'data' field", [v3, v1]);
+  const extra = rt.keepUnknown(obj, ctx, K_AudioBlock);
   if (ctx.count > mark) return rt.INVALID;
   const out: AudioBlock = {
     "type": v0 as "audio",
@@ -280,6 +311,7 @@ function p_AudioBlock(data: rt.JsonValue, ctx: rt.Context): AudioBlock | rt.Inva
   if (v2 !== undefined) out["url"] = v2 as string;
   if (v3 !== undefined) out["data"] = v3 as string;
   if (v4 !== undefined) out["media_type"] = v4 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -294,6 +326,7 @@ function p_VideoBlock(data: rt.JsonValue, ctx: rt.Context): VideoBlock | rt.Inva
   const v4 = ctx.optional(obj, "media_type", F_VideoBlock_4);
   rt.ruleRequiredWhen(ctx, obj, "url", "source", [], "url", "Video content block {index} with source='url' missing 'url' field", [v2, v1]);
   rt.ruleRequiredWhen(ctx, obj, "data", "source", [], "base64", "Video content block {index} with source='base64' missing 'data' field", [v3, v1]);
+  const extra = rt.keepUnknown(obj, ctx, K_VideoBlock);
   if (ctx.count > mark) return rt.INVALID;
   const out: VideoBlock = {
     "type": v0 as "video",
@@ -302,6 +335,7 @@ function p_VideoBlock(data: rt.JsonValue, ctx: rt.Context): VideoBlock | rt.Inva
   if (v2 !== undefined) out["url"] = v2 as string;
   if (v3 !== undefined) out["data"] = v3 as string;
   if (v4 !== undefined) out["media_type"] = v4 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -316,6 +350,7 @@ function p_ChatMessage(data: rt.JsonValue, ctx: rt.Context): ChatMessage | rt.In
   const v4 = ctx.required(obj, "content", F_ChatMessage_4, "missing required field '{field}'");
   const v5 = ctx.required(obj, "timestamp", F_ChatMessage_5, "missing required field '{field}'");
   const v6 = ctx.optional(obj, "metadata", F_ChatMessage_6);
+  const extra = rt.keepUnknown(obj, ctx, K_ChatMessage);
   if (ctx.count > mark) return rt.INVALID;
   const out: ChatMessage = {
     "message_id": v0 as string,
@@ -326,6 +361,7 @@ function p_ChatMessage(data: rt.JsonValue, ctx: rt.Context): ChatMessage | rt.In
     "metadata": v6 === undefined ? {} : (v6 as { [key: string]: JsonData }),
   };
   if (v1 !== undefined) out["input_id"] = v1 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -338,6 +374,7 @@ function p_ConversationMetadata(data: rt.JsonValue, ctx: rt.Context): Conversati
   const v2 = ctx.required(obj, "last_message_at", F_ConversationMetadata_2, "missing required field '{field}'");
   const v3 = ctx.required(obj, "message_count", F_ConversationMetadata_3, "missing required field '{field}'");
   const v4 = ctx.optional(obj, "participant_roles", F_ConversationMetadata_4);
+  const extra = rt.keepUnknown(obj, ctx, K_ConversationMetadata);
   if (ctx.count > mark) return rt.INVALID;
   const out: ConversationMetadata = {
     "conversation_id": v0 as string,
@@ -346,6 +383,7 @@ function p_ConversationMetadata(data: rt.JsonValue, ctx: rt.Context): Conversati
     "message_count": v3 as number,
     "participant_roles": v4 === undefined ? [] : (v4 as Role[]),
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -360,6 +398,7 @@ function p_ChatState(data: rt.JsonValue, ctx: rt.Context): ChatState | rt.Invali
   const v4 = ctx.optional(obj, "conversations", F_ChatState_4);
   const v5 = ctx.optional(obj, "max_history_size", F_ChatState_5);
   const v6 = ctx.optional(obj, "default_conversation_id", F_ChatState_6);
+  const extra = rt.keepUnknown(obj, ctx, K_ChatState);
   if (ctx.count > mark) return rt.INVALID;
   const out: ChatState = {
     "modality_type": v0 === undefined ? "chat" : (v0 as "chat"),
@@ -370,6 +409,7 @@ function p_ChatState(data: rt.JsonValue, ctx: rt.Context): ChatState | rt.Invali
     "default_conversation_id": v6 === undefined ? "default" : (v6 as string),
   };
   if (v1 !== undefined) out["last_updated"] = v1 as DateTimeString;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -454,6 +494,8 @@ function f_ChatInput(v: unknown, depth: number): ChatInput | rt.Unsure {
     }
     v7 = w7;
   }
+  const extra = rt.fastUnknown(obj, K_ChatInput, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ChatInput = {
     "modality_type": v0 === undefined ? "chat" : (v0 as "chat"),
     "timestamp": v1 as DateTimeString,
@@ -464,6 +506,7 @@ function f_ChatInput(v: unknown, depth: number): ChatInput | rt.Unsure {
     "conversation_id": v6 === undefined ? "default" : (v6 as string),
     "metadata": v7 === undefined ? {} : (v7 as { [key: string]: JsonData }),
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -478,10 +521,13 @@ function f_TextBlock(v: unknown, depth: number): TextBlock | rt.Unsure {
   let v1: unknown;
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
+  const extra = rt.fastUnknown(obj, K_TextBlock, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: TextBlock = {
     "type": v0 as "text",
     "text": v1 as string,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -514,6 +560,8 @@ function f_ImageBlock(v: unknown, depth: number): ImageBlock | rt.Unsure {
     if (typeof w4 !== "string") return rt.UNSURE;
     v4 = w4;
   }
+  const extra = rt.fastUnknown(obj, K_ImageBlock, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   if (w1 === "url" && (w2 === undefined || w2 === null)) return rt.UNSURE;
   if (w1 === "base64" && (w3 === undefined || w3 === null)) return rt.UNSURE;
   const out: ImageBlock = {
@@ -523,6 +571,7 @@ function f_ImageBlock(v: unknown, depth: number): ImageBlock | rt.Unsure {
   if (v2 !== undefined) out["url"] = v2 as string;
   if (v3 !== undefined) out["data"] = v3 as string;
   if (v4 !== undefined) out["media_type"] = v4 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -555,6 +604,8 @@ function f_AudioBlock(v: unknown, depth: number): AudioBlock | rt.Unsure {
     if (typeof w4 !== "string") return rt.UNSURE;
     v4 = w4;
   }
+  const extra = rt.fastUnknown(obj, K_AudioBlock, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   if (w1 === "url" && (w2 === undefined || w2 === null)) return rt.UNSURE;
   if (w1 === "base64" && (w3 === undefined || w3 === null)) return rt.UNSURE;
   const out: AudioBlock = {
@@ -564,6 +615,7 @@ function f_AudioBlock(v: unknown, depth: number): AudioBlock | rt.Unsure {
   if (v2 !== undefined) out["url"] = v2 as string;
   if (v3 !== undefined) out["data"] = v3 as string;
   if (v4 !== undefined) out["media_type"] = v4 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -596,6 +648,8 @@ function f_VideoBlock(v: unknown, depth: number): VideoBlock | rt.Unsure {
     if (typeof w4 !== "string") return rt.UNSURE;
     v4 = w4;
   }
+  const extra = rt.fastUnknown(obj, K_VideoBlock, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   if (w1 === "url" && (w2 === undefined || w2 === null)) return rt.UNSURE;
   if (w1 === "base64" && (w3 === undefined || w3 === null)) return rt.UNSURE;
   const out: VideoBlock = {
@@ -605,6 +659,7 @@ function f_VideoBlock(v: unknown, depth: number): VideoBlock | rt.Unsure {
   if (v2 !== undefined) out["url"] = v2 as string;
   if (v3 !== undefined) out["data"] = v3 as string;
   if (v4 !== undefined) out["media_type"] = v4 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -619,6 +674,7 @@ export function encodeChatInput(value: ChatInput): { [key: string]: unknown } {
   out["message_id"] = value["message_id"];
   out["conversation_id"] = value["conversation_id"];
   out["metadata"] = value["metadata"];
+  rt.copyUnknown(out, value, K_ChatInput);
   return out;
 }
 
@@ -627,6 +683,7 @@ export function encodeTextBlock(value: TextBlock): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["type"] = value["type"];
   out["text"] = value["text"];
+  rt.copyUnknown(out, value, K_TextBlock);
   return out;
 }
 
@@ -638,6 +695,7 @@ export function encodeImageBlock(value: ImageBlock): { [key: string]: unknown } 
   if (value["url"] !== undefined) out["url"] = value["url"];
   if (value["data"] !== undefined) out["data"] = value["data"];
   if (value["media_type"] !== undefined) out["media_type"] = value["media_type"];
+  rt.copyUnknown(out, value, K_ImageBlock);
   return out;
 }
 
@@ -649,6 +707,7 @@ export function encodeAudioBlock(value: AudioBlock): { [key: string]: unknown } 
   if (value["url"] !== undefined) out["url"] = value["url"];
   if (value["data"] !== undefined) out["data"] = value["data"];
   if (value["media_type"] !== undefined) out["media_type"] = value["media_type"];
+  rt.copyUnknown(out, value, K_AudioBlock);
   return out;
 }
 
@@ -660,6 +719,7 @@ export function encodeVideoBlock(value: VideoBlock): { [key: string]: unknown } 
   if (value["url"] !== undefined) out["url"] = value["url"];
   if (value["data"] !== undefined) out["data"] = value["data"];
   if (value["media_type"] !== undefined) out["media_type"] = value["media_type"];
+  rt.copyUnknown(out, value, K_VideoBlock);
   return out;
 }
 
@@ -673,6 +733,7 @@ export function encodeChatMessage(value: ChatMessage): { [key: string]: unknown 
   out["content"] = encodeContent(value["content"]);
   out["timestamp"] = value["timestamp"];
   out["metadata"] = value["metadata"];
+  rt.copyUnknown(out, value, K_ChatMessage);
   return out;
 }
 
@@ -684,6 +745,7 @@ export function encodeConversationMetadata(value: ConversationMetadata): { [key:
   out["last_message_at"] = value["last_message_at"];
   out["message_count"] = value["message_count"];
   out["participant_roles"] = value["participant_roles"];
+  rt.copyUnknown(out, value, K_ConversationMetadata);
   return out;
 }
 
@@ -697,6 +759,7 @@ export function encodeChatState(value: ChatState): { [key: string]: unknown } {
   out["conversations"] = rt.encodeMap(value["conversations"], encodeConversationMetadata);
   out["max_history_size"] = value["max_history_size"];
   out["default_conversation_id"] = value["default_conversation_id"];
+  rt.copyUnknown(out, value, K_ChatState);
   return out;
 }
 

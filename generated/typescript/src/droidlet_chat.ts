@@ -32,6 +32,8 @@ export interface DroidletChat {
   content_type: ContentType;
   /** The chat content: a non-empty list of items. */
   content: ContentItem[];
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** One content item, e.g. {"id": "text", "content": "I finished building this!"}. */
@@ -40,6 +42,8 @@ export interface ContentItem {
   id: ContentKind;
   /** The text, or the link for image kinds. */
   content: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 // Parsers are built once, at import, from the runtime's combinators.
@@ -51,6 +55,8 @@ const F_DroidletChat_2 = P_ContentType;
 const F_DroidletChat_3 = rt.listOf(p_ContentItem, { "type": "must be an array", "minItems": "content must hold at least one item" }, { minItems: 1 });
 const F_ContentItem_0 = P_ContentKind;
 const F_ContentItem_1 = rt.string({ "type": "must be a string" });
+const K_DroidletChat: ReadonlySet<string> = new Set(["chat_memid", "timestamp", "content_type", "content"]);
+const K_ContentItem: ReadonlySet<string> = new Set(["id", "content"]);
 
 function p_DroidletChat(data: rt.JsonValue, ctx: rt.Context): DroidletChat | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -66,6 +72,7 @@ function p_DroidletChat(data: rt.JsonValue, ctx: rt.Context): DroidletChat | rt.
   rt.ruleAllowedWhen(ctx, obj, "content", ["id"], "content_type", [], "chat_and_text_options", new Set(["text", "response_option"]), "content type chat_and_text_options admits only text and response_option items", [v3, v2]);
   rt.ruleAllowedWhen(ctx, obj, "content", ["id"], "content_type", [], "chat_and_media_options", new Set(["text", "response_image_link"]), "content type chat_and_media_options admits only text and response_image_link items", [v3, v2]);
   rt.ruleAllowedWhen(ctx, obj, "content", ["id"], "content_type", [], "chat_and_media_and_text_options", new Set(["text", "image_link", "response_option"]), "content type chat_and_media_and_text_options admits only text, image_link and response_option items", [v3, v2]);
+  const extra = rt.keepUnknown(obj, ctx, K_DroidletChat);
   if (ctx.count > mark) return rt.INVALID;
   const out: DroidletChat = {
     "chat_memid": v0 as string,
@@ -73,6 +80,7 @@ function p_DroidletChat(data: rt.JsonValue, ctx: rt.Context): DroidletChat | rt.
     "content_type": v2 as ContentType,
     "content": v3 as ContentItem[],
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -82,11 +90,13 @@ function p_ContentItem(data: rt.JsonValue, ctx: rt.Context): ContentItem | rt.In
   const mark = ctx.count;
   const v0 = ctx.required(obj, "id", F_ContentItem_0, "missing required field '{field}'");
   const v1 = ctx.required(obj, "content", F_ContentItem_1, "missing required field '{field}'");
+  const extra = rt.keepUnknown(obj, ctx, K_ContentItem);
   if (ctx.count > mark) return rt.INVALID;
   const out: ContentItem = {
     "id": v0 as ContentKind,
     "content": v1 as string,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -121,6 +131,8 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
     }
     v3 = y2;
   }
+  const extra = rt.fastUnknown(obj, K_DroidletChat, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   if (Array.isArray(w3)) {
     let found = false;
     for (let j = 0; j < w3.length; j++) {
@@ -167,6 +179,7 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
     "content_type": v2 as ContentType,
     "content": v3 as ContentItem[],
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -181,10 +194,13 @@ function f_ContentItem(v: unknown, depth: number): ContentItem | rt.Unsure {
   let v1: unknown;
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
+  const extra = rt.fastUnknown(obj, K_ContentItem, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ContentItem = {
     "id": v0 as ContentKind,
     "content": v1 as string,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -195,6 +211,7 @@ export function encodeDroidletChat(value: DroidletChat): { [key: string]: unknow
   out["timestamp"] = value["timestamp"];
   out["content_type"] = value["content_type"];
   out["content"] = value["content"].map(encodeContentItem);
+  rt.copyUnknown(out, value, K_DroidletChat);
   return out;
 }
 
@@ -203,6 +220,7 @@ export function encodeContentItem(value: ContentItem): { [key: string]: unknown 
   const out: { [key: string]: unknown } = {};
   out["id"] = value["id"];
   out["content"] = value["content"];
+  rt.copyUnknown(out, value, K_ContentItem);
   return out;
 }
 

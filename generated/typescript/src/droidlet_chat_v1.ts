@@ -31,6 +31,8 @@ export interface DroidletChat {
   content_type: ContentType[];
   /** The chat content: a non-empty list of [kind, text] pairs. */
   content: ContentItem[];
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** One content item: a [kind, text] pair, e.g. ["text", "I finished building this!"] or ["image_link", "https://..."]. */
@@ -44,6 +46,7 @@ const F_DroidletChat_0 = rt.string({ "type": "must be a string" });
 const F_DroidletChat_1 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
 const F_DroidletChat_2 = rt.listOf(P_ContentType, { "type": "must be an array", "minItems": "content_type must hold exactly one content type", "maxItems": "content_type must hold exactly one content type" }, { minItems: 1, maxItems: 1 });
 const F_DroidletChat_3 = rt.listOf(P_ContentItem, { "type": "must be an array", "minItems": "content must hold at least one [kind, text] item" }, { minItems: 1 });
+const K_DroidletChat: ReadonlySet<string> = new Set(["speaker_id", "timestamp", "content_type", "content"]);
 
 function p_DroidletChat(data: rt.JsonValue, ctx: rt.Context): DroidletChat | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -59,6 +62,7 @@ function p_DroidletChat(data: rt.JsonValue, ctx: rt.Context): DroidletChat | rt.
   rt.ruleAllowedWhen(ctx, obj, "content", ["0"], "content_type", ["0"], "chat_and_text_options", new Set(["text", "response_option"]), "content type chat_and_text_options admits only text and response_option items", [v3, v2]);
   rt.ruleAllowedWhen(ctx, obj, "content", ["0"], "content_type", ["0"], "chat_and_media_options", new Set(["text", "response_image_link"]), "content type chat_and_media_options admits only text and response_image_link items", [v3, v2]);
   rt.ruleAllowedWhen(ctx, obj, "content", ["0"], "content_type", ["0"], "chat_and_media_and_text_options", new Set(["text", "image_link", "response_option"]), "content type chat_and_media_and_text_options admits only text, image_link and response_option items", [v3, v2]);
+  const extra = rt.keepUnknown(obj, ctx, K_DroidletChat);
   if (ctx.count > mark) return rt.INVALID;
   const out: DroidletChat = {
     "speaker_id": v0 as string,
@@ -66,6 +70,7 @@ function p_DroidletChat(data: rt.JsonValue, ctx: rt.Context): DroidletChat | rt.
     "content_type": v2 as ContentType[],
     "content": v3 as ContentItem[],
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -106,6 +111,8 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
     }
     v3 = w3;
   }
+  const extra = rt.fastUnknown(obj, K_DroidletChat, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   if (Array.isArray(w3)) {
     let found = false;
     for (let j = 0; j < w3.length; j++) {
@@ -152,6 +159,7 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
     "content_type": v2 as ContentType[],
     "content": v3 as ContentItem[],
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -162,6 +170,7 @@ export function encodeDroidletChat(value: DroidletChat): { [key: string]: unknow
   out["timestamp"] = value["timestamp"];
   out["content_type"] = value["content_type"];
   out["content"] = value["content"].map(encodeContentItem);
+  rt.copyUnknown(out, value, K_DroidletChat);
   return out;
 }
 

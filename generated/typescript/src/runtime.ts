@@ -841,6 +841,52 @@ export function rejectUnknown(obj: JsonObject, ctx: Context, known: ReadonlySet<
   for (const key in obj) if (!known.has(key) && Object.hasOwn(obj, key)) ctx.error(message, key, obj[key]);
 }
 
+// --- the properties an open model's fields do not name ------------------------
+//
+// JSON Schema lets an open object hold any value under a name its properties do not list. A
+// reader keeps them, in order, as own properties of the value it builds, so that the wire form
+// writes them back; each is held to the input policy of a free-form value (depth, numbers).
+
+const unknownValue = anyJSON({ type: "must be a JSON value" });
+
+/** The properties of an open model's object that its fields do not name (null when none), each checked at its own pointer. */
+export function keepUnknown(obj: JsonObject, ctx: Context, known: ReadonlySet<string>): [string, unknown][] | null {
+  let out: [string, unknown][] | null = null;
+  for (const [key, value] of entriesOf(obj)) {
+    if (known.has(key)) continue;
+    const kept = ctx.child(key, value, unknownValue);
+    if (kept !== INVALID) (out ??= []).push([key, kept]);
+  }
+  return out;
+}
+
+/** keepUnknown for a fast function (a JSON.parse object): UNSURE unless every value surely passes. */
+export function fastUnknown(obj: { readonly [key: string]: unknown }, known: ReadonlySet<string>, room: number): [string, unknown][] | null | Unsure {
+  let out: [string, unknown][] | null = null;
+  for (const key in obj) {
+    if (known.has(key) || !Object.hasOwn(obj, key)) continue;
+    const value = obj[key];
+    if (!fitsJSON(value, room)) return UNSURE;
+    (out ??= []).push([key, value]);
+  }
+  return out;
+}
+
+/** Sets the properties keepUnknown kept on the value built from the fields. */
+export function putUnknown(target: object, extra: [string, unknown][] | null): void {
+  if (extra !== null) for (const [key, value] of extra) put(target, key, value);
+}
+
+/** Copies a built value's own properties its model's fields do not name onto its wire form, in order;
+ * one holding undefined is left out, as JSON.stringify leaves it out. */
+export function copyUnknown(out: object, value: object, known: ReadonlySet<string>): void {
+  for (const key of Object.keys(value)) {
+    if (known.has(key)) continue;
+    const item = (value as { readonly [key: string]: unknown })[key];
+    if (item !== undefined) put(out, key, item);
+  }
+}
+
 // --- scalars --------------------------------------------------------------
 
 export type Msgs = Readonly<Record<string, string>>;

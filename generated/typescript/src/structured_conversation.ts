@@ -24,6 +24,8 @@ export interface ConversationDocument {
   tags?: string[];
   /** Additional key-value metadata. */
   metadata?: { [key: string]: string };
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** The structured conversation data. */
@@ -36,6 +38,8 @@ export interface StructuredConversation {
   user: string;
   /** Array of conversation messages. */
   conversation: ConversationMessage[];
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** One message of a conversation. */
@@ -46,6 +50,8 @@ export interface ConversationMessage {
   content: string;
   /** When the message was sent (RFC 3339). */
   time: DateTimeString;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** The legacy text document that ToTextDocument() produces: one "<speaker>: <content>" line per message. */
@@ -60,6 +66,8 @@ export interface TextDocument {
   tags?: string[];
   /** A copy of the document's metadata plus source and user. */
   metadata?: { [key: string]: string };
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 // Parsers are built once, at import, from the runtime's combinators.
@@ -79,6 +87,10 @@ const F_TextDocument_1 = rt.string({ "type": "must be a string" });
 const F_TextDocument_2 = rt.dateTime({ "type": "must be a string", "format": "must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z" });
 const F_TextDocument_3 = rt.listOf(rt.string({ "type": "must be a string" }), { "type": "must be an array" });
 const F_TextDocument_4 = rt.mapOf(rt.string({ "type": "must be a string" }), { "type": "must be an object" });
+const K_ConversationDocument: ReadonlySet<string> = new Set(["id", "conversation", "tags", "metadata"]);
+const K_StructuredConversation: ReadonlySet<string> = new Set(["source", "people", "user", "conversation"]);
+const K_ConversationMessage: ReadonlySet<string> = new Set(["speaker", "content", "time"]);
+const K_TextDocument: ReadonlySet<string> = new Set(["id", "content", "timestamp", "tags", "metadata"]);
 
 function p_ConversationDocument(data: rt.JsonValue, ctx: rt.Context): ConversationDocument | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -88,6 +100,7 @@ function p_ConversationDocument(data: rt.JsonValue, ctx: rt.Context): Conversati
   const v1 = ctx.required(obj, "conversation", F_ConversationDocument_1, "conversation source is required");
   const v2 = ctx.optional(obj, "tags", F_ConversationDocument_2);
   const v3 = ctx.optional(obj, "metadata", F_ConversationDocument_3);
+  const extra = rt.keepUnknown(obj, ctx, K_ConversationDocument);
   if (ctx.count > mark) return rt.INVALID;
   const out: ConversationDocument = {
     "id": v0 as string,
@@ -95,6 +108,7 @@ function p_ConversationDocument(data: rt.JsonValue, ctx: rt.Context): Conversati
   };
   if (v2 !== undefined) out["tags"] = v2 as string[];
   if (v3 !== undefined) out["metadata"] = v3 as { [key: string]: string };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -107,6 +121,7 @@ function p_StructuredConversation(data: rt.JsonValue, ctx: rt.Context): Structur
   const v2 = ctx.required(obj, "user", F_StructuredConversation_2, "user field is required to identify the primary user");
   rt.ruleMemberOf(ctx, "user", v2, 0, ["people"], "user '{value}' must be included in the people list");
   const v3 = ctx.required(obj, "conversation", F_StructuredConversation_3, "conversation must contain at least one message");
+  const extra = rt.keepUnknown(obj, ctx, K_StructuredConversation);
   if (ctx.count > mark) return rt.INVALID;
   const out: StructuredConversation = {
     "source": v0 as string,
@@ -114,6 +129,7 @@ function p_StructuredConversation(data: rt.JsonValue, ctx: rt.Context): Structur
     "user": v2 as string,
     "conversation": v3 as ConversationMessage[],
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -125,12 +141,14 @@ function p_ConversationMessage(data: rt.JsonValue, ctx: rt.Context): Conversatio
   const v1 = ctx.required(obj, "content", F_ConversationMessage_1, "message {index}: content is required");
   const v2 = ctx.required(obj, "time", F_ConversationMessage_2, "message {index}: time is required");
   rt.ruleMemberOf(ctx, "speaker", v0, 2, ["people"], "message {index}: speaker '{value}' must be included in the people list");
+  const extra = rt.keepUnknown(obj, ctx, K_ConversationMessage);
   if (ctx.count > mark) return rt.INVALID;
   const out: ConversationMessage = {
     "speaker": v0 as string,
     "content": v1 as string,
     "time": v2 as DateTimeString,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -143,6 +161,7 @@ function p_TextDocument(data: rt.JsonValue, ctx: rt.Context): TextDocument | rt.
   const v2 = ctx.optional(obj, "timestamp", F_TextDocument_2);
   const v3 = ctx.optional(obj, "tags", F_TextDocument_3);
   const v4 = ctx.optional(obj, "metadata", F_TextDocument_4);
+  const extra = rt.keepUnknown(obj, ctx, K_TextDocument);
   if (ctx.count > mark) return rt.INVALID;
   const out: TextDocument = {
     "id": v0 as string,
@@ -151,6 +170,7 @@ function p_TextDocument(data: rt.JsonValue, ctx: rt.Context): TextDocument | rt.
   if (v2 !== undefined) out["timestamp"] = v2 as DateTimeString;
   if (v3 !== undefined) out["tags"] = v3 as string[];
   if (v4 !== undefined) out["metadata"] = v4 as { [key: string]: string };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -187,12 +207,15 @@ function f_ConversationDocument(v: unknown, depth: number): ConversationDocument
     }
     v3 = w3;
   }
+  const extra = rt.fastUnknown(obj, K_ConversationDocument, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ConversationDocument = {
     "id": v0 as string,
     "conversation": v1 as StructuredConversation,
   };
   if (v2 !== undefined) out["tags"] = v2 as string[];
   if (v3 !== undefined) out["metadata"] = v3 as { [key: string]: string };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -232,6 +255,8 @@ function f_StructuredConversation(v: unknown, depth: number): StructuredConversa
     }
     v3 = y2;
   }
+  const extra = rt.fastUnknown(obj, K_StructuredConversation, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   if (!rt.fastInPool(v2, rt.fastGet(obj, "people"))) return rt.UNSURE;
   const out: StructuredConversation = {
     "source": v0 as string,
@@ -239,6 +264,7 @@ function f_StructuredConversation(v: unknown, depth: number): StructuredConversa
     "user": v2 as string,
     "conversation": v3 as ConversationMessage[],
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -257,12 +283,15 @@ function f_ConversationMessage(v: unknown, depth: number, anc: readonly unknown[
   let v2: unknown;
   if (typeof w2 !== "string" || !rt.isDateTime(w2)) return rt.UNSURE;
   v2 = w2;
+  const extra = rt.fastUnknown(obj, K_ConversationMessage, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   if (!rt.fastInPool(v0, rt.fastGet(anc[anc.length - 2], "people"))) return rt.UNSURE;
   const out: ConversationMessage = {
     "speaker": v0 as string,
     "content": v1 as string,
     "time": v2 as DateTimeString,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -273,6 +302,7 @@ export function encodeConversationDocument(value: ConversationDocument): { [key:
   out["conversation"] = encodeStructuredConversation(value["conversation"]);
   if (value["tags"] !== undefined) out["tags"] = value["tags"];
   if (value["metadata"] !== undefined) out["metadata"] = value["metadata"];
+  rt.copyUnknown(out, value, K_ConversationDocument);
   return out;
 }
 
@@ -283,6 +313,7 @@ export function encodeStructuredConversation(value: StructuredConversation): { [
   out["people"] = value["people"];
   out["user"] = value["user"];
   out["conversation"] = value["conversation"].map(encodeConversationMessage);
+  rt.copyUnknown(out, value, K_StructuredConversation);
   return out;
 }
 
@@ -292,6 +323,7 @@ export function encodeConversationMessage(value: ConversationMessage): { [key: s
   out["speaker"] = value["speaker"];
   out["content"] = value["content"];
   out["time"] = value["time"];
+  rt.copyUnknown(out, value, K_ConversationMessage);
   return out;
 }
 
@@ -303,6 +335,7 @@ export function encodeTextDocument(value: TextDocument): { [key: string]: unknow
   if (value["timestamp"] !== undefined) out["timestamp"] = value["timestamp"];
   if (value["tags"] !== undefined) out["tags"] = value["tags"];
   if (value["metadata"] !== undefined) out["metadata"] = value["metadata"];
+  rt.copyUnknown(out, value, K_TextDocument);
   return out;
 }
 

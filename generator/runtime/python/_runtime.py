@@ -766,6 +766,47 @@ def reject_unknown(
             ctx.error(message, "additionalProperties", str(key), obj[key])
 
 
+def keep_unknown(
+    obj: Mapping[Any, Any], ctx: Context, known: frozenset[str]
+) -> dict[str, Any]:
+    """The properties of an open model's object that its fields do not name, in document
+    order: JSON Schema lets them hold any value, and a reader keeps them so that to_dict
+    writes them back. Each is held to the input policy of a free-form value at its own
+    pointer (depth, numbers); a value no JSON text holds (from from_dict) is refused."""
+    extra: dict[str, Any] = {}
+    for key, value in obj.items():
+        if key not in known:
+            kept = ctx.child(key, value, _UNKNOWN_VALUE)
+            if kept is not INVALID:
+                extra[key] = kept
+    return extra
+
+
+def fast_unknown(
+    obj: Mapping[Any, Any], known: frozenset[str], room: int
+) -> dict[str, Any]:
+    """keep_unknown for a fast path: Unsure unless every value surely passes."""
+    extra = {key: value for key, value in obj.items() if key not in known}
+    for value in extra.values():
+        if type(value) is not str and not json_fits(value, room):
+            raise Unsure
+    return extra
+
+
+def fast_unknown_kept(extra: object, known: frozenset[str], room: int) -> bool:
+    """For validate()'s fast check: whether to_dict surely writes an open model's
+    additional properties so that keep_unknown accepts them back as they are: a dict
+    of names that are strings and no field's, holding values any_json surely accepts."""
+    if type(extra) is not dict:
+        return False
+    for key, value in extra.items():
+        if type(key) is not str or key in known:
+            return False
+        if type(value) is not str and not json_fits(value, room):
+            return False
+    return True
+
+
 # --- scalars ----------------------------------------------------------------
 
 
@@ -1290,6 +1331,9 @@ def any_json(msgs: Mapping[str, str]) -> Parser:
 
     return parse_any
 
+
+# What keep_unknown reads an open model's other properties with.
+_UNKNOWN_VALUE: Final = any_json({"type": "must be a JSON value"})
 
 _INT_DIGITS_LIMIT: Final = 10**MAX_INT_DIGITS
 _INT_DIGITS_BITS: Final = _INT_DIGITS_LIMIT.bit_length() - 2

@@ -145,7 +145,6 @@ class Definitions:
             keys=tuple(f.wire_name for f in model.fields),
             type_message=model.type_message,
             unknown_message=model.unknown_message,
-            uses_obj=bool(model.fields) or model.closed or bool(model.rules),
             behaviour_fields=self.behaviour_fields(model.name),
             constructor=self.constructor(model, fields, field_steps),
         )

@@ -143,7 +143,7 @@ class FastChecks:
         rules = [self.rule(model, r, fields) for r in model.rules if r.kind != "at_least_one_of" and not self.up_two(r)]
         rules.extend(self.items_rules(model, fields))
         sure = all(r is not None for r in rules) and not any(f.presence != "not_nil" and f.check.kind == "unsure" for f in fields.values())
-        return FastModel(model.name, tuple(fields.values()), groups, tuple(r for r in rules if r is not None), sure)
+        return FastModel(model.name, tuple(fields.values()), groups, tuple(r for r in rules if r is not None), sure, model.closed)
 
     @staticmethod
     def up_two(rule: ir.Rule) -> bool:

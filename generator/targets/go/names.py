@@ -10,6 +10,8 @@ from generator.naming import GO_KEYWORDS, GO_PREDECLARED, InlineTypes, go_name
 
 # Methods every generated type has: a field or variant taking the name gets "Field" appended.
 METHOD_NAMES = frozenset({"Validate", "MarshalJSON", "UnmarshalJSON"})
+# The struct field an open model keeps the properties its fields do not name in: a spec field gets "Field" too.
+FIELD_NAMES = METHOD_NAMES | {"AdditionalProperties"}
 # Package-level type names the templates define; a definition may not take them.
 PACKAGE_NAMES = frozenset({"FormatID", "Version", "ValidationError", "ErrorDetail"})
 
@@ -17,7 +19,7 @@ PACKAGE_NAMES = frozenset({"FormatID", "Version", "ValidationError", "ErrorDetai
 def field_name(name: str) -> str:
     """The exported Go field of a spec field or tuple item, e.g. "session_id" -> "SessionID", "validate" -> "ValidateField"."""
     spelled = go_name(name)
-    return spelled + "Field" if spelled in METHOD_NAMES else spelled
+    return spelled + "Field" if spelled in FIELD_NAMES else spelled
 
 
 # The Go field of a union variant told apart by its JSON kind.

@@ -327,10 +327,9 @@ class ModelView:
     ok_vars: tuple[str, ...]  # parse locals rules read, e.g. "okUser"
     steps: tuple[Step, ...]  # the parse function's statements, rules after the field they follow
     closed: bool
-    keys: tuple[str, ...]  # the wire names, for rejecting unknown keys
+    keys: tuple[str, ...]  # the wire names: a closed model refuses the others, an open one keeps them
     type_message: str
     unknown_message: str
-    uses_obj: bool
     behaviour_fields: str  # fields the behaviour methods keep, or ""
     constructor: ConstructorView | None = None
 
@@ -537,6 +536,7 @@ class FastModel:
     at_least_one_of: tuple[tuple[FastField, ...], ...]
     rules: tuple[FastRule, ...]
     sure: bool
+    closed: bool  # an open model's additional properties are the exact walk's to judge
 
 
 @dataclass(frozen=True)

@@ -189,6 +189,7 @@ def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
     (generator/targets/pydantic/descriptions.py): a run that changed descriptions only runs neither
     datamodel-code-generator nor black. Where a stand-in lands anywhere but a docstring line of its
     own, the module is made from the real schema."""
+    schema = open_models_keep_unknown(fmt, schema)
     blinded = descriptions.blind(schema)
     if blinded is not None:
         skeleton, texts = blinded
@@ -196,6 +197,17 @@ def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
         if code is not None:
             return code
     return _module(fmt, schema)
+
+
+def open_models_keep_unknown(fmt: ir.Format, schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema with "additionalProperties": true written on each open model (the same meaning as leaving it
+    out): datamodel-code-generator then gives the class extra="allow", so pydantic keeps the properties the spec
+    does not name (model_extra) and writes them back, as every other target does; by default it drops them."""
+    defs = schema["$defs"]
+    opened = {m.name for m in fmt.models if not m.closed and m.name in defs and "additionalProperties" not in defs[m.name]}
+    if not opened:
+        return schema
+    return {**schema, "$defs": {name: {**d, "additionalProperties": True} if name in opened else d for name, d in defs.items()}}
 
 
 def validated_defaults(code: str) -> str:
@@ -285,6 +297,7 @@ def escape_invisible(code: str) -> str:
 
 def remembered(fmt: ir.Format, schema: dict[str, Any]) -> bool:
     """Whether rendering the format would find datamodel-code-generator's output in the cache."""
+    schema = open_models_keep_unknown(fmt, schema)
     blinded = descriptions.blind(schema)
     return cache.has("datamodel-codegen", _key_parts(fmt, blinded[0], blinded=True) if blinded is not None else _key_parts(fmt, schema))
 

@@ -132,7 +132,7 @@ class ModelView:
     fields: tuple[FieldView, ...]
     steps: tuple[Step, ...]
     closed: bool
-    keys: tuple[str, ...]  # the wire names a closed model accepts
+    keys: tuple[str, ...]  # its fields' wire names: all a closed model accepts, what an open one does not keep apart
     keys_const: str
     type_message: str
     unknown_message: str

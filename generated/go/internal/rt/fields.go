@@ -2,6 +2,8 @@
 
 package rt
 
+import "sort"
+
 // Msgs maps a check keyword (e.g. "type", "minLength") to its message template.
 type Msgs map[string]string
 
@@ -75,6 +77,47 @@ func OptionalDefault[T any](c *Context, obj *Object, key string, p Parser[T], de
 		return def(), true
 	}
 	return Key(c, key, v, p)
+}
+
+// unknownValue reads a property an open model's fields do not name: JSON Schema lets it hold
+// any value, held to the input policy of a free-form value (depth, numbers).
+var unknownValue = AnyJSON(Msgs{"type": "must be a JSON value"})
+
+// KeepUnknown returns the properties of an open model's object that its fields do not
+// name (nil when there are none), each checked as a free-form value at its own pointer,
+// so that MarshalJSON writes them back.
+func KeepUnknown(c *Context, obj *Object, known Keys) map[string]any {
+	var out map[string]any
+	for i, key := range obj.keys {
+		if _, ok := known[key]; ok {
+			continue
+		}
+		v, ok := Key(c, key, obj.vals[i], unknownValue)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]any)
+		}
+		out[key] = v
+	}
+	return out
+}
+
+// SetUnknown writes an open model's additional properties into its tree after its fields,
+// in key order (encoding/json's order for a map); one named like a field replaces it.
+func SetUnknown(o *Object, extra map[string]any) {
+	if len(extra) == 0 {
+		return
+	}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		o.Set(k, AnyTree(extra[k]))
+	}
 }
 
 // RejectUnknown records every key the model does not define, in document order.

@@ -477,7 +477,7 @@ _P_REQUEST_SCORES: Final = _CHECKS_dcb5af04b65f.parser({"type": "must be a JSON 
 _P_REQUEST_BOX: Final = _CHECKS_1027f66547d1.parser({"type": "must be a JSON value"})
 _P_REQUEST_LABEL: Final = _CHECKS_ad75c8f45de0.parser({"type": "must be a JSON value"})
 _P_REQUEST_FLAG: Final = _CHECKS_70c65fbe585e.parser({"type": "must be a JSON value"})
-_KEYS_REQUEST: Final = frozenset(
+_KEYS_REQUEST: Final[frozenset[str]] = frozenset(
     (
         "jsonrpc",
         "id",

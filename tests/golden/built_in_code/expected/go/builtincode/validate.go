@@ -99,6 +99,18 @@ func init() {
 
 var keysAssistantTurn = rt.KeySet("role", "id", "created_at", "content", "history", "labels", "payload", "reply_to", "tool_calls", "metadata", "citations", "tags", "weights", "notes", "detail", "temperature", "max_tokens", "stream", "name", "attachments", "extra", "settings")
 
+var keysSettings = rt.KeySet("greeting", "parts", "pair", "limits", "box", "names", "level", "options", "big", "odd")
+
+var keysLimits = rt.KeySet("n")
+
+var keysBox = rt.KeySet("size")
+
+var keysPart = rt.KeySet("type", "text", "spans")
+
+var keysToolCall = rt.KeySet("id", "type", "arguments", "outputs")
+
+var keysCitation = rt.KeySet("url", "start_index", "quotes")
+
 func parseDetail(v any, c *rt.Context) (Detail, bool) {
 	return pDetail(v, c)
 }
@@ -259,6 +271,7 @@ func parseSettings(v any, c *rt.Context) (Settings, bool) {
 	out.Options, _ = rt.OptionalDefault[any](c, obj, "options", pSettings_Options, rt.DefaultJSON[any](pSettings_Options, "{\"x\":[1]}"))
 	out.Big, _ = rt.OptionalDefault[int64](c, obj, "big", pSettings_Big, rt.Default[int64](9007199254740993))
 	out.Odd, _ = rt.OptionalDefault[string](c, obj, "odd", pSettings_Odd, rt.Default[string]("\u202e\"\\"))
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysSettings)
 	return out, !c.FailedSince(mark)
 }
 
@@ -279,6 +292,7 @@ func (m Settings) toTree() any {
 	o.Set("options", rt.AnyTree(m.Options))
 	o.Set("big", m.Big)
 	o.Set("odd", m.Odd)
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -297,6 +311,7 @@ func parseLimits(v any, c *rt.Context) (Limits, bool) {
 	}
 	mark := c.Mark()
 	out.N, _ = rt.Required[int64](c, obj, "n", pLimits_N, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysLimits)
 	return out, !c.FailedSince(mark)
 }
 
@@ -304,6 +319,7 @@ func parseLimits(v any, c *rt.Context) (Limits, bool) {
 func (m Limits) toTree() any {
 	o := rt.NewObject()
 	o.Set("n", m.N)
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -311,7 +327,7 @@ func (m Limits) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Limits) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	return true
@@ -325,6 +341,7 @@ func parseBox(v any, c *rt.Context) (Box, bool) {
 	}
 	mark := c.Mark()
 	out.Size, _ = rt.OptionalDefault[int64](c, obj, "size", pBox_Size, rt.Default[int64](3))
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysBox)
 	return out, !c.FailedSince(mark)
 }
 
@@ -332,6 +349,7 @@ func parseBox(v any, c *rt.Context) (Box, bool) {
 func (m Box) toTree() any {
 	o := rt.NewObject()
 	o.Set("size", m.Size)
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -339,7 +357,7 @@ func (m Box) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Box) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	return true
@@ -355,6 +373,7 @@ func parsePart(v any, c *rt.Context) (Part, bool) {
 	out.Type, _ = rt.Required[string](c, obj, "type", pPart_Type, "missing required field '{field}'")
 	out.Text, _ = rt.Required[string](c, obj, "text", pPart_Text, "missing required field '{field}'")
 	out.Spans, _ = rt.OptionalDefault[[]int64](c, obj, "spans", pPart_Spans, rt.DefaultJSON[[]int64](pPart_Spans, "[]"))
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysPart)
 	return out, !c.FailedSince(mark)
 }
 
@@ -364,6 +383,7 @@ func (m Part) toTree() any {
 	o.Set("type", m.Type)
 	o.Set("text", m.Text)
 	o.Set("spans", rt.TreeList(m.Spans, rt.Same[int64]))
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -371,7 +391,7 @@ func (m Part) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Part) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.Type {
@@ -393,6 +413,7 @@ func parseToolCall(v any, c *rt.Context) (ToolCall, bool) {
 	out.Type, _ = rt.Required[string](c, obj, "type", pToolCall_Type, "missing required field '{field}'")
 	out.Arguments, _ = rt.OptionalDefault[map[string]any](c, obj, "arguments", pToolCall_Arguments, rt.DefaultJSON[map[string]any](pToolCall_Arguments, "{}"))
 	out.Outputs, _ = rt.Required[[]string](c, obj, "outputs", pToolCall_Outputs, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysToolCall)
 	return out, !c.FailedSince(mark)
 }
 
@@ -403,6 +424,7 @@ func (m ToolCall) toTree() any {
 	o.Set("type", m.Type)
 	o.Set("arguments", rt.TreeMap(m.Arguments, rt.AnyTree))
 	o.Set("outputs", rt.TreeList(m.Outputs, rt.Same[string]))
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -410,7 +432,7 @@ func (m ToolCall) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ToolCall) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.Type {
@@ -436,6 +458,7 @@ func parseCitation(v any, c *rt.Context) (Citation, bool) {
 	out.URL, _ = rt.Required[string](c, obj, "url", pCitation_URL, "missing required field '{field}'")
 	out.StartIndex, _ = rt.OptionalDefault[int64](c, obj, "start_index", pCitation_StartIndex, rt.Default[int64](0))
 	out.Quotes, _ = rt.OptionalDefault[map[string][]string](c, obj, "quotes", pCitation_Quotes, rt.DefaultJSON[map[string][]string](pCitation_Quotes, "{\"q\":[]}"))
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysCitation)
 	return out, !c.FailedSince(mark)
 }
 
@@ -449,6 +472,7 @@ func (m Citation) toTree() any {
 	} else {
 		o.Set("quotes", rt.TreeMap(m.Quotes, treeCitationQuotesValue))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -456,7 +480,7 @@ func (m Citation) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Citation) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if float64(m.StartIndex) < 0 {

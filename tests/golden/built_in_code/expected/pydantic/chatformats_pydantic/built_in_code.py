@@ -131,6 +131,9 @@ class Limits(BaseModel):
     A limit.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     n: Annotated[_JsonInt, Field(ge=-9223372036854775808, le=9223372036854775807)]
     """
     The limit.
@@ -142,6 +145,9 @@ class Box(BaseModel):
     A box.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     size: Annotated[
         _JsonInt, Field(ge=-9223372036854775808, le=9223372036854775807)
     ] = 3
@@ -170,6 +176,9 @@ class Part(BaseModel):
     A part of the content.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     type: Literal["text"]
     """
     Always "text".
@@ -189,6 +198,9 @@ class ToolCall(BaseModel):
     A call of a tool.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     id: StrictStr
     """
     The call's id.
@@ -212,6 +224,9 @@ class Citation(BaseModel):
     A source the turn cites.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     url: StrictStr
     """
     Where the source is.
@@ -238,6 +253,9 @@ class Settings(BaseModel):
     A default for each kind of type: a union (a string, a list), a tuple, a model, an alias of a list, a nullable enum, a free-form value.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     greeting: Annotated[Content, Field(validate_default=True)] = Field(
         default_factory=lambda: Content.model_validate("hi")
     )

@@ -202,6 +202,9 @@ class Settings:
     """An integer past 2^53."""
     odd: str = '\u202e"\\'
     """A string a literal must escape."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Settings:
@@ -219,7 +222,7 @@ class Settings:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         if self.greeting is not None:
             out["greeting"] = _rt.dump(self.greeting)
@@ -239,6 +242,8 @@ class Settings:
             out["big"] = self.big
         if self.odd is not None:
             out["odd"] = self.odd
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -260,6 +265,9 @@ class Limits:
 
     n: int
     """The limit."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Limits:
@@ -277,9 +285,11 @@ class Limits:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["n"] = self.n
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -301,6 +311,9 @@ class Box:
 
     size: int = 3
     """Its size."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Box:
@@ -318,10 +331,12 @@ class Box:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         if self.size is not None:
             out["size"] = self.size
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -347,6 +362,9 @@ class Part:
     """The text."""
     spans: list[int] = field(default_factory=list)
     """Absent means none."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Part:
@@ -364,12 +382,14 @@ class Part:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["type"] = self.type
         out["text"] = self.text
         if self.spans is not None:
             out["spans"] = _rt.dump(self.spans)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -397,6 +417,9 @@ class ToolCall:
     """Absent means none."""
     outputs: list[str]
     """Required, may be empty."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> ToolCall:
@@ -414,13 +437,15 @@ class ToolCall:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["id"] = self.id
         out["type"] = self.type
         if self.arguments is not None:
             out["arguments"] = _rt.dump(self.arguments)
         out["outputs"] = _rt.dump(self.outputs)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -446,6 +471,9 @@ class Citation:
     """Absent means 0."""
     quotes: dict[str, list[str]] = field(default_factory=lambda: {"q": []})
     """Absent means {"q": []}."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Citation:
@@ -463,13 +491,15 @@ class Citation:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["url"] = self.url
         if self.start_index is not None:
             out["start_index"] = self.start_index
         if self.quotes is not None:
             out["quotes"] = _rt.dump(self.quotes)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -625,6 +655,7 @@ def _parse_settings(data: Any, ctx: _rt.Context) -> Any:
     )
     big = ctx.optional(obj, "big", _P_SETTINGS_BIG, default=9007199254740993)
     odd = ctx.optional(obj, "odd", _P_SETTINGS_ODD, default='\u202e"\\')
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_SETTINGS)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Settings(
@@ -638,6 +669,7 @@ def _parse_settings(data: Any, ctx: _rt.Context) -> Any:
         options=options,
         big=big,
         odd=odd,
+        additional_properties=additional_properties,
     )
 
 
@@ -655,10 +687,12 @@ def _parse_limits(data: Any, ctx: _rt.Context) -> Any:
         return _rt.INVALID
     mark = ctx.count
     n = ctx.required(obj, "n", _P_LIMITS_N, "missing required field '{field}'")
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_LIMITS)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Limits(
         n=n,
+        additional_properties=additional_properties,
     )
 
 
@@ -676,10 +710,12 @@ def _parse_box(data: Any, ctx: _rt.Context) -> Any:
         return _rt.INVALID
     mark = ctx.count
     size = ctx.optional(obj, "size", _P_BOX_SIZE, default=3)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_BOX)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Box(
         size=size,
+        additional_properties=additional_properties,
     )
 
 
@@ -699,12 +735,14 @@ def _parse_part(data: Any, ctx: _rt.Context) -> Any:
     type = ctx.required(obj, "type", _P_PART_TYPE, "missing required field '{field}'")
     text = ctx.required(obj, "text", _P_PART_TEXT, "missing required field '{field}'")
     spans = ctx.optional(obj, "spans", _P_PART_SPANS, factory=list)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_PART)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Part(
         type=type,
         text=text,
         spans=spans,
+        additional_properties=additional_properties,
     )
 
 
@@ -729,6 +767,7 @@ def _parse_tool_call(data: Any, ctx: _rt.Context) -> Any:
     outputs = ctx.required(
         obj, "outputs", _P_TOOL_CALL_OUTPUTS, "missing required field '{field}'"
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_TOOL_CALL)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ToolCall(
@@ -736,6 +775,7 @@ def _parse_tool_call(data: Any, ctx: _rt.Context) -> Any:
         type=type,
         arguments=arguments,
         outputs=outputs,
+        additional_properties=additional_properties,
     )
 
 
@@ -755,12 +795,14 @@ def _parse_citation(data: Any, ctx: _rt.Context) -> Any:
     url = ctx.required(obj, "url", _P_CITATION_URL, "missing required field '{field}'")
     start_index = ctx.optional(obj, "start_index", _P_CITATION_START_INDEX, default=0)
     quotes = ctx.optional(obj, "quotes", _P_CITATION_QUOTES, factory=lambda: {"q": []})
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_CITATION)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Citation(
         url=url,
         start_index=start_index,
         quotes=quotes,
+        additional_properties=additional_properties,
     )
 
 
@@ -1256,6 +1298,11 @@ def _fast_settings(obj: Any, depth: int) -> Settings:
     x2_0: Any
     x2_1: Any
     x2: Any
+    additional_properties = (
+        {}
+        if _KEYS_SETTINGS.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_SETTINGS, _rt.MAX_DEPTH - depth - 1)
+    )
     f_limits = _rt.ABSENT
     f_box = _rt.ABSENT
     try:
@@ -1391,11 +1438,18 @@ def _fast_settings(obj: Any, depth: int) -> Settings:
         options=f_options,
         big=f_big,
         odd=f_odd,
+        additional_properties=additional_properties,
     )
 
 
 def _check_settings(obj: Settings, depth: int) -> None:
-    if type(obj) is not Settings or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not Settings
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_SETTINGS, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_greeting: Any
@@ -1495,6 +1549,11 @@ def _fast_limits(obj: Any, depth: int) -> Limits:
         raise _rt.Unsure
     v1: Any
     f_n: Any
+    additional_properties = (
+        {}
+        if _KEYS_LIMITS.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_LIMITS, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("n")
     if type(v1) is not int or not -9223372036854775808 <= v1 <= 9223372036854775807:
         raise _rt.Unsure
@@ -1502,11 +1561,18 @@ def _fast_limits(obj: Any, depth: int) -> Limits:
 
     return Limits(
         n=f_n,
+        additional_properties=additional_properties,
     )
 
 
 def _check_limits(obj: Limits, depth: int) -> None:
-    if type(obj) is not Limits or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not Limits
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_LIMITS, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_n: Any
@@ -1520,6 +1586,11 @@ def _fast_box(obj: Any, depth: int) -> Box:
         raise _rt.Unsure
     v1: Any
     f_size: Any
+    additional_properties = (
+        {}
+        if _KEYS_BOX.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_BOX, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("size", _rt.ABSENT)
     if v1 is _rt.ABSENT:
         f_size = 3
@@ -1530,11 +1601,18 @@ def _fast_box(obj: Any, depth: int) -> Box:
 
     return Box(
         size=f_size,
+        additional_properties=additional_properties,
     )
 
 
 def _check_box(obj: Box, depth: int) -> None:
-    if type(obj) is not Box or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not Box
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_BOX, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_size: Any
@@ -1555,6 +1633,11 @@ def _fast_part(obj: Any, depth: int) -> Part:
     f_text: Any
     f_spans: Any
     x2: Any
+    additional_properties = (
+        {}
+        if _KEYS_PART.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_PART, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("type")
     if not isinstance(v1, str) or v1 != "text":
         raise _rt.Unsure
@@ -1581,11 +1664,18 @@ def _fast_part(obj: Any, depth: int) -> Part:
         type=f_type,
         text=f_text,
         spans=f_spans,
+        additional_properties=additional_properties,
     )
 
 
 def _check_part(obj: Part, depth: int) -> None:
-    if type(obj) is not Part or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not Part
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_PART, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_type: Any
@@ -1620,6 +1710,11 @@ def _fast_tool_call(obj: Any, depth: int) -> ToolCall:
     f_outputs: Any
     k2: Any
     x2: Any
+    additional_properties = (
+        {}
+        if _KEYS_TOOL_CALL.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_TOOL_CALL, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("id")
     if not isinstance(v1, str):
         raise _rt.Unsure
@@ -1654,11 +1749,18 @@ def _fast_tool_call(obj: Any, depth: int) -> ToolCall:
         type=f_type,
         arguments=f_arguments,
         outputs=f_outputs,
+        additional_properties=additional_properties,
     )
 
 
 def _check_tool_call(obj: ToolCall, depth: int) -> None:
-    if type(obj) is not ToolCall or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not ToolCall
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_TOOL_CALL, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_id: Any
@@ -1701,6 +1803,11 @@ def _fast_citation(obj: Any, depth: int) -> Citation:
     x2: Any
     y2: Any
     x3: Any
+    additional_properties = (
+        {}
+        if _KEYS_CITATION.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_CITATION, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("url")
     if not isinstance(v1, str):
         raise _rt.Unsure
@@ -1739,11 +1846,18 @@ def _fast_citation(obj: Any, depth: int) -> Citation:
         url=f_url,
         start_index=f_start_index,
         quotes=f_quotes,
+        additional_properties=additional_properties,
     )
 
 
 def _check_citation(obj: Citation, depth: int) -> None:
-    if type(obj) is not Citation or depth > _rt.MAX_DEPTH - 3:
+    if (
+        type(obj) is not Citation
+        or depth > _rt.MAX_DEPTH - 3
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_CITATION, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_url: Any
@@ -1965,7 +2079,7 @@ def _default_settings_box() -> Any:
     return _rt.parse(_P_SETTINGS_BOX, {})
 
 
-_KEYS_ASSISTANT_TURN: Final = frozenset(
+_KEYS_ASSISTANT_TURN: Final[frozenset[str]] = frozenset(
     (
         "role",
         "id",
@@ -1991,6 +2105,27 @@ _KEYS_ASSISTANT_TURN: Final = frozenset(
         "settings",
     )
 )
+_KEYS_SETTINGS: Final[frozenset[str]] = frozenset(
+    (
+        "greeting",
+        "parts",
+        "pair",
+        "limits",
+        "box",
+        "names",
+        "level",
+        "options",
+        "big",
+        "odd",
+    )
+)
+_KEYS_LIMITS: Final[frozenset[str]] = frozenset(("n",))
+_KEYS_BOX: Final[frozenset[str]] = frozenset(("size",))
+_KEYS_PART: Final[frozenset[str]] = frozenset(("type", "text", "spans"))
+_KEYS_TOOL_CALL: Final[frozenset[str]] = frozenset(
+    ("id", "type", "arguments", "outputs")
+)
+_KEYS_CITATION: Final[frozenset[str]] = frozenset(("url", "start_index", "quotes"))
 
 
 def detail_from_dict(data: object) -> Detail:

@@ -88,18 +88,24 @@ export interface Settings {
   big: number;
   /** A string a literal must escape. */
   odd: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A limit. */
 export interface Limits {
   /** The limit. */
   n: number;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A box. */
 export interface Box {
   /** Its size. */
   size: number;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A part of the content. */
@@ -110,6 +116,8 @@ export interface Part {
   text: string;
   /** Absent means none. */
   spans: number[];
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A call of a tool. */
@@ -122,6 +130,8 @@ export interface ToolCall {
   arguments: { [key: string]: JsonData };
   /** Required, may be empty. */
   outputs: string[];
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A source the turn cites. */
@@ -132,6 +142,8 @@ export interface Citation {
   start_index: number;
   /** Absent means {"q": []}. */
   quotes: { [key: string]: string[] };
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A name and a count. */
@@ -193,6 +205,12 @@ const F_Citation_0 = rt.string({ "type": "must be a string" });
 const F_Citation_1 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 0" }, { minimum: 0 });
 const F_Citation_2 = rt.mapOf(rt.listOf(rt.string({ "type": "must be a string" }), { "type": "must be an array" }), { "type": "must be an object" });
 const K_AssistantTurn: ReadonlySet<string> = new Set(["role", "id", "created_at", "content", "history", "labels", "payload", "reply_to", "tool_calls", "metadata", "citations", "tags", "weights", "notes", "detail", "temperature", "max_tokens", "stream", "name", "attachments", "extra", "settings"]);
+const K_Settings: ReadonlySet<string> = new Set(["greeting", "parts", "pair", "limits", "box", "names", "level", "options", "big", "odd"]);
+const K_Limits: ReadonlySet<string> = new Set(["n"]);
+const K_Box: ReadonlySet<string> = new Set(["size"]);
+const K_Part: ReadonlySet<string> = new Set(["type", "text", "spans"]);
+const K_ToolCall: ReadonlySet<string> = new Set(["id", "type", "arguments", "outputs"]);
+const K_Citation: ReadonlySet<string> = new Set(["url", "start_index", "quotes"]);
 
 function p_AssistantTurn(data: rt.JsonValue, ctx: rt.Context): AssistantTurn | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -263,6 +281,7 @@ function p_Settings(data: rt.JsonValue, ctx: rt.Context): Settings | rt.Invalid 
   const v7 = ctx.optional(obj, "options", F_Settings_7);
   const v8 = ctx.optional(obj, "big", F_Settings_8);
   const v9 = ctx.optional(obj, "odd", F_Settings_9);
+  const extra = rt.keepUnknown(obj, ctx, K_Settings);
   if (ctx.count > mark) return rt.INVALID;
   const out: Settings = {
     "greeting": v0 === undefined ? "hi" : (v0 as Content),
@@ -276,6 +295,7 @@ function p_Settings(data: rt.JsonValue, ctx: rt.Context): Settings | rt.Invalid 
     "big": v8 === undefined ? 9007199254740993 : (v8 as number),
     "odd": v9 === undefined ? "\u202e\"\\" : (v9 as string),
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -284,10 +304,12 @@ function p_Limits(data: rt.JsonValue, ctx: rt.Context): Limits | rt.Invalid {
   if (obj === null) return rt.INVALID;
   const mark = ctx.count;
   const v0 = ctx.required(obj, "n", F_Limits_0, "missing required field '{field}'");
+  const extra = rt.keepUnknown(obj, ctx, K_Limits);
   if (ctx.count > mark) return rt.INVALID;
   const out: Limits = {
     "n": v0 as number,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -296,10 +318,12 @@ function p_Box(data: rt.JsonValue, ctx: rt.Context): Box | rt.Invalid {
   if (obj === null) return rt.INVALID;
   const mark = ctx.count;
   const v0 = ctx.optional(obj, "size", F_Box_0);
+  const extra = rt.keepUnknown(obj, ctx, K_Box);
   if (ctx.count > mark) return rt.INVALID;
   const out: Box = {
     "size": v0 === undefined ? 3 : (v0 as number),
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -310,12 +334,14 @@ function p_Part(data: rt.JsonValue, ctx: rt.Context): Part | rt.Invalid {
   const v0 = ctx.required(obj, "type", F_Part_0, "missing required field '{field}'");
   const v1 = ctx.required(obj, "text", F_Part_1, "missing required field '{field}'");
   const v2 = ctx.optional(obj, "spans", F_Part_2);
+  const extra = rt.keepUnknown(obj, ctx, K_Part);
   if (ctx.count > mark) return rt.INVALID;
   const out: Part = {
     "type": v0 as "text",
     "text": v1 as string,
     "spans": v2 === undefined ? [] : (v2 as number[]),
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -327,6 +353,7 @@ function p_ToolCall(data: rt.JsonValue, ctx: rt.Context): ToolCall | rt.Invalid 
   const v1 = ctx.required(obj, "type", F_ToolCall_1, "missing required field '{field}'");
   const v2 = ctx.optional(obj, "arguments", F_ToolCall_2);
   const v3 = ctx.required(obj, "outputs", F_ToolCall_3, "missing required field '{field}'");
+  const extra = rt.keepUnknown(obj, ctx, K_ToolCall);
   if (ctx.count > mark) return rt.INVALID;
   const out: ToolCall = {
     "id": v0 as string,
@@ -334,6 +361,7 @@ function p_ToolCall(data: rt.JsonValue, ctx: rt.Context): ToolCall | rt.Invalid 
     "arguments": v2 === undefined ? {} : (v2 as { [key: string]: JsonData }),
     "outputs": v3 as string[],
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -344,12 +372,14 @@ function p_Citation(data: rt.JsonValue, ctx: rt.Context): Citation | rt.Invalid 
   const v0 = ctx.required(obj, "url", F_Citation_0, "missing required field '{field}'");
   const v1 = ctx.optional(obj, "start_index", F_Citation_1);
   const v2 = ctx.optional(obj, "quotes", F_Citation_2);
+  const extra = rt.keepUnknown(obj, ctx, K_Citation);
   if (ctx.count > mark) return rt.INVALID;
   const out: Citation = {
     "url": v0 as string,
     "start_index": v1 === undefined ? 0 : (v1 as number),
     "quotes": v2 === undefined ? JSON.parse("{\"q\":[]}") : (v2 as { [key: string]: string[] }),
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -700,6 +730,8 @@ function f_Settings(v: unknown, depth: number): Settings | rt.Unsure {
     if (typeof w9 !== "string") return rt.UNSURE;
     v9 = w9;
   }
+  const extra = rt.fastUnknown(obj, K_Settings, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Settings = {
     "greeting": v0 === undefined ? "hi" : (v0 as Content),
     "parts": v1 === undefined ? rt.run(F_Settings_1, JSON.parse("[{\"type\":\"text\",\"text\":\"p\"}]")) : (v1 as Content),
@@ -712,6 +744,7 @@ function f_Settings(v: unknown, depth: number): Settings | rt.Unsure {
     "big": v8 === undefined ? 9007199254740993 : (v8 as number),
     "odd": v9 === undefined ? "\u202e\"\\" : (v9 as string),
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -722,9 +755,12 @@ function f_Limits(v: unknown, depth: number): Limits | rt.Unsure {
   let v0: unknown;
   if (typeof w0 !== "number" || !Number.isSafeInteger(w0)) return rt.UNSURE;
   v0 = w0;
+  const extra = rt.fastUnknown(obj, K_Limits, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Limits = {
     "n": v0 as number,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -737,9 +773,12 @@ function f_Box(v: unknown, depth: number): Box | rt.Unsure {
     if (typeof w0 !== "number" || !Number.isSafeInteger(w0)) return rt.UNSURE;
     v0 = w0;
   }
+  const extra = rt.fastUnknown(obj, K_Box, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Box = {
     "size": v0 === undefined ? 3 : (v0 as number),
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -764,11 +803,14 @@ function f_Part(v: unknown, depth: number): Part | rt.Unsure {
     }
     v2 = w2;
   }
+  const extra = rt.fastUnknown(obj, K_Part, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Part = {
     "type": v0 as "text",
     "text": v1 as string,
     "spans": v2 === undefined ? [] : (v2 as number[]),
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -803,12 +845,15 @@ function f_ToolCall(v: unknown, depth: number): ToolCall | rt.Unsure {
     }
     v3 = w3;
   }
+  const extra = rt.fastUnknown(obj, K_ToolCall, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ToolCall = {
     "id": v0 as string,
     "type": v1 as "function",
     "arguments": v2 === undefined ? {} : (v2 as { [key: string]: JsonData }),
     "outputs": v3 as string[],
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -839,11 +884,14 @@ function f_Citation(v: unknown, depth: number): Citation | rt.Unsure {
     }
     v2 = w2;
   }
+  const extra = rt.fastUnknown(obj, K_Citation, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Citation = {
     "url": v0 as string,
     "start_index": v1 === undefined ? 0 : (v1 as number),
     "quotes": v2 === undefined ? JSON.parse("{\"q\":[]}") : (v2 as { [key: string]: string[] }),
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -888,6 +936,7 @@ export function encodeSettings(value: Settings): { [key: string]: unknown } {
   out["options"] = value["options"];
   out["big"] = value["big"];
   out["odd"] = value["odd"];
+  rt.copyUnknown(out, value, K_Settings);
   return out;
 }
 
@@ -895,6 +944,7 @@ export function encodeSettings(value: Settings): { [key: string]: unknown } {
 export function encodeLimits(value: Limits): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["n"] = value["n"];
+  rt.copyUnknown(out, value, K_Limits);
   return out;
 }
 
@@ -902,6 +952,7 @@ export function encodeLimits(value: Limits): { [key: string]: unknown } {
 export function encodeBox(value: Box): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["size"] = value["size"];
+  rt.copyUnknown(out, value, K_Box);
   return out;
 }
 
@@ -911,6 +962,7 @@ export function encodePart(value: Part): { [key: string]: unknown } {
   out["type"] = value["type"];
   out["text"] = value["text"];
   out["spans"] = value["spans"];
+  rt.copyUnknown(out, value, K_Part);
   return out;
 }
 
@@ -921,6 +973,7 @@ export function encodeToolCall(value: ToolCall): { [key: string]: unknown } {
   out["type"] = value["type"];
   out["arguments"] = value["arguments"];
   out["outputs"] = value["outputs"];
+  rt.copyUnknown(out, value, K_ToolCall);
   return out;
 }
 
@@ -930,6 +983,7 @@ export function encodeCitation(value: Citation): { [key: string]: unknown } {
   out["url"] = value["url"];
   out["start_index"] = value["start_index"];
   out["quotes"] = value["quotes"];
+  rt.copyUnknown(out, value, K_Citation);
   return out;
 }
 

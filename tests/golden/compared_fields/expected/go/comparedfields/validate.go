@@ -51,6 +51,12 @@ func init() {
 	pContent_Array = rt.List[Part](parsePart, rt.ListSpec{Msgs: rt.Msgs{"type": "must be an array"}})
 }
 
+var keysTurn = rt.KeySet("role", "content", "spans")
+
+var keysPart = rt.KeySet("type", "text")
+
+var keysSpan = rt.KeySet("start_index", "end_index", "score", "max_score", "started_at", "recorded_at", "ended_at", "first", "last", "low", "high", "author", "reviewer")
+
 func parseLevel(v any, c *rt.Context) (Level, bool) {
 	return pLevel(v, c)
 }
@@ -68,6 +74,7 @@ func parseTurn(v any, c *rt.Context) (Turn, bool) {
 	out.Content, okContent = rt.Required[Content](c, obj, "content", parseContent, "missing required field '{field}'")
 	out.Spans, _ = rt.Required[[]Span](c, obj, "spans", pTurn_Spans, "missing required field '{field}'")
 	rt.RuleAllowedWhen(c, obj, "content", []string{"type"}, "role", []string{}, "system", []string{"text"}, "a system turn holds only text parts, not {value}", okContent && okRole)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysTurn)
 	return out, !c.FailedSince(mark)
 }
 
@@ -77,6 +84,7 @@ func (m Turn) toTree() any {
 	o.Set("role", m.Role)
 	o.Set("content", m.Content.toTree())
 	o.Set("spans", rt.TreeList(m.Spans, Span.toTree))
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -96,6 +104,7 @@ func parsePart(v any, c *rt.Context) (Part, bool) {
 	mark := c.Mark()
 	out.Type, _ = rt.Required[string](c, obj, "type", pPart_Type, "missing required field '{field}'")
 	out.Text, _ = rt.OptionalPtr[string](c, obj, "text", pPart_Text)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysPart)
 	return out, !c.FailedSince(mark)
 }
 
@@ -106,6 +115,7 @@ func (m Part) toTree() any {
 	if m.Text != nil {
 		o.Set("text", (*m.Text))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -113,7 +123,7 @@ func (m Part) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Part) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	return true
@@ -159,6 +169,7 @@ func parseSpan(v any, c *rt.Context) (Span, bool) {
 	rt.RuleCompare(c, obj, rt.Operand{Field: "ended_at", Kind: "date-time", Default: ""}, rt.Operand{Field: "started_at", Kind: "date-time", Default: ""}, ">", "span {index}: ended_at {value} is not after started_at", okEndedAt && okStartedAt)
 	rt.RuleCompare(c, obj, rt.Operand{Field: "first", Kind: "string", Default: ""}, rt.Operand{Field: "last", Kind: "string", Default: ""}, "<", "span {index}: first '{value}' does not sort before last", okFirst && okLast)
 	rt.RuleCompare(c, obj, rt.Operand{Field: "low", Kind: "string", Default: ""}, rt.Operand{Field: "high", Kind: "string", Default: "\"c\""}, "<=", "span {index}: low level {value} is above the high one", okLow && okHigh)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysSpan)
 	return out, !c.FailedSince(mark)
 }
 
@@ -196,6 +207,7 @@ func (m Span) toTree() any {
 	if m.Reviewer != nil {
 		o.Set("reviewer", (*m.Reviewer))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -203,7 +215,7 @@ func (m Span) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Span) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if float64(m.StartIndex) < 0 {

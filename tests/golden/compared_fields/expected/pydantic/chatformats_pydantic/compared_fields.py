@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import model_validator
 
-from pydantic import BaseModel, Field, RootModel, StrictFloat, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictFloat, StrictStr
 from enum import StrEnum
 from typing import Annotated
 import re
@@ -78,6 +78,9 @@ class Part(BaseModel):
     One part of the content.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     type: StrictStr
     """
     The kind of part, e.g. "text".
@@ -111,6 +114,9 @@ class Span(BaseModel):
     A span of the text, with a score, when it was read and by whom.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     start_index: Annotated[_JsonInt, Field(ge=0, le=9223372036854775807)]
     """
     The first character.
@@ -301,6 +307,9 @@ class Turn(BaseModel):
     A turn of a conversation and the spans annotated in it.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     role: StrictStr
     """
     Who speaks, e.g. "system".

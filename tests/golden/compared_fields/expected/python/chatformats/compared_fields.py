@@ -55,6 +55,9 @@ class Turn:
     """The text, or a list of parts."""
     spans: list[Span]
     """The annotated spans."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "role": "role",
         "content": "content",
@@ -78,11 +81,13 @@ class Turn:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["role"] = self.role
         out["content"] = _rt.dump(self.content)
         out["spans"] = _rt.dump(self.spans)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -106,6 +111,9 @@ class Part:
     """The kind of part, e.g. "text"."""
     text: str | None = None
     """The text of a text part."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {"type": "type", "text": "text"}
     # The attribute of each wire name: rules' pointers into built objects (validate()).
 
@@ -125,11 +133,13 @@ class Part:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["type"] = self.type
         if self.text is not None:
             out["text"] = self.text
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -175,6 +185,9 @@ class Span:
     """Who wrote the span."""
     reviewer: str | None = None
     """Who checked it."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "start_index": "start_index",
         "end_index": "end_index",
@@ -208,7 +221,7 @@ class Span:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["start_index"] = self.start_index
         out["end_index"] = self.end_index
@@ -233,6 +246,8 @@ class Span:
             out["author"] = self.author
         if self.reviewer is not None:
             out["reviewer"] = self.reviewer
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -285,12 +300,14 @@ def _parse_turn(data: Any, ctx: _rt.Context) -> Any:
             "a system turn holds only text parts, not {value}",
             (content, role),
         )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_TURN)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Turn(
         role=role,
         content=content,
         spans=spans,
+        additional_properties=additional_properties,
     )
 
 
@@ -309,11 +326,13 @@ def _parse_part(data: Any, ctx: _rt.Context) -> Any:
     mark = ctx.count
     type = ctx.required(obj, "type", _P_PART_TYPE, "missing required field '{field}'")
     text = ctx.optional(obj, "text", _P_PART_TEXT)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_PART)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Part(
         type=type,
         text=text,
+        additional_properties=additional_properties,
     )
 
 
@@ -419,6 +438,7 @@ def _parse_span(data: Any, ctx: _rt.Context) -> Any:
         "span {index}: low level {value} is above the high one",
         (low, high),
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_SPAN)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Span(
@@ -435,6 +455,7 @@ def _parse_span(data: Any, ctx: _rt.Context) -> Any:
         high=high,
         author=author,
         reviewer=reviewer,
+        additional_properties=additional_properties,
     )
 
 
@@ -449,6 +470,11 @@ def _fast_turn(obj: Any, depth: int) -> Turn:
     f_role: Any
     f_content: Any
     f_spans: Any
+    additional_properties = (
+        {}
+        if _KEYS_TURN.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_TURN, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("role")
     if not isinstance(v1, str):
         raise _rt.Unsure
@@ -499,11 +525,18 @@ def _fast_turn(obj: Any, depth: int) -> Turn:
         role=f_role,
         content=f_content,
         spans=f_spans,
+        additional_properties=additional_properties,
     )
 
 
 def _check_turn(obj: Turn, depth: int) -> None:
-    if type(obj) is not Turn or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not Turn
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_TURN, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_role: Any
@@ -543,6 +576,11 @@ def _fast_part(obj: Any, depth: int) -> Part:
     v1: Any
     f_type: Any
     f_text: Any
+    additional_properties = (
+        {}
+        if _KEYS_PART.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_PART, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("type")
     if not isinstance(v1, str):
         raise _rt.Unsure
@@ -558,11 +596,18 @@ def _fast_part(obj: Any, depth: int) -> Part:
     return Part(
         type=f_type,
         text=f_text,
+        additional_properties=additional_properties,
     )
 
 
 def _check_part(obj: Part, depth: int) -> None:
-    if type(obj) is not Part or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not Part
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_PART, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_type: Any
@@ -593,6 +638,11 @@ def _fast_span(obj: Any, depth: int) -> Span:
     f_high: Any
     f_author: Any
     f_reviewer: Any
+    additional_properties = (
+        {}
+        if _KEYS_SPAN.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_SPAN, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("start_index")
     if (
         type(v1) is not int
@@ -721,11 +771,18 @@ def _fast_span(obj: Any, depth: int) -> Span:
         high=f_high,
         author=f_author,
         reviewer=f_reviewer,
+        additional_properties=additional_properties,
     )
 
 
 def _check_span(obj: Span, depth: int) -> None:
-    if type(obj) is not Span or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not Span
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_SPAN, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_start_index: Any
@@ -895,6 +952,25 @@ _P_SPAN_LOW: Final = _P_LEVEL
 _P_SPAN_HIGH: Final = _P_LEVEL
 _P_SPAN_AUTHOR: Final = _rt.string({"type": "must be a string"})
 _P_SPAN_REVIEWER: Final = _rt.string({"type": "must be a string"})
+_KEYS_TURN: Final[frozenset[str]] = frozenset(("role", "content", "spans"))
+_KEYS_PART: Final[frozenset[str]] = frozenset(("type", "text"))
+_KEYS_SPAN: Final[frozenset[str]] = frozenset(
+    (
+        "start_index",
+        "end_index",
+        "score",
+        "max_score",
+        "started_at",
+        "recorded_at",
+        "ended_at",
+        "first",
+        "last",
+        "low",
+        "high",
+        "author",
+        "reviewer",
+    )
+)
 
 
 def content_from_dict(data: object) -> Content:

@@ -26,6 +26,8 @@ export interface Turn {
   content: Content;
   /** The annotated spans. */
   spans: Span[];
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** One part of the content. */
@@ -34,6 +36,8 @@ export interface Part {
   type: string;
   /** The text of a text part. */
   text?: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A span of the text, with a score, when it was read and by whom. */
@@ -64,6 +68,8 @@ export interface Span {
   author?: string;
   /** Who checked it. */
   reviewer?: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** Plain text, or a list of parts. */
@@ -91,6 +97,9 @@ const F_Span_10 = P_Level;
 const F_Span_11 = rt.string({ "type": "must be a string" });
 const F_Span_12 = rt.string({ "type": "must be a string" });
 const S_1 = new Set<string>(["text"]);
+const K_Turn: ReadonlySet<string> = new Set(["role", "content", "spans"]);
+const K_Part: ReadonlySet<string> = new Set(["type", "text"]);
+const K_Span: ReadonlySet<string> = new Set(["start_index", "end_index", "score", "max_score", "started_at", "recorded_at", "ended_at", "first", "last", "low", "high", "author", "reviewer"]);
 
 function p_Turn(data: rt.JsonValue, ctx: rt.Context): Turn | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -100,12 +109,14 @@ function p_Turn(data: rt.JsonValue, ctx: rt.Context): Turn | rt.Invalid {
   const v1 = ctx.required(obj, "content", F_Turn_1, "missing required field '{field}'");
   const v2 = ctx.required(obj, "spans", F_Turn_2, "missing required field '{field}'");
   rt.ruleAllowedWhen(ctx, obj, "content", ["type"], "role", [], "system", new Set(["text"]), "a system turn holds only text parts, not {value}", [v1, v0]);
+  const extra = rt.keepUnknown(obj, ctx, K_Turn);
   if (ctx.count > mark) return rt.INVALID;
   const out: Turn = {
     "role": v0 as string,
     "content": v1 as Content,
     "spans": v2 as Span[],
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -115,11 +126,13 @@ function p_Part(data: rt.JsonValue, ctx: rt.Context): Part | rt.Invalid {
   const mark = ctx.count;
   const v0 = ctx.required(obj, "type", F_Part_0, "missing required field '{field}'");
   const v1 = ctx.optional(obj, "text", F_Part_1);
+  const extra = rt.keepUnknown(obj, ctx, K_Part);
   if (ctx.count > mark) return rt.INVALID;
   const out: Part = {
     "type": v0 as string,
   };
   if (v1 !== undefined) out["text"] = v1 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -147,6 +160,7 @@ function p_Span(data: rt.JsonValue, ctx: rt.Context): Span | rt.Invalid {
   rt.ruleCompare(ctx, obj, ["ended_at", "date-time", undefined], ["started_at", "date-time", undefined], ">", "span {index}: ended_at {value} is not after started_at", [v6, v4]);
   rt.ruleCompare(ctx, obj, ["first", "string", undefined], ["last", "string", undefined], "<", "span {index}: first '{value}' does not sort before last", [v7, v8]);
   rt.ruleCompare(ctx, obj, ["low", "string", undefined], ["high", "string", "c"], "<=", "span {index}: low level {value} is above the high one", [v9, v10]);
+  const extra = rt.keepUnknown(obj, ctx, K_Span);
   if (ctx.count > mark) return rt.INVALID;
   const out: Span = {
     "start_index": v0 as number,
@@ -163,6 +177,7 @@ function p_Span(data: rt.JsonValue, ctx: rt.Context): Span | rt.Invalid {
   if (v9 !== undefined) out["low"] = v9 as Level;
   if (v11 !== undefined) out["author"] = v11 as string;
   if (v12 !== undefined) out["reviewer"] = v12 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -208,12 +223,15 @@ function f_Turn(v: unknown, depth: number): Turn | rt.Unsure {
     }
     v2 = y2;
   }
+  const extra = rt.fastUnknown(obj, K_Turn, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["type"], "role", [], "system", S_1)) return rt.UNSURE;
   const out: Turn = {
     "role": v0 as string,
     "content": v1 as Content,
     "spans": v2 as Span[],
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -230,10 +248,13 @@ function f_Part(v: unknown, depth: number): Part | rt.Unsure {
     if (typeof w1 !== "string") return rt.UNSURE;
     v1 = w1;
   }
+  const extra = rt.fastUnknown(obj, K_Part, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Part = {
     "type": v0 as string,
   };
   if (v1 !== undefined) out["text"] = v1 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -316,6 +337,8 @@ function f_Span(v: unknown, depth: number): Span | rt.Unsure {
     if (typeof w12 !== "string") return rt.UNSURE;
     v12 = w12;
   }
+  const extra = rt.fastUnknown(obj, K_Span, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   if (!rt.fastCompare(obj as rt.JsonObject, ["end_index", "integer", undefined], ["start_index", "integer", undefined], ">=")) return rt.UNSURE;
   if (!rt.fastCompare(obj as rt.JsonObject, ["score", "number", undefined], ["max_score", "integer", 100], "<=")) return rt.UNSURE;
   if (!rt.fastCompare(obj as rt.JsonObject, ["recorded_at", "date-time", undefined], ["started_at", "date-time", undefined], "==")) return rt.UNSURE;
@@ -338,6 +361,7 @@ function f_Span(v: unknown, depth: number): Span | rt.Unsure {
   if (v9 !== undefined) out["low"] = v9 as Level;
   if (v11 !== undefined) out["author"] = v11 as string;
   if (v12 !== undefined) out["reviewer"] = v12 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -347,6 +371,7 @@ export function encodeTurn(value: Turn): { [key: string]: unknown } {
   out["role"] = value["role"];
   out["content"] = encodeContent(value["content"]);
   out["spans"] = value["spans"].map(encodeSpan);
+  rt.copyUnknown(out, value, K_Turn);
   return out;
 }
 
@@ -355,6 +380,7 @@ export function encodePart(value: Part): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["type"] = value["type"];
   if (value["text"] !== undefined) out["text"] = value["text"];
+  rt.copyUnknown(out, value, K_Part);
   return out;
 }
 
@@ -374,6 +400,7 @@ export function encodeSpan(value: Span): { [key: string]: unknown } {
   out["high"] = value["high"];
   if (value["author"] !== undefined) out["author"] = value["author"];
   if (value["reviewer"] !== undefined) out["reviewer"] = value["reviewer"];
+  rt.copyUnknown(out, value, K_Span);
   return out;
 }
 

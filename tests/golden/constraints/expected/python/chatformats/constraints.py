@@ -916,7 +916,7 @@ _P_CONSTRAINED_SHORT: Final = _rt.string(
     max_length=1,
 )
 _RE_1: Final = _rt.regex("^[A-Z]{3}-[0-9]+$")
-_KEYS_CONSTRAINED: Final = frozenset(
+_KEYS_CONSTRAINED: Final[frozenset[str]] = frozenset(
     (
         "name",
         "code",

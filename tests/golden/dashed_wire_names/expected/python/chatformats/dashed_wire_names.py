@@ -222,7 +222,7 @@ _P_HEADERS_MAX_AGE: Final = _rt.integer(
 )
 _P_HEADERS_N_CODE: Final = _rt.string({"type": "must be a string"})
 _RE_1: Final = _rt.regex("^[0-9]{6}$")
-_KEYS_HEADERS: Final = frozenset(
+_KEYS_HEADERS: Final[frozenset[str]] = frozenset(
     ("content-type", "x-request-id", "2fa-code", "max.age", "ünïcode")
 )
 

@@ -28,6 +28,10 @@ type ErrorDetail = rt.ErrorDetail
 type Reading struct {
 	// A [value, unit] pair.
 	Sample Sample `json:"sample"`
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.

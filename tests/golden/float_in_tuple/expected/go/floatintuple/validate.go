@@ -18,6 +18,8 @@ func init() {
 	pSample_Item1 = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 }
 
+var keysReading = rt.KeySet("sample")
+
 func parseReading(v any, c *rt.Context) (Reading, bool) {
 	var out Reading
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -26,6 +28,7 @@ func parseReading(v any, c *rt.Context) (Reading, bool) {
 	}
 	mark := c.Mark()
 	out.Sample, _ = rt.Required[Sample](c, obj, "sample", parseSample, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysReading)
 	return out, !c.FailedSince(mark)
 }
 
@@ -33,6 +36,7 @@ func parseReading(v any, c *rt.Context) (Reading, bool) {
 func (m Reading) toTree() any {
 	o := rt.NewObject()
 	o.Set("sample", m.Sample.toTree())
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -40,7 +44,7 @@ func (m Reading) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Reading) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if !m.Sample.fastValid(d + 1) {

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field, RootModel, StrictFloat, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictFloat, StrictStr
 from typing import Annotated
 
 
@@ -27,6 +27,9 @@ class Reading(BaseModel):
     A labelled reading.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     sample: Sample
     """
     A [value, unit] pair.

@@ -37,6 +37,9 @@ class Reading:
 
     sample: Sample
     """A [value, unit] pair."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Reading:
@@ -54,9 +57,11 @@ class Reading:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["sample"] = _rt.dump(self.sample)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -92,10 +97,12 @@ def _parse_reading(data: Any, ctx: _rt.Context) -> Any:
     sample = ctx.required(
         obj, "sample", _P_READING_SAMPLE, "missing required field '{field}'"
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_READING)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Reading(
         sample=sample,
+        additional_properties=additional_properties,
     )
 
 
@@ -110,6 +117,11 @@ def _fast_reading(obj: Any, depth: int) -> Reading:
     f_sample: Any
     x2_0: Any
     x2_1: Any
+    additional_properties = (
+        {}
+        if _KEYS_READING.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_READING, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("sample")
     if not isinstance(v1, list) or len(v1) != 2:
         raise _rt.Unsure
@@ -135,11 +147,18 @@ def _fast_reading(obj: Any, depth: int) -> Reading:
 
     return Reading(
         sample=f_sample,
+        additional_properties=additional_properties,
     )
 
 
 def _check_reading(obj: Reading, depth: int) -> None:
-    if type(obj) is not Reading or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not Reading
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_READING, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_sample: Any
@@ -182,6 +201,7 @@ _P_SAMPLE: Final = _rt.tuple_of(
     {"type": "must be an array", "prefixItems": "must be an array of exactly 2 items"},
 )
 _P_READING_SAMPLE: Final = _P_SAMPLE
+_KEYS_READING: Final[frozenset[str]] = frozenset(("sample",))
 
 
 def sample_from_dict(data: object) -> Sample:

@@ -17,6 +17,8 @@ export const VERSION = "1.0.0";
 export interface Reading {
   /** A [value, unit] pair. */
   sample: Sample;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A [value, unit] pair. */
@@ -25,16 +27,19 @@ export type Sample = [number, string];
 // Parsers are built once, at import, from the runtime's combinators.
 const P_Sample = rt.tupleOf<[number, string]>([rt.number({ "type": "must be a number", "maximum": "must be <= 100.5", "exclusiveMinimum": "must be > -2.5" }, { maximum: 100.5, exclusiveMinimum: -2.5 }), rt.string({ "type": "must be a string" })], { "type": "must be an array", "prefixItems": "must be an array of exactly 2 items" });
 const F_Reading_0 = P_Sample;
+const K_Reading: ReadonlySet<string> = new Set(["sample"]);
 
 function p_Reading(data: rt.JsonValue, ctx: rt.Context): Reading | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
   if (obj === null) return rt.INVALID;
   const mark = ctx.count;
   const v0 = ctx.required(obj, "sample", F_Reading_0, "missing required field '{field}'");
+  const extra = rt.keepUnknown(obj, ctx, K_Reading);
   if (ctx.count > mark) return rt.INVALID;
   const out: Reading = {
     "sample": v0 as Sample,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -53,9 +58,12 @@ function f_Reading(v: unknown, depth: number): Reading | rt.Unsure {
     if (typeof x2_1 !== "string") return rt.UNSURE;
     v0 = w0;
   }
+  const extra = rt.fastUnknown(obj, K_Reading, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Reading = {
     "sample": v0 as Sample,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -63,6 +71,7 @@ function f_Reading(v: unknown, depth: number): Reading | rt.Unsure {
 export function encodeReading(value: Reading): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["sample"] = encodeSample(value["sample"]);
+  rt.copyUnknown(out, value, K_Reading);
   return out;
 }
 

@@ -18,6 +18,8 @@ func init() {
 	pHostile_Raw = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 }
 
+var keysHostile = rt.KeySet("text", "note", "raw")
+
 // fastPattern0 is a pattern Validate's fast path matches.
 var fastPattern0 = rt.Pattern("^[^\"\\\\]*(?:\\n?\\z)")
 
@@ -31,6 +33,7 @@ func parseHostile(v any, c *rt.Context) (Hostile, bool) {
 	out.Text, _ = rt.Required[string](c, obj, "text", pHostile_Text, "missing required field '{field}'")
 	out.Note, _ = rt.OptionalPtr[string](c, obj, "note", pHostile_Note)
 	out.Raw, _ = rt.OptionalDefault[string](c, obj, "raw", pHostile_Raw, rt.Default[string]("{{ not a template }} \"\"\""))
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysHostile)
 	return out, !c.FailedSince(mark)
 }
 
@@ -42,6 +45,7 @@ func (m Hostile) toTree() any {
 		o.Set("note", (*m.Note))
 	}
 	o.Set("raw", m.Raw)
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -49,7 +53,7 @@ func (m Hostile) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Hostile) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if !fastPattern0.MatchString(m.Text) {

@@ -15,8 +15,10 @@ class Hostile(BaseModel):
     \"\"\"Docstring breaker\"\"\" \\" */ // # {{ }}
     """
 
-    model_config = ConfigDict(regex_engine="python-re")
-
+    model_config = ConfigDict(
+        regex_engine="python-re",
+        extra="allow",
+    )
     text: Annotated[StrictStr, Field(pattern='^[^"\\\\]*$')]
     """
     Ends with a backslash \\

@@ -40,6 +40,9 @@ Line two | with pipe
 # a heading"""
     raw: str = '{{ not a template }} """'
     """A default that looks like code."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Hostile:
@@ -57,13 +60,15 @@ Line two | with pipe
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["text"] = self.text
         if self.note is not None:
             out["note"] = self.note
         if self.raw is not None:
             out["raw"] = self.raw
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -97,12 +102,14 @@ def _parse_hostile(data: Any, ctx: _rt.Context) -> Any:
     )
     note = ctx.optional(obj, "note", _P_HOSTILE_NOTE)
     raw = ctx.optional(obj, "raw", _P_HOSTILE_RAW, default='{{ not a template }} """')
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_HOSTILE)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Hostile(
         text=text,
         note=note,
         raw=raw,
+        additional_properties=additional_properties,
     )
 
 
@@ -117,6 +124,11 @@ def _fast_hostile(obj: Any, depth: int) -> Hostile:
     f_text: Any
     f_note: Any
     f_raw: Any
+    additional_properties = (
+        {}
+        if _KEYS_HOSTILE.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_HOSTILE, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("text")
     if not isinstance(v1, str) or _RE_1.search(v1) is None:
         raise _rt.Unsure
@@ -140,11 +152,18 @@ def _fast_hostile(obj: Any, depth: int) -> Hostile:
         text=f_text,
         note=f_note,
         raw=f_raw,
+        additional_properties=additional_properties,
     )
 
 
 def _check_hostile(obj: Hostile, depth: int) -> None:
-    if type(obj) is not Hostile or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not Hostile
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_HOSTILE, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_text: Any
@@ -171,6 +190,7 @@ _P_HOSTILE_TEXT: Final = _rt.string(
 _P_HOSTILE_NOTE: Final = _rt.string({"type": "must be a string"})
 _P_HOSTILE_RAW: Final = _rt.string({"type": "must be a string"})
 _RE_1: Final = _rt.regex('^[^"\\\\]*$')
+_KEYS_HOSTILE: Final[frozenset[str]] = frozenset(("text", "note", "raw"))
 
 
 def parse_hostile_descriptions_from_json(text: str | bytes) -> Hostile:

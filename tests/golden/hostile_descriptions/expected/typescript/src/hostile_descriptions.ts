@@ -29,6 +29,8 @@ export interface Hostile {
   note?: string;
   /** A default that looks like code. */
   raw: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 // Parsers are built once, at import, from the runtime's combinators.
@@ -36,6 +38,7 @@ const F_Hostile_0 = rt.string({ "type": "must be a string", "pattern": "must not
 const F_Hostile_1 = rt.string({ "type": "must be a string" });
 const F_Hostile_2 = rt.string({ "type": "must be a string" });
 const R_1 = new RegExp("^[^\\x22\\x5c]*(?:\\n?$)", "u");
+const K_Hostile: ReadonlySet<string> = new Set(["text", "note", "raw"]);
 
 function p_Hostile(data: rt.JsonValue, ctx: rt.Context): Hostile | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object, \"really\"");
@@ -44,12 +47,14 @@ function p_Hostile(data: rt.JsonValue, ctx: rt.Context): Hostile | rt.Invalid {
   const v0 = ctx.required(obj, "text", F_Hostile_0, "missing required field '{field}'");
   const v1 = ctx.optional(obj, "note", F_Hostile_1);
   const v2 = ctx.optional(obj, "raw", F_Hostile_2);
+  const extra = rt.keepUnknown(obj, ctx, K_Hostile);
   if (ctx.count > mark) return rt.INVALID;
   const out: Hostile = {
     "text": v0 as string,
     "raw": v2 === undefined ? "{{ not a template }} \"\"\"" : (v2 as string),
   };
   if (v1 !== undefined) out["note"] = v1 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -74,11 +79,14 @@ function f_Hostile(v: unknown, depth: number): Hostile | rt.Unsure {
     if (typeof w2 !== "string") return rt.UNSURE;
     v2 = w2;
   }
+  const extra = rt.fastUnknown(obj, K_Hostile, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Hostile = {
     "text": v0 as string,
     "raw": v2 === undefined ? "{{ not a template }} \"\"\"" : (v2 as string),
   };
   if (v1 !== undefined) out["note"] = v1 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -88,6 +96,7 @@ export function encodeHostile(value: Hostile): { [key: string]: unknown } {
   out["text"] = value["text"];
   if (value["note"] !== undefined) out["note"] = value["note"];
   out["raw"] = value["raw"];
+  rt.copyUnknown(out, value, K_Hostile);
   return out;
 }
 

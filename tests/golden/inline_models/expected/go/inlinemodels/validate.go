@@ -44,7 +44,21 @@ func init() {
 
 var keysChat = rt.KeySet("meta", "calls", "reply", "by_user", "echo", "loose")
 
+var keysSettings = rt.KeySet("ui")
+
+var keysChatMeta = rt.KeySet("id", "tags")
+
 var keysChatMetaTagsItem = rt.KeySet("k", "v")
+
+var keysToolCall = rt.KeySet("name", "args")
+
+var keysToolCallArgs = rt.KeySet("dry_run")
+
+var keysChatReply = rt.KeySet("text")
+
+var keysChatByUserValue = rt.KeySet("score")
+
+var keysSettingsUi = rt.KeySet("lang", "constructor")
 
 // checks83c6f2ac4c87 is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
 var checks83c6f2ac4c87 = rt.NewChecks("{\"root\":{\"$ref\":\"/$defs/Chat/properties/reply/properties/text\",\"minLength\":1,\"messages\":{\"minLength\":\"must be at least 1 character(s) long\"}},\"refs\":{\"/$defs/Chat/properties/reply/properties/text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}}}")
@@ -141,6 +155,7 @@ func parseSettings(v any, c *rt.Context) (Settings, bool) {
 	}
 	mark := c.Mark()
 	out.UI, _ = rt.OptionalPtr[SettingsUi](c, obj, "ui", parseSettingsUi)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysSettings)
 	return out, !c.FailedSince(mark)
 }
 
@@ -150,6 +165,7 @@ func (m Settings) toTree() any {
 	if m.UI != nil {
 		o.Set("ui", (*m.UI).toTree())
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -157,7 +173,7 @@ func (m Settings) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Settings) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if m.UI != nil {
@@ -177,6 +193,7 @@ func parseChatMeta(v any, c *rt.Context) (ChatMeta, bool) {
 	mark := c.Mark()
 	out.ID, _ = rt.Required[string](c, obj, "id", pChatMeta_ID, "missing required field '{field}'")
 	out.Tags, _ = rt.Optional[[]ChatMetaTagsItem](c, obj, "tags", pChatMeta_Tags)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysChatMeta)
 	return out, !c.FailedSince(mark)
 }
 
@@ -187,6 +204,7 @@ func (m ChatMeta) toTree() any {
 	if m.Tags != nil {
 		o.Set("tags", rt.TreeList(m.Tags, ChatMetaTagsItem.toTree))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -194,7 +212,7 @@ func (m ChatMeta) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ChatMeta) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if !rt.RunesWithin(m.ID, 1, -1) {
@@ -252,6 +270,7 @@ func parseToolCall(v any, c *rt.Context) (ToolCall, bool) {
 	mark := c.Mark()
 	out.Name, _ = rt.Required[string](c, obj, "name", pToolCall_Name, "missing required field '{field}'")
 	out.Args, _ = rt.OptionalPtr[ToolCallArgs](c, obj, "args", parseToolCallArgs)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysToolCall)
 	return out, !c.FailedSince(mark)
 }
 
@@ -262,6 +281,7 @@ func (m ToolCall) toTree() any {
 	if m.Args != nil {
 		o.Set("args", (*m.Args).toTree())
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -269,7 +289,7 @@ func (m ToolCall) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ToolCall) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if m.Args != nil {
@@ -288,6 +308,7 @@ func parseToolCallArgs(v any, c *rt.Context) (ToolCallArgs, bool) {
 	}
 	mark := c.Mark()
 	out.DryRun, _ = rt.OptionalPtr[bool](c, obj, "dry_run", pToolCallArgs_DryRun)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysToolCallArgs)
 	return out, !c.FailedSince(mark)
 }
 
@@ -297,6 +318,7 @@ func (m ToolCallArgs) toTree() any {
 	if m.DryRun != nil {
 		o.Set("dry_run", (*m.DryRun))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -304,7 +326,7 @@ func (m ToolCallArgs) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ToolCallArgs) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	return true
@@ -318,6 +340,7 @@ func parseChatReply(v any, c *rt.Context) (ChatReply, bool) {
 	}
 	mark := c.Mark()
 	out.Text, _ = rt.Required[string](c, obj, "text", pChatReply_Text, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysChatReply)
 	return out, !c.FailedSince(mark)
 }
 
@@ -325,6 +348,7 @@ func parseChatReply(v any, c *rt.Context) (ChatReply, bool) {
 func (m ChatReply) toTree() any {
 	o := rt.NewObject()
 	o.Set("text", m.Text)
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -332,7 +356,7 @@ func (m ChatReply) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ChatReply) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	return true
@@ -346,6 +370,7 @@ func parseChatByUserValue(v any, c *rt.Context) (ChatByUserValue, bool) {
 	}
 	mark := c.Mark()
 	out.Score, _ = rt.Required[int64](c, obj, "score", pChatByUserValue_Score, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysChatByUserValue)
 	return out, !c.FailedSince(mark)
 }
 
@@ -353,6 +378,7 @@ func parseChatByUserValue(v any, c *rt.Context) (ChatByUserValue, bool) {
 func (m ChatByUserValue) toTree() any {
 	o := rt.NewObject()
 	o.Set("score", m.Score)
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -360,7 +386,7 @@ func (m ChatByUserValue) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ChatByUserValue) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if float64(m.Score) < 0 {
@@ -378,6 +404,7 @@ func parseSettingsUi(v any, c *rt.Context) (SettingsUi, bool) {
 	mark := c.Mark()
 	out.Lang, _ = rt.OptionalDefault[string](c, obj, "lang", pSettingsUi_Lang, rt.Default[string]("en"))
 	out.Constructor, _ = rt.OptionalPtr[string](c, obj, "constructor", pSettingsUi_Constructor)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysSettingsUi)
 	return out, !c.FailedSince(mark)
 }
 
@@ -388,6 +415,7 @@ func (m SettingsUi) toTree() any {
 	if m.Constructor != nil {
 		o.Set("constructor", (*m.Constructor))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -395,7 +423,7 @@ func (m SettingsUi) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m SettingsUi) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	return true

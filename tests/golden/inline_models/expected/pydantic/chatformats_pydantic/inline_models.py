@@ -99,6 +99,9 @@ class ToolCallArgs(BaseModel):
     Its arguments, any.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     dry_run: StrictBool | None = None
 
     @model_validator(mode="before")
@@ -115,6 +118,9 @@ class ChatReply(BaseModel):
     A reply, or null.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     text: StrictStr
 
 
@@ -123,6 +129,9 @@ class ChatByUserValue(BaseModel):
     A score.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     score: Annotated[_JsonInt, Field(ge=0, le=9223372036854775807)]
 
 
@@ -131,6 +140,9 @@ class SettingsUi(BaseModel):
     The UI's.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     lang: StrictStr = "en"
     """
     A default inside an inline model.
@@ -154,6 +166,9 @@ class Settings(BaseModel):
     Settings no document of the root holds: an inline object with a default (its check once crashed the generator).
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     ui: SettingsUi | None = None
     """
     The UI's.
@@ -173,6 +188,9 @@ class ChatMeta(BaseModel):
     Its metadata.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     id: Annotated[StrictStr, Field(min_length=1)]
     tags: list[ChatMetaTagsItem] | None = None
     """
@@ -193,6 +211,9 @@ class ToolCall(BaseModel):
     A tool call.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     name: StrictStr
     args: ToolCallArgs | None = None
     """

@@ -100,6 +100,9 @@ class Settings:
 
     ui: SettingsUi | None = None
     """The UI's."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Settings:
@@ -117,10 +120,12 @@ class Settings:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         if self.ui is not None:
             out["ui"] = _rt.dump(self.ui)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -143,6 +148,9 @@ class ChatMeta:
     id: str
     tags: list[ChatMetaTagsItem] | None = None
     """Tags."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> ChatMeta:
@@ -160,11 +168,13 @@ class ChatMeta:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["id"] = self.id
         if self.tags is not None:
             out["tags"] = _rt.dump(self.tags)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -230,6 +240,9 @@ class ToolCall:
     name: str
     args: ToolCallArgs | None = None
     """Its arguments, any."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> ToolCall:
@@ -247,11 +260,13 @@ class ToolCall:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["name"] = self.name
         if self.args is not None:
             out["args"] = _rt.dump(self.args)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -272,6 +287,9 @@ class ToolCallArgs:
     """Its arguments, any."""
 
     dry_run: bool | None = None
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> ToolCallArgs:
@@ -289,10 +307,12 @@ class ToolCallArgs:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         if self.dry_run is not None:
             out["dry_run"] = self.dry_run
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -313,6 +333,9 @@ class ChatReply:
     """A reply, or null."""
 
     text: str
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> ChatReply:
@@ -330,9 +353,11 @@ class ChatReply:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["text"] = self.text
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -353,6 +378,9 @@ class ChatByUserValue:
     """A score."""
 
     score: int
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> ChatByUserValue:
@@ -370,9 +398,11 @@ class ChatByUserValue:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["score"] = self.score
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -396,6 +426,9 @@ class SettingsUi:
     """A default inside an inline model."""
     constructor: str | None = None
     """A field named like a member of every JavaScript object."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> SettingsUi:
@@ -413,12 +446,14 @@ class SettingsUi:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         if self.lang is not None:
             out["lang"] = self.lang
         if self.constructor is not None:
             out["constructor"] = self.constructor
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -480,10 +515,12 @@ def _parse_settings(data: Any, ctx: _rt.Context) -> Any:
         return _rt.INVALID
     mark = ctx.count
     ui = ctx.optional(obj, "ui", _P_SETTINGS_UI)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_SETTINGS)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Settings(
         ui=ui,
+        additional_properties=additional_properties,
     )
 
 
@@ -502,11 +539,13 @@ def _parse_chat_meta(data: Any, ctx: _rt.Context) -> Any:
     mark = ctx.count
     id = ctx.required(obj, "id", _P_CHAT_META_ID, "missing required field '{field}'")
     tags = ctx.optional(obj, "tags", _P_CHAT_META_TAGS)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_CHAT_META)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ChatMeta(
         id=id,
         tags=tags,
+        additional_properties=additional_properties,
     )
 
 
@@ -553,11 +592,13 @@ def _parse_tool_call(data: Any, ctx: _rt.Context) -> Any:
         obj, "name", _P_TOOL_CALL_NAME, "missing required field '{field}'"
     )
     args = ctx.optional(obj, "args", _P_TOOL_CALL_ARGS)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_TOOL_CALL)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ToolCall(
         name=name,
         args=args,
+        additional_properties=additional_properties,
     )
 
 
@@ -575,10 +616,12 @@ def _parse_tool_call_args(data: Any, ctx: _rt.Context) -> Any:
         return _rt.INVALID
     mark = ctx.count
     dry_run = ctx.optional(obj, "dry_run", _P_TOOL_CALL_ARGS_DRY_RUN)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_TOOL_CALL_ARGS)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ToolCallArgs(
         dry_run=dry_run,
+        additional_properties=additional_properties,
     )
 
 
@@ -598,10 +641,12 @@ def _parse_chat_reply(data: Any, ctx: _rt.Context) -> Any:
     text = ctx.required(
         obj, "text", _P_CHAT_REPLY_TEXT, "missing required field '{field}'"
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_CHAT_REPLY)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ChatReply(
         text=text,
+        additional_properties=additional_properties,
     )
 
 
@@ -621,10 +666,12 @@ def _parse_chat_by_user_value(data: Any, ctx: _rt.Context) -> Any:
     score = ctx.required(
         obj, "score", _P_CHAT_BY_USER_VALUE_SCORE, "missing required field '{field}'"
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_CHAT_BY_USER_VALUE)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ChatByUserValue(
         score=score,
+        additional_properties=additional_properties,
     )
 
 
@@ -643,11 +690,13 @@ def _parse_settings_ui(data: Any, ctx: _rt.Context) -> Any:
     mark = ctx.count
     lang = ctx.optional(obj, "lang", _P_SETTINGS_UI_LANG, default="en")
     constructor = ctx.optional(obj, "constructor", _P_SETTINGS_UI_CONSTRUCTOR)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_SETTINGS_UI)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return SettingsUi(
         lang=lang,
         constructor=constructor,
+        additional_properties=additional_properties,
     )
 
 
@@ -790,6 +839,11 @@ def _fast_settings(obj: Any, depth: int) -> Settings:
         raise _rt.Unsure
     v1: Any
     f_ui: Any
+    additional_properties = (
+        {}
+        if _KEYS_SETTINGS.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_SETTINGS, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("ui", _rt.ABSENT)
     if v1 is _rt.ABSENT:
         f_ui = None
@@ -798,11 +852,18 @@ def _fast_settings(obj: Any, depth: int) -> Settings:
 
     return Settings(
         ui=f_ui,
+        additional_properties=additional_properties,
     )
 
 
 def _check_settings(obj: Settings, depth: int) -> None:
-    if type(obj) is not Settings or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not Settings
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_SETTINGS, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_ui: Any
@@ -817,6 +878,11 @@ def _fast_chat_meta(obj: Any, depth: int) -> ChatMeta:
     v1: Any
     f_id: Any
     f_tags: Any
+    additional_properties = (
+        {}
+        if _KEYS_CHAT_META.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_CHAT_META, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("id")
     if not isinstance(v1, str) or len(v1) < 1:
         raise _rt.Unsure
@@ -838,11 +904,18 @@ def _fast_chat_meta(obj: Any, depth: int) -> ChatMeta:
     return ChatMeta(
         id=f_id,
         tags=f_tags,
+        additional_properties=additional_properties,
     )
 
 
 def _check_chat_meta(obj: ChatMeta, depth: int) -> None:
-    if type(obj) is not ChatMeta or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not ChatMeta
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_CHAT_META, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_id: Any
@@ -905,6 +978,11 @@ def _fast_tool_call(obj: Any, depth: int) -> ToolCall:
     v1: Any
     f_name: Any
     f_args: Any
+    additional_properties = (
+        {}
+        if _KEYS_TOOL_CALL.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_TOOL_CALL, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("name")
     if not isinstance(v1, str):
         raise _rt.Unsure
@@ -918,11 +996,18 @@ def _fast_tool_call(obj: Any, depth: int) -> ToolCall:
     return ToolCall(
         name=f_name,
         args=f_args,
+        additional_properties=additional_properties,
     )
 
 
 def _check_tool_call(obj: ToolCall, depth: int) -> None:
-    if type(obj) is not ToolCall or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not ToolCall
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_TOOL_CALL, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_name: Any
@@ -940,6 +1025,11 @@ def _fast_tool_call_args(obj: Any, depth: int) -> ToolCallArgs:
         raise _rt.Unsure
     v1: Any
     f_dry_run: Any
+    additional_properties = (
+        {}
+        if _KEYS_TOOL_CALL_ARGS.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_TOOL_CALL_ARGS, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("dry_run", _rt.ABSENT)
     if v1 is _rt.ABSENT:
         f_dry_run = None
@@ -950,11 +1040,18 @@ def _fast_tool_call_args(obj: Any, depth: int) -> ToolCallArgs:
 
     return ToolCallArgs(
         dry_run=f_dry_run,
+        additional_properties=additional_properties,
     )
 
 
 def _check_tool_call_args(obj: ToolCallArgs, depth: int) -> None:
-    if type(obj) is not ToolCallArgs or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not ToolCallArgs
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_TOOL_CALL_ARGS, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_dry_run: Any
@@ -969,6 +1066,11 @@ def _fast_chat_reply(obj: Any, depth: int) -> ChatReply:
         raise _rt.Unsure
     v1: Any
     f_text: Any
+    additional_properties = (
+        {}
+        if _KEYS_CHAT_REPLY.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_CHAT_REPLY, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("text")
     if not isinstance(v1, str):
         raise _rt.Unsure
@@ -976,11 +1078,18 @@ def _fast_chat_reply(obj: Any, depth: int) -> ChatReply:
 
     return ChatReply(
         text=f_text,
+        additional_properties=additional_properties,
     )
 
 
 def _check_chat_reply(obj: ChatReply, depth: int) -> None:
-    if type(obj) is not ChatReply or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not ChatReply
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_CHAT_REPLY, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_text: Any
@@ -994,6 +1103,11 @@ def _fast_chat_by_user_value(obj: Any, depth: int) -> ChatByUserValue:
         raise _rt.Unsure
     v1: Any
     f_score: Any
+    additional_properties = (
+        {}
+        if _KEYS_CHAT_BY_USER_VALUE.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_CHAT_BY_USER_VALUE, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("score")
     if (
         type(v1) is not int
@@ -1005,11 +1119,20 @@ def _fast_chat_by_user_value(obj: Any, depth: int) -> ChatByUserValue:
 
     return ChatByUserValue(
         score=f_score,
+        additional_properties=additional_properties,
     )
 
 
 def _check_chat_by_user_value(obj: ChatByUserValue, depth: int) -> None:
-    if type(obj) is not ChatByUserValue or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not ChatByUserValue
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties,
+            _KEYS_CHAT_BY_USER_VALUE,
+            _rt.MAX_DEPTH - depth - 1,
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_score: Any
@@ -1028,6 +1151,11 @@ def _fast_settings_ui(obj: Any, depth: int) -> SettingsUi:
     v1: Any
     f_lang: Any
     f_constructor: Any
+    additional_properties = (
+        {}
+        if _KEYS_SETTINGS_UI.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_SETTINGS_UI, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("lang", _rt.ABSENT)
     if v1 is _rt.ABSENT:
         f_lang = "en"
@@ -1046,11 +1174,18 @@ def _fast_settings_ui(obj: Any, depth: int) -> SettingsUi:
     return SettingsUi(
         lang=f_lang,
         constructor=f_constructor,
+        additional_properties=additional_properties,
     )
 
 
 def _check_settings_ui(obj: SettingsUi, depth: int) -> None:
-    if type(obj) is not SettingsUi or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not SettingsUi
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_SETTINGS_UI, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_lang: Any
@@ -1110,8 +1245,17 @@ _P_CHAT_BY_USER_VALUE_SCORE: Final = _rt.integer(
 )
 _P_SETTINGS_UI_LANG: Final = _rt.string({"type": "must be a string"})
 _P_SETTINGS_UI_CONSTRUCTOR: Final = _rt.string({"type": "must be a string"})
-_KEYS_CHAT: Final = frozenset(("meta", "calls", "reply", "by_user", "echo", "loose"))
-_KEYS_CHAT_META_TAGS_ITEM: Final = frozenset(("k", "v"))
+_KEYS_CHAT: Final[frozenset[str]] = frozenset(
+    ("meta", "calls", "reply", "by_user", "echo", "loose")
+)
+_KEYS_SETTINGS: Final[frozenset[str]] = frozenset(("ui",))
+_KEYS_CHAT_META: Final[frozenset[str]] = frozenset(("id", "tags"))
+_KEYS_CHAT_META_TAGS_ITEM: Final[frozenset[str]] = frozenset(("k", "v"))
+_KEYS_TOOL_CALL: Final[frozenset[str]] = frozenset(("name", "args"))
+_KEYS_TOOL_CALL_ARGS: Final[frozenset[str]] = frozenset(("dry_run",))
+_KEYS_CHAT_REPLY: Final[frozenset[str]] = frozenset(("text",))
+_KEYS_CHAT_BY_USER_VALUE: Final[frozenset[str]] = frozenset(("score",))
+_KEYS_SETTINGS_UI: Final[frozenset[str]] = frozenset(("lang", "constructor"))
 
 
 def parse_inline_models_from_json(text: str | bytes) -> Chat:

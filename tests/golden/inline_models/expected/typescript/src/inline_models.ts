@@ -34,6 +34,8 @@ export interface Chat {
 export interface Settings {
   /** The UI's. */
   ui?: SettingsUi;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** Its metadata. */
@@ -41,6 +43,8 @@ export interface ChatMeta {
   id: string;
   /** Tags. */
   tags?: ChatMetaTagsItem[];
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** One tag. */
@@ -54,21 +58,29 @@ export interface ToolCall {
   name: string;
   /** Its arguments, any. */
   args?: ToolCallArgs;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** Its arguments, any. */
 export interface ToolCallArgs {
   dry_run?: boolean;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A reply, or null. */
 export interface ChatReply {
   text: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A score. */
 export interface ChatByUserValue {
   score: number;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** The UI's. */
@@ -77,6 +89,8 @@ export interface SettingsUi {
   lang: string;
   /** A field named like a member of every JavaScript object. */
   constructor?: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 // Parsers are built once, at import, from the runtime's combinators.
@@ -101,7 +115,14 @@ const F_SettingsUi_1 = rt.string({ "type": "must be a string" });
 const CHECKS_83c6f2ac4c87 = new rt.Checks("{\"root\":{\"$ref\":\"/$defs/Chat/properties/reply/properties/text\",\"minLength\":1,\"messages\":{\"minLength\":\"must be at least 1 character(s) long\"}},\"refs\":{\"/$defs/Chat/properties/reply/properties/text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}}}", []);
 const CHECKS_67f657718ae9 = new rt.Checks("{\"root\":{\"type\":[\"object\"],\"properties\":{\"a\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"required\":[\"b\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},\"refs\":{}}", []);
 const K_Chat: ReadonlySet<string> = new Set(["meta", "calls", "reply", "by_user", "echo", "loose"]);
+const K_Settings: ReadonlySet<string> = new Set(["ui"]);
+const K_ChatMeta: ReadonlySet<string> = new Set(["id", "tags"]);
 const K_ChatMetaTagsItem: ReadonlySet<string> = new Set(["k", "v"]);
+const K_ToolCall: ReadonlySet<string> = new Set(["name", "args"]);
+const K_ToolCallArgs: ReadonlySet<string> = new Set(["dry_run"]);
+const K_ChatReply: ReadonlySet<string> = new Set(["text"]);
+const K_ChatByUserValue: ReadonlySet<string> = new Set(["score"]);
+const K_SettingsUi: ReadonlySet<string> = new Set(["lang", "constructor"]);
 
 function p_Chat(data: rt.JsonValue, ctx: rt.Context): Chat | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -131,10 +152,12 @@ function p_Settings(data: rt.JsonValue, ctx: rt.Context): Settings | rt.Invalid 
   if (obj === null) return rt.INVALID;
   const mark = ctx.count;
   const v0 = ctx.optional(obj, "ui", F_Settings_0);
+  const extra = rt.keepUnknown(obj, ctx, K_Settings);
   if (ctx.count > mark) return rt.INVALID;
   const out: Settings = {
   };
   if (v0 !== undefined) out["ui"] = v0 as SettingsUi;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -144,11 +167,13 @@ function p_ChatMeta(data: rt.JsonValue, ctx: rt.Context): ChatMeta | rt.Invalid 
   const mark = ctx.count;
   const v0 = ctx.required(obj, "id", F_ChatMeta_0, "missing required field '{field}'");
   const v1 = ctx.optional(obj, "tags", F_ChatMeta_1);
+  const extra = rt.keepUnknown(obj, ctx, K_ChatMeta);
   if (ctx.count > mark) return rt.INVALID;
   const out: ChatMeta = {
     "id": v0 as string,
   };
   if (v1 !== undefined) out["tags"] = v1 as ChatMetaTagsItem[];
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -173,11 +198,13 @@ function p_ToolCall(data: rt.JsonValue, ctx: rt.Context): ToolCall | rt.Invalid 
   const mark = ctx.count;
   const v0 = ctx.required(obj, "name", F_ToolCall_0, "missing required field '{field}'");
   const v1 = ctx.optional(obj, "args", F_ToolCall_1);
+  const extra = rt.keepUnknown(obj, ctx, K_ToolCall);
   if (ctx.count > mark) return rt.INVALID;
   const out: ToolCall = {
     "name": v0 as string,
   };
   if (v1 !== undefined) out["args"] = v1 as ToolCallArgs;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -186,10 +213,12 @@ function p_ToolCallArgs(data: rt.JsonValue, ctx: rt.Context): ToolCallArgs | rt.
   if (obj === null) return rt.INVALID;
   const mark = ctx.count;
   const v0 = ctx.optional(obj, "dry_run", F_ToolCallArgs_0);
+  const extra = rt.keepUnknown(obj, ctx, K_ToolCallArgs);
   if (ctx.count > mark) return rt.INVALID;
   const out: ToolCallArgs = {
   };
   if (v0 !== undefined) out["dry_run"] = v0 as boolean;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -198,10 +227,12 @@ function p_ChatReply(data: rt.JsonValue, ctx: rt.Context): ChatReply | rt.Invali
   if (obj === null) return rt.INVALID;
   const mark = ctx.count;
   const v0 = ctx.required(obj, "text", F_ChatReply_0, "missing required field '{field}'");
+  const extra = rt.keepUnknown(obj, ctx, K_ChatReply);
   if (ctx.count > mark) return rt.INVALID;
   const out: ChatReply = {
     "text": v0 as string,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -210,10 +241,12 @@ function p_ChatByUserValue(data: rt.JsonValue, ctx: rt.Context): ChatByUserValue
   if (obj === null) return rt.INVALID;
   const mark = ctx.count;
   const v0 = ctx.required(obj, "score", F_ChatByUserValue_0, "missing required field '{field}'");
+  const extra = rt.keepUnknown(obj, ctx, K_ChatByUserValue);
   if (ctx.count > mark) return rt.INVALID;
   const out: ChatByUserValue = {
     "score": v0 as number,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -223,11 +256,13 @@ function p_SettingsUi(data: rt.JsonValue, ctx: rt.Context): SettingsUi | rt.Inva
   const mark = ctx.count;
   const v0 = ctx.optional(obj, "lang", F_SettingsUi_0);
   const v1 = ctx.optional(obj, "constructor", F_SettingsUi_1);
+  const extra = rt.keepUnknown(obj, ctx, K_SettingsUi);
   if (ctx.count > mark) return rt.INVALID;
   const out = {
     "lang": v0 === undefined ? "en" : (v0 as string),
   } as SettingsUi;
   if (v1 !== undefined) out["constructor"] = v1 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -326,10 +361,13 @@ function f_ChatMeta(v: unknown, depth: number): ChatMeta | rt.Unsure {
     }
     v1 = y2;
   }
+  const extra = rt.fastUnknown(obj, K_ChatMeta, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ChatMeta = {
     "id": v0 as string,
   };
   if (v1 !== undefined) out["tags"] = v1 as ChatMetaTagsItem[];
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -370,10 +408,13 @@ function f_ToolCall(v: unknown, depth: number): ToolCall | rt.Unsure {
     v1 = f_ToolCallArgs(w1, depth + 1);
     if (v1 === rt.UNSURE) return rt.UNSURE;
   }
+  const extra = rt.fastUnknown(obj, K_ToolCall, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ToolCall = {
     "name": v0 as string,
   };
   if (v1 !== undefined) out["args"] = v1 as ToolCallArgs;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -386,9 +427,12 @@ function f_ToolCallArgs(v: unknown, depth: number): ToolCallArgs | rt.Unsure {
     if (typeof w0 !== "boolean") return rt.UNSURE;
     v0 = w0;
   }
+  const extra = rt.fastUnknown(obj, K_ToolCallArgs, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ToolCallArgs = {
   };
   if (v0 !== undefined) out["dry_run"] = v0 as boolean;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -399,9 +443,12 @@ function f_ChatReply(v: unknown, depth: number): ChatReply | rt.Unsure {
   let v0: unknown;
   if (typeof w0 !== "string") return rt.UNSURE;
   v0 = w0;
+  const extra = rt.fastUnknown(obj, K_ChatReply, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ChatReply = {
     "text": v0 as string,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -412,9 +459,12 @@ function f_ChatByUserValue(v: unknown, depth: number): ChatByUserValue | rt.Unsu
   let v0: unknown;
   if (typeof w0 !== "number" || !Number.isSafeInteger(w0) || w0 < 0) return rt.UNSURE;
   v0 = w0;
+  const extra = rt.fastUnknown(obj, K_ChatByUserValue, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ChatByUserValue = {
     "score": v0 as number,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -434,6 +484,7 @@ export function encodeChat(value: Chat): { [key: string]: unknown } {
 export function encodeSettings(value: Settings): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   if (value["ui"] !== undefined) out["ui"] = encodeSettingsUi(value["ui"]);
+  rt.copyUnknown(out, value, K_Settings);
   return out;
 }
 
@@ -442,6 +493,7 @@ export function encodeChatMeta(value: ChatMeta): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["id"] = value["id"];
   if (value["tags"] !== undefined) out["tags"] = value["tags"].map(encodeChatMetaTagsItem);
+  rt.copyUnknown(out, value, K_ChatMeta);
   return out;
 }
 
@@ -458,6 +510,7 @@ export function encodeToolCall(value: ToolCall): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["name"] = value["name"];
   if (value["args"] !== undefined) out["args"] = encodeToolCallArgs(value["args"]);
+  rt.copyUnknown(out, value, K_ToolCall);
   return out;
 }
 
@@ -465,6 +518,7 @@ export function encodeToolCall(value: ToolCall): { [key: string]: unknown } {
 export function encodeToolCallArgs(value: ToolCallArgs): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   if (value["dry_run"] !== undefined) out["dry_run"] = value["dry_run"];
+  rt.copyUnknown(out, value, K_ToolCallArgs);
   return out;
 }
 
@@ -472,6 +526,7 @@ export function encodeToolCallArgs(value: ToolCallArgs): { [key: string]: unknow
 export function encodeChatReply(value: ChatReply): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["text"] = value["text"];
+  rt.copyUnknown(out, value, K_ChatReply);
   return out;
 }
 
@@ -479,6 +534,7 @@ export function encodeChatReply(value: ChatReply): { [key: string]: unknown } {
 export function encodeChatByUserValue(value: ChatByUserValue): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["score"] = value["score"];
+  rt.copyUnknown(out, value, K_ChatByUserValue);
   return out;
 }
 
@@ -487,6 +543,7 @@ export function encodeSettingsUi(value: SettingsUi): { [key: string]: unknown } 
   const out: { [key: string]: unknown } = {};
   out["lang"] = value["lang"];
   if (Object.hasOwn(value, "constructor") && value["constructor"] !== undefined) out["constructor"] = value["constructor"];
+  rt.copyUnknown(out, value, K_SettingsUi);
   return out;
 }
 

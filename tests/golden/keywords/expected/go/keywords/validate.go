@@ -38,6 +38,8 @@ func init() {
 
 var keysKeywords = rt.KeySet("class", "type", "func", "import", "range", "self", "None", "from_dict", "Validate", "nested")
 
+var keysStruct = rt.KeySet("interface", "map")
+
 func parseKeywords(v any, c *rt.Context) (Keywords, bool) {
 	var out Keywords
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -118,6 +120,7 @@ func parseStruct(v any, c *rt.Context) (Struct, bool) {
 	mark := c.Mark()
 	out.Interface, _ = rt.Required[string](c, obj, "interface", pStruct_Interface, "missing required field '{field}'")
 	out.Map, _ = rt.Optional[map[string]string](c, obj, "map", pStruct_Map)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysStruct)
 	return out, !c.FailedSince(mark)
 }
 
@@ -128,6 +131,7 @@ func (m Struct) toTree() any {
 	if m.Map != nil {
 		o.Set("map", rt.TreeMap(m.Map, rt.Same[string]))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -135,7 +139,7 @@ func (m Struct) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Struct) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	return true

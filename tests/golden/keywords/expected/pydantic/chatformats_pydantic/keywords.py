@@ -77,6 +77,9 @@ class Struct(BaseModel):
     A model named like a Go keyword's neighbour.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     interface: StrictStr
     """
     Go keyword.

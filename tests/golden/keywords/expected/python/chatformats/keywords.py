@@ -107,6 +107,9 @@ class Struct:
     """Go keyword."""
     map: dict[str, str] | None = None
     """Go keyword."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Struct:
@@ -124,11 +127,13 @@ class Struct:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["interface"] = self.interface
         if self.map is not None:
             out["map"] = _rt.dump(self.map)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -207,11 +212,13 @@ def _parse_struct(data: Any, ctx: _rt.Context) -> Any:
         obj, "interface", _P_STRUCT_INTERFACE, "missing required field '{field}'"
     )
     map = ctx.optional(obj, "map", _P_STRUCT_MAP)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_STRUCT)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Struct(
         interface=interface,
         map=map,
+        additional_properties=additional_properties,
     )
 
 
@@ -382,6 +389,11 @@ def _fast_struct(obj: Any, depth: int) -> Struct:
     f_map: Any
     k2: Any
     x2: Any
+    additional_properties = (
+        {}
+        if _KEYS_STRUCT.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_STRUCT, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("interface")
     if not isinstance(v1, str):
         raise _rt.Unsure
@@ -402,11 +414,18 @@ def _fast_struct(obj: Any, depth: int) -> Struct:
     return Struct(
         interface=f_interface,
         map=f_map,
+        additional_properties=additional_properties,
     )
 
 
 def _check_struct(obj: Struct, depth: int) -> None:
-    if type(obj) is not Struct or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not Struct
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_STRUCT, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_interface: Any
@@ -447,7 +466,7 @@ _P_STRUCT_INTERFACE: Final = _rt.string({"type": "must be a string"})
 _P_STRUCT_MAP: Final = _rt.map_of(
     _rt.string({"type": "must be a string"}), {"type": "must be an object"}
 )
-_KEYS_KEYWORDS: Final = frozenset(
+_KEYS_KEYWORDS: Final[frozenset[str]] = frozenset(
     (
         "class",
         "type",
@@ -461,6 +480,7 @@ _KEYS_KEYWORDS: Final = frozenset(
         "nested",
     )
 )
+_KEYS_STRUCT: Final[frozenset[str]] = frozenset(("interface", "map"))
 
 
 def parse_keywords_from_json(text: str | bytes) -> Keywords:

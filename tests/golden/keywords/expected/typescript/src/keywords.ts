@@ -42,6 +42,8 @@ export interface Struct {
   interface: string;
   /** Go keyword. */
   map?: { [key: string]: string };
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 // Parsers are built once, at import, from the runtime's combinators.
@@ -58,6 +60,7 @@ const F_Keywords_9 = p_Struct;
 const F_Struct_0 = rt.string({ "type": "must be a string" });
 const F_Struct_1 = rt.mapOf(rt.string({ "type": "must be a string" }), { "type": "must be an object" });
 const K_Keywords: ReadonlySet<string> = new Set(["class", "type", "func", "import", "range", "self", "None", "from_dict", "Validate", "nested"]);
+const K_Struct: ReadonlySet<string> = new Set(["interface", "map"]);
 
 function p_Keywords(data: rt.JsonValue, ctx: rt.Context): Keywords | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -96,11 +99,13 @@ function p_Struct(data: rt.JsonValue, ctx: rt.Context): Struct | rt.Invalid {
   const mark = ctx.count;
   const v0 = ctx.required(obj, "interface", F_Struct_0, "missing required field '{field}'");
   const v1 = ctx.optional(obj, "map", F_Struct_1);
+  const extra = rt.keepUnknown(obj, ctx, K_Struct);
   if (ctx.count > mark) return rt.INVALID;
   const out: Struct = {
     "interface": v0 as string,
   };
   if (v1 !== undefined) out["map"] = v1 as { [key: string]: string };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -203,10 +208,13 @@ function f_Struct(v: unknown, depth: number): Struct | rt.Unsure {
     }
     v1 = w1;
   }
+  const extra = rt.fastUnknown(obj, K_Struct, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Struct = {
     "interface": v0 as string,
   };
   if (v1 !== undefined) out["map"] = v1 as { [key: string]: string };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -231,6 +239,7 @@ export function encodeStruct(value: Struct): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["interface"] = value["interface"];
   if (value["map"] !== undefined) out["map"] = value["map"];
+  rt.copyUnknown(out, value, K_Struct);
   return out;
 }
 

@@ -30,6 +30,10 @@ type Base struct {
 	Jsonrpc string `json:"jsonrpc"`
 	// ID is the 'id' field.
 	ID BaseID `json:"id"`
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
@@ -66,6 +70,10 @@ type Request struct {
 	Params *RequestParams `json:"params,omitempty"`
 	// Holder is the 'holder' field.
 	Holder *Holder `json:"holder,omitempty"`
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
@@ -123,6 +131,10 @@ type Holder struct {
 	Merged *HolderMerged `json:"merged,omitempty"`
 	// k
 	Kept any `json:"kept,omitempty"`
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
@@ -147,6 +159,10 @@ func NewHolder() Holder {
 
 // RequestParams: p
 type RequestParams struct {
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
@@ -177,6 +193,10 @@ type HolderMerged struct {
 	ID HolderMergedID `json:"id"`
 	// X is the 'x' field.
 	X *int64 `json:"x,omitempty"`
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.

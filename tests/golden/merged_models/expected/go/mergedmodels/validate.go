@@ -38,7 +38,17 @@ func init() {
 	pHolderMerged_X = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
 }
 
+var keysBase = rt.KeySet("jsonrpc", "id")
+
+var keysRequest = rt.KeySet("jsonrpc", "id", "method", "params", "holder")
+
 var keysClosed = rt.KeySet("a")
+
+var keysHolder = rt.KeySet("merged", "kept")
+
+var keysRequestParams = rt.KeySet()
+
+var keysHolderMerged = rt.KeySet("jsonrpc", "id", "x")
 
 // checks0b15a6d6b33b is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
 var checks0b15a6d6b33b = rt.NewChecks("{\"root\":{\"allOf\":[{\"$ref\":\"/$defs/Closed\",\"messages\":{}},{\"properties\":{\"x\":{\"type\":[\"integer\"],\"messages\":{\"type\":\"must be an integer\"}}},\"messages\":{}}],\"messages\":{}},\"refs\":{\"/$defs/Closed\":{\"type\":[\"object\"],\"additionalProperties\":{\"false\":true,\"messages\":{\"false\":\"unknown field '{field}'\"}},\"properties\":{\"a\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"messages\":{\"type\":\"must be an object\"}}}}")
@@ -52,6 +62,7 @@ func parseBase(v any, c *rt.Context) (Base, bool) {
 	mark := c.Mark()
 	out.Jsonrpc, _ = rt.Required[string](c, obj, "jsonrpc", pBase_Jsonrpc, "missing required field '{field}'")
 	out.ID, _ = rt.Required[BaseID](c, obj, "id", parseBaseID, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysBase)
 	return out, !c.FailedSince(mark)
 }
 
@@ -60,6 +71,7 @@ func (m Base) toTree() any {
 	o := rt.NewObject()
 	o.Set("jsonrpc", m.Jsonrpc)
 	o.Set("id", m.ID.toTree())
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -82,6 +94,7 @@ func parseRequest(v any, c *rt.Context) (Request, bool) {
 	out.Method, _ = rt.Required[string](c, obj, "method", pRequest_Method, "missing required field '{field}'")
 	out.Params, _ = rt.OptionalPtr[RequestParams](c, obj, "params", parseRequestParams)
 	out.Holder, _ = rt.OptionalPtr[Holder](c, obj, "holder", parseHolder)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysRequest)
 	return out, !c.FailedSince(mark)
 }
 
@@ -97,6 +110,7 @@ func (m Request) toTree() any {
 	if m.Holder != nil {
 		o.Set("holder", (*m.Holder).toTree())
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -147,6 +161,7 @@ func parseHolder(v any, c *rt.Context) (Holder, bool) {
 	mark := c.Mark()
 	out.Merged, _ = rt.OptionalPtr[HolderMerged](c, obj, "merged", parseHolderMerged)
 	out.Kept, _ = rt.Optional[any](c, obj, "kept", pHolder_Kept)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysHolder)
 	return out, !c.FailedSince(mark)
 }
 
@@ -159,6 +174,7 @@ func (m Holder) toTree() any {
 	if m.Kept != nil {
 		o.Set("kept", rt.AnyTree(m.Kept))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -166,7 +182,7 @@ func (m Holder) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Holder) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if m.Merged != nil {
@@ -184,17 +200,19 @@ func (m Holder) fastValid(d int) bool {
 
 func parseRequestParams(v any, c *rt.Context) (RequestParams, bool) {
 	var out RequestParams
-	_, ok := rt.ExpectObject(c, v, "must be an object")
+	obj, ok := rt.ExpectObject(c, v, "must be an object")
 	if !ok {
 		return out, false
 	}
 	mark := c.Mark()
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysRequestParams)
 	return out, !c.FailedSince(mark)
 }
 
 // toTree turns the struct into the tree its parser reads.
 func (m RequestParams) toTree() any {
 	o := rt.NewObject()
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -202,7 +220,7 @@ func (m RequestParams) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m RequestParams) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	return true
@@ -218,6 +236,7 @@ func parseHolderMerged(v any, c *rt.Context) (HolderMerged, bool) {
 	out.Jsonrpc, _ = rt.Required[string](c, obj, "jsonrpc", pHolderMerged_Jsonrpc, "missing required field '{field}'")
 	out.ID, _ = rt.Required[HolderMergedID](c, obj, "id", parseHolderMergedID, "missing required field '{field}'")
 	out.X, _ = rt.OptionalPtr[int64](c, obj, "x", pHolderMerged_X)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysHolderMerged)
 	return out, !c.FailedSince(mark)
 }
 
@@ -229,6 +248,7 @@ func (m HolderMerged) toTree() any {
 	if m.X != nil {
 		o.Set("x", (*m.X))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 

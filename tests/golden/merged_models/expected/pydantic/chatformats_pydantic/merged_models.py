@@ -83,6 +83,9 @@ class Base(BaseModel):
     Every request has these.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     jsonrpc: Literal["2.0"]
     id: StrictStr | Id
 
@@ -111,12 +114,19 @@ class RequestParams(BaseModel):
     p
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
+
 
 class HolderMerged(BaseModel):
     """
     m
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     jsonrpc: Literal["2.0"]
     id: StrictStr | Id
     x: Annotated[
@@ -137,6 +147,9 @@ class Holder(BaseModel):
     h
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     merged: HolderMerged | None = None
     """
     m
@@ -176,6 +189,9 @@ class Request(BaseModel):
     A request: the base's fields and its own.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     jsonrpc: Literal["2.0"]
     id: StrictStr | Id
     method: StrictStr

@@ -36,6 +36,9 @@ class Base:
 
     jsonrpc: Literal["2.0"] = "2.0"
     id: str | int
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Base:
@@ -53,10 +56,12 @@ class Base:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["jsonrpc"] = self.jsonrpc
         out["id"] = _rt.dump(self.id)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -82,6 +87,9 @@ class Request:
     params: RequestParams | None = None
     """p"""
     holder: Holder | None = None
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Request:
@@ -99,7 +107,7 @@ class Request:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["jsonrpc"] = self.jsonrpc
         out["id"] = _rt.dump(self.id)
@@ -108,6 +116,8 @@ class Request:
             out["params"] = _rt.dump(self.params)
         if self.holder is not None:
             out["holder"] = _rt.dump(self.holder)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -172,6 +182,9 @@ class Holder:
     """m"""
     kept: Any | None = None
     """k"""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Holder:
@@ -189,12 +202,14 @@ class Holder:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         if self.merged is not None:
             out["merged"] = _rt.dump(self.merged)
         if self.kept is not None:
             out["kept"] = _rt.dump(self.kept)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -214,6 +229,10 @@ class Holder:
 class RequestParams:
     """p"""
 
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
+
     @classmethod
     def from_dict(cls, data: object) -> RequestParams:
         """Build from a JSON-shaped value; raise ValidationError listing every problem."""
@@ -230,8 +249,10 @@ class RequestParams:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -254,6 +275,9 @@ class HolderMerged:
     jsonrpc: Literal["2.0"] = "2.0"
     id: str | int
     x: int | None = None
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> HolderMerged:
@@ -271,12 +295,14 @@ class HolderMerged:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["jsonrpc"] = self.jsonrpc
         out["id"] = _rt.dump(self.id)
         if self.x is not None:
             out["x"] = self.x
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -309,11 +335,13 @@ def _parse_base(data: Any, ctx: _rt.Context) -> Any:
         obj, "jsonrpc", _P_BASE_JSONRPC, "missing required field '{field}'"
     )
     id = ctx.required(obj, "id", _P_BASE_ID, "missing required field '{field}'")
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_BASE)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Base(
         jsonrpc=jsonrpc,
         id=id,
+        additional_properties=additional_properties,
     )
 
 
@@ -339,6 +367,7 @@ def _parse_request(data: Any, ctx: _rt.Context) -> Any:
     )
     params = ctx.optional(obj, "params", _P_REQUEST_PARAMS)
     holder = ctx.optional(obj, "holder", _P_REQUEST_HOLDER)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_REQUEST)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Request(
@@ -347,6 +376,7 @@ def _parse_request(data: Any, ctx: _rt.Context) -> Any:
         method=method,
         params=params,
         holder=holder,
+        additional_properties=additional_properties,
     )
 
 
@@ -387,11 +417,13 @@ def _parse_holder(data: Any, ctx: _rt.Context) -> Any:
     mark = ctx.count
     merged = ctx.optional(obj, "merged", _P_HOLDER_MERGED)
     kept_value = ctx.optional(obj, "kept", _P_HOLDER_KEPT)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_HOLDER)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Holder(
         merged=merged,
         kept=kept_value,
+        additional_properties=additional_properties,
     )
 
 
@@ -408,9 +440,12 @@ def _parse_request_params(data: Any, ctx: _rt.Context) -> Any:
     if obj is None:
         return _rt.INVALID
     mark = ctx.count
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_REQUEST_PARAMS)
     if ctx.failed_since(mark):
         return _rt.INVALID
-    return RequestParams()
+    return RequestParams(
+        additional_properties=additional_properties,
+    )
 
 
 def _parse_holder_merged(data: Any, ctx: _rt.Context) -> Any:
@@ -433,12 +468,14 @@ def _parse_holder_merged(data: Any, ctx: _rt.Context) -> Any:
         obj, "id", _P_HOLDER_MERGED_ID, "missing required field '{field}'"
     )
     x = ctx.optional(obj, "x", _P_HOLDER_MERGED_X)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_HOLDER_MERGED)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return HolderMerged(
         jsonrpc=jsonrpc,
         id=id,
         x=x,
+        additional_properties=additional_properties,
     )
 
 
@@ -452,6 +489,11 @@ def _fast_base(obj: Any, depth: int) -> Base:
     v1: Any
     f_jsonrpc: Any
     f_id: Any
+    additional_properties = (
+        {}
+        if _KEYS_BASE.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_BASE, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("jsonrpc")
     if not isinstance(v1, str) or v1 != "2.0":
         raise _rt.Unsure
@@ -471,11 +513,18 @@ def _fast_base(obj: Any, depth: int) -> Base:
     return Base(
         jsonrpc=f_jsonrpc,
         id=f_id,
+        additional_properties=additional_properties,
     )
 
 
 def _check_base(obj: Base, depth: int) -> None:
-    if type(obj) is not Base or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not Base
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_BASE, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_jsonrpc: Any
@@ -506,6 +555,11 @@ def _fast_request(obj: Any, depth: int) -> Request:
     f_method: Any
     f_params: Any
     f_holder: Any
+    additional_properties = (
+        {}
+        if _KEYS_REQUEST.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_REQUEST, _rt.MAX_DEPTH - depth - 1)
+    )
     f_params = _rt.ABSENT
     try:
         v1 = obj.get("jsonrpc")
@@ -551,11 +605,18 @@ def _fast_request(obj: Any, depth: int) -> Request:
         method=f_method,
         params=f_params,
         holder=f_holder,
+        additional_properties=additional_properties,
     )
 
 
 def _check_request(obj: Request, depth: int) -> None:
-    if type(obj) is not Request or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not Request
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_REQUEST, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_jsonrpc: Any
@@ -627,6 +688,11 @@ def _fast_holder(obj: Any, depth: int) -> Holder:
     v1: Any
     f_merged: Any
     f_kept: Any
+    additional_properties = (
+        {}
+        if _KEYS_HOLDER.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_HOLDER, _rt.MAX_DEPTH - depth - 1)
+    )
     f_merged = _rt.ABSENT
     try:
         v1 = obj.get("merged", _rt.ABSENT)
@@ -650,11 +716,18 @@ def _fast_holder(obj: Any, depth: int) -> Holder:
     return Holder(
         merged=f_merged,
         kept=f_kept,
+        additional_properties=additional_properties,
     )
 
 
 def _check_holder(obj: Holder, depth: int) -> None:
-    if type(obj) is not Holder or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not Holder
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_HOLDER, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_merged: Any
@@ -674,12 +747,25 @@ def _fast_request_params(obj: Any, depth: int) -> RequestParams:
     if not isinstance(obj, dict) or depth > _rt.MAX_DEPTH - 0:
         raise _rt.Unsure
     v1: Any
+    additional_properties = (
+        {}
+        if _KEYS_REQUEST_PARAMS.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_REQUEST_PARAMS, _rt.MAX_DEPTH - depth - 1)
+    )
 
-    return RequestParams()
+    return RequestParams(
+        additional_properties=additional_properties,
+    )
 
 
 def _check_request_params(obj: RequestParams, depth: int) -> None:
-    if type(obj) is not RequestParams or depth > _rt.MAX_DEPTH - 0:
+    if (
+        type(obj) is not RequestParams
+        or depth > _rt.MAX_DEPTH - 0
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_REQUEST_PARAMS, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
 
@@ -691,6 +777,11 @@ def _fast_holder_merged(obj: Any, depth: int) -> HolderMerged:
     f_jsonrpc: Any
     f_id: Any
     f_x: Any
+    additional_properties = (
+        {}
+        if _KEYS_HOLDER_MERGED.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_HOLDER_MERGED, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("jsonrpc")
     if not isinstance(v1, str) or v1 != "2.0":
         raise _rt.Unsure
@@ -719,11 +810,18 @@ def _fast_holder_merged(obj: Any, depth: int) -> HolderMerged:
         jsonrpc=f_jsonrpc,
         id=f_id,
         x=f_x,
+        additional_properties=additional_properties,
     )
 
 
 def _check_holder_merged(obj: HolderMerged, depth: int) -> None:
-    if type(obj) is not HolderMerged or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not HolderMerged
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_HOLDER_MERGED, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_jsonrpc: Any
@@ -820,7 +918,14 @@ _P_HOLDER_MERGED_X: Final = _rt.integer(
         "int64": "must be an integer from -9223372036854775808 to 9223372036854775807",
     }
 )
-_KEYS_CLOSED: Final = frozenset(("a",))
+_KEYS_BASE: Final[frozenset[str]] = frozenset(("jsonrpc", "id"))
+_KEYS_REQUEST: Final[frozenset[str]] = frozenset(
+    ("jsonrpc", "id", "method", "params", "holder")
+)
+_KEYS_CLOSED: Final[frozenset[str]] = frozenset(("a",))
+_KEYS_HOLDER: Final[frozenset[str]] = frozenset(("merged", "kept"))
+_KEYS_REQUEST_PARAMS: Final[frozenset[str]] = frozenset()
+_KEYS_HOLDER_MERGED: Final[frozenset[str]] = frozenset(("jsonrpc", "id", "x"))
 
 
 def parse_merged_models_from_json(text: str | bytes) -> Request:

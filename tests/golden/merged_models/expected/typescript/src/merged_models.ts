@@ -18,6 +18,8 @@ export const VERSION = "1.0.0";
 export interface Base {
   jsonrpc: "2.0";
   id: string | number;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A request: the base's fields and its own. */
@@ -28,6 +30,8 @@ export interface Request {
   /** p */
   params?: RequestParams;
   holder?: Holder;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** c */
@@ -41,10 +45,14 @@ export interface Holder {
   merged?: HolderMerged;
   /** k */
   kept?: JsonData;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** p */
 export interface RequestParams {
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** m */
@@ -52,6 +60,8 @@ export interface HolderMerged {
   jsonrpc: "2.0";
   id: string | number;
   x?: number;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 // Parsers are built once, at import, from the runtime's combinators.
@@ -69,7 +79,12 @@ const F_HolderMerged_0 = rt.string<"2.0">({ "type": "must be a string", "const":
 const F_HolderMerged_1 = rt.unionByKind<string | number>({ "string": rt.string({ "type": "must be a string" }), "integer": rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" }) }, { "oneOf": "must be a string or an integer" });
 const F_HolderMerged_2 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
 const CHECKS_0b15a6d6b33b = new rt.Checks("{\"root\":{\"allOf\":[{\"$ref\":\"/$defs/Closed\",\"messages\":{}},{\"properties\":{\"x\":{\"type\":[\"integer\"],\"messages\":{\"type\":\"must be an integer\"}}},\"messages\":{}}],\"messages\":{}},\"refs\":{\"/$defs/Closed\":{\"type\":[\"object\"],\"additionalProperties\":{\"false\":true,\"messages\":{\"false\":\"unknown field '{field}'\"}},\"properties\":{\"a\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"messages\":{\"type\":\"must be an object\"}}}}", []);
+const K_Base: ReadonlySet<string> = new Set(["jsonrpc", "id"]);
+const K_Request: ReadonlySet<string> = new Set(["jsonrpc", "id", "method", "params", "holder"]);
 const K_Closed: ReadonlySet<string> = new Set(["a"]);
+const K_Holder: ReadonlySet<string> = new Set(["merged", "kept"]);
+const K_RequestParams: ReadonlySet<string> = new Set([]);
+const K_HolderMerged: ReadonlySet<string> = new Set(["jsonrpc", "id", "x"]);
 
 function p_Base(data: rt.JsonValue, ctx: rt.Context): Base | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -77,11 +92,13 @@ function p_Base(data: rt.JsonValue, ctx: rt.Context): Base | rt.Invalid {
   const mark = ctx.count;
   const v0 = ctx.required(obj, "jsonrpc", F_Base_0, "missing required field '{field}'");
   const v1 = ctx.required(obj, "id", F_Base_1, "missing required field '{field}'");
+  const extra = rt.keepUnknown(obj, ctx, K_Base);
   if (ctx.count > mark) return rt.INVALID;
   const out: Base = {
     "jsonrpc": v0 as "2.0",
     "id": v1 as string | number,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -94,6 +111,7 @@ function p_Request(data: rt.JsonValue, ctx: rt.Context): Request | rt.Invalid {
   const v2 = ctx.required(obj, "method", F_Request_2, "missing required field '{field}'");
   const v3 = ctx.optional(obj, "params", F_Request_3);
   const v4 = ctx.optional(obj, "holder", F_Request_4);
+  const extra = rt.keepUnknown(obj, ctx, K_Request);
   if (ctx.count > mark) return rt.INVALID;
   const out: Request = {
     "jsonrpc": v0 as "2.0",
@@ -102,6 +120,7 @@ function p_Request(data: rt.JsonValue, ctx: rt.Context): Request | rt.Invalid {
   };
   if (v3 !== undefined) out["params"] = v3 as RequestParams;
   if (v4 !== undefined) out["holder"] = v4 as Holder;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -124,11 +143,13 @@ function p_Holder(data: rt.JsonValue, ctx: rt.Context): Holder | rt.Invalid {
   const mark = ctx.count;
   const v0 = ctx.optional(obj, "merged", F_Holder_0);
   const v1 = ctx.optional(obj, "kept", F_Holder_1);
+  const extra = rt.keepUnknown(obj, ctx, K_Holder);
   if (ctx.count > mark) return rt.INVALID;
   const out: Holder = {
   };
   if (v0 !== undefined) out["merged"] = v0 as HolderMerged;
   if (v1 !== undefined) out["kept"] = v1 as JsonData;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -136,9 +157,11 @@ function p_RequestParams(data: rt.JsonValue, ctx: rt.Context): RequestParams | r
   const obj = rt.expectObject(data, ctx, "must be an object");
   if (obj === null) return rt.INVALID;
   const mark = ctx.count;
+  const extra = rt.keepUnknown(obj, ctx, K_RequestParams);
   if (ctx.count > mark) return rt.INVALID;
   const out: RequestParams = {
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -149,12 +172,14 @@ function p_HolderMerged(data: rt.JsonValue, ctx: rt.Context): HolderMerged | rt.
   const v0 = ctx.required(obj, "jsonrpc", F_HolderMerged_0, "missing required field '{field}'");
   const v1 = ctx.required(obj, "id", F_HolderMerged_1, "missing required field '{field}'");
   const v2 = ctx.optional(obj, "x", F_HolderMerged_2);
+  const extra = rt.keepUnknown(obj, ctx, K_HolderMerged);
   if (ctx.count > mark) return rt.INVALID;
   const out: HolderMerged = {
     "jsonrpc": v0 as "2.0",
     "id": v1 as string | number,
   };
   if (v2 !== undefined) out["x"] = v2 as number;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -194,6 +219,8 @@ function f_Request(v: unknown, depth: number): Request | rt.Unsure {
     v4 = f_Holder(w4, depth + 1);
     if (v4 === rt.UNSURE) return rt.UNSURE;
   }
+  const extra = rt.fastUnknown(obj, K_Request, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Request = {
     "jsonrpc": v0 as "2.0",
     "id": v1 as string | number,
@@ -201,6 +228,7 @@ function f_Request(v: unknown, depth: number): Request | rt.Unsure {
   };
   if (v3 !== undefined) out["params"] = v3 as RequestParams;
   if (v4 !== undefined) out["holder"] = v4 as Holder;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -219,17 +247,24 @@ function f_Holder(v: unknown, depth: number): Holder | rt.Unsure {
     if (!rt.fitsJSON(w1, rt.MAX_DEPTH - depth - 1) || !CHECKS_0b15a6d6b33b.accepts(w1)) return rt.UNSURE;
     v1 = w1;
   }
+  const extra = rt.fastUnknown(obj, K_Holder, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Holder = {
   };
   if (v0 !== undefined) out["merged"] = v0 as HolderMerged;
   if (v1 !== undefined) out["kept"] = v1 as JsonData;
+  rt.putUnknown(out, extra);
   return out;
 }
 
 function f_RequestParams(v: unknown, depth: number): RequestParams | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 0 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
+  const obj = v as { readonly [key: string]: unknown };
+  const extra = rt.fastUnknown(obj, K_RequestParams, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: RequestParams = {
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -257,11 +292,14 @@ function f_HolderMerged(v: unknown, depth: number): HolderMerged | rt.Unsure {
     if (typeof w2 !== "number" || !Number.isSafeInteger(w2)) return rt.UNSURE;
     v2 = w2;
   }
+  const extra = rt.fastUnknown(obj, K_HolderMerged, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: HolderMerged = {
     "jsonrpc": v0 as "2.0",
     "id": v1 as string | number,
   };
   if (v2 !== undefined) out["x"] = v2 as number;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -270,6 +308,7 @@ export function encodeBase(value: Base): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["jsonrpc"] = value["jsonrpc"];
   out["id"] = value["id"];
+  rt.copyUnknown(out, value, K_Base);
   return out;
 }
 
@@ -281,6 +320,7 @@ export function encodeRequest(value: Request): { [key: string]: unknown } {
   out["method"] = value["method"];
   if (value["params"] !== undefined) out["params"] = encodeRequestParams(value["params"]);
   if (value["holder"] !== undefined) out["holder"] = encodeHolder(value["holder"]);
+  rt.copyUnknown(out, value, K_Request);
   return out;
 }
 
@@ -296,12 +336,14 @@ export function encodeHolder(value: Holder): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   if (value["merged"] !== undefined) out["merged"] = encodeHolderMerged(value["merged"]);
   if (value["kept"] !== undefined) out["kept"] = value["kept"];
+  rt.copyUnknown(out, value, K_Holder);
   return out;
 }
 
 /** The wire (JSON) form of RequestParams values: wire names; optional fields left out when undefined. */
-export function encodeRequestParams(_value: RequestParams): { [key: string]: unknown } {
+export function encodeRequestParams(value: RequestParams): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
+  rt.copyUnknown(out, value, K_RequestParams);
   return out;
 }
 
@@ -311,6 +353,7 @@ export function encodeHolderMerged(value: HolderMerged): { [key: string]: unknow
   out["jsonrpc"] = value["jsonrpc"];
   out["id"] = value["id"];
   if (value["x"] !== undefined) out["x"] = value["x"];
+  rt.copyUnknown(out, value, K_HolderMerged);
   return out;
 }
 

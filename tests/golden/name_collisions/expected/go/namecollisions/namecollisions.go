@@ -41,6 +41,10 @@ type Collisions struct {
 	Number *int64 `json:"number,omitempty"`
 	// Named like the member every JavaScript object inherits: absent, it is absent.
 	Constructor *string `json:"constructor,omitempty"`
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
@@ -68,6 +72,10 @@ func NewCollisions(contentType string) Collisions {
 type Field struct {
 	// Its options, each once.
 	Options []string `json:"options,omitempty"`
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.

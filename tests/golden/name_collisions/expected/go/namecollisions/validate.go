@@ -28,6 +28,10 @@ func init() {
 	pStrictInt = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "format": "must be an email address (RFC 5321), e.g. joe@example.com"}, Format: "email"})
 }
 
+var keysCollisions = rt.KeySet("content-type", "content_type", "userId", "user_ID", "field", "count", "number", "constructor")
+
+var keysField = rt.KeySet("options")
+
 func parseCollisions(v any, c *rt.Context) (Collisions, bool) {
 	var out Collisions
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -43,6 +47,7 @@ func parseCollisions(v any, c *rt.Context) (Collisions, bool) {
 	out.Count, _ = rt.OptionalPtr[StrictInt](c, obj, "count", parseStrictInt)
 	out.Number, _ = rt.OptionalPtr[int64](c, obj, "number", pCollisions_Number)
 	out.Constructor, _ = rt.OptionalPtr[string](c, obj, "constructor", pCollisions_Constructor)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysCollisions)
 	return out, !c.FailedSince(mark)
 }
 
@@ -71,6 +76,7 @@ func (m Collisions) toTree() any {
 	if m.Constructor != nil {
 		o.Set("constructor", (*m.Constructor))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -78,7 +84,7 @@ func (m Collisions) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Collisions) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if m.Field != nil {
@@ -100,6 +106,7 @@ func parseField(v any, c *rt.Context) (Field, bool) {
 	}
 	mark := c.Mark()
 	out.Options, _ = rt.Optional[[]string](c, obj, "options", pField_Options)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysField)
 	return out, !c.FailedSince(mark)
 }
 
@@ -109,6 +116,7 @@ func (m Field) toTree() any {
 	if m.Options != nil {
 		o.Set("options", rt.TreeList(m.Options, rt.Same[string]))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -116,7 +124,7 @@ func (m Field) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Field) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if m.Options != nil {

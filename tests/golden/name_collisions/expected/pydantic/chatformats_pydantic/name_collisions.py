@@ -7,7 +7,7 @@ from . import _runtime as _rt
 
 from pydantic import model_validator
 
-from pydantic import BaseModel, Field, RootModel, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictStr
 from typing import Annotated
 import re
 from datetime import datetime, timedelta, timezone
@@ -79,6 +79,9 @@ class FieldModel(BaseModel):
     A form field, named like pydantic's Field.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     options: list[StrictStr] | None = None
     """
     Its options, each once.
@@ -128,6 +131,9 @@ class Collisions(BaseModel):
     content-type and content_type both map to content_type unless one is renamed.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     content_type: Annotated[StrictStr, Field(alias="content-type")]
     """
     The HTTP-style key.

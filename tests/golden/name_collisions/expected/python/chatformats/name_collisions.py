@@ -52,6 +52,9 @@ class Collisions:
     """An integer (pydantic's StrictInt, which the definition must not shadow)."""
     constructor: str | None = None
     """Named like the member every JavaScript object inherits: absent, it is absent."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Collisions:
@@ -69,7 +72,7 @@ class Collisions:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["content-type"] = self.content_type
         if self.content_type_snake is not None:
@@ -86,6 +89,8 @@ class Collisions:
             out["number"] = self.number
         if self.constructor is not None:
             out["constructor"] = self.constructor
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -107,6 +112,9 @@ class Field:
 
     options: list[str] | None = None
     """Its options, each once."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Field:
@@ -124,10 +132,12 @@ class Field:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         if self.options is not None:
             out["options"] = _rt.dump(self.options)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -175,6 +185,7 @@ def _parse_collisions(data: Any, ctx: _rt.Context) -> Any:
     count = ctx.optional(obj, "count", _P_COLLISIONS_COUNT)
     number = ctx.optional(obj, "number", _P_COLLISIONS_NUMBER)
     constructor = ctx.optional(obj, "constructor", _P_COLLISIONS_CONSTRUCTOR)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_COLLISIONS)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Collisions(
@@ -186,6 +197,7 @@ def _parse_collisions(data: Any, ctx: _rt.Context) -> Any:
         count=count,
         number=number,
         constructor=constructor,
+        additional_properties=additional_properties,
     )
 
 
@@ -203,10 +215,12 @@ def _parse_field(data: Any, ctx: _rt.Context) -> Any:
         return _rt.INVALID
     mark = ctx.count
     options = ctx.optional(obj, "options", _P_FIELD_OPTIONS)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_FIELD)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Field(
         options=options,
+        additional_properties=additional_properties,
     )
 
 
@@ -226,6 +240,11 @@ def _fast_collisions(obj: Any, depth: int) -> Collisions:
     f_count: Any
     f_number: Any
     f_constructor: Any
+    additional_properties = (
+        {}
+        if _KEYS_COLLISIONS.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_COLLISIONS, _rt.MAX_DEPTH - depth - 1)
+    )
     f_field_ = _rt.ABSENT
     try:
         v1 = obj.get("content-type")
@@ -295,11 +314,18 @@ def _fast_collisions(obj: Any, depth: int) -> Collisions:
         count=f_count,
         number=f_number,
         constructor=f_constructor,
+        additional_properties=additional_properties,
     )
 
 
 def _check_collisions(obj: Collisions, depth: int) -> None:
-    if type(obj) is not Collisions or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not Collisions
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_COLLISIONS, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_content_type: Any
@@ -351,6 +377,11 @@ def _fast_field(obj: Any, depth: int) -> Field:
     v1: Any
     f_options: Any
     x2: Any
+    additional_properties = (
+        {}
+        if _KEYS_FIELD.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_FIELD, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("options", _rt.ABSENT)
     if v1 is _rt.ABSENT:
         f_options = None
@@ -364,11 +395,18 @@ def _fast_field(obj: Any, depth: int) -> Field:
 
     return Field(
         options=f_options,
+        additional_properties=additional_properties,
     )
 
 
 def _check_field(obj: Field, depth: int) -> None:
-    if type(obj) is not Field or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not Field
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_FIELD, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_options: Any
@@ -410,6 +448,19 @@ _P_FIELD_OPTIONS: Final = _rt.list_of(
     {"type": "must be an array", "uniqueItems": "must not contain duplicate items"},
     unique_items=True,
 )
+_KEYS_COLLISIONS: Final[frozenset[str]] = frozenset(
+    (
+        "content-type",
+        "content_type",
+        "userId",
+        "user_ID",
+        "field",
+        "count",
+        "number",
+        "constructor",
+    )
+)
+_KEYS_FIELD: Final[frozenset[str]] = frozenset(("options",))
 
 
 def strict_int_from_dict(data: object) -> StrictInt:

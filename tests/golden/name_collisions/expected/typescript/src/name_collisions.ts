@@ -31,12 +31,16 @@ export interface Collisions {
   number?: number;
   /** Named like the member every JavaScript object inherits: absent, it is absent. */
   constructor?: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A form field, named like pydantic's Field. */
 export interface Field {
   /** Its options, each once. */
   options?: string[];
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** An email address, named like pydantic's StrictInt. */
@@ -53,6 +57,8 @@ const F_Collisions_5 = P_StrictInt;
 const F_Collisions_6 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
 const F_Collisions_7 = rt.string({ "type": "must be a string" });
 const F_Field_0 = rt.listOf(rt.string({ "type": "must be a string" }), { "type": "must be an array", "uniqueItems": "must not contain duplicate items" }, { uniqueItems: true });
+const K_Collisions: ReadonlySet<string> = new Set(["content-type", "content_type", "userId", "user_ID", "field", "count", "number", "constructor"]);
+const K_Field: ReadonlySet<string> = new Set(["options"]);
 
 function p_Collisions(data: rt.JsonValue, ctx: rt.Context): Collisions | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -66,6 +72,7 @@ function p_Collisions(data: rt.JsonValue, ctx: rt.Context): Collisions | rt.Inva
   const v5 = ctx.optional(obj, "count", F_Collisions_5);
   const v6 = ctx.optional(obj, "number", F_Collisions_6);
   const v7 = ctx.optional(obj, "constructor", F_Collisions_7);
+  const extra = rt.keepUnknown(obj, ctx, K_Collisions);
   if (ctx.count > mark) return rt.INVALID;
   const out = {
     "content-type": v0 as string,
@@ -77,6 +84,7 @@ function p_Collisions(data: rt.JsonValue, ctx: rt.Context): Collisions | rt.Inva
   if (v5 !== undefined) out["count"] = v5 as StrictInt;
   if (v6 !== undefined) out["number"] = v6 as number;
   if (v7 !== undefined) out["constructor"] = v7 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -85,10 +93,12 @@ function p_Field(data: rt.JsonValue, ctx: rt.Context): Field | rt.Invalid {
   if (obj === null) return rt.INVALID;
   const mark = ctx.count;
   const v0 = ctx.optional(obj, "options", F_Field_0);
+  const extra = rt.keepUnknown(obj, ctx, K_Field);
   if (ctx.count > mark) return rt.INVALID;
   const out: Field = {
   };
   if (v0 !== undefined) out["options"] = v0 as string[];
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -143,6 +153,8 @@ function f_Collisions(v: unknown, depth: number): Collisions | rt.Unsure {
     if (typeof w7 !== "string") return rt.UNSURE;
     v7 = w7;
   }
+  const extra = rt.fastUnknown(obj, K_Collisions, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out = {
     "content-type": v0 as string,
   } as Collisions;
@@ -153,6 +165,7 @@ function f_Collisions(v: unknown, depth: number): Collisions | rt.Unsure {
   if (v5 !== undefined) out["count"] = v5 as StrictInt;
   if (v6 !== undefined) out["number"] = v6 as number;
   if (v7 !== undefined) out["constructor"] = v7 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -169,9 +182,12 @@ function f_Field(v: unknown, depth: number): Field | rt.Unsure {
     }
     v0 = w0;
   }
+  const extra = rt.fastUnknown(obj, K_Field, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Field = {
   };
   if (v0 !== undefined) out["options"] = v0 as string[];
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -186,6 +202,7 @@ export function encodeCollisions(value: Collisions): { [key: string]: unknown } 
   if (value["count"] !== undefined) out["count"] = encodeStrictInt(value["count"]);
   if (value["number"] !== undefined) out["number"] = value["number"];
   if (Object.hasOwn(value, "constructor") && value["constructor"] !== undefined) out["constructor"] = value["constructor"];
+  rt.copyUnknown(out, value, K_Collisions);
   return out;
 }
 
@@ -193,6 +210,7 @@ export function encodeCollisions(value: Collisions): { [key: string]: unknown } 
 export function encodeField(value: Field): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   if (value["options"] !== undefined) out["options"] = value["options"];
+  rt.copyUnknown(out, value, K_Field);
   return out;
 }
 

@@ -34,6 +34,10 @@ type Envelope struct {
 	Pairs []Pair `json:"pairs,omitempty"`
 	// A number (an integer counts), or text parts.
 	Amount *Amount `json:"amount,omitempty"`
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
@@ -63,6 +67,10 @@ type TextPart struct {
 	Kind string `json:"kind"`
 	// Text is the 'text' field.
 	Text string `json:"text"`
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
@@ -93,6 +101,10 @@ type RefPart struct {
 	Kind string `json:"kind"`
 	// Inner is the 'inner' field.
 	Inner Body `json:"inner"`
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.

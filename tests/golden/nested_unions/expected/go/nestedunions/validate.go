@@ -36,6 +36,12 @@ func init() {
 	pPair_Item1 = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
 }
 
+var keysEnvelope = rt.KeySet("body", "by_lang", "pairs", "amount")
+
+var keysTextPart = rt.KeySet("kind", "text")
+
+var keysRefPart = rt.KeySet("kind", "inner")
+
 func parseEnvelope(v any, c *rt.Context) (Envelope, bool) {
 	var out Envelope
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -47,6 +53,7 @@ func parseEnvelope(v any, c *rt.Context) (Envelope, bool) {
 	out.ByLang, _ = rt.Optional[map[string]Body](c, obj, "by_lang", pEnvelope_ByLang)
 	out.Pairs, _ = rt.Optional[[]Pair](c, obj, "pairs", pEnvelope_Pairs)
 	out.Amount, _ = rt.OptionalPtr[Amount](c, obj, "amount", parseAmount)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysEnvelope)
 	return out, !c.FailedSince(mark)
 }
 
@@ -63,6 +70,7 @@ func (m Envelope) toTree() any {
 	if m.Amount != nil {
 		o.Set("amount", (*m.Amount).toTree())
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -70,7 +78,7 @@ func (m Envelope) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Envelope) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if !m.Body.fastValid(d + 1) {
@@ -107,6 +115,7 @@ func parseTextPart(v any, c *rt.Context) (TextPart, bool) {
 	mark := c.Mark()
 	out.Kind, _ = rt.Required[string](c, obj, "kind", pTextPart_Kind, "missing required field '{field}'")
 	out.Text, _ = rt.Required[string](c, obj, "text", pTextPart_Text, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysTextPart)
 	return out, !c.FailedSince(mark)
 }
 
@@ -115,6 +124,7 @@ func (m TextPart) toTree() any {
 	o := rt.NewObject()
 	o.Set("kind", m.Kind)
 	o.Set("text", m.Text)
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -122,7 +132,7 @@ func (m TextPart) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m TextPart) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.Kind {
@@ -142,6 +152,7 @@ func parseRefPart(v any, c *rt.Context) (RefPart, bool) {
 	mark := c.Mark()
 	out.Kind, _ = rt.Required[string](c, obj, "kind", pRefPart_Kind, "missing required field '{field}'")
 	out.Inner, _ = rt.Required[Body](c, obj, "inner", parseBody, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysRefPart)
 	return out, !c.FailedSince(mark)
 }
 
@@ -150,6 +161,7 @@ func (m RefPart) toTree() any {
 	o := rt.NewObject()
 	o.Set("kind", m.Kind)
 	o.Set("inner", m.Inner.toTree())
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -157,7 +169,7 @@ func (m RefPart) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m RefPart) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.Kind {

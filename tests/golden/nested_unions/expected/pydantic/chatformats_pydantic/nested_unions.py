@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import model_validator
 
-from pydantic import BaseModel, Field, RootModel, StrictFloat, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictFloat, StrictStr
 from typing import Annotated, Literal
 import re
 from datetime import datetime, timedelta, timezone
@@ -93,6 +93,9 @@ class TextPart(BaseModel):
     Text.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     kind: Literal["text"]
     text: StrictStr
 
@@ -124,6 +127,9 @@ class Envelope(BaseModel):
     Holds unions at several depths.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     body: Body
     """
     String or list of parts.
@@ -162,6 +168,9 @@ class RefPart(BaseModel):
     A nested body (the union again, one level down).
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     kind: Literal["ref"]
     inner: Body
 

@@ -62,6 +62,9 @@ class Envelope:
     """Tuples."""
     amount: Amount | None = None
     """A number (an integer counts), or text parts."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Envelope:
@@ -79,7 +82,7 @@ class Envelope:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["body"] = _rt.dump(self.body)
         if self.by_lang is not None:
@@ -88,6 +91,8 @@ class Envelope:
             out["pairs"] = _rt.dump(self.pairs)
         if self.amount is not None:
             out["amount"] = _rt.dump(self.amount)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -109,6 +114,9 @@ class TextPart:
 
     kind: Literal["text"] = "text"
     text: str
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> TextPart:
@@ -126,10 +134,12 @@ class TextPart:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["kind"] = self.kind
         out["text"] = self.text
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -151,6 +161,9 @@ class RefPart:
 
     kind: Literal["ref"] = "ref"
     inner: Body
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> RefPart:
@@ -168,10 +181,12 @@ class RefPart:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["kind"] = self.kind
         out["inner"] = _rt.dump(self.inner)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -219,6 +234,7 @@ def _parse_envelope(data: Any, ctx: _rt.Context) -> Any:
     by_lang = ctx.optional(obj, "by_lang", _P_ENVELOPE_BY_LANG)
     pairs = ctx.optional(obj, "pairs", _P_ENVELOPE_PAIRS)
     amount = ctx.optional(obj, "amount", _P_ENVELOPE_AMOUNT)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_ENVELOPE)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Envelope(
@@ -226,6 +242,7 @@ def _parse_envelope(data: Any, ctx: _rt.Context) -> Any:
         by_lang=by_lang,
         pairs=pairs,
         amount=amount,
+        additional_properties=additional_properties,
     )
 
 
@@ -248,11 +265,13 @@ def _parse_text_part(data: Any, ctx: _rt.Context) -> Any:
     text = ctx.required(
         obj, "text", _P_TEXT_PART_TEXT, "missing required field '{field}'"
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_TEXT_PART)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return TextPart(
         kind=kind,
         text=text,
+        additional_properties=additional_properties,
     )
 
 
@@ -267,11 +286,13 @@ def _parse_ref_part(data: Any, ctx: _rt.Context) -> Any:
     inner = ctx.required(
         obj, "inner", _P_REF_PART_INNER, "missing required field '{field}'"
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_REF_PART)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return RefPart(
         kind=kind,
         inner=inner,
+        additional_properties=additional_properties,
     )
 
 
@@ -296,6 +317,11 @@ def _fast_envelope(obj: Any, depth: int) -> Envelope:
     t3: Any
     x3_0: Any
     x3_1: Any
+    additional_properties = (
+        {}
+        if _KEYS_ENVELOPE.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_ENVELOPE, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("body")
     if isinstance(v1, str):
         if not isinstance(v1, str) or len(v1) < 1:
@@ -419,11 +445,18 @@ def _fast_envelope(obj: Any, depth: int) -> Envelope:
         by_lang=f_by_lang,
         pairs=f_pairs,
         amount=f_amount,
+        additional_properties=additional_properties,
     )
 
 
 def _check_envelope(obj: Envelope, depth: int) -> None:
-    if type(obj) is not Envelope or depth > _rt.MAX_DEPTH - 3:
+    if (
+        type(obj) is not Envelope
+        or depth > _rt.MAX_DEPTH - 3
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_ENVELOPE, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_body: Any
@@ -524,6 +557,11 @@ def _fast_text_part(obj: Any, depth: int) -> TextPart:
     v1: Any
     f_kind: Any
     f_text: Any
+    additional_properties = (
+        {}
+        if _KEYS_TEXT_PART.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_TEXT_PART, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("kind")
     if not isinstance(v1, str) or v1 != "text":
         raise _rt.Unsure
@@ -536,11 +574,18 @@ def _fast_text_part(obj: Any, depth: int) -> TextPart:
     return TextPart(
         kind=f_kind,
         text=f_text,
+        additional_properties=additional_properties,
     )
 
 
 def _check_text_part(obj: TextPart, depth: int) -> None:
-    if type(obj) is not TextPart or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not TextPart
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_TEXT_PART, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_kind: Any
@@ -562,6 +607,11 @@ def _fast_ref_part(obj: Any, depth: int) -> RefPart:
     x2: Any
     y2: Any
     t2: Any
+    additional_properties = (
+        {}
+        if _KEYS_REF_PART.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_REF_PART, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("kind")
     if not isinstance(v1, str) or v1 != "ref":
         raise _rt.Unsure
@@ -596,11 +646,18 @@ def _fast_ref_part(obj: Any, depth: int) -> RefPart:
     return RefPart(
         kind=f_kind,
         inner=f_inner,
+        additional_properties=additional_properties,
     )
 
 
 def _check_ref_part(obj: RefPart, depth: int) -> None:
-    if type(obj) is not RefPart or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not RefPart
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_REF_PART, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_kind: Any
@@ -688,6 +745,11 @@ _P_REF_PART_KIND: Final = _rt.string(
     {"type": "must be a string", "const": 'must be "ref"'}, const="ref"
 )
 _P_REF_PART_INNER: Final = _P_BODY
+_KEYS_ENVELOPE: Final[frozenset[str]] = frozenset(
+    ("body", "by_lang", "pairs", "amount")
+)
+_KEYS_TEXT_PART: Final[frozenset[str]] = frozenset(("kind", "text"))
+_KEYS_REF_PART: Final[frozenset[str]] = frozenset(("kind", "inner"))
 
 
 def body_from_dict(data: object) -> Body:

@@ -23,18 +23,24 @@ export interface Envelope {
   pairs?: Pair[];
   /** A number (an integer counts), or text parts. */
   amount?: Amount;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** Text. */
 export interface TextPart {
   kind: "text";
   text: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A nested body (the union again, one level down). */
 export interface RefPart {
   kind: "ref";
   inner: Body;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A part, by kind. */
@@ -62,6 +68,9 @@ const F_TextPart_0 = rt.string<"text">({ "type": "must be a string", "const": "m
 const F_TextPart_1 = rt.string({ "type": "must be a string" });
 const F_RefPart_0 = rt.string<"ref">({ "type": "must be a string", "const": "must be \"ref\"" }, { const: "ref" });
 const F_RefPart_1 = P_Body;
+const K_Envelope: ReadonlySet<string> = new Set(["body", "by_lang", "pairs", "amount"]);
+const K_TextPart: ReadonlySet<string> = new Set(["kind", "text"]);
+const K_RefPart: ReadonlySet<string> = new Set(["kind", "inner"]);
 
 function p_Envelope(data: rt.JsonValue, ctx: rt.Context): Envelope | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -71,6 +80,7 @@ function p_Envelope(data: rt.JsonValue, ctx: rt.Context): Envelope | rt.Invalid 
   const v1 = ctx.optional(obj, "by_lang", F_Envelope_1);
   const v2 = ctx.optional(obj, "pairs", F_Envelope_2);
   const v3 = ctx.optional(obj, "amount", F_Envelope_3);
+  const extra = rt.keepUnknown(obj, ctx, K_Envelope);
   if (ctx.count > mark) return rt.INVALID;
   const out: Envelope = {
     "body": v0 as Body,
@@ -78,6 +88,7 @@ function p_Envelope(data: rt.JsonValue, ctx: rt.Context): Envelope | rt.Invalid 
   if (v1 !== undefined) out["by_lang"] = v1 as { [key: string]: Body };
   if (v2 !== undefined) out["pairs"] = v2 as Pair[];
   if (v3 !== undefined) out["amount"] = v3 as Amount;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -87,11 +98,13 @@ function p_TextPart(data: rt.JsonValue, ctx: rt.Context): TextPart | rt.Invalid 
   const mark = ctx.count;
   const v0 = ctx.required(obj, "kind", F_TextPart_0, "missing required field '{field}'");
   const v1 = ctx.required(obj, "text", F_TextPart_1, "missing required field '{field}'");
+  const extra = rt.keepUnknown(obj, ctx, K_TextPart);
   if (ctx.count > mark) return rt.INVALID;
   const out: TextPart = {
     "kind": v0 as "text",
     "text": v1 as string,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -101,11 +114,13 @@ function p_RefPart(data: rt.JsonValue, ctx: rt.Context): RefPart | rt.Invalid {
   const mark = ctx.count;
   const v0 = ctx.required(obj, "kind", F_RefPart_0, "missing required field '{field}'");
   const v1 = ctx.required(obj, "inner", F_RefPart_1, "missing required field '{field}'");
+  const extra = rt.keepUnknown(obj, ctx, K_RefPart);
   if (ctx.count > mark) return rt.INVALID;
   const out: RefPart = {
     "kind": v0 as "ref",
     "inner": v1 as Body,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -215,12 +230,15 @@ function f_Envelope(v: unknown, depth: number): Envelope | rt.Unsure {
       return rt.UNSURE;
     }
   }
+  const extra = rt.fastUnknown(obj, K_Envelope, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Envelope = {
     "body": v0 as Body,
   };
   if (v1 !== undefined) out["by_lang"] = v1 as { [key: string]: Body };
   if (v2 !== undefined) out["pairs"] = v2 as Pair[];
   if (v3 !== undefined) out["amount"] = v3 as Amount;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -235,10 +253,13 @@ function f_TextPart(v: unknown, depth: number): TextPart | rt.Unsure {
   let v1: unknown;
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
+  const extra = rt.fastUnknown(obj, K_TextPart, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: TextPart = {
     "kind": v0 as "text",
     "text": v1 as string,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -277,10 +298,13 @@ function f_RefPart(v: unknown, depth: number): RefPart | rt.Unsure {
   } else {
     return rt.UNSURE;
   }
+  const extra = rt.fastUnknown(obj, K_RefPart, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: RefPart = {
     "kind": v0 as "ref",
     "inner": v1 as Body,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -291,6 +315,7 @@ export function encodeEnvelope(value: Envelope): { [key: string]: unknown } {
   if (value["by_lang"] !== undefined) out["by_lang"] = rt.encodeMap(value["by_lang"], encodeBody);
   if (value["pairs"] !== undefined) out["pairs"] = value["pairs"].map(encodePair);
   if (value["amount"] !== undefined) out["amount"] = encodeAmount(value["amount"]);
+  rt.copyUnknown(out, value, K_Envelope);
   return out;
 }
 
@@ -299,6 +324,7 @@ export function encodeTextPart(value: TextPart): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["kind"] = value["kind"];
   out["text"] = value["text"];
+  rt.copyUnknown(out, value, K_TextPart);
   return out;
 }
 
@@ -307,6 +333,7 @@ export function encodeRefPart(value: RefPart): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["kind"] = value["kind"];
   out["inner"] = encodeBody(value["inner"]);
+  rt.copyUnknown(out, value, K_RefPart);
   return out;
 }
 

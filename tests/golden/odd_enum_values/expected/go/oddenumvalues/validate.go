@@ -18,6 +18,8 @@ func init() {
 	pHolder_Open = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 }
 
+var keysHolder = rt.KeySet("mode", "status", "open")
+
 func parseMode(v any, c *rt.Context) (Mode, bool) {
 	return pMode(v, c)
 }
@@ -32,6 +34,7 @@ func parseHolder(v any, c *rt.Context) (Holder, bool) {
 	out.Mode, _ = rt.Required[Mode](c, obj, "mode", parseMode, "missing required field '{field}'")
 	out.Status, _ = rt.OptionalPtr[string](c, obj, "status", pHolder_Status)
 	out.Open, _ = rt.OptionalPtr[string](c, obj, "open", pHolder_Open)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysHolder)
 	return out, !c.FailedSince(mark)
 }
 
@@ -45,6 +48,7 @@ func (m Holder) toTree() any {
 	if m.Open != nil {
 		o.Set("open", (*m.Open))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -52,7 +56,7 @@ func (m Holder) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Holder) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.Mode {

@@ -7,7 +7,7 @@ from pydantic import model_validator
 from typing import Any
 
 from enum import StrEnum
-from pydantic import BaseModel, Field, RootModel, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictStr
 from typing import Annotated
 
 
@@ -44,6 +44,9 @@ class Holder(BaseModel):
     Holds one of each.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     mode: Mode
     status: Status | None = None
     """

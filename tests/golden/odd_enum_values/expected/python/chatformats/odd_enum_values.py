@@ -72,6 +72,9 @@ class Holder:
     """Inline enum whose values differ only by case."""
     open: str | None = None
     """An open string."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Holder:
@@ -89,13 +92,15 @@ class Holder:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["mode"] = self.mode
         if self.status is not None:
             out["status"] = self.status
         if self.open is not None:
             out["open"] = self.open
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -127,12 +132,14 @@ def _parse_holder(data: Any, ctx: _rt.Context) -> Any:
     mode = ctx.required(obj, "mode", _P_HOLDER_MODE, "missing required field '{field}'")
     status = ctx.optional(obj, "status", _P_HOLDER_STATUS)
     open = ctx.optional(obj, "open", _P_HOLDER_OPEN)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_HOLDER)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Holder(
         mode=mode,
         status=status,
         open=open,
+        additional_properties=additional_properties,
     )
 
 
@@ -147,6 +154,11 @@ def _fast_holder(obj: Any, depth: int) -> Holder:
     f_mode: Any
     f_status: Any
     f_open: Any
+    additional_properties = (
+        {}
+        if _KEYS_HOLDER.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_HOLDER, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("mode")
     if not isinstance(v1, str) or v1 not in MODE_VALUES:
         raise _rt.Unsure
@@ -170,11 +182,18 @@ def _fast_holder(obj: Any, depth: int) -> Holder:
         mode=f_mode,
         status=f_status,
         open=f_open,
+        additional_properties=additional_properties,
     )
 
 
 def _check_holder(obj: Holder, depth: int) -> None:
-    if type(obj) is not Holder or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not Holder
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_HOLDER, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_mode: Any
@@ -207,6 +226,7 @@ _P_HOLDER_STATUS: Final = _rt.string(
     enum=frozenset(("ok", "not-ok", "OK")),
 )
 _P_HOLDER_OPEN: Final = _rt.string({"type": "must be a string"})
+_KEYS_HOLDER: Final[frozenset[str]] = frozenset(("mode", "status", "open"))
 
 
 def mode_from_dict(data: object) -> Mode:

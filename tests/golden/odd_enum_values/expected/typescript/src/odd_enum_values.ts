@@ -27,6 +27,8 @@ export interface Holder {
   status?: "ok" | "not-ok" | "OK";
   /** An open string. */
   open?: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 // Parsers are built once, at import, from the runtime's combinators.
@@ -35,6 +37,7 @@ const F_Holder_0 = P_Mode;
 const F_Holder_1 = rt.string<"ok" | "not-ok" | "OK">({ "type": "must be a string", "enum": "must be one of: ok, not-ok, OK" }, { enum: new Set(["ok", "not-ok", "OK"]) });
 const F_Holder_2 = rt.string({ "type": "must be a string" });
 const S_1 = new Set<string>(MODE_VALUES);
+const K_Holder: ReadonlySet<string> = new Set(["mode", "status", "open"]);
 
 function p_Holder(data: rt.JsonValue, ctx: rt.Context): Holder | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -43,12 +46,14 @@ function p_Holder(data: rt.JsonValue, ctx: rt.Context): Holder | rt.Invalid {
   const v0 = ctx.required(obj, "mode", F_Holder_0, "missing required field '{field}'");
   const v1 = ctx.optional(obj, "status", F_Holder_1);
   const v2 = ctx.optional(obj, "open", F_Holder_2);
+  const extra = rt.keepUnknown(obj, ctx, K_Holder);
   if (ctx.count > mark) return rt.INVALID;
   const out: Holder = {
     "mode": v0 as Mode,
   };
   if (v1 !== undefined) out["status"] = v1 as "ok" | "not-ok" | "OK";
   if (v2 !== undefined) out["open"] = v2 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -73,11 +78,14 @@ function f_Holder(v: unknown, depth: number): Holder | rt.Unsure {
     if (typeof w2 !== "string") return rt.UNSURE;
     v2 = w2;
   }
+  const extra = rt.fastUnknown(obj, K_Holder, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Holder = {
     "mode": v0 as Mode,
   };
   if (v1 !== undefined) out["status"] = v1 as "ok" | "not-ok" | "OK";
   if (v2 !== undefined) out["open"] = v2 as string;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -87,6 +95,7 @@ export function encodeHolder(value: Holder): { [key: string]: unknown } {
   out["mode"] = value["mode"];
   if (value["status"] !== undefined) out["status"] = value["status"];
   if (value["open"] !== undefined) out["open"] = value["open"];
+  rt.copyUnknown(out, value, K_Holder);
   return out;
 }
 

@@ -34,6 +34,10 @@ func init() {
 	pInner_N = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 1", "maximum": "must be <= 10"}, Minimum: rt.Float(1), Maximum: rt.Float(10)})
 }
 
+var keysFlags = rt.KeySet("required_plain", "required_nullable", "optional_plain", "optional_nullable", "optional_default", "optional_list", "optional_ref", "level_not_null", "tag_not_null", "level_or_null")
+
+var keysInner = rt.KeySet("n")
+
 func parseFlags(v any, c *rt.Context) (Flags, bool) {
 	var out Flags
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -51,6 +55,7 @@ func parseFlags(v any, c *rt.Context) (Flags, bool) {
 	out.LevelNotNull, _ = rt.OptionalPtr[string](c, obj, "level_not_null", pFlags_LevelNotNull)
 	out.TagNotNull, _ = rt.OptionalPtr[string](c, obj, "tag_not_null", pFlags_TagNotNull)
 	out.LevelOrNull, _ = rt.Optional[*string](c, obj, "level_or_null", pFlags_LevelOrNull)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysFlags)
 	return out, !c.FailedSince(mark)
 }
 
@@ -79,6 +84,7 @@ func (m Flags) toTree() any {
 	if m.LevelOrNull != nil {
 		o.Set("level_or_null", rt.TreePtr(m.LevelOrNull, rt.Same[string]))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -86,7 +92,7 @@ func (m Flags) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Flags) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if m.OptionalRef != nil {
@@ -126,6 +132,7 @@ func parseInner(v any, c *rt.Context) (Inner, bool) {
 	}
 	mark := c.Mark()
 	out.N, _ = rt.Required[int64](c, obj, "n", pInner_N, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysInner)
 	return out, !c.FailedSince(mark)
 }
 
@@ -133,6 +140,7 @@ func parseInner(v any, c *rt.Context) (Inner, bool) {
 func (m Inner) toTree() any {
 	o := rt.NewObject()
 	o.Set("n", m.N)
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -140,7 +148,7 @@ func (m Inner) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Inner) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if float64(m.N) < 1 {

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pydantic import model_validator
 
 from enum import StrEnum
-from pydantic import BaseModel, Field, RootModel, StrictBool, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictStr
 from typing import Annotated, Literal
 import re
 from datetime import datetime, timedelta, timezone
@@ -96,6 +96,9 @@ class Inner(BaseModel):
     A small model.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     n: Annotated[_JsonInt, Field(ge=1, le=10)]
     """
     1 to 10.
@@ -107,6 +110,9 @@ class Flags(BaseModel):
     Absent, null and zero are different things on the wire.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     required_plain: StrictBool
     """
     Must be present, not null.

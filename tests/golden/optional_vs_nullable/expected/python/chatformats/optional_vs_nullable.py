@@ -49,6 +49,9 @@ class Flags:
     """The same with a const."""
     level_or_null: Literal["low", "high"] | None = None
     """A nullable enum written as anyOf: null is its own branch."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Flags:
@@ -66,7 +69,7 @@ class Flags:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["required_plain"] = self.required_plain
         out["required_nullable"] = self.required_nullable
@@ -86,6 +89,8 @@ class Flags:
             out["tag_not_null"] = self.tag_not_null
         if self.level_or_null is not None:
             out["level_or_null"] = self.level_or_null
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -107,6 +112,9 @@ class Inner:
 
     n: int
     """1 to 10."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Inner:
@@ -124,9 +132,11 @@ class Inner:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["n"] = self.n
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -182,6 +192,7 @@ def _parse_flags(data: Any, ctx: _rt.Context) -> Any:
     level_not_null = ctx.optional(obj, "level_not_null", _P_FLAGS_LEVEL_NOT_NULL)
     tag_not_null = ctx.optional(obj, "tag_not_null", _P_FLAGS_TAG_NOT_NULL)
     level_or_null = ctx.optional(obj, "level_or_null", _P_FLAGS_LEVEL_OR_NULL)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_FLAGS)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Flags(
@@ -195,6 +206,7 @@ def _parse_flags(data: Any, ctx: _rt.Context) -> Any:
         level_not_null=level_not_null,
         tag_not_null=tag_not_null,
         level_or_null=level_or_null,
+        additional_properties=additional_properties,
     )
 
 
@@ -212,10 +224,12 @@ def _parse_inner(data: Any, ctx: _rt.Context) -> Any:
         return _rt.INVALID
     mark = ctx.count
     n = ctx.required(obj, "n", _P_INNER_N, "missing required field '{field}'")
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_INNER)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Inner(
         n=n,
+        additional_properties=additional_properties,
     )
 
 
@@ -238,6 +252,11 @@ def _fast_flags(obj: Any, depth: int) -> Flags:
     f_tag_not_null: Any
     f_level_or_null: Any
     x2: Any
+    additional_properties = (
+        {}
+        if _KEYS_FLAGS.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_FLAGS, _rt.MAX_DEPTH - depth - 1)
+    )
     f_optional_ref = _rt.ABSENT
     try:
         v1 = obj.get("required_plain")
@@ -329,11 +348,18 @@ def _fast_flags(obj: Any, depth: int) -> Flags:
         level_not_null=f_level_not_null,
         tag_not_null=f_tag_not_null,
         level_or_null=f_level_or_null,
+        additional_properties=additional_properties,
     )
 
 
 def _check_flags(obj: Flags, depth: int) -> None:
-    if type(obj) is not Flags or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not Flags
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_FLAGS, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_required_plain: Any
@@ -405,6 +431,11 @@ def _fast_inner(obj: Any, depth: int) -> Inner:
         raise _rt.Unsure
     v1: Any
     f_n: Any
+    additional_properties = (
+        {}
+        if _KEYS_INNER.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_INNER, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("n")
     if (
         type(v1) is not int
@@ -417,11 +448,18 @@ def _fast_inner(obj: Any, depth: int) -> Inner:
 
     return Inner(
         n=f_n,
+        additional_properties=additional_properties,
     )
 
 
 def _check_inner(obj: Inner, depth: int) -> None:
-    if type(obj) is not Inner or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not Inner
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_INNER, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_n: Any
@@ -477,6 +515,21 @@ _P_INNER_N: Final = _rt.integer(
     minimum=1,
     maximum=10,
 )
+_KEYS_FLAGS: Final[frozenset[str]] = frozenset(
+    (
+        "required_plain",
+        "required_nullable",
+        "optional_plain",
+        "optional_nullable",
+        "optional_default",
+        "optional_list",
+        "optional_ref",
+        "level_not_null",
+        "tag_not_null",
+        "level_or_null",
+    )
+)
+_KEYS_INNER: Final[frozenset[str]] = frozenset(("n",))
 
 
 def parse_optional_vs_nullable_from_json(text: str | bytes) -> Flags:

@@ -35,12 +35,16 @@ export interface Flags {
   tag_not_null?: "on";
   /** A nullable enum written as anyOf: null is its own branch. */
   level_or_null?: "low" | "high" | null;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A small model. */
 export interface Inner {
   /** 1 to 10. */
   n: number;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 // Parsers are built once, at import, from the runtime's combinators.
@@ -55,6 +59,8 @@ const F_Flags_7 = rt.string<"low" | "high">({ "type": "must be a string", "enum"
 const F_Flags_8 = rt.string<"on">({ "type": "must be a string", "const": "must be \"on\"" }, { const: "on" });
 const F_Flags_9 = rt.nullable(rt.string<"low" | "high">({ "type": "must be a string", "enum": "must be one of: low, high" }, { enum: new Set(["low", "high"]) }));
 const F_Inner_0 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 1", "maximum": "must be <= 10" }, { minimum: 1, maximum: 10 });
+const K_Flags: ReadonlySet<string> = new Set(["required_plain", "required_nullable", "optional_plain", "optional_nullable", "optional_default", "optional_list", "optional_ref", "level_not_null", "tag_not_null", "level_or_null"]);
+const K_Inner: ReadonlySet<string> = new Set(["n"]);
 
 function p_Flags(data: rt.JsonValue, ctx: rt.Context): Flags | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -70,6 +76,7 @@ function p_Flags(data: rt.JsonValue, ctx: rt.Context): Flags | rt.Invalid {
   const v7 = ctx.optional(obj, "level_not_null", F_Flags_7);
   const v8 = ctx.optional(obj, "tag_not_null", F_Flags_8);
   const v9 = ctx.optional(obj, "level_or_null", F_Flags_9);
+  const extra = rt.keepUnknown(obj, ctx, K_Flags);
   if (ctx.count > mark) return rt.INVALID;
   const out: Flags = {
     "required_plain": v0 as boolean,
@@ -83,6 +90,7 @@ function p_Flags(data: rt.JsonValue, ctx: rt.Context): Flags | rt.Invalid {
   if (v7 !== undefined) out["level_not_null"] = v7 as "low" | "high";
   if (v8 !== undefined) out["tag_not_null"] = v8 as "on";
   if (v9 !== undefined) out["level_or_null"] = v9 as "low" | "high" | null;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -91,10 +99,12 @@ function p_Inner(data: rt.JsonValue, ctx: rt.Context): Inner | rt.Invalid {
   if (obj === null) return rt.INVALID;
   const mark = ctx.count;
   const v0 = ctx.required(obj, "n", F_Inner_0, "missing required field '{field}'");
+  const extra = rt.keepUnknown(obj, ctx, K_Inner);
   if (ctx.count > mark) return rt.INVALID;
   const out: Inner = {
     "n": v0 as number,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -180,6 +190,8 @@ function f_Flags(v: unknown, depth: number): Flags | rt.Unsure {
       v9 = w9;
     }
   }
+  const extra = rt.fastUnknown(obj, K_Flags, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Flags = {
     "required_plain": v0 as boolean,
     "required_nullable": v1 as boolean | null,
@@ -192,6 +204,7 @@ function f_Flags(v: unknown, depth: number): Flags | rt.Unsure {
   if (v7 !== undefined) out["level_not_null"] = v7 as "low" | "high";
   if (v8 !== undefined) out["tag_not_null"] = v8 as "on";
   if (v9 !== undefined) out["level_or_null"] = v9 as "low" | "high" | null;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -202,9 +215,12 @@ function f_Inner(v: unknown, depth: number): Inner | rt.Unsure {
   let v0: unknown;
   if (typeof w0 !== "number" || !Number.isSafeInteger(w0) || w0 < 1 || w0 > 10) return rt.UNSURE;
   v0 = w0;
+  const extra = rt.fastUnknown(obj, K_Inner, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Inner = {
     "n": v0 as number,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -221,6 +237,7 @@ export function encodeFlags(value: Flags): { [key: string]: unknown } {
   if (value["level_not_null"] !== undefined) out["level_not_null"] = value["level_not_null"];
   if (value["tag_not_null"] !== undefined) out["tag_not_null"] = value["tag_not_null"];
   if (value["level_or_null"] !== undefined) out["level_or_null"] = value["level_or_null"];
+  rt.copyUnknown(out, value, K_Flags);
   return out;
 }
 
@@ -228,6 +245,7 @@ export function encodeFlags(value: Flags): { [key: string]: unknown } {
 export function encodeInner(value: Inner): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["n"] = value["n"];
+  rt.copyUnknown(out, value, K_Inner);
   return out;
 }
 

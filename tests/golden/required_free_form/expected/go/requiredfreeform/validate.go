@@ -20,6 +20,8 @@ func init() {
 	pMaybeText = rt.Nullable[string](rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}}))
 }
 
+var keysResult = rt.KeySet("result", "payload", "error", "note")
+
 func parseResult(v any, c *rt.Context) (Result, bool) {
 	var out Result
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -31,6 +33,7 @@ func parseResult(v any, c *rt.Context) (Result, bool) {
 	out.Payload, _ = rt.RequiredOrNull[Payload](c, obj, "payload", parsePayload, "missing required field '{field}'")
 	out.Error, _ = rt.RequiredOrNull[MaybeText](c, obj, "error", parseMaybeText, "missing required field '{field}'")
 	out.Note, _ = rt.RequiredOrNull[*string](c, obj, "note", pResult_Note, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysResult)
 	return out, !c.FailedSince(mark)
 }
 
@@ -41,6 +44,7 @@ func (m Result) toTree() any {
 	o.Set("payload", rt.AnyTree(m.Payload))
 	o.Set("error", rt.TreePtr(m.Error, rt.Same[string]))
 	o.Set("note", rt.TreePtr(m.Note, rt.Same[string]))
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 

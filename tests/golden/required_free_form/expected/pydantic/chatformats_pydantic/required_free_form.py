@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from typing import Annotated, Any
-from pydantic import BaseModel, Field, RootModel, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictStr
 
 
 class Payload(RootModel[Any]):
@@ -26,6 +26,9 @@ class Result(BaseModel):
     A JSON-RPC style result.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     result: Any
     """
     Any JSON value, null included.

@@ -49,6 +49,9 @@ class Result:
     """Text or null, through an alias."""
     note: str | None
     """Text or null."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Result:
@@ -66,12 +69,14 @@ class Result:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["result"] = _rt.dump(self.result)
         out["payload"] = _rt.dump(self.payload)
         out["error"] = _rt.dump(self.error)
         out["note"] = self.note
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -127,6 +132,7 @@ def _parse_result(data: Any, ctx: _rt.Context) -> Any:
     note = ctx.required(
         obj, "note", _P_RESULT_NOTE, "missing required field '{field}'", nullable=True
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_RESULT)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Result(
@@ -134,6 +140,7 @@ def _parse_result(data: Any, ctx: _rt.Context) -> Any:
         payload=payload,
         error=error,
         note=note,
+        additional_properties=additional_properties,
     )
 
 
@@ -149,6 +156,11 @@ def _fast_result(obj: Any, depth: int) -> Result:
     f_payload: Any
     f_error: Any
     f_note: Any
+    additional_properties = (
+        {}
+        if _KEYS_RESULT.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_RESULT, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("result", _rt.ABSENT)
     if v1 is _rt.ABSENT:
         raise _rt.Unsure
@@ -185,11 +197,18 @@ def _fast_result(obj: Any, depth: int) -> Result:
         payload=f_payload,
         error=f_error,
         note=f_note,
+        additional_properties=additional_properties,
     )
 
 
 def _check_result(obj: Result, depth: int) -> None:
-    if type(obj) is not Result or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not Result
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_RESULT, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_result: Any
@@ -225,6 +244,7 @@ _P_RESULT_RESULT: Final = _rt.any_json({"type": "must be a JSON value"})
 _P_RESULT_PAYLOAD: Final = _P_PAYLOAD
 _P_RESULT_ERROR: Final = _P_MAYBE_TEXT
 _P_RESULT_NOTE: Final = _rt.nullable(_rt.string({"type": "must be a string"}))
+_KEYS_RESULT: Final[frozenset[str]] = frozenset(("result", "payload", "error", "note"))
 
 
 def payload_from_dict(data: object) -> Payload:

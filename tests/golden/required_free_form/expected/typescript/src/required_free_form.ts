@@ -24,6 +24,8 @@ export interface Result {
   error: MaybeText;
   /** Text or null. */
   note: string | null;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** Any JSON value. */
@@ -39,6 +41,7 @@ const F_Result_0 = rt.anyJSON({ "type": "must be a JSON value" });
 const F_Result_1 = P_Payload;
 const F_Result_2 = P_MaybeText;
 const F_Result_3 = rt.nullable(rt.string({ "type": "must be a string" }));
+const K_Result: ReadonlySet<string> = new Set(["result", "payload", "error", "note"]);
 
 function p_Result(data: rt.JsonValue, ctx: rt.Context): Result | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -48,6 +51,7 @@ function p_Result(data: rt.JsonValue, ctx: rt.Context): Result | rt.Invalid {
   const v1 = ctx.required(obj, "payload", F_Result_1, "missing required field '{field}'", true);
   const v2 = ctx.required(obj, "error", F_Result_2, "missing required field '{field}'", true);
   const v3 = ctx.required(obj, "note", F_Result_3, "missing required field '{field}'", true);
+  const extra = rt.keepUnknown(obj, ctx, K_Result);
   if (ctx.count > mark) return rt.INVALID;
   const out: Result = {
     "result": v0 as JsonData,
@@ -55,6 +59,7 @@ function p_Result(data: rt.JsonValue, ctx: rt.Context): Result | rt.Invalid {
     "error": v2 as MaybeText,
     "note": v3 as string | null,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -91,12 +96,15 @@ function f_Result(v: unknown, depth: number): Result | rt.Unsure {
     if (typeof w3 !== "string") return rt.UNSURE;
     v3 = w3;
   }
+  const extra = rt.fastUnknown(obj, K_Result, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Result = {
     "result": v0 as JsonData,
     "payload": v1 as Payload,
     "error": v2 as MaybeText,
     "note": v3 as string | null,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -107,6 +115,7 @@ export function encodeResult(value: Result): { [key: string]: unknown } {
   out["payload"] = encodePayload(value["payload"]);
   out["error"] = encodeMaybeText(value["error"]);
   out["note"] = value["note"];
+  rt.copyUnknown(out, value, K_Result);
   return out;
 }
 

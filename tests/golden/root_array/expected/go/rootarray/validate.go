@@ -34,6 +34,12 @@ func init() {
 	pId_Integer = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807"}})
 }
 
+var keysMessage = rt.KeySet("role", "parts", "id", "at")
+
+var keysText = rt.KeySet("type", "content")
+
+var keysBlob = rt.KeySet("type", "data")
+
 func parseRole(v any, c *rt.Context) (Role, bool) {
 	return pRole(v, c)
 }
@@ -49,6 +55,7 @@ func parseMessage(v any, c *rt.Context) (Message, bool) {
 	out.Parts, _ = rt.Required[[]Part](c, obj, "parts", pMessage_Parts, "missing required field '{field}'")
 	out.ID, _ = rt.OptionalPtr[Id](c, obj, "id", parseId)
 	out.At, _ = rt.OptionalPtr[time.Time](c, obj, "at", pMessage_At)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysMessage)
 	return out, !c.FailedSince(mark)
 }
 
@@ -63,6 +70,7 @@ func (m Message) toTree() any {
 	if m.At != nil {
 		o.Set("at", rt.FormatTime((*m.At)))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -70,7 +78,7 @@ func (m Message) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Message) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.Role {
@@ -105,6 +113,7 @@ func parseText(v any, c *rt.Context) (Text, bool) {
 	mark := c.Mark()
 	out.Type, _ = rt.Required[string](c, obj, "type", pText_Type, "missing required field '{field}'")
 	out.Content, _ = rt.Required[string](c, obj, "content", pText_Content, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysText)
 	return out, !c.FailedSince(mark)
 }
 
@@ -113,6 +122,7 @@ func (m Text) toTree() any {
 	o := rt.NewObject()
 	o.Set("type", m.Type)
 	o.Set("content", m.Content)
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -120,7 +130,7 @@ func (m Text) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Text) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.Type {
@@ -140,6 +150,7 @@ func parseBlob(v any, c *rt.Context) (Blob, bool) {
 	mark := c.Mark()
 	out.Type, _ = rt.Required[string](c, obj, "type", pBlob_Type, "missing required field '{field}'")
 	out.Data, _ = rt.Required[[]byte](c, obj, "data", pBlob_Data, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysBlob)
 	return out, !c.FailedSince(mark)
 }
 
@@ -148,6 +159,7 @@ func (m Blob) toTree() any {
 	o := rt.NewObject()
 	o.Set("type", m.Type)
 	o.Set("data", rt.TreeBytes(m.Data))
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -155,7 +167,7 @@ func (m Blob) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m Blob) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.Type {

@@ -87,6 +87,9 @@ class Text(BaseModel):
     Text.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     type: Literal["text"]
     content: StrictStr
 
@@ -97,6 +100,7 @@ class Blob(BaseModel):
     """
 
     model_config = ConfigDict(
+        extra="allow",
         regex_engine="python-re",
     )
     type: Literal["blob"]
@@ -138,6 +142,9 @@ class Message(BaseModel):
     One message.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     role: Role
     parts: list[Part]
     id: Id | None = None

@@ -64,6 +64,9 @@ class Message:
     parts: list[Part]
     id: Id | None = None
     at: datetime | None = None
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Message:
@@ -81,7 +84,7 @@ class Message:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["role"] = self.role
         out["parts"] = _rt.dump(self.parts)
@@ -89,6 +92,8 @@ class Message:
             out["id"] = _rt.dump(self.id)
         if self.at is not None:
             out["at"] = _rt.dump(self.at)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -110,6 +115,9 @@ class Text:
 
     type: Literal["text"] = "text"
     content: str
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Text:
@@ -127,10 +135,12 @@ class Text:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["type"] = self.type
         out["content"] = self.content
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -152,6 +162,9 @@ class Blob:
 
     type: Literal["blob"] = "blob"
     data: bytes
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> Blob:
@@ -169,10 +182,12 @@ class Blob:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["type"] = self.type
         out["data"] = _rt.dump(self.data)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -219,6 +234,7 @@ def _parse_message(data: Any, ctx: _rt.Context) -> Any:
     )
     id = ctx.optional(obj, "id", _P_MESSAGE_ID)
     at = ctx.optional(obj, "at", _P_MESSAGE_AT)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_MESSAGE)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Message(
@@ -226,6 +242,7 @@ def _parse_message(data: Any, ctx: _rt.Context) -> Any:
         parts=parts,
         id=id,
         at=at,
+        additional_properties=additional_properties,
     )
 
 
@@ -246,11 +263,13 @@ def _parse_text(data: Any, ctx: _rt.Context) -> Any:
     content = ctx.required(
         obj, "content", _P_TEXT_CONTENT, "missing required field '{field}'"
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_TEXT)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Text(
         type=type,
         content=content,
+        additional_properties=additional_properties,
     )
 
 
@@ -271,11 +290,13 @@ def _parse_blob(data: Any, ctx: _rt.Context) -> Any:
     data_value = ctx.required(
         obj, "data", _P_BLOB_DATA, "missing required field '{field}'"
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_BLOB)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return Blob(
         type=type,
         data=data_value,
+        additional_properties=additional_properties,
     )
 
 
@@ -294,6 +315,11 @@ def _fast_message(obj: Any, depth: int) -> Message:
     x2: Any
     y2: Any
     t2: Any
+    additional_properties = (
+        {}
+        if _KEYS_MESSAGE.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_MESSAGE, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("role")
     if not isinstance(v1, str) or v1 not in ROLE_VALUES:
         raise _rt.Unsure
@@ -350,11 +376,18 @@ def _fast_message(obj: Any, depth: int) -> Message:
         parts=f_parts,
         id=f_id,
         at=f_at,
+        additional_properties=additional_properties,
     )
 
 
 def _check_message(obj: Message, depth: int) -> None:
-    if type(obj) is not Message or depth > _rt.MAX_DEPTH - 2:
+    if (
+        type(obj) is not Message
+        or depth > _rt.MAX_DEPTH - 2
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_MESSAGE, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_role: Any
@@ -404,6 +437,11 @@ def _fast_text(obj: Any, depth: int) -> Text:
     v1: Any
     f_type: Any
     f_content: Any
+    additional_properties = (
+        {}
+        if _KEYS_TEXT.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_TEXT, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("type")
     if not isinstance(v1, str) or v1 != "text":
         raise _rt.Unsure
@@ -416,11 +454,18 @@ def _fast_text(obj: Any, depth: int) -> Text:
     return Text(
         type=f_type,
         content=f_content,
+        additional_properties=additional_properties,
     )
 
 
 def _check_text(obj: Text, depth: int) -> None:
-    if type(obj) is not Text or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not Text
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_TEXT, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_type: Any
@@ -439,6 +484,11 @@ def _fast_blob(obj: Any, depth: int) -> Blob:
     v1: Any
     f_type: Any
     f_data: Any
+    additional_properties = (
+        {}
+        if _KEYS_BLOB.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_BLOB, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("type")
     if not isinstance(v1, str) or v1 != "blob":
         raise _rt.Unsure
@@ -453,11 +503,18 @@ def _fast_blob(obj: Any, depth: int) -> Blob:
     return Blob(
         type=f_type,
         data=f_data,
+        additional_properties=additional_properties,
     )
 
 
 def _check_blob(obj: Blob, depth: int) -> None:
-    if type(obj) is not Blob or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not Blob
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_BLOB, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_type: Any
@@ -523,6 +580,9 @@ _P_BLOB_DATA: Final = _rt.base64_bytes(
         "contentEncoding": "must be base64 text (standard alphabet, padded)",
     }
 )
+_KEYS_MESSAGE: Final[frozenset[str]] = frozenset(("role", "parts", "id", "at"))
+_KEYS_TEXT: Final[frozenset[str]] = frozenset(("type", "content"))
+_KEYS_BLOB: Final[frozenset[str]] = frozenset(("type", "data"))
 
 
 def messages_from_dict(data: object) -> Messages:

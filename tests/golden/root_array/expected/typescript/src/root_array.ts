@@ -24,18 +24,24 @@ export interface Message {
   parts: Part[];
   id?: Id;
   at?: DateTimeString;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** Text. */
 export interface Text {
   type: "text";
   content: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** Bytes, base64 in JSON. */
 export interface Blob {
   type: "blob";
   data: Uint8Array;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** The messages, oldest first. */
@@ -60,6 +66,9 @@ const F_Text_0 = rt.string<"text">({ "type": "must be a string", "const": "must 
 const F_Text_1 = rt.string({ "type": "must be a string" });
 const F_Blob_0 = rt.string<"blob">({ "type": "must be a string", "const": "must be \"blob\"" }, { const: "blob" });
 const F_Blob_1 = rt.base64Bytes({ "type": "must be a string", "contentEncoding": "must be base64 text (standard alphabet, padded)" });
+const K_Message: ReadonlySet<string> = new Set(["role", "parts", "id", "at"]);
+const K_Text: ReadonlySet<string> = new Set(["type", "content"]);
+const K_Blob: ReadonlySet<string> = new Set(["type", "data"]);
 
 function p_Message(data: rt.JsonValue, ctx: rt.Context): Message | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -69,6 +78,7 @@ function p_Message(data: rt.JsonValue, ctx: rt.Context): Message | rt.Invalid {
   const v1 = ctx.required(obj, "parts", F_Message_1, "missing required field '{field}'");
   const v2 = ctx.optional(obj, "id", F_Message_2);
   const v3 = ctx.optional(obj, "at", F_Message_3);
+  const extra = rt.keepUnknown(obj, ctx, K_Message);
   if (ctx.count > mark) return rt.INVALID;
   const out: Message = {
     "role": v0 as Role,
@@ -76,6 +86,7 @@ function p_Message(data: rt.JsonValue, ctx: rt.Context): Message | rt.Invalid {
   };
   if (v2 !== undefined) out["id"] = v2 as Id;
   if (v3 !== undefined) out["at"] = v3 as DateTimeString;
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -85,11 +96,13 @@ function p_Text(data: rt.JsonValue, ctx: rt.Context): Text | rt.Invalid {
   const mark = ctx.count;
   const v0 = ctx.required(obj, "type", F_Text_0, "missing required field '{field}'");
   const v1 = ctx.required(obj, "content", F_Text_1, "missing required field '{field}'");
+  const extra = rt.keepUnknown(obj, ctx, K_Text);
   if (ctx.count > mark) return rt.INVALID;
   const out: Text = {
     "type": v0 as "text",
     "content": v1 as string,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -99,11 +112,13 @@ function p_Blob(data: rt.JsonValue, ctx: rt.Context): Blob | rt.Invalid {
   const mark = ctx.count;
   const v0 = ctx.required(obj, "type", F_Blob_0, "missing required field '{field}'");
   const v1 = ctx.required(obj, "data", F_Blob_1, "missing required field '{field}'");
+  const extra = rt.keepUnknown(obj, ctx, K_Blob);
   if (ctx.count > mark) return rt.INVALID;
   const out: Blob = {
     "type": v0 as "blob",
     "data": v1 as Uint8Array,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -116,6 +131,7 @@ export function encodeMessage(value: Message): { [key: string]: unknown } {
   out["parts"] = value["parts"].map(encodePart);
   if (value["id"] !== undefined) out["id"] = encodeId(value["id"]);
   if (value["at"] !== undefined) out["at"] = value["at"];
+  rt.copyUnknown(out, value, K_Message);
   return out;
 }
 
@@ -124,6 +140,7 @@ export function encodeText(value: Text): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["type"] = value["type"];
   out["content"] = value["content"];
+  rt.copyUnknown(out, value, K_Text);
   return out;
 }
 
@@ -132,6 +149,7 @@ export function encodeBlob(value: Blob): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["type"] = value["type"];
   out["data"] = rt.encodeBase64(value["data"]);
+  rt.copyUnknown(out, value, K_Blob);
   return out;
 }
 

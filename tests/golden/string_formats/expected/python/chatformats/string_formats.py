@@ -609,7 +609,7 @@ _P_RESOURCE_VERSION: Final = _rt.integer(
     }
 )
 _P_RESOURCE_STAMP: Final = _CHECKS_6ac1c99ca238.parser({"type": "must be a JSON value"})
-_KEYS_RESOURCE: Final = frozenset(
+_KEYS_RESOURCE: Final[frozenset[str]] = frozenset(
     (
         "uri",
         "id",

@@ -63,6 +63,10 @@ type TextContent struct {
 	Type string `json:"type"`
 	// Text is the 'text' field.
 	Text string `json:"text"`
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
@@ -95,6 +99,10 @@ type ImageContent struct {
 	Data []byte `json:"data"`
 	// MimeType is the 'mimeType' field.
 	MimeType string `json:"mimeType"`
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
@@ -126,6 +134,10 @@ type AudioContent struct {
 	Data []byte `json:"data"`
 	// Type is the 'type' field.
 	Type any `json:"type"`
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
@@ -154,6 +166,10 @@ func NewAudioContent(data []byte, typeValue any) AudioContent {
 type AnyBlock struct {
 	// Type is the 'type' field.
 	Type string `json:"type"`
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
@@ -181,6 +197,10 @@ func NewAnyBlock(typeValue string) AnyBlock {
 type ProtoContent struct {
 	// Type is the 'type' field.
 	Type string `json:"type"`
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.

@@ -36,6 +36,16 @@ func init() {
 
 var keysMessage = rt.KeySet("content", "first", "reply", "loose")
 
+var keysTextContent = rt.KeySet("type", "text")
+
+var keysImageContent = rt.KeySet("type", "data", "mimeType")
+
+var keysAudioContent = rt.KeySet("data", "type")
+
+var keysAnyBlock = rt.KeySet("type")
+
+var keysProtoContent = rt.KeySet("type")
+
 // checks2bf103f9a077 is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
 var checks2bf103f9a077 = rt.NewChecks("{\"root\":{\"anyOf\":[{\"$ref\":\"/$defs/TextContent\",\"messages\":{}},{\"$ref\":\"/$defs/AnyBlock\",\"messages\":{}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}},\"refs\":{\"/$defs/AnyBlock\":{\"type\":[\"object\"],\"required\":[\"type\"],\"properties\":{\"type\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},\"/$defs/TextContent\":{\"type\":[\"object\"],\"required\":[\"type\",\"text\"],\"properties\":{\"type\":{\"type\":[\"string\"],\"const\":\"text\",\"messages\":{\"type\":\"must be a string\",\"const\":\"must be \\\"text\\\"\"}},\"text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}}}}")
 
@@ -108,6 +118,7 @@ func parseTextContent(v any, c *rt.Context) (TextContent, bool) {
 	mark := c.Mark()
 	out.Type, _ = rt.Required[string](c, obj, "type", pTextContent_Type, "missing required field '{field}'")
 	out.Text, _ = rt.Required[string](c, obj, "text", pTextContent_Text, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysTextContent)
 	return out, !c.FailedSince(mark)
 }
 
@@ -116,6 +127,7 @@ func (m TextContent) toTree() any {
 	o := rt.NewObject()
 	o.Set("type", m.Type)
 	o.Set("text", m.Text)
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -123,7 +135,7 @@ func (m TextContent) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m TextContent) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.Type {
@@ -144,6 +156,7 @@ func parseImageContent(v any, c *rt.Context) (ImageContent, bool) {
 	out.Type, _ = rt.Required[string](c, obj, "type", pImageContent_Type, "missing required field '{field}'")
 	out.Data, _ = rt.Required[[]byte](c, obj, "data", pImageContent_Data, "missing required field '{field}'")
 	out.MimeType, _ = rt.Required[string](c, obj, "mimeType", pImageContent_MimeType, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysImageContent)
 	return out, !c.FailedSince(mark)
 }
 
@@ -153,6 +166,7 @@ func (m ImageContent) toTree() any {
 	o.Set("type", m.Type)
 	o.Set("data", rt.TreeBytes(m.Data))
 	o.Set("mimeType", m.MimeType)
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -160,7 +174,7 @@ func (m ImageContent) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ImageContent) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.Type {
@@ -183,6 +197,7 @@ func parseAudioContent(v any, c *rt.Context) (AudioContent, bool) {
 	mark := c.Mark()
 	out.Data, _ = rt.Required[[]byte](c, obj, "data", pAudioContent_Data, "missing required field '{field}'")
 	out.Type, _ = rt.RequiredOrNull[any](c, obj, "type", pAudioContent_Type, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysAudioContent)
 	return out, !c.FailedSince(mark)
 }
 
@@ -191,6 +206,7 @@ func (m AudioContent) toTree() any {
 	o := rt.NewObject()
 	o.Set("data", rt.TreeBytes(m.Data))
 	o.Set("type", rt.AnyTree(m.Type))
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -198,7 +214,7 @@ func (m AudioContent) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m AudioContent) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	if !checks4c132dc167b3.ValidAt(m.Type, d+1) {
@@ -215,6 +231,7 @@ func parseAnyBlock(v any, c *rt.Context) (AnyBlock, bool) {
 	}
 	mark := c.Mark()
 	out.Type, _ = rt.Required[string](c, obj, "type", pAnyBlock_Type, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysAnyBlock)
 	return out, !c.FailedSince(mark)
 }
 
@@ -222,6 +239,7 @@ func parseAnyBlock(v any, c *rt.Context) (AnyBlock, bool) {
 func (m AnyBlock) toTree() any {
 	o := rt.NewObject()
 	o.Set("type", m.Type)
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -229,7 +247,7 @@ func (m AnyBlock) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m AnyBlock) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	return true
@@ -243,6 +261,7 @@ func parseProtoContent(v any, c *rt.Context) (ProtoContent, bool) {
 	}
 	mark := c.Mark()
 	out.Type, _ = rt.Required[string](c, obj, "type", pProtoContent_Type, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysProtoContent)
 	return out, !c.FailedSince(mark)
 }
 
@@ -250,6 +269,7 @@ func parseProtoContent(v any, c *rt.Context) (ProtoContent, bool) {
 func (m ProtoContent) toTree() any {
 	o := rt.NewObject()
 	o.Set("type", m.Type)
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -257,7 +277,7 @@ func (m ProtoContent) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ProtoContent) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.Type {

@@ -16,6 +16,9 @@ class TextContent(BaseModel):
     Text.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     type: Literal["text"]
     text: StrictStr
 
@@ -26,6 +29,7 @@ class ImageContent(BaseModel):
     """
 
     model_config = ConfigDict(
+        extra="allow",
         regex_engine="python-re",
     )
     type: Literal["image"]
@@ -45,6 +49,7 @@ class AudioContent(BaseModel):
     """
 
     model_config = ConfigDict(
+        extra="allow",
         regex_engine="python-re",
     )
     data: Annotated[
@@ -78,6 +83,9 @@ class AnyBlock(BaseModel):
     Any block with a type.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     type: StrictStr
 
 
@@ -86,6 +94,9 @@ class ProtoContent(BaseModel):
     A block whose tag is __proto__: a key JavaScript objects treat apart.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     type: Literal["__proto__"]
 
 

@@ -95,6 +95,9 @@ class TextContent:
 
     type: Literal["text"] = "text"
     text: str
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> TextContent:
@@ -112,10 +115,12 @@ class TextContent:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["type"] = self.type
         out["text"] = self.text
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -138,6 +143,9 @@ class ImageContent:
     type: Literal["image"] = "image"
     data: bytes
     mime_type: str
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> ImageContent:
@@ -155,11 +163,13 @@ class ImageContent:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["type"] = self.type
         out["data"] = _rt.dump(self.data)
         out["mimeType"] = self.mime_type
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -181,6 +191,9 @@ class AudioContent:
 
     data: bytes
     type: Any
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> AudioContent:
@@ -198,10 +211,12 @@ class AudioContent:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["data"] = _rt.dump(self.data)
         out["type"] = _rt.dump(self.type)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -222,6 +237,9 @@ class AnyBlock:
     """Any block with a type."""
 
     type: str
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> AnyBlock:
@@ -239,9 +257,11 @@ class AnyBlock:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["type"] = self.type
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -262,6 +282,9 @@ class ProtoContent:
     """A block whose tag is __proto__: a key JavaScript objects treat apart."""
 
     type: Literal["__proto__"] = "__proto__"
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> ProtoContent:
@@ -279,9 +302,11 @@ class ProtoContent:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["type"] = self.type
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -350,11 +375,13 @@ def _parse_text_content(data: Any, ctx: _rt.Context) -> Any:
     text = ctx.required(
         obj, "text", _P_TEXT_CONTENT_TEXT, "missing required field '{field}'"
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_TEXT_CONTENT)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return TextContent(
         type=type,
         text=text,
+        additional_properties=additional_properties,
     )
 
 
@@ -380,12 +407,14 @@ def _parse_image_content(data: Any, ctx: _rt.Context) -> Any:
     mime_type = ctx.required(
         obj, "mimeType", _P_IMAGE_CONTENT_MIME_TYPE, "missing required field '{field}'"
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_IMAGE_CONTENT)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ImageContent(
         type=type,
         data=data_value,
         mime_type=mime_type,
+        additional_properties=additional_properties,
     )
 
 
@@ -412,11 +441,13 @@ def _parse_audio_content(data: Any, ctx: _rt.Context) -> Any:
         "missing required field '{field}'",
         nullable=True,
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_AUDIO_CONTENT)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return AudioContent(
         data=data_value,
         type=type,
+        additional_properties=additional_properties,
     )
 
 
@@ -436,10 +467,12 @@ def _parse_any_block(data: Any, ctx: _rt.Context) -> Any:
     type = ctx.required(
         obj, "type", _P_ANY_BLOCK_TYPE, "missing required field '{field}'"
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_ANY_BLOCK)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return AnyBlock(
         type=type,
+        additional_properties=additional_properties,
     )
 
 
@@ -459,10 +492,12 @@ def _parse_proto_content(data: Any, ctx: _rt.Context) -> Any:
     type = ctx.required(
         obj, "type", _P_PROTO_CONTENT_TYPE, "missing required field '{field}'"
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_PROTO_CONTENT)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ProtoContent(
         type=type,
+        additional_properties=additional_properties,
     )
 
 
@@ -608,6 +643,11 @@ def _fast_text_content(obj: Any, depth: int) -> TextContent:
     v1: Any
     f_type: Any
     f_text: Any
+    additional_properties = (
+        {}
+        if _KEYS_TEXT_CONTENT.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_TEXT_CONTENT, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("type")
     if not isinstance(v1, str) or v1 != "text":
         raise _rt.Unsure
@@ -620,11 +660,18 @@ def _fast_text_content(obj: Any, depth: int) -> TextContent:
     return TextContent(
         type=f_type,
         text=f_text,
+        additional_properties=additional_properties,
     )
 
 
 def _check_text_content(obj: TextContent, depth: int) -> None:
-    if type(obj) is not TextContent or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not TextContent
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_TEXT_CONTENT, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_type: Any
@@ -644,6 +691,11 @@ def _fast_image_content(obj: Any, depth: int) -> ImageContent:
     f_type: Any
     f_data: Any
     f_mime_type: Any
+    additional_properties = (
+        {}
+        if _KEYS_IMAGE_CONTENT.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_IMAGE_CONTENT, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("type")
     if not isinstance(v1, str) or v1 != "image":
         raise _rt.Unsure
@@ -663,11 +715,18 @@ def _fast_image_content(obj: Any, depth: int) -> ImageContent:
         type=f_type,
         data=f_data,
         mime_type=f_mime_type,
+        additional_properties=additional_properties,
     )
 
 
 def _check_image_content(obj: ImageContent, depth: int) -> None:
-    if type(obj) is not ImageContent or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not ImageContent
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_IMAGE_CONTENT, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_type: Any
@@ -690,6 +749,11 @@ def _fast_audio_content(obj: Any, depth: int) -> AudioContent:
     v1: Any
     f_data: Any
     f_type: Any
+    additional_properties = (
+        {}
+        if _KEYS_AUDIO_CONTENT.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_AUDIO_CONTENT, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("data")
     if not isinstance(v1, str):
         raise _rt.Unsure
@@ -708,11 +772,18 @@ def _fast_audio_content(obj: Any, depth: int) -> AudioContent:
     return AudioContent(
         data=f_data,
         type=f_type,
+        additional_properties=additional_properties,
     )
 
 
 def _check_audio_content(obj: AudioContent, depth: int) -> None:
-    if type(obj) is not AudioContent or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not AudioContent
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_AUDIO_CONTENT, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_data: Any
@@ -732,6 +803,11 @@ def _fast_any_block(obj: Any, depth: int) -> AnyBlock:
         raise _rt.Unsure
     v1: Any
     f_type: Any
+    additional_properties = (
+        {}
+        if _KEYS_ANY_BLOCK.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_ANY_BLOCK, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("type")
     if not isinstance(v1, str):
         raise _rt.Unsure
@@ -739,11 +815,18 @@ def _fast_any_block(obj: Any, depth: int) -> AnyBlock:
 
     return AnyBlock(
         type=f_type,
+        additional_properties=additional_properties,
     )
 
 
 def _check_any_block(obj: AnyBlock, depth: int) -> None:
-    if type(obj) is not AnyBlock or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not AnyBlock
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_ANY_BLOCK, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_type: Any
@@ -757,6 +840,11 @@ def _fast_proto_content(obj: Any, depth: int) -> ProtoContent:
         raise _rt.Unsure
     v1: Any
     f_type: Any
+    additional_properties = (
+        {}
+        if _KEYS_PROTO_CONTENT.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_PROTO_CONTENT, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("type")
     if not isinstance(v1, str) or v1 != "__proto__":
         raise _rt.Unsure
@@ -764,11 +852,18 @@ def _fast_proto_content(obj: Any, depth: int) -> ProtoContent:
 
     return ProtoContent(
         type=f_type,
+        additional_properties=additional_properties,
     )
 
 
 def _check_proto_content(obj: ProtoContent, depth: int) -> None:
-    if type(obj) is not ProtoContent or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not ProtoContent
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_PROTO_CONTENT, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_type: Any
@@ -854,7 +949,12 @@ _P_ANY_BLOCK_TYPE: Final = _rt.string({"type": "must be a string"})
 _P_PROTO_CONTENT_TYPE: Final = _rt.string(
     {"type": "must be a string", "const": 'must be "__proto__"'}, const="__proto__"
 )
-_KEYS_MESSAGE: Final = frozenset(("content", "first", "reply", "loose"))
+_KEYS_MESSAGE: Final[frozenset[str]] = frozenset(("content", "first", "reply", "loose"))
+_KEYS_TEXT_CONTENT: Final[frozenset[str]] = frozenset(("type", "text"))
+_KEYS_IMAGE_CONTENT: Final[frozenset[str]] = frozenset(("type", "data", "mimeType"))
+_KEYS_AUDIO_CONTENT: Final[frozenset[str]] = frozenset(("data", "type"))
+_KEYS_ANY_BLOCK: Final[frozenset[str]] = frozenset(("type",))
+_KEYS_PROTO_CONTENT: Final[frozenset[str]] = frozenset(("type",))
 
 
 def content_block_from_dict(data: object) -> ContentBlock:

@@ -30,6 +30,8 @@ export interface Message {
 export interface TextContent {
   type: "text";
   text: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** An image. */
@@ -37,22 +39,30 @@ export interface ImageContent {
   type: "image";
   data: Uint8Array;
   mimeType: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** Audio: its tag is a const without a type. */
 export interface AudioContent {
   data: Uint8Array;
   type: JsonData;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** Any block with a type. */
 export interface AnyBlock {
   type: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A block whose tag is __proto__: a key JavaScript objects treat apart. */
 export interface ProtoContent {
   type: "__proto__";
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** One block of content. */
@@ -76,6 +86,11 @@ const F_ProtoContent_0 = rt.string<"__proto__">({ "type": "must be a string", "c
 const CHECKS_2bf103f9a077 = new rt.Checks("{\"root\":{\"anyOf\":[{\"$ref\":\"/$defs/TextContent\",\"messages\":{}},{\"$ref\":\"/$defs/AnyBlock\",\"messages\":{}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}},\"refs\":{\"/$defs/AnyBlock\":{\"type\":[\"object\"],\"required\":[\"type\"],\"properties\":{\"type\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},\"/$defs/TextContent\":{\"type\":[\"object\"],\"required\":[\"type\",\"text\"],\"properties\":{\"type\":{\"type\":[\"string\"],\"const\":\"text\",\"messages\":{\"type\":\"must be a string\",\"const\":\"must be \\\"text\\\"\"}},\"text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}}}}", []);
 const CHECKS_4c132dc167b3 = new rt.Checks("{\"root\":{\"const\":\"audio\",\"messages\":{\"const\":\"must be \\\"audio\\\"\"}},\"refs\":{}}", []);
 const K_Message: ReadonlySet<string> = new Set(["content", "first", "reply", "loose"]);
+const K_TextContent: ReadonlySet<string> = new Set(["type", "text"]);
+const K_ImageContent: ReadonlySet<string> = new Set(["type", "data", "mimeType"]);
+const K_AudioContent: ReadonlySet<string> = new Set(["data", "type"]);
+const K_AnyBlock: ReadonlySet<string> = new Set(["type"]);
+const K_ProtoContent: ReadonlySet<string> = new Set(["type"]);
 
 function p_Message(data: rt.JsonValue, ctx: rt.Context): Message | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -102,11 +117,13 @@ function p_TextContent(data: rt.JsonValue, ctx: rt.Context): TextContent | rt.In
   const mark = ctx.count;
   const v0 = ctx.required(obj, "type", F_TextContent_0, "missing required field '{field}'");
   const v1 = ctx.required(obj, "text", F_TextContent_1, "missing required field '{field}'");
+  const extra = rt.keepUnknown(obj, ctx, K_TextContent);
   if (ctx.count > mark) return rt.INVALID;
   const out: TextContent = {
     "type": v0 as "text",
     "text": v1 as string,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -117,12 +134,14 @@ function p_ImageContent(data: rt.JsonValue, ctx: rt.Context): ImageContent | rt.
   const v0 = ctx.required(obj, "type", F_ImageContent_0, "missing required field '{field}'");
   const v1 = ctx.required(obj, "data", F_ImageContent_1, "missing required field '{field}'");
   const v2 = ctx.required(obj, "mimeType", F_ImageContent_2, "missing required field '{field}'");
+  const extra = rt.keepUnknown(obj, ctx, K_ImageContent);
   if (ctx.count > mark) return rt.INVALID;
   const out: ImageContent = {
     "type": v0 as "image",
     "data": v1 as Uint8Array,
     "mimeType": v2 as string,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -132,11 +151,13 @@ function p_AudioContent(data: rt.JsonValue, ctx: rt.Context): AudioContent | rt.
   const mark = ctx.count;
   const v0 = ctx.required(obj, "data", F_AudioContent_0, "missing required field '{field}'");
   const v1 = ctx.required(obj, "type", F_AudioContent_1, "missing required field '{field}'", true);
+  const extra = rt.keepUnknown(obj, ctx, K_AudioContent);
   if (ctx.count > mark) return rt.INVALID;
   const out: AudioContent = {
     "data": v0 as Uint8Array,
     "type": v1 as JsonData,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -145,10 +166,12 @@ function p_AnyBlock(data: rt.JsonValue, ctx: rt.Context): AnyBlock | rt.Invalid 
   if (obj === null) return rt.INVALID;
   const mark = ctx.count;
   const v0 = ctx.required(obj, "type", F_AnyBlock_0, "missing required field '{field}'");
+  const extra = rt.keepUnknown(obj, ctx, K_AnyBlock);
   if (ctx.count > mark) return rt.INVALID;
   const out: AnyBlock = {
     "type": v0 as string,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -157,10 +180,12 @@ function p_ProtoContent(data: rt.JsonValue, ctx: rt.Context): ProtoContent | rt.
   if (obj === null) return rt.INVALID;
   const mark = ctx.count;
   const v0 = ctx.required(obj, "type", F_ProtoContent_0, "missing required field '{field}'");
+  const extra = rt.keepUnknown(obj, ctx, K_ProtoContent);
   if (ctx.count > mark) return rt.INVALID;
   const out: ProtoContent = {
     "type": v0 as "__proto__",
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -258,10 +283,13 @@ function f_TextContent(v: unknown, depth: number): TextContent | rt.Unsure {
   let v1: unknown;
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
+  const extra = rt.fastUnknown(obj, K_TextContent, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: TextContent = {
     "type": v0 as "text",
     "text": v1 as string,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -280,11 +308,14 @@ function f_ImageContent(v: unknown, depth: number): ImageContent | rt.Unsure {
   let v2: unknown;
   if (typeof w2 !== "string" || w2.length < 1 || (w2.length < 2 && rt.codePoints(w2) < 1)) return rt.UNSURE;
   v2 = w2;
+  const extra = rt.fastUnknown(obj, K_ImageContent, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ImageContent = {
     "type": v0 as "image",
     "data": v1 as Uint8Array,
     "mimeType": v2 as string,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -300,10 +331,13 @@ function f_AudioContent(v: unknown, depth: number): AudioContent | rt.Unsure {
   if (w1 === undefined) return rt.UNSURE;
   if (!rt.fitsJSON(w1, rt.MAX_DEPTH - depth - 1) || !CHECKS_4c132dc167b3.accepts(w1)) return rt.UNSURE;
   v1 = w1;
+  const extra = rt.fastUnknown(obj, K_AudioContent, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: AudioContent = {
     "data": v0 as Uint8Array,
     "type": v1 as JsonData,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -314,9 +348,12 @@ function f_ProtoContent(v: unknown, depth: number): ProtoContent | rt.Unsure {
   let v0: unknown;
   if (typeof w0 !== "string" || w0 !== "__proto__") return rt.UNSURE;
   v0 = w0;
+  const extra = rt.fastUnknown(obj, K_ProtoContent, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ProtoContent = {
     "type": v0 as "__proto__",
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -335,6 +372,7 @@ export function encodeTextContent(value: TextContent): { [key: string]: unknown 
   const out: { [key: string]: unknown } = {};
   out["type"] = value["type"];
   out["text"] = value["text"];
+  rt.copyUnknown(out, value, K_TextContent);
   return out;
 }
 
@@ -344,6 +382,7 @@ export function encodeImageContent(value: ImageContent): { [key: string]: unknow
   out["type"] = value["type"];
   out["data"] = rt.encodeBase64(value["data"]);
   out["mimeType"] = value["mimeType"];
+  rt.copyUnknown(out, value, K_ImageContent);
   return out;
 }
 
@@ -352,6 +391,7 @@ export function encodeAudioContent(value: AudioContent): { [key: string]: unknow
   const out: { [key: string]: unknown } = {};
   out["data"] = rt.encodeBase64(value["data"]);
   out["type"] = value["type"];
+  rt.copyUnknown(out, value, K_AudioContent);
   return out;
 }
 
@@ -359,6 +399,7 @@ export function encodeAudioContent(value: AudioContent): { [key: string]: unknow
 export function encodeAnyBlock(value: AnyBlock): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["type"] = value["type"];
+  rt.copyUnknown(out, value, K_AnyBlock);
   return out;
 }
 
@@ -366,6 +407,7 @@ export function encodeAnyBlock(value: AnyBlock): { [key: string]: unknown } {
 export function encodeProtoContent(value: ProtoContent): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   out["type"] = value["type"];
+  rt.copyUnknown(out, value, K_ProtoContent);
   return out;
 }
 

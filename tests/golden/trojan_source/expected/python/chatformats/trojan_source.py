@@ -268,7 +268,9 @@ _P_MESSAGE_KIND: Final = _P_KIND
 _P_MESSAGE_TONE: Final = _rt.string({"type": "must be a string"})
 _P_MESSAGE_LABEL: Final = _P_LABEL
 _RE_1: Final = _rt.regex("^[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$")
-_KEYS_MESSAGE: Final = frozenset(("text", "marker", "note", "kind", "tone", "label"))
+_KEYS_MESSAGE: Final[frozenset[str]] = frozenset(
+    ("text", "marker", "note", "kind", "tone", "label")
+)
 
 
 def kind_from_dict(data: object) -> Kind:

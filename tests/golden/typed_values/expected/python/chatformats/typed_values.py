@@ -504,7 +504,7 @@ _P_REPLY_NEVER: Final = _rt.integer(
         )
     ),
 )
-_KEYS_REPLY: Final = frozenset(
+_KEYS_REPLY: Final[frozenset[str]] = frozenset(
     ("code", "retry", "weight", "final", "flags", "level", "mode", "tries", "never")
 )
 

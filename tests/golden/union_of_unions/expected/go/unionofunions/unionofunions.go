@@ -32,6 +32,10 @@ type SamplingMessage struct {
 	Content Content `json:"content"`
 	// Other contents, each one block or several.
 	Alternatives []Content `json:"alternatives,omitempty"`
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.
@@ -94,6 +98,10 @@ type ImageBlock struct {
 	Data []byte `json:"data"`
 	// MimeType is the 'mimeType' field.
 	MimeType string `json:"mimeType"`
+	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
+	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
+	// order (one named like a field replaces it there).
+	AdditionalProperties map[string]any `json:"-"`
 }
 
 // Validate checks every constraint and rule of the spec; the error is a *ValidationError.

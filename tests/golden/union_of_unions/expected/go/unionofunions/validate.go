@@ -30,7 +30,11 @@ func init() {
 	pContent_String = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 }
 
+var keysSamplingMessage = rt.KeySet("role", "content", "alternatives")
+
 var keysTextBlock = rt.KeySet("type", "text")
+
+var keysImageBlock = rt.KeySet("type", "data", "mimeType")
 
 func parseSamplingMessage(v any, c *rt.Context) (SamplingMessage, bool) {
 	var out SamplingMessage
@@ -42,6 +46,7 @@ func parseSamplingMessage(v any, c *rt.Context) (SamplingMessage, bool) {
 	out.Role, _ = rt.Required[string](c, obj, "role", pSamplingMessage_Role, "missing required field '{field}'")
 	out.Content, _ = rt.Required[Content](c, obj, "content", parseContent, "missing required field '{field}'")
 	out.Alternatives, _ = rt.Optional[[]Content](c, obj, "alternatives", pSamplingMessage_Alternatives)
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysSamplingMessage)
 	return out, !c.FailedSince(mark)
 }
 
@@ -53,6 +58,7 @@ func (m SamplingMessage) toTree() any {
 	if m.Alternatives != nil {
 		o.Set("alternatives", rt.TreeList(m.Alternatives, Content.toTree))
 	}
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -60,7 +66,7 @@ func (m SamplingMessage) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m SamplingMessage) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.Role {
@@ -127,6 +133,7 @@ func parseImageBlock(v any, c *rt.Context) (ImageBlock, bool) {
 	out.Type, _ = rt.Required[string](c, obj, "type", pImageBlock_Type, "missing required field '{field}'")
 	out.Data, _ = rt.Required[[]byte](c, obj, "data", pImageBlock_Data, "missing required field '{field}'")
 	out.MimeType, _ = rt.Required[string](c, obj, "mimeType", pImageBlock_MimeType, "missing required field '{field}'")
+	out.AdditionalProperties = rt.KeepUnknown(c, obj, keysImageBlock)
 	return out, !c.FailedSince(mark)
 }
 
@@ -136,6 +143,7 @@ func (m ImageBlock) toTree() any {
 	o.Set("type", m.Type)
 	o.Set("data", rt.TreeBytes(m.Data))
 	o.Set("mimeType", m.MimeType)
+	rt.SetUnknown(o, m.AdditionalProperties)
 	return o
 }
 
@@ -143,7 +151,7 @@ func (m ImageBlock) toTree() any {
 // means "not sure", and Validate then runs the exact walk, which reports the problems.
 // d is the depth of m in the document.
 func (m ImageBlock) fastValid(d int) bool {
-	if d >= rt.MaxDepth-8 {
+	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
 	}
 	switch m.Type {

@@ -38,6 +38,7 @@ class ImageBlock(BaseModel):
     """
 
     model_config = ConfigDict(
+        extra="allow",
         regex_engine="python-re",
     )
     type: Literal["image"]
@@ -70,6 +71,9 @@ class SamplingMessage(BaseModel):
     A message whose content is one block or a list of blocks.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     role: Role
     """
     Who speaks.

@@ -49,6 +49,9 @@ class SamplingMessage:
     """One block, or several."""
     alternatives: list[Content] | None = None
     """Other contents, each one block or several."""
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> SamplingMessage:
@@ -66,12 +69,14 @@ class SamplingMessage:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["role"] = self.role
         out["content"] = _rt.dump(self.content)
         if self.alternatives is not None:
             out["alternatives"] = _rt.dump(self.alternatives)
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -136,6 +141,9 @@ class ImageBlock:
     type: Literal["image"] = "image"
     data: bytes
     mime_type: str
+    additional_properties: dict[str, Any] = field(default_factory=dict)
+    """The properties the spec does not name, as read (JSON values, in their order): to_dict writes them
+    after the fields (one named like a field replaces it there)."""
 
     @classmethod
     def from_dict(cls, data: object) -> ImageBlock:
@@ -153,11 +161,13 @@ class ImageBlock:
         return cls.from_dict(_rt.load_json(text))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape, with wire names; optional fields that are None are left out."""
+        """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         out["type"] = self.type
         out["data"] = _rt.dump(self.data)
         out["mimeType"] = self.mime_type
+        if self.additional_properties:
+            out.update(self.additional_properties)
         return out
 
     def to_json(self) -> str:
@@ -200,12 +210,14 @@ def _parse_sampling_message(data: Any, ctx: _rt.Context) -> Any:
         obj, "content", _P_SAMPLING_MESSAGE_CONTENT, "missing required field '{field}'"
     )
     alternatives = ctx.optional(obj, "alternatives", _P_SAMPLING_MESSAGE_ALTERNATIVES)
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_SAMPLING_MESSAGE)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return SamplingMessage(
         role=role,
         content=content,
         alternatives=alternatives,
+        additional_properties=additional_properties,
     )
 
 
@@ -259,12 +271,14 @@ def _parse_image_block(data: Any, ctx: _rt.Context) -> Any:
     mime_type = ctx.required(
         obj, "mimeType", _P_IMAGE_BLOCK_MIME_TYPE, "missing required field '{field}'"
     )
+    additional_properties = _rt.keep_unknown(obj, ctx, _KEYS_IMAGE_BLOCK)
     if ctx.failed_since(mark):
         return _rt.INVALID
     return ImageBlock(
         type=type,
         data=data_value,
         mime_type=mime_type,
+        additional_properties=additional_properties,
     )
 
 
@@ -286,6 +300,11 @@ def _fast_sampling_message(obj: Any, depth: int) -> SamplingMessage:
     x3: Any
     y3: Any
     t3: Any
+    additional_properties = (
+        {}
+        if _KEYS_SAMPLING_MESSAGE.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_SAMPLING_MESSAGE, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("role")
     if not isinstance(v1, str) or v1 not in ("user", "assistant"):
         raise _rt.Unsure
@@ -381,11 +400,18 @@ def _fast_sampling_message(obj: Any, depth: int) -> SamplingMessage:
         role=f_role,
         content=f_content,
         alternatives=f_alternatives,
+        additional_properties=additional_properties,
     )
 
 
 def _check_sampling_message(obj: SamplingMessage, depth: int) -> None:
-    if type(obj) is not SamplingMessage or depth > _rt.MAX_DEPTH - 3:
+    if (
+        type(obj) is not SamplingMessage
+        or depth > _rt.MAX_DEPTH - 3
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_SAMPLING_MESSAGE, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_role: Any
@@ -500,6 +526,11 @@ def _fast_image_block(obj: Any, depth: int) -> ImageBlock:
     f_type: Any
     f_data: Any
     f_mime_type: Any
+    additional_properties = (
+        {}
+        if _KEYS_IMAGE_BLOCK.issuperset(obj)
+        else _rt.fast_unknown(obj, _KEYS_IMAGE_BLOCK, _rt.MAX_DEPTH - depth - 1)
+    )
     v1 = obj.get("type")
     if not isinstance(v1, str) or v1 != "image":
         raise _rt.Unsure
@@ -519,11 +550,18 @@ def _fast_image_block(obj: Any, depth: int) -> ImageBlock:
         type=f_type,
         data=f_data,
         mime_type=f_mime_type,
+        additional_properties=additional_properties,
     )
 
 
 def _check_image_block(obj: ImageBlock, depth: int) -> None:
-    if type(obj) is not ImageBlock or depth > _rt.MAX_DEPTH - 1:
+    if (
+        type(obj) is not ImageBlock
+        or depth > _rt.MAX_DEPTH - 1
+        or not _rt.fast_unknown_kept(
+            obj.additional_properties, _KEYS_IMAGE_BLOCK, _rt.MAX_DEPTH - depth - 1
+        )
+    ):
         raise _rt.Unsure
     v1: Any
     f_type: Any
@@ -580,7 +618,11 @@ _P_IMAGE_BLOCK_DATA: Final = _rt.base64_bytes(
     }
 )
 _P_IMAGE_BLOCK_MIME_TYPE: Final = _rt.string({"type": "must be a string"})
-_KEYS_TEXT_BLOCK: Final = frozenset(("type", "text"))
+_KEYS_SAMPLING_MESSAGE: Final[frozenset[str]] = frozenset(
+    ("role", "content", "alternatives")
+)
+_KEYS_TEXT_BLOCK: Final[frozenset[str]] = frozenset(("type", "text"))
+_KEYS_IMAGE_BLOCK: Final[frozenset[str]] = frozenset(("type", "data", "mimeType"))
 
 
 def content_from_dict(data: object) -> Content:

@@ -21,6 +21,8 @@ export interface SamplingMessage {
   content: Content;
   /** Other contents, each one block or several. */
   alternatives?: Content[];
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** Text. */
@@ -34,6 +36,8 @@ export interface ImageBlock {
   type: "image";
   data: Uint8Array;
   mimeType: string;
+  /** The properties the spec does not name, as read (JSON values, in their order): the wire form keeps them. */
+  [property: string]: unknown;
 }
 
 /** A block, by its type. */
@@ -53,7 +57,9 @@ const F_TextBlock_1 = rt.string({ "type": "must be a string" });
 const F_ImageBlock_0 = rt.string<"image">({ "type": "must be a string", "const": "must be \"image\"" }, { const: "image" });
 const F_ImageBlock_1 = rt.base64Bytes({ "type": "must be a string", "contentEncoding": "must be base64 text (standard alphabet, padded)" });
 const F_ImageBlock_2 = rt.string({ "type": "must be a string" });
+const K_SamplingMessage: ReadonlySet<string> = new Set(["role", "content", "alternatives"]);
 const K_TextBlock: ReadonlySet<string> = new Set(["type", "text"]);
+const K_ImageBlock: ReadonlySet<string> = new Set(["type", "data", "mimeType"]);
 
 function p_SamplingMessage(data: rt.JsonValue, ctx: rt.Context): SamplingMessage | rt.Invalid {
   const obj = rt.expectObject(data, ctx, "must be an object");
@@ -62,12 +68,14 @@ function p_SamplingMessage(data: rt.JsonValue, ctx: rt.Context): SamplingMessage
   const v0 = ctx.required(obj, "role", F_SamplingMessage_0, "missing required field '{field}'");
   const v1 = ctx.required(obj, "content", F_SamplingMessage_1, "missing required field '{field}'");
   const v2 = ctx.optional(obj, "alternatives", F_SamplingMessage_2);
+  const extra = rt.keepUnknown(obj, ctx, K_SamplingMessage);
   if (ctx.count > mark) return rt.INVALID;
   const out: SamplingMessage = {
     "role": v0 as "user" | "assistant",
     "content": v1 as Content,
   };
   if (v2 !== undefined) out["alternatives"] = v2 as Content[];
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -93,12 +101,14 @@ function p_ImageBlock(data: rt.JsonValue, ctx: rt.Context): ImageBlock | rt.Inva
   const v0 = ctx.required(obj, "type", F_ImageBlock_0, "missing required field '{field}'");
   const v1 = ctx.required(obj, "data", F_ImageBlock_1, "missing required field '{field}'");
   const v2 = ctx.required(obj, "mimeType", F_ImageBlock_2, "missing required field '{field}'");
+  const extra = rt.keepUnknown(obj, ctx, K_ImageBlock);
   if (ctx.count > mark) return rt.INVALID;
   const out: ImageBlock = {
     "type": v0 as "image",
     "data": v1 as Uint8Array,
     "mimeType": v2 as string,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -201,11 +211,14 @@ function f_SamplingMessage(v: unknown, depth: number): SamplingMessage | rt.Unsu
     }
     v2 = y2;
   }
+  const extra = rt.fastUnknown(obj, K_SamplingMessage, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: SamplingMessage = {
     "role": v0 as "user" | "assistant",
     "content": v1 as Content,
   };
   if (v2 !== undefined) out["alternatives"] = v2 as Content[];
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -246,11 +259,14 @@ function f_ImageBlock(v: unknown, depth: number): ImageBlock | rt.Unsure {
   let v2: unknown;
   if (typeof w2 !== "string") return rt.UNSURE;
   v2 = w2;
+  const extra = rt.fastUnknown(obj, K_ImageBlock, rt.MAX_DEPTH - depth - 1);
+  if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ImageBlock = {
     "type": v0 as "image",
     "data": v1 as Uint8Array,
     "mimeType": v2 as string,
   };
+  rt.putUnknown(out, extra);
   return out;
 }
 
@@ -260,6 +276,7 @@ export function encodeSamplingMessage(value: SamplingMessage): { [key: string]: 
   out["role"] = value["role"];
   out["content"] = encodeContent(value["content"]);
   if (value["alternatives"] !== undefined) out["alternatives"] = value["alternatives"].map(encodeContent);
+  rt.copyUnknown(out, value, K_SamplingMessage);
   return out;
 }
 
@@ -277,6 +294,7 @@ export function encodeImageBlock(value: ImageBlock): { [key: string]: unknown } 
   out["type"] = value["type"];
   out["data"] = rt.encodeBase64(value["data"]);
   out["mimeType"] = value["mimeType"];
+  rt.copyUnknown(out, value, K_ImageBlock);
   return out;
 }
 
