@@ -8,6 +8,8 @@ None)] through every driver and returns {target: [{"ok", "errors": [[path, messa
 validate() or its round trip as a crash ({"crash": text}), never as a rejection; `disagreements`
 counts a crash as one.
 
+An accepted root document's verdict also holds "written", the text its language writes for the built value.
+
 `oracle(spec_document)` is jsonschema on the spec as written: JSON Schema 2020-12 with the
 two keywords chatspec asserts beyond the standard's defaults (format, with jsonschema's
 format checker less a final line feed after a date-time, and contentEncoding base64),
@@ -65,7 +67,7 @@ def _go_build(folder: Path, formats: list[str]) -> Path | None:
 def _go_run(binary: Path, cases: list[Case]) -> list[dict[str, Any]]:
     from go_driver import run_driver
 
-    return run_driver(binary, list(cases), crashes=True)
+    return run_driver(binary, list(cases), crashes=True, written=True)
 
 
 def _typescript_build(folder: Path, formats: list[str]) -> Path | None:
@@ -77,7 +79,7 @@ def _typescript_build(folder: Path, formats: list[str]) -> Path | None:
 def _typescript_run(dist: Path, cases: list[Case]) -> list[dict[str, Any]]:
     from typescript_driver import run_driver
 
-    return run_driver(dist, list(cases))
+    return run_driver(dist, list(cases), written=True)
 
 
 @dataclass(frozen=True)

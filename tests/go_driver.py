@@ -212,16 +212,20 @@ def _build(go_tree: Path, module: str, format_ids: list[str], workdir: Path) -> 
     return binary
 
 
-def run_driver(binary: Path, cases: list[tuple[str, str]] | list[tuple[str, str | bytes, str | None]], crashes: bool = False) -> list[dict[str, Any]]:
+def run_driver(binary: Path, cases: list[tuple[str, str]] | list[tuple[str, str | bytes, str | None]], crashes: bool = False,
+               written: bool = False) -> list[dict[str, Any]]:
     """[(format id, JSON text or bytes[, model name or None for the root])] -> [{"ok": bool, "errors": [[path, message], ...]}].
     A crash (a root accepted, then failing Validate or its round trip) raises, or with crashes=True is
-    returned as {"crash": text}."""
+    returned as {"crash": text}. With written=True an accepted root's verdict keeps "written", its MarshalJSON text."""
     payload = json.dumps([{"format": c[0], "model": (c[2] if len(c) > 2 else None) or "",
                            **({"b64": base64.b64encode(c[1]).decode()} if isinstance(c[1], bytes) else {"data": c[1]})} for c in cases])
     done = subprocess.run([str(binary)], input=payload, capture_output=True, text=True, env=GO_ENV)
     if done.returncode != 0:
         raise AssertionError(f"the Go driver failed:\n{done.stderr[-4000:]}")
     result: list[dict[str, Any]] = json.loads(done.stdout)
+    if not written:
+        for r in result:
+            r.pop("written", None)
     crashed = [(c, r["crash"]) for c, r in zip(cases, result) if r.get("crash")]
     if crashed and not crashes:
         raise AssertionError("the generated Go crashed on " + "; ".join(f"{c[0]} {c[1][:200]!r}: {why}" for c, why in crashed[:5]))
