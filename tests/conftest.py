@@ -286,6 +286,20 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return GroupScheduling(config, log, _group_of)
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: unknown when a run goes without it (-p no:xdist)
+def pytest_handlecrashitem(crashitem: str, report: pytest.TestReport, sched: Any) -> None:
+    """A test whose worker died: rerun at the end of the run if it is the only kind of failure (tests/crash_rerun.py)."""
+    import crash_rerun
+
+    crash_rerun.record(crashitem)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    import crash_rerun
+
+    crash_rerun.rerun(session)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The order make test's two workers are handed the tests in (--no-loadscope-reorder):
     tests marked slow first, then the groups, then the rest, so the last tests handed out are

@@ -65,3 +65,56 @@ def _env() -> dict[str, str]:
 
     own = {name: value for name, value in os.environ.items() if not name.startswith(("PYTEST_", "PYTHONPATH"))}
     return {**own, "PYTHONPATH": str(TESTS)}
+
+
+RERUN_CONFTEST = CONFTEST + """
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_handlecrashitem(crashitem, report, sched):
+    import crash_rerun
+    crash_rerun.record(crashitem)
+
+
+def pytest_sessionfinish(session):
+    import crash_rerun
+    crash_rerun.rerun(session)
+"""
+
+DIES_ONCE = """
+def test_{name}():
+    import os, pathlib, signal
+    mark = pathlib.Path(__file__).with_name("died")
+    if not mark.exists():
+        mark.write_text("once")
+        os.kill(os.getpid(), signal.SIGSEGV)
+"""
+
+FAILS = """
+def test_{name}():
+    assert False, "a real failure"
+"""
+
+
+@pytest.mark.parametrize("kind", ["dies once", "dies every time", "dies once beside a failure"])
+def test_a_test_whose_worker_died_runs_once_more_alone_and_only_its_passing_there_passes_the_run(tmp_path: Path, kind: str) -> None:
+    # tests/crash_rerun.py, as conftest.py registers it: the rerun happens only when every failure is a crash.
+    names = [f"t{i:02}" for i in range(8)] + ["t_pair_1", "t_pair_2"]
+    body = {"t03": DIES_ONCE if kind != "dies every time" else DIES}
+    if kind == "dies once beside a failure":
+        body["t06"] = FAILS
+    (tmp_path / "conftest.py").write_text(RERUN_CONFTEST)
+    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider --dist loadgroup --no-loadscope-reorder\n")
+    (tmp_path / "test_suite.py").write_text("".join(body.get(name, RUNS).format(name=name) for name in names))
+    done = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "-rA", "-p", "no:faulthandler", "test_suite.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120, env=_env())
+    report = done.stdout
+    assert re.search(r"worker 'gw\d' crashed while running 'test_suite.py::test_t03'", report), report
+    if kind == "dies once":
+        assert done.returncode == 0, report
+        assert "passed on the rerun: test_suite.py::test_t03" in report, report
+    elif kind == "dies every time":
+        assert done.returncode == 1 and "failed again on the rerun" in report, report
+    else:
+        assert done.returncode == 1 and "run once more" not in report, report
+    ran = re.findall(r"^(PASSED|FAILED) test_suite.py::test_(\w+)", report, re.M)
+    assert sorted(ran) == sorted([("FAILED", n) if n in ("t03", "t06") and n in body else ("PASSED", n) for n in names]), report
