@@ -28,6 +28,9 @@ class Change:
     # "same", "wider" (accepts more), "narrower" (accepts less), "other" (some more, some less) or
     # "unknown" (not compared: may be any of them), e.g. "wider" for a constraint removed.
     wire: str = "same"
+    # What readers of the version that lacks a field do with it, where that is not plain refusal, e.g. "old
+    # readers keep it as an additional property": an open model keeps what its fields do not name.
+    readers: str = ""
 
     def __str__(self) -> str:
         return f"{self.level}: {self.what}" + (" (warning: exhaustive consumers must handle it)" if self.warning else "")
@@ -388,16 +391,18 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
                 both = combined(_removed(f, new), _added(moved, old))
                 changes.append(Change("major", f"wire name changed: {name}.{wire} -> {renamed[0]}", wire=both))
             else:
-                changes.append(Change("major", f"field removed: {name}.{wire}", wire=_removed(f, new)))
+                kept = "" if new.closed else "new readers keep it as an additional property"
+                changes.append(Change("major", f"field removed: {name}.{wire}", wire=_removed(f, new), readers=kept))
     for wire, f in new_fields.items():
         if wire in old_fields:
             continue
         if any(words(o.name) == words(f.name) for o in old.fields if o.wire_name not in new_fields):
             continue  # reported above as a wire rename
+        kept = "" if old.closed else "old readers keep it as an additional property"
         if f.required:
-            changes.append(Change("major", f"required field added: {name}.{wire}", wire=_added(f, old)))
+            changes.append(Change("major", f"required field added: {name}.{wire}", wire=_added(f, old), readers=kept))
         else:
-            changes.append(Change("minor", f"optional field added: {name}.{wire}", wire=_added(f, old)))
+            changes.append(Change("minor", f"optional field added: {name}.{wire}", wire=_added(f, old), readers=kept))
     for wire in old_fields.keys() & new_fields.keys():
         a, b = old_fields[wire], new_fields[wire]
         where = f"{name}.{wire}"

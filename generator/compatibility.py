@@ -49,9 +49,12 @@ def forward(change: Change) -> str:
 
 def verdicts(change: Change) -> str:
     """Both verdicts with the reason, e.g. "backward (new readers, old messages): compatible; forward (old
-    readers, new messages): breaks: it accepts messages the old version refused"."""
-    return f"backward (new readers, old messages): {backward(change)}; forward (old readers, new messages): {forward(change)}" + (
-        "" if change.wire == "same" else f": {_WHY[change.wire]}"
+    readers, new messages): breaks: it accepts messages the old version refused", and what readers of the version
+    without a field do with it where they keep it ("; old readers keep it as an additional property")."""
+    return (
+        f"backward (new readers, old messages): {backward(change)}; forward (old readers, new messages): {forward(change)}"
+        + ("" if change.wire == "same" else f": {_WHY[change.wire]}")
+        + (f"; {change.readers}" if change.readers else "")
     )
 
 

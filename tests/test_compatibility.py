@@ -238,7 +238,7 @@ def test_diff_gives_each_change_both_verdicts_and_the_promise(tmp_path: Path) ->
     added = lines.index("  major: optional field added: ChatMessage.lang (breaks the backward compatibility promise)")
     assert lines[added + 1] == (
         "      backward (new readers, old messages): breaks; forward (old readers, new messages): compatible: "
-        "it refuses messages the old version accepted"
+        "it refuses messages the old version accepted; old readers keep it as an additional property"
     )
     role = lines.index("  minor: enum value added: Role 'system' (warning: exhaustive consumers must handle it)")
     assert lines[role + 1].startswith("      backward (new readers, old messages): compatible; forward (old readers, new messages): breaks")

@@ -1247,7 +1247,7 @@ def _fast_chat_input(obj: Any, depth: int) -> ChatInput:
     k2: Any
     additional_properties = (
         {}
-        if _KEYS_CHAT_INPUT.issuperset(obj)
+        if len(obj) == 3 or _KEYS_CHAT_INPUT.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_CHAT_INPUT, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("modality_type", _rt.ABSENT)
@@ -1433,7 +1433,7 @@ def _fast_text_block(obj: Any, depth: int) -> TextBlock:
     f_text: Any
     additional_properties = (
         {}
-        if _KEYS_TEXT_BLOCK.issuperset(obj)
+        if len(obj) == 2 or _KEYS_TEXT_BLOCK.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_TEXT_BLOCK, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("type")
@@ -1483,7 +1483,7 @@ def _fast_image_block(obj: Any, depth: int) -> ImageBlock:
     f_media_type: Any
     additional_properties = (
         {}
-        if _KEYS_IMAGE_BLOCK.issuperset(obj)
+        if len(obj) == 2 or _KEYS_IMAGE_BLOCK.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_IMAGE_BLOCK, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("type")
@@ -1580,7 +1580,7 @@ def _fast_audio_block(obj: Any, depth: int) -> AudioBlock:
     f_media_type: Any
     additional_properties = (
         {}
-        if _KEYS_AUDIO_BLOCK.issuperset(obj)
+        if len(obj) == 2 or _KEYS_AUDIO_BLOCK.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_AUDIO_BLOCK, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("type")
@@ -1677,7 +1677,7 @@ def _fast_video_block(obj: Any, depth: int) -> VideoBlock:
     f_media_type: Any
     additional_properties = (
         {}
-        if _KEYS_VIDEO_BLOCK.issuperset(obj)
+        if len(obj) == 2 or _KEYS_VIDEO_BLOCK.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_VIDEO_BLOCK, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("type")
@@ -1780,7 +1780,7 @@ def _fast_chat_message(obj: Any, depth: int) -> ChatMessage:
     k2: Any
     additional_properties = (
         {}
-        if _KEYS_CHAT_MESSAGE.issuperset(obj)
+        if len(obj) == 5 or _KEYS_CHAT_MESSAGE.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_CHAT_MESSAGE, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("message_id")
@@ -1949,7 +1949,7 @@ def _fast_conversation_metadata(obj: Any, depth: int) -> ConversationMetadata:
     x2: Any
     additional_properties = (
         {}
-        if _KEYS_CONVERSATION_METADATA.issuperset(obj)
+        if len(obj) == 4 or _KEYS_CONVERSATION_METADATA.issuperset(obj)
         else _rt.fast_unknown(
             obj, _KEYS_CONVERSATION_METADATA, _rt.MAX_DEPTH - depth - 1
         )
@@ -2063,7 +2063,7 @@ def _fast_chat_state(obj: Any, depth: int) -> ChatState:
     y2: Any
     additional_properties = (
         {}
-        if _KEYS_CHAT_STATE.issuperset(obj)
+        if len(obj) == 0 or _KEYS_CHAT_STATE.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_CHAT_STATE, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("modality_type", _rt.ABSENT)

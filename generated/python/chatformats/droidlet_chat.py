@@ -346,7 +346,7 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
     item: Any
     additional_properties = (
         {}
-        if _KEYS_DROIDLET_CHAT.issuperset(obj)
+        if len(obj) == 4 or _KEYS_DROIDLET_CHAT.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_DROIDLET_CHAT, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("chat_memid")
@@ -484,7 +484,7 @@ def _fast_content_item(obj: Any, depth: int) -> ContentItem:
     f_content: Any
     additional_properties = (
         {}
-        if _KEYS_CONTENT_ITEM.issuperset(obj)
+        if len(obj) == 2 or _KEYS_CONTENT_ITEM.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_CONTENT_ITEM, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("id")

@@ -275,7 +275,7 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
     item: Any
     additional_properties = (
         {}
-        if _KEYS_DROIDLET_CHAT.issuperset(obj)
+        if len(obj) == 4 or _KEYS_DROIDLET_CHAT.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_DROIDLET_CHAT, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("speaker_id")

@@ -496,7 +496,7 @@ def _fast_conversation_document(obj: Any, depth: int) -> ConversationDocument:
     k2: Any
     additional_properties = (
         {}
-        if _KEYS_CONVERSATION_DOCUMENT.issuperset(obj)
+        if len(obj) == 2 or _KEYS_CONVERSATION_DOCUMENT.issuperset(obj)
         else _rt.fast_unknown(
             obj, _KEYS_CONVERSATION_DOCUMENT, _rt.MAX_DEPTH - depth - 1
         )
@@ -600,7 +600,7 @@ def _fast_structured_conversation(obj: Any, depth: int) -> StructuredConversatio
     pool: Any
     additional_properties = (
         {}
-        if _KEYS_STRUCTURED_CONVERSATION.issuperset(obj)
+        if len(obj) == 4 or _KEYS_STRUCTURED_CONVERSATION.issuperset(obj)
         else _rt.fast_unknown(
             obj, _KEYS_STRUCTURED_CONVERSATION, _rt.MAX_DEPTH - depth - 1
         )
@@ -704,7 +704,7 @@ def _fast_conversation_message(
     pool: Any
     additional_properties = (
         {}
-        if _KEYS_CONVERSATION_MESSAGE.issuperset(obj)
+        if len(obj) == 3 or _KEYS_CONVERSATION_MESSAGE.issuperset(obj)
         else _rt.fast_unknown(
             obj, _KEYS_CONVERSATION_MESSAGE, _rt.MAX_DEPTH - depth - 1
         )
@@ -786,7 +786,7 @@ def _fast_text_document(obj: Any, depth: int) -> TextDocument:
     k2: Any
     additional_properties = (
         {}
-        if _KEYS_TEXT_DOCUMENT.issuperset(obj)
+        if len(obj) == 2 or _KEYS_TEXT_DOCUMENT.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_TEXT_DOCUMENT, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("id")

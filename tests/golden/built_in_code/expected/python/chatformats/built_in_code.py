@@ -1300,7 +1300,7 @@ def _fast_settings(obj: Any, depth: int) -> Settings:
     x2: Any
     additional_properties = (
         {}
-        if _KEYS_SETTINGS.issuperset(obj)
+        if len(obj) == 0 or _KEYS_SETTINGS.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_SETTINGS, _rt.MAX_DEPTH - depth - 1)
     )
     f_limits = _rt.ABSENT
@@ -1551,7 +1551,7 @@ def _fast_limits(obj: Any, depth: int) -> Limits:
     f_n: Any
     additional_properties = (
         {}
-        if _KEYS_LIMITS.issuperset(obj)
+        if len(obj) == 1 or _KEYS_LIMITS.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_LIMITS, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("n")
@@ -1588,7 +1588,7 @@ def _fast_box(obj: Any, depth: int) -> Box:
     f_size: Any
     additional_properties = (
         {}
-        if _KEYS_BOX.issuperset(obj)
+        if len(obj) == 0 or _KEYS_BOX.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_BOX, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("size", _rt.ABSENT)
@@ -1635,7 +1635,7 @@ def _fast_part(obj: Any, depth: int) -> Part:
     x2: Any
     additional_properties = (
         {}
-        if _KEYS_PART.issuperset(obj)
+        if len(obj) == 2 or _KEYS_PART.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_PART, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("type")
@@ -1712,7 +1712,7 @@ def _fast_tool_call(obj: Any, depth: int) -> ToolCall:
     x2: Any
     additional_properties = (
         {}
-        if _KEYS_TOOL_CALL.issuperset(obj)
+        if len(obj) == 3 or _KEYS_TOOL_CALL.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_TOOL_CALL, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("id")
@@ -1805,7 +1805,7 @@ def _fast_citation(obj: Any, depth: int) -> Citation:
     x3: Any
     additional_properties = (
         {}
-        if _KEYS_CITATION.issuperset(obj)
+        if len(obj) == 1 or _KEYS_CITATION.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_CITATION, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("url")

@@ -472,7 +472,7 @@ def _fast_turn(obj: Any, depth: int) -> Turn:
     f_spans: Any
     additional_properties = (
         {}
-        if _KEYS_TURN.issuperset(obj)
+        if len(obj) == 3 or _KEYS_TURN.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_TURN, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("role")
@@ -578,7 +578,7 @@ def _fast_part(obj: Any, depth: int) -> Part:
     f_text: Any
     additional_properties = (
         {}
-        if _KEYS_PART.issuperset(obj)
+        if len(obj) == 1 or _KEYS_PART.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_PART, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("type")
@@ -640,7 +640,7 @@ def _fast_span(obj: Any, depth: int) -> Span:
     f_reviewer: Any
     additional_properties = (
         {}
-        if _KEYS_SPAN.issuperset(obj)
+        if len(obj) == 3 or _KEYS_SPAN.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_SPAN, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("start_index")

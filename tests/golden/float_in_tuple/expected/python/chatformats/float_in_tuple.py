@@ -119,7 +119,7 @@ def _fast_reading(obj: Any, depth: int) -> Reading:
     x2_1: Any
     additional_properties = (
         {}
-        if _KEYS_READING.issuperset(obj)
+        if len(obj) == 1 or _KEYS_READING.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_READING, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("sample")

@@ -126,7 +126,7 @@ def _fast_hostile(obj: Any, depth: int) -> Hostile:
     f_raw: Any
     additional_properties = (
         {}
-        if _KEYS_HOSTILE.issuperset(obj)
+        if len(obj) == 1 or _KEYS_HOSTILE.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_HOSTILE, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("text")

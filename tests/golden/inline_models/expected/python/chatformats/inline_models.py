@@ -841,7 +841,7 @@ def _fast_settings(obj: Any, depth: int) -> Settings:
     f_ui: Any
     additional_properties = (
         {}
-        if _KEYS_SETTINGS.issuperset(obj)
+        if len(obj) == 0 or _KEYS_SETTINGS.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_SETTINGS, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("ui", _rt.ABSENT)
@@ -880,7 +880,7 @@ def _fast_chat_meta(obj: Any, depth: int) -> ChatMeta:
     f_tags: Any
     additional_properties = (
         {}
-        if _KEYS_CHAT_META.issuperset(obj)
+        if len(obj) == 1 or _KEYS_CHAT_META.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_CHAT_META, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("id")
@@ -980,7 +980,7 @@ def _fast_tool_call(obj: Any, depth: int) -> ToolCall:
     f_args: Any
     additional_properties = (
         {}
-        if _KEYS_TOOL_CALL.issuperset(obj)
+        if len(obj) == 1 or _KEYS_TOOL_CALL.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_TOOL_CALL, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("name")
@@ -1027,7 +1027,7 @@ def _fast_tool_call_args(obj: Any, depth: int) -> ToolCallArgs:
     f_dry_run: Any
     additional_properties = (
         {}
-        if _KEYS_TOOL_CALL_ARGS.issuperset(obj)
+        if len(obj) == 0 or _KEYS_TOOL_CALL_ARGS.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_TOOL_CALL_ARGS, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("dry_run", _rt.ABSENT)
@@ -1068,7 +1068,7 @@ def _fast_chat_reply(obj: Any, depth: int) -> ChatReply:
     f_text: Any
     additional_properties = (
         {}
-        if _KEYS_CHAT_REPLY.issuperset(obj)
+        if len(obj) == 1 or _KEYS_CHAT_REPLY.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_CHAT_REPLY, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("text")
@@ -1105,7 +1105,7 @@ def _fast_chat_by_user_value(obj: Any, depth: int) -> ChatByUserValue:
     f_score: Any
     additional_properties = (
         {}
-        if _KEYS_CHAT_BY_USER_VALUE.issuperset(obj)
+        if len(obj) == 1 or _KEYS_CHAT_BY_USER_VALUE.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_CHAT_BY_USER_VALUE, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("score")
@@ -1153,7 +1153,7 @@ def _fast_settings_ui(obj: Any, depth: int) -> SettingsUi:
     f_constructor: Any
     additional_properties = (
         {}
-        if _KEYS_SETTINGS_UI.issuperset(obj)
+        if len(obj) == 0 or _KEYS_SETTINGS_UI.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_SETTINGS_UI, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("lang", _rt.ABSENT)

@@ -391,7 +391,7 @@ def _fast_struct(obj: Any, depth: int) -> Struct:
     x2: Any
     additional_properties = (
         {}
-        if _KEYS_STRUCT.issuperset(obj)
+        if len(obj) == 1 or _KEYS_STRUCT.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_STRUCT, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("interface")

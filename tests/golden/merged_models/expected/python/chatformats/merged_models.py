@@ -491,7 +491,7 @@ def _fast_base(obj: Any, depth: int) -> Base:
     f_id: Any
     additional_properties = (
         {}
-        if _KEYS_BASE.issuperset(obj)
+        if len(obj) == 2 or _KEYS_BASE.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_BASE, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("jsonrpc")
@@ -557,7 +557,7 @@ def _fast_request(obj: Any, depth: int) -> Request:
     f_holder: Any
     additional_properties = (
         {}
-        if _KEYS_REQUEST.issuperset(obj)
+        if len(obj) == 3 or _KEYS_REQUEST.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_REQUEST, _rt.MAX_DEPTH - depth - 1)
     )
     f_params = _rt.ABSENT
@@ -690,7 +690,7 @@ def _fast_holder(obj: Any, depth: int) -> Holder:
     f_kept: Any
     additional_properties = (
         {}
-        if _KEYS_HOLDER.issuperset(obj)
+        if len(obj) == 0 or _KEYS_HOLDER.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_HOLDER, _rt.MAX_DEPTH - depth - 1)
     )
     f_merged = _rt.ABSENT
@@ -749,7 +749,7 @@ def _fast_request_params(obj: Any, depth: int) -> RequestParams:
     v1: Any
     additional_properties = (
         {}
-        if _KEYS_REQUEST_PARAMS.issuperset(obj)
+        if len(obj) == 0 or _KEYS_REQUEST_PARAMS.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_REQUEST_PARAMS, _rt.MAX_DEPTH - depth - 1)
     )
 
@@ -779,7 +779,7 @@ def _fast_holder_merged(obj: Any, depth: int) -> HolderMerged:
     f_x: Any
     additional_properties = (
         {}
-        if _KEYS_HOLDER_MERGED.issuperset(obj)
+        if len(obj) == 2 or _KEYS_HOLDER_MERGED.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_HOLDER_MERGED, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("jsonrpc")

@@ -242,7 +242,7 @@ def _fast_collisions(obj: Any, depth: int) -> Collisions:
     f_constructor: Any
     additional_properties = (
         {}
-        if _KEYS_COLLISIONS.issuperset(obj)
+        if len(obj) == 1 or _KEYS_COLLISIONS.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_COLLISIONS, _rt.MAX_DEPTH - depth - 1)
     )
     f_field_ = _rt.ABSENT
@@ -379,7 +379,7 @@ def _fast_field(obj: Any, depth: int) -> Field:
     x2: Any
     additional_properties = (
         {}
-        if _KEYS_FIELD.issuperset(obj)
+        if len(obj) == 0 or _KEYS_FIELD.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_FIELD, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("options", _rt.ABSENT)

@@ -319,7 +319,7 @@ def _fast_envelope(obj: Any, depth: int) -> Envelope:
     x3_1: Any
     additional_properties = (
         {}
-        if _KEYS_ENVELOPE.issuperset(obj)
+        if len(obj) == 1 or _KEYS_ENVELOPE.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_ENVELOPE, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("body")
@@ -559,7 +559,7 @@ def _fast_text_part(obj: Any, depth: int) -> TextPart:
     f_text: Any
     additional_properties = (
         {}
-        if _KEYS_TEXT_PART.issuperset(obj)
+        if len(obj) == 2 or _KEYS_TEXT_PART.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_TEXT_PART, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("kind")
@@ -609,7 +609,7 @@ def _fast_ref_part(obj: Any, depth: int) -> RefPart:
     t2: Any
     additional_properties = (
         {}
-        if _KEYS_REF_PART.issuperset(obj)
+        if len(obj) == 2 or _KEYS_REF_PART.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_REF_PART, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("kind")

@@ -156,7 +156,7 @@ def _fast_holder(obj: Any, depth: int) -> Holder:
     f_open: Any
     additional_properties = (
         {}
-        if _KEYS_HOLDER.issuperset(obj)
+        if len(obj) == 1 or _KEYS_HOLDER.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_HOLDER, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("mode")

@@ -254,7 +254,7 @@ def _fast_flags(obj: Any, depth: int) -> Flags:
     x2: Any
     additional_properties = (
         {}
-        if _KEYS_FLAGS.issuperset(obj)
+        if len(obj) == 2 or _KEYS_FLAGS.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_FLAGS, _rt.MAX_DEPTH - depth - 1)
     )
     f_optional_ref = _rt.ABSENT
@@ -433,7 +433,7 @@ def _fast_inner(obj: Any, depth: int) -> Inner:
     f_n: Any
     additional_properties = (
         {}
-        if _KEYS_INNER.issuperset(obj)
+        if len(obj) == 1 or _KEYS_INNER.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_INNER, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("n")

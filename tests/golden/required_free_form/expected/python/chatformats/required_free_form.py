@@ -158,7 +158,7 @@ def _fast_result(obj: Any, depth: int) -> Result:
     f_note: Any
     additional_properties = (
         {}
-        if _KEYS_RESULT.issuperset(obj)
+        if len(obj) == 4 or _KEYS_RESULT.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_RESULT, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("result", _rt.ABSENT)

@@ -317,7 +317,7 @@ def _fast_message(obj: Any, depth: int) -> Message:
     t2: Any
     additional_properties = (
         {}
-        if _KEYS_MESSAGE.issuperset(obj)
+        if len(obj) == 2 or _KEYS_MESSAGE.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_MESSAGE, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("role")
@@ -439,7 +439,7 @@ def _fast_text(obj: Any, depth: int) -> Text:
     f_content: Any
     additional_properties = (
         {}
-        if _KEYS_TEXT.issuperset(obj)
+        if len(obj) == 2 or _KEYS_TEXT.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_TEXT, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("type")
@@ -486,7 +486,7 @@ def _fast_blob(obj: Any, depth: int) -> Blob:
     f_data: Any
     additional_properties = (
         {}
-        if _KEYS_BLOB.issuperset(obj)
+        if len(obj) == 2 or _KEYS_BLOB.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_BLOB, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("type")

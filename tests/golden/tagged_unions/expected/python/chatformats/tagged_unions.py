@@ -645,7 +645,7 @@ def _fast_text_content(obj: Any, depth: int) -> TextContent:
     f_text: Any
     additional_properties = (
         {}
-        if _KEYS_TEXT_CONTENT.issuperset(obj)
+        if len(obj) == 2 or _KEYS_TEXT_CONTENT.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_TEXT_CONTENT, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("type")
@@ -693,7 +693,7 @@ def _fast_image_content(obj: Any, depth: int) -> ImageContent:
     f_mime_type: Any
     additional_properties = (
         {}
-        if _KEYS_IMAGE_CONTENT.issuperset(obj)
+        if len(obj) == 3 or _KEYS_IMAGE_CONTENT.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_IMAGE_CONTENT, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("type")
@@ -751,7 +751,7 @@ def _fast_audio_content(obj: Any, depth: int) -> AudioContent:
     f_type: Any
     additional_properties = (
         {}
-        if _KEYS_AUDIO_CONTENT.issuperset(obj)
+        if len(obj) == 2 or _KEYS_AUDIO_CONTENT.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_AUDIO_CONTENT, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("data")
@@ -805,7 +805,7 @@ def _fast_any_block(obj: Any, depth: int) -> AnyBlock:
     f_type: Any
     additional_properties = (
         {}
-        if _KEYS_ANY_BLOCK.issuperset(obj)
+        if len(obj) == 1 or _KEYS_ANY_BLOCK.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_ANY_BLOCK, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("type")
@@ -842,7 +842,7 @@ def _fast_proto_content(obj: Any, depth: int) -> ProtoContent:
     f_type: Any
     additional_properties = (
         {}
-        if _KEYS_PROTO_CONTENT.issuperset(obj)
+        if len(obj) == 1 or _KEYS_PROTO_CONTENT.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_PROTO_CONTENT, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("type")

@@ -302,7 +302,7 @@ def _fast_sampling_message(obj: Any, depth: int) -> SamplingMessage:
     t3: Any
     additional_properties = (
         {}
-        if _KEYS_SAMPLING_MESSAGE.issuperset(obj)
+        if len(obj) == 2 or _KEYS_SAMPLING_MESSAGE.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_SAMPLING_MESSAGE, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("role")
@@ -528,7 +528,7 @@ def _fast_image_block(obj: Any, depth: int) -> ImageBlock:
     f_mime_type: Any
     additional_properties = (
         {}
-        if _KEYS_IMAGE_BLOCK.issuperset(obj)
+        if len(obj) == 3 or _KEYS_IMAGE_BLOCK.issuperset(obj)
         else _rt.fast_unknown(obj, _KEYS_IMAGE_BLOCK, _rt.MAX_DEPTH - depth - 1)
     )
     v1 = obj.get("type")
