@@ -71,9 +71,10 @@ type ChatInput struct {
 	ConversationID string `json:"conversation_id"`
 	// Optional dictionary for extensibility (token count, model info, etc.).
 	Metadata map[string]any `json:"metadata"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 
@@ -112,9 +113,10 @@ type TextBlock struct {
 	Type string `json:"type"`
 	// The text.
 	Text string `json:"text"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 
@@ -152,9 +154,10 @@ type ImageBlock struct {
 	Data *string `json:"data,omitempty"`
 	// Optional MIME type of the media, e.g. image/png.
 	MediaType *string `json:"media_type,omitempty"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 
@@ -192,9 +195,10 @@ type AudioBlock struct {
 	Data *string `json:"data,omitempty"`
 	// Optional MIME type of the media, e.g. audio/wav.
 	MediaType *string `json:"media_type,omitempty"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 
@@ -232,9 +236,10 @@ type VideoBlock struct {
 	Data *string `json:"data,omitempty"`
 	// Optional MIME type of the media, e.g. video/mp4.
 	MediaType *string `json:"media_type,omitempty"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 
@@ -276,9 +281,10 @@ type ChatMessage struct {
 	Timestamp time.Time `json:"timestamp"`
 	// Optional additional data.
 	Metadata map[string]any `json:"metadata"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 
@@ -320,9 +326,10 @@ type ConversationMetadata struct {
 	MessageCount int64 `json:"message_count"`
 	// Set of roles that have participated ("user", "assistant"), without duplicates.
 	ParticipantRoles []Role `json:"participant_roles"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 
@@ -367,9 +374,10 @@ type ChatState struct {
 	MaxHistorySize int64 `json:"max_history_size"`
 	// ID for default conversation.
 	DefaultConversationID string `json:"default_conversation_id"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 	// index holds the lookups the methods in behaviour.go keep; built when first needed.
 	index *chatIndex

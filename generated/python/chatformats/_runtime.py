@@ -773,10 +773,15 @@ def keep_unknown(
     """The properties of an open model's object that its fields do not name, in document
     order: JSON Schema lets them hold any value, and a reader keeps them so that to_dict
     writes them back. Each is held to the input policy of a free-form value at its own
-    pointer (depth, numbers); a value no JSON text holds (from from_dict) is refused."""
+    pointer (depth, numbers); a value or name no JSON text holds (from from_dict) is refused.
+    """
     extra: dict[str, Any] = {}
     for key, value in obj.items():
-        if key not in known:
+        if type(key) is not str:
+            ctx.error(
+                _UNKNOWN_VALUE_MESSAGE, "type", value=obj
+            )  # at the object, as any_json refuses it
+        elif key not in known:
             kept = ctx.child(key, value, _UNKNOWN_VALUE)
             if kept is not INVALID:
                 extra[key] = kept
@@ -786,10 +791,14 @@ def keep_unknown(
 def fast_unknown(
     obj: Mapping[Any, Any], known: frozenset[str], room: int
 ) -> dict[str, Any]:
-    """keep_unknown for a fast path: Unsure unless every value surely passes."""
+    """keep_unknown for a fast path: Unsure unless every name and value surely passes."""
     extra = {key: value for key, value in obj.items() if key not in known}
-    for value in extra.values():
-        if type(value) is not str and not json_fits(value, room):
+    for key, value in extra.items():
+        if (
+            type(key) is not str
+            or type(value) is not str
+            and not json_fits(value, room)
+        ):
             raise Unsure
     return extra
 
@@ -1334,7 +1343,8 @@ def any_json(msgs: Mapping[str, str]) -> Parser:
 
 
 # What keep_unknown reads an open model's other properties with.
-_UNKNOWN_VALUE: Final = any_json({"type": "must be a JSON value"})
+_UNKNOWN_VALUE_MESSAGE: Final = "must be a JSON value"
+_UNKNOWN_VALUE: Final = any_json({"type": _UNKNOWN_VALUE_MESSAGE})
 
 _INT_DIGITS_LIMIT: Final = 10**MAX_INT_DIGITS
 _INT_DIGITS_BITS: Final = _INT_DIGITS_LIMIT.bit_length() - 2

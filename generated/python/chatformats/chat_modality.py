@@ -148,7 +148,9 @@ class ChatInput:
         if self.metadata is not None:
             out["metadata"] = _rt.dump(self.metadata)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -215,7 +217,9 @@ class TextBlock:
         out["type"] = self.type
         out["text"] = self.text
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -284,7 +288,9 @@ class ImageBlock:
         if self.media_type is not None:
             out["media_type"] = self.media_type
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -353,7 +359,9 @@ class AudioBlock:
         if self.media_type is not None:
             out["media_type"] = self.media_type
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -422,7 +430,9 @@ class VideoBlock:
         if self.media_type is not None:
             out["media_type"] = self.media_type
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -498,7 +508,9 @@ class ChatMessage:
         if self.metadata is not None:
             out["metadata"] = _rt.dump(self.metadata)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -567,7 +579,9 @@ class ConversationMetadata:
         if self.participant_roles is not None:
             out["participant_roles"] = _rt.dump(self.participant_roles)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -648,7 +662,9 @@ class ChatState:
         if self.default_conversation_id is not None:
             out["default_conversation_id"] = self.default_conversation_id
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:

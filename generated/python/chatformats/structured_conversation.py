@@ -80,7 +80,9 @@ class ConversationDocument:
         if self.metadata is not None:
             out["metadata"] = _rt.dump(self.metadata)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -164,7 +166,9 @@ class StructuredConversation:
         out["user"] = self.user
         out["conversation"] = _rt.dump(self.conversation)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -222,7 +226,9 @@ class ConversationMessage:
         out["content"] = self.content
         out["time"] = _rt.dump(self.time)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -291,7 +297,9 @@ class TextDocument:
         if self.metadata is not None:
             out["metadata"] = _rt.dump(self.metadata)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:

@@ -2,6 +2,7 @@ package chatmodality
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -242,9 +243,11 @@ func (s *ChatState) GetSnapshot() ChatState {
 	out := *s
 	out.index = nil
 	out.Messages = append([]ChatMessage{}, s.Messages...)
+	out.AdditionalProperties = maps.Clone(s.AdditionalProperties)
 	out.Conversations = make(map[string]ConversationMetadata, len(s.Conversations))
 	for k, v := range s.Conversations {
 		v.ParticipantRoles = append([]Role{}, v.ParticipantRoles...)
+		v.AdditionalProperties = maps.Clone(v.AdditionalProperties)
 		out.Conversations[k] = v
 	}
 	return out

@@ -2,27 +2,54 @@ package rt
 
 import (
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"sort"
 	"strconv"
 	"time"
 )
 
 // AnyTree turns a free-form Go value (e.g. a metadata entry) into a tree,
-// without recursion through maps and slices, so any depth is turned.
+// without recursion through maps and slices, so any depth is turned. A map or
+// slice that holds itself is turned as far as 1,000 levels (encoding/json looks
+// for cycles from there too), then stops with a value Encode refuses.
 func AnyTree(v any) any {
 	type pending struct {
 		source any
 		set    func(any)
+		depth  int
+		leave  *container // a marker: the container is no longer on the path
 	}
 	var root any
-	stack := []pending{{v, func(t any) { root = t }}}
+	stack := []pending{{source: v, set: func(t any) { root = t }}}
+	onPath := map[container]bool{}
+	// enter puts a container deep enough to be in a cycle on the path; false when it already is.
+	enter := func(p pending, at container) bool {
+		if p.depth < cycleDepth {
+			return true
+		}
+		if onPath[at] {
+			p.set(unencodable{fmt.Errorf("json: unsupported value: encountered a cycle via %T", p.source)})
+			return false
+		}
+		onPath[at] = true
+		stack = append(stack, pending{leave: &at})
+		return true
+	}
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		if p.leave != nil {
+			delete(onPath, *p.leave)
+			continue
+		}
 		switch x := p.source.(type) {
 		case map[string]any:
 			if x == nil {
 				p.set(nil)
+				continue
+			}
+			if !enter(p, container{reflect.ValueOf(x).Pointer(), -1}) {
 				continue
 			}
 			keys := make([]string, 0, len(x))
@@ -37,18 +64,21 @@ func AnyTree(v any) any {
 			p.set(obj)
 			for i := len(keys) - 1; i >= 0; i-- {
 				i := i
-				stack = append(stack, pending{x[keys[i]], func(t any) { obj.vals[i] = t }})
+				stack = append(stack, pending{source: x[keys[i]], set: func(t any) { obj.vals[i] = t }, depth: p.depth + 1})
 			}
 		case []any:
 			if x == nil {
 				p.set(nil)
 				continue
 			}
+			if !enter(p, container{reflect.ValueOf(x).Pointer(), len(x)}) {
+				continue
+			}
 			out := make([]any, len(x))
 			p.set(out)
 			for i := len(x) - 1; i >= 0; i-- {
 				i := i
-				stack = append(stack, pending{x[i], func(t any) { out[i] = t }})
+				stack = append(stack, pending{source: x[i], set: func(t any) { out[i] = t }, depth: p.depth + 1})
 			}
 		case nil, bool, string, json.Number:
 			p.set(x)
@@ -67,6 +97,15 @@ func AnyTree(v any) any {
 		}
 	}
 	return root
+}
+
+// cycleDepth is how deep AnyTree goes before it looks for a container holding itself.
+const cycleDepth = 1000
+
+// container is a map's or a slice's identity: where it points, and a slice's length (-1 for a map).
+type container struct {
+	at  uintptr
+	len int
 }
 
 // plain turns a tree into the values encoding/json produces with UseNumber:

@@ -243,7 +243,9 @@ class Settings:
         if self.odd is not None:
             out["odd"] = self.odd
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -289,7 +291,9 @@ class Limits:
         out: dict[str, Any] = {}
         out["n"] = self.n
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -336,7 +340,9 @@ class Box:
         if self.size is not None:
             out["size"] = self.size
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -389,7 +395,9 @@ class Part:
         if self.spans is not None:
             out["spans"] = _rt.dump(self.spans)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -445,7 +453,9 @@ class ToolCall:
             out["arguments"] = _rt.dump(self.arguments)
         out["outputs"] = _rt.dump(self.outputs)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -499,7 +509,9 @@ class Citation:
         if self.quotes is not None:
             out["quotes"] = _rt.dump(self.quotes)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:

@@ -49,9 +49,10 @@ type Turn struct {
 	Content Content `json:"content"`
 	// The annotated spans.
 	Spans []Span `json:"spans"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 
@@ -84,9 +85,10 @@ type Part struct {
 	Type string `json:"type"`
 	// The text of a text part.
 	Text *string `json:"text,omitempty"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 
@@ -139,9 +141,10 @@ type Span struct {
 	Author *string `json:"author,omitempty"`
 	// Who checked it.
 	Reviewer *string `json:"reviewer,omitempty"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 

@@ -61,7 +61,9 @@ class Reading:
         out: dict[str, Any] = {}
         out["sample"] = _rt.dump(self.sample)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:

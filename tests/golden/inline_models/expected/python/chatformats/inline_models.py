@@ -125,7 +125,9 @@ class Settings:
         if self.ui is not None:
             out["ui"] = _rt.dump(self.ui)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -174,7 +176,9 @@ class ChatMeta:
         if self.tags is not None:
             out["tags"] = _rt.dump(self.tags)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -266,7 +270,9 @@ class ToolCall:
         if self.args is not None:
             out["args"] = _rt.dump(self.args)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -312,7 +318,9 @@ class ToolCallArgs:
         if self.dry_run is not None:
             out["dry_run"] = self.dry_run
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -357,7 +365,9 @@ class ChatReply:
         out: dict[str, Any] = {}
         out["text"] = self.text
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -402,7 +412,9 @@ class ChatByUserValue:
         out: dict[str, Any] = {}
         out["score"] = self.score
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -453,7 +465,9 @@ class SettingsUi:
         if self.constructor is not None:
             out["constructor"] = self.constructor
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:

@@ -61,7 +61,9 @@ class Base:
         out["jsonrpc"] = self.jsonrpc
         out["id"] = _rt.dump(self.id)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -117,7 +119,9 @@ class Request:
         if self.holder is not None:
             out["holder"] = _rt.dump(self.holder)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -209,7 +213,9 @@ class Holder:
         if self.kept is not None:
             out["kept"] = _rt.dump(self.kept)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -252,7 +258,9 @@ class RequestParams:
         """The JSON shape, with wire names; optional fields that are None are left out; then the additional properties."""
         out: dict[str, Any] = {}
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -302,7 +310,9 @@ class HolderMerged:
         if self.x is not None:
             out["x"] = self.x
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:

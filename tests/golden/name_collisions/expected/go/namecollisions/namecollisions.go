@@ -41,9 +41,10 @@ type Collisions struct {
 	Number *int64 `json:"number,omitempty"`
 	// Named like the member every JavaScript object inherits: absent, it is absent.
 	Constructor *string `json:"constructor,omitempty"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 
@@ -72,9 +73,10 @@ func NewCollisions(contentType string) Collisions {
 type Field struct {
 	// Its options, each once.
 	Options []string `json:"options,omitempty"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 

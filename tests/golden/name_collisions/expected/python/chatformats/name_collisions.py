@@ -90,7 +90,9 @@ class Collisions:
         if self.constructor is not None:
             out["constructor"] = self.constructor
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -137,7 +139,9 @@ class Field:
         if self.options is not None:
             out["options"] = _rt.dump(self.options)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:

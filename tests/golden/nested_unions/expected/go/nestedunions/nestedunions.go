@@ -34,9 +34,10 @@ type Envelope struct {
 	Pairs []Pair `json:"pairs,omitempty"`
 	// A number (an integer counts), or text parts.
 	Amount *Amount `json:"amount,omitempty"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 
@@ -67,9 +68,10 @@ type TextPart struct {
 	Kind string `json:"kind"`
 	// Text is the 'text' field.
 	Text string `json:"text"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 
@@ -101,9 +103,10 @@ type RefPart struct {
 	Kind string `json:"kind"`
 	// Inner is the 'inner' field.
 	Inner Body `json:"inner"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 

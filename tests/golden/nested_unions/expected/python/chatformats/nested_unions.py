@@ -92,7 +92,9 @@ class Envelope:
         if self.amount is not None:
             out["amount"] = _rt.dump(self.amount)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -139,7 +141,9 @@ class TextPart:
         out["kind"] = self.kind
         out["text"] = self.text
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -186,7 +190,9 @@ class RefPart:
         out["kind"] = self.kind
         out["inner"] = _rt.dump(self.inner)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:

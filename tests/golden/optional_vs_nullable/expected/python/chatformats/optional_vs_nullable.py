@@ -90,7 +90,9 @@ class Flags:
         if self.level_or_null is not None:
             out["level_or_null"] = self.level_or_null
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -136,7 +138,9 @@ class Inner:
         out: dict[str, Any] = {}
         out["n"] = self.n
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:

@@ -49,9 +49,10 @@ type Message struct {
 	ID *Id `json:"id,omitempty"`
 	// At is the 'at' field.
 	At *time.Time `json:"at,omitempty"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 
@@ -83,9 +84,10 @@ type Text struct {
 	Type string `json:"type"`
 	// Content is the 'content' field.
 	Content string `json:"content"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 
@@ -117,9 +119,10 @@ type Blob struct {
 	Type string `json:"type"`
 	// Data is the 'data' field.
 	Data []byte `json:"data"`
-	// AdditionalProperties holds the properties the spec does not name, as read (JSON values as
-	// encoding/json decodes them with UseNumber); MarshalJSON writes them after the fields, in key
-	// order (one named like a field replaces it there).
+	// AdditionalProperties holds the properties the spec does not name, as the Parse functions
+	// read them (JSON values as encoding/json decodes them with UseNumber; nil when there are
+	// none); MarshalJSON writes them after the fields, in key order (one named like a field
+	// replaces it there). json.Unmarshal leaves it nil.
 	AdditionalProperties map[string]any `json:"-"`
 }
 

@@ -120,7 +120,9 @@ class TextContent:
         out["type"] = self.type
         out["text"] = self.text
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -169,7 +171,9 @@ class ImageContent:
         out["data"] = _rt.dump(self.data)
         out["mimeType"] = self.mime_type
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -216,7 +220,9 @@ class AudioContent:
         out["data"] = _rt.dump(self.data)
         out["type"] = _rt.dump(self.type)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -261,7 +267,9 @@ class AnyBlock:
         out: dict[str, Any] = {}
         out["type"] = self.type
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -306,7 +314,9 @@ class ProtoContent:
         out: dict[str, Any] = {}
         out["type"] = self.type
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:

@@ -76,7 +76,9 @@ class SamplingMessage:
         if self.alternatives is not None:
             out["alternatives"] = _rt.dump(self.alternatives)
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
@@ -167,7 +169,9 @@ class ImageBlock:
         out["data"] = _rt.dump(self.data)
         out["mimeType"] = self.mime_type
         if self.additional_properties:
-            out.update(self.additional_properties)
+            out.update(
+                _rt.dump(self.additional_properties)
+            )  # a copy, as a free-form field's
         return out
 
     def to_json(self) -> str:
