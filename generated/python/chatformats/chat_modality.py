@@ -148,9 +148,7 @@ class ChatInput:
         if self.metadata is not None:
             out["metadata"] = _rt.dump(self.metadata)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -217,9 +215,7 @@ class TextBlock:
         out["type"] = self.type
         out["text"] = self.text
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -288,9 +284,7 @@ class ImageBlock:
         if self.media_type is not None:
             out["media_type"] = self.media_type
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -359,9 +353,7 @@ class AudioBlock:
         if self.media_type is not None:
             out["media_type"] = self.media_type
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -430,9 +422,7 @@ class VideoBlock:
         if self.media_type is not None:
             out["media_type"] = self.media_type
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -508,9 +498,7 @@ class ChatMessage:
         if self.metadata is not None:
             out["metadata"] = _rt.dump(self.metadata)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -579,9 +567,7 @@ class ConversationMetadata:
         if self.participant_roles is not None:
             out["participant_roles"] = _rt.dump(self.participant_roles)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -662,9 +648,7 @@ class ChatState:
         if self.default_conversation_id is not None:
             out["default_conversation_id"] = self.default_conversation_id
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:

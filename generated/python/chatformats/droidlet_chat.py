@@ -119,9 +119,7 @@ class DroidletChat:
         out["content_type"] = self.content_type
         out["content"] = _rt.dump(self.content)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -172,9 +170,7 @@ class ContentItem:
         out["id"] = self.id
         out["content"] = self.content
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:

@@ -118,9 +118,7 @@ class DroidletChat:
         out["content_type"] = _rt.dump(self.content_type)
         out["content"] = _rt.dump(self.content)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:

@@ -80,9 +80,7 @@ class ConversationDocument:
         if self.metadata is not None:
             out["metadata"] = _rt.dump(self.metadata)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -166,9 +164,7 @@ class StructuredConversation:
         out["user"] = self.user
         out["conversation"] = _rt.dump(self.conversation)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -226,9 +222,7 @@ class ConversationMessage:
         out["content"] = self.content
         out["time"] = _rt.dump(self.time)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -297,9 +291,7 @@ class TextDocument:
         if self.metadata is not None:
             out["metadata"] = _rt.dump(self.metadata)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:

@@ -243,9 +243,7 @@ class Settings:
         if self.odd is not None:
             out["odd"] = self.odd
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -291,9 +289,7 @@ class Limits:
         out: dict[str, Any] = {}
         out["n"] = self.n
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -340,9 +336,7 @@ class Box:
         if self.size is not None:
             out["size"] = self.size
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -395,9 +389,7 @@ class Part:
         if self.spans is not None:
             out["spans"] = _rt.dump(self.spans)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -453,9 +445,7 @@ class ToolCall:
             out["arguments"] = _rt.dump(self.arguments)
         out["outputs"] = _rt.dump(self.outputs)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -509,9 +499,7 @@ class Citation:
         if self.quotes is not None:
             out["quotes"] = _rt.dump(self.quotes)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:

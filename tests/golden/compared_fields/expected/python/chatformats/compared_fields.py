@@ -87,9 +87,7 @@ class Turn:
         out["content"] = _rt.dump(self.content)
         out["spans"] = _rt.dump(self.spans)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -141,9 +139,7 @@ class Part:
         if self.text is not None:
             out["text"] = self.text
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -251,9 +247,7 @@ class Span:
         if self.reviewer is not None:
             out["reviewer"] = self.reviewer
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:

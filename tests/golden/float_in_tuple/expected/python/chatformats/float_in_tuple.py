@@ -61,9 +61,7 @@ class Reading:
         out: dict[str, Any] = {}
         out["sample"] = _rt.dump(self.sample)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:

@@ -68,9 +68,7 @@ Line two | with pipe
         if self.raw is not None:
             out["raw"] = self.raw
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:

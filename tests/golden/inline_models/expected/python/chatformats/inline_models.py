@@ -125,9 +125,7 @@ class Settings:
         if self.ui is not None:
             out["ui"] = _rt.dump(self.ui)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -176,9 +174,7 @@ class ChatMeta:
         if self.tags is not None:
             out["tags"] = _rt.dump(self.tags)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -270,9 +266,7 @@ class ToolCall:
         if self.args is not None:
             out["args"] = _rt.dump(self.args)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -318,9 +312,7 @@ class ToolCallArgs:
         if self.dry_run is not None:
             out["dry_run"] = self.dry_run
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -365,9 +357,7 @@ class ChatReply:
         out: dict[str, Any] = {}
         out["text"] = self.text
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -412,9 +402,7 @@ class ChatByUserValue:
         out: dict[str, Any] = {}
         out["score"] = self.score
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -465,9 +453,7 @@ class SettingsUi:
         if self.constructor is not None:
             out["constructor"] = self.constructor
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:

@@ -133,9 +133,7 @@ class Struct:
         if self.map is not None:
             out["map"] = _rt.dump(self.map)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:

@@ -90,9 +90,7 @@ class Collisions:
         if self.constructor is not None:
             out["constructor"] = self.constructor
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -139,9 +137,7 @@ class Field:
         if self.options is not None:
             out["options"] = _rt.dump(self.options)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:

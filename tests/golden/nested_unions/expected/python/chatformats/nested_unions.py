@@ -92,9 +92,7 @@ class Envelope:
         if self.amount is not None:
             out["amount"] = _rt.dump(self.amount)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -141,9 +139,7 @@ class TextPart:
         out["kind"] = self.kind
         out["text"] = self.text
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -190,9 +186,7 @@ class RefPart:
         out["kind"] = self.kind
         out["inner"] = _rt.dump(self.inner)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:

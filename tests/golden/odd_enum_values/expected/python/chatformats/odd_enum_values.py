@@ -100,9 +100,7 @@ class Holder:
         if self.open is not None:
             out["open"] = self.open
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:

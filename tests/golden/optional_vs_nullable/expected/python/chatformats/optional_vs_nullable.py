@@ -90,9 +90,7 @@ class Flags:
         if self.level_or_null is not None:
             out["level_or_null"] = self.level_or_null
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -138,9 +136,7 @@ class Inner:
         out: dict[str, Any] = {}
         out["n"] = self.n
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:

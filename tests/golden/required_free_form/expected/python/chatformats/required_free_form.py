@@ -76,9 +76,7 @@ class Result:
         out["error"] = _rt.dump(self.error)
         out["note"] = self.note
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:

@@ -93,9 +93,7 @@ class Message:
         if self.at is not None:
             out["at"] = _rt.dump(self.at)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -142,9 +140,7 @@ class Text:
         out["type"] = self.type
         out["content"] = self.content
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -191,9 +187,7 @@ class Blob:
         out["type"] = self.type
         out["data"] = _rt.dump(self.data)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:

@@ -120,9 +120,7 @@ class TextContent:
         out["type"] = self.type
         out["text"] = self.text
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -171,9 +169,7 @@ class ImageContent:
         out["data"] = _rt.dump(self.data)
         out["mimeType"] = self.mime_type
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -220,9 +216,7 @@ class AudioContent:
         out["data"] = _rt.dump(self.data)
         out["type"] = _rt.dump(self.type)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -267,9 +261,7 @@ class AnyBlock:
         out: dict[str, Any] = {}
         out["type"] = self.type
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -314,9 +306,7 @@ class ProtoContent:
         out: dict[str, Any] = {}
         out["type"] = self.type
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:

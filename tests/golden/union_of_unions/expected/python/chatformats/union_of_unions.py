@@ -76,9 +76,7 @@ class SamplingMessage:
         if self.alternatives is not None:
             out["alternatives"] = _rt.dump(self.alternatives)
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
@@ -169,9 +167,7 @@ class ImageBlock:
         out["data"] = _rt.dump(self.data)
         out["mimeType"] = self.mime_type
         if self.additional_properties:
-            out.update(
-                _rt.dump(self.additional_properties)
-            )  # a copy, as a free-form field's
+            out.update(_rt.dump(self.additional_properties))
         return out
 
     def to_json(self) -> str:
