@@ -778,9 +778,8 @@ def keep_unknown(
     extra: dict[str, Any] = {}
     for key, value in obj.items():
         if type(key) is not str:
-            ctx.error(
-                _UNKNOWN_VALUE_MESSAGE, "type", value=obj
-            )  # at the object, as any_json refuses it
+            # At the object, as any_json refuses a name that is not a string.
+            ctx.error(_UNKNOWN_VALUE_MESSAGE, "type", value=obj)
         elif key not in known:
             kept = ctx.child(key, value, _UNKNOWN_VALUE)
             if kept is not INVALID:
@@ -793,20 +792,15 @@ def fast_unknown(
 ) -> dict[str, Any]:
     """keep_unknown for a fast path: Unsure unless every name and value surely passes."""
     extra = {key: value for key, value in obj.items() if key not in known}
-    for key, value in extra.items():
-        if (
-            type(key) is not str
-            or type(value) is not str
-            and not json_fits(value, room)
-        ):
-            raise Unsure
+    if not fast_unknown_kept(extra, known, room):
+        raise Unsure
     return extra
 
 
 def fast_unknown_kept(extra: object, known: frozenset[str], room: int) -> bool:
-    """For validate()'s fast check: whether to_dict surely writes an open model's
-    additional properties so that keep_unknown accepts them back as they are: a dict
-    of names that are strings and no field's, holding values any_json surely accepts."""
+    """Whether keep_unknown surely accepts these properties as they are: a dict of names
+    that are strings and no field's, holding values any_json surely accepts (fast_unknown's
+    check, and validate()'s fast check of what to_dict writes after the fields)."""
     if type(extra) is not dict:
         return False
     for key, value in extra.items():

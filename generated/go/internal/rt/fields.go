@@ -2,8 +2,6 @@
 
 package rt
 
-import "sort"
-
 // Msgs maps a check keyword (e.g. "type", "minLength") to its message template.
 type Msgs map[string]string
 
@@ -105,18 +103,14 @@ func KeepUnknown(c *Context, obj *Object, known Keys) map[string]any {
 }
 
 // SetUnknown writes an open model's additional properties into its tree after its fields,
-// in key order (encoding/json's order for a map); one named like a field replaces it.
+// in key order (AnyTree's, encoding/json's order for a map); one named like a field replaces it.
 func SetUnknown(o *Object, extra map[string]any) {
 	if len(extra) == 0 {
 		return
 	}
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		o.Set(k, AnyTree(extra[k]))
+	kept := AnyTree(extra).(*Object)
+	for i, k := range kept.keys {
+		o.Set(k, kept.vals[i])
 	}
 }
 
