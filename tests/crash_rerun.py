@@ -40,6 +40,7 @@ def rerun(session: pytest.Session) -> None:
     if not failed or not failed <= set(_crashed):
         return
     tests = sorted(failed)
+    reporter.write("\n")  # the progress line may still be open
     reporter.write_sep("=", f"{len(tests)} test(s) whose worker died, run once more alone in a new process")
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider", "-o", "addopts=", "-q", *tests],
