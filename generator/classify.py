@@ -107,18 +107,33 @@ def _values(
     new: tuple[Any, ...],
     removed_level: str = "major",
     uncompared: tuple[Any, ...] = (),
+    moves: tuple[str, str] | None = None,
+    kept: str = "",
 ) -> None:
-    """Values removed and added; `uncompared` ones move the messages in a way not compared (their wire: unknown)."""
+    """Values removed and added; `uncompared` ones move the messages in a way not compared (their wire: unknown).
+    In an open enum or union, `moves` is how a value removed and one added move the messages, and readers of the
+    version without it keep it as `kept`, e.g. "an unknown value"."""
     # A documented value of an open string is only documentation: every string was accepted before and after.
     checked = what != "documented value"
+    removed_wire, added_wire = moves or (("narrower", "wider") if checked else ("same", "same"))
     for value in old:
         if value not in new:
-            wire = "unknown" if value in uncompared else "narrower" if checked else "same"
-            changes.append(Change(removed_level, f"{what} removed: {where} {_shown(value)}", wire=wire))
+            wire = "unknown" if value in uncompared else removed_wire
+            readers = f"new readers keep it as {kept}" if kept else ""
+            changes.append(Change(removed_level, f"{what} removed: {where} {_shown(value)}", wire=wire, readers=readers))
     for value in new:
         if value not in old:
-            wire = "unknown" if value in uncompared else "wider" if checked else "same"
-            changes.append(Change("minor", f"{what} added: {where} {_shown(value)}", warning=checked, wire=wire))
+            wire = "unknown" if value in uncompared else added_wire
+            readers = f"old readers keep it as {kept}" if kept else ""
+            changes.append(Change("minor", f"{what} added: {where} {_shown(value)}", warning=checked, wire=wire, readers=readers))
+
+
+def _opened(changes: list[Change], where: str, old: bool, new: bool) -> None:
+    """An enum or union made open (x-open: it accepts any other value as unknown) or closed again."""
+    if not old and new:
+        changes.append(Change("minor", f"made open (x-open): {where}", warning=True, wire="wider"))
+    elif old and not new:
+        changes.append(Change("major", f"made closed (x-open removed): {where}", wire="narrower"))
 
 
 def _shown(value: Any) -> str:
@@ -280,7 +295,13 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
         # An integer is a number: an integer variant traded for a number one (or back) moves the messages by what
         # each variant checks, which is not compared here.
         traded = not (old.tags or new.tags) and all((kind in old_keys) != (kind in new_keys) for kind in ("integer", "number"))
-        _values(changes, where, "union variant", old_keys, new_keys, uncompared=("integer", "number") if traded else ())
+        _opened(changes, where, old.open, new.open)
+        if old.open and new.open:
+            # An object of a new variant's tag was kept as unknown before, now held to the variant (narrower); one of
+            # a variant removed is kept as unknown now, whatever it holds (wider).
+            _values(changes, where, "union variant", old_keys, new_keys, moves=("wider", "narrower"), kept="an unknown variant")
+        else:
+            _values(changes, where, "union variant", old_keys, new_keys, uncompared=("integer", "number") if traded else ())
         _order(changes, where, "union variant", old_keys, new_keys)
         for key in set(old_keys) & set(new_keys):
             changes += compare_type(old.variants[old_keys.index(key)], new.variants[new_keys.index(key)], f"{where}<{key}>")
@@ -571,7 +592,12 @@ def classify(old: ir.Format, new: ir.Format) -> list[Change]:
             changes += compare_model(a, b)
         elif isinstance(a, ir.Enum):
             assert isinstance(b, ir.Enum)
-            _values(changes, name, "enum value", a.values, b.values)
+            _opened(changes, name, a.open, b.open)
+            if a.open and b.open:
+                # Every string was accepted before and after: a value listed or dropped changes the types only.
+                _values(changes, name, "enum value", a.values, b.values, moves=("same", "same"), kept="an unknown value")
+            else:
+                _values(changes, name, "enum value", a.values, b.values)
             _order(changes, name, "enum value", a.values, b.values)
             if a.description != b.description or a.value_descriptions != b.value_descriptions:
                 changes.append(Change("patch", f"description changed: {name}"))
