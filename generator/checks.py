@@ -271,6 +271,13 @@ class Compiler:
                     f'{key} is read only on a typed string (an enum of strings with "type": "string"); here it would be lost',
                     f"remove {key}, or say it in description",
                 )
+        if "x-open" in schema:
+            raise self.fail(
+                pointer_of_key(pointer, "x-open"),
+                "x-open is read only on a named enum and on a union told apart by x-discriminator; "
+                "in a schema applied as written it would be lost",
+                "remove x-open, or make the schema a $defs enum or a tagged union",
+            )
         if schema.get("x-rules"):
             raise self.fail(
                 pointer_of_key(pointer, "x-rules"),
@@ -363,14 +370,18 @@ class Compiler:
 
 # chatspec's own x- keywords: read by lower, left out of the exported schema (other x- keys are kept there).
 OWN_X_KEYWORDS = frozenset(
-    {"x-messages", "x-name", "x-known-values", "x-enum-descriptions", "x-default-factory", "x-discriminator", "x-rules"}
+    {"x-messages", "x-name", "x-known-values", "x-enum-descriptions", "x-default-factory", "x-discriminator", "x-rules", "x-open"}
 )
+
+
+# Vendor keys chatspec's own import writes (OpenAPI's annotations, kept as written): never a slip for x-open.
+WRITTEN_BY_IMPORT = frozenset({"x-openapi"})
 
 
 def check_vendor_key(key: str, pointer: str, fail: Callable[[str, str, str], SpecError]) -> None:
     """A vendor x- key is kept as written; one a letter away from chatspec's own is a slip whose meaning would be
     lost, refused with a did-you-mean."""
-    if key.startswith("x-") and key not in OWN_X_KEYWORDS and did_you_mean(key, OWN_X_KEYWORDS):
+    if key.startswith("x-") and key not in OWN_X_KEYWORDS | WRITTEN_BY_IMPORT and did_you_mean(key, OWN_X_KEYWORDS):
         raise fail(
             pointer,
             f"unknown keyword {key!r}{did_you_mean(key, OWN_X_KEYWORDS)}",

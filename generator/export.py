@@ -16,6 +16,7 @@ and the example checks validate against it.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from generator import invisible, ir
@@ -120,6 +121,9 @@ def _shape(t: ir.TypeRef, applied: bool) -> dict[str, Any]:
             return out
         case ir.UnionType():
             out = {"oneOf" if t.keyword == "type" else t.keyword: [type_schema(v, applied) for v in t.variants]}
+            if t.open and t.discriminator is not None:
+                out["oneOf" if t.keyword == "type" else t.keyword].append(unknown_variant(t.discriminator, t.tags, applied))
+                return out  # (OpenAPI's discriminator maps every tag to a variant: an open union's does not)
             # (An inferred tag is the spec's own consts: the export keeps the union as written, but for datamodel-code-
             # generator, which reads the annotation to make a discriminated union.)
             if t.discriminator is not None and not (t.inferred and applied):
@@ -131,6 +135,17 @@ def _shape(t: ir.TypeRef, applied: bool) -> dict[str, Any]:
             return {"$ref": f"#/$defs/{t.name}"}
         case _:
             raise AssertionError(f"no export for the IR type {t.kind!r}")
+
+
+def unknown_variant(tag: str, tags: tuple[str, ...], applied: bool = True) -> dict[str, Any]:
+    """An open union's variant for what a later version adds: an object whose tag is a string no variant has. (For
+    the pydantic target, which has no `not`, the same as a pattern Python's re reads: not one of the tags, whole.)"""
+    other: dict[str, Any] = {"not": {"enum": list(tags)}}
+    if not applied:
+        other = {"pattern": "^(?!(?:" + "|".join(re.escape(t) for t in tags) + r")\Z)"}
+    out = {"type": "object", "properties": {tag: {"type": "string", **other}}, "required": [tag]}
+    # (additionalProperties true means what leaving it out does; datamodel-code-generator then keeps the properties.)
+    return out if applied else {**out, "additionalProperties": True}
 
 
 def annotated(schema: dict[str, Any], title: str = "", description: str = "") -> dict[str, Any]:
@@ -165,6 +180,10 @@ def definition_schema(d: ir.Definition, with_rules: bool, applied: bool = True) 
             if rules:
                 out["allOf"] = rules
             return {**annotated(out, d.title, d.description), **kept(d.annotations)}
+        case ir.Enum() if d.open:
+            # A value the enum lists, or any other string (which readers keep as an unknown value).
+            values = {"anyOf": [{"enum": list(d.values)}, {"type": "string"}]}
+            return {**annotated({"type": "string", **values}, d.title, d.description), **kept(d.annotations)}
         case ir.Enum():
             return {**annotated({"type": "string", "enum": list(d.values)}, d.title, d.description), **kept(d.annotations)}
         case ir.Alias():

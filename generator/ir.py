@@ -171,6 +171,7 @@ class UnionType:
     json_kinds: tuple[str, ...] = ()  # the JSON kind of each variant when not discriminated
     keyword: str = "oneOf"  # as the spec writes it: "oneOf", "anyOf" (a union of tagged models means the same) or "type" (a list)
     inferred: bool = False  # the discriminator is no x-discriminator, but the const every variant's model requires
+    open: bool = False  # x-open: an object whose tag is a string no variant has is kept as an unknown variant
     annotations: str = ""  # as a nested schema (items, map value, variant, ...): its annotations as written, JSON text, or ""
     kind: str = "union"
 
@@ -260,6 +261,7 @@ class Enum:
     values: tuple[str, ...]
     messages: Messages  # "type" and "enum"
     value_descriptions: dict[str, str] = field(default_factory=dict)
+    open: bool = False  # x-open: any other string is kept as an unknown value
     title: str = ""  # the $defs entry's title, e.g. "Droidlet Chat" (exported JSON Schema)
     annotations: str = ""  # the other annotations kept as written (examples, deprecated, ..., vendor x- keys): JSON text, or ""
     kind: str = "enum"
@@ -406,3 +408,8 @@ def refs(t: TypeRef) -> list[str]:
     if isinstance(t, Ref):
         return [t.name]
     return [n for inner in children(t) for n in refs(inner)]
+
+
+def open_enums(fmt: Format) -> frozenset[str]:
+    """The names of the format's open enums (x-open), whose values may be unknown ones."""
+    return frozenset(d.name for d in fmt.definitions if isinstance(d, Enum) and d.open)

@@ -46,6 +46,7 @@ KEYWORDS_BY_TYPE = {
         "contentEncoding",
         "x-known-values",
         "x-enum-descriptions",
+        "x-open",
     },
     "integer": {"type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "enum", "const"},
     "number": {"type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "enum", "const"},
@@ -53,13 +54,16 @@ KEYWORDS_BY_TYPE = {
     "array": {"type", "items", "prefixItems", "minItems", "maxItems", "uniqueItems"},
     "object": {"type", "additionalProperties"},
     "model": {"type", "properties", "required", "additionalProperties", "x-rules"},
-    "union": {"oneOf", "x-discriminator"},
+    "union": {"oneOf", "x-discriminator", "x-open"},
     "ref": {"$ref"},
     "nullable": {"anyOf"},
     "any": set(),
 }
 
 _SPEC_URI = "urn:chatspec:spec"
+
+# An open union's default message for a tag that is not a string (any string is a tag it keeps).
+OPEN_TAG_MESSAGE = "field '{field}' must be a string"
 
 # What each kind of compare operand is ordered as: integers and numbers order together.
 _ORDERED_AS = {"integer": "a number", "number": "a number", "string": "a string", "date-time": "a date-time"}
@@ -169,6 +173,7 @@ class Lowering:
                 values=tuple(values),
                 messages={"type": messages.type_message("string", over), "enum": messages.resolve("enum", over, allowed=values)},
                 value_descriptions=self.enum_descriptions(schema, values, pointer),
+                open=self.is_open(schema),
                 title=title,
                 annotations=kept_annotations(schema, ANNOTATIONS_READ["$defs entries"], definition=True, defs=self.defs),
             )
@@ -180,6 +185,10 @@ class Lowering:
             title=title,
             annotations=kept_annotations(schema, ANNOTATIONS_READ["$defs entries"], definition=True, defs=self.defs),
         )
+
+    def is_open(self, schema: dict[str, Any]) -> bool:
+        """x-open on the enum or union, else the spec's own (every enum and tagged union of the format)."""
+        return bool(schema.get("x-open", self.spec.document.get("x-open", False)))
 
     def enum_descriptions(self, schema: dict[str, Any], values: list[str], pointer: str) -> dict[str, str]:
         described = dict(schema.get("x-enum-descriptions", {}))
@@ -728,6 +737,13 @@ class Lowering:
                 "x-enum-descriptions is read only on a named enum (a $defs entry); on an inline enum it would be dropped",
                 'move the enum to $defs (e.g. "$defs": {"Kind": {"type": "string", "enum": [...], "x-enum-descriptions": {...}}}) and $ref it',
             )
+        if "x-open" in schema:
+            raise self.fail(
+                pointer + "/x-open",
+                "x-open is read only on a named enum (a $defs entry with enum) and on a union told apart by a tag; "
+                "here it would be dropped",
+                "move the enum to $defs and $ref it (an open enum keeps a value it does not list), or remove x-open",
+            )
         if "contentEncoding" in schema:
             msgs["contentEncoding"] = messages.resolve("contentEncoding", over)
             if set(schema) & {"minLength", "maxLength", "pattern", "enum", "const", "format"}:
@@ -826,12 +842,24 @@ class Lowering:
                 tags.append(const)
             if len(set(tags)) != len(tags):
                 raise self.fail(pointer + "/oneOf", f"two variants share a {tag!r} value", "give each variant its own const")
+            is_open = self.is_open(schema)
+            # (An open union refuses only a tag that is not a string: "must be one of" would name too few.)
+            value_message = OPEN_TAG_MESSAGE if is_open else messages.DEFAULTS["discriminatorValue"]
             msgs = {
                 "type": messages.type_message("object", over),
                 "discriminator": messages.resolve("discriminator", over),
-                "discriminatorValue": messages.resolve("discriminatorValue", over, allowed=tags),
+                "discriminatorValue": messages.resolve_with("discriminatorValue", over, value_message, allowed=tags),
             }
-            return ir.UnionType(variants, msgs, discriminator=tag, tags=tuple(tags), keyword=key, inferred=inferred is not None)
+            return ir.UnionType(
+                variants, msgs, discriminator=tag, tags=tuple(tags), keyword=key, inferred=inferred is not None, open=is_open
+            )
+        if "x-open" in schema:
+            raise self.fail(
+                pointer + "/x-open",
+                "x-open applies to a union told apart by a tag (x-discriminator), whose unknown tags it keeps; "
+                "this union tells its variants apart by JSON type",
+                "remove x-open, or tell the variants apart with x-discriminator",
+            )
         kinds = tuple(self.json_kind(v, f"{pointer}/oneOf/{i}") for i, v in enumerate(variants))
         if len(set(kinds)) != len(kinds):
             raise self.fail(

@@ -329,6 +329,7 @@ class InlineTypes:
     variant: Callable[[ir.TypeRef, str], str]  # (variant, its tag or JSON kind) -> the union's field, e.g. "String"
     tuple_item: Callable[[str], str]  # an item's x-name, or item<i>, -> the tuple's field, e.g. "Kind"
     reserved_variants: frozenset[str] = frozenset()  # names a union's field may not take (its methods), e.g. {"Validate"}
+    unknown_variant: str = ""  # the field an open union keeps an unknown variant in, e.g. "Unknown"
 
 
 @dataclass(frozen=True)
@@ -488,6 +489,14 @@ class _InlineNames:
         if isinstance(t, ir.UnionType):
             for v, selector in zip(t.variants, t.tags or t.json_kinds):
                 member = self.spelling.variant(v, selector)
+                if t.open and member == self.spelling.unknown_variant:
+                    raise SpecError(
+                        self.fmt.source,
+                        where,
+                        f"a variant of the open union {name} becomes the {self.policy.field_noun} {member!r}, "
+                        "which keeps the variants a later version adds",
+                        "rename the variant's definition",
+                    )
                 if member in members or member in self.spelling.reserved_variants:
                     raise SpecError(
                         self.fmt.source,

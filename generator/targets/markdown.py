@@ -357,6 +357,11 @@ def nested_notes(t: ir.TypeRef) -> str:
                 for i, item in enumerate(t.items):
                     walk(item, f"Item {i}")
             case ir.UnionType():
+                if t.open and t.discriminator is not None:
+                    notes.append(
+                        f"{where or 'The value'}: open (x-open): an object whose {md_code(t.discriminator, True)} is a string "
+                        "no variant has (one a later version adds) is kept as an unknown variant and written back unchanged."
+                    )
                 for i, variant in enumerate(t.variants):
                     walk(variant, f"Variant {i + 1}")
 
@@ -443,6 +448,7 @@ class EnumSection:
     values: tuple[tuple[str, str], ...]  # (value code span, description)
     outside: str  # the message of a value outside the list
     type_message: str  # a custom message for a value that is not a string, or ""
+    open: bool = False  # x-open: any other string is kept as an unknown value
 
 
 @dataclass(frozen=True)
@@ -710,6 +716,7 @@ class FormatPage:
                 tuple((md_json(v, True), md_inline(e.value_descriptions.get(v, ""))) for v in e.values),
                 md_message(e.messages["enum"]),
                 "" if e.messages["type"] == messages.TYPE_MESSAGES["string"] else md_message(e.messages["type"]),
+                e.open,
             )
             for e in fmt.definitions
             if isinstance(e, ir.Enum)

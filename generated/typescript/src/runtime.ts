@@ -1592,7 +1592,27 @@ export function unionByKind<T>(variants: Readonly<Record<string, Parser<T>>>, ms
 }
 
 /** A union of object models told apart by the constant value of one property. */
-export function unionByTag<T>(tag: string, variants: ReadonlyMap<string, Parser<T>>, msgs: Msgs): Parser<T> {
+/**
+ * A value of an open enum or union that this version does not know (one a later version adds):
+ * the string, or the object, as read, written back unchanged. The brand only marks the type, so
+ * that code handles it apart (e.g. a switch's default case); the value is plain JSON data.
+ */
+export type Unknown<T> = T & { readonly __unknown: true };
+
+/** An open enum: a value it lists, or any other string, kept as it is. */
+export function openEnum<T extends string>(msgs: Msgs): Parser<T> {
+  return (value, ctx) => {
+    if (typeof value !== "string") {
+      ctx.error(msg(msgs, "type"), undefined, value);
+      return INVALID;
+    }
+    return value as T;
+  };
+}
+
+const UNKNOWN_VARIANT = anyJSON({ "type": "must be a JSON value" });
+
+export function unionByTag<T>(tag: string, variants: ReadonlyMap<string, Parser<T>>, msgs: Msgs, open = false): Parser<T> {
   return (value, ctx) => {
     const obj = Array.isArray(value) ? null : asObject(value);
     if (obj === null) {
@@ -1605,6 +1625,10 @@ export function unionByTag<T>(tag: string, variants: ReadonlyMap<string, Parser<
       return INVALID;
     }
     const variant = typeof found === "string" ? variants.get(found) : undefined;
+    if (variant === undefined && open && typeof found === "string") {
+      // An open union keeps an object whose tag no variant has: any JSON values under its keys.
+      return UNKNOWN_VARIANT(obj, ctx) as T | Invalid;
+    }
     if (variant === undefined) {
       ctx.error(msg(msgs, "discriminatorValue"), tag, found);
       return INVALID;
@@ -1826,9 +1850,11 @@ export function encodeByKind(value: unknown, encoders: { readonly [kind: string]
 }
 
 /** The wire form of a union value told apart by the string value of one property. */
-export function encodeByTag(value: unknown, tag: string, encoders: { readonly [tag: string]: Encoder }): unknown {
+export function encodeByTag(value: unknown, tag: string, encoders: { readonly [tag: string]: Encoder }, open = false): unknown {
   const found = value !== null && typeof value === "object" ? (value as { [key: string]: unknown })[tag] : undefined;
   const f = typeof found === "string" && Object.prototype.hasOwnProperty.call(encoders, found) ? encoders[found] : undefined;
+  // An open union's unknown variant is plain JSON data already.
+  if (f === undefined && open && typeof found === "string") return value;
   if (f === undefined) throw new TypeError(`no variant of the union has ${JSON.stringify(tag)} = ${JSON.stringify(found)}`);
   return (f as (value: unknown) => unknown)(value);
 }

@@ -819,6 +819,18 @@ class Matcher(Protocol):
     def search(self, value: str, /) -> object: ...
 
 
+def open_enum(msgs: Mapping[str, str], enum: frozenset[str]) -> Parser:
+    """An open enum: a value it lists, or any other string kept as Unknown."""
+
+    def parse_open_enum(value: object, ctx: Context) -> Any:
+        if not isinstance(value, str):
+            ctx.error(msgs["type"], "type", value=value)
+            return INVALID
+        return value if value in enum else Unknown(value)
+
+    return parse_open_enum
+
+
 def string(
     msgs: Mapping[str, str],
     min_length: int | None = None,
@@ -1335,6 +1347,20 @@ def any_json(msgs: Mapping[str, str]) -> Parser:
     return parse_any
 
 
+@dataclass(frozen=True)
+class Unknown:
+    """A value of an open enum or union that this version does not know, kept as read
+    and written back unchanged: Unknown("video") for an enum, Unknown({"type": "video",
+    ...}) for a union. Match on it (case Unknown(value): ...) to handle what a later
+    version of the format adds."""
+
+    value: Any
+
+    def to_dict(self) -> Any:
+        """The value as read (to_dict and to_json write it back unchanged)."""
+        return dump(self.value)
+
+
 # What keep_unknown reads an open model's other properties with.
 _UNKNOWN_VALUE_MESSAGE: Final = "must be a JSON value"
 _UNKNOWN_VALUE: Final = any_json({"type": _UNKNOWN_VALUE_MESSAGE})
@@ -1545,9 +1571,14 @@ def union_by_kind(variants: Mapping[str, Parser], msgs: Mapping[str, str]) -> Pa
 
 
 def union_by_tag(
-    tag: str, variants: Mapping[str, Parser], msgs: Mapping[str, str]
+    tag: str,
+    variants: Mapping[str, Parser],
+    msgs: Mapping[str, str],
+    open: bool = False,
 ) -> Parser:
-    """A union of object models told apart by the constant value of one property."""
+    """A union of object models told apart by the constant value of one property. An open
+    one keeps an object whose tag is a string no variant has as Unknown (its other
+    properties held to the input policy of a free-form value)."""
 
     def parse_tagged(value: object, ctx: Context) -> Any:
         if not isinstance(value, dict):
@@ -1557,6 +1588,9 @@ def union_by_tag(
             ctx.error(msgs["discriminator"], "discriminator", tag)
             return INVALID
         variant = variants.get(value[tag]) if isinstance(value[tag], str) else None
+        if variant is None and open and isinstance(value[tag], str):
+            kept = _UNKNOWN_VALUE(value, ctx)
+            return INVALID if kept is INVALID else Unknown(kept)
         if variant is None:
             ctx.error(msgs["discriminatorValue"], "discriminator", tag, value[tag])
             return INVALID

@@ -79,6 +79,7 @@ class Definitions:
             name=enum.name,
             doc=go_comment(f"{enum.name}: {enum.description}" if enum.description else f"{enum.name} is an enumeration."),
             consts=tuple(consts),
+            open=enum.open,
         )
 
     def model_view(self, model: ir.Model) -> ModelView:
@@ -228,6 +229,7 @@ class Definitions:
             missing_message=t.messages.get("discriminator", ""),
             value_message=t.messages.get("discriminatorValue", ""),
             kind_message=t.messages.get("oneOf", ""),
+            open=t.open,
         )
 
     def tuple_view(self, name: str, t: ir.TupleType, doc: tuple[str, ...], where: str) -> TupleView:

@@ -38,6 +38,7 @@ INLINE_TYPES = InlineTypes(
     variant=variant_field,
     tuple_item=field_name,
     reserved_variants=METHOD_NAMES,
+    unknown_variant="Unknown",
 )
 
 

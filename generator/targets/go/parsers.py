@@ -107,4 +107,4 @@ class Parsers:
 
     def enum(self, enum: ir.Enum) -> None:
         """The parser of an enum's type, kept in p<Enum> (its parse function calls it)."""
-        self.vars.append(ParserVar(f"p{enum.name}", GoType(enum.name), EnumParser(enum.name, enum.messages, enum.values)))
+        self.vars.append(ParserVar(f"p{enum.name}", GoType(enum.name), EnumParser(enum.name, enum.messages, enum.values, enum.open)))

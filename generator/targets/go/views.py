@@ -114,6 +114,7 @@ class EnumParser:
     type: str
     messages: Mapping[str, str]
     values: tuple[str, ...]
+    open: bool = False  # any other string is accepted too
     kind: ClassVar[str] = "enum"
 
 
@@ -350,6 +351,7 @@ class EnumView:
     name: str
     doc: tuple[str, ...]
     consts: tuple[ConstView, ...]
+    open: bool = False  # x-open: any other string is a value too (Known says which are listed)
 
 
 @dataclass(frozen=True)
@@ -377,6 +379,7 @@ class UnionView:
     missing_message: str
     value_message: str
     kind_message: str
+    open: bool = False  # x-open: an object with a tag no variant has is kept in the Unknown field
 
 
 @dataclass(frozen=True)

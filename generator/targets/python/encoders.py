@@ -5,12 +5,15 @@ from __future__ import annotations
 from generator import ir
 
 
-def needs_dump(t: ir.TypeRef) -> bool:
-    """Plain JSON scalars (and enums, which are strings) go out as they are; everything else through _rt.dump."""
+def needs_dump(t: ir.TypeRef, open_enums: frozenset[str] = frozenset()) -> bool:
+    """Plain JSON scalars (and closed enums, which are strings) go out as they are; everything else through _rt.dump
+    (a value of an open enum, named in open_enums, may be an Unknown)."""
     match t:
         case ir.NullableType():
-            return needs_dump(t.inner)
-        case ir.StringType() | ir.NumericType() | ir.BooleanType() | ir.Ref(target="enum"):
+            return needs_dump(t.inner, open_enums)
+        case ir.Ref(target="enum"):
+            return t.name in open_enums
+        case ir.StringType() | ir.NumericType() | ir.BooleanType():
             return False
         case (
             ir.DateTimeType()

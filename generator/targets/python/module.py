@@ -92,7 +92,7 @@ class PythonModule:
             parser=const,
             required_message=f.required_message,
             nullable=f.null_ok,
-            dump=encoders.needs_dump(f.type),
+            dump=encoders.needs_dump(f.type, ir.open_enums(self.fmt)),
             # Absent optional fields stay absent; but where null is a value of the field and absent means a default
             # other than null, None is that null, written out (left out, it would read back as the default).
             omit_when_none=not f.required and not (f.null_ok and f.has_default and f.default is not None),
@@ -160,8 +160,8 @@ class PythonModule:
         return AliasView(a.name, a.description or a.name, annotation.text)
 
     def enum_view(self, e: ir.Enum) -> EnumView:
-        self.uses |= {types.LITERAL, TYPE_ALIAS}
-        return EnumView(e.name, e.description or e.name, e.values, f"{constant_case(e.name)}_VALUES")
+        self.uses |= {types.LITERAL, TYPE_ALIAS} | ({types.UNKNOWN} if e.open else set())
+        return EnumView(e.name, e.description or e.name, e.values, f"{constant_case(e.name)}_VALUES", e.open)
 
     def refuse_entries_alike(self, entries: tuple[EntryView, ...], api_parse: str) -> None:
         """Two definitions whose names the module spells alike (HTTPRoot and HttpRoot: http_root_from_json), or one
@@ -199,12 +199,21 @@ class PythonModule:
         )
         root_entry = next((e for e in entries if e.name == root.name), None)
         self.refuse_entries_alike(entries, api_parse)
+        unknown = types.UNKNOWN in self.uses
+        if unknown and any(d.name == "Unknown" for d in fmt.definitions):
+            raise SpecError(
+                fmt.source,
+                pointer_of("$defs", "Unknown"),
+                "the definition 'Unknown' would hide the runtime's Unknown, the Python type of an open enum's or union's unknown values",
+                "rename the definition",
+            )
         return ModuleView(
             header=header(fmt.source, self.behaviour.source("python") if self.behaviour else None),
             doc=f"{fmt.title} (format {fmt.id}, version {fmt.version}).\n\n{fmt.description}",
             format_id=fmt.id,
             version=fmt.version,
-            imports=import_lines(self.uses),
+            imports=import_lines(self.uses - {types.UNKNOWN}),
+            unknown=unknown,
             enums=enums,
             known_values=known_values,
             models=models,
@@ -227,6 +236,7 @@ class PythonModule:
                         *(m.name for m in models),
                         *(k.const for k in known_values),
                         *(f for e in entries for f in e.functions),
+                        *(["Unknown"] if unknown else []),
                     }
                 ),
                 "FORMAT_ID",

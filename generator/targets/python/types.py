@@ -11,6 +11,8 @@ from generator.targets.python.views import Import
 DATETIME = Import("datetime", "datetime")
 LITERAL = Import("typing", "Literal")
 ANY = Import("typing", "Any")
+# An open enum's or union's unknown value (the runtime's class, which the module imports and exports).
+UNKNOWN = Import("._runtime", "Unknown")
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,8 @@ def annotation(t: ir.TypeRef) -> Annotation:
             return join([inner], f"{inner.text} | None")
         case ir.UnionType():
             variants = [annotation(v) for v in t.variants]
+            if t.open:
+                variants.append(Annotation("Unknown", frozenset({UNKNOWN})))
             return join(variants, " | ".join(v.text for v in variants))
         case ir.Ref():
             return Annotation(t.name)

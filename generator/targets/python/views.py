@@ -149,6 +149,7 @@ class EnumView:
     doc: str
     values: tuple[str, ...]
     values_const: str  # e.g. "ROLE_VALUES"
+    open: bool = False  # x-open: any other string is an Unknown
 
 
 @dataclass(frozen=True)
@@ -228,6 +229,7 @@ class ModuleView:
     behaviour_constants: tuple[ConstantView, ...]  # what the behaviour reads of the spec
     behaviour: str  # module-level behaviour code (specs/<format>/behaviour/python.py), or ""
     behaviour_imports: tuple[str, ...]  # its import lines
+    unknown: bool = False  # an open enum or union: the module imports and exports the runtime's Unknown
 
 
 # --- the fast path: straight-line checks that build a surely valid document (templates/python/fast.py.j2) ---

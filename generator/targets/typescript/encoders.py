@@ -74,7 +74,7 @@ def encode(t: ir.TypeRef, expr: str) -> str:
                 cases = ", ".join(
                     f"{f'[{ts_str(tag)}]' if tag == '__proto__' else ts_str(tag)}: {encoder(v)}" for tag, v in zip(t.tags, t.variants)
                 )
-                return f"rt.encodeByTag({expr}, {ts_str(t.discriminator)}, {{ {cases} }})"
+                return f"rt.encodeByTag({expr}, {ts_str(t.discriminator)}, {{ {cases} }}{', true' if t.open else ''})"
             cases = ", ".join(f"{ts_str(k)}: {encoder(v)}" for k, v in zip(t.json_kinds, t.variants))
             return f"rt.encodeByKind({expr}, {{ {cases} }})"
         case ir.Ref():

@@ -102,7 +102,7 @@ def parser(t: ir.TypeRef) -> str:
             spelled = ts_type(t)
             if t.discriminator is not None:
                 cases = ", ".join(f"[{ts_str(tag)}, {parser(v)}]" for tag, v in zip(t.tags, t.variants))
-                return f"rt.unionByTag<{spelled}>({ts_str(t.discriminator)}, new Map<string, rt.Parser<{spelled}>>([{cases}]), {msgs(t.messages)})"
+                return f"rt.unionByTag<{spelled}>({ts_str(t.discriminator)}, new Map<string, rt.Parser<{spelled}>>([{cases}]), {msgs(t.messages)}{', true' if t.open else ''})"
             cases = ", ".join(f"{ts_str(k)}: {parser(v)}" for k, v in zip(t.json_kinds, t.variants))
             return f"rt.unionByKind<{spelled}>({{ {cases} }}, {msgs(t.messages)})"
         case ir.Ref():

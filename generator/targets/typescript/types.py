@@ -5,6 +5,10 @@ from __future__ import annotations
 from generator import ir
 from generator.targets.typescript.literals import ts_str
 
+# The type of an open enum's and an open union's unknown values (plain JSON data, branded).
+UNKNOWN_VALUE = "rt.Unknown<string>"
+UNKNOWN_VARIANT = "rt.Unknown<{ readonly [key: string]: JsonData }>"
+
 
 def _wrap(spelling: str) -> str:
     """Parenthesised when it is a union, so `[]` or `| null` applies to the whole."""
@@ -39,7 +43,7 @@ def ts_type(t: ir.TypeRef) -> str:
         case ir.NullableType():
             return f"{ts_type(t.inner)} | null"
         case ir.UnionType():
-            return " | ".join(ts_type(v) for v in t.variants)
+            return " | ".join([*(ts_type(v) for v in t.variants), *([UNKNOWN_VARIANT] if t.open else [])])
         case ir.Ref():
             return t.name
         case _:

@@ -16,7 +16,7 @@ from generator.targets.typescript.encoders import alias_encode_fn, encode, model
 from generator.targets.typescript.fast import TsFastBuilder, TsFastFunction, native_rule, operands
 from generator.targets.typescript.literals import OBJECT_MEMBERS, ts_doc, ts_json, ts_property, ts_str
 from generator.targets.typescript.parsers import model_parse_fn, named_parser, parser
-from generator.targets.typescript.types import ts_type
+from generator.targets.typescript.types import UNKNOWN_VALUE, ts_type
 
 
 @dataclass(frozen=True)
@@ -325,7 +325,7 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
         EnumView(
             name=e.name,
             doc=ts_doc(e.description or e.name),
-            literal=" | ".join(ts_str(v) for v in e.values),
+            literal=" | ".join([*(ts_str(v) for v in e.values), *([UNKNOWN_VALUE] if e.open else [])]),
             values_const=f"{constant_case(e.name)}_VALUES",
             values=_str_list(e.values),
         )
@@ -337,9 +337,9 @@ def module_view(fmt: ir.Format, behaviour: Behaviour | None = None) -> ModuleVie
             parsers.append(
                 (
                     named_parser(e.name),
-                    f"rt.string<{e.name}>({{ "
+                    f"rt.{'openEnum' if e.open else 'string'}<{e.name}>({{ "
                     + ", ".join(f"{ts_str(k)}: {ts_str(v)}" for k, v in e.messages.items())
-                    + f" }}, {{ enum: new Set({constant_case(e.name)}_VALUES) }})",
+                    + (" })" if e.open else f" }}, {{ enum: new Set({constant_case(e.name)}_VALUES) }})"),
                 )
             )
     ordered = nesting.alias_order(fmt)

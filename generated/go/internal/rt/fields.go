@@ -102,6 +102,17 @@ func KeepUnknown(c *Context, obj *Object, known Keys) map[string]any {
 	return out
 }
 
+// KeepUnknownVariant reads the object of an open union whose tag no variant has (one a later
+// version adds): every property is any JSON value, held to the input policy of a free-form value.
+func KeepUnknownVariant(c *Context, v any) (map[string]any, bool) {
+	kept, ok := unknownValue(v, c)
+	if !ok {
+		return nil, false
+	}
+	m, _ := kept.(map[string]any)
+	return m, true
+}
+
 // SetUnknown writes an open model's additional properties into its tree after its fields,
 // in key order (AnyTree's, encoding/json's order for a map); one named like a field replaces it.
 func SetUnknown(o *Object, extra map[string]any) {

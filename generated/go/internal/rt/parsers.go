@@ -78,6 +78,18 @@ func StringEnum[T ~string](msgs Msgs, values ...string) Parser[T] {
 	}
 }
 
+// OpenEnum reads an open enum: a value it lists, or any other string (one a later version may
+// add), kept as it is.
+func OpenEnum[T ~string](msgs Msgs) Parser[T] {
+	return func(v any, c *Context) (T, bool) {
+		s, ok := v.(string)
+		if !ok {
+			c.Error(msgs["type"], "type", v)
+		}
+		return T(s), ok
+	}
+}
+
 func contains(values []string, s string) bool {
 	for _, v := range values {
 		if v == s {

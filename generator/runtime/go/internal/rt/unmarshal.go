@@ -49,6 +49,16 @@ func PeekTag(data []byte, key string) string {
 	return tag
 }
 
+// PeekTagIsString reports whether data is a JSON object whose key holds a string.
+func PeekTagIsString(data []byte, key string) bool {
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(data, &probe) != nil {
+		return false
+	}
+	var tag string
+	return json.Unmarshal(probe[key], &tag) == nil
+}
+
 // UnmarshalMismatch is the error a union or tuple returns for JSON of no variant's shape.
 func UnmarshalMismatch(typeName string, data []byte) error {
 	shown := string(data)

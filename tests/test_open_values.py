@@ -1,0 +1,377 @@
+"""Issue 30 part 1: open enums and unions (x-open). A reader keeps a string an open enum does not list,
+or an object whose tag is a string no variant of an open union has, as an unknown value, and writes it
+back unchanged; every listed value and known variant is checked as before, and a closed enum or union
+beside them still refuses what it does not list. Python, Go, TypeScript and pydantic agree, and so does
+jsonschema on the exported JSON Schema, which states the open meaning in standard keywords.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import conformance
+import pytest
+
+from generator.core import generate
+from generator.errors import SpecError
+from generator.export import export
+from generator.load import load_spec
+from generator.lower import lower
+
+FORMAT = "open_values"
+
+SPEC: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Open values",
+    "description": "Open enums and unions beside closed ones.",
+    "x-version": "1.0.0",
+    "$ref": "#/$defs/Turn",
+    "$defs": {
+        "Turn": {
+            "type": "object",
+            "description": "A turn.",
+            "properties": {
+                "role": {"$ref": "#/$defs/Role", "description": "Who: open."},
+                "mode": {"$ref": "#/$defs/Mode", "description": "A closed enum."},
+                "parts": {"type": "array", "items": {"$ref": "#/$defs/Part"}, "description": "Parts."},
+                "part": {"$ref": "#/$defs/Part", "description": "One part."},
+                "sealed": {"$ref": "#/$defs/Sealed", "description": "A closed union."},
+                "roles": {"type": "object", "additionalProperties": {"$ref": "#/$defs/Role"}, "description": "Roles."},
+            },
+            "required": ["role"],
+        },
+        "Role": {"type": "string", "enum": ["user", "assistant"], "description": "A role.", "x-open": True},
+        "Mode": {"type": "string", "enum": ["a", "b"], "description": "A mode."},
+        "TextPart": {
+            "type": "object",
+            "description": "A text part.",
+            "properties": {"type": {"const": "text", "description": "The tag."}, "text": {"type": "string", "description": "Text."}},
+            "required": ["type", "text"],
+        },
+        "ImagePart": {
+            "type": "object",
+            "description": "An image part: closed.",
+            "properties": {"type": {"const": "image", "description": "The tag."}, "url": {"type": "string", "description": "Where."}},
+            "required": ["type", "url"],
+            "additionalProperties": False,
+        },
+        "Part": {
+            "oneOf": [{"$ref": "#/$defs/TextPart"}, {"$ref": "#/$defs/ImagePart"}],
+            "x-discriminator": "type",
+            "description": "A part: open.",
+            "x-open": True,
+        },
+        "Sealed": {"oneOf": [{"$ref": "#/$defs/TextPart"}, {"$ref": "#/$defs/ImagePart"}], "description": "A closed union (inferred tag)."},
+    },
+}
+
+ACCEPTED = [
+    {"role": "user"},
+    {
+        "role": "tool",
+        "parts": [{"type": "text", "text": "a"}, {"type": "video", "src": [1, {"a": None}], "b": 1.5}, {"type": "image", "url": "u"}],
+        "part": {"type": "x"},
+        "roles": {"a": "narrator", "b": "user"},
+    },
+    # The empty string, a tag JavaScript objects treat specially, a tag a known one with a line feed.
+    {"role": "", "part": {"type": "", "z": {"y": [[[]]]}}},
+    {"role": "USER", "part": {"type": "__proto__", "constructor": 1}},
+    {"role": "user\n", "part": {"type": "text\n"}, "sealed": {"type": "text", "text": "t"}},
+]
+
+REFUSED = [
+    ({"role": 1}, [["/role", "must be a string"]]),
+    ({"role": "u", "part": {"type": 5}}, [["/part/type", "field 'type' must be a string"]]),
+    ({"role": "u", "part": {"url": 5}}, [["/part/type", "missing required field 'type'"]]),
+    ({"role": "u", "part": ["text"]}, [["/part", "must be an object"]]),
+    # A known tag is held to its variant, as before.
+    ({"role": "u", "part": {"type": "text"}}, [["/part/text", "missing required field 'text'"]]),
+    ({"role": "u", "part": {"type": "image", "url": "x", "extra": 1}}, [["/part/extra", "unknown field 'extra'"]]),
+    ({"role": "u", "parts": [{"type": "text", "text": 5}]}, [["/parts/0/text", "must be a string"]]),
+    # The closed enum and union beside them refuse what they do not list.
+    ({"role": "u", "sealed": {"type": "video"}}, [["/sealed/type", "field 'type' must be one of: text, image"]]),
+    ({"role": "u", "mode": "c"}, [["/mode", "must be one of: a, b"]]),
+    ({"role": "u", "roles": {"a": 2}}, [["/roles/a", "must be a string"]]),
+]
+
+
+def _deep(levels: int) -> Any:
+    value: Any = []
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+def _text(doc: Any) -> str:
+    return json.dumps(doc, ensure_ascii=False)
+
+
+def _project(tmp: Path, spec: dict[str, Any]) -> Path:
+    folder = tmp / "specs" / FORMAT
+    folder.mkdir(parents=True)
+    (folder / "spec.json").write_text(json.dumps(spec, indent=2), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> conformance.Built:
+    project = tmp_path_factory.mktemp("open_values")
+    files = generate([load_spec(_project(project, SPEC), project)], targets=["python", "go", "typescript"])
+    return conformance.build(files, [FORMAT], project / "out")
+
+
+def _lowered(spec: dict[str, Any]) -> Any:
+    import tempfile
+
+    root = Path(tempfile.mkdtemp())
+    return lower(load_spec(_project(root, spec), root))
+
+
+@pytest.fixture(scope="module")
+def exported() -> dict[str, Any]:
+    return export(_lowered(SPEC))
+
+
+def test_every_language_keeps_what_it_does_not_know_and_writes_it_back(built: conformance.Built) -> None:
+    found = built.verdicts([(FORMAT, _text(doc), None) for doc in ACCEPTED])
+    assert set(found) == {"python", "go", "typescript"}
+    for language, verdicts in found.items():
+        for doc, verdict in zip(ACCEPTED, verdicts):
+            assert verdict.get("ok") is True, f"{language} refused {doc}: {verdict}"
+            assert json.loads(verdict["written"]) == doc, f"{language} wrote {verdict['written']} for {doc}"
+
+
+def test_known_values_and_closed_types_are_checked_as_before(built: conformance.Built) -> None:
+    deep = {"role": "u", "part": {"type": "x", "deep": _deep(130)}}
+    cases = [*REFUSED, (deep, None)]
+    found = built.verdicts([(FORMAT, _text(doc), None) for doc, _ in cases])
+    for language, verdicts in found.items():
+        assert [v.get("errors") for v in verdicts[:-1]] == [errors for _, errors in REFUSED], language
+        assert verdicts[-1].get("ok") is False, f"{language} kept a value deeper than the input policy allows"
+        assert {m for _, m in verdicts[-1]["errors"]} == {"nesting deeper than 128 levels is not accepted"}, language
+
+
+def test_the_exported_json_schema_gives_the_same_verdicts(exported: dict[str, Any]) -> None:
+    # jsonschema on the export: the open enum as anyOf its values and any string, the open union with a variant for the
+    # other tags (and without OpenAPI's discriminator, whose mapping would be closed).
+    judge = conformance.oracle(exported)
+    assert [judge.is_valid(doc) for doc in ACCEPTED] == [True] * len(ACCEPTED)
+    assert [judge.is_valid(doc) for doc, _ in REFUSED] == [False] * len(REFUSED)
+    assert "discriminator" not in exported["$defs"]["Part"]
+    assert exported["$defs"]["Role"]["anyOf"] == [{"enum": ["user", "assistant"]}, {"type": "string"}]
+
+
+def test_python_code_matches_on_unknown_and_writes_it_back(built: conformance.Built) -> None:
+    code = """
+import json
+from chatformats import open_values as m, ValidationError
+doc = m.parse_open_values_from_json(json.dumps({"role": "tool", "parts": [{"type": "video", "n": 1}, {"type": "text", "text": "t"}], "roles": {"a": "user"}}))
+assert doc.role == m.Unknown("tool") and doc.roles == {"a": "user"}, doc
+match doc.parts[0]:
+    case m.Unknown(value):
+        assert value == {"type": "video", "n": 1}
+    case _:
+        raise SystemExit(f"not an Unknown: {doc.parts[0]!r}")
+assert isinstance(doc.parts[1], m.TextPart)
+assert doc.to_dict()["role"] == "tool" and doc.to_dict()["parts"][0] == {"type": "video", "n": 1}
+doc.validate()
+doc.role = m.Unknown(5)  # no string: validate() judges what to_dict writes
+try:
+    doc.validate()
+    raise SystemExit("validate() passed an unknown role of 5")
+except ValidationError as exc:
+    assert [(e.path, e.message) for e in exc.errors] == [("/role", "must be a string")], exc.errors
+doc.role = "user"
+doc.parts[0] = m.Unknown({"type": 1})
+try:
+    doc.validate()
+    raise SystemExit("validate() passed an unknown part whose tag is no string")
+except ValidationError as exc:
+    assert [(e.path, e.message) for e in exc.errors] == [("/parts/0/type", "field 'type' must be a string")], exc.errors
+assert "Unknown" in m.__all__
+print("ok")
+"""
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code], capture_output=True, text=True, env={"PYTHONPATH": str(built.folder / "python")}
+    )
+    assert done.stdout.strip() == "ok", done.stdout + done.stderr
+
+
+def test_the_pydantic_models_give_the_same_verdicts_and_keep_them_too(tmp_path: Path) -> None:
+    conformance.write_files(generate([load_spec(_project(tmp_path, SPEC), tmp_path)], targets=["pydantic"]), tmp_path / "out")
+    code = """
+import json, sys
+import pydantic
+from chatformats_pydantic import open_values as m
+accepted, refused = json.loads(sys.argv[1])
+for doc in accepted:
+    text = m.Turn.model_validate_json(json.dumps(doc)).model_dump_json(by_alias=True, exclude_unset=True)
+    assert json.loads(text) == doc, (text, doc)
+for doc in refused:
+    try:
+        m.Turn.model_validate_json(json.dumps(doc))
+        raise SystemExit(f"pydantic accepted {doc}")
+    except pydantic.ValidationError:
+        pass
+print("ok")
+"""
+    cases = json.dumps([ACCEPTED, [doc for doc, _ in REFUSED]])
+    done = subprocess.run(
+        [sys.executable, "-c", code, cases], capture_output=True, text=True, env={"PYTHONPATH": str(tmp_path / "out" / "pydantic")}
+    )
+    assert done.stdout.strip() == "ok", done.stdout + done.stderr
+
+
+def test_a_format_wide_x_open_opens_every_enum_and_tagged_union_but_one_that_says_false() -> None:
+    spec = json.loads(json.dumps(SPEC))
+    spec["x-open"] = True
+    for name in ("Role", "Part"):
+        del spec["$defs"][name]["x-open"]
+    spec["$defs"]["Mode"]["x-open"] = False
+    fmt = _lowered(spec)
+    opened = {d.name: getattr(d, "open", None) or getattr(getattr(d, "type", None), "open", False) for d in fmt.definitions}
+    assert opened == {"Turn": False, "Role": True, "Mode": False, "TextPart": False, "ImagePart": False, "Part": True, "Sealed": True}
+
+
+REFUSED_SPECS = [
+    # On an inline enum (only a named one is a type of its own).
+    (("Turn", "properties", "mode"), {"type": "string", "enum": ["a"], "x-open": True}, "/$defs/Turn/properties/mode/x-open", "named enum"),
+    # On a union told apart by JSON type.
+    (("Turn", "properties", "mode"), {"oneOf": [{"type": "string"}, {"type": "integer"}], "x-open": True}, "/x-open", "x-open"),
+    # Not a boolean.
+    (("Role", "x-open"), "yes", "/$defs/Role/x-open", "boolean"),
+    # In a schema applied as written.
+    (("Turn", "properties", "mode"), {"not": {"type": "string"}, "x-open": True}, "/x-open", "x-open"),
+]
+
+
+@pytest.mark.parametrize("where, value, pointer, said", REFUSED_SPECS)
+def test_x_open_where_it_would_mean_nothing_is_refused(tmp_path: Path, where: tuple[str, ...], value: Any, pointer: str, said: str) -> None:
+    spec = json.loads(json.dumps(SPEC))
+    node = spec["$defs"]
+    for key in where[:-1]:
+        node = node[key]
+    node[where[-1]] = value
+    with pytest.raises(SpecError) as info:
+        generate([load_spec(_project(tmp_path, spec), tmp_path)], targets=["python"])
+    assert pointer in str(info.value) and said in str(info.value), str(info.value)
+
+
+def test_names_the_unknown_case_takes_are_refused_with_the_fix(tmp_path: Path) -> None:
+    spec = json.loads(json.dumps(SPEC))
+    spec["$defs"]["Unknown"] = {
+        "type": "object",
+        "description": "Named like Python's Unknown.",
+        "properties": {"type": {"const": "u"}},
+        "required": ["type"],
+    }
+    with pytest.raises(SpecError, match="hide the runtime's Unknown"):
+        generate([load_spec(_project(tmp_path / "py", spec), tmp_path / "py")], targets=["python"])
+    spec["$defs"]["Part"]["oneOf"].append({"$ref": "#/$defs/Unknown"})
+    with pytest.raises(SpecError, match="keeps the variants a later version adds"):
+        generate([load_spec(_project(tmp_path / "go", spec), tmp_path / "go")], targets=["go"])
+
+
+def test_drawn_documents_get_one_verdict_in_every_language_and_from_jsonschema(built: conformance.Built, exported: dict[str, Any]) -> None:
+    # hypothesis-jsonschema draws from the export, whose unknown variant makes objects of tags no variant has.
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis_jsonschema import from_schema
+
+    drawn: list[Any] = []
+    schema = conformance.generation_schema(exported)
+
+    @settings(max_examples=200, phases=[Phase.generate], suppress_health_check=list(HealthCheck), database=None, deadline=None)
+    @given(from_schema(schema))
+    def draw(doc: Any) -> None:
+        drawn.append(doc)
+
+    draw()
+    judge = conformance.oracle(exported)
+    found = built.verdicts([(FORMAT, _text(doc), None) for doc in drawn])
+    unknown = sum(1 for doc in drawn if doc.get("role") not in ("user", "assistant"))
+    assert unknown > 20, "the draws hold too few unknown roles to prove anything"
+    wrong = []
+    for i, doc in enumerate(drawn):
+        for language, verdicts in found.items():
+            v = verdicts[i]
+            if v.get("ok") != judge.is_valid(doc):
+                wrong.append(f"{language} says {v} for {_text(doc)}")
+            elif v.get("ok") and "written" in v and json.loads(v["written"]) != doc:
+                wrong.append(f"{language} wrote {v['written']} for {_text(doc)}")
+    assert not wrong, f"{len(wrong)} disagreements; the first:\n" + "\n".join(w[:600] for w in wrong[:5])
+
+
+def _changes(edit: Any) -> list[str]:
+    from generator import compatibility
+    from generator.classify import classify
+
+    new = json.loads(json.dumps(SPEC))
+    edit(new["$defs"])
+    return [f"{c.level}: {c.what} | {compatibility.verdicts(c)}" for c in classify(_lowered(SPEC), _lowered(new))]
+
+
+def _add_video(defs: dict[str, Any]) -> None:
+    defs["VideoPart"] = {"type": "object", "properties": {"type": {"const": "video"}}, "required": ["type"]}
+    defs["Part"]["oneOf"].append({"$ref": "#/$defs/VideoPart"})
+    defs["Sealed"]["oneOf"].append({"$ref": "#/$defs/VideoPart"})
+
+
+DIRECTIONS = [
+    # (edit, the changes chatspec diff reports, each with both verdicts)
+    (
+        lambda d: d["Role"]["enum"].append("tool"),
+        [
+            "minor: enum value added: Role 'tool' | backward (new readers, old messages): compatible; forward (old readers, new "
+            "messages): compatible; old readers keep it as an unknown value"
+        ],
+    ),
+    (
+        lambda d: d["Mode"]["enum"].append("c"),
+        [
+            "minor: enum value added: Mode 'c' | backward (new readers, old messages): compatible; forward (old readers, new "
+            "messages): breaks: it accepts messages the old version refused"
+        ],
+    ),
+    (
+        lambda d: d["Role"]["enum"].remove("assistant"),
+        [
+            "major: enum value removed: Role 'assistant' | backward (new readers, old messages): compatible; forward (old readers, "
+            "new messages): compatible; new readers keep it as an unknown value"
+        ],
+    ),
+    (
+        lambda d: d["Mode"].update({"x-open": True}),
+        [
+            "minor: made open (x-open): Mode | backward (new readers, old messages): compatible; forward (old readers, new "
+            "messages): breaks: it accepts messages the old version refused"
+        ],
+    ),
+    (
+        lambda d: d["Role"].pop("x-open"),
+        [
+            "major: made closed (x-open removed): Role | backward (new readers, old messages): breaks; forward (old readers, new "
+            "messages): compatible: it refuses messages the old version accepted"
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize("edit, expected", DIRECTIONS)
+def test_each_change_is_judged_for_readers_and_writers_of_open_and_closed_types(edit: Any, expected: list[str]) -> None:
+    assert _changes(edit) == expected
+
+
+def test_a_variant_added_to_an_open_union_is_kept_by_old_readers_and_breaks_closed_ones() -> None:
+    found = _changes(_add_video)
+    assert (
+        "minor: union variant added: Part 'video' | backward (new readers, old messages): breaks; forward (old readers, new "
+        "messages): compatible: it refuses messages the old version accepted; old readers keep it as an unknown variant"
+    ) in found, found
+    assert (
+        "minor: union variant added: Sealed 'video' | backward (new readers, old messages): compatible; forward (old readers, "
+        "new messages): breaks: it accepts messages the old version refused"
+    ) in found, found
