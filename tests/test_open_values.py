@@ -375,3 +375,138 @@ def test_a_variant_added_to_an_open_union_is_kept_by_old_readers_and_breaks_clos
         "minor: union variant added: Sealed 'video' | backward (new readers, old messages): compatible; forward (old readers, "
         "new messages): breaks: it accepts messages the old version refused"
     ) in found, found
+
+
+GO_TEST = """package openvalues
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+)
+
+func TestAnOpenEnumTakesAnyStringAndKnownSaysWhichAreListed(t *testing.T) {
+	if !RoleUser.Known() || !RoleAssistant.Known() || Role("tool").Known() || Role("").Known() {
+		t.Fatal("Known")
+	}
+	doc, err := ParseOpenValuesFromJSON([]byte(`{"role":"tool"}`))
+	if err != nil || doc.Role != "tool" || doc.Role.Known() {
+		t.Fatal(doc, err)
+	}
+}
+
+func TestAnOpenUnionKeepsAnUnknownVariantInItsUnknownField(t *testing.T) {
+	text := `{"role":"user","parts":[{"type":"video","n":1,"a":[true,null]},{"type":"text","text":"t"}],"part":{"type":"x"}}`
+	doc, err := ParseOpenValuesFromJSON([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Parts[0].Unknown == nil || doc.Parts[0].Unknown["type"] != "video" || doc.Parts[0].TextPart != nil {
+		t.Fatalf("%+v", doc.Parts[0])
+	}
+	if doc.Parts[1].TextPart == nil || doc.Parts[1].Unknown != nil || doc.Part.Unknown["type"] != "x" {
+		t.Fatalf("%+v", doc)
+	}
+	out, err := json.Marshal(doc)
+	want := `{"role":"user","parts":[{"a":[true,null],"n":1,"type":"video"},{"type":"text","text":"t"}],"part":{"type":"x"}}`
+	if err != nil || string(out) != want {
+		t.Fatal(string(out), err)
+	}
+	if err := ValidateTurn(doc); err != nil {
+		t.Fatal(err)
+	}
+	// json.Unmarshal, which validates nothing, reads an unknown variant too; a tag that is no string it cannot read.
+	var p Part
+	if err := json.Unmarshal([]byte(`{"type":"audio","x":[1]}`), &p); err != nil || p.Unknown["type"] != "audio" {
+		t.Fatal(p, err)
+	}
+	if err := json.Unmarshal([]byte(`{"type":5}`), &p); err == nil {
+		t.Fatal("a tag of 5 read", p)
+	}
+}
+
+func TestValidateJudgesAnUnknownVariantBuiltInCodeByWhatItWrites(t *testing.T) {
+	for _, c := range []struct {
+		part Part
+		want string
+	}{
+		{Part{Unknown: map[string]any{"type": "text"}}, "/part/text: missing required field 'text'"},
+		{Part{Unknown: map[string]any{"type": 5}}, "/part/type: field 'type' must be a string"},
+		{Part{Unknown: map[string]any{"type": "x", "f": func() {}}}, "/part: must be a JSON value"},
+	} {
+		doc := NewTurn(RoleUser)
+		doc.Part = &c.part
+		var found *ValidationError
+		if err := ValidateTurn(&doc); !errors.As(err, &found) || found.Errors[0].Path+": "+found.Errors[0].Message != c.want {
+			t.Errorf("%v: got %v at %q, want %q", c.part, err, found.Errors[0].Path, c.want)
+		}
+	}
+}
+"""
+
+
+def test_go_code_asks_known_and_reads_the_unknown_field(built: conformance.Built, tmp_path: Path) -> None:
+    import shutil
+
+    import go_driver
+
+    if not go_driver.go_available():
+        pytest.skip("Go is not installed")
+    tree = tmp_path / "go"
+    shutil.copytree(built.folder / "go", tree)
+    (tree / "openvalues" / "open_test.go").write_text(GO_TEST, encoding="utf-8")
+    for command in (["go", "vet", "./openvalues/"], ["go", "test", "-count=1", "./openvalues/"]):
+        done = subprocess.run(command, cwd=tree, capture_output=True, text=True, env=go_driver.GO_ENV)
+        assert done.returncode == 0, f"{' '.join(command)}:\n{done.stdout}{done.stderr}"
+
+
+TS_EXAMPLE = """import { parseOpenValuesFromJSON, stringifyTurn, validateTurn, type Part, type Role } from "./open_values.js";
+import type * as rt from "./runtime.js";
+
+declare const process: { argv: string[]; stdout: { write(text: string): void } };
+
+// A switch over the listed values reaches an unknown one in its default case, typed as such.
+function said(role: Role): string {
+  switch (role) {
+    case "user":
+      return "a user";
+    case "assistant":
+      return "an assistant";
+    default: {
+      const kept: rt.Unknown<string> = role;
+      return `unknown ${kept}`;
+    }
+  }
+}
+
+function shown(part: Part): string {
+  if (part.type === "image") return "an image";
+  if (part.type !== "text") return `unknown ${String(part.type)}`;
+  return "text";
+}
+
+const doc = parseOpenValuesFromJSON(process.argv[2]!);
+validateTurn(doc);
+const parts = (doc.parts ?? []).map(shown);
+process.stdout.write(JSON.stringify({ role: said(doc.role), parts, written: stringifyTurn(doc) }));
+"""
+
+
+def test_typescript_code_reaches_an_unknown_value_in_its_default_case(built: conformance.Built, tmp_path: Path) -> None:
+    import shutil
+
+    import typescript_driver
+
+    if not typescript_driver.node_available():
+        pytest.skip("Node is not installed")
+    shutil.copytree(built.folder / "typescript", tmp_path / "ts", ignore=shutil.ignore_patterns("dist"))
+    (tmp_path / "ts" / "src" / "open_example.ts").write_text(TS_EXAMPLE, encoding="utf-8")
+    dist = typescript_driver.compile_package(tmp_path / "ts")  # the generated tsconfig: every strict option
+    doc = {"role": "tool", "parts": [{"type": "text", "text": "t"}, {"type": "video", "n": [1]}, {"type": "image", "url": "u"}]}
+    done = subprocess.run(["node", str(dist / "open_example.js"), json.dumps(doc)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "role": "unknown tool",
+        "parts": ["text", "unknown video", "an image"],
+        "written": json.dumps(doc, separators=(",", ":")),
+    }
