@@ -344,6 +344,8 @@ def breaking(fmt: ir.Format, t: ir.TypeRef, owner: str, picked: bool = False) ->
         d = fmt.definition(t.name)
         if isinstance(d, ir.Alias):
             yield from breaking(fmt, d.type, d.name, picked)
+        elif isinstance(d, ir.Enum) and d.open:
+            yield d.name, 7, ()  # (an open enum takes any string: only its type breaks it)
         elif not picked:
             yield from ((d.name, v, ()) for v in ("\x00zz", 7))
         else:
@@ -426,7 +428,7 @@ def breaking(fmt: ir.Format, t: ir.TypeRef, owner: str, picked: bool = False) ->
             case "discriminator", ir.UnionType():
                 value = {}
             case "discriminatorValue", ir.UnionType():
-                value = {t.discriminator: "\x00zz"}
+                value = {t.discriminator: 7 if t.open else "\x00zz"}  # (an open union keeps any other string tag)
             case _:
                 raise Unbuildable(f"no value breaks {keyword!r} of {t.kind}")
         yield owner, value, ()

@@ -208,7 +208,10 @@ def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Sect
         if section.tables[0][1:] != values:
             wrong.append(f"{fmt.id}: enumeration {enum.name}: the page lists {section.tables[0][1:]}, the spec {values}")
         said = [p for p in section.paragraphs if p.startswith("A value outside the list is reported as ")]
-        if said != [f"A value outside the list is reported as {code(m)}." for k, m in enum.messages.items() if k != "type"]:
+        kept = [p for p in section.paragraphs if p.startswith("Open (x-open): a string outside the list")]
+        if enum.open and (said or len(kept) != 1):
+            wrong.append(f"{fmt.id}: enumeration {enum.name} is open, the page says {said or 'nothing'} of a value outside the list")
+        elif not enum.open and (kept or said != [f"A value outside the list is reported as {code(m)}." for k, m in enum.messages.items() if k != "type"]):
             wrong.append(f"{fmt.id}: enumeration {enum.name}: {said} for the messages {enum.messages}")
     aliases = {s.title: s for s in page.get("Named types", [])}
     for alias in (d for d in fmt.definitions if isinstance(d, ir.Alias)):

@@ -114,7 +114,7 @@ class FastChecks:
                 if isinstance(d, ir.Model):
                     return FastCheck("model", model=t.name)
                 if isinstance(d, ir.Enum):
-                    return FastCheck("enum", values=d.values)
+                    return NONE if d.open else FastCheck("enum", values=d.values)  # (an open enum takes any string)
                 if isinstance(d, ir.Alias) and isinstance(d.type, ir.TupleType | ir.UnionType):
                     return FastCheck("model", model=t.name)  # its own fastValid
                 if isinstance(d, ir.Alias) and isinstance(d.type, ir.AnyType):

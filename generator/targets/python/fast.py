@@ -59,6 +59,7 @@ class FastBuilder(ModelGraph):
         super().__init__(fmt)
         self.attrs = attrs  # a model's attribute names, in field order
         self.regexes: dict[str, str] = {}  # a compiled pattern's expression (parsers.matcher) -> its constant, in first use order
+        self.open_enums = ir.open_enums(fmt)
 
     def access(self, t: ir.TypeRef, pointer: tuple[str, ...]) -> tuple[Access, ...] | None:
         """A rule's pointer from a checked value of type t to a string, as attribute steps that find
@@ -154,11 +155,13 @@ class FastBuilder(ModelGraph):
             case ir.UnionType():
                 keys = t.tags if t.discriminator is not None else t.json_kinds
                 cases = tuple((k, self.check(v)) for k, v in zip(keys, t.variants) if t.discriminator is not None or k in JSON_KINDS)
-                return FastUnion(t.discriminator, cases, same=all(c.same for _, c in cases))
+                opened = t.open and t.discriminator is not None
+                return FastUnion(t.discriminator, cases, same=not opened and all(c.same for _, c in cases), open=opened)
             case ir.Ref(target="model"):
                 return FastModel(fast_fn(t.name), self.anc[t.name] > 0, t.name, check_fn(t.name), t.name not in self.recursive)
             case ir.Ref(target="enum"):
-                return FastString(None, None, None, None, f"{constant_case(t.name)}_VALUES", None)
+                opened = t.name in self.open_enums
+                return FastString(None, None, None, None, f"{constant_case(t.name)}_VALUES", None, same=not opened, open=opened)
             case ir.Ref(target="alias"):
                 alias = self.defs[t.name]
                 assert isinstance(alias, ir.Alias)

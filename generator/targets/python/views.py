@@ -249,6 +249,7 @@ class FastString:
     const: str | None
     same: bool = True
     format: str | None = None  # a format the runtime checks (format_ok), e.g. "uri"
+    open: bool = False  # an open enum's (values_const): any other string is kept as an Unknown
     kind: Literal["string"] = "string"
 
 
@@ -319,6 +320,7 @@ class FastUnion:
     discriminator: str | None
     cases: tuple[tuple[str, FastCheck], ...]
     same: bool
+    open: bool = False  # x-open: an object whose tag is a string no case has is kept as an Unknown
     kind: Literal["union"] = "union"
 
 

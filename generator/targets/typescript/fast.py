@@ -94,6 +94,7 @@ class TsUnion:
     discriminator: str | None  # the tag's wire name as a string literal
     cases: tuple[tuple[str, TsCheck], ...]
     same: bool
+    open: bool = False  # x-open: an object whose tag is a string no case has is kept as it is
     kind: Literal["union"] = "union"
 
 
@@ -299,7 +300,7 @@ class TsFastBuilder:
             case ir.UnionType():
                 if t.discriminator is not None:
                     cases = tuple((ts_str(k), self.check(v)) for k, v in zip(t.tags, t.variants))
-                    return TsUnion(ts_str(t.discriminator), cases, same=all(c.same for _, c in cases))
+                    return TsUnion(ts_str(t.discriminator), cases, same=all(c.same for _, c in cases), open=t.open)
                 cases = tuple((k, self.check(v)) for k, v in zip(t.json_kinds, t.variants) if k in JSON_KINDS)
                 return TsUnion(None, cases, same=all(c.same for _, c in cases))
             case ir.Ref(target="model"):
@@ -307,6 +308,8 @@ class TsFastBuilder:
             case ir.Ref(target="enum"):
                 enum = self.base.defs[t.name]
                 assert isinstance(enum, ir.Enum)
+                if enum.open:
+                    return TsString(None, None, None, None, None)  # any string, kept as it is
                 if few := choices(enum.values):
                     return TsString(None, None, None, None, None, few)
                 return TsString(None, None, None, self.set_of(f"new Set<string>({constant_case(t.name)}_VALUES)"), None)
