@@ -108,24 +108,30 @@ def _values(
     removed_level: str = "major",
     uncompared: tuple[Any, ...] = (),
     moves: tuple[str, str] | None = None,
-    kept: str = "",
+    kept: tuple[str, str] = ("", ""),
 ) -> None:
     """Values removed and added; `uncompared` ones move the messages in a way not compared (their wire: unknown).
-    In an open enum or union, `moves` is how a value removed and one added move the messages, and readers of the
-    version without it keep it as `kept`, e.g. "an unknown value"."""
+    Where an enum or union is open (x-open), `moves` is how a value removed and one added move the messages, and
+    `kept` what readers of the version without it do with it (see _kept)."""
     # A documented value of an open string is only documentation: every string was accepted before and after.
     checked = what != "documented value"
     removed_wire, added_wire = moves or (("narrower", "wider") if checked else ("same", "same"))
     for value in old:
         if value not in new:
             wire = "unknown" if value in uncompared else removed_wire
-            readers = f"new readers keep it as {kept}" if kept else ""
+            readers = kept[0]
             changes.append(Change(removed_level, f"{what} removed: {where} {_shown(value)}", wire=wire, readers=readers))
     for value in new:
         if value not in old:
             wire = "unknown" if value in uncompared else added_wire
-            readers = f"old readers keep it as {kept}" if kept else ""
+            readers = kept[1]
             changes.append(Change("minor", f"{what} added: {where} {_shown(value)}", warning=checked, wire=wire, readers=readers))
+
+
+def _kept(what: str, old_open: bool, new_open: bool) -> tuple[str, str]:
+    """What readers of the version without a value do with it, for one removed and one added: an open enum or union
+    keeps it as `what`, e.g. ("new readers keep it as an unknown value", "")."""
+    return (f"new readers keep it as {what}" if new_open else "", f"old readers keep it as {what}" if old_open else "")
 
 
 def _opened(changes: list[Change], where: str, old: bool, new: bool) -> None:
@@ -296,10 +302,12 @@ def compare_type(old: ir.TypeRef, new: ir.TypeRef, where: str) -> list[Change]:
         # each variant checks, which is not compared here.
         traded = not (old.tags or new.tags) and all((kind in old_keys) != (kind in new_keys) for kind in ("integer", "number"))
         _opened(changes, where, old.open, new.open)
-        if old.open and new.open:
-            # An object of a new variant's tag was kept as unknown before, now held to the variant (narrower); one of
-            # a variant removed is kept as unknown now, whatever it holds (wider).
-            _values(changes, where, "union variant", old_keys, new_keys, moves=("wider", "narrower"), kept="an unknown variant")
+        if old.open or new.open:
+            # An object of a variant added was kept as unknown by an open union before, now held to the variant
+            # (narrower); one of a variant removed is kept as unknown by an open union after, whatever it holds (wider).
+            moves = ("wider" if new.open else "narrower", "narrower" if old.open else "wider")
+            kept = _kept("an unknown variant", old.open, new.open)
+            _values(changes, where, "union variant", old_keys, new_keys, moves=moves, kept=kept)
         else:
             _values(changes, where, "union variant", old_keys, new_keys, uncompared=("integer", "number") if traded else ())
         _order(changes, where, "union variant", old_keys, new_keys)
@@ -593,11 +601,10 @@ def classify(old: ir.Format, new: ir.Format) -> list[Change]:
         elif isinstance(a, ir.Enum):
             assert isinstance(b, ir.Enum)
             _opened(changes, name, a.open, b.open)
-            if a.open and b.open:
-                # Every string was accepted before and after: a value listed or dropped changes the types only.
-                _values(changes, name, "enum value", a.values, b.values, moves=("same", "same"), kept="an unknown value")
-            else:
-                _values(changes, name, "enum value", a.values, b.values)
+            # A value dropped from an enum open after it, or listed in one open before it, is a string readers of that
+            # version keep as unknown: it moves no message.
+            moves = ("same" if b.open else "narrower", "same" if a.open else "wider")
+            _values(changes, name, "enum value", a.values, b.values, moves=moves, kept=_kept("an unknown value", a.open, b.open))
             _order(changes, name, "enum value", a.values, b.values)
             if a.description != b.description or a.value_descriptions != b.value_descriptions:
                 changes.append(Change("patch", f"description changed: {name}"))

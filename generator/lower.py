@@ -397,6 +397,27 @@ class Lowering:
             )
         return lowered
 
+    def check_when_can_hold(self, field: ir.Field, when: ir.WhenClause, pointer: str) -> None:
+        """Refuse a when clause whose field (read whole) is a closed set of strings without its equals: the rule
+        could never apply (and TypeScript's compiler refuses comparing the field with a value its type lacks)."""
+        if when.pointer:
+            return
+        t = ir.unwrap_nullable(field.type)
+        allowed: tuple[str, ...] | None = None
+        if isinstance(t, ir.Ref) and t.target == "enum":
+            enum = self.defs.get(t.name, {})
+            opened = enum.get("x-open", self.spec.document.get("x-open", False))
+            allowed = None if opened else tuple(enum.get("enum", ()))
+        elif isinstance(t, ir.StringType):
+            allowed = ir.allowed_values(t)
+        if allowed is not None and when.equals not in allowed:
+            raise self.fail(
+                pointer,
+                f"the rule applies when {when.field!r} is {when.equals!r}, which is none of its values ({', '.join(map(repr, allowed))}): "
+                "it could never apply",
+                "name one of its values, or remove the rule",
+            )
+
     def lower_rule_as_written(self, rule: dict[str, Any], fields: tuple[ir.Field, ...], pointer: str) -> ir.Rule:
         by_wire = {f.wire_name: f for f in fields}
 
@@ -415,6 +436,7 @@ class Lowering:
         if "when" in rule:
             w = rule["when"]
             when = ir.WhenClause(known(w["field"], "/when/field"), tokens(w.get("pointer", "")), w["equals"])
+            self.check_when_can_hold(by_wire[when.field], when, pointer + "/when/equals")
         field = known(rule["field"], "/field") if "field" in rule else ""  # every kind but at_least_one_of names one
         match kind:
             case "at_least_one_of":

@@ -249,7 +249,8 @@ class FastChecks:
             textual = isinstance(t, ir.StringType) or (isinstance(t, ir.Ref) and isinstance(self.fmt.definition(t.name), ir.Enum))
             if not textual:
                 return None
-            return FastText(name, pointer=nullable or not (f.required or f.has_default or bool(f.default_factory)))
+            pointer = nullable or not (f.required or f.has_default or bool(f.default_factory))
+            return FastText(name, pointer=pointer, enum=isinstance(t, ir.Ref))
         return None
 
     def when_text(self, model: ir.Model, wire: str, pointer: tuple[str, ...]) -> FastText | None:

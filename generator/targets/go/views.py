@@ -496,6 +496,7 @@ class FastText:
     name: str
     pointer: bool
     index: int | None = None  # the when-field is a list of strings and the text is its item at this index
+    enum: bool = False  # of an enum's named string type (Role): string(...) where a plain string is wanted
 
 
 @dataclass(frozen=True)

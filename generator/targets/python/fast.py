@@ -106,7 +106,10 @@ class FastBuilder(ModelGraph):
         by_wire = {f.wire_name: f for f in model.fields}
         # at_least_one_of reads its fields' locals where None there means absent or null in the object.
         plain = r.kind == "at_least_one_of" and all(default(by_wire[w], self.fmt).kind in ("required", "none") for w in r.rule.fields)
-        return FastRule(r.rule, tuple(f"f_{attr_by_local[i]}" for i in r.inputs), r.kind, each, probe=not written, locals_are_raw=plain)
+        read = self.unalias(ir.unwrap_nullable(by_wire[r.rule.fields[0]].type)) if r.rule.fields[0] in by_wire else None
+        unknown = isinstance(read, ir.Ref) and read.name in self.open_enums
+        inputs = tuple(f"f_{attr_by_local[i]}" for i in r.inputs)
+        return FastRule(r.rule, inputs, r.kind, each, probe=not written, locals_are_raw=plain, unknown=unknown)
 
     def when_each(self, model: ir.Model, view: FieldView | None, rule: ir.Rule) -> tuple[Access, ...] | None:
         """The when clause's pointer from its field's attribute to a string (see AttrRule)."""

@@ -376,6 +376,7 @@ class FastRule:
     each: tuple[Access, ...] | None = None
     probe: bool = True  # runs the exact rule_<kind> with ctx = _rt.PROBE (no straight-line form for it)
     locals_are_raw: bool = False  # at_least_one_of: each input local is None exactly where the object's value is absent or null
+    unknown: bool = False  # member_of on an open enum: its local may be an Unknown, left to the exact rule
 
 
 @dataclass(frozen=True)
