@@ -1362,6 +1362,11 @@ class Unknown:
         return dump(self.value)
 
 
+def known_or_kept(value: object) -> object:
+    """The value a rule reads: an open enum's Unknown is the string it keeps."""
+    return value.value if type(value) is Unknown else value
+
+
 # What keep_unknown reads an open model's other properties with.
 _UNKNOWN_VALUE_MESSAGE: Final = "must be a JSON value"
 _UNKNOWN_VALUE: Final = any_json({"type": _UNKNOWN_VALUE_MESSAGE})
@@ -1645,6 +1650,7 @@ def rule_member_of(
     message: str,
 ) -> None:
     """The string at `field` must be an item of the array found at a relative JSON pointer."""
+    value = known_or_kept(value)
     if not isinstance(value, str):
         return
     pool = resolve(ctx.ancestor(up), pointer)
@@ -1780,6 +1786,7 @@ def compare_key(value: Any, operand: str) -> Any:
     """What a compare rule orders: an integer exactly (1.0 is 1), a number as the
     64-bit float Go and TypeScript hold, a string by code point (Python's own order),
     a date-time by its instant (instant)."""
+    value = known_or_kept(value)
     if operand == "integer":
         return int(value)
     if operand == "number":
@@ -1945,6 +1952,7 @@ FAST_POOL: Final = 64
 def fast_member_of(value: object, holder: object, pointer: tuple[str, ...]) -> bool:
     """Whether rule_member_of surely finds no problem: value is no string, the pool
     (at pointer below holder) no list, or value one of its first items."""
+    value = known_or_kept(value)
     if not isinstance(value, str):
         return True
     if len(pointer) == 1 and isinstance(holder, dict):
@@ -2141,6 +2149,7 @@ def resolve_value(value: object, pointer: tuple[str, ...]) -> object:
 
 def attr_member_of(value: object, holder: object, pointer: tuple[str, ...]) -> bool:
     """fast_member_of on built objects."""
+    value = known_or_kept(value)
     if not isinstance(value, str):
         return True
     pool = resolve_value(holder, pointer)

@@ -2,7 +2,10 @@
 
 package rt
 
-import "strconv"
+import (
+	"reflect"
+	"strconv"
+)
 
 // Resolve follows JSON pointer tokens into a tree value.
 func Resolve(v any, pointer []string) (any, bool) {
@@ -49,13 +52,32 @@ func present(obj *Object, field string) bool {
 	return ok && v != nil
 }
 
-// RuleMemberOf: the string value of field must be an item of the array found
-// up levels above and then down the pointer. value is a string or *string.
-func RuleMemberOf(c *Context, field string, value any, usable bool, up int, pointer []string, message string) {
-	if p, ok := value.(*string); ok && p != nil {
-		value = *p
+// stringOf is the string a field holds: a string, an enum's named string type (Role), or a
+// pointer to either (an optional field); false for anything else or a nil pointer.
+func stringOf(value any) (string, bool) {
+	switch v := value.(type) {
+	case string:
+		return v, true
+	case *string:
+		if v != nil {
+			return *v, true
+		}
+		return "", false
 	}
-	s, ok := value.(string)
+	rv := reflect.ValueOf(value)
+	if rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv = rv.Elem()
+	}
+	if rv.Kind() == reflect.String {
+		return rv.String(), true
+	}
+	return "", false
+}
+
+// RuleMemberOf: the string value of field must be an item of the array found
+// up levels above and then down the pointer. value is a field's value (see stringOf).
+func RuleMemberOf(c *Context, field string, value any, usable bool, up int, pointer []string, message string) {
+	s, ok := stringOf(value)
 	if !usable || !ok {
 		return
 	}

@@ -51,14 +51,29 @@ func PeekTag(data []byte, key string) string {
 	return tag
 }
 
-// PeekTagIsString reports whether data is a JSON object whose key holds a string.
+// PeekTagIsString reports whether data is a JSON object whose key holds a string (not null,
+// which json.Unmarshal would read into a string as "").
 func PeekTagIsString(data []byte, key string) bool {
 	var probe map[string]json.RawMessage
 	if json.Unmarshal(data, &probe) != nil {
 		return false
 	}
+	raw := bytes.TrimSpace(probe[key])
 	var tag string
-	return json.Unmarshal(probe[key], &tag) == nil
+	return len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &tag) == nil
+}
+
+// UnmarshalUnknown reads an open union's unknown variant as json.Unmarshal would, but with
+// its numbers kept as written (json.Number), so that MarshalJSON writes them back unchanged.
+func UnmarshalUnknown(data []byte, into *map[string]any) error {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var m map[string]any
+	if err := d.Decode(&m); err != nil {
+		return err
+	}
+	*into = m
+	return nil
 }
 
 // UnmarshalMismatch is the error a union or tuple returns for JSON of no variant's shape.

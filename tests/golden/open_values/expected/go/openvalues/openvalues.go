@@ -221,7 +221,7 @@ func (u *TurnInline) UnmarshalJSON(data []byte) error {
 		return json.Unmarshal(data, &u.TextPart)
 	}
 	if rt.PeekTagIsString(data, "type") {
-		return json.Unmarshal(data, &u.Unknown)
+		return rt.UnmarshalUnknown(data, &u.Unknown)
 	}
 	return rt.UnmarshalMismatch("TurnInline", data)
 }
@@ -252,7 +252,7 @@ func (u *Part) UnmarshalJSON(data []byte) error {
 		return json.Unmarshal(data, &u.ImagePart)
 	}
 	if rt.PeekTagIsString(data, "type") {
-		return json.Unmarshal(data, &u.Unknown)
+		return rt.UnmarshalUnknown(data, &u.Unknown)
 	}
 	return rt.UnmarshalMismatch("Part", data)
 }
