@@ -405,9 +405,8 @@ class Lowering:
         t = ir.unwrap_nullable(field.type)
         allowed: tuple[str, ...] | None = None
         if isinstance(t, ir.Ref) and t.target == "enum":
-            enum = self.defs.get(t.name, {})
-            opened = enum.get("x-open", self.spec.document.get("x-open", False))
-            allowed = None if opened else tuple(enum.get("enum", ()))
+            enum = self.defs[t.name]
+            allowed = None if self.is_open(enum) else tuple(enum["enum"])
         elif isinstance(t, ir.StringType):
             allowed = ir.allowed_values(t)
         if allowed is not None and when.equals not in allowed:

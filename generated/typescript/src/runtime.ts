@@ -1591,7 +1591,6 @@ export function unionByKind<T>(variants: Readonly<Record<string, Parser<T>>>, ms
   };
 }
 
-/** A union of object models told apart by the constant value of one property. */
 /**
  * A value of an open enum or union that this version does not know (one a later version adds):
  * the string, or the object, as read, written back unchanged. The brand only marks the type, so
@@ -1612,6 +1611,11 @@ export function openEnum<T extends string>(msgs: Msgs): Parser<T> {
 
 const UNKNOWN_VARIANT = anyJSON({ "type": "must be a JSON value" });
 
+/**
+ * A union of object models told apart by the constant value of one property. An open one keeps an
+ * object whose tag is a string no variant has as it is (its values held to the input policy of any
+ * JSON value).
+ */
 export function unionByTag<T>(tag: string, variants: ReadonlyMap<string, Parser<T>>, msgs: Msgs, open = false): Parser<T> {
   return (value, ctx) => {
     const obj = Array.isArray(value) ? null : asObject(value);
