@@ -155,6 +155,14 @@ def test_known_values_and_closed_types_are_checked_as_before(built: conformance.
         assert {m for _, m in verdicts[-1]["errors"]} == {"nesting deeper than 128 levels is not accepted"}, language
 
 
+def test_a_bad_value_in_an_unknown_variant_is_reported_at_its_own_pointer(built: conformance.Built) -> None:
+    # As an open model's other properties are: each property of the unknown variant is read at its pointer.
+    text = '{"role": "u", "part": {"type": "q", "ok": [1], "zz": 1e400, "big": -1e999}}'
+    found = built.verdicts([(FORMAT, text, None)])
+    for language, (verdict,) in found.items():
+        assert verdict.get("errors") == [["/part/zz", "must be a JSON value"], ["/part/big", "must be a JSON value"]], language
+
+
 def test_the_exported_json_schema_gives_the_same_verdicts(exported: dict[str, Any]) -> None:
     # jsonschema on the export: the open enum as anyOf its values and any string, the open union with a variant for the
     # other tags (and without OpenAPI's discriminator, whose mapping would be closed).
@@ -443,7 +451,7 @@ func TestValidateJudgesAnUnknownVariantBuiltInCodeByWhatItWrites(t *testing.T) {
 	}{
 		{Part{Unknown: map[string]any{"type": "text"}}, "/part/text: missing required field 'text'"},
 		{Part{Unknown: map[string]any{"type": 5}}, "/part/type: field 'type' must be a string"},
-		{Part{Unknown: map[string]any{"type": "x", "f": func() {}}}, "/part: must be a JSON value"},
+		{Part{Unknown: map[string]any{"type": "x", "f": func() {}}}, "/part/f: must be a JSON value"},
 	} {
 		doc := NewTurn(RoleUser)
 		doc.Part = &c.part
