@@ -1595,8 +1595,10 @@ def union_by_tag(
             return INVALID
         variant = variants.get(value[tag]) if isinstance(value[tag], str) else None
         if variant is None and open and isinstance(value[tag], str):
-            kept = _UNKNOWN_VALUE(value, ctx)
-            return INVALID if kept is INVALID else Unknown(kept)
+            # Each property at its own pointer, as an open model's other properties.
+            mark = ctx.mark()
+            kept = keep_unknown(value, ctx, frozenset())
+            return INVALID if ctx.failed_since(mark) else Unknown(kept)
         if variant is None:
             ctx.error(msgs["discriminatorValue"], "discriminator", tag, value[tag])
             return INVALID

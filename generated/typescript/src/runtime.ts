@@ -1609,7 +1609,7 @@ export function openEnum<T extends string>(msgs: Msgs): Parser<T> {
   };
 }
 
-const UNKNOWN_VARIANT = anyJSON({ "type": "must be a JSON value" });
+const NO_KEYS: ReadonlySet<string> = new Set();
 
 /**
  * A union of object models told apart by the constant value of one property. An open one keeps an
@@ -1630,8 +1630,12 @@ export function unionByTag<T>(tag: string, variants: ReadonlyMap<string, Parser<
     }
     const variant = typeof found === "string" ? variants.get(found) : undefined;
     if (variant === undefined && open && typeof found === "string") {
-      // An open union keeps an object whose tag no variant has: any JSON values under its keys.
-      return UNKNOWN_VARIANT(obj, ctx) as T | Invalid;
+      // An open union keeps an object whose tag no variant has: any JSON values under its keys, each
+      // read at its own pointer, as an open model's other properties are.
+      const mark = ctx.count;
+      const kept = {};
+      putUnknown(kept, keepUnknown(obj, ctx, NO_KEYS));
+      return ctx.count > mark ? INVALID : (kept as T);
     }
     if (variant === undefined) {
       ctx.error(msg(msgs, "discriminatorValue"), tag, found);

@@ -104,13 +104,11 @@ func KeepUnknown(c *Context, obj *Object, known Keys) map[string]any {
 
 // KeepUnknownVariant reads the object of an open union whose tag no variant has (one a later
 // version adds): every property is any JSON value, held to the input policy of a free-form value.
-func KeepUnknownVariant(c *Context, v any) (map[string]any, bool) {
-	kept, ok := unknownValue(v, c)
-	if !ok {
-		return nil, false
-	}
-	m, _ := kept.(map[string]any)
-	return m, true
+// Each property is read at its own pointer, as an open model's other properties are.
+func KeepUnknownVariant(c *Context, obj *Object) (map[string]any, bool) {
+	mark := c.Mark()
+	kept := KeepUnknown(c, obj, Keys{})
+	return kept, !c.FailedSince(mark)
 }
 
 // SetUnknown writes an open model's additional properties into its tree after its fields,

@@ -228,7 +228,7 @@ func parseTurnInline(v any, c *rt.Context) (TurnInline, bool) {
 		return out, ok
 	}
 	if _, named := tag.(string); named {
-		out.Unknown, ok = rt.KeepUnknownVariant(c, v)
+		out.Unknown, ok = rt.KeepUnknownVariant(c, obj)
 		return out, ok
 	}
 	c.Error("field '{field}' must be a string", "discriminator", tag, "type")
@@ -274,7 +274,7 @@ func parsePart(v any, c *rt.Context) (Part, bool) {
 		return out, ok
 	}
 	if _, named := tag.(string); named {
-		out.Unknown, ok = rt.KeepUnknownVariant(c, v)
+		out.Unknown, ok = rt.KeepUnknownVariant(c, obj)
 		return out, ok
 	}
 	c.Error("field '{field}' must be a string", "discriminator", tag, "type")
