@@ -71,6 +71,7 @@ class PythonModule:
         self.defaults: list[DefaultFunction] = []  # the functions of defaults built by a parser, in definition order
         self.uses: set[Import] = set(SKELETON_IMPORTS)
         self.fast = FastBuilder(fmt, names.of_model)
+        self.open_enums = ir.open_enums(fmt)  # (to_dict dumps their fields: a value may be an Unknown)
 
     def field_view(self, model: ir.Model, f: ir.Field, attr: str) -> FieldView:
         const = parsers.parser_const(model.name, attr)
@@ -92,7 +93,7 @@ class PythonModule:
             parser=const,
             required_message=f.required_message,
             nullable=f.null_ok,
-            dump=encoders.needs_dump(f.type, ir.open_enums(self.fmt)),
+            dump=encoders.needs_dump(f.type, self.open_enums),
             # Absent optional fields stay absent; but where null is a value of the field and absent means a default
             # other than null, None is that null, written out (left out, it would read back as the default).
             omit_when_none=not f.required and not (f.null_ok and f.has_default and f.default is not None),

@@ -40,27 +40,29 @@ func KindOf(data []byte) string {
 
 // PeekTag returns the string value of one key of a raw JSON object, or "".
 func PeekTag(data []byte, key string) string {
-	var probe map[string]json.RawMessage
-	if json.Unmarshal(data, &probe) != nil {
-		return ""
-	}
-	var tag string
-	if json.Unmarshal(probe[key], &tag) != nil {
-		return ""
-	}
+	tag, _ := peekString(data, key)
 	return tag
 }
 
 // PeekTagIsString reports whether data is a JSON object whose key holds a string (not null,
 // which json.Unmarshal would read into a string as "").
 func PeekTagIsString(data []byte, key string) bool {
+	_, ok := peekString(data, key)
+	return ok
+}
+
+// peekString is the string value of one key of a raw JSON object, and whether it is one.
+func peekString(data []byte, key string) (string, bool) {
 	var probe map[string]json.RawMessage
 	if json.Unmarshal(data, &probe) != nil {
-		return false
+		return "", false
 	}
 	raw := bytes.TrimSpace(probe[key])
 	var tag string
-	return len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &tag) == nil
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &tag) != nil {
+		return "", false
+	}
+	return tag, true
 }
 
 // UnmarshalUnknown reads an open union's unknown variant as json.Unmarshal would, but with
