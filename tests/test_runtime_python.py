@@ -101,6 +101,28 @@ def test_load_json_refuses_what_json_refuses(text: str) -> None:
     assert message.startswith("invalid JSON: ") and keyword == "json"
 
 
+@pytest.mark.parametrize("value", ["{}", '{"a": [1, "x"]}', "[]", "1", "-0.5e3", '"s"', "true", "null", "", "x", "{"])
+@pytest.mark.parametrize(
+    "around",
+    [("", ""), ("", "\n"), (" \t\r\n", ""), ("", " \t\r\n "), ("\n", "\n"), ("", " x"), ("", "\u00a0"),
+     ("\u00a0", ""), ("", "\u2028"), ("", "\f"), ("\f", ""), ("", "}"), ("", "1"), ("", " {}"), ("", "\x00")],
+)
+def test_the_scanner_shortcut_reads_whitespace_and_what_follows_a_value_as_json_does(value: str, around: tuple[str, str]) -> None:
+    # load_json calls json's scanner itself where no whitespace is around the value, and decode()
+    # otherwise: JSON's four whitespace characters only, and every other tail is json's "Extra data".
+    text = around[0] + value + around[1]
+    try:
+        expected: object = ("accepted", json.loads(text))
+    except json.JSONDecodeError as exc:
+        expected = f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+    try:
+        got: object = ("accepted", rt.load_json(text))
+    except rt.ValidationError as exc:
+        [(path, got, keyword)] = [(e.path, e.message, e.keyword) for e in exc.errors]
+        assert (path, keyword) == ("", "json")
+    assert got == expected
+
+
 def _json_module_message(text: str) -> str | None:
     """The json module's own message for text, given all the recursion it needs (None: the integer
     digit limit, which json reports without a position)."""

@@ -383,25 +383,30 @@ def load_json(text: str | bytes | bytearray) -> Any:
     MAX_INT_DIGITS digits. Depth is not limited here (the parsers refuse values
     deeper than MAX_DEPTH), and deep text never overflows the stack.
     """
-    if isinstance(text, (bytes, bytearray)):
+    # An ASCII str (what most services hand over) takes two O(1) tests: CPython keeps the flag,
+    # and a byte order mark is not ASCII.
+    if isinstance(text, str):
+        if not text.isascii():
+            # Encoding fails exactly on a surrogate code point, at twice a regex's speed.
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                raise _json_error(SURROGATE_MESSAGE) from None
+            if text.startswith("\ufeff"):
+                raise _json_error(BOM_MESSAGE)
+    elif isinstance(text, (bytes, bytearray)):
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError:
             raise _json_error(NOT_UTF8_MESSAGE) from None
-    elif isinstance(text, str) and not text.isascii():  # O(1): CPython keeps the flag
-        # Encoding fails exactly on a surrogate code point, at twice a regex's speed.
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            raise _json_error(SURROGATE_MESSAGE) from None
-    if not isinstance(text, str):
+        if text.startswith("\ufeff"):
+            raise _json_error(BOM_MESSAGE)
+    else:
         raise _json_error(
             f"invalid JSON: expected str or bytes, not {type(text).__name__}"
         )
-    if text.startswith("\ufeff"):
-        raise _json_error(BOM_MESSAGE)
     try:
-        value = _DECODER.decode(text)
+        value = _decode(text)
     except json.JSONDecodeError as exc:
         if exc.msg not in _JSON_MESSAGES:
             _load_deep(
@@ -432,7 +437,27 @@ def _reject_constant(name: str) -> Any:
 
 # One decoder for every call: json.loads with an option builds a new one each time (3 us
 # of a 112-byte document). decode() is what loads runs after its BOM check, made above.
-_DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant)
+class _Decoder(json.JSONDecoder):
+    # The C scanner JSONDecoder.__init__ sets and decode() calls; typeshed does not declare it.
+    scan_once: Callable[[str, int], tuple[Any, int]]
+
+
+_DECODER: Final = _Decoder(parse_constant=_reject_constant)
+_SCAN: Final = _DECODER.scan_once
+
+
+def _decode(text: str) -> Any:
+    """_DECODER.decode(text), without its two whitespace regexes where no whitespace is
+    around the value (a third of a small document's decode). Anything else, including
+    every error, is decode()'s own reading of the text."""
+    try:
+        value, end = _SCAN(text, 0)
+    except StopIteration:
+        # Leading whitespace, or no value: decode() skips the one and reports the other.
+        return _DECODER.decode(text)
+    if end != len(text) and text[end:].strip(" \t\n\r"):
+        return _DECODER.decode(text)  # json's "Extra data" error
+    return value
 
 
 def _syntax_error(exc: json.JSONDecodeError) -> ValidationError:

@@ -555,6 +555,7 @@ def _parse_render_media(data: Any, ctx: _rt.Context) -> Any:
 
 # Fast paths: straight-line checks that build a surely valid document; at the first
 # thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+_new: Final = object.__new__
 
 
 def _fast_chat_event(obj: Any, depth: int) -> ChatEvent:
@@ -661,19 +662,23 @@ def _fast_chat_event(obj: Any, depth: int) -> ChatEvent:
     except _rt.Unsure as unsure:
         _rt.keep_model(unsure, obj, "render_media", depth + 1, f_render_media)
         raise
-    return ChatEvent(
-        session_id=f_session_id,
-        role=f_role,
-        completed=f_completed,
-        completion_running=f_completion_running,
-        content=f_content,
-        output_format=f_output_format,
-        messages=f_messages,
-        render_media=f_render_media,
-        start=f_start,
-        tool_use_active=f_tool_use_active,
-        tool_calls=f_tool_calls,
-    )
+    # What ChatEvent(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(ChatEvent)
+    built.__dict__ = {
+        "session_id": f_session_id,
+        "role": f_role,
+        "completed": f_completed,
+        "completion_running": f_completion_running,
+        "content": f_content,
+        "output_format": f_output_format,
+        "messages": f_messages,
+        "render_media": f_render_media,
+        "start": f_start,
+        "tool_use_active": f_tool_use_active,
+        "tool_calls": f_tool_calls,
+    }
+    return built
 
 
 def _check_chat_event(obj: ChatEvent, depth: int) -> None:
@@ -756,10 +761,14 @@ def _fast_function_call(obj: Any, depth: int) -> FunctionCall:
         raise _rt.Unsure
     f_arguments = v1
 
-    return FunctionCall(
-        name=f_name,
-        arguments=f_arguments,
-    )
+    # What FunctionCall(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(FunctionCall)
+    built.__dict__ = {
+        "name": f_name,
+        "arguments": f_arguments,
+    }
+    return built
 
 
 def _check_function_call(obj: FunctionCall, depth: int) -> None:
@@ -799,11 +808,15 @@ def _fast_tool_call(obj: Any, depth: int) -> ToolCall:
     v1 = obj.get("function")
     f_function = _fast_function_call(v1, depth + 1)
 
-    return ToolCall(
-        id=f_id,
-        type=f_type,
-        function=f_function,
-    )
+    # What ToolCall(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(ToolCall)
+    built.__dict__ = {
+        "id": f_id,
+        "type": f_type,
+        "function": f_function,
+    }
+    return built
 
 
 def _check_tool_call(obj: ToolCall, depth: int) -> None:
@@ -876,13 +889,17 @@ def _fast_message(obj: Any, depth: int) -> Message:
     if f_content is None and f_tool_calls is None:
         raise _rt.Unsure
 
-    return Message(
-        role=f_role,
-        content=f_content,
-        name=f_name,
-        tool_calls=f_tool_calls,
-        tool_call_id=f_tool_call_id,
-    )
+    # What Message(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Message)
+    built.__dict__ = {
+        "role": f_role,
+        "content": f_content,
+        "name": f_name,
+        "tool_calls": f_tool_calls,
+        "tool_call_id": f_tool_call_id,
+    }
+    return built
 
 
 def _check_message(obj: Message, depth: int) -> None:
@@ -968,13 +985,17 @@ def _fast_render_media(obj: Any, depth: int) -> RenderMedia:
     if f_url is None and f_content is None and f_content_bytes is None:
         raise _rt.Unsure
 
-    return RenderMedia(
-        content_type=f_content_type,
-        url=f_url,
-        name=f_name,
-        content=f_content,
-        content_bytes=f_content_bytes,
-    )
+    # What RenderMedia(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(RenderMedia)
+    built.__dict__ = {
+        "content_type": f_content_type,
+        "url": f_url,
+        "name": f_name,
+        "content": f_content,
+        "content_bytes": f_content_bytes,
+    }
+    return built
 
 
 def _check_render_media(obj: RenderMedia, depth: int) -> None:
@@ -1084,7 +1105,7 @@ _KEYS_RENDER_MEDIA: Final[frozenset[str]] = frozenset(
 
 def parse_chat_event_from_json(text: str | bytes) -> ChatEvent:
     """Parse and validate a chat_event document; raise ValidationError listing every problem."""
-    return ChatEvent.from_json(text)
+    return ChatEvent.from_dict(_rt.load_json(text))
 
 
 def validate_chat_event(value: ChatEvent) -> None:

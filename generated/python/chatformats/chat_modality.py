@@ -1227,6 +1227,7 @@ def _parse_chat_state(data: Any, ctx: _rt.Context) -> Any:
 
 # Fast paths: straight-line checks that build a surely valid document; at the first
 # thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+_new: Final = object.__new__
 
 
 def _fast_chat_input(obj: Any, depth: int) -> ChatInput:
@@ -1445,11 +1446,15 @@ def _fast_text_block(obj: Any, depth: int) -> TextBlock:
         raise _rt.Unsure
     f_text = v1
 
-    return TextBlock(
-        type=f_type,
-        text=f_text,
-        additional_properties=additional_properties,
-    )
+    # What TextBlock(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(TextBlock)
+    built.__dict__ = {
+        "type": f_type,
+        "text": f_text,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_text_block(obj: TextBlock, depth: int) -> None:
@@ -1520,14 +1525,18 @@ def _fast_image_block(obj: Any, depth: int) -> ImageBlock:
     if obj.get("data") is None and obj.get("source") == "base64":
         raise _rt.Unsure
 
-    return ImageBlock(
-        type=f_type,
-        source=f_source,
-        url=f_url,
-        data=f_data,
-        media_type=f_media_type,
-        additional_properties=additional_properties,
-    )
+    # What ImageBlock(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(ImageBlock)
+    built.__dict__ = {
+        "type": f_type,
+        "source": f_source,
+        "url": f_url,
+        "data": f_data,
+        "media_type": f_media_type,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_image_block(obj: ImageBlock, depth: int) -> None:
@@ -1617,14 +1626,18 @@ def _fast_audio_block(obj: Any, depth: int) -> AudioBlock:
     if obj.get("data") is None and obj.get("source") == "base64":
         raise _rt.Unsure
 
-    return AudioBlock(
-        type=f_type,
-        source=f_source,
-        url=f_url,
-        data=f_data,
-        media_type=f_media_type,
-        additional_properties=additional_properties,
-    )
+    # What AudioBlock(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(AudioBlock)
+    built.__dict__ = {
+        "type": f_type,
+        "source": f_source,
+        "url": f_url,
+        "data": f_data,
+        "media_type": f_media_type,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_audio_block(obj: AudioBlock, depth: int) -> None:
@@ -1714,14 +1727,18 @@ def _fast_video_block(obj: Any, depth: int) -> VideoBlock:
     if obj.get("data") is None and obj.get("source") == "base64":
         raise _rt.Unsure
 
-    return VideoBlock(
-        type=f_type,
-        source=f_source,
-        url=f_url,
-        data=f_data,
-        media_type=f_media_type,
-        additional_properties=additional_properties,
-    )
+    # What VideoBlock(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(VideoBlock)
+    built.__dict__ = {
+        "type": f_type,
+        "source": f_source,
+        "url": f_url,
+        "data": f_data,
+        "media_type": f_media_type,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_video_block(obj: VideoBlock, depth: int) -> None:
@@ -1852,16 +1869,20 @@ def _fast_chat_message(obj: Any, depth: int) -> ChatMessage:
                 raise _rt.Unsure
         f_metadata = dict(v1)
 
-    return ChatMessage(
-        message_id=f_message_id,
-        input_id=f_input_id,
-        conversation_id=f_conversation_id,
-        role=f_role,
-        content=f_content,
-        timestamp=f_timestamp,
-        metadata=f_metadata,
-        additional_properties=additional_properties,
-    )
+    # What ChatMessage(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(ChatMessage)
+    built.__dict__ = {
+        "message_id": f_message_id,
+        "input_id": f_input_id,
+        "conversation_id": f_conversation_id,
+        "role": f_role,
+        "content": f_content,
+        "timestamp": f_timestamp,
+        "metadata": f_metadata,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_chat_message(obj: ChatMessage, depth: int) -> None:
@@ -1989,14 +2010,18 @@ def _fast_conversation_metadata(obj: Any, depth: int) -> ConversationMetadata:
                 raise _rt.Unsure
         f_participant_roles = list(v1)
 
-    return ConversationMetadata(
-        conversation_id=f_conversation_id,
-        created_at=f_created_at,
-        last_message_at=f_last_message_at,
-        message_count=f_message_count,
-        participant_roles=f_participant_roles,
-        additional_properties=additional_properties,
-    )
+    # What ConversationMetadata(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(ConversationMetadata)
+    built.__dict__ = {
+        "conversation_id": f_conversation_id,
+        "created_at": f_created_at,
+        "last_message_at": f_last_message_at,
+        "message_count": f_message_count,
+        "participant_roles": f_participant_roles,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_conversation_metadata(obj: ConversationMetadata, depth: int) -> None:
@@ -2542,7 +2567,7 @@ def validate_media_source(value: MediaSource) -> None:
 
 def parse_chat_modality_from_json(text: str | bytes) -> ChatInput:
     """Parse and validate a chat_modality document; raise ValidationError listing every problem."""
-    return ChatInput.from_json(text)
+    return ChatInput.from_dict(_rt.load_json(text))
 
 
 def validate_chat_input(value: ChatInput) -> None:

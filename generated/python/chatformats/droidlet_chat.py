@@ -333,6 +333,7 @@ def _parse_content_item(data: Any, ctx: _rt.Context) -> Any:
 
 # Fast paths: straight-line checks that build a surely valid document; at the first
 # thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+_new: Final = object.__new__
 
 
 def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
@@ -405,13 +406,17 @@ def _fast_droidlet_chat(obj: Any, depth: int) -> DroidletChat:
             if item.id not in ("text", "image_link", "response_option"):
                 raise _rt.Unsure
 
-    return DroidletChat(
-        chat_memid=f_chat_memid,
-        timestamp=f_timestamp,
-        content_type=f_content_type,
-        content=f_content,
-        additional_properties=additional_properties,
-    )
+    # What DroidletChat(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(DroidletChat)
+    built.__dict__ = {
+        "chat_memid": f_chat_memid,
+        "timestamp": f_timestamp,
+        "content_type": f_content_type,
+        "content": f_content,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_droidlet_chat(obj: DroidletChat, depth: int) -> None:
@@ -496,11 +501,15 @@ def _fast_content_item(obj: Any, depth: int) -> ContentItem:
         raise _rt.Unsure
     f_content = v1
 
-    return ContentItem(
-        id=f_id,
-        content=f_content,
-        additional_properties=additional_properties,
-    )
+    # What ContentItem(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(ContentItem)
+    built.__dict__ = {
+        "id": f_id,
+        "content": f_content,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_content_item(obj: ContentItem, depth: int) -> None:
@@ -615,7 +624,7 @@ def validate_content_kind(value: ContentKind) -> None:
 
 def parse_droidlet_chat_from_json(text: str | bytes) -> DroidletChat:
     """Parse and validate a droidlet_chat document; raise ValidationError listing every problem."""
-    return DroidletChat.from_json(text)
+    return DroidletChat.from_dict(_rt.load_json(text))
 
 
 def validate_droidlet_chat(value: DroidletChat) -> None:

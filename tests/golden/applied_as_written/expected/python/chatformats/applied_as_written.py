@@ -176,6 +176,7 @@ def _parse_request(data: Any, ctx: _rt.Context) -> Any:
 
 # Fast paths: straight-line checks that build a surely valid document; at the first
 # thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+_new: Final = object.__new__
 
 
 def _fast_request(obj: Any, depth: int) -> Request:
@@ -297,19 +298,23 @@ def _fast_request(obj: Any, depth: int) -> Request:
             raise _rt.Unsure
         f_flag = v1
 
-    return Request(
-        jsonrpc=f_jsonrpc,
-        id=f_id,
-        code=f_code,
-        params=f_params,
-        content=f_content,
-        meta=f_meta,
-        when=f_when,
-        scores=f_scores,
-        box=f_box,
-        label=f_label,
-        flag=f_flag,
-    )
+    # What Request(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Request)
+    built.__dict__ = {
+        "jsonrpc": f_jsonrpc,
+        "id": f_id,
+        "code": f_code,
+        "params": f_params,
+        "content": f_content,
+        "meta": f_meta,
+        "when": f_when,
+        "scores": f_scores,
+        "box": f_box,
+        "label": f_label,
+        "flag": f_flag,
+    }
+    return built
 
 
 def _check_request(obj: Request, depth: int) -> None:
@@ -574,7 +579,7 @@ def validate_json(value: Json) -> None:
 
 def parse_applied_as_written_from_json(text: str | bytes) -> Request:
     """Parse and validate a applied_as_written document; raise ValidationError listing every problem."""
-    return Request.from_json(text)
+    return Request.from_dict(_rt.load_json(text))
 
 
 def validate_request(value: Request) -> None:

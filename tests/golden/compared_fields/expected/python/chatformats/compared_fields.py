@@ -461,6 +461,7 @@ def _parse_span(data: Any, ctx: _rt.Context) -> Any:
 
 # Fast paths: straight-line checks that build a surely valid document; at the first
 # thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+_new: Final = object.__new__
 
 
 def _fast_turn(obj: Any, depth: int) -> Turn:
@@ -521,12 +522,16 @@ def _fast_turn(obj: Any, depth: int) -> Turn:
         (f_content, f_role),
     )
 
-    return Turn(
-        role=f_role,
-        content=f_content,
-        spans=f_spans,
-        additional_properties=additional_properties,
-    )
+    # What Turn(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Turn)
+    built.__dict__ = {
+        "role": f_role,
+        "content": f_content,
+        "spans": f_spans,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_turn(obj: Turn, depth: int) -> None:
@@ -593,11 +598,15 @@ def _fast_part(obj: Any, depth: int) -> Part:
             raise _rt.Unsure
         f_text = v1
 
-    return Part(
-        type=f_type,
-        text=f_text,
-        additional_properties=additional_properties,
-    )
+    # What Part(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Part)
+    built.__dict__ = {
+        "type": f_type,
+        "text": f_text,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_part(obj: Part, depth: int) -> None:
@@ -757,22 +766,26 @@ def _fast_span(obj: Any, depth: int) -> Span:
     if not _rt.fast_compare("<=", f_low, f_high, ("string", "string")):
         raise _rt.Unsure
 
-    return Span(
-        start_index=f_start_index,
-        end_index=f_end_index,
-        score=f_score,
-        max_score=f_max_score,
-        started_at=f_started_at,
-        recorded_at=f_recorded_at,
-        ended_at=f_ended_at,
-        first=f_first,
-        last=f_last,
-        low=f_low,
-        high=f_high,
-        author=f_author,
-        reviewer=f_reviewer,
-        additional_properties=additional_properties,
-    )
+    # What Span(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Span)
+    built.__dict__ = {
+        "start_index": f_start_index,
+        "end_index": f_end_index,
+        "score": f_score,
+        "max_score": f_max_score,
+        "started_at": f_started_at,
+        "recorded_at": f_recorded_at,
+        "ended_at": f_ended_at,
+        "first": f_first,
+        "last": f_last,
+        "low": f_low,
+        "high": f_high,
+        "author": f_author,
+        "reviewer": f_reviewer,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_span(obj: Span, depth: int) -> None:
@@ -1027,7 +1040,7 @@ def validate_level(value: Level) -> None:
 
 def parse_compared_fields_from_json(text: str | bytes) -> Turn:
     """Parse and validate a compared_fields document; raise ValidationError listing every problem."""
-    return Turn.from_json(text)
+    return Turn.from_dict(_rt.load_json(text))
 
 
 def validate_turn(value: Turn) -> None:

@@ -219,6 +219,7 @@ def _parse_constrained(data: Any, ctx: _rt.Context) -> Any:
 
 # Fast paths: straight-line checks that build a surely valid document; at the first
 # thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+_new: Final = object.__new__
 
 
 def _fast_constrained(obj: Any, depth: int) -> Constrained:
@@ -508,29 +509,33 @@ def _fast_constrained(obj: Any, depth: int) -> Constrained:
             raise _rt.Unsure
         f_short = v1
 
-    return Constrained(
-        name=f_name,
-        code=f_code,
-        kind=f_kind,
-        level=f_level,
-        at=f_at,
-        blob=f_blob,
-        count=f_count,
-        step=f_step,
-        batch=f_batch,
-        ratio=f_ratio,
-        temperature=f_temperature,
-        tags=f_tags,
-        values=f_values,
-        anything=f_anything,
-        either=f_either,
-        whole=f_whole,
-        pair=f_pair,
-        limits=f_limits,
-        nickname=f_nickname,
-        budget=f_budget,
-        short=f_short,
-    )
+    # What Constrained(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Constrained)
+    built.__dict__ = {
+        "name": f_name,
+        "code": f_code,
+        "kind": f_kind,
+        "level": f_level,
+        "at": f_at,
+        "blob": f_blob,
+        "count": f_count,
+        "step": f_step,
+        "batch": f_batch,
+        "ratio": f_ratio,
+        "temperature": f_temperature,
+        "tags": f_tags,
+        "values": f_values,
+        "anything": f_anything,
+        "either": f_either,
+        "whole": f_whole,
+        "pair": f_pair,
+        "limits": f_limits,
+        "nickname": f_nickname,
+        "budget": f_budget,
+        "short": f_short,
+    }
+    return built
 
 
 def _check_constrained(obj: Constrained, depth: int) -> None:
@@ -945,7 +950,7 @@ _KEYS_CONSTRAINED: Final[frozenset[str]] = frozenset(
 
 def parse_constraints_from_json(text: str | bytes) -> Constrained:
     """Parse and validate a constraints document; raise ValidationError listing every problem."""
-    return Constrained.from_json(text)
+    return Constrained.from_dict(_rt.load_json(text))
 
 
 def validate_constrained(value: Constrained) -> None:

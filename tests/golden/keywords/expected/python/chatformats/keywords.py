@@ -224,6 +224,7 @@ def _parse_struct(data: Any, ctx: _rt.Context) -> Any:
 
 # Fast paths: straight-line checks that build a surely valid document; at the first
 # thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+_new: Final = object.__new__
 
 
 def _fast_keywords(obj: Any, depth: int) -> Keywords:
@@ -307,18 +308,22 @@ def _fast_keywords(obj: Any, depth: int) -> Keywords:
     else:
         f_nested = _fast_struct(v1, depth + 1)
 
-    return Keywords(
-        class_=f_class_,
-        type=f_type,
-        func=f_func,
-        import_=f_import_,
-        range=f_range,
-        self_=f_self_,
-        none=f_none,
-        from_dict_=f_from_dict_,
-        validate_=f_validate_,
-        nested=f_nested,
-    )
+    # What Keywords(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Keywords)
+    built.__dict__ = {
+        "class_": f_class_,
+        "type": f_type,
+        "func": f_func,
+        "import_": f_import_,
+        "range": f_range,
+        "self_": f_self_,
+        "none": f_none,
+        "from_dict_": f_from_dict_,
+        "validate_": f_validate_,
+        "nested": f_nested,
+    }
+    return built
 
 
 def _check_keywords(obj: Keywords, depth: int) -> None:
@@ -411,11 +416,15 @@ def _fast_struct(obj: Any, depth: int) -> Struct:
                 raise _rt.Unsure
         f_map = dict(v1)
 
-    return Struct(
-        interface=f_interface,
-        map=f_map,
-        additional_properties=additional_properties,
-    )
+    # What Struct(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Struct)
+    built.__dict__ = {
+        "interface": f_interface,
+        "map": f_map,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_struct(obj: Struct, depth: int) -> None:
@@ -485,7 +494,7 @@ _KEYS_STRUCT: Final[frozenset[str]] = frozenset(("interface", "map"))
 
 def parse_keywords_from_json(text: str | bytes) -> Keywords:
     """Parse and validate a keywords document; raise ValidationError listing every problem."""
-    return Keywords.from_json(text)
+    return Keywords.from_dict(_rt.load_json(text))
 
 
 def validate_keywords(value: Keywords) -> None:

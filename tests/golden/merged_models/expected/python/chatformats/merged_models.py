@@ -481,6 +481,7 @@ def _parse_holder_merged(data: Any, ctx: _rt.Context) -> Any:
 
 # Fast paths: straight-line checks that build a surely valid document; at the first
 # thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+_new: Final = object.__new__
 
 
 def _fast_base(obj: Any, depth: int) -> Base:
@@ -510,11 +511,15 @@ def _fast_base(obj: Any, depth: int) -> Base:
     else:
         raise _rt.Unsure
 
-    return Base(
-        jsonrpc=f_jsonrpc,
-        id=f_id,
-        additional_properties=additional_properties,
-    )
+    # What Base(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Base)
+    built.__dict__ = {
+        "jsonrpc": f_jsonrpc,
+        "id": f_id,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_base(obj: Base, depth: int) -> None:
@@ -599,14 +604,18 @@ def _fast_request(obj: Any, depth: int) -> Request:
     except _rt.Unsure as unsure:
         _rt.keep_model(unsure, obj, "params", depth + 1, f_params)
         raise
-    return Request(
-        jsonrpc=f_jsonrpc,
-        id=f_id,
-        method=f_method,
-        params=f_params,
-        holder=f_holder,
-        additional_properties=additional_properties,
-    )
+    # What Request(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Request)
+    built.__dict__ = {
+        "jsonrpc": f_jsonrpc,
+        "id": f_id,
+        "method": f_method,
+        "params": f_params,
+        "holder": f_holder,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_request(obj: Request, depth: int) -> None:
@@ -666,9 +675,13 @@ def _fast_closed(obj: Any, depth: int) -> Closed:
             raise _rt.Unsure
         f_a = v1
 
-    return Closed(
-        a=f_a,
-    )
+    # What Closed(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Closed)
+    built.__dict__ = {
+        "a": f_a,
+    }
+    return built
 
 
 def _check_closed(obj: Closed, depth: int) -> None:
@@ -713,11 +726,15 @@ def _fast_holder(obj: Any, depth: int) -> Holder:
     except _rt.Unsure as unsure:
         _rt.keep_model(unsure, obj, "merged", depth + 1, f_merged)
         raise
-    return Holder(
-        merged=f_merged,
-        kept=f_kept,
-        additional_properties=additional_properties,
-    )
+    # What Holder(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Holder)
+    built.__dict__ = {
+        "merged": f_merged,
+        "kept": f_kept,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_holder(obj: Holder, depth: int) -> None:
@@ -753,9 +770,13 @@ def _fast_request_params(obj: Any, depth: int) -> RequestParams:
         else _rt.fast_unknown(obj, _KEYS_REQUEST_PARAMS, _rt.MAX_DEPTH - depth - 1)
     )
 
-    return RequestParams(
-        additional_properties=additional_properties,
-    )
+    # What RequestParams(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(RequestParams)
+    built.__dict__ = {
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_request_params(obj: RequestParams, depth: int) -> None:
@@ -806,12 +827,16 @@ def _fast_holder_merged(obj: Any, depth: int) -> HolderMerged:
             raise _rt.Unsure
         f_x = v1
 
-    return HolderMerged(
-        jsonrpc=f_jsonrpc,
-        id=f_id,
-        x=f_x,
-        additional_properties=additional_properties,
-    )
+    # What HolderMerged(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(HolderMerged)
+    built.__dict__ = {
+        "jsonrpc": f_jsonrpc,
+        "id": f_id,
+        "x": f_x,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_holder_merged(obj: HolderMerged, depth: int) -> None:
@@ -930,7 +955,7 @@ _KEYS_HOLDER_MERGED: Final[frozenset[str]] = frozenset(("jsonrpc", "id", "x"))
 
 def parse_merged_models_from_json(text: str | bytes) -> Request:
     """Parse and validate a merged_models document; raise ValidationError listing every problem."""
-    return Request.from_json(text)
+    return Request.from_dict(_rt.load_json(text))
 
 
 def validate_request(value: Request) -> None:

@@ -226,6 +226,7 @@ def _parse_field(data: Any, ctx: _rt.Context) -> Any:
 
 # Fast paths: straight-line checks that build a surely valid document; at the first
 # thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+_new: Final = object.__new__
 
 
 def _fast_collisions(obj: Any, depth: int) -> Collisions:
@@ -305,17 +306,21 @@ def _fast_collisions(obj: Any, depth: int) -> Collisions:
     except _rt.Unsure as unsure:
         _rt.keep_model(unsure, obj, "field", depth + 1, f_field_)
         raise
-    return Collisions(
-        content_type=f_content_type,
-        content_type_snake=f_content_type_snake,
-        user_id=f_user_id,
-        user_id_upper=f_user_id_upper,
-        field_=f_field_,
-        count=f_count,
-        number=f_number,
-        constructor=f_constructor,
-        additional_properties=additional_properties,
-    )
+    # What Collisions(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Collisions)
+    built.__dict__ = {
+        "content_type": f_content_type,
+        "content_type_snake": f_content_type_snake,
+        "user_id": f_user_id,
+        "user_id_upper": f_user_id_upper,
+        "field_": f_field_,
+        "count": f_count,
+        "number": f_number,
+        "constructor": f_constructor,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_collisions(obj: Collisions, depth: int) -> None:
@@ -393,10 +398,14 @@ def _fast_field(obj: Any, depth: int) -> Field:
                 raise _rt.Unsure
         f_options = list(v1)
 
-    return Field(
-        options=f_options,
-        additional_properties=additional_properties,
-    )
+    # What Field(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Field)
+    built.__dict__ = {
+        "options": f_options,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_field(obj: Field, depth: int) -> None:
@@ -491,7 +500,7 @@ def validate_strict_int(value: StrictInt) -> None:
 
 def parse_name_collisions_from_json(text: str | bytes) -> Collisions:
     """Parse and validate a name_collisions document; raise ValidationError listing every problem."""
-    return Collisions.from_json(text)
+    return Collisions.from_dict(_rt.load_json(text))
 
 
 def validate_collisions(value: Collisions) -> None:

@@ -298,6 +298,7 @@ def _parse_ref_part(data: Any, ctx: _rt.Context) -> Any:
 
 # Fast paths: straight-line checks that build a surely valid document; at the first
 # thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+_new: Final = object.__new__
 
 
 def _fast_envelope(obj: Any, depth: int) -> Envelope:
@@ -440,13 +441,17 @@ def _fast_envelope(obj: Any, depth: int) -> Envelope:
         else:
             raise _rt.Unsure
 
-    return Envelope(
-        body=f_body,
-        by_lang=f_by_lang,
-        pairs=f_pairs,
-        amount=f_amount,
-        additional_properties=additional_properties,
-    )
+    # What Envelope(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Envelope)
+    built.__dict__ = {
+        "body": f_body,
+        "by_lang": f_by_lang,
+        "pairs": f_pairs,
+        "amount": f_amount,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_envelope(obj: Envelope, depth: int) -> None:
@@ -571,11 +576,15 @@ def _fast_text_part(obj: Any, depth: int) -> TextPart:
         raise _rt.Unsure
     f_text = v1
 
-    return TextPart(
-        kind=f_kind,
-        text=f_text,
-        additional_properties=additional_properties,
-    )
+    # What TextPart(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(TextPart)
+    built.__dict__ = {
+        "kind": f_kind,
+        "text": f_text,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_text_part(obj: TextPart, depth: int) -> None:
@@ -643,11 +652,15 @@ def _fast_ref_part(obj: Any, depth: int) -> RefPart:
     else:
         raise _rt.Unsure
 
-    return RefPart(
-        kind=f_kind,
-        inner=f_inner,
-        additional_properties=additional_properties,
-    )
+    # What RefPart(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(RefPart)
+    built.__dict__ = {
+        "kind": f_kind,
+        "inner": f_inner,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_ref_part(obj: RefPart, depth: int) -> None:
@@ -858,7 +871,7 @@ def validate_pair(value: Pair) -> None:
 
 def parse_nested_unions_from_json(text: str | bytes) -> Envelope:
     """Parse and validate a nested_unions document; raise ValidationError listing every problem."""
-    return Envelope.from_json(text)
+    return Envelope.from_dict(_rt.load_json(text))
 
 
 def validate_envelope(value: Envelope) -> None:

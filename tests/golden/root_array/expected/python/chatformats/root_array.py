@@ -302,6 +302,7 @@ def _parse_blob(data: Any, ctx: _rt.Context) -> Any:
 
 # Fast paths: straight-line checks that build a surely valid document; at the first
 # thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+_new: Final = object.__new__
 
 
 def _fast_message(obj: Any, depth: int) -> Message:
@@ -371,13 +372,17 @@ def _fast_message(obj: Any, depth: int) -> Message:
         if f_at is None:
             raise _rt.Unsure
 
-    return Message(
-        role=f_role,
-        parts=f_parts,
-        id=f_id,
-        at=f_at,
-        additional_properties=additional_properties,
-    )
+    # What Message(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Message)
+    built.__dict__ = {
+        "role": f_role,
+        "parts": f_parts,
+        "id": f_id,
+        "at": f_at,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_message(obj: Message, depth: int) -> None:
@@ -451,11 +456,15 @@ def _fast_text(obj: Any, depth: int) -> Text:
         raise _rt.Unsure
     f_content = v1
 
-    return Text(
-        type=f_type,
-        content=f_content,
-        additional_properties=additional_properties,
-    )
+    # What Text(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Text)
+    built.__dict__ = {
+        "type": f_type,
+        "content": f_content,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_text(obj: Text, depth: int) -> None:
@@ -500,11 +509,15 @@ def _fast_blob(obj: Any, depth: int) -> Blob:
     if f_data is None:
         raise _rt.Unsure
 
-    return Blob(
-        type=f_type,
-        data=f_data,
-        additional_properties=additional_properties,
-    )
+    # What Blob(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Blob)
+    built.__dict__ = {
+        "type": f_type,
+        "data": f_data,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_blob(obj: Blob, depth: int) -> None:

@@ -174,6 +174,7 @@ def _parse_resource(data: Any, ctx: _rt.Context) -> Any:
 
 # Fast paths: straight-line checks that build a surely valid document; at the first
 # thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+_new: Final = object.__new__
 
 
 def _fast_resource(obj: Any, depth: int) -> Resource:
@@ -340,23 +341,27 @@ def _fast_resource(obj: Any, depth: int) -> Resource:
             raise _rt.Unsure
         f_stamp = v1
 
-    return Resource(
-        uri=f_uri,
-        id=f_id,
-        owner=f_owner,
-        day=f_day,
-        opens=f_opens,
-        links=f_links,
-        parent=f_parent,
-        template=f_template,
-        seen=f_seen,
-        contact=f_contact,
-        by_day=f_by_day,
-        pair=f_pair,
-        home=f_home,
-        version=f_version,
-        stamp=f_stamp,
-    )
+    # What Resource(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Resource)
+    built.__dict__ = {
+        "uri": f_uri,
+        "id": f_id,
+        "owner": f_owner,
+        "day": f_day,
+        "opens": f_opens,
+        "links": f_links,
+        "parent": f_parent,
+        "template": f_template,
+        "seen": f_seen,
+        "contact": f_contact,
+        "by_day": f_by_day,
+        "pair": f_pair,
+        "home": f_home,
+        "version": f_version,
+        "stamp": f_stamp,
+    }
+    return built
 
 
 def _check_resource(obj: Resource, depth: int) -> None:
@@ -632,7 +637,7 @@ _KEYS_RESOURCE: Final[frozenset[str]] = frozenset(
 
 def parse_string_formats_from_json(text: str | bytes) -> Resource:
     """Parse and validate a string_formats document; raise ValidationError listing every problem."""
-    return Resource.from_json(text)
+    return Resource.from_dict(_rt.load_json(text))
 
 
 def validate_resource(value: Resource) -> None:

@@ -503,6 +503,7 @@ def _parse_proto_content(data: Any, ctx: _rt.Context) -> Any:
 
 # Fast paths: straight-line checks that build a surely valid document; at the first
 # thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+_new: Final = object.__new__
 
 
 def _fast_message(obj: Any, depth: int) -> Message:
@@ -578,12 +579,16 @@ def _fast_message(obj: Any, depth: int) -> Message:
             raise _rt.Unsure
         f_loose = v1
 
-    return Message(
-        content=f_content,
-        first=f_first,
-        reply=f_reply,
-        loose=f_loose,
-    )
+    # What Message(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Message)
+    built.__dict__ = {
+        "content": f_content,
+        "first": f_first,
+        "reply": f_reply,
+        "loose": f_loose,
+    }
+    return built
 
 
 def _check_message(obj: Message, depth: int) -> None:
@@ -657,11 +662,15 @@ def _fast_text_content(obj: Any, depth: int) -> TextContent:
         raise _rt.Unsure
     f_text = v1
 
-    return TextContent(
-        type=f_type,
-        text=f_text,
-        additional_properties=additional_properties,
-    )
+    # What TextContent(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(TextContent)
+    built.__dict__ = {
+        "type": f_type,
+        "text": f_text,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_text_content(obj: TextContent, depth: int) -> None:
@@ -711,12 +720,16 @@ def _fast_image_content(obj: Any, depth: int) -> ImageContent:
         raise _rt.Unsure
     f_mime_type = v1
 
-    return ImageContent(
-        type=f_type,
-        data=f_data,
-        mime_type=f_mime_type,
-        additional_properties=additional_properties,
-    )
+    # What ImageContent(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(ImageContent)
+    built.__dict__ = {
+        "type": f_type,
+        "data": f_data,
+        "mime_type": f_mime_type,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_image_content(obj: ImageContent, depth: int) -> None:
@@ -769,11 +782,15 @@ def _fast_audio_content(obj: Any, depth: int) -> AudioContent:
         raise _rt.Unsure
     f_type = v1
 
-    return AudioContent(
-        data=f_data,
-        type=f_type,
-        additional_properties=additional_properties,
-    )
+    # What AudioContent(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(AudioContent)
+    built.__dict__ = {
+        "data": f_data,
+        "type": f_type,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_audio_content(obj: AudioContent, depth: int) -> None:
@@ -813,10 +830,14 @@ def _fast_any_block(obj: Any, depth: int) -> AnyBlock:
         raise _rt.Unsure
     f_type = v1
 
-    return AnyBlock(
-        type=f_type,
-        additional_properties=additional_properties,
-    )
+    # What AnyBlock(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(AnyBlock)
+    built.__dict__ = {
+        "type": f_type,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_any_block(obj: AnyBlock, depth: int) -> None:
@@ -850,10 +871,14 @@ def _fast_proto_content(obj: Any, depth: int) -> ProtoContent:
         raise _rt.Unsure
     f_type = v1
 
-    return ProtoContent(
-        type=f_type,
-        additional_properties=additional_properties,
-    )
+    # What ProtoContent(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(ProtoContent)
+    built.__dict__ = {
+        "type": f_type,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_proto_content(obj: ProtoContent, depth: int) -> None:
@@ -985,7 +1010,7 @@ def validate_content_block(value: ContentBlock) -> None:
 
 def parse_tagged_unions_from_json(text: str | bytes) -> Message:
     """Parse and validate a tagged_unions document; raise ValidationError listing every problem."""
-    return Message.from_json(text)
+    return Message.from_dict(_rt.load_json(text))
 
 
 def validate_message(value: Message) -> None:

@@ -139,6 +139,7 @@ def _parse_reply(data: Any, ctx: _rt.Context) -> Any:
 
 # Fast paths: straight-line checks that build a surely valid document; at the first
 # thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+_new: Final = object.__new__
 
 
 def _fast_reply(obj: Any, depth: int) -> Reply:
@@ -274,17 +275,21 @@ def _fast_reply(obj: Any, depth: int) -> Reply:
             raise _rt.Unsure
         f_never = v1
 
-    return Reply(
-        code=f_code,
-        retry=f_retry,
-        weight=f_weight,
-        final=f_final,
-        flags=f_flags,
-        level=f_level,
-        mode=f_mode,
-        tries=f_tries,
-        never=f_never,
-    )
+    # What Reply(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(Reply)
+    built.__dict__ = {
+        "code": f_code,
+        "retry": f_retry,
+        "weight": f_weight,
+        "final": f_final,
+        "flags": f_flags,
+        "level": f_level,
+        "mode": f_mode,
+        "tries": f_tries,
+        "never": f_never,
+    }
+    return built
 
 
 def _check_reply(obj: Reply, depth: int) -> None:
@@ -511,7 +516,7 @@ _KEYS_REPLY: Final[frozenset[str]] = frozenset(
 
 def parse_typed_values_from_json(text: str | bytes) -> Reply:
     """Parse and validate a typed_values document; raise ValidationError listing every problem."""
-    return Reply.from_json(text)
+    return Reply.from_dict(_rt.load_json(text))
 
 
 def validate_reply(value: Reply) -> None:

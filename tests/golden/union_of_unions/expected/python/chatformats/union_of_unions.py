@@ -284,6 +284,7 @@ def _parse_image_block(data: Any, ctx: _rt.Context) -> Any:
 
 # Fast paths: straight-line checks that build a surely valid document; at the first
 # thing they are not sure of they raise _rt.Unsure and the parse functions above run.
+_new: Final = object.__new__
 
 
 def _fast_sampling_message(obj: Any, depth: int) -> SamplingMessage:
@@ -396,12 +397,16 @@ def _fast_sampling_message(obj: Any, depth: int) -> SamplingMessage:
             _rt.keep_items(unsure, v1, depth + 2, f_alternatives)
             raise
 
-    return SamplingMessage(
-        role=f_role,
-        content=f_content,
-        alternatives=f_alternatives,
-        additional_properties=additional_properties,
-    )
+    # What SamplingMessage(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(SamplingMessage)
+    built.__dict__ = {
+        "role": f_role,
+        "content": f_content,
+        "alternatives": f_alternatives,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_sampling_message(obj: SamplingMessage, depth: int) -> None:
@@ -499,10 +504,14 @@ def _fast_text_block(obj: Any, depth: int) -> TextBlock:
         raise _rt.Unsure
     f_text = v1
 
-    return TextBlock(
-        type=f_type,
-        text=f_text,
-    )
+    # What TextBlock(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(TextBlock)
+    built.__dict__ = {
+        "type": f_type,
+        "text": f_text,
+    }
+    return built
 
 
 def _check_text_block(obj: TextBlock, depth: int) -> None:
@@ -546,12 +555,16 @@ def _fast_image_block(obj: Any, depth: int) -> ImageBlock:
         raise _rt.Unsure
     f_mime_type = v1
 
-    return ImageBlock(
-        type=f_type,
-        data=f_data,
-        mime_type=f_mime_type,
-        additional_properties=additional_properties,
-    )
+    # What ImageBlock(...) builds, in the order of its fields, without __init__'s keyword handling:
+    # a third of a small model's fast path.
+    built = _new(ImageBlock)
+    built.__dict__ = {
+        "type": f_type,
+        "data": f_data,
+        "mime_type": f_mime_type,
+        "additional_properties": additional_properties,
+    }
+    return built
 
 
 def _check_image_block(obj: ImageBlock, depth: int) -> None:
@@ -679,7 +692,7 @@ def validate_block(value: Block) -> None:
 
 def parse_union_of_unions_from_json(text: str | bytes) -> SamplingMessage:
     """Parse and validate a union_of_unions document; raise ValidationError listing every problem."""
-    return SamplingMessage.from_json(text)
+    return SamplingMessage.from_dict(_rt.load_json(text))
 
 
 def validate_sampling_message(value: SamplingMessage) -> None:
