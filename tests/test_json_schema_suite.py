@@ -160,9 +160,13 @@ def _wrong_verdicts(accepted: dict[str, Accepted], project: Path, targets: list[
     specs = [load_spec(project / "specs" / format_id, project) for format_id in accepted]
     files = generate_cached(specs, targets=targets)
     cases = [(format_id, json.dumps({"value": t["data"]}), None) for format_id, a in accepted.items() for t in a.tests]
-    if targets == ["python"]:
+    if len(targets) == 1:
+        # One language's driver, built here: a missing toolchain fails the test instead of skipping it.
+        [driver] = [d for d in conformance.DRIVERS if d.target == targets[0]]
         conformance.write_files(files, folder)
-        found = {"python": conformance.Built(folder, tuple(accepted), {"python": folder / "python"}).python(cases)}
+        built = driver.build(folder, list(accepted))
+        assert built is not None, f"the {driver.target} driver needs {driver.needs}"
+        found = {driver.target: driver.run(built, cases)}
     else:
         found = conformance.build(files, list(accepted), folder).verdicts(cases)
     expected = [(a, t) for a in accepted.values() for t in a.tests]
@@ -185,8 +189,11 @@ def test_every_accepted_group_gets_the_suites_verdict_in_python(accepted: dict[s
     assert not wrong, "\n".join(wrong)
 
 
-def test_every_accepted_group_gets_the_suites_verdict_in_every_language(accepted: dict[str, Accepted], tmp_path: Path) -> None:
-    wrong = _wrong_verdicts(accepted, tmp_path / "project", ["python", "go", "typescript"], tmp_path / "generated")
+@pytest.mark.parametrize("language", ["go", "typescript"])
+def test_every_accepted_group_gets_the_suites_verdict_in_one_language(language: str, accepted: dict[str, Accepted], tmp_path: Path) -> None:
+    # The same in Go and in TypeScript, one at a time: the mutation groups of their runtimes run the one of their
+    # language (tests/mutate.py), so a bug in a walk of schemas applied as written meets the suite's edges there too.
+    wrong = _wrong_verdicts(accepted, tmp_path / "project", [language], tmp_path / "generated")
     assert not wrong, "\n".join(wrong)
 
 

@@ -1,8 +1,10 @@
 package rt
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
+	"math/big"
 	"strings"
 	"testing"
 )
@@ -93,6 +95,63 @@ func TestNumbersCompareExactlyAndMultipleOfIsDecimal(t *testing.T) {
 	}
 	if !checks.Valid(int64(9007199254740993)) || checks.Valid(float64(9007199254740992)) {
 		t.Error("values built in code compare as their JSON would")
+	}
+}
+
+// TestCompareNumbersOrdersEveryPairOfKindsByExactValue: every pair of int64, big integer, float and
+// infinity (a float built in code) against the order of their exact values as rationals, where every
+// finite number lies between the two infinities.
+func TestCompareNumbersOrdersEveryPairOfKindsByExactValue(t *testing.T) {
+	huge, _ := new(big.Int).SetString("1000000000000000000000000000000", 10)
+	numbers := []schemaNumber{
+		{isInt: true, small: -3}, {isInt: true, small: 0}, {isInt: true, small: 5},
+		{isInt: true, small: math.MaxInt64}, {isInt: true, small: math.MinInt64},
+		{isInt: true, big: new(big.Int).Lsh(big.NewInt(1), 63)}, {isInt: true, big: new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), 63))},
+		{isInt: true, big: huge}, {isInt: true, big: new(big.Int).Neg(huge)},
+		{f: -1e300}, {f: -1.5}, {f: math.Copysign(0, -1)}, {f: 0.5}, {f: 5}, {f: 9.3e18}, {f: -9.3e18}, {f: 1e30}, {f: 1e300},
+		{f: math.Inf(1)}, {f: math.Inf(-1)},
+	}
+	rank := func(n schemaNumber) (int, *big.Rat) { // (-1, nil) -inf, (1, nil) +inf, else (0, exact value)
+		if !n.isInt && math.IsInf(n.f, 0) {
+			return int(math.Copysign(1, n.f)), nil
+		}
+		return 0, n.exact()
+	}
+	for _, a := range numbers {
+		for _, b := range numbers {
+			ia, ra := rank(a)
+			ib, rb := rank(b)
+			want := cmp.Compare(ia, ib)
+			if ia == 0 && ib == 0 {
+				want = ra.Cmp(rb)
+			}
+			if got := compareNumbers(a, b); got != want {
+				t.Errorf("compareNumbers(%+v, %+v) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+}
+
+// TestEdgesOfInt64AndOfItemsPastPrefixItems: an int64 node (a $ref into a typed integer) takes -2^63 to
+// 2^63-1 and nothing past them; "items": false after prefixItems takes as many items as prefixItems
+// names and not one more. (Typed definitions check these edges in their own parsers; a schema applied
+// as written meets them here.)
+func TestEdgesOfInt64AndOfItemsPastPrefixItems(t *testing.T) {
+	int64Checks := NewChecks(`{"root":{"int64":true,"messages":{"int64":"i64"}},"refs":{}}`)
+	tuple := NewChecks(`{"root":{"prefixItems":[{"messages":{}},{"messages":{}}],"items":false,"messages":{"items":"past"}},"refs":{}}`)
+	for _, c := range []struct {
+		checks *Checks
+		text   string
+		want   bool
+	}{
+		{int64Checks, "-9223372036854775808", true}, {int64Checks, "9223372036854775807", true}, {int64Checks, "0", true},
+		{int64Checks, "-9223372036854775809", false}, {int64Checks, "9223372036854775808", false},
+		{int64Checks, "9223372036854775808.0", false}, {int64Checks, "-9.3e18", false},
+		{tuple, "[]", true}, {tuple, "[1]", true}, {tuple, "[1, 2]", true}, {tuple, "[1, 2, 3]", false},
+	} {
+		if ok, errs := checked(t, c.checks, c.text); ok != c.want {
+			t.Errorf("%s: ok = %v, want %v (%v)", c.text, ok, c.want, errs)
+		}
 	}
 }
 
