@@ -101,6 +101,25 @@ def test_load_json_refuses_what_json_refuses(text: str) -> None:
     assert message.startswith("invalid JSON: ") and keyword == "json"
 
 
+_INT64 = '{"root": {"int64": true, "messages": {"int64": "i64"}}, "refs": {}}'
+_TUPLE = '{"root": {"prefixItems": [{"messages": {}}, {"messages": {}}], "items": false, "messages": {"items": "past"}}, "refs": {}}'
+
+
+@pytest.mark.parametrize(
+    ("checks", "value", "valid"),
+    [(_INT64, -(2**63), True), (_INT64, 2**63 - 1, True), (_INT64, 0, True), (_INT64, -(2**63) - 1, False), (_INT64, 2**63, False),
+     (_INT64, 9223372036854775808.0, False), (_INT64, -9.3e18, False),
+     (_TUPLE, [], True), (_TUPLE, [1], True), (_TUPLE, [1, 2], True), (_TUPLE, [1, 2, 3], False)],
+)
+def test_a_schema_applied_as_written_takes_int64_and_items_past_prefix_items_up_to_their_edges(checks: str, value: Any, valid: bool) -> None:
+    # Typed definitions check these edges in their own parsers; a schema applied as written meets them in the walk
+    # (Go's rt: TestEdgesOfInt64AndOfItemsPastPrefixItems).
+    compiled = rt.Checks(checks, ())
+    ctx = rt.Context(value)
+    compiled.parser({"type": "not JSON"})(value, ctx)
+    assert (not ctx.errors, compiled.accepts(value)) == (valid, valid), [e.message for e in ctx.errors]
+
+
 @pytest.mark.parametrize("value", ["{}", '{"a": [1, "x"]}', "[]", "1", "-0.5e3", '"s"', "true", "null", "", "x", "{"])
 @pytest.mark.parametrize(
     "around",
