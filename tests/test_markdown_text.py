@@ -233,3 +233,36 @@ def test_a_changelog_line_reads_as_written_with_its_names_as_code(reader: str, w
 def test_chatspecs_own_prose_keeps_its_code_and_the_spaces_around_it(reader: str, text: str) -> None:
     shown, inner = _cell(reader, md_text(text))
     assert " ".join(shown.split()) == " ".join(text.replace("`", "").split()) and inner <= {"code", "wbr"}
+
+
+class _Cells(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells: list[list[tuple[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "td":
+            self.cells.append(attrs)
+
+
+def test_the_sites_hook_labels_each_cell_with_its_heading_as_one_attribute_whatever_the_heading_holds() -> None:
+    # generated/mkdocs_hooks.py (templates/markdown/hooks.py.j2), which mkdocs runs on every page: the headings
+    # are chatspec's own words, but a heading holding a quote, markup or an entity must stay one attribute value.
+    import importlib.util
+
+    from conftest import GENERATED
+
+    spec = importlib.util.spec_from_file_location("chatspec_mkdocs_hooks", GENERATED / "mkdocs_hooks.py")
+    assert spec is not None and spec.loader is not None
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    headings = ['x" onmouseover="alert(1)', "<b>Type</b> &amp; kind", "it's"]
+    table = ("<p>before</p><table><thead><tr>" + "".join(f"<th>{h}</th>" for h in headings) + "</tr></thead><tbody>"
+             '<tr><td>a</td><td class="c">b</td><td>c</td></tr><tr><td>d</td><td>e</td><td>f</td></tr></tbody></table><p>after</p>')
+    page = hooks.on_page_content(table)
+    cells = _Cells()
+    cells.feed(page)
+    labels = ['x" onmouseover="alert(1)', "Type & kind", "it's"]
+    assert cells.cells == [[("data-label", labels[0])], [("data-label", labels[1]), ("class", "c")], [("data-label", labels[2])]] + [
+        [("data-label", label)] for label in labels]
+    assert page.startswith("<p>before</p>") and page.endswith("<p>after</p>")

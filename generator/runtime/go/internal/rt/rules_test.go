@@ -39,6 +39,8 @@ func same(t *testing.T, what string, got, want []string) {
 	}
 }
 
+type role string // as a format's enum type is
+
 func TestMemberOfLooksTheValueUpInTheListAtTheRelativePointer(t *testing.T) {
 	root := object(t, `{"people": ["ann", "bob"], "user": "cy"}`)
 	for _, c := range []struct {
@@ -52,6 +54,15 @@ func TestMemberOfLooksTheValueUpInTheListAtTheRelativePointer(t *testing.T) {
 		{func() *string { s := "bob"; return &s }(), true, nil},
 		{(*string)(nil), true, nil},
 		{"cy", false, nil},
+		// An enum field's value: a named string type, or a pointer to one (optional).
+		{role("cy"), true, []string{"/user member_of: user 'cy' is not one of the people"}},
+		{role("ann"), true, nil},
+		{func() *role { r := role("cy"); return &r }(), true, []string{"/user member_of: user 'cy' is not one of the people"}},
+		{func() *role { r := role("bob"); return &r }(), true, nil},
+		{(*role)(nil), true, nil},
+		// No string at all (a rule lower never writes): nothing to look up.
+		{7, true, nil},
+		{[]string{"cy"}, true, nil},
 	} {
 		ctx := NewContext(root)
 		RuleMemberOf(ctx, "user", c.value, c.usable, 0, []string{"people"}, "user '{value}' is not one of the people")
