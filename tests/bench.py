@@ -506,7 +506,11 @@ def typescript_section(quick: bool) -> list[str]:
     for r in ts:
         lines.append(f"{r['format']:26} {r['payload']:9} {r['chatspec_us']:8.1f}us {r['ajv_us']:8.1f}us {r['vs ajv']:7.2f}x")
     mean = geometric_mean([r["vs ajv"] for r in ts if r["payload"] != "invalid"])
-    lines.append(f"geometric mean over valid payloads: ajv {mean:.2f}x (goal >= 1.0x: {'met' if mean >= 1.0 else 'NOT met'})")
+    lines.append(f"geometric mean over valid payloads: ajv {mean:.2f}x (goal >= 1.2x: {'met' if mean >= 1.2 else 'NOT met'})")
+    # Issue 31: an invalid payload within 3x Ajv's time (which stops at the first problem; chatspec reports every one).
+    worst = min((r for r in ts if r["payload"] == "invalid"), key=lambda r: r["vs ajv"])
+    lines.append(f"slowest invalid payload vs ajv: {worst['format']} {1 / worst['vs ajv']:.2f}x ajv's time "
+                 f"(goal <= 3x: {'met' if worst['vs ajv'] >= 1 / 3 else 'NOT met'})")
     lines.append("")
     return lines
 

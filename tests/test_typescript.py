@@ -119,7 +119,7 @@ def test_the_makefile_installs_the_typescript_vendor_compiles_with_and_the_packa
 def test_texts_the_engines_json_parse_reads_differently_get_pythons_verdicts(ts_dist: Path) -> None:
     """The fast path (JSON.parse) must never decide these: integer-like keys (a plain object puts
     them first), "__proto__", duplicate keys, integers past 2^53, escaped surrogates, 1.0."""
-    pieces = ['"10": 1, "b": 2, "2": 3', '"__proto__": {"x": 1}', '"constructor": 1, "toString": 2',
+    pieces = ['"10": 1, "b": 2, "2": 3', '"10" :1, "b": 2, "2"\n\t\r :3', '"\\u0031\\u0030": 1, "b": 2, "\\u0032": 3', '"__proto__": {"x": 1}', '"constructor": 1, "toString": 2',
               '"dup": 1, "dup": 2', '"n": 9223372036854775807', '"n": -9223372036854775809', '"n": 9007199254740993',
               '"s": "\\udfff"', '"s": "\\ud83d\\ude00"', '"f": 1.0', '"f": 1e400', '"0": null, "1": []']
     cases: list[tuple[str, str | bytes, str | None]] = []
@@ -132,6 +132,52 @@ def test_texts_the_engines_json_parse_reads_differently_get_pythons_verdicts(ts_
     expected = [{"ok": p["ok"], "errors": p["errors"]} for p in (fuzz.python_verdict(f, str(t), m) for f, t, m in cases)]
     assert any(not e["ok"] and len(e["errors"]) > 1 for e in expected), "some case must report several problems in order"
     _compare(_verdicts(ts_dist, cases), expected, [f"{f} {str(t)[:200]}" for f, t, _ in cases])
+
+
+def test_a_document_with_problems_gets_pythons_errors_whatever_json_parse_would_read_otherwise_in_it(
+        golden_dist: Path, tmp_path: Path) -> None:
+    """An invalid document's problems come from JSON.parse's tree unless the text holds something a plain
+    object or number reads otherwise (runtime.ts readsAlike): keys of digits only or written with escapes,
+    floats with an integral value or none, integers of more than 15 digits. Each beside a problem, where
+    a message shows it ({value}) or the problems' order depends on it: Python's errors, in its order."""
+    import subprocess
+    import sys
+
+    from conftest import golden_generated
+
+    span = '{"start_index": 4, "end_index": 9, "score": 0.75, "max_score": 5, "started_at": "2024-01-15T10:30:00Z"}'
+    doc = '{"role": "user", "content": "c", "spans": [%s, 5]}'  # (the 5: a problem in every case)
+    values = ["7.0", "7e0", "7.5e1", "-0.0", "1e400", "-1e400", "1234567890123456", "-123456789012345678", "0.5000001", "7"]
+    cases = [doc % span.replace('"score": 0.75', f'"score": {v}') for v in values]
+    cases += [doc % span.replace('"score": 0.75', f'"end_index": {v}, "score": 0.75').replace('"end_index": 9, ', "")
+              for v in ("3.0", "3e0", "30e-1", "1234567890123456", "-1234567890123456", "3")]
+    # Keys the model does not name (each a problem) around a digit key, an escaped one, and plain ones.
+    for keys in ('"10": 1, "b": 2, "2": 3', '"\\u0031\\u0030": 1, "b": 2, "\\u0032": 3', '"b\\"": 1, "a": 2', '"1a": 1, "0": 2, "": 3',
+                 '"x": 1, "y": 2', '"x": 1.0, "9": 2'):
+        cases.append(doc.replace('"role"', keys + ', "role"') % span)
+        cases.append(doc % span.replace('"score"', keys + ', "score"'))
+    folder = tmp_path / "python"
+    for path, text in golden_generated(("python",)).items():
+        target = folder / path.removeprefix("python/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    script = (
+        "import json, sys\n"
+        "from chatformats import compared_fields as m\n"
+        "out = []\n"
+        "for text in json.load(sys.stdin):\n"
+        "    try:\n"
+        "        m.parse_compared_fields_from_json(text); out.append({'ok': True, 'errors': []})\n"
+        "    except m.ValidationError as e:\n"
+        "        out.append({'ok': False, 'errors': [[x.path, x.message] for x in e.errors]})\n"
+        "print(json.dumps(out))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], input=json.dumps(cases), capture_output=True, text=True, cwd=folder, check=True)
+    expected = json.loads(done.stdout)
+    assert all(not e["ok"] for e in expected), [c for c, e in zip(cases, expected) if e["ok"]]
+    shown = {m for e in expected for _, m in e["errors"]}
+    assert {"span 0: score 7.0 is above max_score", "span 0: score 75.0 is above max_score"} <= shown, shown
+    _compare(_verdicts(golden_dist, [("compared_fields", c, None) for c in cases]), expected, cases)
 
 
 def test_an_engine_without_is_well_formed_tells_lone_surrogates_as_python_does(

@@ -312,11 +312,12 @@ const NO_ANCESTORS: readonly unknown[] = Object.freeze([]);
 /**
  * Parse JSON text and run a parser on it; throw ValidationError listing every problem.
  *
- * Valid text takes the fast path: the engine's JSON.parse, then the parsers. Where
+ * Text takes the fast path: the engine's JSON.parse, then the parsers. Where
  * JSON.parse's tree could differ from decodeJSON's in a way a verdict sees (long
- * integers, escaped surrogates), or where there is any problem at all (whose order
- * must follow the text, which a plain object's key order need not), the text is
- * decoded again by decodeJSON and that verdict is the one given.
+ * integers, escaped surrogates), or where there is a problem and the text holds
+ * something a plain object or number reads otherwise (readsAlike: the problems'
+ * order must follow the text, a float's message shows 1.0), the text is decoded
+ * again by decodeJSON and that verdict is the one given.
  */
 export function runText<T>(parser: Parser<T>, input: string | Uint8Array,
   fast?: (tree: unknown, depth: number, anc: readonly unknown[]) => T | Unsure): T {
@@ -348,10 +349,76 @@ export function runText<T>(parser: Parser<T>, input: string | Uint8Array,
     if (tree !== MISSING) {
       const ctx = new Context(tree);
       const result = parser(tree, ctx);
-      if (ctx.count === 0 && result !== INVALID && !ctx.inexact) return result;
+      if (!ctx.inexact) {
+        if (ctx.count === 0 && result !== INVALID) return result;
+        // The problems, in the order of the text, where nothing in it reads otherwise in a plain
+        // object: an invalid document is not decoded and walked a second time.
+        if (ctx.count > 0 && readsAlike(text)) throw new ValidationError(ctx.reported());
+      }
     }
   }
   return run(parser, decodeJSON(text ?? input));
+}
+
+/**
+ * Whether the problems the parsers find in JSON.parse's tree of text (valid JSON) are those they
+ * find in decodeJSON's: no key is empty or digits only (a plain object puts digit keys first, out
+ * of the text's order) or written with an escape (which could spell one), and no float literal has
+ * an integral value or none (1.0, 1e2, -0.0, 1e400: Python shows them as floats; JSON.parse gives
+ * a plain 1), and no integer literal is longer than 15 characters (decodeJSON's JsonNumber: past
+ * 2^53 JSON.parse rounds it, and past MAX_INT_DIGITS digits the input policy refuses the text, where
+ * no parser may have read it). Each is rare; where one occurs the text is decoded again. One pass,
+ * linear in the text's length.
+ */
+function readsAlike(text: string): boolean {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: its closing quote is the first one after an even run of backslashes.
+      let end = text.indexOf('"', i + 1);
+      for (;;) {
+        let k = end - 1;
+        while (text.charCodeAt(k) === 0x5c) k--;
+        if ((end - 1 - k) % 2 === 0) break;
+        end = text.indexOf('"', end + 1);
+      }
+      let next = end + 1;
+      while (next < n && text.charCodeAt(next) <= 0x20) next++; // JSON's whitespace, between tokens
+      if (text.charCodeAt(next) === 0x3a && !plainKey(text, i + 1, end)) return false;
+      i = end + 1;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let j = i + 1;
+      let float = false;
+      for (; j < n; j++) {
+        const d = text.charCodeAt(j);
+        if (d === 0x2e || d === 0x65 || d === 0x45) float = true;
+        else if ((d < 0x30 || d > 0x39) && d !== 0x2b && d !== 0x2d) break;
+      }
+      if (float) {
+        const value = Number(text.slice(i, j));
+        if (!Number.isFinite(value) || Number.isInteger(value)) return false;
+      } else if (j - i > 15) {
+        return false;
+      }
+      i = j;
+    } else {
+      i++;
+    }
+  }
+  return true;
+}
+
+/** Whether the key text[from, to) holds a character other than a digit, and no escape. */
+function plainKey(text: string, from: number, to: number): boolean {
+  let digits = true;
+  for (let k = from; k < to; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x5c) return false;
+    if (c < 0x30 || c > 0x39) digits = false;
+  }
+  return !digits;
 }
 
 // --- the fast path -------------------------------------------------------------
