@@ -235,7 +235,7 @@ def test_chatspecs_own_prose_keeps_its_code_and_the_spaces_around_it(reader: str
     assert " ".join(shown.split()) == " ".join(text.replace("`", "").split()) and inner <= {"code", "wbr"}
 
 
-class _Cells(HTMLParser):
+class _LabelledCells(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.cells: list[list[tuple[str, str | None]]] = []
@@ -260,7 +260,7 @@ def test_the_sites_hook_labels_each_cell_with_its_heading_as_one_attribute_whate
     table = ("<p>before</p><table><thead><tr>" + "".join(f"<th>{h}</th>" for h in headings) + "</tr></thead><tbody>"
              '<tr><td>a</td><td class="c">b</td><td>c</td></tr><tr><td>d</td><td>e</td><td>f</td></tr></tbody></table><p>after</p>')
     page = hooks.on_page_content(table)
-    cells = _Cells()
+    cells = _LabelledCells()
     cells.feed(page)
     labels = ['x" onmouseover="alert(1)', "Type & kind", "it's"]
     assert cells.cells == [[("data-label", labels[0])], [("data-label", labels[1]), ("class", "c")], [("data-label", labels[2])]] + [

@@ -22,9 +22,20 @@ def test_every_test_a_group_runs_exists_and_none_is_the_golden_byte_test(group: 
     assert named, group
     for test in named:
         file, _, name = test.partition("::")
+        name = name.split("[", 1)[0]  # a parametrized test's one case: test_x[go]
         assert (ROOT / file).is_file(), test
         assert not name or f"def {name}(" in (ROOT / file).read_text(encoding="utf-8"), test
         assert file != "tests/test_golden.py" or name not in ("", "test_golden_output"), f"{group} runs the golden byte test"
+
+
+@pytest.mark.parametrize("group", sorted(mutate.GROUPS))
+def test_a_checkout_that_has_every_test_of_a_group_runs_every_one(group: str) -> None:
+    # tests_for drops only what a checkout lacks: this one has them all, one case of a parametrized test too
+    # (test_x[go], which it once dropped by looking for "def test_x[go](").
+    file = {"classify": mutate.CLASSIFY, "rules": mutate.GO_RULES}.get(group, "x")
+    mutant = mutate.Mutant(group, file, 1, "op", "a", "b")
+    wanted = mutate.GO_TESTS if group == "rules" else mutate.GROUPS[group].tests
+    assert mutate.tests_for(mutant, ROOT) == wanted
 
 
 @pytest.mark.parametrize("group", sorted(mutate.GROUPS))
