@@ -25,8 +25,15 @@ def test_a_typescript_parser_that_validates_nothing_makes_the_bench_fail(tmp_pat
     shutil.copytree(GENERATED / "typescript", tree)
     runtime = tree / "src" / "runtime.ts"
     text = runtime.read_text(encoding="utf-8")
-    failing = "if (ctx.count > 0 || result === INVALID) throw new ValidationError(ctx.reported());"
-    assert text.count(failing) == 1, "the plant no longer applies"
-    runtime.write_text(text.replace(failing, "if (result === INVALID) return undefined as unknown as T;"), encoding="utf-8")
+    # Both places a text's problems are thrown from: run() (the exact walk of decodeJSON's tree) and runText (those
+    # found in JSON.parse's tree where the text reads alike in both).
+    plants = {"if (ctx.count > 0 || result === INVALID) throw new ValidationError(ctx.reported());":
+              "if (result === INVALID) return undefined as unknown as T;",
+              "if (ctx.count > 0 && readsAlike(text)) throw new ValidationError(ctx.reported());":
+              "if (ctx.count > 0 && readsAlike(text)) return result as T;"}
+    for failing, accepting in plants.items():
+        assert text.count(failing) == 1, "the plant no longer applies"
+        text = text.replace(failing, accepting)
+    runtime.write_text(text, encoding="utf-8")
     with pytest.raises(AssertionError, match="chatspec accepts the chat_event invalid payload"):
         bench.typescript_table(0.001, ts_tree=tree)
