@@ -359,14 +359,19 @@ def tests_for(m: Mutant, copy: Path) -> list[str]:
         wanted = GO_TESTS if m.file.endswith(".go") else PY_TESTS
     else:
         wanted = GROUPS[m.group].tests
-    out = []
-    for arg in wanted:
-        file, _, name = arg.partition("::")
-        name = name.split("[", 1)[0]  # a parametrized test's one case: test_x[go]
-        if file.startswith("tests/") and not ((copy / file).is_file() and (not name or f"def {name}(" in (copy / file).read_text())):
-            continue
-        out.append(arg)
-    return out
+    return [arg for arg in wanted if not arg.startswith("tests/") or has_test(copy, arg)]
+
+
+def named_test(arg: str) -> tuple[str, str]:
+    """(file, test function) of a pytest argument: tests/x.py, tests/x.py::test_y or one case, tests/x.py::test_y[go]."""
+    file, _, name = arg.partition("::")
+    return file, name.split("[", 1)[0]
+
+
+def has_test(root: Path, arg: str) -> bool:
+    """Whether the checkout at root has the file and the test function the pytest argument names."""
+    file, name = named_test(arg)
+    return (root / file).is_file() and (not name or f"def {name}(" in (root / file).read_text(encoding="utf-8"))
 
 
 def _compiles(copy: Path, language: str, timeout: int) -> bool:

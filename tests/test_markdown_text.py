@@ -77,22 +77,25 @@ READERS = {"commonmark": _commonmark, "python_markdown": _python_markdown}
 
 
 class _Cells(HTMLParser):
-    """The text of each element named `tag`, and the tags met inside them (entities read as the browser does)."""
+    """The text and the attributes of each element named `tag`, and the tags met inside them (entities read as the
+    browser does)."""
 
     def __init__(self, tag: str) -> None:
         super().__init__(convert_charrefs=True)
         self.tag, self.depth, self.texts, self.inner = tag, 0, list[str](), set[str]()
+        self.attrs: list[list[tuple[str, str | None]]] = []
 
-    def handle_starttag(self, tag: str, attrs: object) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == self.tag:
             self.depth += 1
             self.texts.append("")
+            self.attrs.append(attrs)
         elif self.depth:
             self.inner.add(tag)
             if tag == "br":
                 self.texts[-1] += "\x01"
 
-    def handle_startendtag(self, tag: str, attrs: object) -> None:
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
 
     def handle_endtag(self, tag: str) -> None:
@@ -235,16 +238,6 @@ def test_chatspecs_own_prose_keeps_its_code_and_the_spaces_around_it(reader: str
     assert " ".join(shown.split()) == " ".join(text.replace("`", "").split()) and inner <= {"code", "wbr"}
 
 
-class _LabelledCells(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.cells: list[list[tuple[str, str | None]]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "td":
-            self.cells.append(attrs)
-
-
 def test_the_sites_hook_labels_each_cell_with_its_heading_as_one_attribute_whatever_the_heading_holds() -> None:
     # generated/mkdocs_hooks.py (templates/markdown/hooks.py.j2), which mkdocs runs on every page: the headings
     # are chatspec's own words, but a heading holding a quote, markup or an entity must stay one attribute value.
@@ -260,9 +253,9 @@ def test_the_sites_hook_labels_each_cell_with_its_heading_as_one_attribute_whate
     table = ("<p>before</p><table><thead><tr>" + "".join(f"<th>{h}</th>" for h in headings) + "</tr></thead><tbody>"
              '<tr><td>a</td><td class="c">b</td><td>c</td></tr><tr><td>d</td><td>e</td><td>f</td></tr></tbody></table><p>after</p>')
     page = hooks.on_page_content(table)
-    cells = _LabelledCells()
+    cells = _Cells("td")
     cells.feed(page)
     labels = ['x" onmouseover="alert(1)', "Type & kind", "it's"]
-    assert cells.cells == [[("data-label", labels[0])], [("data-label", labels[1]), ("class", "c")], [("data-label", labels[2])]] + [
+    assert cells.attrs == [[("data-label", labels[0])], [("data-label", labels[1]), ("class", "c")], [("data-label", labels[2])]] + [
         [("data-label", label)] for label in labels]
     assert page.startswith("<p>before</p>") and page.endswith("<p>after</p>")

@@ -21,10 +21,8 @@ def test_every_test_a_group_runs_exists_and_none_is_the_golden_byte_test(group: 
     named = [t for t in tests if t.startswith("tests/")]
     assert named, group
     for test in named:
-        file, _, name = test.partition("::")
-        name = name.split("[", 1)[0]  # a parametrized test's one case: test_x[go]
-        assert (ROOT / file).is_file(), test
-        assert not name or f"def {name}(" in (ROOT / file).read_text(encoding="utf-8"), test
+        file, name = mutate.named_test(test)
+        assert mutate.has_test(ROOT, test), test
         assert file != "tests/test_golden.py" or name not in ("", "test_golden_output"), f"{group} runs the golden byte test"
 
 
