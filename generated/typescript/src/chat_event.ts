@@ -351,7 +351,7 @@ function f_ChatEvent(v: unknown, depth: number): ChatEvent | rt.Unsure {
       v10 = y2;
     }
   }
-  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
   let keys = 0;
   for (const _ in obj) keys++;
   if (keys !== 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0)) return rt.UNSURE;
@@ -382,7 +382,7 @@ function f_FunctionCall(v: unknown, depth: number): FunctionCall | rt.Unsure {
   let v1: unknown;
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
-  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
   let keys = 0;
   for (const _ in obj) keys++;
   if (keys !== 2) return rt.UNSURE;
@@ -410,7 +410,7 @@ function f_ToolCall(v: unknown, depth: number): ToolCall | rt.Unsure {
   let v2: unknown;
   v2 = f_FunctionCall(w2, depth + 1);
   if (v2 === rt.UNSURE) return rt.UNSURE;
-  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
   let keys = 0;
   for (const _ in obj) keys++;
   if (keys !== 2 + (w1 !== undefined ? 1 : 0)) return rt.UNSURE;
@@ -477,7 +477,7 @@ function f_Message(v: unknown, depth: number): Message | rt.Unsure {
       v4 = w4;
     }
   }
-  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
   let keys = 0;
   for (const _ in obj) keys++;
   if (keys !== 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0)) return rt.UNSURE;
@@ -539,7 +539,7 @@ function f_RenderMedia(v: unknown, depth: number): RenderMedia | rt.Unsure {
       v4 = rt.decodeBase64(w4);
     }
   }
-  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
   let keys = 0;
   for (const _ in obj) keys++;
   if (keys !== 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0)) return rt.UNSURE;

@@ -494,7 +494,10 @@ function f_ChatInput(v: unknown, depth: number): ChatInput | rt.Unsure {
     }
     v7 = w7;
   }
-  const extra = rt.fastUnknown(obj, K_ChatInput, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 3 + (w0 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_ChatInput, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ChatInput = {
     "modality_type": v0 === undefined ? "chat" : (v0 as "chat"),
@@ -521,7 +524,10 @@ function f_TextBlock(v: unknown, depth: number): TextBlock | rt.Unsure {
   let v1: unknown;
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
-  const extra = rt.fastUnknown(obj, K_TextBlock, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 2 ? null : rt.fastUnknown(obj, K_TextBlock, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: TextBlock = {
     "type": v0 as "text",
@@ -560,7 +566,10 @@ function f_ImageBlock(v: unknown, depth: number): ImageBlock | rt.Unsure {
     if (typeof w4 !== "string") return rt.UNSURE;
     v4 = w4;
   }
-  const extra = rt.fastUnknown(obj, K_ImageBlock, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_ImageBlock, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (w1 === "url" && (w2 === undefined || w2 === null)) return rt.UNSURE;
   if (w1 === "base64" && (w3 === undefined || w3 === null)) return rt.UNSURE;
@@ -604,7 +613,10 @@ function f_AudioBlock(v: unknown, depth: number): AudioBlock | rt.Unsure {
     if (typeof w4 !== "string") return rt.UNSURE;
     v4 = w4;
   }
-  const extra = rt.fastUnknown(obj, K_AudioBlock, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_AudioBlock, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (w1 === "url" && (w2 === undefined || w2 === null)) return rt.UNSURE;
   if (w1 === "base64" && (w3 === undefined || w3 === null)) return rt.UNSURE;
@@ -648,7 +660,10 @@ function f_VideoBlock(v: unknown, depth: number): VideoBlock | rt.Unsure {
     if (typeof w4 !== "string") return rt.UNSURE;
     v4 = w4;
   }
-  const extra = rt.fastUnknown(obj, K_VideoBlock, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_VideoBlock, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (w1 === "url" && (w2 === undefined || w2 === null)) return rt.UNSURE;
   if (w1 === "base64" && (w3 === undefined || w3 === null)) return rt.UNSURE;

@@ -131,7 +131,10 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
     }
     v3 = y2;
   }
-  const extra = rt.fastUnknown(obj, K_DroidletChat, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 4 ? null : rt.fastUnknown(obj, K_DroidletChat, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (Array.isArray(w3)) {
     let found = false;
@@ -194,7 +197,10 @@ function f_ContentItem(v: unknown, depth: number): ContentItem | rt.Unsure {
   let v1: unknown;
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
-  const extra = rt.fastUnknown(obj, K_ContentItem, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 2 ? null : rt.fastUnknown(obj, K_ContentItem, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ContentItem = {
     "id": v0 as ContentKind,

@@ -111,7 +111,10 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
     }
     v3 = w3;
   }
-  const extra = rt.fastUnknown(obj, K_DroidletChat, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 4 ? null : rt.fastUnknown(obj, K_DroidletChat, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (Array.isArray(w3)) {
     let found = false;

@@ -207,7 +207,10 @@ function f_ConversationDocument(v: unknown, depth: number): ConversationDocument
     }
     v3 = w3;
   }
-  const extra = rt.fastUnknown(obj, K_ConversationDocument, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_ConversationDocument, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ConversationDocument = {
     "id": v0 as string,
@@ -255,7 +258,10 @@ function f_StructuredConversation(v: unknown, depth: number): StructuredConversa
     }
     v3 = y2;
   }
-  const extra = rt.fastUnknown(obj, K_StructuredConversation, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 4 ? null : rt.fastUnknown(obj, K_StructuredConversation, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (!rt.fastInPool(v2, rt.fastGet(obj, "people"))) return rt.UNSURE;
   const out: StructuredConversation = {
@@ -283,7 +289,10 @@ function f_ConversationMessage(v: unknown, depth: number, anc: readonly unknown[
   let v2: unknown;
   if (typeof w2 !== "string" || !rt.isDateTime(w2)) return rt.UNSURE;
   v2 = w2;
-  const extra = rt.fastUnknown(obj, K_ConversationMessage, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 3 ? null : rt.fastUnknown(obj, K_ConversationMessage, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (!rt.fastInPool(v0, rt.fastGet(anc[anc.length - 2], "people"))) return rt.UNSURE;
   const out: ConversationMessage = {

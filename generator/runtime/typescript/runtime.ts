@@ -464,8 +464,10 @@ const SHORT_POOL = 16;
 export function fastInPool(value: unknown, pool: unknown): boolean {
   if (typeof value !== "string" || !Array.isArray(pool)) return true;
   if (pool.length <= SHORT_POOL) {
+    // A member is found first: the pool's items are looked at one by one only when the value is not among them.
+    if (pool.includes(value)) return true;
     for (let i = 0; i < pool.length; i++) if (typeof pool[i] !== "string") return true;
-    return pool.includes(value);
+    return false;
   }
   const pools = (fastPools ??= new Map());
   let members = pools.get(pool);
@@ -1091,40 +1093,56 @@ function digitsAt(text: string, at: number, n: number): number {
   return value;
 }
 
+/** The value of the two ASCII digits at text[at], text[at + 1] (both inside text), or -1. */
+function twoDigits(text: string, at: number): number {
+  const a = text.charCodeAt(at) - 48;
+  const b = text.charCodeAt(at + 1) - 48;
+  // As unsigned, a character below "0" is past 9 too.
+  return a >>> 0 > 9 || b >>> 0 > 9 ? -1 : a * 10 + b;
+}
+
 /**
  * Whether text is an RFC 3339 date-time the Python runtime accepts:
  * YYYY-MM-DD[Tt]hh:mm:ss[.fraction](Z|z|+hh:mm|-hh:mm) in ASCII digits, a time zone
  * required, every field in range (no leap second, no year 0, offsets up to 23:59).
+ * Every timestamp of a document goes through it, so it reads each character once, in place.
  */
 export function isDateTime(text: string): boolean {
   const n = text.length;
   if (n < 20) return false;
-  const c = (i: number): number => text.charCodeAt(i);
-  if (c(4) !== 45 || c(7) !== 45 || (c(10) !== 84 && c(10) !== 116) || c(13) !== 58 || c(16) !== 58) return false;
-  const year = digitsAt(text, 0, 4);
-  const month = digitsAt(text, 5, 2);
-  const day = digitsAt(text, 8, 2);
-  const hour = digitsAt(text, 11, 2);
-  const minute = digitsAt(text, 14, 2);
-  const second = digitsAt(text, 17, 2);
-  if (year < 1 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
+  // "T" and "t" differ only in the bit 32; so do "Z" and "z".
+  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || (text.charCodeAt(10) | 32) !== 116 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) {
+    return false;
+  }
+  const century = twoDigits(text, 0);
+  const yy = twoDigits(text, 2);
+  const month = twoDigits(text, 5);
+  const day = twoDigits(text, 8);
+  const hour = twoDigits(text, 11);
+  const minute = twoDigits(text, 14);
+  const second = twoDigits(text, 17);
+  const year = century * 100 + yy;
+  if (century < 0 || yy < 0 || year < 1 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
     return false;
   }
   let i = 19;
-  if (c(i) === 46) {
+  let c = text.charCodeAt(i);
+  if (c === 46) {
     const start = ++i;
-    while (i < n && c(i) >= 48 && c(i) <= 57) i++;
+    while (i < n && (c = text.charCodeAt(i)) >= 48 && c <= 57) i++;
     if (i === start) return false;
+    c = text.charCodeAt(i); // NaN at the end: no time zone
   }
-  if (i === n - 1 && (c(i) === 90 || c(i) === 122)) {
+  if (i === n - 1 && (c | 32) === 122) {
     // Z or z
-  } else if (i === n - 6 && (c(i) === 43 || c(i) === 45) && c(i + 3) === 58) {
-    const offH = digitsAt(text, i + 1, 2);
-    const offM = digitsAt(text, i + 4, 2);
+  } else if (i === n - 6 && (c === 43 || c === 45) && text.charCodeAt(i + 3) === 58) {
+    const offH = twoDigits(text, i + 1);
+    const offM = twoDigits(text, i + 4);
     if (offH < 0 || offM < 0 || offH > 23 || offM > 59) return false;
   } else {
     return false;
   }
+  if (day <= 28) return true; // every month has 28 days
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
   return day <= days;

@@ -594,7 +594,7 @@ function f_AssistantTurn(v: unknown, depth: number): AssistantTurn | rt.Unsure {
     v21 = f_Settings(w21, depth + 1);
     if (v21 === rt.UNSURE) return rt.UNSURE;
   }
-  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
   let keys = 0;
   for (const _ in obj) keys++;
   if (keys !== 7 + (w1 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0) + (w11 !== undefined ? 1 : 0) + (w12 !== undefined ? 1 : 0) + (w13 !== undefined ? 1 : 0) + (w14 !== undefined ? 1 : 0) + (w15 !== undefined ? 1 : 0) + (w16 !== undefined ? 1 : 0) + (w17 !== undefined ? 1 : 0) + (w18 !== undefined ? 1 : 0) + (w19 !== undefined ? 1 : 0) + (w20 !== undefined ? 1 : 0) + (w21 !== undefined ? 1 : 0)) return rt.UNSURE;
@@ -730,7 +730,10 @@ function f_Settings(v: unknown, depth: number): Settings | rt.Unsure {
     if (typeof w9 !== "string") return rt.UNSURE;
     v9 = w9;
   }
-  const extra = rt.fastUnknown(obj, K_Settings, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 0 + (w0 !== undefined ? 1 : 0) + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Settings, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Settings = {
     "greeting": v0 === undefined ? "hi" : (v0 as Content),
@@ -755,7 +758,10 @@ function f_Limits(v: unknown, depth: number): Limits | rt.Unsure {
   let v0: unknown;
   if (typeof w0 !== "number" || !Number.isSafeInteger(w0)) return rt.UNSURE;
   v0 = w0;
-  const extra = rt.fastUnknown(obj, K_Limits, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 1 ? null : rt.fastUnknown(obj, K_Limits, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Limits = {
     "n": v0 as number,
@@ -773,7 +779,10 @@ function f_Box(v: unknown, depth: number): Box | rt.Unsure {
     if (typeof w0 !== "number" || !Number.isSafeInteger(w0)) return rt.UNSURE;
     v0 = w0;
   }
-  const extra = rt.fastUnknown(obj, K_Box, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 0 + (w0 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Box, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Box = {
     "size": v0 === undefined ? 3 : (v0 as number),
@@ -803,7 +812,10 @@ function f_Part(v: unknown, depth: number): Part | rt.Unsure {
     }
     v2 = w2;
   }
-  const extra = rt.fastUnknown(obj, K_Part, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 2 + (w2 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Part, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Part = {
     "type": v0 as "text",
@@ -845,7 +857,10 @@ function f_ToolCall(v: unknown, depth: number): ToolCall | rt.Unsure {
     }
     v3 = w3;
   }
-  const extra = rt.fastUnknown(obj, K_ToolCall, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 3 + (w2 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_ToolCall, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ToolCall = {
     "id": v0 as string,
@@ -884,7 +899,10 @@ function f_Citation(v: unknown, depth: number): Citation | rt.Unsure {
     }
     v2 = w2;
   }
-  const extra = rt.fastUnknown(obj, K_Citation, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Citation, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Citation = {
     "url": v0 as string,

@@ -223,7 +223,10 @@ function f_Turn(v: unknown, depth: number): Turn | rt.Unsure {
     }
     v2 = y2;
   }
-  const extra = rt.fastUnknown(obj, K_Turn, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 3 ? null : rt.fastUnknown(obj, K_Turn, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["type"], "role", [], "system", S_1)) return rt.UNSURE;
   const out: Turn = {
@@ -248,7 +251,10 @@ function f_Part(v: unknown, depth: number): Part | rt.Unsure {
     if (typeof w1 !== "string") return rt.UNSURE;
     v1 = w1;
   }
-  const extra = rt.fastUnknown(obj, K_Part, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 1 + (w1 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Part, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Part = {
     "type": v0 as string,
@@ -337,7 +343,10 @@ function f_Span(v: unknown, depth: number): Span | rt.Unsure {
     if (typeof w12 !== "string") return rt.UNSURE;
     v12 = w12;
   }
-  const extra = rt.fastUnknown(obj, K_Span, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 3 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0) + (w11 !== undefined ? 1 : 0) + (w12 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Span, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (!rt.fastCompare(obj as rt.JsonObject, ["end_index", "integer", undefined], ["start_index", "integer", undefined], ">=")) return rt.UNSURE;
   if (!rt.fastCompare(obj as rt.JsonObject, ["score", "number", undefined], ["max_score", "integer", 100], "<=")) return rt.UNSURE;

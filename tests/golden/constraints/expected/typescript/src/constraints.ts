@@ -306,7 +306,7 @@ function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
     if (typeof w20 !== "string" || (w20.length > 1 && rt.codePoints(w20) > 1)) return rt.UNSURE;
     v20 = w20;
   }
-  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
   let keys = 0;
   for (const _ in obj) keys++;
   if (keys !== 3 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0) + (w11 !== undefined ? 1 : 0) + (w12 !== undefined ? 1 : 0) + (w13 !== undefined ? 1 : 0) + (w14 !== undefined ? 1 : 0) + (w15 !== undefined ? 1 : 0) + (w16 !== undefined ? 1 : 0) + (w17 !== undefined ? 1 : 0) + (w18 !== undefined ? 1 : 0) + (w20 !== undefined ? 1 : 0)) return rt.UNSURE;

@@ -88,7 +88,7 @@ function f_Headers(v: unknown, depth: number): Headers | rt.Unsure {
     if (typeof w4 !== "string") return rt.UNSURE;
     v4 = w4;
   }
-  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
   let keys = 0;
   for (const _ in obj) keys++;
   if (keys !== 2 + (w1 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0)) return rt.UNSURE;

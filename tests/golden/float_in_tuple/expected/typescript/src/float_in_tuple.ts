@@ -58,7 +58,10 @@ function f_Reading(v: unknown, depth: number): Reading | rt.Unsure {
     if (typeof x2_1 !== "string") return rt.UNSURE;
     v0 = w0;
   }
-  const extra = rt.fastUnknown(obj, K_Reading, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 1 ? null : rt.fastUnknown(obj, K_Reading, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Reading = {
     "sample": v0 as Sample,

@@ -79,7 +79,10 @@ function f_Hostile(v: unknown, depth: number): Hostile | rt.Unsure {
     if (typeof w2 !== "string") return rt.UNSURE;
     v2 = w2;
   }
-  const extra = rt.fastUnknown(obj, K_Hostile, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Hostile, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Hostile = {
     "text": v0 as string,

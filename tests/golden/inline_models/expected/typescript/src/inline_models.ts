@@ -325,7 +325,7 @@ function f_Chat(v: unknown, depth: number): Chat | rt.Unsure {
     if (!rt.fitsJSON(w5, rt.MAX_DEPTH - depth - 1) || !CHECKS_67f657718ae9.accepts(w5)) return rt.UNSURE;
     v5 = w5;
   }
-  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
   let keys = 0;
   for (const _ in obj) keys++;
   if (keys !== 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0)) return rt.UNSURE;
@@ -361,7 +361,10 @@ function f_ChatMeta(v: unknown, depth: number): ChatMeta | rt.Unsure {
     }
     v1 = y2;
   }
-  const extra = rt.fastUnknown(obj, K_ChatMeta, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 1 + (w1 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_ChatMeta, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ChatMeta = {
     "id": v0 as string,
@@ -384,7 +387,7 @@ function f_ChatMetaTagsItem(v: unknown, depth: number): ChatMetaTagsItem | rt.Un
     if (typeof w1 !== "string") return rt.UNSURE;
     v1 = w1;
   }
-  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
   let keys = 0;
   for (const _ in obj) keys++;
   if (keys !== 1 + (w1 !== undefined ? 1 : 0)) return rt.UNSURE;
@@ -408,7 +411,10 @@ function f_ToolCall(v: unknown, depth: number): ToolCall | rt.Unsure {
     v1 = f_ToolCallArgs(w1, depth + 1);
     if (v1 === rt.UNSURE) return rt.UNSURE;
   }
-  const extra = rt.fastUnknown(obj, K_ToolCall, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 1 + (w1 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_ToolCall, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ToolCall = {
     "name": v0 as string,
@@ -427,7 +433,10 @@ function f_ToolCallArgs(v: unknown, depth: number): ToolCallArgs | rt.Unsure {
     if (typeof w0 !== "boolean") return rt.UNSURE;
     v0 = w0;
   }
-  const extra = rt.fastUnknown(obj, K_ToolCallArgs, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 0 + (w0 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_ToolCallArgs, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ToolCallArgs = {
   };
@@ -443,7 +452,10 @@ function f_ChatReply(v: unknown, depth: number): ChatReply | rt.Unsure {
   let v0: unknown;
   if (typeof w0 !== "string") return rt.UNSURE;
   v0 = w0;
-  const extra = rt.fastUnknown(obj, K_ChatReply, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 1 ? null : rt.fastUnknown(obj, K_ChatReply, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ChatReply = {
     "text": v0 as string,
@@ -459,7 +471,10 @@ function f_ChatByUserValue(v: unknown, depth: number): ChatByUserValue | rt.Unsu
   let v0: unknown;
   if (typeof w0 !== "number" || !Number.isSafeInteger(w0) || w0 < 0) return rt.UNSURE;
   v0 = w0;
-  const extra = rt.fastUnknown(obj, K_ChatByUserValue, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 1 ? null : rt.fastUnknown(obj, K_ChatByUserValue, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ChatByUserValue = {
     "score": v0 as number,

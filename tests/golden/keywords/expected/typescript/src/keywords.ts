@@ -172,7 +172,7 @@ function f_Keywords(v: unknown, depth: number): Keywords | rt.Unsure {
     v9 = f_Struct(w9, depth + 1);
     if (v9 === rt.UNSURE) return rt.UNSURE;
   }
-  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
   let keys = 0;
   for (const _ in obj) keys++;
   if (keys !== 3 + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0)) return rt.UNSURE;
@@ -208,7 +208,10 @@ function f_Struct(v: unknown, depth: number): Struct | rt.Unsure {
     }
     v1 = w1;
   }
-  const extra = rt.fastUnknown(obj, K_Struct, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 1 + (w1 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Struct, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Struct = {
     "interface": v0 as string,

@@ -219,7 +219,10 @@ function f_Request(v: unknown, depth: number): Request | rt.Unsure {
     v4 = f_Holder(w4, depth + 1);
     if (v4 === rt.UNSURE) return rt.UNSURE;
   }
-  const extra = rt.fastUnknown(obj, K_Request, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 3 + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Request, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Request = {
     "jsonrpc": v0 as "2.0",
@@ -247,7 +250,10 @@ function f_Holder(v: unknown, depth: number): Holder | rt.Unsure {
     if (!rt.fitsJSON(w1, rt.MAX_DEPTH - depth - 1) || !CHECKS_0b15a6d6b33b.accepts(w1)) return rt.UNSURE;
     v1 = w1;
   }
-  const extra = rt.fastUnknown(obj, K_Holder, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 0 + (w0 !== undefined ? 1 : 0) + (w1 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Holder, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Holder = {
   };
@@ -260,7 +266,10 @@ function f_Holder(v: unknown, depth: number): Holder | rt.Unsure {
 function f_RequestParams(v: unknown, depth: number): RequestParams | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 0 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
-  const extra = rt.fastUnknown(obj, K_RequestParams, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 0 ? null : rt.fastUnknown(obj, K_RequestParams, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: RequestParams = {
   };
@@ -292,7 +301,10 @@ function f_HolderMerged(v: unknown, depth: number): HolderMerged | rt.Unsure {
     if (typeof w2 !== "number" || !Number.isSafeInteger(w2)) return rt.UNSURE;
     v2 = w2;
   }
-  const extra = rt.fastUnknown(obj, K_HolderMerged, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 2 + (w2 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_HolderMerged, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: HolderMerged = {
     "jsonrpc": v0 as "2.0",

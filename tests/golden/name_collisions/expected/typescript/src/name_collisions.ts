@@ -153,7 +153,10 @@ function f_Collisions(v: unknown, depth: number): Collisions | rt.Unsure {
     if (typeof w7 !== "string") return rt.UNSURE;
     v7 = w7;
   }
-  const extra = rt.fastUnknown(obj, K_Collisions, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Collisions, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out = {
     "content-type": v0 as string,
@@ -182,7 +185,10 @@ function f_Field(v: unknown, depth: number): Field | rt.Unsure {
     }
     v0 = w0;
   }
-  const extra = rt.fastUnknown(obj, K_Field, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 0 + (w0 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Field, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Field = {
   };

@@ -230,7 +230,10 @@ function f_Envelope(v: unknown, depth: number): Envelope | rt.Unsure {
       return rt.UNSURE;
     }
   }
-  const extra = rt.fastUnknown(obj, K_Envelope, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Envelope, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Envelope = {
     "body": v0 as Body,
@@ -253,7 +256,10 @@ function f_TextPart(v: unknown, depth: number): TextPart | rt.Unsure {
   let v1: unknown;
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
-  const extra = rt.fastUnknown(obj, K_TextPart, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 2 ? null : rt.fastUnknown(obj, K_TextPart, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: TextPart = {
     "kind": v0 as "text",
@@ -298,7 +304,10 @@ function f_RefPart(v: unknown, depth: number): RefPart | rt.Unsure {
   } else {
     return rt.UNSURE;
   }
-  const extra = rt.fastUnknown(obj, K_RefPart, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 2 ? null : rt.fastUnknown(obj, K_RefPart, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: RefPart = {
     "kind": v0 as "ref",

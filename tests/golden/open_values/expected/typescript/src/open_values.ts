@@ -261,7 +261,10 @@ function f_Turn(v: unknown, depth: number): Turn | rt.Unsure {
     }
     v7 = w7;
   }
-  const extra = rt.fastUnknown(obj, K_Turn, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Turn, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Turn = {
     "role": v0 as Role,
@@ -289,7 +292,10 @@ function f_TextPart(v: unknown, depth: number): TextPart | rt.Unsure {
   let v1: unknown;
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
-  const extra = rt.fastUnknown(obj, K_TextPart, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 2 ? null : rt.fastUnknown(obj, K_TextPart, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: TextPart = {
     "type": v0 as JsonData,
@@ -311,7 +317,7 @@ function f_ImagePart(v: unknown, depth: number): ImagePart | rt.Unsure {
   let v1: unknown;
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
-  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
   let keys = 0;
   for (const _ in obj) keys++;
   if (keys !== 2) return rt.UNSURE;

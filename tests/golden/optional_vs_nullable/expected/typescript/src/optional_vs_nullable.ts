@@ -190,7 +190,10 @@ function f_Flags(v: unknown, depth: number): Flags | rt.Unsure {
       v9 = w9;
     }
   }
-  const extra = rt.fastUnknown(obj, K_Flags, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Flags, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Flags = {
     "required_plain": v0 as boolean,
@@ -215,7 +218,10 @@ function f_Inner(v: unknown, depth: number): Inner | rt.Unsure {
   let v0: unknown;
   if (typeof w0 !== "number" || !Number.isSafeInteger(w0) || w0 < 1 || w0 > 10) return rt.UNSURE;
   v0 = w0;
-  const extra = rt.fastUnknown(obj, K_Inner, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 1 ? null : rt.fastUnknown(obj, K_Inner, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Inner = {
     "n": v0 as number,

@@ -96,7 +96,10 @@ function f_Result(v: unknown, depth: number): Result | rt.Unsure {
     if (typeof w3 !== "string") return rt.UNSURE;
     v3 = w3;
   }
-  const extra = rt.fastUnknown(obj, K_Result, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 4 ? null : rt.fastUnknown(obj, K_Result, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: Result = {
     "result": v0 as JsonData,

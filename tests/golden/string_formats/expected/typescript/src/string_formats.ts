@@ -223,7 +223,7 @@ function f_Resource(v: unknown, depth: number): Resource | rt.Unsure {
     if (!rt.fitsJSON(w14, rt.MAX_DEPTH - depth - 1) || !CHECKS_6ac1c99ca238.accepts(w14)) return rt.UNSURE;
     v14 = w14;
   }
-  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
   let keys = 0;
   for (const _ in obj) keys++;
   if (keys !== 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0) + (w11 !== undefined ? 1 : 0) + (w12 !== undefined ? 1 : 0) + (w13 !== undefined ? 1 : 0) + (w14 !== undefined ? 1 : 0)) return rt.UNSURE;

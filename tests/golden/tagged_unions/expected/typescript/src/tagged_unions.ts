@@ -259,7 +259,7 @@ function f_Message(v: unknown, depth: number): Message | rt.Unsure {
     if (!rt.fitsJSON(w3, rt.MAX_DEPTH - depth - 1) || !CHECKS_2bf103f9a077.accepts(w3)) return rt.UNSURE;
     v3 = w3;
   }
-  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
   let keys = 0;
   for (const _ in obj) keys++;
   if (keys !== 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0)) return rt.UNSURE;
@@ -283,7 +283,10 @@ function f_TextContent(v: unknown, depth: number): TextContent | rt.Unsure {
   let v1: unknown;
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
-  const extra = rt.fastUnknown(obj, K_TextContent, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 2 ? null : rt.fastUnknown(obj, K_TextContent, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: TextContent = {
     "type": v0 as "text",
@@ -308,7 +311,10 @@ function f_ImageContent(v: unknown, depth: number): ImageContent | rt.Unsure {
   let v2: unknown;
   if (typeof w2 !== "string" || w2.length < 1 || (w2.length < 2 && rt.codePoints(w2) < 1)) return rt.UNSURE;
   v2 = w2;
-  const extra = rt.fastUnknown(obj, K_ImageContent, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 3 ? null : rt.fastUnknown(obj, K_ImageContent, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ImageContent = {
     "type": v0 as "image",
@@ -331,7 +337,10 @@ function f_AudioContent(v: unknown, depth: number): AudioContent | rt.Unsure {
   if (w1 === undefined) return rt.UNSURE;
   if (!rt.fitsJSON(w1, rt.MAX_DEPTH - depth - 1) || !CHECKS_4c132dc167b3.accepts(w1)) return rt.UNSURE;
   v1 = w1;
-  const extra = rt.fastUnknown(obj, K_AudioContent, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 2 ? null : rt.fastUnknown(obj, K_AudioContent, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: AudioContent = {
     "data": v0 as Uint8Array,
@@ -348,7 +357,10 @@ function f_ProtoContent(v: unknown, depth: number): ProtoContent | rt.Unsure {
   let v0: unknown;
   if (typeof w0 !== "string" || w0 !== "__proto__") return rt.UNSURE;
   v0 = w0;
-  const extra = rt.fastUnknown(obj, K_ProtoContent, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 1 ? null : rt.fastUnknown(obj, K_ProtoContent, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ProtoContent = {
     "type": v0 as "__proto__",

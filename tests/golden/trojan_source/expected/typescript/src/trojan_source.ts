@@ -111,7 +111,7 @@ function f_Message(v: unknown, depth: number): Message | rt.Unsure {
     if (typeof w5 !== "string" || w5.length < 1 || (w5.length < 2 && rt.codePoints(w5) < 1)) return rt.UNSURE;
     v5 = w5;
   }
-  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
   let keys = 0;
   for (const _ in obj) keys++;
   if (keys !== 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0)) return rt.UNSURE;

@@ -139,7 +139,7 @@ function f_Reply(v: unknown, depth: number): Reply | rt.Unsure {
     if (typeof w8 !== "number" || !Number.isSafeInteger(w8) || true) return rt.UNSURE;
     v8 = w8;
   }
-  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
   let keys = 0;
   for (const _ in obj) keys++;
   if (keys !== 2 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0)) return rt.UNSURE;

@@ -211,7 +211,10 @@ function f_SamplingMessage(v: unknown, depth: number): SamplingMessage | rt.Unsu
     }
     v2 = y2;
   }
-  const extra = rt.fastUnknown(obj, K_SamplingMessage, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 2 + (w2 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_SamplingMessage, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: SamplingMessage = {
     "role": v0 as "user" | "assistant",
@@ -233,7 +236,7 @@ function f_TextBlock(v: unknown, depth: number): TextBlock | rt.Unsure {
   let v1: unknown;
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
-  // Closed: the keys are the fields found above (each is an own key once its check passed).
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
   let keys = 0;
   for (const _ in obj) keys++;
   if (keys !== 2) return rt.UNSURE;
@@ -259,7 +262,10 @@ function f_ImageBlock(v: unknown, depth: number): ImageBlock | rt.Unsure {
   let v2: unknown;
   if (typeof w2 !== "string") return rt.UNSURE;
   v2 = w2;
-  const extra = rt.fastUnknown(obj, K_ImageBlock, rt.MAX_DEPTH - depth - 1);
+  // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  let keys = 0;
+  for (const _ in obj) keys++;
+  const extra = keys === 3 ? null : rt.fastUnknown(obj, K_ImageBlock, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   const out: ImageBlock = {
     "type": v0 as "image",
