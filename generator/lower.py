@@ -442,6 +442,7 @@ class Lowering:
                 names = tuple(known(f, f"/fields/{i}") for i, f in enumerate(rule["fields"]))
                 return ir.Rule(kind, rule["message"], after, names)
             case "member_of":
+                self.check_member_text(by_wire[field], pointer + "/field")
                 up_text, _, rest = rule["in"].partition("/")
                 return ir.Rule(kind, rule["message"], after, (field,), up=int(up_text), pointer=tokens("/" + rest), exportable=False)
             case "required_when":
@@ -482,6 +483,31 @@ class Lowering:
                 raise self.fail(
                     pointer + "/kind", f"unknown rule kind {kind!r}", "see the rule kinds in generator/metaschema/chatspec.schema.json"
                 )
+
+    def check_member_text(self, f: ir.Field, pointer: str) -> None:
+        """member_of judges the string at its field as the JSON holds it. A date-time or base64 field (or union
+        variant) is a JSON string that the generated code holds as a parsed time or decoded bytes: Python and Go
+        would judge no string there and TypeScript the text, so such a rule is refused rather than given two meanings."""
+
+        def parsed(t: ir.TypeRef) -> ir.TypeRef | None:
+            t = self.underlying(t)
+            if isinstance(t, ir.UnionType):
+                return next((p for v in t.variants if (p := parsed(v)) is not None), None)
+            return t if isinstance(t, (ir.DateTimeType, ir.BytesType)) else None
+
+        found = parsed(f.type)
+        if found is not None:
+            is_ = "can be" if isinstance(self.underlying(f.type), ir.UnionType) else "is"
+            what = (
+                "a date-time, which the generated code holds as a parsed time"
+                if isinstance(found, ir.DateTimeType)
+                else "base64, which the generated code holds as decoded bytes"
+            )
+            raise self.fail(
+                pointer,
+                f"member_of looks a string up in a list of strings, and field {f.wire_name!r} {is_} {what}, not as its text",
+                "name a field of type string (or an enum of strings)",
+            )
 
     def holds_arrays(self, t: ir.TypeRef) -> bool:
         """Whether a field of type t may hold an array (allowed_when and contains look into its items; on any

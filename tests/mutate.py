@@ -66,7 +66,7 @@ WRITER_FILES = ["generator/write.py", "generator/cache.py"]
 PY_TESTS = ["tests/test_runtime_python.py", "tests/test_golden.py::test_golden_examples_through_generated_python",
             "tests/test_golden.py::test_ten_thousand_levels_of_a_recursive_spec_are_a_validation_error",
             "tests/test_examples.py", "tests/test_docs_examples.py", "tests/test_scenarios.py::test_python",
-            "tests/test_fast_path.py", "tests/test_python_package.py", "tests/test_encodings.py", "tests/test_compare_rule.py",
+            "tests/test_fast_path.py", "tests/test_python_package.py", "tests/test_encodings.py", "tests/test_compare_rule.py", "tests/test_member_of_rule.py",
             # the walk of schemas applied as written and the formats, at the JSON Schema Test Suite's edges
             "tests/test_json_schema_suite.py::test_every_accepted_group_gets_the_suites_verdict_in_python",
             "tests/test_formats_runtime.py",
@@ -74,7 +74,7 @@ PY_TESTS = ["tests/test_runtime_python.py", "tests/test_golden.py::test_golden_e
             "tests/test_linear_patterns.py::test_the_automaton_gives_the_verdict_of_re_search_on_the_pattern_as_written",
             "tests/test_linear_patterns.py::test_the_automaton_agrees_with_re_search_on_edge_values",
             "-k", "not mypy and not black"]
-GO_TESTS = ["tests/test_runtime_go.py::test_the_go_runtime_passes_its_own_tests", "tests/test_compare_rule.py",
+GO_TESTS = ["tests/test_runtime_go.py::test_the_go_runtime_passes_its_own_tests", "tests/test_compare_rule.py", "tests/test_member_of_rule.py",
             "tests/test_go.py::test_rule_pointers_resolve_alike_in_go_and_python",
             "tests/test_go.py::test_every_example_gets_the_same_errors_in_go_and_python",
             "tests/test_go.py::test_golden_cases_compile_vet_and_agree_with_python",
@@ -85,7 +85,7 @@ GO_TESTS = ["tests/test_runtime_go.py::test_the_go_runtime_passes_its_own_tests"
             # the walk of schemas applied as written, at the JSON Schema Test Suite's edges
             "tests/test_json_schema_suite.py::test_every_accepted_group_gets_the_suites_verdict_in_one_language[go]"]
 TS_TESTS = ["tests/test_drivers.py::test_every_example_gets_the_verdict_and_errors_its_file_states_from_every_driver",
-            "tests/test_scenarios.py::test_typescript", "tests/test_encodings.py", "tests/test_compare_rule.py",
+            "tests/test_scenarios.py::test_typescript", "tests/test_encodings.py", "tests/test_compare_rule.py", "tests/test_member_of_rule.py",
             "tests/test_typescript.py::test_numbers_in_messages_are_written_as_python_writes_them",
             "tests/test_typescript.py::test_json_syntax_errors_get_pythons_messages_line_and_column",
             "tests/test_typescript.py::test_texts_the_engines_json_parse_reads_differently_get_pythons_verdicts",
@@ -97,7 +97,7 @@ TS_TESTS = ["tests/test_drivers.py::test_every_example_gets_the_verdict_and_erro
             "tests/test_typescript_behaviour.py", "tests/test_differential.py",
             "tests/test_fuzz.py::test_python_agrees_with_jsonschema_and_every_driver_with_python",
             "tests/test_json_schema_suite.py::test_every_accepted_group_gets_the_suites_verdict_in_one_language[typescript]"]
-FAST_TESTS = ["tests/test_fast_path.py", "tests/test_fast_path_typescript.py", "tests/test_go_fast_validate.py",
+FAST_TESTS = ["tests/test_fast_path.py", "tests/test_fast_path_typescript.py", "tests/test_go_fast_validate.py", "tests/test_member_of_rule.py",
               "tests/test_golden.py::test_golden_examples_through_generated_python", "tests/test_examples.py",
               "tests/test_python_package.py", "tests/test_encodings.py", "-k", "not mypy and not black"]
 BEHAVIOUR_TESTS = ["tests/test_scenarios.py", "tests/test_versioning.py::test_upgrade_from_v1_reads_seconds_as_milliseconds_and_validates",

@@ -40,6 +40,11 @@ class ChatModality:
     def apply_input(self, data: dict[str, Any]) -> None:
         self.state.apply_input(self.m.ChatInput.from_dict(data))
 
+    def apply_built_input(self, data: dict[str, Any]) -> None:
+        """An input built in code from its required fields only (the rest left to their defaults)."""
+        read = self.m.ChatInput.from_dict(data)
+        self.state.apply_input(self.m.ChatInput(timestamp=read.timestamp, role=read.role, content=read.content))
+
     def snapshot(self, _: Any) -> Any:
         return self.state.get_snapshot()
 

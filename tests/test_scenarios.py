@@ -158,6 +158,7 @@ OPERATIONS: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[st
         "round_trip": (("ChatState.get_snapshot",), ("ChatState.GetSnapshot", "ParseChatStateFromJSON"),
                        ("ChatStore.getSnapshot", "ChatStore.fromSnapshot")),
         "apply_input": (("ChatState.apply_input",), ("ChatState.ApplyInput",), ("ChatStore.applyInput",)),
+        "apply_built_input": (("ChatState.apply_input",), ("ChatState.ApplyInput",), ("ChatStore.applyInput",)),
         "snapshot": (("ChatState.get_snapshot",), ("ChatState.GetSnapshot",), ("ChatStore.getSnapshot",)),
         "message_ids": ((), (), ()),
         "id_shapes": ((), (), ()),

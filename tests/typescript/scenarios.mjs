@@ -33,6 +33,11 @@ const RUNNERS = {
         return rt.encodeJSON(store.getSnapshot()) === before;
       },
       apply_input: (data) => { store.applyInput(input(data)); return null; },
+      apply_built_input: (data) => {
+        const read = input(data); // made from its required fields only: the rest take their defaults
+        store.applyInput(m.makeChatInput({ timestamp: read.timestamp, role: read.role, content: read.content }));
+        return null;
+      },
       snapshot: () => json(store.getSnapshot()),
       message_ids: () => store.state.messages.map((x) => x.message_id),
       id_shapes: () => store.state.messages.map((x) => [x.message_id, x.input_id].map((i) => (UUID4.test(i ?? "") ? "uuid4" : String(i ?? null)))),

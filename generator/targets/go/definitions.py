@@ -12,7 +12,7 @@ from generator.errors import pointer_of
 from generator.naming import Names, alias_hint
 from generator.targets.go.encoders import Encoders
 from generator.targets.go.fastchecks import FastChecks
-from generator.targets.go.literals import go_comment, json_tag
+from generator.targets.go.literals import go_comment, go_str, json_tag
 from generator.targets.go.names import INLINE_TYPES, param_name
 from generator.targets.go.parsers import Parsers
 from generator.targets.go.rules import reads, rule_step
@@ -82,6 +82,15 @@ class Definitions:
             open=enum.open,
         )
 
+    def holds_union(self, t: ir.TypeRef) -> bool:
+        """Whether a field of type t is a union (its Go type a struct of variants), null and aliases unwrapped."""
+        t = ir.unwrap_nullable(t)
+        while isinstance(t, ir.Ref) and t.target == "alias":
+            alias = self.fmt.definition(t.name)
+            assert isinstance(alias, ir.Alias)
+            t = ir.unwrap_nullable(alias.type)
+        return isinstance(t, ir.UnionType)
+
     def model_view(self, model: ir.Model) -> ModelView:
         fields: list[FieldView] = []
         field_steps: list[FieldStep] = []
@@ -90,6 +99,7 @@ class Definitions:
         read_by_rules = {w for r in model.rules for w in reads(r)}
         defaults = {f.wire_name: json.dumps(f.default, ensure_ascii=False) if f.has_default else "" for f in model.fields}
         go_fields = dict(zip((f.wire_name for f in model.fields), self.names.of_model(model)))
+        unions = {f.wire_name: go_str(f.default) if isinstance(f.default, str) else "nil" for f in model.fields if self.holds_union(f.type)}
         for f in model.fields:
             name = go_fields[f.wire_name]
             where = pointer_of("$defs", model.name, "properties", f.wire_name)
@@ -121,7 +131,7 @@ class Definitions:
             steps.append(step)
             field_steps.append(step)
             encode = self.encoders.encode(t, hint, where)
-            steps.extend(rule_step(rule, go_fields, ok_vars, defaults) for rule in model.rules if rule.after == f.wire_name)
+            steps.extend(rule_step(rule, go_fields, ok_vars, defaults, unions) for rule in model.rules if rule.after == f.wire_name)
             fields.append(
                 FieldView(
                     name,
@@ -134,7 +144,7 @@ class Definitions:
                     encode,
                 )
             )
-        steps.extend(rule_step(r, go_fields, ok_vars, defaults) for r in model.rules if r.after is None)
+        steps.extend(rule_step(r, go_fields, ok_vars, defaults, unions) for r in model.rules if r.after is None)
         fields = [replace(v, nil_default=self.nil_default(f, v, s)) for f, v, s in zip(model.fields, fields, field_steps)]
         return ModelView(
             name=model.name,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from generator import ir
+from generator.targets.go.literals import go_str
 from generator.targets.go.views import Operand, RuleStep, When
 
 
@@ -19,9 +20,12 @@ def reads(rule: ir.Rule) -> tuple[str, ...]:
             raise AssertionError(f"the Go target has no check for rule kind {rule.kind!r}")
 
 
-def rule_step(rule: ir.Rule, fields: Mapping[str, str], ok_vars: Mapping[str, str], defaults: Mapping[str, str]) -> RuleStep:
+def rule_step(
+    rule: ir.Rule, fields: Mapping[str, str], ok_vars: Mapping[str, str], defaults: Mapping[str, str], unions: Mapping[str, str]
+) -> RuleStep:
     """The check of one rule; fields maps wire names to Go fields, ok_vars wire names to their ok variables,
-    defaults wire names to the JSON text of the field's default ("" when it has none)."""
+    defaults wire names to the JSON text of the field's default ("" when it has none), unions the wire names of
+    union fields to the Go value of their default (nil when it is none or no string)."""
     usable = tuple(dict.fromkeys(ok_vars[w] for w in reads(rule)))
     when = None if rule.when is None else When(rule.when.field, rule.when.pointer, rule.when.equals)
     match rule.kind:
@@ -29,9 +33,10 @@ def rule_step(rule: ir.Rule, fields: Mapping[str, str], ok_vars: Mapping[str, st
             return RuleStep(rule.kind, rule.message, fields=rule.fields)
         case "member_of":
             field = rule.fields[0]
-            return RuleStep(
-                rule.kind, rule.message, fields=(field,), value=fields[field], ok=ok_vars[field], up=rule.up, pointer=rule.pointer
-            )
+            # A union's struct holds its string in a variant's field: the rule reads the value as the JSON has it,
+            # a string wherever the other languages' union value is one (member_of refuses time and bytes variants).
+            value = f"rt.FieldValue(obj, {go_str(field)}, {unions[field]})" if field in unions else f"out.{fields[field]}"
+            return RuleStep(rule.kind, rule.message, fields=(field,), value=value, ok=ok_vars[field], up=rule.up, pointer=rule.pointer)
         case "contains":
             return RuleStep(rule.kind, rule.message, fields=rule.fields[:1], pointer=rule.pointer, equals=rule.equals or "", usable=usable)
         case "required_when":

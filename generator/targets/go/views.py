@@ -260,7 +260,7 @@ class RuleStep(Kinded):
     kind: str  # a rule kind: "at_least_one_of" | "member_of" | "contains" | "required_when" | "allowed_when" | "compare"
     message: str
     fields: tuple[str, ...] = ()
-    value: str = ""  # member_of: the Go field that holds the value
+    value: str = ""  # member_of: the Go expression of the value, e.g. out.User
     ok: str = ""  # member_of: its ok variable
     up: int = 0
     pointer: tuple[str, ...] = ()

@@ -159,6 +159,13 @@ func (r *chatModality) run(op string, with json.RawMessage) (any, error) {
 			return nil, err
 		}
 		return nil, r.state.ApplyInput(*in)
+	case "apply_built_input":
+		// A literal of the required fields only: its zero values mean the spec's defaults.
+		in, err := r.input(with)
+		if err != nil {
+			return nil, err
+		}
+		return nil, r.state.ApplyInput(chatmodality.ChatInput{Timestamp: in.Timestamp, Role: in.Role, Content: in.Content})
 	case "snapshot":
 		return r.state.GetSnapshot(), nil
 	case "message_ids":

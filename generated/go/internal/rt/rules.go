@@ -74,6 +74,20 @@ func stringOf(value any) (string, bool) {
 	return "", false
 }
 
+// FieldValue is the value of key in obj if it is a JSON string, else nil; otherwise where obj has
+// none (the field's default): what RuleMemberOf judges of a union field, whose struct holds a
+// string in a variant. (A JSON number in the tree is a named string type stringOf would take.)
+func FieldValue(obj *Object, key string, otherwise any) any {
+	v, ok := obj.Get(key)
+	if !ok {
+		return otherwise
+	}
+	if s, isString := v.(string); isString {
+		return s
+	}
+	return nil
+}
+
 // RuleMemberOf: the string value of field must be an item of the array found
 // up levels above and then down the pointer. value is a field's value (see stringOf).
 func RuleMemberOf(c *Context, field string, value any, usable bool, up int, pointer []string, message string) {

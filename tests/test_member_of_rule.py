@@ -1,0 +1,119 @@
+"""The member_of rule where its pool or its value is not what the spec declares, in Python, Go and
+TypeScript against an oracle written here.
+
+A held model's rule may name, two levels up, a property the holder does not declare (an open object
+keeps it as any JSON value), and a rule's field may be a union whose value is a string only some of the
+time. The rule judges a string value against an array of strings and nothing else (README "x-rules"):
+a value that is no string, a pool that is absent, no array, or holds something else than strings, leaves
+nothing to judge. Each language must report exactly the problems the oracle finds, and what it accepts
+must validate as built (the Go target's typed Validate decides these rules apart, tests/conformance.py).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+import conformance
+from generator.core import generate
+from generator.load import load_spec
+
+FORMAT = "member_pools"
+
+SPEC: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Member pools",
+    "description": "member_of rules whose pool the holder does not declare, and whose value is a union.",
+    "x-version": "1.0.0",
+    "$ref": "#/$defs/Doc",
+    "$defs": {
+        "Pick": {
+            "type": "object",
+            "description": "A pick from a pool the document does not declare.",
+            "properties": {"who": {"type": "string"}},
+            "required": ["who"],
+            "x-rules": [{"kind": "member_of", "field": "who", "in": "2/others", "message": "pick {value} is not in others"}],
+        },
+        "Tag": {
+            "type": "object",
+            "description": "A code that is a name some of the time.",
+            "properties": {"code": {"oneOf": [{"type": "string"}, {"type": "integer"}]}},
+            "required": ["code"],
+            "x-rules": [{"kind": "member_of", "field": "code", "in": "2/names", "message": "tag {value} is not in names"}],
+        },
+        "Doc": {
+            "type": "object",
+            "description": "Names, picks and tags; any other property is kept.",
+            "properties": {
+                "names": {"type": "array", "items": {"type": "string"}},
+                "picks": {"type": "array", "items": {"$ref": "#/$defs/Pick"}},
+                "tags": {"type": "array", "items": {"$ref": "#/$defs/Tag"}},
+            },
+            "required": ["names"],
+        },
+    },
+}
+
+WHO = ["ann", "bob", "", "\U0001f600", "Ann"]
+OTHERS: list[Any] = [["ann", "bob"], [], ["ann", 1], ["\U0001f600", "ann", "ann"], "ann", {"ann": 1}, None, [["ann"]], list(WHO)]
+
+
+def oracle(doc: dict[str, Any]) -> list[list[str]]:
+    """The errors the rules give doc, in the order of the walk (every value valid by its own type)."""
+    errors = []
+    others = doc.get("others")
+    for i, pick in enumerate(doc.get("picks", [])):
+        if isinstance(others, list) and all(isinstance(o, str) for o in others) and pick["who"] not in others:
+            errors.append([f"/picks/{i}/who", f"pick {pick['who']} is not in others"])
+    for i, tag in enumerate(doc.get("tags", [])):
+        if isinstance(tag["code"], str) and tag["code"] not in doc["names"]:
+            errors.append([f"/tags/{i}/code", f"tag {tag['code']} is not in names"])
+    return errors
+
+
+def documents(n: int, seed: int) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        doc: dict[str, Any] = {"names": rng.sample(WHO, rng.randrange(0, 4))}
+        if rng.random() < 0.8:
+            doc["others"] = rng.choice(OTHERS)
+        if rng.random() < 0.8:
+            doc["picks"] = [{"who": rng.choice(WHO)} for _ in range(rng.randrange(0, 4))]
+        if rng.random() < 0.8:
+            doc["tags"] = [{"code": rng.choice([*WHO, 0, 7])} for _ in range(rng.randrange(0, 4))]
+        keys = list(doc)
+        rng.shuffle(keys)  # the pool may come before or after what it judges
+        out.append({k: doc[k] for k in keys})
+    return out
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> conformance.Built:
+    project = tmp_path_factory.mktemp("member_of")
+    folder = project / "specs" / FORMAT
+    folder.mkdir(parents=True)
+    (folder / "spec.json").write_text(json.dumps(SPEC, ensure_ascii=False, indent=2), encoding="utf-8")
+    files = generate([load_spec(folder, project)], targets=["python", "go", "typescript"])
+    return conformance.build(files, [FORMAT], project / "out")
+
+
+def test_every_language_judges_undeclared_pools_and_union_values_as_the_oracle(built: conformance.Built) -> None:
+    docs = documents(300, seed=12)
+    cases = [(FORMAT, json.dumps(d, ensure_ascii=False), None) for d in docs]
+    found = built.verdicts(cases)
+    assert set(found) == built.languages
+    wrong = []
+    for i, doc in enumerate(docs):
+        want = oracle(doc)
+        for language, verdicts in found.items():
+            got = verdicts[i].get("crash") or verdicts[i]["errors"]
+            if got != want:
+                wrong.append(f"{language} on {cases[i][1]}:\n    got  {got}\n    want {want}")
+    assert not wrong, f"{len(wrong)} disagreements; the first:\n" + "\n".join(wrong[:5])
+    # Both rules fail somewhere and are met somewhere with a pool to judge against.
+    assert {e[1].split()[0] for d in docs for e in oracle(d)} == {"pick", "tag"}
+    assert sum(not oracle(d) and isinstance(d.get("others"), list) and bool(d.get("picks")) for d in docs) > 10
