@@ -265,9 +265,12 @@ def test_navigation_labels_stay_unique_when_titles_repeat() -> None:
 
 
 @pytest.mark.parametrize("text", ["plain", 'quote " and \\ backslash', "<img src=x onerror=alert(1)>", "tab\tnew\nline\u2028sep\x85nel",
-                                  "#: not a comment", "- not a list", "ünï 😀", "\ufeffbom", "{a: b}", "&amp;", "delete \x7f"])
+                                  "#: not a comment", "- not a list", "ünï 😀", "\ufeffbom", "{a: b}", "&amp;", "delete \x7f",
+                                  # lone surrogates (a spec's JSON may escape one) at both ends of their range, and beside it
+                                  "lone \ud800", "lone \udfff", "\ud7ff\ue000"])
 def test_yaml_strings_read_back_exactly(text: str) -> None:
     assert yaml.safe_load(f"key: {yaml_str(text)}") == {"key": text}
+    yaml_str(text).encode("utf-8")  # mkdocs.yml is written as UTF-8, which holds no lone surrogate
 
 
 def test_only_a_very_long_name_may_wrap_and_only_between_its_words() -> None:
