@@ -150,6 +150,10 @@ def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Sect
         title = defs.get(model.name, {}).get("title") if isinstance(defs.get(model.name), dict) else None
         if isinstance(title, str) and not any(p.startswith(f"Title: {' '.join(title.split())}.") for p in section.paragraphs[len(described):]):
             wrong.append(f"{fmt.id}: {model.name}'s title {title!r} is not on the page")
+        # An open model (no additionalProperties: false) says that other properties are kept; a closed one does not.
+        kept = any(p.startswith("Other properties are allowed and may hold any JSON value.") for p in section.paragraphs)
+        if kept == model.closed:
+            wrong.append(f"{fmt.id}: {model.name} is {'closed' if model.closed else 'open'}, and the page {'says' if kept else 'does not say'} other properties are kept")
         header, *rows = section.tables[0]
         assert header == ["Field", "Type", "Required", "Default", "Description"], header
         written = defs.get(model.name, {})
