@@ -583,6 +583,12 @@ def hostile_section(quick: bool) -> list[str]:
     return [*hostile_table(quick), ""]
 
 
+def memory_section(quick: bool) -> list[str]:
+    from bench_memory import memory_table  # a 1 MiB document, chatspec against the peer of each language: tests/bench_memory.py
+
+    return [*memory_table(quick), ""]
+
+
 def patterns_section(quick: bool) -> list[str]:
     from bench_patterns import pattern_table  # every accepted pattern on adversarial values: tests/bench_patterns.py
 
@@ -619,6 +625,7 @@ SECTIONS: dict[str, Callable[[bool], list[str]]] = {
     "go": go_section,
     "typescript": typescript_section,
     "hostile": hostile_section,
+    "memory": memory_section,
     "patterns": patterns_section,
     "generation": generation_section,
     "generation shapes": shapes_section,

@@ -78,6 +78,11 @@ def _hostile_rows(text: str) -> None:
     assert "TypeScript wall/CPU" in text and "10^6 errors (bad tags)" in text
 
 
+def _memory_rows(text: str) -> None:
+    assert text.startswith("Memory: the peak a valid document takes to read") and "rows where chatspec takes more than its peer" in text
+    assert "\nPython      structured_conversation" in text and "pydantic v2" in text
+
+
 def _pattern_rows(text: str) -> None:
     assert text.startswith("Patterns: CPU time of one parse") and "worst time per character" in text and "VERDICTS DIFFER" not in text
     assert "^\\s*(.*)\\s*:\\s*(.*)\\s*$" in text and "pattern-heavy payload" in text
@@ -98,7 +103,7 @@ def _editloop_rows(text: str) -> None:
 
 
 EXPECTED = {"python": _python_rows, "go": _go_rows, "typescript": _typescript_rows, "hostile": _hostile_rows,
-            "patterns": _pattern_rows, "generation": _generation_rows, "generation shapes": _shapes_rows, "edit loop": _editloop_rows}
+            "memory": _memory_rows, "patterns": _pattern_rows, "generation": _generation_rows, "generation shapes": _shapes_rows, "edit loop": _editloop_rows}
 
 
 @pytest.mark.parametrize("section", list(bench.SECTIONS))

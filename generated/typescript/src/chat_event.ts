@@ -121,6 +121,11 @@ const F_RenderMedia_1 = rt.nullable(rt.string({ "type": "must be a string" }));
 const F_RenderMedia_2 = rt.nullable(rt.string({ "type": "must be a string" }));
 const F_RenderMedia_3 = rt.nullable(rt.string({ "type": "must be a string" }));
 const F_RenderMedia_4 = rt.nullable(rt.base64Bytes({ "type": "must be a string", "contentEncoding": "must be base64 text (standard alphabet, padded)" }));
+const S_1 = new Map<string, number>([["session_id", 0], ["role", 1], ["output_format", 2], ["completed", 3], ["completion_running", 4], ["content", 5], ["messages", 6], ["render_media", 7], ["start", 8], ["tool_use_active", 9], ["tool_calls", 10]]);
+const S_2 = Object.freeze(["name", "arguments"]);
+const S_3 = Object.freeze(["id", "type", "function"]);
+const S_4 = new Map<string, number>([["role", 0], ["content", 1], ["name", 2], ["tool_calls", 3], ["tool_call_id", 4]]);
+const S_5 = new Map<string, number>([["content-type", 0], ["url", 1], ["name", 2], ["content", 3], ["content_bytes", 4]]);
 const K_ChatEvent: ReadonlySet<string> = new Set(["session_id", "role", "completed", "completion_running", "content", "output_format", "messages", "render_media", "start", "tool_use_active", "tool_calls"]);
 const K_FunctionCall: ReadonlySet<string> = new Set(["name", "arguments"]);
 const K_ToolCall: ReadonlySet<string> = new Set(["id", "type", "function"]);
@@ -292,15 +297,21 @@ function f_ChatEvent(v: unknown, depth: number): ChatEvent | rt.Unsure {
       v6 = null;
     } else {
       if (!Array.isArray(w6)) return rt.UNSURE;
-      const y2: unknown[] = [];
+      let y2: unknown[] | null = null;
       for (let i2 = 0; i2 < w6.length; i2++) {
         const x2: unknown = w6[i2];
         let z2: unknown;
         z2 = f_Message(x2, depth + 2);
         if (z2 === rt.UNSURE) return rt.UNSURE;
-        y2.push(z2);
+        if (y2 !== null) {
+          y2.push(z2);
+        } else if (z2 !== x2) {
+          // The first item built anew: the list is copied from here on (until then the items are the array's own).
+          y2 = w6.slice(0, i2);
+          y2.push(z2);
+        }
       }
-      v6 = y2;
+      v6 = y2 ?? w6;
     }
   }
   const w7: unknown = obj["render_media"];
@@ -340,21 +351,37 @@ function f_ChatEvent(v: unknown, depth: number): ChatEvent | rt.Unsure {
       v10 = null;
     } else {
       if (!Array.isArray(w10)) return rt.UNSURE;
-      const y2: unknown[] = [];
+      let y2: unknown[] | null = null;
       for (let i2 = 0; i2 < w10.length; i2++) {
         const x2: unknown = w10[i2];
         let z2: unknown;
         z2 = f_ToolCall(x2, depth + 2);
         if (z2 === rt.UNSURE) return rt.UNSURE;
-        y2.push(z2);
+        if (y2 !== null) {
+          y2.push(z2);
+        } else if (z2 !== x2) {
+          // The first item built anew: the list is copied from here on (until then the items are the array's own).
+          y2 = w10.slice(0, i2);
+          y2.push(z2);
+        }
       }
-      v10 = y2;
+      v10 = y2 ?? w10;
     }
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_1.get(k);
+    if (r === undefined || (keys < 3 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 3;
   if (keys !== 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4 && v5 === w5 && v6 === w6 && v7 === w7 && v8 === w8 && v9 === w9 && v10 === w10) return obj as unknown as ChatEvent;
   const out: ChatEvent = {
     "session_id": v0 as string,
     "role": v1 as string,
@@ -383,9 +410,16 @@ function f_FunctionCall(v: unknown, depth: number): FunctionCall | rt.Unsure {
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_2[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 2;
   if (keys !== 2) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1) return obj as unknown as FunctionCall;
   const out: FunctionCall = {
     "name": v0 as string,
     "arguments": v1 as string,
@@ -411,9 +445,16 @@ function f_ToolCall(v: unknown, depth: number): ToolCall | rt.Unsure {
   v2 = f_FunctionCall(w2, depth + 1);
   if (v2 === rt.UNSURE) return rt.UNSURE;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_3[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 3;
   if (keys !== 2 + (w1 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2) return obj as unknown as ToolCall;
   const out: ToolCall = {
     "id": v0 as string,
     "type": v1 === undefined ? "function" : (v1 as "function"),
@@ -456,15 +497,21 @@ function f_Message(v: unknown, depth: number): Message | rt.Unsure {
       v3 = null;
     } else {
       if (!Array.isArray(w3)) return rt.UNSURE;
-      const y2: unknown[] = [];
+      let y2: unknown[] | null = null;
       for (let i2 = 0; i2 < w3.length; i2++) {
         const x2: unknown = w3[i2];
         let z2: unknown;
         z2 = f_ToolCall(x2, depth + 2);
         if (z2 === rt.UNSURE) return rt.UNSURE;
-        y2.push(z2);
+        if (y2 !== null) {
+          y2.push(z2);
+        } else if (z2 !== x2) {
+          // The first item built anew: the list is copied from here on (until then the items are the array's own).
+          y2 = w3.slice(0, i2);
+          y2.push(z2);
+        }
       }
-      v3 = y2;
+      v3 = y2 ?? w3;
     }
   }
   const w4: unknown = obj["tool_call_id"];
@@ -478,10 +525,20 @@ function f_Message(v: unknown, depth: number): Message | rt.Unsure {
     }
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_4.get(k);
+    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 1;
   if (keys !== 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0)) return rt.UNSURE;
   if ((w1 === undefined || w1 === null) && (w3 === undefined || w3 === null)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4) return obj as unknown as Message;
   const out: Message = {
     "role": v0 as string,
   };
@@ -540,10 +597,20 @@ function f_RenderMedia(v: unknown, depth: number): RenderMedia | rt.Unsure {
     }
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_5.get(k);
+    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 1;
   if (keys !== 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0)) return rt.UNSURE;
   if ((w1 === undefined || w1 === null) && (w3 === undefined || w3 === null) && (w4 === undefined || w4 === null)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4) return obj as unknown as RenderMedia;
   const out: RenderMedia = {
     "content-type": v0 as string,
   };

@@ -214,6 +214,9 @@ const F_ChatState_4 = rt.mapOf(p_ConversationMetadata, { "type": "must be an obj
 const F_ChatState_5 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 1" }, { minimum: 1 });
 const F_ChatState_6 = rt.string({ "type": "must be a string", "pattern": "Conversation ID cannot be empty" }, { pattern: new RegExp("[^\\t\\n\\x0b\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]", "u") });
 const R_1 = new RegExp("[^\\t\\n\\x0b\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]", "u");
+const S_1 = Object.freeze(["modality_type", "timestamp", "input_id", "role", "content", "message_id", "conversation_id", "metadata"]);
+const S_2 = Object.freeze(["type", "text"]);
+const S_3 = new Map<string, number>([["type", 0], ["source", 1], ["url", 2], ["data", 3], ["media_type", 4]]);
 const K_ChatInput: ReadonlySet<string> = new Set(["modality_type", "timestamp", "input_id", "role", "content", "message_id", "conversation_id", "metadata"]);
 const K_TextBlock: ReadonlySet<string> = new Set(["type", "text"]);
 const K_ImageBlock: ReadonlySet<string> = new Set(["type", "source", "url", "data", "media_type"]);
@@ -445,7 +448,7 @@ function f_ChatInput(v: unknown, depth: number): ChatInput | rt.Unsure {
     v4 = w4;
   } else if (Array.isArray(w4)) {
     if (!Array.isArray(w4) || w4.length < 1) return rt.UNSURE;
-    const y2: unknown[] = [];
+    let y2: unknown[] | null = null;
     for (let i2 = 0; i2 < w4.length; i2++) {
       const x2: unknown = w4[i2];
       let z2: unknown;
@@ -466,9 +469,15 @@ function f_ChatInput(v: unknown, depth: number): ChatInput | rt.Unsure {
       } else {
         return rt.UNSURE;
       }
-      y2.push(z2);
+      if (y2 !== null) {
+        y2.push(z2);
+      } else if (z2 !== x2) {
+        // The first item built anew: the list is copied from here on (until then the items are the array's own).
+        y2 = w4.slice(0, i2);
+        y2.push(z2);
+      }
     }
-    v4 = y2;
+    v4 = y2 ?? w4;
   } else {
     return rt.UNSURE;
   }
@@ -495,10 +504,17 @@ function f_ChatInput(v: unknown, depth: number): ChatInput | rt.Unsure {
     v7 = w7;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_1[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 8;
   const extra = keys === 3 + (w0 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_ChatInput, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4 && v5 === w5 && v6 === w6 && v7 === w7) return obj as unknown as ChatInput;
   const out: ChatInput = {
     "modality_type": v0 === undefined ? "chat" : (v0 as "chat"),
     "timestamp": v1 as DateTimeString,
@@ -525,10 +541,17 @@ function f_TextBlock(v: unknown, depth: number): TextBlock | rt.Unsure {
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_2[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 2;
   const extra = keys === 2 ? null : rt.fastUnknown(obj, K_TextBlock, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1) return obj as unknown as TextBlock;
   const out: TextBlock = {
     "type": v0 as "text",
     "text": v1 as string,
@@ -567,12 +590,22 @@ function f_ImageBlock(v: unknown, depth: number): ImageBlock | rt.Unsure {
     v4 = w4;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_3.get(k);
+    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 2;
   const extra = keys === 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_ImageBlock, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (w1 === "url" && (w2 === undefined || w2 === null)) return rt.UNSURE;
   if (w1 === "base64" && (w3 === undefined || w3 === null)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4) return obj as unknown as ImageBlock;
   const out: ImageBlock = {
     "type": v0 as "image",
     "source": v1 as MediaSource,
@@ -614,12 +647,22 @@ function f_AudioBlock(v: unknown, depth: number): AudioBlock | rt.Unsure {
     v4 = w4;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_3.get(k);
+    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 2;
   const extra = keys === 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_AudioBlock, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (w1 === "url" && (w2 === undefined || w2 === null)) return rt.UNSURE;
   if (w1 === "base64" && (w3 === undefined || w3 === null)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4) return obj as unknown as AudioBlock;
   const out: AudioBlock = {
     "type": v0 as "audio",
     "source": v1 as MediaSource,
@@ -661,12 +704,22 @@ function f_VideoBlock(v: unknown, depth: number): VideoBlock | rt.Unsure {
     v4 = w4;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_3.get(k);
+    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 2;
   const extra = keys === 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_VideoBlock, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (w1 === "url" && (w2 === undefined || w2 === null)) return rt.UNSURE;
   if (w1 === "base64" && (w3 === undefined || w3 === null)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4) return obj as unknown as VideoBlock;
   const out: VideoBlock = {
     "type": v0 as "video",
     "source": v1 as MediaSource,

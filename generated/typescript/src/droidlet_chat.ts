@@ -55,6 +55,8 @@ const F_DroidletChat_2 = P_ContentType;
 const F_DroidletChat_3 = rt.listOf(p_ContentItem, { "type": "must be an array", "minItems": "content must hold at least one item" }, { minItems: 1 });
 const F_ContentItem_0 = P_ContentKind;
 const F_ContentItem_1 = rt.string({ "type": "must be a string" });
+const S_1 = Object.freeze(["chat_memid", "timestamp", "content_type", "content"]);
+const S_2 = Object.freeze(["id", "content"]);
 const K_DroidletChat: ReadonlySet<string> = new Set(["chat_memid", "timestamp", "content_type", "content"]);
 const K_ContentItem: ReadonlySet<string> = new Set(["id", "content"]);
 
@@ -121,19 +123,31 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
   let v3: unknown;
   {
     if (!Array.isArray(w3) || w3.length < 1) return rt.UNSURE;
-    const y2: unknown[] = [];
+    let y2: unknown[] | null = null;
     for (let i2 = 0; i2 < w3.length; i2++) {
       const x2: unknown = w3[i2];
       let z2: unknown;
       z2 = f_ContentItem(x2, depth + 2);
       if (z2 === rt.UNSURE) return rt.UNSURE;
-      y2.push(z2);
+      if (y2 !== null) {
+        y2.push(z2);
+      } else if (z2 !== x2) {
+        // The first item built anew: the list is copied from here on (until then the items are the array's own).
+        y2 = w3.slice(0, i2);
+        y2.push(z2);
+      }
     }
-    v3 = y2;
+    v3 = y2 ?? w3;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_1[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 4;
   const extra = keys === 4 ? null : rt.fastUnknown(obj, K_DroidletChat, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (Array.isArray(w3)) {
@@ -176,6 +190,7 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
       if (found !== "text" && found !== "image_link" && found !== "response_option") return rt.UNSURE;
     }
   }
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3) return obj as unknown as DroidletChat;
   const out: DroidletChat = {
     "chat_memid": v0 as string,
     "timestamp": v1 as number,
@@ -198,10 +213,17 @@ function f_ContentItem(v: unknown, depth: number): ContentItem | rt.Unsure {
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_2[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 2;
   const extra = keys === 2 ? null : rt.fastUnknown(obj, K_ContentItem, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1) return obj as unknown as ContentItem;
   const out: ContentItem = {
     "id": v0 as ContentKind,
     "content": v1 as string,

@@ -46,6 +46,7 @@ const F_DroidletChat_0 = rt.string({ "type": "must be a string" });
 const F_DroidletChat_1 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
 const F_DroidletChat_2 = rt.listOf(P_ContentType, { "type": "must be an array", "minItems": "content_type must hold exactly one content type", "maxItems": "content_type must hold exactly one content type" }, { minItems: 1, maxItems: 1 });
 const F_DroidletChat_3 = rt.listOf(P_ContentItem, { "type": "must be an array", "minItems": "content must hold at least one [kind, text] item" }, { minItems: 1 });
+const S_1 = Object.freeze(["speaker_id", "timestamp", "content_type", "content"]);
 const K_DroidletChat: ReadonlySet<string> = new Set(["speaker_id", "timestamp", "content_type", "content"]);
 
 function p_DroidletChat(data: rt.JsonValue, ctx: rt.Context): DroidletChat | rt.Invalid {
@@ -112,8 +113,14 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
     v3 = w3;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_1[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 4;
   const extra = keys === 4 ? null : rt.fastUnknown(obj, K_DroidletChat, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (Array.isArray(w3)) {
@@ -156,6 +163,7 @@ function f_DroidletChat(v: unknown, depth: number): DroidletChat | rt.Unsure {
       if (found !== "text" && found !== "image_link" && found !== "response_option") return rt.UNSURE;
     }
   }
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3) return obj as unknown as DroidletChat;
   const out: DroidletChat = {
     "speaker_id": v0 as string,
     "timestamp": v1 as number,

@@ -87,6 +87,9 @@ const F_TextDocument_1 = rt.string({ "type": "must be a string" });
 const F_TextDocument_2 = rt.dateTime({ "type": "must be a string", "format": "must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z" });
 const F_TextDocument_3 = rt.listOf(rt.string({ "type": "must be a string" }), { "type": "must be an array" });
 const F_TextDocument_4 = rt.mapOf(rt.string({ "type": "must be a string" }), { "type": "must be an object" });
+const S_1 = new Map<string, number>([["id", 0], ["conversation", 1], ["tags", 2], ["metadata", 3]]);
+const S_2 = Object.freeze(["source", "people", "user", "conversation"]);
+const S_3 = Object.freeze(["speaker", "content", "time"]);
 const K_ConversationDocument: ReadonlySet<string> = new Set(["id", "conversation", "tags", "metadata"]);
 const K_StructuredConversation: ReadonlySet<string> = new Set(["source", "people", "user", "conversation"]);
 const K_ConversationMessage: ReadonlySet<string> = new Set(["speaker", "content", "time"]);
@@ -208,10 +211,20 @@ function f_ConversationDocument(v: unknown, depth: number): ConversationDocument
     v3 = w3;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_1.get(k);
+    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 2;
   const extra = keys === 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_ConversationDocument, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3) return obj as unknown as ConversationDocument;
   const out: ConversationDocument = {
     "id": v0 as string,
     "conversation": v1 as StructuredConversation,
@@ -247,23 +260,36 @@ function f_StructuredConversation(v: unknown, depth: number): StructuredConversa
   let v3: unknown;
   {
     if (!Array.isArray(w3) || w3.length < 1) return rt.UNSURE;
-    const y2: unknown[] = [];
+    let y2: unknown[] | null = null;
     const a2: readonly unknown[] = [obj, w3];
     for (let i2 = 0; i2 < w3.length; i2++) {
       const x2: unknown = w3[i2];
       let z2: unknown;
       z2 = f_ConversationMessage(x2, depth + 2, a2);
       if (z2 === rt.UNSURE) return rt.UNSURE;
-      y2.push(z2);
+      if (y2 !== null) {
+        y2.push(z2);
+      } else if (z2 !== x2) {
+        // The first item built anew: the list is copied from here on (until then the items are the array's own).
+        y2 = w3.slice(0, i2);
+        y2.push(z2);
+      }
     }
-    v3 = y2;
+    v3 = y2 ?? w3;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_2[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 4;
   const extra = keys === 4 ? null : rt.fastUnknown(obj, K_StructuredConversation, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (!rt.fastInPool(v2, rt.fastGet(obj, "people"))) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3) return obj as unknown as StructuredConversation;
   const out: StructuredConversation = {
     "source": v0 as string,
     "people": v1 as string[],
@@ -290,11 +316,18 @@ function f_ConversationMessage(v: unknown, depth: number, anc: readonly unknown[
   if (typeof w2 !== "string" || !rt.isDateTime(w2)) return rt.UNSURE;
   v2 = w2;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_3[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 3;
   const extra = keys === 3 ? null : rt.fastUnknown(obj, K_ConversationMessage, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (!rt.fastInPool(v0, rt.fastGet(anc[anc.length - 2], "people"))) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2) return obj as unknown as ConversationMessage;
   const out: ConversationMessage = {
     "speaker": v0 as string,
     "content": v1 as string,

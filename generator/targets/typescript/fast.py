@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Any, Literal, Union
 
 from generator import ir
 from generator.fastpath import JSON_KINDS, ModelGraph
@@ -168,6 +168,12 @@ class TsFastFunction:
     probe_rules: tuple[str, ...]  # the exact walk's rule calls, run on a probe Context
     closed: bool
     keys_const: str
+    # The keys of the value the fast function builds, in its order: the fields it always holds (given or
+    # defaulted), then those it holds when given. An object whose keys come so, each holding the value the
+    # checks would build, is that value itself (JSON.parse made it, nothing else holds it): no copy is made.
+    order: str  # the constant: an array of the keys where every field is always held, else a Map key -> position
+    fixed: int  # how many fields the value always holds (the first positions)
+    all_fixed: bool  # every field is always held (order is the array)
 
 
 def _tokens(tokens: tuple[str, ...]) -> str:
@@ -383,7 +389,8 @@ class TsFastBuilder:
             "allowed_when", (read,), each, when=when, when_steps=when_steps, when_equals=when_equals, allowed=allowed, choices=few
         )
 
-    def function(self, model: ir.Model, locals_: list[str], probe_rules: list[str]) -> TsFastFunction:
+    def function(self, model: ir.Model, locals_: list[str], probe_rules: list[str], held: list[bool]) -> TsFastFunction:
+        """The model's fast function; held[i]: whether the built value always holds field i (given or defaulted)."""
         fields = []
         for f, local in zip(model.fields, locals_):
             read = (
@@ -418,4 +425,14 @@ class TsFastBuilder:
             probe_rules=tuple(probe_rules),
             closed=model.closed,
             keys_const=f"K_{model.name}",
+            **self.order(model, held),
         )
+
+    def order(self, model: ir.Model, held: list[bool]) -> dict[str, Any]:
+        """The key order of the value the fast function builds (TsFastFunction.order)."""
+        keys = [f.wire_name for f, h in zip(model.fields, held) if h] + [f.wire_name for f, h in zip(model.fields, held) if not h]
+        fixed = sum(held)
+        if fixed == len(keys):
+            return {"order": self.set_of(f"Object.freeze({_tokens(tuple(keys))})"), "fixed": fixed, "all_fixed": True}
+        ranks = ", ".join(f"[{ts_str(k)}, {i}]" for i, k in enumerate(keys))
+        return {"order": self.set_of(f"new Map<string, number>([{ranks}])"), "fixed": fixed, "all_fixed": False}

@@ -272,6 +272,7 @@ def model_view(fmt: ir.Format, model: ir.Model, parsers: list[tuple[str, str]], 
                 model,
                 [v.local for v in fields],
                 [rule_call(r, model, locals_by_wire) for r in model.rules if r.kind != "member_of" and native_rule(r, model) is None],
+                [not absent_when_missing(f) for f in model.fields],
             )
         ),
     )

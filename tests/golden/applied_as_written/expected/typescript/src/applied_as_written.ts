@@ -67,6 +67,7 @@ const CHECKS_dcb5af04b65f = new rt.Checks("{\"root\":{\"type\":[\"array\"],\"pre
 const CHECKS_1027f66547d1 = new rt.Checks("{\"root\":{\"type\":[\"object\"],\"dependentRequired\":[[\"width\",[\"height\"],\"missing field '{field}', required when 'width' is present\"]],\"dependentSchemas\":[[\"depth\",{\"required\":[\"width\"],\"messages\":{\"required\":\"missing required field '{field}'\"}}]],\"properties\":{\"secret\":{\"false\":true,\"messages\":{\"false\":\"a box has no secret\"}}},\"messages\":{\"type\":\"must be an object\"}},\"refs\":{}}", []);
 const CHECKS_ad75c8f45de0 = new rt.Checks("{\"root\":{\"$ref\":\"/$defs/Request/properties/params/$defs/short\",\"messages\":{}},\"refs\":{\"/$defs/Request/properties/params/$defs/short\":{\"type\":[\"string\"],\"maxLength\":3,\"messages\":{\"type\":\"must be a string\",\"maxLength\":\"must be at most 3 character(s) long\"}}}}", []);
 const CHECKS_70c65fbe585e = new rt.Checks("{\"root\":{\"not\":{\"const\":false,\"messages\":{\"const\":\"must be false\"}},\"messages\":{\"not\":\"must not match the schema of not\"}},\"refs\":{}}", []);
+const S_11 = new Map<string, number>([["jsonrpc", 0], ["id", 1], ["code", 2], ["params", 3], ["content", 4], ["meta", 5], ["when", 6], ["scores", 7], ["box", 8], ["label", 9], ["flag", 10]]);
 const K_Request: ReadonlySet<string> = new Set(["jsonrpc", "id", "code", "params", "content", "meta", "when", "scores", "box", "label", "flag"]);
 
 function p_Request(data: rt.JsonValue, ctx: rt.Context): Request | rt.Invalid {
@@ -178,9 +179,19 @@ function f_Request(v: unknown, depth: number): Request | rt.Unsure {
     v10 = w10;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_11.get(k);
+    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 2;
   if (keys !== 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4 && v5 === w5 && v6 === w6 && v7 === w7 && v8 === w8 && v9 === w9 && v10 === w10) return obj as unknown as Request;
   const out: Request = {
     "jsonrpc": v0 as JsonData,
     "id": v1 as string | number,

@@ -204,6 +204,13 @@ const F_ToolCall_3 = rt.listOf(rt.string({ "type": "must be a string" }), { "typ
 const F_Citation_0 = rt.string({ "type": "must be a string" });
 const F_Citation_1 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 0" }, { minimum: 0 });
 const F_Citation_2 = rt.mapOf(rt.listOf(rt.string({ "type": "must be a string" }), { "type": "must be an array" }), { "type": "must be an object" });
+const S_1 = new Map<string, number>([["role", 0], ["id", 1], ["created_at", 2], ["content", 3], ["history", 4], ["labels", 5], ["payload", 6], ["reply_to", 7], ["tool_calls", 8], ["metadata", 9], ["citations", 10], ["tags", 11], ["weights", 12], ["notes", 13], ["detail", 14], ["temperature", 15], ["max_tokens", 16], ["stream", 17], ["name", 18], ["attachments", 19], ["extra", 20], ["settings", 21]]);
+const S_2 = Object.freeze(["greeting", "parts", "pair", "limits", "box", "names", "level", "options", "big", "odd"]);
+const S_3 = Object.freeze(["n"]);
+const S_4 = Object.freeze(["size"]);
+const S_5 = Object.freeze(["type", "text", "spans"]);
+const S_6 = Object.freeze(["id", "type", "arguments", "outputs"]);
+const S_7 = Object.freeze(["url", "start_index", "quotes"]);
 const K_AssistantTurn: ReadonlySet<string> = new Set(["role", "id", "created_at", "content", "history", "labels", "payload", "reply_to", "tool_calls", "metadata", "citations", "tags", "weights", "notes", "detail", "temperature", "max_tokens", "stream", "name", "attachments", "extra", "settings"]);
 const K_Settings: ReadonlySet<string> = new Set(["greeting", "parts", "pair", "limits", "box", "names", "level", "options", "big", "odd"]);
 const K_Limits: ReadonlySet<string> = new Set(["n"]);
@@ -409,15 +416,21 @@ function f_AssistantTurn(v: unknown, depth: number): AssistantTurn | rt.Unsure {
     v3 = w3;
   } else if (Array.isArray(w3)) {
     if (!Array.isArray(w3)) return rt.UNSURE;
-    const y2: unknown[] = [];
+    let y2: unknown[] | null = null;
     for (let i2 = 0; i2 < w3.length; i2++) {
       const x2: unknown = w3[i2];
       let z2: unknown;
       z2 = f_Part(x2, depth + 2);
       if (z2 === rt.UNSURE) return rt.UNSURE;
-      y2.push(z2);
+      if (y2 !== null) {
+        y2.push(z2);
+      } else if (z2 !== x2) {
+        // The first item built anew: the list is copied from here on (until then the items are the array's own).
+        y2 = w3.slice(0, i2);
+        y2.push(z2);
+      }
     }
-    v3 = y2;
+    v3 = y2 ?? w3;
   } else {
     return rt.UNSURE;
   }
@@ -462,15 +475,21 @@ function f_AssistantTurn(v: unknown, depth: number): AssistantTurn | rt.Unsure {
   let v8: unknown;
   if (w8 !== undefined) {
     if (!Array.isArray(w8)) return rt.UNSURE;
-    const y2: unknown[] = [];
+    let y2: unknown[] | null = null;
     for (let i2 = 0; i2 < w8.length; i2++) {
       const x2: unknown = w8[i2];
       let z2: unknown;
       z2 = f_ToolCall(x2, depth + 2);
       if (z2 === rt.UNSURE) return rt.UNSURE;
-      y2.push(z2);
+      if (y2 !== null) {
+        y2.push(z2);
+      } else if (z2 !== x2) {
+        // The first item built anew: the list is copied from here on (until then the items are the array's own).
+        y2 = w8.slice(0, i2);
+        y2.push(z2);
+      }
     }
-    v8 = y2;
+    v8 = y2 ?? w8;
   }
   const w9: unknown = obj["metadata"];
   let v9: unknown;
@@ -486,15 +505,21 @@ function f_AssistantTurn(v: unknown, depth: number): AssistantTurn | rt.Unsure {
   let v10: unknown;
   if (w10 !== undefined) {
     if (!Array.isArray(w10)) return rt.UNSURE;
-    const y2: unknown[] = [];
+    let y2: unknown[] | null = null;
     for (let i2 = 0; i2 < w10.length; i2++) {
       const x2: unknown = w10[i2];
       let z2: unknown;
       z2 = f_Citation(x2, depth + 2);
       if (z2 === rt.UNSURE) return rt.UNSURE;
-      y2.push(z2);
+      if (y2 !== null) {
+        y2.push(z2);
+      } else if (z2 !== x2) {
+        // The first item built anew: the list is copied from here on (until then the items are the array's own).
+        y2 = w10.slice(0, i2);
+        y2.push(z2);
+      }
     }
-    v10 = y2;
+    v10 = y2 ?? w10;
   }
   const w11: unknown = obj["tags"];
   let v11: unknown;
@@ -568,15 +593,21 @@ function f_AssistantTurn(v: unknown, depth: number): AssistantTurn | rt.Unsure {
   let v19: unknown;
   if (w19 !== undefined) {
     if (!Array.isArray(w19)) return rt.UNSURE;
-    const y2: unknown[] = [];
+    let y2: unknown[] | null = null;
     for (let i2 = 0; i2 < w19.length; i2++) {
       const x2: unknown = w19[i2];
       let z2: unknown;
       if (typeof x2 !== "string" || !rt.isBase64(x2)) return rt.UNSURE;
       z2 = rt.decodeBase64(x2);
-      y2.push(z2);
+      if (y2 !== null) {
+        y2.push(z2);
+      } else if (z2 !== x2) {
+        // The first item built anew: the list is copied from here on (until then the items are the array's own).
+        y2 = w19.slice(0, i2);
+        y2.push(z2);
+      }
     }
-    v19 = y2;
+    v19 = y2 ?? w19;
   }
   const w20: unknown = obj["extra"];
   let v20: unknown;
@@ -595,9 +626,19 @@ function f_AssistantTurn(v: unknown, depth: number): AssistantTurn | rt.Unsure {
     if (v21 === rt.UNSURE) return rt.UNSURE;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_1.get(k);
+    if (r === undefined || (keys < 18 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 18;
   if (keys !== 7 + (w1 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0) + (w11 !== undefined ? 1 : 0) + (w12 !== undefined ? 1 : 0) + (w13 !== undefined ? 1 : 0) + (w14 !== undefined ? 1 : 0) + (w15 !== undefined ? 1 : 0) + (w16 !== undefined ? 1 : 0) + (w17 !== undefined ? 1 : 0) + (w18 !== undefined ? 1 : 0) + (w19 !== undefined ? 1 : 0) + (w20 !== undefined ? 1 : 0) + (w21 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4 && v5 === w5 && v6 === w6 && v7 === w7 && v8 === w8 && v9 === w9 && v10 === w10 && v11 === w11 && v12 === w12 && v13 === w13 && v14 === w14 && v15 === w15 && v16 === w16 && v17 === w17 && v18 === w18 && v19 === w19 && v20 === w20 && v21 === w21) return obj as unknown as AssistantTurn;
   const out: AssistantTurn = {
     "role": v0 as "assistant",
     "id": v1 === undefined ? rt.newUUID4() : (v1 as string),
@@ -636,15 +677,21 @@ function f_Settings(v: unknown, depth: number): Settings | rt.Unsure {
       v0 = w0;
     } else if (Array.isArray(w0)) {
       if (!Array.isArray(w0)) return rt.UNSURE;
-      const y2: unknown[] = [];
+      let y2: unknown[] | null = null;
       for (let i2 = 0; i2 < w0.length; i2++) {
         const x2: unknown = w0[i2];
         let z2: unknown;
         z2 = f_Part(x2, depth + 2);
         if (z2 === rt.UNSURE) return rt.UNSURE;
-        y2.push(z2);
+        if (y2 !== null) {
+          y2.push(z2);
+        } else if (z2 !== x2) {
+          // The first item built anew: the list is copied from here on (until then the items are the array's own).
+          y2 = w0.slice(0, i2);
+          y2.push(z2);
+        }
       }
-      v0 = y2;
+      v0 = y2 ?? w0;
     } else {
       return rt.UNSURE;
     }
@@ -657,15 +704,21 @@ function f_Settings(v: unknown, depth: number): Settings | rt.Unsure {
       v1 = w1;
     } else if (Array.isArray(w1)) {
       if (!Array.isArray(w1)) return rt.UNSURE;
-      const y2: unknown[] = [];
+      let y2: unknown[] | null = null;
       for (let i2 = 0; i2 < w1.length; i2++) {
         const x2: unknown = w1[i2];
         let z2: unknown;
         z2 = f_Part(x2, depth + 2);
         if (z2 === rt.UNSURE) return rt.UNSURE;
-        y2.push(z2);
+        if (y2 !== null) {
+          y2.push(z2);
+        } else if (z2 !== x2) {
+          // The first item built anew: the list is copied from here on (until then the items are the array's own).
+          y2 = w1.slice(0, i2);
+          y2.push(z2);
+        }
       }
-      v1 = y2;
+      v1 = y2 ?? w1;
     } else {
       return rt.UNSURE;
     }
@@ -731,10 +784,17 @@ function f_Settings(v: unknown, depth: number): Settings | rt.Unsure {
     v9 = w9;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_2[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 10;
   const extra = keys === 0 + (w0 !== undefined ? 1 : 0) + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Settings, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4 && v5 === w5 && v6 === w6 && v7 === w7 && v8 === w8 && v9 === w9) return obj as unknown as Settings;
   const out: Settings = {
     "greeting": v0 === undefined ? "hi" : (v0 as Content),
     "parts": v1 === undefined ? rt.run(F_Settings_1, JSON.parse("[{\"type\":\"text\",\"text\":\"p\"}]")) : (v1 as Content),
@@ -759,10 +819,17 @@ function f_Limits(v: unknown, depth: number): Limits | rt.Unsure {
   if (typeof w0 !== "number" || !Number.isSafeInteger(w0)) return rt.UNSURE;
   v0 = w0;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_3[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 1;
   const extra = keys === 1 ? null : rt.fastUnknown(obj, K_Limits, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0) return obj as unknown as Limits;
   const out: Limits = {
     "n": v0 as number,
   };
@@ -780,10 +847,17 @@ function f_Box(v: unknown, depth: number): Box | rt.Unsure {
     v0 = w0;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_4[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 1;
   const extra = keys === 0 + (w0 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Box, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0) return obj as unknown as Box;
   const out: Box = {
     "size": v0 === undefined ? 3 : (v0 as number),
   };
@@ -813,10 +887,17 @@ function f_Part(v: unknown, depth: number): Part | rt.Unsure {
     v2 = w2;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_5[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 3;
   const extra = keys === 2 + (w2 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Part, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2) return obj as unknown as Part;
   const out: Part = {
     "type": v0 as "text",
     "text": v1 as string,
@@ -858,10 +939,17 @@ function f_ToolCall(v: unknown, depth: number): ToolCall | rt.Unsure {
     v3 = w3;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_6[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 4;
   const extra = keys === 3 + (w2 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_ToolCall, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3) return obj as unknown as ToolCall;
   const out: ToolCall = {
     "id": v0 as string,
     "type": v1 as "function",
@@ -900,10 +988,17 @@ function f_Citation(v: unknown, depth: number): Citation | rt.Unsure {
     v2 = w2;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_7[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 3;
   const extra = keys === 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Citation, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2) return obj as unknown as Citation;
   const out: Citation = {
     "url": v0 as string,
     "start_index": v1 === undefined ? 0 : (v1 as number),

@@ -97,6 +97,9 @@ const F_Span_10 = P_Level;
 const F_Span_11 = rt.string({ "type": "must be a string" });
 const F_Span_12 = rt.string({ "type": "must be a string" });
 const S_1 = new Set<string>(["text"]);
+const S_2 = Object.freeze(["role", "content", "spans"]);
+const S_3 = new Map<string, number>([["type", 0], ["text", 1]]);
+const S_4 = new Map<string, number>([["start_index", 0], ["end_index", 1], ["max_score", 2], ["started_at", 3], ["high", 4], ["score", 5], ["recorded_at", 6], ["ended_at", 7], ["first", 8], ["last", 9], ["low", 10], ["author", 11], ["reviewer", 12]]);
 const K_Turn: ReadonlySet<string> = new Set(["role", "content", "spans"]);
 const K_Part: ReadonlySet<string> = new Set(["type", "text"]);
 const K_Span: ReadonlySet<string> = new Set(["start_index", "end_index", "score", "max_score", "started_at", "recorded_at", "ended_at", "first", "last", "low", "high", "author", "reviewer"]);
@@ -197,15 +200,21 @@ function f_Turn(v: unknown, depth: number): Turn | rt.Unsure {
     v1 = w1;
   } else if (Array.isArray(w1)) {
     if (!Array.isArray(w1)) return rt.UNSURE;
-    const y2: unknown[] = [];
+    let y2: unknown[] | null = null;
     for (let i2 = 0; i2 < w1.length; i2++) {
       const x2: unknown = w1[i2];
       let z2: unknown;
       z2 = f_Part(x2, depth + 2);
       if (z2 === rt.UNSURE) return rt.UNSURE;
-      y2.push(z2);
+      if (y2 !== null) {
+        y2.push(z2);
+      } else if (z2 !== x2) {
+        // The first item built anew: the list is copied from here on (until then the items are the array's own).
+        y2 = w1.slice(0, i2);
+        y2.push(z2);
+      }
     }
-    v1 = y2;
+    v1 = y2 ?? w1;
   } else {
     return rt.UNSURE;
   }
@@ -213,22 +222,35 @@ function f_Turn(v: unknown, depth: number): Turn | rt.Unsure {
   let v2: unknown;
   {
     if (!Array.isArray(w2)) return rt.UNSURE;
-    const y2: unknown[] = [];
+    let y2: unknown[] | null = null;
     for (let i2 = 0; i2 < w2.length; i2++) {
       const x2: unknown = w2[i2];
       let z2: unknown;
       z2 = f_Span(x2, depth + 2);
       if (z2 === rt.UNSURE) return rt.UNSURE;
-      y2.push(z2);
+      if (y2 !== null) {
+        y2.push(z2);
+      } else if (z2 !== x2) {
+        // The first item built anew: the list is copied from here on (until then the items are the array's own).
+        y2 = w2.slice(0, i2);
+        y2.push(z2);
+      }
     }
-    v2 = y2;
+    v2 = y2 ?? w2;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_2[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 3;
   const extra = keys === 3 ? null : rt.fastUnknown(obj, K_Turn, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (!rt.fastAllowedWhen(obj as rt.JsonObject, "content", ["type"], "role", [], "system", S_1)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2) return obj as unknown as Turn;
   const out: Turn = {
     "role": v0 as string,
     "content": v1 as Content,
@@ -252,10 +274,20 @@ function f_Part(v: unknown, depth: number): Part | rt.Unsure {
     v1 = w1;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_3.get(k);
+    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 1;
   const extra = keys === 1 + (w1 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Part, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1) return obj as unknown as Part;
   const out: Part = {
     "type": v0 as string,
   };
@@ -344,8 +376,17 @@ function f_Span(v: unknown, depth: number): Span | rt.Unsure {
     v12 = w12;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_4.get(k);
+    if (r === undefined || (keys < 5 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 5;
   const extra = keys === 3 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0) + (w11 !== undefined ? 1 : 0) + (w12 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Span, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
   if (!rt.fastCompare(obj as rt.JsonObject, ["end_index", "integer", undefined], ["start_index", "integer", undefined], ">=")) return rt.UNSURE;
@@ -355,6 +396,7 @@ function f_Span(v: unknown, depth: number): Span | rt.Unsure {
   if (!rt.fastCompare(obj as rt.JsonObject, ["first", "string", undefined], ["last", "string", undefined], "<")) return rt.UNSURE;
   if (!rt.fastCompare(obj as rt.JsonObject, ["low", "string", undefined], ["high", "string", "c"], "<=")) return rt.UNSURE;
   if (!rt.fastCompare(obj as rt.JsonObject, ["reviewer", "string", undefined], ["author", "string", undefined], "!=")) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4 && v5 === w5 && v6 === w6 && v7 === w7 && v8 === w8 && v9 === w9 && v10 === w10 && v11 === w11 && v12 === w12) return obj as unknown as Span;
   const out: Span = {
     "start_index": v0 as number,
     "end_index": v1 as number,

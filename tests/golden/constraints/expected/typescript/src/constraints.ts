@@ -83,6 +83,7 @@ const F_Constrained_18 = rt.nullable(rt.string({ "type": "must be a string", "ma
 const F_Constrained_19 = rt.nullable(rt.number({ "type": "must be a number", "minimum": "must be >= 0" }, { minimum: 0 }));
 const F_Constrained_20 = rt.string({ "type": "must be a string", "maxLength": "short is one character at most, got {value}" }, { maxLength: 1 });
 const R_1 = new RegExp("^[A-Z]{3}\\x2d[0-9]+(?:\\n?$)", "u");
+const S_1 = new Map<string, number>([["name", 0], ["count", 1], ["budget", 2], ["code", 3], ["kind", 4], ["level", 5], ["at", 6], ["blob", 7], ["step", 8], ["batch", 9], ["ratio", 10], ["temperature", 11], ["tags", 12], ["values", 13], ["anything", 14], ["either", 15], ["whole", 16], ["pair", 17], ["limits", 18], ["nickname", 19], ["short", 20]]);
 const K_Constrained: ReadonlySet<string> = new Set(["name", "code", "kind", "level", "at", "blob", "count", "step", "batch", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "budget", "short"]);
 
 function p_Constrained(data: rt.JsonValue, ctx: rt.Context): Constrained | rt.Invalid {
@@ -307,9 +308,19 @@ function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
     v20 = w20;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_1.get(k);
+    if (r === undefined || (keys < 3 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 3;
   if (keys !== 3 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0) + (w11 !== undefined ? 1 : 0) + (w12 !== undefined ? 1 : 0) + (w13 !== undefined ? 1 : 0) + (w14 !== undefined ? 1 : 0) + (w15 !== undefined ? 1 : 0) + (w16 !== undefined ? 1 : 0) + (w17 !== undefined ? 1 : 0) + (w18 !== undefined ? 1 : 0) + (w20 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4 && v5 === w5 && v6 === w6 && v7 === w7 && v8 === w8 && v9 === w9 && v10 === w10 && v11 === w11 && v12 === w12 && v13 === w13 && v14 === w14 && v15 === w15 && v16 === w16 && v17 === w17 && v18 === w18 && v19 === w19 && v20 === w20) return obj as unknown as Constrained;
   const out: Constrained = {
     "name": v0 as string,
     "count": v6 as number,

@@ -34,6 +34,7 @@ const F_Headers_2 = rt.string({ "type": "must be a string", "pattern": "must mat
 const F_Headers_3 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 0" }, { minimum: 0 });
 const F_Headers_4 = rt.string({ "type": "must be a string" });
 const R_1 = new RegExp("^[0-9]{6}(?:\\n?$)", "u");
+const S_1 = new Map<string, number>([["content-type", 0], ["2fa-code", 1], ["x-request-id", 2], ["max.age", 3], ["ünïcode", 4]]);
 const K_Headers: ReadonlySet<string> = new Set(["content-type", "x-request-id", "2fa-code", "max.age", "ünïcode"]);
 
 function p_Headers(data: rt.JsonValue, ctx: rt.Context): Headers | rt.Invalid {
@@ -89,9 +90,19 @@ function f_Headers(v: unknown, depth: number): Headers | rt.Unsure {
     v4 = w4;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_1.get(k);
+    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 2;
   if (keys !== 2 + (w1 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4) return obj as unknown as Headers;
   const out: Headers = {
     "content-type": v0 as string,
     "2fa-code": v2 as string,

@@ -27,6 +27,7 @@ export type Sample = [number, string];
 // Parsers are built once, at import, from the runtime's combinators.
 const P_Sample = rt.tupleOf<[number, string]>([rt.number({ "type": "must be a number", "maximum": "must be <= 100.5", "exclusiveMinimum": "must be > -2.5" }, { maximum: 100.5, exclusiveMinimum: -2.5 }), rt.string({ "type": "must be a string" })], { "type": "must be an array", "prefixItems": "must be an array of exactly 2 items" });
 const F_Reading_0 = P_Sample;
+const S_1 = Object.freeze(["sample"]);
 const K_Reading: ReadonlySet<string> = new Set(["sample"]);
 
 function p_Reading(data: rt.JsonValue, ctx: rt.Context): Reading | rt.Invalid {
@@ -59,10 +60,17 @@ function f_Reading(v: unknown, depth: number): Reading | rt.Unsure {
     v0 = w0;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_1[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 1;
   const extra = keys === 1 ? null : rt.fastUnknown(obj, K_Reading, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0) return obj as unknown as Reading;
   const out: Reading = {
     "sample": v0 as Sample,
   };

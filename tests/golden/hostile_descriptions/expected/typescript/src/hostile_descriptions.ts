@@ -38,6 +38,7 @@ const F_Hostile_0 = rt.string({ "type": "must be a string", "pattern": "must not
 const F_Hostile_1 = rt.string({ "type": "must be a string" });
 const F_Hostile_2 = rt.string({ "type": "must be a string" });
 const R_1 = new RegExp("^[^\\x22\\x5c]*(?:\\n?$)", "u");
+const S_1 = new Map<string, number>([["text", 0], ["raw", 1], ["note", 2]]);
 const K_Hostile: ReadonlySet<string> = new Set(["text", "note", "raw"]);
 
 function p_Hostile(data: rt.JsonValue, ctx: rt.Context): Hostile | rt.Invalid {
@@ -80,10 +81,20 @@ function f_Hostile(v: unknown, depth: number): Hostile | rt.Unsure {
     v2 = w2;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_1.get(k);
+    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 2;
   const extra = keys === 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Hostile, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2) return obj as unknown as Hostile;
   const out: Hostile = {
     "text": v0 as string,
     "raw": v2 === undefined ? "{{ not a template }} \"\"\"" : (v2 as string),

@@ -114,6 +114,13 @@ const F_SettingsUi_0 = rt.string({ "type": "must be a string" });
 const F_SettingsUi_1 = rt.string({ "type": "must be a string" });
 const CHECKS_83c6f2ac4c87 = new rt.Checks("{\"root\":{\"$ref\":\"/$defs/Chat/properties/reply/properties/text\",\"minLength\":1,\"messages\":{\"minLength\":\"must be at least 1 character(s) long\"}},\"refs\":{\"/$defs/Chat/properties/reply/properties/text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}}}", []);
 const CHECKS_67f657718ae9 = new rt.Checks("{\"root\":{\"type\":[\"object\"],\"properties\":{\"a\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"required\":[\"b\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},\"refs\":{}}", []);
+const S_3 = new Map<string, number>([["meta", 0], ["calls", 1], ["reply", 2], ["by_user", 3], ["echo", 4], ["loose", 5]]);
+const S_4 = new Map<string, number>([["id", 0], ["tags", 1]]);
+const S_5 = new Map<string, number>([["k", 0], ["v", 1]]);
+const S_6 = new Map<string, number>([["name", 0], ["args", 1]]);
+const S_7 = new Map<string, number>([["dry_run", 0]]);
+const S_8 = Object.freeze(["text"]);
+const S_9 = Object.freeze(["score"]);
 const K_Chat: ReadonlySet<string> = new Set(["meta", "calls", "reply", "by_user", "echo", "loose"]);
 const K_Settings: ReadonlySet<string> = new Set(["ui"]);
 const K_ChatMeta: ReadonlySet<string> = new Set(["id", "tags"]);
@@ -279,15 +286,21 @@ function f_Chat(v: unknown, depth: number): Chat | rt.Unsure {
   let v1: unknown;
   if (w1 !== undefined) {
     if (!Array.isArray(w1)) return rt.UNSURE;
-    const y2: unknown[] = [];
+    let y2: unknown[] | null = null;
     for (let i2 = 0; i2 < w1.length; i2++) {
       const x2: unknown = w1[i2];
       let z2: unknown;
       z2 = f_ToolCall(x2, depth + 2);
       if (z2 === rt.UNSURE) return rt.UNSURE;
-      y2.push(z2);
+      if (y2 !== null) {
+        y2.push(z2);
+      } else if (z2 !== x2) {
+        // The first item built anew: the list is copied from here on (until then the items are the array's own).
+        y2 = w1.slice(0, i2);
+        y2.push(z2);
+      }
     }
-    v1 = y2;
+    v1 = y2 ?? w1;
   }
   const w2: unknown = obj["reply"];
   let v2: unknown;
@@ -326,9 +339,19 @@ function f_Chat(v: unknown, depth: number): Chat | rt.Unsure {
     v5 = w5;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_3.get(k);
+    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 1;
   if (keys !== 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4 && v5 === w5) return obj as unknown as Chat;
   const out: Chat = {
     "meta": v0 as ChatMeta,
   };
@@ -351,21 +374,37 @@ function f_ChatMeta(v: unknown, depth: number): ChatMeta | rt.Unsure {
   let v1: unknown;
   if (w1 !== undefined) {
     if (!Array.isArray(w1)) return rt.UNSURE;
-    const y2: unknown[] = [];
+    let y2: unknown[] | null = null;
     for (let i2 = 0; i2 < w1.length; i2++) {
       const x2: unknown = w1[i2];
       let z2: unknown;
       z2 = f_ChatMetaTagsItem(x2, depth + 2);
       if (z2 === rt.UNSURE) return rt.UNSURE;
-      y2.push(z2);
+      if (y2 !== null) {
+        y2.push(z2);
+      } else if (z2 !== x2) {
+        // The first item built anew: the list is copied from here on (until then the items are the array's own).
+        y2 = w1.slice(0, i2);
+        y2.push(z2);
+      }
     }
-    v1 = y2;
+    v1 = y2 ?? w1;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_4.get(k);
+    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 1;
   const extra = keys === 1 + (w1 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_ChatMeta, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1) return obj as unknown as ChatMeta;
   const out: ChatMeta = {
     "id": v0 as string,
   };
@@ -388,9 +427,19 @@ function f_ChatMetaTagsItem(v: unknown, depth: number): ChatMetaTagsItem | rt.Un
     v1 = w1;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_5.get(k);
+    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 1;
   if (keys !== 1 + (w1 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1) return obj as unknown as ChatMetaTagsItem;
   const out: ChatMetaTagsItem = {
     "k": v0 as string,
   };
@@ -412,10 +461,20 @@ function f_ToolCall(v: unknown, depth: number): ToolCall | rt.Unsure {
     if (v1 === rt.UNSURE) return rt.UNSURE;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_6.get(k);
+    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 1;
   const extra = keys === 1 + (w1 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_ToolCall, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1) return obj as unknown as ToolCall;
   const out: ToolCall = {
     "name": v0 as string,
   };
@@ -434,10 +493,20 @@ function f_ToolCallArgs(v: unknown, depth: number): ToolCallArgs | rt.Unsure {
     v0 = w0;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_7.get(k);
+    if (r === undefined || (keys < 0 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 0;
   const extra = keys === 0 + (w0 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_ToolCallArgs, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0) return obj as unknown as ToolCallArgs;
   const out: ToolCallArgs = {
   };
   if (v0 !== undefined) out["dry_run"] = v0 as boolean;
@@ -453,10 +522,17 @@ function f_ChatReply(v: unknown, depth: number): ChatReply | rt.Unsure {
   if (typeof w0 !== "string") return rt.UNSURE;
   v0 = w0;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_8[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 1;
   const extra = keys === 1 ? null : rt.fastUnknown(obj, K_ChatReply, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0) return obj as unknown as ChatReply;
   const out: ChatReply = {
     "text": v0 as string,
   };
@@ -472,10 +548,17 @@ function f_ChatByUserValue(v: unknown, depth: number): ChatByUserValue | rt.Unsu
   if (typeof w0 !== "number" || !Number.isSafeInteger(w0) || w0 < 0) return rt.UNSURE;
   v0 = w0;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_9[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 1;
   const extra = keys === 1 ? null : rt.fastUnknown(obj, K_ChatByUserValue, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0) return obj as unknown as ChatByUserValue;
   const out: ChatByUserValue = {
     "score": v0 as number,
   };

@@ -59,6 +59,8 @@ const F_Keywords_8 = rt.string({ "type": "must be a string" });
 const F_Keywords_9 = p_Struct;
 const F_Struct_0 = rt.string({ "type": "must be a string" });
 const F_Struct_1 = rt.mapOf(rt.string({ "type": "must be a string" }), { "type": "must be an object" });
+const S_1 = new Map<string, number>([["class", 0], ["type", 1], ["func", 2], ["import", 3], ["range", 4], ["self", 5], ["None", 6], ["from_dict", 7], ["Validate", 8], ["nested", 9]]);
+const S_2 = new Map<string, number>([["interface", 0], ["map", 1]]);
 const K_Keywords: ReadonlySet<string> = new Set(["class", "type", "func", "import", "range", "self", "None", "from_dict", "Validate", "nested"]);
 const K_Struct: ReadonlySet<string> = new Set(["interface", "map"]);
 
@@ -173,9 +175,19 @@ function f_Keywords(v: unknown, depth: number): Keywords | rt.Unsure {
     if (v9 === rt.UNSURE) return rt.UNSURE;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_1.get(k);
+    if (r === undefined || (keys < 3 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 3;
   if (keys !== 3 + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4 && v5 === w5 && v6 === w6 && v7 === w7 && v8 === w8 && v9 === w9) return obj as unknown as Keywords;
   const out: Keywords = {
     "class": v0 as string,
     "type": v1 as string,
@@ -209,10 +221,20 @@ function f_Struct(v: unknown, depth: number): Struct | rt.Unsure {
     v1 = w1;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_2.get(k);
+    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 1;
   const extra = keys === 1 + (w1 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Struct, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1) return obj as unknown as Struct;
   const out: Struct = {
     "interface": v0 as string,
   };

@@ -78,7 +78,11 @@ const F_Holder_1 = new rt.Checks("{\"root\":{\"allOf\":[{\"$ref\":\"/$defs/Close
 const F_HolderMerged_0 = rt.string<"2.0">({ "type": "must be a string", "const": "must be \"2.0\"" }, { const: "2.0" });
 const F_HolderMerged_1 = rt.unionByKind<string | number>({ "string": rt.string({ "type": "must be a string" }), "integer": rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" }) }, { "oneOf": "must be a string or an integer" });
 const F_HolderMerged_2 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
+const S_1 = new Map<string, number>([["jsonrpc", 0], ["id", 1], ["method", 2], ["params", 3], ["holder", 4]]);
 const CHECKS_0b15a6d6b33b = new rt.Checks("{\"root\":{\"allOf\":[{\"$ref\":\"/$defs/Closed\",\"messages\":{}},{\"properties\":{\"x\":{\"type\":[\"integer\"],\"messages\":{\"type\":\"must be an integer\"}}},\"messages\":{}}],\"messages\":{}},\"refs\":{\"/$defs/Closed\":{\"type\":[\"object\"],\"additionalProperties\":{\"false\":true,\"messages\":{\"false\":\"unknown field '{field}'\"}},\"properties\":{\"a\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"messages\":{\"type\":\"must be an object\"}}}}", []);
+const S_3 = new Map<string, number>([["merged", 0], ["kept", 1]]);
+const S_4 = Object.freeze([]);
+const S_5 = new Map<string, number>([["jsonrpc", 0], ["id", 1], ["x", 2]]);
 const K_Base: ReadonlySet<string> = new Set(["jsonrpc", "id"]);
 const K_Request: ReadonlySet<string> = new Set(["jsonrpc", "id", "method", "params", "holder"]);
 const K_Closed: ReadonlySet<string> = new Set(["a"]);
@@ -220,10 +224,20 @@ function f_Request(v: unknown, depth: number): Request | rt.Unsure {
     if (v4 === rt.UNSURE) return rt.UNSURE;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_1.get(k);
+    if (r === undefined || (keys < 3 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 3;
   const extra = keys === 3 + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Request, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4) return obj as unknown as Request;
   const out: Request = {
     "jsonrpc": v0 as "2.0",
     "id": v1 as string | number,
@@ -251,10 +265,20 @@ function f_Holder(v: unknown, depth: number): Holder | rt.Unsure {
     v1 = w1;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_3.get(k);
+    if (r === undefined || (keys < 0 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 0;
   const extra = keys === 0 + (w0 !== undefined ? 1 : 0) + (w1 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Holder, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1) return obj as unknown as Holder;
   const out: Holder = {
   };
   if (v0 !== undefined) out["merged"] = v0 as HolderMerged;
@@ -267,10 +291,17 @@ function f_RequestParams(v: unknown, depth: number): RequestParams | rt.Unsure {
   if (depth > rt.MAX_DEPTH - 0 || typeof v !== "object" || v === null || Array.isArray(v)) return rt.UNSURE;
   const obj = v as { readonly [key: string]: unknown };
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_4[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 0;
   const extra = keys === 0 ? null : rt.fastUnknown(obj, K_RequestParams, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same) return obj as unknown as RequestParams;
   const out: RequestParams = {
   };
   rt.putUnknown(out, extra);
@@ -302,10 +333,20 @@ function f_HolderMerged(v: unknown, depth: number): HolderMerged | rt.Unsure {
     v2 = w2;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_5.get(k);
+    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 2;
   const extra = keys === 2 + (w2 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_HolderMerged, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2) return obj as unknown as HolderMerged;
   const out: HolderMerged = {
     "jsonrpc": v0 as "2.0",
     "id": v1 as string | number,

@@ -57,6 +57,8 @@ const F_Collisions_5 = P_StrictInt;
 const F_Collisions_6 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
 const F_Collisions_7 = rt.string({ "type": "must be a string" });
 const F_Field_0 = rt.listOf(rt.string({ "type": "must be a string" }), { "type": "must be an array", "uniqueItems": "must not contain duplicate items" }, { uniqueItems: true });
+const S_1 = new Map<string, number>([["content-type", 0], ["content_type", 1], ["userId", 2], ["user_ID", 3], ["field", 4], ["count", 5], ["number", 6], ["constructor", 7]]);
+const S_2 = new Map<string, number>([["options", 0]]);
 const K_Collisions: ReadonlySet<string> = new Set(["content-type", "content_type", "userId", "user_ID", "field", "count", "number", "constructor"]);
 const K_Field: ReadonlySet<string> = new Set(["options"]);
 
@@ -154,10 +156,20 @@ function f_Collisions(v: unknown, depth: number): Collisions | rt.Unsure {
     v7 = w7;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_1.get(k);
+    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 1;
   const extra = keys === 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Collisions, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4 && v5 === w5 && v6 === w6 && v7 === w7) return obj as unknown as Collisions;
   const out = {
     "content-type": v0 as string,
   } as Collisions;
@@ -186,10 +198,20 @@ function f_Field(v: unknown, depth: number): Field | rt.Unsure {
     v0 = w0;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_2.get(k);
+    if (r === undefined || (keys < 0 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 0;
   const extra = keys === 0 + (w0 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Field, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0) return obj as unknown as Field;
   const out: Field = {
   };
   if (v0 !== undefined) out["options"] = v0 as string[];

@@ -68,6 +68,9 @@ const F_TextPart_0 = rt.string<"text">({ "type": "must be a string", "const": "m
 const F_TextPart_1 = rt.string({ "type": "must be a string" });
 const F_RefPart_0 = rt.string<"ref">({ "type": "must be a string", "const": "must be \"ref\"" }, { const: "ref" });
 const F_RefPart_1 = P_Body;
+const S_1 = new Map<string, number>([["body", 0], ["by_lang", 1], ["pairs", 2], ["amount", 3]]);
+const S_2 = Object.freeze(["kind", "text"]);
+const S_3 = Object.freeze(["kind", "inner"]);
 const K_Envelope: ReadonlySet<string> = new Set(["body", "by_lang", "pairs", "amount"]);
 const K_TextPart: ReadonlySet<string> = new Set(["kind", "text"]);
 const K_RefPart: ReadonlySet<string> = new Set(["kind", "inner"]);
@@ -136,7 +139,7 @@ function f_Envelope(v: unknown, depth: number): Envelope | rt.Unsure {
     v0 = w0;
   } else if (Array.isArray(w0)) {
     if (!Array.isArray(w0) || w0.length < 1) return rt.UNSURE;
-    const y2: unknown[] = [];
+    let y2: unknown[] | null = null;
     for (let i2 = 0; i2 < w0.length; i2++) {
       const x2: unknown = w0[i2];
       let z2: unknown;
@@ -151,9 +154,15 @@ function f_Envelope(v: unknown, depth: number): Envelope | rt.Unsure {
       } else {
         return rt.UNSURE;
       }
-      y2.push(z2);
+      if (y2 !== null) {
+        y2.push(z2);
+      } else if (z2 !== x2) {
+        // The first item built anew: the list is copied from here on (until then the items are the array's own).
+        y2 = w0.slice(0, i2);
+        y2.push(z2);
+      }
     }
-    v0 = y2;
+    v0 = y2 ?? w0;
   } else {
     return rt.UNSURE;
   }
@@ -170,7 +179,7 @@ function f_Envelope(v: unknown, depth: number): Envelope | rt.Unsure {
         z2 = x2;
       } else if (Array.isArray(x2)) {
         if (!Array.isArray(x2) || x2.length < 1) return rt.UNSURE;
-        const y3: unknown[] = [];
+        let y3: unknown[] | null = null;
         for (let i3 = 0; i3 < x2.length; i3++) {
           const x3: unknown = x2[i3];
           let z3: unknown;
@@ -185,9 +194,15 @@ function f_Envelope(v: unknown, depth: number): Envelope | rt.Unsure {
           } else {
             return rt.UNSURE;
           }
-          y3.push(z3);
+          if (y3 !== null) {
+            y3.push(z3);
+          } else if (z3 !== x3) {
+            // The first item built anew: the list is copied from here on (until then the items are the array's own).
+            y3 = x2.slice(0, i3);
+            y3.push(z3);
+          }
         }
-        z2 = y3;
+        z2 = y3 ?? x2;
       } else {
         return rt.UNSURE;
       }
@@ -217,24 +232,40 @@ function f_Envelope(v: unknown, depth: number): Envelope | rt.Unsure {
       v3 = w3;
     } else if (Array.isArray(w3)) {
       if (!Array.isArray(w3)) return rt.UNSURE;
-      const y2: unknown[] = [];
+      let y2: unknown[] | null = null;
       for (let i2 = 0; i2 < w3.length; i2++) {
         const x2: unknown = w3[i2];
         let z2: unknown;
         z2 = f_TextPart(x2, depth + 2);
         if (z2 === rt.UNSURE) return rt.UNSURE;
-        y2.push(z2);
+        if (y2 !== null) {
+          y2.push(z2);
+        } else if (z2 !== x2) {
+          // The first item built anew: the list is copied from here on (until then the items are the array's own).
+          y2 = w3.slice(0, i2);
+          y2.push(z2);
+        }
       }
-      v3 = y2;
+      v3 = y2 ?? w3;
     } else {
       return rt.UNSURE;
     }
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_1.get(k);
+    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 1;
   const extra = keys === 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Envelope, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3) return obj as unknown as Envelope;
   const out: Envelope = {
     "body": v0 as Body,
   };
@@ -257,10 +288,17 @@ function f_TextPart(v: unknown, depth: number): TextPart | rt.Unsure {
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_2[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 2;
   const extra = keys === 2 ? null : rt.fastUnknown(obj, K_TextPart, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1) return obj as unknown as TextPart;
   const out: TextPart = {
     "kind": v0 as "text",
     "text": v1 as string,
@@ -283,7 +321,7 @@ function f_RefPart(v: unknown, depth: number): RefPart | rt.Unsure {
     v1 = w1;
   } else if (Array.isArray(w1)) {
     if (!Array.isArray(w1) || w1.length < 1) return rt.UNSURE;
-    const y2: unknown[] = [];
+    let y2: unknown[] | null = null;
     for (let i2 = 0; i2 < w1.length; i2++) {
       const x2: unknown = w1[i2];
       let z2: unknown;
@@ -298,17 +336,30 @@ function f_RefPart(v: unknown, depth: number): RefPart | rt.Unsure {
       } else {
         return rt.UNSURE;
       }
-      y2.push(z2);
+      if (y2 !== null) {
+        y2.push(z2);
+      } else if (z2 !== x2) {
+        // The first item built anew: the list is copied from here on (until then the items are the array's own).
+        y2 = w1.slice(0, i2);
+        y2.push(z2);
+      }
     }
-    v1 = y2;
+    v1 = y2 ?? w1;
   } else {
     return rt.UNSURE;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_3[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 2;
   const extra = keys === 2 ? null : rt.fastUnknown(obj, K_RefPart, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1) return obj as unknown as RefPart;
   const out: RefPart = {
     "kind": v0 as "ref",
     "inner": v1 as Body,

@@ -37,6 +37,7 @@ const F_Holder_0 = P_Mode;
 const F_Holder_1 = rt.string<"ok" | "not-ok" | "OK">({ "type": "must be a string", "enum": "must be one of: ok, not-ok, OK" }, { enum: new Set(["ok", "not-ok", "OK"]) });
 const F_Holder_2 = rt.string({ "type": "must be a string" });
 const S_1 = new Set<string>(MODE_VALUES);
+const S_2 = new Map<string, number>([["mode", 0], ["status", 1], ["open", 2]]);
 const K_Holder: ReadonlySet<string> = new Set(["mode", "status", "open"]);
 
 function p_Holder(data: rt.JsonValue, ctx: rt.Context): Holder | rt.Invalid {
@@ -79,10 +80,20 @@ function f_Holder(v: unknown, depth: number): Holder | rt.Unsure {
     v2 = w2;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_2.get(k);
+    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 1;
   const extra = keys === 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Holder, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2) return obj as unknown as Holder;
   const out: Holder = {
     "mode": v0 as Mode,
   };

@@ -90,8 +90,11 @@ const F_TextPart_0 = new rt.Checks("{\"root\":{\"const\":\"text\",\"messages\":{
 const F_TextPart_1 = rt.string({ "type": "must be a string" });
 const F_ImagePart_0 = new rt.Checks("{\"root\":{\"const\":\"image\",\"messages\":{\"const\":\"must be \\\"image\\\"\"}},\"refs\":{}}", []).parser({ "type": "must be a JSON value" });
 const F_ImagePart_1 = rt.string({ "type": "must be a string" });
+const S_1 = new Map<string, number>([["role", 0], ["mode", 1], ["parts", 2], ["part", 3], ["sealed", 4], ["roles", 5], ["inline", 6], ["kinds", 7]]);
 const CHECKS_fb7a73636acc = new rt.Checks("{\"root\":{\"const\":\"text\",\"messages\":{\"const\":\"must be \\\"text\\\"\"}},\"refs\":{}}", []);
+const S_3 = Object.freeze(["type", "text"]);
 const CHECKS_ade18067acd5 = new rt.Checks("{\"root\":{\"const\":\"image\",\"messages\":{\"const\":\"must be \\\"image\\\"\"}},\"refs\":{}}", []);
+const S_5 = Object.freeze(["type", "url"]);
 const K_Turn: ReadonlySet<string> = new Set(["role", "mode", "parts", "part", "sealed", "roles", "inline", "kinds"]);
 const K_TextPart: ReadonlySet<string> = new Set(["type", "text"]);
 const K_ImagePart: ReadonlySet<string> = new Set(["type", "url"]);
@@ -174,7 +177,7 @@ function f_Turn(v: unknown, depth: number): Turn | rt.Unsure {
   let v2: unknown;
   if (w2 !== undefined) {
     if (!Array.isArray(w2)) return rt.UNSURE;
-    const y2: unknown[] = [];
+    let y2: unknown[] | null = null;
     for (let i2 = 0; i2 < w2.length; i2++) {
       const x2: unknown = w2[i2];
       let z2: unknown;
@@ -191,9 +194,15 @@ function f_Turn(v: unknown, depth: number): Turn | rt.Unsure {
       } else {
         return rt.UNSURE;
       }
-      y2.push(z2);
+      if (y2 !== null) {
+        y2.push(z2);
+      } else if (z2 !== x2) {
+        // The first item built anew: the list is copied from here on (until then the items are the array's own).
+        y2 = w2.slice(0, i2);
+        y2.push(z2);
+      }
     }
-    v2 = y2;
+    v2 = y2 ?? w2;
   }
   const w3: unknown = obj["part"];
   let v3: unknown;
@@ -262,10 +271,20 @@ function f_Turn(v: unknown, depth: number): Turn | rt.Unsure {
     v7 = w7;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_1.get(k);
+    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 1;
   const extra = keys === 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Turn, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4 && v5 === w5 && v6 === w6 && v7 === w7) return obj as unknown as Turn;
   const out: Turn = {
     "role": v0 as Role,
   };
@@ -293,10 +312,17 @@ function f_TextPart(v: unknown, depth: number): TextPart | rt.Unsure {
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_3[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 2;
   const extra = keys === 2 ? null : rt.fastUnknown(obj, K_TextPart, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1) return obj as unknown as TextPart;
   const out: TextPart = {
     "type": v0 as JsonData,
     "text": v1 as string,
@@ -318,9 +344,16 @@ function f_ImagePart(v: unknown, depth: number): ImagePart | rt.Unsure {
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_5[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 2;
   if (keys !== 2) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1) return obj as unknown as ImagePart;
   const out: ImagePart = {
     "type": v0 as JsonData,
     "url": v1 as string,

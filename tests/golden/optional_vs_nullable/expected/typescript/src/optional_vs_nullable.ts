@@ -59,6 +59,8 @@ const F_Flags_7 = rt.string<"low" | "high">({ "type": "must be a string", "enum"
 const F_Flags_8 = rt.string<"on">({ "type": "must be a string", "const": "must be \"on\"" }, { const: "on" });
 const F_Flags_9 = rt.nullable(rt.string<"low" | "high">({ "type": "must be a string", "enum": "must be one of: low, high" }, { enum: new Set(["low", "high"]) }));
 const F_Inner_0 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 1", "maximum": "must be <= 10" }, { minimum: 1, maximum: 10 });
+const S_1 = new Map<string, number>([["required_plain", 0], ["required_nullable", 1], ["optional_default", 2], ["optional_list", 3], ["optional_plain", 4], ["optional_nullable", 5], ["optional_ref", 6], ["level_not_null", 7], ["tag_not_null", 8], ["level_or_null", 9]]);
+const S_2 = Object.freeze(["n"]);
 const K_Flags: ReadonlySet<string> = new Set(["required_plain", "required_nullable", "optional_plain", "optional_nullable", "optional_default", "optional_list", "optional_ref", "level_not_null", "tag_not_null", "level_or_null"]);
 const K_Inner: ReadonlySet<string> = new Set(["n"]);
 
@@ -191,10 +193,20 @@ function f_Flags(v: unknown, depth: number): Flags | rt.Unsure {
     }
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_1.get(k);
+    if (r === undefined || (keys < 4 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 4;
   const extra = keys === 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_Flags, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4 && v5 === w5 && v6 === w6 && v7 === w7 && v8 === w8 && v9 === w9) return obj as unknown as Flags;
   const out: Flags = {
     "required_plain": v0 as boolean,
     "required_nullable": v1 as boolean | null,
@@ -219,10 +231,17 @@ function f_Inner(v: unknown, depth: number): Inner | rt.Unsure {
   if (typeof w0 !== "number" || !Number.isSafeInteger(w0) || w0 < 1 || w0 > 10) return rt.UNSURE;
   v0 = w0;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_2[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 1;
   const extra = keys === 1 ? null : rt.fastUnknown(obj, K_Inner, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0) return obj as unknown as Inner;
   const out: Inner = {
     "n": v0 as number,
   };

@@ -41,6 +41,7 @@ const F_Result_0 = rt.anyJSON({ "type": "must be a JSON value" });
 const F_Result_1 = P_Payload;
 const F_Result_2 = P_MaybeText;
 const F_Result_3 = rt.nullable(rt.string({ "type": "must be a string" }));
+const S_1 = Object.freeze(["result", "payload", "error", "note"]);
 const K_Result: ReadonlySet<string> = new Set(["result", "payload", "error", "note"]);
 
 function p_Result(data: rt.JsonValue, ctx: rt.Context): Result | rt.Invalid {
@@ -97,10 +98,17 @@ function f_Result(v: unknown, depth: number): Result | rt.Unsure {
     v3 = w3;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_1[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 4;
   const extra = keys === 4 ? null : rt.fastUnknown(obj, K_Result, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3) return obj as unknown as Result;
   const out: Result = {
     "result": v0 as JsonData,
     "payload": v1 as Payload,

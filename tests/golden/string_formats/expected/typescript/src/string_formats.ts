@@ -66,6 +66,7 @@ const F_Resource_13 = rt.integer({ "type": "must be an integer", "int64": "must 
 const F_Resource_14 = new rt.Checks("{\"root\":{\"type\":[\"string\"],\"format\":\"date-time\",\"pattern\":0,\"messages\":{\"type\":\"must be a string\",\"pattern\":\"must match the pattern ^2024-\",\"format\":\"must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z\"}},\"refs\":{}}", [new RegExp("^2024\\x2d", "u")]).parser({ "type": "must be a JSON value" });
 const CHECKS_711478c2e05f = new rt.Checks("{\"root\":{\"anyOf\":[{\"type\":[\"string\"],\"format\":\"email\",\"messages\":{\"type\":\"must be a string\",\"format\":\"must be an email address (RFC 5321), e.g. joe@example.com\"}},{\"type\":[\"string\"],\"format\":\"uri\",\"messages\":{\"type\":\"must be a string\",\"format\":\"must be an absolute URI (RFC 3986), e.g. https://example.com/page\"}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}},\"refs\":{}}", []);
 const CHECKS_6ac1c99ca238 = new rt.Checks("{\"root\":{\"type\":[\"string\"],\"format\":\"date-time\",\"pattern\":0,\"messages\":{\"type\":\"must be a string\",\"pattern\":\"must match the pattern ^2024-\",\"format\":\"must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z\"}},\"refs\":{}}", [new RegExp("^2024\\x2d", "u")]);
+const S_3 = new Map<string, number>([["uri", 0], ["id", 1], ["owner", 2], ["day", 3], ["opens", 4], ["links", 5], ["parent", 6], ["template", 7], ["seen", 8], ["contact", 9], ["by_day", 10], ["pair", 11], ["home", 12], ["version", 13], ["stamp", 14]]);
 const K_Resource: ReadonlySet<string> = new Set(["uri", "id", "owner", "day", "opens", "links", "parent", "template", "seen", "contact", "by_day", "pair", "home", "version", "stamp"]);
 
 function p_Resource(data: rt.JsonValue, ctx: rt.Context): Resource | rt.Invalid {
@@ -224,9 +225,19 @@ function f_Resource(v: unknown, depth: number): Resource | rt.Unsure {
     v14 = w14;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_3.get(k);
+    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 2;
   if (keys !== 2 + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0) + (w9 !== undefined ? 1 : 0) + (w10 !== undefined ? 1 : 0) + (w11 !== undefined ? 1 : 0) + (w12 !== undefined ? 1 : 0) + (w13 !== undefined ? 1 : 0) + (w14 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4 && v5 === w5 && v6 === w6 && v7 === w7 && v8 === w8 && v9 === w9 && v10 === w10 && v11 === w11 && v12 === w12 && v13 === w13 && v14 === w14) return obj as unknown as Resource;
   const out: Resource = {
     "uri": v0 as string,
     "id": v1 as string,

@@ -84,7 +84,12 @@ const F_AudioContent_1 = new rt.Checks("{\"root\":{\"const\":\"audio\",\"message
 const F_AnyBlock_0 = rt.string({ "type": "must be a string" });
 const F_ProtoContent_0 = rt.string<"__proto__">({ "type": "must be a string", "const": "must be \"__proto__\"" }, { const: "__proto__" });
 const CHECKS_2bf103f9a077 = new rt.Checks("{\"root\":{\"anyOf\":[{\"$ref\":\"/$defs/TextContent\",\"messages\":{}},{\"$ref\":\"/$defs/AnyBlock\",\"messages\":{}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}},\"refs\":{\"/$defs/AnyBlock\":{\"type\":[\"object\"],\"required\":[\"type\"],\"properties\":{\"type\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},\"/$defs/TextContent\":{\"type\":[\"object\"],\"required\":[\"type\",\"text\"],\"properties\":{\"type\":{\"type\":[\"string\"],\"const\":\"text\",\"messages\":{\"type\":\"must be a string\",\"const\":\"must be \\\"text\\\"\"}},\"text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}}}}", []);
+const S_2 = new Map<string, number>([["content", 0], ["first", 1], ["reply", 2], ["loose", 3]]);
+const S_3 = Object.freeze(["type", "text"]);
+const S_4 = Object.freeze(["type", "data", "mimeType"]);
 const CHECKS_4c132dc167b3 = new rt.Checks("{\"root\":{\"const\":\"audio\",\"messages\":{\"const\":\"must be \\\"audio\\\"\"}},\"refs\":{}}", []);
+const S_6 = Object.freeze(["data", "type"]);
+const S_7 = Object.freeze(["type"]);
 const K_Message: ReadonlySet<string> = new Set(["content", "first", "reply", "loose"]);
 const K_TextContent: ReadonlySet<string> = new Set(["type", "text"]);
 const K_ImageContent: ReadonlySet<string> = new Set(["type", "data", "mimeType"]);
@@ -198,7 +203,7 @@ function f_Message(v: unknown, depth: number): Message | rt.Unsure {
   let v0: unknown;
   {
     if (!Array.isArray(w0)) return rt.UNSURE;
-    const y2: unknown[] = [];
+    let y2: unknown[] | null = null;
     for (let i2 = 0; i2 < w0.length; i2++) {
       const x2: unknown = w0[i2];
       let z2: unknown;
@@ -219,9 +224,15 @@ function f_Message(v: unknown, depth: number): Message | rt.Unsure {
       } else {
         return rt.UNSURE;
       }
-      y2.push(z2);
+      if (y2 !== null) {
+        y2.push(z2);
+      } else if (z2 !== x2) {
+        // The first item built anew: the list is copied from here on (until then the items are the array's own).
+        y2 = w0.slice(0, i2);
+        y2.push(z2);
+      }
     }
-    v0 = y2;
+    v0 = y2 ?? w0;
   }
   const w1: unknown = obj["first"];
   let v1: unknown;
@@ -260,9 +271,19 @@ function f_Message(v: unknown, depth: number): Message | rt.Unsure {
     v3 = w3;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_2.get(k);
+    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 1;
   if (keys !== 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3) return obj as unknown as Message;
   const out: Message = {
     "content": v0 as ContentBlock[],
   };
@@ -284,10 +305,17 @@ function f_TextContent(v: unknown, depth: number): TextContent | rt.Unsure {
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_3[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 2;
   const extra = keys === 2 ? null : rt.fastUnknown(obj, K_TextContent, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1) return obj as unknown as TextContent;
   const out: TextContent = {
     "type": v0 as "text",
     "text": v1 as string,
@@ -312,10 +340,17 @@ function f_ImageContent(v: unknown, depth: number): ImageContent | rt.Unsure {
   if (typeof w2 !== "string" || w2.length < 1 || (w2.length < 2 && rt.codePoints(w2) < 1)) return rt.UNSURE;
   v2 = w2;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_4[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 3;
   const extra = keys === 3 ? null : rt.fastUnknown(obj, K_ImageContent, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2) return obj as unknown as ImageContent;
   const out: ImageContent = {
     "type": v0 as "image",
     "data": v1 as Uint8Array,
@@ -338,10 +373,17 @@ function f_AudioContent(v: unknown, depth: number): AudioContent | rt.Unsure {
   if (!rt.fitsJSON(w1, rt.MAX_DEPTH - depth - 1) || !CHECKS_4c132dc167b3.accepts(w1)) return rt.UNSURE;
   v1 = w1;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_6[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 2;
   const extra = keys === 2 ? null : rt.fastUnknown(obj, K_AudioContent, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1) return obj as unknown as AudioContent;
   const out: AudioContent = {
     "data": v0 as Uint8Array,
     "type": v1 as JsonData,
@@ -358,10 +400,17 @@ function f_ProtoContent(v: unknown, depth: number): ProtoContent | rt.Unsure {
   if (typeof w0 !== "string" || w0 !== "__proto__") return rt.UNSURE;
   v0 = w0;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_7[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 1;
   const extra = keys === 1 ? null : rt.fastUnknown(obj, K_ProtoContent, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0) return obj as unknown as ProtoContent;
   const out: ProtoContent = {
     "type": v0 as "__proto__",
   };

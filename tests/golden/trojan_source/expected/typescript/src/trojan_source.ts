@@ -47,6 +47,7 @@ const F_Message_3 = P_Kind;
 const F_Message_4 = rt.string({ "type": "must be a string" });
 const F_Message_5 = P_Label;
 const R_1 = new RegExp("^[^\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*(?:\\n?$)", "u");
+const S_1 = new Map<string, number>([["text", 0], ["note", 1], ["marker", 2], ["kind", 3], ["tone", 4], ["label", 5]]);
 const K_Message: ReadonlySet<string> = new Set(["text", "marker", "note", "kind", "tone", "label"]);
 
 function p_Message(data: rt.JsonValue, ctx: rt.Context): Message | rt.Invalid {
@@ -112,9 +113,19 @@ function f_Message(v: unknown, depth: number): Message | rt.Unsure {
     v5 = w5;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_1.get(k);
+    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 2;
   if (keys !== 1 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w3 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4 && v5 === w5) return obj as unknown as Message;
   const out: Message = {
     "text": v0 as string,
     "note": v2 === undefined ? "soft\u00adhyphen \u3164 \udb40\udc41" : (v2 as string),

@@ -45,6 +45,7 @@ const F_Reply_5 = rt.integer({ "type": "must be an integer", "int64": "must be a
 const F_Reply_6 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "const": "mode is {value}, not 2", "enum": "mode {value} is unknown" }, { const: 2, enum: new Set([1, 2]) });
 const F_Reply_7 = rt.listOf(rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "enum": "must be one of: 1, 2" }, { enum: new Set([1, 2]) }), { "type": "must be an array", "maxItems": "tries holds one try, not an {value}" }, { maxItems: 1 });
 const F_Reply_8 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "const": "must be 3", "enum": "must be one of: 1, 2" }, { const: 3, enum: new Set([1, 2]) });
+const S_1 = new Map<string, number>([["code", 0], ["final", 1], ["retry", 2], ["weight", 3], ["flags", 4], ["level", 5], ["mode", 6], ["tries", 7], ["never", 8]]);
 const K_Reply: ReadonlySet<string> = new Set(["code", "retry", "weight", "final", "flags", "level", "mode", "tries", "never"]);
 
 function p_Reply(data: rt.JsonValue, ctx: rt.Context): Reply | rt.Invalid {
@@ -140,9 +141,19 @@ function f_Reply(v: unknown, depth: number): Reply | rt.Unsure {
     v8 = w8;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_1.get(k);
+    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 2;
   if (keys !== 2 + (w1 !== undefined ? 1 : 0) + (w2 !== undefined ? 1 : 0) + (w4 !== undefined ? 1 : 0) + (w5 !== undefined ? 1 : 0) + (w6 !== undefined ? 1 : 0) + (w7 !== undefined ? 1 : 0) + (w8 !== undefined ? 1 : 0)) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2 && v3 === w3 && v4 === w4 && v5 === w5 && v6 === w6 && v7 === w7 && v8 === w8) return obj as unknown as Reply;
   const out: Reply = {
     "code": v0 as number,
     "final": v3 as boolean,

@@ -57,6 +57,9 @@ const F_TextBlock_1 = rt.string({ "type": "must be a string" });
 const F_ImageBlock_0 = rt.string<"image">({ "type": "must be a string", "const": "must be \"image\"" }, { const: "image" });
 const F_ImageBlock_1 = rt.base64Bytes({ "type": "must be a string", "contentEncoding": "must be base64 text (standard alphabet, padded)" });
 const F_ImageBlock_2 = rt.string({ "type": "must be a string" });
+const S_1 = new Map<string, number>([["role", 0], ["content", 1], ["alternatives", 2]]);
+const S_2 = Object.freeze(["type", "text"]);
+const S_3 = Object.freeze(["type", "data", "mimeType"]);
 const K_SamplingMessage: ReadonlySet<string> = new Set(["role", "content", "alternatives"]);
 const K_TextBlock: ReadonlySet<string> = new Set(["type", "text"]);
 const K_ImageBlock: ReadonlySet<string> = new Set(["type", "data", "mimeType"]);
@@ -137,7 +140,7 @@ function f_SamplingMessage(v: unknown, depth: number): SamplingMessage | rt.Unsu
     }
   } else if (Array.isArray(w1)) {
     if (!Array.isArray(w1)) return rt.UNSURE;
-    const y2: unknown[] = [];
+    let y2: unknown[] | null = null;
     for (let i2 = 0; i2 < w1.length; i2++) {
       const x2: unknown = w1[i2];
       let z2: unknown;
@@ -152,9 +155,15 @@ function f_SamplingMessage(v: unknown, depth: number): SamplingMessage | rt.Unsu
       } else {
         return rt.UNSURE;
       }
-      y2.push(z2);
+      if (y2 !== null) {
+        y2.push(z2);
+      } else if (z2 !== x2) {
+        // The first item built anew: the list is copied from here on (until then the items are the array's own).
+        y2 = w1.slice(0, i2);
+        y2.push(z2);
+      }
     }
-    v1 = y2;
+    v1 = y2 ?? w1;
   } else if (typeof w1 === "string") {
     if (typeof w1 !== "string") return rt.UNSURE;
     v1 = w1;
@@ -165,7 +174,7 @@ function f_SamplingMessage(v: unknown, depth: number): SamplingMessage | rt.Unsu
   let v2: unknown;
   if (w2 !== undefined) {
     if (!Array.isArray(w2)) return rt.UNSURE;
-    const y2: unknown[] = [];
+    let y2: unknown[] | null = null;
     for (let i2 = 0; i2 < w2.length; i2++) {
       const x2: unknown = w2[i2];
       let z2: unknown;
@@ -183,7 +192,7 @@ function f_SamplingMessage(v: unknown, depth: number): SamplingMessage | rt.Unsu
         }
       } else if (Array.isArray(x2)) {
         if (!Array.isArray(x2)) return rt.UNSURE;
-        const y3: unknown[] = [];
+        let y3: unknown[] | null = null;
         for (let i3 = 0; i3 < x2.length; i3++) {
           const x3: unknown = x2[i3];
           let z3: unknown;
@@ -198,24 +207,46 @@ function f_SamplingMessage(v: unknown, depth: number): SamplingMessage | rt.Unsu
           } else {
             return rt.UNSURE;
           }
-          y3.push(z3);
+          if (y3 !== null) {
+            y3.push(z3);
+          } else if (z3 !== x3) {
+            // The first item built anew: the list is copied from here on (until then the items are the array's own).
+            y3 = x2.slice(0, i3);
+            y3.push(z3);
+          }
         }
-        z2 = y3;
+        z2 = y3 ?? x2;
       } else if (typeof x2 === "string") {
         if (typeof x2 !== "string") return rt.UNSURE;
         z2 = x2;
       } else {
         return rt.UNSURE;
       }
-      y2.push(z2);
+      if (y2 !== null) {
+        y2.push(z2);
+      } else if (z2 !== x2) {
+        // The first item built anew: the list is copied from here on (until then the items are the array's own).
+        y2 = w2.slice(0, i2);
+        y2.push(z2);
+      }
     }
-    v2 = y2;
+    v2 = y2 ?? w2;
   }
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  let last = -1;
+  for (const k in obj) {
+    const r = S_1.get(k);
+    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
+    else last = r;
+    keys++;
+  }
+  same &&= keys >= 2;
   const extra = keys === 2 + (w2 !== undefined ? 1 : 0) ? null : rt.fastUnknown(obj, K_SamplingMessage, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2) return obj as unknown as SamplingMessage;
   const out: SamplingMessage = {
     "role": v0 as "user" | "assistant",
     "content": v1 as Content,
@@ -237,9 +268,16 @@ function f_TextBlock(v: unknown, depth: number): TextBlock | rt.Unsure {
   if (typeof w1 !== "string") return rt.UNSURE;
   v1 = w1;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_2[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 2;
   if (keys !== 2) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1) return obj as unknown as TextBlock;
   const out: TextBlock = {
     "type": v0 as "text",
     "text": v1 as string,
@@ -263,10 +301,17 @@ function f_ImageBlock(v: unknown, depth: number): ImageBlock | rt.Unsure {
   if (typeof w2 !== "string") return rt.UNSURE;
   v2 = w2;
   // The fields found above are own keys once their checks passed: counting the keys tells whether there are others.
+  // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
-  for (const _ in obj) keys++;
+  let same = true;
+  for (const k in obj) {
+    if (k !== S_3[keys]) same = false;
+    keys++;
+  }
+  same &&= keys === 3;
   const extra = keys === 3 ? null : rt.fastUnknown(obj, K_ImageBlock, rt.MAX_DEPTH - depth - 1);
   if (extra === rt.UNSURE) return rt.UNSURE;
+  if (same && v0 === w0 && v1 === w1 && v2 === w2) return obj as unknown as ImageBlock;
   const out: ImageBlock = {
     "type": v0 as "image",
     "data": v1 as Uint8Array,
