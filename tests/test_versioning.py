@@ -409,6 +409,31 @@ def test_each_accepted_keyword_reaches_the_ir_and_its_change_is_classified(keywo
         assert classify(old, new), f"{keyword}: the IR changed but classify() names nothing"  # type: ignore[arg-type]
 
 
+# Each bound, at the path of the sample's field it bounds, and whether it is a lower bound (raising it tightens).
+_BOUNDS = {
+    "minimum": ("Item/properties/count", True), "exclusiveMinimum": ("Item/properties/count", True),
+    "maximum": ("Item/properties/count", False), "exclusiveMaximum": ("Item/properties/count", False),
+    "minLength": ("Item/properties/id", True), "maxLength": ("Item/properties/id", False),
+    "minItems": ("Item/properties/tags", True), "maxItems": ("Item/properties/tags", False),
+}
+
+
+@pytest.mark.parametrize(("keyword", "step"), [(k, s) for k in _BOUNDS for s in (1, -1)])
+def test_the_classification_of_a_moved_bound_tightens_or_relaxes_as_its_side_says(keyword: str, step: int) -> None:
+    import copy
+
+    path, lower_bound = _BOUNDS[keyword]
+    before = copy.deepcopy(SAMPLE)
+    _set(f"{path}/{keyword}", 4)(before)
+    after = copy.deepcopy(before)
+    _set(f"{path}/{keyword}", 4 + step)(after)
+    changes = classify(_lowered(before), _lowered(after))  # type: ignore[arg-type]
+    tightened = (step > 0) == lower_bound
+    verb, level, wire = ("tightened", "major", "narrower") if tightened else ("relaxed", "minor", "wider")
+    assert [(c.level, c.wire) for c in changes if keyword in c.what] == [(level, wire)], [str(c) for c in changes]
+    assert any(f"constraint {verb}" in c.what and keyword in c.what for c in changes), [str(c) for c in changes]
+
+
 # A compare rule passes where its op admits the outcome of comparing the two fields: more outcomes relax it.
 _OPS = {"<": "<", "<=": "<=", "==": "=", "!=": "<>", ">=": ">=", ">": ">"}
 
