@@ -7,7 +7,8 @@ package's parse_<format>_from_json against pydantic v2's model_validate_json (mo
 by datamodel-code-generator), and json.loads followed by fastjsonschema (compiled from the
 exported schema) or jsonschema (2020-12, format checking), on the seed examples, larger
 realistic payloads and invalid ones; the peers take turns, CPU time, the collector on. Go: Parse<Format>FromJSON against json.Unmarshal
-and goccy/go-json into plain structs that validate nothing. Patterns: every accepted pattern on adversarial values in the three runtimes. TypeScript: parse<Format>FromJSON against Ajv compiled in strict
+and goccy/go-json into plain structs that validate nothing. Memory: the peak a 1 MiB document takes to read, against
+pydantic, encoding/json and Ajv (tests/bench_memory.py). Patterns: every accepted pattern on adversarial values in the three runtimes. TypeScript: parse<Format>FromJSON against Ajv compiled in strict
 mode from the exported schema (tests/bench_typescript/bench.mjs). Generation: chatspec against datamodel-codegen, and how
 generation time per format scales; the edit loop (no-op check, regenerate after an
 edit, cold generate) as whole commands against a cold datamodel-codegen run.

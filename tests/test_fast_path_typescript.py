@@ -80,6 +80,7 @@ def test_the_typescript_fast_path_builds_what_the_exact_walk_builds_or_steps_asi
     root = json.loads((folder / "spec.json").read_text(encoding="utf-8"))["$ref"].rsplit("/", 1)[-1]
     examples = sorted((folder / "examples" / "valid").glob("*.json"))
     invalid = sorted((folder / "examples" / "invalid").glob("*.json"))
+    cases += [(fmt, root, other) for p in examples for other in shuffled(json.loads(p.read_text(encoding="utf-8")))]
     cases += [(fmt, root, json.loads(p.read_text(encoding="utf-8"))) for p in examples]
     cases += [(fmt, root, json.loads(p.read_text(encoding="utf-8")).get("data")) for p in invalid]
     verdicts = compare(dist, cases)
@@ -90,6 +91,28 @@ def test_the_typescript_fast_path_builds_what_the_exact_walk_builds_or_steps_asi
     n = len(examples)
     start = len(cases) - len(invalid) - n
     assert verdicts[start:start + n] == ["same"] * n, verdicts[start:start + n]
+
+
+def _reordered(doc: Any, order: Any) -> Any:
+    """doc with the items of every object put in order(items)."""
+    if isinstance(doc, list):
+        return [_reordered(item, order) for item in doc]
+    if isinstance(doc, dict):
+        return dict(order([(k, _reordered(v, order)) for k, v in doc.items()]))
+    return doc
+
+
+def shuffled(doc: Any) -> list[Any]:
+    """doc with the keys of every object in other orders, and with a property no spec names among them: the fast
+    path's output must still be the exact walk's, key order included (where it returns JSON.parse's own object,
+    that object's keys must come in the order the exact walk gives)."""
+    unnamed = ("zz_unnamed", 1)
+    return [
+        _reordered(doc, lambda items: items[::-1]),
+        _reordered(doc, lambda items: [*items[:-2], *items[-2:][::-1]]),  # the last two swapped (often optional fields)
+        _reordered(doc, lambda items: [*items[:-1], unnamed, *items[-1:]]),  # an unnamed property before the last
+        _reordered(doc, lambda items: [unnamed, *items]),
+    ]
 
 
 def golden_cases() -> list[str]:
@@ -118,7 +141,7 @@ def test_the_typescript_fast_path_of_each_golden_case_agrees_with_its_exact_walk
         # A root that is no model (root_array) runs the exact walk alone in TypeScript: no fast function to hold to it.
         assert root != json.loads((GOLDEN / case / "spec.json").read_text(encoding="utf-8"))["$ref"].rsplit("/", 1)[-1]
         return
-    docs = [*valid, *invalid, *changed]
+    docs = [*valid, *invalid, *changed, *(other for doc in valid for other in shuffled(doc))]
     verdicts = compare(golden_dist, [(case, root, doc) for doc in docs])
     wrong = [v for v in verdicts if v.startswith("WRONG")]
     assert not wrong, "\n".join(wrong[:10])

@@ -121,11 +121,11 @@ const F_RenderMedia_1 = rt.nullable(rt.string({ "type": "must be a string" }));
 const F_RenderMedia_2 = rt.nullable(rt.string({ "type": "must be a string" }));
 const F_RenderMedia_3 = rt.nullable(rt.string({ "type": "must be a string" }));
 const F_RenderMedia_4 = rt.nullable(rt.base64Bytes({ "type": "must be a string", "contentEncoding": "must be base64 text (standard alphabet, padded)" }));
-const S_1 = new Map<string, number>([["session_id", 0], ["role", 1], ["output_format", 2], ["completed", 3], ["completion_running", 4], ["content", 5], ["messages", 6], ["render_media", 7], ["start", 8], ["tool_use_active", 9], ["tool_calls", 10]]);
+const S_1 = Object.freeze(["session_id", "role", "output_format", "completed", "completion_running", "content", "messages", "render_media", "start", "tool_use_active", "tool_calls"]);
 const S_2 = Object.freeze(["name", "arguments"]);
 const S_3 = Object.freeze(["id", "type", "function"]);
-const S_4 = new Map<string, number>([["role", 0], ["content", 1], ["name", 2], ["tool_calls", 3], ["tool_call_id", 4]]);
-const S_5 = new Map<string, number>([["content-type", 0], ["url", 1], ["name", 2], ["content", 3], ["content_bytes", 4]]);
+const S_4 = Object.freeze(["role", "content", "name", "tool_calls", "tool_call_id"]);
+const S_5 = Object.freeze(["content-type", "url", "name", "content", "content_bytes"]);
 const K_ChatEvent: ReadonlySet<string> = new Set(["session_id", "role", "completed", "completion_running", "content", "output_format", "messages", "render_media", "start", "tool_use_active", "tool_calls"]);
 const K_FunctionCall: ReadonlySet<string> = new Set(["name", "arguments"]);
 const K_ToolCall: ReadonlySet<string> = new Set(["id", "type", "function"]);
@@ -372,11 +372,15 @@ function f_ChatEvent(v: unknown, depth: number): ChatEvent | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_1.get(k);
-    if (r === undefined || (keys < 3 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 3) {
+      same = k === S_1[at++];
+    } else if (same) {
+      while (at < 11 && S_1[at] !== k) at++;
+      same = at++ < 11;
+    }
     keys++;
   }
   same &&= keys >= 3;
@@ -528,11 +532,15 @@ function f_Message(v: unknown, depth: number): Message | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_4.get(k);
-    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 1) {
+      same = k === S_4[at++];
+    } else if (same) {
+      while (at < 5 && S_4[at] !== k) at++;
+      same = at++ < 5;
+    }
     keys++;
   }
   same &&= keys >= 1;
@@ -600,11 +608,15 @@ function f_RenderMedia(v: unknown, depth: number): RenderMedia | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_5.get(k);
-    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 1) {
+      same = k === S_5[at++];
+    } else if (same) {
+      while (at < 5 && S_5[at] !== k) at++;
+      same = at++ < 5;
+    }
     keys++;
   }
   same &&= keys >= 1;

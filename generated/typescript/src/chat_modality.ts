@@ -216,7 +216,7 @@ const F_ChatState_6 = rt.string({ "type": "must be a string", "pattern": "Conver
 const R_1 = new RegExp("[^\\t\\n\\x0b\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]", "u");
 const S_1 = Object.freeze(["modality_type", "timestamp", "input_id", "role", "content", "message_id", "conversation_id", "metadata"]);
 const S_2 = Object.freeze(["type", "text"]);
-const S_3 = new Map<string, number>([["type", 0], ["source", 1], ["url", 2], ["data", 3], ["media_type", 4]]);
+const S_3 = Object.freeze(["type", "source", "url", "data", "media_type"]);
 const K_ChatInput: ReadonlySet<string> = new Set(["modality_type", "timestamp", "input_id", "role", "content", "message_id", "conversation_id", "metadata"]);
 const K_TextBlock: ReadonlySet<string> = new Set(["type", "text"]);
 const K_ImageBlock: ReadonlySet<string> = new Set(["type", "source", "url", "data", "media_type"]);
@@ -593,11 +593,15 @@ function f_ImageBlock(v: unknown, depth: number): ImageBlock | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_3.get(k);
-    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 2) {
+      same = k === S_3[at++];
+    } else if (same) {
+      while (at < 5 && S_3[at] !== k) at++;
+      same = at++ < 5;
+    }
     keys++;
   }
   same &&= keys >= 2;
@@ -650,11 +654,15 @@ function f_AudioBlock(v: unknown, depth: number): AudioBlock | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_3.get(k);
-    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 2) {
+      same = k === S_3[at++];
+    } else if (same) {
+      while (at < 5 && S_3[at] !== k) at++;
+      same = at++ < 5;
+    }
     keys++;
   }
   same &&= keys >= 2;
@@ -707,11 +715,15 @@ function f_VideoBlock(v: unknown, depth: number): VideoBlock | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_3.get(k);
-    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 2) {
+      same = k === S_3[at++];
+    } else if (same) {
+      while (at < 5 && S_3[at] !== k) at++;
+      same = at++ < 5;
+    }
     keys++;
   }
   same &&= keys >= 2;

@@ -87,7 +87,7 @@ const F_TextDocument_1 = rt.string({ "type": "must be a string" });
 const F_TextDocument_2 = rt.dateTime({ "type": "must be a string", "format": "must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z" });
 const F_TextDocument_3 = rt.listOf(rt.string({ "type": "must be a string" }), { "type": "must be an array" });
 const F_TextDocument_4 = rt.mapOf(rt.string({ "type": "must be a string" }), { "type": "must be an object" });
-const S_1 = new Map<string, number>([["id", 0], ["conversation", 1], ["tags", 2], ["metadata", 3]]);
+const S_1 = Object.freeze(["id", "conversation", "tags", "metadata"]);
 const S_2 = Object.freeze(["source", "people", "user", "conversation"]);
 const S_3 = Object.freeze(["speaker", "content", "time"]);
 const K_ConversationDocument: ReadonlySet<string> = new Set(["id", "conversation", "tags", "metadata"]);
@@ -214,11 +214,15 @@ function f_ConversationDocument(v: unknown, depth: number): ConversationDocument
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_1.get(k);
-    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 2) {
+      same = k === S_1[at++];
+    } else if (same) {
+      while (at < 4 && S_1[at] !== k) at++;
+      same = at++ < 4;
+    }
     keys++;
   }
   same &&= keys >= 2;

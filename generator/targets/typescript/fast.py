@@ -171,9 +171,10 @@ class TsFastFunction:
     # The keys of the value the fast function builds, in its order: the fields it always holds (given or
     # defaulted), then those it holds when given. An object whose keys come so, each holding the value the
     # checks would build, is that value itself (JSON.parse made it, nothing else holds it): no copy is made.
-    order: str  # the constant: an array of the keys where every field is always held, else a Map key -> position
+    order: str  # the constant: the array of those keys
+    order_length: int
     fixed: int  # how many fields the value always holds (the first positions)
-    all_fixed: bool  # every field is always held (order is the array)
+    all_fixed: bool  # every field is always held
 
 
 def _tokens(tokens: tuple[str, ...]) -> str:
@@ -432,7 +433,6 @@ class TsFastBuilder:
         """The key order of the value the fast function builds (TsFastFunction.order)."""
         keys = [f.wire_name for f, h in zip(model.fields, held) if h] + [f.wire_name for f, h in zip(model.fields, held) if not h]
         fixed = sum(held)
-        if fixed == len(keys):
-            return {"order": self.set_of(f"Object.freeze({_tokens(tuple(keys))})"), "fixed": fixed, "all_fixed": True}
-        ranks = ", ".join(f"[{ts_str(k)}, {i}]" for i, k in enumerate(keys))
-        return {"order": self.set_of(f"new Map<string, number>([{ranks}])"), "fixed": fixed, "all_fixed": False}
+        # Looked up by position (a key JSON.parse made is compared by identity first), not hashed.
+        order = self.set_of(f"Object.freeze({_tokens(tuple(keys))})")
+        return {"order": order, "order_length": len(keys), "fixed": fixed, "all_fixed": fixed == len(keys)}

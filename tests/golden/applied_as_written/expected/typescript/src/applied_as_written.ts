@@ -67,7 +67,7 @@ const CHECKS_dcb5af04b65f = new rt.Checks("{\"root\":{\"type\":[\"array\"],\"pre
 const CHECKS_1027f66547d1 = new rt.Checks("{\"root\":{\"type\":[\"object\"],\"dependentRequired\":[[\"width\",[\"height\"],\"missing field '{field}', required when 'width' is present\"]],\"dependentSchemas\":[[\"depth\",{\"required\":[\"width\"],\"messages\":{\"required\":\"missing required field '{field}'\"}}]],\"properties\":{\"secret\":{\"false\":true,\"messages\":{\"false\":\"a box has no secret\"}}},\"messages\":{\"type\":\"must be an object\"}},\"refs\":{}}", []);
 const CHECKS_ad75c8f45de0 = new rt.Checks("{\"root\":{\"$ref\":\"/$defs/Request/properties/params/$defs/short\",\"messages\":{}},\"refs\":{\"/$defs/Request/properties/params/$defs/short\":{\"type\":[\"string\"],\"maxLength\":3,\"messages\":{\"type\":\"must be a string\",\"maxLength\":\"must be at most 3 character(s) long\"}}}}", []);
 const CHECKS_70c65fbe585e = new rt.Checks("{\"root\":{\"not\":{\"const\":false,\"messages\":{\"const\":\"must be false\"}},\"messages\":{\"not\":\"must not match the schema of not\"}},\"refs\":{}}", []);
-const S_11 = new Map<string, number>([["jsonrpc", 0], ["id", 1], ["code", 2], ["params", 3], ["content", 4], ["meta", 5], ["when", 6], ["scores", 7], ["box", 8], ["label", 9], ["flag", 10]]);
+const S_11 = Object.freeze(["jsonrpc", "id", "code", "params", "content", "meta", "when", "scores", "box", "label", "flag"]);
 const K_Request: ReadonlySet<string> = new Set(["jsonrpc", "id", "code", "params", "content", "meta", "when", "scores", "box", "label", "flag"]);
 
 function p_Request(data: rt.JsonValue, ctx: rt.Context): Request | rt.Invalid {
@@ -182,11 +182,15 @@ function f_Request(v: unknown, depth: number): Request | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_11.get(k);
-    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 2) {
+      same = k === S_11[at++];
+    } else if (same) {
+      while (at < 11 && S_11[at] !== k) at++;
+      same = at++ < 11;
+    }
     keys++;
   }
   same &&= keys >= 2;

@@ -204,7 +204,7 @@ const F_ToolCall_3 = rt.listOf(rt.string({ "type": "must be a string" }), { "typ
 const F_Citation_0 = rt.string({ "type": "must be a string" });
 const F_Citation_1 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 0" }, { minimum: 0 });
 const F_Citation_2 = rt.mapOf(rt.listOf(rt.string({ "type": "must be a string" }), { "type": "must be an array" }), { "type": "must be an object" });
-const S_1 = new Map<string, number>([["role", 0], ["id", 1], ["created_at", 2], ["content", 3], ["history", 4], ["labels", 5], ["payload", 6], ["reply_to", 7], ["tool_calls", 8], ["metadata", 9], ["citations", 10], ["tags", 11], ["weights", 12], ["notes", 13], ["detail", 14], ["temperature", 15], ["max_tokens", 16], ["stream", 17], ["name", 18], ["attachments", 19], ["extra", 20], ["settings", 21]]);
+const S_1 = Object.freeze(["role", "id", "created_at", "content", "history", "labels", "payload", "reply_to", "tool_calls", "metadata", "citations", "tags", "weights", "notes", "detail", "temperature", "max_tokens", "stream", "name", "attachments", "extra", "settings"]);
 const S_2 = Object.freeze(["greeting", "parts", "pair", "limits", "box", "names", "level", "options", "big", "odd"]);
 const S_3 = Object.freeze(["n"]);
 const S_4 = Object.freeze(["size"]);
@@ -629,11 +629,15 @@ function f_AssistantTurn(v: unknown, depth: number): AssistantTurn | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_1.get(k);
-    if (r === undefined || (keys < 18 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 18) {
+      same = k === S_1[at++];
+    } else if (same) {
+      while (at < 22 && S_1[at] !== k) at++;
+      same = at++ < 22;
+    }
     keys++;
   }
   same &&= keys >= 18;

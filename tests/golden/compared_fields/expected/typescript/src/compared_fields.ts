@@ -98,8 +98,8 @@ const F_Span_11 = rt.string({ "type": "must be a string" });
 const F_Span_12 = rt.string({ "type": "must be a string" });
 const S_1 = new Set<string>(["text"]);
 const S_2 = Object.freeze(["role", "content", "spans"]);
-const S_3 = new Map<string, number>([["type", 0], ["text", 1]]);
-const S_4 = new Map<string, number>([["start_index", 0], ["end_index", 1], ["max_score", 2], ["started_at", 3], ["high", 4], ["score", 5], ["recorded_at", 6], ["ended_at", 7], ["first", 8], ["last", 9], ["low", 10], ["author", 11], ["reviewer", 12]]);
+const S_3 = Object.freeze(["type", "text"]);
+const S_4 = Object.freeze(["start_index", "end_index", "max_score", "started_at", "high", "score", "recorded_at", "ended_at", "first", "last", "low", "author", "reviewer"]);
 const K_Turn: ReadonlySet<string> = new Set(["role", "content", "spans"]);
 const K_Part: ReadonlySet<string> = new Set(["type", "text"]);
 const K_Span: ReadonlySet<string> = new Set(["start_index", "end_index", "score", "max_score", "started_at", "recorded_at", "ended_at", "first", "last", "low", "high", "author", "reviewer"]);
@@ -277,11 +277,15 @@ function f_Part(v: unknown, depth: number): Part | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_3.get(k);
-    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 1) {
+      same = k === S_3[at++];
+    } else if (same) {
+      while (at < 2 && S_3[at] !== k) at++;
+      same = at++ < 2;
+    }
     keys++;
   }
   same &&= keys >= 1;
@@ -379,11 +383,15 @@ function f_Span(v: unknown, depth: number): Span | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_4.get(k);
-    if (r === undefined || (keys < 5 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 5) {
+      same = k === S_4[at++];
+    } else if (same) {
+      while (at < 13 && S_4[at] !== k) at++;
+      same = at++ < 13;
+    }
     keys++;
   }
   same &&= keys >= 5;

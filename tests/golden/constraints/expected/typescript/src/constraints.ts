@@ -83,7 +83,7 @@ const F_Constrained_18 = rt.nullable(rt.string({ "type": "must be a string", "ma
 const F_Constrained_19 = rt.nullable(rt.number({ "type": "must be a number", "minimum": "must be >= 0" }, { minimum: 0 }));
 const F_Constrained_20 = rt.string({ "type": "must be a string", "maxLength": "short is one character at most, got {value}" }, { maxLength: 1 });
 const R_1 = new RegExp("^[A-Z]{3}\\x2d[0-9]+(?:\\n?$)", "u");
-const S_1 = new Map<string, number>([["name", 0], ["count", 1], ["budget", 2], ["code", 3], ["kind", 4], ["level", 5], ["at", 6], ["blob", 7], ["step", 8], ["batch", 9], ["ratio", 10], ["temperature", 11], ["tags", 12], ["values", 13], ["anything", 14], ["either", 15], ["whole", 16], ["pair", 17], ["limits", 18], ["nickname", 19], ["short", 20]]);
+const S_1 = Object.freeze(["name", "count", "budget", "code", "kind", "level", "at", "blob", "step", "batch", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "short"]);
 const K_Constrained: ReadonlySet<string> = new Set(["name", "code", "kind", "level", "at", "blob", "count", "step", "batch", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "budget", "short"]);
 
 function p_Constrained(data: rt.JsonValue, ctx: rt.Context): Constrained | rt.Invalid {
@@ -311,11 +311,15 @@ function f_Constrained(v: unknown, depth: number): Constrained | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_1.get(k);
-    if (r === undefined || (keys < 3 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 3) {
+      same = k === S_1[at++];
+    } else if (same) {
+      while (at < 21 && S_1[at] !== k) at++;
+      same = at++ < 21;
+    }
     keys++;
   }
   same &&= keys >= 3;

@@ -38,7 +38,7 @@ const F_Hostile_0 = rt.string({ "type": "must be a string", "pattern": "must not
 const F_Hostile_1 = rt.string({ "type": "must be a string" });
 const F_Hostile_2 = rt.string({ "type": "must be a string" });
 const R_1 = new RegExp("^[^\\x22\\x5c]*(?:\\n?$)", "u");
-const S_1 = new Map<string, number>([["text", 0], ["raw", 1], ["note", 2]]);
+const S_1 = Object.freeze(["text", "raw", "note"]);
 const K_Hostile: ReadonlySet<string> = new Set(["text", "note", "raw"]);
 
 function p_Hostile(data: rt.JsonValue, ctx: rt.Context): Hostile | rt.Invalid {
@@ -84,11 +84,15 @@ function f_Hostile(v: unknown, depth: number): Hostile | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_1.get(k);
-    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 2) {
+      same = k === S_1[at++];
+    } else if (same) {
+      while (at < 3 && S_1[at] !== k) at++;
+      same = at++ < 3;
+    }
     keys++;
   }
   same &&= keys >= 2;

@@ -114,11 +114,11 @@ const F_SettingsUi_0 = rt.string({ "type": "must be a string" });
 const F_SettingsUi_1 = rt.string({ "type": "must be a string" });
 const CHECKS_83c6f2ac4c87 = new rt.Checks("{\"root\":{\"$ref\":\"/$defs/Chat/properties/reply/properties/text\",\"minLength\":1,\"messages\":{\"minLength\":\"must be at least 1 character(s) long\"}},\"refs\":{\"/$defs/Chat/properties/reply/properties/text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}}}", []);
 const CHECKS_67f657718ae9 = new rt.Checks("{\"root\":{\"type\":[\"object\"],\"properties\":{\"a\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"required\":[\"b\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},\"refs\":{}}", []);
-const S_3 = new Map<string, number>([["meta", 0], ["calls", 1], ["reply", 2], ["by_user", 3], ["echo", 4], ["loose", 5]]);
-const S_4 = new Map<string, number>([["id", 0], ["tags", 1]]);
-const S_5 = new Map<string, number>([["k", 0], ["v", 1]]);
-const S_6 = new Map<string, number>([["name", 0], ["args", 1]]);
-const S_7 = new Map<string, number>([["dry_run", 0]]);
+const S_3 = Object.freeze(["meta", "calls", "reply", "by_user", "echo", "loose"]);
+const S_4 = Object.freeze(["id", "tags"]);
+const S_5 = Object.freeze(["k", "v"]);
+const S_6 = Object.freeze(["name", "args"]);
+const S_7 = Object.freeze(["dry_run"]);
 const S_8 = Object.freeze(["text"]);
 const S_9 = Object.freeze(["score"]);
 const K_Chat: ReadonlySet<string> = new Set(["meta", "calls", "reply", "by_user", "echo", "loose"]);
@@ -342,11 +342,15 @@ function f_Chat(v: unknown, depth: number): Chat | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_3.get(k);
-    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 1) {
+      same = k === S_3[at++];
+    } else if (same) {
+      while (at < 6 && S_3[at] !== k) at++;
+      same = at++ < 6;
+    }
     keys++;
   }
   same &&= keys >= 1;
@@ -394,11 +398,15 @@ function f_ChatMeta(v: unknown, depth: number): ChatMeta | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_4.get(k);
-    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 1) {
+      same = k === S_4[at++];
+    } else if (same) {
+      while (at < 2 && S_4[at] !== k) at++;
+      same = at++ < 2;
+    }
     keys++;
   }
   same &&= keys >= 1;
@@ -430,11 +438,15 @@ function f_ChatMetaTagsItem(v: unknown, depth: number): ChatMetaTagsItem | rt.Un
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_5.get(k);
-    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 1) {
+      same = k === S_5[at++];
+    } else if (same) {
+      while (at < 2 && S_5[at] !== k) at++;
+      same = at++ < 2;
+    }
     keys++;
   }
   same &&= keys >= 1;
@@ -464,11 +476,15 @@ function f_ToolCall(v: unknown, depth: number): ToolCall | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_6.get(k);
-    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 1) {
+      same = k === S_6[at++];
+    } else if (same) {
+      while (at < 2 && S_6[at] !== k) at++;
+      same = at++ < 2;
+    }
     keys++;
   }
   same &&= keys >= 1;
@@ -496,11 +512,15 @@ function f_ToolCallArgs(v: unknown, depth: number): ToolCallArgs | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_7.get(k);
-    if (r === undefined || (keys < 0 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 0) {
+      same = k === S_7[at++];
+    } else if (same) {
+      while (at < 1 && S_7[at] !== k) at++;
+      same = at++ < 1;
+    }
     keys++;
   }
   same &&= keys >= 0;

@@ -59,8 +59,8 @@ const F_Keywords_8 = rt.string({ "type": "must be a string" });
 const F_Keywords_9 = p_Struct;
 const F_Struct_0 = rt.string({ "type": "must be a string" });
 const F_Struct_1 = rt.mapOf(rt.string({ "type": "must be a string" }), { "type": "must be an object" });
-const S_1 = new Map<string, number>([["class", 0], ["type", 1], ["func", 2], ["import", 3], ["range", 4], ["self", 5], ["None", 6], ["from_dict", 7], ["Validate", 8], ["nested", 9]]);
-const S_2 = new Map<string, number>([["interface", 0], ["map", 1]]);
+const S_1 = Object.freeze(["class", "type", "func", "import", "range", "self", "None", "from_dict", "Validate", "nested"]);
+const S_2 = Object.freeze(["interface", "map"]);
 const K_Keywords: ReadonlySet<string> = new Set(["class", "type", "func", "import", "range", "self", "None", "from_dict", "Validate", "nested"]);
 const K_Struct: ReadonlySet<string> = new Set(["interface", "map"]);
 
@@ -178,11 +178,15 @@ function f_Keywords(v: unknown, depth: number): Keywords | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_1.get(k);
-    if (r === undefined || (keys < 3 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 3) {
+      same = k === S_1[at++];
+    } else if (same) {
+      while (at < 10 && S_1[at] !== k) at++;
+      same = at++ < 10;
+    }
     keys++;
   }
   same &&= keys >= 3;
@@ -224,11 +228,15 @@ function f_Struct(v: unknown, depth: number): Struct | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_2.get(k);
-    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 1) {
+      same = k === S_2[at++];
+    } else if (same) {
+      while (at < 2 && S_2[at] !== k) at++;
+      same = at++ < 2;
+    }
     keys++;
   }
   same &&= keys >= 1;

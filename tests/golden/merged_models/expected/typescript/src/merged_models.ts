@@ -78,11 +78,11 @@ const F_Holder_1 = new rt.Checks("{\"root\":{\"allOf\":[{\"$ref\":\"/$defs/Close
 const F_HolderMerged_0 = rt.string<"2.0">({ "type": "must be a string", "const": "must be \"2.0\"" }, { const: "2.0" });
 const F_HolderMerged_1 = rt.unionByKind<string | number>({ "string": rt.string({ "type": "must be a string" }), "integer": rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" }) }, { "oneOf": "must be a string or an integer" });
 const F_HolderMerged_2 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
-const S_1 = new Map<string, number>([["jsonrpc", 0], ["id", 1], ["method", 2], ["params", 3], ["holder", 4]]);
+const S_1 = Object.freeze(["jsonrpc", "id", "method", "params", "holder"]);
 const CHECKS_0b15a6d6b33b = new rt.Checks("{\"root\":{\"allOf\":[{\"$ref\":\"/$defs/Closed\",\"messages\":{}},{\"properties\":{\"x\":{\"type\":[\"integer\"],\"messages\":{\"type\":\"must be an integer\"}}},\"messages\":{}}],\"messages\":{}},\"refs\":{\"/$defs/Closed\":{\"type\":[\"object\"],\"additionalProperties\":{\"false\":true,\"messages\":{\"false\":\"unknown field '{field}'\"}},\"properties\":{\"a\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"messages\":{\"type\":\"must be an object\"}}}}", []);
-const S_3 = new Map<string, number>([["merged", 0], ["kept", 1]]);
+const S_3 = Object.freeze(["merged", "kept"]);
 const S_4 = Object.freeze([]);
-const S_5 = new Map<string, number>([["jsonrpc", 0], ["id", 1], ["x", 2]]);
+const S_5 = Object.freeze(["jsonrpc", "id", "x"]);
 const K_Base: ReadonlySet<string> = new Set(["jsonrpc", "id"]);
 const K_Request: ReadonlySet<string> = new Set(["jsonrpc", "id", "method", "params", "holder"]);
 const K_Closed: ReadonlySet<string> = new Set(["a"]);
@@ -227,11 +227,15 @@ function f_Request(v: unknown, depth: number): Request | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_1.get(k);
-    if (r === undefined || (keys < 3 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 3) {
+      same = k === S_1[at++];
+    } else if (same) {
+      while (at < 5 && S_1[at] !== k) at++;
+      same = at++ < 5;
+    }
     keys++;
   }
   same &&= keys >= 3;
@@ -268,11 +272,15 @@ function f_Holder(v: unknown, depth: number): Holder | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_3.get(k);
-    if (r === undefined || (keys < 0 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 0) {
+      same = k === S_3[at++];
+    } else if (same) {
+      while (at < 2 && S_3[at] !== k) at++;
+      same = at++ < 2;
+    }
     keys++;
   }
   same &&= keys >= 0;
@@ -336,11 +344,15 @@ function f_HolderMerged(v: unknown, depth: number): HolderMerged | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_5.get(k);
-    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 2) {
+      same = k === S_5[at++];
+    } else if (same) {
+      while (at < 3 && S_5[at] !== k) at++;
+      same = at++ < 3;
+    }
     keys++;
   }
   same &&= keys >= 2;

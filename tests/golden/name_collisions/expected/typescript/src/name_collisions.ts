@@ -57,8 +57,8 @@ const F_Collisions_5 = P_StrictInt;
 const F_Collisions_6 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
 const F_Collisions_7 = rt.string({ "type": "must be a string" });
 const F_Field_0 = rt.listOf(rt.string({ "type": "must be a string" }), { "type": "must be an array", "uniqueItems": "must not contain duplicate items" }, { uniqueItems: true });
-const S_1 = new Map<string, number>([["content-type", 0], ["content_type", 1], ["userId", 2], ["user_ID", 3], ["field", 4], ["count", 5], ["number", 6], ["constructor", 7]]);
-const S_2 = new Map<string, number>([["options", 0]]);
+const S_1 = Object.freeze(["content-type", "content_type", "userId", "user_ID", "field", "count", "number", "constructor"]);
+const S_2 = Object.freeze(["options"]);
 const K_Collisions: ReadonlySet<string> = new Set(["content-type", "content_type", "userId", "user_ID", "field", "count", "number", "constructor"]);
 const K_Field: ReadonlySet<string> = new Set(["options"]);
 
@@ -159,11 +159,15 @@ function f_Collisions(v: unknown, depth: number): Collisions | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_1.get(k);
-    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 1) {
+      same = k === S_1[at++];
+    } else if (same) {
+      while (at < 8 && S_1[at] !== k) at++;
+      same = at++ < 8;
+    }
     keys++;
   }
   same &&= keys >= 1;
@@ -201,11 +205,15 @@ function f_Field(v: unknown, depth: number): Field | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_2.get(k);
-    if (r === undefined || (keys < 0 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 0) {
+      same = k === S_2[at++];
+    } else if (same) {
+      while (at < 1 && S_2[at] !== k) at++;
+      same = at++ < 1;
+    }
     keys++;
   }
   same &&= keys >= 0;

@@ -68,7 +68,7 @@ const F_TextPart_0 = rt.string<"text">({ "type": "must be a string", "const": "m
 const F_TextPart_1 = rt.string({ "type": "must be a string" });
 const F_RefPart_0 = rt.string<"ref">({ "type": "must be a string", "const": "must be \"ref\"" }, { const: "ref" });
 const F_RefPart_1 = P_Body;
-const S_1 = new Map<string, number>([["body", 0], ["by_lang", 1], ["pairs", 2], ["amount", 3]]);
+const S_1 = Object.freeze(["body", "by_lang", "pairs", "amount"]);
 const S_2 = Object.freeze(["kind", "text"]);
 const S_3 = Object.freeze(["kind", "inner"]);
 const K_Envelope: ReadonlySet<string> = new Set(["body", "by_lang", "pairs", "amount"]);
@@ -255,11 +255,15 @@ function f_Envelope(v: unknown, depth: number): Envelope | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_1.get(k);
-    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 1) {
+      same = k === S_1[at++];
+    } else if (same) {
+      while (at < 4 && S_1[at] !== k) at++;
+      same = at++ < 4;
+    }
     keys++;
   }
   same &&= keys >= 1;

@@ -37,7 +37,7 @@ const F_Holder_0 = P_Mode;
 const F_Holder_1 = rt.string<"ok" | "not-ok" | "OK">({ "type": "must be a string", "enum": "must be one of: ok, not-ok, OK" }, { enum: new Set(["ok", "not-ok", "OK"]) });
 const F_Holder_2 = rt.string({ "type": "must be a string" });
 const S_1 = new Set<string>(MODE_VALUES);
-const S_2 = new Map<string, number>([["mode", 0], ["status", 1], ["open", 2]]);
+const S_2 = Object.freeze(["mode", "status", "open"]);
 const K_Holder: ReadonlySet<string> = new Set(["mode", "status", "open"]);
 
 function p_Holder(data: rt.JsonValue, ctx: rt.Context): Holder | rt.Invalid {
@@ -83,11 +83,15 @@ function f_Holder(v: unknown, depth: number): Holder | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_2.get(k);
-    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 1) {
+      same = k === S_2[at++];
+    } else if (same) {
+      while (at < 3 && S_2[at] !== k) at++;
+      same = at++ < 3;
+    }
     keys++;
   }
   same &&= keys >= 1;

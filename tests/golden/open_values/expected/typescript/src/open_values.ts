@@ -90,7 +90,7 @@ const F_TextPart_0 = new rt.Checks("{\"root\":{\"const\":\"text\",\"messages\":{
 const F_TextPart_1 = rt.string({ "type": "must be a string" });
 const F_ImagePart_0 = new rt.Checks("{\"root\":{\"const\":\"image\",\"messages\":{\"const\":\"must be \\\"image\\\"\"}},\"refs\":{}}", []).parser({ "type": "must be a JSON value" });
 const F_ImagePart_1 = rt.string({ "type": "must be a string" });
-const S_1 = new Map<string, number>([["role", 0], ["mode", 1], ["parts", 2], ["part", 3], ["sealed", 4], ["roles", 5], ["inline", 6], ["kinds", 7]]);
+const S_1 = Object.freeze(["role", "mode", "parts", "part", "sealed", "roles", "inline", "kinds"]);
 const CHECKS_fb7a73636acc = new rt.Checks("{\"root\":{\"const\":\"text\",\"messages\":{\"const\":\"must be \\\"text\\\"\"}},\"refs\":{}}", []);
 const S_3 = Object.freeze(["type", "text"]);
 const CHECKS_ade18067acd5 = new rt.Checks("{\"root\":{\"const\":\"image\",\"messages\":{\"const\":\"must be \\\"image\\\"\"}},\"refs\":{}}", []);
@@ -274,11 +274,15 @@ function f_Turn(v: unknown, depth: number): Turn | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_1.get(k);
-    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 1) {
+      same = k === S_1[at++];
+    } else if (same) {
+      while (at < 8 && S_1[at] !== k) at++;
+      same = at++ < 8;
+    }
     keys++;
   }
   same &&= keys >= 1;

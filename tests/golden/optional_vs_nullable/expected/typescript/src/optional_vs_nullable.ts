@@ -59,7 +59,7 @@ const F_Flags_7 = rt.string<"low" | "high">({ "type": "must be a string", "enum"
 const F_Flags_8 = rt.string<"on">({ "type": "must be a string", "const": "must be \"on\"" }, { const: "on" });
 const F_Flags_9 = rt.nullable(rt.string<"low" | "high">({ "type": "must be a string", "enum": "must be one of: low, high" }, { enum: new Set(["low", "high"]) }));
 const F_Inner_0 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 1", "maximum": "must be <= 10" }, { minimum: 1, maximum: 10 });
-const S_1 = new Map<string, number>([["required_plain", 0], ["required_nullable", 1], ["optional_default", 2], ["optional_list", 3], ["optional_plain", 4], ["optional_nullable", 5], ["optional_ref", 6], ["level_not_null", 7], ["tag_not_null", 8], ["level_or_null", 9]]);
+const S_1 = Object.freeze(["required_plain", "required_nullable", "optional_default", "optional_list", "optional_plain", "optional_nullable", "optional_ref", "level_not_null", "tag_not_null", "level_or_null"]);
 const S_2 = Object.freeze(["n"]);
 const K_Flags: ReadonlySet<string> = new Set(["required_plain", "required_nullable", "optional_plain", "optional_nullable", "optional_default", "optional_list", "optional_ref", "level_not_null", "tag_not_null", "level_or_null"]);
 const K_Inner: ReadonlySet<string> = new Set(["n"]);
@@ -196,11 +196,15 @@ function f_Flags(v: unknown, depth: number): Flags | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_1.get(k);
-    if (r === undefined || (keys < 4 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 4) {
+      same = k === S_1[at++];
+    } else if (same) {
+      while (at < 10 && S_1[at] !== k) at++;
+      same = at++ < 10;
+    }
     keys++;
   }
   same &&= keys >= 4;

@@ -66,7 +66,7 @@ const F_Resource_13 = rt.integer({ "type": "must be an integer", "int64": "must 
 const F_Resource_14 = new rt.Checks("{\"root\":{\"type\":[\"string\"],\"format\":\"date-time\",\"pattern\":0,\"messages\":{\"type\":\"must be a string\",\"pattern\":\"must match the pattern ^2024-\",\"format\":\"must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z\"}},\"refs\":{}}", [new RegExp("^2024\\x2d", "u")]).parser({ "type": "must be a JSON value" });
 const CHECKS_711478c2e05f = new rt.Checks("{\"root\":{\"anyOf\":[{\"type\":[\"string\"],\"format\":\"email\",\"messages\":{\"type\":\"must be a string\",\"format\":\"must be an email address (RFC 5321), e.g. joe@example.com\"}},{\"type\":[\"string\"],\"format\":\"uri\",\"messages\":{\"type\":\"must be a string\",\"format\":\"must be an absolute URI (RFC 3986), e.g. https://example.com/page\"}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}},\"refs\":{}}", []);
 const CHECKS_6ac1c99ca238 = new rt.Checks("{\"root\":{\"type\":[\"string\"],\"format\":\"date-time\",\"pattern\":0,\"messages\":{\"type\":\"must be a string\",\"pattern\":\"must match the pattern ^2024-\",\"format\":\"must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z\"}},\"refs\":{}}", [new RegExp("^2024\\x2d", "u")]);
-const S_3 = new Map<string, number>([["uri", 0], ["id", 1], ["owner", 2], ["day", 3], ["opens", 4], ["links", 5], ["parent", 6], ["template", 7], ["seen", 8], ["contact", 9], ["by_day", 10], ["pair", 11], ["home", 12], ["version", 13], ["stamp", 14]]);
+const S_3 = Object.freeze(["uri", "id", "owner", "day", "opens", "links", "parent", "template", "seen", "contact", "by_day", "pair", "home", "version", "stamp"]);
 const K_Resource: ReadonlySet<string> = new Set(["uri", "id", "owner", "day", "opens", "links", "parent", "template", "seen", "contact", "by_day", "pair", "home", "version", "stamp"]);
 
 function p_Resource(data: rt.JsonValue, ctx: rt.Context): Resource | rt.Invalid {
@@ -228,11 +228,15 @@ function f_Resource(v: unknown, depth: number): Resource | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_3.get(k);
-    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 2) {
+      same = k === S_3[at++];
+    } else if (same) {
+      while (at < 15 && S_3[at] !== k) at++;
+      same = at++ < 15;
+    }
     keys++;
   }
   same &&= keys >= 2;

@@ -84,7 +84,7 @@ const F_AudioContent_1 = new rt.Checks("{\"root\":{\"const\":\"audio\",\"message
 const F_AnyBlock_0 = rt.string({ "type": "must be a string" });
 const F_ProtoContent_0 = rt.string<"__proto__">({ "type": "must be a string", "const": "must be \"__proto__\"" }, { const: "__proto__" });
 const CHECKS_2bf103f9a077 = new rt.Checks("{\"root\":{\"anyOf\":[{\"$ref\":\"/$defs/TextContent\",\"messages\":{}},{\"$ref\":\"/$defs/AnyBlock\",\"messages\":{}}],\"messages\":{\"anyOf\":\"must match at least one schema of anyOf\"}},\"refs\":{\"/$defs/AnyBlock\":{\"type\":[\"object\"],\"required\":[\"type\"],\"properties\":{\"type\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},\"/$defs/TextContent\":{\"type\":[\"object\"],\"required\":[\"type\",\"text\"],\"properties\":{\"type\":{\"type\":[\"string\"],\"const\":\"text\",\"messages\":{\"type\":\"must be a string\",\"const\":\"must be \\\"text\\\"\"}},\"text\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}}}}", []);
-const S_2 = new Map<string, number>([["content", 0], ["first", 1], ["reply", 2], ["loose", 3]]);
+const S_2 = Object.freeze(["content", "first", "reply", "loose"]);
 const S_3 = Object.freeze(["type", "text"]);
 const S_4 = Object.freeze(["type", "data", "mimeType"]);
 const CHECKS_4c132dc167b3 = new rt.Checks("{\"root\":{\"const\":\"audio\",\"messages\":{\"const\":\"must be \\\"audio\\\"\"}},\"refs\":{}}", []);
@@ -274,11 +274,15 @@ function f_Message(v: unknown, depth: number): Message | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_2.get(k);
-    if (r === undefined || (keys < 1 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 1) {
+      same = k === S_2[at++];
+    } else if (same) {
+      while (at < 4 && S_2[at] !== k) at++;
+      same = at++ < 4;
+    }
     keys++;
   }
   same &&= keys >= 1;

@@ -47,7 +47,7 @@ const F_Message_3 = P_Kind;
 const F_Message_4 = rt.string({ "type": "must be a string" });
 const F_Message_5 = P_Label;
 const R_1 = new RegExp("^[^\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*(?:\\n?$)", "u");
-const S_1 = new Map<string, number>([["text", 0], ["note", 1], ["marker", 2], ["kind", 3], ["tone", 4], ["label", 5]]);
+const S_1 = Object.freeze(["text", "note", "marker", "kind", "tone", "label"]);
 const K_Message: ReadonlySet<string> = new Set(["text", "marker", "note", "kind", "tone", "label"]);
 
 function p_Message(data: rt.JsonValue, ctx: rt.Context): Message | rt.Invalid {
@@ -116,11 +116,15 @@ function f_Message(v: unknown, depth: number): Message | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_1.get(k);
-    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 2) {
+      same = k === S_1[at++];
+    } else if (same) {
+      while (at < 6 && S_1[at] !== k) at++;
+      same = at++ < 6;
+    }
     keys++;
   }
   same &&= keys >= 2;

@@ -45,7 +45,7 @@ const F_Reply_5 = rt.integer({ "type": "must be an integer", "int64": "must be a
 const F_Reply_6 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "const": "mode is {value}, not 2", "enum": "mode {value} is unknown" }, { const: 2, enum: new Set([1, 2]) });
 const F_Reply_7 = rt.listOf(rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "enum": "must be one of: 1, 2" }, { enum: new Set([1, 2]) }), { "type": "must be an array", "maxItems": "tries holds one try, not an {value}" }, { maxItems: 1 });
 const F_Reply_8 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "const": "must be 3", "enum": "must be one of: 1, 2" }, { const: 3, enum: new Set([1, 2]) });
-const S_1 = new Map<string, number>([["code", 0], ["final", 1], ["retry", 2], ["weight", 3], ["flags", 4], ["level", 5], ["mode", 6], ["tries", 7], ["never", 8]]);
+const S_1 = Object.freeze(["code", "final", "retry", "weight", "flags", "level", "mode", "tries", "never"]);
 const K_Reply: ReadonlySet<string> = new Set(["code", "retry", "weight", "final", "flags", "level", "mode", "tries", "never"]);
 
 function p_Reply(data: rt.JsonValue, ctx: rt.Context): Reply | rt.Invalid {
@@ -144,11 +144,15 @@ function f_Reply(v: unknown, depth: number): Reply | rt.Unsure {
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_1.get(k);
-    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 2) {
+      same = k === S_1[at++];
+    } else if (same) {
+      while (at < 9 && S_1[at] !== k) at++;
+      same = at++ < 9;
+    }
     keys++;
   }
   same &&= keys >= 2;

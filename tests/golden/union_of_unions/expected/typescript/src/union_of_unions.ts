@@ -57,7 +57,7 @@ const F_TextBlock_1 = rt.string({ "type": "must be a string" });
 const F_ImageBlock_0 = rt.string<"image">({ "type": "must be a string", "const": "must be \"image\"" }, { const: "image" });
 const F_ImageBlock_1 = rt.base64Bytes({ "type": "must be a string", "contentEncoding": "must be base64 text (standard alphabet, padded)" });
 const F_ImageBlock_2 = rt.string({ "type": "must be a string" });
-const S_1 = new Map<string, number>([["role", 0], ["content", 1], ["alternatives", 2]]);
+const S_1 = Object.freeze(["role", "content", "alternatives"]);
 const S_2 = Object.freeze(["type", "text"]);
 const S_3 = Object.freeze(["type", "data", "mimeType"]);
 const K_SamplingMessage: ReadonlySet<string> = new Set(["role", "content", "alternatives"]);
@@ -236,11 +236,15 @@ function f_SamplingMessage(v: unknown, depth: number): SamplingMessage | rt.Unsu
   // Keys in the order of the value built below, and no other, let the object itself be that value (JSON.parse made it: nothing else holds it).
   let keys = 0;
   let same = true;
-  let last = -1;
+  // The fields always held come first, in order; then each other key must come later in the order than the last.
+  let at = 0;
   for (const k in obj) {
-    const r = S_1.get(k);
-    if (r === undefined || (keys < 2 ? r !== keys : r <= last)) same = false;
-    else last = r;
+    if (same && at < 2) {
+      same = k === S_1[at++];
+    } else if (same) {
+      while (at < 3 && S_1[at] !== k) at++;
+      same = at++ < 3;
+    }
     keys++;
   }
   same &&= keys >= 2;
