@@ -85,6 +85,9 @@ EDGE_CASES: list[tuple[str, str, bool]] = [
     ("email", "a@[::1]", False), ("email", "a@[192.0.2.256]", False), ("email", "a@-b", False), ("email", "a@b-", False),
     ("email", "a@b.", False), ("email", "a@b..c", False), ("email", "a@" + "b" * 63, True), ("email", "a@" + "b" * 64, False),
     ("email", "a@" + "b" * 63 + "." + "c" * 63, True), ("email", "\u00e9@b", False), ("email", "a@\u00e9", False), ("email", "a@@b", False),
+    # RFC 5321's 254 characters: taken at 254, refused at 255 (labels of 63, a local part of 64).
+    ("email", "a" * 64 + "@" + "b" * 63 + "." + "c" * 63 + "." + "d" * 61, True),
+    ("email", "a" * 64 + "@" + "b" * 63 + "." + "c" * 63 + "." + "d" * 62, False),
     # The empty string is a uri-reference (the empty reference) and no other format's string; a trailing line feed
     # (which Python's $ would let through: format_ok uses fullmatch, Go's $ and RegExp's $ without m do not) or a
     # leading space makes a string of none.
