@@ -210,8 +210,9 @@ class FastChecks:
         variants = tuple(
             (f, p, self.variant_check(t, v, selector, where)) for f, p, v, selector in zip(fields, pointers, t.variants, selectors)
         )
-        distinct = len(set(selectors)) == len(selectors) and "null" not in selectors
-        return FastUnion(name, variants, distinct and not any(c.kind == "unsure" for _, _, c in variants))
+        # lower refuses two variants of one JSON kind or one tag, and a variant of JSON kind null (a tag is a string,
+        # "null" among them): each selector picks one variant, as the exact walk reads it.
+        return FastUnion(name, variants, not any(c.kind == "unsure" for _, _, c in variants))
 
     def variant_check(self, t: ir.UnionType, v: ir.TypeRef, selector: str, where: str) -> FastCheck:
         """A variant's check. A tagged variant's model must hold its tag as a constant, which its own fast check then
