@@ -6,10 +6,11 @@ against the peer in each language, each side in a fresh process.
 Python: parse_<format>_from_json against pydantic v2's model_validate_json; Go: Parse<Format>FromJSON
 against json.Unmarshal into plain structs (tests/bench_go_plain.py, which validate nothing); TypeScript:
 parse<Format>FromJSON against JSON.parse and an Ajv validator. Each process reads the text, parses a small
-example once (lazy imports, compiled validators, caches), collects its garbage, resets the kernel's record
-of its peak resident memory (/proc/self/clear_refs) and parses the document: the figure is the peak
-(VmHWM) less the resident memory just before, the memory the parse itself took, whatever allocator took it.
-Both sides must accept the document, so neither is measured giving up early.
+example WARM times (lazy imports, compiled validators, caches, and V8's compiling of what runs hot: a
+service's steady state, not its first call), collects its garbage, resets the kernel's record of its peak
+resident memory (/proc/self/clear_refs) and parses the document: the figure is the peak (VmHWM) less the
+resident memory just before, the memory the parse itself took, whatever allocator took it; the median of
+three processes. Both sides must accept the document, so neither is measured giving up early.
 """
 
 from __future__ import annotations
