@@ -51,8 +51,11 @@ SPEC: dict[str, Any] = {
                 "names": {"type": "array", "items": {"type": "string"}},
                 "picks": {"type": "array", "items": {"$ref": "#/$defs/Pick"}},
                 "tags": {"type": "array", "items": {"$ref": "#/$defs/Tag"}},
+                "owner": {"type": "string", "default": "ann"},
             },
             "required": ["names"],
+            # A field with a default: absent, its default is judged (the Go fast check reads it as a plain string).
+            "x-rules": [{"kind": "member_of", "field": "owner", "in": "0/names", "message": "owner {value} is not in names"}],
         },
     },
 }
@@ -71,6 +74,9 @@ def oracle(doc: dict[str, Any]) -> list[list[str]]:
     for i, tag in enumerate(doc.get("tags", [])):
         if isinstance(tag["code"], str) and tag["code"] not in doc["names"]:
             errors.append([f"/tags/{i}/code", f"tag {tag['code']} is not in names"])
+    owner = doc.get("owner", "ann")
+    if owner not in doc["names"]:
+        errors.append(["/owner", f"owner {owner} is not in names"])
     return errors
 
 
@@ -85,6 +91,8 @@ def documents(n: int, seed: int) -> list[dict[str, Any]]:
             doc["picks"] = [{"who": rng.choice(WHO)} for _ in range(rng.randrange(0, 4))]
         if rng.random() < 0.8:
             doc["tags"] = [{"code": rng.choice([*WHO, 0, 7])} for _ in range(rng.randrange(0, 4))]
+        if rng.random() < 0.5:
+            doc["owner"] = rng.choice(WHO)
         keys = list(doc)
         rng.shuffle(keys)  # the pool may come before or after what it judges
         out.append({k: doc[k] for k in keys})
@@ -115,5 +123,5 @@ def test_every_language_judges_undeclared_pools_and_union_values_as_the_oracle(b
                 wrong.append(f"{language} on {cases[i][1]}:\n    got  {got}\n    want {want}")
     assert not wrong, f"{len(wrong)} disagreements; the first:\n" + "\n".join(wrong[:5])
     # Both rules fail somewhere and are met somewhere with a pool to judge against.
-    assert {e[1].split()[0] for d in docs for e in oracle(d)} == {"pick", "tag"}
+    assert {e[1].split()[0] for d in docs for e in oracle(d)} == {"pick", "tag", "owner"}
     assert sum(not oracle(d) and isinstance(d.get("others"), list) and bool(d.get("picks")) for d in docs) > 10

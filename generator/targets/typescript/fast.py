@@ -125,6 +125,9 @@ class TsMemberOf:
     # The tokens as string literals, read with rt.fastGet, when none is an index (all digits):
     # then where resolve() finds nothing, a plain read finds no array either. Else () (rt.fastMemberOf).
     keys: tuple[str, ...] = ()
+    # The field has a default (or a fresh one): absent, the value judged is that default, which the fast
+    # function does not hold; it steps aside then (the exact walk judges the default).
+    defaulted: bool = False
 
 
 @dataclass(frozen=True)
@@ -403,12 +406,14 @@ class TsFastBuilder:
             mode: Literal["required", "nullable", "optional"] = "optional" if not f.required else "nullable" if f.null_ok else "required"
             fields.append(TsFastField(local, read, mode, self.check(f.type)))
         by_wire = dict(zip((f.wire_name for f in model.fields), locals_))
+        defaulted = {f.wire_name for f in model.fields if f.has_default or f.default_factory}
         member_of = tuple(
             TsMemberOf(
                 by_wire[r.fields[0]],
                 r.up,
                 "[" + ", ".join(ts_str(p) for p in r.pointer) + "]",
                 () if any(re.fullmatch(r"[0-9]+", p) for p in r.pointer) else tuple(ts_str(p) for p in r.pointer),
+                r.fields[0] in defaulted,
             )
             for r in model.rules
             if r.kind == "member_of"

@@ -124,15 +124,17 @@ def _str_list(items: tuple[str, ...] | list[str]) -> str:
     return "[" + ", ".join(ts_str(i) for i in items) + "]"
 
 
-def rule_call(rule: ir.Rule, model: ir.Model, locals_by_wire: dict[str, str]) -> str:
+def rule_call(rule: ir.Rule, model: ir.Model, locals_by_wire: dict[str, str], defaults: dict[str, str] | None = None) -> str:
+    """The exact walk's call of a rule; defaults: the default expression of each field that has one, which
+    member_of judges where the field is absent (the value the object holds, as Python and Go judge it)."""
     msg = ts_str(rule.message)
     inputs = "[" + ", ".join(locals_by_wire[w] for w in rule.fields) + "]"
     match rule.kind:
         case "member_of":
-            return (
-                f"rt.ruleMemberOf(ctx, {ts_str(rule.fields[0])}, {locals_by_wire[rule.fields[0]]}, "
-                f"{rule.up}, {_str_list(rule.pointer)}, {msg});"
-            )
+            local = locals_by_wire[rule.fields[0]]
+            default = (defaults or {}).get(rule.fields[0])
+            value = local if default is None else f"{local} === undefined ? {default} : {local}"
+            return f"rt.ruleMemberOf(ctx, {ts_str(rule.fields[0])}, {value}, {rule.up}, {_str_list(rule.pointer)}, {msg});"
         case "at_least_one_of":
             return f"rt.ruleAtLeastOneOf(ctx, obj, {_str_list(rule.fields)}, {msg});"
         case "contains":
@@ -241,11 +243,12 @@ def field_view(fmt: ir.Format, model: ir.Model, f: ir.Field, index: int, parsers
 def model_view(fmt: ir.Format, model: ir.Model, parsers: list[tuple[str, str]], fast: TsFastBuilder | None) -> ModelView:
     fields = tuple(field_view(fmt, model, f, i, parsers) for i, f in enumerate(model.fields))
     locals_by_wire = {f.wire_name: v.local for f, v in zip(model.fields, fields)}
+    defaults = {f.wire_name: default_value(fmt, f, field_parser(model, i)) for i, f in enumerate(model.fields) if f.has_default}
     steps: list[str] = []
     for f, v in zip(model.fields, fields):
         steps.append(f"const {v.local} = {v.parse};")
-        steps.extend(rule_call(r, model, locals_by_wire) for r in model.rules if r.after == f.wire_name)
-    steps.extend(rule_call(r, model, locals_by_wire) for r in model.rules if r.after is None)
+        steps.extend(rule_call(r, model, locals_by_wire, defaults) for r in model.rules if r.after == f.wire_name)
+    steps.extend(rule_call(r, model, locals_by_wire, defaults) for r in model.rules if r.after is None)
     made = [(f, value) for i, f in enumerate(model.fields) if (value := made_value(fmt, model, i)) is not None]
     return ModelView(
         name=model.name,
