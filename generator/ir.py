@@ -328,6 +328,11 @@ class Format:
         model is a model object, its own defaults set."""
         if self.plain_json(t):
             return False
+        t = self.underlying(t)
+        return not (value in ([], {}) and isinstance(t, (ListType, MapType)))
+
+    def underlying(self, t: TypeRef) -> TypeRef:
+        """What a value of t is when it is not null: the type its aliases stand for, null unwrapped on the way."""
         while isinstance(t, NullableType) or (isinstance(t, Ref) and t.target == "alias"):
             if isinstance(t, NullableType):
                 t = t.inner
@@ -335,7 +340,7 @@ class Format:
                 alias = self.definition(t.name)
                 assert isinstance(alias, Alias)
                 t = alias.type
-        return not (value in ([], {}) and isinstance(t, (ListType, MapType)))
+        return t
 
     def plain_json(self, t: TypeRef) -> bool:
         """Whether every value of t is plain JSON: no object of a model, no tuple, date-time or bytes anywhere in it.

@@ -82,15 +82,6 @@ class Definitions:
             open=enum.open,
         )
 
-    def holds_union(self, t: ir.TypeRef) -> bool:
-        """Whether a field of type t is a union (its Go type a struct of variants), null and aliases unwrapped."""
-        t = ir.unwrap_nullable(t)
-        while isinstance(t, ir.Ref) and t.target == "alias":
-            alias = self.fmt.definition(t.name)
-            assert isinstance(alias, ir.Alias)
-            t = ir.unwrap_nullable(alias.type)
-        return isinstance(t, ir.UnionType)
-
     def model_view(self, model: ir.Model) -> ModelView:
         fields: list[FieldView] = []
         field_steps: list[FieldStep] = []
@@ -99,7 +90,11 @@ class Definitions:
         read_by_rules = {w for r in model.rules for w in reads(r)}
         defaults = {f.wire_name: json.dumps(f.default, ensure_ascii=False) if f.has_default else "" for f in model.fields}
         go_fields = dict(zip((f.wire_name for f in model.fields), self.names.of_model(model)))
-        unions = {f.wire_name: go_str(f.default) if isinstance(f.default, str) else "nil" for f in model.fields if self.holds_union(f.type)}
+        unions = {
+            f.wire_name: go_str(f.default) if isinstance(f.default, str) else "nil"
+            for f in model.fields
+            if isinstance(self.fmt.underlying(f.type), ir.UnionType)
+        }
         for f in model.fields:
             name = go_fields[f.wire_name]
             where = pointer_of("$defs", model.name, "properties", f.wire_name)
