@@ -320,7 +320,7 @@ def go_table(benchtime: str, go_tree: Path = ROOT / "generated" / "go", rounds: 
     Unmarshal into plain structs; CPU time per call, the best of `rounds` runs of the compiled benchmarks, which
     take turns (every benchmark once per run). A payload whose root fills fresh UUIDs where fields are absent
     has a second row with them given ("ids given"): their generation is the difference."""
-    from bench_go_plain import plain_structs
+    from bench_go_plain import go_file, plain_structs
     from generator.core import discover
     from generator.lower import lower
     from generator.naming import go_name
@@ -331,12 +331,11 @@ def go_table(benchtime: str, go_tree: Path = ROOT / "generated" / "go", rounds: 
     work = Path(tempfile.mkdtemp())
     large = large_payloads()
     loaded = {spec.format_id: spec for spec in discover(ROOT / "specs", ROOT)}  # an earlier major kept beside the latest too
-    benches, imports, plain_code, uses_time = [], set(), [], False
+    benches, imports, plain_code = [], set(), []
     for fmt, folder in format_folders().items():
         ir_format = lower(loaded[fmt])
         plain, declarations = plain_structs(ir_format, go_name(fmt))
         plain_code.append(declarations)
-        uses_time |= "time.Time" in declarations
         root = ir_format.root
         fresh = [f.wire_name for f in next(m for m in ir_format.models if m.name == root).fields if f.default_factory == "uuid4"]
         example = next((folder / "examples" / "valid").glob("*.json")).read_text(encoding="utf-8")
@@ -355,7 +354,7 @@ def go_table(benchtime: str, go_tree: Path = ROOT / "generated" / "go", rounds: 
                                               parse=f"Parse{go_name(fmt)}FromJSON", validate=f"Validate{root}", root=root).replace("'", '"'))
         imports.add(f'\t"{module}/{package_name(fmt)}"')
     (work / "bench_test.go").write_text(_GO_BENCH.format(imports="\n".join(sorted(imports)), benches="".join(benches)))
-    (work / "plain_test.go").write_text("package bench\n\n" + ('import "time"\n\n' if uses_time else "") + "\n".join(plain_code))
+    (work / "plain_test.go").write_text(go_file("bench", "\n".join(plain_code)))
     write_go_mod(work, "bench", go_tree, module)
     with (work / "go.mod").open("a") as mod:
         mod.write(f"\nrequire {GOCCY}\n")

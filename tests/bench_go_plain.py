@@ -61,3 +61,8 @@ def plain_structs(fmt: ir.Format, prefix: str) -> tuple[str, str]:
         lines.append("}")
         out.append("\n".join(lines))
     return prefix + fmt.root, "\n\n".join(out) + "\n"
+
+
+def go_file(package: str, declarations: str) -> str:
+    """A Go source file of package `package` holding plain_structs' declarations (importing time where they use it)."""
+    return f"package {package}\n\n" + ('import "time"\n\n' if "time.Time" in declarations else "") + declarations

@@ -215,7 +215,7 @@ def _run(command: list[str], what: str, env: dict[str, str] | None = None, runs:
 
 def memory_rows(size: int = MIB) -> list[dict[str, Any]]:
     """Per language and document: the peak megabytes the parse took, chatspec's and the peer's."""
-    from bench_go_plain import plain_structs
+    from bench_go_plain import go_file, plain_structs
     from conftest import format_folders
     from generator.core import discover
     from generator.lower import lower
@@ -246,8 +246,7 @@ def memory_rows(size: int = MIB) -> list[dict[str, Any]]:
             cases.append(_GO_CASES.format(fmt=fmt, pkg=package_name(fmt), parse=f"Parse{go_name(fmt)}FromJSON", plain=plain))
         imports = "\n".join(f'\t"{module}/{package_name(f)}"' for f in sorted(docs))
         (work / "main.go").write_text(_GO.format(imports=imports, cases="\n".join(cases), warm=WARM))
-        code = "\n".join(plain_code)
-        (work / "plain.go").write_text("package main\n\n" + ('import "time"\n\n' if "time.Time" in code else "") + code)
+        (work / "plain.go").write_text(go_file("main", "\n".join(plain_code)))
         write_go_mod(work, "memorybench", ROOT / "generated" / "go", module)
         built = subprocess.run(["go", "build", "-o", "memory", "."], cwd=work, capture_output=True, text=True, env=GO_ENV)
         if built.returncode != 0:

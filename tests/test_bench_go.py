@@ -27,7 +27,7 @@ def test_the_plain_structs_read_every_payload_as_the_generated_ones_do(tmp_path:
     """The peers' structs take every field of the payloads (a misspelt tag would leave a field to decode for nothing)."""
     import subprocess
 
-    from bench_go_plain import plain_structs
+    from bench_go_plain import go_file, plain_structs
     from generator.core import discover
     from generator.lower import lower
     from generator.naming import go_name
@@ -37,7 +37,7 @@ def test_the_plain_structs_read_every_payload_as_the_generated_ones_do(tmp_path:
     for spec in discover(ROOT / "specs", ROOT):
         fmt = lower(spec)
         root, code = plain_structs(fmt, go_name(spec.format_id))
-        (tmp_path / f"{spec.format_id}.go").write_text("package plain\n\n" + ('import "time"\n\n' if "time.Time" in code else "") + code)
+        (tmp_path / f"{spec.format_id}.go").write_text(go_file("plain", code))
         text = json.dumps(bench.large_payloads()[spec.format_id])
         checks.append(f"\tcheck(t, {json.dumps(text)}, &{root}{{}})\n")
     (tmp_path / "plain_test.go").write_text(_CHECK.replace("CHECKS", "".join(checks)))
