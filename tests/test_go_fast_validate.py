@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -241,17 +242,90 @@ func TestZZFastValidateNeverPassesWhatTheExactWalkRejects(t *testing.T) {{
 """
 
 
+# Parse<Format>FromJSON's direct reader (text straight into the structs) against the exact walk (the tree, then
+# the root's parser) on JSON texts: what the reader accepts, the exact walk accepts and builds the same value of.
+_DIRECT_TEST = """
+var zzDirectTexts = []string{{{texts}}}
+
+func TestZZDirectReadsWhatTheExactWalkBuilds(t *testing.T) {{
+	accepted, declined := 0, 0
+	for i, text := range zzDirectTexts {{
+		direct, ok := direct{root}([]byte(text))
+		if !ok {{
+			declined++
+			continue
+		}}
+		accepted++
+		tree, err := rt.DecodeFast([]byte(text))
+		if err != nil {{
+			t.Errorf("text %d: the direct reader accepted text the exact decoder refuses (%v):\\n%s", i, err, text)
+			continue
+		}}
+		exact, err := rt.Build[{root}](tree, parse{root})
+		if err != nil {{
+			t.Errorf("text %d: the direct reader accepted a document the exact walk rejects (%v):\\n%s", i, err, text)
+			continue
+		}}
+		if where, same := rt.SameValue(reflect.ValueOf(*direct), reflect.ValueOf(exact), "{root}"); !same && !{fresh} {{
+			t.Errorf("text %d: the direct reader built another value than the exact walk at %s:\\n%s", i, where, text)
+		}}
+	}}
+	t.Logf("ZZDIRECT {pkg} accepted=%d declined=%d", accepted, declined)
+}}
+"""
+
+
+def direct_texts(examples: list[Any], found: mutations.Edges) -> list[str]:
+    """JSON texts near the valid examples: every value mutation and bound edge, and the same documents written
+    otherwise (escaped, spaced, keys reversed, integers as 1.0 or 1e0, a key repeated, a byte order mark, a
+    trailing byte), which the direct reader must read as the exact walk does or leave to it."""
+    docs = [*examples, *(m for e in examples for m in [*mutations.mutations(e), *mutations.boundary_mutations(e, found)])]
+    texts = [json.dumps(d, ensure_ascii=False, separators=(",", ":")) for d in docs]
+    for e in examples:
+        text = json.dumps(e, ensure_ascii=False)
+        texts += [json.dumps(e, ensure_ascii=True), json.dumps(e, indent="\t"), "\ufeff" + text, text + "x", text + " \n", " " + text]
+        texts += [re.sub(r"(?<=[:\[,] )(-?\d+)(?=[,\]}])", r"\1.0", text), re.sub(r"(?<=[:\[,] )(-?\d+)(?=[,\]}])", r"\1e0", text)]
+        texts += [json.dumps(_reversed(e), ensure_ascii=False)]
+        if isinstance(e, dict) and e:
+            first = next(iter(e))
+            texts.append(text[:-1] + f", {json.dumps(first)}: {json.dumps(e[first])}}}")  # a key twice, the same value
+    return list(dict.fromkeys(texts))
+
+
+def _reversed(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _reversed(value[k]) for k in reversed(value)}
+    if isinstance(value, list):
+        return [_reversed(v) for v in value]
+    return value
+
+
 def _write_test(tree: Path, module: str, format_id: str, examples: list[str], spec: Path, model: str = "") -> None:
     """The test for a format's root model, or for the named model with its own Parse<Name> (a root that is no model)."""
     pkg = package_name(format_id)
     assert examples, f"{format_id}: no valid examples"
-    edges = mutations.edges(json.loads(spec.read_text(encoding="utf-8")))
+    spec_value = json.loads(spec.read_text(encoding="utf-8"))
+    edges = mutations.edges(spec_value)
     floats = [float(n) for n in edges.numbers]
     ints = [int(n) for n in edges.numbers if float(n).is_integer() and -(2**63) <= n < 2**63]
-    (tree / pkg / "zz_fast_test.go").write_text(_TEST.format(
-        pkg=pkg, module=module, root=model or _root(tree / pkg, format_id), parse=f"Parse{model}" if model else f"Parse{go_name(format_id)}FromJSON",
-        examples=", ".join(map(_go_string, examples)), floats=", ".join(repr(f) for f in floats),
-        ints=", ".join(map(str, ints)), lengths=", ".join(map(str, edges.lengths))), encoding="utf-8")
+    root = model or _root(tree / pkg, format_id)
+    text = _TEST.format(
+        pkg=pkg,
+        module=module,
+        root=root,
+        parse=f"Parse{model}" if model else f"Parse{go_name(format_id)}FromJSON",
+        examples=", ".join(map(_go_string, examples)),
+        floats=", ".join(repr(f) for f in floats),
+        ints=", ".join(map(str, ints)),
+        lengths=", ".join(map(str, edges.lengths)),
+    )
+    source = "".join(p.read_text(encoding="utf-8") for p in sorted((tree / pkg).glob("*.go")) if not p.name.startswith("zz_"))
+    if not model and f"func direct{root}(" in source:
+        # A fresh UUID default differs between two reads: there only the verdicts are compared.
+        fresh = "true" if '"uuid4"' in json.dumps(spec_value) else "false"
+        texts = direct_texts([json.loads(e) for e in examples], edges)
+        text += _DIRECT_TEST.format(pkg=pkg, root=root, fresh=fresh, texts=", ".join(map(_go_string, texts)))
+    (tree / pkg / "zz_fast_test.go").write_text(text, encoding="utf-8")
 
 
 def _go_string(text: str) -> str:
@@ -267,64 +341,173 @@ def _root(package_dir: Path, format_id: str) -> str:
 
 
 def _spec(title: str, defs: dict[str, Any]) -> dict[str, Any]:
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title, "description": title + ".", "x-version": "1.0.0",
-            "$ref": "#/$defs/Doc", "$defs": defs}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": title,
+        "description": title + ".",
+        "x-version": "1.0.0",
+        "$ref": "#/$defs/Doc",
+        "$defs": defs,
+    }
 
 
 # format id -> (spec, valid examples): rules on a root the typed walk covers.
 EXTRA_SPECS: dict[str, tuple[dict[str, Any], list[Any]]] = {
+    # Rules on fields with a default or null: the direct reader must leave an absent default, and a null, to the
+    # exact walk (which sees absence where the struct's tree would hold the default, and a null where it holds none).
+    "defaulted_rules": (
+        _spec(
+            "Defaulted rules",
+            {
+                "Doc": {
+                    "type": "object",
+                    "description": "The document.",
+                    "properties": {
+                        "kind": {"type": "string", "default": "c", "description": "Turns the rule on."},
+                        "mode": {"type": "string", "default": "m", "description": "Needed for kind c."},
+                        "note": {"type": ["string", "null"], "description": "Or a mode."},
+                        "tags": {"type": "array", "items": {"type": "string"}, "default": ["m"], "description": "What a mode may be."},
+                    },
+                    "x-rules": [
+                        {
+                            "kind": "required_when",
+                            "when": {"field": "kind", "equals": "c"},
+                            "field": "mode",
+                            "message": "kind c needs a mode",
+                        },
+                        {"kind": "at_least_one_of", "fields": ["mode", "note"], "message": "a mode or a note"},
+                        {"kind": "member_of", "field": "mode", "in": "0/tags", "message": "a mode is one of the tags"},
+                    ],
+                },
+            },
+        ),
+        [
+            {"kind": "c", "mode": "m", "tags": ["m"]},
+            {"kind": "a", "mode": "u", "note": "n", "tags": ["u"]},
+            {"kind": "c", "mode": "m"},
+            {"mode": "m", "tags": ["m", "u"]},
+            {"kind": "b", "note": None, "mode": "m"},
+        ],
+    ),
     # A schema applied as written, in a model two levels down: how deep a value in it may go depends on where it sits.
-    "nested_checks": (_spec("Nested checks", {
-        "Doc": {"type": "object", "description": "The document.", "properties": {
-            "items": {"type": "array", "items": {"$ref": "#/$defs/Inner"}, "description": "Inner items."}}, "required": ["items"]},
-        "Inner": {"type": "object", "description": "An item.", "properties": {
-            "loose": {"type": "array", "minItems": 1, "not": {"const": [0]}, "description": "Applied as written."},
-            "free": {"type": "object", "additionalProperties": True, "description": "Any object."}},
-            "required": ["loose"]},
-    }), [{"items": [{"loose": [[1]], "free": {"a": [1]}}, {"loose": [2]}]}]),
+    "nested_checks": (
+        _spec(
+            "Nested checks",
+            {
+                "Doc": {
+                    "type": "object",
+                    "description": "The document.",
+                    "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/Inner"}, "description": "Inner items."}},
+                    "required": ["items"],
+                },
+                "Inner": {
+                    "type": "object",
+                    "description": "An item.",
+                    "properties": {
+                        "loose": {"type": "array", "minItems": 1, "not": {"const": [0]}, "description": "Applied as written."},
+                        "free": {"type": "object", "additionalProperties": True, "description": "Any object."},
+                    },
+                    "required": ["loose"],
+                },
+            },
+        ),
+        [{"items": [{"loose": [[1]], "free": {"a": [1]}}, {"loose": [2]}]}],
+    ),
     # A rule it cannot follow (a pointer two members deep): the fast check must step aside for it, not pass without it.
-    "deep_rule": (_spec("Deep rule", {
-        "Item": {"type": "object", "description": "An item.", "properties": {"id": {"type": "string", "description": "Its id."}},
-                 "required": ["id"]},
-        "Outer": {"type": "object", "description": "Holds an item.", "properties": {"inner": {"$ref": "#/$defs/Item"}}, "required": ["inner"]},
-        "Doc": {"type": "object", "description": "The document.",
-                "properties": {"nested": {"type": "array", "items": {"$ref": "#/$defs/Outer"}, "description": "Outers."}},
-                "required": ["nested"],
-                "x-rules": [{"kind": "contains", "field": "nested", "each": "/inner/id", "equals": "x", "message": "a nested x"}]},
-    }), [{"nested": [{"inner": {"id": "x"}}, {"inner": {"id": "y"}}]}]),
+    "deep_rule": (
+        _spec(
+            "Deep rule",
+            {
+                "Item": {
+                    "type": "object",
+                    "description": "An item.",
+                    "properties": {"id": {"type": "string", "description": "Its id."}},
+                    "required": ["id"],
+                },
+                "Outer": {
+                    "type": "object",
+                    "description": "Holds an item.",
+                    "properties": {"inner": {"$ref": "#/$defs/Item"}},
+                    "required": ["inner"],
+                },
+                "Doc": {
+                    "type": "object",
+                    "description": "The document.",
+                    "properties": {"nested": {"type": "array", "items": {"$ref": "#/$defs/Outer"}, "description": "Outers."}},
+                    "required": ["nested"],
+                    "x-rules": [{"kind": "contains", "field": "nested", "each": "/inner/id", "equals": "x", "message": "a nested x"}],
+                },
+            },
+        ),
+        [{"nested": [{"inner": {"id": "x"}}, {"inner": {"id": "y"}}]}],
+    ),
     # Rules it decides: a required_when turned on by a field's value, on and off, and a member_of.
-    "when_rule": (_spec("When rule", {
-        "Doc": {"type": "object", "description": "The document.", "properties": {
-            "kind": {"type": "string", "description": "Turns the rules on."},
-            "mode": {"type": "string", "description": "Needed for kind c."},
-            "tags": {"type": "array", "items": {"type": "string"}, "description": "What a mode may be."}},
-            "required": ["kind", "tags"],
-            "x-rules": [{"kind": "required_when", "when": {"field": "kind", "equals": "c"}, "field": "mode", "message": "kind c needs a mode"},
-                        {"kind": "member_of", "field": "mode", "in": "0/tags", "message": "a mode is one of the tags"}]},
-    }), [{"kind": "c", "mode": "m", "tags": ["m", "u"]}, {"kind": "a", "tags": ["t"]}, {"kind": "b", "mode": "u", "tags": ["u"]}]),
+    "when_rule": (
+        _spec(
+            "When rule",
+            {
+                "Doc": {
+                    "type": "object",
+                    "description": "The document.",
+                    "properties": {
+                        "kind": {"type": "string", "description": "Turns the rules on."},
+                        "mode": {"type": "string", "description": "Needed for kind c."},
+                        "tags": {"type": "array", "items": {"type": "string"}, "description": "What a mode may be."},
+                    },
+                    "required": ["kind", "tags"],
+                    "x-rules": [
+                        {
+                            "kind": "required_when",
+                            "when": {"field": "kind", "equals": "c"},
+                            "field": "mode",
+                            "message": "kind c needs a mode",
+                        },
+                        {"kind": "member_of", "field": "mode", "in": "0/tags", "message": "a mode is one of the tags"},
+                    ],
+                },
+            },
+        ),
+        [{"kind": "c", "mode": "m", "tags": ["m", "u"]}, {"kind": "a", "tags": ["t"]}, {"kind": "b", "mode": "u", "tags": ["u"]}],
+    ),
     # Compare rules it decides, every op, on optional sides (nil in Go) and required ones: each side present or absent.
-    "optional_compare": (_spec("Optional compare", {
-        "Doc": {"type": "object", "description": "The document.", "properties": {
-            "low": {"type": "integer", "description": "At most high."},
-            "high": {"type": "integer", "description": "At least low."},
-            "first": {"type": "string", "description": "Sorts before last."},
-            "last": {"type": "string", "description": "Sorts after first."},
-            "floor": {"type": "number", "description": "At most low, when both are there."},
-            "mid": {"type": "integer", "description": "At least low."},
-            "top": {"type": "integer", "description": "Above high."},
-            "same": {"type": "integer", "description": "Equal to high."},
-            "other": {"type": "integer", "description": "Not high."}},
-            "required": ["high"],
-            "x-rules": [{"kind": "compare", "field": "low", "op": "<=", "other": "high", "message": "low is above high"},
+    "optional_compare": (
+        _spec(
+            "Optional compare",
+            {
+                "Doc": {
+                    "type": "object",
+                    "description": "The document.",
+                    "properties": {
+                        "low": {"type": "integer", "description": "At most high."},
+                        "high": {"type": "integer", "description": "At least low."},
+                        "first": {"type": "string", "description": "Sorts before last."},
+                        "last": {"type": "string", "description": "Sorts after first."},
+                        "floor": {"type": "number", "description": "At most low, when both are there."},
+                        "mid": {"type": "integer", "description": "At least low."},
+                        "top": {"type": "integer", "description": "Above high."},
+                        "same": {"type": "integer", "description": "Equal to high."},
+                        "other": {"type": "integer", "description": "Not high."},
+                    },
+                    "required": ["high"],
+                    "x-rules": [
+                        {"kind": "compare", "field": "low", "op": "<=", "other": "high", "message": "low is above high"},
                         {"kind": "compare", "field": "first", "op": "<", "other": "last", "message": "first does not sort first"},
                         {"kind": "compare", "field": "floor", "op": "<=", "other": "low", "message": "floor is above low"},
                         {"kind": "compare", "field": "mid", "op": ">=", "other": "low", "message": "mid is below low"},
                         {"kind": "compare", "field": "top", "op": ">", "other": "high", "message": "top is not above high"},
                         {"kind": "compare", "field": "same", "op": "==", "other": "high", "message": "same is not high"},
-                        {"kind": "compare", "field": "other", "op": "!=", "other": "high", "message": "other is high"}]},
-    }), [{"low": 1, "high": 2, "first": "a", "last": "b", "floor": 0.5, "mid": 1, "top": 3, "same": 2, "other": 5},
-         {"high": 2, "first": "a"}, {"low": 2, "high": 2, "last": "b", "mid": 3},
-         {"high": -1, "floor": 9, "top": 0, "other": 0, "same": -1}]),
+                        {"kind": "compare", "field": "other", "op": "!=", "other": "high", "message": "other is high"},
+                    ],
+                },
+            },
+        ),
+        [
+            {"low": 1, "high": 2, "first": "a", "last": "b", "floor": 0.5, "mid": 1, "top": 3, "same": 2, "other": 5},
+            {"high": 2, "first": "a"},
+            {"low": 2, "high": 2, "last": "b", "mid": 3},
+            {"high": -1, "floor": 9, "top": 0, "other": 0, "same": -1},
+        ],
+    ),
 }
 
 
@@ -375,11 +558,14 @@ def test_validate_fast_path_never_passes_a_mutated_struct_the_exact_walk_rejects
                 (tree / path.removeprefix("go/")).parent.mkdir(parents=True, exist_ok=True)
                 (tree / path.removeprefix("go/")).write_text(text, encoding="utf-8")
         _write_test(tree, module.group(1), format_id, [json.dumps(e) for e in examples], folder / "spec.json")
-    done = subprocess.run(["go", "test", "-count=1", "-run", "TestZZFast", "-v", "./..."], cwd=tree, capture_output=True,
-                          text=True, env=GO_ENV, timeout=900)
+    done = subprocess.run(
+        ["go", "test", "-count=1", "-run", "TestZZ", "-v", "./..."], cwd=tree, capture_output=True, text=True, env=GO_ENV, timeout=900
+    )
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
-    counts = {pkg: (int(n), int(passed), int(rejected))
-              for pkg, n, passed, rejected, _ in re.findall(r"ZZ (\w+) mutants=(\d+) fast_passed=(\d+) rejected=(\d+) vouched=(\d+)", done.stdout)}
+    counts = {
+        pkg: (int(n), int(passed), int(rejected))
+        for pkg, n, passed, rejected, _ in re.findall(r"ZZ (\w+) mutants=(\d+) fast_passed=(\d+) rejected=(\d+) vouched=(\d+)", done.stdout)
+    }
     assert set(counts) == {package_name(f) for f in [*format_folders(), *GOLDEN_CASES, "rule_paths", *EXTRA_SPECS]}, done.stdout[-3000:]
     # Where the fast check covers the types (free-form values and unions it leaves to the exact walk, and rules
     # whose pointers a typed walk cannot follow), it vouches for valid examples as parsed: a fast path that
@@ -395,3 +581,7 @@ def test_validate_fast_path_never_passes_a_mutated_struct_the_exact_walk_rejects
     # name_collisions' fields are all free text), and the fast path passes something (else it would be no faster).
     assert all(rejected > 0 for pkg, (_, _, rejected) in counts.items() if pkg in {package_name(f) for f in format_folders()}), counts
     assert sum(rejected for _, _, rejected in counts.values()) > 0 and any(passed > 0 for _, passed, _ in counts.values()), counts
+    # The direct reader reads the seed formats' documents (those whose root it holds) and declines some texts.
+    direct = {pkg: (int(a), int(d)) for pkg, a, d in re.findall(r"ZZDIRECT (\w+) accepted=(\d+) declined=(\d+)", done.stdout)}
+    assert {"chatevent", "droidletchat", "structuredconversation"} <= set(direct), direct
+    assert all(a > 0 and d > 0 for a, d in direct.values()), direct

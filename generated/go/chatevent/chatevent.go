@@ -221,6 +221,9 @@ func NewRenderMedia(contentType string) RenderMedia {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseChatEventFromJSON(data []byte) (*ChatEvent, error) {
+	if doc, ok := directChatEvent(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -231,6 +234,21 @@ func ParseChatEventFromJSON(data []byte) (*ChatEvent, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directChatEvent reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseChatEventFromJSON then reads the text exactly.
+func directChatEvent(data []byte) (*ChatEvent, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(ChatEvent)
+	if !decodeChatEvent(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseChatEvent decodes and validates a ChatEvent from JSON text; the errors are as

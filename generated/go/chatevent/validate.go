@@ -156,6 +156,194 @@ func (m ChatEvent) fastValid(d int) bool {
 	return true
 }
 
+// decodeChatEvent reads a ChatEvent from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "session_id":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.SessionID = x0
+		case "role":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Role = x0
+		case "completed":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			var x0 *bool
+			if !s.Null() {
+				x1, ok := s.Bool()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.Completed = x0
+		case "completion_running":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			var x0 *bool
+			if !s.Null() {
+				x1, ok := s.Bool()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.CompletionRunning = x0
+		case "content":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			var x0 *string
+			if !s.Null() {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.Content = x0
+		case "output_format":
+			if seen&(1<<5) != 0 {
+				return false
+			}
+			seen |= 1 << 5
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.OutputFormat = x0
+		case "messages":
+			if seen&(1<<6) != 0 {
+				return false
+			}
+			seen |= 1 << 6
+			var x0 []Message
+			if !s.Null() {
+				if !s.Open('[') {
+					return false
+				}
+				x1 := []Message{}
+				for first := true; s.More(']', first); first = false {
+					var x2 Message
+					if !decodeMessage(s, d+2, &x2) {
+						return false
+					}
+					x1 = append(x1, x2)
+				}
+				if !s.Closed() {
+					return false
+				}
+				x0 = x1
+			}
+			out.Messages = x0
+		case "render_media":
+			if seen&(1<<7) != 0 {
+				return false
+			}
+			seen |= 1 << 7
+			var x0 *RenderMedia
+			if !s.Null() {
+				var x1 RenderMedia
+				if !decodeRenderMedia(s, d+1, &x1) {
+					return false
+				}
+				x0 = &x1
+			}
+			out.RenderMedia = x0
+		case "start":
+			if seen&(1<<8) != 0 {
+				return false
+			}
+			seen |= 1 << 8
+			var x0 *bool
+			if !s.Null() {
+				x1, ok := s.Bool()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.Start = x0
+		case "tool_use_active":
+			if seen&(1<<9) != 0 {
+				return false
+			}
+			seen |= 1 << 9
+			var x0 *bool
+			if !s.Null() {
+				x1, ok := s.Bool()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.ToolUseActive = x0
+		case "tool_calls":
+			if seen&(1<<10) != 0 {
+				return false
+			}
+			seen |= 1 << 10
+			var x0 []ToolCall
+			if !s.Null() {
+				if !s.Open('[') {
+					return false
+				}
+				x1 := []ToolCall{}
+				for first := true; s.More(']', first); first = false {
+					var x2 ToolCall
+					if !decodeToolCall(s, d+2, &x2) {
+						return false
+					}
+					x1 = append(x1, x2)
+				}
+				if !s.Closed() {
+					return false
+				}
+				x0 = x1
+			}
+			out.ToolCalls = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&3 != 3 {
+		return false
+	}
+	if seen&(1<<5) == 0 {
+		out.OutputFormat = rt.Default[string]("markdown")()
+	}
+	return true
+}
+
 func parseFunctionCall(v any, c *rt.Context) (FunctionCall, bool) {
 	var out FunctionCall
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -182,6 +370,49 @@ func (m FunctionCall) toTree() any {
 // d is the depth of m in the document.
 func (m FunctionCall) fastValid(d int) bool {
 	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	return true
+}
+
+// decodeFunctionCall reads a FunctionCall from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeFunctionCall(s *rt.Scanner, d int, out *FunctionCall) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "name":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Name = x0
+		case "arguments":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Arguments = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&3 != 3 {
 		return false
 	}
 	return true
@@ -224,6 +455,62 @@ func (m ToolCall) fastValid(d int) bool {
 	}
 	if !m.Function.fastValid(d + 1) {
 		return false
+	}
+	return true
+}
+
+// decodeToolCall reads a ToolCall from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "id":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.ID = x0
+		case "type":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Type = x0
+		case "function":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			var x0 FunctionCall
+			if !decodeFunctionCall(s, d+1, &x0) {
+				return false
+			}
+			out.Function = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&5 != 5 {
+		return false
+	}
+	if seen&(1<<1) == 0 {
+		out.Type = rt.Default[string]("function")()
 	}
 	return true
 }
@@ -284,6 +571,105 @@ func (m Message) fastValid(d int) bool {
 	return true
 }
 
+// decodeMessage reads a Message from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "role":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Role = x0
+		case "content":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			var x0 *string
+			if !s.Null() {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.Content = x0
+		case "name":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			var x0 *string
+			if !s.Null() {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.Name = x0
+		case "tool_calls":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			var x0 []ToolCall
+			if !s.Null() {
+				if !s.Open('[') {
+					return false
+				}
+				x1 := []ToolCall{}
+				for first := true; s.More(']', first); first = false {
+					var x2 ToolCall
+					if !decodeToolCall(s, d+2, &x2) {
+						return false
+					}
+					x1 = append(x1, x2)
+				}
+				if !s.Closed() {
+					return false
+				}
+				x0 = x1
+			}
+			out.ToolCalls = x0
+		case "tool_call_id":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			var x0 *string
+			if !s.Null() {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.ToolCallID = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
+		return false
+	}
+	return true
+}
+
 func parseRenderMedia(v any, c *rt.Context) (RenderMedia, bool) {
 	var out RenderMedia
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -328,6 +714,95 @@ func (m RenderMedia) fastValid(d int) bool {
 		return false
 	}
 	if m.URL == nil && m.Content == nil && m.ContentBytes == nil {
+		return false
+	}
+	return true
+}
+
+// decodeRenderMedia reads a RenderMedia from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeRenderMedia(s *rt.Scanner, d int, out *RenderMedia) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "content-type":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.ContentType = x0
+		case "url":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			var x0 *string
+			if !s.Null() {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.URL = x0
+		case "name":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			var x0 *string
+			if !s.Null() {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.Name = x0
+		case "content":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			var x0 *string
+			if !s.Null() {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.Content = x0
+		case "content_bytes":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			var x0 []byte
+			if !s.Null() {
+				x1, ok := s.Bytes()
+				if !ok {
+					return false
+				}
+				x0 = x1
+			}
+			out.ContentBytes = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
 		return false
 	}
 	return true

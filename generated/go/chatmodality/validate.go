@@ -245,6 +245,49 @@ func (m TextBlock) fastValid(d int) bool {
 	return true
 }
 
+// decodeTextBlock reads a TextBlock from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeTextBlock(s *rt.Scanner, d int, out *TextBlock) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "type":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Type = x0
+		case "text":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Text = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&3 != 3 {
+		return false
+	}
+	return true
+}
+
 func parseImageBlock(v any, c *rt.Context) (ImageBlock, bool) {
 	var out ImageBlock
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -305,6 +348,80 @@ func (m ImageBlock) fastValid(d int) bool {
 		return false
 	}
 	if string(m.Source) == "base64" && m.Data == nil {
+		return false
+	}
+	return true
+}
+
+// decodeImageBlock reads a ImageBlock from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeImageBlock(s *rt.Scanner, d int, out *ImageBlock) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "type":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Type = x0
+		case "source":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x1, ok := s.String()
+			if !ok {
+				return false
+			}
+			x0 := MediaSource(x1)
+			out.Source = x0
+		case "url":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.URL = &x0
+		case "data":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Data = &x0
+		case "media_type":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.MediaType = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&3 != 3 {
 		return false
 	}
 	return true
@@ -375,6 +492,80 @@ func (m AudioBlock) fastValid(d int) bool {
 	return true
 }
 
+// decodeAudioBlock reads a AudioBlock from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeAudioBlock(s *rt.Scanner, d int, out *AudioBlock) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "type":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Type = x0
+		case "source":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x1, ok := s.String()
+			if !ok {
+				return false
+			}
+			x0 := MediaSource(x1)
+			out.Source = x0
+		case "url":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.URL = &x0
+		case "data":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Data = &x0
+		case "media_type":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.MediaType = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&3 != 3 {
+		return false
+	}
+	return true
+}
+
 func parseVideoBlock(v any, c *rt.Context) (VideoBlock, bool) {
 	var out VideoBlock
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -435,6 +626,80 @@ func (m VideoBlock) fastValid(d int) bool {
 		return false
 	}
 	if string(m.Source) == "base64" && m.Data == nil {
+		return false
+	}
+	return true
+}
+
+// decodeVideoBlock reads a VideoBlock from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeVideoBlock(s *rt.Scanner, d int, out *VideoBlock) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "type":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Type = x0
+		case "source":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x1, ok := s.String()
+			if !ok {
+				return false
+			}
+			x0 := MediaSource(x1)
+			out.Source = x0
+		case "url":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.URL = &x0
+		case "data":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Data = &x0
+		case "media_type":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.MediaType = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&3 != 3 {
 		return false
 	}
 	return true
@@ -578,6 +843,93 @@ func (m ConversationMetadata) fastValid(d int) bool {
 	return true
 }
 
+// decodeConversationMetadata reads a ConversationMetadata from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeConversationMetadata(s *rt.Scanner, d int, out *ConversationMetadata) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "conversation_id":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.ConversationID = x0
+		case "created_at":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.Time()
+			if !ok {
+				return false
+			}
+			out.CreatedAt = x0
+		case "last_message_at":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.Time()
+			if !ok {
+				return false
+			}
+			out.LastMessageAt = x0
+		case "message_count":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.MessageCount = x0
+		case "participant_roles":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []Role{}
+			for first := true; s.More(']', first); first = false {
+				x2, ok := s.String()
+				if !ok {
+					return false
+				}
+				x1 := Role(x2)
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.ParticipantRoles = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&15 != 15 {
+		return false
+	}
+	if seen&(1<<4) == 0 {
+		out.ParticipantRoles = rt.DefaultJSON[[]Role](pConversationMetadata_ParticipantRoles, "[]")()
+	}
+	return true
+}
+
 func parseChatState(v any, c *rt.Context) (ChatState, bool) {
 	var out ChatState
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -647,6 +999,121 @@ func (m ChatState) fastValid(d int) bool {
 	}
 	if !fastPattern3.MatchString(m.DefaultConversationID) {
 		return false
+	}
+	return true
+}
+
+// decodeChatState reads a ChatState from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeChatState(s *rt.Scanner, d int, out *ChatState) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "modality_type":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.ModalityType = x0
+		case "last_updated":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.Time()
+			if !ok {
+				return false
+			}
+			out.LastUpdated = &x0
+		case "update_count":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.UpdateCount = x0
+		case "conversations":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			if !s.Open('{') {
+				return false
+			}
+			x0 := map[string]ConversationMetadata{}
+			for first := true; s.More('}', first); first = false {
+				key, ok := s.Key()
+				if !ok {
+					return false
+				}
+				var x1 ConversationMetadata
+				if !decodeConversationMetadata(s, d+2, &x1) {
+					return false
+				}
+				x0[key] = x1
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Conversations = x0
+		case "max_history_size":
+			if seen&(1<<5) != 0 {
+				return false
+			}
+			seen |= 1 << 5
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.MaxHistorySize = x0
+		case "default_conversation_id":
+			if seen&(1<<6) != 0 {
+				return false
+			}
+			seen |= 1 << 6
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.DefaultConversationID = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&0 != 0 {
+		return false
+	}
+	if seen&(1<<0) == 0 {
+		out.ModalityType = rt.Default[string]("chat")()
+	}
+	if seen&(1<<2) == 0 {
+		out.UpdateCount = rt.Default[int64](0)()
+	}
+	if seen&(1<<3) == 0 {
+		out.Messages = rt.DefaultJSON[[]ChatMessage](pChatState_Messages, "[]")()
+	}
+	if seen&(1<<4) == 0 {
+		out.Conversations = rt.DefaultJSON[map[string]ConversationMetadata](pChatState_Conversations, "{}")()
+	}
+	if seen&(1<<5) == 0 {
+		out.MaxHistorySize = rt.Default[int64](1000)()
+	}
+	if seen&(1<<6) == 0 {
+		out.DefaultConversationID = rt.Default[string]("default")()
 	}
 	return true
 }

@@ -151,6 +151,80 @@ func (m DroidletChat) fastValid(d int) bool {
 	return true
 }
 
+// decodeDroidletChat reads a DroidletChat from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "chat_memid":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.ChatMemid = x0
+		case "timestamp":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.Timestamp = x0
+		case "content_type":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x1, ok := s.String()
+			if !ok {
+				return false
+			}
+			x0 := ContentType(x1)
+			out.ContentType = x0
+		case "content":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []ContentItem{}
+			for first := true; s.More(']', first); first = false {
+				var x1 ContentItem
+				if !decodeContentItem(s, d+2, &x1) {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Content = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&15 != 15 {
+		return false
+	}
+	return true
+}
+
 func parseContentItem(v any, c *rt.Context) (ContentItem, bool) {
 	var out ContentItem
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -183,6 +257,50 @@ func (m ContentItem) fastValid(d int) bool {
 	switch m.ID {
 	case "text", "image_link", "response_option", "response_image_link":
 	default:
+		return false
+	}
+	return true
+}
+
+// decodeContentItem reads a ContentItem from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeContentItem(s *rt.Scanner, d int, out *ContentItem) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "id":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x1, ok := s.String()
+			if !ok {
+				return false
+			}
+			x0 := ContentKind(x1)
+			out.ID = x0
+		case "content":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Content = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&3 != 3 {
 		return false
 	}
 	return true

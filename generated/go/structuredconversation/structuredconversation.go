@@ -190,6 +190,9 @@ func NewTextDocument(id string, content string) TextDocument {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseStructuredConversationFromJSON(data []byte) (*ConversationDocument, error) {
+	if doc, ok := directConversationDocument(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -200,6 +203,21 @@ func ParseStructuredConversationFromJSON(data []byte) (*ConversationDocument, er
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directConversationDocument reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseStructuredConversationFromJSON then reads the text exactly.
+func directConversationDocument(data []byte) (*ConversationDocument, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(ConversationDocument)
+	if !decodeConversationDocument(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseConversationDocument decodes and validates a ConversationDocument from JSON text; the errors are as

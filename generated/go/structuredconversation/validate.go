@@ -98,6 +98,93 @@ func (m ConversationDocument) fastValid(d int) bool {
 	return true
 }
 
+// decodeConversationDocument reads a ConversationDocument from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeConversationDocument(s *rt.Scanner, d int, out *ConversationDocument) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "id":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.ID = x0
+		case "conversation":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			var x0 StructuredConversation
+			if !decodeStructuredConversation(s, d+1, &x0) {
+				return false
+			}
+			out.Conversation = x0
+		case "tags":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []string{}
+			for first := true; s.More(']', first); first = false {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Tags = x0
+		case "metadata":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			if !s.Open('{') {
+				return false
+			}
+			x0 := map[string]string{}
+			for first := true; s.More('}', first); first = false {
+				key, ok := s.Key()
+				if !ok {
+					return false
+				}
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0[key] = x1
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Metadata = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&3 != 3 {
+		return false
+	}
+	return true
+}
+
 func parseStructuredConversation(v any, c *rt.Context) (StructuredConversation, bool) {
 	var out StructuredConversation
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -162,6 +249,89 @@ func (m StructuredConversation) fastValid(d int) bool {
 	return true
 }
 
+// decodeStructuredConversation reads a StructuredConversation from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeStructuredConversation(s *rt.Scanner, d int, out *StructuredConversation) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "source":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Source = x0
+		case "people":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []string{}
+			for first := true; s.More(']', first); first = false {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.People = x0
+		case "user":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.User = x0
+		case "conversation":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []ConversationMessage{}
+			for first := true; s.More(']', first); first = false {
+				var x1 ConversationMessage
+				if !decodeConversationMessage(s, d+2, &x1) {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Conversation = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&15 != 15 {
+		return false
+	}
+	return true
+}
+
 func parseConversationMessage(v any, c *rt.Context) (ConversationMessage, bool) {
 	var out ConversationMessage
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -212,6 +382,59 @@ func (m ConversationMessage) fastValid(d int) bool {
 	return true
 }
 
+// decodeConversationMessage reads a ConversationMessage from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeConversationMessage(s *rt.Scanner, d int, out *ConversationMessage) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "speaker":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Speaker = x0
+		case "content":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Content = x0
+		case "time":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.Time()
+			if !ok {
+				return false
+			}
+			out.Time = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&7 != 7 {
+		return false
+	}
+	return true
+}
+
 func parseTextDocument(v any, c *rt.Context) (TextDocument, bool) {
 	var out TextDocument
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -257,6 +480,103 @@ func (m TextDocument) fastValid(d int) bool {
 		if !rt.TimeRoundTrips((*m.Timestamp)) {
 			return false
 		}
+	}
+	return true
+}
+
+// decodeTextDocument reads a TextDocument from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeTextDocument(s *rt.Scanner, d int, out *TextDocument) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "id":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.ID = x0
+		case "content":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Content = x0
+		case "timestamp":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.Time()
+			if !ok {
+				return false
+			}
+			out.Timestamp = &x0
+		case "tags":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []string{}
+			for first := true; s.More(']', first); first = false {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Tags = x0
+		case "metadata":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			if !s.Open('{') {
+				return false
+			}
+			x0 := map[string]string{}
+			for first := true; s.More('}', first); first = false {
+				key, ok := s.Key()
+				if !ok {
+					return false
+				}
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0[key] = x1
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Metadata = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&3 != 3 {
+		return false
 	}
 	return true
 }

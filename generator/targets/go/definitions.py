@@ -10,6 +10,7 @@ from dataclasses import replace
 from generator import ir
 from generator.errors import pointer_of
 from generator.naming import Names, alias_hint
+from generator.targets.go.direct import DirectReaders
 from generator.targets.go.encoders import Encoders
 from generator.targets.go.fastchecks import FastChecks
 from generator.targets.go.literals import go_comment, go_str, json_tag
@@ -57,6 +58,8 @@ class Definitions:
         self.enums = [self.enum_view(e) for e in fmt.definitions if isinstance(e, ir.Enum)]
         self.models = [self.model_view(m) for m in fmt.models]
         self.fast_models = {v.name: self.fast.model(m, v, pointer_of("$defs", m.name)) for m, v in zip(fmt.models, self.models)}
+        readers = DirectReaders(fmt, self.types, self.names.of_model, lambda name: self.fast_models[name].sure)
+        self.direct_models = readers.models(self.models)
         self.aliases = [a for a in (self.alias_view(d) for d in fmt.definitions if isinstance(d, ir.Alias)) if a is not None]
         self.known = [self.known_view(k) for k in fmt.known_values]
 

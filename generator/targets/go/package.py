@@ -124,6 +124,7 @@ class GoPackage:
                 ),
             ),
             fast_models=views.fast_models,
+            direct_models=views.direct_models,
             fast_tuples=views.fast_tuples,
             fast_unions=views.fast_unions,
             fast_patterns=views.fast.patterns,

@@ -569,3 +569,48 @@ class FastPattern:
 
     name: str
     pattern: str
+
+
+# --- direct readers: Parse<Format>FromJSON's first attempt, text straight into the structs (templates/go/direct_model.go.j2) ---
+
+
+@dataclass(frozen=True)
+class DirectValue(Kinded):
+    """How a direct reader reads one value into a variable of Go type `type`; `inner` reads the item, map value,
+    non-null value, or (convert) the underlying value of an enum or alias type."""
+
+    kind: str
+    type: str  # e.g. "[]Message", or the named type of a model, enum or alias
+    inner: DirectValue | None = None
+
+    KINDS: ClassVar[frozenset[str]] = frozenset(
+        {"string", "int", "float", "bool", "time", "bytes", "list", "map", "nullable", "nilable", "model", "convert"}
+    )
+
+
+@dataclass(frozen=True)
+class DirectField:
+    """A field as a direct reader reads it: the key's bit in the set of keys seen, and its value (None: left to
+    the exact walk wherever the key appears)."""
+
+    wire: str
+    name: str  # the Go field
+    bit: int
+    value: DirectValue | None
+    required: bool
+    strict_null: bool  # a rule names it that may read a null otherwise than absence: a null is left to the exact walk
+    strict_default: bool  # a rule names it: an absent default is left to the exact walk
+    default: FieldStep | None  # the parse step that gives the default where it is absent
+    pointer: bool  # stored as *T though its type is no pointer (optional, no default)
+
+
+@dataclass(frozen=True)
+class DirectModel:
+    """A model's direct reader: decode<Model>(s *rt.Scanner, d int, out *<Model>) bool."""
+
+    name: str
+    fields: tuple[DirectField, ...]
+
+    @property
+    def required_mask(self) -> int:
+        return sum(1 << f.bit for f in self.fields if f.required)

@@ -64,17 +64,22 @@ func (spec NumberSpec) integerBounds(c *Context, n int64, v any) bool {
 func toFloat(v any) (float64, bool) {
 	switch x := v.(type) {
 	case json.Number:
-		f, err := strconv.ParseFloat(string(x), 64)
-		if err != nil && (!errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0)) {
-			return 0, false
-		}
-		return f, true
+		return floatText(string(x))
 	case int64:
 		return float64(x), true
 	case float64:
 		return x, !math.IsNaN(x) && !math.IsInf(x, 0)
 	}
 	return 0, false
+}
+
+// floatText reads a number literal as toFloat reads a tree number.
+func floatText(text string) (float64, bool) {
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil && (!errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0)) {
+		return 0, false
+	}
+	return f, true
 }
 
 // Integer checks a 64-bit integer (1.0 counts as 1, as in JSON Schema).

@@ -16,13 +16,21 @@ func Base64(msgs Msgs) Parser[[]byte] {
 			c.Error(msgs["type"], "type", v)
 			return nil, false
 		}
-		out, err := base64.StdEncoding.DecodeString(s)
-		if !base64Text.MatchString(s) || err != nil {
+		out, ok := base64Value(s)
+		if !ok {
 			c.Error(msgs["contentEncoding"], "contentEncoding", s)
-			return nil, false
 		}
-		return out, true
+		return out, ok
 	}
+}
+
+// base64Value decodes standard padded base64 text; false (and nil) for any other text.
+func base64Value(s string) ([]byte, bool) {
+	out, err := base64.StdEncoding.DecodeString(s)
+	if !base64Text.MatchString(s) || err != nil {
+		return nil, false
+	}
+	return out, true
 }
 
 // TreeBytes encodes bytes as standard padded base64 text (nil bytes are none: "").

@@ -373,6 +373,13 @@ func (f *fastDecoder) escaped(start int) (string, bool) {
 // number reads a number token by JSON's grammar; an integer literal past
 // MaxIntDigits is left to Decode.
 func (f *fastDecoder) number() (any, bool) {
+	text, _, ok := f.numberText()
+	return json.Number(text), ok
+}
+
+// numberText reads a number literal: its text (a slice of f.text), and whether it is
+// an integer literal (no fraction or exponent).
+func (f *fastDecoder) numberText() (string, bool, bool) {
 	start := f.pos
 	digits := func() int {
 		n := 0
@@ -389,13 +396,13 @@ func (f *fastDecoder) number() (any, bool) {
 	if f.pos < len(f.data) && f.data[f.pos] == '0' {
 		f.pos++
 	} else if digits() == 0 {
-		return nil, false
+		return "", false, false
 	}
 	if f.pos < len(f.data) && f.data[f.pos] == '.' {
 		f.pos++
 		integer = false
 		if digits() == 0 {
-			return nil, false
+			return "", false, false
 		}
 	}
 	if f.pos < len(f.data) && (f.data[f.pos] == 'e' || f.data[f.pos] == 'E') {
@@ -405,13 +412,14 @@ func (f *fastDecoder) number() (any, bool) {
 			f.pos++
 		}
 		if digits() == 0 {
-			return nil, false
+			return "", false, false
 		}
 	}
-	if integer && f.pos-start > MaxIntDigits && tooLong(json.Number(f.text[start:f.pos])) {
-		return nil, false
+	text := f.text[start:f.pos]
+	if integer && f.pos-start > MaxIntDigits && tooLong(json.Number(text)) {
+		return "", false, false
 	}
-	return json.Number(f.text[start:f.pos]), true
+	return text, integer, true
 }
 
 // frame is an array or object being decoded, down to one level past the limit.

@@ -333,6 +333,39 @@ func (m Limits) fastValid(d int) bool {
 	return true
 }
 
+// decodeLimits reads a Limits from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeLimits(s *rt.Scanner, d int, out *Limits) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "n":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.N = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
+		return false
+	}
+	return true
+}
+
 func parseBox(v any, c *rt.Context) (Box, bool) {
 	var out Box
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -359,6 +392,42 @@ func (m Box) toTree() any {
 func (m Box) fastValid(d int) bool {
 	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
+	}
+	return true
+}
+
+// decodeBox reads a Box from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeBox(s *rt.Scanner, d int, out *Box) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "size":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.Size = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&0 != 0 {
+		return false
+	}
+	if seen&(1<<0) == 0 {
+		out.Size = rt.Default[int64](3)()
 	}
 	return true
 }
@@ -398,6 +467,72 @@ func (m Part) fastValid(d int) bool {
 	case "text":
 	default:
 		return false
+	}
+	return true
+}
+
+// decodePart reads a Part from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodePart(s *rt.Scanner, d int, out *Part) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "type":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Type = x0
+		case "text":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Text = x0
+		case "spans":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []int64{}
+			for first := true; s.More(']', first); first = false {
+				x1, ok := s.Int()
+				if !ok {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Spans = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&3 != 3 {
+		return false
+	}
+	if seen&(1<<2) == 0 {
+		out.Spans = rt.DefaultJSON[[]int64](pPart_Spans, "[]")()
 	}
 	return true
 }
@@ -448,6 +583,72 @@ func (m ToolCall) fastValid(d int) bool {
 	return true
 }
 
+// decodeToolCall reads a ToolCall from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "id":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.ID = x0
+		case "type":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Type = x0
+		case "outputs":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []string{}
+			for first := true; s.More(']', first); first = false {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Outputs = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&11 != 11 {
+		return false
+	}
+	if seen&(1<<2) == 0 {
+		out.Arguments = rt.DefaultJSON[map[string]any](pToolCall_Arguments, "{}")()
+	}
+	return true
+}
+
 func parseCitation(v any, c *rt.Context) (Citation, bool) {
 	var out Citation
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -488,6 +689,89 @@ func (m Citation) fastValid(d int) bool {
 	}
 	if m.Quotes == nil {
 		return false
+	}
+	return true
+}
+
+// decodeCitation reads a Citation from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeCitation(s *rt.Scanner, d int, out *Citation) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "url":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.URL = x0
+		case "start_index":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.StartIndex = x0
+		case "quotes":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			if !s.Open('{') {
+				return false
+			}
+			x0 := map[string][]string{}
+			for first := true; s.More('}', first); first = false {
+				key, ok := s.Key()
+				if !ok {
+					return false
+				}
+				if !s.Open('[') {
+					return false
+				}
+				x1 := []string{}
+				for first := true; s.More(']', first); first = false {
+					x2, ok := s.String()
+					if !ok {
+						return false
+					}
+					x1 = append(x1, x2)
+				}
+				if !s.Closed() {
+					return false
+				}
+				x0[key] = x1
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Quotes = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
+		return false
+	}
+	if seen&(1<<1) == 0 {
+		out.StartIndex = rt.Default[int64](0)()
+	}
+	if seen&(1<<2) == 0 {
+		out.Quotes = rt.DefaultJSON[map[string][]string](pCitation_Quotes, "{\"q\":[]}")()
 	}
 	return true
 }

@@ -129,6 +129,49 @@ func (m Part) fastValid(d int) bool {
 	return true
 }
 
+// decodePart reads a Part from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodePart(s *rt.Scanner, d int, out *Part) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "type":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Type = x0
+		case "text":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Text = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
+		return false
+	}
+	return true
+}
+
 func parseSpan(v any, c *rt.Context) (Span, bool) {
 	var out Span
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -274,6 +317,174 @@ func (m Span) fastValid(d int) bool {
 	}
 	if m.Reviewer != nil && m.Author != nil && rt.Order(*m.Reviewer, *m.Author) == 0 {
 		return false
+	}
+	return true
+}
+
+// decodeSpan reads a Span from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeSpan(s *rt.Scanner, d int, out *Span) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "start_index":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.StartIndex = x0
+		case "end_index":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.EndIndex = x0
+		case "score":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.Float()
+			if !ok {
+				return false
+			}
+			out.Score = &x0
+		case "max_score":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.MaxScore = x0
+		case "started_at":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			x0, ok := s.Time()
+			if !ok {
+				return false
+			}
+			out.StartedAt = x0
+		case "recorded_at":
+			if seen&(1<<5) != 0 {
+				return false
+			}
+			seen |= 1 << 5
+			x0, ok := s.Time()
+			if !ok {
+				return false
+			}
+			out.RecordedAt = &x0
+		case "ended_at":
+			if seen&(1<<6) != 0 {
+				return false
+			}
+			seen |= 1 << 6
+			if s.Null() {
+				return false // a rule reads it: null is not absence to the struct's tree
+			}
+			var x0 *time.Time
+			if !s.Null() {
+				x1, ok := s.Time()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.EndedAt = x0
+		case "first":
+			if seen&(1<<7) != 0 {
+				return false
+			}
+			seen |= 1 << 7
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.First = &x0
+		case "last":
+			if seen&(1<<8) != 0 {
+				return false
+			}
+			seen |= 1 << 8
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Last = &x0
+		case "low":
+			if seen&(1<<9) != 0 {
+				return false
+			}
+			seen |= 1 << 9
+			x1, ok := s.String()
+			if !ok {
+				return false
+			}
+			x0 := Level(x1)
+			out.Low = &x0
+		case "high":
+			if seen&(1<<10) != 0 {
+				return false
+			}
+			seen |= 1 << 10
+			x1, ok := s.String()
+			if !ok {
+				return false
+			}
+			x0 := Level(x1)
+			out.High = x0
+		case "author":
+			if seen&(1<<11) != 0 {
+				return false
+			}
+			seen |= 1 << 11
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Author = &x0
+		case "reviewer":
+			if seen&(1<<12) != 0 {
+				return false
+			}
+			seen |= 1 << 12
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Reviewer = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&19 != 19 {
+		return false
+	}
+	if seen&(1<<3) == 0 {
+		return false // a rule reads it: absent is not the default the struct's tree holds
+	}
+	if seen&(1<<10) == 0 {
+		return false // a rule reads it: absent is not the default the struct's tree holds
 	}
 	return true
 }

@@ -182,6 +182,9 @@ func (t *ConstrainedPair) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseConstraintsFromJSON(data []byte) (*Constrained, error) {
+	if doc, ok := directConstrained(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -192,6 +195,21 @@ func ParseConstraintsFromJSON(data []byte) (*Constrained, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directConstrained reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseConstraintsFromJSON then reads the text exactly.
+func directConstrained(data []byte) (*Constrained, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(Constrained)
+	if !decodeConstrained(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseConstrained decodes and validates a Constrained from JSON text; the errors are as

@@ -299,6 +299,241 @@ func (m Constrained) fastValid(d int) bool {
 	return true
 }
 
+// decodeConstrained reads a Constrained from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "name":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Name = x0
+		case "code":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Code = &x0
+		case "kind":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Kind = &x0
+		case "level":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Level = &x0
+		case "at":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			x0, ok := s.Time()
+			if !ok {
+				return false
+			}
+			out.At = &x0
+		case "blob":
+			if seen&(1<<5) != 0 {
+				return false
+			}
+			seen |= 1 << 5
+			x0, ok := s.Bytes()
+			if !ok {
+				return false
+			}
+			out.Blob = x0
+		case "count":
+			if seen&(1<<6) != 0 {
+				return false
+			}
+			seen |= 1 << 6
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.Count = x0
+		case "step":
+			if seen&(1<<7) != 0 {
+				return false
+			}
+			seen |= 1 << 7
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.Step = &x0
+		case "batch":
+			if seen&(1<<8) != 0 {
+				return false
+			}
+			seen |= 1 << 8
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.Batch = &x0
+		case "ratio":
+			if seen&(1<<9) != 0 {
+				return false
+			}
+			seen |= 1 << 9
+			x0, ok := s.Float()
+			if !ok {
+				return false
+			}
+			out.Ratio = &x0
+		case "temperature":
+			if seen&(1<<10) != 0 {
+				return false
+			}
+			seen |= 1 << 10
+			x0, ok := s.Float()
+			if !ok {
+				return false
+			}
+			out.Temperature = &x0
+		case "tags":
+			if seen&(1<<11) != 0 {
+				return false
+			}
+			seen |= 1 << 11
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []string{}
+			for first := true; s.More(']', first); first = false {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Tags = x0
+		case "values":
+			if seen&(1<<12) != 0 {
+				return false
+			}
+			seen |= 1 << 12
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []float64{}
+			for first := true; s.More(']', first); first = false {
+				x1, ok := s.Float()
+				if !ok {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Values = x0
+		case "limits":
+			if seen&(1<<17) != 0 {
+				return false
+			}
+			seen |= 1 << 17
+			if !s.Open('{') {
+				return false
+			}
+			x0 := map[string]int64{}
+			for first := true; s.More('}', first); first = false {
+				key, ok := s.Key()
+				if !ok {
+					return false
+				}
+				x1, ok := s.Int()
+				if !ok {
+					return false
+				}
+				x0[key] = x1
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Limits = x0
+		case "nickname":
+			if seen&(1<<18) != 0 {
+				return false
+			}
+			seen |= 1 << 18
+			var x0 *string
+			if !s.Null() {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.Nickname = x0
+		case "budget":
+			if seen&(1<<19) != 0 {
+				return false
+			}
+			seen |= 1 << 19
+			var x0 *float64
+			if !s.Null() {
+				x1, ok := s.Float()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.Budget = x0
+		case "short":
+			if seen&(1<<20) != 0 {
+				return false
+			}
+			seen |= 1 << 20
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Short = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&524353 != 524353 {
+		return false
+	}
+	return true
+}
+
 func parseConstrainedEither(v any, c *rt.Context) (ConstrainedEither, bool) {
 	var out ConstrainedEither
 	switch rt.JSONKind(v) {

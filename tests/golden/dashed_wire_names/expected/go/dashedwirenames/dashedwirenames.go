@@ -66,6 +66,9 @@ func NewHeaders(contentType string, n2faCode string) Headers {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseDashedWireNamesFromJSON(data []byte) (*Headers, error) {
+	if doc, ok := directHeaders(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -76,6 +79,21 @@ func ParseDashedWireNamesFromJSON(data []byte) (*Headers, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directHeaders reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseDashedWireNamesFromJSON then reads the text exactly.
+func directHeaders(data []byte) (*Headers, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(Headers)
+	if !decodeHeaders(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseHeaders decodes and validates a Headers from JSON text; the errors are as

@@ -77,3 +77,76 @@ func (m Headers) fastValid(d int) bool {
 	}
 	return true
 }
+
+// decodeHeaders reads a Headers from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeHeaders(s *rt.Scanner, d int, out *Headers) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "content-type":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.ContentType = x0
+		case "x-request-id":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.XRequestID = &x0
+		case "2fa-code":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.N2faCode = x0
+		case "max.age":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.MaxAge = &x0
+		case "ünïcode":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.NCode = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&5 != 5 {
+		return false
+	}
+	return true
+}

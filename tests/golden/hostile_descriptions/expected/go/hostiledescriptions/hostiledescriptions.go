@@ -73,6 +73,9 @@ func NewHostile(text string) Hostile {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseHostileDescriptionsFromJSON(data []byte) (*Hostile, error) {
+	if doc, ok := directHostile(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -83,6 +86,21 @@ func ParseHostileDescriptionsFromJSON(data []byte) (*Hostile, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directHostile reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseHostileDescriptionsFromJSON then reads the text exactly.
+func directHostile(data []byte) (*Hostile, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(Hostile)
+	if !decodeHostile(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseHostile decodes and validates a Hostile from JSON text; the errors are as

@@ -61,3 +61,59 @@ func (m Hostile) fastValid(d int) bool {
 	}
 	return true
 }
+
+// decodeHostile reads a Hostile from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeHostile(s *rt.Scanner, d int, out *Hostile) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "text":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Text = x0
+		case "note":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Note = &x0
+		case "raw":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Raw = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
+		return false
+	}
+	if seen&(1<<2) == 0 {
+		out.Raw = rt.Default[string]("{{ not a template }} \"\"\"")()
+	}
+	return true
+}

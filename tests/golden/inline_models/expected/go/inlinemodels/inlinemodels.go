@@ -324,6 +324,9 @@ func NewSettingsUi() SettingsUi {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseInlineModelsFromJSON(data []byte) (*Chat, error) {
+	if doc, ok := directChat(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -334,6 +337,21 @@ func ParseInlineModelsFromJSON(data []byte) (*Chat, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directChat reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseInlineModelsFromJSON then reads the text exactly.
+func directChat(data []byte) (*Chat, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(Chat)
+	if !decodeChat(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseChat decodes and validates a Chat from JSON text; the errors are as

@@ -147,6 +147,97 @@ func (m Chat) fastValid(d int) bool {
 	return true
 }
 
+// decodeChat reads a Chat from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeChat(s *rt.Scanner, d int, out *Chat) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "meta":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			var x0 ChatMeta
+			if !decodeChatMeta(s, d+1, &x0) {
+				return false
+			}
+			out.Meta = x0
+		case "calls":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []ToolCall{}
+			for first := true; s.More(']', first); first = false {
+				var x1 ToolCall
+				if !decodeToolCall(s, d+2, &x1) {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Calls = x0
+		case "reply":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			var x0 *ChatReply
+			if !s.Null() {
+				var x1 ChatReply
+				if !decodeChatReply(s, d+1, &x1) {
+					return false
+				}
+				x0 = &x1
+			}
+			out.Reply = x0
+		case "by_user":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			if !s.Open('{') {
+				return false
+			}
+			x0 := map[string]ChatByUserValue{}
+			for first := true; s.More('}', first); first = false {
+				key, ok := s.Key()
+				if !ok {
+					return false
+				}
+				var x1 ChatByUserValue
+				if !decodeChatByUserValue(s, d+2, &x1) {
+					return false
+				}
+				x0[key] = x1
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.ByUser = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
+		return false
+	}
+	return true
+}
+
 func parseSettings(v any, c *rt.Context) (Settings, bool) {
 	var out Settings
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -180,6 +271,39 @@ func (m Settings) fastValid(d int) bool {
 		if !(*m.UI).fastValid(d + 1) {
 			return false
 		}
+	}
+	return true
+}
+
+// decodeSettings reads a Settings from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeSettings(s *rt.Scanner, d int, out *Settings) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "ui":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			var x0 SettingsUi
+			if !decodeSettingsUi(s, d+1, &x0) {
+				return false
+			}
+			out.UI = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&0 != 0 {
+		return false
 	}
 	return true
 }
@@ -228,6 +352,59 @@ func (m ChatMeta) fastValid(d int) bool {
 	return true
 }
 
+// decodeChatMeta reads a ChatMeta from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeChatMeta(s *rt.Scanner, d int, out *ChatMeta) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "id":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.ID = x0
+		case "tags":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []ChatMetaTagsItem{}
+			for first := true; s.More(']', first); first = false {
+				var x1 ChatMetaTagsItem
+				if !decodeChatMetaTagsItem(s, d+2, &x1) {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Tags = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
+		return false
+	}
+	return true
+}
+
 func parseChatMetaTagsItem(v any, c *rt.Context) (ChatMetaTagsItem, bool) {
 	var out ChatMetaTagsItem
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -256,6 +433,49 @@ func (m ChatMetaTagsItem) toTree() any {
 // d is the depth of m in the document.
 func (m ChatMetaTagsItem) fastValid(d int) bool {
 	if d >= rt.MaxDepth-8 {
+		return false
+	}
+	return true
+}
+
+// decodeChatMetaTagsItem reads a ChatMetaTagsItem from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeChatMetaTagsItem(s *rt.Scanner, d int, out *ChatMetaTagsItem) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "k":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.K = x0
+		case "v":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.V = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
 		return false
 	}
 	return true
@@ -300,6 +520,49 @@ func (m ToolCall) fastValid(d int) bool {
 	return true
 }
 
+// decodeToolCall reads a ToolCall from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "name":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Name = x0
+		case "args":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			var x0 ToolCallArgs
+			if !decodeToolCallArgs(s, d+1, &x0) {
+				return false
+			}
+			out.Args = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
+		return false
+	}
+	return true
+}
+
 func parseToolCallArgs(v any, c *rt.Context) (ToolCallArgs, bool) {
 	var out ToolCallArgs
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -332,6 +595,39 @@ func (m ToolCallArgs) fastValid(d int) bool {
 	return true
 }
 
+// decodeToolCallArgs reads a ToolCallArgs from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeToolCallArgs(s *rt.Scanner, d int, out *ToolCallArgs) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "dry_run":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.Bool()
+			if !ok {
+				return false
+			}
+			out.DryRun = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&0 != 0 {
+		return false
+	}
+	return true
+}
+
 func parseChatReply(v any, c *rt.Context) (ChatReply, bool) {
 	var out ChatReply
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -357,6 +653,39 @@ func (m ChatReply) toTree() any {
 // d is the depth of m in the document.
 func (m ChatReply) fastValid(d int) bool {
 	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
+		return false
+	}
+	return true
+}
+
+// decodeChatReply reads a ChatReply from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeChatReply(s *rt.Scanner, d int, out *ChatReply) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "text":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Text = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
 		return false
 	}
 	return true
@@ -395,6 +724,39 @@ func (m ChatByUserValue) fastValid(d int) bool {
 	return true
 }
 
+// decodeChatByUserValue reads a ChatByUserValue from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeChatByUserValue(s *rt.Scanner, d int, out *ChatByUserValue) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "score":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.Score = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
+		return false
+	}
+	return true
+}
+
 func parseSettingsUi(v any, c *rt.Context) (SettingsUi, bool) {
 	var out SettingsUi
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -425,6 +787,52 @@ func (m SettingsUi) toTree() any {
 func (m SettingsUi) fastValid(d int) bool {
 	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
+	}
+	return true
+}
+
+// decodeSettingsUi reads a SettingsUi from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeSettingsUi(s *rt.Scanner, d int, out *SettingsUi) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "lang":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Lang = x0
+		case "constructor":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Constructor = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&0 != 0 {
+		return false
+	}
+	if seen&(1<<0) == 0 {
+		out.Lang = rt.Default[string]("en")()
 	}
 	return true
 }

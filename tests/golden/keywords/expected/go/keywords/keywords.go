@@ -111,6 +111,9 @@ func NewStruct(interfaceValue string) Struct {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseKeywordsFromJSON(data []byte) (*Keywords, error) {
+	if doc, ok := directKeywords(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -121,6 +124,21 @@ func ParseKeywordsFromJSON(data []byte) (*Keywords, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directKeywords reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseKeywordsFromJSON then reads the text exactly.
+func directKeywords(data []byte) (*Keywords, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(Keywords)
+	if !decodeKeywords(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseKeywords decodes and validates a Keywords from JSON text; the errors are as

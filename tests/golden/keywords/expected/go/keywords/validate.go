@@ -111,6 +111,133 @@ func (m Keywords) fastValid(d int) bool {
 	return true
 }
 
+// decodeKeywords reads a Keywords from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeKeywords(s *rt.Scanner, d int, out *Keywords) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "class":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Class = x0
+		case "type":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Type = x0
+		case "func":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.Func = x0
+		case "import":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			x0, ok := s.Bool()
+			if !ok {
+				return false
+			}
+			out.Import = &x0
+		case "range":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			x0, ok := s.Float()
+			if !ok {
+				return false
+			}
+			out.Range = &x0
+		case "self":
+			if seen&(1<<5) != 0 {
+				return false
+			}
+			seen |= 1 << 5
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Self = &x0
+		case "None":
+			if seen&(1<<6) != 0 {
+				return false
+			}
+			seen |= 1 << 6
+			var x0 *string
+			if !s.Null() {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.None = x0
+		case "from_dict":
+			if seen&(1<<7) != 0 {
+				return false
+			}
+			seen |= 1 << 7
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.FromDict = &x0
+		case "Validate":
+			if seen&(1<<8) != 0 {
+				return false
+			}
+			seen |= 1 << 8
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.ValidateField = &x0
+		case "nested":
+			if seen&(1<<9) != 0 {
+				return false
+			}
+			seen |= 1 << 9
+			var x0 Struct
+			if !decodeStruct(s, d+1, &x0) {
+				return false
+			}
+			out.Nested = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&7 != 7 {
+		return false
+	}
+	return true
+}
+
 func parseStruct(v any, c *rt.Context) (Struct, bool) {
 	var out Struct
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -140,6 +267,63 @@ func (m Struct) toTree() any {
 // d is the depth of m in the document.
 func (m Struct) fastValid(d int) bool {
 	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
+		return false
+	}
+	return true
+}
+
+// decodeStruct reads a Struct from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeStruct(s *rt.Scanner, d int, out *Struct) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "interface":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Interface = x0
+		case "map":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			if !s.Open('{') {
+				return false
+			}
+			x0 := map[string]string{}
+			for first := true; s.More('}', first); first = false {
+				key, ok := s.Key()
+				if !ok {
+					return false
+				}
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0[key] = x1
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Map = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
 		return false
 	}
 	return true

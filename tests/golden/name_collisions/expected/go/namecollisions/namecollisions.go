@@ -110,6 +110,9 @@ type StrictInt = string
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseNameCollisionsFromJSON(data []byte) (*Collisions, error) {
+	if doc, ok := directCollisions(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -120,6 +123,21 @@ func ParseNameCollisionsFromJSON(data []byte) (*Collisions, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directCollisions reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseNameCollisionsFromJSON then reads the text exactly.
+func directCollisions(data []byte) (*Collisions, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(Collisions)
+	if !decodeCollisions(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseCollisions decodes and validates a Collisions from JSON text; the errors are as

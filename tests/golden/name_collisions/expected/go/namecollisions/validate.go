@@ -98,6 +98,110 @@ func (m Collisions) fastValid(d int) bool {
 	return true
 }
 
+// decodeCollisions reads a Collisions from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeCollisions(s *rt.Scanner, d int, out *Collisions) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "content-type":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.ContentType = x0
+		case "content_type":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.ContentTypeSnake = &x0
+		case "userId":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.UserID = &x0
+		case "user_ID":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.UserIDUpper = &x0
+		case "field":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			var x0 Field
+			if !decodeField(s, d+1, &x0) {
+				return false
+			}
+			out.Field = &x0
+		case "count":
+			if seen&(1<<5) != 0 {
+				return false
+			}
+			seen |= 1 << 5
+			x1, ok := s.String()
+			if !ok {
+				return false
+			}
+			x0 := StrictInt(x1)
+			out.Count = &x0
+		case "number":
+			if seen&(1<<6) != 0 {
+				return false
+			}
+			seen |= 1 << 6
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.Number = &x0
+		case "constructor":
+			if seen&(1<<7) != 0 {
+				return false
+			}
+			seen |= 1 << 7
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Constructor = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
+		return false
+	}
+	return true
+}
+
 func parseField(v any, c *rt.Context) (Field, bool) {
 	var out Field
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -131,6 +235,49 @@ func (m Field) fastValid(d int) bool {
 		if !rt.Distinct(m.Options) {
 			return false
 		}
+	}
+	return true
+}
+
+// decodeField reads a Field from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeField(s *rt.Scanner, d int, out *Field) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "options":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []string{}
+			for first := true; s.More(']', first); first = false {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Options = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&0 != 0 {
+		return false
 	}
 	return true
 }

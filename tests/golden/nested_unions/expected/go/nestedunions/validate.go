@@ -143,6 +143,49 @@ func (m TextPart) fastValid(d int) bool {
 	return true
 }
 
+// decodeTextPart reads a TextPart from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeTextPart(s *rt.Scanner, d int, out *TextPart) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "kind":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Kind = x0
+		case "text":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Text = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&3 != 3 {
+		return false
+	}
+	return true
+}
+
 func parseRefPart(v any, c *rt.Context) (RefPart, bool) {
 	var out RefPart
 	obj, ok := rt.ExpectObject(c, v, "must be an object")

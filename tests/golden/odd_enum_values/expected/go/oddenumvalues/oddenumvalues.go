@@ -101,6 +101,9 @@ func NewHolder(mode Mode) Holder {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseOddEnumValuesFromJSON(data []byte) (*Holder, error) {
+	if doc, ok := directHolder(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -111,6 +114,21 @@ func ParseOddEnumValuesFromJSON(data []byte) (*Holder, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directHolder reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseOddEnumValuesFromJSON then reads the text exactly.
+func directHolder(data []byte) (*Holder, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(Holder)
+	if !decodeHolder(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseHolder decodes and validates a Holder from JSON text; the errors are as

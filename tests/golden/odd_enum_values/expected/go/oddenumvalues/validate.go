@@ -73,3 +73,57 @@ func (m Holder) fastValid(d int) bool {
 	}
 	return true
 }
+
+// decodeHolder reads a Holder from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeHolder(s *rt.Scanner, d int, out *Holder) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "mode":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x1, ok := s.String()
+			if !ok {
+				return false
+			}
+			x0 := Mode(x1)
+			out.Mode = x0
+		case "status":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Status = &x0
+		case "open":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Open = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
+		return false
+	}
+	return true
+}

@@ -289,6 +289,9 @@ func (u *Sealed) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseOpenValuesFromJSON(data []byte) (*Turn, error) {
+	if doc, ok := directTurn(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -299,6 +302,21 @@ func ParseOpenValuesFromJSON(data []byte) (*Turn, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directTurn reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseOpenValuesFromJSON then reads the text exactly.
+func directTurn(data []byte) (*Turn, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(Turn)
+	if !decodeTurn(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseTurn decodes and validates a Turn from JSON text; the errors are as

@@ -141,6 +141,97 @@ func (m Turn) fastValid(d int) bool {
 	return true
 }
 
+// decodeTurn reads a Turn from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeTurn(s *rt.Scanner, d int, out *Turn) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "role":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x1, ok := s.String()
+			if !ok {
+				return false
+			}
+			x0 := Role(x1)
+			out.Role = x0
+		case "mode":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x1, ok := s.String()
+			if !ok {
+				return false
+			}
+			x0 := Mode(x1)
+			out.Mode = &x0
+		case "roles":
+			if seen&(1<<5) != 0 {
+				return false
+			}
+			seen |= 1 << 5
+			if !s.Open('{') {
+				return false
+			}
+			x0 := map[string]Role{}
+			for first := true; s.More('}', first); first = false {
+				key, ok := s.Key()
+				if !ok {
+					return false
+				}
+				x2, ok := s.String()
+				if !ok {
+					return false
+				}
+				x1 := Role(x2)
+				x0[key] = x1
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Roles = x0
+		case "kinds":
+			if seen&(1<<7) != 0 {
+				return false
+			}
+			seen |= 1 << 7
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []Kind{}
+			for first := true; s.More(']', first); first = false {
+				x2, ok := s.String()
+				if !ok {
+					return false
+				}
+				x1 := Kind(x2)
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Kinds = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
+		return false
+	}
+	return true
+}
+
 func parseTextPart(v any, c *rt.Context) (TextPart, bool) {
 	var out TextPart
 	obj, ok := rt.ExpectObject(c, v, "must be an object")

@@ -115,6 +115,9 @@ func NewInner(n int64) Inner {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseOptionalVsNullableFromJSON(data []byte) (*Flags, error) {
+	if doc, ok := directFlags(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -125,6 +128,21 @@ func ParseOptionalVsNullableFromJSON(data []byte) (*Flags, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directFlags reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseOptionalVsNullableFromJSON then reads the text exactly.
+func directFlags(data []byte) (*Flags, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(Flags)
+	if !decodeFlags(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseFlags decodes and validates a Flags from JSON text; the errors are as

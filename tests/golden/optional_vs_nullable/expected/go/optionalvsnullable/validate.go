@@ -124,6 +124,161 @@ func (m Flags) fastValid(d int) bool {
 	return true
 }
 
+// decodeFlags reads a Flags from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeFlags(s *rt.Scanner, d int, out *Flags) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "required_plain":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.Bool()
+			if !ok {
+				return false
+			}
+			out.RequiredPlain = x0
+		case "required_nullable":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			var x0 *bool
+			if !s.Null() {
+				x1, ok := s.Bool()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.RequiredNullable = x0
+		case "optional_plain":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.Bool()
+			if !ok {
+				return false
+			}
+			out.OptionalPlain = &x0
+		case "optional_nullable":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			var x0 *bool
+			if !s.Null() {
+				x1, ok := s.Bool()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.OptionalNullable = x0
+		case "optional_default":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.OptionalDefault = x0
+		case "optional_list":
+			if seen&(1<<5) != 0 {
+				return false
+			}
+			seen |= 1 << 5
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []string{}
+			for first := true; s.More(']', first); first = false {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.OptionalList = x0
+		case "optional_ref":
+			if seen&(1<<6) != 0 {
+				return false
+			}
+			seen |= 1 << 6
+			var x0 *Inner
+			if !s.Null() {
+				var x1 Inner
+				if !decodeInner(s, d+1, &x1) {
+					return false
+				}
+				x0 = &x1
+			}
+			out.OptionalRef = x0
+		case "level_not_null":
+			if seen&(1<<7) != 0 {
+				return false
+			}
+			seen |= 1 << 7
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.LevelNotNull = &x0
+		case "tag_not_null":
+			if seen&(1<<8) != 0 {
+				return false
+			}
+			seen |= 1 << 8
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.TagNotNull = &x0
+		case "level_or_null":
+			if seen&(1<<9) != 0 {
+				return false
+			}
+			seen |= 1 << 9
+			var x0 *string
+			if !s.Null() {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.LevelOrNull = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&3 != 3 {
+		return false
+	}
+	if seen&(1<<4) == 0 {
+		out.OptionalDefault = rt.Default[int64](3)()
+	}
+	if seen&(1<<5) == 0 {
+		out.OptionalList = rt.DefaultJSON[[]string](pFlags_OptionalList, "[]")()
+	}
+	return true
+}
+
 func parseInner(v any, c *rt.Context) (Inner, bool) {
 	var out Inner
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -155,6 +310,39 @@ func (m Inner) fastValid(d int) bool {
 		return false
 	}
 	if float64(m.N) > 10 {
+		return false
+	}
+	return true
+}
+
+// decodeInner reads a Inner from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeInner(s *rt.Scanner, d int, out *Inner) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "n":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.N = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
 		return false
 	}
 	return true

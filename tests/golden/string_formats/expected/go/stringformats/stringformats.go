@@ -144,6 +144,9 @@ func (t *ResourcePair) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseStringFormatsFromJSON(data []byte) (*Resource, error) {
+	if doc, ok := directResource(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -154,6 +157,21 @@ func ParseStringFormatsFromJSON(data []byte) (*Resource, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directResource reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseStringFormatsFromJSON then reads the text exactly.
+func directResource(data []byte) (*Resource, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(Resource)
+	if !decodeResource(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseResource decodes and validates a Resource from JSON text; the errors are as

@@ -203,6 +203,167 @@ func (m Resource) fastValid(d int) bool {
 	return true
 }
 
+// decodeResource reads a Resource from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "uri":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.URI = x0
+		case "id":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.ID = x0
+		case "owner":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Owner = &x0
+		case "day":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Day = &x0
+		case "opens":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Opens = &x0
+		case "links":
+			if seen&(1<<5) != 0 {
+				return false
+			}
+			seen |= 1 << 5
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []string{}
+			for first := true; s.More(']', first); first = false {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Links = x0
+		case "parent":
+			if seen&(1<<6) != 0 {
+				return false
+			}
+			seen |= 1 << 6
+			var x0 *string
+			if !s.Null() {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.Parent = x0
+		case "template":
+			if seen&(1<<7) != 0 {
+				return false
+			}
+			seen |= 1 << 7
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Template = &x0
+		case "seen":
+			if seen&(1<<8) != 0 {
+				return false
+			}
+			seen |= 1 << 8
+			x0, ok := s.Time()
+			if !ok {
+				return false
+			}
+			out.Seen = &x0
+		case "by_day":
+			if seen&(1<<10) != 0 {
+				return false
+			}
+			seen |= 1 << 10
+			if !s.Open('{') {
+				return false
+			}
+			x0 := map[string]string{}
+			for first := true; s.More('}', first); first = false {
+				key, ok := s.Key()
+				if !ok {
+					return false
+				}
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0[key] = x1
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.ByDay = x0
+		case "version":
+			if seen&(1<<13) != 0 {
+				return false
+			}
+			seen |= 1 << 13
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.Version = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&3 != 3 {
+		return false
+	}
+	return true
+}
+
 func parseResourceHome(v any, c *rt.Context) (ResourceHome, bool) {
 	var out ResourceHome
 	switch rt.JSONKind(v) {

@@ -146,6 +146,49 @@ func (m TextContent) fastValid(d int) bool {
 	return true
 }
 
+// decodeTextContent reads a TextContent from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeTextContent(s *rt.Scanner, d int, out *TextContent) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "type":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Type = x0
+		case "text":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Text = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&3 != 3 {
+		return false
+	}
+	return true
+}
+
 func parseImageContent(v any, c *rt.Context) (ImageContent, bool) {
 	var out ImageContent
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -183,6 +226,59 @@ func (m ImageContent) fastValid(d int) bool {
 		return false
 	}
 	if !rt.RunesWithin(m.MimeType, 1, -1) {
+		return false
+	}
+	return true
+}
+
+// decodeImageContent reads a ImageContent from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeImageContent(s *rt.Scanner, d int, out *ImageContent) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "type":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Type = x0
+		case "data":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.Bytes()
+			if !ok {
+				return false
+			}
+			out.Data = x0
+		case "mimeType":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.MimeType = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&7 != 7 {
 		return false
 	}
 	return true
@@ -253,6 +349,39 @@ func (m AnyBlock) fastValid(d int) bool {
 	return true
 }
 
+// decodeAnyBlock reads a AnyBlock from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeAnyBlock(s *rt.Scanner, d int, out *AnyBlock) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "type":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Type = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
+		return false
+	}
+	return true
+}
+
 func parseProtoContent(v any, c *rt.Context) (ProtoContent, bool) {
 	var out ProtoContent
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -283,6 +412,39 @@ func (m ProtoContent) fastValid(d int) bool {
 	switch m.Type {
 	case "__proto__":
 	default:
+		return false
+	}
+	return true
+}
+
+// decodeProtoContent reads a ProtoContent from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeProtoContent(s *rt.Scanner, d int, out *ProtoContent) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "type":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Type = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
 		return false
 	}
 	return true

@@ -100,6 +100,94 @@ func (m Message) fastValid(d int) bool {
 	return true
 }
 
+// decodeMessage reads a Message from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "text":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Text = x0
+		case "marker":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Marker = &x0
+		case "note":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Note = x0
+		case "kind":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			x1, ok := s.String()
+			if !ok {
+				return false
+			}
+			x0 := Kind(x1)
+			out.Kind = &x0
+		case "tone":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Tone = &x0
+		case "label":
+			if seen&(1<<5) != 0 {
+				return false
+			}
+			seen |= 1 << 5
+			x1, ok := s.String()
+			if !ok {
+				return false
+			}
+			x0 := Label(x1)
+			out.Label = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
+		return false
+	}
+	if seen&(1<<2) == 0 {
+		out.Note = rt.Default[string]("soft\u00adhyphen \u3164 \U000e0041")()
+	}
+	return true
+}
+
 func parseLabel(v any, c *rt.Context) (Label, bool) {
 	return pLabel(v, c)
 }

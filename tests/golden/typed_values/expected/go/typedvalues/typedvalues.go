@@ -74,6 +74,9 @@ func NewReply(code int64, final bool) Reply {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseTypedValuesFromJSON(data []byte) (*Reply, error) {
+	if doc, ok := directReply(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -84,6 +87,21 @@ func ParseTypedValuesFromJSON(data []byte) (*Reply, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directReply reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseTypedValuesFromJSON then reads the text exactly.
+func directReply(data []byte) (*Reply, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(Reply)
+	if !decodeReply(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseReply decodes and validates a Reply from JSON text; the errors are as

@@ -156,3 +156,136 @@ func (m Reply) fastValid(d int) bool {
 	}
 	return true
 }
+
+// decodeReply reads a Reply from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeReply(s *rt.Scanner, d int, out *Reply) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "code":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.Code = x0
+		case "retry":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.Retry = &x0
+		case "weight":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.Float()
+			if !ok {
+				return false
+			}
+			out.Weight = &x0
+		case "final":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			x0, ok := s.Bool()
+			if !ok {
+				return false
+			}
+			out.Final = x0
+		case "flags":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []bool{}
+			for first := true; s.More(']', first); first = false {
+				x1, ok := s.Bool()
+				if !ok {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Flags = x0
+		case "level":
+			if seen&(1<<5) != 0 {
+				return false
+			}
+			seen |= 1 << 5
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.Level = &x0
+		case "mode":
+			if seen&(1<<6) != 0 {
+				return false
+			}
+			seen |= 1 << 6
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.Mode = &x0
+		case "tries":
+			if seen&(1<<7) != 0 {
+				return false
+			}
+			seen |= 1 << 7
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []int64{}
+			for first := true; s.More(']', first); first = false {
+				x1, ok := s.Int()
+				if !ok {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Tries = x0
+		case "never":
+			if seen&(1<<8) != 0 {
+				return false
+			}
+			seen |= 1 << 8
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.Never = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&9 != 9 {
+		return false
+	}
+	return true
+}

@@ -123,6 +123,49 @@ func (m TextBlock) fastValid(d int) bool {
 	return true
 }
 
+// decodeTextBlock reads a TextBlock from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeTextBlock(s *rt.Scanner, d int, out *TextBlock) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "type":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Type = x0
+		case "text":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Text = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&3 != 3 {
+		return false
+	}
+	return true
+}
+
 func parseImageBlock(v any, c *rt.Context) (ImageBlock, bool) {
 	var out ImageBlock
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -157,6 +200,59 @@ func (m ImageBlock) fastValid(d int) bool {
 	switch m.Type {
 	case "image":
 	default:
+		return false
+	}
+	return true
+}
+
+// decodeImageBlock reads a ImageBlock from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeImageBlock(s *rt.Scanner, d int, out *ImageBlock) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "type":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Type = x0
+		case "data":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.Bytes()
+			if !ok {
+				return false
+			}
+			out.Data = x0
+		case "mimeType":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.MimeType = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&7 != 7 {
 		return false
 	}
 	return true

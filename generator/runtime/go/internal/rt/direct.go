@@ -1,0 +1,176 @@
+package rt
+
+import (
+	"bytes"
+	"time"
+)
+
+// Scanner reads JSON text straight into the generated structs, with no tree: the
+// first attempt of Parse<Format>FromJSON. Each method reads one value or piece of
+// syntax and reports false for anything it is not sure of: text outside JSON's grammar
+// or the input policy, a number its Go type would not hold as written (an integer
+// field's 1.0), a date-time that is Go's zero time. The generated readers report false
+// as well for what the struct could not keep (an unknown or repeated key, a null or an
+// absent default that a rule reads). Then the text goes to the exact walk (DecodeFast
+// and the parse functions), the one place problems are reported from.
+//
+// Strings and numbers read without escapes are slices of one copy of the text, as
+// DecodeFast's are.
+type Scanner struct {
+	fastDecoder
+	bad bool // More met neither a separator nor the closing byte
+}
+
+// NewScanner starts reading data; text with a byte order mark is left to the exact walk.
+func NewScanner(data []byte) (Scanner, bool) {
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return Scanner{}, false
+	}
+	return Scanner{fastDecoder: fastDecoder{data: data, text: string(data)}}, true
+}
+
+// Done reports whether nothing but whitespace is left.
+func (s *Scanner) Done() bool {
+	s.space()
+	return s.pos == len(s.data)
+}
+
+// Open reads c, the '{' or '[' that opens an object or array.
+func (s *Scanner) Open(c byte) bool {
+	s.space()
+	if s.pos < len(s.data) && s.data[s.pos] == c {
+		s.pos++
+		return true
+	}
+	return false
+}
+
+// More reports whether a member or item follows, reading the ',' before any but the
+// first; at the closing byte it reads it and reports false, and so it does at anything
+// else, where Closed then reports false.
+func (s *Scanner) More(close byte, first bool) bool {
+	s.space()
+	if s.pos >= len(s.data) {
+		s.bad = true
+		return false
+	}
+	switch c := s.data[s.pos]; {
+	case c == close:
+		s.pos++
+		return false
+	case first:
+		return true
+	case c == ',':
+		s.pos++
+		return true
+	}
+	s.bad = true
+	return false
+}
+
+// Closed reports whether the loop More ran ended at its closing byte (not at a syntax error).
+func (s *Scanner) Closed() bool {
+	return !s.bad
+}
+
+// Key reads a member's key and the ':' after it.
+func (s *Scanner) Key() (string, bool) {
+	key, ok := s.String()
+	if !ok {
+		return "", false
+	}
+	s.space()
+	if s.pos >= len(s.data) || s.data[s.pos] != ':' {
+		return "", false
+	}
+	s.pos++
+	return key, true
+}
+
+// Null reads a null if one comes next.
+func (s *Scanner) Null() bool {
+	s.space()
+	return s.pos < len(s.data) && s.data[s.pos] == 'n' && s.literal("null")
+}
+
+// String reads a string.
+func (s *Scanner) String() (string, bool) {
+	s.space()
+	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
+		return "", false
+	}
+	return s.str()
+}
+
+// Bool reads true or false.
+func (s *Scanner) Bool() (bool, bool) {
+	s.space()
+	if s.pos >= len(s.data) {
+		return false, false
+	}
+	switch s.data[s.pos] {
+	case 't':
+		return true, s.literal("true")
+	case 'f':
+		return false, s.literal("false")
+	}
+	return false, false
+}
+
+// number reads a number literal's text.
+func (s *Scanner) number() (string, bool, bool) {
+	s.space()
+	if s.pos >= len(s.data) || s.data[s.pos] != '-' && (s.data[s.pos] < '0' || s.data[s.pos] > '9') {
+		return "", false, false
+	}
+	return s.numberText()
+}
+
+// Int reads an integer literal that fits an int64 (Integer, given 1.0 or 1e2, reads what this leaves).
+func (s *Scanner) Int() (int64, bool) {
+	text, integer, ok := s.number()
+	if !ok || !integer || len(text) > 18 {
+		return 0, false
+	}
+	var n int64
+	digits := text
+	if digits[0] == '-' {
+		digits = digits[1:]
+	}
+	for i := 0; i < len(digits); i++ {
+		n = n*10 + int64(digits[i]-'0')
+	}
+	if text[0] == '-' {
+		n = -n
+	}
+	return n, true
+}
+
+// Float reads a number as Number reads it.
+func (s *Scanner) Float() (float64, bool) {
+	text, _, ok := s.number()
+	if !ok {
+		return 0, false
+	}
+	return floatText(text)
+}
+
+// Time reads a date-time as DateTime reads it; Go's zero time is left to the exact walk
+// (a struct holding it reads as "not set").
+func (s *Scanner) Time() (time.Time, bool) {
+	text, ok := s.String()
+	if !ok {
+		return time.Time{}, false
+	}
+	t, ok := ParseTime(text)
+	return t, ok && !t.IsZero()
+}
+
+// Bytes reads base64 text as Base64 reads it.
+func (s *Scanner) Bytes() ([]byte, bool) {
+	text, ok := s.String()
+	if !ok {
+		return nil, false
+	}
+	return base64Value(text)
+}
