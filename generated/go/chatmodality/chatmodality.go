@@ -475,6 +475,9 @@ func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseChatModalityFromJSON(data []byte) (*ChatInput, error) {
+	if doc, ok := directChatInput(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -485,6 +488,21 @@ func ParseChatModalityFromJSON(data []byte) (*ChatInput, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directChatInput reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseChatModalityFromJSON then reads the text exactly.
+func directChatInput(data []byte) (*ChatInput, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(ChatInput)
+	if !decodeChatInput(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseRole decodes and validates a Role from JSON text; the errors are as

@@ -208,6 +208,165 @@ func (m ChatInput) fastValid(d int) bool {
 	return true
 }
 
+// decodeChatInput reads a ChatInput from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeChatInput(s *rt.Scanner, d int, out *ChatInput) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "modality_type":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.ModalityType = x0
+		case "timestamp":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.Time()
+			if !ok {
+				return false
+			}
+			out.Timestamp = x0
+		case "input_id":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.InputID = x0
+		case "role":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			x1, ok := s.String()
+			if !ok {
+				return false
+			}
+			x0 := Role(x1)
+			out.Role = x0
+		case "content":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			var x0 Content
+			switch s.Kind() {
+			case "string":
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0.String = &x1
+			case "array":
+				if !s.Open('[') {
+					return false
+				}
+				x1 := []ContentBlock{}
+				for first := true; s.More(']', first); first = false {
+					var x2 ContentBlock
+					tag2, ok := s.Tag("type")
+					if !ok {
+						return false
+					}
+					switch tag2 {
+					case "text":
+						var x3 TextBlock
+						if !decodeTextBlock(s, d+2, &x3) {
+							return false
+						}
+						x2.TextBlock = &x3
+					case "image":
+						var x3 ImageBlock
+						if !decodeImageBlock(s, d+2, &x3) {
+							return false
+						}
+						x2.ImageBlock = &x3
+					case "audio":
+						var x3 AudioBlock
+						if !decodeAudioBlock(s, d+2, &x3) {
+							return false
+						}
+						x2.AudioBlock = &x3
+					case "video":
+						var x3 VideoBlock
+						if !decodeVideoBlock(s, d+2, &x3) {
+							return false
+						}
+						x2.VideoBlock = &x3
+					default:
+						return false
+					}
+					x1 = append(x1, x2)
+				}
+				if !s.Closed() {
+					return false
+				}
+				x0.Array = x1
+			default:
+				return false
+			}
+			out.Content = x0
+		case "message_id":
+			if seen&(1<<5) != 0 {
+				return false
+			}
+			seen |= 1 << 5
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.MessageID = x0
+		case "conversation_id":
+			if seen&(1<<6) != 0 {
+				return false
+			}
+			seen |= 1 << 6
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.ConversationID = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&26 != 26 {
+		return false
+	}
+	if seen&(1<<0) == 0 {
+		out.ModalityType = rt.Default[string]("chat")()
+	}
+	if seen&(1<<2) == 0 {
+		out.InputID = rt.NewUUID4()
+	}
+	if seen&(1<<5) == 0 {
+		out.MessageID = rt.NewUUID4()
+	}
+	if seen&(1<<6) == 0 {
+		out.ConversationID = rt.Default[string]("default")()
+	}
+	out.Metadata = rt.DefaultJSON[map[string]any](pChatInput_Metadata, "{}")() // a key it does not read: absent here
+	return true
+}
+
 func parseTextBlock(v any, c *rt.Context) (TextBlock, bool) {
 	var out TextBlock
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -843,93 +1002,6 @@ func (m ConversationMetadata) fastValid(d int) bool {
 	return true
 }
 
-// decodeConversationMetadata reads a ConversationMetadata from the text into out, at depth d: false
-// when it is not sure, and the exact walk then reads the text (rt.Scanner).
-func decodeConversationMetadata(s *rt.Scanner, d int, out *ConversationMetadata) bool {
-	if d >= rt.MaxDepth-8 || !s.Open('{') {
-		return false
-	}
-	var seen uint64
-	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "conversation_id":
-			if seen&(1<<0) != 0 {
-				return false
-			}
-			seen |= 1 << 0
-			x0, ok := s.String()
-			if !ok {
-				return false
-			}
-			out.ConversationID = x0
-		case "created_at":
-			if seen&(1<<1) != 0 {
-				return false
-			}
-			seen |= 1 << 1
-			x0, ok := s.Time()
-			if !ok {
-				return false
-			}
-			out.CreatedAt = x0
-		case "last_message_at":
-			if seen&(1<<2) != 0 {
-				return false
-			}
-			seen |= 1 << 2
-			x0, ok := s.Time()
-			if !ok {
-				return false
-			}
-			out.LastMessageAt = x0
-		case "message_count":
-			if seen&(1<<3) != 0 {
-				return false
-			}
-			seen |= 1 << 3
-			x0, ok := s.Int()
-			if !ok {
-				return false
-			}
-			out.MessageCount = x0
-		case "participant_roles":
-			if seen&(1<<4) != 0 {
-				return false
-			}
-			seen |= 1 << 4
-			if !s.Open('[') {
-				return false
-			}
-			x0 := []Role{}
-			for first := true; s.More(']', first); first = false {
-				x2, ok := s.String()
-				if !ok {
-					return false
-				}
-				x1 := Role(x2)
-				x0 = append(x0, x1)
-			}
-			if !s.Closed() {
-				return false
-			}
-			out.ParticipantRoles = x0
-		default:
-			return false
-		}
-	}
-	if !s.Closed() || seen&15 != 15 {
-		return false
-	}
-	if seen&(1<<4) == 0 {
-		out.ParticipantRoles = rt.DefaultJSON[[]Role](pConversationMetadata_ParticipantRoles, "[]")()
-	}
-	return true
-}
-
 func parseChatState(v any, c *rt.Context) (ChatState, bool) {
 	var out ChatState
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -999,121 +1071,6 @@ func (m ChatState) fastValid(d int) bool {
 	}
 	if !fastPattern3.MatchString(m.DefaultConversationID) {
 		return false
-	}
-	return true
-}
-
-// decodeChatState reads a ChatState from the text into out, at depth d: false
-// when it is not sure, and the exact walk then reads the text (rt.Scanner).
-func decodeChatState(s *rt.Scanner, d int, out *ChatState) bool {
-	if d >= rt.MaxDepth-8 || !s.Open('{') {
-		return false
-	}
-	var seen uint64
-	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "modality_type":
-			if seen&(1<<0) != 0 {
-				return false
-			}
-			seen |= 1 << 0
-			x0, ok := s.String()
-			if !ok {
-				return false
-			}
-			out.ModalityType = x0
-		case "last_updated":
-			if seen&(1<<1) != 0 {
-				return false
-			}
-			seen |= 1 << 1
-			x0, ok := s.Time()
-			if !ok {
-				return false
-			}
-			out.LastUpdated = &x0
-		case "update_count":
-			if seen&(1<<2) != 0 {
-				return false
-			}
-			seen |= 1 << 2
-			x0, ok := s.Int()
-			if !ok {
-				return false
-			}
-			out.UpdateCount = x0
-		case "conversations":
-			if seen&(1<<4) != 0 {
-				return false
-			}
-			seen |= 1 << 4
-			if !s.Open('{') {
-				return false
-			}
-			x0 := map[string]ConversationMetadata{}
-			for first := true; s.More('}', first); first = false {
-				key, ok := s.Key()
-				if !ok {
-					return false
-				}
-				var x1 ConversationMetadata
-				if !decodeConversationMetadata(s, d+2, &x1) {
-					return false
-				}
-				x0[key] = x1
-			}
-			if !s.Closed() {
-				return false
-			}
-			out.Conversations = x0
-		case "max_history_size":
-			if seen&(1<<5) != 0 {
-				return false
-			}
-			seen |= 1 << 5
-			x0, ok := s.Int()
-			if !ok {
-				return false
-			}
-			out.MaxHistorySize = x0
-		case "default_conversation_id":
-			if seen&(1<<6) != 0 {
-				return false
-			}
-			seen |= 1 << 6
-			x0, ok := s.String()
-			if !ok {
-				return false
-			}
-			out.DefaultConversationID = x0
-		default:
-			return false
-		}
-	}
-	if !s.Closed() || seen&0 != 0 {
-		return false
-	}
-	if seen&(1<<0) == 0 {
-		out.ModalityType = rt.Default[string]("chat")()
-	}
-	if seen&(1<<2) == 0 {
-		out.UpdateCount = rt.Default[int64](0)()
-	}
-	if seen&(1<<3) == 0 {
-		out.Messages = rt.DefaultJSON[[]ChatMessage](pChatState_Messages, "[]")()
-	}
-	if seen&(1<<4) == 0 {
-		out.Conversations = rt.DefaultJSON[map[string]ConversationMetadata](pChatState_Conversations, "{}")()
-	}
-	if seen&(1<<5) == 0 {
-		out.MaxHistorySize = rt.Default[int64](1000)()
-	}
-	if seen&(1<<6) == 0 {
-		out.DefaultConversationID = rt.Default[string]("default")()
 	}
 	return true
 }

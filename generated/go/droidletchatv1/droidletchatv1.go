@@ -141,6 +141,9 @@ func (t *ContentItem) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseDroidletChatV1FromJSON(data []byte) (*DroidletChat, error) {
+	if doc, ok := directDroidletChat(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -151,6 +154,21 @@ func ParseDroidletChatV1FromJSON(data []byte) (*DroidletChat, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directDroidletChat reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseDroidletChatV1FromJSON then reads the text exactly.
+func directDroidletChat(data []byte) (*DroidletChat, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(DroidletChat)
+	if !decodeDroidletChat(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseDroidletChat decodes and validates a DroidletChat from JSON text; the errors are as

@@ -156,6 +156,114 @@ func (m DroidletChat) fastValid(d int) bool {
 	return true
 }
 
+// decodeDroidletChat reads a DroidletChat from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "speaker_id":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.SpeakerID = x0
+		case "timestamp":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.Int()
+			if !ok {
+				return false
+			}
+			out.Timestamp = x0
+		case "content_type":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []ContentType{}
+			for first := true; s.More(']', first); first = false {
+				x2, ok := s.String()
+				if !ok {
+					return false
+				}
+				x1 := ContentType(x2)
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.ContentType = x0
+		case "content":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []ContentItem{}
+			for first := true; s.More(']', first); first = false {
+				var x1 ContentItem
+				if !s.Open('[') {
+					return false
+				}
+				if !s.More(']', true) {
+					return false
+				}
+				{
+					x3, ok := s.String()
+					if !ok {
+						return false
+					}
+					x2 := ContentKind(x3)
+					x1.Kind = x2
+				}
+				if !s.More(']', false) {
+					return false
+				}
+				{
+					x2, ok := s.String()
+					if !ok {
+						return false
+					}
+					x1.Text = x2
+				}
+				if s.More(']', false) || !s.Closed() {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Content = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&15 != 15 {
+		return false
+	}
+	return true
+}
+
 func parseContentItem(v any, c *rt.Context) (ContentItem, bool) {
 	var out ContentItem
 	items, ok := v.([]any)

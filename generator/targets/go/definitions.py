@@ -10,7 +10,7 @@ from dataclasses import replace
 from generator import ir
 from generator.errors import pointer_of
 from generator.naming import Names, alias_hint
-from generator.targets.go.direct import DirectReaders
+from generator.targets.go.direct import DirectReaders, variant_match
 from generator.targets.go.encoders import Encoders
 from generator.targets.go.fastchecks import FastChecks
 from generator.targets.go.literals import go_comment, go_str, json_tag
@@ -58,7 +58,7 @@ class Definitions:
         self.enums = [self.enum_view(e) for e in fmt.definitions if isinstance(e, ir.Enum)]
         self.models = [self.model_view(m) for m in fmt.models]
         self.fast_models = {v.name: self.fast.model(m, v, pointer_of("$defs", m.name)) for m, v in zip(fmt.models, self.models)}
-        readers = DirectReaders(fmt, self.types, self.names.of_model, lambda name: self.fast_models[name].sure)
+        readers = DirectReaders(fmt, self.types, self.names, lambda name: self.fast_models[name].sure)
         self.direct_models = readers.models(self.models)
         self.aliases = [a for a in (self.alias_view(d) for d in fmt.definitions if isinstance(d, ir.Alias)) if a is not None]
         self.known = [self.known_view(k) for k in fmt.known_values]
@@ -211,9 +211,7 @@ class Definitions:
             hint = name + field
             value_type = self.types.spell(v, hint, where)
             stored_as_pointer = not self.types.nilable(v)
-            cases: tuple[str, ...] = (selector,)
-            if not t.discriminator and selector == "number" and "integer" not in t.json_kinds:
-                cases = ("integer", "number")
+            cases = variant_match(t, selector)
             parser = self.parsers.var(f"p{name}_{field}", value_type, self.parsers.parser(v, hint, where))
             described = f"when {t.discriminator!r} is {selector!r}" if t.discriminator else f"when the value is a JSON {selector}"
             variants.append(

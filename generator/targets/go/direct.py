@@ -17,8 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from generator import ir
+from generator.naming import Names, alias_hint
+from generator.targets.go.names import INLINE_TYPES
 from generator.targets.go.types import GoTypes
-from generator.targets.go.views import DirectField, DirectModel, DirectValue, FieldStep, ModelView
+from generator.targets.go.views import DirectCase, DirectField, DirectModel, DirectValue, FieldStep, ModelView
 
 # A reader keeps the keys it has seen in one uint64.
 MAX_FIELDS = 64
@@ -40,45 +42,70 @@ def rule_names(fmt: ir.Format, nulls: bool) -> frozenset[str]:
     return frozenset(names)
 
 
+def variant_match(t: ir.UnionType, selector: str) -> tuple[str, ...]:
+    """The tags or JSON kinds that select a union's variant: its own, and for a number variant of a union with no
+    integer variant, "integer" too (JSON Schema's 1 is a number)."""
+    if not t.discriminator and selector == "number" and "integer" not in t.json_kinds:
+        return ("integer", "number")
+    return (selector,)
+
+
 class DirectReaders:
     """The direct readers of one format's models, by model name; a model with none is absent."""
 
-    def __init__(self, fmt: ir.Format, types: GoTypes, go_fields: Callable[[ir.Model], list[str]], sure: Callable[[str], bool]) -> None:
+    def __init__(self, fmt: ir.Format, types: GoTypes, names: Names, sure: Callable[[str], bool]) -> None:
         self.fmt = fmt
         self.types = types
-        self.go_fields = go_fields
+        self.names = names
         self.sure = sure  # model name -> whether its fast check can say "valid" (else a reader is wasted work)
         self.strict_null = rule_names(fmt, nulls=True)
         self.strict_default = rule_names(fmt, nulls=False)
-        self.readable: dict[str, bool] = {}  # model name -> has a reader (False while being decided: recursion)
+        self.readable: dict[str, bool] = {}  # model name -> has a reader
+        self.decide()
 
     def models(self, views: list[ModelView]) -> dict[str, DirectModel]:
-        out = {}
-        for m, view in zip(self.fmt.models, views):
-            d = self.model(m, view)
-            if d is not None:
-                out[m.name] = d
-        return out
+        """The readers the root's reader calls, itself included (Parse<Format>FromJSON starts there; a reader
+        nothing calls would be dead code); none where the root has no reader."""
+        built = {m.name: self.model(m, view) for m, view in zip(self.fmt.models, views)}
+        out: dict[str, DirectModel] = {}
+        todo = [self.fmt.root]
+        while todo:
+            name = todo.pop()
+            d = built.get(name)
+            if d is None or name in out:
+                continue
+            out[name] = d
+            todo.extend(called for f in d.fields if f.value is not None for called in _called(f.value))
+        return {m.name: out[m.name] for m in self.fmt.models if m.name in out}
 
     def has_reader(self, name: str) -> bool:
-        if name not in self.readable:
-            self.readable[name] = True  # a model holding itself reads itself
-            model = self.fmt.definition(name)
-            assert isinstance(model, ir.Model)
-            self.readable[name] = (
-                self.sure(name)
-                and len(model.fields) <= MAX_FIELDS
-                and all(self.value(f.type) is not None for f in model.fields if f.required)
-            )
         return self.readable[name]
+
+    def decide(self) -> None:
+        """Which models get a reader: the largest set in which every model's fast check can vouch, its fields fit
+        the set of keys seen, and each required field, and each defaulted field a rule reads (its absence is left
+        to the exact walk, so the reader must see it present), is one a reader reads (its models in the set)."""
+        self.readable = {m.name: self.sure(m.name) and len(m.fields) <= MAX_FIELDS for m in self.fmt.models}
+        changed = True
+        while changed:
+            changed = False
+            for m in self.fmt.models:
+                names = self.names.of_model(m)
+                if self.readable[m.name] and any(
+                    self.value(f.type, m.name + g) is None
+                    for f, g in zip(m.fields, names)
+                    if f.required or ((f.has_default or f.default_factory) and f.wire_name in self.strict_default)
+                ):
+                    self.readable[m.name] = False
+                    changed = True
 
     def model(self, model: ir.Model, view: ModelView) -> DirectModel | None:
         if not self.has_reader(model.name):
             return None
         steps = {s.wire: s for s in view.steps if isinstance(s, FieldStep)}
         fields = []
-        for bit, (f, name) in enumerate(zip(model.fields, self.go_fields(model))):
-            value = self.value(f.type)
+        for bit, (f, name) in enumerate(zip(model.fields, self.names.of_model(model))):
+            value = self.value(f.type, model.name + name)
             step = steps[f.wire_name]
             pointer = step.kind == "optional_ptr"  # an optional field of a type whose zero value is not nil: *T
             default = step if step.kind == "default" else None
@@ -86,8 +113,9 @@ class DirectReaders:
             fields.append(DirectField(f.wire_name, name, bit, value, f.required, strict_null, strict_default, default, pointer))
         return DirectModel(model.name, tuple(fields))
 
-    def value(self, t: ir.TypeRef) -> DirectValue | None:
-        """How a reader reads a value of t, or None where it leaves the value to the exact walk."""
+    def value(self, t: ir.TypeRef, hint: str) -> DirectValue | None:
+        """How a reader reads a value of t, or None where it leaves the value to the exact walk; hint names a union
+        or tuple written inline, as the Go types do (e.g. "ChatMessageContent")."""
         match t:
             case ir.StringType():
                 return DirectValue("string", "string")
@@ -100,11 +128,18 @@ class DirectReaders:
             case ir.BytesType():
                 return DirectValue("bytes", "[]byte")
             case ir.ListType() | ir.MapType() | ir.NullableType():
-                inner = self.value(t.item if isinstance(t, ir.ListType) else t.value if isinstance(t, ir.MapType) else t.inner)
+                if isinstance(t, ir.ListType):
+                    inner = self.value(t.item, INLINE_TYPES.item(hint))
+                elif isinstance(t, ir.MapType):
+                    inner = self.value(t.value, INLINE_TYPES.value(hint))
+                else:
+                    inner = self.value(t.inner, hint)
                 if inner is None:
                     return None
                 kind = t.kind if not isinstance(t, ir.NullableType) else "nilable" if self.types.nilable(t.inner) else "nullable"
-                return DirectValue(kind, str(self.types.spell(t, "", "")), inner)
+                return DirectValue(kind, str(self.types.spell(t, hint, "")), inner)
+            case ir.UnionType() | ir.TupleType():
+                return self.composite(str(self.types.spell(t, hint, "")), t)
             case ir.Ref(target="model"):
                 return DirectValue("model", t.name) if self.has_reader(t.name) else None
             case ir.Ref(target="enum"):
@@ -113,7 +148,34 @@ class DirectReaders:
                 alias = self.fmt.definition(t.name)
                 assert isinstance(alias, ir.Alias)
                 if isinstance(alias.type, (ir.UnionType, ir.TupleType)):
-                    return None
-                inner = self.value(alias.type)
+                    return self.composite(alias.name, alias.type)
+                inner = self.value(alias.type, alias_hint(alias, INLINE_TYPES))
                 return None if inner is None else DirectValue("convert", t.name, inner)
         return None
+
+    def composite(self, name: str, t: ir.UnionType | ir.TupleType) -> DirectValue | None:
+        """A tuple (every item read), or a union (the variants read; any other is left to the exact walk), as the
+        Go struct named name holds it (Definitions.tuple_view and union_view)."""
+        fields = self.names.members[name]
+        if isinstance(t, ir.TupleType):
+            items = [self.value(item, name + field) for item, field in zip(t.items, fields)]
+            if any(i is None for i in items):
+                return None
+            return DirectValue("tuple", name, cases=tuple(DirectCase(f, i) for f, i in zip(fields, items) if i is not None))
+        cases = []
+        for v, selector, field in zip(t.variants, t.tags or t.json_kinds, fields):
+            value = self.value(v, name + field)
+            if value is None:
+                continue
+            cases.append(DirectCase(field, value, variant_match(t, selector), pointer=not self.types.nilable(v)))
+        if not cases:
+            return None
+        return DirectValue("union", name, cases=tuple(cases), discriminator=t.discriminator or "")
+
+
+def _called(v: DirectValue) -> list[str]:
+    """The models whose readers reading v calls."""
+    if v.kind == "model":
+        return [v.type]
+    inner = [] if v.inner is None else _called(v.inner)
+    return inner + [name for c in v.cases for name in _called(c.value)]

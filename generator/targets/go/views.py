@@ -580,12 +580,25 @@ class DirectValue(Kinded):
     non-null value, or (convert) the underlying value of an enum or alias type."""
 
     kind: str
-    type: str  # e.g. "[]Message", or the named type of a model, enum or alias
+    type: str  # e.g. "[]Message", or the named type of a model, enum, alias, union or tuple
     inner: DirectValue | None = None
+    cases: tuple[DirectCase, ...] = ()  # a tuple's items, or the variants of a union the reader reads
+    discriminator: str = ""  # a union selected by a tag: its key
 
     KINDS: ClassVar[frozenset[str]] = frozenset(
-        {"string", "int", "float", "bool", "time", "bytes", "list", "map", "nullable", "nilable", "model", "convert"}
+        {"string", "int", "float", "bool", "time", "bytes", "list", "map", "nullable", "nilable", "model", "convert", "tuple", "union"}
     )
+
+
+@dataclass(frozen=True)
+class DirectCase:
+    """A tuple's item, or a union's variant: the Go field it goes in, and (a variant) the JSON kinds or tags
+    that select it and whether the field holds a pointer to the value."""
+
+    field: str
+    value: DirectValue
+    match: tuple[str, ...] = ()
+    pointer: bool = False
 
 
 @dataclass(frozen=True)
@@ -614,3 +627,8 @@ class DirectModel:
     @property
     def required_mask(self) -> int:
         return sum(1 << f.bit for f in self.fields if f.required)
+
+    @property
+    def read(self) -> tuple[DirectField, ...]:
+        """The fields the reader reads (any other key leaves the object to the exact walk)."""
+        return tuple(f for f in self.fields if f.value is not None)

@@ -174,3 +174,55 @@ func (s *Scanner) Bytes() ([]byte, bool) {
 	}
 	return base64Value(text)
 }
+
+// Kind is the JSON kind of the value that comes next, as a union by kind selects its variant
+// (nothing is read): "integer" only for an integer literal (a union's integer variant leaves
+// 1.0 to the exact walk), "" for anything that starts no value.
+func (s *Scanner) Kind() string {
+	s.space()
+	if s.pos >= len(s.data) {
+		return ""
+	}
+	switch c := s.data[s.pos]; {
+	case c == '"':
+		return "string"
+	case c == '{':
+		return "object"
+	case c == '[':
+		return "array"
+	case c == 't' || c == 'f':
+		return "boolean"
+	case c == '-' || c >= '0' && c <= '9':
+		start := s.pos
+		_, integer, ok := s.numberText()
+		s.pos = start
+		if !ok {
+			return ""
+		}
+		if integer {
+			return "integer"
+		}
+		return "number"
+	}
+	return ""
+}
+
+// Tag is the string value of an object's first member when its key is key: how a union with
+// that discriminator selects its variant (nothing is read). False for anything else, a tag
+// that comes later among them: the exact walk finds it.
+func (s *Scanner) Tag(key string) (string, bool) {
+	s.space()
+	start := s.pos
+	var tag string
+	ok := s.Open('{')
+	if ok {
+		var first string
+		first, ok = s.Key()
+		ok = ok && first == key
+	}
+	if ok {
+		tag, ok = s.String()
+	}
+	s.pos = start
+	return tag, ok
+}

@@ -435,6 +435,9 @@ type Names = []string
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseBuiltInCodeFromJSON(data []byte) (*AssistantTurn, error) {
+	if doc, ok := directAssistantTurn(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -445,6 +448,21 @@ func ParseBuiltInCodeFromJSON(data []byte) (*AssistantTurn, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directAssistantTurn reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseBuiltInCodeFromJSON then reads the text exactly.
+func directAssistantTurn(data []byte) (*AssistantTurn, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(AssistantTurn)
+	if !decodeAssistantTurn(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseAssistantTurn decodes and validates a AssistantTurn from JSON text; the errors are as

@@ -254,6 +254,410 @@ func (m AssistantTurn) fastValid(d int) bool {
 	return true
 }
 
+// decodeAssistantTurn reads a AssistantTurn from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "role":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Role = x0
+		case "id":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.ID = x0
+		case "created_at":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			x0, ok := s.Time()
+			if !ok {
+				return false
+			}
+			out.CreatedAt = x0
+		case "content":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			var x0 Content
+			switch s.Kind() {
+			case "string":
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0.String = &x1
+			case "array":
+				if !s.Open('[') {
+					return false
+				}
+				x1 := []Part{}
+				for first := true; s.More(']', first); first = false {
+					var x2 Part
+					if !decodePart(s, d+2, &x2) {
+						return false
+					}
+					x1 = append(x1, x2)
+				}
+				if !s.Closed() {
+					return false
+				}
+				x0.Array = x1
+			default:
+				return false
+			}
+			out.Content = x0
+		case "history":
+			if seen&(1<<4) != 0 {
+				return false
+			}
+			seen |= 1 << 4
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []string{}
+			for first := true; s.More(']', first); first = false {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.History = x0
+		case "labels":
+			if seen&(1<<5) != 0 {
+				return false
+			}
+			seen |= 1 << 5
+			if !s.Open('{') {
+				return false
+			}
+			x0 := map[string]string{}
+			for first := true; s.More('}', first); first = false {
+				key, ok := s.Key()
+				if !ok {
+					return false
+				}
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0[key] = x1
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Labels = x0
+		case "payload":
+			if seen&(1<<6) != 0 {
+				return false
+			}
+			seen |= 1 << 6
+			x0, ok := s.Bytes()
+			if !ok {
+				return false
+			}
+			out.Payload = x0
+		case "reply_to":
+			if seen&(1<<7) != 0 {
+				return false
+			}
+			seen |= 1 << 7
+			var x0 []string
+			if !s.Null() {
+				if !s.Open('[') {
+					return false
+				}
+				x1 := []string{}
+				for first := true; s.More(']', first); first = false {
+					x2, ok := s.String()
+					if !ok {
+						return false
+					}
+					x1 = append(x1, x2)
+				}
+				if !s.Closed() {
+					return false
+				}
+				x0 = x1
+			}
+			out.ReplyTo = x0
+		case "tool_calls":
+			if seen&(1<<8) != 0 {
+				return false
+			}
+			seen |= 1 << 8
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []ToolCall{}
+			for first := true; s.More(']', first); first = false {
+				var x1 ToolCall
+				if !decodeToolCall(s, d+2, &x1) {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.ToolCalls = x0
+		case "metadata":
+			if seen&(1<<9) != 0 {
+				return false
+			}
+			seen |= 1 << 9
+			if !s.Open('{') {
+				return false
+			}
+			x0 := map[string]string{}
+			for first := true; s.More('}', first); first = false {
+				key, ok := s.Key()
+				if !ok {
+					return false
+				}
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0[key] = x1
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Metadata = x0
+		case "citations":
+			if seen&(1<<10) != 0 {
+				return false
+			}
+			seen |= 1 << 10
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []Citation{}
+			for first := true; s.More(']', first); first = false {
+				var x1 Citation
+				if !decodeCitation(s, d+2, &x1) {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Citations = x0
+		case "tags":
+			if seen&(1<<11) != 0 {
+				return false
+			}
+			seen |= 1 << 11
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []string{}
+			for first := true; s.More(']', first); first = false {
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Tags = x0
+		case "weights":
+			if seen&(1<<12) != 0 {
+				return false
+			}
+			seen |= 1 << 12
+			if !s.Open('{') {
+				return false
+			}
+			x0 := map[string]int64{}
+			for first := true; s.More('}', first); first = false {
+				key, ok := s.Key()
+				if !ok {
+					return false
+				}
+				x1, ok := s.Int()
+				if !ok {
+					return false
+				}
+				x0[key] = x1
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Weights = x0
+		case "notes":
+			if seen&(1<<13) != 0 {
+				return false
+			}
+			seen |= 1 << 13
+			var x0 []string
+			if !s.Null() {
+				if !s.Open('[') {
+					return false
+				}
+				x1 := []string{}
+				for first := true; s.More(']', first); first = false {
+					x2, ok := s.String()
+					if !ok {
+						return false
+					}
+					x1 = append(x1, x2)
+				}
+				if !s.Closed() {
+					return false
+				}
+				x0 = x1
+			}
+			out.Notes = x0
+		case "detail":
+			if seen&(1<<14) != 0 {
+				return false
+			}
+			seen |= 1 << 14
+			x1, ok := s.String()
+			if !ok {
+				return false
+			}
+			x0 := Detail(x1)
+			out.Detail = x0
+		case "temperature":
+			if seen&(1<<15) != 0 {
+				return false
+			}
+			seen |= 1 << 15
+			x0, ok := s.Float()
+			if !ok {
+				return false
+			}
+			out.Temperature = x0
+		case "max_tokens":
+			if seen&(1<<16) != 0 {
+				return false
+			}
+			seen |= 1 << 16
+			var x0 *int64
+			if !s.Null() {
+				x1, ok := s.Int()
+				if !ok {
+					return false
+				}
+				x0 = &x1
+			}
+			out.MaxTokens = x0
+		case "stream":
+			if seen&(1<<17) != 0 {
+				return false
+			}
+			seen |= 1 << 17
+			x0, ok := s.Bool()
+			if !ok {
+				return false
+			}
+			out.Stream = x0
+		case "name":
+			if seen&(1<<18) != 0 {
+				return false
+			}
+			seen |= 1 << 18
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Name = &x0
+		case "attachments":
+			if seen&(1<<19) != 0 {
+				return false
+			}
+			seen |= 1 << 19
+			if !s.Open('[') {
+				return false
+			}
+			x0 := [][]byte{}
+			for first := true; s.More(']', first); first = false {
+				x1, ok := s.Bytes()
+				if !ok {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Attachments = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&253 != 253 {
+		return false
+	}
+	if seen&(1<<1) == 0 {
+		out.ID = rt.NewUUID4()
+	}
+	if seen&(1<<8) == 0 {
+		out.ToolCalls = rt.DefaultJSON[[]ToolCall](pAssistantTurn_ToolCalls, "[]")()
+	}
+	if seen&(1<<9) == 0 {
+		out.Metadata = rt.DefaultJSON[map[string]string](pAssistantTurn_Metadata, "{}")()
+	}
+	if seen&(1<<10) == 0 {
+		out.Citations = rt.DefaultJSON[[]Citation](pAssistantTurn_Citations, "[]")()
+	}
+	if seen&(1<<11) == 0 {
+		out.Tags = rt.DefaultJSON[[]string](pAssistantTurn_Tags, "[\"chat\",\"v1\"]")()
+	}
+	if seen&(1<<12) == 0 {
+		out.Weights = rt.DefaultJSON[map[string]int64](pAssistantTurn_Weights, "{\"a\":1}")()
+	}
+	if seen&(1<<13) == 0 {
+		out.Notes = rt.DefaultJSON[[]string](pAssistantTurn_Notes, "[\"n\"]")()
+	}
+	if seen&(1<<14) == 0 {
+		out.Detail = rt.Default[Detail]("auto")()
+	}
+	if seen&(1<<15) == 0 {
+		out.Temperature = rt.Default[float64](0.5)()
+	}
+	if seen&(1<<16) == 0 {
+		out.MaxTokens = rt.DefaultPtr[int64](256)()
+	}
+	if seen&(1<<17) == 0 {
+		out.Stream = rt.Default[bool](true)()
+	}
+	return true
+}
+
 func parseSettings(v any, c *rt.Context) (Settings, bool) {
 	var out Settings
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -333,39 +737,6 @@ func (m Limits) fastValid(d int) bool {
 	return true
 }
 
-// decodeLimits reads a Limits from the text into out, at depth d: false
-// when it is not sure, and the exact walk then reads the text (rt.Scanner).
-func decodeLimits(s *rt.Scanner, d int, out *Limits) bool {
-	if d >= rt.MaxDepth-8 || !s.Open('{') {
-		return false
-	}
-	var seen uint64
-	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "n":
-			if seen&(1<<0) != 0 {
-				return false
-			}
-			seen |= 1 << 0
-			x0, ok := s.Int()
-			if !ok {
-				return false
-			}
-			out.N = x0
-		default:
-			return false
-		}
-	}
-	if !s.Closed() || seen&1 != 1 {
-		return false
-	}
-	return true
-}
-
 func parseBox(v any, c *rt.Context) (Box, bool) {
 	var out Box
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -392,42 +763,6 @@ func (m Box) toTree() any {
 func (m Box) fastValid(d int) bool {
 	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
-	}
-	return true
-}
-
-// decodeBox reads a Box from the text into out, at depth d: false
-// when it is not sure, and the exact walk then reads the text (rt.Scanner).
-func decodeBox(s *rt.Scanner, d int, out *Box) bool {
-	if d >= rt.MaxDepth-8 || !s.Open('{') {
-		return false
-	}
-	var seen uint64
-	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "size":
-			if seen&(1<<0) != 0 {
-				return false
-			}
-			seen |= 1 << 0
-			x0, ok := s.Int()
-			if !ok {
-				return false
-			}
-			out.Size = x0
-		default:
-			return false
-		}
-	}
-	if !s.Closed() || seen&0 != 0 {
-		return false
-	}
-	if seen&(1<<0) == 0 {
-		out.Size = rt.Default[int64](3)()
 	}
 	return true
 }
@@ -643,9 +978,7 @@ func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
 	if !s.Closed() || seen&11 != 11 {
 		return false
 	}
-	if seen&(1<<2) == 0 {
-		out.Arguments = rt.DefaultJSON[map[string]any](pToolCall_Arguments, "{}")()
-	}
+	out.Arguments = rt.DefaultJSON[map[string]any](pToolCall_Arguments, "{}")() // a key it does not read: absent here
 	return true
 }
 

@@ -462,6 +462,85 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				return false
 			}
 			out.Values = x0
+		case "either":
+			if seen&(1<<14) != 0 {
+				return false
+			}
+			seen |= 1 << 14
+			var x0 ConstrainedEither
+			switch s.Kind() {
+			case "integer", "number":
+				x1, ok := s.Float()
+				if !ok {
+					return false
+				}
+				x0.Number = &x1
+			case "string":
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0.String = &x1
+			default:
+				return false
+			}
+			out.Either = &x0
+		case "whole":
+			if seen&(1<<15) != 0 {
+				return false
+			}
+			seen |= 1 << 15
+			var x0 ConstrainedWhole
+			switch s.Kind() {
+			case "integer":
+				x1, ok := s.Int()
+				if !ok {
+					return false
+				}
+				x0.Integer = &x1
+			case "string":
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0.String = &x1
+			default:
+				return false
+			}
+			out.Whole = &x0
+		case "pair":
+			if seen&(1<<16) != 0 {
+				return false
+			}
+			seen |= 1 << 16
+			var x0 ConstrainedPair
+			if !s.Open('[') {
+				return false
+			}
+			if !s.More(']', true) {
+				return false
+			}
+			{
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0.Item0 = x1
+			}
+			if !s.More(']', false) {
+				return false
+			}
+			{
+				x1, ok := s.Int()
+				if !ok {
+					return false
+				}
+				x0.Item1 = x1
+			}
+			if s.More(']', false) || !s.Closed() {
+				return false
+			}
+			out.Pair = &x0
 		case "limits":
 			if seen&(1<<17) != 0 {
 				return false

@@ -94,6 +94,9 @@ func (t *Sample) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseFloatInTupleFromJSON(data []byte) (*Reading, error) {
+	if doc, ok := directReading(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -104,6 +107,21 @@ func ParseFloatInTupleFromJSON(data []byte) (*Reading, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directReading reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseFloatInTupleFromJSON then reads the text exactly.
+func directReading(data []byte) (*Reading, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(Reading)
+	if !decodeReading(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseReading decodes and validates a Reading from JSON text; the errors are as

@@ -53,6 +53,62 @@ func (m Reading) fastValid(d int) bool {
 	return true
 }
 
+// decodeReading reads a Reading from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeReading(s *rt.Scanner, d int, out *Reading) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "sample":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			var x0 Sample
+			if !s.Open('[') {
+				return false
+			}
+			if !s.More(']', true) {
+				return false
+			}
+			{
+				x1, ok := s.Float()
+				if !ok {
+					return false
+				}
+				x0.Item0 = x1
+			}
+			if !s.More(']', false) {
+				return false
+			}
+			{
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0.Item1 = x1
+			}
+			if s.More(']', false) || !s.Closed() {
+				return false
+			}
+			out.Sample = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
+		return false
+	}
+	return true
+}
+
 func parseSample(v any, c *rt.Context) (Sample, bool) {
 	var out Sample
 	items, ok := v.([]any)

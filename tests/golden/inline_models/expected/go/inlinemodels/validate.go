@@ -275,39 +275,6 @@ func (m Settings) fastValid(d int) bool {
 	return true
 }
 
-// decodeSettings reads a Settings from the text into out, at depth d: false
-// when it is not sure, and the exact walk then reads the text (rt.Scanner).
-func decodeSettings(s *rt.Scanner, d int, out *Settings) bool {
-	if d >= rt.MaxDepth-8 || !s.Open('{') {
-		return false
-	}
-	var seen uint64
-	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "ui":
-			if seen&(1<<0) != 0 {
-				return false
-			}
-			seen |= 1 << 0
-			var x0 SettingsUi
-			if !decodeSettingsUi(s, d+1, &x0) {
-				return false
-			}
-			out.UI = &x0
-		default:
-			return false
-		}
-	}
-	if !s.Closed() || seen&0 != 0 {
-		return false
-	}
-	return true
-}
-
 func parseChatMeta(v any, c *rt.Context) (ChatMeta, bool) {
 	var out ChatMeta
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -622,7 +589,7 @@ func decodeToolCallArgs(s *rt.Scanner, d int, out *ToolCallArgs) bool {
 			return false
 		}
 	}
-	if !s.Closed() || seen&0 != 0 {
+	if !s.Closed() {
 		return false
 	}
 	return true
@@ -787,52 +754,6 @@ func (m SettingsUi) toTree() any {
 func (m SettingsUi) fastValid(d int) bool {
 	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
 		return false
-	}
-	return true
-}
-
-// decodeSettingsUi reads a SettingsUi from the text into out, at depth d: false
-// when it is not sure, and the exact walk then reads the text (rt.Scanner).
-func decodeSettingsUi(s *rt.Scanner, d int, out *SettingsUi) bool {
-	if d >= rt.MaxDepth-8 || !s.Open('{') {
-		return false
-	}
-	var seen uint64
-	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "lang":
-			if seen&(1<<0) != 0 {
-				return false
-			}
-			seen |= 1 << 0
-			x0, ok := s.String()
-			if !ok {
-				return false
-			}
-			out.Lang = x0
-		case "constructor":
-			if seen&(1<<1) != 0 {
-				return false
-			}
-			seen |= 1 << 1
-			x0, ok := s.String()
-			if !ok {
-				return false
-			}
-			out.Constructor = &x0
-		default:
-			return false
-		}
-	}
-	if !s.Closed() || seen&0 != 0 {
-		return false
-	}
-	if seen&(1<<0) == 0 {
-		out.Lang = rt.Default[string]("en")()
 	}
 	return true
 }

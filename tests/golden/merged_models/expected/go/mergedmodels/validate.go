@@ -152,39 +152,6 @@ func (m Closed) fastValid(d int) bool {
 	return true
 }
 
-// decodeClosed reads a Closed from the text into out, at depth d: false
-// when it is not sure, and the exact walk then reads the text (rt.Scanner).
-func decodeClosed(s *rt.Scanner, d int, out *Closed) bool {
-	if d >= rt.MaxDepth-8 || !s.Open('{') {
-		return false
-	}
-	var seen uint64
-	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "a":
-			if seen&(1<<0) != 0 {
-				return false
-			}
-			seen |= 1 << 0
-			x0, ok := s.String()
-			if !ok {
-				return false
-			}
-			out.A = &x0
-		default:
-			return false
-		}
-	}
-	if !s.Closed() || seen&0 != 0 {
-		return false
-	}
-	return true
-}
-
 func parseHolder(v any, c *rt.Context) (Holder, bool) {
 	var out Holder
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -231,29 +198,6 @@ func (m Holder) fastValid(d int) bool {
 	return true
 }
 
-// decodeHolder reads a Holder from the text into out, at depth d: false
-// when it is not sure, and the exact walk then reads the text (rt.Scanner).
-func decodeHolder(s *rt.Scanner, d int, out *Holder) bool {
-	if d >= rt.MaxDepth-8 || !s.Open('{') {
-		return false
-	}
-	var seen uint64
-	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		default:
-			return false
-		}
-	}
-	if !s.Closed() || seen&0 != 0 {
-		return false
-	}
-	return true
-}
-
 func parseRequestParams(v any, c *rt.Context) (RequestParams, bool) {
 	var out RequestParams
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -277,29 +221,6 @@ func (m RequestParams) toTree() any {
 // d is the depth of m in the document.
 func (m RequestParams) fastValid(d int) bool {
 	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
-		return false
-	}
-	return true
-}
-
-// decodeRequestParams reads a RequestParams from the text into out, at depth d: false
-// when it is not sure, and the exact walk then reads the text (rt.Scanner).
-func decodeRequestParams(s *rt.Scanner, d int, out *RequestParams) bool {
-	if d >= rt.MaxDepth-8 || !s.Open('{') {
-		return false
-	}
-	var seen uint64
-	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		default:
-			return false
-		}
-	}
-	if !s.Closed() || seen&0 != 0 {
 		return false
 	}
 	return true

@@ -276,7 +276,7 @@ func decodeField(s *rt.Scanner, d int, out *Field) bool {
 			return false
 		}
 	}
-	if !s.Closed() || seen&0 != 0 {
+	if !s.Closed() {
 		return false
 	}
 	return true

@@ -245,6 +245,9 @@ func (t *Pair) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseNestedUnionsFromJSON(data []byte) (*Envelope, error) {
+	if doc, ok := directEnvelope(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -255,6 +258,21 @@ func ParseNestedUnionsFromJSON(data []byte) (*Envelope, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directEnvelope reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseNestedUnionsFromJSON then reads the text exactly.
+func directEnvelope(data []byte) (*Envelope, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(Envelope)
+	if !decodeEnvelope(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseEnvelope decodes and validates a Envelope from JSON text; the errors are as

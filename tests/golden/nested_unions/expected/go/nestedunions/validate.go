@@ -106,6 +106,219 @@ func (m Envelope) fastValid(d int) bool {
 	return true
 }
 
+// decodeEnvelope reads a Envelope from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeEnvelope(s *rt.Scanner, d int, out *Envelope) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "body":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			var x0 Body
+			switch s.Kind() {
+			case "string":
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0.String = &x1
+			case "array":
+				if !s.Open('[') {
+					return false
+				}
+				x1 := []Part{}
+				for first := true; s.More(']', first); first = false {
+					var x2 Part
+					tag2, ok := s.Tag("kind")
+					if !ok {
+						return false
+					}
+					switch tag2 {
+					case "text":
+						var x3 TextPart
+						if !decodeTextPart(s, d+2, &x3) {
+							return false
+						}
+						x2.TextPart = &x3
+					case "ref":
+						var x3 RefPart
+						if !decodeRefPart(s, d+2, &x3) {
+							return false
+						}
+						x2.RefPart = &x3
+					default:
+						return false
+					}
+					x1 = append(x1, x2)
+				}
+				if !s.Closed() {
+					return false
+				}
+				x0.Array = x1
+			default:
+				return false
+			}
+			out.Body = x0
+		case "by_lang":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			if !s.Open('{') {
+				return false
+			}
+			x0 := map[string]Body{}
+			for first := true; s.More('}', first); first = false {
+				key, ok := s.Key()
+				if !ok {
+					return false
+				}
+				var x1 Body
+				switch s.Kind() {
+				case "string":
+					x2, ok := s.String()
+					if !ok {
+						return false
+					}
+					x1.String = &x2
+				case "array":
+					if !s.Open('[') {
+						return false
+					}
+					x2 := []Part{}
+					for first := true; s.More(']', first); first = false {
+						var x3 Part
+						tag3, ok := s.Tag("kind")
+						if !ok {
+							return false
+						}
+						switch tag3 {
+						case "text":
+							var x4 TextPart
+							if !decodeTextPart(s, d+3, &x4) {
+								return false
+							}
+							x3.TextPart = &x4
+						case "ref":
+							var x4 RefPart
+							if !decodeRefPart(s, d+3, &x4) {
+								return false
+							}
+							x3.RefPart = &x4
+						default:
+							return false
+						}
+						x2 = append(x2, x3)
+					}
+					if !s.Closed() {
+						return false
+					}
+					x1.Array = x2
+				default:
+					return false
+				}
+				x0[key] = x1
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.ByLang = x0
+		case "pairs":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []Pair{}
+			for first := true; s.More(']', first); first = false {
+				var x1 Pair
+				if !s.Open('[') {
+					return false
+				}
+				if !s.More(']', true) {
+					return false
+				}
+				{
+					x2, ok := s.String()
+					if !ok {
+						return false
+					}
+					x1.Item0 = x2
+				}
+				if !s.More(']', false) {
+					return false
+				}
+				{
+					x2, ok := s.Int()
+					if !ok {
+						return false
+					}
+					x1.Item1 = x2
+				}
+				if s.More(']', false) || !s.Closed() {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Pairs = x0
+		case "amount":
+			if seen&(1<<3) != 0 {
+				return false
+			}
+			seen |= 1 << 3
+			var x0 Amount
+			switch s.Kind() {
+			case "integer", "number":
+				x1, ok := s.Float()
+				if !ok {
+					return false
+				}
+				x0.Number = &x1
+			case "array":
+				if !s.Open('[') {
+					return false
+				}
+				x1 := []TextPart{}
+				for first := true; s.More(']', first); first = false {
+					var x2 TextPart
+					if !decodeTextPart(s, d+2, &x2) {
+						return false
+					}
+					x1 = append(x1, x2)
+				}
+				if !s.Closed() {
+					return false
+				}
+				x0.Array = x1
+			default:
+				return false
+			}
+			out.Amount = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
+		return false
+	}
+	return true
+}
+
 func parseTextPart(v any, c *rt.Context) (TextPart, bool) {
 	var out TextPart
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -221,6 +434,89 @@ func (m RefPart) fastValid(d int) bool {
 		return false
 	}
 	if !m.Inner.fastValid(d + 1) {
+		return false
+	}
+	return true
+}
+
+// decodeRefPart reads a RefPart from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeRefPart(s *rt.Scanner, d int, out *RefPart) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "kind":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Kind = x0
+		case "inner":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			var x0 Body
+			switch s.Kind() {
+			case "string":
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0.String = &x1
+			case "array":
+				if !s.Open('[') {
+					return false
+				}
+				x1 := []Part{}
+				for first := true; s.More(']', first); first = false {
+					var x2 Part
+					tag2, ok := s.Tag("kind")
+					if !ok {
+						return false
+					}
+					switch tag2 {
+					case "text":
+						var x3 TextPart
+						if !decodeTextPart(s, d+2, &x3) {
+							return false
+						}
+						x2.TextPart = &x3
+					case "ref":
+						var x3 RefPart
+						if !decodeRefPart(s, d+2, &x3) {
+							return false
+						}
+						x2.RefPart = &x3
+					default:
+						return false
+					}
+					x1 = append(x1, x2)
+				}
+				if !s.Closed() {
+					return false
+				}
+				x0.Array = x1
+			default:
+				return false
+			}
+			out.Inner = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&3 != 3 {
 		return false
 	}
 	return true

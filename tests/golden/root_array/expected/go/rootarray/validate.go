@@ -141,49 +141,6 @@ func (m Text) fastValid(d int) bool {
 	return true
 }
 
-// decodeText reads a Text from the text into out, at depth d: false
-// when it is not sure, and the exact walk then reads the text (rt.Scanner).
-func decodeText(s *rt.Scanner, d int, out *Text) bool {
-	if d >= rt.MaxDepth-8 || !s.Open('{') {
-		return false
-	}
-	var seen uint64
-	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "type":
-			if seen&(1<<0) != 0 {
-				return false
-			}
-			seen |= 1 << 0
-			x0, ok := s.String()
-			if !ok {
-				return false
-			}
-			out.Type = x0
-		case "content":
-			if seen&(1<<1) != 0 {
-				return false
-			}
-			seen |= 1 << 1
-			x0, ok := s.String()
-			if !ok {
-				return false
-			}
-			out.Content = x0
-		default:
-			return false
-		}
-	}
-	if !s.Closed() || seen&3 != 3 {
-		return false
-	}
-	return true
-}
-
 func parseBlob(v any, c *rt.Context) (Blob, bool) {
 	var out Blob
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -216,49 +173,6 @@ func (m Blob) fastValid(d int) bool {
 	switch m.Type {
 	case "blob":
 	default:
-		return false
-	}
-	return true
-}
-
-// decodeBlob reads a Blob from the text into out, at depth d: false
-// when it is not sure, and the exact walk then reads the text (rt.Scanner).
-func decodeBlob(s *rt.Scanner, d int, out *Blob) bool {
-	if d >= rt.MaxDepth-8 || !s.Open('{') {
-		return false
-	}
-	var seen uint64
-	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "type":
-			if seen&(1<<0) != 0 {
-				return false
-			}
-			seen |= 1 << 0
-			x0, ok := s.String()
-			if !ok {
-				return false
-			}
-			out.Type = x0
-		case "data":
-			if seen&(1<<1) != 0 {
-				return false
-			}
-			seen |= 1 << 1
-			x0, ok := s.Bytes()
-			if !ok {
-				return false
-			}
-			out.Data = x0
-		default:
-			return false
-		}
-	}
-	if !s.Closed() || seen&3 != 3 {
 		return false
 	}
 	return true

@@ -344,6 +344,62 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 				return false
 			}
 			out.ByDay = x0
+		case "pair":
+			if seen&(1<<11) != 0 {
+				return false
+			}
+			seen |= 1 << 11
+			var x0 ResourcePair
+			if !s.Open('[') {
+				return false
+			}
+			if !s.More(']', true) {
+				return false
+			}
+			{
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0.Item0 = x1
+			}
+			if !s.More(']', false) {
+				return false
+			}
+			{
+				x1, ok := s.Int()
+				if !ok {
+					return false
+				}
+				x0.Item1 = x1
+			}
+			if s.More(']', false) || !s.Closed() {
+				return false
+			}
+			out.Pair = &x0
+		case "home":
+			if seen&(1<<12) != 0 {
+				return false
+			}
+			seen |= 1 << 12
+			var x0 ResourceHome
+			switch s.Kind() {
+			case "string":
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0.String = &x1
+			case "integer":
+				x1, ok := s.Int()
+				if !ok {
+					return false
+				}
+				x0.Integer = &x1
+			default:
+				return false
+			}
+			out.Home = &x0
 		case "version":
 			if seen&(1<<13) != 0 {
 				return false

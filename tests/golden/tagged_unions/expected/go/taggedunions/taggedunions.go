@@ -319,6 +319,9 @@ func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseTaggedUnionsFromJSON(data []byte) (*Message, error) {
+	if doc, ok := directMessage(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -329,6 +332,21 @@ func ParseTaggedUnionsFromJSON(data []byte) (*Message, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directMessage reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseTaggedUnionsFromJSON then reads the text exactly.
+func directMessage(data []byte) (*Message, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(Message)
+	if !decodeMessage(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseMessage decodes and validates a Message from JSON text; the errors are as

@@ -109,6 +109,126 @@ func (m Message) fastValid(d int) bool {
 	return true
 }
 
+// decodeMessage reads a Message from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "content":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []ContentBlock{}
+			for first := true; s.More(']', first); first = false {
+				var x1 ContentBlock
+				tag1, ok := s.Tag("type")
+				if !ok {
+					return false
+				}
+				switch tag1 {
+				case "text":
+					var x2 TextContent
+					if !decodeTextContent(s, d+2, &x2) {
+						return false
+					}
+					x1.TextContent = &x2
+				case "image":
+					var x2 ImageContent
+					if !decodeImageContent(s, d+2, &x2) {
+						return false
+					}
+					x1.ImageContent = &x2
+				case "__proto__":
+					var x2 ProtoContent
+					if !decodeProtoContent(s, d+2, &x2) {
+						return false
+					}
+					x1.ProtoContent = &x2
+				default:
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Content = x0
+		case "first":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			var x0 MessageFirst
+			tag0, ok := s.Tag("type")
+			if !ok {
+				return false
+			}
+			switch tag0 {
+			case "text":
+				var x1 TextContent
+				if !decodeTextContent(s, d+1, &x1) {
+					return false
+				}
+				x0.TextContent = &x1
+			case "image":
+				var x1 ImageContent
+				if !decodeImageContent(s, d+1, &x1) {
+					return false
+				}
+				x0.ImageContent = &x1
+			default:
+				return false
+			}
+			out.First = &x0
+		case "reply":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			var x0 MessageReply
+			tag0, ok := s.Tag("type")
+			if !ok {
+				return false
+			}
+			switch tag0 {
+			case "text":
+				var x1 TextContent
+				if !decodeTextContent(s, d+1, &x1) {
+					return false
+				}
+				x0.TextContent = &x1
+			case "image":
+				var x1 ImageContent
+				if !decodeImageContent(s, d+1, &x1) {
+					return false
+				}
+				x0.ImageContent = &x1
+			default:
+				return false
+			}
+			out.Reply = &x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&1 != 1 {
+		return false
+	}
+	return true
+}
+
 func parseTextContent(v any, c *rt.Context) (TextContent, bool) {
 	var out TextContent
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -344,39 +464,6 @@ func (m AnyBlock) toTree() any {
 // d is the depth of m in the document.
 func (m AnyBlock) fastValid(d int) bool {
 	if d >= rt.MaxDepth-8 || len(m.AdditionalProperties) > 0 {
-		return false
-	}
-	return true
-}
-
-// decodeAnyBlock reads a AnyBlock from the text into out, at depth d: false
-// when it is not sure, and the exact walk then reads the text (rt.Scanner).
-func decodeAnyBlock(s *rt.Scanner, d int, out *AnyBlock) bool {
-	if d >= rt.MaxDepth-8 || !s.Open('{') {
-		return false
-	}
-	var seen uint64
-	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "type":
-			if seen&(1<<0) != 0 {
-				return false
-			}
-			seen |= 1 << 0
-			x0, ok := s.String()
-			if !ok {
-				return false
-			}
-			out.Type = x0
-		default:
-			return false
-		}
-	}
-	if !s.Closed() || seen&1 != 1 {
 		return false
 	}
 	return true

@@ -190,6 +190,9 @@ func (u *Block) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseUnionOfUnionsFromJSON(data []byte) (*SamplingMessage, error) {
+	if doc, ok := directSamplingMessage(data); ok {
+		return doc, nil
+	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
@@ -200,6 +203,21 @@ func ParseUnionOfUnionsFromJSON(data []byte) (*SamplingMessage, error) {
 		return nil, fmt.Errorf("validation failed: %w", err)
 	}
 	return &doc, nil
+}
+
+// directSamplingMessage reads a document straight from the text into the structs, with
+// no tree, where the text is plain JSON and the fast check finds the document valid:
+// false when either is not sure, and ParseUnionOfUnionsFromJSON then reads the text exactly.
+func directSamplingMessage(data []byte) (*SamplingMessage, bool) {
+	s, ok := rt.NewScanner(data)
+	if !ok {
+		return nil, false
+	}
+	doc := new(SamplingMessage)
+	if !decodeSamplingMessage(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
+		return nil, false
+	}
+	return doc, true
 }
 
 // ParseSamplingMessage decodes and validates a SamplingMessage from JSON text; the errors are as

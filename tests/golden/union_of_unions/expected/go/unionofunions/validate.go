@@ -87,6 +87,195 @@ func (m SamplingMessage) fastValid(d int) bool {
 	return true
 }
 
+// decodeSamplingMessage reads a SamplingMessage from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeSamplingMessage(s *rt.Scanner, d int, out *SamplingMessage) bool {
+	if d >= rt.MaxDepth-8 || !s.Open('{') {
+		return false
+	}
+	var seen uint64
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.Key()
+		if !ok {
+			return false
+		}
+		switch key {
+		case "role":
+			if seen&(1<<0) != 0 {
+				return false
+			}
+			seen |= 1 << 0
+			x0, ok := s.String()
+			if !ok {
+				return false
+			}
+			out.Role = x0
+		case "content":
+			if seen&(1<<1) != 0 {
+				return false
+			}
+			seen |= 1 << 1
+			var x0 Content
+			switch s.Kind() {
+			case "object":
+				var x1 Block
+				tag1, ok := s.Tag("type")
+				if !ok {
+					return false
+				}
+				switch tag1 {
+				case "text":
+					var x2 TextBlock
+					if !decodeTextBlock(s, d+1, &x2) {
+						return false
+					}
+					x1.TextBlock = &x2
+				case "image":
+					var x2 ImageBlock
+					if !decodeImageBlock(s, d+1, &x2) {
+						return false
+					}
+					x1.ImageBlock = &x2
+				default:
+					return false
+				}
+				x0.Block = &x1
+			case "array":
+				if !s.Open('[') {
+					return false
+				}
+				x1 := []Block{}
+				for first := true; s.More(']', first); first = false {
+					var x2 Block
+					tag2, ok := s.Tag("type")
+					if !ok {
+						return false
+					}
+					switch tag2 {
+					case "text":
+						var x3 TextBlock
+						if !decodeTextBlock(s, d+2, &x3) {
+							return false
+						}
+						x2.TextBlock = &x3
+					case "image":
+						var x3 ImageBlock
+						if !decodeImageBlock(s, d+2, &x3) {
+							return false
+						}
+						x2.ImageBlock = &x3
+					default:
+						return false
+					}
+					x1 = append(x1, x2)
+				}
+				if !s.Closed() {
+					return false
+				}
+				x0.Array = x1
+			case "string":
+				x1, ok := s.String()
+				if !ok {
+					return false
+				}
+				x0.String = &x1
+			default:
+				return false
+			}
+			out.Content = x0
+		case "alternatives":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []Content{}
+			for first := true; s.More(']', first); first = false {
+				var x1 Content
+				switch s.Kind() {
+				case "object":
+					var x2 Block
+					tag2, ok := s.Tag("type")
+					if !ok {
+						return false
+					}
+					switch tag2 {
+					case "text":
+						var x3 TextBlock
+						if !decodeTextBlock(s, d+2, &x3) {
+							return false
+						}
+						x2.TextBlock = &x3
+					case "image":
+						var x3 ImageBlock
+						if !decodeImageBlock(s, d+2, &x3) {
+							return false
+						}
+						x2.ImageBlock = &x3
+					default:
+						return false
+					}
+					x1.Block = &x2
+				case "array":
+					if !s.Open('[') {
+						return false
+					}
+					x2 := []Block{}
+					for first := true; s.More(']', first); first = false {
+						var x3 Block
+						tag3, ok := s.Tag("type")
+						if !ok {
+							return false
+						}
+						switch tag3 {
+						case "text":
+							var x4 TextBlock
+							if !decodeTextBlock(s, d+3, &x4) {
+								return false
+							}
+							x3.TextBlock = &x4
+						case "image":
+							var x4 ImageBlock
+							if !decodeImageBlock(s, d+3, &x4) {
+								return false
+							}
+							x3.ImageBlock = &x4
+						default:
+							return false
+						}
+						x2 = append(x2, x3)
+					}
+					if !s.Closed() {
+						return false
+					}
+					x1.Array = x2
+				case "string":
+					x2, ok := s.String()
+					if !ok {
+						return false
+					}
+					x1.String = &x2
+				default:
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Alternatives = x0
+		default:
+			return false
+		}
+	}
+	if !s.Closed() || seen&3 != 3 {
+		return false
+	}
+	return true
+}
+
 func parseTextBlock(v any, c *rt.Context) (TextBlock, bool) {
 	var out TextBlock
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
