@@ -344,6 +344,30 @@ func decodeChatInput(s *rt.Scanner, d int, out *ChatInput) bool {
 				return false
 			}
 			out.ConversationID = x0
+		case "metadata":
+			if seen&(1<<7) != 0 {
+				return false
+			}
+			seen |= 1 << 7
+			if !s.Open('{') {
+				return false
+			}
+			x0 := map[string]any{}
+			for first := true; s.More('}', first); first = false {
+				key, ok := s.Key()
+				if !ok {
+					return false
+				}
+				x1, ok := s.Any(d + 2)
+				if !ok {
+					return false
+				}
+				x0[key] = x1
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Metadata = x0
 		default:
 			return false
 		}
@@ -363,7 +387,9 @@ func decodeChatInput(s *rt.Scanner, d int, out *ChatInput) bool {
 	if seen&(1<<6) == 0 {
 		out.ConversationID = rt.Default[string]("default")()
 	}
-	out.Metadata = rt.DefaultJSON[map[string]any](pChatInput_Metadata, "{}")() // a key it does not read: absent here
+	if seen&(1<<7) == 0 {
+		out.Metadata = rt.DefaultJSON[map[string]any](pChatInput_Metadata, "{}")()
+	}
 	return true
 }
 

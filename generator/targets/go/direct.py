@@ -8,8 +8,9 @@ toTree writes; that tree differs from the text's only where a field is absent wi
 default) or null (toTree leaves it out). Neither changes a check but a rule's, which reads presence: so where
 any rule of the format names a field, a null or an absent default there is left to the exact walk too.
 
-A field whose type no reader here reads (a union, a tuple, a free-form value) is left to the exact walk where
-it appears; a model that requires one gets no reader, and neither do its holders' fields that hold it.
+A field whose type no reader here reads (a schema applied as written, a union none of whose variants it reads)
+is left to the exact walk where it appears; a model that requires one gets no reader, and neither do its
+holders' fields that hold it. A free-form value is read as DecodeFast reads it (rt.Scanner.Any).
 """
 
 from __future__ import annotations
@@ -123,6 +124,8 @@ class DirectReaders:
                 return DirectValue("int", "int64") if t.integer else DirectValue("float", "float64")
             case ir.BooleanType():
                 return DirectValue("bool", "bool")
+            case ir.AnyType(checks=None):
+                return DirectValue("any", "any")  # as DecodeFast and AnyJSON build it (rt.Scanner.Any)
             case ir.DateTimeType():
                 return DirectValue("time", "time.Time")
             case ir.BytesType():

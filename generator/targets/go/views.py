@@ -586,7 +586,23 @@ class DirectValue(Kinded):
     discriminator: str = ""  # a union selected by a tag: its key
 
     KINDS: ClassVar[frozenset[str]] = frozenset(
-        {"string", "int", "float", "bool", "time", "bytes", "list", "map", "nullable", "nilable", "model", "convert", "tuple", "union"}
+        {
+            "string",
+            "int",
+            "float",
+            "bool",
+            "time",
+            "bytes",
+            "any",
+            "list",
+            "map",
+            "nullable",
+            "nilable",
+            "model",
+            "convert",
+            "tuple",
+            "union",
+        }
     )
 
 

@@ -226,3 +226,14 @@ func (s *Scanner) Tag(key string) (string, bool) {
 	s.pos = start
 	return tag, ok
 }
+
+// Any reads a free-form value as DecodeFast reads it depth levels below the root,
+// and gives what AnyJSON builds from that tree; false where AnyJSON would refuse it
+// (too deep, a number no float64 holds) or DecodeFast is unsure.
+func (s *Scanner) Any(depth int) (any, bool) {
+	v, ok := s.value(depth)
+	if !ok || anyProblem(v, MaxDepth-depth, nil) != "" {
+		return nil, false
+	}
+	return plain(v), true
+}

@@ -142,53 +142,72 @@ func Bool(msgs Msgs) Parser[bool] {
 // is a number no float64 can hold (1e400). Integers of any size stay exact.
 func AnyJSON(msgs Msgs) Parser[any] {
 	return func(v any, c *Context) (any, bool) {
-		room := MaxDepth - len(c.path) // how many levels the value may add
-		type item struct {
-			value any
-			depth int
-			key   string
-		}
-		stack := []item{{value: v}}
 		var path []string
-		for len(stack) > 0 {
-			it := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if it.depth > 0 {
-				path = append(path[:it.depth-1], it.key)
-			}
-			if it.depth > room {
-				c.Error(depthMessage, "depth", nil, path...)
-				return nil, false
-			}
-			switch x := it.value.(type) {
-			case nil, bool, string, int64:
-			case json.Number:
-				if strings.ContainsAny(string(x), ".eE") {
-					if f, err := strconv.ParseFloat(string(x), 64); err != nil && math.IsInf(f, 0) {
-						c.Error(msgs["type"], "type", nil)
-						return nil, false
-					}
-				}
-			case float64:
-				if math.IsNaN(x) || math.IsInf(x, 0) {
-					c.Error(msgs["type"], "type", nil)
-					return nil, false
-				}
-			case []any:
-				for i := len(x) - 1; i >= 0; i-- {
-					stack = append(stack, item{x[i], it.depth + 1, strconv.Itoa(i)})
-				}
-			case *Object:
-				for i := len(x.keys) - 1; i >= 0; i-- {
-					stack = append(stack, item{x.vals[i], it.depth + 1, x.keys[i]})
-				}
-			default:
-				c.Error(msgs["type"], "type", nil)
-				return nil, false
-			}
+		switch anyProblem(v, MaxDepth-len(c.path), &path) {
+		case "depth":
+			c.Error(depthMessage, "depth", nil, path...)
+			return nil, false
+		case "type":
+			c.Error(msgs["type"], "type", nil)
+			return nil, false
 		}
 		return plain(v), true
 	}
+}
+
+// anyProblem is AnyJSON's walk of v, room levels being left below it: "depth" for a
+// value deeper than that (its path below v in *where, when where is not nil), "type"
+// for a number no float64 can hold or a value that is not JSON, "" when v is fine.
+func anyProblem(v any, room int, where *[]string) string {
+	type item struct {
+		value any
+		depth int
+		key   string
+		index int // an array item's index (the key is made only for a path), else -1
+	}
+	stack := []item{{value: v, index: -1}}
+	var path []string
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if where != nil && it.depth > 0 {
+			key := it.key
+			if it.index >= 0 {
+				key = strconv.Itoa(it.index)
+			}
+			path = append(path[:it.depth-1], key)
+		}
+		if it.depth > room {
+			if where != nil {
+				*where = path
+			}
+			return "depth"
+		}
+		switch x := it.value.(type) {
+		case nil, bool, string, int64:
+		case json.Number:
+			if strings.ContainsAny(string(x), ".eE") {
+				if f, err := strconv.ParseFloat(string(x), 64); err != nil && math.IsInf(f, 0) {
+					return "type"
+				}
+			}
+		case float64:
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return "type"
+			}
+		case []any:
+			for i := len(x) - 1; i >= 0; i-- {
+				stack = append(stack, item{x[i], it.depth + 1, "", i})
+			}
+		case *Object:
+			for i := len(x.keys) - 1; i >= 0; i-- {
+				stack = append(stack, item{x.vals[i], it.depth + 1, x.keys[i], -1})
+			}
+		default:
+			return "type"
+		}
+	}
+	return ""
 }
 
 // Nullable accepts null (nil) or what inner accepts.

@@ -615,6 +615,30 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				return false
 			}
 			out.Attachments = x0
+		case "extra":
+			if seen&(1<<20) != 0 {
+				return false
+			}
+			seen |= 1 << 20
+			if !s.Open('{') {
+				return false
+			}
+			x0 := map[string]any{}
+			for first := true; s.More('}', first); first = false {
+				key, ok := s.Key()
+				if !ok {
+					return false
+				}
+				x1, ok := s.Any(d + 2)
+				if !ok {
+					return false
+				}
+				x0[key] = x1
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Extra = x0
 		default:
 			return false
 		}
@@ -951,6 +975,30 @@ func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
 				return false
 			}
 			out.Type = x0
+		case "arguments":
+			if seen&(1<<2) != 0 {
+				return false
+			}
+			seen |= 1 << 2
+			if !s.Open('{') {
+				return false
+			}
+			x0 := map[string]any{}
+			for first := true; s.More('}', first); first = false {
+				key, ok := s.Key()
+				if !ok {
+					return false
+				}
+				x1, ok := s.Any(d + 2)
+				if !ok {
+					return false
+				}
+				x0[key] = x1
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Arguments = x0
 		case "outputs":
 			if seen&(1<<3) != 0 {
 				return false
@@ -978,7 +1026,9 @@ func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
 	if !s.Closed() || seen&11 != 11 {
 		return false
 	}
-	out.Arguments = rt.DefaultJSON[map[string]any](pToolCall_Arguments, "{}")() // a key it does not read: absent here
+	if seen&(1<<2) == 0 {
+		out.Arguments = rt.DefaultJSON[map[string]any](pToolCall_Arguments, "{}")()
+	}
 	return true
 }
 

@@ -462,6 +462,26 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				return false
 			}
 			out.Values = x0
+		case "anything":
+			if seen&(1<<13) != 0 {
+				return false
+			}
+			seen |= 1 << 13
+			if !s.Open('[') {
+				return false
+			}
+			x0 := []any{}
+			for first := true; s.More(']', first); first = false {
+				x1, ok := s.Any(d + 2)
+				if !ok {
+					return false
+				}
+				x0 = append(x0, x1)
+			}
+			if !s.Closed() {
+				return false
+			}
+			out.Anything = x0
 		case "either":
 			if seen&(1<<14) != 0 {
 				return false
