@@ -283,6 +283,17 @@ def test_a_union_by_json_kind_writes_each_value_with_its_own_variant_and_refuses
     ]
 
 
+def test_a_number_built_as_json_number_has_the_json_kind_python_gives_its_value(ts_dist: Path) -> None:
+    # JsonNumber is exported: a document built in code may hold one of any text, not only the integral or
+    # out-of-range ones the reader makes. Its JSON kind (which picks a union's variant) is Python's for the
+    # same number: "integer" only when it is finite and whole, so 1.5 is never sent to an integer variant.
+    from chatformats import _runtime as pyrt
+
+    texts = ["1", "-0", "1.0", "1e0", "1.5", "-2.25", "1e-7", "12345678901234567890123", "1.5e300", "1e400", "-1e400"]
+    found = runtime_map(ts_dist, "rt.jsonKind(new rt.JsonNumber(t))", texts)
+    assert found == [pyrt._json_kind(json.loads(t)) for t in texts], found
+
+
 def test_string_lengths_count_code_points_as_python_does_at_every_surrogate_edge(ts_dist: Path) -> None:
     # minLength and maxLength count code points: a pair is one, at the edges of both halves' ranges too
     # (U+10000 is D800 DC00, U+10FFFF is DBFF DFFF); a lone half, which JSON text may hold escaped, is one.
