@@ -13,48 +13,42 @@ type rfc3339 struct {
 // is YYYY-MM-DD[Tt]hh:mm:ss[.fraction](Z|z|+hh:mm|-hh:mm), ASCII digits; a fraction's
 // digits past the ninth are read, not kept (a time.Time holds nanoseconds).
 func readRFC3339(text string) (rfc3339, bool) {
-	digits := func(s string) (int, bool) {
-		n := 0
-		for i := 0; i < len(s); i++ {
-			if s[i] < '0' || s[i] > '9' {
-				return 0, false
-			}
-			n = n*10 + int(s[i]-'0')
-		}
-		return n, len(s) > 0
-	}
 	var f rfc3339
 	if len(text) < 20 || text[4] != '-' || text[7] != '-' || (text[10] != 'T' && text[10] != 't') || text[13] != ':' || text[16] != ':' {
 		return f, false
 	}
-	var ok [6]bool
-	f.year, ok[0] = digits(text[0:4])
-	f.month, ok[1] = digits(text[5:7])
-	f.day, ok[2] = digits(text[8:10])
-	f.hour, ok[3] = digits(text[11:13])
-	f.minute, ok[4] = digits(text[14:16])
-	f.second, ok[5] = digits(text[17:19])
-	if ok != [6]bool{true, true, true, true, true, true} {
+	ok := true
+	f.year = digits2(text, 0, &ok)*100 + digits2(text, 2, &ok)
+	f.month = digits2(text, 5, &ok)
+	f.day = digits2(text, 8, &ok)
+	f.hour = digits2(text, 11, &ok)
+	f.minute = digits2(text, 14, &ok)
+	f.second = digits2(text, 17, &ok)
+	if !ok {
 		return f, false
 	}
 	rest := text[19:]
 	if rest[0] == '.' {
 		end := 1
 		for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
+			if end <= 9 {
+				f.nanos = f.nanos*10 + int(rest[end]-'0')
+			}
 			end++
 		}
 		if end == 1 {
 			return f, false
 		}
-		f.nanos, _ = digits((rest[1:end] + "000000000")[:9])
+		for kept := end - 1; kept < 9; kept++ {
+			f.nanos *= 10
+		}
 		rest = rest[end:]
 	}
 	switch {
 	case rest == "Z" || rest == "z":
 	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
-		offH, okH := digits(rest[1:3])
-		offM, okM := digits(rest[4:6])
-		if !okH || !okM || offH > 23 || offM > 59 {
+		offH, offM := digits2(rest, 1, &ok), digits2(rest, 4, &ok)
+		if !ok || offH > 23 || offM > 59 {
 			return f, false
 		}
 		f.offset = offH*3600 + offM*60
@@ -67,16 +61,51 @@ func readRFC3339(text string) (rfc3339, bool) {
 	if f.year < 1 || f.month < 1 || f.month > 12 || f.day < 1 || f.hour > 23 || f.minute > 59 || f.second > 59 {
 		return f, false
 	}
-	if f.day > time.Date(f.year, time.Month(f.month)+1, 0, 0, 0, 0, 0, time.UTC).Day() {
-		return f, false
+	return f, f.day <= daysIn(f.year, f.month)
+}
+
+// digits2 is the number two ASCII digits at s[i:i+2] spell; anything else clears ok.
+func digits2(s string, i int, ok *bool) int {
+	hi, lo := s[i]-'0', s[i+1]-'0'
+	if hi > 9 || lo > 9 {
+		*ok = false
 	}
-	return f, true
+	return int(hi)*10 + int(lo)
+}
+
+// daysIn is the number of days of a month (1-12) of a proleptic Gregorian year.
+func daysIn(year, month int) int {
+	if month == 2 {
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	}
+	return 30 + (month+month/8)%2
+}
+
+// unix is the Unix time, in seconds, of the fields' date and time of day read as UTC
+// (days from the civil date, as in Howard Hinnant's algorithm: years from March, so the
+// leap day ends a year). It is what time.Date computes, without its normalising and
+// time zone lookup: ParseTime builds many times per document.
+func (f rfc3339) unix() int64 {
+	y, m := int64(f.year), int64(f.month)
+	if m <= 2 {
+		y--
+		m += 9
+	} else {
+		m -= 3
+	}
+	era := y / 400 // y >= 0: the year is at least 1
+	yoe := y - era*400
+	doe := yoe*365 + yoe/4 - yoe/100 + (153*m+2)/5 + int64(f.day) - 1
+	days := era*146097 + doe - 719468
+	return days*86400 + int64(f.hour)*3600 + int64(f.minute)*60 + int64(f.second)
 }
 
 // instant is the moment the fields denote.
 func (f rfc3339) instant() time.Time {
-	utc := time.Date(f.year, time.Month(f.month), f.day, f.hour, f.minute, f.second, f.nanos, time.UTC)
-	return utc.Add(-time.Duration(f.offset) * time.Second)
+	return time.Unix(f.unix()-int64(f.offset), int64(f.nanos)).UTC()
 }
 
 // ParseTime reads RFC 3339 text exactly as the Python runtime does (see readRFC3339).
@@ -91,16 +120,14 @@ func ParseTime(text string) (time.Time, bool) {
 	if !ok {
 		return time.Time{}, false
 	}
-	var loc *time.Location
 	switch {
 	case !formatted(text, f.offset):
-		loc = time.FixedZone(text, f.offset)
+		return f.instant().In(time.FixedZone(text, f.offset)), true
 	case f.offset == 0:
-		loc = time.UTC
+		return f.instant(), true
 	default:
-		loc = time.FixedZone("", f.offset)
+		return f.instant().In(time.FixedZone("", f.offset)), true
 	}
-	return time.Date(f.year, time.Month(f.month), f.day, f.hour, f.minute, f.second, f.nanos, loc), true
 }
 
 // formatted reports whether time.RFC3339Nano spells a date-time as text does (text is one

@@ -1,6 +1,8 @@
 package rt
 
 import (
+	"fmt"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -81,5 +83,49 @@ func TestFormatTimeWritesTheTextParseTimeReadUntilTheTimeChanges(t *testing.T) {
 	named := time.Date(2024, 1, 15, 10, 30, 0, 0, time.FixedZone("2024-01-15T10:30:01Z", 0))
 	if got := FormatTime(named); got != "2024-01-15T10:30:00Z" {
 		t.Errorf("FormatTime of a time named for another instant = %q", got)
+	}
+}
+
+// ParseTime computes the instant itself (time.Date's normalising and zone lookup cost more
+// than the rest of the read): it must be, field for field, the time.Time time.Date makes in
+// the same Location, on every day of years around each kind of leap rule and at both ends of
+// the range, at offsets either side of UTC, with and without a fraction. time.Date's own
+// normalising (day 0 of the next month) is the oracle for which days exist.
+func TestParseTimeIsTimeDateOnEveryDayAroundEveryLeapRule(t *testing.T) {
+	years := []int{1, 2, 3, 4, 99, 100, 101, 399, 400, 401, 1600, 1700, 1899, 1900, 1969, 1970, 1971, 1999, 2000, 2023, 2024, 2100, 9998, 9999}
+	zones := []struct {
+		suffix string
+		offset int
+	}{{"Z", 0}, {"+05:30", 5*3600 + 30*60}, {"-23:59", -(23*3600 + 59*60)}, {"+00:00", 0}}
+	for _, year := range years {
+		for month := 1; month <= 12; month++ {
+			last := time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+			for day := 1; day <= 31; day++ {
+				for i, zone := range zones {
+					fraction, nanos := "", 0
+					if i%2 == 1 {
+						fraction, nanos = ".000000123", 123
+					}
+					text := fmt.Sprintf("%04d-%02d-%02dT%02d:59:07%s%s", year, month, day, (day+i)%24, fraction, zone.suffix)
+					got, ok := ParseTime(text)
+					if ok != (day <= last) {
+						t.Fatalf("ParseTime(%q) ok = %v, but the month has %d days", text, ok, last)
+					}
+					if !ok {
+						continue
+					}
+					loc := time.UTC
+					if zone.suffix == "+00:00" {
+						loc = time.FixedZone(text, 0)
+					} else if zone.offset != 0 {
+						loc = time.FixedZone("", zone.offset)
+					}
+					want := time.Date(year, time.Month(month), day, (day+i)%24, 59, 7, nanos, loc)
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("ParseTime(%q) = %#v, time.Date gives %#v", text, got, want)
+					}
+				}
+			}
+		}
 	}
 }
