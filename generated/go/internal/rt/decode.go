@@ -289,28 +289,46 @@ func (f *fastDecoder) array(depth int) (any, bool) {
 	}
 }
 
-// str reads a string token.
+// str reads a string token. Most strings are plain printable ASCII with no escape: a
+// table lookup per byte, with the position kept in a local (a store through f per byte
+// cost a fifth of a document's read), finds their end.
 func (f *fastDecoder) str() (string, bool) {
-	f.pos++ // the opening quote
-	start := f.pos
+	data := f.data
+	start := f.pos + 1 // after the opening quote
+	i := start
+	for i < len(data) && plainByte[data[i]] {
+		i++
+	}
 	ascii := true
-	for f.pos < len(f.data) {
-		switch c := f.data[f.pos]; {
+	for i < len(data) {
+		switch c := data[i]; {
 		case c == '"':
-			f.pos++
-			s := f.text[start : f.pos-1]
+			f.pos = i + 1
+			s := f.text[start:i]
 			return s, ascii || utf8.ValidString(s)
 		case c == '\\':
+			f.pos = i
 			return f.escaped(start)
 		case c < 0x20:
+			f.pos = i
 			return "", false
 		default:
 			ascii = ascii && c < utf8.RuneSelf
-			f.pos++
+			i++
 		}
 	}
+	f.pos = i
 	return "", false
 }
+
+// plainByte holds the bytes a string may hold as they are and that need no second look:
+// printable ASCII but the quote and the backslash.
+var plainByte = func() (table [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		table[c] = c != '"' && c != '\\'
+	}
+	return table
+}()
 
 // escaped finishes a string that holds escapes, from its first one; a lone
 // surrogate is left to Decode, which refuses it.
