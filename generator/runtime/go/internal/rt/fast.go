@@ -10,12 +10,14 @@ import (
 
 // RunesWithin reports whether s has at least min and at most max code points
 // (a negative bound is no bound), counting them only when its byte length
-// does not decide (a string has no more code points than bytes).
+// does not decide: a string has no more code points than bytes, and no fewer than
+// a quarter of them (a code point is at most four bytes; a byte that is not
+// UTF-8 counts as one).
 func RunesWithin(s string, min, max int) bool {
-	if min <= 0 && (max < 0 || len(s) <= max) {
+	if (len(s)+3)/4 >= min && (max < 0 || len(s) <= max) {
 		return true
 	}
-	if min > 0 && len(s) < min {
+	if len(s) < min || (max >= 0 && (len(s)+3)/4 > max) {
 		return false
 	}
 	n := utf8.RuneCountInString(s)
@@ -40,14 +42,20 @@ func Distinct[T comparable](xs []T) bool {
 }
 
 // TimeRoundTrips reports whether FormatTime's text of t is a date-time
-// ParseTime accepts: a year from 1 to 9999 and an offset within a day.
+// ParseTime accepts: a year from 1 to 9999 and an offset within a day. The year
+// is that of t's wall clock, t's Unix time plus its offset, held to the seconds of
+// 0001-01-01 and 10000-01-01 (t.Year() computes the whole date: slower).
 func TimeRoundTrips(t time.Time) bool {
-	if year := t.Year(); year < 1 || year > 9999 {
+	_, offset := t.Zone()
+	if offset <= -86400 || offset >= 86400 {
 		return false
 	}
-	_, offset := t.Zone()
-	return offset > -86400 && offset < 86400
+	wall := t.Unix() + int64(offset)
+	return wall >= firstWallSecond && wall < pastWallSecond
 }
+
+// The Unix times of 0001-01-01T00:00:00Z and 10000-01-01T00:00:00Z.
+const firstWallSecond, pastWallSecond = -62135596800, 253402300800
 
 // Member reports whether s is an item of items (a scan: for one lookup).
 func Member(items []string, s string) bool {

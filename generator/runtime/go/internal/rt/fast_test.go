@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestRunesWithinCountsCodePointsNotBytes(t *testing.T) {
@@ -34,6 +35,48 @@ func TestTimeRoundTripsOnlyWhenParseTimeReadsFormatTimesText(t *testing.T) {
 		_, parsed := ParseTime(FormatTime(x))
 		if TimeRoundTrips(x) && !parsed {
 			t.Errorf("TimeRoundTrips(%v) is true but ParseTime refuses %q", x, FormatTime(x))
+		}
+	}
+}
+
+// RunesWithin decides from the byte length where it can; it must say what counting says,
+// at every bound around a string's quarter and whole byte length, for ASCII, two-, three-
+// and four-byte code points, and bytes that are not UTF-8.
+func TestRunesWithinIsWhatCountingSays(t *testing.T) {
+	for _, unit := range []string{"a", "é", "€", "😀", "\xff", "a😀", "€\xfe"} {
+		for n := 0; n <= 5; n++ {
+			s := strings.Repeat(unit, n)
+			count := utf8.RuneCountInString(s)
+			for min := -1; min <= len(s)+2; min++ {
+				for max := -1; max <= len(s)+2; max++ {
+					want := count >= min && (max < 0 || count <= max)
+					if got := RunesWithin(s, min, max); got != want {
+						t.Errorf("RunesWithin(%q, %d, %d) = %v, counting says %v", s, min, max, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TimeRoundTrips reads the year from the Unix time: it must be t.Year()'s verdict at
+// the first and last second of years 1 and 9999, in UTC and at offsets either side.
+func TestTimeRoundTripsIsTheYearsVerdict(t *testing.T) {
+	for _, offset := range []int{0, 1, -1, 3600, -3600, 86399, -86399, 86400, -86400} {
+		zone := time.FixedZone("", offset)
+		for _, at := range []time.Time{
+			time.Date(1, 1, 1, 0, 0, 0, 0, zone), time.Date(0, 12, 31, 23, 59, 59, 999999999, zone),
+			time.Date(9999, 12, 31, 23, 59, 59, 999999999, zone), time.Date(10000, 1, 1, 0, 0, 0, 0, zone),
+			time.Date(2024, 2, 29, 12, 0, 0, 0, zone), time.Date(-1, 6, 1, 0, 0, 0, 0, zone), {},
+		} {
+			for _, x := range []time.Time{at, at.UTC(), at.Add(time.Nanosecond), at.Add(-time.Nanosecond)} {
+				year := x.Year()
+				_, off := x.Zone()
+				want := year >= 1 && year <= 9999 && off > -86400 && off < 86400
+				if got := TimeRoundTrips(x); got != want {
+					t.Errorf("TimeRoundTrips(%v) = %v, its year %d and offset %d say %v", x, got, year, off, want)
+				}
+			}
 		}
 	}
 }
