@@ -249,3 +249,26 @@ def test_a_document_whose_only_problem_is_a_compare_rule_is_refused_where_json_s
     assert not conformance.oracle(exported).is_valid(
         json.loads((folder / "examples" / "invalid" / "system_parts.json").read_text(encoding="utf-8"))["data"]
     )
+
+
+INT64 = "must be an integer from -9223372036854775808 to 9223372036854775807"
+
+
+def test_an_integer_past_int64_is_its_only_problem_and_no_rule_reads_it(built: conformance.Built) -> None:
+    # A side that failed its own check is no operand: a rule that reads it is not run (Python's verdict), in
+    # every language, whether the integer past int64 is written as digits or with an exponent or a fraction.
+    past = ["9223372036854775808", "-9223372036854775809", "1e19", "-1e19", "9223372036854775808.0", "1.8e19"]
+    docs = documents(12, seed=11)
+    cases, wants = [], []
+    for i, text in enumerate(past * 2):
+        field = "i1" if i < len(past) else "i2"
+        doc = docs[i]
+        base = _text({k: v for k, v in doc.items() if k != field})
+        cases.append(("comparisons", base[:-1] + f', "{field}": {text}}}', None))
+        ruled = [e for e in oracle({k: v for k, v in doc.items() if k != field}) if field not in e[1].split(" fails")[0].split()]
+        wants.append([[f"/{field}", INT64]] + ruled)
+    found = built.verdicts(cases)
+    wrong = [(language, cases[i][1], verdicts[i].get("crash") or verdicts[i]["errors"], want)
+             for language, verdicts in found.items() for i, want in enumerate(wants)
+             if (verdicts[i].get("crash") or verdicts[i]["errors"]) != want]
+    assert not wrong, wrong[:3]
