@@ -253,11 +253,10 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				}
 				x1 := []Message{}
 				for first := true; s.More(']', first); first = false {
-					var x2 Message
-					if !decodeMessage(s, d+2, &x2) {
+					x1 = append(x1, Message{})
+					if !decodeMessage(s, d+2, &x1[len(x1)-1]) {
 						return false
 					}
-					x1 = append(x1, x2)
 				}
 				if !s.Closed() {
 					return false
@@ -319,11 +318,10 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				}
 				x1 := []ToolCall{}
 				for first := true; s.More(']', first); first = false {
-					var x2 ToolCall
-					if !decodeToolCall(s, d+2, &x2) {
+					x1 = append(x1, ToolCall{})
+					if !decodeToolCall(s, d+2, &x1[len(x1)-1]) {
 						return false
 					}
-					x1 = append(x1, x2)
 				}
 				if !s.Closed() {
 					return false
@@ -634,11 +632,10 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 				}
 				x1 := []ToolCall{}
 				for first := true; s.More(']', first); first = false {
-					var x2 ToolCall
-					if !decodeToolCall(s, d+2, &x2) {
+					x1 = append(x1, ToolCall{})
+					if !decodeToolCall(s, d+2, &x1[len(x1)-1]) {
 						return false
 					}
-					x1 = append(x1, x2)
 				}
 				if !s.Closed() {
 					return false

@@ -205,11 +205,10 @@ func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
 			}
 			x0 := []ContentItem{}
 			for first := true; s.More(']', first); first = false {
-				var x1 ContentItem
-				if !decodeContentItem(s, d+2, &x1) {
+				x0 = append(x0, ContentItem{})
+				if !decodeContentItem(s, d+2, &x0[len(x0)-1]) {
 					return false
 				}
-				x0 = append(x0, x1)
 			}
 			if !s.Closed() {
 				return false

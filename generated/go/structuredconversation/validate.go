@@ -312,11 +312,10 @@ func decodeStructuredConversation(s *rt.Scanner, d int, out *StructuredConversat
 			}
 			x0 := []ConversationMessage{}
 			for first := true; s.More(']', first); first = false {
-				var x1 ConversationMessage
-				if !decodeConversationMessage(s, d+2, &x1) {
+				x0 = append(x0, ConversationMessage{})
+				if !decodeConversationMessage(s, d+2, &x0[len(x0)-1]) {
 					return false
 				}
-				x0 = append(x0, x1)
 			}
 			if !s.Closed() {
 				return false

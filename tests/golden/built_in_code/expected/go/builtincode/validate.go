@@ -316,11 +316,10 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				}
 				x1 := []Part{}
 				for first := true; s.More(']', first); first = false {
-					var x2 Part
-					if !decodePart(s, d+2, &x2) {
+					x1 = append(x1, Part{})
+					if !decodePart(s, d+2, &x1[len(x1)-1]) {
 						return false
 					}
-					x1 = append(x1, x2)
 				}
 				if !s.Closed() {
 					return false
@@ -418,11 +417,10 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			x0 := []ToolCall{}
 			for first := true; s.More(']', first); first = false {
-				var x1 ToolCall
-				if !decodeToolCall(s, d+2, &x1) {
+				x0 = append(x0, ToolCall{})
+				if !decodeToolCall(s, d+2, &x0[len(x0)-1]) {
 					return false
 				}
-				x0 = append(x0, x1)
 			}
 			if !s.Closed() {
 				return false
@@ -462,11 +460,10 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			x0 := []Citation{}
 			for first := true; s.More(']', first); first = false {
-				var x1 Citation
-				if !decodeCitation(s, d+2, &x1) {
+				x0 = append(x0, Citation{})
+				if !decodeCitation(s, d+2, &x0[len(x0)-1]) {
 					return false
 				}
-				x0 = append(x0, x1)
 			}
 			if !s.Closed() {
 				return false

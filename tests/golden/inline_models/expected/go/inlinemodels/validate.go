@@ -180,11 +180,10 @@ func decodeChat(s *rt.Scanner, d int, out *Chat) bool {
 			}
 			x0 := []ToolCall{}
 			for first := true; s.More(']', first); first = false {
-				var x1 ToolCall
-				if !decodeToolCall(s, d+2, &x1) {
+				x0 = append(x0, ToolCall{})
+				if !decodeToolCall(s, d+2, &x0[len(x0)-1]) {
 					return false
 				}
-				x0 = append(x0, x1)
 			}
 			if !s.Closed() {
 				return false
@@ -352,11 +351,10 @@ func decodeChatMeta(s *rt.Scanner, d int, out *ChatMeta) bool {
 			}
 			x0 := []ChatMetaTagsItem{}
 			for first := true; s.More(']', first); first = false {
-				var x1 ChatMetaTagsItem
-				if !decodeChatMetaTagsItem(s, d+2, &x1) {
+				x0 = append(x0, ChatMetaTagsItem{})
+				if !decodeChatMetaTagsItem(s, d+2, &x0[len(x0)-1]) {
 					return false
 				}
-				x0 = append(x0, x1)
 			}
 			if !s.Closed() {
 				return false

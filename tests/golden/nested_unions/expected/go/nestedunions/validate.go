@@ -295,11 +295,10 @@ func decodeEnvelope(s *rt.Scanner, d int, out *Envelope) bool {
 				}
 				x1 := []TextPart{}
 				for first := true; s.More(']', first); first = false {
-					var x2 TextPart
-					if !decodeTextPart(s, d+2, &x2) {
+					x1 = append(x1, TextPart{})
+					if !decodeTextPart(s, d+2, &x1[len(x1)-1]) {
 						return false
 					}
-					x1 = append(x1, x2)
 				}
 				if !s.Closed() {
 					return false
