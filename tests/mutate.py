@@ -60,7 +60,8 @@ CLASSIFY = "generator/classify.py"
 FAST_FILES = ["templates/python/fast.py.j2", "generator/targets/python/fast.py", "templates/typescript/fast_function.ts.j2",
               "generator/targets/typescript/fast.py", "templates/go/fast_check.go.j2", "templates/go/fast_model.go.j2",
               "templates/go/fast_rule.go.j2", "templates/go/fast_tuple.go.j2", "generator/targets/go/fastchecks.py",
-              "templates/go/direct_model.go.j2", "generator/targets/go/direct.py"]
+              "templates/go/direct_model.go.j2", "templates/go/direct_read.go.j2", "templates/go/direct_composite.go.j2",
+              "generator/targets/go/direct.py"]
 WRITER_FILES = ["generator/write.py", "generator/cache.py"]
 
 # The fast tests that guard each kind of file, cheapest first (pytest -x stops at the first failure).

@@ -268,59 +268,7 @@ func decodeChatInput(s *rt.Scanner, d int, out *ChatInput) bool {
 			}
 			seen |= 1 << 4
 			var x0 Content
-			switch s.Kind() {
-			case "string":
-				x1, ok := s.String()
-				if !ok {
-					return false
-				}
-				x0.String = &x1
-			case "array":
-				if !s.Open('[') {
-					return false
-				}
-				x1 := []ContentBlock{}
-				for first := true; s.More(']', first); first = false {
-					var x2 ContentBlock
-					tag2, ok := s.Tag("type")
-					if !ok {
-						return false
-					}
-					switch tag2 {
-					case "text":
-						var x3 TextBlock
-						if !decodeTextBlock(s, d+2, &x3) {
-							return false
-						}
-						x2.TextBlock = &x3
-					case "image":
-						var x3 ImageBlock
-						if !decodeImageBlock(s, d+2, &x3) {
-							return false
-						}
-						x2.ImageBlock = &x3
-					case "audio":
-						var x3 AudioBlock
-						if !decodeAudioBlock(s, d+2, &x3) {
-							return false
-						}
-						x2.AudioBlock = &x3
-					case "video":
-						var x3 VideoBlock
-						if !decodeVideoBlock(s, d+2, &x3) {
-							return false
-						}
-						x2.VideoBlock = &x3
-					default:
-						return false
-					}
-					x1 = append(x1, x2)
-				}
-				if !s.Closed() {
-					return false
-				}
-				x0.Array = x1
-			default:
+			if !decodeContent(s, d+1, &x0) {
 				return false
 			}
 			out.Content = x0
@@ -1154,6 +1102,37 @@ func (u Content) fastValid(d int) bool {
 	return false
 }
 
+// decodeContent reads a Content from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeContent(s *rt.Scanner, d int, out *Content) bool {
+	switch s.Kind() {
+	case "string":
+		x0, ok := s.String()
+		if !ok {
+			return false
+		}
+		out.String = &x0
+	case "array":
+		if !s.Open('[') {
+			return false
+		}
+		x0 := []ContentBlock{}
+		for first := true; s.More(']', first); first = false {
+			x0 = append(x0, ContentBlock{})
+			if !decodeContentBlock(s, d+1, &x0[len(x0)-1]) {
+				return false
+			}
+		}
+		if !s.Closed() {
+			return false
+		}
+		out.Array = x0
+	default:
+		return false
+	}
+	return true
+}
+
 func parseContentBlock(v any, c *rt.Context) (ContentBlock, bool) {
 	var out ContentBlock
 	obj, ok := rt.ExpectObject(c, v, "Content block {index} must be an object")
@@ -1235,4 +1214,42 @@ func (u ContentBlock) fastValid(d int) bool {
 		return true
 	}
 	return false
+}
+
+// decodeContentBlock reads a ContentBlock from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeContentBlock(s *rt.Scanner, d int, out *ContentBlock) bool {
+	tag, ok := s.Tag("type")
+	if !ok {
+		return false
+	}
+	switch tag {
+	case "text":
+		var x0 TextBlock
+		if !decodeTextBlock(s, d, &x0) {
+			return false
+		}
+		out.TextBlock = &x0
+	case "image":
+		var x0 ImageBlock
+		if !decodeImageBlock(s, d, &x0) {
+			return false
+		}
+		out.ImageBlock = &x0
+	case "audio":
+		var x0 AudioBlock
+		if !decodeAudioBlock(s, d, &x0) {
+			return false
+		}
+		out.AudioBlock = &x0
+	case "video":
+		var x0 VideoBlock
+		if !decodeVideoBlock(s, d, &x0) {
+			return false
+		}
+		out.VideoBlock = &x0
+	default:
+		return false
+	}
+	return true
 }

@@ -220,35 +220,10 @@ func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
 			}
 			x0 := []ContentItem{}
 			for first := true; s.More(']', first); first = false {
-				var x1 ContentItem
-				if !s.Open('[') {
+				x0 = append(x0, ContentItem{})
+				if !decodeContentItem(s, d+2, &x0[len(x0)-1]) {
 					return false
 				}
-				if !s.More(']', true) {
-					return false
-				}
-				{
-					x3, ok := s.String()
-					if !ok {
-						return false
-					}
-					x2 := ContentKind(x3)
-					x1.Kind = x2
-				}
-				if !s.More(']', false) {
-					return false
-				}
-				{
-					x2, ok := s.String()
-					if !ok {
-						return false
-					}
-					x1.Text = x2
-				}
-				if s.More(']', false) || !s.Closed() {
-					return false
-				}
-				x0 = append(x0, x1)
 			}
 			if !s.Closed() {
 				return false
@@ -298,4 +273,34 @@ func (t ContentItem) fastValid(d int) bool {
 		return false
 	}
 	return true
+}
+
+// decodeContentItem reads a ContentItem from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeContentItem(s *rt.Scanner, d int, out *ContentItem) bool {
+	if !s.Open('[') {
+		return false
+	}
+	if !s.More(']', true) {
+		return false
+	}
+	{
+		x1, ok := s.String()
+		if !ok {
+			return false
+		}
+		x0 := ContentKind(x1)
+		out.Kind = x0
+	}
+	if !s.More(']', false) {
+		return false
+	}
+	{
+		x0, ok := s.String()
+		if !ok {
+			return false
+		}
+		out.Text = x0
+	}
+	return !s.More(']', false) && s.Closed()
 }

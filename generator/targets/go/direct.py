@@ -10,7 +10,8 @@ any rule of the format names a field, a null or an absent default there is left 
 
 A field whose type no reader here reads (a schema applied as written, a union none of whose variants it reads)
 is left to the exact walk where it appears; a model that requires one gets no reader, and neither do its
-holders' fields that hold it. A free-form value is read as DecodeFast reads it (rt.Scanner.Any).
+holders' fields that hold it. A free-form value is read as DecodeFast reads it (rt.Scanner.Any). A union or a
+tuple is read by a function of its own (templates/go/direct_composite.go.j2), as a model is, wherever it is held.
 """
 
 from __future__ import annotations
@@ -64,20 +65,26 @@ class DirectReaders:
         self.readable: dict[str, bool] = {}  # model name -> has a reader
         self.decide()
 
-    def models(self, views: list[ModelView]) -> dict[str, DirectModel]:
+    def reached(self, views: list[ModelView]) -> tuple[dict[str, DirectModel], dict[str, DirectValue]]:
         """The readers the root's reader calls, itself included (Parse<Format>FromJSON starts there; a reader
-        nothing calls would be dead code); none where the root has no reader."""
+        nothing calls would be dead code): the models' by model name, and the unions' and tuples' (one
+        decode<Type> each, however many fields hold one) by Go type name; none where the root has no reader."""
         built = {m.name: self.model(m, view) for m, view in zip(self.fmt.models, views)}
-        out: dict[str, DirectModel] = {}
-        todo = [self.fmt.root]
+        models: dict[str, DirectModel] = {}
+        composites: dict[str, DirectValue] = {}
+        todo = [DirectValue("model", self.fmt.root)]
         while todo:
-            name = todo.pop()
-            d = built.get(name)
-            if d is None or name in out:
-                continue
-            out[name] = d
-            todo.extend(called for f in d.fields if f.value is not None for called in _called(f.value))
-        return {m.name: out[m.name] for m in self.fmt.models if m.name in out}
+            v = todo.pop()
+            if v.kind == "model":
+                d = built.get(v.type)
+                if d is None or v.type in models:
+                    continue
+                models[v.type] = d
+                todo.extend(called for f in d.fields if f.value is not None for called in _called(f.value))
+            elif v.type not in composites:
+                composites[v.type] = v
+                todo.extend(called for c in v.cases for called in _called(c.value))
+        return {m.name: models[m.name] for m in self.fmt.models if m.name in models}, composites
 
     def has_reader(self, name: str) -> bool:
         return self.readable[name]
@@ -176,9 +183,8 @@ class DirectReaders:
         return DirectValue("union", name, cases=tuple(cases), discriminator=t.discriminator or "")
 
 
-def _called(v: DirectValue) -> list[str]:
-    """The models whose readers reading v calls."""
-    if v.kind == "model":
-        return [v.type]
-    inner = [] if v.inner is None else _called(v.inner)
-    return inner + [name for c in v.cases for name in _called(c.value)]
+def _called(v: DirectValue) -> list[DirectValue]:
+    """The readers reading v calls: a model's, a union's or a tuple's (what those read, they call)."""
+    if v.kind in ("model", "union", "tuple"):
+        return [v]
+    return [] if v.inner is None else _called(v.inner)

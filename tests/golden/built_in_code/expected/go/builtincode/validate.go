@@ -303,29 +303,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			seen |= 1 << 3
 			var x0 Content
-			switch s.Kind() {
-			case "string":
-				x1, ok := s.String()
-				if !ok {
-					return false
-				}
-				x0.String = &x1
-			case "array":
-				if !s.Open('[') {
-					return false
-				}
-				x1 := []Part{}
-				for first := true; s.More(']', first); first = false {
-					x1 = append(x1, Part{})
-					if !decodePart(s, d+2, &x1[len(x1)-1]) {
-						return false
-					}
-				}
-				if !s.Closed() {
-					return false
-				}
-				x0.Array = x1
-			default:
+			if !decodeContent(s, d+1, &x0) {
 				return false
 			}
 			out.Content = x0
@@ -1201,6 +1179,37 @@ func (u Content) fastValid(d int) bool {
 		return true
 	}
 	return false
+}
+
+// decodeContent reads a Content from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeContent(s *rt.Scanner, d int, out *Content) bool {
+	switch s.Kind() {
+	case "string":
+		x0, ok := s.String()
+		if !ok {
+			return false
+		}
+		out.String = &x0
+	case "array":
+		if !s.Open('[') {
+			return false
+		}
+		x0 := []Part{}
+		for first := true; s.More(']', first); first = false {
+			x0 = append(x0, Part{})
+			if !decodePart(s, d+1, &x0[len(x0)-1]) {
+				return false
+			}
+		}
+		if !s.Closed() {
+			return false
+		}
+		out.Array = x0
+	default:
+		return false
+	}
+	return true
 }
 
 func parsePair(v any, c *rt.Context) (Pair, bool) {

@@ -488,20 +488,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 			}
 			seen |= 1 << 14
 			var x0 ConstrainedEither
-			switch s.Kind() {
-			case "integer", "number":
-				x1, ok := s.Float()
-				if !ok {
-					return false
-				}
-				x0.Number = &x1
-			case "string":
-				x1, ok := s.String()
-				if !ok {
-					return false
-				}
-				x0.String = &x1
-			default:
+			if !decodeConstrainedEither(s, d+1, &x0) {
 				return false
 			}
 			out.Either = &x0
@@ -511,20 +498,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 			}
 			seen |= 1 << 15
 			var x0 ConstrainedWhole
-			switch s.Kind() {
-			case "integer":
-				x1, ok := s.Int()
-				if !ok {
-					return false
-				}
-				x0.Integer = &x1
-			case "string":
-				x1, ok := s.String()
-				if !ok {
-					return false
-				}
-				x0.String = &x1
-			default:
+			if !decodeConstrainedWhole(s, d+1, &x0) {
 				return false
 			}
 			out.Whole = &x0
@@ -534,30 +508,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 			}
 			seen |= 1 << 16
 			var x0 ConstrainedPair
-			if !s.Open('[') {
-				return false
-			}
-			if !s.More(']', true) {
-				return false
-			}
-			{
-				x1, ok := s.String()
-				if !ok {
-					return false
-				}
-				x0.Item0 = x1
-			}
-			if !s.More(']', false) {
-				return false
-			}
-			{
-				x1, ok := s.Int()
-				if !ok {
-					return false
-				}
-				x0.Item1 = x1
-			}
-			if s.More(']', false) || !s.Closed() {
+			if !decodeConstrainedPair(s, d+1, &x0) {
 				return false
 			}
 			out.Pair = &x0
@@ -678,6 +629,28 @@ func (u ConstrainedEither) fastValid(d int) bool {
 	return false
 }
 
+// decodeConstrainedEither reads a ConstrainedEither from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeConstrainedEither(s *rt.Scanner, d int, out *ConstrainedEither) bool {
+	switch s.Kind() {
+	case "integer", "number":
+		x0, ok := s.Float()
+		if !ok {
+			return false
+		}
+		out.Number = &x0
+	case "string":
+		x0, ok := s.String()
+		if !ok {
+			return false
+		}
+		out.String = &x0
+	default:
+		return false
+	}
+	return true
+}
+
 func parseConstrainedWhole(v any, c *rt.Context) (ConstrainedWhole, bool) {
 	var out ConstrainedWhole
 	switch rt.JSONKind(v) {
@@ -720,6 +693,28 @@ func (u ConstrainedWhole) fastValid(d int) bool {
 	return false
 }
 
+// decodeConstrainedWhole reads a ConstrainedWhole from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeConstrainedWhole(s *rt.Scanner, d int, out *ConstrainedWhole) bool {
+	switch s.Kind() {
+	case "integer":
+		x0, ok := s.Int()
+		if !ok {
+			return false
+		}
+		out.Integer = &x0
+	case "string":
+		x0, ok := s.String()
+		if !ok {
+			return false
+		}
+		out.String = &x0
+	default:
+		return false
+	}
+	return true
+}
+
 func parseConstrainedPair(v any, c *rt.Context) (ConstrainedPair, bool) {
 	var out ConstrainedPair
 	items, ok := v.([]any)
@@ -749,4 +744,33 @@ func (t ConstrainedPair) fastValid(d int) bool {
 		return false
 	}
 	return true
+}
+
+// decodeConstrainedPair reads a ConstrainedPair from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeConstrainedPair(s *rt.Scanner, d int, out *ConstrainedPair) bool {
+	if !s.Open('[') {
+		return false
+	}
+	if !s.More(']', true) {
+		return false
+	}
+	{
+		x0, ok := s.String()
+		if !ok {
+			return false
+		}
+		out.Item0 = x0
+	}
+	if !s.More(']', false) {
+		return false
+	}
+	{
+		x0, ok := s.Int()
+		if !ok {
+			return false
+		}
+		out.Item1 = x0
+	}
+	return !s.More(']', false) && s.Closed()
 }

@@ -72,30 +72,7 @@ func decodeReading(s *rt.Scanner, d int, out *Reading) bool {
 			}
 			seen |= 1 << 0
 			var x0 Sample
-			if !s.Open('[') {
-				return false
-			}
-			if !s.More(']', true) {
-				return false
-			}
-			{
-				x1, ok := s.Float()
-				if !ok {
-					return false
-				}
-				x0.Item0 = x1
-			}
-			if !s.More(']', false) {
-				return false
-			}
-			{
-				x1, ok := s.String()
-				if !ok {
-					return false
-				}
-				x0.Item1 = x1
-			}
-			if s.More(']', false) || !s.Closed() {
+			if !decodeSample(s, d+1, &x0) {
 				return false
 			}
 			out.Sample = x0
@@ -147,4 +124,33 @@ func (t Sample) fastValid(d int) bool {
 		return false
 	}
 	return true
+}
+
+// decodeSample reads a Sample from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeSample(s *rt.Scanner, d int, out *Sample) bool {
+	if !s.Open('[') {
+		return false
+	}
+	if !s.More(']', true) {
+		return false
+	}
+	{
+		x0, ok := s.Float()
+		if !ok {
+			return false
+		}
+		out.Item0 = x0
+	}
+	if !s.More(']', false) {
+		return false
+	}
+	{
+		x0, ok := s.String()
+		if !ok {
+			return false
+		}
+		out.Item1 = x0
+	}
+	return !s.More(']', false) && s.Closed()
 }

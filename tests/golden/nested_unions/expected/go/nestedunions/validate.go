@@ -125,47 +125,7 @@ func decodeEnvelope(s *rt.Scanner, d int, out *Envelope) bool {
 			}
 			seen |= 1 << 0
 			var x0 Body
-			switch s.Kind() {
-			case "string":
-				x1, ok := s.String()
-				if !ok {
-					return false
-				}
-				x0.String = &x1
-			case "array":
-				if !s.Open('[') {
-					return false
-				}
-				x1 := []Part{}
-				for first := true; s.More(']', first); first = false {
-					var x2 Part
-					tag2, ok := s.Tag("kind")
-					if !ok {
-						return false
-					}
-					switch tag2 {
-					case "text":
-						var x3 TextPart
-						if !decodeTextPart(s, d+2, &x3) {
-							return false
-						}
-						x2.TextPart = &x3
-					case "ref":
-						var x3 RefPart
-						if !decodeRefPart(s, d+2, &x3) {
-							return false
-						}
-						x2.RefPart = &x3
-					default:
-						return false
-					}
-					x1 = append(x1, x2)
-				}
-				if !s.Closed() {
-					return false
-				}
-				x0.Array = x1
-			default:
+			if !decodeBody(s, d+1, &x0) {
 				return false
 			}
 			out.Body = x0
@@ -184,47 +144,7 @@ func decodeEnvelope(s *rt.Scanner, d int, out *Envelope) bool {
 					return false
 				}
 				var x1 Body
-				switch s.Kind() {
-				case "string":
-					x2, ok := s.String()
-					if !ok {
-						return false
-					}
-					x1.String = &x2
-				case "array":
-					if !s.Open('[') {
-						return false
-					}
-					x2 := []Part{}
-					for first := true; s.More(']', first); first = false {
-						var x3 Part
-						tag3, ok := s.Tag("kind")
-						if !ok {
-							return false
-						}
-						switch tag3 {
-						case "text":
-							var x4 TextPart
-							if !decodeTextPart(s, d+3, &x4) {
-								return false
-							}
-							x3.TextPart = &x4
-						case "ref":
-							var x4 RefPart
-							if !decodeRefPart(s, d+3, &x4) {
-								return false
-							}
-							x3.RefPart = &x4
-						default:
-							return false
-						}
-						x2 = append(x2, x3)
-					}
-					if !s.Closed() {
-						return false
-					}
-					x1.Array = x2
-				default:
+				if !decodeBody(s, d+2, &x1) {
 					return false
 				}
 				x0[key] = x1
@@ -243,34 +163,10 @@ func decodeEnvelope(s *rt.Scanner, d int, out *Envelope) bool {
 			}
 			x0 := []Pair{}
 			for first := true; s.More(']', first); first = false {
-				var x1 Pair
-				if !s.Open('[') {
+				x0 = append(x0, Pair{})
+				if !decodePair(s, d+2, &x0[len(x0)-1]) {
 					return false
 				}
-				if !s.More(']', true) {
-					return false
-				}
-				{
-					x2, ok := s.String()
-					if !ok {
-						return false
-					}
-					x1.Item0 = x2
-				}
-				if !s.More(']', false) {
-					return false
-				}
-				{
-					x2, ok := s.Int()
-					if !ok {
-						return false
-					}
-					x1.Item1 = x2
-				}
-				if s.More(']', false) || !s.Closed() {
-					return false
-				}
-				x0 = append(x0, x1)
 			}
 			if !s.Closed() {
 				return false
@@ -282,29 +178,7 @@ func decodeEnvelope(s *rt.Scanner, d int, out *Envelope) bool {
 			}
 			seen |= 1 << 3
 			var x0 Amount
-			switch s.Kind() {
-			case "integer", "number":
-				x1, ok := s.Float()
-				if !ok {
-					return false
-				}
-				x0.Number = &x1
-			case "array":
-				if !s.Open('[') {
-					return false
-				}
-				x1 := []TextPart{}
-				for first := true; s.More(']', first); first = false {
-					x1 = append(x1, TextPart{})
-					if !decodeTextPart(s, d+2, &x1[len(x1)-1]) {
-						return false
-					}
-				}
-				if !s.Closed() {
-					return false
-				}
-				x0.Array = x1
-			default:
+			if !decodeAmount(s, d+1, &x0) {
 				return false
 			}
 			out.Amount = &x0
@@ -467,47 +341,7 @@ func decodeRefPart(s *rt.Scanner, d int, out *RefPart) bool {
 			}
 			seen |= 1 << 1
 			var x0 Body
-			switch s.Kind() {
-			case "string":
-				x1, ok := s.String()
-				if !ok {
-					return false
-				}
-				x0.String = &x1
-			case "array":
-				if !s.Open('[') {
-					return false
-				}
-				x1 := []Part{}
-				for first := true; s.More(']', first); first = false {
-					var x2 Part
-					tag2, ok := s.Tag("kind")
-					if !ok {
-						return false
-					}
-					switch tag2 {
-					case "text":
-						var x3 TextPart
-						if !decodeTextPart(s, d+2, &x3) {
-							return false
-						}
-						x2.TextPart = &x3
-					case "ref":
-						var x3 RefPart
-						if !decodeRefPart(s, d+2, &x3) {
-							return false
-						}
-						x2.RefPart = &x3
-					default:
-						return false
-					}
-					x1 = append(x1, x2)
-				}
-				if !s.Closed() {
-					return false
-				}
-				x0.Array = x1
-			default:
+			if !decodeBody(s, d+1, &x0) {
 				return false
 			}
 			out.Inner = x0
@@ -574,6 +408,37 @@ func (u Body) fastValid(d int) bool {
 	return false
 }
 
+// decodeBody reads a Body from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeBody(s *rt.Scanner, d int, out *Body) bool {
+	switch s.Kind() {
+	case "string":
+		x0, ok := s.String()
+		if !ok {
+			return false
+		}
+		out.String = &x0
+	case "array":
+		if !s.Open('[') {
+			return false
+		}
+		x0 := []Part{}
+		for first := true; s.More(']', first); first = false {
+			x0 = append(x0, Part{})
+			if !decodePart(s, d+1, &x0[len(x0)-1]) {
+				return false
+			}
+		}
+		if !s.Closed() {
+			return false
+		}
+		out.Array = x0
+	default:
+		return false
+	}
+	return true
+}
+
 func parseAmount(v any, c *rt.Context) (Amount, bool) {
 	var out Amount
 	switch rt.JSONKind(v) {
@@ -622,6 +487,37 @@ func (u Amount) fastValid(d int) bool {
 		return true
 	}
 	return false
+}
+
+// decodeAmount reads a Amount from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeAmount(s *rt.Scanner, d int, out *Amount) bool {
+	switch s.Kind() {
+	case "integer", "number":
+		x0, ok := s.Float()
+		if !ok {
+			return false
+		}
+		out.Number = &x0
+	case "array":
+		if !s.Open('[') {
+			return false
+		}
+		x0 := []TextPart{}
+		for first := true; s.More(']', first); first = false {
+			x0 = append(x0, TextPart{})
+			if !decodeTextPart(s, d+1, &x0[len(x0)-1]) {
+				return false
+			}
+		}
+		if !s.Closed() {
+			return false
+		}
+		out.Array = x0
+	default:
+		return false
+	}
+	return true
 }
 
 func parsePart(v any, c *rt.Context) (Part, bool) {
@@ -681,6 +577,32 @@ func (u Part) fastValid(d int) bool {
 	return false
 }
 
+// decodePart reads a Part from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodePart(s *rt.Scanner, d int, out *Part) bool {
+	tag, ok := s.Tag("kind")
+	if !ok {
+		return false
+	}
+	switch tag {
+	case "text":
+		var x0 TextPart
+		if !decodeTextPart(s, d, &x0) {
+			return false
+		}
+		out.TextPart = &x0
+	case "ref":
+		var x0 RefPart
+		if !decodeRefPart(s, d, &x0) {
+			return false
+		}
+		out.RefPart = &x0
+	default:
+		return false
+	}
+	return true
+}
+
 func parsePair(v any, c *rt.Context) (Pair, bool) {
 	var out Pair
 	items, ok := v.([]any)
@@ -710,4 +632,33 @@ func (t Pair) fastValid(d int) bool {
 		return false
 	}
 	return true
+}
+
+// decodePair reads a Pair from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodePair(s *rt.Scanner, d int, out *Pair) bool {
+	if !s.Open('[') {
+		return false
+	}
+	if !s.More(']', true) {
+		return false
+	}
+	{
+		x0, ok := s.String()
+		if !ok {
+			return false
+		}
+		out.Item0 = x0
+	}
+	if !s.More(']', false) {
+		return false
+	}
+	{
+		x0, ok := s.Int()
+		if !ok {
+			return false
+		}
+		out.Item1 = x0
+	}
+	return !s.More(']', false) && s.Closed()
 }

@@ -350,30 +350,7 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 			}
 			seen |= 1 << 11
 			var x0 ResourcePair
-			if !s.Open('[') {
-				return false
-			}
-			if !s.More(']', true) {
-				return false
-			}
-			{
-				x1, ok := s.String()
-				if !ok {
-					return false
-				}
-				x0.Item0 = x1
-			}
-			if !s.More(']', false) {
-				return false
-			}
-			{
-				x1, ok := s.Int()
-				if !ok {
-					return false
-				}
-				x0.Item1 = x1
-			}
-			if s.More(']', false) || !s.Closed() {
+			if !decodeResourcePair(s, d+1, &x0) {
 				return false
 			}
 			out.Pair = &x0
@@ -383,20 +360,7 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 			}
 			seen |= 1 << 12
 			var x0 ResourceHome
-			switch s.Kind() {
-			case "string":
-				x1, ok := s.String()
-				if !ok {
-					return false
-				}
-				x0.String = &x1
-			case "integer":
-				x1, ok := s.Int()
-				if !ok {
-					return false
-				}
-				x0.Integer = &x1
-			default:
+			if !decodeResourceHome(s, d+1, &x0) {
 				return false
 			}
 			out.Home = &x0
@@ -465,6 +429,28 @@ func (u ResourceHome) fastValid(d int) bool {
 	return false
 }
 
+// decodeResourceHome reads a ResourceHome from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeResourceHome(s *rt.Scanner, d int, out *ResourceHome) bool {
+	switch s.Kind() {
+	case "string":
+		x0, ok := s.String()
+		if !ok {
+			return false
+		}
+		out.String = &x0
+	case "integer":
+		x0, ok := s.Int()
+		if !ok {
+			return false
+		}
+		out.Integer = &x0
+	default:
+		return false
+	}
+	return true
+}
+
 func parseResourcePair(v any, c *rt.Context) (ResourcePair, bool) {
 	var out ResourcePair
 	items, ok := v.([]any)
@@ -497,4 +483,33 @@ func (t ResourcePair) fastValid(d int) bool {
 		return false
 	}
 	return true
+}
+
+// decodeResourcePair reads a ResourcePair from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeResourcePair(s *rt.Scanner, d int, out *ResourcePair) bool {
+	if !s.Open('[') {
+		return false
+	}
+	if !s.More(']', true) {
+		return false
+	}
+	{
+		x0, ok := s.String()
+		if !ok {
+			return false
+		}
+		out.Item0 = x0
+	}
+	if !s.More(']', false) {
+		return false
+	}
+	{
+		x0, ok := s.Int()
+		if !ok {
+			return false
+		}
+		out.Item1 = x0
+	}
+	return !s.More(']', false) && s.Closed()
 }

@@ -132,34 +132,10 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 			}
 			x0 := []ContentBlock{}
 			for first := true; s.More(']', first); first = false {
-				var x1 ContentBlock
-				tag1, ok := s.Tag("type")
-				if !ok {
+				x0 = append(x0, ContentBlock{})
+				if !decodeContentBlock(s, d+2, &x0[len(x0)-1]) {
 					return false
 				}
-				switch tag1 {
-				case "text":
-					var x2 TextContent
-					if !decodeTextContent(s, d+2, &x2) {
-						return false
-					}
-					x1.TextContent = &x2
-				case "image":
-					var x2 ImageContent
-					if !decodeImageContent(s, d+2, &x2) {
-						return false
-					}
-					x1.ImageContent = &x2
-				case "__proto__":
-					var x2 ProtoContent
-					if !decodeProtoContent(s, d+2, &x2) {
-						return false
-					}
-					x1.ProtoContent = &x2
-				default:
-					return false
-				}
-				x0 = append(x0, x1)
 			}
 			if !s.Closed() {
 				return false
@@ -171,24 +147,7 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 			}
 			seen |= 1 << 1
 			var x0 MessageFirst
-			tag0, ok := s.Tag("type")
-			if !ok {
-				return false
-			}
-			switch tag0 {
-			case "text":
-				var x1 TextContent
-				if !decodeTextContent(s, d+1, &x1) {
-					return false
-				}
-				x0.TextContent = &x1
-			case "image":
-				var x1 ImageContent
-				if !decodeImageContent(s, d+1, &x1) {
-					return false
-				}
-				x0.ImageContent = &x1
-			default:
+			if !decodeMessageFirst(s, d+1, &x0) {
 				return false
 			}
 			out.First = &x0
@@ -198,24 +157,7 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 			}
 			seen |= 1 << 2
 			var x0 MessageReply
-			tag0, ok := s.Tag("type")
-			if !ok {
-				return false
-			}
-			switch tag0 {
-			case "text":
-				var x1 TextContent
-				if !decodeTextContent(s, d+1, &x1) {
-					return false
-				}
-				x0.TextContent = &x1
-			case "image":
-				var x1 ImageContent
-				if !decodeImageContent(s, d+1, &x1) {
-					return false
-				}
-				x0.ImageContent = &x1
-			default:
+			if !decodeMessageReply(s, d+1, &x0) {
 				return false
 			}
 			out.Reply = &x0
@@ -594,6 +536,32 @@ func (u MessageFirst) fastValid(d int) bool {
 	return false
 }
 
+// decodeMessageFirst reads a MessageFirst from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeMessageFirst(s *rt.Scanner, d int, out *MessageFirst) bool {
+	tag, ok := s.Tag("type")
+	if !ok {
+		return false
+	}
+	switch tag {
+	case "text":
+		var x0 TextContent
+		if !decodeTextContent(s, d, &x0) {
+			return false
+		}
+		out.TextContent = &x0
+	case "image":
+		var x0 ImageContent
+		if !decodeImageContent(s, d, &x0) {
+			return false
+		}
+		out.ImageContent = &x0
+	default:
+		return false
+	}
+	return true
+}
+
 func parseMessageReply(v any, c *rt.Context) (MessageReply, bool) {
 	var out MessageReply
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -651,6 +619,32 @@ func (u MessageReply) fastValid(d int) bool {
 	return false
 }
 
+// decodeMessageReply reads a MessageReply from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeMessageReply(s *rt.Scanner, d int, out *MessageReply) bool {
+	tag, ok := s.Tag("type")
+	if !ok {
+		return false
+	}
+	switch tag {
+	case "text":
+		var x0 TextContent
+		if !decodeTextContent(s, d, &x0) {
+			return false
+		}
+		out.TextContent = &x0
+	case "image":
+		var x0 ImageContent
+		if !decodeImageContent(s, d, &x0) {
+			return false
+		}
+		out.ImageContent = &x0
+	default:
+		return false
+	}
+	return true
+}
+
 func parseContentBlock(v any, c *rt.Context) (ContentBlock, bool) {
 	var out ContentBlock
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -705,4 +699,36 @@ func (u ContentBlock) toTree() any {
 // variant toTree writes, the first one set, checked as that variant. d is the depth of u in the document.
 func (u ContentBlock) fastValid(d int) bool {
 	return false
+}
+
+// decodeContentBlock reads a ContentBlock from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeContentBlock(s *rt.Scanner, d int, out *ContentBlock) bool {
+	tag, ok := s.Tag("type")
+	if !ok {
+		return false
+	}
+	switch tag {
+	case "text":
+		var x0 TextContent
+		if !decodeTextContent(s, d, &x0) {
+			return false
+		}
+		out.TextContent = &x0
+	case "image":
+		var x0 ImageContent
+		if !decodeImageContent(s, d, &x0) {
+			return false
+		}
+		out.ImageContent = &x0
+	case "__proto__":
+		var x0 ProtoContent
+		if !decodeProtoContent(s, d, &x0) {
+			return false
+		}
+		out.ProtoContent = &x0
+	default:
+		return false
+	}
+	return true
 }

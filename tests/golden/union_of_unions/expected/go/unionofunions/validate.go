@@ -116,70 +116,7 @@ func decodeSamplingMessage(s *rt.Scanner, d int, out *SamplingMessage) bool {
 			}
 			seen |= 1 << 1
 			var x0 Content
-			switch s.Kind() {
-			case "object":
-				var x1 Block
-				tag1, ok := s.Tag("type")
-				if !ok {
-					return false
-				}
-				switch tag1 {
-				case "text":
-					var x2 TextBlock
-					if !decodeTextBlock(s, d+1, &x2) {
-						return false
-					}
-					x1.TextBlock = &x2
-				case "image":
-					var x2 ImageBlock
-					if !decodeImageBlock(s, d+1, &x2) {
-						return false
-					}
-					x1.ImageBlock = &x2
-				default:
-					return false
-				}
-				x0.Block = &x1
-			case "array":
-				if !s.Open('[') {
-					return false
-				}
-				x1 := []Block{}
-				for first := true; s.More(']', first); first = false {
-					var x2 Block
-					tag2, ok := s.Tag("type")
-					if !ok {
-						return false
-					}
-					switch tag2 {
-					case "text":
-						var x3 TextBlock
-						if !decodeTextBlock(s, d+2, &x3) {
-							return false
-						}
-						x2.TextBlock = &x3
-					case "image":
-						var x3 ImageBlock
-						if !decodeImageBlock(s, d+2, &x3) {
-							return false
-						}
-						x2.ImageBlock = &x3
-					default:
-						return false
-					}
-					x1 = append(x1, x2)
-				}
-				if !s.Closed() {
-					return false
-				}
-				x0.Array = x1
-			case "string":
-				x1, ok := s.String()
-				if !ok {
-					return false
-				}
-				x0.String = &x1
-			default:
+			if !decodeContent(s, d+1, &x0) {
 				return false
 			}
 			out.Content = x0
@@ -193,74 +130,10 @@ func decodeSamplingMessage(s *rt.Scanner, d int, out *SamplingMessage) bool {
 			}
 			x0 := []Content{}
 			for first := true; s.More(']', first); first = false {
-				var x1 Content
-				switch s.Kind() {
-				case "object":
-					var x2 Block
-					tag2, ok := s.Tag("type")
-					if !ok {
-						return false
-					}
-					switch tag2 {
-					case "text":
-						var x3 TextBlock
-						if !decodeTextBlock(s, d+2, &x3) {
-							return false
-						}
-						x2.TextBlock = &x3
-					case "image":
-						var x3 ImageBlock
-						if !decodeImageBlock(s, d+2, &x3) {
-							return false
-						}
-						x2.ImageBlock = &x3
-					default:
-						return false
-					}
-					x1.Block = &x2
-				case "array":
-					if !s.Open('[') {
-						return false
-					}
-					x2 := []Block{}
-					for first := true; s.More(']', first); first = false {
-						var x3 Block
-						tag3, ok := s.Tag("type")
-						if !ok {
-							return false
-						}
-						switch tag3 {
-						case "text":
-							var x4 TextBlock
-							if !decodeTextBlock(s, d+3, &x4) {
-								return false
-							}
-							x3.TextBlock = &x4
-						case "image":
-							var x4 ImageBlock
-							if !decodeImageBlock(s, d+3, &x4) {
-								return false
-							}
-							x3.ImageBlock = &x4
-						default:
-							return false
-						}
-						x2 = append(x2, x3)
-					}
-					if !s.Closed() {
-						return false
-					}
-					x1.Array = x2
-				case "string":
-					x2, ok := s.String()
-					if !ok {
-						return false
-					}
-					x1.String = &x2
-				default:
+				x0 = append(x0, Content{})
+				if !decodeContent(s, d+2, &x0[len(x0)-1]) {
 					return false
 				}
-				x0 = append(x0, x1)
 			}
 			if !s.Closed() {
 				return false
@@ -507,6 +380,43 @@ func (u Content) fastValid(d int) bool {
 	return false
 }
 
+// decodeContent reads a Content from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeContent(s *rt.Scanner, d int, out *Content) bool {
+	switch s.Kind() {
+	case "object":
+		var x0 Block
+		if !decodeBlock(s, d, &x0) {
+			return false
+		}
+		out.Block = &x0
+	case "array":
+		if !s.Open('[') {
+			return false
+		}
+		x0 := []Block{}
+		for first := true; s.More(']', first); first = false {
+			x0 = append(x0, Block{})
+			if !decodeBlock(s, d+1, &x0[len(x0)-1]) {
+				return false
+			}
+		}
+		if !s.Closed() {
+			return false
+		}
+		out.Array = x0
+	case "string":
+		x0, ok := s.String()
+		if !ok {
+			return false
+		}
+		out.String = &x0
+	default:
+		return false
+	}
+	return true
+}
+
 func parseBlock(v any, c *rt.Context) (Block, bool) {
 	var out Block
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -562,4 +472,30 @@ func (u Block) fastValid(d int) bool {
 		return true
 	}
 	return false
+}
+
+// decodeBlock reads a Block from the text into out, at depth d: false
+// when it is not sure, and the exact walk then reads the text (rt.Scanner).
+func decodeBlock(s *rt.Scanner, d int, out *Block) bool {
+	tag, ok := s.Tag("type")
+	if !ok {
+		return false
+	}
+	switch tag {
+	case "text":
+		var x0 TextBlock
+		if !decodeTextBlock(s, d, &x0) {
+			return false
+		}
+		out.TextBlock = &x0
+	case "image":
+		var x0 ImageBlock
+		if !decodeImageBlock(s, d, &x0) {
+			return false
+		}
+		out.ImageBlock = &x0
+	default:
+		return false
+	}
+	return true
 }
