@@ -253,6 +253,9 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				}
 				x1 := []Message{}
 				for first := true; s.More(']', first); first = false {
+					if first {
+						x1 = make([]Message, 0, 4)
+					}
 					x1 = append(x1, Message{})
 					if !decodeMessage(s, d+2, &x1[len(x1)-1]) {
 						return false
@@ -318,6 +321,9 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				}
 				x1 := []ToolCall{}
 				for first := true; s.More(']', first); first = false {
+					if first {
+						x1 = make([]ToolCall, 0, 4)
+					}
 					x1 = append(x1, ToolCall{})
 					if !decodeToolCall(s, d+2, &x1[len(x1)-1]) {
 						return false
@@ -632,6 +638,9 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 				}
 				x1 := []ToolCall{}
 				for first := true; s.More(']', first); first = false {
+					if first {
+						x1 = make([]ToolCall, 0, 4)
+					}
 					x1 = append(x1, ToolCall{})
 					if !decodeToolCall(s, d+2, &x1[len(x1)-1]) {
 						return false

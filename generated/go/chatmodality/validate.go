@@ -1118,6 +1118,9 @@ func decodeContent(s *rt.Scanner, d int, out *Content) bool {
 		}
 		x0 := []ContentBlock{}
 		for first := true; s.More(']', first); first = false {
+			if first {
+				x0 = make([]ContentBlock, 0, 4)
+			}
 			x0 = append(x0, ContentBlock{})
 			if !decodeContentBlock(s, d+1, &x0[len(x0)-1]) {
 				return false

@@ -199,6 +199,9 @@ func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
 			}
 			x0 := []ContentType{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]ContentType, 0, 4)
+				}
 				x2, ok := s.String()
 				if !ok {
 					return false
@@ -220,6 +223,9 @@ func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
 			}
 			x0 := []ContentItem{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]ContentItem, 0, 4)
+				}
 				x0 = append(x0, ContentItem{})
 				if !decodeContentItem(s, d+2, &x0[len(x0)-1]) {
 					return false

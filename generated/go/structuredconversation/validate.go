@@ -141,6 +141,9 @@ func decodeConversationDocument(s *rt.Scanner, d int, out *ConversationDocument)
 			}
 			x0 := []string{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]string, 0, 4)
+				}
 				x1, ok := s.String()
 				if !ok {
 					return false
@@ -282,6 +285,9 @@ func decodeStructuredConversation(s *rt.Scanner, d int, out *StructuredConversat
 			}
 			x0 := []string{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]string, 0, 4)
+				}
 				x1, ok := s.String()
 				if !ok {
 					return false
@@ -312,6 +318,9 @@ func decodeStructuredConversation(s *rt.Scanner, d int, out *StructuredConversat
 			}
 			x0 := []ConversationMessage{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]ConversationMessage, 0, 4)
+				}
 				x0 = append(x0, ConversationMessage{})
 				if !decodeConversationMessage(s, d+2, &x0[len(x0)-1]) {
 					return false

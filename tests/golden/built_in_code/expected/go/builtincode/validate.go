@@ -317,6 +317,9 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			x0 := []string{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]string, 0, 4)
+				}
 				x1, ok := s.String()
 				if !ok {
 					return false
@@ -373,6 +376,9 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				}
 				x1 := []string{}
 				for first := true; s.More(']', first); first = false {
+					if first {
+						x1 = make([]string, 0, 4)
+					}
 					x2, ok := s.String()
 					if !ok {
 						return false
@@ -395,6 +401,9 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			x0 := []ToolCall{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]ToolCall, 0, 4)
+				}
 				x0 = append(x0, ToolCall{})
 				if !decodeToolCall(s, d+2, &x0[len(x0)-1]) {
 					return false
@@ -438,6 +447,9 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			x0 := []Citation{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]Citation, 0, 4)
+				}
 				x0 = append(x0, Citation{})
 				if !decodeCitation(s, d+2, &x0[len(x0)-1]) {
 					return false
@@ -457,6 +469,9 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			x0 := []string{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]string, 0, 4)
+				}
 				x1, ok := s.String()
 				if !ok {
 					return false
@@ -503,6 +518,9 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				}
 				x1 := []string{}
 				for first := true; s.More(']', first); first = false {
+					if first {
+						x1 = make([]string, 0, 4)
+					}
 					x2, ok := s.String()
 					if !ok {
 						return false
@@ -580,6 +598,9 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			x0 := [][]byte{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([][]byte, 0, 4)
+				}
 				x1, ok := s.Bytes()
 				if !ok {
 					return false
@@ -848,6 +869,9 @@ func decodePart(s *rt.Scanner, d int, out *Part) bool {
 			}
 			x0 := []int64{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]int64, 0, 4)
+				}
 				x1, ok := s.Int()
 				if !ok {
 					return false
@@ -984,6 +1008,9 @@ func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
 			}
 			x0 := []string{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]string, 0, 4)
+				}
 				x1, ok := s.String()
 				if !ok {
 					return false
@@ -1103,6 +1130,9 @@ func decodeCitation(s *rt.Scanner, d int, out *Citation) bool {
 				}
 				x1 := []string{}
 				for first := true; s.More(']', first); first = false {
+					if first {
+						x1 = make([]string, 0, 4)
+					}
 					x2, ok := s.String()
 					if !ok {
 						return false
@@ -1197,6 +1227,9 @@ func decodeContent(s *rt.Scanner, d int, out *Content) bool {
 		}
 		x0 := []Part{}
 		for first := true; s.More(']', first); first = false {
+			if first {
+				x0 = make([]Part, 0, 4)
+			}
 			x0 = append(x0, Part{})
 			if !decodePart(s, d+1, &x0[len(x0)-1]) {
 				return false

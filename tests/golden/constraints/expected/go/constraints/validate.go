@@ -432,6 +432,9 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 			}
 			x0 := []string{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]string, 0, 4)
+				}
 				x1, ok := s.String()
 				if !ok {
 					return false
@@ -452,6 +455,9 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 			}
 			x0 := []float64{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]float64, 0, 4)
+				}
 				x1, ok := s.Float()
 				if !ok {
 					return false
@@ -472,6 +478,9 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 			}
 			x0 := []any{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]any, 0, 4)
+				}
 				x1, ok := s.Any(d + 2)
 				if !ok {
 					return false

@@ -180,6 +180,9 @@ func decodeChat(s *rt.Scanner, d int, out *Chat) bool {
 			}
 			x0 := []ToolCall{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]ToolCall, 0, 4)
+				}
 				x0 = append(x0, ToolCall{})
 				if !decodeToolCall(s, d+2, &x0[len(x0)-1]) {
 					return false
@@ -351,6 +354,9 @@ func decodeChatMeta(s *rt.Scanner, d int, out *ChatMeta) bool {
 			}
 			x0 := []ChatMetaTagsItem{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]ChatMetaTagsItem, 0, 4)
+				}
 				x0 = append(x0, ChatMetaTagsItem{})
 				if !decodeChatMetaTagsItem(s, d+2, &x0[len(x0)-1]) {
 					return false

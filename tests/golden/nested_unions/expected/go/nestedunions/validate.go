@@ -163,6 +163,9 @@ func decodeEnvelope(s *rt.Scanner, d int, out *Envelope) bool {
 			}
 			x0 := []Pair{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]Pair, 0, 4)
+				}
 				x0 = append(x0, Pair{})
 				if !decodePair(s, d+2, &x0[len(x0)-1]) {
 					return false
@@ -424,6 +427,9 @@ func decodeBody(s *rt.Scanner, d int, out *Body) bool {
 		}
 		x0 := []Part{}
 		for first := true; s.More(']', first); first = false {
+			if first {
+				x0 = make([]Part, 0, 4)
+			}
 			x0 = append(x0, Part{})
 			if !decodePart(s, d+1, &x0[len(x0)-1]) {
 				return false
@@ -505,6 +511,9 @@ func decodeAmount(s *rt.Scanner, d int, out *Amount) bool {
 		}
 		x0 := []TextPart{}
 		for first := true; s.More(']', first); first = false {
+			if first {
+				x0 = make([]TextPart, 0, 4)
+			}
 			x0 = append(x0, TextPart{})
 			if !decodeTextPart(s, d+1, &x0[len(x0)-1]) {
 				return false

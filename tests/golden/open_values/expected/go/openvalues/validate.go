@@ -211,6 +211,9 @@ func decodeTurn(s *rt.Scanner, d int, out *Turn) bool {
 			}
 			x0 := []Kind{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]Kind, 0, 4)
+				}
 				x2, ok := s.String()
 				if !ok {
 					return false

@@ -205,6 +205,9 @@ func decodeFlags(s *rt.Scanner, d int, out *Flags) bool {
 			}
 			x0 := []string{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]string, 0, 4)
+				}
 				x1, ok := s.String()
 				if !ok {
 					return false

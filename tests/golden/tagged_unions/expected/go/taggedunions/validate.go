@@ -132,6 +132,9 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 			}
 			x0 := []ContentBlock{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]ContentBlock, 0, 4)
+				}
 				x0 = append(x0, ContentBlock{})
 				if !decodeContentBlock(s, d+2, &x0[len(x0)-1]) {
 					return false

@@ -220,6 +220,9 @@ func decodeReply(s *rt.Scanner, d int, out *Reply) bool {
 			}
 			x0 := []bool{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]bool, 0, 4)
+				}
 				x1, ok := s.Bool()
 				if !ok {
 					return false
@@ -260,6 +263,9 @@ func decodeReply(s *rt.Scanner, d int, out *Reply) bool {
 			}
 			x0 := []int64{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]int64, 0, 4)
+				}
 				x1, ok := s.Int()
 				if !ok {
 					return false

@@ -130,6 +130,9 @@ func decodeSamplingMessage(s *rt.Scanner, d int, out *SamplingMessage) bool {
 			}
 			x0 := []Content{}
 			for first := true; s.More(']', first); first = false {
+				if first {
+					x0 = make([]Content, 0, 4)
+				}
 				x0 = append(x0, Content{})
 				if !decodeContent(s, d+2, &x0[len(x0)-1]) {
 					return false
@@ -396,6 +399,9 @@ func decodeContent(s *rt.Scanner, d int, out *Content) bool {
 		}
 		x0 := []Block{}
 		for first := true; s.More(']', first); first = false {
+			if first {
+				x0 = make([]Block, 0, 4)
+			}
 			x0 = append(x0, Block{})
 			if !decodeBlock(s, d+1, &x0[len(x0)-1]) {
 				return false
