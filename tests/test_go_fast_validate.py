@@ -256,6 +256,10 @@ func TestZZDirectReadsWhatTheExactWalkBuilds(t *testing.T) {{
 			continue
 		}}
 		accepted++
+		if strings.ToValidUTF8(text, "") != text {{ // the input policy, held apart: DecodeFast reads strings with the same code
+			t.Errorf("text %d: the direct reader accepted text that is not UTF-8:\\n%q", i, text)
+			continue
+		}}
 		tree, err := rt.DecodeFast([]byte(text))
 		if err != nil {{
 			t.Errorf("text %d: the direct reader accepted text the exact decoder refuses (%v):\\n%s", i, err, text)
@@ -325,6 +329,13 @@ def direct_texts(examples: list[Any], found: mutations.Edges) -> list[str]:
             holed = json.dumps(e, ensure_ascii=False)
             del at["\u0000zz"]
             texts += [holed.replace(json.dumps(_HOLE), value) for value in _FREE_FORM]
+        # Into string values, bytes that are not UTF-8 (written raw: _go_string), which the input policy refuses.
+        for at, key in [(o, k) for o in _objects(e) for k, v in o.items() if isinstance(v, str)][:8]:
+            kept = at[key]
+            for bad in _NOT_UTF8:
+                at[key] = bad
+                texts.append(json.dumps(e, ensure_ascii=False))
+            at[key] = kept
     return list(dict.fromkeys(texts))
 
 
@@ -333,6 +344,11 @@ _FREE_FORM = ["-0", "-0.0", "1.0", "1E2", "1e400", "-1e400", "1e-400", "12345678
               '"\\ud800x"', '"a\\u0000b"', '{"k": 1, "k": "2"}', "[1.5, true, null, {}]", "[" * 1100 + "]" * 1100,
               '{"a": ' * 1100 + "null" + "}" * 1100, "[" * 60 + "]" * 60,
               *("[" * n + "]" * n for n in range(122, 129))]
+
+
+# Raw bytes as Python's surrogateescape holds them (U+DC80-U+DCFF for 0x80-0xFF): a lone continuation byte (the
+# first byte past ASCII), the last byte, an overlong encoding, a three-byte sequence cut short, a surrogate's encoding.
+_NOT_UTF8 = ["a\udc80b", "\udcff", "x\udcc0\udc80", "\udce2\udc82", "\udced\udca0\udc80"]
 
 
 def _objects(value: Any) -> list[dict[str, Any]]:
@@ -379,8 +395,17 @@ def _write_test(tree: Path, module: str, format_id: str, examples: list[str], sp
 
 
 def _go_string(text: str) -> str:
-    """A Go string literal of text (json.dumps would write a character past U+FFFF as a surrogate pair, which Go refuses)."""
-    return '"' + "".join(ch if " " <= ch <= "~" and ch not in '"\\' else f"\\U{ord(ch):08x}" for ch in text) + '"'
+    """A Go string literal of text (json.dumps would write a character past U+FFFF as a surrogate pair, which Go refuses);
+    U+DC80-U+DCFF, a raw byte as Python's surrogateescape holds it, is that byte."""
+    return '"' + "".join(_go_char(ch) for ch in text) + '"'
+
+
+def _go_char(ch: str) -> str:
+    if " " <= ch <= "~" and ch not in '"\\':
+        return ch
+    if "\udc80" <= ch <= "\udcff":
+        return f"\\x{ord(ch) - 0xDC00:02x}"  # a raw byte (surrogateescape): not UTF-8
+    return f"\\U{ord(ch):08x}"
 
 
 def _root(package_dir: Path, format_id: str) -> str:

@@ -655,3 +655,30 @@ def test_a_schema_applied_as_written_counts_every_branch_of_oneof_and_stops_earl
         ctx = rt.Context(value)
         parser(value, ctx)
         assert (not ctx.errors) == oracle.is_valid(value), (schema, value, [e.message for e in ctx.errors])
+
+
+def test_a_run_of_closing_brackets_that_an_object_interrupts_deep_down_gets_the_json_modules_verdict() -> None:
+    # _load_deep pops a run of "]" at once, deep in arrays it keeps only as their kind; where an object sits
+    # inside the run's reach it pops only the arrays inside that object, and must find where the run's
+    # count-th "]" is, whitespace between them or not. The json module, given the recursion it needs, is the
+    # oracle: for text that is JSON and for text whose extra "]" closes the object.
+    outer = 3000  # past MAX_DEPTH and past json's default recursion
+    texts = []
+    for inner in (1, 2, 5):
+        for gap in ("", " ", "\n\t ", "  "):
+            run = gap.join("]" * inner)
+            for after in ('}' + "]" * outer, gap + '}' + gap + "]" * outer, gap + "]}" + "]" * outer, ',1}' + "]" * outer):
+                texts.append("[" * outer + '{"a":' + "[" * inner + run + after)
+    assert all(len(t) > 2 * outer for t in texts)
+    wrong = []
+    for text in texts:
+        try:
+            rt._load_deep(text)
+            deep = "accepted"
+        except rt.ValidationError as exc:
+            deep = exc.message
+        wanted = _json_module_message(text)
+        if deep != wanted:
+            wrong.append((text[outer : outer + 40], deep, wanted))
+    assert not wrong, wrong[:5]
+    assert {_json_module_message(t) == "accepted" for t in texts} == {True, False}

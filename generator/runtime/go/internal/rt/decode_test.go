@@ -37,6 +37,13 @@ func TestDecodeFastGivesWhatDecodeGivesTreeForTreeAndErrorForError(t *testing.T)
 		"[1,]", `{"a" 1}`, `{"a":1,}`, "[01]", "[1.]", `"\x"`, `"\u12"`, `"\u12G4"`, "[", "]", `{"a":1}}`, "tru", "nul",
 		"[1 2]", "{,}", "-", "1e", "\"\t\"", "", " ", "1 2", "NaN", "[Infinity]", `{"a":1 "b":2}`, `{1:2}`, `"abc`, `"abc\`,
 	}
+	// Every byte from ASCII's last (0x7f) to 0xff alone in a string (none past ASCII is
+	// UTF-8 alone), and the first and last sequences of each length that are UTF-8.
+	for b := 0x7f; b <= 0xff; b++ {
+		texts = append(texts, "[\"a"+string([]byte{byte(b)})+"b\"]", "\""+string([]byte{byte(b)})+"\"")
+	}
+	texts = append(texts, "[\"\xc2\x80\", \"\xdf\xbf\", \"\xe0\xa0\x80\", \"\xef\xbf\xbf\", \"\xf0\x90\x80\x80\", \"\xf4\x8f\xbf\xbf\"]",
+		"[\"\xc0\x80\"]", "[\"\xf4\x90\x80\x80\"]", "[\"\xe0\x80\x80\"]")
 	for _, text := range texts {
 		slow, slowErr := Decode([]byte(text))
 		fast, fastErr := DecodeFast([]byte(text))
