@@ -28,7 +28,7 @@ import copy, dataclasses, importlib, json, sys
 from datetime import datetime, timedelta, timezone
 from chatformats import _runtime as rt
 
-ODD = [None, "", "x", 0, -1, 1.5, 2**63, True, [], [None], ["x"], ("a", "b"), {}, {"k": 1}, b"ab", float("nan"),
+ODD = [None, "", "x", 0, -1, 1.5, 2**63, True, [], [None], ["x"], ("a", "b"), {}, {"k": 1}, b"ab", float("nan"), float("inf"), float("-inf"),
        datetime(2024, 1, 1), datetime(2024, 1, 1, tzinfo=timezone(timedelta(seconds=30))),
        datetime(2024, 1, 1, tzinfo=timezone.utc), object()]
 
