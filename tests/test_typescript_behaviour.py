@@ -249,3 +249,33 @@ def test_stored_typescript_that_cannot_be_placed_is_refused_naming_the_file(tmp_
     error = _refusal(project)
     assert error.file == "specs/structured_conversation/behaviour/typescript.ts"
     assert problem in error.problem
+
+
+def test_the_data_the_typescript_accumulator_hands_out_is_plain_data_the_caller_may_change(typescript_dist: Path) -> None:
+    # pending() and status() are JSON-shaped data, as Python's dicts: each property enumerable (JSON.stringify
+    # writes it), writable and configurable (the caller may change or delete it), as an object literal's are.
+    code = """
+const m = await import(process.argv[1]);
+const acc = new m.InteractionAccumulator();
+acc.feed(m.parseChatEvent({ session_id: "s", role: "assistant", start: true, content: "Hel" }));
+const found = [];
+for (const data of [acc.pending(), acc.status(), acc.status().pending]) {
+  for (const key of Object.keys(data)) {
+    const d = Object.getOwnPropertyDescriptor(data, key);
+    found.push([key, d.enumerable, d.writable, d.configurable]);
+  }
+  const key = Object.keys(data)[0];
+  data[key] = "changed";
+  const changed = data[key] === "changed";
+  delete data[key];
+  found.push(["changed and deleted", changed, !(key in data)]);
+}
+process.stdout.write(JSON.stringify(found));
+"""
+    done = subprocess.run(["node", "--input-type=module", "-e", code, (typescript_dist / "chat_event.js").as_uri()],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout)
+    assert ["assistant", True, True, True] in found, found
+    assert all(row[1:] == [True, True, True] for row in found if row[0] != "changed and deleted"), found
+    assert [row for row in found if row[0] == "changed and deleted"] == [["changed and deleted", True, True]] * 3
