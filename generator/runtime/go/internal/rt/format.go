@@ -79,9 +79,6 @@ var formatRes = func() map[string]*regexp.Regexp {
 	return out
 }()
 
-// monthDays is each month's last day in a leap year.
-var monthDays = [12]int{31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}
-
 // FormatOK reports whether text is a string of the format, with the Python runtime's format_ok
 // meaning: date is RFC 3339's full-date, time its full-time (a leap second only at 23:59:60 UTC),
 // date-time what ParseTime reads, uri and uri-reference RFC 3986's, uuid RFC 9562's text form of
@@ -119,12 +116,7 @@ func FormatOK(name, text string) bool {
 		if year < 1 || month < 1 || month > 12 || day < 1 { // no year 0, as in a date-time
 			return false
 		}
-		leap := year%4 == 0 && (year%100 != 0 || year%400 == 0)
-		last := monthDays[month-1]
-		if month == 2 && !leap {
-			last--
-		}
-		return day <= last
+		return day <= daysIn(year, month)
 	}
 	hour, minute, second := num(m[1]), num(m[2]), num(m[3])
 	offset := 0 // minutes east of UTC
