@@ -257,6 +257,32 @@ def test_fuzzing_finds_no_panic(fmt: str) -> None:
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
 
 
+def test_the_fuzz_target_holds_on_date_times_go_time_refuses(tmp_path: Path) -> None:
+    """RFC 3339 allows a lowercase t and z; the Parse functions accept them and write them back as
+    read, and time.Time's own UnmarshalJSON refuses them. The fuzz target's last property
+    (plain encoding/json reads the encoded form) must allow exactly that, as the README says; a fuzz
+    cache once kept such an input. Run as corpus files, which plain `go test` runs as seeds."""
+    tree = tmp_path / "go"
+    shutil.copytree(GO_TREE, tree)
+    corpus = tree / "chatmodality" / "testdata" / "fuzz" / "FuzzParseChatModality"
+    corpus.mkdir(parents=True)
+    texts = [
+        '{"timestamp":"2024-03-15t10:30:05Z","role":"assistant","content":"hi"}',
+        '{"timestamp":"2024-03-15T10:30:05z","role":"assistant","content":"hi"}',
+    ]
+    for i, text in enumerate(texts):
+        (corpus / f"case{i}").write_text(f"go test fuzz v1\n[]byte({json.dumps(text)})\n", encoding="utf-8")
+    done = _go("test", "./chatmodality", "-run=^FuzzParseChatModality$", "-v", cwd=tree)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    for i in range(len(texts)):
+        assert f"FuzzParseChatModality/case{i}" in done.stdout
+    # The exemption is that narrow: a date-time Go's time package reads fails the property as before.
+    fuzz = tree / "chatmodality" / "fuzz_test.go"
+    fuzz.write_text(fuzz.read_text(encoding="utf-8").replace("json.Unmarshal(out, &plain)", "json.Unmarshal([]byte(`{\"timestamp\": \"x\"}`), &plain)"), encoding="utf-8")
+    done = _go("test", "./chatmodality", "-run=^FuzzParseChatModality$", cwd=tree)
+    assert done.returncode != 0 and "encoding/json cannot read the encoded form" in done.stdout
+
+
 _HOSTILE_PROGRAM = """package main
 
 import (
