@@ -7,6 +7,7 @@ CI's .ci/run refuses to run without Go.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -470,6 +471,43 @@ def test_tree_helpers_of_different_types_whose_names_spell_alike_get_distinct_na
         (tmp_path / path).write_text(text, encoding="utf-8")
     validate = files["go/alike/validate.go"]
     assert "func treeMXItemItem(x []int64) any {" in validate and "func treeMXItemItem2(x []string) any {" in validate
+    vet = _go("vet", "./...", cwd=tmp_path / "go")
+    assert vet.returncode == 0, vet.stderr
+
+
+def test_scratch_pools_of_item_types_whose_names_spell_alike_are_distinct_and_read_what_the_exact_walk_reads(tmp_path: Path) -> None:
+    # A model named ListString beside lists of []string: both item types spell "scratchListString". The direct
+    # reader's lists (rt.Items) must each borrow from a pool of their own type, and read long lists whole.
+    spec_dir = tmp_path / "specs" / "pools"
+    spec_dir.mkdir(parents=True)
+    (spec_dir / "spec.json").write_text(json.dumps({
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Pools", "description": "Pools alike.",
+        "x-version": "1.0.0", "$ref": "#/$defs/M",
+        "$defs": {
+            "M": {"type": "object", "description": "A model.", "required": ["a", "b"], "properties": {
+                "a": {"type": "array", "items": {"$ref": "#/$defs/ListString"}},
+                "b": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}}},
+            "ListString": {"type": "object", "description": "A model.", "required": ["s"], "properties": {"s": {"type": "string"}}},
+        },
+    }), encoding="utf-8")
+    files = generate([load_spec(spec_dir, tmp_path)], options=load_options(ROOT), targets=["go"])
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    validate = files["go/pools/validate.go"]
+    declared = re.findall(r"^var (scratch\w+) rt\.Scratch\[(.+)\]$", validate, re.M)
+    assert sorted(declared) == [("scratchListString", "ListString"), ("scratchListString2", "[]string"), ("scratchString", "string")], declared
+    doc = {"a": [{"s": str(i)} for i in range(40)], "b": [[str(i)] * (i % 7) for i in range(30)]}
+    (tmp_path / "go" / "pools" / "long_test.go").write_text(
+        "package pools\n\nimport (\n\t\"reflect\"\n\t\"testing\"\n\n\t\"encoding/json\"\n)\n\n"
+        "func TestLongListsReadWhole(t *testing.T) {\n"
+        f"\ttext := []byte({json.dumps(json.dumps(doc))})\n"
+        "\tif _, ok := directM(text); !ok {\n\t\tt.Fatal(\"the direct reader declined\")\n\t}\n"
+        "\tgot, err := ParsePoolsFromJSON(text)\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n"
+        "\tvar want M\n\tif err := json.Unmarshal(text, &want); err != nil {\n\t\tt.Fatal(err)\n\t}\n"
+        "\tif !reflect.DeepEqual(*got, want) {\n\t\tt.Fatalf(\"%+v\", *got)\n\t}\n}\n", encoding="utf-8")
+    done = _go("test", "./pools", cwd=tmp_path / "go")
+    assert done.returncode == 0, done.stdout + done.stderr
     vet = _go("vet", "./...", cwd=tmp_path / "go")
     assert vet.returncode == 0, vet.stderr
 

@@ -329,6 +329,14 @@ def direct_texts(examples: list[Any], found: mutations.Edges) -> list[str]:
             holed = json.dumps(e, ensure_ascii=False)
             del at["\u0000zz"]
             texts += [holed.replace(json.dumps(_HOLE), value) for value in _FREE_FORM]
+        # Every array made longer, its items repeated: past four items a reader gathers them in a list rt.Scratch
+        # lends (rt.Items), which an array inside an item of the same type borrows apart.
+        for arr in _arrays(e)[:8]:
+            kept = list(arr)
+            for n in (5, 9, 33):
+                arr[:] = [kept[i % len(kept)] for i in range(n)]
+                texts.append(json.dumps(e, ensure_ascii=False))
+            arr[:] = kept
         # Into string values, bytes that are not UTF-8 (written raw: _go_string), which the input policy refuses.
         for at, key in [(o, k) for o in _objects(e) for k, v in o.items() if isinstance(v, str)][:8]:
             kept = at[key]
@@ -357,6 +365,15 @@ def _objects(value: Any) -> list[dict[str, Any]]:
         return [value, *(o for v in value.values() for o in _objects(v))]
     if isinstance(value, list):
         return [o for v in value for o in _objects(v)]
+    return []
+
+
+def _arrays(value: Any) -> list[list[Any]]:
+    """Every non-empty array in a document, outermost first (depth first)."""
+    if isinstance(value, dict):
+        return [a for v in value.values() for a in _arrays(v)]
+    if isinstance(value, list):
+        return [value, *(a for v in value for a in _arrays(v))] if value else []
     return []
 
 

@@ -72,6 +72,10 @@ var keysMessage = rt.KeySet("role", "content", "name", "tool_calls", "tool_call_
 
 var keysRenderMedia = rt.KeySet("content-type", "url", "name", "content", "content_bytes")
 
+// The lists the direct readers read arrays' items into, one pool per item type (rt.Scratch).
+var scratchMessage rt.Scratch[Message]
+var scratchToolCall rt.Scratch[ToolCall]
+
 func parseChatEvent(v any, c *rt.Context) (ChatEvent, bool) {
 	var out ChatEvent
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -251,19 +255,16 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				if !s.Open('[') {
 					return false
 				}
-				x1 := []Message{}
+				var b1 rt.Items[Message]
 				for first := true; s.More(']', first); first = false {
-					if first {
-						x1 = make([]Message, 0, 4)
-					}
-					x1 = append(x1, Message{})
-					if !decodeMessage(s, d+2, &x1[len(x1)-1]) {
+					if !decodeMessage(s, d+2, b1.Add(&scratchMessage)) {
 						return false
 					}
 				}
 				if !s.Closed() {
 					return false
 				}
+				x1 := b1.Done(&scratchMessage)
 				x0 = x1
 			}
 			out.Messages = x0
@@ -319,19 +320,16 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				if !s.Open('[') {
 					return false
 				}
-				x1 := []ToolCall{}
+				var b1 rt.Items[ToolCall]
 				for first := true; s.More(']', first); first = false {
-					if first {
-						x1 = make([]ToolCall, 0, 4)
-					}
-					x1 = append(x1, ToolCall{})
-					if !decodeToolCall(s, d+2, &x1[len(x1)-1]) {
+					if !decodeToolCall(s, d+2, b1.Add(&scratchToolCall)) {
 						return false
 					}
 				}
 				if !s.Closed() {
 					return false
 				}
+				x1 := b1.Done(&scratchToolCall)
 				x0 = x1
 			}
 			out.ToolCalls = x0
@@ -636,19 +634,16 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 				if !s.Open('[') {
 					return false
 				}
-				x1 := []ToolCall{}
+				var b1 rt.Items[ToolCall]
 				for first := true; s.More(']', first); first = false {
-					if first {
-						x1 = make([]ToolCall, 0, 4)
-					}
-					x1 = append(x1, ToolCall{})
-					if !decodeToolCall(s, d+2, &x1[len(x1)-1]) {
+					if !decodeToolCall(s, d+2, b1.Add(&scratchToolCall)) {
 						return false
 					}
 				}
 				if !s.Closed() {
 					return false
 				}
+				x1 := b1.Done(&scratchToolCall)
 				x0 = x1
 			}
 			out.ToolCalls = x0

@@ -120,6 +120,9 @@ func parseMediaSource(v any, c *rt.Context) (MediaSource, bool) {
 	return pMediaSource(v, c)
 }
 
+// The lists the direct readers read arrays' items into, one pool per item type (rt.Scratch).
+var scratchContentBlock rt.Scratch[ContentBlock]
+
 // fastPattern0 is a pattern Validate's fast path matches.
 var fastPattern0 = rt.Pattern("[^\\t\\n\\v\\f\\r\\x1c-\\x1f \\x{85}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]")
 
@@ -1116,19 +1119,16 @@ func decodeContent(s *rt.Scanner, d int, out *Content) bool {
 		if !s.Open('[') {
 			return false
 		}
-		x0 := []ContentBlock{}
+		var b0 rt.Items[ContentBlock]
 		for first := true; s.More(']', first); first = false {
-			if first {
-				x0 = make([]ContentBlock, 0, 4)
-			}
-			x0 = append(x0, ContentBlock{})
-			if !decodeContentBlock(s, d+1, &x0[len(x0)-1]) {
+			if !decodeContentBlock(s, d+1, b0.Add(&scratchContentBlock)) {
 				return false
 			}
 		}
 		if !s.Closed() {
 			return false
 		}
+		x0 := b0.Done(&scratchContentBlock)
 		out.Array = x0
 	default:
 		return false

@@ -36,6 +36,9 @@ func parseContentKind(v any, c *rt.Context) (ContentKind, bool) {
 	return pContentKind(v, c)
 }
 
+// The lists the direct readers read arrays' items into, one pool per item type (rt.Scratch).
+var scratchContentItem rt.Scratch[ContentItem]
+
 func parseDroidletChat(v any, c *rt.Context) (DroidletChat, bool) {
 	var out DroidletChat
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -203,19 +206,16 @@ func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []ContentItem{}
+			var b0 rt.Items[ContentItem]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]ContentItem, 0, 4)
-				}
-				x0 = append(x0, ContentItem{})
-				if !decodeContentItem(s, d+2, &x0[len(x0)-1]) {
+				if !decodeContentItem(s, d+2, b0.Add(&scratchContentItem)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchContentItem)
 			out.Content = x0
 		default:
 			return false

@@ -52,6 +52,10 @@ var keysConversationMessage = rt.KeySet("speaker", "content", "time")
 
 var keysTextDocument = rt.KeySet("id", "content", "timestamp", "tags", "metadata")
 
+// The lists the direct readers read arrays' items into, one pool per item type (rt.Scratch).
+var scratchConversationMessage rt.Scratch[ConversationMessage]
+var scratchString rt.Scratch[string]
+
 func parseConversationDocument(v any, c *rt.Context) (ConversationDocument, bool) {
 	var out ConversationDocument
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -139,20 +143,18 @@ func decodeConversationDocument(s *rt.Scanner, d int, out *ConversationDocument)
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []string{}
+			var b0 rt.Items[string]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]string, 0, 4)
-				}
 				x1, ok := s.String()
 				if !ok {
 					return false
 				}
-				x0 = append(x0, x1)
+				*b0.Add(&scratchString) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchString)
 			out.Tags = x0
 		case "metadata":
 			if seen&(1<<3) != 0 {
@@ -283,20 +285,18 @@ func decodeStructuredConversation(s *rt.Scanner, d int, out *StructuredConversat
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []string{}
+			var b0 rt.Items[string]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]string, 0, 4)
-				}
 				x1, ok := s.String()
 				if !ok {
 					return false
 				}
-				x0 = append(x0, x1)
+				*b0.Add(&scratchString) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchString)
 			out.People = x0
 		case "user":
 			if seen&(1<<2) != 0 {
@@ -316,19 +316,16 @@ func decodeStructuredConversation(s *rt.Scanner, d int, out *StructuredConversat
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []ConversationMessage{}
+			var b0 rt.Items[ConversationMessage]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]ConversationMessage, 0, 4)
-				}
-				x0 = append(x0, ConversationMessage{})
-				if !decodeConversationMessage(s, d+2, &x0[len(x0)-1]) {
+				if !decodeConversationMessage(s, d+2, b0.Add(&scratchConversationMessage)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchConversationMessage)
 			out.Conversation = x0
 		default:
 			return false

@@ -59,7 +59,7 @@ class Definitions:
         self.models = [self.model_view(m) for m in fmt.models]
         self.fast_models = {v.name: self.fast.model(m, v, pointer_of("$defs", m.name)) for m, v in zip(fmt.models, self.models)}
         readers = DirectReaders(fmt, self.types, self.names, lambda name: self.fast_models[name].sure)
-        self.direct_models, self.direct_composites = readers.reached(self.models)
+        self.direct_models, self.direct_composites, self.direct_scratches = readers.reached(self.models)
         self.aliases = [a for a in (self.alias_view(d) for d in fmt.definitions if isinstance(d, ir.Alias)) if a is not None]
         self.known = [self.known_view(k) for k in fmt.known_values]
 

@@ -16,6 +16,7 @@ tuple is read by a function of its own (templates/go/direct_composite.go.j2), as
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from generator import ir
@@ -26,6 +27,9 @@ from generator.targets.go.views import DirectCase, DirectField, DirectModel, Dir
 
 # A reader keeps the keys it has seen in one uint64.
 MAX_FIELDS = 64
+
+# How a scratch pool's name spells the pieces of its item's Go type that are not words.
+_SPELLED = {"[]": "List", "*": "Ptr", "map[": "Map"}
 
 
 def rule_names(fmt: ir.Format, nulls: bool) -> frozenset[str]:
@@ -63,12 +67,14 @@ class DirectReaders:
         self.strict_null = rule_names(fmt, nulls=True)
         self.strict_default = rule_names(fmt, nulls=False)
         self.readable: dict[str, bool] = {}  # model name -> has a reader
+        self.scratches: dict[str, str] = {}  # a list's item Go type -> its rt.Scratch variable
         self.decide()
 
-    def reached(self, views: list[ModelView]) -> tuple[dict[str, DirectModel], dict[str, DirectValue]]:
+    def reached(self, views: list[ModelView]) -> tuple[dict[str, DirectModel], dict[str, DirectValue], dict[str, str]]:
         """The readers the root's reader calls, itself included (Parse<Format>FromJSON starts there; a reader
         nothing calls would be dead code): the models' by model name, and the unions' and tuples' (one
-        decode<Type> each, however many fields hold one) by Go type name; none where the root has no reader."""
+        decode<Type> each, however many fields hold one) by Go type name; none where the root has no reader.
+        Third, the rt.Scratch pools those readers' lists use: item Go type by variable name, in name order."""
         built = {m.name: self.model(m, view) for m, view in zip(self.fmt.models, views)}
         models: dict[str, DirectModel] = {}
         composites: dict[str, DirectValue] = {}
@@ -84,7 +90,11 @@ class DirectReaders:
             elif v.type not in composites:
                 composites[v.type] = v
                 todo.extend(called for c in v.cases for called in _called(c.value))
-        return {m.name: models[m.name] for m in self.fmt.models if m.name in models}, composites
+        read = [f.value for d in models.values() for f in d.fields if f.value is not None]
+        read += [c.value for v in composites.values() for c in v.cases]
+        used = {v.scratch for v in _lists(read)}
+        scratches = {name: item for item, name in self.scratches.items() if name in used}
+        return {m.name: models[m.name] for m in self.fmt.models if m.name in models}, composites, dict(sorted(scratches.items()))
 
     def has_reader(self, name: str) -> bool:
         return self.readable[name]
@@ -147,7 +157,8 @@ class DirectReaders:
                 if inner is None:
                     return None
                 kind = t.kind if not isinstance(t, ir.NullableType) else "nilable" if self.types.nilable(t.inner) else "nullable"
-                return DirectValue(kind, str(self.types.spell(t, hint, "")), inner)
+                scratch = self.scratch(inner.type) if kind == "list" else ""
+                return DirectValue(kind, str(self.types.spell(t, hint, "")), inner, scratch=scratch)
             case ir.UnionType() | ir.TupleType():
                 return self.composite(str(self.types.spell(t, hint, "")), t)
             case ir.Ref(target="model"):
@@ -162,6 +173,18 @@ class DirectReaders:
                 inner = self.value(alias.type, alias_hint(alias, INLINE_TYPES))
                 return None if inner is None else DirectValue("convert", t.name, inner)
         return None
+
+    def scratch(self, item: str) -> str:
+        """The rt.Scratch that lists of Go type []item are read into: one per item type, named for it (e.g.
+        scratchConversationMessage, scratchListString), a number added where two types spell the same name."""
+        if item not in self.scratches:
+            base = "scratch" + "".join(_SPELLED.get(w, w[:1].upper() + w[1:]) for w in re.findall(r"\[\]|\*|map\[|\w+", item))
+            name, n = base, 1
+            while name in self.scratches.values():
+                n += 1
+                name = f"{base}{n}"
+            self.scratches[item] = name
+        return self.scratches[item]
 
     def composite(self, name: str, t: ir.UnionType | ir.TupleType) -> DirectValue | None:
         """A tuple (every item read), or a union (the variants read; any other is left to the exact walk), as the
@@ -188,3 +211,14 @@ def _called(v: DirectValue) -> list[DirectValue]:
     if v.kind in ("model", "union", "tuple"):
         return [v]
     return [] if v.inner is None else _called(v.inner)
+
+
+def _lists(values: list[DirectValue]) -> list[DirectValue]:
+    """The lists among values and inside them, not inside the models, unions and tuples they call."""
+    found = []
+    for v in values:
+        if v.kind == "list":
+            found.append(v)
+        if v.kind not in ("model", "union", "tuple") and v.inner is not None:
+            found.extend(_lists([v.inner]))
+    return found

@@ -126,6 +126,7 @@ class GoPackage:
             fast_models=views.fast_models,
             direct_models=views.direct_models,
             direct_composites=views.direct_composites,
+            direct_scratches=views.direct_scratches,
             fast_tuples=views.fast_tuples,
             fast_unions=views.fast_unions,
             fast_patterns=views.fast.patterns,

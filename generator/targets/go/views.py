@@ -584,6 +584,7 @@ class DirectValue(Kinded):
     inner: DirectValue | None = None
     cases: tuple[DirectCase, ...] = ()  # a tuple's items, or the variants of a union the reader reads
     discriminator: str = ""  # a union selected by a tag: its key
+    scratch: str = ""  # a list: the rt.Scratch its items are read into (one per item type)
 
     KINDS: ClassVar[frozenset[str]] = frozenset(
         {

@@ -115,6 +115,14 @@ func parseDetail(v any, c *rt.Context) (Detail, bool) {
 	return pDetail(v, c)
 }
 
+// The lists the direct readers read arrays' items into, one pool per item type (rt.Scratch).
+var scratchCitation rt.Scratch[Citation]
+var scratchInt64 rt.Scratch[int64]
+var scratchListByte rt.Scratch[[]byte]
+var scratchPart rt.Scratch[Part]
+var scratchString rt.Scratch[string]
+var scratchToolCall rt.Scratch[ToolCall]
+
 func parseAssistantTurn(v any, c *rt.Context) (AssistantTurn, bool) {
 	var out AssistantTurn
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -315,20 +323,18 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []string{}
+			var b0 rt.Items[string]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]string, 0, 4)
-				}
 				x1, ok := s.String()
 				if !ok {
 					return false
 				}
-				x0 = append(x0, x1)
+				*b0.Add(&scratchString) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchString)
 			out.History = x0
 		case "labels":
 			if seen&(1<<5) != 0 {
@@ -374,20 +380,18 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				if !s.Open('[') {
 					return false
 				}
-				x1 := []string{}
+				var b1 rt.Items[string]
 				for first := true; s.More(']', first); first = false {
-					if first {
-						x1 = make([]string, 0, 4)
-					}
 					x2, ok := s.String()
 					if !ok {
 						return false
 					}
-					x1 = append(x1, x2)
+					*b1.Add(&scratchString) = x2
 				}
 				if !s.Closed() {
 					return false
 				}
+				x1 := b1.Done(&scratchString)
 				x0 = x1
 			}
 			out.ReplyTo = x0
@@ -399,19 +403,16 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []ToolCall{}
+			var b0 rt.Items[ToolCall]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]ToolCall, 0, 4)
-				}
-				x0 = append(x0, ToolCall{})
-				if !decodeToolCall(s, d+2, &x0[len(x0)-1]) {
+				if !decodeToolCall(s, d+2, b0.Add(&scratchToolCall)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchToolCall)
 			out.ToolCalls = x0
 		case "metadata":
 			if seen&(1<<9) != 0 {
@@ -445,19 +446,16 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []Citation{}
+			var b0 rt.Items[Citation]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]Citation, 0, 4)
-				}
-				x0 = append(x0, Citation{})
-				if !decodeCitation(s, d+2, &x0[len(x0)-1]) {
+				if !decodeCitation(s, d+2, b0.Add(&scratchCitation)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchCitation)
 			out.Citations = x0
 		case "tags":
 			if seen&(1<<11) != 0 {
@@ -467,20 +465,18 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []string{}
+			var b0 rt.Items[string]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]string, 0, 4)
-				}
 				x1, ok := s.String()
 				if !ok {
 					return false
 				}
-				x0 = append(x0, x1)
+				*b0.Add(&scratchString) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchString)
 			out.Tags = x0
 		case "weights":
 			if seen&(1<<12) != 0 {
@@ -516,20 +512,18 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				if !s.Open('[') {
 					return false
 				}
-				x1 := []string{}
+				var b1 rt.Items[string]
 				for first := true; s.More(']', first); first = false {
-					if first {
-						x1 = make([]string, 0, 4)
-					}
 					x2, ok := s.String()
 					if !ok {
 						return false
 					}
-					x1 = append(x1, x2)
+					*b1.Add(&scratchString) = x2
 				}
 				if !s.Closed() {
 					return false
 				}
+				x1 := b1.Done(&scratchString)
 				x0 = x1
 			}
 			out.Notes = x0
@@ -596,20 +590,18 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := [][]byte{}
+			var b0 rt.Items[[]byte]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([][]byte, 0, 4)
-				}
 				x1, ok := s.Bytes()
 				if !ok {
 					return false
 				}
-				x0 = append(x0, x1)
+				*b0.Add(&scratchListByte) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchListByte)
 			out.Attachments = x0
 		case "extra":
 			if seen&(1<<20) != 0 {
@@ -867,20 +859,18 @@ func decodePart(s *rt.Scanner, d int, out *Part) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []int64{}
+			var b0 rt.Items[int64]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]int64, 0, 4)
-				}
 				x1, ok := s.Int()
 				if !ok {
 					return false
 				}
-				x0 = append(x0, x1)
+				*b0.Add(&scratchInt64) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchInt64)
 			out.Spans = x0
 		default:
 			return false
@@ -1006,20 +996,18 @@ func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []string{}
+			var b0 rt.Items[string]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]string, 0, 4)
-				}
 				x1, ok := s.String()
 				if !ok {
 					return false
 				}
-				x0 = append(x0, x1)
+				*b0.Add(&scratchString) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchString)
 			out.Outputs = x0
 		default:
 			return false
@@ -1128,20 +1116,18 @@ func decodeCitation(s *rt.Scanner, d int, out *Citation) bool {
 				if !s.Open('[') {
 					return false
 				}
-				x1 := []string{}
+				var b1 rt.Items[string]
 				for first := true; s.More(']', first); first = false {
-					if first {
-						x1 = make([]string, 0, 4)
-					}
 					x2, ok := s.String()
 					if !ok {
 						return false
 					}
-					x1 = append(x1, x2)
+					*b1.Add(&scratchString) = x2
 				}
 				if !s.Closed() {
 					return false
 				}
+				x1 := b1.Done(&scratchString)
 				x0[key] = x1
 			}
 			if !s.Closed() {
@@ -1225,19 +1211,16 @@ func decodeContent(s *rt.Scanner, d int, out *Content) bool {
 		if !s.Open('[') {
 			return false
 		}
-		x0 := []Part{}
+		var b0 rt.Items[Part]
 		for first := true; s.More(']', first); first = false {
-			if first {
-				x0 = make([]Part, 0, 4)
-			}
-			x0 = append(x0, Part{})
-			if !decodePart(s, d+1, &x0[len(x0)-1]) {
+			if !decodePart(s, d+1, b0.Add(&scratchPart)) {
 				return false
 			}
 		}
 		if !s.Closed() {
 			return false
 		}
+		x0 := b0.Done(&scratchPart)
 		out.Array = x0
 	default:
 		return false

@@ -65,6 +65,11 @@ func init() {
 
 var keysConstrained = rt.KeySet("name", "code", "kind", "level", "at", "blob", "count", "step", "batch", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "budget", "short")
 
+// The lists the direct readers read arrays' items into, one pool per item type (rt.Scratch).
+var scratchAny rt.Scratch[any]
+var scratchFloat64 rt.Scratch[float64]
+var scratchString rt.Scratch[string]
+
 // fastPattern0 is a pattern Validate's fast path matches.
 var fastPattern0 = rt.Pattern("^[A-Z]{3}-[0-9]+(?:\\n?\\z)")
 
@@ -430,20 +435,18 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []string{}
+			var b0 rt.Items[string]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]string, 0, 4)
-				}
 				x1, ok := s.String()
 				if !ok {
 					return false
 				}
-				x0 = append(x0, x1)
+				*b0.Add(&scratchString) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchString)
 			out.Tags = x0
 		case "values":
 			if seen&(1<<12) != 0 {
@@ -453,20 +456,18 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []float64{}
+			var b0 rt.Items[float64]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]float64, 0, 4)
-				}
 				x1, ok := s.Float()
 				if !ok {
 					return false
 				}
-				x0 = append(x0, x1)
+				*b0.Add(&scratchFloat64) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchFloat64)
 			out.Values = x0
 		case "anything":
 			if seen&(1<<13) != 0 {
@@ -476,20 +477,18 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []any{}
+			var b0 rt.Items[any]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]any, 0, 4)
-				}
 				x1, ok := s.Any(d + 2)
 				if !ok {
 					return false
 				}
-				x0 = append(x0, x1)
+				*b0.Add(&scratchAny) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchAny)
 			out.Anything = x0
 		case "either":
 			if seen&(1<<14) != 0 {

@@ -66,6 +66,10 @@ var checks83c6f2ac4c87 = rt.NewChecks("{\"root\":{\"$ref\":\"/$defs/Chat/propert
 // checks67f657718ae9 is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
 var checks67f657718ae9 = rt.NewChecks("{\"root\":{\"type\":[\"object\"],\"properties\":{\"a\":{\"type\":[\"string\"],\"messages\":{\"type\":\"must be a string\"}}},\"required\":[\"b\"],\"messages\":{\"type\":\"must be an object\",\"required\":\"missing required field '{field}'\"}},\"refs\":{}}")
 
+// The lists the direct readers read arrays' items into, one pool per item type (rt.Scratch).
+var scratchChatMetaTagsItem rt.Scratch[ChatMetaTagsItem]
+var scratchToolCall rt.Scratch[ToolCall]
+
 func parseChat(v any, c *rt.Context) (Chat, bool) {
 	var out Chat
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -178,19 +182,16 @@ func decodeChat(s *rt.Scanner, d int, out *Chat) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []ToolCall{}
+			var b0 rt.Items[ToolCall]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]ToolCall, 0, 4)
-				}
-				x0 = append(x0, ToolCall{})
-				if !decodeToolCall(s, d+2, &x0[len(x0)-1]) {
+				if !decodeToolCall(s, d+2, b0.Add(&scratchToolCall)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchToolCall)
 			out.Calls = x0
 		case "reply":
 			if seen&(1<<2) != 0 {
@@ -352,19 +353,16 @@ func decodeChatMeta(s *rt.Scanner, d int, out *ChatMeta) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []ChatMetaTagsItem{}
+			var b0 rt.Items[ChatMetaTagsItem]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]ChatMetaTagsItem, 0, 4)
-				}
-				x0 = append(x0, ChatMetaTagsItem{})
-				if !decodeChatMetaTagsItem(s, d+2, &x0[len(x0)-1]) {
+				if !decodeChatMetaTagsItem(s, d+2, b0.Add(&scratchChatMetaTagsItem)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchChatMetaTagsItem)
 			out.Tags = x0
 		default:
 			return false

@@ -32,6 +32,9 @@ var keysCollisions = rt.KeySet("content-type", "content_type", "userId", "user_I
 
 var keysField = rt.KeySet("options")
 
+// The lists the direct readers read arrays' items into, one pool per item type (rt.Scratch).
+var scratchString rt.Scratch[string]
+
 func parseCollisions(v any, c *rt.Context) (Collisions, bool) {
 	var out Collisions
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -260,20 +263,18 @@ func decodeField(s *rt.Scanner, d int, out *Field) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []string{}
+			var b0 rt.Items[string]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]string, 0, 4)
-				}
 				x1, ok := s.String()
 				if !ok {
 					return false
 				}
-				x0 = append(x0, x1)
+				*b0.Add(&scratchString) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchString)
 			out.Options = x0
 		default:
 			return false

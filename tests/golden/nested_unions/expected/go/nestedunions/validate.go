@@ -42,6 +42,11 @@ var keysTextPart = rt.KeySet("kind", "text")
 
 var keysRefPart = rt.KeySet("kind", "inner")
 
+// The lists the direct readers read arrays' items into, one pool per item type (rt.Scratch).
+var scratchPair rt.Scratch[Pair]
+var scratchPart rt.Scratch[Part]
+var scratchTextPart rt.Scratch[TextPart]
+
 func parseEnvelope(v any, c *rt.Context) (Envelope, bool) {
 	var out Envelope
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -161,19 +166,16 @@ func decodeEnvelope(s *rt.Scanner, d int, out *Envelope) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []Pair{}
+			var b0 rt.Items[Pair]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]Pair, 0, 4)
-				}
-				x0 = append(x0, Pair{})
-				if !decodePair(s, d+2, &x0[len(x0)-1]) {
+				if !decodePair(s, d+2, b0.Add(&scratchPair)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchPair)
 			out.Pairs = x0
 		case "amount":
 			if seen&(1<<3) != 0 {
@@ -425,19 +427,16 @@ func decodeBody(s *rt.Scanner, d int, out *Body) bool {
 		if !s.Open('[') {
 			return false
 		}
-		x0 := []Part{}
+		var b0 rt.Items[Part]
 		for first := true; s.More(']', first); first = false {
-			if first {
-				x0 = make([]Part, 0, 4)
-			}
-			x0 = append(x0, Part{})
-			if !decodePart(s, d+1, &x0[len(x0)-1]) {
+			if !decodePart(s, d+1, b0.Add(&scratchPart)) {
 				return false
 			}
 		}
 		if !s.Closed() {
 			return false
 		}
+		x0 := b0.Done(&scratchPart)
 		out.Array = x0
 	default:
 		return false
@@ -509,19 +508,16 @@ func decodeAmount(s *rt.Scanner, d int, out *Amount) bool {
 		if !s.Open('[') {
 			return false
 		}
-		x0 := []TextPart{}
+		var b0 rt.Items[TextPart]
 		for first := true; s.More(']', first); first = false {
-			if first {
-				x0 = make([]TextPart, 0, 4)
-			}
-			x0 = append(x0, TextPart{})
-			if !decodeTextPart(s, d+1, &x0[len(x0)-1]) {
+			if !decodeTextPart(s, d+1, b0.Add(&scratchTextPart)) {
 				return false
 			}
 		}
 		if !s.Closed() {
 			return false
 		}
+		x0 := b0.Done(&scratchTextPart)
 		out.Array = x0
 	default:
 		return false

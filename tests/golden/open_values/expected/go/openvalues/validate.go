@@ -56,6 +56,9 @@ var checksfb7a73636acc = rt.NewChecks("{\"root\":{\"const\":\"text\",\"messages\
 // checksade18067acd5 is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
 var checksade18067acd5 = rt.NewChecks("{\"root\":{\"const\":\"image\",\"messages\":{\"const\":\"must be \\\"image\\\"\"}},\"refs\":{}}")
 
+// The lists the direct readers read arrays' items into, one pool per item type (rt.Scratch).
+var scratchKind rt.Scratch[Kind]
+
 func parseTurn(v any, c *rt.Context) (Turn, bool) {
 	var out Turn
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -209,21 +212,19 @@ func decodeTurn(s *rt.Scanner, d int, out *Turn) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []Kind{}
+			var b0 rt.Items[Kind]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]Kind, 0, 4)
-				}
 				x2, ok := s.String()
 				if !ok {
 					return false
 				}
 				x1 := Kind(x2)
-				x0 = append(x0, x1)
+				*b0.Add(&scratchKind) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchKind)
 			out.Kinds = x0
 		default:
 			return false

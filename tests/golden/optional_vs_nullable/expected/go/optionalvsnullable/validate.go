@@ -38,6 +38,9 @@ var keysFlags = rt.KeySet("required_plain", "required_nullable", "optional_plain
 
 var keysInner = rt.KeySet("n")
 
+// The lists the direct readers read arrays' items into, one pool per item type (rt.Scratch).
+var scratchString rt.Scratch[string]
+
 func parseFlags(v any, c *rt.Context) (Flags, bool) {
 	var out Flags
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -203,20 +206,18 @@ func decodeFlags(s *rt.Scanner, d int, out *Flags) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []string{}
+			var b0 rt.Items[string]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]string, 0, 4)
-				}
 				x1, ok := s.String()
 				if !ok {
 					return false
 				}
-				x0 = append(x0, x1)
+				*b0.Add(&scratchString) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchString)
 			out.OptionalList = x0
 		case "optional_ref":
 			if seen&(1<<6) != 0 {

@@ -56,6 +56,9 @@ var checks711478c2e05f = rt.NewChecks("{\"root\":{\"anyOf\":[{\"type\":[\"string
 // checks6ac1c99ca238 is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
 var checks6ac1c99ca238 = rt.NewChecks("{\"root\":{\"type\":[\"string\"],\"format\":\"date-time\",\"pattern\":0,\"messages\":{\"type\":\"must be a string\",\"pattern\":\"must match the pattern ^2024-\",\"format\":\"must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z\"}},\"refs\":{}}", rt.Pattern("^2024-"))
 
+// The lists the direct readers read arrays' items into, one pool per item type (rt.Scratch).
+var scratchString rt.Scratch[string]
+
 func parseResource(v any, c *rt.Context) (Resource, bool) {
 	var out Resource
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -274,20 +277,18 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []string{}
+			var b0 rt.Items[string]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]string, 0, 4)
-				}
 				x1, ok := s.String()
 				if !ok {
 					return false
 				}
-				x0 = append(x0, x1)
+				*b0.Add(&scratchString) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchString)
 			out.Links = x0
 		case "parent":
 			if seen&(1<<6) != 0 {

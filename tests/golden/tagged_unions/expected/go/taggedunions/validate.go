@@ -52,6 +52,9 @@ var checks2bf103f9a077 = rt.NewChecks("{\"root\":{\"anyOf\":[{\"$ref\":\"/$defs/
 // checks4c132dc167b3 is a schema applied as written (JSON Schema's own meaning, where no Go type holds it).
 var checks4c132dc167b3 = rt.NewChecks("{\"root\":{\"const\":\"audio\",\"messages\":{\"const\":\"must be \\\"audio\\\"\"}},\"refs\":{}}")
 
+// The lists the direct readers read arrays' items into, one pool per item type (rt.Scratch).
+var scratchContentBlock rt.Scratch[ContentBlock]
+
 func parseMessage(v any, c *rt.Context) (Message, bool) {
 	var out Message
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -130,19 +133,16 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []ContentBlock{}
+			var b0 rt.Items[ContentBlock]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]ContentBlock, 0, 4)
-				}
-				x0 = append(x0, ContentBlock{})
-				if !decodeContentBlock(s, d+2, &x0[len(x0)-1]) {
+				if !decodeContentBlock(s, d+2, b0.Add(&scratchContentBlock)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchContentBlock)
 			out.Content = x0
 		case "first":
 			if seen&(1<<1) != 0 {

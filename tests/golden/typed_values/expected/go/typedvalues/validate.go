@@ -34,6 +34,10 @@ func init() {
 
 var keysReply = rt.KeySet("code", "retry", "weight", "final", "flags", "level", "mode", "tries", "never")
 
+// The lists the direct readers read arrays' items into, one pool per item type (rt.Scratch).
+var scratchBool rt.Scratch[bool]
+var scratchInt64 rt.Scratch[int64]
+
 func parseReply(v any, c *rt.Context) (Reply, bool) {
 	var out Reply
 	obj, ok := rt.ExpectObject(c, v, "a reply is an object, not {value}")
@@ -218,20 +222,18 @@ func decodeReply(s *rt.Scanner, d int, out *Reply) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []bool{}
+			var b0 rt.Items[bool]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]bool, 0, 4)
-				}
 				x1, ok := s.Bool()
 				if !ok {
 					return false
 				}
-				x0 = append(x0, x1)
+				*b0.Add(&scratchBool) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchBool)
 			out.Flags = x0
 		case "level":
 			if seen&(1<<5) != 0 {
@@ -261,20 +263,18 @@ func decodeReply(s *rt.Scanner, d int, out *Reply) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []int64{}
+			var b0 rt.Items[int64]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]int64, 0, 4)
-				}
 				x1, ok := s.Int()
 				if !ok {
 					return false
 				}
-				x0 = append(x0, x1)
+				*b0.Add(&scratchInt64) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchInt64)
 			out.Tries = x0
 		case "never":
 			if seen&(1<<8) != 0 {

@@ -36,6 +36,10 @@ var keysTextBlock = rt.KeySet("type", "text")
 
 var keysImageBlock = rt.KeySet("type", "data", "mimeType")
 
+// The lists the direct readers read arrays' items into, one pool per item type (rt.Scratch).
+var scratchBlock rt.Scratch[Block]
+var scratchContent rt.Scratch[Content]
+
 func parseSamplingMessage(v any, c *rt.Context) (SamplingMessage, bool) {
 	var out SamplingMessage
 	obj, ok := rt.ExpectObject(c, v, "must be an object")
@@ -128,19 +132,16 @@ func decodeSamplingMessage(s *rt.Scanner, d int, out *SamplingMessage) bool {
 			if !s.Open('[') {
 				return false
 			}
-			x0 := []Content{}
+			var b0 rt.Items[Content]
 			for first := true; s.More(']', first); first = false {
-				if first {
-					x0 = make([]Content, 0, 4)
-				}
-				x0 = append(x0, Content{})
-				if !decodeContent(s, d+2, &x0[len(x0)-1]) {
+				if !decodeContent(s, d+2, b0.Add(&scratchContent)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
+			x0 := b0.Done(&scratchContent)
 			out.Alternatives = x0
 		default:
 			return false
@@ -397,19 +398,16 @@ func decodeContent(s *rt.Scanner, d int, out *Content) bool {
 		if !s.Open('[') {
 			return false
 		}
-		x0 := []Block{}
+		var b0 rt.Items[Block]
 		for first := true; s.More(']', first); first = false {
-			if first {
-				x0 = make([]Block, 0, 4)
-			}
-			x0 = append(x0, Block{})
-			if !decodeBlock(s, d+1, &x0[len(x0)-1]) {
+			if !decodeBlock(s, d+1, b0.Add(&scratchBlock)) {
 				return false
 			}
 		}
 		if !s.Closed() {
 			return false
 		}
+		x0 := b0.Done(&scratchBlock)
 		out.Array = x0
 	case "string":
 		x0, ok := s.String()
