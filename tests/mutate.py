@@ -68,7 +68,7 @@ WRITER_FILES = ["generator/write.py", "generator/cache.py"]
 PY_TESTS = ["tests/test_runtime_python.py", "tests/test_golden.py::test_golden_examples_through_generated_python",
             "tests/test_golden.py::test_ten_thousand_levels_of_a_recursive_spec_are_a_validation_error",
             "tests/test_examples.py", "tests/test_docs_examples.py", "tests/test_scenarios.py::test_python",
-            "tests/test_fast_path.py", "tests/test_python_package.py", "tests/test_encodings.py", "tests/test_compare_rule.py", "tests/test_member_of_rule.py",
+            "tests/test_fast_path.py", "tests/test_python_package.py", "tests/test_encodings.py", "tests/test_compare_rule.py", "tests/test_member_of_rule.py", "tests/test_rules_on_optional_fields.py",
             # the walk of schemas applied as written and the formats, at the JSON Schema Test Suite's edges
             "tests/test_json_schema_suite.py::test_every_accepted_group_gets_the_suites_verdict_in_python",
             "tests/test_formats_runtime.py",
@@ -76,7 +76,7 @@ PY_TESTS = ["tests/test_runtime_python.py", "tests/test_golden.py::test_golden_e
             "tests/test_linear_patterns.py::test_the_automaton_gives_the_verdict_of_re_search_on_the_pattern_as_written",
             "tests/test_linear_patterns.py::test_the_automaton_agrees_with_re_search_on_edge_values",
             "-k", "not mypy and not black"]
-GO_TESTS = ["tests/test_runtime_go.py::test_the_go_runtime_passes_its_own_tests", "tests/test_compare_rule.py", "tests/test_member_of_rule.py",
+GO_TESTS = ["tests/test_runtime_go.py::test_the_go_runtime_passes_its_own_tests", "tests/test_compare_rule.py", "tests/test_member_of_rule.py", "tests/test_rules_on_optional_fields.py",
             "tests/test_go.py::test_rule_pointers_resolve_alike_in_go_and_python",
             "tests/test_go.py::test_every_example_gets_the_same_errors_in_go_and_python",
             "tests/test_go.py::test_golden_cases_compile_vet_and_agree_with_python",
@@ -87,7 +87,7 @@ GO_TESTS = ["tests/test_runtime_go.py::test_the_go_runtime_passes_its_own_tests"
             # the walk of schemas applied as written, at the JSON Schema Test Suite's edges
             "tests/test_json_schema_suite.py::test_every_accepted_group_gets_the_suites_verdict_in_one_language[go]"]
 TS_TESTS = ["tests/test_drivers.py::test_every_example_gets_the_verdict_and_errors_its_file_states_from_every_driver",
-            "tests/test_scenarios.py::test_typescript", "tests/test_encodings.py", "tests/test_compare_rule.py", "tests/test_member_of_rule.py",
+            "tests/test_scenarios.py::test_typescript", "tests/test_encodings.py", "tests/test_compare_rule.py", "tests/test_member_of_rule.py", "tests/test_rules_on_optional_fields.py",
             "tests/test_typescript.py::test_numbers_in_messages_are_written_as_python_writes_them",
             "tests/test_typescript.py::test_json_syntax_errors_get_pythons_messages_line_and_column",
             "tests/test_typescript.py::test_texts_the_engines_json_parse_reads_differently_get_pythons_verdicts",
