@@ -512,6 +512,58 @@ def test_scratch_pools_of_item_types_whose_names_spell_alike_are_distinct_and_re
     assert vet.returncode == 0, vet.stderr
 
 
+def test_nested_short_arrays_before_a_long_text_make_room_for_no_more_than_the_text(tmp_path: Path) -> None:
+    # rt.Items makes room for as many items as the text left would hold at the rate of an array's first ones.
+    # Arrays of tiny items nested 40 deep (near the readers' depth limit), all being read at once, ahead of a
+    # 1 MB string: each alone would guess room for the whole text, 40 MB in all; the scanner's budget keeps the
+    # sum to the text's length.
+    spec_dir = tmp_path / "specs" / "tree"
+    spec_dir.mkdir(parents=True)
+    (spec_dir / "spec.json").write_text(json.dumps({
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Tree", "description": "A tree.",
+        "x-version": "1.0.0", "$ref": "#/$defs/Node",
+        "$defs": {"Node": {"type": "object", "description": "A node.", "properties": {
+            "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}, "pad": {"type": "string"}}}},
+    }), encoding="utf-8")
+    files = generate([load_spec(spec_dir, tmp_path)], options=load_options(ROOT), targets=["go"])
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    node: dict[str, Any] = {}
+    for _ in range(40):
+        node = {"children": [{}, {}, {}, {}, node]}
+    node["pad"] = "x" * 1_000_000
+    (tmp_path / "go" / "tree" / "tree.json").write_text(json.dumps(node, separators=(",", ":")), encoding="utf-8")
+    (tmp_path / "go" / "tree" / "room_test.go").write_text("""package tree
+
+import (
+	"os"
+	"runtime"
+	"testing"
+)
+
+func TestRoomMadeAheadStaysWithinTheText(t *testing.T) {
+	text, err := os.ReadFile("tree.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	doc, ok := directNode(text)
+	runtime.ReadMemStats(&after)
+	if !ok || len(doc.Children) != 5 {
+		t.Fatal("the direct reader declined the tree")
+	}
+	if took := after.TotalAlloc - before.TotalAlloc; took > 4*uint64(len(text)) {
+		t.Fatalf("reading %d bytes allocated %d", len(text), took)
+	}
+}
+""", encoding="utf-8")
+    done = _go("test", "./tree", cwd=tmp_path / "go")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_malformed_json_is_a_validation_error_with_pythons_message(tmp_path: Path) -> None:
     """Every text of the syntax corpus (tests/json_syntax.py: cuts at every byte, bad escapes,
     control characters, trailing commas, bad numbers, NaN, deep nesting, ...) gets from Go a

@@ -257,14 +257,14 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				}
 				var b1 rt.Items[Message]
 				for first := true; s.More(']', first); first = false {
-					if !decodeMessage(s, d+2, b1.Add(&scratchMessage)) {
+					if !decodeMessage(s, d+2, b1.Add(&scratchMessage, s)) {
 						return false
 					}
 				}
 				if !s.Closed() {
 					return false
 				}
-				x1 := b1.Done(&scratchMessage)
+				x1 := b1.Done(&scratchMessage, s)
 				x0 = x1
 			}
 			out.Messages = x0
@@ -322,14 +322,14 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				}
 				var b1 rt.Items[ToolCall]
 				for first := true; s.More(']', first); first = false {
-					if !decodeToolCall(s, d+2, b1.Add(&scratchToolCall)) {
+					if !decodeToolCall(s, d+2, b1.Add(&scratchToolCall, s)) {
 						return false
 					}
 				}
 				if !s.Closed() {
 					return false
 				}
-				x1 := b1.Done(&scratchToolCall)
+				x1 := b1.Done(&scratchToolCall, s)
 				x0 = x1
 			}
 			out.ToolCalls = x0
@@ -636,14 +636,14 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 				}
 				var b1 rt.Items[ToolCall]
 				for first := true; s.More(']', first); first = false {
-					if !decodeToolCall(s, d+2, b1.Add(&scratchToolCall)) {
+					if !decodeToolCall(s, d+2, b1.Add(&scratchToolCall, s)) {
 						return false
 					}
 				}
 				if !s.Closed() {
 					return false
 				}
-				x1 := b1.Done(&scratchToolCall)
+				x1 := b1.Done(&scratchToolCall, s)
 				x0 = x1
 			}
 			out.ToolCalls = x0

@@ -1121,14 +1121,14 @@ func decodeContent(s *rt.Scanner, d int, out *Content) bool {
 		}
 		var b0 rt.Items[ContentBlock]
 		for first := true; s.More(']', first); first = false {
-			if !decodeContentBlock(s, d+1, b0.Add(&scratchContentBlock)) {
+			if !decodeContentBlock(s, d+1, b0.Add(&scratchContentBlock, s)) {
 				return false
 			}
 		}
 		if !s.Closed() {
 			return false
 		}
-		x0 := b0.Done(&scratchContentBlock)
+		x0 := b0.Done(&scratchContentBlock, s)
 		out.Array = x0
 	default:
 		return false

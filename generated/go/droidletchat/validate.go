@@ -208,14 +208,14 @@ func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
 			}
 			var b0 rt.Items[ContentItem]
 			for first := true; s.More(']', first); first = false {
-				if !decodeContentItem(s, d+2, b0.Add(&scratchContentItem)) {
+				if !decodeContentItem(s, d+2, b0.Add(&scratchContentItem, s)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchContentItem)
+			x0 := b0.Done(&scratchContentItem, s)
 			out.Content = x0
 		default:
 			return false

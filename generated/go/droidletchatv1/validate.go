@@ -208,12 +208,12 @@ func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
 					return false
 				}
 				x1 := ContentType(x2)
-				*b0.Add(&scratchContentType) = x1
+				*b0.Add(&scratchContentType, s) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchContentType)
+			x0 := b0.Done(&scratchContentType, s)
 			out.ContentType = x0
 		case "content":
 			if seen&(1<<3) != 0 {
@@ -225,14 +225,14 @@ func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
 			}
 			var b0 rt.Items[ContentItem]
 			for first := true; s.More(']', first); first = false {
-				if !decodeContentItem(s, d+2, b0.Add(&scratchContentItem)) {
+				if !decodeContentItem(s, d+2, b0.Add(&scratchContentItem, s)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchContentItem)
+			x0 := b0.Done(&scratchContentItem, s)
 			out.Content = x0
 		default:
 			return false

@@ -149,12 +149,12 @@ func decodeConversationDocument(s *rt.Scanner, d int, out *ConversationDocument)
 				if !ok {
 					return false
 				}
-				*b0.Add(&scratchString) = x1
+				*b0.Add(&scratchString, s) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchString)
+			x0 := b0.Done(&scratchString, s)
 			out.Tags = x0
 		case "metadata":
 			if seen&(1<<3) != 0 {
@@ -291,12 +291,12 @@ func decodeStructuredConversation(s *rt.Scanner, d int, out *StructuredConversat
 				if !ok {
 					return false
 				}
-				*b0.Add(&scratchString) = x1
+				*b0.Add(&scratchString, s) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchString)
+			x0 := b0.Done(&scratchString, s)
 			out.People = x0
 		case "user":
 			if seen&(1<<2) != 0 {
@@ -318,14 +318,14 @@ func decodeStructuredConversation(s *rt.Scanner, d int, out *StructuredConversat
 			}
 			var b0 rt.Items[ConversationMessage]
 			for first := true; s.More(']', first); first = false {
-				if !decodeConversationMessage(s, d+2, b0.Add(&scratchConversationMessage)) {
+				if !decodeConversationMessage(s, d+2, b0.Add(&scratchConversationMessage, s)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchConversationMessage)
+			x0 := b0.Done(&scratchConversationMessage, s)
 			out.Conversation = x0
 		default:
 			return false

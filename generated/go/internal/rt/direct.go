@@ -20,7 +20,8 @@ import (
 // DecodeFast's are.
 type Scanner struct {
 	fastDecoder
-	bad bool // More met neither a separator nor the closing byte
+	bad  bool // More met neither a separator nor the closing byte
+	room int  // the bytes Items may still make room for ahead of the items read (Items.expect)
 }
 
 // NewScanner starts reading data; text with a byte order mark is left to the exact walk.
@@ -28,7 +29,7 @@ func NewScanner(data []byte) (Scanner, bool) {
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		return Scanner{}, false
 	}
-	return Scanner{fastDecoder: fastDecoder{data: data, text: string(data)}}, true
+	return Scanner{fastDecoder: fastDecoder{data: data, text: string(data)}, room: len(data)}, true
 }
 
 // Done reports whether nothing but whitespace is left.

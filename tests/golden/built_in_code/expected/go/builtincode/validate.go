@@ -329,12 +329,12 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				if !ok {
 					return false
 				}
-				*b0.Add(&scratchString) = x1
+				*b0.Add(&scratchString, s) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchString)
+			x0 := b0.Done(&scratchString, s)
 			out.History = x0
 		case "labels":
 			if seen&(1<<5) != 0 {
@@ -386,12 +386,12 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 					if !ok {
 						return false
 					}
-					*b1.Add(&scratchString) = x2
+					*b1.Add(&scratchString, s) = x2
 				}
 				if !s.Closed() {
 					return false
 				}
-				x1 := b1.Done(&scratchString)
+				x1 := b1.Done(&scratchString, s)
 				x0 = x1
 			}
 			out.ReplyTo = x0
@@ -405,14 +405,14 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			var b0 rt.Items[ToolCall]
 			for first := true; s.More(']', first); first = false {
-				if !decodeToolCall(s, d+2, b0.Add(&scratchToolCall)) {
+				if !decodeToolCall(s, d+2, b0.Add(&scratchToolCall, s)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchToolCall)
+			x0 := b0.Done(&scratchToolCall, s)
 			out.ToolCalls = x0
 		case "metadata":
 			if seen&(1<<9) != 0 {
@@ -448,14 +448,14 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			var b0 rt.Items[Citation]
 			for first := true; s.More(']', first); first = false {
-				if !decodeCitation(s, d+2, b0.Add(&scratchCitation)) {
+				if !decodeCitation(s, d+2, b0.Add(&scratchCitation, s)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchCitation)
+			x0 := b0.Done(&scratchCitation, s)
 			out.Citations = x0
 		case "tags":
 			if seen&(1<<11) != 0 {
@@ -471,12 +471,12 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				if !ok {
 					return false
 				}
-				*b0.Add(&scratchString) = x1
+				*b0.Add(&scratchString, s) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchString)
+			x0 := b0.Done(&scratchString, s)
 			out.Tags = x0
 		case "weights":
 			if seen&(1<<12) != 0 {
@@ -518,12 +518,12 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 					if !ok {
 						return false
 					}
-					*b1.Add(&scratchString) = x2
+					*b1.Add(&scratchString, s) = x2
 				}
 				if !s.Closed() {
 					return false
 				}
-				x1 := b1.Done(&scratchString)
+				x1 := b1.Done(&scratchString, s)
 				x0 = x1
 			}
 			out.Notes = x0
@@ -596,12 +596,12 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				if !ok {
 					return false
 				}
-				*b0.Add(&scratchListByte) = x1
+				*b0.Add(&scratchListByte, s) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchListByte)
+			x0 := b0.Done(&scratchListByte, s)
 			out.Attachments = x0
 		case "extra":
 			if seen&(1<<20) != 0 {
@@ -865,12 +865,12 @@ func decodePart(s *rt.Scanner, d int, out *Part) bool {
 				if !ok {
 					return false
 				}
-				*b0.Add(&scratchInt64) = x1
+				*b0.Add(&scratchInt64, s) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchInt64)
+			x0 := b0.Done(&scratchInt64, s)
 			out.Spans = x0
 		default:
 			return false
@@ -1002,12 +1002,12 @@ func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
 				if !ok {
 					return false
 				}
-				*b0.Add(&scratchString) = x1
+				*b0.Add(&scratchString, s) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchString)
+			x0 := b0.Done(&scratchString, s)
 			out.Outputs = x0
 		default:
 			return false
@@ -1122,12 +1122,12 @@ func decodeCitation(s *rt.Scanner, d int, out *Citation) bool {
 					if !ok {
 						return false
 					}
-					*b1.Add(&scratchString) = x2
+					*b1.Add(&scratchString, s) = x2
 				}
 				if !s.Closed() {
 					return false
 				}
-				x1 := b1.Done(&scratchString)
+				x1 := b1.Done(&scratchString, s)
 				x0[key] = x1
 			}
 			if !s.Closed() {
@@ -1213,14 +1213,14 @@ func decodeContent(s *rt.Scanner, d int, out *Content) bool {
 		}
 		var b0 rt.Items[Part]
 		for first := true; s.More(']', first); first = false {
-			if !decodePart(s, d+1, b0.Add(&scratchPart)) {
+			if !decodePart(s, d+1, b0.Add(&scratchPart, s)) {
 				return false
 			}
 		}
 		if !s.Closed() {
 			return false
 		}
-		x0 := b0.Done(&scratchPart)
+		x0 := b0.Done(&scratchPart, s)
 		out.Array = x0
 	default:
 		return false

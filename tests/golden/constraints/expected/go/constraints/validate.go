@@ -441,12 +441,12 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				if !ok {
 					return false
 				}
-				*b0.Add(&scratchString) = x1
+				*b0.Add(&scratchString, s) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchString)
+			x0 := b0.Done(&scratchString, s)
 			out.Tags = x0
 		case "values":
 			if seen&(1<<12) != 0 {
@@ -462,12 +462,12 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				if !ok {
 					return false
 				}
-				*b0.Add(&scratchFloat64) = x1
+				*b0.Add(&scratchFloat64, s) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchFloat64)
+			x0 := b0.Done(&scratchFloat64, s)
 			out.Values = x0
 		case "anything":
 			if seen&(1<<13) != 0 {
@@ -483,12 +483,12 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				if !ok {
 					return false
 				}
-				*b0.Add(&scratchAny) = x1
+				*b0.Add(&scratchAny, s) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchAny)
+			x0 := b0.Done(&scratchAny, s)
 			out.Anything = x0
 		case "either":
 			if seen&(1<<14) != 0 {

@@ -184,14 +184,14 @@ func decodeChat(s *rt.Scanner, d int, out *Chat) bool {
 			}
 			var b0 rt.Items[ToolCall]
 			for first := true; s.More(']', first); first = false {
-				if !decodeToolCall(s, d+2, b0.Add(&scratchToolCall)) {
+				if !decodeToolCall(s, d+2, b0.Add(&scratchToolCall, s)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchToolCall)
+			x0 := b0.Done(&scratchToolCall, s)
 			out.Calls = x0
 		case "reply":
 			if seen&(1<<2) != 0 {
@@ -355,14 +355,14 @@ func decodeChatMeta(s *rt.Scanner, d int, out *ChatMeta) bool {
 			}
 			var b0 rt.Items[ChatMetaTagsItem]
 			for first := true; s.More(']', first); first = false {
-				if !decodeChatMetaTagsItem(s, d+2, b0.Add(&scratchChatMetaTagsItem)) {
+				if !decodeChatMetaTagsItem(s, d+2, b0.Add(&scratchChatMetaTagsItem, s)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchChatMetaTagsItem)
+			x0 := b0.Done(&scratchChatMetaTagsItem, s)
 			out.Tags = x0
 		default:
 			return false

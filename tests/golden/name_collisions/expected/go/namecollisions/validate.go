@@ -269,12 +269,12 @@ func decodeField(s *rt.Scanner, d int, out *Field) bool {
 				if !ok {
 					return false
 				}
-				*b0.Add(&scratchString) = x1
+				*b0.Add(&scratchString, s) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchString)
+			x0 := b0.Done(&scratchString, s)
 			out.Options = x0
 		default:
 			return false

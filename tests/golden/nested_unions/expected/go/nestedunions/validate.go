@@ -168,14 +168,14 @@ func decodeEnvelope(s *rt.Scanner, d int, out *Envelope) bool {
 			}
 			var b0 rt.Items[Pair]
 			for first := true; s.More(']', first); first = false {
-				if !decodePair(s, d+2, b0.Add(&scratchPair)) {
+				if !decodePair(s, d+2, b0.Add(&scratchPair, s)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchPair)
+			x0 := b0.Done(&scratchPair, s)
 			out.Pairs = x0
 		case "amount":
 			if seen&(1<<3) != 0 {
@@ -429,14 +429,14 @@ func decodeBody(s *rt.Scanner, d int, out *Body) bool {
 		}
 		var b0 rt.Items[Part]
 		for first := true; s.More(']', first); first = false {
-			if !decodePart(s, d+1, b0.Add(&scratchPart)) {
+			if !decodePart(s, d+1, b0.Add(&scratchPart, s)) {
 				return false
 			}
 		}
 		if !s.Closed() {
 			return false
 		}
-		x0 := b0.Done(&scratchPart)
+		x0 := b0.Done(&scratchPart, s)
 		out.Array = x0
 	default:
 		return false
@@ -510,14 +510,14 @@ func decodeAmount(s *rt.Scanner, d int, out *Amount) bool {
 		}
 		var b0 rt.Items[TextPart]
 		for first := true; s.More(']', first); first = false {
-			if !decodeTextPart(s, d+1, b0.Add(&scratchTextPart)) {
+			if !decodeTextPart(s, d+1, b0.Add(&scratchTextPart, s)) {
 				return false
 			}
 		}
 		if !s.Closed() {
 			return false
 		}
-		x0 := b0.Done(&scratchTextPart)
+		x0 := b0.Done(&scratchTextPart, s)
 		out.Array = x0
 	default:
 		return false

@@ -219,12 +219,12 @@ func decodeTurn(s *rt.Scanner, d int, out *Turn) bool {
 					return false
 				}
 				x1 := Kind(x2)
-				*b0.Add(&scratchKind) = x1
+				*b0.Add(&scratchKind, s) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchKind)
+			x0 := b0.Done(&scratchKind, s)
 			out.Kinds = x0
 		default:
 			return false

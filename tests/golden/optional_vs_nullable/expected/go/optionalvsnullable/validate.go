@@ -212,12 +212,12 @@ func decodeFlags(s *rt.Scanner, d int, out *Flags) bool {
 				if !ok {
 					return false
 				}
-				*b0.Add(&scratchString) = x1
+				*b0.Add(&scratchString, s) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchString)
+			x0 := b0.Done(&scratchString, s)
 			out.OptionalList = x0
 		case "optional_ref":
 			if seen&(1<<6) != 0 {

@@ -283,12 +283,12 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 				if !ok {
 					return false
 				}
-				*b0.Add(&scratchString) = x1
+				*b0.Add(&scratchString, s) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchString)
+			x0 := b0.Done(&scratchString, s)
 			out.Links = x0
 		case "parent":
 			if seen&(1<<6) != 0 {

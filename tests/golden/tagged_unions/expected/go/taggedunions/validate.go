@@ -135,14 +135,14 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 			}
 			var b0 rt.Items[ContentBlock]
 			for first := true; s.More(']', first); first = false {
-				if !decodeContentBlock(s, d+2, b0.Add(&scratchContentBlock)) {
+				if !decodeContentBlock(s, d+2, b0.Add(&scratchContentBlock, s)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchContentBlock)
+			x0 := b0.Done(&scratchContentBlock, s)
 			out.Content = x0
 		case "first":
 			if seen&(1<<1) != 0 {

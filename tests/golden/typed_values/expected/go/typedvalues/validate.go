@@ -228,12 +228,12 @@ func decodeReply(s *rt.Scanner, d int, out *Reply) bool {
 				if !ok {
 					return false
 				}
-				*b0.Add(&scratchBool) = x1
+				*b0.Add(&scratchBool, s) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchBool)
+			x0 := b0.Done(&scratchBool, s)
 			out.Flags = x0
 		case "level":
 			if seen&(1<<5) != 0 {
@@ -269,12 +269,12 @@ func decodeReply(s *rt.Scanner, d int, out *Reply) bool {
 				if !ok {
 					return false
 				}
-				*b0.Add(&scratchInt64) = x1
+				*b0.Add(&scratchInt64, s) = x1
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchInt64)
+			x0 := b0.Done(&scratchInt64, s)
 			out.Tries = x0
 		case "never":
 			if seen&(1<<8) != 0 {

@@ -134,14 +134,14 @@ func decodeSamplingMessage(s *rt.Scanner, d int, out *SamplingMessage) bool {
 			}
 			var b0 rt.Items[Content]
 			for first := true; s.More(']', first); first = false {
-				if !decodeContent(s, d+2, b0.Add(&scratchContent)) {
+				if !decodeContent(s, d+2, b0.Add(&scratchContent, s)) {
 					return false
 				}
 			}
 			if !s.Closed() {
 				return false
 			}
-			x0 := b0.Done(&scratchContent)
+			x0 := b0.Done(&scratchContent, s)
 			out.Alternatives = x0
 		default:
 			return false
@@ -400,14 +400,14 @@ func decodeContent(s *rt.Scanner, d int, out *Content) bool {
 		}
 		var b0 rt.Items[Block]
 		for first := true; s.More(']', first); first = false {
-			if !decodeBlock(s, d+1, b0.Add(&scratchBlock)) {
+			if !decodeBlock(s, d+1, b0.Add(&scratchBlock, s)) {
 				return false
 			}
 		}
 		if !s.Closed() {
 			return false
 		}
-		x0 := b0.Done(&scratchBlock)
+		x0 := b0.Done(&scratchBlock, s)
 		out.Array = x0
 	case "string":
 		x0, ok := s.String()
