@@ -256,3 +256,15 @@ def test_an_examples_values_and_errors_holding_a_pipe_stay_in_their_cells() -> N
 
     text = [[html_module.unescape(re.sub(r"<[^>]+>", "", c)) for c in row] for row in cells]
     assert text == [['"a|b"', "accepted"], ['"|"', "/value|x: m|n"]], text
+
+
+def test_headings_tell_a_top_level_keyword_and_a_rule_kind_from_the_schema_keyword_of_the_same_name(docs: dict[str, str]) -> None:
+    """Written out here, not through keyword_heading (which the section lookup above uses): the document's
+    keywords say "(top level)", a rule kind named like a schema keyword says "(rule)", the rest their name."""
+    headings = re.findall(r"^### (.+)$", docs["docs/spec-language.md"], re.M)
+    for name in ("$schema", "title", "description", "x-version", "$ref", "$defs"):
+        assert f"{name} (top level)" in headings, name
+    for name in ("$ref", "title", "description", "$defs", "type", "minLength", "contains", "member\\_of", "required\\_when", "compare"):
+        assert name in headings, name
+    assert "contains (rule)" in headings
+    assert not [h for h in headings if h.startswith(("type ", "minLength ", "member\\_of ", "compare ", "x-messages "))], headings
