@@ -208,3 +208,30 @@ func TestFitsJSONRefusesWhatNoJSONTextHolds(t *testing.T) {
 		}
 	}
 }
+
+// TestFitsJSONCountsEveryLevelOfListsAndObjects: a value fits at depth d while its deepest leaf is at most
+// MaxDepth levels below the root, whether its levels are lists, objects or both.
+func TestFitsJSONCountsEveryLevelOfListsAndObjects(t *testing.T) {
+	for _, levels := range []int{1, 2, 40} {
+		for kind, wrap := range map[string]func(any) any{
+			"lists":   func(v any) any { return []any{v} },
+			"objects": func(v any) any { return map[string]any{"k": v} },
+			"both":    func(v any) any { return map[string]any{"k": []any{v}} },
+		} {
+			var v any = "leaf"
+			for i := 0; i < levels; i++ {
+				v = wrap(v)
+			}
+			depth := levels
+			if kind == "both" {
+				depth = 2 * levels
+			}
+			if !FitsJSONAt(v, MaxDepth-depth) {
+				t.Errorf("%d levels of %s at %d: refused", levels, kind, MaxDepth-depth)
+			}
+			if FitsJSONAt(v, MaxDepth-depth+1) {
+				t.Errorf("%d levels of %s at %d: fits", levels, kind, MaxDepth-depth+1)
+			}
+		}
+	}
+}
