@@ -564,6 +564,58 @@ func TestRoomMadeAheadStaysWithinTheText(t *testing.T) {
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+_SIBLING_GUESSES_TEST = """package chatevent
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// Sibling arrays of one item type (each message's tool_calls), the first four items of each padded one
+// space less than the last's, ahead of a long string: each array guesses a little more room than the one
+// before. Allocating a new list for each guess cost 86 times a 1 MB input, and grew as L log L.
+func TestSiblingArraysGuessingEverMoreRoomAllocateInProportionToTheText(t *testing.T) {
+	for _, size := range []int{1 << 20, 4 << 20} {
+		const call = `{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}`
+		var b strings.Builder
+		b.WriteString(`{"session_id":"s","role":"a","messages":[`)
+		top := 1
+		for 5*top*top/2 < size/3 {
+			top++
+		}
+		for pad := top; pad >= 0; pad-- {
+			b.WriteString(`{"role":"a","tool_calls":[` + strings.Repeat(call+strings.Repeat(" ", pad)+",", 4) + call + `]},`)
+		}
+		b.WriteString(`{"role":"a","content":"x"}],"content":"` + strings.Repeat("x", max(size-b.Len()-4, 0)) + `"}`)
+		data := []byte(b.String())
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.GC() // the pools emptied: the lists are made anew, as in a fresh process
+		runtime.ReadMemStats(&before)
+		doc, ok := directChatEvent(data)
+		runtime.ReadMemStats(&after)
+		if !ok || len(doc.Messages) != top+2 {
+			t.Fatal("the direct reader declined the document")
+		}
+		if took := after.TotalAlloc - before.TotalAlloc; took > 8*uint64(len(data)) {
+			t.Errorf("reading %d bytes allocated %d (%.0f times)", len(data), took, float64(took)/float64(len(data)))
+		}
+	}
+}
+"""
+
+
+def test_sibling_arrays_that_each_guess_more_room_allocate_in_proportion_to_the_text(tmp_path: Path) -> None:
+    # Found by a red team of rt.Items: a chat_event document whose messages' tool_calls arrays each guess a
+    # little more room than the last (their first items padded less and less).
+    tree = tmp_path / "go"
+    shutil.copytree(GO_TREE, tree)
+    (tree / "chatevent" / "guesses_test.go").write_text(_SIBLING_GUESSES_TEST, encoding="utf-8")
+    done = _go("test", "./chatevent", "-run", "^TestSiblingArraysGuessingEverMoreRoom", cwd=tree)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_malformed_json_is_a_validation_error_with_pythons_message(tmp_path: Path) -> None:
     """Every text of the syntax corpus (tests/json_syntax.py: cuts at every byte, bad escapes,
     control characters, trailing commas, bad numbers, NaN, deep nesting, ...) gets from Go a

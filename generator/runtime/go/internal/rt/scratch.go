@@ -73,9 +73,14 @@ func (it *Items[T]) Done(pool *Scratch[T], s *Scanner) []T {
 // Scratch is the pool of lists Items borrows for one item type.
 type Scratch[T any] struct{ pool sync.Pool }
 
-// get lends an empty list with room for n items at least.
+// get lends an empty list with room for n items, or for half as many: one the pool
+// holds is kept unless it has less than half the room asked for (appending past its
+// room then grows it by doubling). Guesses that each ask a little more than the one
+// before (sibling arrays of one item type, the text padded to raise each array's
+// guess) thus reuse one list; a new one is made only for twice the room, so the lists
+// made and dropped add up to at most twice the largest.
 func (s *Scratch[T]) get(n int) *[]T {
-	if lent, ok := s.pool.Get().(*[]T); ok && cap(*lent) >= n {
+	if lent, ok := s.pool.Get().(*[]T); ok && 2*cap(*lent) >= n {
 		return lent
 	}
 	fresh := make([]T, 0, max(n, 16))
