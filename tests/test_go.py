@@ -616,6 +616,97 @@ def test_sibling_arrays_that_each_guess_more_room_allocate_in_proportion_to_the_
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+_CONCURRENT_TEST = """package structuredconversation
+
+import (
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+)
+
+var concurrentTexts = []string{%s}
+
+// scribble overwrites everything a parse handed out, its lists to their full capacity.
+func scribble(doc *ConversationDocument) {
+	turns := doc.Conversation.Conversation
+	for i := range turns[:cap(turns)] {
+		turns[:cap(turns)][i] = ConversationMessage{Speaker: "x", Content: "scribbled"}
+	}
+	for i := range doc.Conversation.People[:cap(doc.Conversation.People)] {
+		doc.Conversation.People[:cap(doc.Conversation.People)][i] = "x"
+	}
+	for i := range doc.Tags[:cap(doc.Tags)] {
+		doc.Tags[:cap(doc.Tags)][i] = "x"
+	}
+}
+
+// TestParsesFromManyGoroutinesShareNothing: the lists a parse hands out (rt.Items, rt.Scratch's pooled
+// loans) are its own, whatever other goroutines parse at the same time and do with what they got.
+func TestParsesFromManyGoroutinesShareNothing(t *testing.T) {
+	want := make([]*ConversationDocument, len(concurrentTexts))
+	for i, text := range concurrentTexts {
+		doc, err := ParseStructuredConversationFromJSON([]byte(text))
+		if err != nil {
+			t.Fatalf("text %%d: %%v", i, err)
+		}
+		want[i] = doc
+	}
+	var wg sync.WaitGroup
+	wrong := make(chan string, 64)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for r := 0; r < 60; r++ {
+				i := (g*31 + r*17) %% len(concurrentTexts)
+				got, err := ParseStructuredConversationFromJSON([]byte(concurrentTexts[i]))
+				if err != nil || !reflect.DeepEqual(got, want[i]) {
+					select {
+					case wrong <- fmt.Sprintf("goroutine %%d, text %%d: %%v", g, i, err):
+					default:
+					}
+					return
+				}
+				scribble(got)
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(wrong)
+	for w := range wrong {
+		t.Error(w)
+	}
+	for i, text := range concurrentTexts {
+		again, err := ParseStructuredConversationFromJSON([]byte(text))
+		if err != nil || !reflect.DeepEqual(again, want[i]) {
+			t.Errorf("text %%d parsed again differs (or its first parse was changed): %%v", i, err)
+		}
+	}
+}
+"""
+
+
+def test_parses_from_many_goroutines_share_nothing(tmp_path: Path) -> None:
+    """Documents whose lists are short and long (people, tags, turns; padded so that guesses run high and low),
+    parsed from eight goroutines at once, each scribbling over what it got: every parse gives the serial one's
+    value, and the serial ones stay as they were."""
+    texts = []
+    for i in range(40):
+        people = [f"p{j}" for j in range(1 + i % 9)]
+        turns = [{"speaker": people[j % len(people)], "content": "c" * (1 + (i * j) % 300), "time": f"2024-01-15T12:{j % 60:02d}:00Z"}
+                 for j in range(1 + (i * 37) % 260)]
+        doc = {"id": f"d{i}", "conversation": {"source": "s", "people": people, "user": people[0], "conversation": turns},
+               "tags": [f"t{j}" for j in range(i % 7)], "metadata": {"k": "v" * (i * 97 % 4000)}}
+        texts.append(json.dumps(doc, indent=i % 3 or None))
+    tree = tmp_path / "go"
+    shutil.copytree(GO_TREE, tree)
+    (tree / "structuredconversation" / "concurrent_test.go").write_text(
+        _CONCURRENT_TEST % ", ".join(json.dumps(t) for t in texts), encoding="utf-8")
+    done = _go("test", "./structuredconversation", "-run", "^TestParsesFromManyGoroutinesShareNothing$", cwd=tree)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
 def test_malformed_json_is_a_validation_error_with_pythons_message(tmp_path: Path) -> None:
     """Every text of the syntax corpus (tests/json_syntax.py: cuts at every byte, bad escapes,
     control characters, trailing commas, bad numbers, NaN, deep nesting, ...) gets from Go a
