@@ -394,3 +394,27 @@ def test_the_reader_sees_what_a_cell_that_loses_its_escapes_would_hide() -> None
                      "| `a` | string | yes | \u2014 | x <b>y</b> \\| &lt;z&gt; |\n| `b` | string | no | \u2014 | p | q |\n")
     rows = page["Models"][1].tables[0][1:]
     assert rows[0][4] == "x y | <z>" and rows[1][4] == "p"
+
+
+def test_a_schema_applied_as_written_shows_its_text_as_written_and_an_adopted_format_names_its_source(tmp_path: Path) -> None:
+    """Written out here: the applied schema's cell holds its non-ASCII text as the spec does (not \\u escapes), and
+    the sentence an adopted format's page opens with names the file, a pointer other than the whole file, the
+    version and the id."""
+    from generator.targets.markdown import upstream_text
+
+    folder = tmp_path / "specs" / "accents"
+    folder.mkdir(parents=True)
+    (folder / "spec.json").write_text(json.dumps({
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Accents", "description": "Accents.",
+        "x-version": "1.0.0", "$ref": "#/$defs/M",
+        "$defs": {"M": {"type": "object", "description": "A model.", "properties": {
+            "greeting": {"const": "café ☕", "description": "Déjà vu."}}}},
+    }, ensure_ascii=False), encoding="utf-8")
+    page = _pages([load_spec(folder, tmp_path)])["accents"]
+    assert '`{"const": "café ☕", "description": "Déjà vu."}`' in page, page
+    assert upstream_text({}) == ""
+    for pointer in (None, "", "#"):
+        source = {"file": "a.json"} if pointer is None else {"file": "a.json", "pointer": pointer}
+        assert upstream_text(source) == "Adopted from `a.json`."
+    assert upstream_text({"file": "openapi.yaml", "pointer": "#/components/schemas/ChatMessage", "version": "2.3.0", "id": "urn:x"}) == (
+        "Adopted from `openapi.yaml`, its `#/components/schemas/ChatMessage`, version 2.3.0, id `urn:x`.")
