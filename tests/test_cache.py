@@ -1010,3 +1010,26 @@ def test_the_tools_whose_version_is_part_of_every_key_are_read_as_installed() ->
 
     names = ("black", "Jinja2", "datamodel-code-generator")
     assert tool_versions(*names) == [f"{n}=={version(n)}" for n in sorted(names, key=lambda n: n.lower().replace("-", "_"))]
+
+
+def test_an_entry_is_trusted_only_with_this_layout_its_own_key_and_its_payloads_digest(tmp_path: Path) -> None:
+    """Each of the three checks alone refuses an entry: one written by another layout, one moved or copied to
+    another key's file (its own key inside), and one whose payload changed after its digest was taken."""
+    folder = tmp_path / "cache"
+    key, other = "a" * 64, "b" * 64
+    cache.store("run", key, {"files": ["x"]}, folder)
+    assert cache.load("run", key, folder) == {"files": ["x"]}
+    path = folder / cache._relative("run", key)
+    entry = json.loads(path.read_text(encoding="utf-8"))
+
+    def stored_as(changed: dict[str, object], under: str) -> object:
+        target = folder / cache._relative("run", under)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(changed), encoding="utf-8")
+        os.chmod(target, 0o600)
+        return cache.load("run", under, folder)
+
+    assert stored_as(entry, key) == {"files": ["x"]}  # written back as it was: still trusted
+    assert stored_as({**entry, "layout": "0"}, key) is None
+    assert stored_as(entry, other) is None  # another key's file
+    assert stored_as({**entry, "value": {"files": ["y"]}}, key) is None
