@@ -452,3 +452,37 @@ def test_a_new_required_field_on_a_model_the_behaviour_builds_is_refused(tmp_pat
     error = _refusal(project)
     assert (error.file, error.pointer) == ("specs/chat_modality/behaviour/behaviour.toml", "/needs/ChatMessage")
     assert "model ChatMessage requires 'channel', which the code does not set" in error.problem
+
+
+_QUERY_NUMBERS_TEST = """package chatmodality
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// ParseChatQuery's limit may come as any Go number a caller holds: decoded JSON (float64, json.Number) or
+// built in code (int, int64); a whole number >= 1 is a limit, anything else the one error.
+func TestParseChatQueryReadsALimitOfEveryGoNumberKind(t *testing.T) {
+	for _, limit := range []any{3, int64(3), 3.0, json.Number("3"), json.Number("3.0"), json.Number("3e0")} {
+		q, err := ParseChatQuery(map[string]any{"limit": limit})
+		if err != nil || q.Limit != 3 {
+			t.Errorf("limit %#v: %d, %v", limit, q.Limit, err)
+		}
+	}
+	for _, limit := range []any{0, int64(0), int64(-1), 2.5, json.Number("2.5"), "3", true} {
+		if _, err := ParseChatQuery(map[string]any{"limit": limit}); err == nil || err.Error() != "must be an integer >= 1" {
+			t.Errorf("limit %#v: %v", limit, err)
+		}
+	}
+}
+"""
+
+
+def test_the_go_query_reads_a_limit_of_every_go_number_kind(tmp_path: Path) -> None:
+    tree = tmp_path / "go"
+    shutil.copytree(ROOT / "generated" / "go", tree)
+    (tree / "chatmodality" / "query_numbers_test.go").write_text(_QUERY_NUMBERS_TEST, encoding="utf-8")
+    env = {**os.environ, "GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local", "CGO_ENABLED": "0"}
+    done = subprocess.run(["go", "test", "./chatmodality", "-run", "^TestParseChatQueryReadsALimit"], cwd=tree, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
