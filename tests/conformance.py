@@ -150,6 +150,19 @@ class Built:
         """{target: [verdict]} from every driver built; a verdict is {"ok", "errors"} or {"crash": text} (see the module docstring)."""
         return {d.target: d.run(self.built[d.target], cases) for d in DRIVERS if d.target in self.built}
 
+    def against(self, cases: list[Case], wants: list[list[list[str]]]) -> list[str]:
+        """Each language's errors ([path, message] pairs, or its crash) on each case where they are not the
+        oracle's (wants: one list per case); every driver must have run."""
+        found = self.verdicts(cases)
+        assert set(found) == self.languages, (set(found), self.languages)
+        wrong = []
+        for i, want in enumerate(wants):
+            for language, verdicts in found.items():
+                got = verdicts[i].get("crash") or verdicts[i]["errors"]
+                if got != want:
+                    wrong.append(f"{language} on {cases[i][1]}:\n    got  {got}\n    want {want}")
+        return wrong
+
 
 def disagreements(cases: list[Case], found: dict[str, list[dict[str, Any]]], oracles: dict[str, Any],
                   beyond: frozenset[str] = frozenset({"int64", "depth", "member_of", "compare"})) -> list[str]:

@@ -453,22 +453,36 @@ def test_rule_pointers_resolve_alike_in_go_and_python(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_tree_helpers_of_different_types_whose_names_spell_alike_get_distinct_names_and_the_package_vets(tmp_path: Path) -> None:
-    # M.x is a list of lists of lists of integers, M.x_item a list of lists of strings: both reach a
-    # helper for "MXItemItem", once for []int64 and once for []string. One name for both did not compile.
-    spec_dir = tmp_path / "specs" / "alike"
+def _go_of_spec(tmp_path: Path, name: str, spec: dict[str, Any]) -> dict[str, str]:
+    """The Go package of a spec written here (specs/<name>), generated and written under tmp_path/go."""
+    spec_dir = tmp_path / "specs" / name
     spec_dir.mkdir(parents=True)
-    deep = {"type": "array", "items": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}}}
-    (spec_dir / "spec.json").write_text(json.dumps({
-        "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Alike", "description": "Helpers alike.",
-        "x-version": "1.0.0", "$ref": "#/$defs/M",
-        "$defs": {"M": {"type": "object", "description": "A model.", "properties": {
-            "x": deep, "x_item": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}}}},
-    }), encoding="utf-8")
+    (spec_dir / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
     files = generate([load_spec(spec_dir, tmp_path)], options=load_options(ROOT), targets=["go"])
     for path, text in files.items():
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(text, encoding="utf-8")
+    return files
+
+
+def _go_test_beside(tmp_path: Path, package: str, name: str, source: str, run: str) -> subprocess.CompletedProcess[str]:
+    """A Go test file written into a copy of the generated module's package, and run."""
+    tree = tmp_path / "go"
+    shutil.copytree(GO_TREE, tree)
+    (tree / package / name).write_text(source, encoding="utf-8")
+    return _go("test", f"./{package}", "-run", run, cwd=tree)
+
+
+def test_tree_helpers_of_different_types_whose_names_spell_alike_get_distinct_names_and_the_package_vets(tmp_path: Path) -> None:
+    # M.x is a list of lists of lists of integers, M.x_item a list of lists of strings: both reach a
+    # helper for "MXItemItem", once for []int64 and once for []string. One name for both did not compile.
+    deep = {"type": "array", "items": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}}}
+    files = _go_of_spec(tmp_path, "alike", {
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Alike", "description": "Helpers alike.",
+        "x-version": "1.0.0", "$ref": "#/$defs/M",
+        "$defs": {"M": {"type": "object", "description": "A model.", "properties": {
+            "x": deep, "x_item": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}}}},
+    })
     validate = files["go/alike/validate.go"]
     assert "func treeMXItemItem(x []int64) any {" in validate and "func treeMXItemItem2(x []string) any {" in validate
     vet = _go("vet", "./...", cwd=tmp_path / "go")
@@ -478,9 +492,7 @@ def test_tree_helpers_of_different_types_whose_names_spell_alike_get_distinct_na
 def test_scratch_pools_of_item_types_whose_names_spell_alike_are_distinct_and_read_what_the_exact_walk_reads(tmp_path: Path) -> None:
     # A model named ListString beside lists of []string: both item types spell "scratchListString". The direct
     # reader's lists (rt.Items) must each borrow from a pool of their own type, and read long lists whole.
-    spec_dir = tmp_path / "specs" / "pools"
-    spec_dir.mkdir(parents=True)
-    (spec_dir / "spec.json").write_text(json.dumps({
+    files = _go_of_spec(tmp_path, "pools", {
         "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Pools", "description": "Pools alike.",
         "x-version": "1.0.0", "$ref": "#/$defs/M",
         "$defs": {
@@ -489,11 +501,7 @@ def test_scratch_pools_of_item_types_whose_names_spell_alike_are_distinct_and_re
                 "b": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}}},
             "ListString": {"type": "object", "description": "A model.", "required": ["s"], "properties": {"s": {"type": "string"}}},
         },
-    }), encoding="utf-8")
-    files = generate([load_spec(spec_dir, tmp_path)], options=load_options(ROOT), targets=["go"])
-    for path, text in files.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text, encoding="utf-8")
+    })
     validate = files["go/pools/validate.go"]
     declared = re.findall(r"^var (scratch\w+) rt\.Scratch\[(.+)\]$", validate, re.M)
     assert sorted(declared) == [("scratchListString", "ListString"), ("scratchListString2", "[]string"), ("scratchString", "string")], declared
@@ -517,18 +525,12 @@ def test_nested_short_arrays_before_a_long_text_make_room_for_no_more_than_the_t
     # Arrays of tiny items nested 40 deep (near the readers' depth limit), all being read at once, ahead of a
     # 1 MB string: each alone would guess room for the whole text, 40 MB in all; the scanner's budget keeps the
     # sum to the text's length.
-    spec_dir = tmp_path / "specs" / "tree"
-    spec_dir.mkdir(parents=True)
-    (spec_dir / "spec.json").write_text(json.dumps({
+    _go_of_spec(tmp_path, "tree", {
         "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Tree", "description": "A tree.",
         "x-version": "1.0.0", "$ref": "#/$defs/Node",
         "$defs": {"Node": {"type": "object", "description": "A node.", "properties": {
             "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}, "pad": {"type": "string"}}}},
-    }), encoding="utf-8")
-    files = generate([load_spec(spec_dir, tmp_path)], options=load_options(ROOT), targets=["go"])
-    for path, text in files.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text, encoding="utf-8")
+    })
     node: dict[str, Any] = {}
     for _ in range(40):
         node = {"children": [{}, {}, {}, {}, node]}
@@ -609,10 +611,7 @@ func TestSiblingArraysGuessingEverMoreRoomAllocateInProportionToTheText(t *testi
 def test_sibling_arrays_that_each_guess_more_room_allocate_in_proportion_to_the_text(tmp_path: Path) -> None:
     # Found by a red team of rt.Items: a chat_event document whose messages' tool_calls arrays each guess a
     # little more room than the last (their first items padded less and less).
-    tree = tmp_path / "go"
-    shutil.copytree(GO_TREE, tree)
-    (tree / "chatevent" / "guesses_test.go").write_text(_SIBLING_GUESSES_TEST, encoding="utf-8")
-    done = _go("test", "./chatevent", "-run", "^TestSiblingArraysGuessingEverMoreRoom", cwd=tree)
+    done = _go_test_beside(tmp_path, "chatevent", "guesses_test.go", _SIBLING_GUESSES_TEST, "^TestSiblingArraysGuessingEverMoreRoom")
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -699,11 +698,8 @@ def test_parses_from_many_goroutines_share_nothing(tmp_path: Path) -> None:
         doc = {"id": f"d{i}", "conversation": {"source": "s", "people": people, "user": people[0], "conversation": turns},
                "tags": [f"t{j}" for j in range(i % 7)], "metadata": {"k": "v" * (i * 97 % 4000)}}
         texts.append(json.dumps(doc, indent=i % 3 or None))
-    tree = tmp_path / "go"
-    shutil.copytree(GO_TREE, tree)
-    (tree / "structuredconversation" / "concurrent_test.go").write_text(
-        _CONCURRENT_TEST % ", ".join(json.dumps(t) for t in texts), encoding="utf-8")
-    done = _go("test", "./structuredconversation", "-run", "^TestParsesFromManyGoroutinesShareNothing$", cwd=tree)
+    source = _CONCURRENT_TEST % ", ".join(json.dumps(t) for t in texts)
+    done = _go_test_beside(tmp_path, "structuredconversation", "concurrent_test.go", source, "^TestParsesFromManyGoroutinesShareNothing$")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
 
 
