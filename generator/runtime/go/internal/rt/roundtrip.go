@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"errors"
 	"reflect"
 	"strconv"
 	"time"
@@ -8,6 +9,20 @@ import (
 
 // What every package's fuzz target checks of a document it accepted: these live
 // here once instead of in each package's fuzz_test.go.
+
+// TimeRefusesRFC3339 reports whether err (from encoding/json reading what a package
+// wrote) is time.Time refusing a date-time ParseTime accepts: RFC 3339 allows a
+// lowercase t and z, which the Parse functions keep and write back, and time.Time's
+// UnmarshalJSON refuses (documented: plain json.Unmarshal is not the reader for such
+// text). Any other error is a real failure.
+func TimeRefusesRFC3339(err error) bool {
+	var refused *time.ParseError
+	if !errors.As(err, &refused) {
+		return false
+	}
+	_, accepted := ParseTime(refused.Value)
+	return accepted
+}
 
 // OnlyZeroTimes reports whether every path (JSON pointers of the problems
 // Validate found) holds, in the input data, a date-time that denotes Go's zero

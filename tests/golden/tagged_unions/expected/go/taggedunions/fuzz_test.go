@@ -8,7 +8,6 @@ import (
 	"errors"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/chatspec/chatformats/internal/rt"
 )
@@ -51,23 +50,10 @@ func FuzzParseTaggedUnions(f *testing.F) {
 			t.Fatalf("encoding is not stable across a round trip (%v):\n%s\n%s", err, out, twice)
 		}
 		var plain Message
-		if err := json.Unmarshal(out, &plain); err != nil && !timeRefusesRFC3339(err) {
+		if err := json.Unmarshal(out, &plain); err != nil && !rt.TimeRefusesRFC3339(err) {
 			t.Fatalf("encoding/json cannot read the encoded form: %v\n%s", err, out)
 		}
 	})
-}
-
-// timeRefusesRFC3339 reports whether err is time.Time refusing a date-time the Parse
-// functions accept: RFC 3339 allows a lowercase t and z, which they keep and write back,
-// and time.Time's UnmarshalJSON refuses (documented: plain json.Unmarshal is not the
-// reader for such text).
-func timeRefusesRFC3339(err error) bool {
-	var refused *time.ParseError
-	if !errors.As(err, &refused) {
-		return false
-	}
-	_, accepted := rt.ParseTime(refused.Value)
-	return accepted
 }
 
 // problemPaths lists where Validate found problems (false if err is not a ValidationError).
