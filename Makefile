@@ -18,14 +18,16 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The TypeScript compiler (the TypeScript target's tests compile the generated package
-# with it) and Ajv (make bench's peer), pinned, from npm into build/npm-ts (ignored).
+# with it), Ajv and typia (make bench's peers), pinned, from npm into build/npm-ts (ignored).
+# typia 12 is the last that runs on this TypeScript (13 on needs the TypeScript-Go compiler).
 # Without npm the TypeScript checks are skipped, and the test run says so.
 TYPESCRIPT_VERSION := 5.6.3
 AJV_VERSION := 8.17.1
-NPM_TOOLS := build/npm-ts/.installed-typescript-$(TYPESCRIPT_VERSION)-ajv-$(AJV_VERSION)
+TYPIA_VERSION := 12.2.1
+NPM_TOOLS := build/npm-ts/.installed-typescript-$(TYPESCRIPT_VERSION)-ajv-$(AJV_VERSION)-typia-$(TYPIA_VERSION)
 $(NPM_TOOLS):
 	@if command -v npm >/dev/null 2>&1; then \
-	  npm install --prefix build/npm-ts --no-save --no-audit --no-fund --loglevel=error typescript@$(TYPESCRIPT_VERSION) ajv@$(AJV_VERSION) && touch $@; \
+	  npm install --prefix build/npm-ts --no-save --no-audit --no-fund --loglevel=error typescript@$(TYPESCRIPT_VERSION) ajv@$(AJV_VERSION) typia@$(TYPIA_VERSION) && touch $@; \
 	else echo "npm is not installed: the TypeScript checks will be skipped" >&2; fi
 
 generate: $(STAMP)

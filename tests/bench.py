@@ -9,7 +9,8 @@ exported schema) or jsonschema (2020-12, format checking), on the seed examples,
 realistic payloads and invalid ones; the peers take turns, CPU time, the collector on. Go: Parse<Format>FromJSON against json.Unmarshal
 and goccy/go-json into plain structs that validate nothing. Memory: the peak a 1 MiB document takes to read, against
 pydantic, encoding/json and Ajv (tests/bench_memory.py). Patterns: every accepted pattern on adversarial values in the three runtimes. TypeScript: parse<Format>FromJSON against Ajv compiled in strict
-mode from the exported schema (tests/bench_typescript/bench.mjs). Generation: chatspec against datamodel-codegen, and how
+mode from the exported schema and typia checking the same schema as tagged types, with the rules by hand
+(tests/bench_typescript/bench.mjs, tests/bench_typia.py). Generation: chatspec against datamodel-codegen, and how
 generation time per format scales; the edit loop (no-op check, regenerate after an
 edit, cold generate) as whole commands against a cold datamodel-codegen run.
 Ratios > 1 mean chatspec is faster.
@@ -43,6 +44,7 @@ import fastjsonschema  # noqa: E402
 import pydantic  # noqa: E402
 from jsonschema import Draft202012Validator  # noqa: E402
 
+import bench_typia  # noqa: E402
 from conftest import format_folders  # noqa: E402
 from fuzz import generation_schema  # noqa: E402
 from go_driver import GO_ENV, go_available, write_go_mod  # noqa: E402
@@ -400,13 +402,20 @@ def typescript_table(budget: float, ts_tree: Path = ROOT / "generated" / "typesc
         for label, doc, valid in (("example", example, True), ("large", large[fmt], True), ("invalid", invalid_payload(large[fmt]), False)):
             payloads.append({"format": fmt, "payload": label, "text": json.dumps(doc, ensure_ascii=False), "valid": valid, "schema": schema})
     (work / "payloads.json").write_text(json.dumps(payloads), encoding="utf-8")
-    done = subprocess.run(["node", str(HERE / "bench_typescript" / "bench.mjs"), str(dist), str(work / "payloads.json"), str(budget)],
-                          capture_output=True, text=True, env={**os.environ, "AJV_2020": str(NPM / "ajv" / "dist" / "2020.js")})
+    examples = [{"format": fmt, "name": f"{kind}/{p.name}", "valid": kind == "valid",
+                 "text": json.dumps(json.loads(p.read_text(encoding="utf-8")) if kind == "valid" else json.loads(p.read_text(encoding="utf-8"))["data"], ensure_ascii=False)}
+                for fmt, folder in format_folders().items() for kind in ("valid", "invalid")
+                for p in sorted((folder / "examples" / kind).glob("*.json"))]
+    (work / "examples.json").write_text(json.dumps(examples), encoding="utf-8")
+    typia = bench_typia.build(work / "typia", {fmt: ROOT / "generated" / "jsonschema" / f"{fmt}.schema.json" for fmt in format_folders()}, NPM)
+    done = subprocess.run(["node", str(HERE / "bench_typescript" / "bench.mjs"), str(dist), str(work / "payloads.json"), str(budget), str(work / "examples.json")],
+                          capture_output=True, text=True, env={**os.environ, "AJV_2020": str(NPM / "ajv" / "dist" / "2020.js"), "TYPIA_DIST": str(typia)})
     if done.returncode != 0:
         raise AssertionError(done.stdout + done.stderr)
     rows: list[dict[str, Any]] = json.loads(done.stdout)
     for r in rows:
         r["vs ajv"] = r["ajv_us"] / r["chatspec_us"]
+        r["vs typia"] = r["typia_us"] / r["chatspec_us"]
     return rows
 
 
@@ -558,17 +567,25 @@ def go_section(quick: bool) -> list[str]:
 
 
 def typescript_section(quick: bool) -> list[str]:
-    from typescript_driver import TSC, node_available
+    from typescript_driver import NPM, TSC, node_available
 
     if not (node_available() and TSC.is_file()):
         return ["TypeScript: node or the pinned TypeScript (make test installs it) missing, not measured"]
     lines = ["TypeScript: parse<Format>FromJSON (decode + validate + build) vs Ajv 2020 (JSON.parse + validate, strict mode)",
-             f"{'format':26} {'payload':9} {'chatspec':>10} {'ajv':>10} {'vs ajv':>8}"]
+             f"and typia {bench_typia.version(NPM)} (JSON.parse + typia's check of the exported schema as tagged types + the rules by hand:",
+             "tests/bench_typia.py; its verdict is chatspec's on every example, valid and invalid, before timing)",
+             f"{'format':26} {'payload':9} {'chatspec':>10} {'ajv':>10} {'typia':>10} {'vs ajv':>8} {'vs typia':>9}"]
     ts = typescript_table(0.05 if quick else 0.5)
     for r in ts:
-        lines.append(f"{r['format']:26} {r['payload']:9} {r['chatspec_us']:8.1f}us {r['ajv_us']:8.1f}us {r['vs ajv']:7.2f}x")
-    mean = geometric_mean([r["vs ajv"] for r in ts if r["payload"] != "invalid"])
+        lines.append(f"{r['format']:26} {r['payload']:9} {r['chatspec_us']:8.1f}us {r['ajv_us']:8.1f}us {r['typia_us']:8.1f}us "
+                     f"{r['vs ajv']:7.2f}x {r['vs typia']:8.2f}x")
+    valid = [r for r in ts if r["payload"] != "invalid"]
+    mean = geometric_mean([r["vs ajv"] for r in valid])
     lines.append(f"geometric mean over valid payloads: ajv {mean:.2f}x (goal >= 1.2x: {'met' if mean >= 1.2 else 'NOT met'})")
+    typia = geometric_mean([r["vs typia"] for r in valid])
+    lowest = min(valid, key=lambda r: r["vs typia"])
+    lines.append(f"geometric mean over valid payloads: typia {typia:.2f}x (goal >= 1.0x: {'met' if typia >= 1.0 else 'NOT met'}); "
+                 f"lowest row {lowest['format']} {lowest['payload']} {lowest['vs typia']:.2f}x")
     # Issue 31: an invalid payload within 3x Ajv's time (which stops at the first problem; chatspec reports every one).
     worst = min((r for r in ts if r["payload"] == "invalid"), key=lambda r: r["vs ajv"])
     lines.append(f"slowest invalid payload vs ajv: {worst['format']} {1 / worst['vs ajv']:.2f}x ajv's time "

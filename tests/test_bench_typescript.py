@@ -2,22 +2,53 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 
 import bench
+import bench_typia
 from conftest import GENERATED, format_folders
 from typescript_driver import node_available
 
 pytestmark = pytest.mark.skipif(not node_available(), reason="node is not installed: the TypeScript benchmark cannot run")
 
 
-def test_the_typescript_bench_times_every_format_against_ajv() -> None:
+def test_the_typescript_bench_times_every_format_against_ajv_and_typia() -> None:
     rows = bench.typescript_table(0.001)
     assert {(r["format"], r["payload"]) for r in rows} == {(f, p) for f in format_folders() for p in ("example", "large", "invalid")}
-    assert all(r["chatspec_us"] > 0 and r["ajv_us"] > 0 for r in rows)
+    assert all(r["chatspec_us"] > 0 and r["ajv_us"] > 0 and r["typia_us"] > 0 for r in rows)
+
+
+@pytest.mark.parametrize(("rule", "example"), [
+    ("if (!messageFits(message)) return false;", "chat_event example invalid/message_without_content_or_tools.json"),
+    ("if (!people.has(conversation.user)) return false;", "structured_conversation example invalid/"),
+])
+def test_a_typia_peer_whose_rules_say_less_makes_the_bench_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rule: str, example: str) -> None:
+    # typia's types and rules are written apart from chatspec: the bench holds them to chatspec's verdict on every
+    # example before it times them, or typia could win by checking less.
+    rules = bench_typia.RULES.read_text(encoding="utf-8")
+    assert rules.count(rule) == 1, "the plant no longer applies"
+    planted = tmp_path / "typia_rules.ts"
+    planted.write_text(rules.replace(rule, ""), encoding="utf-8")
+    monkeypatch.setattr(bench_typia, "RULES", planted)
+    with pytest.raises(AssertionError, match=f"typia accepts the {re.escape(example)}"):
+        bench.typescript_table(0.001)
+
+
+def test_the_typia_types_refuse_a_keyword_they_do_not_write() -> None:
+    # A keyword the converter skipped would give typia less to check than the schema says.
+    base = {"$ref": "#/$defs/A", "$defs": {"A": {"type": "object", "properties": {"n": {"type": "number"}}, "additionalProperties": False}}}
+    assert "tags" not in bench_typia.typia_module(base, "rulesA").split("\n", 1)[1].split("const fits")[0]
+    for keyword in ({"multipleOf": 2}, {"exclusiveMinimum": 0}, {"not": {"const": 1}}):
+        schema = {**base, "$defs": {"A": {**base["$defs"]["A"], "properties": {"n": {"type": "number", **keyword}}}}}
+        with pytest.raises(bench_typia.Unsupported):
+            bench_typia.typia_module(schema, "rulesA")
+    mixed = {**base, "$defs": {"A": {**base["$defs"]["A"], "properties": {"o": {"type": "object", "properties": {}}}}}}
+    with pytest.raises(bench_typia.Unsupported, match="open and closed"):
+        bench_typia.typia_module(mixed, "rulesA")
 
 
 def test_a_typescript_parser_that_validates_nothing_makes_the_bench_fail(tmp_path: Path) -> None:
@@ -35,5 +66,6 @@ def test_a_typescript_parser_that_validates_nothing_makes_the_bench_fail(tmp_pat
         assert text.count(failing) == 1, "the plant no longer applies"
         text = text.replace(failing, accepting)
     runtime.write_text(text, encoding="utf-8")
-    with pytest.raises(AssertionError, match="chatspec accepts the chat_event invalid payload"):
+    # The invalid examples, which the typia peer's check reads first, or the invalid payload.
+    with pytest.raises(AssertionError, match="chatspec accepts the chat_event (example invalid/|invalid payload)"):
         bench.typescript_table(0.001, ts_tree=tree)

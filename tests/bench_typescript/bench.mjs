@@ -4,14 +4,19 @@
 // time (perCall). Verdicts are checked first:
 // a side that accepts the invalid payload or rejects a valid one would not measure validation.
 //
-//   node bench.mjs <compiled package dist> <payloads.json> <seconds per timing>
+// The typia peer (tests/bench_typia.py: the exported schema as typia's types, the rules by hand) is a third
+// side when TYPIA_DIST names its compiled modules; its verdict must be chatspec's on every example of every
+// format too (examples.json), since its types and rules are written apart from chatspec.
+//
+//   node bench.mjs <compiled package dist> <payloads.json> <seconds per timing> [<examples.json>]
 // payloads.json: [{"format", "payload", "text", "valid": bool, "schema": path}]
+// examples.json: [{"format", "name", "text", "valid": bool}]
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [dist, payloadFile, budgetText] = process.argv.slice(2);
+const [dist, payloadFile, budgetText, examplesFile] = process.argv.slice(2);
 const budget = Number(budgetText);
 const require = createRequire(import.meta.url);
 const Ajv2020 = require(process.env.AJV_2020 ?? "ajv/dist/2020").default; // AJV_2020: the pinned copy tests/bench.py names
@@ -79,27 +84,63 @@ function ajvFor(schemaPath) {
   return validators.get(schemaPath);
 }
 
-const rows = [];
-for (const p of JSON.parse(readFileSync(payloadFile, "utf8"))) {
-  const mod = await import(pathToFileURL(join(dist, `${p.format}.js`)).href);
-  const parse = mod[Object.keys(mod).find((k) => /^parse\w+FromJSON$/.test(k))];
-  const validate = ajvFor(p.schema);
-  const ours = () => {
+async function parserOf(format) {
+  const mod = await import(pathToFileURL(join(dist, `${format}.js`)).href);
+  return mod[Object.keys(mod).find((k) => /^parse\w+FromJSON$/.test(k))];
+}
+
+function accepts(parse, text) {
+  try {
+    parse(text);
+    return true;
+  } catch (e) {
+    if (e instanceof rt.ValidationError) return false;
+    throw e;
+  }
+}
+
+const typiaDist = process.env.TYPIA_DIST;
+async function typiaOf(format) {
+  const { check } = await import(pathToFileURL(join(typiaDist, `${format}.js`)).href);
+  return (text) => {
     try {
-      parse(p.text);
-      return true;
+      return check(text);
     } catch (e) {
-      if (e instanceof rt.ValidationError) return false;
+      if (e instanceof SyntaxError) return false; // JSON.parse's refusal
       throw e;
     }
   };
+}
+
+if (typiaDist !== undefined) {
+  for (const e of JSON.parse(readFileSync(examplesFile, "utf8"))) {
+    const ours = accepts(await parserOf(e.format), e.text);
+    if (ours !== e.valid) throw new Error(`chatspec ${e.valid ? "rejects" : "accepts"} the ${e.format} example ${e.name}`);
+    if ((await typiaOf(e.format))(e.text) !== ours) {
+      throw new Error(`typia ${ours ? "rejects" : "accepts"} the ${e.format} example ${e.name} chatspec ${ours ? "accepts" : "rejects"}: its types or rules say something else`);
+    }
+  }
+}
+
+const rows = [];
+for (const p of JSON.parse(readFileSync(payloadFile, "utf8"))) {
+  const parse = await parserOf(p.format);
+  const validate = ajvFor(p.schema);
+  const ours = () => accepts(parse, p.text);
   const ajv = () => validate(JSON.parse(p.text));
-  for (const [name, check] of [["chatspec", ours], ["ajv", ajv]]) {
+  const sides = [["chatspec", ours], ["ajv", ajv]];
+  if (typiaDist !== undefined) {
+    const typia = await typiaOf(p.format);
+    sides.push(["typia", () => typia(p.text)]);
+  }
+  for (const [name, check] of sides) {
     if (check() !== p.valid) {
       throw new Error(`${name} ${p.valid ? "rejects" : "accepts"} the ${p.format} ${p.payload} payload: the benchmark would not measure validation`);
     }
   }
-  const [oursSeconds, ajvSeconds] = perCall([ours, ajv]);
-  rows.push({ format: p.format, payload: p.payload, chatspec_us: oursSeconds * 1e6, ajv_us: ajvSeconds * 1e6 });
+  const [oursSeconds, ajvSeconds, typiaSeconds] = perCall(sides.map(([, check]) => check));
+  const row = { format: p.format, payload: p.payload, chatspec_us: oursSeconds * 1e6, ajv_us: ajvSeconds * 1e6 };
+  if (typiaSeconds !== undefined) row.typia_us = typiaSeconds * 1e6;
+  rows.push(row);
 }
 process.stdout.write(JSON.stringify(rows));
