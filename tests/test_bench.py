@@ -8,6 +8,8 @@ import re
 import pytest
 
 import bench
+import bench_msgspec
+import bench_msgspec_rules
 from conftest import format_folders
 from go_driver import go_available
 from typescript_driver import TSC, node_available
@@ -33,6 +35,27 @@ def test_a_peer_that_validates_nothing_is_caught(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(bench, "validators", lenient)
     with pytest.raises(AssertionError, match="would not measure validation"):
         bench.python_table(0.001)
+
+
+@pytest.mark.parametrize(("hook", "example"), [
+    ("message", "chat_event example invalid/message_without_content_or_tools.json"),
+    ("structured_conversation", "structured_conversation example invalid/"),
+])
+def test_a_msgspec_peer_whose_rules_say_less_is_caught(monkeypatch: pytest.MonkeyPatch, hook: str, example: str) -> None:
+    # msgspec's Structs and rules are written apart from chatspec: they are held to chatspec's verdict on every
+    # example before timing, or msgspec could win by checking less.
+    monkeypatch.setattr(bench_msgspec_rules, hook, lambda value: None)
+    with pytest.raises(AssertionError, match=f"msgspec accepts the {re.escape(example)}"):
+        bench.python_table(0.001)
+
+
+def test_the_msgspec_structs_refuse_a_keyword_they_do_not_write() -> None:
+    base = {"$ref": "#/$defs/A", "$defs": {"A": {"type": "object", "properties": {"n": {"type": "number"}}}}}
+    assert "n: int | float" in bench_msgspec.module_source(base, {})
+    for keyword in ({"multipleOf": 2}, {"exclusiveMinimum": 0}, {"not": {"const": 1}}):
+        schema = {**base, "$defs": {"A": {**base["$defs"]["A"], "properties": {"n": {"type": "number", **keyword}}}}}
+        with pytest.raises(bench_msgspec.Unsupported):
+            bench_msgspec.module_source(schema, {})
 
 
 def test_the_peers_take_turns_in_rotation_and_each_gets_every_round(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,194 @@
+"""make bench's msgspec peer (issue 31's "within 1.5x of msgspec with the same rules"): each format's exported JSON
+Schema written as msgspec Structs with `Meta` constraints, its x-rules by hand as `__post_init__` hooks
+(tests/bench_msgspec_rules.py), read by `msgspec.json.decode` into those Structs.
+
+As with typia (tests/bench_typia.py), the converter knows the keywords the exported schemas use for types and
+values and refuses any other, the rules (the exported schema's `allOf`) are skipped here and written by hand, and
+bench.py requires the peer's verdict to be chatspec's on every example of every format before it times anything.
+An optional field is `T | UnsetType` (absent, or a T: a null is refused where the schema refuses one).
+
+What msgspec does differently from JSON Schema, and no example holds: an integer written 1.0 is refused; a
+date-time is msgspec's RFC 3339 reading, with a time zone required (`Meta(tz=True)`), which allows what RFC 3339
+allows but not always what the schema's checkers do (a leap second).
+"""
+
+from __future__ import annotations
+
+import json
+import keyword
+import re
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+INT64 = (-(2**63), 2**63 - 1)
+
+_IGNORED = {"description", "title", "$comment", "default", "examples", "contentEncoding"}
+_KEYWORDS = {
+    "string": {"type", "minLength", "maxLength", "pattern", "format", "const", "enum"},
+    "integer": {"type", "minimum", "maximum", "const", "enum"},
+    "number": {"type", "minimum", "maximum", "const", "enum"},
+    "boolean": {"type", "const"},
+    "null": {"type"},
+    "array": {"type", "items", "prefixItems", "minItems", "maxItems", "uniqueItems"},
+    "object": {"type", "properties", "required", "additionalProperties"},
+}
+
+
+class Unsupported(Exception):
+    """A schema keyword the converter does not write as a msgspec type."""
+
+
+class _Writer:
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema
+        self.tags: dict[str, tuple[str, str]] = {}  # a variant of a union by tag -> (tag field, tag value)
+        for definition in schema["$defs"].values():
+            if "discriminator" in definition:
+                field = definition["discriminator"]["propertyName"]
+                for member in definition["oneOf"]:
+                    name = member["$ref"].removeprefix("#/$defs/")
+                    self.tags[name] = (field, schema["$defs"][name]["properties"][field]["const"])
+
+    def type(self, schema: Any) -> str:
+        if schema is True or schema == {}:
+            return "Any"
+        if not isinstance(schema, dict):
+            raise Unsupported(f"the schema {schema!r}")
+        schema = {k: v for k, v in schema.items() if k not in _IGNORED and k != "allOf"}
+        if "$ref" in schema:
+            if len(schema) > 1 or not str(schema["$ref"]).startswith("#/$defs/"):
+                raise Unsupported(f"$ref {schema['$ref']} beside {sorted(set(schema) - {'$ref'})}")
+            return str(schema["$ref"]).removeprefix("#/$defs/")
+        for union in ("oneOf", "anyOf"):
+            if union in schema:
+                if set(schema) - {union, "discriminator"}:
+                    raise Unsupported(f"{union} beside {sorted(set(schema) - {union})}")
+                # msgspec's unions take one member per JSON kind, or Structs told apart by a tag: a value fits one
+                # member at most, so oneOf and anyOf read alike.
+                return " | ".join(self.type(member) for member in schema[union])
+        kinds = schema.get("type")
+        if kinds is None:
+            raise Unsupported(f"a schema without a type: {sorted(schema)}")
+        kinds = [kinds] if isinstance(kinds, str) else kinds
+        extra = set(schema).difference(*(_KEYWORDS[kind] for kind in kinds))
+        if extra:
+            raise Unsupported(f"{sorted(extra)} on a {' or '.join(kinds)}")
+        return " | ".join(self.one_kind({k: v for k, v in schema.items() if k in _KEYWORDS[kind]}, kind) for kind in kinds)
+
+    def one_kind(self, schema: dict[str, Any], kind: str) -> str:
+        if kind == "null":
+            return "None"
+        if "const" in schema or "enum" in schema:
+            values = [schema["const"]] if "const" in schema else schema["enum"]
+            if not all(isinstance(v, str) for v in values):
+                raise Unsupported(f"a const or enum of {values!r}")
+            return f"Literal[{', '.join(repr(v) for v in values)}]"
+        meta: dict[str, Any] = {}
+        if kind == "string":
+            meta = {"min_length": schema.get("minLength"), "max_length": schema.get("maxLength"), "pattern": schema.get("pattern")}
+            if "format" in schema:
+                if schema["format"] != "date-time":
+                    raise Unsupported(f"format {schema['format']}")
+                return "Annotated[datetime, Meta(tz=True)]"
+            base = "str"
+        elif kind in ("integer", "number"):
+            low, high = schema.get("minimum"), schema.get("maximum")
+            meta = {"ge": low if kind == "number" or low is None or low > INT64[0] else None,
+                    "le": high if kind == "number" or high is None or high < INT64[1] else None}
+            base = "int" if kind == "integer" else "int | float"  # msgspec reads an integer into int
+        elif kind == "boolean":
+            base = "bool"
+        elif kind == "array":
+            if "prefixItems" in schema:
+                if schema.get("items") is not False or schema.get("minItems") != len(schema["prefixItems"]):
+                    raise Unsupported("prefixItems other than a closed tuple of fixed length")
+                return f"tuple[{', '.join(self.type(s) for s in schema['prefixItems'])}]"
+            if schema.get("uniqueItems"):
+                raise Unsupported("uniqueItems (a rule in bench_msgspec_rules.py checks it)")
+            meta = {"min_length": schema.get("minItems"), "max_length": schema.get("maxItems")}
+            base = f"list[{self.type(schema.get('items', True))}]"
+        else:
+            if "properties" in schema:
+                raise Unsupported("an object with properties outside $defs")
+            base = f"dict[str, {self.type(schema.get('additionalProperties', True))}]"
+        given = ", ".join(f"{k}={v!r}" for k, v in meta.items() if v is not None)
+        return f"Annotated[{base}, Meta({given})]" if given else base
+
+    def struct(self, name: str, definition: dict[str, Any], hooks: dict[str, str], unique: set[tuple[str, str]]) -> str:
+        definition = {k: v for k, v in definition.items() if k not in _IGNORED and k != "allOf"}
+        if set(definition) - {"type", "properties", "required", "additionalProperties"} or definition.get("type") != "object":
+            return f"{name} = {self.type(definition)}"
+        rest = definition.get("additionalProperties", True)
+        if rest not in (True, False):
+            raise Unsupported("additionalProperties beside properties")
+        required = set(definition.get("required", ()))
+        if required - set(definition["properties"]):
+            raise Unsupported(f"required names without a property schema in {name}")
+        options = ["kw_only=True"] + ([] if rest is True else ["forbid_unknown_fields=True"])
+        tag = self.tags.get(name)
+        if tag is not None:
+            options += [f"tag_field={tag[0]!r}", f"tag={tag[1]!r}"]
+        lines = [f"class {name}(msgspec.Struct, {', '.join(options)}):"]
+        for field, schema in definition["properties"].items():
+            if tag is not None and field == tag[0]:
+                continue  # the tag: msgspec reads it to choose the variant
+            attribute = field.replace("-", "_")
+            if not attribute.isidentifier() or keyword.iskeyword(attribute):
+                raise Unsupported(f"the field name {field!r}")
+            if schema.get("uniqueItems"):
+                unique.add((name, attribute))
+                schema = {k: v for k, v in schema.items() if k != "uniqueItems"}
+            written = self.type(schema) if field in required else f"{self.type(schema)} | UnsetType"
+            given = [] if field in required else ["default=UNSET"]
+            given += [] if attribute == field else [f"name={field!r}"]
+            value = "" if not given else f" = UNSET" if given == ["default=UNSET"] else f" = msgspec.field({', '.join(given)})"
+            lines.append(f"    {attribute}: {written}{value}")
+        checks = [f"        rules.unique(self.{field})" for struct, field in sorted(unique) if struct == name]
+        if name in hooks:
+            checks.append(f"        rules.{hooks[name]}(self)")
+        if checks:
+            lines += ["", "    def __post_init__(self) -> None:", *checks]
+        return "\n".join(lines)
+
+
+def module_source(schema: dict[str, Any], hooks: dict[str, str]) -> str:
+    """The Python of one format: a Struct per object definition (each rule hook its __post_init__), an alias per
+    other definition, and ROOT."""
+    writer = _Writer(schema)
+    unique: set[tuple[str, str]] = set()
+    parts = ["from __future__ import annotations", "", "from datetime import datetime",
+             "from typing import Annotated, Any, Literal", "", "import msgspec", "from msgspec import UNSET, Meta, UnsetType",
+             "", "import bench_msgspec_rules as rules", ""]
+    written = {name: writer.struct(name, definition, hooks, unique) for name, definition in schema["$defs"].items()}
+    # Classes first (their annotations are read when the decoder is made), then each alias once those it names are.
+    done = [name for name, text in written.items() if text.startswith("class ")]
+    parts += [written[name] + "\n" for name in done]
+    aliases = [name for name in written if name not in done]
+    while aliases:
+        ready = [a for a in aliases if not any(re.search(rf"\b{b}\b", written[a]) for b in aliases if b != a)]
+        if not ready:
+            raise Unsupported(f"aliases that name each other: {aliases}")
+        parts += [written[a] + "\n" for a in ready]
+        aliases = [a for a in aliases if a not in ready]
+    parts.append(f"ROOT = {schema['$ref'].removeprefix('#/$defs/')}")
+    return "\n".join(parts) + "\n"
+
+
+def decoder(fmt: str, schema: dict[str, Any]) -> Any:
+    """msgspec.json.Decoder for the format's root, its Structs made from module_source."""
+    import bench_msgspec_rules
+
+    import msgspec
+
+    name = f"bench_msgspec_{fmt}"
+    module = types.ModuleType(name)
+    sys.modules[name] = module  # msgspec resolves the annotations (strings) in the module's namespace
+    exec(compile(module_source(schema, bench_msgspec_rules.HOOKS[fmt]), f"<msgspec peer of {fmt}>", "exec"), module.__dict__)
+    return msgspec.json.Decoder(module.ROOT)
+
+
+def schema_of(fmt: str, root: Path) -> dict[str, Any]:
+    return dict(json.loads((root / "generated" / "jsonschema" / f"{fmt}.schema.json").read_text(encoding="utf-8")))
