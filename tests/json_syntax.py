@@ -20,10 +20,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
-# The documents that are cut at every byte (the format each is parsed as).
+# The documents that are cut at every byte (the format each is parsed as): between them every kind of value a
+# direct reader reads (Go's rt.Scanner) ends a text somewhere: strings, nulls, booleans, lists, unions by tag,
+# date-times, an integer (droidlet's timestamp: a cut after its ':' once indexed past the text in a mutant).
 DOCUMENTS = [
     ("chat_event", ROOT / "specs" / "chat_event" / "examples" / "valid" / "completed_with_messages.json"),
     ("chat_modality", ROOT / "specs" / "chat_modality" / "examples" / "valid" / "user_sends_message.json"),
+    ("droidlet_chat", ROOT / "specs" / "droidlet_chat" / "examples" / "valid" / "millisecond_timestamp.json"),
 ]
 
 # Text put in place of a value, or the whole text.

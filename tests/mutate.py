@@ -81,6 +81,7 @@ GO_TESTS = ["tests/test_runtime_go.py::test_the_go_runtime_passes_its_own_tests"
             "tests/test_go.py::test_every_example_gets_the_same_errors_in_go_and_python",
             "tests/test_go.py::test_golden_cases_compile_vet_and_agree_with_python",
             "tests/test_go.py::test_mutated_examples_get_the_same_errors_in_go_and_python",
+            "tests/test_go.py::test_malformed_json_is_a_validation_error_with_pythons_message",
             "tests/test_scenarios.py::test_go",
             "tests/test_go_fuzz_target.py::test_the_golden_cases_fuzz_seed_corpora_pass",
             "tests/test_go_fast_validate.py", "tests/test_encodings.py",

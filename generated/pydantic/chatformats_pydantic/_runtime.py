@@ -2390,15 +2390,14 @@ class _Run:
             if "contains" in node:
                 sub = node["contains"]
                 found = 0
+                # (No shortcut for a boolean subschema, here or below: check(True) returns at once, and a false one
+                # is a node with its message, checks.py.)
                 for item in value:
-                    if sub is True or sub is False:
-                        verdict = sub
-                    else:
-                        verdict = verdicts.get((id(sub), id(item)))
-                        if verdict is None:
-                            verdict = verdicts[(id(sub), id(item))] = self.check(
-                                sub, item, None
-                            )
+                    verdict = verdicts.get((id(sub), id(item)))
+                    if verdict is None:
+                        verdict = verdicts[(id(sub), id(item))] = self.check(
+                            sub, item, None
+                        )
                     found += verdict
                 if found < node.get("minContains", 1):
                     problems.append((msgs["minContains"], "minContains", None))
@@ -2416,14 +2415,11 @@ class _Run:
             if "propertyNames" in node:
                 sub = node["propertyNames"]
                 for name in value:
-                    if sub is True or sub is False:
-                        verdict = sub
-                    else:
-                        verdict = verdicts.get((id(sub), id(name)))
-                        if verdict is None:
-                            verdict = verdicts[(id(sub), id(name))] = self.check(
-                                sub, name, None
-                            )
+                    verdict = verdicts.get((id(sub), id(name)))
+                    if verdict is None:
+                        verdict = verdicts[(id(sub), id(name))] = self.check(
+                            sub, name, None
+                        )
                     if not verdict:
                         problems.append((msgs["propertyNames"], "propertyNames", name))
             properties = node.get("properties", {})
@@ -2468,14 +2464,9 @@ class _Run:
         applied.extend(node.get("allOf", ()))
         if "if" in node:
             sub = node["if"]
-            if sub is True or sub is False:
-                verdict = sub
-            else:
-                verdict = verdicts.get((id(sub), id(value)))
-                if verdict is None:
-                    verdict = verdicts[(id(sub), id(value))] = self.check(
-                        sub, value, None
-                    )
+            verdict = verdicts.get((id(sub), id(value)))
+            if verdict is None:
+                verdict = verdicts[(id(sub), id(value))] = self.check(sub, value, None)
             applied.append(node.get("then" if verdict else "else", True))
         if isinstance(value, dict):
             applied.extend(
@@ -2502,14 +2493,11 @@ class _Run:
             subs = [node["not"]] if keyword == "not" else node[keyword]
             matched = 0
             for sub in subs:
-                if sub is True or sub is False:
-                    verdict = sub
-                else:
-                    verdict = verdicts.get((id(sub), id(value)))
-                    if verdict is None:
-                        verdict = verdicts[(id(sub), id(value))] = self.check(
-                            sub, value, None
-                        )
+                verdict = verdicts.get((id(sub), id(value)))
+                if verdict is None:
+                    verdict = verdicts[(id(sub), id(value))] = self.check(
+                        sub, value, None
+                    )
                 if verdict:
                     matched += 1
                     if keyword == "anyOf":
