@@ -2,10 +2,9 @@
 Schema written as msgspec Structs with `Meta` constraints, its x-rules by hand as `__post_init__` hooks
 (tests/bench_msgspec_rules.py), read by `msgspec.json.decode` into those Structs.
 
-As with typia (tests/bench_typia.py), the converter knows the keywords the exported schemas use for types and
-values and refuses any other, the rules (the exported schema's `allOf`) are skipped here and written by hand, and
-bench.py requires the peer's verdict to be chatspec's on every example of every format before it times anything.
-An optional field is `T | UnsetType` (absent, or a T: a null is refused where the schema refuses one).
+As with typia (tests/bench_typia.py), the converter reads the schema as tests/peer_schema.py does (any keyword it
+does not write is refused; the rules, the schema's allOf, are written by hand), and bench.py requires the peer's
+verdict to be chatspec's on every example of every format before it times anything. An optional field is `T | UnsetType` (absent, or a T: a null is refused where the schema refuses one).
 
 What msgspec does differently from JSON Schema, and no example holds: an integer written 1.0 is refused; a
 date-time is msgspec's RFC 3339 reading, with a time zone required (`Meta(tz=True)`), which allows what RFC 3339
@@ -14,31 +13,13 @@ allows but not always what the schema's checkers do (a leap second).
 
 from __future__ import annotations
 
-import json
 import keyword
 import re
 import sys
 import types
-from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-INT64 = (-(2**63), 2**63 - 1)
-
-_IGNORED = {"description", "title", "$comment", "default", "examples", "contentEncoding"}
-_KEYWORDS = {
-    "string": {"type", "minLength", "maxLength", "pattern", "format", "const", "enum"},
-    "integer": {"type", "minimum", "maximum", "const", "enum"},
-    "number": {"type", "minimum", "maximum", "const", "enum"},
-    "boolean": {"type", "const"},
-    "null": {"type"},
-    "array": {"type", "items", "prefixItems", "minItems", "maxItems", "uniqueItems"},
-    "object": {"type", "properties", "required", "additionalProperties"},
-}
-
-
-class Unsupported(Exception):
-    """A schema keyword the converter does not write as a msgspec type."""
+from peer_schema import INT64, Unsupported, closed_tuple, properties, shape
 
 
 class _Writer:
@@ -53,30 +34,15 @@ class _Writer:
                     self.tags[name] = (field, schema["$defs"][name]["properties"][field]["const"])
 
     def type(self, schema: Any) -> str:
-        if schema is True or schema == {}:
+        what, detail = shape(schema)
+        if what == "any":
             return "Any"
-        if not isinstance(schema, dict):
-            raise Unsupported(f"the schema {schema!r}")
-        schema = {k: v for k, v in schema.items() if k not in _IGNORED and k != "allOf"}
-        if "$ref" in schema:
-            if len(schema) > 1 or not str(schema["$ref"]).startswith("#/$defs/"):
-                raise Unsupported(f"$ref {schema['$ref']} beside {sorted(set(schema) - {'$ref'})}")
-            return str(schema["$ref"]).removeprefix("#/$defs/")
-        for union in ("oneOf", "anyOf"):
-            if union in schema:
-                if set(schema) - {union, "discriminator"}:
-                    raise Unsupported(f"{union} beside {sorted(set(schema) - {union})}")
-                # msgspec's unions take one member per JSON kind, or Structs told apart by a tag: a value fits one
-                # member at most, so oneOf and anyOf read alike.
-                return " | ".join(self.type(member) for member in schema[union])
-        kinds = schema.get("type")
-        if kinds is None:
-            raise Unsupported(f"a schema without a type: {sorted(schema)}")
-        kinds = [kinds] if isinstance(kinds, str) else kinds
-        extra = set(schema).difference(*(_KEYWORDS[kind] for kind in kinds))
-        if extra:
-            raise Unsupported(f"{sorted(extra)} on a {' or '.join(kinds)}")
-        return " | ".join(self.one_kind({k: v for k, v in schema.items() if k in _KEYWORDS[kind]}, kind) for kind in kinds)
+        if what == "ref":
+            return str(detail)
+        if what == "union":
+            # msgspec takes one member per JSON kind, or Structs told apart by a tag (its Decoder refuses others).
+            return " | ".join(self.type(member) for member in detail)
+        return " | ".join(self.one_kind(keywords, kind) for kind, keywords in detail)
 
     def one_kind(self, schema: dict[str, Any], kind: str) -> str:
         if kind == "null":
@@ -103,9 +69,7 @@ class _Writer:
             base = "bool"
         elif kind == "array":
             if "prefixItems" in schema:
-                if schema.get("items") is not False or schema.get("minItems") != len(schema["prefixItems"]):
-                    raise Unsupported("prefixItems other than a closed tuple of fixed length")
-                return f"tuple[{', '.join(self.type(s) for s in schema['prefixItems'])}]"
+                return f"tuple[{', '.join(self.type(s) for s in closed_tuple(schema))}]"
             if schema.get("uniqueItems"):
                 raise Unsupported("uniqueItems (a rule in bench_msgspec_rules.py checks it)")
             meta = {"min_length": schema.get("minItems"), "max_length": schema.get("maxItems")}
@@ -118,21 +82,16 @@ class _Writer:
         return f"Annotated[{base}, Meta({given})]" if given else base
 
     def struct(self, name: str, definition: dict[str, Any], hooks: dict[str, str], unique: set[tuple[str, str]]) -> str:
-        definition = {k: v for k, v in definition.items() if k not in _IGNORED and k != "allOf"}
-        if set(definition) - {"type", "properties", "required", "additionalProperties"} or definition.get("type") != "object":
+        what, detail = shape(definition)
+        if what != "kinds" or [kind for kind, _ in detail] != ["object"] or "properties" not in detail[0][1]:
             return f"{name} = {self.type(definition)}"
-        rest = definition.get("additionalProperties", True)
-        if rest not in (True, False):
-            raise Unsupported("additionalProperties beside properties")
-        required = set(definition.get("required", ()))
-        if required - set(definition["properties"]):
-            raise Unsupported(f"required names without a property schema in {name}")
-        options = ["kw_only=True"] + ([] if rest is True else ["forbid_unknown_fields=True"])
+        fields, required, closed = properties(detail[0][1])
+        options = ["kw_only=True"] + (["forbid_unknown_fields=True"] if closed else [])
         tag = self.tags.get(name)
         if tag is not None:
             options += [f"tag_field={tag[0]!r}", f"tag={tag[1]!r}"]
         lines = [f"class {name}(msgspec.Struct, {', '.join(options)}):"]
-        for field, schema in definition["properties"].items():
+        for field, schema in fields.items():
             if tag is not None and field == tag[0]:
                 continue  # the tag: msgspec reads it to choose the variant
             attribute = field.replace("-", "_")
@@ -144,7 +103,7 @@ class _Writer:
             written = self.type(schema) if field in required else f"{self.type(schema)} | UnsetType"
             given = [] if field in required else ["default=UNSET"]
             given += [] if attribute == field else [f"name={field!r}"]
-            value = "" if not given else f" = UNSET" if given == ["default=UNSET"] else f" = msgspec.field({', '.join(given)})"
+            value = "" if not given else " = UNSET" if given == ["default=UNSET"] else f" = msgspec.field({', '.join(given)})"
             lines.append(f"    {attribute}: {written}{value}")
         checks = [f"        rules.unique(self.{field})" for struct, field in sorted(unique) if struct == name]
         if name in hooks:
@@ -180,7 +139,6 @@ def module_source(schema: dict[str, Any], hooks: dict[str, str]) -> str:
 def decoder(fmt: str, schema: dict[str, Any]) -> Any:
     """msgspec.json.Decoder for the format's root, its Structs made from module_source."""
     import bench_msgspec_rules
-
     import msgspec
 
     name = f"bench_msgspec_{fmt}"
@@ -188,7 +146,3 @@ def decoder(fmt: str, schema: dict[str, Any]) -> Any:
     sys.modules[name] = module  # msgspec resolves the annotations (strings) in the module's namespace
     exec(compile(module_source(schema, bench_msgspec_rules.HOOKS[fmt]), f"<msgspec peer of {fmt}>", "exec"), module.__dict__)
     return msgspec.json.Decoder(module.ROOT)
-
-
-def schema_of(fmt: str, root: Path) -> dict[str, Any]:
-    return dict(json.loads((root / "generated" / "jsonschema" / f"{fmt}.schema.json").read_text(encoding="utf-8")))

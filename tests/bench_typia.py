@@ -1,15 +1,14 @@
 """make bench's typia peer: each format's exported JSON Schema written as TypeScript types with typia's tags,
 its x-rules written by hand (tests/bench_typescript/typia_rules.ts), compiled by `typia generate` and tsc.
 
-typia checks a TypeScript type, so the types must say what the schema says. The converter below knows the
-keywords the exported schemas use for types and values, and refuses any other, so a schema that gains a keyword
-fails the bench instead of giving typia less to check. The rules are compiled into the exported schema as `allOf`
-(if/then, contains, not); typia has no tags for those, so they are skipped here, and typia_rules.ts checks them,
-as a typia user writes such checks. bench.mjs then requires typia's verdict to be chatspec's on every example,
-valid and invalid, of every format before it times anything.
+typia checks a TypeScript type, so the types must say what the schema says: the converter below reads the schema
+as tests/peer_schema.py does (any keyword it does not write is refused; the rules, the schema's allOf, are left to
+typia_rules.ts, written as a typia user writes such checks). bench.mjs then requires typia's verdict to be
+chatspec's on every example, valid and invalid, of every format before it times anything.
 
-What typia counts differently from JSON Schema, and no example holds: `MinLength` counts UTF-16 code units,
-JSON Schema code points; `Type<"int64">` refuses integers beyond 2^63 that the schema's bounds also refuse.
+Where typia checks less than the schema says, and no example tells: `MinLength` counts UTF-16 code units, not code
+points; its date-time pattern takes a space for the T and a 30 February (chatspec, and Ajv with chatspec's
+date-time check, refuse both). That leaves typia less work, not more.
 """
 
 from __future__ import annotations
@@ -20,17 +19,11 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from peer_schema import INT64, Unsupported, closed_tuple, properties, shape
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 RULES = HERE / "bench_typescript" / "typia_rules.ts"
-INT64 = (-(2**63), 2**63 - 1)
-
-# Keywords that say nothing a value is checked against, and those of the rules (see the module's docstring).
-_IGNORED = {"description", "title", "$comment", "default", "examples", "contentEncoding", "discriminator"}
-
-
-class Unsupported(Exception):
-    """A schema keyword the converter does not write as a typia type."""
 
 
 def _literal(value: Any) -> str:
@@ -70,46 +63,16 @@ def _tags(schema: dict[str, Any], kind: str) -> list[str]:
     return tags
 
 
-_KEYWORDS = {
-    "string": {"type", "minLength", "maxLength", "pattern", "format", "const", "enum"},
-    "integer": {"type", "minimum", "maximum", "const", "enum"},
-    "number": {"type", "minimum", "maximum", "const", "enum"},
-    "boolean": {"type", "const"},
-    "null": {"type"},
-    "array": {"type", "items", "prefixItems", "minItems", "maxItems", "uniqueItems"},
-    "object": {"type", "properties", "required", "additionalProperties"},
-}
-
-
 def _type(schema: Any, closed: list[bool]) -> str:
     """The TypeScript type with typia tags for one schema; `closed` gathers each object's additionalProperties."""
-    if schema is True or schema == {}:
+    what, detail = shape(schema)
+    if what == "any":
         return "unknown"
-    if not isinstance(schema, dict):
-        raise Unsupported(f"the schema {schema!r}")
-    schema = {k: v for k, v in schema.items() if k not in _IGNORED and k != "allOf"}
-    if "$ref" in schema:
-        if len(schema) > 1:
-            raise Unsupported(f"$ref beside {sorted(set(schema) - {'$ref'})}")
-        if not str(schema["$ref"]).startswith("#/$defs/"):
-            raise Unsupported(f"$ref {schema['$ref']}")
-        return str(schema["$ref"]).removeprefix("#/$defs/")
-    for union in ("oneOf", "anyOf"):
-        if union in schema:
-            if len(schema) > 1:
-                raise Unsupported(f"{union} beside {sorted(set(schema) - {union})}")
-            # typia's unions take a value that fits any member: as oneOf only where no value fits two members,
-            # which every such union in the exported schemas (string or array; variants by a const tag) holds.
-            return " | ".join(f"({_type(member, closed)})" for member in schema[union])
-    kinds = schema.get("type")
-    if kinds is None:
-        raise Unsupported(f"a schema without a type: {sorted(schema)}")
-    kinds = [kinds] if isinstance(kinds, str) else kinds
-    extra = set(schema).difference(*(_KEYWORDS[kind] for kind in kinds))
-    if extra:
-        raise Unsupported(f"{sorted(extra)} on a {' or '.join(kinds)}")
-    # Each keyword applies to values of its own kind ("items" on ["array", "null"] to the array).
-    return " | ".join(f"({_one_kind({k: v for k, v in schema.items() if k in _KEYWORDS[kind]}, kind, closed)})" for kind in kinds)
+    if what == "ref":
+        return str(detail)
+    if what == "union":
+        return " | ".join(f"({_type(member, closed)})" for member in detail)
+    return " | ".join(f"({_one_kind(keywords, kind, closed)})" for kind, keywords in detail)
 
 
 def _one_kind(schema: dict[str, Any], kind: str, closed: list[bool]) -> str:
@@ -122,23 +85,15 @@ def _one_kind(schema: dict[str, Any], kind: str, closed: list[bool]) -> str:
     base = {"string": "string", "integer": "number", "number": "number", "boolean": "boolean", "array": "", "object": ""}[kind]
     if kind == "array":
         if "prefixItems" in schema:
-            if schema.get("items") is not False or schema.get("minItems") != len(schema["prefixItems"]):
-                raise Unsupported("prefixItems other than a closed tuple of fixed length")
-            return "[" + ", ".join(_type(s, closed) for s in schema["prefixItems"]) + "]"
+            return "[" + ", ".join(_type(s, closed) for s in closed_tuple(schema)) + "]"
         base = f"Array<{_type(schema.get('items', True), closed)}>"
     if kind == "object":
         if "properties" not in schema:
             return f"Record<string, {_type(schema.get('additionalProperties', True), closed)}>"
-        rest = schema.get("additionalProperties", True)
-        if rest not in (True, False):
-            raise Unsupported("additionalProperties beside properties")
-        closed.append(rest is False)
-        required = set(schema.get("required", ()))
-        if required - set(schema["properties"]):
-            raise Unsupported(f"required names without a property schema: {sorted(required - set(schema['properties']))}")
-        fields = [f"{json.dumps(name)}{'' if name in required else '?'}: {_type(s, closed)};"
-                  for name, s in schema["properties"].items()]
-        return "{ " + " ".join(fields) + " }"
+        fields, required, is_closed = properties(schema)
+        closed.append(is_closed)
+        written = [f"{json.dumps(name)}{'' if name in required else '?'}: {_type(s, closed)};" for name, s in fields.items()]
+        return "{ " + " ".join(written) + " }"
     return " & ".join([base] + _tags(schema, kind))
 
 
