@@ -273,6 +273,14 @@ def test_yaml_strings_read_back_exactly(text: str) -> None:
     yaml_str(text).encode("utf-8")  # mkdocs.yml is written as UTF-8, which holds no lone surrogate
 
 
+def test_yaml_strings_write_what_needs_no_escape_as_it_is() -> None:
+    # mkdocs.yml is read by people too: only the quote, the backslash, control and line-break characters, lone
+    # surrogates and characters that hide text are escaped; spaces, punctuation and letters past ASCII are not.
+    text = "Agent C Chat Event ~ (v2) ünï 😀 !#%&*+,-./:;<=>?@[]^_`{|}'"
+    assert yaml_str(text) == f'"{text}"'
+    assert yaml_str('a "b" \\ c') == '"a \\"b\\" \\\\ c"'
+
+
 def test_only_a_very_long_name_may_wrap_and_only_between_its_words() -> None:
     assert md_name("default_conversation_id") == "`default_conversation_id`"
     assert md_name("a_field_name_longer_than_any_column") == (
