@@ -110,7 +110,9 @@ DOCS_TESTS = ["tests/test_markdown_text.py", "tests/test_docs_spec.py", "tests/t
               "tests/test_scenarios.py::test_behaviour_examples_in_the_docs_run_in_python",
               # a kept major's page names its own module and package in the behaviour text
               "tests/test_behaviour.py::test_an_earlier_major_keeps_the_behaviour_that_applies_to_it",
-              "-k", "not site and not golden_pages_fit and not 1280 and not navigation_labels_are_unique"]
+              # the two tests that build the site (minutes each), by name: "not site" alone also left out the
+              # hook test (test_the_sites_hook..., since renamed), and a mutant of the hook survived seed 21
+              "-k", "not site_renders_in_a_browser and not built_site and not golden_pages_fit and not 1280 and not navigation_labels_are_unique"]
 WRITER_TESTS = ["tests/test_cli.py", "tests/test_vendor.py", "tests/test_cache.py",
                 "tests/test_versioning.py::test_bump_locks_snapshots_and_feeds_the_changelog",
                 "tests/test_versioning.py::test_a_bump_leaves_the_staging_folder_of_a_run_still_alive_alone",

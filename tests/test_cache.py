@@ -793,9 +793,13 @@ def test_a_run_entry_edited_where_others_could_write_never_reaches_generated_and
 
 def test_the_cache_folder_is_made_private_and_one_that_is_not_is_refused_with_the_fix(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("CHATSPEC_CACHE", raising=False)
+    # Made with every folder above it that is missing, and beside one that is already there.
+    for made in (tmp_path / "a" / "b" / "cache", tmp_path / "a" / "b" / "other"):
+        monkeypatch.setenv("CHATSPEC_CACHE_DIR", str(made))
+        assert cache.open_folder(tmp_path) == made and made.is_dir()
     folder = tmp_path / "deep" / "cache"
     monkeypatch.setenv("CHATSPEC_CACHE_DIR", str(folder))
-    monkeypatch.delenv("CHATSPEC_CACHE", raising=False)
     assert cache.open_folder(tmp_path) == folder
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700 and (folder / ".gitignore").read_text() == "*\n"
     assert capsys.readouterr().err == ""

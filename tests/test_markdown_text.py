@@ -238,7 +238,7 @@ def test_chatspecs_own_prose_keeps_its_code_and_the_spaces_around_it(reader: str
     assert " ".join(shown.split()) == " ".join(text.replace("`", "").split()) and inner <= {"code", "wbr"}
 
 
-def test_the_sites_hook_labels_each_cell_with_its_heading_as_one_attribute_whatever_the_heading_holds() -> None:
+def test_the_mkdocs_hook_labels_each_cell_with_its_heading_as_one_attribute_whatever_the_heading_holds() -> None:
     # generated/mkdocs_hooks.py (templates/markdown/hooks.py.j2), which mkdocs runs on every page: the headings
     # are chatspec's own words, but a heading holding a quote, markup or an entity must stay one attribute value.
     import importlib.util
