@@ -647,6 +647,20 @@ def test_trim_removes_the_temporary_files_of_killed_runs_once_they_are_an_hour_o
     assert not old.exists() and new.exists()  # new may be a run's entry being written
 
 
+def test_a_temporary_file_exactly_an_hour_old_is_kept_and_one_a_moment_older_is_removed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The edge of "older than any run that could still be writing it", on a clock held still.
+    now = 2_000_000_000
+    monkeypatch.setattr(cache.time, "time", lambda: float(now))
+    key = cache.digest(["x"])
+    kept, removed = (tmp_path / "render" / key[:2] / f".{key}.json.{suffix}.tmp" for suffix in ("a1b2c3", "d4e5f6"))
+    kept.parent.mkdir(parents=True)
+    for path, age in ((kept, 3600), (removed, 3601)):
+        path.write_text("{", encoding="utf-8")
+        os.utime(path, (now - age, now - age))
+    assert cache.trim(tmp_path, limit=10**9) == 0
+    assert kept.exists() and not removed.exists()
+
+
 def test_a_compiled_template_that_is_read_is_touched_so_trim_removes_it_last(tmp_path: Path) -> None:
     import jinja2
 
