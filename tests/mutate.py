@@ -350,10 +350,22 @@ def _run(cmd: list[str], cwd: Path, timeout: int, copy: Path | None = None) -> s
     env = {**os.environ, "PYTHONPATH": str(copy or cwd), "GOTOOLCHAIN": "local", "GOFLAGS": "-mod=mod", "CGO_ENABLED": "0",
            "CHATSPEC_CACHE_DIR": str(top / "cache"), "CHATSPEC_TESTS_IN_GIVEN_ORDER": "1"}
     env.pop("CI", None)
-    try:
-        return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env, timeout=timeout)
-    except subprocess.TimeoutExpired as exc:
-        return subprocess.CompletedProcess(cmd, 124, str(exc.stdout or ""), "timeout")
+    # A session of its own, killed whole at the timeout: a mutant that hangs a test's child (a driver in an endless
+    # loop) would otherwise outlive pytest and take a core from every mutant after it.
+    with subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                          start_new_session=True) as proc:
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, _ = proc.communicate()
+            return subprocess.CompletedProcess(cmd, 124, out, "timeout")
+        finally:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # what a finished run left behind
+            except ProcessLookupError:
+                pass
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
 def tests_for(m: Mutant, copy: Path) -> list[str]:
