@@ -5,7 +5,8 @@
 - Rule-aware: near-miss values that just trigger or just miss each spec rule
   (member_of, required_when, allowed_when, at_least_one_of, contains, compare).
 - Boundary: every number moved to each edge of every bound the spec states (at, one step and
-  half a step either side, the next float), every string and array to each length edge.
+  half a step either side, the next float), every string and array to each length edge, every
+  string to each value the spec names (enum and const members, rules' equals and allowed values).
 - Model positions: where in a document each top-level model sits, found by walking
   the exported JSON Schema, so non-root models get real sub-documents as inputs.
 """
@@ -125,6 +126,7 @@ def covering_selection(documents: list[Any], budget: int, seed: int = 0) -> list
 
 _NUMBER_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")  # multipleOf 3: 3, 2 and 4
 _LENGTH_BOUNDS = ("minLength", "maxLength", "minItems", "maxItems")
+_VALUE_KEYS = ("enum", "const", "equals", "allowed")
 
 
 @dataclass(frozen=True)
@@ -134,12 +136,16 @@ class Edges:
 
     numbers: tuple[float, ...]
     lengths: tuple[int, ...]
+    # Every string a spec names as a value (enum and const members, a rule's equals and allowed values): swapped
+    # into another place, each tries a value some other check or rule of the spec turns on.
+    words: tuple[str, ...] = ()
 
 
 def edges(spec: Any) -> Edges:
     """The Edges of every bound anywhere in a spec document (a bound is found by its keyword)."""
     numbers: set[float] = set()
     lengths: set[int] = set()
+    words: set[str] = set()
     todo = [spec]
     while todo:
         node = todo.pop()
@@ -147,6 +153,8 @@ def edges(spec: Any) -> Edges:
             todo += node
         elif isinstance(node, dict):
             for key, value in node.items():
+                if key in _VALUE_KEYS:
+                    words |= {w for w in (value if isinstance(value, list) else [value]) if isinstance(w, str)}
                 if key in _NUMBER_BOUNDS and isinstance(value, (int, float)) and not isinstance(value, bool):
                     numbers |= {value, value - 1, value + 1, value - 0.5, value + 0.5,
                                 math.nextafter(value, -math.inf), math.nextafter(value, math.inf)}
@@ -156,7 +164,7 @@ def edges(spec: Any) -> Edges:
                     todo.append(value)
     # Integral values stay integers (an integer field's bound of 5 gives 4, 5, 6 as JSON integers).
     whole = {int(n) if float(n).is_integer() and abs(n) < 2**63 else n for n in numbers}
-    return Edges(tuple(sorted(whole, key=float)), tuple(sorted(lengths)))
+    return Edges(tuple(sorted(whole, key=float)), tuple(sorted(lengths)), tuple(sorted(words)))
 
 
 def _texts(n: int) -> list[str]:
@@ -167,7 +175,8 @@ def _texts(n: int) -> list[str]:
 
 def boundary_mutations(example: Any, found: Edges) -> list[Any]:
     """The example with, one place at a time, each number replaced by every numeric edge, each string by
-    strings of every length edge, and each array cut or grown (repeating its first item) to every length edge."""
+    strings of every length edge and by every string the spec names as a value, and each array cut or grown
+    (repeating its first item) to every length edge."""
     out = []
     for path in paths(example):
         here = get(example, path)
@@ -175,6 +184,7 @@ def boundary_mutations(example: Any, found: Edges) -> list[Any]:
             out += [replaced(example, path, n) for n in found.numbers if n != here]
         elif isinstance(here, str):
             out += [replaced(example, path, t) for n in found.lengths for t in _texts(n) if t != here]
+            out += [replaced(example, path, w) for w in found.words if w != here]
         elif isinstance(here, list):
             out += [replaced(example, path, (here * (n // len(here) + 1))[:n] if here else []) for n in found.lengths if n != len(here)]
     return out

@@ -51,6 +51,9 @@ var zzFloats = []float64{{{floats}}}
 var zzInts = []int64{{{ints}}}
 var zzLengths = []int{{{lengths}}}
 
+// The strings the spec names as values (enum and const members, rules' equals and allowed values).
+var zzWords = []string{{{words}}}
+
 var zzTimeType = reflect.TypeOf(time.Time{{}})
 
 // zzMutator changes the target-th mutable place it meets, in a fixed walk order.
@@ -170,6 +173,7 @@ func (mu *zzMutator) walk(v reflect.Value, at string, depth int) {{
 		}}
 	case reflect.String:
 		values := append([]string{{"", "x", "not a value of any enum", strings.Repeat("é", 300), "a\\u0000b"}}, mu.texts...)
+		values = append(values, zzWords...)
 		for _, n := range zzLengths {{
 			values = append(values, strings.Repeat("a", n), strings.Repeat("é", n), strings.Repeat("\\U0001f600", n))
 		}}
@@ -409,6 +413,7 @@ def _write_test(tree: Path, module: str, format_id: str, examples: list[str], sp
         floats=", ".join(repr(f) for f in floats),
         ints=", ".join(map(str, ints)),
         lengths=", ".join(map(str, edges.lengths)),
+        words=", ".join(map(_go_string, edges.words)),
     )
     source = "".join(p.read_text(encoding="utf-8") for p in sorted((tree / pkg).glob("*.go")) if not p.name.startswith("zz_"))
     if not model and f"func direct{root}(" in source:
