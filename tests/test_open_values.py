@@ -352,6 +352,13 @@ DIRECTIONS = [
         ],
     ),
     (
+        lambda d: d["Mode"]["enum"].remove("b"),
+        [
+            "major: enum value removed: Mode 'b' | backward (new readers, old messages): breaks; forward (old readers, "
+            "new messages): compatible: it refuses messages the old version accepted"
+        ],
+    ),
+    (
         lambda d: d["Mode"].update({"x-open": True}),
         [
             "minor: made open (x-open): Mode | backward (new readers, old messages): compatible; forward (old readers, new "
