@@ -134,6 +134,53 @@ def test_texts_the_engines_json_parse_reads_differently_get_pythons_verdicts(ts_
     _compare(_verdicts(ts_dist, cases), expected, [f"{f} {str(t)[:200]}" for f, t, _ in cases])
 
 
+def test_equal_items_nested_past_the_depth_limit_are_too_deep_not_duplicates(golden_dist: Path, tmp_path: Path) -> None:
+    """uniqueItems compares items by value down to the depth limit; past it each value is its own (Python's
+    _same_key, TypeScript's sameKey). Two equal lists of lists at the limit are duplicates; one level deeper,
+    each is refused as too deep and no duplicate is reported: Python's errors, from TypeScript."""
+    import subprocess
+    import sys
+
+    from conftest import golden_generated
+
+    def nested(levels: int, in_object: bool) -> Any:
+        value: Any = []
+        for _ in range(levels):
+            value = {"a": value} if in_object else [value]
+        return value
+
+    # /anything/0 is two levels down; its innermost list is levels below that. Lists of lists, then objects.
+    cases = [json.dumps({"name": "ab", "count": 1, "budget": 0, "anything": [nested(n, o), nested(n, o)]})
+             for o in (False, True) for n in (126, 127)]
+    folder = tmp_path / "python"
+    for path, text in golden_generated(("python",)).items():
+        target = folder / path.removeprefix("python/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    script = (
+        "import json, sys\n"
+        "from chatformats import constraints as m\n"
+        "out = []\n"
+        "for text in json.load(sys.stdin):\n"
+        "    try:\n"
+        "        m.parse_constraints_from_json(text); out.append({'ok': True, 'errors': []})\n"
+        "    except m.ValidationError as e:\n"
+        "        out.append({'ok': False, 'errors': [[x.path, x.message] for x in e.errors]})\n"
+        "print(json.dumps(out))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], input=json.dumps(cases), capture_output=True, text=True, cwd=folder, check=True)
+    expected = json.loads(done.stdout)
+    too_deep = "nesting deeper than 128 levels is not accepted"
+    assert expected == [
+        {"ok": False, "errors": [["/anything", "must not contain duplicate items"]]},
+        {"ok": False, "errors": [[f"/anything/{i}" + "/0" * 127, too_deep] for i in (0, 1)]},
+        {"ok": False, "errors": [["/anything", "must not contain duplicate items"]]},
+        {"ok": False, "errors": [[f"/anything/{i}" + "/a" * 127, too_deep] for i in (0, 1)]},
+    ], expected
+    what = ["lists at the limit", "lists past it", "objects at the limit", "objects past it"]
+    _compare(_verdicts(golden_dist, [("constraints", c, None) for c in cases]), expected, what)
+
+
 def test_a_document_with_problems_gets_pythons_errors_whatever_json_parse_would_read_otherwise_in_it(
         golden_dist: Path, tmp_path: Path) -> None:
     """An invalid document's problems come from JSON.parse's tree unless the text holds something a plain
