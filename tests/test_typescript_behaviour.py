@@ -251,6 +251,16 @@ def test_stored_typescript_that_cannot_be_placed_is_refused_naming_the_file(tmp_
     assert problem in error.problem
 
 
+def test_query_parameters_that_are_no_object_are_refused_as_python_refuses_them(typescript_dist: Path, chatformats: Any) -> None:
+    # JavaScript's typeof null is "object": null must still be refused with the message, not reach Object.hasOwn and
+    # throw a TypeError. (Go's Query takes a map: no scenario of every language can pass these.)
+    steps = [{"do": "new_state"}, *({"do": "query", "with": v} for v in (None, "x", "", [], ["a"], 7, 0, True, False))]
+    scenarios = [{"format": "chat_modality", "steps": steps}]
+    found = _typescript(typescript_dist, scenarios)
+    assert _differences(scenarios, found) == []
+    assert all(o.get("error") and "query parameters must be an object" in o["error"][0] for o in found[0][1:]), found
+
+
 def test_the_data_the_typescript_accumulator_hands_out_is_plain_data_the_caller_may_change(typescript_dist: Path) -> None:
     # pending() and status() are JSON-shaped data, as Python's dicts: each property enumerable (JSON.stringify
     # writes it), writable and configurable (the caller may change or delete it), as an object literal's are.

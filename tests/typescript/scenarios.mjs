@@ -92,7 +92,7 @@ for (const scenario of scenarios) {
       outcomes.push({ result: operation(step.with ?? null) });
     } catch (e) {
       if (!(e instanceof rt.ValidationError)) throw e;
-      outcomes.push({ error: e.errors.map((d) => `${d.path}: ${d.message}`) });
+      outcomes.push({ error: e.errors.map((d) => `${d.path || "/"}: ${d.message}`) }); // the root as "/", as Python and Go write it
     }
   }
   out.push(outcomes);
