@@ -722,3 +722,38 @@ def test_malformed_json_is_a_validation_error_with_pythons_message(tmp_path: Pat
                 wrong.append(f"{text[:120]!r}\n  python: {python['errors'][:2]}\n  go:     {go['errors'][:2]}")
     assert len(cases) > 3000
     assert not wrong, f"{len(wrong)} of {len(cases)} texts differ:\n" + "\n".join(wrong[:10])
+
+
+_EMPTY_CONVERSATION_PROGRAM = """package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"{module}/structuredconversation"
+)
+
+func main() {{
+	// Built in code, never validated: a conversation with no message (a parsed one holds at least one).
+	doc := structuredconversation.ConversationDocument{{ID: "d", Conversation: structuredconversation.StructuredConversation{{Source: "slack", User: "u"}}}}
+	out, _ := json.Marshal(doc.ToTextDocument())
+	fmt.Println(string(out))
+}}
+"""
+
+
+def test_to_text_document_of_a_conversation_built_with_no_message_has_no_time_in_go_as_in_python(tmp_path: Path) -> None:
+    """A document built in code is not checked: ToTextDocument of one with no message gives a text document
+    with no timestamp (Python's to_text_document does the same), where reading the first message's time would panic."""
+    (tmp_path / "main.go").write_text(_EMPTY_CONVERSATION_PROGRAM.format(module=MODULE), encoding="utf-8")
+    write_go_mod(tmp_path, "emptyconversation", GO_TREE, MODULE)
+    done = _go("run", ".", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    sys.path.insert(0, str(GENERATED / "python"))
+    try:
+        from chatformats import structured_conversation as sc
+    finally:
+        sys.path.remove(str(GENERATED / "python"))
+    built = sc.ConversationDocument(id="d", conversation=sc.StructuredConversation(source="slack", people=[], user="u", conversation=[]))
+    python = built.to_text_document().to_dict()
+    assert json.loads(done.stdout) == python == {"id": "d", "content": "", "metadata": {"source": "slack", "user": "u"}}, (done.stdout, python)
