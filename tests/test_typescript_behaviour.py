@@ -261,6 +261,20 @@ def test_query_parameters_that_are_no_object_are_refused_as_python_refuses_them(
     assert all(o.get("error") and "query parameters must be an object" in o["error"][0] for o in found[0][1:]), found
 
 
+def test_to_text_document_of_a_conversation_built_with_no_message_has_no_time(typescript_dist: Path) -> None:
+    # A document built in code is not checked: with no message there is no first time to read (Go's and Python's
+    # give the same: test_go.py::test_to_text_document_of_a_conversation_built_with_no_message_has_no_time_in_go_as_in_python).
+    code = """
+const m = await import(process.argv[1]);
+const doc = { id: "d", conversation: { source: "slack", people: [], user: "u", conversation: [] } };
+process.stdout.write(JSON.stringify(m.toTextDocument(doc)));
+"""
+    done = subprocess.run(["node", "--input-type=module", "-e", code, (typescript_dist / "structured_conversation.js").as_uri()],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout) == {"id": "d", "content": "", "metadata": {"source": "slack", "user": "u"}}
+
+
 def test_the_data_the_typescript_accumulator_hands_out_is_plain_data_the_caller_may_change(typescript_dist: Path) -> None:
     # pending() and status() are JSON-shaped data, as Python's dicts: each property enumerable (JSON.stringify
     # writes it), writable and configurable (the caller may change or delete it), as an object literal's are.
