@@ -56,6 +56,35 @@ def _compare(found: list[dict[str, Any]], expected: list[dict[str, Any]], what: 
     assert not wrong, f"{len(wrong)} of {len(found)} cases differ:\n" + "\n".join(wrong[:20])
 
 
+def _golden_python_verdicts(case: str, texts: list[str], tmp_path: Path) -> list[dict[str, Any]]:
+    """Each text's verdict and errors ([pointer, message]) from a golden case's Python module, as this checkout's
+    generator writes it: what TypeScript must give."""
+    import subprocess
+    import sys
+
+    from conftest import golden_generated
+
+    folder = tmp_path / "python"
+    for path, text in golden_generated(("python",)).items():
+        target = folder / path.removeprefix("python/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    script = (
+        "import json, sys\n"
+        f"from chatformats import {case} as m\n"
+        "out = []\n"
+        "for text in json.load(sys.stdin):\n"
+        "    try:\n"
+        f"        m.parse_{case}_from_json(text); out.append({{'ok': True, 'errors': []}})\n"
+        "    except m.ValidationError as e:\n"
+        "        out.append({'ok': False, 'errors': [[x.path, x.message] for x in e.errors]})\n"
+        "print(json.dumps(out))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], input=json.dumps(texts), capture_output=True, text=True, cwd=folder, check=True)
+    verdicts: list[dict[str, Any]] = json.loads(done.stdout)
+    return verdicts
+
+
 def test_the_generated_package_compiles_under_every_strict_option(ts_dist: Path) -> None:
     config = json.loads((ts_dist.parent / "tsconfig.json").read_text(encoding="utf-8"))["compilerOptions"]
     assert {o: config.get(o) for o in STRICT_OPTIONS} == dict.fromkeys(STRICT_OPTIONS, True)
@@ -138,11 +167,6 @@ def test_equal_items_nested_past_the_depth_limit_are_too_deep_not_duplicates(gol
     """uniqueItems compares items by value down to the depth limit; past it each value is its own (Python's
     _same_key, TypeScript's sameKey). Two equal lists of lists at the limit are duplicates; one level deeper,
     each is refused as too deep and no duplicate is reported: Python's errors, from TypeScript."""
-    import subprocess
-    import sys
-
-    from conftest import golden_generated
-
     def nested(levels: int, in_object: bool) -> Any:
         value: Any = []
         for _ in range(levels):
@@ -152,24 +176,7 @@ def test_equal_items_nested_past_the_depth_limit_are_too_deep_not_duplicates(gol
     # /anything/0 is two levels down; its innermost list is levels below that. Lists of lists, then objects.
     cases = [json.dumps({"name": "ab", "count": 1, "budget": 0, "anything": [nested(n, o), nested(n, o)]})
              for o in (False, True) for n in (126, 127)]
-    folder = tmp_path / "python"
-    for path, text in golden_generated(("python",)).items():
-        target = folder / path.removeprefix("python/")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    script = (
-        "import json, sys\n"
-        "from chatformats import constraints as m\n"
-        "out = []\n"
-        "for text in json.load(sys.stdin):\n"
-        "    try:\n"
-        "        m.parse_constraints_from_json(text); out.append({'ok': True, 'errors': []})\n"
-        "    except m.ValidationError as e:\n"
-        "        out.append({'ok': False, 'errors': [[x.path, x.message] for x in e.errors]})\n"
-        "print(json.dumps(out))\n"
-    )
-    done = subprocess.run([sys.executable, "-c", script], input=json.dumps(cases), capture_output=True, text=True, cwd=folder, check=True)
-    expected = json.loads(done.stdout)
+    expected = _golden_python_verdicts("constraints", cases, tmp_path)
     too_deep = "nesting deeper than 128 levels is not accepted"
     assert expected == [
         {"ok": False, "errors": [["/anything", "must not contain duplicate items"]]},
@@ -187,11 +194,6 @@ def test_a_document_with_problems_gets_pythons_errors_whatever_json_parse_would_
     object or number reads otherwise (runtime.ts readsAlike): keys of digits only or written with escapes,
     floats with an integral value or none, integers of more than 15 digits. Each beside a problem, where
     a message shows it ({value}) or the problems' order depends on it: Python's errors, in its order."""
-    import subprocess
-    import sys
-
-    from conftest import golden_generated
-
     span = '{"start_index": 4, "end_index": 9, "score": 0.75, "max_score": 5, "started_at": "2024-01-15T10:30:00Z"}'
     doc = '{"role": "user", "content": "c", "spans": [%s, 5]}'  # (the 5: a problem in every case)
     values = ["7.0", "7e0", "7.5e1", "-0.0", "1e400", "-1e400", "1234567890123456", "-123456789012345678", "0.5000001", "7"]
@@ -203,24 +205,7 @@ def test_a_document_with_problems_gets_pythons_errors_whatever_json_parse_would_
                  '"x": 1, "y": 2', '"x": 1.0, "9": 2'):
         cases.append(doc.replace('"role"', keys + ', "role"') % span)
         cases.append(doc % span.replace('"score"', keys + ', "score"'))
-    folder = tmp_path / "python"
-    for path, text in golden_generated(("python",)).items():
-        target = folder / path.removeprefix("python/")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    script = (
-        "import json, sys\n"
-        "from chatformats import compared_fields as m\n"
-        "out = []\n"
-        "for text in json.load(sys.stdin):\n"
-        "    try:\n"
-        "        m.parse_compared_fields_from_json(text); out.append({'ok': True, 'errors': []})\n"
-        "    except m.ValidationError as e:\n"
-        "        out.append({'ok': False, 'errors': [[x.path, x.message] for x in e.errors]})\n"
-        "print(json.dumps(out))\n"
-    )
-    done = subprocess.run([sys.executable, "-c", script], input=json.dumps(cases), capture_output=True, text=True, cwd=folder, check=True)
-    expected = json.loads(done.stdout)
+    expected = _golden_python_verdicts("compared_fields", cases, tmp_path)
     assert all(not e["ok"] for e in expected), [c for c, e in zip(cases, expected) if e["ok"]]
     shown = {m for e in expected for _, m in e["errors"]}
     assert {"span 0: score 7.0 is above max_score", "span 0: score 75.0 is above max_score"} <= shown, shown
