@@ -2,6 +2,7 @@ package rt
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -45,5 +46,76 @@ func TestTimeRefusesRFC3339(t *testing.T) {
 		if got := TimeRefusesRFC3339(err); got != want {
 			t.Errorf("%s (%v): %v, want %v", text, err, got, want)
 		}
+	}
+}
+
+// SameValue is how a fuzz target compares a document with its round trip: every difference in an exported
+// field must be found, and named where it is.
+func TestSameValueFindsEachDifferenceAndWhereItIs(t *testing.T) {
+	type inner struct {
+		N  int
+		At time.Time
+	}
+	type doc struct {
+		Name   string
+		hidden int
+		Items  []inner
+		Tags   map[string]string
+		Ptr    *inner
+		Any    any
+		Opt    *string
+		Stamps []time.Time
+	}
+	at := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+	base := func() doc {
+		s := "s"
+		return doc{Name: "a", hidden: 1, Items: []inner{{1, at}, {2, at}}, Tags: map[string]string{"k": "v"},
+			Ptr: &inner{3, at}, Any: map[string]any{"x": []any{1.0}}, Opt: &s, Stamps: []time.Time{at}}
+	}
+	compare := func(d doc) (string, bool) {
+		return SameValue(reflect.ValueOf(base()), reflect.ValueOf(d), "doc")
+	}
+	if where, ok := compare(base()); !ok {
+		t.Fatalf("a document differs from its copy at %s", where)
+	}
+	same := base()
+	same.hidden = 2 // unexported: not a field of the document
+	same.Stamps = []time.Time{at.In(time.FixedZone("", 0))}
+	if where, ok := compare(same); !ok {
+		t.Errorf("an unexported field, or the same instant at the same offset, differs at %s", where)
+	}
+	other := "t"
+	cases := map[string]func(*doc){
+		"doc.Name":        func(d *doc) { d.Name = "b" },
+		"doc.Items":       func(d *doc) { d.Items = d.Items[:1] },
+		"doc.Items[1].N":  func(d *doc) { d.Items[1].N = 9 },
+		"doc.Items[0].At": func(d *doc) { d.Items[0].At = at.Add(time.Nanosecond) },
+		"doc.Tags":        func(d *doc) { d.Tags = map[string]string{"k": "v", "l": "w"} },
+		"doc.Tags[\"k\"]": func(d *doc) { d.Tags = map[string]string{"k": "w"} },
+		"doc.Ptr":         func(d *doc) { d.Ptr = nil },
+		"doc.Ptr.N":       func(d *doc) { d.Ptr.N = 4 },
+		"doc.Any":         func(d *doc) { d.Any = map[string]any{"x": []any{2.0}} },
+		"doc.Opt":         func(d *doc) { d.Opt = &other },
+		"doc.Stamps[0]":   func(d *doc) { d.Stamps = []time.Time{at.In(time.FixedZone("", 3600))} },
+	}
+	for want, change := range cases {
+		d := base()
+		change(&d)
+		if where, ok := compare(d); ok || where != want {
+			t.Errorf("changing %s: SameValue = (%q, %v)", want, where, ok)
+		}
+	}
+	// A key on one side only, both maps of one length.
+	d := base()
+	d.Tags = map[string]string{"j": "v"}
+	if where, ok := compare(d); ok || where != "doc.Tags" {
+		t.Errorf("a key on one side only: (%q, %v)", where, ok)
+	}
+	// A JSON null (a nil interface) against a value, and against null.
+	if _, ok := SameValue(reflect.ValueOf(nil), reflect.ValueOf(1), "v"); ok {
+		t.Error("null is the same as 1")
+	}
+	if _, ok := SameValue(reflect.ValueOf(nil), reflect.ValueOf(nil), "v"); !ok {
+		t.Error("null differs from null")
 	}
 }
