@@ -682,3 +682,54 @@ def test_a_run_of_closing_brackets_that_an_object_interrupts_deep_down_gets_the_
             wrong.append((text[outer : outer + 40], deep, wanted))
     assert not wrong, wrong[:5]
     assert {_json_module_message(t) == "accepted" for t in texts} == {True, False}
+
+
+# --- edges no other test of the group ran (coverage of make mutate's python-runtime tests) ---
+
+
+def test_a_value_built_in_code_that_holds_itself_is_refused_as_json_refuses_it() -> None:
+    looped: list[Any] = [1]
+    looped.append({"back": looped})
+    for value in (looped, {"a": looped}):
+        with pytest.raises(ValueError, match="Circular reference detected"):
+            json.dumps(value)
+        with pytest.raises(ValueError, match="Circular reference detected"):
+            rt.dump_json(value)
+    # The same list twice side by side is no cycle: written twice, as json writes it.
+    shared = [1, [2]]
+    assert rt.dump_json([shared, {"s": shared}]) == json.dumps([shared, {"s": shared}], ensure_ascii=False)
+
+
+def test_an_open_models_property_named_by_no_string_is_refused_at_the_object() -> None:
+    # from_dict on a dict built in code: JSON names are strings, so the object is no JSON value.
+    obj = {1: "one", "kept": [1]}
+    ctx = rt.Context(obj)
+    kept = rt.keep_unknown(obj, ctx, frozenset())
+    assert kept == {"kept": [1]}
+    assert [(e.path, e.message, e.keyword) for e in ctx.reported()] == [("", "must be a JSON value", "type")]
+
+
+def test_the_instant_of_a_text_that_is_no_date_time_is_an_error_not_a_guess() -> None:
+    assert rt.instant("2024-01-01T00:00:00.500Z") == rt.instant("2024-01-01T01:00:00.5+01:00")
+    for text in ("2024-01-01", "2024-01-01T00:00:00", "not a date"):
+        with pytest.raises(ValueError, match="not an RFC 3339 date-time"):
+            rt.instant(text)
+
+
+def test_only_an_aware_datetime_is_a_date_time_validate_accepts() -> None:
+    aware = datetime(2024, 1, 1, tzinfo=timezone(timedelta(hours=-3)))
+    assert rt.datetime_ok(aware)
+    for value in ("2024-01-01T00:00:00Z", 1704067200, None, datetime(2024, 1, 1), datetime(2024, 1, 1, tzinfo=timezone(timedelta(seconds=30)))):
+        assert not rt.datetime_ok(value), value
+
+
+def test_a_rule_pointer_through_an_object_of_no_model_is_unsure() -> None:
+    class Opaque:
+        pass
+
+    assert rt.resolve_value({"a": [{"b": "x"}]}, ("a", "0", "b")) == "x"
+    assert rt.resolve_value({"a": [1]}, ("a", "1")) is rt._MISSING
+    with pytest.raises(rt.Unsure):
+        rt.resolve_value({"a": Opaque()}, ("a", "b"))
+    with pytest.raises(rt.Unsure):
+        rt.resolve_value(Opaque(), ())
