@@ -6,6 +6,7 @@ per batch keep it quick."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -473,3 +474,48 @@ process.stdout.write(JSON.stringify(out));
     assert [e["path"] for e in found["values"]["errors"]] == ["/values"], found["values"]
     rounded = dict(base, batch=9007199254740996, values=[9007199254740992, 9007199254740992])
     assert {e.validator for e in Draft202012Validator(spec).iter_errors(rounded)} == {"multipleOf", "uniqueItems"}
+
+
+def test_pointers_escape_tilde_and_slash_and_values_show_as_python_shows_them(ts_dist: Path) -> None:
+    # A problem's pointer under a key holding "~" or "/" (RFC 6901: ~0, ~1), at the key and below it, and {field}
+    # and {value} of every JSON kind, against the Python runtime's Context.
+    from chatformats import _runtime as pyrt
+
+    keys = ["a/b~c", "~1", "/", "~", "plain", ""]
+    values: list[Any] = [True, False, None, [1], {"a": 1}, "s", 1.5]
+    expression = ("(() => { const c = new rt.Context(null); c.child(t[0], t[1], (v, c) => { c.error('{field} is {value}', undefined, v); "
+                  "c.error('{field} below', [t[0], '0']); return rt.INVALID; }); return c.reported().map((e) => [e.path, e.message]); })()")
+    cases = [[k, v] for k in keys for v in values]
+    found = runtime_map(ts_dist, expression, cases)
+
+    def python(key: str, value: Any) -> list[list[str]]:
+        ctx = pyrt.Context(None)
+
+        def parser(v: Any, c: Any) -> Any:
+            c.error("{field} is {value}", "k", value=v)
+            c.error("{field} below", "k", (key, "0"))
+            return pyrt.INVALID
+
+        ctx.child(key, value, parser)
+        return [[e.path, e.message] for e in ctx.reported()]
+
+    assert found == [python(k, v) for k, v in cases]
+    assert found[0] == [["/a~1b~0c", "a/b~c is true"], ["/a~1b~0c/a~1b~0c/0", "a/b~c below"]]
+
+
+def test_the_automaton_reads_code_points_as_pythons_re_does(ts_dist: Path) -> None:
+    # rt.Automaton walks a string by code point: a surrogate pair is one, a lone half is one, and a code point past
+    # ASCII finds its class by binary search. Held to re.search on the pattern as written (Python reads the same
+    # text by code point).
+    from generator.automaton import compile_pattern
+    from generator.pyregex import to_python
+
+    patterns = ["^.$", "^..$", "^[😀-😂]+$", "^[^a]{2}$", "^[é٣\u3000]$", "😁", "^\\w+$", "^a.b$", "[\U0010ffff]"]
+    values = ["", "a", "é", "😀", "😁😂", "😀a", "a😀b", "\ud83d", "\ude00", "\ud83dx", "x\ud83d", "\ude00\ud83d", "\ud800",
+              "\U0010ffff", "٣", "\u3000", "ab", "\ud83d\ud83d", "😃"]
+    cases = [[compile_pattern(p).encode(), v] for p in patterns for v in values]
+    found = runtime_map(ts_dist, "new rt.Automaton(t[0]).test(t[1])", cases)
+    expected = [re.search(to_python(p), v) is not None for p in patterns for v in values]
+    wrong = [(p, v, e) for (p, v), e, f in zip(((p, v) for p in patterns for v in values), expected, found) if e != f]
+    assert not wrong, wrong
+    assert any(expected) and not all(expected)
