@@ -519,3 +519,47 @@ def test_the_automaton_reads_code_points_as_pythons_re_does(ts_dist: Path) -> No
     wrong = [(p, v, e) for (p, v), e, f in zip(((p, v) for p in patterns for v in values), expected, found) if e != f]
     assert not wrong, wrong
     assert any(expected) and not all(expected)
+
+
+def test_values_built_in_code_are_written_as_json_or_refused_with_a_type_error(ts_dist: Path) -> None:
+    # encodeJSON (toJSON of free-form values and unions' unknown variants) writes what JSON can hold, Maps in their
+    # order, bytes as base64, integers past 2^53 as the integer they hold; a value that holds itself, a number no
+    # JSON holds and a function are TypeErrors, as json.dumps refuses them in Python. encodeByTag writes a union
+    # value by its tag's own encoder and refuses any other tag (an inherited name such as toString included).
+    expression = """(() => {
+      const tried = (f) => { try { return f(); } catch (e) { return e instanceof TypeError ? "TypeError: " + e.message : "other: " + String(e); } };
+      const loop = [1]; loop.push({ back: loop });
+      const shared = [1];
+      const enc = { a: (v) => "a:" + v.n };
+      return [
+        tried(() => rt.encodeJSON(loop)),
+        tried(() => rt.encodeJSON({ nested: [loop] })),
+        rt.encodeJSON([shared, { s: shared }]),
+        rt.encodeJSON(new Map([["b", 1], ["a", new rt.JsonNumber("1.50")]])),
+        rt.encodeJSON({ u: new Uint8Array([0, 255, 1]), big: 12345678901234567890n, n: 2 ** 60, gone: undefined, s: "é\\"", t: true, z: null }),
+        tried(() => rt.encodeJSON([NaN])), tried(() => rt.encodeJSON({ x: -Infinity })), tried(() => rt.encodeJSON([() => 1])),
+        rt.encodeByTag({ kind: "a", n: 1 }, "kind", enc),
+        tried(() => rt.encodeByTag({ kind: "b" }, "kind", enc)),
+        tried(() => rt.encodeByTag({ kind: "toString" }, "kind", enc)),
+        tried(() => rt.encodeByTag("a", "kind", enc)),
+        JSON.stringify(rt.encodeByTag({ kind: "b", x: 2 }, "kind", enc, true)),
+        tried(() => rt.encodeByTag({ kind: 1 }, "kind", enc, true)),
+      ];
+    })()"""
+    [found] = runtime_map(ts_dist, expression, [0])
+    assert found == [
+        "TypeError: Circular reference detected",
+        "TypeError: Circular reference detected",
+        "[[1],{\"s\":[1]}]",
+        '{"b":1,"a":1.50}',
+        '{"u":"AP8B","big":12345678901234567890,"n":1152921504606846976,"s":"é\\"","t":true,"z":null}',
+        "TypeError: NaN is not valid JSON",
+        "TypeError: -Infinity is not valid JSON",
+        "TypeError: a function has no JSON form",
+        "a:1",
+        'TypeError: no variant of the union has "kind" = "b"',
+        'TypeError: no variant of the union has "kind" = "toString"',
+        'TypeError: no variant of the union has "kind" = undefined',
+        '{"kind":"b","x":2}',
+        'TypeError: no variant of the union has "kind" = 1',
+    ], found
