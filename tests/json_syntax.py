@@ -34,6 +34,7 @@ PIECES = [
     # strings: escapes, control characters, the end of the text
     '"\\x"', '"\\u12G4"', '"\\u"', '"\\u12"', '"\\', '"a\\', "\"\\'\"", '"\\U0041"', '"\\ "', '"\\\n"', '"abc', '"',
     *(f'"a{chr(c)}b"' for c in [*range(0x20), 0x7F]), '"\\u0000"', '"é\x01"', '"😀\x1f"',
+    '"\\n\x01"', '"\\u00e9\x1f b"',  # a control character after an escape (Go's escaped-string reader)
     # numbers
     "01", "-01", "00", "-", "-a", "--1", "+1", "1.", "1.e5", ".5", "1e", "1e+", "1e-", "1E", "1.5.5", "1e5.5", "0x10", "1_000",
     "-0.", "2.-1", "1ee2", "0.0e", "- 1",
