@@ -904,9 +904,11 @@ class _FailingCache:
     read-only folder, where even making a file fails; ENOSPC: a full one, where writing fails),
     and nothing else: generated/ and the vendored folder are written as ever."""
 
-    def __init__(self, folder: Path, code: int, allowed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.folder, self.code, self.allowed = str(folder), code, allowed
+    def __init__(self, folder: Path, code: int, allowed: int, monkeypatch: pytest.MonkeyPatch, once: bool = False) -> None:
+        self.folder, self.code, self.allowed, self.once = str(folder), code, allowed, once
         self.inside: set[int] = set()  # descriptors opened in the cache folder
+        self.failures = 0
+        self.created_after = 0  # files made in the cache folder after the first failure
         self.real = {name: getattr(os, name) for name in ("open", "close", "mkdir", "write", "replace", "rename")}
         for name in self.real:
             monkeypatch.setattr(os, name, getattr(self, "_" + name))
@@ -915,11 +917,16 @@ class _FailingCache:
         return (dir_fd is not None and dir_fd in self.inside) or os.path.abspath(os.fsdecode(path)).startswith(self.folder)  # type: ignore[arg-type]
 
     def _fail(self) -> bool:
+        # once: only the first failure happens (a disk freed right after), so a later write would succeed.
         self.allowed -= 1
-        return self.allowed < 0
+        fails = self.allowed < 0 and not (self.once and self.failures)
+        self.failures += fails
+        return fails
 
     def _open(self, path: object, flags: int, mode: int = 0o777, *, dir_fd: int | None = None) -> int:
         under = self._under(path, dir_fd)
+        if under and flags & os.O_CREAT and self.failures:
+            self.created_after += 1
         if under and flags & os.O_CREAT and self.code == errno.EROFS and self._fail():
             raise OSError(self.code, os.strerror(self.code), path)
         fd: int = self.real["open"](path, flags, mode, dir_fd=dir_fd)
@@ -989,6 +996,24 @@ def test_a_read_only_or_full_cache_folder_means_running_without_it(
     assert _output(project, command, project / "out") == expected
     [warning] = _warnings(err)
     assert f"cannot write to the cache folder {folder} ({os.strerror(code)})" in warning, err
+
+
+def test_after_its_first_failed_write_a_run_stores_nothing_more_in_the_cache(
+        project: Path, formatted: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # The warning says the run goes on without storing anything: a write that failed once (a full disk) is not
+    # tried again for the next entry, even where it would now succeed.
+    from generator import cli
+
+    folder = _cache(_with_formatting_cached(project, formatted))
+    monkeypatch.setenv("CHATSPEC_CACHE_DIR", str(folder))
+    monkeypatch.delenv("CHATSPEC_CACHE", raising=False)
+    monkeypatch.setattr(cache, "_writable", True)
+    with monkeypatch.context() as failing:
+        failed_once = _FailingCache(folder, errno.ENOSPC, 1, failing, once=True)
+        assert cli.main(_command(project, "generate", project / "out")) == 0
+    assert failed_once.failures == 1 and failed_once.created_after == 0
+    [warning] = _warnings(capsys.readouterr().err)
+    assert f"cannot write to the cache folder {folder}" in warning
 
 
 @pytest.mark.parametrize("command", ["generate", "vendor"])
