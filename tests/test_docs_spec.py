@@ -350,7 +350,8 @@ def test_wire_names_and_a_message_holding_a_pipe_and_a_carriage_return_read_whol
     range_ = {"type": "object", "description": "A range.",
               "properties": {low: {"type": "integer", "description": "Low."}, high: {"type": "integer", "description": "High."},
                              "mode": {"type": "string", "enum": ["a|b", "c"], "description": "A value with a pipe."},
-                             "name": {"type": "string", "minLength": 2, "default": "x|y", "description": "A bounded name."}},
+                             "name": {"type": "string", "minLength": 2, "default": "x|y", "description": "A bounded name.",
+                                       "examples": ["p|q"]}},
               "required": [low, high],
               "x-rules": [{"kind": "at_least_one_of", "fields": [low, "name"], "message": "{field} needs a low or a name"},
                           {"kind": "compare", "field": low, "op": "<=", "other": high, "message": message}]}
@@ -375,6 +376,8 @@ def test_wire_names_and_a_message_holding_a_pipe_and_a_carriage_return_read_whol
     # A bound shown with its value; an at_least_one_of rule's {field} is the object's field, known only from the value.
     assert [code("name"), f"minLength: {code('2')}"] in [r[:2] for r in checks], checks
     assert fields[4][fields[0].index("Default")] == code(json.dumps("x|y")), fields[4]
+    # An annotation's example holding a pipe, whole in the Description cell.
+    assert fields[4][fields[0].index("Description")].endswith(f'Examples: {code(json.dumps("p|q"))}.'), fields[4]
     # An example's error at a field whose name holds a pipe: its path whole in the errors table.
     assert [code("/" + low), code("must be an integer")] in [t for section in page["Examples"][1:] for table in section.tables
                                                              for t in table], page["Examples"]
