@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import math
 import random
 import unicodedata
@@ -23,7 +24,10 @@ from typing import Any, Iterator
 
 # JSON values that stress every check: wrong kinds, empties, edges of numbers and text.
 ODD: list[Any] = [None, True, 0, -1, 1.0, 1.5, 2**63, -(2**63) - 1, 1e300, "", " ", "\u00a0", "x", "2024-01-15T10:30:00Z",
-                   "2024-02-30T00:00:00Z", "QUJD", "QUJD\n", [], [None], [""], [[]], {}, {"type": "text"}, {"x": 1}]
+                   "2024-02-30T00:00:00Z", "QUJD", "QUJD\n", [], [None], [""], [[]], {}, {"type": "text"}, {"x": 1},
+                   # a name a pointer escapes (RFC 6901: ~0, ~1) over a value most fields refuse, and a value past the
+                   # depth limit (130 levels of lists), where a free-form or open value is checked below it
+                   {"a/b~c": [None]}, functools.reduce(lambda inner, _: [inner], range(130), [])]
 
 Path = tuple[Any, ...]
 
