@@ -563,3 +563,20 @@ def test_values_built_in_code_are_written_as_json_or_refused_with_a_type_error(t
         '{"kind":"b","x":2}',
         'TypeError: no variant of the union has "kind" = 1',
     ], found
+
+
+def test_free_form_values_built_in_code_hold_json_only_as_python_says(ts_dist: Path) -> None:
+    # anyJSON on a value built in code (validate()): what JSON cannot hold (a function, undefined, a bigint, NaN, an
+    # infinity, a JsonNumber no float holds) is the value's type problem at the value itself, as in Python's
+    # any_json; Maps and JsonNumbers of any size are JSON.
+    expression = """(() => {
+      const run = (v) => { const c = new rt.Context(v); const r = rt.anyJSON({ type: "T" })(v, c); return [r === rt.INVALID, c.errors.map((e) => [e.path, e.message])]; };
+      return [
+        run({ a: [1, () => 1] }), run({ a: [undefined] }), run([1n]), run([NaN]), run({ x: -Infinity }),
+        run([new rt.JsonNumber("1e400")]), run([new rt.JsonNumber("123456789012345678901234567890")]),
+        run(new Map([["k", [new Map([["j", null]])]]])), run({ a: { b: [true, "s", 1.5] } }),
+      ];
+    })()"""
+    [found] = runtime_map(ts_dist, expression, [0])
+    refused = [True, [["", "T"]]]
+    assert found == [refused] * 6 + [[False, []]] * 3, found
