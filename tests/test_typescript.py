@@ -580,3 +580,12 @@ def test_free_form_values_built_in_code_hold_json_only_as_python_says(ts_dist: P
     [found] = runtime_map(ts_dist, expression, [0])
     refused = [True, [["", "T"]]]
     assert found == [refused] * 6 + [[False, []]] * 3, found
+
+
+def test_integers_of_up_to_fifteen_digits_are_read_as_numbers(ts_dist: Path) -> None:
+    # The reader keeps an integer literal as a JsonNumber only past 15 digits (where a double may not hold it): one of
+    # 15 digits is a plain number in a free-form value, as the user reads it (metadata.n === 123456789012345).
+    texts = ["123456789012345", "-999999999999999", "100000000000000", "-0", "1234567890123456", "-1000000000000000"]
+    found = runtime_map(ts_dist, "(() => { const v = rt.decodeJSON(t); return [typeof v, String(v)]; })()", texts)
+    assert found == [["number", "123456789012345"], ["number", "-999999999999999"], ["number", "100000000000000"], ["number", "0"],
+                     ["object", "1234567890123456"], ["object", "-1000000000000000"]], found
