@@ -42,6 +42,21 @@ def test_change_classification(case: str) -> None:
         assert allowed is not None and LEVELS.index(allowed) >= LEVELS.index(expected["level"]), (latest, needed)
 
 
+@pytest.mark.parametrize(("case", "readers"), [
+    ("optional_field_added", "old readers keep it as an additional property"),
+    ("required_field_added", "old readers keep it as an additional property"),
+    ("field_removed", "new readers keep it as an additional property"),
+    ("closed_model_optional_field_added", ""),
+    ("closed_model_required_field_added", ""),
+    ("closed_model_field_removed", ""),
+])
+def test_the_classification_says_what_readers_of_an_open_model_keep(case: str, readers: str) -> None:
+    # A field added to or removed from an open model is kept by the readers of the version without it (chatspec
+    # diff's forward or backward verdict says so); a closed model's readers refuse it.
+    [change] = classify(_format(MATRIX / case / "previous.json"), _format(MATRIX / case / "current.json"))  # type: ignore[arg-type]
+    assert change.readers == readers
+
+
 def test_some_matrix_cases_name_the_version_their_changes_need_at_1_x_and_at_0_x() -> None:
     needs = [json.loads((MATRIX / c / "expected.json").read_text()).get("needs", {}) for c in CASES]
     assert {"major", "minor", "patch"} <= {json.loads((MATRIX / c / "expected.json").read_text())["level"] for c, n in zip(CASES, needs) if n}
