@@ -349,7 +349,8 @@ def test_wire_names_and_a_message_holding_a_pipe_and_a_carriage_return_read_whol
     (folder / "examples" / "invalid").mkdir()
     range_ = {"type": "object", "description": "A range.",
               "properties": {low: {"type": "integer", "description": "Low."}, high: {"type": "integer", "description": "High."},
-                             "mode": {"type": "string", "enum": ["a|b", "c"], "description": "A value with a pipe."},
+                             "mode": {"type": "string", "enum": ["a|b", "c"], "description": "A value with a pipe.",
+                                       "deprecated": True, "readOnly": False, "writeOnly": True},
                              "name": {"type": "string", "minLength": 2, "default": "x|y", "description": "A bounded name.",
                                        "examples": ["p|q"]}},
               "required": [low, high],
@@ -376,6 +377,8 @@ def test_wire_names_and_a_message_holding_a_pipe_and_a_carriage_return_read_whol
     # A bound shown with its value; an at_least_one_of rule's {field} is the object's field, known only from the value.
     assert [code("name"), f"minLength: {code('2')}"] in [r[:2] for r in checks], checks
     assert fields[4][fields[0].index("Default")] == code(json.dumps("x|y")), fields[4]
+    # The annotations that are true, and only those, said in the Description cell.
+    assert fields[3][fields[0].index("Description")] == "A value with a pipe. Deprecated. Write-only.", fields[3]
     # An annotation's example holding a pipe, whole in the Description cell.
     assert fields[4][fields[0].index("Description")].endswith(f'Examples: {code(json.dumps("p|q"))}.'), fields[4]
     # An example's error at a field whose name holds a pipe: its path whole in the errors table.
