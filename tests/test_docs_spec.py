@@ -424,3 +424,29 @@ def test_a_schema_applied_as_written_shows_its_text_as_written_and_an_adopted_fo
         assert upstream_text(source) == "Adopted from `a.json`."
     assert upstream_text({"file": "openapi.yaml", "pointer": "#/components/schemas/ChatMessage", "version": "2.3.0", "id": "urn:x"}) == (
         "Adopted from `openapi.yaml`, its `#/components/schemas/ChatMessage`, version 2.3.0, id `urn:x`.")
+
+
+def test_a_tagged_union_keeping_the_default_wrong_type_message_is_in_the_table_of_wrong_types(tmp_path: Path) -> None:
+    # Every model here words its own wrong-type message, so the only value that reports "must be an object" is the
+    # union told apart by its tag (a value of no JSON object): the page's table of wrong types must still list it.
+    folder = tmp_path / "specs" / "tagged"
+    (folder / "examples" / "valid").mkdir(parents=True)
+    (folder / "examples" / "invalid").mkdir()
+
+    def block(kind: str) -> dict[str, object]:
+        return {"type": "object", "description": f"A {kind} block.", "additionalProperties": False, "required": ["type"],
+                "properties": {"type": {"const": kind, "description": "The tag."}}, "x-messages": {"type": f"a {kind} block is an object"}}
+
+    doc = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Tagged", "description": "A tagged union.",
+           "x-version": "1.0.0", "$ref": "#/$defs/Message",
+           "$defs": {"Message": {"type": "object", "description": "A message.", "additionalProperties": False, "required": ["block"],
+                                 "x-messages": {"type": "a message is an object"},
+                                 "properties": {"block": {"description": "One block.", "oneOf": [{"$ref": "#/$defs/Text"}, {"$ref": "#/$defs/Image"}]}}},
+                     "Text": block("text"), "Image": block("image")}}
+    (folder / "spec.json").write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    (folder / "examples" / "valid" / "ok.json").write_text(json.dumps({"block": {"type": "text"}}), encoding="utf-8")
+    (folder / "examples" / "invalid" / "not_an_object.json").write_text(json.dumps(
+        {"description": "A block that is a number.", "data": {"block": 1}, "errors": [{"path": "/block", "message": "must be an object"}]}),
+        encoding="utf-8")
+    text = _pages([load_spec(folder, tmp_path)])["tagged"]
+    assert "| not an object (a model or a map) | `must be an object` |" in text, text[:3000]
