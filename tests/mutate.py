@@ -503,7 +503,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to copy and test (default: this one)")
-    parser.add_argument("--timeout", type=int, default=600, help="seconds per step of a mutant (generate, a build, the tests)")
+    parser.add_argument("--timeout", type=int, default=1200, help="seconds per step of a mutant (generate, a build, the tests)")
     parser.add_argument("--json", type=Path, help="write every mutant's outcome here")
     parser.add_argument("--only", action="append", default=[], metavar="FILE:LINE[:OPERATOR]",
                         help="run only the mutants at this place (all operators there, or the one named); repeatable")
