@@ -160,13 +160,14 @@ def _wrong_verdicts(accepted: dict[str, Accepted], project: Path, targets: list[
     specs = [load_spec(project / "specs" / format_id, project) for format_id in accepted]
     # One language other than Python: Python is built too, whose problems (pointers and messages) it must give.
     alike = targets != ["python"] and len(targets) == 1
-    files = generate_cached(specs, targets=targets + ["python"] if alike else targets)
+    built_targets = targets + ["python"] if alike else targets
+    files = generate_cached(specs, targets=built_targets)
     cases = [(format_id, json.dumps({"value": t["data"]}), None) for format_id, a in accepted.items() for t in a.tests]
     if len(targets) == 1:
         # One language's driver, built here: a missing toolchain fails the test instead of skipping it.
         conformance.write_files(files, folder)
         found = {}
-        for target in targets + ["python"] if alike else targets:
+        for target in built_targets:
             [driver] = [d for d in conformance.DRIVERS if d.target == target]
             built = driver.build(folder, list(accepted))
             assert built is not None, f"the {driver.target} driver needs {driver.needs}"
