@@ -72,6 +72,8 @@ PY_TESTS = ["tests/test_runtime_python.py", "tests/test_golden.py::test_golden_e
             # the walk of schemas applied as written and the formats, at the JSON Schema Test Suite's edges
             "tests/test_json_schema_suite.py::test_every_accepted_group_gets_the_suites_verdict_in_python",
             "tests/test_formats_runtime.py",
+            # every asserting keyword just inside and just past its limit, and each problem's pointer and message as Go's and TypeScript's
+            "tests/test_keyword_matrix.py::test_python_exact_walk_fast_path_and_validate_act_on_every_keyword", "tests/test_keyword_matrix.py::test_the_three_languages_report_the_same_errors_on_every_value_past_a_keyword",
             # the runtime's Automaton (a pattern re could take more than linear time on) against re.search
             "tests/test_linear_patterns.py::test_the_automaton_gives_the_verdict_of_re_search_on_the_pattern_as_written",
             "tests/test_linear_patterns.py::test_the_automaton_agrees_with_re_search_on_edge_values",
@@ -86,7 +88,9 @@ GO_TESTS = ["tests/test_runtime_go.py::test_the_go_runtime_passes_its_own_tests"
             "tests/test_go_fuzz_target.py::test_the_golden_cases_fuzz_seed_corpora_pass",
             "tests/test_go_fast_validate.py", "tests/test_encodings.py",
             # the walk of schemas applied as written, at the JSON Schema Test Suite's edges
-            "tests/test_json_schema_suite.py::test_every_accepted_group_gets_the_suites_verdict_in_one_language[go]"]
+            "tests/test_json_schema_suite.py::test_every_accepted_group_gets_the_suites_verdict_in_one_language[go]",
+            # every asserting keyword just inside and just past its limit, each problem's pointer and message as Python's
+            "tests/test_keyword_matrix.py::test_go_exact_walk_fast_check_and_validate_act_on_every_keyword", "tests/test_keyword_matrix.py::test_the_three_languages_report_the_same_errors_on_every_value_past_a_keyword"]
 TS_TESTS = ["tests/test_drivers.py::test_every_example_gets_the_verdict_and_errors_its_file_states_from_every_driver",
             "tests/test_scenarios.py::test_typescript", "tests/test_encodings.py", "tests/test_compare_rule.py", "tests/test_member_of_rule.py", "tests/test_rules_on_optional_fields.py",
             "tests/test_typescript.py::test_numbers_in_messages_are_written_as_python_writes_them",
@@ -105,7 +109,10 @@ TS_TESTS = ["tests/test_drivers.py::test_every_example_gets_the_verdict_and_erro
             "tests/test_fast_path_typescript.py", "tests/test_fuzz.py::test_hostile_bytes_get_the_same_verdict_from_every_driver",
             "tests/test_typescript_behaviour.py", "tests/test_differential.py",
             "tests/test_fuzz.py::test_python_agrees_with_jsonschema_and_every_driver_with_python",
-            "tests/test_json_schema_suite.py::test_every_accepted_group_gets_the_suites_verdict_in_one_language[typescript]"]
+            "tests/test_json_schema_suite.py::test_every_accepted_group_gets_the_suites_verdict_in_one_language[typescript]",
+            # every asserting keyword just inside and just past its limit, each problem's pointer and message as Python's
+            # (the only test where an item or a property fails under a schema applied as written)
+            "tests/test_keyword_matrix.py::test_typescript_exact_walk_fast_path_and_validate_act_on_every_keyword", "tests/test_keyword_matrix.py::test_the_three_languages_report_the_same_errors_on_every_value_past_a_keyword"]
 FAST_TESTS = ["tests/test_fast_path.py", "tests/test_fast_path_typescript.py", "tests/test_go_fast_validate.py", "tests/test_member_of_rule.py",
               "tests/test_golden.py::test_golden_examples_through_generated_python", "tests/test_examples.py",
               "tests/test_python_package.py", "tests/test_encodings.py", "-k", "not mypy and not black"]

@@ -126,7 +126,10 @@ PROBES: dict[str, tuple[Variant, ...]] = {
     "$ref": (_v("", {"$ref": "#/$defs/Inner"}, [{"n": 1}], [{"n": "1"}, {}, None], built=False),
              _v("Below", {"$ref": "#/$defs/Inner/properties/n"}, [1, -2], ["1", 1.5], built=True)),
     # Schemas applied as written (generator/checks.py): a JSON value in code, so a value past the keyword can be built.
-    "allOf": (_v("", {"allOf": [{"type": "string"}, {"minLength": 2}]}, ["ab"], ["a", 1], built=True, docs=("allOf",)),),
+    "allOf": (_v("", {"allOf": [{"type": "string"}, {"minLength": 2}]}, ["ab"], ["a", 1], built=True, docs=("allOf",)),
+              # An item or a property failing under a schema applied as written: each is reported at its own pointer.
+              _v("Below", {"allOf": [{"items": {"type": "string"}, "properties": {"a": {"minimum": 1}}}]}, [["x"], {"a": 1, "b": 0}, 3],
+                 [[1], ["x", 2, "y", None], {"a": 0}, {"b": 0, "a": -1}], built=True, docs=("allOf",))),
     "not": (_v("", {"not": {"type": "string"}}, [1, None, []], ["a", ""], built=True, docs=("not",)),),
     "if": (_v("", {"if": {"type": "integer"}, "then": {"minimum": 0}, "else": {"type": "string"}}, [0, "a"], [-1, 1.5, None], built=True,
               docs=("if",)),),
