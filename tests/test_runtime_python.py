@@ -698,6 +698,17 @@ def test_a_value_built_in_code_that_holds_itself_is_refused_as_json_refuses_it()
     # The same list twice side by side is no cycle: written twice, as json writes it.
     shared = [1, [2]]
     assert rt.dump_json([shared, {"s": shared}]) == json.dumps([shared, {"s": shared}], ensure_ascii=False)
+    # Past json.dumps' recursion the writer without recursion keeps its own list of the containers it is inside.
+    deep_loop: list[Any] = [looped]
+    deep_shared: list[Any] = [shared, {"s": shared}]
+    for _ in range(5_000):
+        deep_loop, deep_shared = [deep_loop], [deep_shared]
+    with pytest.raises(ValueError, match="Circular reference detected"):
+        rt.dump_json(deep_loop)
+    assert rt.dump_json(deep_shared) == "[" * 5_000 + json.dumps([shared, {"s": shared}]) + "]" * 5_000
+    with pytest.raises(ValueError, match="Circular reference detected"):
+        rt._dump_deep(looped)
+    assert rt._dump_deep([shared, {"s": shared}, shared]) == json.dumps([shared, {"s": shared}, shared])
 
 
 def test_an_open_models_property_named_by_no_string_is_refused_at_the_object() -> None:
