@@ -732,6 +732,12 @@ def test_only_an_aware_datetime_is_a_date_time_validate_accepts() -> None:
     assert rt.datetime_ok(aware)
     for value in ("2024-01-01T00:00:00Z", 1704067200, None, datetime(2024, 1, 1), datetime(2024, 1, 1, tzinfo=timezone(timedelta(seconds=30)))):
         assert not rt.datetime_ok(value), value
+    # A DateTime read from text keeps its wire text, which to_dict writes back: one set in code must be a string.
+    for text in ("2024-01-01T00:00:00Z", "2024-01-01T01:00:00+01:00"):
+        read = rt.parse_datetime_text(text)
+        assert read is not None and rt.datetime_ok(read), text
+        read.wire = 5  # type: ignore[assignment]
+        assert not rt.datetime_ok(read), text
 
 
 def test_a_rule_pointer_through_an_object_of_no_model_is_unsure() -> None:
