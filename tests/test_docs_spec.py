@@ -194,6 +194,13 @@ def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Sect
                 if (inferred in r[1]) != union.inferred:
                     wrong.append(f"{fmt.id}: {model.name} field {f.wire_name!r}: the Type cell {r[1]!r} for a union whose tag is "
                                  f"{'inferred' if union.inferred else 'declared'}")
+        # An open union told apart by a tag, written inside the field's type, says that an unknown variant is kept; no
+        # other union says so.
+        for f, r in zip(model.fields, rows):
+            said = r[4].count("open (x-open): an object whose ")
+            if said != len(_open_tagged_unions(f.type)):
+                wrong.append(f"{fmt.id}: {model.name} field {f.wire_name!r}: {said} notes of an open union, the type holds "
+                             f"{_open_tagged_unions(f.type)} ({r[4]!r})")
         if got != want:
             wrong += [f"{fmt.id}: {model.name} field row {w[0]!r}: the page says {g}, the spec {w}" for g, w in zip(got, want) if g != w]
             if len(got) != len(want):
@@ -231,6 +238,23 @@ def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Sect
     if shown_errors != listed:
         wrong.append(f"{fmt.id}: the invalid examples' errors: the page shows {shown_errors}, the spec lists {listed}")
     return wrong
+
+
+def _open_tagged_unions(t: ir.TypeRef) -> list[str]:
+    """The tags of the open unions told apart by a tag written inside a type (not behind a reference)."""
+    match t:
+        case ir.ListType():
+            return _open_tagged_unions(t.item)
+        case ir.MapType():
+            return _open_tagged_unions(t.value)
+        case ir.NullableType():
+            return _open_tagged_unions(t.inner)
+        case ir.TupleType():
+            return [tag for item in t.items for tag in _open_tagged_unions(item)]
+        case ir.UnionType():
+            own = [t.discriminator] if t.open and t.discriminator is not None else []
+            return own + [tag for variant in t.variants for tag in _open_tagged_unions(variant)]
+    return []
 
 
 def _nested_texts(schema: object) -> list[str]:
