@@ -474,3 +474,27 @@ def test_a_tagged_union_keeping_the_default_wrong_type_message_is_in_the_table_o
         encoding="utf-8")
     text = _pages([load_spec(folder, tmp_path)])["tagged"]
     assert "| not an object (a model or a map) | `must be an object` |" in text, text[:3000]
+
+
+def test_an_enumeration_keeping_the_default_wrong_type_message_is_in_the_table_of_wrong_types(tmp_path: Path) -> None:
+    # The only strings here are two enumerations: Mode keeps "must be a string", Tone words its own. The table of
+    # wrong types lists the default message each value of another type can get, so it holds Mode's, never Tone's.
+    folder = tmp_path / "specs" / "enums"
+    (folder / "examples" / "valid").mkdir(parents=True)
+    (folder / "examples" / "invalid").mkdir()
+    doc = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Enums", "description": "Two enumerations.",
+           "x-version": "1.0.0", "$ref": "#/$defs/Message",
+           "$defs": {"Message": {"type": "object", "description": "A message.", "additionalProperties": False, "required": ["mode", "tone"],
+                                 "x-messages": {"type": "a message is an object"},
+                                 "properties": {"mode": {"$ref": "#/$defs/Mode", "description": "The mode."},
+                                                "tone": {"$ref": "#/$defs/Tone", "description": "The tone."}}},
+                     "Mode": {"type": "string", "enum": ["a", "b"], "description": "A mode."},
+                     "Tone": {"type": "string", "enum": ["calm", "loud"], "description": "A tone.", "x-messages": {"type": "a tone is a word"}}}}
+    (folder / "spec.json").write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    (folder / "examples" / "valid" / "ok.json").write_text(json.dumps({"mode": "a", "tone": "calm"}), encoding="utf-8")
+    (folder / "examples" / "invalid" / "numbers.json").write_text(json.dumps(
+        {"description": "Numbers for words.", "data": {"mode": 1, "tone": 2},
+         "errors": [{"path": "/mode", "message": "must be a string"}, {"path": "/tone", "message": "a tone is a word"}]}), encoding="utf-8")
+    text = _pages([load_spec(folder, tmp_path)])["enums"]
+    rows = [line for line in text.splitlines() if line.startswith("| not a")]
+    assert rows == ["| not a string (a string, date-time or base64 field) | `must be a string` |"], rows
