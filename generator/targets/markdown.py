@@ -448,7 +448,7 @@ class EnumSection:
     values: tuple[tuple[str, str], ...]  # (value code span, description)
     outside: str  # the message of a value outside the list
     type_message: str  # a custom message for a value that is not a string, or ""
-    open: bool = False  # x-open: any other string is kept as an unknown value
+    open: bool  # x-open: any other string is kept as an unknown value
 
 
 @dataclass(frozen=True)
