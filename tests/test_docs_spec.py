@@ -498,3 +498,22 @@ def test_an_enumeration_keeping_the_default_wrong_type_message_is_in_the_table_o
     text = _pages([load_spec(folder, tmp_path)])["enums"]
     rows = [line for line in text.splitlines() if line.startswith("| not a")]
     assert rows == ["| not a string (a string, date-time or base64 field) | `must be a string` |"], rows
+
+
+def test_the_changelog_states_each_compatibility_promise_with_its_direction_and_its_scope() -> None:
+    from generator.targets.markdown import promise_text
+
+    meta = json.loads((ROOT / "generator" / "metaschema" / "chatspec.schema.json").read_text(encoding="utf-8"))
+    values = meta["properties"]["x-compatibility"]["enum"]
+    assert promise_text("none").startswith("This format promises no compatibility")
+    readers = {"backward": "readers built from each new version read the messages of the versions before it",
+               "forward": "readers built from earlier versions read the messages of each new version"}
+    for value in (v for v in values if v != "none"):
+        kind, _, transitive = value.partition("_")
+        text = promise_text(value)
+        assert text.startswith(f"This format promises {kind} compatibility (`x-compatibility`: `{value}`): "), text
+        # full: the backward sentence, "and the other way round"
+        assert (readers["backward"] in text) == (kind != "forward") and (readers["forward"] in text) == (kind == "forward"), text
+        assert ("and the other way round" in text) == (kind == "full"), text
+        scope = "every earlier release of the same major" if transitive else "the release just before"
+        assert f"against {scope}" in text and text.count("against") == 1, text
