@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import html as html_lib
 import html.parser as html_parser
@@ -687,3 +688,59 @@ def test_spec_text_with_scripts_runs_nowhere_on_the_built_site(hostile_site: Pat
 def test_golden_pages_fit_1280_and_390_px_too(hostile_reports: dict[int, dict[str, dict[str, Any]]]) -> None:
     # Odd names, long patterns and hostile text must not widen a table or split an identifier either.
     _fits(hostile_reports)
+
+
+class _TitleReader(html_parser.HTMLParser):
+    """The elements of an HTML fragment and the text of its <title>, as a browser's tokenizer reads them."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.title = ""
+        self.open = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.open = tag == "title"
+
+    def handle_endtag(self, tag: str) -> None:
+        self.open = False
+
+    def handle_data(self, data: str) -> None:
+        if self.open:
+            self.title += data
+
+
+def test_the_themes_title_element_holds_the_pages_label_as_text_and_the_home_page_the_sites_name(tmp_path: Path) -> None:
+    # The theme override (docs/templates/main.html) writes the <title> of every page of the built site, with the
+    # navigation label mkdocs gives it as page.title. Its block is rendered here by MkDocs' own Jinja environment for
+    # the theme, without building the site: a page whose title would close the element, the home page, a page with
+    # no title.
+    from mkdocs.theme import Theme
+
+    spec = load_spec(GOLDEN / "hostile_descriptions", ROOT)
+    spec = dataclasses.replace(spec, document=dict(spec.document, title=f"Chat </title><script>window.{_MARK}=1</script>"))
+    files = generate([spec], targets=["docs"])
+    (tmp_path / "main.html").write_text(files["docs/templates/main.html"], encoding="utf-8")
+
+    class Loader(yaml.SafeLoader):  # mkdocs.yml's !!python tags are the theme's: skipped
+        pass
+
+    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+    config = yaml.load(files["mkdocs.yml"], Loader=Loader)
+    [label] = [key for entry in config["nav"] for key, file in entry.items() if file == f"{spec.format_id}.md"]
+    site_name = config["site_name"]
+    template = Theme(name="material", custom_dir=str(tmp_path)).get_env().get_template("main.html")
+
+    def title(page_title: str | None, home: bool) -> _TitleReader:
+        context = template.new_context({"page": type("Page", (), {"title": page_title, "is_homepage": home}),
+                                        "config": {"site_name": site_name}})
+        reader = _TitleReader()
+        reader.feed("".join(template.blocks["htmltitle"](context)))
+        return reader
+
+    page = title(label, False)
+    assert page.tags == ["title"] and page.title == f"Chat </title><script>window.{_MARK}=1</script> - {site_name}", (page.tags, page.title)
+    for page_title, home in (("Chat message formats", True), (None, False)):
+        other = title(page_title, home)
+        assert other.tags == ["title"] and other.title == site_name, (page_title, home, other.title)
