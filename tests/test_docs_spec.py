@@ -197,10 +197,9 @@ def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Sect
         # An open union told apart by a tag, written inside the field's type, says that an unknown variant is kept; no
         # other union says so.
         for f, r in zip(model.fields, rows):
-            said = r[4].count("open (x-open): an object whose ")
-            if said != len(_open_tagged_unions(f.type)):
-                wrong.append(f"{fmt.id}: {model.name} field {f.wire_name!r}: {said} notes of an open union, the type holds "
-                             f"{_open_tagged_unions(f.type)} ({r[4]!r})")
+            said, tags = r[4].count("open (x-open): an object whose "), _open_tagged_unions(f.type)
+            if said != len(tags):
+                wrong.append(f"{fmt.id}: {model.name} field {f.wire_name!r}: {said} notes of an open union, the type holds {tags} ({r[4]!r})")
         if got != want:
             wrong += [f"{fmt.id}: {model.name} field row {w[0]!r}: the page says {g}, the spec {w}" for g, w in zip(got, want) if g != w]
             if len(got) != len(want):
@@ -242,19 +241,8 @@ def problems(fmt: ir.Format, document: dict[str, Any], page: dict[str, list[Sect
 
 def _open_tagged_unions(t: ir.TypeRef) -> list[str]:
     """The tags of the open unions told apart by a tag written inside a type (not behind a reference)."""
-    match t:
-        case ir.ListType():
-            return _open_tagged_unions(t.item)
-        case ir.MapType():
-            return _open_tagged_unions(t.value)
-        case ir.NullableType():
-            return _open_tagged_unions(t.inner)
-        case ir.TupleType():
-            return [tag for item in t.items for tag in _open_tagged_unions(item)]
-        case ir.UnionType():
-            own = [t.discriminator] if t.open and t.discriminator is not None else []
-            return own + [tag for variant in t.variants for tag in _open_tagged_unions(variant)]
-    return []
+    own = [t.discriminator] if isinstance(t, ir.UnionType) and t.open and t.discriminator is not None else []
+    return own + [tag for inner in ir.children(t) for tag in _open_tagged_unions(inner)]
 
 
 def _nested_texts(schema: object) -> list[str]:
@@ -450,13 +438,20 @@ def test_a_schema_applied_as_written_shows_its_text_as_written_and_an_adopted_fo
         "Adopted from `openapi.yaml`, its `#/components/schemas/ChatMessage`, version 2.3.0, id `urn:x`.")
 
 
+def _one_format_page(tmp_path: Path, name: str, doc: dict[str, Any], valid: Any, invalid: dict[str, Any]) -> str:
+    """The docs page of a format made here: its spec, one valid example and one invalid one."""
+    folder = tmp_path / "specs" / name
+    (folder / "examples" / "valid").mkdir(parents=True)
+    (folder / "examples" / "invalid").mkdir()
+    (folder / "spec.json").write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    (folder / "examples" / "valid" / "ok.json").write_text(json.dumps(valid), encoding="utf-8")
+    (folder / "examples" / "invalid" / "wrong.json").write_text(json.dumps(invalid), encoding="utf-8")
+    return _pages([load_spec(folder, tmp_path)])[name]
+
+
 def test_a_tagged_union_keeping_the_default_wrong_type_message_is_in_the_table_of_wrong_types(tmp_path: Path) -> None:
     # Every model here words its own wrong-type message, so the only value that reports "must be an object" is the
     # union told apart by its tag (a value of no JSON object): the page's table of wrong types must still list it.
-    folder = tmp_path / "specs" / "tagged"
-    (folder / "examples" / "valid").mkdir(parents=True)
-    (folder / "examples" / "invalid").mkdir()
-
     def block(kind: str) -> dict[str, object]:
         return {"type": "object", "description": f"A {kind} block.", "additionalProperties": False, "required": ["type"],
                 "properties": {"type": {"const": kind, "description": "The tag."}}, "x-messages": {"type": f"a {kind} block is an object"}}
@@ -467,21 +462,14 @@ def test_a_tagged_union_keeping_the_default_wrong_type_message_is_in_the_table_o
                                  "x-messages": {"type": "a message is an object"},
                                  "properties": {"block": {"description": "One block.", "oneOf": [{"$ref": "#/$defs/Text"}, {"$ref": "#/$defs/Image"}]}}},
                      "Text": block("text"), "Image": block("image")}}
-    (folder / "spec.json").write_text(json.dumps(doc, indent=2), encoding="utf-8")
-    (folder / "examples" / "valid" / "ok.json").write_text(json.dumps({"block": {"type": "text"}}), encoding="utf-8")
-    (folder / "examples" / "invalid" / "not_an_object.json").write_text(json.dumps(
-        {"description": "A block that is a number.", "data": {"block": 1}, "errors": [{"path": "/block", "message": "must be an object"}]}),
-        encoding="utf-8")
-    text = _pages([load_spec(folder, tmp_path)])["tagged"]
+    text = _one_format_page(tmp_path, "tagged", doc, {"block": {"type": "text"}},
+                            {"description": "A block that is a number.", "data": {"block": 1}, "errors": [{"path": "/block", "message": "must be an object"}]})
     assert "| not an object (a model or a map) | `must be an object` |" in text, text[:3000]
 
 
 def test_an_enumeration_keeping_the_default_wrong_type_message_is_in_the_table_of_wrong_types(tmp_path: Path) -> None:
     # The only strings here are two enumerations: Mode keeps "must be a string", Tone words its own. The table of
     # wrong types lists the default message each value of another type can get, so it holds Mode's, never Tone's.
-    folder = tmp_path / "specs" / "enums"
-    (folder / "examples" / "valid").mkdir(parents=True)
-    (folder / "examples" / "invalid").mkdir()
     doc = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Enums", "description": "Two enumerations.",
            "x-version": "1.0.0", "$ref": "#/$defs/Message",
            "$defs": {"Message": {"type": "object", "description": "A message.", "additionalProperties": False, "required": ["mode", "tone"],
@@ -490,12 +478,9 @@ def test_an_enumeration_keeping_the_default_wrong_type_message_is_in_the_table_o
                                                 "tone": {"$ref": "#/$defs/Tone", "description": "The tone."}}},
                      "Mode": {"type": "string", "enum": ["a", "b"], "description": "A mode."},
                      "Tone": {"type": "string", "enum": ["calm", "loud"], "description": "A tone.", "x-messages": {"type": "a tone is a word"}}}}
-    (folder / "spec.json").write_text(json.dumps(doc, indent=2), encoding="utf-8")
-    (folder / "examples" / "valid" / "ok.json").write_text(json.dumps({"mode": "a", "tone": "calm"}), encoding="utf-8")
-    (folder / "examples" / "invalid" / "numbers.json").write_text(json.dumps(
-        {"description": "Numbers for words.", "data": {"mode": 1, "tone": 2},
-         "errors": [{"path": "/mode", "message": "must be a string"}, {"path": "/tone", "message": "a tone is a word"}]}), encoding="utf-8")
-    text = _pages([load_spec(folder, tmp_path)])["enums"]
+    text = _one_format_page(tmp_path, "enums", doc, {"mode": "a", "tone": "calm"},
+                            {"description": "Numbers for words.", "data": {"mode": 1, "tone": 2},
+                             "errors": [{"path": "/mode", "message": "must be a string"}, {"path": "/tone", "message": "a tone is a word"}]})
     rows = [line for line in text.splitlines() if line.startswith("| not a")]
     assert rows == ["| not a string (a string, date-time or base64 field) | `must be a string` |"], rows
 
