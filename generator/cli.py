@@ -88,7 +88,8 @@ def _parser(vendor_options: bool = True) -> argparse.ArgumentParser:
         "generate",
         "write generated/ from specs/ (only changed files)",
         "Check every spec (and its version lock), then write generated/: python/, go/, typescript/, jsonschema/, "
-        "pydantic/ and docs/. Only files whose content changed are written; files chatspec no longer produces are removed. "
+        "pydantic/ and docs/, and msgspec/ where pyproject.toml's [tool.chatspec] says msgspec = true. Only files whose "
+        "content changed are written; files chatspec no longer produces are removed. "
         "Every example the generated code disagrees with is reported in one run.",
     )
     command(

@@ -132,7 +132,7 @@ def generate(
     schemas = {f.id: export(f) for f in formats}  # export: the standard JSON Schema of each IR
     # examples and defaults against the exported schema: every one it rejects, in all formats, reported in one run
     raise_all([problem for spec, fmt in zip(specs, formats) for problem in schema_problems(spec, fmt, schemas[fmt.id])])
-    wanted = [t for t in REGISTRY if t.name in set(targets)]
+    wanted = [t for t in REGISTRY if t.name in set(targets) and t.enabled(options)]
     # names (every identifier of every target language) and, for a target that reads them, descriptions
     ctx = context(
         specs, formats, options, history, schemas=schemas, described=any(t.reads_descriptions for t in wanted), behaviours=behaviours

@@ -23,6 +23,7 @@ class Options:
     go_module: str = DEFAULT_GO_MODULE  # e.g. "example.com/acme/chatformats"
     python_package: str = DEFAULT_PYTHON_PACKAGE  # e.g. "acme_chat" when vendored
     typescript_package: str = DEFAULT_TYPESCRIPT_PACKAGE  # e.g. "@acme/chat" when vendored
+    msgspec: bool = False  # also generated/msgspec/<package>_msgspec/ (`msgspec = true`): Structs read by msgspec
 
 
 def load_options(root: Path) -> Options:
@@ -31,4 +32,11 @@ def load_options(root: Path) -> Options:
     if not path.is_file():
         return Options()
     table = tomllib.loads(path.read_text(encoding="utf-8")).get("tool", {}).get("chatspec", {})
-    return Options(go_module=table.get("go-module", DEFAULT_GO_MODULE))
+    msgspec = table.get("msgspec", False)
+    if not isinstance(msgspec, bool):
+        from generator.write import RefusedError
+
+        raise RefusedError(
+            f"{path}: [tool.chatspec] msgspec", f"is {msgspec!r}, not true or false", "write `msgspec = true` or leave it out"
+        )
+    return Options(go_module=table.get("go-module", DEFAULT_GO_MODULE), msgspec=msgspec)

@@ -4,9 +4,16 @@ reports as a ValidationError. Each reads a Struct msgspec has already checked ag
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from msgspec import UNSET
+
+
+def date_time(text: Any) -> Any:
+    """A date-time string the Struct's pattern matched, as a datetime (ValueError for a day the month lacks);
+    fromisoformat takes the T and the Z in capitals only."""
+    return text if text is UNSET or text is None else datetime.fromisoformat(text.upper())
 
 
 def unique(items: Any) -> None:

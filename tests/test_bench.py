@@ -49,6 +49,14 @@ def test_a_msgspec_peer_whose_rules_say_less_is_caught(monkeypatch: pytest.Monke
         bench.python_table(0.001)
 
 
+def test_a_msgspec_peer_reading_date_times_as_msgspec_does_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    # msgspec's own date-time reader (like fromisoformat) takes a space for the T, which the schema refuses: a peer
+    # that reads date-times so is not msgspec with the same rules (bench.edge_cases).
+    monkeypatch.setattr(bench_msgspec, "RFC3339", bench_msgspec.RFC3339.replace("[Tt]", "[Tt ]"))
+    with pytest.raises(AssertionError, match=re.escape("(a space for the T)")):
+        bench.python_table(0.001)
+
+
 def test_the_msgspec_structs_refuse_a_keyword_they_do_not_write() -> None:
     base = {"$ref": "#/$defs/A", "$defs": {"A": {"type": "object", "properties": {"n": {"type": "number"}}}}}
     assert "n: int | float" in bench_msgspec.module_source(base, {})

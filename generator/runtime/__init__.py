@@ -15,6 +15,7 @@ from generator.render import header
 
 FOLDER = Path(__file__).resolve().parent
 PYTHON_RUNTIME = FOLDER / "python" / "_runtime.py"
+MSGSPEC_RUNTIME = FOLDER / "msgspec" / "_fast.py"
 GO_MODULE = FOLDER / "go"
 GO_PACKAGE = GO_MODULE / "internal" / "rt"  # the same place under generated/go/
 TYPESCRIPT_RUNTIME = FOLDER / "typescript" / "runtime.ts"
@@ -23,6 +24,11 @@ TYPESCRIPT_RUNTIME = FOLDER / "typescript" / "runtime.ts"
 def python_runtime() -> str:
     """generated/python/<package>/_runtime.py: the module with the header line."""
     return f"# {header(None)}\n" + PYTHON_RUNTIME.read_text(encoding="utf-8")
+
+
+def msgspec_runtime() -> str:
+    """generated/msgspec/<package>_msgspec/_fast.py: the module with the header line."""
+    return f"# {header(None)}\n" + MSGSPEC_RUNTIME.read_text(encoding="utf-8")
 
 
 def go_files() -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from generator.targets import jsonschema, markdown
 from generator.targets.base import Target
 from generator.targets.go.target import TARGET as GO
+from generator.targets.msgspec.target import TARGET as MSGSPEC
 from generator.targets.pydantic.target import TARGET as PYDANTIC
 from generator.targets.python.target import TARGET as PYTHON
 from generator.targets.typescript.target import TARGET as TYPESCRIPT
@@ -20,6 +21,7 @@ REGISTRY: tuple[Target, ...] = (
     markdown.TARGET,
     PYDANTIC,
     TYPESCRIPT,
+    MSGSPEC,
 )
 
 

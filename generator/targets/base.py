@@ -87,6 +87,10 @@ class Target(ABC):
     # so the pipeline makes them.
     reads_descriptions: bool = False
 
+    def enabled(self, options: Options) -> bool:
+        """Whether a run renders this target for a project with these options (an opt-in target says no by default)."""
+        return True
+
     def render(self, ctx: Context) -> dict[str, str]:
         """{path under generated/: text} for every file of this target: the shared files and each format's."""
         files = self.render_shared(ctx)

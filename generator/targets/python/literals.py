@@ -7,17 +7,10 @@ no other part of the target spells a literal.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
-from generator import invisible
-from generator.messages import number_literal, show_control_characters
+from generator.messages import show_control_characters
+from generator.pyliterals import py_str, py_value
 from generator.render import Templates, unknown_kind
-
-
-def py_str(text: str) -> str:
-    """A Python string literal (repr is exact for every str, quotes and all; the characters that hide
-    or reorder text are escaped too, where repr leaves printable ones such as U+3164 raw)."""
-    return invisible.shown(repr(text))
 
 
 def py_docstring(text: str) -> str:
@@ -46,13 +39,6 @@ def py_tuple(items: Iterable[str]) -> str:
 def py_strs(items: Iterable[str]) -> str:
     """A tuple literal of strings, e.g. ('user', 'assistant')."""
     return py_tuple(py_str(i) for i in items)
-
-
-def py_value(value: Any) -> str:
-    """A JSON value as a Python literal: numbers as every target writes them (messages.number_literal), the rest by repr."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return number_literal(value)
-    return invisible.shown(repr(value))  # repr writes a character only inside a string literal
 
 
 # The templates under templates/python/ and the filters they spell literals with.

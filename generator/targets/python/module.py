@@ -17,11 +17,12 @@ from generator.behaviour import Behaviour, constants
 from generator.errors import SpecError, pointer_of
 from generator.naming import Names, clash_error, constant_case, python_attr, python_top_level_clashes, snake_case
 from generator.pyformat import format_python
+from generator.pyliterals import py_str
 from generator.render import header
 from generator.targets.python import encoders, parsers, standins, types
 from generator.targets.python.behaviour import PythonParts, python_parts
 from generator.targets.python.fast import FastBuilder
-from generator.targets.python.literals import TEMPLATES, py_str
+from generator.targets.python.literals import TEMPLATES
 from generator.targets.python.parsers import checks_const, checks_expr
 from generator.targets.python.views import (
     AliasView,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from generator import ir, pyregex
 from generator.naming import constant_case, snake_case
+from generator.pyliterals import py_str
 from generator.pyregex import matcher
-from generator.targets.python.literals import py_str
 from generator.targets.python.views import Default, Parser, RuleView
 
 

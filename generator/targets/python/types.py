@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator import ir
-from generator.targets.python.literals import py_str
+from generator.pyliterals import py_str
 from generator.targets.python.views import Import
 
 DATETIME = Import("datetime", "datetime")

@@ -1,0 +1,278 @@
+"""The msgspec package (`msgspec = true`, issue 31's fastest path) gives the dataclass package's verdict and
+messages on every document, and builds the same values.
+
+Each text below is read by both packages: both accept it and the values agree (as JSON, every key and number
+kind), or both raise ValidationError with the same problems in the same order. The texts are the seed formats'
+examples, their mutations (every value made odd, every key removed or added, every bound's edges, the rules'
+near misses), hostile texts (tests/hostile.py) and the places msgspec reads differently from the schema: date-times
+msgspec's own parser would take (a space for the T, an offset without its colon, seven fraction digits),
+integers written 1.0 or past 4,300 digits, free-form values past the depth limit, properties no field names. The
+golden cases run the same way, each generated with the option on: the target either refuses the spec, naming
+the file, the place and the fix, or agrees with the dataclass package on every document.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import functools
+import importlib
+import json
+import os
+import re
+import subprocess
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+import hostile
+import mutations
+from conftest import GOLDEN, ROOT, format_folders, generate_cached, golden_documents
+
+MS_OUT = ROOT / "generated" / "msgspec"
+if str(MS_OUT) not in sys.path:
+    sys.path.insert(0, str(MS_OUT))
+
+FORMATS = list(format_folders())
+
+# Date-times around what the schema takes: msgspec's parser alone would take the first three.
+DATE_TIMES = [
+    "2024-01-15 10:30:00Z",
+    "2024-01-15T10:30:00+0100",
+    "2024-01-15T10:30:00.1234567Z",
+    "2024-01-15t10:30:00z",
+    "2024-01-15T10:30:00.9999999Z",
+    "2024-02-29T00:00:00Z",
+    "2023-02-29T00:00:00Z",
+    "2024-01-15T23:59:60Z",
+    "2024-01-15T10:30:00-00:00",
+    "2024-01-15T10:30:00+24:00",
+    "2024-01-15T10:30:00+23:59",
+    "0000-01-01T00:00:00Z",
+    "2024-01-15T10:30Z",
+    "2024-01-15T10:30:00.Z",
+    "\uff12024-01-15T10:30:00Z",
+    "2024-01-15T10:30:00",
+    "9999-12-31T23:59:59.999999-23:59",
+]
+# Integers the schema takes that msgspec reads otherwise, and ones at the dataclass package's digit limit.
+NUMBERS = ["1.0", "1E2", "-0", "0.0", "1e400", "9" * 4300, "9" * 4301, "-" + "9" * 4300, "123456789012345678901234567890"]
+
+
+def plain(value: Any) -> Any:
+    """A msgspec package value as the dataclass package's to_dict writes its own: wire names, tags, optional
+    fields left out when absent or null, then the properties no field names; date-times as their wire text."""
+    if isinstance(value, msgspec.Struct):
+        config = value.__struct_config__
+        out: dict[str, Any] = {} if config.tag_field is None else {config.tag_field: config.tag}
+        for f in msgspec.structs.fields(value):
+            item = getattr(value, f.name)
+            if item is msgspec.UNSET or (item is None and not f.required):
+                continue
+            out[f.encode_name] = plain(item)
+        out.update({k: plain(v) for k, v in getattr(value, "additional_properties", {}).items()})
+        return out
+    if isinstance(value, datetime):
+        from chatformats import _runtime
+
+        return _runtime.format_datetime(value)
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode()
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def verdict(parse: Any, error: type[Exception], text: Any) -> tuple[str, Any]:
+    try:
+        return "accepted", parse(text)
+    except error as exc:
+        return "refused", [(e.path, e.message) for e in exc.errors]  # type: ignore[attr-defined]
+
+
+def texts_for(fmt: str) -> list[Any]:
+    folder = format_folders()[fmt]
+    valid = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((folder / "examples" / "valid").glob("*.json"))]
+    invalid = [json.loads(p.read_text(encoding="utf-8"))["data"] for p in sorted((folder / "examples" / "invalid").glob("*.json"))]
+    edges = mutations.edges(json.loads((folder / "spec.json").read_text(encoding="utf-8")))
+    docs = [*valid, *invalid, *(m for doc in valid for m in (*mutations.mutations(doc), *mutations.boundary_mutations(doc, edges)))]
+    texts: list[Any] = [json.dumps(d) for d in docs]
+    for doc in valid:
+        texts += odd_texts(doc)
+    texts += hostile.cases_for(folder, paths_per_doc=15)
+    return texts
+
+
+def odd_texts(doc: Any) -> list[str]:
+    """The document with each date-time, integer and object changed where msgspec reads differently."""
+    out: list[str] = []
+    for path in mutations.paths(doc):
+        value = mutations.get(doc, path)
+        if isinstance(value, str) and mutations._instant(value) is not None:
+            out += [json.dumps(mutations.replaced(doc, path, d)) for d in DATE_TIMES]
+        elif isinstance(value, int) and not isinstance(value, bool):
+            marker = "\u0000number\u0000"
+            template = json.dumps(mutations.replaced(doc, path, marker))
+            out += [template.replace(json.dumps(marker), n) for n in NUMBERS]
+        elif isinstance(value, dict):
+            extra = copy.deepcopy(value)
+            extra["not_a_field"] = {"deep": functools.reduce(lambda inner, _: [inner], range(126), [])}
+            out.append(json.dumps(mutations.replaced(doc, path, extra)))
+            out.append(json.dumps(mutations.replaced(doc, path, {**value, "x": 1.0})))
+        elif isinstance(value, list) and value:
+            out.append(json.dumps(mutations.replaced(doc, path, [*value, *value])))
+    return out
+
+
+_UUID = re.compile(r'"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"')
+
+
+def fresh_ids(written: str, text: Any) -> str:
+    """The values with each UUID a default made (one the text does not hold) blanked: each package makes its own."""
+    source = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+    return _UUID.sub(lambda m: m.group(0) if m.group(0)[1:-1] in source else '"<fresh uuid>"', written)
+
+
+def compare(fast: Any, exact: Any, fmt: str, texts: list[Any]) -> list[str]:
+    """Every text the two packages read differently, described."""
+    from chatformats import _runtime
+
+    read = getattr(fast, f"parse_{fmt}_from_json")
+    check = getattr(exact, f"parse_{fmt}_from_json")
+    found = []
+    for text in texts:
+        mine, theirs = verdict(read, exact.ValidationError, text), verdict(check, exact.ValidationError, text)
+        if mine[0] == theirs[0] == "accepted":
+            ours = fresh_ids(json.dumps(plain(mine[1]), sort_keys=True), text)
+            expected = fresh_ids(json.dumps(json.loads(_runtime.dump_json(_runtime.dump(theirs[1]))), sort_keys=True), text)
+            if ours != expected:
+                found.append(f"{str(text)[:300]}: built {ours[:300]}, the dataclass package {expected[:300]}")
+        elif mine != theirs:
+            found.append(f"{str(text)[:300]}: {mine[0]} {str(mine[1])[:300]}, the dataclass package {theirs[0]} {str(theirs[1])[:300]}")
+    return found
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_the_msgspec_package_gives_the_dataclass_packages_verdict_messages_and_values(fmt: str) -> None:
+    fast = importlib.import_module(f"chatformats_msgspec.{fmt}")
+    exact = importlib.import_module(f"chatformats.{fmt}")
+    texts = texts_for(fmt)
+    assert len(texts) > 200
+    found = compare(fast, exact, fmt, texts)
+    assert not found, f"{len(found)} of {len(texts)} texts read otherwise:\n" + "\n".join(found[:10])
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_msgspec_reads_every_valid_example_itself(fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The speed is msgspec's only where it vouches: no valid example of a seed format falls back to the
+    dataclass package (a check that is never sure would pass the verdict tests and be as slow as that package)."""
+    fast = importlib.import_module(f"chatformats_msgspec.{fmt}")
+    fallbacks: list[Any] = []
+    monkeypatch.setattr(fast._READER, "_exact", lambda text: fallbacks.append(text))
+    folder = format_folders()[fmt]
+    for path in sorted((folder / "examples" / "valid").glob("*.json")):
+        getattr(fast, f"parse_{fmt}_from_json")(path.read_text(encoding="utf-8"))
+    assert not fallbacks, f"fell back on {fallbacks[0][:200]}"
+
+
+def test_a_document_msgspec_refuses_but_the_schema_takes_is_built_from_its_value() -> None:
+    """An integer written 1.0 and an open model's property no field names: msgspec refuses both, the dataclass
+    package takes them, and the Structs hold what it holds (the property in additional_properties)."""
+    from chatformats_msgspec import structured_conversation as sc
+
+    doc = json.loads((format_folders()["structured_conversation"] / "examples" / "valid").glob("*.json").__next__().read_text())
+    doc["conversation"]["extra"] = {"kept": [1, 2.5]}
+    built = sc.parse_structured_conversation_from_json(json.dumps(doc))
+    assert built.conversation.additional_properties == {"extra": {"kept": [1, 2.5]}}
+    assert built.additional_properties == {}
+    from chatformats_msgspec import droidlet_chat as dc
+
+    doc = json.loads((format_folders()["droidlet_chat"] / "examples" / "valid").glob("*.json").__next__().read_text())
+    text = json.dumps(doc).replace(f'"timestamp": {doc["timestamp"]}', f'"timestamp": {doc["timestamp"]}.0')
+    assert f'{doc["timestamp"]}.0' in text
+    chat = dc.parse_droidlet_chat_from_json(text)
+    assert chat.timestamp == doc["timestamp"] and type(chat.timestamp) is int
+
+
+def test_the_generated_msgspec_package_passes_mypy_strict(tmp_path: Path) -> None:
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path), "-p", "chatformats_msgspec"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "MYPYPATH": f"{ROOT / 'generated' / 'python'}{os.pathsep}{MS_OUT}"},
+    )
+    assert checked.returncode == 0, checked.stdout[-3000:]
+
+
+# --- the golden cases, each generated with the option on ---
+
+_CHILD = r"""
+import importlib, json, sys
+import test_msgspec_package as t
+sys.path.insert(0, sys.argv[1])  # the case's packages before the seed ones conftest put first
+fmt = sys.argv[2]
+fast = importlib.import_module(f"chatformats_msgspec.{fmt}")
+exact = importlib.import_module(f"chatformats.{fmt}")
+texts = json.load(sys.stdin)
+print(json.dumps(t.compare(fast, exact, fmt, texts)))
+"""
+
+CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "spec.json").is_file())
+
+
+@functools.cache
+def _golden_files(case: str) -> dict[str, str] | str:
+    from generator.errors import SpecError
+    from generator.load import load_spec
+    from generator.options import Options
+
+    try:
+        return generate_cached([load_spec(GOLDEN / case, ROOT)], targets=["python", "msgspec"], options=Options(msgspec=True))
+    except SpecError as exc:
+        return str(exc)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_each_golden_case_is_refused_with_its_place_or_read_as_the_dataclass_package_reads_it(case: str, tmp_path: Path) -> None:
+    files = _golden_files(case)
+    if isinstance(files, str):
+        assert f"tests/golden/{case}/spec.json" in files and " at /" in files, files
+        assert "the msgspec package cannot read" in files and "msgspec = true" in files, files
+        return
+    for path, text in files.items():
+        if path.startswith(("python/", "msgspec/")):
+            (tmp_path / path.split("/", 1)[1]).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / path.split("/", 1)[1]).write_text(text, encoding="utf-8")
+    fmt = next(p.stem for p in (tmp_path / "chatformats_msgspec").glob("*.py") if not p.name.startswith("_"))
+    valid, invalid, changed = golden_documents(case)
+    texts = [json.dumps(d) for d in (*valid, *invalid, *changed)] + [t for d in valid for t in odd_texts(d)]
+    run = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(tmp_path), fmt],
+        input=json.dumps(texts),
+        capture_output=True,
+        text=True,
+        cwd=ROOT / "tests",
+        env={**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT / 'tests'}"},
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    found = json.loads(run.stdout)
+    assert not found, f"{len(found)} of {len(texts)} texts read otherwise:\n" + "\n".join(found[:10])
+
+
+def test_the_option_is_a_boolean_and_off_by_default(tmp_path: Path) -> None:
+    from generator.options import load_options
+    from generator.write import RefusedError
+
+    assert load_options(tmp_path).msgspec is False
+    (tmp_path / "pyproject.toml").write_text('[tool.chatspec]\nmsgspec = "yes"\n', encoding="utf-8")
+    with pytest.raises(RefusedError, match=r"msgspec.*'yes', not true or false"):
+        load_options(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.chatspec]\nmsgspec = true\n", encoding="utf-8")
+    assert load_options(tmp_path).msgspec is True
