@@ -31,8 +31,9 @@ RFC3339 = (r"^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[Tt](?:[01]\d|2[0-3
 
 
 class _Writer:
-    def __init__(self, schema: dict[str, Any]) -> None:
+    def __init__(self, schema: dict[str, Any], own_dates: bool = False) -> None:
         self.schema = schema
+        self.own_dates = own_dates  # msgspec's own date-time reader (which takes what the schema refuses): timed apart
         self.tags: dict[str, tuple[str, str]] = {}  # a variant of a union by tag -> (tag field, tag value)
         for definition in schema["$defs"].values():
             if "discriminator" in definition:
@@ -66,6 +67,8 @@ class _Writer:
             if "format" in schema:
                 if schema["format"] != "date-time":
                     raise Unsupported(f"format {schema['format']}")
+                if self.own_dates:
+                    return "Annotated[datetime, Meta(tz=True)]"
                 return f"Annotated[str, Meta(pattern={RFC3339!r})]"  # made a datetime by __post_init__
             base = "str"
         elif kind in ("integer", "number"):
@@ -107,7 +110,7 @@ class _Writer:
             if not attribute.isidentifier() or keyword.iskeyword(attribute):
                 raise Unsupported(f"the field name {field!r}")
             if schema.get("format") == "date-time":
-                dates.append(attribute)
+                dates += [] if self.own_dates else [attribute]
             elif "date-time" in json.dumps(schema):
                 raise Unsupported(f"a date-time below the field {field!r}")
             if schema.get("uniqueItems"):
@@ -127,10 +130,10 @@ class _Writer:
         return "\n".join(lines)
 
 
-def module_source(schema: dict[str, Any], hooks: dict[str, str]) -> str:
+def module_source(schema: dict[str, Any], hooks: dict[str, str], own_dates: bool = False) -> str:
     """The Python of one format: a Struct per object definition (each rule hook its __post_init__), an alias per
     other definition, and ROOT."""
-    writer = _Writer(schema)
+    writer = _Writer(schema, own_dates)
     unique: set[tuple[str, str]] = set()
     parts = ["from __future__ import annotations", "", "from datetime import datetime",
              "from typing import Annotated, Any, Literal", "", "import msgspec", "from msgspec import UNSET, Meta, UnsetType",
@@ -150,13 +153,14 @@ def module_source(schema: dict[str, Any], hooks: dict[str, str]) -> str:
     return "\n".join(parts) + "\n"
 
 
-def decoder(fmt: str, schema: dict[str, Any]) -> Any:
-    """msgspec.json.Decoder for the format's root, its Structs made from module_source."""
+def decoder(fmt: str, schema: dict[str, Any], own_dates: bool = False) -> Any:
+    """msgspec.json.Decoder for the format's root, its Structs made from module_source (own_dates: date-times read by
+    msgspec's own parser, which is not the same rules)."""
     import bench_msgspec_rules
     import msgspec
 
-    name = f"bench_msgspec_{fmt}"
+    name = f"bench_msgspec_{fmt}{'_own_dates' if own_dates else ''}"
     module = types.ModuleType(name)
     sys.modules[name] = module  # msgspec resolves the annotations (strings) in the module's namespace
-    exec(compile(module_source(schema, bench_msgspec_rules.HOOKS[fmt]), f"<msgspec peer of {fmt}>", "exec"), module.__dict__)
+    exec(compile(module_source(schema, bench_msgspec_rules.HOOKS[fmt], own_dates), f"<msgspec peer of {fmt}>", "exec"), module.__dict__)
     return msgspec.json.Decoder(module.ROOT)

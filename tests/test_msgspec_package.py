@@ -276,3 +276,58 @@ def test_the_option_is_a_boolean_and_off_by_default(tmp_path: Path) -> None:
         load_options(tmp_path)
     (tmp_path / "pyproject.toml").write_text("[tool.chatspec]\nmsgspec = true\n", encoding="utf-8")
     assert load_options(tmp_path).msgspec is True
+
+
+def _spec(folder: Path, defs: dict[str, Any], root: str) -> Any:
+    from generator.load import load_spec
+
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "T", "description": "A spec of a test.",
+                "x-version": "1.0.0", "$ref": f"#/$defs/{root}", "$defs": defs}
+    (folder / "made").mkdir(parents=True, exist_ok=True)
+    (folder / "made" / "spec.json").write_text(json.dumps(document), encoding="utf-8")
+    return load_spec(folder / "made", folder)
+
+
+def _compare_in_child(files: dict[str, str], folder: Path, texts: list[str]) -> list[str]:
+    for path, text in files.items():
+        if path.startswith(("python/", "msgspec/")):
+            (folder / path.split("/", 1)[1]).parent.mkdir(parents=True, exist_ok=True)
+            (folder / path.split("/", 1)[1]).write_text(text, encoding="utf-8")
+    fmt = next(p.stem for p in (folder / "chatformats_msgspec").glob("*.py") if not p.name.startswith("_"))
+    run = subprocess.run([sys.executable, "-c", _CHILD, str(folder), fmt], input=json.dumps(texts), capture_output=True, text=True,
+                         cwd=ROOT / "tests", env={**os.environ, "PYTHONPATH": f"{folder}{os.pathsep}{ROOT / 'tests'}"})
+    assert run.returncode == 0, run.stderr[-3000:]
+    return list(json.loads(run.stdout))
+
+
+def test_a_root_that_is_no_model_has_the_rules_of_the_models_it_holds_checked(tmp_path: Path) -> None:
+    # A root array of models with a rule: the check starts at the root whatever it is (a model root alone was
+    # checked at first, so an item breaking its rule was accepted).
+    from generator.core import generate
+    from generator.options import Options
+
+    item = {"type": "object", "description": "An item.", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+            "x-rules": [{"kind": "at_least_one_of", "fields": ["a", "b"], "message": "give a or b"}]}
+    spec = _spec(tmp_path / "spec", {"Items": {"type": "array", "items": {"$ref": "#/$defs/Item"}, "description": "Items."}, "Item": item},
+                 "Items")
+    files = generate([spec], targets=["python", "msgspec"], options=Options(msgspec=True))
+    texts = ['[{"a": "x"}]', "[{}]", '[{"a": "x"}, {"c": 1}]', '[{"b": "y", "c": null}]', "[]"]
+    assert _compare_in_child(files, tmp_path / "out", texts) == []
+
+
+@pytest.mark.parametrize(("defs", "refused"), [
+    ({"Node": {"type": "object", "description": "A tree.", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}},
+     "Node: the msgspec package cannot read a recursive definition"),
+    # A definition holding itself but through no model is lowered as a schema applied as written: refused as such.
+    ({"Node": {"type": "object", "description": "A holder.", "properties": {"v": {"$ref": "#/$defs/Value"}}},
+      "Value": {"description": "Nested lists.", "type": "array", "items": {"$ref": "#/$defs/Value"}}},
+     "Value: the msgspec package cannot read a schema applied as written"),
+])
+def test_a_definition_that_holds_itself_is_refused_with_its_place(tmp_path: Path, defs: dict[str, Any], refused: str) -> None:
+    # msgspec reads deeper than the dataclass package's depth limit, so a recursive format could be read otherwise.
+    from generator.core import generate
+    from generator.errors import SpecError
+    from generator.options import Options
+
+    with pytest.raises(SpecError, match=re.escape(f"made/spec.json: at /$defs/{refused}")):
+        generate([_spec(tmp_path, defs, "Node")], targets=["python", "msgspec"], options=Options(msgspec=True))

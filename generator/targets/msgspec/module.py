@@ -26,6 +26,7 @@ from generator.targets.msgspec.literals import TEMPLATES
 
 INT64 = (-(2**63), 2**63 - 1)
 MAX_DEPTH = 128  # the dataclass package's _rt.MAX_DEPTH: deeper documents are refused there
+MAX_CHECK_LINES = 4000
 
 
 @dataclass(frozen=True)
@@ -58,8 +59,8 @@ class MsgspecModule:
         self.names = names
         self.package = package
         self.patterns: dict[str, str] = {}  # matcher expression -> its module constant (patterns re cannot run linearly)
+        self._refuse_recursion()
         self.tags = self._tags()
-        self.depths = self._depths()
         self.needs = self._needs()
 
     # --- refusals ---
@@ -73,8 +74,11 @@ class MsgspecModule:
             "or write the schema without it",
         )
 
-    def where(self, model: ir.Definition, wire: str | None = None) -> str:
-        base = model.inline or pointer_of("$defs", model.name) if isinstance(model, ir.Model) else pointer_of("$defs", model.name)
+    def where(self, d: ir.Definition, wire: str | None = None) -> str:
+        """The place of a definition (or of one of a model's fields) in the spec."""
+        base = pointer_of("$defs", d.name)
+        if isinstance(d, ir.Model) and d.inline:
+            base = d.inline  # a model the spec writes inside another schema
         return base + (pointer_of("properties", wire) if wire is not None else "")
 
     # --- what the format holds ---
@@ -110,23 +114,36 @@ class MsgspecModule:
                     stack.extend(ir.children(t))
         return found
 
-    def _depths(self) -> dict[str, int]:
-        """The deepest a model's object lies in a document (the root's is 0); recursive formats are refused."""
-        depths: dict[str, int] = {}
+    def _refuse_recursion(self) -> None:
+        """Refuses a definition that holds itself (the dataclass package's depth limit bounds such documents, and
+        msgspec's is deeper), and a format nested nearly as deep as that limit; the checks below may then walk
+        every definition's types without meeting one twice on a path."""
+        height: dict[str, int] = {}  # a definition -> the most levels its values nest below them
+        open_: list[str] = []
 
-        def visit(name: str, depth: int, path: tuple[str, ...]) -> None:
-            if name in path:
-                raise self.refuse(self.where(self.fmt.definition(name)), "a recursive model (the depth limit is the dataclass package's)")
-            depths[name] = max(depths.get(name, 0), depth)
-            d = self.fmt.definition(name)
-            for f in d.fields if isinstance(d, ir.Model) else ():
-                for model, below in self._models_in(f.type, 1):
-                    visit(model, depth + below, (*path, name))
+        def levels(t: ir.TypeRef) -> int:
+            if isinstance(t, ir.Ref):
+                return visit(t.name)
+            inner = [levels(c) for c in ir.children(t)] or [0]
+            return max(inner) + (0 if isinstance(t, (ir.NullableType, ir.UnionType)) else 1 if ir.children(t) else 0)
 
-        visit(self.fmt.root, 0, ())
-        if max(depths.values()) > MAX_DEPTH - 16:
-            raise self.refuse("", "a format nested nearly as deep as the depth limit")
-        return depths
+        def visit(name: str) -> int:
+            if name in open_:
+                raise self.refuse(
+                    self.where(self.fmt.definition(name)), "a recursive definition (the depth limit is the dataclass package's)"
+                )
+            if name not in height:
+                open_.append(name)
+                d = self.fmt.definition(name)
+                below = [levels(t) + (1 if isinstance(d, ir.Model) else 0) for t in ir.types_of(d)]
+                height[name] = max(below, default=0)
+                open_.pop()
+            return height[name]
+
+        for d in self.fmt.definitions:
+            visit(d.name)
+        if height[self.fmt.root] > MAX_DEPTH - 16:
+            raise self.refuse(self.where(self.fmt.definition(self.fmt.root)), "a format nested nearly as deep as the depth limit")
 
     def _models_in(self, t: ir.TypeRef, depth: int) -> list[tuple[str, int]]:
         """The models a field's type holds, each with its depth below the field's model."""
@@ -290,7 +307,12 @@ class MsgspecModule:
         reads its ancestors as locals and a member_of pool becomes a set once per holder."""
         self.loops = 0
         self.pools: dict[str, list[str]] = {}  # a holder's expression -> the pool sets its body starts with
-        return tuple(self.model_checks(self.fmt.root, "value", 0, ()))
+        root = self.fmt.definition(self.fmt.root)
+        body = self.walk(ir.ref_to(root), "value", 0, (), self.where(root))  # a root may be any definition
+        if len(body) > MAX_CHECK_LINES:
+            # A model met at many places is written at each: past this, refused rather than a huge module.
+            raise self.refuse(self.where(self.fmt.definition(self.fmt.root)), f"a format whose checks take {len(body)} lines written out")
+        return tuple(body)
 
     def model_checks(self, name: str, me: str, depth: int, chain: tuple[tuple[str, str | None], ...]) -> list[str]:
         """The statements checking the object `me` of model `name`, `depth` levels into the document;
