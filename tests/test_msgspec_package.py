@@ -71,8 +71,8 @@ def plain(value: Any) -> Any:
         out: dict[str, Any] = {} if config.tag_field is None else {config.tag_field: config.tag}
         for f in msgspec.structs.fields(value):
             item = getattr(value, f.name)
-            if item is msgspec.UNSET or (item is None and not f.required):
-                continue
+            if item is msgspec.UNSET or (item is None and f.default is msgspec.UNSET and not f.required):
+                continue  # absent, or null where no default stands in: to_dict leaves it out
             out[f.encode_name] = plain(item)
         out.update({k: plain(v) for k, v in getattr(value, "additional_properties", {}).items()})
         return out
@@ -331,3 +331,76 @@ def test_a_definition_that_holds_itself_is_refused_with_its_place(tmp_path: Path
 
     with pytest.raises(SpecError, match=re.escape(f"made/spec.json: at /$defs/{refused}")):
         generate([_spec(tmp_path, defs, "Node")], targets=["python", "msgspec"], options=Options(msgspec=True))
+
+
+# What a red team found the target read otherwise (each case failed before its fix): a const or enum whose other
+# keywords were dropped, an integer of an enum written 1.0 (built as a float, or a crash in a union), a number bound
+# a double cannot hold (msgspec rounds it outward), a rule's when-field read as a date-time or bytes.
+_F = "f"
+ONE_FIELD_CASES = [
+    ({"type": "string", "enum": ["a", "bb"], "minLength": 2}, ['"a"', '"bb"', '"c"']),
+    ({"type": "integer", "enum": [1, 2, 3], "minimum": 2}, ["1", "2", "3", "2.0", "1.0"]),
+    ({"type": "integer", "enum": [3, 4], "multipleOf": 2}, ["3", "4", "4.0"]),
+    ({"type": "integer", "enum": [0, 1, 2]}, ["1.0", "-0.0", "0.0", "1E0", "3", "true"]),
+    ({"type": "array", "items": {"type": "integer", "enum": [1, 2]}}, ["[1.0, 2]", "[2, 2.0]", "[3.0]"]),
+    ({"anyOf": [{"type": "integer", "enum": [1, 2]}, {"type": "null"}]}, ["1.0", "null", "2", "3.0"]),
+    ({"oneOf": [{"type": "integer", "enum": [1, 2]}, {"type": "string"}]}, ["1.0", '"1"', "2"]),
+    ({"type": "number", "maximum": 9007199254740995}, ["9007199254740996.0", "9.007199254740996e15", "9007199254740995", "9007199254740994.0"]),
+    ({"type": "number", "minimum": -9007199254740995}, ["-9007199254740996.0", "-9007199254740995", "-9007199254740994.0"]),
+    ({"type": "number", "maximum": 9223372036854775807}, ["9223372036854775808.0", "9.223372036854775807e18", "9223372036854775807"]),
+    ({"type": "number", "exclusiveMinimum": 9007199254740995}, ["9007199254740996.0", "9007199254740994.0", "9007199254740996"]),
+]
+
+
+@pytest.mark.parametrize(("schema", "values"), ONE_FIELD_CASES, ids=[json.dumps(c[0])[:60] for c in ONE_FIELD_CASES])
+def test_a_field_the_red_team_read_otherwise_is_read_as_the_dataclass_package_reads_it(
+        tmp_path: Path, schema: dict[str, Any], values: list[str]) -> None:
+    from generator.core import generate
+    from generator.options import Options
+
+    model = {"type": "object", "description": "M.", "additionalProperties": False, "properties": {_F: schema}}
+    files = generate([_spec(tmp_path / "spec", {"M": model}, "M")], targets=["python", "msgspec"], options=Options(msgspec=True))
+    texts = [f'{{"{_F}": {v}}}' for v in values]
+    assert _compare_in_child(files, tmp_path / "out", texts) == []
+
+
+@pytest.mark.parametrize("schema", [{"type": "string", "const": "abc", "maxLength": 2}, {"type": "integer", "const": 3, "exclusiveMaximum": 3},
+                                    {"type": "string", "enum": ["a", "bb"], "pattern": "b"}])
+def test_a_const_or_enum_the_other_keywords_leave_nothing_of_or_with_a_pattern_is_refused(tmp_path: Path, schema: dict[str, Any]) -> None:
+    from generator.core import generate
+    from generator.errors import SpecError
+    from generator.options import Options
+
+    model = {"type": "object", "description": "M.", "properties": {_F: schema}}
+    with pytest.raises(SpecError, match=r"at /\$defs/M/properties/f: the msgspec package cannot read a (string|number) type no value|with a pattern"):
+        generate([_spec(tmp_path, {"M": model}, "M")], targets=["python", "msgspec"], options=Options(msgspec=True))
+
+
+WHEN_CASES = [
+    ({"w": {"type": "string", "format": "date-time"}, "why": {"type": "string"}},
+     {"kind": "required_when", "field": "why", "when": {"field": "w", "equals": "2024-01-01T00:00:00Z"}, "message": "why needed"},
+     ['{"w": "2024-01-01T00:00:00Z"}', '{"w": "2024-01-01T00:00:00z"}', '{"w": "2024-01-01T00:00:00Z", "why": "x"}', "{}"]),
+    ({"w": {"type": ["string", "null"], "format": "date-time"}, "why": {"type": "string"}},
+     {"kind": "required_when", "field": "why", "when": {"field": "w", "equals": "2024-01-01T00:00:00Z"}, "message": "why needed"},
+     ['{"w": "2024-01-01T00:00:00Z"}', '{"w": null}', "{}"]),
+    ({"w": {"type": "string", "contentEncoding": "base64"}, "why": {"type": "string"}},
+     {"kind": "required_when", "field": "why", "when": {"field": "w", "equals": "YQ=="}, "message": "why needed"},
+     ['{"w": "YQ=="}', '{"w": "YR=="}', '{"w": "YQ==", "why": "x"}']),
+    ({"at": {"type": "string", "format": "date-time"},
+      "items": {"type": "array", "items": {"type": "object", "properties": {"k": {"type": "string"}}}}},
+     {"kind": "allowed_when", "field": "items", "when": {"field": "at", "equals": "2024-01-01T00:00:00Z"}, "each": "/k", "allowed": ["a"],
+      "message": "only a"},
+     ['{"at": "2024-01-01T00:00:00Z", "items": [{"k": "b"}]}', '{"at": "2024-01-01T00:00:00Z", "items": [{"k": "a"}, {}]}',
+      '{"items": [{"k": "b"}]}']),
+]
+
+
+@pytest.mark.parametrize(("properties", "rule", "texts"), WHEN_CASES, ids=["date-time", "nullable date-time", "base64", "allowed_when"])
+def test_a_rule_whose_when_field_is_a_date_time_or_bytes_reads_the_documents_text(
+        tmp_path: Path, properties: dict[str, Any], rule: dict[str, Any], texts: list[str]) -> None:
+    from generator.core import generate
+    from generator.options import Options
+
+    model = {"type": "object", "description": "M.", "properties": properties, "x-rules": [rule]}
+    files = generate([_spec(tmp_path / "spec", {"M": model}, "M")], targets=["python", "msgspec"], options=Options(msgspec=True))
+    assert _compare_in_child(files, tmp_path / "out", texts) == []

@@ -189,13 +189,17 @@ class MsgspecModule:
     def annotation(self, t: ir.TypeRef, where: str) -> str:
         match t:
             case ir.StringType():
-                values = ir.allowed_values(t)
-                if values is not None:
-                    if not values:
-                        raise self.refuse(where, "a string type no value satisfies")
-                    return f"Literal[{', '.join(py_str(v) for v in values)}]"
                 if t.checked_format is not None:
                     raise self.refuse(where, f"the string format {t.checked_format!r}")
+                values = ir.allowed_values(t)
+                if values is not None:
+                    if t.pattern is not None:
+                        raise self.refuse(where, "a const or enum with a pattern")
+                    # The values the lengths also let through: a Literal is all msgspec checks of them.
+                    kept = [v for v in values if _within(len(v), t.min_length, t.max_length)]
+                    if not kept:
+                        raise self.refuse(where, "a string type no value satisfies")
+                    return f"Literal[{', '.join(py_str(v) for v in kept)}]"
                 meta = {"min_length": t.min_length, "max_length": t.max_length}
                 pattern = t.pattern if t.pattern is not None and runs_linear(t.pattern) else None
                 return _meta("str", meta, pattern)
@@ -206,9 +210,14 @@ class MsgspecModule:
             case ir.NumericType():
                 numbers = ir.allowed_values(t)
                 if numbers is not None:
-                    if not numbers or not all(isinstance(v, int) for v in numbers):
+                    if not all(isinstance(v, int) and not isinstance(v, bool) for v in numbers):
                         raise self.refuse(where, "a number const or enum that is not integers")
-                    return f"Literal[{', '.join(py_value(v) for v in numbers)}]"
+                    # The values the bounds and multipleOf also let through: a Literal is all msgspec checks of them.
+                    whole = _integer_bounds(t)
+                    fits = [v for v in numbers if whole[0] <= v <= whole[1] and (t.multiple_of is None or v % t.multiple_of == 0)]
+                    if not fits:
+                        raise self.refuse(where, "a number type no value satisfies")
+                    return f"Literal[{', '.join(py_value(v) for v in fits)}]"
                 if t.multiple_of is not None and not t.integer:
                     raise self.refuse(where, "multipleOf on a number")
                 whole = _integer_bounds(t)
@@ -217,6 +226,10 @@ class MsgspecModule:
                 # msgspec takes one bound a side: the stricter of the inclusive and the exclusive one.
                 ge, gt = _stricter(t.minimum, t.exclusive_minimum, lambda a, b: a > b)
                 le, lt = _stricter(t.maximum, t.exclusive_maximum, lambda a, b: a < b)
+                # msgspec holds a float's bound as a double: one no double equals is moved to the double that lets
+                # the same floats through (Python compares an int bound with a float exactly).
+                ge, gt = _as_double(ge, up=True, where=where, refuse=self.refuse), _as_double(gt, up=False, where=where, refuse=self.refuse)
+                le, lt = _as_double(le, up=False, where=where, refuse=self.refuse), _as_double(lt, up=True, where=where, refuse=self.refuse)
                 # An integer stays an int, as JSON wrote it; its bounds are the whole numbers within them.
                 # (Past 64 bits msgspec refuses it and the dataclass package decides: a number is a float64 there.)
                 ints = {"ge": max(whole[0], INT64[0]), "le": min(whole[1], INT64[1])}
@@ -390,11 +403,11 @@ class MsgspecModule:
     def pattern(self, pattern: str) -> str:
         return self.patterns.setdefault(matcher(pattern), f"_RE_{len(self.patterns) + 1}")
 
-    def access(self, t: ir.TypeRef, pointer: tuple[str, ...]) -> tuple[str, bool, bool] | None:
+    def access(self, t: ir.TypeRef, pointer: tuple[str, ...], unset: bool = False) -> tuple[str, bool, bool] | None:
         """A rule's pointer into a value of t as attribute and index steps, whether a step is a field with a
         default (which the object holds where the document left it out), and whether the last step may be
-        UNSET (an optional field without one); None: no such steps."""
-        steps, defaulted, unset = "", False, False
+        UNSET (an optional field without one; unset: whether the value t describes may be); None: no such steps."""
+        steps, defaulted = "", False
         for token in pointer:
             t = self.fmt.underlying(t)
             if isinstance(t, ir.Ref) and t.target == "model":
@@ -417,7 +430,24 @@ class MsgspecModule:
             else:
                 return None
             unset = False
+        end = self.fmt.underlying(t)
+        if isinstance(end, ir.DateTimeType):
+            if unset or end is not self._unaliased(t):
+                return None  # UNSET or None, maybe: no text to read
+            steps += ".wire"  # the text the document wrote, which the exact rule compares
+        elif not isinstance(end, (ir.StringType, ir.NumericType, ir.BooleanType)) and not (
+            isinstance(end, ir.Ref) and end.target == "enum"
+        ):
+            return None  # a value the object holds in another form than the document's (bytes, a model, ...)
         return steps, defaulted, unset
+
+    def _unaliased(self, t: ir.TypeRef) -> ir.TypeRef:
+        """t with its aliases followed, but not through null (a nullable type stays one)."""
+        while isinstance(t, ir.Ref) and t.target == "alias":
+            alias = self.fmt.definition(t.name)
+            assert isinstance(alias, ir.Alias)
+            t = alias.type
+        return t
 
     def items_of(self, model: ir.Model, wire: str) -> ir.TypeRef | None:
         """The item type of a list field, else None."""
@@ -439,7 +469,8 @@ class MsgspecModule:
         def when() -> str:
             assert r.when is not None
             w = value(r.when.field)
-            steps = self.access(by_wire[r.when.field].type, r.when.pointer)
+            f = by_wire[r.when.field]
+            steps = self.access(f.type, r.when.pointer, unset=not (f.required or defaulted(r.when.field)))
             if steps is not None:
                 # UNSET (left out) equals no string, as the document's missing value does not.
                 return f"{w}{steps[0]} == {py_str(r.when.equals)}"
@@ -447,6 +478,9 @@ class MsgspecModule:
 
         unsure = "    raise _fast.Unsure"
         if r.kind == "member_of":
+            read = self.fmt.underlying(by_wire[r.fields[0]].type)
+            if not (isinstance(read, ir.StringType) or (isinstance(read, ir.Ref) and read.target == "enum")):
+                raise self.refuse(where, "a member_of rule on a field that is no plain string")
             if r.up >= len(here):
                 raise self.refuse(where, f"a member_of rule reading {r.up} levels up, above the document")
             holder, holder_model = here[-1 - r.up]
@@ -554,6 +588,27 @@ def _meta(base: str, meta: Mapping[str, object], pattern: str | None = None) -> 
     if pattern is not None:
         given.append(f"pattern={py_str(to_python(pattern))}")
     return f"Annotated[{base}, Meta({', '.join(given)})]" if given else base
+
+
+def _within(n: int, low: int | None, high: int | None) -> bool:
+    return (low is None or n >= low) and (high is None or n <= high)
+
+
+def _as_double(bound: float | None, up: bool, where: str, refuse: Callable[[str, str], SpecError]) -> float | None:
+    """A float bound msgspec compares exactly as Python compares the spec's bound with a float: the bound itself
+    where a double holds it, else the nearest double above it (up: a lower bound, or an exclusive upper one) or
+    below it (no float lies between those two doubles and the bound)."""
+    if bound is None or isinstance(bound, float):
+        return bound
+    try:
+        near = float(bound)
+    except OverflowError:
+        raise refuse(where, f"a bound past a double's range ({bound})") from None
+    if near == bound:
+        return bound
+    if (near < bound) == up:
+        near = math.nextafter(near, math.inf if up else -math.inf)
+    return near
 
 
 def _integer_bounds(t: ir.NumericType) -> tuple[float, float]:
