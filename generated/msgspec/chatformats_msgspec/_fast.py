@@ -96,7 +96,7 @@ class Reader(Generic[T]):
         if isinstance(kind, mi.DictType):
             return {k: self.build(v, kind.value_type) for k, v in value.items()}
         if isinstance(kind, mi.IntType) or (isinstance(kind, mi.LiteralType) and type(value) is float):
-            return int(value)  # an integer the exact walk took, maybe written 1.0 (a Literal of numbers holds ints)
+            return int(value)  # an integer the exact walk took, maybe written 1.0 (a Literal of numbers is an integer's)
         if isinstance(kind, mi.BytesType):
             return base64.b64decode(value)
         if isinstance(kind, mi.CustomType):
@@ -158,6 +158,8 @@ def _hook(customs: Mapping[type, Callable[[Any], Any]]) -> Callable[[type, Any],
 
 def _holds(kind: mi.Type, value: Any, exact: bool) -> bool:
     """Whether a union's member reads a JSON value (exact: only as its own kind, an int as int)."""
+    if isinstance(kind, mi.AnyType):
+        return value is not None or not exact  # any JSON value (null goes to the union's None first)
     if isinstance(kind, mi.LiteralType):
         # An integer of a const or enum may be written 1.0 (the exact walk takes it as 1); True is not 1.
         same_kind = [v for v in kind.values if type(v) is type(value) or (not exact and type(value) is float and type(v) is int)]

@@ -27,6 +27,40 @@ from generator.targets.msgspec.literals import TEMPLATES
 INT64 = (-(2**63), 2**63 - 1)
 MAX_DEPTH = 128  # the dataclass package's _rt.MAX_DEPTH: deeper documents are refused there
 MAX_CHECK_LINES = 4000
+# The names the module itself uses (its imports, constants and the builtins its checks call): no definition may
+# take one (names starting with _ are the module's too).
+RESERVED = frozenset(
+    {
+        "Annotated",
+        "Any",
+        "ClassVar",
+        "Final",
+        "Literal",
+        "Mapping",
+        "msgspec",
+        "UNSET",
+        "Meta",
+        "UnsetType",
+        "ValidationError",
+        "FORMAT_ID",
+        "VERSION",
+        "type",
+        "isinstance",
+        "frozenset",
+        "list",
+        "dict",
+        "tuple",
+        "str",
+        "int",
+        "float",
+        "bool",
+        "bytes",
+        "object",
+        "None",
+        "True",
+        "False",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -210,8 +244,9 @@ class MsgspecModule:
             case ir.NumericType():
                 numbers = ir.allowed_values(t)
                 if numbers is not None:
-                    if not all(isinstance(v, int) and not isinstance(v, bool) for v in numbers):
-                        raise self.refuse(where, "a number const or enum that is not integers")
+                    # (A number's 1.0 is 1 to JSON Schema, but the dataclass package keeps it a float: no Literal holds it.)
+                    if not t.integer or not all(isinstance(v, int) and not isinstance(v, bool) for v in numbers):
+                        raise self.refuse(where, "a const or enum of type number (one of type integer is read)")
                     # The values the bounds and multipleOf also let through: a Literal is all msgspec checks of them.
                     whole = _integer_bounds(t)
                     fits = [v for v in numbers if whole[0] <= v <= whole[1] and (t.multiple_of is None or v % t.multiple_of == 0)]
@@ -255,6 +290,7 @@ class MsgspecModule:
             case ir.UnionType():
                 if t.open:
                     raise self.refuse(where, "an open union (x-open)")
+                self.check_union(t, where)
                 return " | ".join(self.annotation(v, where) for v in t.variants)
             case ir.Ref():
                 d = self.fmt.definition(t.name)
@@ -276,14 +312,67 @@ class MsgspecModule:
         lines: list[FieldLine] = []
         for f in model.fields:
             if tag is not None and f.wire_name == tag[0]:
-                if not f.required:
-                    raise self.refuse(self.where(model, f.wire_name), "a union's tag the variant does not require")
-                continue
+                self.check_tag(model, f, tag[1])
+                continue  # msgspec reads the tag to choose the variant
             lines.append(self.field(model, f, attrs[f.wire_name]))
         if not model.closed and "additional_properties" in attrs.values():
             raise self.refuse(self.where(model), "an open model with a field named additional_properties")
         tag_attr = (attrs[tag[0]], tag[1]) if tag is not None else None
         return StructView(model.name, ", ".join(options), tuple(lines), tuple(attrs.items()), tag_attr, not model.closed)
+
+    def kinds(self, t: ir.TypeRef) -> list[str]:
+        """The JSON kinds msgspec tells a union's members apart by, one entry per member that reads it ("custom": a
+        date-time, which msgspec lets share a union with null only)."""
+        match t:
+            case ir.Ref(target="alias"):
+                alias = self.fmt.definition(t.name)
+                assert isinstance(alias, ir.Alias)
+                return self.kinds(alias.type)
+            case ir.NullableType():
+                return [*self.kinds(t.inner), "null"]
+            case ir.UnionType():
+                return [k for v in t.variants for k in self.kinds(v)]
+            case ir.StringType() | ir.BytesType() | ir.Ref(target="enum"):
+                return ["string"]
+            case ir.DateTimeType():
+                return ["custom"]
+            case ir.NumericType():
+                return ["integer"] if t.integer else ["integer", "number"]
+            case ir.BooleanType():
+                return ["boolean"]
+            case ir.ListType() | ir.TupleType():
+                return ["array"]
+            case ir.Ref(target="model") if t.name in self.tags:
+                return [f"tagged {self.tags[t.name][0]}"]
+        return ["object"]  # a map, an untagged model, a free-form value (any kind)
+
+    def check_union(self, t: ir.UnionType, where: str) -> None:
+        kinds = [k for v in t.variants for k in self.kinds(v)]
+        if "custom" in kinds and any(k not in ("custom", "null") for k in kinds):
+            raise self.refuse(where, "a date-time in a union with other kinds than null")
+        # (lower makes a union only of members of distinct JSON kinds, or of tagged models: a safety net for msgspec's rule)
+        twice = sorted({k for k in kinds if kinds.count(k) > 1 and not k.startswith("tagged ")})
+        if (
+            twice
+            or len({k for k in kinds if k.startswith("tagged ")}) > 1
+            or ("object" in kinds and any(k.startswith("tagged ") for k in kinds))
+        ):
+            raise self.refuse(where, f"a union msgspec cannot tell apart ({', '.join(twice) or 'objects'} twice)")
+
+    def check_tag(self, model: ir.Model, f: ir.Field, tag: str) -> None:
+        """msgspec checks a variant's tag only by choosing the variant with it: the tag field may say nothing else."""
+        where = self.where(model, f.wire_name)
+        if not f.required:
+            raise self.refuse(where, "a union's tag the variant does not require")
+        t = self.fmt.underlying(f.type)
+        plain = isinstance(t, ir.StringType) and t.pattern is None and t.checked_format is None
+        if not (
+            plain
+            and isinstance(t, ir.StringType)
+            and _within(len(tag), t.min_length, t.max_length)
+            and tag in (ir.allowed_values(t) or (tag,))
+        ):
+            raise self.refuse(where, "a union's tag field with keywords beside its value")
 
     def field(self, model: ir.Model, f: ir.Field, attr: str) -> FieldLine:
         where = self.where(model, f.wire_name)
@@ -421,10 +510,10 @@ class MsgspecModule:
                 unset = not (f.required or f.has_default or f.default_factory is not None)
                 t = f.type
                 continue
-            elif isinstance(t, ir.TupleType) and token.isdigit() and int(token) < len(t.items):
+            elif isinstance(t, ir.TupleType) and token.isascii() and token.isdigit() and int(token) < len(t.items):
                 steps += f"[{int(token)}]"
                 t = t.items[int(token)]
-            elif isinstance(t, ir.ListType) and token.isdigit() and len(token) < 6:
+            elif isinstance(t, ir.ListType) and token.isascii() and token.isdigit() and len(token) < 6:
                 steps += f"[{int(token)}]"  # past the end: IndexError, and the dataclass package decides
                 t = t.item
             else:
@@ -566,6 +655,9 @@ class MsgspecModule:
         return order
 
     def module(self) -> str:
+        for d in self.fmt.definitions:
+            if d.name in RESERVED or d.name.startswith("_") or d.name == f"parse_{self.fmt.id}_from_json":
+                raise self.refuse(self.where(d), f"a definition named {d.name} (a name the module uses itself)")
         structs = [self.struct(m) for m in self.fmt.models]
         aliases = self.aliases()
         checks = self.checks()
