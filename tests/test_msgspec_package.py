@@ -446,3 +446,48 @@ def test_a_nullable_free_form_field_is_built_when_the_document_falls_back(tmp_pa
     texts = ['{"f": {"a": 1}, "zz": 1}', '{"f": [1], "n": 1.0}', '{"f": "s", "n": 1.0}', '{"f": true, "n": 1.0}', '{"f": null, "n": 1.0}',
              '{"l": [1, null, {"b": []}], "n": 1.0}', '{"f": {"a": 1}}']
     assert _compare_in_child(files, tmp_path / "out", texts) == []
+
+
+# The third round: names and shapes that broke generation (none read a document otherwise).
+def _model(properties: dict[str, Any], **more: Any) -> dict[str, Any]:
+    return {"type": "object", "description": "M.", "properties": properties, **more}
+
+
+_RULE = {"x-rules": [{"kind": "at_least_one_of", "fields": ["a", "b"], "message": "give a or b"}]}
+_LAST = _model({"a": {"type": "string"}, "b": {"type": "string"}}, **_RULE)
+
+
+def _chain(n: int, link: Any) -> dict[str, Any]:
+    defs = {f"N{i}": _model({"a": link(f"#/$defs/N{i + 1}")}) for i in range(n)}
+    return {**defs, f"N{n}": _LAST}
+
+
+@pytest.mark.parametrize(("defs", "refused"), [
+    (_chain(21, lambda ref: {"type": "array", "items": {"$ref": ref}}), "a format nested too deep for its checks written out (21 loops"),
+    (_chain(49, lambda ref: {"anyOf": [{"$ref": ref}, {"type": "null"}]}), "a format nested too deep for its checks written out"),
+    # Each model holds the next twice: written out, 2^22 copies of the last one's rule (it took minutes and gigabytes).
+    ({**{f"N{i}": _model({"a": {"$ref": f"#/$defs/N{i + 1}"}, "b": {"$ref": f"#/$defs/N{i + 1}"}}) for i in range(22)}, "N22": _LAST},
+     "a format whose checks would write its models out more than 1000 times"),
+], ids=["21 lists", "49 nullables", "a tree of 2^22"])
+def test_a_format_whose_checks_would_not_compile_or_grow_without_bound_is_refused_at_its_root(
+        tmp_path: Path, defs: dict[str, Any], refused: str) -> None:
+    from generator.core import generate
+    from generator.errors import SpecError
+    from generator.options import Options
+
+    with pytest.raises(SpecError, match=re.escape(f"made/spec.json: at /$defs/N0: the msgspec package cannot read {refused}")):
+        generate([_spec(tmp_path, defs, "N0")], targets=["python", "msgspec"], options=Options(msgspec=True))
+
+
+def test_a_field_named_msgspec_and_enums_spelling_each_others_names_are_read(tmp_path: Path) -> None:
+    # A field the class body binds as `msgspec` hid the module from the next field's default; an enum whose value is
+    # another definition's name read as an alias naming it.
+    from generator.core import generate
+    from generator.options import Options
+
+    defs = {"M": _model({"msgspec": {"type": "string"}, "Other-Name": {"type": "string"}, "UNSET": {"type": "string", "default": "x"},
+                         "later": {"type": "string"}, "r": {"$ref": "#/$defs/Role"}, "m": {"$ref": "#/$defs/Mode"}}),
+            "Role": {"type": "string", "enum": ["Mode"], "description": "R."}, "Mode": {"type": "string", "enum": ["Role"], "description": "M."}}
+    files = generate([_spec(tmp_path / "spec", defs, "M")], targets=["python", "msgspec"], options=Options(msgspec=True))
+    texts = ['{"msgspec": "a", "Other-Name": "b"}', '{"r": "Mode", "m": "Role"}', '{"r": "Role"}', "{}", '{"UNSET": "y"}']
+    assert _compare_in_child(files, tmp_path / "out", texts) == []

@@ -15,6 +15,8 @@ from typing import Annotated, Any, ClassVar, Final, Literal
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
+from msgspec import UNSET as _UNSET
+from msgspec import field as _field
 
 from chatformats import _runtime as _rt
 from chatformats import chat_event as _exact
@@ -41,15 +43,15 @@ VERSION: Final = "1.0.0"
 class ChatEvent(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     session_id: str
     role: str
-    completed: bool | None | UnsetType = UNSET
-    completion_running: bool | None | UnsetType = UNSET
-    content: str | None | UnsetType = UNSET
-    output_format: str = msgspec.field(default="markdown")
-    messages: list[Message] | None | UnsetType = UNSET
-    render_media: RenderMedia | None | UnsetType = UNSET
-    start: bool | None | UnsetType = UNSET
-    tool_use_active: bool | None | UnsetType = UNSET
-    tool_calls: list[ToolCall] | None | UnsetType = UNSET
+    completed: bool | None | UnsetType = _UNSET
+    completion_running: bool | None | UnsetType = _UNSET
+    content: str | None | UnsetType = _UNSET
+    output_format: str = _field(default="markdown")
+    messages: list[Message] | None | UnsetType = _UNSET
+    render_media: RenderMedia | None | UnsetType = _UNSET
+    start: bool | None | UnsetType = _UNSET
+    tool_use_active: bool | None | UnsetType = _UNSET
+    tool_calls: list[ToolCall] | None | UnsetType = _UNSET
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "session_id": "session_id",
         "role": "role",
@@ -76,7 +78,7 @@ class FunctionCall(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 class ToolCall(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     id: str
-    type: Literal["function"] = msgspec.field(default="function")
+    type: Literal["function"] = _field(default="function")
     function: FunctionCall
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "id": "id",
@@ -87,10 +89,10 @@ class ToolCall(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 class Message(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     role: str
-    content: str | None | UnsetType = UNSET
-    name: str | None | UnsetType = UNSET
-    tool_calls: list[ToolCall] | None | UnsetType = UNSET
-    tool_call_id: str | None | UnsetType = UNSET
+    content: str | None | UnsetType = _UNSET
+    name: str | None | UnsetType = _UNSET
+    tool_calls: list[ToolCall] | None | UnsetType = _UNSET
+    tool_call_id: str | None | UnsetType = _UNSET
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "role": "role",
         "content": "content",
@@ -101,11 +103,11 @@ class Message(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 
 class RenderMedia(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    content_type: str = msgspec.field(name="content-type")
-    url: str | None | UnsetType = UNSET
-    name: str | None | UnsetType = UNSET
-    content: str | None | UnsetType = UNSET
-    content_bytes: bytes | None | UnsetType = UNSET
+    content_type: str = _field(name="content-type")
+    url: str | None | UnsetType = _UNSET
+    name: str | None | UnsetType = _UNSET
+    content: str | None | UnsetType = _UNSET
+    content_bytes: bytes | None | UnsetType = _UNSET
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "content-type": "content_type",
         "url": "url",

@@ -15,6 +15,8 @@ from typing import Annotated, Any, ClassVar, Final, Literal
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
+from msgspec import UNSET as _UNSET
+from msgspec import field as _field
 
 from chatformats import _runtime as _rt
 from chatformats import chat_modality as _exact
@@ -32,8 +34,8 @@ __all__ = [
     "ConversationMetadata",
     "ChatState",
     "Role",
-    "ContentBlock",
     "MediaSource",
+    "ContentBlock",
     "Content",
     "FORMAT_ID",
     "VERSION",
@@ -46,16 +48,14 @@ VERSION: Final = "1.1.0"
 
 
 class ChatInput(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
-    modality_type: Literal["chat"] = msgspec.field(default="chat")
+    modality_type: Literal["chat"] = _field(default="chat")
     timestamp: _rt.DateTime
-    input_id: str = msgspec.field(default_factory=_rt.new_uuid4)
+    input_id: str = _field(default_factory=_rt.new_uuid4)
     role: Role
     content: Content
-    message_id: str = msgspec.field(default_factory=_rt.new_uuid4)
-    conversation_id: Annotated[str, Meta(pattern="\\S")] = msgspec.field(
-        default="default"
-    )
-    metadata: dict[str, Any] = msgspec.field(default={})
+    message_id: str = _field(default_factory=_rt.new_uuid4)
+    conversation_id: Annotated[str, Meta(pattern="\\S")] = _field(default="default")
+    metadata: dict[str, Any] = _field(default={})
     additional_properties: ClassVar[Mapping[str, Any]] = _fast.NO_PROPERTIES
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "modality_type": "modality_type",
@@ -95,9 +95,9 @@ class ImageBlock(
     dict=True,
 ):
     source: MediaSource
-    url: str | UnsetType = UNSET
-    data: str | UnsetType = UNSET
-    media_type: str | UnsetType = UNSET
+    url: str | UnsetType = _UNSET
+    data: str | UnsetType = _UNSET
+    media_type: str | UnsetType = _UNSET
     type: ClassVar[str] = "image"
     additional_properties: ClassVar[Mapping[str, Any]] = _fast.NO_PROPERTIES
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
@@ -118,9 +118,9 @@ class AudioBlock(
     dict=True,
 ):
     source: MediaSource
-    url: str | UnsetType = UNSET
-    data: str | UnsetType = UNSET
-    media_type: str | UnsetType = UNSET
+    url: str | UnsetType = _UNSET
+    data: str | UnsetType = _UNSET
+    media_type: str | UnsetType = _UNSET
     type: ClassVar[str] = "audio"
     additional_properties: ClassVar[Mapping[str, Any]] = _fast.NO_PROPERTIES
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
@@ -141,9 +141,9 @@ class VideoBlock(
     dict=True,
 ):
     source: MediaSource
-    url: str | UnsetType = UNSET
-    data: str | UnsetType = UNSET
-    media_type: str | UnsetType = UNSET
+    url: str | UnsetType = _UNSET
+    data: str | UnsetType = _UNSET
+    media_type: str | UnsetType = _UNSET
     type: ClassVar[str] = "video"
     additional_properties: ClassVar[Mapping[str, Any]] = _fast.NO_PROPERTIES
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
@@ -157,12 +157,12 @@ class VideoBlock(
 
 class ChatMessage(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     message_id: str
-    input_id: str | UnsetType = UNSET
+    input_id: str | UnsetType = _UNSET
     conversation_id: Annotated[str, Meta(pattern="\\S")]
     role: Role
     content: Content
     timestamp: _rt.DateTime
-    metadata: dict[str, Any] = msgspec.field(default={})
+    metadata: dict[str, Any] = _field(default={})
     additional_properties: ClassVar[Mapping[str, Any]] = _fast.NO_PROPERTIES
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "message_id": "message_id",
@@ -182,7 +182,7 @@ class ConversationMetadata(
     created_at: _rt.DateTime
     last_message_at: _rt.DateTime
     message_count: Annotated[int, Meta(ge=0, le=9223372036854775807)]
-    participant_roles: list[Role] = msgspec.field(default=[])
+    participant_roles: list[Role] = _field(default=[])
     additional_properties: ClassVar[Mapping[str, Any]] = _fast.NO_PROPERTIES
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "conversation_id": "conversation_id",
@@ -194,17 +194,15 @@ class ConversationMetadata(
 
 
 class ChatState(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
-    modality_type: Literal["chat"] = msgspec.field(default="chat")
-    last_updated: _rt.DateTime | UnsetType = UNSET
-    update_count: Annotated[int, Meta(ge=0, le=9223372036854775807)] = msgspec.field(
-        default=0
+    modality_type: Literal["chat"] = _field(default="chat")
+    last_updated: _rt.DateTime | UnsetType = _UNSET
+    update_count: Annotated[int, Meta(ge=0, le=9223372036854775807)] = _field(default=0)
+    messages: list[ChatMessage] = _field(default=[])
+    conversations: dict[str, ConversationMetadata] = _field(default={})
+    max_history_size: Annotated[int, Meta(ge=1, le=9223372036854775807)] = _field(
+        default=1000
     )
-    messages: list[ChatMessage] = msgspec.field(default=[])
-    conversations: dict[str, ConversationMetadata] = msgspec.field(default={})
-    max_history_size: Annotated[int, Meta(ge=1, le=9223372036854775807)] = (
-        msgspec.field(default=1000)
-    )
-    default_conversation_id: Annotated[str, Meta(pattern="\\S")] = msgspec.field(
+    default_conversation_id: Annotated[str, Meta(pattern="\\S")] = _field(
         default="default"
     )
     additional_properties: ClassVar[Mapping[str, Any]] = _fast.NO_PROPERTIES
@@ -222,10 +220,10 @@ class ChatState(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, dict=T
 Role = Literal["user", "assistant"]
 
 
-ContentBlock = TextBlock | ImageBlock | AudioBlock | VideoBlock
-
-
 MediaSource = Literal["url", "base64"]
+
+
+ContentBlock = TextBlock | ImageBlock | AudioBlock | VideoBlock
 
 
 Content = (

@@ -15,6 +15,8 @@ from typing import Annotated, Any, ClassVar, Final, Literal
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
+from msgspec import UNSET as _UNSET
+from msgspec import field as _field
 
 from chatformats import _runtime as _rt
 from chatformats import droidlet_chat as _exact

@@ -15,6 +15,8 @@ from typing import Annotated, Any, ClassVar, Final, Literal
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
+from msgspec import UNSET as _UNSET
+from msgspec import field as _field
 
 from chatformats import _runtime as _rt
 from chatformats import structured_conversation as _exact
@@ -42,8 +44,8 @@ class ConversationDocument(
 ):
     id: Annotated[str, Meta(min_length=1)]
     conversation: StructuredConversation
-    tags: list[str] | UnsetType = UNSET
-    metadata: dict[str, str] | UnsetType = UNSET
+    tags: list[str] | UnsetType = _UNSET
+    metadata: dict[str, str] | UnsetType = _UNSET
     additional_properties: ClassVar[Mapping[str, Any]] = _fast.NO_PROPERTIES
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "id": "id",
@@ -86,9 +88,9 @@ class ConversationMessage(
 class TextDocument(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     id: str
     content: str
-    timestamp: _rt.DateTime | UnsetType = UNSET
-    tags: list[str] | UnsetType = UNSET
-    metadata: dict[str, str] | UnsetType = UNSET
+    timestamp: _rt.DateTime | UnsetType = _UNSET
+    tags: list[str] | UnsetType = _UNSET
+    metadata: dict[str, str] | UnsetType = _UNSET
     additional_properties: ClassVar[Mapping[str, Any]] = _fast.NO_PROPERTIES
     _WIRE_ATTRS: ClassVar[dict[str, str]] = {
         "id": "id",

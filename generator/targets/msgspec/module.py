@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from generator import ir
+from generator import ir, nesting
 from generator.backtracking import runs_linear
 from generator.errors import SpecError, pointer_of
 from generator.naming import Names
@@ -27,6 +27,7 @@ from generator.targets.msgspec.literals import TEMPLATES
 INT64 = (-(2**63), 2**63 - 1)
 MAX_DEPTH = 128  # the dataclass package's _rt.MAX_DEPTH: deeper documents are refused there
 MAX_CHECK_LINES = 4000
+MAX_INLINED = 1000  # models written out into the checks
 # The names the module itself uses (its imports, constants and the builtins its checks call): no definition may
 # take one (names starting with _ are the module's too).
 RESERVED = frozenset(
@@ -393,14 +394,15 @@ class MsgspecModule:
                 given.append(f"default={py_value(f.default)}")
         else:
             annotation += " | UnsetType"  # absent: UNSET; null only where the type holds it
-            given.append("default=UNSET")
+            given.append("default=_UNSET")
         if attr != f.wire_name:
             given.append(f"name={py_str(f.wire_name)}")
         if not given:
             return FieldLine(attr, annotation, "")
-        if given == ["default=UNSET"]:
-            return FieldLine(attr, annotation, "UNSET")
-        return FieldLine(attr, annotation, f"msgspec.field({', '.join(given)})")
+        if given == ["default=_UNSET"]:
+            return FieldLine(attr, annotation, "_UNSET")
+        # (_field and _UNSET: a field the class body binds first may be named msgspec or UNSET)
+        return FieldLine(attr, annotation, f"_field({', '.join(given)})")
 
     # --- the checks msgspec does not run: one function from the root, each model's written where it is met ---
 
@@ -408,12 +410,17 @@ class MsgspecModule:
         """The body of _check(value): every model's checks inlined where the document holds it, so a rule
         reads its ancestors as locals and a member_of pool becomes a set once per holder."""
         self.loops = 0
+        self.inlined = 0
         self.pools: dict[str, list[str]] = {}  # a holder's expression -> the pool sets its body starts with
         root = self.fmt.definition(self.fmt.root)
         body = self.walk(ir.ref_to(root), "value", 0, (), self.where(root))  # a root may be any definition
         if len(body) > MAX_CHECK_LINES:
-            # A model met at many places is written at each: past this, refused rather than a huge module.
-            raise self.refuse(self.where(self.fmt.definition(self.fmt.root)), f"a format whose checks take {len(body)} lines written out")
+            raise self.refuse(self.where(root), f"a format whose checks take {len(body)} lines written out")
+        # Python compiles at most 20 nested blocks and about 100 levels of indentation.
+        loops = _max_nesting(body, "for ")
+        depth = max((len(line) - len(line.lstrip())) // 4 for line in body) if body else 0
+        if loops > 18 or depth > 90:
+            raise self.refuse(self.where(root), f"a format nested too deep for its checks written out ({loops} loops, {depth} levels)")
         return tuple(body)
 
     def model_checks(self, name: str, me: str, depth: int, chain: tuple[tuple[str, str | None], ...]) -> list[str]:
@@ -422,6 +429,11 @@ class MsgspecModule:
         model = self.fmt.definition(name)
         if name not in self.needs or not isinstance(model, ir.Model):
             return []
+        self.inlined += 1
+        if self.inlined > MAX_INLINED:
+            # A model met at many places is written at each (a tree of shared models grows them exponentially).
+            root = self.fmt.definition(self.fmt.root)
+            raise self.refuse(self.where(root), f"a format whose checks would write its models out more than {MAX_INLINED} times")
         attrs = dict(zip((f.wire_name for f in model.fields), self.names.of_model(model)))
         here = (*chain, (me, name))
         self.pools[me] = []
@@ -635,24 +647,15 @@ class MsgspecModule:
         raise self.refuse(where, f"the rule {r.kind}")
 
     def aliases(self) -> list[tuple[str, str]]:
-        """(name, annotation) of every enum and alias, each after those it names (msgspec resolves them at import)."""
-        written: dict[str, str] = {}
+        """(name, annotation) of every enum, then every alias after those it uses (the module binds them at import,
+        after the classes; msgspec resolves the names when the decoder is made)."""
+        written: list[tuple[str, str]] = []
         for d in self.fmt.definitions:
             if isinstance(d, ir.Enum):
                 if d.open:
                     raise self.refuse(self.where(d), "an open enum (x-open)")
-                written[d.name] = f"Literal[{', '.join(py_str(v) for v in d.values)}]"
-            elif isinstance(d, ir.Alias):
-                written[d.name] = self.annotation(d.type, self.where(d))
-        order: list[tuple[str, str]] = []
-        waiting = dict(written)
-        while waiting:
-            ready = [n for n, text in waiting.items() if not any(o != n and _names(text, o) for o in waiting)]
-            if not ready:
-                raise self.refuse(self.where(self.fmt.definition(next(iter(waiting)))), "aliases that name each other")
-            for n in ready:
-                order.append((n, waiting.pop(n)))
-        return order
+                written.append((d.name, f"Literal[{', '.join(py_str(v) for v in d.values)}]"))
+        return written + [(a.name, self.annotation(a.type, self.where(a))) for a in nesting.alias_order(self.fmt)]
 
     def module(self) -> str:
         for d in self.fmt.definitions:
@@ -731,10 +734,18 @@ def _strs(values: tuple[str, ...]) -> str:
     return "(" + "".join(f"{py_str(v)}, " for v in values) + ")"
 
 
-def _names(text: str, name: str) -> bool:
-    import re
-
-    return re.search(rf"(?<![\w.]){re.escape(name)}\b", text) is not None
+def _max_nesting(lines: list[str], opener: str) -> int:
+    """How many blocks opened by `opener` lines (e.g. for loops) enclose one another at most, from indentation."""
+    open_at: list[int] = []
+    most = 0
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        while open_at and open_at[-1] >= indent:
+            open_at.pop()
+        if line.lstrip().startswith(opener):
+            open_at.append(indent)
+            most = max(most, len(open_at))
+    return most
 
 
 def _indent(lines: list[str]) -> list[str]:
