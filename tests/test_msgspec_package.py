@@ -491,3 +491,13 @@ def test_a_field_named_msgspec_and_enums_spelling_each_others_names_are_read(tmp
     files = generate([_spec(tmp_path / "spec", defs, "M")], targets=["python", "msgspec"], options=Options(msgspec=True))
     texts = ['{"msgspec": "a", "Other-Name": "b"}', '{"r": "Mode", "m": "Role"}', '{"r": "Role"}', "{}", '{"UNSET": "y"}']
     assert _compare_in_child(files, tmp_path / "out", texts) == []
+
+
+def test_a_chain_of_models_past_the_depth_limit_is_refused_before_python_runs_out_of_stack(tmp_path: Path) -> None:
+    # 600 models each holding the next: the walk that refuses recursion recursed 600 deep (a RecursionError).
+    from generator.core import generate
+    from generator.errors import SpecError
+    from generator.options import Options
+
+    with pytest.raises(SpecError, match=re.escape("at /$defs/N0: the msgspec package cannot read a format nested nearly as deep")):
+        generate([_spec(tmp_path, _chain(600, lambda ref: {"$ref": ref}), "N0")], targets=["python", "msgspec"], options=Options(msgspec=True))

@@ -150,35 +150,42 @@ class MsgspecModule:
         return found
 
     def _refuse_recursion(self) -> None:
-        """Refuses a definition that holds itself (the dataclass package's depth limit bounds such documents, and
-        msgspec's is deeper), and a format nested nearly as deep as that limit; the checks below may then walk
-        every definition's types without meeting one twice on a path."""
+        """Refuses a definition the root reaches that holds itself (the dataclass package's depth limit bounds such
+        documents, and msgspec's is deeper), and a format nested nearly as deep as that limit; the checks below may
+        then walk from the root without meeting a definition twice on a path."""
         height: dict[str, int] = {}  # a definition -> the most levels its values nest below them
         open_: list[str] = []
+        deepest = MAX_DEPTH - 16
 
-        def levels(t: ir.TypeRef) -> int:
+        def too_deep() -> SpecError:
+            return self.refuse(self.where(self.fmt.definition(self.fmt.root)), "a format nested nearly as deep as the depth limit")
+
+        # depth: how deep the walk is in a document (so a long chain of definitions is refused before it runs
+        # Python out of stack); the height found is the same whatever depth a definition is first met at.
+        def levels(t: ir.TypeRef, depth: int) -> int:
             if isinstance(t, ir.Ref):
-                return visit(t.name)
-            inner = [levels(c) for c in ir.children(t)] or [0]
-            return max(inner) + (0 if isinstance(t, (ir.NullableType, ir.UnionType)) else 1 if ir.children(t) else 0)
+                return visit(t.name, depth)
+            step = 0 if isinstance(t, (ir.NullableType, ir.UnionType)) else 1 if ir.children(t) else 0
+            return max([levels(c, depth + step) for c in ir.children(t)] or [0]) + step
 
-        def visit(name: str) -> int:
+        def visit(name: str, depth: int) -> int:
             if name in open_:
                 raise self.refuse(
                     self.where(self.fmt.definition(name)), "a recursive definition (the depth limit is the dataclass package's)"
                 )
+            if depth > deepest:
+                raise too_deep()
             if name not in height:
                 open_.append(name)
                 d = self.fmt.definition(name)
-                below = [levels(t) + (1 if isinstance(d, ir.Model) else 0) for t in ir.types_of(d)]
-                height[name] = max(below, default=0)
+                step = 1 if isinstance(d, ir.Model) else 0
+                height[name] = max([levels(t, depth + step) + step for t in ir.types_of(d)], default=0)
                 open_.pop()
             return height[name]
 
-        for d in self.fmt.definitions:
-            visit(d.name)
-        if height[self.fmt.root] > MAX_DEPTH - 16:
-            raise self.refuse(self.where(self.fmt.definition(self.fmt.root)), "a format nested nearly as deep as the depth limit")
+        visit(self.fmt.root, 0)  # (a definition the root does not reach is a Struct no document is read into)
+        if height[self.fmt.root] > deepest:
+            raise too_deep()
 
     def _models_in(self, t: ir.TypeRef, depth: int) -> list[tuple[str, int]]:
         """The models a field's type holds, each with its depth below the field's model."""
