@@ -101,12 +101,12 @@ bench: $(STAMP) $(NPM_TOOLS)
 # see tests/MUTATION.md). tests/mutate.py first runs each group's tests on an unmutated copy (they must
 # pass), then plants MUTANTS sampled mutants per group (SEED; MUTANTS=0 runs them all) of
 # MUTATION_GROUPS: the Python, Go and TypeScript runtimes, the rules, the fast-path templates and views,
-# the behaviours, the docs target, the writer and the cache. Then mutmut on generator/classify.py, every
+# the behaviours, the docs target, the writer and the cache, the msgspec target. Then mutmut on generator/classify.py, every
 # mutant (about 8 minutes with MUTMUT_JOBS=2 children), in mutants/ (removed first; git-ignored), its
 # log in build/mutmut.log; the last line is mutmut's score.
 MUTANTS ?= 12
 SEED ?= 1
-MUTATION_GROUPS ?= python-runtime,go-runtime,typescript-runtime,rules,fast-paths,behaviour,docs,writer-cache
+MUTATION_GROUPS ?= python-runtime,go-runtime,typescript-runtime,rules,fast-paths,behaviour,docs,writer-cache,msgspec
 MUTMUT_JOBS ?= 2
 mutate: $(STAMP) $(NPM_TOOLS)
 	rm -rf mutants

@@ -7,7 +7,8 @@ to it notice without the golden byte test (tests/MUTATION.md).
 Groups (GROUPS below): the runtimes (python-runtime, go-runtime, typescript-runtime, rules), what
 generated code is made of beyond them (fast-paths: the fast-path templates and their views;
 behaviour: specs/*/behaviour in Python, Go and TypeScript; docs: the docs target and its templates),
-the writer and the cache (writer-cache), and the versioning classifier (classify).
+the writer and the cache (writer-cache), the versioning classifier (classify), and the msgspec target and its
+runtime (msgspec).
 
 Operators: comparison swaps (< <=, > >=, == !=, === !==), and/or (&& ||), +1/-1,
 True/False (true/false), dropping a `not`/`!`, continue/break, a quoted operator that views and
@@ -63,6 +64,8 @@ FAST_FILES = ["templates/python/fast.py.j2", "generator/targets/python/fast.py",
               "templates/go/direct_model.go.j2", "templates/go/direct_read.go.j2", "templates/go/direct_composite.go.j2",
               "generator/targets/go/direct.py"]
 WRITER_FILES = ["generator/write.py", "generator/cache.py"]
+MSGSPEC_FILES = ["generator/targets/msgspec/module.py", "generator/runtime/msgspec/_fast.py", "templates/msgspec/module.py.j2",
+                 "templates/msgspec/struct.py.j2"]
 
 # The fast tests that guard each kind of file, cheapest first (pytest -x stops at the first failure).
 PY_TESTS = ["tests/test_runtime_python.py", "tests/test_golden.py::test_golden_examples_through_generated_python",
@@ -131,6 +134,8 @@ WRITER_TESTS = ["tests/test_cli.py", "tests/test_vendor.py", "tests/test_cache.p
                 "tests/test_versioning.py::test_bump_locks_snapshots_and_feeds_the_changelog",
                 "tests/test_versioning.py::test_a_bump_leaves_the_staging_folder_of_a_run_still_alive_alone",
                 "tests/test_versioning.py::test_a_bump_killed_at_a_rename_leaves_nothing_git_would_commit_by_mistake_and_the_next_bump_finishes"]
+# The msgspec package against the dataclass package on every document (seed formats, golden cases, red-team cases).
+MSGSPEC_TESTS = ["tests/test_msgspec_package.py"]
 # test_open_values.py: what readers of an open enum or union keep ("judged", "kept_by"), which the matrix does not show.
 CLASSIFY_TESTS = ["tests/test_versioning.py", "tests/test_open_values.py", "-k", "matrix or classification or arithmetic or judged or kept_by"]
 
@@ -146,6 +151,7 @@ GROUPS = {
     "typescript-runtime": Group(TS_TESTS, False), "rules": Group([], False),  # rules: the Python or the Go tests, by language
     "fast-paths": Group(FAST_TESTS, True), "behaviour": Group(BEHAVIOUR_TESTS, True), "docs": Group(DOCS_TESTS, True),
     "writer-cache": Group(WRITER_TESTS, False), "classify": Group(CLASSIFY_TESTS, False),
+    "msgspec": Group(MSGSPEC_TESTS, True),
 }
 
 # (pattern, replacement, name); applied to one occurrence at a time, outside string literals.
@@ -315,7 +321,8 @@ def all_mutants(groups: list[str]) -> list[Mutant]:
         out += mutants_of("typescript-runtime", TS_RUNTIME)
     if "rules" in groups:
         out += mutants_of("rules", PY_RUNTIME, rules) + mutants_of("rules", GO_RULES)
-    for group, files in (("fast-paths", FAST_FILES), ("behaviour", behaviour_files()), ("docs", docs_files()), ("writer-cache", WRITER_FILES)):
+    for group, files in (("fast-paths", FAST_FILES), ("behaviour", behaviour_files()), ("docs", docs_files()), ("writer-cache", WRITER_FILES),
+                         ("msgspec", MSGSPEC_FILES)):
         if group in groups:
             for path in files:
                 out += mutants_of(group, path)
