@@ -418,13 +418,19 @@ REFUSED_SPECS = [
      "/$defs/M/properties/f: the msgspec package cannot read a const or enum of type number"),
     ({"M": {"type": "object", "description": "M.", "properties": {"f": {"oneOf": [{"type": "string", "format": "date-time"}, {"type": "integer"}]}}}},
      "/$defs/M/properties/f: the msgspec package cannot read a date-time in a union with other kinds than null"),
+    # msgspec reads a tagged Struct met outside its union with the tag optional ({"x": 1} would pass for A).
+    ({"A": {"type": "object", "description": "A.", "properties": {"k": {"type": "string", "const": "a"}, "x": {"type": "integer"}}, "required": ["k"]},
+      "B": {"type": "object", "description": "B.", "properties": {"k": {"type": "string", "const": "b"}}, "required": ["k"]},
+      "M": {"type": "object", "description": "M.", "properties": {"u": {"oneOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}], "x-discriminator": "k"},
+                                                                    "a": {"$ref": "#/$defs/A"}}}},
+     "/$defs/M: the msgspec package cannot read the model A outside its tagged union"),
     ({"M": {"type": "object", "description": "M.", "properties": {"f": {"$ref": "#/$defs/Meta"}}},
       "Meta": {"type": "object", "description": "A model named like msgspec's Meta.", "properties": {"n": {"type": "integer"}}}},
      "/$defs/Meta: the msgspec package cannot read a definition named Meta"),
 ]
 
 
-@pytest.mark.parametrize(("defs", "refused"), REFUSED_SPECS, ids=["tag keywords", "number const", "date-time union", "named Meta"])
+@pytest.mark.parametrize(("defs", "refused"), REFUSED_SPECS, ids=["tag keywords", "number const", "date-time union", "variant outside its union", "named Meta"])
 def test_a_spec_the_second_red_team_broke_is_refused_with_its_place(tmp_path: Path, defs: dict[str, Any], refused: str) -> None:
     from generator.core import generate
     from generator.errors import SpecError
