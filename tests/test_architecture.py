@@ -505,6 +505,15 @@ def test_the_docs_refuse_a_type_kind_they_do_not_know(tmp_path: Path) -> None:
         next(t for t in REGISTRY if t.name == "docs").render(ctx)
 
 
+def test_the_msgspec_target_refuses_a_type_kind_it_does_not_know(tmp_path: Path) -> None:
+    # It spells every type too, with no describe (no docs column), so the test above does not reach it.
+    spec = _rules_spec(tmp_path, [])
+    clean = lower(spec)
+    ctx = dataclasses.replace(context([spec], (clean,)), formats=(_with_bogus_type(clean),))
+    with pytest.raises(SpecError, match="cannot read the type bogus"):
+        next(t for t in REGISTRY if t.name == "msgspec").render(ctx)
+
+
 # --- the registry is the one list of targets -----------------------------------------------------
 
 
