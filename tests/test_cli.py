@@ -247,6 +247,7 @@ def test_output_is_identical_whatever_hash_seed_time_zone_or_locale(tmp_path: Pa
                              {"PYTHONHASHSEED": "4242", "TZ": "Asia/Kolkata", "LC_ALL": "C.UTF-8"}]):
         root = tmp_path / str(i)
         shutil.copytree(ROOT / "specs", root / "specs")
+        shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")  # its options: the msgspec package too
         # Uncached: each run really generates under its own seed, zone and locale.
         assert _run(root, "generate", CHATSPEC_CACHE="off", **env).returncode == 0
         trees.append(read_tree(root / "generated"))
