@@ -3,6 +3,7 @@ as pyregex.py spells their patterns and pyformat.py formats their modules."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from generator import invisible
@@ -20,3 +21,16 @@ def py_value(value: Any) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return number_literal(value)
     return invisible.shown(repr(value))  # repr writes a character only inside a string literal
+
+
+def py_tuple(items: Iterable[str]) -> str:
+    """A tuple literal of source snippets (a 1-tuple keeps its comma), e.g. (a, b)."""
+    items = list(items)
+    if len(items) == 1:
+        return f"({items[0]},)"
+    return "(" + ", ".join(items) + ")"
+
+
+def py_strs(items: Iterable[str]) -> str:
+    """A tuple literal of strings, e.g. ('user', 'assistant')."""
+    return py_tuple(py_str(i) for i in items)

@@ -90,38 +90,25 @@ def _check(value: DroidletChat) -> None:
                 raise _fast.Unsure
     if value.content_type == "chat_and_media" and isinstance(value.content, list):
         for x4 in value.content:
-            if x4.id not in (
-                "image_link",
-                "text",
-            ):
+            if x4.id not in ("image_link", "text"):
                 raise _fast.Unsure
     if value.content_type == "chat_and_text_options" and isinstance(
         value.content, list
     ):
         for x5 in value.content:
-            if x5.id not in (
-                "response_option",
-                "text",
-            ):
+            if x5.id not in ("response_option", "text"):
                 raise _fast.Unsure
     if value.content_type == "chat_and_media_options" and isinstance(
         value.content, list
     ):
         for x6 in value.content:
-            if x6.id not in (
-                "response_image_link",
-                "text",
-            ):
+            if x6.id not in ("response_image_link", "text"):
                 raise _fast.Unsure
     if value.content_type == "chat_and_media_and_text_options" and isinstance(
         value.content, list
     ):
         for x7 in value.content:
-            if x7.id not in (
-                "image_link",
-                "response_option",
-                "text",
-            ):
+            if x7.id not in ("image_link", "response_option", "text"):
                 raise _fast.Unsure
 
 

@@ -82,38 +82,25 @@ def _check(value: DroidletChat) -> None:
                 raise _fast.Unsure
     if value.content_type[0] == "chat_and_media" and isinstance(value.content, list):
         for x5 in value.content:
-            if x5[0] not in (
-                "image_link",
-                "text",
-            ):
+            if x5[0] not in ("image_link", "text"):
                 raise _fast.Unsure
     if value.content_type[0] == "chat_and_text_options" and isinstance(
         value.content, list
     ):
         for x6 in value.content:
-            if x6[0] not in (
-                "response_option",
-                "text",
-            ):
+            if x6[0] not in ("response_option", "text"):
                 raise _fast.Unsure
     if value.content_type[0] == "chat_and_media_options" and isinstance(
         value.content, list
     ):
         for x7 in value.content:
-            if x7[0] not in (
-                "response_image_link",
-                "text",
-            ):
+            if x7[0] not in ("response_image_link", "text"):
                 raise _fast.Unsure
     if value.content_type[0] == "chat_and_media_and_text_options" and isinstance(
         value.content, list
     ):
         for x8 in value.content:
-            if x8[0] not in (
-                "image_link",
-                "response_option",
-                "text",
-            ):
+            if x8[0] not in ("image_link", "response_option", "text"):
                 raise _fast.Unsure
 
 

@@ -19,7 +19,7 @@ from generator.backtracking import runs_linear
 from generator.errors import SpecError, pointer_of
 from generator.naming import Names
 from generator.pyformat import format_python
-from generator.pyliterals import py_str, py_value
+from generator.pyliterals import py_str, py_strs, py_value
 from generator.pyregex import matcher, to_python
 from generator.render import header
 from generator.targets.msgspec.literals import TEMPLATES
@@ -187,16 +187,14 @@ class MsgspecModule:
         if height[self.fmt.root] > deepest:
             raise too_deep()
 
-    def _models_in(self, t: ir.TypeRef, depth: int) -> list[tuple[str, int]]:
-        """The models a field's type holds, each with its depth below the field's model."""
+    def _models_in(self, t: ir.TypeRef) -> list[str]:
+        """The models a field's type holds, through aliases, lists, maps, tuples, unions and null."""
         if isinstance(t, ir.Ref):
             if t.target == "model":
-                return [(t.name, depth)]
+                return [t.name]
             alias = self.fmt.definition(t.name)
-            return self._models_in(alias.type, depth) if isinstance(alias, ir.Alias) else []
-        if isinstance(t, (ir.NullableType, ir.UnionType)):
-            return [m for inner in ir.children(t) for m in self._models_in(inner, depth)]
-        return [m for inner in ir.children(t) for m in self._models_in(inner, depth + 1)]
+            return self._models_in(alias.type) if isinstance(alias, ir.Alias) else []
+        return [m for inner in ir.children(t) for m in self._models_in(inner)]
 
     def _needs(self) -> set[str]:
         """The models whose decoded objects need a generated check (their own, or one below them)."""
@@ -206,7 +204,7 @@ class MsgspecModule:
         while changed:
             changed = False
             for m in self.fmt.models:
-                if m.name not in needs and any(n in needs for f in m.fields for n, _ in self._models_in(f.type, 1)):
+                if m.name not in needs and any(n in needs for f in m.fields for n in self._models_in(f.type)):
                     needs.add(m.name)
                     changed = True
         return needs
@@ -582,7 +580,7 @@ class MsgspecModule:
             if steps is not None:
                 # UNSET (left out) equals no string, as the document's missing value does not.
                 return f"{w}{steps[0]} == {py_str(r.when.equals)}"
-            return f"({w} is not UNSET and _rt.resolve_value({w}, {_strs(r.when.pointer)}) == {py_str(r.when.equals)})"
+            return f"({w} is not UNSET and _rt.resolve_value({w}, {py_strs(r.when.pointer)}) == {py_str(r.when.equals)})"
 
         unsure = "    raise _fast.Unsure"
         if r.kind == "member_of":
@@ -601,7 +599,7 @@ class MsgspecModule:
                 if found is not None and isinstance(self.fmt.underlying(found.type), ir.ListType):
                     pool_field = self.names.fields[h.name, found.wire_name]
             if pool_field is None:
-                return [f"if not _rt.attr_member_of({item}, {holder}, {_strs(r.pointer)}):", unsure]
+                return [f"if not _rt.attr_member_of({item}, {holder}, {py_strs(r.pointer)}):", unsure]
             # The pool as a set, once per holder: a list of strings msgspec read, or absent (no check).
             source = f"_fast.pool({holder}.{pool_field})"
             pool = next((line.split(" = ")[0] for line in self.pools[holder] if line.endswith(" = " + source)), None)
@@ -624,10 +622,10 @@ class MsgspecModule:
         self.loops += 1
         x = f"x{self.loops}"
         if r.kind == "allowed_when":
-            allowed = _strs(tuple(sorted(r.allowed)))
+            allowed = py_strs(tuple(sorted(r.allowed)))
             if steps is None:
                 return [
-                    f"if {when()} and not _rt.attr_all_allowed(_fast.given({items}), {_strs(r.pointer)}, frozenset({allowed})):",
+                    f"if {when()} and not _rt.attr_all_allowed(_fast.given({items}), {py_strs(r.pointer)}, frozenset({allowed})):",
                     unsure,
                 ]
             # A value left out is skipped, as the exact rule skips one the document does not hold.
@@ -735,10 +733,6 @@ def _stricter(
     if inclusive is None or exclusive is None:
         return inclusive, exclusive
     return (inclusive, None) if beyond(inclusive, exclusive) else (None, exclusive)
-
-
-def _strs(values: tuple[str, ...]) -> str:
-    return "(" + "".join(f"{py_str(v)}, " for v in values) + ")"
 
 
 def _max_nesting(lines: list[str], opener: str) -> int:

@@ -6,10 +6,10 @@ no other part of the target spells a literal.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from generator.messages import show_control_characters
-from generator.pyliterals import py_str, py_value
+from generator.pyliterals import py_str, py_strs, py_tuple, py_value
 from generator.render import Templates, unknown_kind
 
 
@@ -26,19 +26,6 @@ def py_docstring(text: str) -> str:
 def py_dict(mapping: Mapping[str, str]) -> str:
     """A dict literal of strings, e.g. the messages of a check: {'type': 'must be a string'}."""
     return "{" + ", ".join(f"{py_str(k)}: {py_str(v)}" for k, v in mapping.items()) + "}"
-
-
-def py_tuple(items: Iterable[str]) -> str:
-    """A tuple literal of source snippets (a 1-tuple keeps its comma), e.g. (a, b)."""
-    items = list(items)
-    if len(items) == 1:
-        return f"({items[0]},)"
-    return "(" + ", ".join(items) + ")"
-
-
-def py_strs(items: Iterable[str]) -> str:
-    """A tuple literal of strings, e.g. ('user', 'assistant')."""
-    return py_tuple(py_str(i) for i in items)
 
 
 # The templates under templates/python/ and the filters they spell literals with.
