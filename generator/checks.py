@@ -479,8 +479,8 @@ def schemas_on(document: Any, pointer: str) -> list[Any] | None:
             found = found[token]
         elif isinstance(found, dict) and expect == "map" and token in found:
             found, expect = found[token], "schema"
-        elif isinstance(found, list) and expect == "list" and token.isdigit() and int(token) < len(found):
-            found, expect = found[int(token)], "schema"
+        elif isinstance(found, list) and expect == "list" and (n := ir.index_of(token)) is not None and n < len(found):
+            found, expect = found[n], "schema"
         else:
             return None
         if expect == "schema":

@@ -167,7 +167,7 @@ def field_schema(f: ir.Field, applied: bool = True) -> dict[str, Any]:
     return out
 
 
-def definition_schema(d: ir.Definition, with_rules: bool, applied: bool = True) -> dict[str, Any]:
+def definition_schema(d: ir.Definition, fmt: ir.Format, with_rules: bool, applied: bool = True) -> dict[str, Any]:
     match d:
         case ir.Model():
             out: dict[str, Any] = {"type": "object", "properties": {f.wire_name: field_schema(f, applied) for f in d.fields}}
@@ -176,7 +176,7 @@ def definition_schema(d: ir.Definition, with_rules: bool, applied: bool = True) 
                 out["required"] = required
             if d.closed:
                 out["additionalProperties"] = False
-            rules = [s for s in (rule_schema(r) for r in d.rules) if s is not None] if with_rules else []
+            rules = [s for s in (rule_schema(r, d, fmt) for r in d.rules) if s is not None] if with_rules else []
             if rules:
                 out["allOf"] = rules
             return {**annotated(out, d.title, d.description), **kept(d.annotations)}
@@ -192,16 +192,45 @@ def definition_schema(d: ir.Definition, with_rules: bool, applied: bool = True) 
             raise AssertionError(f"no export for the definition kind {d.kind!r}")
 
 
-def at_pointer(tokens: tuple[str, ...], leaf: dict[str, Any]) -> dict[str, Any]:
-    """A schema that holds `leaf` at a JSON pointer inside the value, and requires it to exist."""
+def at_pointer(tokens: tuple[str, ...], leaf: dict[str, Any], shapes: list[str | None] | None = None) -> dict[str, Any]:
+    """A schema that holds `leaf` at a JSON pointer inside the value, and requires it to exist. A token that is an
+    index goes into an array, and into an object as a key ("0" finds {"0": ...} too); where the value's type says
+    which it is (shapes, one per token: "array", "object" or None for either), only that form is written."""
     schema = leaf
-    for token in reversed(tokens):
-        if token.isdigit():
-            n = int(token)
-            schema = {"type": "array", "prefixItems": [True] * n + [schema], "minItems": n + 1}
-        else:
-            schema = {"type": "object", "properties": {token: schema}, "required": [token]}
+    for i, token in reversed(list(enumerate(tokens))):
+        n = ir.index_of(token)
+        shape = shapes[i] if shapes is not None else None
+        as_object = {"type": "object", "properties": {token: schema}, "required": [token]}
+        if n is None or shape == "object":
+            schema = as_object
+            continue
+        as_array = {"type": "array", "prefixItems": [True] * n + [schema], "minItems": n + 1}
+        schema = as_array if shape == "array" else {**as_array, **as_object, "type": ["array", "object"]}
     return schema
+
+
+def shapes_along(fmt: ir.Format, t: ir.TypeRef | None, tokens: tuple[str, ...]) -> list[str | None]:
+    """What each token of a pointer goes into, by the types the value has on its way: "array", "object", or None
+    where the type does not tell (a free-form value, a union, a type not known)."""
+    shapes: list[str | None] = []
+    for token in tokens:
+        while isinstance(t, ir.Ref) and t.target == "alias":
+            alias = fmt.definition(t.name)
+            t = alias.type if isinstance(alias, ir.Alias) else None
+        t = ir.unwrap_nullable(t) if t is not None else None
+        if isinstance(t, (ir.ListType, ir.TupleType)):
+            shapes.append("array")
+            n = ir.index_of(token)
+            t = t.item if isinstance(t, ir.ListType) else t.items[n] if n is not None and n < len(t.items) else None
+        elif isinstance(t, ir.MapType) or isinstance(t, ir.Ref) and t.target == "model":
+            shapes.append("object")
+            model = fmt.definition(t.name) if isinstance(t, ir.Ref) else None
+            fields = model.fields if isinstance(model, ir.Model) else ()
+            t = t.value if isinstance(t, ir.MapType) else next((f.type for f in fields if f.wire_name == token), None)
+        else:
+            shapes.append(None)
+            t = None
+    return shapes
 
 
 def present(field: str) -> dict[str, Any]:
@@ -209,25 +238,35 @@ def present(field: str) -> dict[str, Any]:
     return {"required": [field], "properties": {field: {"not": {"type": "null"}}}}
 
 
-def rule_schema(rule: ir.Rule) -> dict[str, Any] | None:
-    """The standard JSON Schema form of a rule, or None when it has none."""
+def rule_schema(rule: ir.Rule, model: ir.Model | None = None, fmt: ir.Format | None = None) -> dict[str, Any] | None:
+    """The standard JSON Schema form of a rule, or None when it has none (model and fmt: where it stands, whose types
+    tell what its pointers go into)."""
     if not rule.exportable:
         return None
+
+    def at(field: str, tokens: tuple[str, ...], leaf: dict[str, Any], each: bool = False) -> dict[str, Any]:
+        t = next((f.type for f in model.fields if f.wire_name == field), None) if model is not None else None
+        t = ir.unwrap_nullable(t) if t is not None else None
+        if each:  # allowed_when's and contains' pointer goes into each item of a list
+            t = t.item if isinstance(t, ir.ListType) else None
+        return at_pointer(tokens, leaf, shapes_along(fmt, t, tokens) if fmt is not None else None)
+
     when = None
     if rule.when is not None:
         when = {
-            "properties": {rule.when.field: at_pointer(rule.when.pointer, {"const": rule.when.equals})},
+            "properties": {rule.when.field: at(rule.when.field, rule.when.pointer, {"const": rule.when.equals})},
             "required": [rule.when.field],
         }
+    field = rule.fields[0] if rule.fields else ""
     if rule.kind == "required_when":
-        return {"if": when, "then": present(rule.fields[0])}
+        return {"if": when, "then": present(field)}
     if rule.kind == "at_least_one_of":
         return {"anyOf": [present(f) for f in rule.fields]}
     if rule.kind == "allowed_when":
-        each = {"if": at_pointer(rule.pointer, {}), "then": at_pointer(rule.pointer, {"enum": list(rule.allowed)})}
-        return {"if": when, "then": {"properties": {rule.fields[0]: {"items": each}}}}
+        each = {"if": at(field, rule.pointer, {}, True), "then": at(field, rule.pointer, {"enum": list(rule.allowed)}, True)}
+        return {"if": when, "then": {"properties": {field: {"items": each}}}}
     if rule.kind == "contains":
-        return {"properties": {rule.fields[0]: {"contains": at_pointer(rule.pointer, {"const": rule.equals})}}}
+        return {"properties": {field: {"contains": at(field, rule.pointer, {"const": rule.equals}, True)}}}
     raise AssertionError(f"no export for rule kind {rule.kind}")
 
 
@@ -237,7 +276,7 @@ def export(fmt: ir.Format, with_rules: bool = True, applied: bool = True, inline
     them itself, such as the pydantic target). A model the spec writes inside another schema is written back there
     (for the pydantic target, or inline=False, it stays a $defs entry of its own: its class has chatspec's name, and a
     check of one field's default finds its schema there)."""
-    defs = {d.name: definition_schema(d, with_rules, applied) for d in fmt.definitions}
+    defs = {d.name: definition_schema(d, fmt, with_rules, applied) for d in fmt.definitions}
     if applied and inline:
         written_inline = {m.name for m in fmt.models if m.inline}
         defs = {name: _inlined(schema, defs, written_inline) for name, schema in defs.items() if name not in written_inline}

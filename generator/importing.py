@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator import checks
+from generator import checks, ir
 from generator.errors import did_you_mean, pointer_of
 from generator.load import INT64
 from generator.naming import DEFINITION_NAME
@@ -274,7 +274,8 @@ class _Translator:
             if token == "items" and isinstance(value, list):
                 index = next(tokens, "")
                 out += ["prefixItems", index]
-                source = value[int(index)] if index.isdigit() and int(index) < len(value) else None
+                n = ir.index_of(index)
+                source = value[n] if n is not None and n < len(value) else None
             elif token == "additionalItems" and isinstance(source, dict) and isinstance(source.get("items"), list):
                 out.append("items")
                 source = value
@@ -292,8 +293,8 @@ class _Translator:
                 return rest
             else:
                 out.append(token)
-                if isinstance(source, list) and token.isdigit() and int(token) < len(source):
-                    source = source[int(token)]
+                if isinstance(source, list) and (n := ir.index_of(token)) is not None and n < len(source):
+                    source = source[n]
                 else:
                     source = value
         return out

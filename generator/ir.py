@@ -369,6 +369,14 @@ def ref_to(d: Definition) -> Ref:
     return Ref(d.name, "model" if isinstance(d, Model) else "enum" if isinstance(d, Enum) else "alias")
 
 
+def index_of(token: str) -> int | None:
+    """A JSON pointer token as an array index, as every runtime reads one: ASCII digits ("01" is 1), where str.isdigit
+    also takes "²", which int() refuses; None for any other token, and for one no list is long enough for (int()
+    refuses more than 4,300 digits)."""
+    digits = token.lstrip("0")
+    return int(digits or "0") if token.isascii() and token.isdigit() and len(digits) <= 18 else None
+
+
 def unwrap_nullable(t: TypeRef) -> TypeRef:
     """The type under a NullableType, e.g. StringType for "string or null"; any other type as it is."""
     return t.inner if isinstance(t, NullableType) else t

@@ -429,12 +429,24 @@ class Lowering:
                 )
             return name
 
+        def rule_tokens(text: str, where: str) -> tuple[str, ...]:
+            found = tokens(text)
+            for token in found:
+                if token.isascii() and token.isdigit() and len(token) > MAX_INDEX_DIGITS:
+                    raise self.fail(
+                        pointer + where,
+                        f"the pointer's token {token[:20] + ('...' if len(token) > 20 else '')!r} is an array index of more "
+                        f"than {MAX_INDEX_DIGITS} digits: the exported schema writes an index as that many prefixItems",
+                        f"point at an index below {10 ** MAX_INDEX_DIGITS} (without leading zeros)",
+                    )
+            return found
+
         kind = rule["kind"]
         after = known(rule["after"], "/after") if "after" in rule else None
         when = None
         if "when" in rule:
             w = rule["when"]
-            when = ir.WhenClause(known(w["field"], "/when/field"), tokens(w.get("pointer", "")), w["equals"])
+            when = ir.WhenClause(known(w["field"], "/when/field"), rule_tokens(w.get("pointer", ""), "/when/pointer"), w["equals"])
             self.check_when_can_hold(by_wire[when.field], when, pointer + "/when/equals")
         field = known(rule["field"], "/field") if "field" in rule else ""  # every kind but at_least_one_of names one
         match kind:
@@ -444,7 +456,15 @@ class Lowering:
             case "member_of":
                 self.check_member_text(by_wire[field], pointer + "/field")
                 up_text, _, rest = rule["in"].partition("/")
-                return ir.Rule(kind, rule["message"], after, (field,), up=int(up_text), pointer=tokens("/" + rest), exportable=False)
+                if len(up_text) > MAX_INDEX_DIGITS:
+                    raise self.fail(
+                        pointer + "/in",
+                        f"the pointer climbs {up_text[:20]!r} levels up, past any document chatspec reads",
+                        "count the levels from this object to the one that holds the array",
+                    )
+                return ir.Rule(
+                    kind, rule["message"], after, (field,), up=int(up_text), pointer=rule_tokens("/" + rest, "/in"), exportable=False
+                )
             case "required_when":
                 assert when is not None
                 return ir.Rule(kind, rule["message"], after, (field, when.field), when=when)
@@ -461,7 +481,7 @@ class Lowering:
                     rule["message"],
                     after,
                     reads,
-                    pointer=tokens(rule["each"]),
+                    pointer=rule_tokens(rule["each"], "/each"),
                     when=when,
                     allowed=tuple(rule.get("allowed", ())),
                     equals=rule.get("equals"),
@@ -1205,6 +1225,9 @@ def kept_annotations(schema: Any, read: set[str], definition: bool = False, defs
         return ""  # (a schema applied as written keeps them in its own text)
     kept = {k: v for k, v in schema.items() if (is_kept(k) or (definition and k in DEFINITION_KEPT)) and k not in read}
     return json.dumps(kept, ensure_ascii=True, separators=(",", ":")) if kept else ""
+
+
+MAX_INDEX_DIGITS = 4  # a rule pointer's array index; the export spells index n as n prefixItems
 
 
 def tokens(pointer: str) -> tuple[str, ...]:

@@ -1635,13 +1635,19 @@ def union_by_tag(
 # --- spec rules (x-rules) ---------------------------------------------------
 
 
+def _index(token: str) -> int:
+    """A pointer token as an array index, -1 for any other: ASCII digits only ("²" is a digit to isdigit,
+    and int() refuses it; the spec's pointers hold at most 4 digits)."""
+    return int(token) if token.isascii() and token.isdigit() else -1
+
+
 def resolve(value: object, pointer: tuple[str, ...]) -> object:
     """Follow JSON pointer tokens into a JSON value; _MISSING when absent."""
     for token in pointer:
         if isinstance(value, dict):
             value = value.get(token, _MISSING)
-        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
-            value = value[int(token)]
+        elif isinstance(value, list) and 0 <= (i := _index(token)) < len(value):
+            value = value[i]
         else:
             return _MISSING
     return value
@@ -2152,9 +2158,9 @@ def resolve_value(value: object, pointer: tuple[str, ...]) -> object:
     """
     for token in pointer:
         if isinstance(value, (list, tuple)):
-            if not (token.isdigit() and int(token) < len(value)):
+            if not 0 <= (i := _index(token)) < len(value):
                 return _MISSING
-            value = value[int(token)]
+            value = value[i]
         elif isinstance(value, dict):
             value = value.get(token, _MISSING)
         elif value is _MISSING or value is None or isinstance(value, _JSON_LEAF):

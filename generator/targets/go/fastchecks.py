@@ -232,11 +232,12 @@ class FastChecks:
     def tuple_text(self, alias: ir.Alias, token: str, fields: list[str]) -> FastText | None:
         """The item of a tuple at a pointer token, if it is a string or string enum."""
         assert isinstance(alias.type, ir.TupleType)
-        if not token.isdigit() or int(token) >= len(alias.type.items):
+        n = ir.index_of(token)
+        if n is None or n >= len(alias.type.items):
             return None
-        t = alias.type.items[int(token)]
+        t = alias.type.items[n]
         textual = isinstance(t, ir.StringType) or (isinstance(t, ir.Ref) and isinstance(self.fmt.definition(t.name), ir.Enum))
-        return FastText(fields[int(token)], pointer=False) if textual else None
+        return FastText(fields[n], pointer=False) if textual else None
 
     def text(self, model: ir.Model, wire: str) -> FastText | None:
         """The field as a JSON string in the tree, if it is a string or string enum (else None: not decided here)."""
@@ -258,13 +259,14 @@ class FastChecks:
         """The when-field's text: the field itself, or (pointer "<i>") item i of a required list of strings."""
         if not pointer:
             return self.text(model, wire)
-        if len(pointer) != 1 or not pointer[0].isdigit():
+        index = ir.index_of(pointer[0]) if len(pointer) == 1 else None
+        if index is None:
             return None
         for f, name in zip(model.fields, self.go_fields(model)):
             if f.wire_name == wire and f.required and isinstance(f.type, ir.ListType):
                 item = f.type.item
                 if isinstance(item, ir.StringType) or (isinstance(item, ir.Ref) and isinstance(self.fmt.definition(item.name), ir.Enum)):
-                    return FastText(name, pointer=False, index=int(pointer[0]))
+                    return FastText(name, pointer=False, index=index)
         return None
 
     def model_list(self, model: ir.Model, wire: str) -> tuple[str, ir.Model | ir.Alias] | None:

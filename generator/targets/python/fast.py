@@ -76,9 +76,9 @@ class FastBuilder(ModelGraph):
                     return None
                 steps.append(Access("attr", found[0][1]))
                 t = found[0][0].type
-            elif isinstance(t, ir.TupleType) and token.isascii() and token.isdigit() and int(token) < len(t.items):
-                steps.append(Access("index", int(token)))
-                t = t.items[int(token)]
+            elif isinstance(t, ir.TupleType) and (n := ir.index_of(token)) is not None and n < len(t.items):
+                steps.append(Access("index", n))
+                t = t.items[n]
             else:
                 return None
         t = self.unalias(t)
