@@ -79,6 +79,7 @@ class Lowering:
         self.kind_trail: list[str] = []  # aliases json_kind is inside of, to catch an alias that contains itself
         self.ends_in_a_type: set[str] = set()  # definitions whose chain of bare $refs is known to end in a real type
         self.hoisted: dict[str, ir.Model] = {}  # pointer -> the model of an object schema inside another (hoist)
+        self.unions: dict[str, bool] = {}  # pointer of a oneOf -> whether it lowers as a union (lowers_as_union)
         resource = Resource.from_contents(spec.document, default_specification=DRAFT202012)
         self.resolver = Registry().with_resource(_SPEC_URI, resource).resolver(base_uri=_SPEC_URI)
 
@@ -654,9 +655,43 @@ class Lowering:
         if path is None or len(path) < 2 or checks.pointer_tokens(pointer)[0] != "$defs":
             return False
         definition, *below = path[1:]
-        return not applied_as_written(definition, definition=True, defs=self.defs) and not any(
-            applied_as_written(s, defs=self.defs) for s in below
+        return (
+            not applied_as_written(definition, definition=True, defs=self.defs)
+            and not any(applied_as_written(s, defs=self.defs) for s in below)
+            and all(self.lowers_as_union(p) for p in self.one_ofs_on(pointer))
         )
+
+    def one_ofs_on(self, pointer: str) -> list[str]:
+        """The pointers of the oneOfs a pointer passes through that lower_type tries as a union by JSON type, then
+        applies as written when lower_union refuses it."""
+        tokens = checks.pointer_tokens(pointer)
+        found = []
+        for i in range(len(tokens)):
+            if tokens[i] == "oneOf" and i + 1 < len(tokens):
+                at = "".join(pointer_of(t) for t in tokens[:i])
+                holder = checks.schemas_on(self.spec.document, at)
+                schema = holder[-1] if holder else None
+                tried = isinstance(schema, dict) and not ({"x-discriminator", "$ref"} & set(schema))  # (as lower_type reads it)
+                if tried and merged_all_of(schema, self.defs) is None and inferred_tag(schema, self.defs) is None:
+                    found.append(at)
+        return found
+
+    def lowers_as_union(self, pointer: str) -> bool:
+        """Whether lower_type makes the oneOf at pointer a union (its variants then typed), found by trying it once
+        with the lowering's state put back after; while it is being tried, not (its own checks are applied)."""
+        if pointer not in self.unions:
+            self.unions[pointer] = False
+            schema = checks.schemas_on(self.spec.document, pointer)
+            assert schema is not None
+            state = (dict(self.hoisted), set(self.ends_in_a_type), list(self.kind_trail))
+            try:
+                self.lower_union(schema[-1], schema[-1].get("x-messages", {}), pointer)
+                self.unions[pointer] = True
+            except SpecError:
+                pass
+            finally:
+                self.hoisted, self.ends_in_a_type, self.kind_trail = dict(state[0]), set(state[1]), list(state[2])
+        return self.unions[pointer]
 
     def lower_type(self, schema: dict[str, Any], pointer: str) -> ir.TypeRef:
         if applied_as_written(schema, defs=self.defs):

@@ -47,6 +47,8 @@ SCHEMAS: list[Any] = [
     {"type": "object", "minProperties": 1, "maxProperties": 2, "x-messages": {"minProperties": "at {field}: {value}"}},
     True, False, {"type": "array", "prefixItems": [True, {"type": "string"}], "items": False, "minItems": 2, "maxItems": 2},
     {"$ref": "#/$defs/Tree/properties/left", "maxProperties": 1},
+    # A oneOf no JSON type tells apart is applied as written: its integers are not the typed ones (held to 64 bits).
+    {"oneOf": [{"type": "integer"}, {"type": "number"}]}, {"oneOf": [{"type": "integer", "maximum": 0}, {"type": "integer", "minimum": 10}]},
 ]
 TEXTS = [
     "0", "-0", "-0.0", "1", "1.0", "2", "3", "4", "5", "6", "0.1", "0.3", "0.30000000000000004", "0.7", "1.5", "1e-7", "-1e-7",
