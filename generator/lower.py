@@ -1058,6 +1058,19 @@ def typed_value(kind: str, value: Any) -> bool:
     return (isinstance(value, int) or kind == "number") and abs(value) < 2**53
 
 
+_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+
+
+def typed_bound(kind: str, key: str, value: Any) -> bool:
+    """Whether a number's bound is one every target compares exactly with the values its type holds: below 2^53 in size
+    (a float64 value then stands on the same side of it as the exact number), or on an integer a maximum or minimum the
+    64 bits every integer is held to already imply. Any other (9007199254740993, 1e30) Go and TypeScript would round,
+    with the values near it, so the schema is applied as written, which compares integers and floats exactly."""
+    if kind not in ("integer", "number") or isinstance(value, bool) or not isinstance(value, (int, float)) or abs(value) < 2**53:
+        return True
+    return kind == "integer" and (key == "maximum" and value >= 2**63 - 1 or key == "minimum" and value <= -(2**63))
+
+
 def _value_messages(schema: dict[str, Any], over: dict[str, str]) -> dict[str, str]:
     """The messages of a typed number's or boolean's const and enum: the words a schema applied as written has for
     them (generator/checks.py), so typing a value changes no message."""
@@ -1106,6 +1119,8 @@ def applied_as_written(schema: Any, definition: bool = False, defs: Mapping[str,
             values = [schema[key]] if key == "const" else schema[key]
             if not all(typed_value(kind, v) for v in values):
                 return True
+    if not all(typed_bound(kind, key, schema[key]) for key in _BOUNDS if key in schema):
+        return True
     if kind == "array":
         prefix = schema.get("prefixItems")
         if prefix is not None and not all(isinstance(item, dict) for item in prefix):

@@ -49,11 +49,19 @@ SCHEMAS: list[Any] = [
     {"$ref": "#/$defs/Tree/properties/left", "maxProperties": 1},
     # A oneOf no JSON type tells apart is applied as written: its integers are not the typed ones (held to 64 bits).
     {"oneOf": [{"type": "integer"}, {"type": "number"}]}, {"oneOf": [{"type": "integer", "maximum": 0}, {"type": "integer", "minimum": 10}]},
+    # A typed bound of 2^53 or more in size, which Go and TypeScript would round with the values near it, is applied as
+    # written; an integer's maximum 2^63 - 1 and minimum -2^63, which its 64 bits imply, stay typed.
+    {"type": "integer", "minimum": 9223372036854775807}, {"type": "integer", "maximum": 9007199254740993},
+    {"type": "integer", "exclusiveMaximum": 9223372036854775807}, {"type": "integer", "maximum": -9223372036854775808},
+    {"type": "number", "exclusiveMinimum": 9007199254740992}, {"type": "number", "exclusiveMaximum": 9007199254740993},
+    {"type": "number", "exclusiveMaximum": 1e30}, {"type": "number", "maximum": 9007199254740992},
+    {"type": "integer", "minimum": -9223372036854775808, "maximum": 9223372036854775807},
 ]
 TEXTS = [
     "0", "-0", "-0.0", "1", "1.0", "2", "3", "4", "5", "6", "0.1", "0.3", "0.30000000000000004", "0.7", "1.5", "1e-7", "-1e-7",
     "9007199254740992", "9007199254740993", "9007199254740993.0", "1e19", "10000000000000000000", "18446744073709551615",
-    "18446744073709551616", "1e21", "1E21", "1e308", "123456789012345678900000", "24691357802469135780", "0.0075", "0.00751", "3e-9",
+    "18446744073709551616", "9223372036854775807", "9223372036854775806", "-9223372036854775808", "-9223372036854775807",
+    "9223372036854775808", "1000000000000000000000000000000", "1000000000000000019884624838656", "1e30", "1e21", "1E21", "1e308", "123456789012345678900000", "24691357802469135780", "0.0075", "0.00751", "3e-9",
     "12.3456789", '""', '"a"', '"ab"', '"\U0001F600\U0001F600"', '"a\U0001F600"', '"\U0001F600\U0001F600\U0001F600\U0001F600"',
     '"abc"', '"é"', '"aac"', '"2024-02-29T12:00:00Z"', '"2023-02-29T12:00:00Z"', '"aGVsbG8="', '"aGVsbG8"', "null", "true", "false",
     "[]", "[1]", "[1, 1.0]", '[1, "1"]', '[{"a": 1}, {"a": 1.0}]', "[[1, 2], [1, 2.0]]", '[1, "x", 2, 3]', "[1, 2, 3, 4]",

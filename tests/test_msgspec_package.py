@@ -349,7 +349,8 @@ def test_a_definition_that_holds_itself_is_refused_with_its_place(tmp_path: Path
 
 # What a red team found the target read otherwise (each case failed before its fix): a const or enum whose other
 # keywords were dropped, an integer of an enum written 1.0 (built as a float, or a crash in a union), a number bound
-# a double cannot hold (msgspec rounds it outward), a rule's when-field read as a date-time or bytes.
+# a double cannot hold (msgspec rounded it outward; lower now applies such a schema as written, which the target
+# refuses, and these are the largest typed ones), a rule's when-field read as a date-time or bytes.
 _F = "f"
 ONE_FIELD_CASES = [
     ({"type": "string", "enum": ["a", "bb"], "minLength": 2}, ['"a"', '"bb"', '"c"']),
@@ -359,10 +360,10 @@ ONE_FIELD_CASES = [
     ({"type": "array", "items": {"type": "integer", "enum": [1, 2]}}, ["[1.0, 2]", "[2, 2.0]", "[3.0]"]),
     ({"anyOf": [{"type": "integer", "enum": [1, 2]}, {"type": "null"}]}, ["1.0", "null", "2", "3.0"]),
     ({"oneOf": [{"type": "integer", "enum": [1, 2]}, {"type": "string"}]}, ["1.0", '"1"', "2"]),
-    ({"type": "number", "maximum": 9007199254740995}, ["9007199254740996.0", "9.007199254740996e15", "9007199254740995", "9007199254740994.0"]),
-    ({"type": "number", "minimum": -9007199254740995}, ["-9007199254740996.0", "-9007199254740995", "-9007199254740994.0"]),
-    ({"type": "number", "maximum": 9223372036854775807}, ["9223372036854775808.0", "9.223372036854775807e18", "9223372036854775807"]),
-    ({"type": "number", "exclusiveMinimum": 9007199254740995}, ["9007199254740996.0", "9007199254740994.0", "9007199254740996"]),
+    ({"type": "number", "maximum": 9007199254740991}, ["9007199254740992.0", "9.007199254740991e15", "9007199254740991", "9007199254740990.0"]),
+    ({"type": "number", "minimum": -9007199254740991}, ["-9007199254740992.0", "-9007199254740991", "-9007199254740990.0"]),
+    ({"type": "number", "exclusiveMinimum": 9007199254740991}, ["9007199254740992.0", "9007199254740990.0", "9007199254740992"]),
+    ({"type": "integer", "maximum": 9223372036854775807}, ["9223372036854775807", "9223372036854775808", "9.223372036854775807e18"]),
 ]
 
 

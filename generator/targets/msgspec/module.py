@@ -267,10 +267,8 @@ class MsgspecModule:
                 # msgspec takes one bound a side: the stricter of the inclusive and the exclusive one.
                 ge, gt = _stricter(t.minimum, t.exclusive_minimum, lambda a, b: a > b)
                 le, lt = _stricter(t.maximum, t.exclusive_maximum, lambda a, b: a < b)
-                # msgspec holds a float's bound as a double: one no double equals is moved to the double that lets
-                # the same floats through (Python compares an int bound with a float exactly).
-                ge, gt = _as_double(ge, up=True, where=where, refuse=self.refuse), _as_double(gt, up=False, where=where, refuse=self.refuse)
-                le, lt = _as_double(le, up=False, where=where, refuse=self.refuse), _as_double(lt, up=True, where=where, refuse=self.refuse)
+                # msgspec holds a float's bound as a double, and each is one: a typed bound is below 2^53 in size, or
+                # lower applies the schema as written (lower.typed_bound).
                 # An integer stays an int, as JSON wrote it; its bounds are the whole numbers within them.
                 # (Past 64 bits msgspec refuses it and the dataclass package decides: a number is a float64 there.)
                 ints = {"ge": max(whole[0], INT64[0]), "le": min(whole[1], INT64[1])}
@@ -692,23 +690,6 @@ def _meta(base: str, meta: Mapping[str, object], pattern: str | None = None) -> 
 
 def _within(n: int, low: int | None, high: int | None) -> bool:
     return (low is None or n >= low) and (high is None or n <= high)
-
-
-def _as_double(bound: float | None, up: bool, where: str, refuse: Callable[[str, str], SpecError]) -> float | None:
-    """A float bound msgspec compares exactly as Python compares the spec's bound with a float: the bound itself
-    where a double holds it, else the nearest double above it (up: a lower bound, or an exclusive upper one) or
-    below it (no float lies between those two doubles and the bound)."""
-    if bound is None or isinstance(bound, float):
-        return bound
-    try:
-        near = float(bound)
-    except OverflowError:
-        raise refuse(where, f"a bound past a double's range ({bound})") from None
-    if near == bound:
-        return bound
-    if (near < bound) == up:
-        near = math.nextafter(near, math.inf if up else -math.inf)
-    return near
 
 
 def _integer_bounds(t: ir.NumericType) -> tuple[float, float]:
