@@ -329,11 +329,23 @@ def check_document(document: Any, shown: str) -> None:
     cache.memo("spec-check", parts, lambda: _check_document(document, shown))
 
 
+def _is_regex(instance: object) -> bool:
+    if isinstance(instance, str):
+        re.compile(instance)
+    return True
+
+
+# Draft 2020-12's format checks, with a "regex" that also takes re's OverflowError for a pattern it cannot compile
+# (a repeat count of 2^32 or more, "a{4294967295}"), which jsonschema's lets escape.
+_FORMATS = jsonschema.FormatChecker(formats=())
+_FORMATS.checkers = {**Draft202012Validator.FORMAT_CHECKER.checkers, "regex": (_is_regex, (re.error, OverflowError))}
+
+
 def _check_document(document: Any, shown: str) -> bool:
     with warnings.catch_warnings():
         # The "regex" format check compiles patterns with re, which warns about e.g. "[[" (nested sets).
         warnings.simplefilter("ignore")
-        errors = list(_MetaValidator(meta_schema(), format_checker=Draft202012Validator.FORMAT_CHECKER).iter_errors(document))
+        errors = list(_MetaValidator(meta_schema(), format_checker=_FORMATS).iter_errors(document))
     if errors:
         error = best_match(errors)
         error = _inside_rule(error)

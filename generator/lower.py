@@ -298,9 +298,15 @@ class Lowering:
                 words.append({"items": "Item", "additionalProperties": "Value"}.get(token, naming.pascal_case(token)))
                 i += 1
         named = schema.get("x-name") if parts[-2:-1] != ("properties",) else None
+        if isinstance(named, str) and named in naming.PYTHON_CAPITALISED_BUILTINS:
+            raise self.fail(
+                pointer + "/x-name",
+                f"the name {named!r} is a Python builtin, which the generated module would shadow",
+                "give the model another x-name",
+            )
         name = named if isinstance(named, str) else "".join(words)
         taken = {n.lower() for n in self.defs} | {m.name.lower() for m in self.hoisted.values()}
-        if name.lower() in taken or not naming.DEFINITION_NAME.fullmatch(name):
+        if name.lower() in taken or not naming.DEFINITION_NAME.fullmatch(name) or name in naming.PYTHON_CAPITALISED_BUILTINS:
             return self.lower_checks(written or schema, pointer)
         before = dict(self.hoisted)
         self.hoisted[pointer] = ir.Model(name, "", (), False, (), "", "")  # taken while its fields are lowered
@@ -432,6 +438,12 @@ class Lowering:
 
         def rule_tokens(text: str, where: str) -> tuple[str, ...]:
             found = tokens(text)
+            if len(found) > MAX_POINTER_TOKENS:
+                raise self.fail(
+                    pointer + where,
+                    f"the pointer goes {len(found)} levels down, more than the {MAX_POINTER_TOKENS} a rule's pointer may",
+                    "point at a value nearer the field (the exported schema spells each level as a schema inside the last)",
+                )
             for token in found:
                 if token.isascii() and token.isdigit() and len(token) > MAX_INDEX_DIGITS:
                     raise self.fail(
@@ -1278,6 +1290,7 @@ def kept_annotations(schema: Any, read: set[str], definition: bool = False, defs
 
 
 MAX_INDEX_DIGITS = 4  # a rule pointer's array index; the export spells index n as n prefixItems
+MAX_POINTER_TOKENS = 64  # a rule pointer's levels; the export spells each as a schema inside the last (its walk recurses)
 
 
 def tokens(pointer: str) -> tuple[str, ...]:

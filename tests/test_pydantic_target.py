@@ -184,3 +184,25 @@ def test_the_settings_folder_is_gone_when_a_worker_process_ends_without_atexit(t
                           env={"PATH": "/usr/bin:/bin", "CHATSPEC_CACHE": "off", "HOME": str(tmp_path), "TMPDIR": str(temp)})
     assert done.returncode == 0, done.stderr[-2000:]
     assert sorted(p.name for p in temp.iterdir()) == []
+
+
+@pytest.mark.parametrize("title", ["2024 chat", "None", "\U0001f600"])
+def test_a_format_title_that_names_no_class_names_the_root_model_after_the_root(tmp_path: Path, title: str) -> None:
+    # datamodel-code-generator names the root's RootModel after the title, and refused "2024Chat" with an exception of
+    # its own (a red team's find): the class is then named after the root definition.
+    import json
+
+    from generator.core import generate
+    from generator.load import load_spec
+
+    folder = tmp_path / "specs" / "dated"
+    folder.mkdir(parents=True)
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title, "description": "D.", "x-version": "1.0.0",
+                "$ref": "#/$defs/Doc", "$defs": {"Doc": {"type": "object", "description": "A doc.", "properties": {"a": {"type": "string"}}}}}
+    (folder / "spec.json").write_text(json.dumps(document), encoding="utf-8")
+    for path, text in generate([load_spec(folder, tmp_path)], targets=["pydantic"]).items():
+        (tmp_path / "out" / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "out" / path).write_text(text, encoding="utf-8")
+    read = "from chatformats_pydantic.dated import DocDocument; print(DocDocument.model_validate_json('{\"a\": \"x\"}').root.a)"
+    done = subprocess.run([sys.executable, "-c", read], cwd=tmp_path / "out" / "pydantic", capture_output=True, text=True)
+    assert done.stdout == "x\n", done.stderr

@@ -323,10 +323,15 @@ def warm_up() -> None:
 
 
 def _datamodel_codegen(fmt: ir.Format, schema: dict[str, Any]) -> str:
-    return _generate(
-        json.dumps(schema),
-        f"# {header(fmt.source)}\n# Pydantic v2 models made by datamodel-code-generator from jsonschema/{fmt.id}.schema.json.",
-    )
+    from datamodel_code_generator import InvalidClassNameError
+
+    text = f"# {header(fmt.source)}\n# Pydantic v2 models made by datamodel-code-generator from jsonschema/{fmt.id}.schema.json."
+    try:
+        return _generate(json.dumps(schema), text)
+    except InvalidClassNameError:
+        # The root's class is named after the format's title, which need be no identifier ("2024 chat", "None"):
+        # then after the root definition, whose name is one.
+        return _generate(json.dumps(schema), text, class_name=f"{fmt.root}Document")
 
 
 @contextlib.contextmanager
@@ -341,7 +346,7 @@ def _settings_folder() -> Iterator[Path]:
         yield folder
 
 
-def _generate(schema: str, file_header: str) -> str:
+def _generate(schema: str, file_header: str, class_name: str | None = None) -> str:
     from datamodel_code_generator import PythonVersion, generate
     from datamodel_code_generator.enums import DataModelType, InputFileType, StrictTypes
     from datamodel_code_generator.format import Formatter
@@ -369,6 +374,7 @@ def _generate(schema: str, file_header: str) -> str:
             custom_file_header=file_header,
             formatters=[Formatter.BLACK],
             settings_path=settings,
+            class_name=class_name,
         )
     assert isinstance(code, str)
     return code
