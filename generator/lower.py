@@ -14,7 +14,7 @@ from referencing.jsonschema import DRAFT202012
 from generator import automaton, checks, invisible, ir, messages, naming, patterns, string_formats
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.load import LoadedSpec
-from generator.nesting import alias_cycles, check_default_cycles, check_nesting, check_required_cycles
+from generator.nesting import alias_cycles, check_default_cycles, check_nesting, check_required_cycles, check_unique_items
 
 # Keywords that describe a value but do not constrain it.
 ANNOTATIONS = frozenset({"title", "description", "default", "x-messages", "x-name", "x-default-factory"})
@@ -1314,4 +1314,5 @@ def lower(spec: LoadedSpec) -> ir.Format:
     check_nesting(fmt)
     check_default_cycles(fmt)
     check_required_cycles(fmt)
+    check_unique_items(fmt)
     return fmt

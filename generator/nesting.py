@@ -286,3 +286,50 @@ def check_required_cycles(fmt: ir.Format) -> None:
                 f"{start} requires a {start} ({' -> '.join(f'{m}.{w}' for m, w in path)}): no finite document is valid",
                 "make one of these fields optional, or nullable, or a list",
             )
+
+
+def check_unique_items(fmt: ir.Format) -> None:
+    """Refuse uniqueItems over items that building makes alike where their JSON differs: a model's default filled in
+    ([{"n": 3}, {}] with n's default 3), an optional field's null ([{"n": null}, {}], both None) or base64 text
+    ("YQ==" and "YR==", the same byte). The document is valid,
+    as JSON Schema judges the JSON, but the value read would fail its own validate() and write a document that is
+    not."""
+    for d in fmt.definitions:
+        places = [(pointer_of("$defs", d.name, "properties", f.wire_name), f.type) for f in d.fields] if isinstance(d, ir.Model) else []
+        if isinstance(d, ir.Alias):
+            places = [(pointer_of("$defs", d.name), d.type)]
+        for at, t in places:
+            todo = [t]
+            while todo:
+                t = todo.pop()
+                if isinstance(t, ir.ListType) and t.unique_items:
+                    lost = _lost_in_building(fmt, t.item, set())
+                    if lost is not None:
+                        raise SpecError(
+                            fmt.source,
+                            at,
+                            f"uniqueItems over items {lost}: two items that differ in their JSON are built alike, so "
+                            "the value read would fail its own validate() and write a document with duplicates",
+                            "remove uniqueItems, or what makes the items alike",
+                        )
+                todo.extend(ir.children(t))
+
+
+def _lost_in_building(fmt: ir.Format, t: ir.TypeRef, seen: set[str]) -> str | None:
+    """What makes two different JSON values of type t one built value, or None."""
+    if isinstance(t, ir.BytesType):
+        return "of base64 text (two spellings of the same bytes)"
+    if isinstance(t, ir.Ref) and t.target != "enum" and t.name not in seen:
+        seen.add(t.name)
+        d = fmt.definition(t.name)
+        if isinstance(d, ir.Model):
+            filled = next((f.wire_name for f in d.fields if f.has_default), None)
+            if filled is not None:
+                return f"whose {d.name}.{filled} has a default (left out, or holding it)"
+            blank = next((f.wire_name for f in d.fields if not f.required and f.null_ok), None)
+            if blank is not None:
+                return f"whose optional {d.name}.{blank} may be null (null, or left out)"
+            return next((lost for f in d.fields if (lost := _lost_in_building(fmt, f.type, seen)) is not None), None)
+        if isinstance(d, ir.Alias):
+            return _lost_in_building(fmt, d.type, seen)
+    return next((lost for c in ir.children(t) if (lost := _lost_in_building(fmt, c, seen)) is not None), None)
