@@ -291,9 +291,8 @@ def check_required_cycles(fmt: ir.Format) -> None:
 def check_unique_items(fmt: ir.Format) -> None:
     """Refuse uniqueItems over items that building makes alike where their JSON differs: a model's default filled in
     ([{"n": 3}, {}] with n's default 3), an optional field's null ([{"n": null}, {}], both None) or base64 text
-    ("YQ==" and "YR==", the same byte). The document is valid,
-    as JSON Schema judges the JSON, but the value read would fail its own validate() and write a document that is
-    not."""
+    ("YQ==" and "YR==", the same byte). The document is valid, as JSON Schema judges the JSON, but the value read
+    would fail its own validate() and write a document that is not."""
     for d in fmt.definitions:
         places = [(pointer_of("$defs", d.name, "properties", f.wire_name), f.type) for f in d.fields] if isinstance(d, ir.Model) else []
         if isinstance(d, ir.Alias):
