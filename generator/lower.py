@@ -334,6 +334,8 @@ class Lowering:
         # A required field is never absent, so its default is never filled in: JSON Schema's annotation, kept as such.
         filled = "default" in schema and not required
         lowered = self.lower_type(schema, pointer)
+        if factory:
+            self.check_factory_fits(key, lowered, "default" in schema, pointer)
         if filled:
             self.check_default_emittable(key, lowered, pointer)
         annotations = kept_annotations(schema, ANNOTATIONS_READ["properties"], defs=self.defs)
@@ -354,6 +356,29 @@ class Lowering:
             null_ok=self.accepts_null(lowered),
             annotations=annotations,
         )
+
+    def check_factory_fits(self, key: str, t: ir.TypeRef, defaulted: bool, pointer: str) -> None:
+        """Refuse x-default-factory where a fresh UUID is no value of the field: every target types the field as a
+        string it fills in, so an integer, an enum, a nullable or a date-time field would not compile in Go and
+        TypeScript, and a pattern, a length or a format a UUID may break would build a value its own validate()
+        refuses. Beside a default, the two would disagree on what an absent field is."""
+        if defaulted:
+            raise self.fail(pointer, f"field {key!r} has both a default and an x-default-factory", "keep one of them")
+        plain = self.underlying(t)
+        fits = (
+            not self.accepts_null(t)
+            and isinstance(plain, ir.StringType)
+            and plain.pattern is None
+            and ir.allowed_values(plain) is None
+            and plain.checked_format in (None, "uuid")
+            and (plain.min_length or 0) <= 36 <= (plain.max_length if plain.max_length is not None else 36)
+        )
+        if not fits:
+            raise self.fail(
+                pointer + "/x-default-factory",
+                f"field {key!r} fills in a fresh UUID, which is no value of its type",
+                "put x-default-factory on a string field without a pattern, const, enum or other format, that holds 36 characters",
+            )
 
     def accepts_null(self, t: ir.TypeRef) -> bool:
         """Whether JSON null is a value of the type (nullable, free-form, or an alias of either): a required
@@ -468,6 +493,13 @@ class Lowering:
                 return ir.Rule(kind, rule["message"], after, names)
             case "member_of":
                 self.check_member_text(by_wire[field], pointer + "/field")
+                if by_wire[field].default_factory is not None:
+                    raise self.fail(
+                        pointer + "/field",
+                        f"field {field!r} defaults to a fresh {by_wire[field].default_factory}, which no list holds: the rule would "
+                        "refuse every document that leaves it out, each time with another value",
+                        "look up a field without x-default-factory",
+                    )
                 up_text, _, rest = rule["in"].partition("/")
                 if len(up_text) > MAX_INDEX_DIGITS:
                     raise self.fail(
