@@ -14,7 +14,14 @@ from referencing.jsonschema import DRAFT202012
 from generator import automaton, checks, invisible, ir, messages, naming, patterns, string_formats
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.load import LoadedSpec
-from generator.nesting import alias_cycles, check_default_cycles, check_nesting, check_required_cycles, check_unique_items
+from generator.nesting import (
+    alias_cycles,
+    check_default_cycles,
+    check_nesting,
+    check_open_enum_defaults,
+    check_required_cycles,
+    check_unique_items,
+)
 
 # Keywords that describe a value but do not constrain it.
 ANNOTATIONS = frozenset({"title", "description", "default", "x-messages", "x-name", "x-default-factory"})
@@ -479,6 +486,17 @@ class Lowering:
                     )
             return found
 
+        def undefaulted(name: str, where: str) -> None:
+            # The rule judges the document as sent (an absent field is absent, as the exported schema says), and
+            # validate() the value built from it (the default filled in): the value read would fail its own validate().
+            if by_wire[name].has_default:
+                raise self.fail(
+                    pointer + where,
+                    f"the {kind} rule reads field {name!r}, which has a default: the document is judged without it, "
+                    "the value built from it with it, so the value read would fail its own validate()",
+                    "drop the default, or judge another field",
+                )
+
         kind = rule["kind"]
         after = known(rule["after"], "/after") if "after" in rule else None
         when = None
@@ -486,7 +504,10 @@ class Lowering:
             w = rule["when"]
             when = ir.WhenClause(known(w["field"], "/when/field"), rule_tokens(w.get("pointer", ""), "/when/pointer"), w["equals"])
             self.check_when_can_hold(by_wire[when.field], when, pointer + "/when/equals")
+            undefaulted(when.field, "/when/field")
         field = known(rule["field"], "/field") if "field" in rule else ""  # every kind but at_least_one_of names one
+        if kind in ("allowed_when", "contains"):
+            undefaulted(field, "/field")  # (member_of and compare judge an absent field by its default)
         match kind:
             case "at_least_one_of":
                 names = tuple(known(f, f"/fields/{i}") for i, f in enumerate(rule["fields"]))
@@ -501,6 +522,9 @@ class Lowering:
                         "look up a field without x-default-factory",
                     )
                 up_text, _, rest = rule["in"].partition("/")
+                pool = tokens("/" + rest)[0]
+                if up_text == "0" and pool in by_wire:
+                    undefaulted(pool, "/in")  # (a pool further up is another model's field)
                 if len(up_text) > MAX_INDEX_DIGITS:
                     raise self.fail(
                         pointer + "/in",
@@ -1347,4 +1371,5 @@ def lower(spec: LoadedSpec) -> ir.Format:
     check_default_cycles(fmt)
     check_required_cycles(fmt)
     check_unique_items(fmt)
+    check_open_enum_defaults(fmt)
     return fmt

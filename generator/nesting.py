@@ -18,6 +18,7 @@ builds the deepest spec of each kind accepted and compiles and runs it in Python
 
 from __future__ import annotations
 
+import json
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
@@ -332,3 +333,47 @@ def _lost_in_building(fmt: ir.Format, t: ir.TypeRef, seen: set[str]) -> str | No
         if isinstance(d, ir.Alias):
             return _lost_in_building(fmt, d.type, seen)
     return next((lost for c in ir.children(t) if (lost := _lost_in_building(fmt, c, seen)) is not None), None)
+
+
+def check_open_enum_defaults(fmt: ir.Format) -> None:
+    """Refuse a default holding a value an open enum does not list: TypeScript's type of the field holds the listed
+    values and an unknown one read from a document, which a constant in code is not (it did not compile), and Python
+    filled it in as a plain string where a document's gives an Unknown."""
+    open_enums = ir.open_enums(fmt)
+    for model in fmt.models:
+        for f in model.fields:
+            if f.has_default:
+                unlisted = _unlisted(fmt, open_enums, f.type, f.default, set())
+                if unlisted is not None:
+                    raise SpecError(
+                        fmt.source,
+                        (model.inline or pointer_of("$defs", model.name)) + pointer_of("properties", f.wire_name, "default"),
+                        f"the default holds {json.dumps(unlisted)}, which the open enum it is a value of does not list",
+                        "use a value the enum lists, or add it to the enum",
+                    )
+
+
+def _unlisted(fmt: ir.Format, open_enums: frozenset[str], t: ir.TypeRef, value: object, seen: set[str]) -> str | None:
+    """A string of the value that an open enum of its type does not list, or None."""
+    if isinstance(t, ir.NullableType):
+        return None if value is None else _unlisted(fmt, open_enums, t.inner, value, seen)
+    if isinstance(t, ir.ListType) and isinstance(value, list):
+        return next((u for v in value if (u := _unlisted(fmt, open_enums, t.item, v, seen)) is not None), None)
+    if isinstance(t, ir.MapType) and isinstance(value, dict):
+        return next((u for v in value.values() if (u := _unlisted(fmt, open_enums, t.value, v, seen)) is not None), None)
+    if isinstance(t, ir.Ref):
+        d = fmt.definition(t.name)
+        if isinstance(d, ir.Enum):
+            return value if t.name in open_enums and isinstance(value, str) and value not in d.values else None
+        if isinstance(d, ir.Alias) and t.name not in seen:
+            return _unlisted(fmt, open_enums, d.type, value, seen | {t.name})
+        if isinstance(d, ir.Model) and isinstance(value, dict):
+            return next(
+                (
+                    u
+                    for g in d.fields
+                    if g.wire_name in value and (u := _unlisted(fmt, open_enums, g.type, value[g.wire_name], seen)) is not None
+                ),
+                None,
+            )
+    return None
