@@ -70,8 +70,10 @@ def _shape(t: ir.TypeRef, applied: bool) -> dict[str, Any]:
                 {k: v for k, v in (("exclusiveMinimum", t.exclusive_minimum), ("exclusiveMaximum", t.exclusive_maximum)) if v is not None}
             )
             # Generated code holds integers in 64 bits and numbers in float64; say so, so a reference validator draws the same line.
-            out["minimum"] = low if t.minimum is None else max(t.minimum, low)
-            out["maximum"] = high if t.maximum is None else min(t.maximum, high)
+            # (The range's own bound where the spec's is no tighter: -9.223372036854775808e18 is -2^63 as a float, which
+            # datamodel-code-generator writes -9223372036854776000, looser than -2^63.)
+            out["minimum"] = low if t.minimum is None or t.minimum <= low else t.minimum
+            out["maximum"] = high if t.maximum is None or t.maximum >= high else t.maximum
             if t.multiple_of is not None:
                 out["multipleOf"] = t.multiple_of
             # (Not in the pydantic target's schema: datamodel-code-generator's Literal and IntEnum are not strict, so

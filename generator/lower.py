@@ -79,14 +79,16 @@ _ORDERED_AS = {"integer": "a number", "number": "a number", "string": "a string"
 class Lowering:
     """Lowers one spec. Holds the spec's $defs and a referencing resolver for $ref."""
 
-    def __init__(self, spec: LoadedSpec, cyclic: frozenset[str] = frozenset()) -> None:
+    def __init__(self, spec: LoadedSpec, cyclic: frozenset[str] = frozenset(), applied_unions: frozenset[str] = frozenset()) -> None:
         self.spec = spec
         self.defs: dict[str, Any] = spec.document["$defs"]
         self.cyclic = cyclic  # aliases on a cycle of aliases (nesting.alias_cycles): applied as written
+        # oneOfs an earlier pass applied as written (lower_union refused them): their variants are not typed (typed_at)
+        self.applied_unions = applied_unions
+        self.fell_back: set[str] = set()  # the oneOfs this pass applied as written
         self.kind_trail: list[str] = []  # aliases json_kind is inside of, to catch an alias that contains itself
         self.ends_in_a_type: set[str] = set()  # definitions whose chain of bare $refs is known to end in a real type
         self.hoisted: dict[str, ir.Model] = {}  # pointer -> the model of an object schema inside another (hoist)
-        self.unions: dict[str, bool] = {}  # pointer of a oneOf -> whether it lowers as a union (lowers_as_union)
         resource = Resource.from_contents(spec.document, default_specification=DRAFT202012)
         self.resolver = Registry().with_resource(_SPEC_URI, resource).resolver(base_uri=_SPEC_URI)
 
@@ -441,6 +443,16 @@ class Lowering:
         could never apply (and TypeScript's compiler refuses comparing the field with a value its type lacks)."""
         if when.pointer:
             return
+        held = self.underlying(field.type)
+        textual = isinstance(held, (ir.StringType, ir.DateTimeType, ir.BytesType, ir.AnyType)) or (
+            isinstance(held, ir.Ref) and held.target == "enum" or isinstance(held, ir.UnionType) and "string" in held.json_kinds
+        )
+        if not textual:
+            raise self.fail(
+                pointer,
+                f"the rule applies when {when.field!r} is the string {when.equals!r}, and the field holds no string: it could never apply",
+                "name a string field, or a pointer into this one to a string",
+            )
         t = ir.unwrap_nullable(field.type)
         allowed: tuple[str, ...] | None = None
         if isinstance(t, ir.Ref) and t.target == "enum":
@@ -723,43 +735,13 @@ class Lowering:
         if path is None or len(path) < 2 or checks.pointer_tokens(pointer)[0] != "$defs":
             return False
         definition, *below = path[1:]
+        tokens_of = checks.pointer_tokens(pointer)
         return (
-            not applied_as_written(definition, definition=True, defs=self.defs)
+            tokens_of[1] not in self.cyclic
+            and not applied_as_written(definition, definition=True, defs=self.defs)
             and not any(applied_as_written(s, defs=self.defs) for s in below)
-            and all(self.lowers_as_union(p) for p in self.one_ofs_on(pointer))
+            and not any(list(tokens(u)) == tokens_of[: len(tokens(u))] for u in self.applied_unions)
         )
-
-    def one_ofs_on(self, pointer: str) -> list[str]:
-        """The pointers of the oneOfs a pointer passes through that lower_type tries as a union by JSON type, then
-        applies as written when lower_union refuses it."""
-        tokens = checks.pointer_tokens(pointer)
-        found = []
-        for i in range(len(tokens)):
-            if tokens[i] == "oneOf" and i + 1 < len(tokens):
-                at = "".join(pointer_of(t) for t in tokens[:i])
-                holder = checks.schemas_on(self.spec.document, at)
-                schema = holder[-1] if holder else None
-                tried = isinstance(schema, dict) and not ({"x-discriminator", "$ref"} & set(schema))  # (as lower_type reads it)
-                if tried and merged_all_of(schema, self.defs) is None and inferred_tag(schema, self.defs) is None:
-                    found.append(at)
-        return found
-
-    def lowers_as_union(self, pointer: str) -> bool:
-        """Whether lower_type makes the oneOf at pointer a union (its variants then typed), found by trying it once
-        with the lowering's state put back after; while it is being tried, not (its own checks are applied)."""
-        if pointer not in self.unions:
-            self.unions[pointer] = False
-            schema = checks.schemas_on(self.spec.document, pointer)
-            assert schema is not None
-            state = (dict(self.hoisted), set(self.ends_in_a_type), list(self.kind_trail))
-            try:
-                self.lower_union(schema[-1], schema[-1].get("x-messages", {}), pointer)
-                self.unions[pointer] = True
-            except SpecError:
-                pass
-            finally:
-                self.hoisted, self.ends_in_a_type, self.kind_trail = dict(state[0]), set(state[1]), list(state[2])
-        return self.unions[pointer]
 
     def lower_type(self, schema: dict[str, Any], pointer: str) -> ir.TypeRef:
         if applied_as_written(schema, defs=self.defs):
@@ -794,6 +776,7 @@ class Lowering:
                 # Variants no value's JSON type tells apart: JSON Schema tries each, and so do the checks (which hold
                 # the variants as written: no model hoisted from them is left over).
                 self.hoisted = hoisted
+                self.fell_back.add(pointer)
                 return self.lower_checks(schema, pointer)
         if "anyOf" in schema:
             self.check_keywords(schema, "nullable", pointer)
@@ -1359,10 +1342,15 @@ def tokens(pointer: str) -> tuple[str, ...]:
 def lower(spec: LoadedSpec) -> ir.Format:
     """The spec's IR; a type nesting deeper than the targets can write is refused (generator/nesting.py)."""
     try:
-        fmt = Lowering(spec).lower_format()
-        cyclic = alias_cycles(fmt)
-        if cyclic:  # JSON Schema's meaning, recursion and all, where no type of the targets holds it
-            fmt = Lowering(spec, frozenset(cyclic)).lower_format()
+        lowering = Lowering(spec)
+        fmt = lowering.lower_format()
+        # Lowered again while a pass finds applied as written what it was not told of: the aliases on a cycle (JSON
+        # Schema's meaning, recursion and all, where no type of the targets holds it), and the oneOfs lower_union
+        # refused, whose variants typed_at would take for typed (the checks' int64 bound, which the export does not
+        # state). Each pass is told all the earlier ones found, so the sets only grow, and the loop ends.
+        while (cyclic := frozenset(alias_cycles(fmt))) - lowering.cyclic or lowering.fell_back - lowering.applied_unions:
+            lowering = Lowering(spec, lowering.cyclic | cyclic, lowering.applied_unions | lowering.fell_back)
+            fmt = lowering.lower_format()
     except RecursionError:
         raise SpecError(
             spec.path, "", "the spec nests schemas too deeply to compile", "move nested schemas to $defs and $ref them"
