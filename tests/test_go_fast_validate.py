@@ -469,10 +469,12 @@ EXTRA_SPECS: dict[str, tuple[dict[str, Any], list[Any]]] = {
                     "type": "object",
                     "description": "The document.",
                     "properties": {
-                        "kind": {"type": "string", "default": "c", "description": "Turns the rule on."},
+                        # (No default on kind or tags: a rule judging a document without one, and validate() the
+                        # value with it filled in, would disagree; load refuses it.)
+                        "kind": {"type": "string", "description": "Turns the rule on."},
                         "mode": {"type": "string", "default": "m", "description": "Needed for kind c."},
                         "note": {"type": ["string", "null"], "description": "Or a mode."},
-                        "tags": {"type": "array", "items": {"type": "string"}, "default": ["m"], "description": "What a mode may be."},
+                        "tags": {"type": "array", "items": {"type": "string"}, "description": "What a mode may be."},
                     },
                     "x-rules": [
                         {
