@@ -19,8 +19,10 @@ pytestmark = pytest.mark.skipif(not node_available(), reason="node is not instal
 def test_the_typescript_bench_times_every_format_against_ajv_and_typia() -> None:
     rows = bench.typescript_table(0.001)
     every = {(f, p) for f in format_folders() for p in ("example", "large", "invalid")}
-    # chat_modality's documents leave out the ids chatspec fills in with UUIDs: rows with them given beside.
-    assert {(r["format"], r["payload"]) for r in rows} == every | {("chat_modality", "ids given"), ("chat_modality", "large ids")}
+    # chat_modality's large document leaves out the ids chatspec fills in with UUIDs: a row with them given beside (its
+    # example, the first file the folder lists, may hold them).
+    found = {(r["format"], r["payload"]) for r in rows}
+    assert every | {("chat_modality", "large ids")} <= found <= every | {("chat_modality", "ids given"), ("chat_modality", "large ids")}
     assert all(r["chatspec_us"] > 0 and r["ajv_us"] > 0 and r["typia_us"] > 0 for r in rows)
 
 
