@@ -21,10 +21,9 @@ import types
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from generator import ir, string_formats
+from generator import ir, reference, string_formats
 from generator.errors import SpecError, pointer_of, raise_all
 from generator.export import export
 from generator.load import LoadedSpec
@@ -33,7 +32,7 @@ from generator.load import LoadedSpec
 def schema_problems(spec: LoadedSpec, fmt: ir.Format, exported: dict[str, Any]) -> list[SpecError]:
     """Every valid example and every default the exported schema rejects, one error each."""
     problems: list[SpecError] = []
-    validator = Draft202012Validator(exported, format_checker=string_formats.checker())
+    validator = reference.Validator(exported, format_checker=string_formats.checker())
     folder = spec.path.rsplit("/", 1)[0]
     for name, data in spec.examples_valid:
         error = best_match(validator.iter_errors(data))
@@ -54,7 +53,7 @@ def schema_problems(spec: LoadedSpec, fmt: ir.Format, exported: dict[str, Any]) 
                 continue
             field_schema = dict(flat[model.name]["properties"][f.wire_name], **{"$defs": flat})
             field_schema.pop("default", None)
-            error = best_match(Draft202012Validator(field_schema, format_checker=string_formats.checker()).iter_errors(f.default))
+            error = best_match(reference.Validator(field_schema, format_checker=string_formats.checker()).iter_errors(f.default))
             if error is not None:
                 problems.append(
                     SpecError(

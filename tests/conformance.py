@@ -13,7 +13,7 @@ An accepted root document's verdict also holds "written", the text its language 
 `oracle(spec_document)` is jsonschema on the spec as written: JSON Schema 2020-12 with the
 two keywords chatspec asserts beyond the standard's defaults (format, with jsonschema's
 format checker less a final line feed after a date-time, and contentEncoding base64),
-multipleOf computed exactly on the decimals (jsonschema divides floats: see _multiple_of), and
+multipleOf computed exactly on the decimals (jsonschema divides floats: see generator/reference.py), and
 chatspec's x- keywords ignored.
 """
 
@@ -32,6 +32,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError, validators
 from generator import string_formats
+from generator.reference import exact_multiple_of
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -216,22 +217,7 @@ def _content_encoding(validator: Any, encoding: str, instance: Any, schema: dict
         yield ValidationError(f"{instance!r} is not padded base64")
 
 
-def _multiple_of(validator: Any, divisor: Any, instance: Any, schema: Any) -> Any:
-    """multipleOf on the decimals the JSON text writes (each number's shortest form), exactly: 0.3 is a multiple of
-    0.1. jsonschema divides floats (0.3 / 0.1 is 2.9999999999999996), which is no property of the numbers."""
-    from fractions import Fraction
-
-    if not validator.is_type(instance, "number"):
-        return
-
-    def exact(n: int | float) -> Fraction:
-        return Fraction(n) if isinstance(n, int) else Fraction(repr(n))
-
-    if (exact(instance) / exact(divisor)).denominator != 1:
-        yield ValidationError(f"{instance!r} is not a multiple of {divisor}")
-
-
-_Oracle = validators.extend(Draft202012Validator, {"contentEncoding": _content_encoding, "multipleOf": _multiple_of})
+_Oracle = validators.extend(Draft202012Validator, {"contentEncoding": _content_encoding, "multipleOf": exact_multiple_of})
 FORMATS = copy.deepcopy(Draft202012Validator.FORMAT_CHECKER)
 
 
