@@ -291,9 +291,11 @@ def _bind(bound: dict[str, str], clashes: list[tuple[str, str, str]], name: str,
 
 def clash_error(fmt: object, language: str, name: str, where: str) -> Exception:
     """The SpecError for a name the generated code would define twice, pointing at the definition when one has that name."""
-    names = [d.name for d in getattr(fmt, "definitions", ())]
-    owner = name.split(".")[0]
-    pointer = pointer_of("$defs", owner) if owner in names else pointer_of("$defs")
+    definitions = {d.name: d for d in getattr(fmt, "definitions", ())}
+    owner = definitions.get(name.split(".")[0])
+    # (A model the spec writes inside another schema is no $defs entry: its place is where it is written.)
+    inline = getattr(owner, "inline", "") if owner is not None else ""
+    pointer = inline or pointer_of("$defs", owner.name) if owner is not None else pointer_of("$defs")
     return SpecError(
         getattr(fmt, "source", ""),
         pointer,
