@@ -58,7 +58,7 @@ def schema_problems(spec: LoadedSpec, fmt: ir.Format, exported: dict[str, Any]) 
                 problems.append(
                     SpecError(
                         spec.path,
-                        (model.inline or pointer_of("$defs", model.name)) + pointer_of("properties", f.wire_name, "default"),
+                        model.place + pointer_of("properties", f.wire_name, "default"),
                         f"the default {json.dumps(f.default)} fails the field's own schema: {error.message}",
                         "change the default so the field accepts it",
                     )
@@ -205,7 +205,7 @@ def _default_problems(fmt: ir.Format, module: types.ModuleType) -> list[SpecErro
                 problems.append(
                     SpecError(
                         fmt.source,
-                        (model.inline or pointer_of("$defs", model.name)) + pointer_of("properties", f.wire_name, "default"),
+                        model.place + pointer_of("properties", f.wire_name, "default"),
                         f"the default {json.dumps(f.default)} fails its model's own checks: {first.path or '/'}: {first.message}",
                         "change the default, or the rule, so the model accepts it",
                     )

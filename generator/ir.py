@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Union, overload
 
+from generator.errors import pointer_of
+
 Messages = dict[str, str]  # check keyword -> final message template, e.g. {"minLength": "must not be empty"}
 
 
@@ -252,6 +254,11 @@ class Model:
     annotations: str = ""  # the other annotations kept as written (examples, deprecated, ..., vendor x- keys): JSON text, or ""
     inline: str = ""  # where the spec writes it inside another schema (lower hoists it), e.g. "/$defs/Chat/properties/meta"
     kind: str = "model"
+
+    @property
+    def place(self) -> str:
+        """Where the spec writes it: inside another schema (inline), or its $defs entry."""
+        return self.inline or pointer_of("$defs", self.name)
 
 
 @dataclass(frozen=True)

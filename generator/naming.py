@@ -291,11 +291,9 @@ def _bind(bound: dict[str, str], clashes: list[tuple[str, str, str]], name: str,
 
 def clash_error(fmt: object, language: str, name: str, where: str) -> Exception:
     """The SpecError for a name the generated code would define twice, pointing at the definition when one has that name."""
-    definitions = {d.name: d for d in getattr(fmt, "definitions", ())}
-    owner = definitions.get(name.split(".")[0])
+    owner = next((d for d in getattr(fmt, "definitions", ()) if d.name == name.split(".")[0]), None)
     # (A model the spec writes inside another schema is no $defs entry: its place is where it is written.)
-    inline = getattr(owner, "inline", "") if owner is not None else ""
-    pointer = inline or pointer_of("$defs", owner.name) if owner is not None else pointer_of("$defs")
+    pointer = pointer_of("$defs") if owner is None else getattr(owner, "place", pointer_of("$defs", owner.name))
     return SpecError(
         getattr(fmt, "source", ""),
         pointer,

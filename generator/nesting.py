@@ -295,7 +295,7 @@ def check_unique_items(fmt: ir.Format) -> None:
     ("YQ==" and "YR==", the same byte). The document is valid, as JSON Schema judges the JSON, but the value read
     would fail its own validate() and write a document that is not."""
     for d in fmt.definitions:
-        places = [(pointer_of("$defs", d.name, "properties", f.wire_name), f.type) for f in d.fields] if isinstance(d, ir.Model) else []
+        places = [(d.place + pointer_of("properties", f.wire_name), f.type) for f in d.fields] if isinstance(d, ir.Model) else []
         if isinstance(d, ir.Alias):
             places = [(pointer_of("$defs", d.name), d.type)]
         for at, t in places:
@@ -347,7 +347,7 @@ def check_open_enum_defaults(fmt: ir.Format) -> None:
                 if unlisted is not None:
                     raise SpecError(
                         fmt.source,
-                        (model.inline or pointer_of("$defs", model.name)) + pointer_of("properties", f.wire_name, "default"),
+                        model.place + pointer_of("properties", f.wire_name, "default"),
                         f"the default holds {json.dumps(unlisted)}, which the open enum it is a value of does not list",
                         "use a value the enum lists, or add it to the enum",
                     )

@@ -525,11 +525,11 @@ class MsgspecModule:
                 unset = not (f.required or f.has_default or f.default_factory is not None)
                 t = f.type
                 continue
-            elif isinstance(t, ir.TupleType) and token.isascii() and token.isdigit() and int(token) < len(t.items):
-                steps += f"[{int(token)}]"
-                t = t.items[int(token)]
-            elif isinstance(t, ir.ListType) and token.isascii() and token.isdigit() and len(token) < 6:
-                steps += f"[{int(token)}]"  # past the end: IndexError, and the dataclass package decides
+            elif isinstance(t, ir.TupleType) and (n := ir.index_of(token)) is not None and n < len(t.items):
+                steps += f"[{n}]"
+                t = t.items[n]
+            elif isinstance(t, ir.ListType) and (n := ir.index_of(token)) is not None:
+                steps += f"[{n}]"  # past the end: IndexError, and the dataclass package decides
                 t = t.item
             else:
                 return None
