@@ -216,10 +216,7 @@ def shapes_along(fmt: ir.Format, t: ir.TypeRef | None, tokens: tuple[str, ...]) 
     where the type does not tell (a free-form value, a union, a type not known)."""
     shapes: list[str | None] = []
     for token in tokens:
-        while isinstance(t, ir.Ref) and t.target == "alias":
-            alias = fmt.definition(t.name)
-            t = alias.type if isinstance(alias, ir.Alias) else None
-        t = ir.unwrap_nullable(t) if t is not None else None
+        t = fmt.underlying(t) if t is not None else None
         if isinstance(t, (ir.ListType, ir.TupleType)):
             shapes.append("array")
             n = ir.index_of(token)
@@ -248,9 +245,8 @@ def rule_schema(rule: ir.Rule, model: ir.Model | None = None, fmt: ir.Format | N
 
     def at(field: str, tokens: tuple[str, ...], leaf: dict[str, Any], each: bool = False) -> dict[str, Any]:
         t = next((f.type for f in model.fields if f.wire_name == field), None) if model is not None else None
-        t = ir.unwrap_nullable(t) if t is not None else None
         if each:  # allowed_when's and contains' pointer goes into each item of a list
-            t = t.item if isinstance(t, ir.ListType) else None
+            t = held.item if fmt is not None and t is not None and isinstance(held := fmt.underlying(t), ir.ListType) else None
         return at_pointer(tokens, leaf, shapes_along(fmt, t, tokens) if fmt is not None else None)
 
     when = None
