@@ -198,7 +198,9 @@ class Compiler:
                 f"$ref {ref!r} is not a pointer into this spec's $defs",
                 "chatspec resolves only local references: #/$defs/<Name>, or a pointer below one",
             )
-        key = ref[1:]
+        # The fragment percent-decoded is the JSON pointer it names (RFC 6901, section 6): the one spelling of a
+        # place that the pointers this compiler builds below it (pointer_of_key) share, so typed() reads both alike.
+        key = urllib.parse.unquote(ref[1:])
         target = self.resolve(key)
         if not isinstance(target, (dict, bool)):
             raise self.fail(
@@ -324,8 +326,10 @@ class Compiler:
             elif key in _VALUES:
                 node[key] = value
         node["messages"] = _messages(schema, over)
-        if schema.get("type") == "integer" and self.typed(pointer):
-            node["int64"] = True  # (the runtimes check -2^63 <= value < 2^63, as the typed parsers do)
+        if "integer" in node.get("type", ()) and self.typed(pointer):
+            # (The runtimes check -2^63 <= value < 2^63 on a number, as the typed parsers do; a type list with integer
+            # takes no other number: ["integer", "null"], ["integer", "string"].)
+            node["int64"] = True
             node["messages"]["int64"] = messages.resolve("int64", over)
         return node
 
@@ -471,7 +475,7 @@ def schemas_on(document: Any, pointer: str) -> list[Any] | None:
     found: Any = document
     path = [document]
     expect = "schema"  # what the next token names: a keyword of a schema (the document: its $defs), or an entry of a map or list of schemas
-    for token in pointer_tokens(pointer):
+    for token in json_pointer_tokens(pointer):
         if expect == "schema":
             if not isinstance(found, dict) or token not in STRUCTURE or token not in found:
                 return None
@@ -491,7 +495,12 @@ def schemas_on(document: Any, pointer: str) -> list[Any] | None:
 def pointer_tokens(pointer: str) -> list[str]:
     """The tokens of a $ref's JSON pointer: a $ref is a URI, so its fragment is percent-decoded first ("%2F" is a "/"
     that splits), then read as a JSON pointer (RFC 6901, section 6)."""
-    return [t.replace("~1", "/").replace("~0", "~") for t in urllib.parse.unquote(pointer).split("/")[1:]]
+    return json_pointer_tokens(urllib.parse.unquote(pointer))
+
+
+def json_pointer_tokens(pointer: str) -> list[str]:
+    """The tokens of a JSON pointer as RFC 6901 writes it (not percent-encoded: "/properties/a%41" names "a%41")."""
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
 
 
 def pointer_of_key(pointer: str, key: str) -> str:

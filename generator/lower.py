@@ -732,15 +732,15 @@ class Lowering:
         """Whether the schema at a pointer into the spec ("/$defs/Num", "/$defs/Chat/properties/n") is one the targets
         hold in a type of their own: its definition and every schema on the way to it are not applied as written."""
         path = checks.schemas_on(self.spec.document, pointer)
-        if path is None or len(path) < 2 or checks.pointer_tokens(pointer)[0] != "$defs":
+        tokens_of = tokens(pointer)
+        if path is None or len(path) < 2 or tokens_of[0] != "$defs":
             return False
         definition, *below = path[1:]
-        tokens_of = checks.pointer_tokens(pointer)
         return (
             tokens_of[1] not in self.cyclic
             and not applied_as_written(definition, definition=True, defs=self.defs)
             and not any(applied_as_written(s, defs=self.defs) for s in below)
-            and not any(list(tokens(u)) == tokens_of[: len(tokens(u))] for u in self.applied_unions)
+            and not any(tokens(u) == tokens_of[: len(tokens(u))] for u in self.applied_unions)
         )
 
     def lower_type(self, schema: dict[str, Any], pointer: str) -> ir.TypeRef:
@@ -1334,9 +1334,7 @@ MAX_POINTER_TOKENS = 64  # a rule pointer's levels; the export spells each as a 
 
 def tokens(pointer: str) -> tuple[str, ...]:
     """JSON pointer text -> unescaped tokens, e.g. "/0/a~1b" -> ("0", "a/b")."""
-    if not pointer:
-        return ()
-    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:])
+    return tuple(checks.json_pointer_tokens(pointer))
 
 
 def lower(spec: LoadedSpec) -> ir.Format:

@@ -41,13 +41,19 @@ ROOTS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     # Applied as written, with a $ref into a typed integer: 64-bit there too, as the exported schema says.
     "r_any": ({}, {}),  # any JSON value, null included (Go: any, nil)
     "r_ref_int": ({"anyOf": [{"$ref": "#/$defs/Count"}, {"type": "string"}]}, {"Count": {"type": "integer", "description": "A count."}}),
+    # ... a typed list of types with integer among them; a typed field whose name holds a percent sign (a pointer
+    # names it as written, where a URI fragment's percent-decoding would read "a%41" as "aA").
+    "r_ref_types": ({"anyOf": [{"$ref": "#/$defs/Count"}, {"type": "boolean"}]},
+                    {"Count": {"type": ["integer", "string", "null"], "description": "A count or a name."}}),
+    "r_ref_percent": ({"anyOf": [{"$ref": "#/$defs/Named"}, {"type": "boolean"}]},
+                      {"Named": {"type": "object", "description": "A field named with a percent sign.", "properties": {"a%41": {"type": "integer"}}}}),
     # Recursion without a model between: no type of the targets is built from itself, so applied as written.
     "r_tree": ({"type": "array", "items": {"$ref": "#/$defs/Root"}, "maxItems": 2}, {}),
     "r_nested": ({"oneOf": [{"type": "string", "maxLength": 3}, {"type": "array", "items": {"$ref": "#/$defs/Nest"}}]},
                  {"Nest": {"$ref": "#/$defs/Root", "description": "A root again."}}),
 }
 # Where chatspec's verdict is the exported schema's, not the spec's as written: integers past 64 bits.
-EXPORT_ONLY = {"r_ref_int"}
+EXPORT_ONLY = {"r_ref_int", "r_ref_types", "r_ref_percent"}
 
 DOCUMENTS = [
     None, True, 0, 1, -1, 1.5, "", "a", "abc", "abcd", "red", "blue", "3f2a9c1b-07de-4c2b-9a4e-1d2c3b4a5f60",
@@ -56,6 +62,7 @@ DOCUMENTS = [
     [[]], [[], [[]]], [[[], [], []]], [["abc", ["ab", []]]], [["abcd"]], [[1]],
     {}, {"name": "x"}, {"name": "x", "n": -1}, {"a": 1}, {"a": 1, "b": 2}, {"a": 1, "b": 2, "c": 3}, {"a": "x"},
     {"id": "x", "k": 1}, {"id": 1}, {"id": "x", "k": "v"}, {"a": True}, {"a": None}, {"__proto__": 1},
+    {"a%41": 1}, {"a%41": 2**70}, {"aA": 2**70},
 ]
 
 
