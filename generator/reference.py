@@ -2,7 +2,7 @@
 jsonschema's Draft 2020-12, with multipleOf read as every runtime reads it.
 
 jsonschema divides floats (0.3 / 0.1 is 2.9999999999999996), so it calls 0.3 no multiple of 0.1; the runtimes
-divide the decimals the JSON text writes (each number's shortest form), exactly. A default or an example the
+divide the decimals the JSON text writes (each number's shortest form; a whole number, itself), exactly. A default or an example the
 generated code accepts must not be refused at generate for a float's rounding. The tests' oracle is this too.
 """
 
@@ -16,7 +16,9 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 
 
 def _exact(n: int | float) -> Fraction:
-    return Fraction(n) if isinstance(n, int) else Fraction(repr(n))
+    # A float that is a whole number is that number exactly (2.0**62 is 4611686018427387904, whose shortest form
+    # 4.611686018427388e+18 would be another); any other float, the decimal of its shortest form.
+    return Fraction(n) if isinstance(n, int) or n.is_integer() else Fraction(repr(n))
 
 
 def exact_multiple_of(validator: Any, divisor: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:

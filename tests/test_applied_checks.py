@@ -23,6 +23,8 @@ from conftest import generate_cached
 import conformance
 from generator.load import load_spec
 
+# A typed integer's bounds stated, as the exported schema states them: the spec as written then means what it does.
+INT64 = {"minimum": -9223372036854775808, "maximum": 9223372036854775807}
 SCHEMAS: list[Any] = [
     {"minimum": 9007199254740993}, {"maximum": 1e19}, {"exclusiveMinimum": 9223372036854775807},
     {"exclusiveMaximum": 0.3}, {"minimum": -0.0}, {"maximum": 1.5, "minimum": -1e-7},
@@ -57,6 +59,12 @@ SCHEMAS: list[Any] = [
     {"type": "number", "exclusiveMaximum": 1e30}, {"type": "number", "maximum": 9007199254740992},
     {"type": "integer", "minimum": -9223372036854775808, "maximum": 9223372036854775807},
     {"$ref": "#/$defs/Nest"}, {"$ref": "#/$defs/Pick"}, {"not": {"not": {"$ref": "#/$defs/Pick/oneOf/0/properties/k"}}},
+    # A float that is a whole number is that number exactly (2^57 written 144115188075855872.0), not its shortest
+    # form (1.4411518807585587e+17, another number), in equality and in multipleOf; typed and applied alike.
+    {"const": 144115188075855872}, {"enum": [4611686018427387904, "x"]}, {"const": 4611686018427387904.0},
+    {"not": {"const": 144115188075855872}}, {"contains": {"const": 144115188075855872}}, {"multipleOf": 1024},
+    {"type": "array", "items": {"type": "integer", **INT64}, "uniqueItems": True},
+    {"type": "integer", "multipleOf": 1024, **INT64},
 ]
 TEXTS = [
     "0", "-0", "-0.0", "1", "1.0", "2", "3", "4", "5", "6", "0.1", "0.3", "0.30000000000000004", "0.7", "1.5", "1e-7", "-1e-7",
@@ -70,6 +78,9 @@ TEXTS = [
     '{"__proto__": 1}', '{"__proto__": "x", "toString": 1, "c": true, "d": 2}', '{"constructor": 1, "a": 2}',
     '{"a": 1, "b": 2}', '{"a": 1, "c": 2}', '{"b": 1}', '{"b": 1, "d": 0}', '{"abcd": 1, "ab": 2}', '{"a1": 1, "xb": 5, "ab": 2.5}',
     '{"left": {"left": {}, "right": 1}, "right": {}}', '{"left": {"left": {}, "right": {"left": "x"}}}',
+    "144115188075855872", "144115188075855872.0", "1.44115188075855872e17", "4611686018427387904.0", "1152921504606846976.0",
+    "[144115188075855872.0, 144115188075855872]", "[144115188075855872, 1.44115188075855872e17]", "[144115188075855872.0]",
+    "[4611686018427387904.0, 4611686018427387904]", "[1e23, 100000000000000000000000]", "[1e23, 99999999999999991611392]",
 ]
 TREE = {"type": "object", "properties": {"left": {"$ref": "#/$defs/Tree"}, "right": {"$ref": "#/$defs/Tree"}}, "additionalProperties": False}
 # Each level an array whose items are one of two overlapping branches; only the innermost item decides.

@@ -1444,6 +1444,10 @@ def _same_key(value: object, depth: int) -> object:
         exact = value.bit_length() <= _INT_DIGITS_BITS or abs(value) < _INT_DIGITS_LIMIT
         return ("n", number_key(str(value)) if exact else next(_unique_tokens))
     if isinstance(value, float):
+        if value.is_integer():
+            # A whole number is keyed by its exact value, as Python compares it with an int: 2.0**57 is
+            # 144115188075855872 (its shortest form, 1.4411518807585587e+17, is another number).
+            return ("n", number_key(str(int(value))))
         return ("n", number_key(repr(value)) if math.isfinite(value) else repr(value))
     if isinstance(value, (list, tuple)):
         return ("a", tuple(_same_key(v, depth + 1) for v in value))
@@ -2237,9 +2241,14 @@ _SCHEMA_TYPES: Final = {
 
 def _fraction(value: int | float) -> Fraction:
     """A number as the decimal of its shortest form, exactly: 0.0075 is 75/10000 (a float's shortest
-    form, which is its JSON text's unless that text has more digits than a float holds).
+    form, which is its JSON text's unless that text has more digits than a float holds). A float that is
+    a whole number is that number exactly (2.0**62 is 4611686018427387904, not 4.611686018427388e+18).
     """
-    return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
+    return (
+        Fraction(value)
+        if isinstance(value, int) or value.is_integer()
+        else Fraction(repr(value))
+    )
 
 
 class Checks:

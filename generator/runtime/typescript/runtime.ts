@@ -1562,8 +1562,10 @@ function sameKey(value: JsonValue, depth: number): string {
   if (typeof value === "number") return "n" + (Number.isInteger(value) ? numberKey(integerText(value)) : Number.isFinite(value) ? numberKey(showFloat(value)) : showFloat(value));
   if (value instanceof JsonNumber) {
     if (!/[.eE]/.test(value.text)) return "n" + numberKey(value.text);
+    // A float that is a whole number is keyed by its exact value, as an integer is (2.0**57 written
+    // 144115188075855872.0 is 144115188075855872, not its shortest form 1.4411518807585587e+17).
     const f = Number(value.text);
-    return "n" + (Number.isFinite(f) ? numberKey(showFloat(f)) : showFloat(f));
+    return "n" + (Number.isInteger(f) ? numberKey(integerText(f)) : Number.isFinite(f) ? numberKey(showFloat(f)) : showFloat(f));
   }
   if (Array.isArray(value)) return "a[" + value.map((v) => sameKey(v, depth + 1)).join(",") + "]";
   const obj = asObject(value);
@@ -1983,10 +1985,11 @@ function exactOf(value: number | JsonNumber): Exact {
  * A number as the decimal its JSON text (shortest form) says, exactly: digits times 10 to the
  * exponent (0.0075 is 75e-4), as Python reads Fraction(repr(x)). The float nearest 0.0075 is not
  * 75/10000, and multipleOf must ask the question the spec's author wrote. String(n) writes the
- * shortest digits that read back as n, as repr does; for an integer a number holds, its digits.
+ * shortest digits that read back as n, as repr does; for a whole number, its exact digits.
  */
 function decimalOf(value: Exact): [bigint, number] {
   if (typeof value === "bigint") return [value, 0];
+  if (Number.isInteger(value)) return [BigInt(value), 0]; // a whole number is itself (2 ** 62, not 4.611686018427388e+18)
   const text = String(value);
   const e = text.indexOf("e");
   const mantissa = e < 0 ? text : text.slice(0, e);

@@ -189,9 +189,10 @@ func (n schemaNumber) exact() *big.Rat {
 }
 
 // decimal is the number as the decimal its JSON text (shortest form) says, exactly: 0.0075 is
-// 75/10000, not the float nearest it (Python's _fraction: Fraction(repr(x))).
+// 75/10000, not the float nearest it (Python's _fraction: Fraction(repr(x))). A float that is a
+// whole number is that number exactly (2^62, not its shortest form 4.611686018427388e+18).
 func (n schemaNumber) decimal() *big.Rat {
-	if n.isInt {
+	if n.isInt || n.f == math.Trunc(n.f) {
 		return n.exact()
 	}
 	r, _ := new(big.Rat).SetString(strconv.FormatFloat(n.f, 'g', -1, 64))

@@ -48,14 +48,14 @@ func sameKey(v any, depth int, fresh *int) string {
 		if err != nil && math.IsInf(f, 0) {
 			return "n" + showFloat(f)
 		}
-		return "n" + NumberKey(strconv.FormatFloat(f, 'g', -1, 64))
+		return "n" + floatKey(f)
 	case int64:
 		return "n" + NumberKey(strconv.FormatInt(x, 10))
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return "n" + showFloat(x)
 		}
-		return "n" + NumberKey(strconv.FormatFloat(x, 'g', -1, 64))
+		return "n" + floatKey(x)
 	case []any:
 		parts := make([]string, len(x))
 		for i, item := range x {
@@ -101,4 +101,14 @@ func NumberKey(text string) string {
 		exp = n
 	}
 	return sign + significant + "e" + strconv.Itoa(exp-len(fraction)+len(digits)-len(significant))
+}
+
+// floatKey is a finite float's NumberKey: a whole number keyed by its exact value, as an integer
+// is (2^57 written 144115188075855872.0 is 144115188075855872, not its shortest form
+// 1.4411518807585587e+17), any other float by its shortest form, as Python's repr writes it.
+func floatKey(f float64) string {
+	if f == math.Trunc(f) {
+		return NumberKey(strconv.FormatFloat(f, 'f', 0, 64))
+	}
+	return NumberKey(strconv.FormatFloat(f, 'g', -1, 64))
 }
