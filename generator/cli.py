@@ -296,7 +296,7 @@ def _import(root: Path, source: str, format_id: str, keep_all: bool, update: boo
     from generator.examples import schema_problems
     from generator.export import export
     from generator.importing import ImportRefused, import_schema, problems_text, read_source
-    from generator.load import load_spec
+    from generator.load import check_values, load_spec, refuse_symlinks
     from generator.lower import lower
 
     problem = format_id_problem(format_id)
@@ -305,6 +305,8 @@ def _import(root: Path, source: str, format_id: str, keep_all: bool, update: boo
     path_text, _, pointer = source.partition("#")
     path = Path(path_text)
     target = root / "specs" / format_id / "spec.json"
+    # The spec is written into the project, never through a link out of it (which the loader then refuses to read).
+    refuse_symlinks(target.parent, root)
     if target.exists() and not update:
         raise SpecError(
             f"specs/{format_id}/spec.json", None, "the format exists already", "re-import over it with --update, or choose another --format"
@@ -326,6 +328,10 @@ def _import(root: Path, source: str, format_id: str, keep_all: bool, update: boo
     kept_root = ref.rpartition("/")[2] or None if isinstance(ref, str) else None
     try:
         imported = import_schema(document, path_text, pointer, format_id, keep_all, root_name=kept_root)
+    except RecursionError:
+        raise SpecError(
+            path_text, None, "its schemas nest too deeply to translate", "import a definition nested less deeply (#<pointer>)"
+        ) from None
     except ImportRefused as refused:
         print(f"chatspec: {path_text}: {len(refused.problems)} construct(s) cannot be imported; nothing was written:", file=sys.stderr)
         for line in problems_text(refused):
@@ -340,8 +346,10 @@ def _import(root: Path, source: str, format_id: str, keep_all: bool, update: boo
     with tempfile.TemporaryDirectory(prefix="chatspec-import-") as scratch:
         folder = Path(scratch) / "specs" / format_id
         folder.mkdir(parents=True)
-        (folder / "spec.json").write_text(text, encoding="utf-8")
         try:
+            # (Text no target can emit, a lone surrogate among it, is said where it is: it cannot even be written.)
+            check_values(spec, f"specs/{format_id}/spec.json", numbers=False)
+            (folder / "spec.json").write_text(text, encoding="utf-8")
             loaded = load_spec(folder, Path(scratch))
             fmt = lower(loaded)
             problems = schema_problems(loaded, fmt, export(fmt))

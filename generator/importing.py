@@ -96,7 +96,7 @@ def read_source(path: Path) -> Any:
     text = path.read_text(encoding="utf-8")
     try:
         if path.suffix.lower() in (".yaml", ".yml"):
-            return _as_json(_load_yaml(text))
+            return _as_json(_load_yaml(text), budget=len(text) + 1)
         return json.loads(text, object_pairs_hook=_unique_keys)
     except RecursionError:
         raise ValueError("it nests too deeply to read") from None
@@ -171,11 +171,22 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _as_json(value: Any) -> Any:
-    """A YAML value as JSON holds it: keys as text (YAML's 200: and true: are "200" and "true")."""
+def _as_json(value: Any, budget: int) -> Any:
+    """A YAML value as JSON holds it: keys as text (YAML's 200: and true: are "200" and "true"). Aliases make one
+    value appear in many places, or inside itself: more values than the text has characters (each value written
+    takes one at least) is an alias cycle or an alias bomb ("billion laughs"), refused before it is walked further."""
     stack: list[Any] = [value]
+    seen = 0
     while stack:
         node = stack.pop()
+        seen += 1
+        if seen > budget:
+            raise ValueError(
+                f"its aliases expand to more than {budget} values, more than its {budget - 1} characters write "
+                "(an alias inside itself, or aliases of aliases)"
+            )
+        if not isinstance(node, (dict, list, str, int, float, bool, type(None))):
+            raise ValueError(f"it holds a {type(node).__name__} (a YAML tag such as !!binary or !!set), which JSON has no kind of")
         if isinstance(node, dict):
             for key in [k for k in node if not isinstance(k, str)]:
                 if isinstance(key, (list, dict, tuple)):
@@ -207,7 +218,16 @@ class _Translator:
                 out[name] = (pointer_of("components", "schemas", name), schema)
             return out
         for key in ("$defs", "definitions"):
-            for name, schema in (self.document.get(key) or {}).items():
+            held = self.document.get(key) or {}
+            if not isinstance(held, dict):
+                self.problems.append(Problem(pointer_of(key), f"{key} is not an object of named schemas"))
+                continue
+            for name, schema in held.items():
+                if name == "":
+                    # (A spec names the document's own root schema "" too: as a $ref to "#" does.)
+                    self.problems.append(
+                        Problem(pointer_of(key, name), "a definition with an empty name: chatspec names each type after it")
+                    )
                 if name in out:  # two definitions a $ref tells apart by its keyword: one name in the spec cannot
                     self.problems.append(Problem(pointer_of(key, name), f"both $defs and definitions define {name!r}"))
                 out.setdefault(name, (pointer_of(key, name), schema))
@@ -242,6 +262,9 @@ class _Translator:
         if not isinstance(ref, str) or not ref.startswith("#"):
             self.problems.append(Problem(at, f"a remote reference ({ref!r}): only the document's own #/ pointers can be imported"))
             return ref
+        if ref != "#" and not ref.startswith("#/"):
+            self.problems.append(Problem(at, f"$ref {ref!r} names an anchor: chatspec resolves only JSON pointers (#/...)"))
+            return ref
         tokens = checks.pointer_tokens(ref[1:]) if ref != "#" else []
         if self.openapi:
             if tokens[:2] != ["components", "schemas"] or len(tokens) < 3:
@@ -269,9 +292,20 @@ class _Translator:
         are prefixItems, its dependencies dependentSchemas, its definitions $defs)."""
         out: list[str] = []
         tokens = iter(rest)
+        # What the next token names, as checks.schemas_on reads a pointer: a keyword of a schema, an entry of a map or
+        # list of schemas, or data (below const, enum, ...: nothing there is translated). Only a keyword is renamed:
+        # a property named "definitions" stays what it is.
+        expect = "schema"
         for token in tokens:
             value = source.get(token) if isinstance(source, dict) else None
-            if token == "items" and isinstance(value, list):
+            if expect != "schema":
+                out.append(token)
+                if isinstance(source, list) and (n := ir.index_of(token)) is not None and n < len(source):
+                    source = source[n]
+                else:
+                    source = value
+                expect = "schema" if expect in ("map", "list") else "data"
+            elif token == "items" and isinstance(value, list):
                 index = next(tokens, "")
                 out += ["prefixItems", index]
                 n = ir.index_of(index)
@@ -279,13 +313,13 @@ class _Translator:
             elif token == "additionalItems" and isinstance(source, dict) and isinstance(source.get("items"), list):
                 out.append("items")
                 source = value
-            elif token == "dependencies" and isinstance(value, dict):
+            elif token == "dependencies" and self.draft07 and isinstance(value, dict):
                 entry = next(tokens, "")
                 out += ["dependentSchemas", entry]
                 source = value.get(entry)
             elif token == "definitions":
                 out.append("$defs")
-                source = value
+                source, expect = value, "map"
             elif self.openapi == "3.0" and isinstance(source, dict) and source.get("nullable") is True and "type" not in source:
                 self.problems.append(
                     Problem(at, "a $ref into a nullable schema without a type: it becomes an anyOf, where the pointer finds nothing")
@@ -293,10 +327,7 @@ class _Translator:
                 return rest
             else:
                 out.append(token)
-                if isinstance(source, list) and (n := ir.index_of(token)) is not None and n < len(source):
-                    source = source[n]
-                else:
-                    source = value
+                source, expect = value, checks.STRUCTURE.get(token, "data")
         return out
 
     def schema(self, node: Any, at: str) -> Any:
@@ -307,14 +338,17 @@ class _Translator:
             self.problems.append(Problem(at, "not a schema (an object or a boolean)"))
             return node
         out: dict[str, Any] = {}
-        if self.draft07 and "$ref" in node:
-            # Draft-07 ignores a $ref's siblings: the assertions beside it meant nothing (kept in x-ignored, and said),
-            # the annotations are kept.
-            ignored = {k: v for k, v in node.items() if not (k == "$ref" or k in checks.ANNOTATIONS or k.startswith("x-"))}
+        if (self.draft07 or self.openapi == "3.0") and "$ref" in node:
+            # Draft-07 ignores a $ref's siblings, and OpenAPI 3.0's Reference Object says they "SHALL be ignored": the
+            # assertions beside it meant nothing (kept in x-ignored, and said), the annotations are kept. (OpenAPI
+            # 3.0's nullable beside a $ref is read as its writers mean it: the referenced type, or null.)
+            annotation = checks.ANNOTATIONS | _OPENAPI_ANNOTATIONS | ({"nullable", "example"} if self.openapi else set())
+            ignored = {k: v for k, v in node.items() if not (k == "$ref" or k in annotation or k.startswith("x-"))}
             if ignored:
                 out["x-ignored"] = ignored
+                which = "draft-07" if self.draft07 else "OpenAPI 3.0"
                 self.notes.append(
-                    Problem(at, f"{', '.join(map(repr, ignored))} beside $ref kept in x-ignored: draft-07 ignores a $ref's siblings")
+                    Problem(at, f"{', '.join(map(repr, ignored))} beside $ref kept in x-ignored: {which} ignores a $ref's siblings")
                 )
             node = {k: v for k, v in node.items() if k not in ignored}
         for key, value in node.items():
@@ -327,10 +361,13 @@ class _Translator:
                 continue  # the spec's dialect is 2020-12; the translation made it so
             elif key == "$ref":
                 out[key] = self.ref(value, here)
+            elif key == "examples" and self.openapi and "example" in node:
+                continue  # (with example: below)
             elif key in ("enum", "const", "default", "examples") or key.startswith("x-"):
                 out[key] = value  # data, as written
             elif key == "example" and self.openapi:
-                out["examples"] = [*node.get("examples", []), value]
+                written = node.get("examples", [])
+                out["examples"] = [*(written if isinstance(written, list) else [written]), value]
             elif key == "nullable" and self.openapi:
                 continue  # below
             elif key in _OPENAPI_ANNOTATIONS:  # OpenAPI's own, or an unknown keyword of a JSON Schema that pydantic wrote
@@ -342,12 +379,15 @@ class _Translator:
                     out["items"] = self.schema(node["additionalItems"], f"{at}/additionalItems")
             elif key == "additionalItems":
                 continue  # with an array items (above); beside a schema items draft-07 ignores it
-            elif key == "dependencies" and isinstance(value, dict):
+            elif key == "dependencies" and self.draft07 and isinstance(value, dict):
                 for name, dep in value.items():
                     target = "dependentRequired" if isinstance(dep, list) else "dependentSchemas"
                     out.setdefault(target, {})[name] = dep if isinstance(dep, list) else self.schema(dep, f"{here}{pointer_of(name)}")
-            elif key in ("definitions", "$defs"):
-                out["$defs"] = {n: self.schema(s, f"{here}{pointer_of(n)}") for n, s in value.items()}
+            elif key in ("definitions", "$defs") and isinstance(value, dict):
+                both = set(value) & set(node.get("$defs" if key == "definitions" else "definitions") or {})
+                for name in sorted(both) if key == "definitions" else ():
+                    self.problems.append(Problem(f"{here}{pointer_of(name)}", f"both $defs and definitions define {name!r}"))
+                out.setdefault("$defs", {}).update({n: self.schema(s, f"{here}{pointer_of(n)}") for n, s in value.items()})
             elif key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
                 # OpenAPI 3.0's (and draft-04's) boolean: the minimum or maximum beside it is exclusive.
                 bound = "minimum" if key == "exclusiveMinimum" else "maximum"

@@ -330,3 +330,108 @@ def test_a_default_chatspec_would_refuse_is_found_before_anything_is_written(tmp
     source.write_text(json.dumps({"title": "S", "type": "string"}))
     done = run_chatspec(tmp_path, "import", str(source), "--format", "t", "--update")
     assert done.returncode == 2 and "cannot read the spec to update" in done.stderr and "Traceback" not in done.stderr
+
+
+def _same_verdicts(source: dict[str, Any], spec: dict[str, Any], payloads: list[Any], source_validator: Any = None) -> None:
+    """jsonschema on the source (in its own dialect) and on the imported spec give every payload one verdict."""
+    from jsonschema import Draft202012Validator, validators
+
+    theirs = (source_validator or validators.validator_for(source, default=Draft202012Validator))(source)
+    ours = Draft202012Validator(spec)
+    for payload in payloads:
+        assert theirs.is_valid(payload) == ours.is_valid(payload), (payload, json.dumps(spec)[:600])
+
+
+def test_a_ref_is_translated_by_what_each_token_names_not_by_its_spelling() -> None:
+    # A property named "definitions" (or "dependencies") is a property: only a keyword of a schema is renamed.
+    source = {"type": "object", "properties": {"definitions": {"type": "string"}, "$defs": {"type": "integer"},
+                                                "dependencies": {"type": "boolean"},
+                                                "a": {"$ref": "#/properties/definitions"}, "b": {"$ref": "#/properties/dependencies"}}}
+    spec = _import(source)
+    _same_verdicts(source, spec, [{"a": "s"}, {"a": 1}, {"b": True}, {"b": "x"}, {"definitions": 1}, {"$defs": "x"}])
+    # A schema holding both $defs and definitions: both kept where their names differ, refused where one name is both.
+    source = {"type": "object", "properties": {"p": {"definitions": {"A": {"type": "string"}}, "$defs": {"B": {"type": "integer"}}},
+                                                "a": {"$ref": "#/properties/p/definitions/A"}, "b": {"$ref": "#/properties/p/$defs/B"}}}
+    _same_verdicts(source, _import(source), [{"a": "s"}, {"a": 1}, {"b": 1}, {"b": "s"}])
+    source["properties"]["p"]["$defs"]["A"] = {"type": "integer"}
+    assert ("/properties/p/definitions/A", "both $defs and definitions define 'A'") in _refused(source)
+
+
+def test_keywords_mean_what_the_sources_dialect_says() -> None:
+    # dependencies is draft-07's (and older): in a 2020-12 document, or one that names no dialect, it means nothing.
+    for dialect in ({"$schema": "https://json-schema.org/draft/2020-12/schema"}, {}):
+        source = {**dialect, "type": "object", "dependencies": {"a": ["b"], "c": {"required": ["d"]}}}
+        spec = _import(source)
+        assert spec["$defs"]["Adopted"]["x-ignored"] == {"dependencies": source["dependencies"]}
+        _same_verdicts(source, spec, [{"a": 1}, {"c": 1}, {"a": 1, "b": 2}])
+    # OpenAPI 3.0's Reference Object: the assertions beside a $ref "SHALL be ignored"; its annotations and nullable stay.
+    api = {"openapi": "3.0.3", "info": {"title": "T", "version": "1"}, "components": {"schemas": {
+        "M": {"type": "object", "properties": {"s": {"$ref": "#/components/schemas/S", "maxLength": 3, "description": "An S."},
+                                               "n": {"$ref": "#/components/schemas/S", "nullable": True}}},
+        "S": {"type": "string"}}}}
+    props = _import(api, "#/components/schemas/M")["$defs"]["M"]["properties"]
+    assert props["s"] == {"$ref": "#/$defs/S", "description": "An S.", "x-ignored": {"maxLength": 3}}
+    assert props["n"] == {"anyOf": [{"$ref": "#/$defs/S"}, {"type": "null"}]}
+
+
+def test_a_ref_that_could_name_the_root_by_mistake_is_refused() -> None:
+    # An anchor (#a) and a definition named "" would both have been read as the document's root schema.
+    assert _refused({"type": "object", "properties": {"a": {"type": "string"}, "b": {"$ref": "#a"}}}) == [
+        ("/properties/b/$ref", "$ref '#a' names an anchor: chatspec resolves only JSON pointers (#/...)")]
+    refused = _refused({"type": "object", "properties": {"a": {"$ref": "#/$defs/"}}, "$defs": {"": {"type": "string"}}})
+    assert ("/$defs/", "a definition with an empty name: chatspec names each type after it") in refused
+    assert _refused({"type": "object", "$defs": [1, 2]}) == [("/$defs", "$defs is not an object of named schemas")]
+
+
+def test_hostile_yaml_and_json_are_refused_at_once_with_where_and_why(tmp_path: Path) -> None:
+    import time
+
+    laughs = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(8))
+    cases = {
+        "cycle.yaml": ("type: object\nproperties: {a: &x {type: object, properties: {b: *x}}}\n", "aliases expand"),
+        "self.yaml": ("a: &a [*a]\n", "aliases expand"),
+        "laughs.yaml": (f"type: object\n{laughs}enum: *i\n", "aliases expand"),
+        "binary.yaml": ("type: string\nconst: !!binary aGVsbG8=\n", "bytes"),
+        "set.yaml": ("type: array\nenum: [!!set {a, b}]\n", "set"),
+    }
+    for name, (text, said) in cases.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        started = time.process_time()
+        done = run_chatspec(tmp_path, "import", str(tmp_path / name), "--format", "hostile")
+        assert done.returncode == 2 and "cannot read the source" in done.stderr and said in done.stderr, (name, done.stderr)
+        assert "internal error" not in done.stderr and len(done.stderr) < 2000, (name, done.stderr[:500])
+        assert time.process_time() - started < 30  # (the child's time is not counted: this guards only the parent)
+    assert not (tmp_path / "specs").exists()
+    # A lone surrogate in a name, an examples that is no list beside OpenAPI's example, 400 levels of allOf.
+    source = tmp_path / "s.json"
+    source.write_text('{"type": "object", "properties": {"\\ud800": {"type": "string"}}}', encoding="utf-8")
+    done = run_chatspec(tmp_path, "import", str(source), "--format", "lone")
+    assert done.returncode == 2 and "surrogate" in done.stderr and "/properties/\\ud800" in done.stderr.replace("\udc00", ""), done.stderr
+    assert "internal error" not in done.stderr
+    api = {"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
+           "components": {"schemas": {"M": {"type": "string", "example": "a", "examples": "abc"}}}}
+    assert _import(api, "#/components/schemas/M")["$defs"]["M"]["examples"] == ["abc", "a"]
+    deep: dict[str, Any] = {"type": "string"}
+    for _ in range(400):
+        deep = {"allOf": [deep]}
+    source.write_text(json.dumps(deep), encoding="utf-8")
+    done = run_chatspec(tmp_path, "import", str(source), "--format", "deep")
+    assert done.returncode == 2 and "internal error" not in done.stderr and "deeply" in done.stderr, done.stderr
+
+
+def test_import_never_writes_through_a_link_out_of_the_project(tmp_path: Path) -> None:
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    (project / "specs").mkdir(parents=True)
+    outside.mkdir()
+    (project / "specs" / "evil").symlink_to(outside)
+    precious = tmp_path / "precious.json"
+    precious.write_text('{"keep": true}', encoding="utf-8")
+    (project / "specs" / "victim").mkdir()
+    (project / "specs" / "victim" / "spec.json").symlink_to(precious)
+    source = tmp_path / "s.json"
+    source.write_text(json.dumps({"title": "S", "type": "string"}), encoding="utf-8")
+    for format_id, update in (("evil", []), ("victim", ["--update"])):
+        done = run_chatspec(project, "import", str(source), "--format", format_id, *update)
+        assert done.returncode != 0 and "symbolic link" in done.stderr, done.stderr
+    assert list(outside.iterdir()) == [] and precious.read_text(encoding="utf-8") == '{"keep": true}'
