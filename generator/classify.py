@@ -446,7 +446,19 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
         if a.name != b.name:
             changes.append(Change("major", f"generated name changed: {where} ({a.name} -> {b.name})"))
         if (a.has_default, a.default, a.default_factory) != (b.has_default, b.default, b.default_factory):
-            changes.append(Change("major", f"default changed: {where} ({_default(a)} -> {_default(b)})"))
+            # A rule reading the field judges a message without it by its default (a compare side, member_of's field,
+            # at_least_one_of's presence): what the messages without it get may change either way.
+            read = [r for r in (*old.rules, *new.rules) if wire in r.fields]
+            if read:
+                changes.append(
+                    Change(
+                        "major",
+                        f"default changed: {where} ({_default(a)} -> {_default(b)}), which its {read[0].kind} rule reads",
+                        wire="unknown",
+                    )
+                )
+            else:
+                changes.append(Change("major", f"default changed: {where} ({_default(a)} -> {_default(b)})"))
         if a.description != b.description:
             changes.append(Change("patch", f"description changed: {where}"))
         if a.annotations != b.annotations:
@@ -454,8 +466,28 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
         if a.required_message != b.required_message and a.required and b.required:
             changes.append(Change("minor", f"error message changed: {where} required: {a.required_message!r} -> {b.required_message!r}"))
         changes += compare_type(a.type, b.type, where)
-    old_rules = {_rule_key(r): r for r in old.rules}
-    new_rules = {_rule_key(r): r for r in new.rules}
+    # Rules are matched by what they are about (_rule_key); two rules about the same thing (two compare rules on
+    # one pair of fields, two allowed_when on one field and case) are not told apart, so such a group that changed
+    # is judged as a whole, and not compared.
+    old_groups: dict[tuple[Any, ...], list[ir.Rule]] = {}
+    new_groups: dict[tuple[Any, ...], list[ir.Rule]] = {}
+    for rules, groups in ((old.rules, old_groups), (new.rules, new_groups)):
+        for r in rules:
+            groups.setdefault(_rule_key(r), []).append(r)
+    for key in [*old_groups, *(k for k in new_groups if k not in old_groups)]:
+        was_group, now_group = old_groups.get(key, []), new_groups.get(key, [])
+        if max(len(was_group), len(now_group)) > 1 and was_group != now_group:
+            r = (now_group or was_group)[0]
+            changes.append(
+                Change(
+                    "major",
+                    f"rules changed: {name} {r.kind} on {', '.join(r.fields)} ({len(was_group)} -> {len(now_group)} rules "
+                    "about the same fields; their changes are not compared)",
+                    wire="unknown",
+                )
+            )
+    old_rules = {k: g[0] for k, g in old_groups.items() if len(g) == 1 and len(new_groups.get(k, [])) <= 1}
+    new_rules = {k: g[0] for k, g in new_groups.items() if len(g) == 1 and len(old_groups.get(k, [])) <= 1}
     for key, rule in old_rules.items():
         if key not in new_rules:
             changes.append(Change("minor", f"rule removed: {name} {rule.kind} on {', '.join(rule.fields)}", wire="wider"))
@@ -489,6 +521,17 @@ def compare_model(old: ir.Model, new: ir.Model) -> list[Change]:
                         f"rule {'relaxed' if after > before else 'tightened' if after < before else 'changed'}: "
                         f"{name} {rule.kind} on {', '.join(rule.fields)} ({was.op} -> {rule.op})",
                         wire="wider" if after > before else "narrower" if after < before else "other",
+                    )
+                )
+            if was.operands != rule.operands:
+                # A field's type changed under a compare rule: it compares as another kind (an integer exactly, a
+                # number as a float, a date-time as the instant), which may change its verdict either way.
+                changes.append(
+                    Change(
+                        "major",
+                        f"rule changed: {name} {rule.kind} on {', '.join(rule.fields)} "
+                        f"(compares as {', '.join(was.operands)} -> {', '.join(rule.operands)})",
+                        wire="unknown",
                     )
                 )
             if was.message != rule.message:
