@@ -6,12 +6,17 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator import cache
 from generator.build import generated_files
 from generator.errors import SpecError, SpecErrors, did_you_mean
 from generator.naming import format_id_problem
 from generator.write import RefusedError, unified_diff, write_tree
+
+if TYPE_CHECKING:
+    from generator import ir
+    from generator.load import LoadedSpec
 
 # The subcommands import what they use when they run: a no-op `chatspec check` is
 # answered from the cache without loading Jinja, jsonschema or black.
@@ -290,14 +295,30 @@ def _vendor(root: Path, args: argparse.Namespace) -> int:
     return 0
 
 
+def _other_formats(root: Path, format_id: str) -> list[tuple[LoadedSpec, ir.Format]]:
+    """The project's other specs, loaded and lowered, that import checks a new one's names beside; none when one of
+    them does not load (generate then says so, about that spec)."""
+    from generator.core import discover
+    from generator.lower import lower
+
+    try:
+        specs = [s for s in discover(root / "specs", root) if s.format_id != format_id]
+        return [(s, lower(s)) for s in specs]
+    except (SpecError, SpecErrors):
+        return []
+
+
 def _import(root: Path, source: str, format_id: str, keep_all: bool, update: bool) -> int:
     import tempfile
 
+    from generator.core import context
     from generator.examples import schema_problems
     from generator.export import export
-    from generator.importing import ImportRefused, import_schema, problems_text, read_source
-    from generator.load import check_values, load_spec, refuse_symlinks
+    from generator.importing import ImportRefused, carry_edits, import_schema, problems_text, read_source
+    from generator.load import check_format_ids, check_values, load_spec, refuse_symlinks
     from generator.lower import lower
+    from generator.options import load_options
+    from generator.targets import REGISTRY
 
     problem = format_id_problem(format_id)
     if problem is not None:
@@ -340,6 +361,16 @@ def _import(root: Path, source: str, format_id: str, keep_all: bool, update: boo
     spec = imported.spec
     if isinstance(current, dict) and isinstance(current.get("x-version"), str):
         spec["x-version"] = current["x-version"]
+    # The edits made in the spec since (x-name, x-compatibility, x-rules, ...) are kept where the new import has
+    # their place; one whose place is gone is not dropped in silence.
+    carried, lost = carry_edits(current, spec) if update else ([], [])
+    if lost:
+        raise SpecError(
+            f"specs/{format_id}/spec.json",
+            lost[0],
+            f"the new import has no place for {len(lost)} edit(s) made in the spec: {', '.join(lost)}",
+            "move each where it belongs in the spec, or remove it, and run the import again (nothing was written)",
+        )
     text = json.dumps(spec, indent=2, ensure_ascii=False) + "\n"
     # What chatspec itself refuses (generate's checks of the spec, its defaults among them) is found before anything
     # is written: the spec is checked in a scratch project.
@@ -353,6 +384,12 @@ def _import(root: Path, source: str, format_id: str, keep_all: bool, update: boo
             loaded = load_spec(folder, Path(scratch))
             fmt = lower(loaded)
             problems = schema_problems(loaded, fmt, export(fmt))
+            if not problems:
+                # The names every target gives it, beside the project's other formats and with its options (a field
+                # a_b beside a-b, a definition named ValidationError, two formats one Go package).
+                others = _other_formats(root, format_id)
+                check_format_ids([*(s for s, _ in others), loaded], [t.module for t in REGISTRY if t.module is not None])
+                context([*(s for s, _ in others), loaded], (*(f for _, f in others), fmt), load_options(root), described=False)
         except SpecError as exc:
             problems = [exc]
         if problems:
@@ -370,6 +407,8 @@ def _import(root: Path, source: str, format_id: str, keep_all: bool, update: boo
     )
     for old, new in sorted(imported.renamed.items()):
         print(f"  renamed {old!r} -> {new}")
+    for pointer in carried:
+        print(f"  kept the spec's own {pointer}")
     for note in imported.notes:
         print(f"  note at {note.pointer}: {note.reason}")
     print(

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator import checks, ir
+from generator import checks, ir, string_formats
 from generator.errors import did_you_mean, pointer_of
 from generator.load import INT64
 from generator.naming import DEFINITION_NAME
@@ -205,6 +205,7 @@ class _Translator:
         self.draft07 = draft07
         self.problems: list[Problem] = []
         self.notes: list[Problem] = []
+        self.asserted: set[str] = set()  # the asserted formats and encodings noted (once each)
         self.names: dict[str, str] = {}  # the definitions' source names -> spec names
         self.wanted: list[str] = []  # source names a translated $ref reached, in order
 
@@ -408,6 +409,18 @@ class _Translator:
                 slip = did_you_mean(key, sorted(_KEPT | _UNRESOLVED.keys() | {"$ref", "$defs", "definitions", "dependencies"}))
                 self.notes.append(Problem(here, f"unknown keyword {key!r} kept in x-ignored: it means nothing in the source{slip}"))
         self.vacuous_bounds(out, at)
+        for key in ("format", "contentEncoding"):
+            said = out.get(key)
+            if isinstance(said, str) and (key == "contentEncoding" or string_formats.asserted(said)) and said not in self.asserted:
+                # The source's JSON Schema only annotates a string with it; the generated code refuses what fails it.
+                self.asserted.add(said)
+                self.notes.append(
+                    Problem(
+                        f"{at}/{key}",
+                        f"{key} {said!r} is checked by the generated code, where the source's JSON Schema only annotates it "
+                        "(README: Asserted annotations); said once",
+                    )
+                )
         if self.openapi == "3.0" and node.get("nullable") is True:
             return _nullable(out)
         return out
@@ -565,3 +578,45 @@ def _choices(definitions: dict[str, tuple[str, Any]]) -> str:
 def problems_text(refused: ImportRefused) -> Iterator[str]:
     for p in refused.problems:
         yield f"  at {p.pointer or '/'}: {p.reason}"
+
+
+# chatspec's own keywords, which only an edit made in the spec writes (a source's x- keys are its own, kept as the
+# new import writes them): what --update carries over.
+_EDITS = checks.OWN_X_KEYWORDS | {"x-compatibility", "x-decisions"}
+
+
+def carry_edits(current: Any, spec: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """Copy into `spec` (a new import) chatspec's keywords `current` (the spec it replaces) holds, where the new
+    import has the same place and writes no such key itself: (the pointers carried, the pointers whose place is gone)."""
+    carried: list[str] = []
+    lost: list[str] = []
+    stack: list[tuple[tuple[str, ...], Any]] = [((), current)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(((*path, str(i)), item) for i, item in reversed(list(enumerate(node))))
+            continue
+        if not isinstance(node, dict):
+            continue
+        for key, value in node.items():
+            if not key.startswith("x-"):
+                stack.append(((*path, key), value))
+            elif key in _EDITS:
+                place = _at(spec, path)
+                if not isinstance(place, dict):
+                    lost.append(pointer_of(*path, key))
+                elif key not in place:
+                    place[key] = value
+                    carried.append(pointer_of(*path, key))
+    return sorted(carried), sorted(lost)
+
+
+def _at(document: Any, path: tuple[str, ...]) -> Any:
+    for token in path:
+        if isinstance(document, dict) and token in document:
+            document = document[token]
+        elif isinstance(document, list) and (n := ir.index_of(token)) is not None and n < len(document):
+            document = document[n]
+        else:
+            return None
+    return document

@@ -435,3 +435,53 @@ def test_import_never_writes_through_a_link_out_of_the_project(tmp_path: Path) -
         done = run_chatspec(project, "import", str(source), "--format", format_id, *update)
         assert done.returncode != 0 and "symbolic link" in done.stderr, done.stderr
     assert list(outside.iterdir()) == [] and precious.read_text(encoding="utf-8") == '{"keep": true}'
+
+
+def test_update_keeps_the_edits_made_in_the_spec_and_refuses_to_drop_one_in_silence(tmp_path: Path) -> None:
+    source = tmp_path / "upstream.json"
+    source.write_text(json.dumps({"title": "Note", "type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}))
+    assert run_chatspec(tmp_path, "import", str(source), "--format", "note").returncode == 0
+    path = tmp_path / "specs" / "note" / "spec.json"
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    # What chatspec's own hints ask for: a promise, a name, a message.
+    spec["x-compatibility"] = "backward"
+    spec["$defs"]["Note"]["properties"]["a"]["x-name"] = "alpha"
+    spec["$defs"]["Note"]["properties"]["b"]["x-messages"] = {"type": "b is text"}
+    path.write_text(json.dumps(spec, indent=2) + "\n", encoding="utf-8")
+    assert run_chatspec(tmp_path, "bump", "note").returncode == 0
+    done = run_chatspec(tmp_path, "import", str(source), "--format", "note", "--update")
+    assert done.returncode == 0 and "kept the spec's own /$defs/Note/properties/a/x-name" in done.stdout, done.stdout + done.stderr
+    assert "0 change(s) since 1.0.0; needs no bump" in run_chatspec(tmp_path, "diff", "note").stdout
+    updated = json.loads(path.read_text(encoding="utf-8"))
+    assert updated["x-compatibility"] == "backward" and updated["$defs"]["Note"]["properties"]["a"]["x-name"] == "alpha"
+    assert updated["$defs"]["Note"]["properties"]["b"]["x-messages"] == {"type": "b is text"}
+    # Upstream drops b: its message has no place in the new import, and nothing is written.
+    source.write_text(json.dumps({"title": "Note", "type": "object", "properties": {"a": {"type": "string"}}}))
+    done = run_chatspec(tmp_path, "import", str(source), "--format", "note", "--update")
+    assert done.returncode != 0 and "/$defs/Note/properties/b/x-messages" in done.stderr and "nothing was written" in done.stderr, done.stderr
+    assert json.loads(path.read_text(encoding="utf-8")) == updated
+
+
+def test_import_refuses_what_generate_would_beside_the_projects_other_formats(tmp_path: Path) -> None:
+    sources = {
+        "clash.json": ({"title": "S", "type": "object", "properties": {"a-b": {"type": "string"}, "a_b": {"type": "string"}}}, "the Python attribute 'a_b'"),
+        "own.json": ({"title": "ValidationError", "type": "object", "properties": {"x": {"type": "string"}}}, "the generated package defines itself"),
+    }
+    for name, (document, said) in sources.items():
+        (tmp_path / name).write_text(json.dumps(document), encoding="utf-8")
+        done = run_chatspec(tmp_path, "import", str(tmp_path / name), "--format", name.split(".")[0])
+        assert done.returncode == 2 and said in done.stderr and "nothing was written" in done.stderr, done.stderr
+    (tmp_path / "s.json").write_text(json.dumps({"title": "S", "type": "string"}), encoding="utf-8")
+    assert run_chatspec(tmp_path, "import", str(tmp_path / "s.json"), "--format", "a_bc").returncode == 0
+    done = run_chatspec(tmp_path, "import", str(tmp_path / "s.json"), "--format", "ab_c")
+    assert done.returncode == 2 and "the same Go package 'abc'" in done.stderr, done.stderr
+    assert sorted(p.name for p in (tmp_path / "specs").iterdir()) == ["a_bc"]
+
+
+def test_a_format_the_generated_code_checks_is_said_once_each() -> None:
+    source = {"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}, "other": {"type": "string", "format": "uuid"},
+                                                "at": {"type": "string", "format": "date-time"}, "b": {"type": "string", "contentEncoding": "base64"},
+                                                "n": {"type": "integer", "format": "int64"}}}
+    notes = [(n.pointer, n.reason.split(" is ")[0]) for n in import_schema(source, "source.json", "", "adopted").notes]
+    assert notes == [("/properties/id/format", "format 'uuid'"), ("/properties/at/format", "format 'date-time'"),
+                     ("/properties/b/contentEncoding", "contentEncoding 'base64'")]
