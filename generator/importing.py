@@ -594,7 +594,16 @@ def carry_edits(current: Any, spec: dict[str, Any]) -> tuple[list[str], list[str
     while stack:
         path, node = stack.pop()
         if isinstance(node, list):
-            stack.extend(((*path, str(i)), item) for i, item in reversed(list(enumerate(node))))
+            # An item of a list (a oneOf's variant, a prefixItems position) is the same place only where the new
+            # import holds the same schema there: upstream may have reordered or replaced them.
+            same = _at(spec, path)
+            stack.extend(
+                ((*path, str(i)), item if isinstance(same, list) and i < len(same) and _bare(item) == _bare(same[i]) else _Moved(item))
+                for i, item in reversed(list(enumerate(node)))
+            )
+            continue
+        if isinstance(node, _Moved):
+            lost.extend(pointer_of(*path, *p) for p in _edits_in(node.value))
             continue
         if not isinstance(node, dict):
             continue
@@ -609,6 +618,37 @@ def carry_edits(current: Any, spec: dict[str, Any]) -> tuple[list[str], list[str
                     place[key] = value
                     carried.append(pointer_of(*path, key))
     return sorted(carried), sorted(lost)
+
+
+@dataclass(frozen=True)
+class _Moved:
+    """A list item whose place in the new import holds another schema."""
+
+    value: Any
+
+
+def _bare(value: Any) -> Any:
+    """A schema without chatspec's own keywords, at any depth (what the import itself would write)."""
+    if isinstance(value, dict):
+        return {k: _bare(v) for k, v in value.items() if k not in _EDITS}
+    if isinstance(value, list):
+        return [_bare(v) for v in value]
+    return value
+
+
+def _edits_in(value: Any) -> Iterator[tuple[str, ...]]:
+    """Where chatspec's own keywords are in a value: paths below it."""
+    stack: list[tuple[tuple[str, ...], Any]] = [((), value)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k in _EDITS:
+                    yield (*path, k)
+                elif not k.startswith("x-"):
+                    stack.append(((*path, k), v))
+        elif isinstance(node, list):
+            stack.extend(((*path, str(i)), v) for i, v in enumerate(node))
 
 
 def _at(document: Any, path: tuple[str, ...]) -> Any:

@@ -485,3 +485,21 @@ def test_a_format_the_generated_code_checks_is_said_once_each() -> None:
     notes = [(n.pointer, n.reason.split(" is ")[0]) for n in import_schema(source, "source.json", "", "adopted").notes]
     assert notes == [("/properties/id/format", "format 'uuid'"), ("/properties/at/format", "format 'date-time'"),
                      ("/properties/b/contentEncoding", "contentEncoding 'base64'")]
+
+
+def test_update_refuses_to_carry_an_edit_to_a_list_item_upstream_replaced(tmp_path: Path) -> None:
+    # The x-name given to the first variant of a oneOf would name another schema once upstream reorders them.
+    variants = [{"type": "object", "properties": {"t": {"const": "a"}}, "required": ["t"]},
+                {"type": "object", "properties": {"t": {"const": "b"}}, "required": ["t"]}]
+    source = tmp_path / "upstream.json"
+    source.write_text(json.dumps({"title": "U", "oneOf": variants}))
+    assert run_chatspec(tmp_path, "import", str(source), "--format", "u").returncode == 0
+    path = tmp_path / "specs" / "u" / "spec.json"
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    spec["$defs"]["U"]["oneOf"][0]["x-name"] = "AlphaPart"
+    path.write_text(json.dumps(spec, indent=2) + "\n", encoding="utf-8")
+    assert run_chatspec(tmp_path, "import", str(source), "--format", "u", "--update").returncode == 0  # the same: kept
+    assert json.loads(path.read_text(encoding="utf-8"))["$defs"]["U"]["oneOf"][0]["x-name"] == "AlphaPart"
+    source.write_text(json.dumps({"title": "U", "oneOf": variants[::-1]}))
+    done = run_chatspec(tmp_path, "import", str(source), "--format", "u", "--update")
+    assert done.returncode != 0 and "/$defs/U/oneOf/0/x-name" in done.stderr, done.stdout + done.stderr
