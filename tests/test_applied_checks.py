@@ -64,7 +64,7 @@ SCHEMAS: list[Any] = [
     {"const": 144115188075855872}, {"enum": [4611686018427387904, "x"]}, {"const": 4611686018427387904.0},
     {"not": {"const": 144115188075855872}}, {"contains": {"const": 144115188075855872}}, {"multipleOf": 1024},
     {"type": "array", "items": {"type": "integer", **INT64}, "uniqueItems": True},
-    {"type": "integer", "multipleOf": 1024, **INT64},
+    {"type": "integer", "multipleOf": 1024, **INT64}, {"multipleOf": 1e23}, {"multipleOf": 0.3},
 ]
 TEXTS = [
     "0", "-0", "-0.0", "1", "1.0", "2", "3", "4", "5", "6", "0.1", "0.3", "0.30000000000000004", "0.7", "1.5", "1e-7", "-1e-7",
@@ -81,6 +81,7 @@ TEXTS = [
     "144115188075855872", "144115188075855872.0", "1.44115188075855872e17", "4611686018427387904.0", "1152921504606846976.0",
     "[144115188075855872.0, 144115188075855872]", "[144115188075855872, 1.44115188075855872e17]", "[144115188075855872.0]",
     "[4611686018427387904.0, 4611686018427387904]", "[1e23, 100000000000000000000000]", "[1e23, 99999999999999991611392]",
+    "100000000000000000000000", "1e24", "3e23", "3e30",
 ]
 TREE = {"type": "object", "properties": {"left": {"$ref": "#/$defs/Tree"}, "right": {"$ref": "#/$defs/Tree"}}, "additionalProperties": False}
 # Each level an array whose items are one of two overlapping branches; only the innermost item decides.
@@ -148,3 +149,19 @@ def test_overlapping_branches_over_a_deep_value_are_judged_once_each(tmp_path: P
     # (jsonschema, the oracle elsewhere, walks it so: the verdicts are stated here. The innermost 1 is no array.)
     wrong = _agree(built, [f'{{"deep": {deep_valid}}}', f'{{"deep": {deep_invalid}}}'], [True, False])
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_oracles_multiple_of_is_the_one_the_json_text_means() -> None:
+    # The runtimes are held to the oracle's multipleOf (generator/reference.py): here it is held to the numbers the
+    # texts write, so that the two cannot drift together. (A float's shortest form is what every JSON writer
+    # prints; a whole float over a whole divisor below 2^53 is its exact value, which every form writes alike.)
+    from generator.reference import _multiple
+
+    truths = [
+        ("0.3", "0.1", True), ("0.0075", "0.0001", True), ("0.7", "0.1", True), ("0.30000000000000004", "0.1", False),
+        ("4611686018427387904.0", "1024", True), ("1152921504606846976.0", "1024", True),
+        ("100000000000000000000000", "1e23", True), ("1e24", "1e23", True), ("3e23", "0.3", True), ("3e30", "0.3", True),
+        ("9007199254740993", "3", True), ("10", "4", False), ("1e308", "0.5", True),
+    ]
+    for value, divisor, truth in truths:
+        assert _multiple(json.loads(value), json.loads(divisor)) is truth, (value, divisor)

@@ -2241,14 +2241,25 @@ _SCHEMA_TYPES: Final = {
 
 def _fraction(value: int | float) -> Fraction:
     """A number as the decimal of its shortest form, exactly: 0.0075 is 75/10000 (a float's shortest
-    form, which is its JSON text's unless that text has more digits than a float holds). A float that is
-    a whole number is that number exactly (2.0**62 is 4611686018427387904, not 4.611686018427388e+18).
+    form, which is its JSON text's unless that text has more digits than a float holds).
     """
-    return (
-        Fraction(value)
-        if isinstance(value, int) or value.is_integer()
-        else Fraction(repr(value))
-    )
+    return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
+
+
+def is_multiple(value: int | float, divisor: int | float) -> bool:
+    """multipleOf on the decimals the JSON text writes (0.3 is a multiple of 0.1, 1e24 of 1e23), but a
+    float that is a whole number over a whole divisor below 2^53 (which every form writes alike) by its
+    exact value, as Python's % divides: 2.0**62 is a multiple of 1024, though its shortest form,
+    4.611686018427388e+18, is not.
+    """
+    if (
+        isinstance(value, float)
+        and value.is_integer()
+        and float(divisor).is_integer()
+        and abs(divisor) < 2**53
+    ):
+        return Fraction(value) % Fraction(divisor) == 0
+    return (_fraction(value) / _fraction(divisor)).denominator == 1
 
 
 class Checks:
@@ -2554,10 +2565,7 @@ class _Run:
             return "exclusiveMinimum"
         if "exclusiveMaximum" in node and value >= node["exclusiveMaximum"]:
             return "exclusiveMaximum"
-        if (
-            "multipleOf" in node
-            and (_fraction(value) / _fraction(node["multipleOf"])).denominator != 1
-        ):
+        if "multipleOf" in node and not is_multiple(value, node["multipleOf"]):
             return "multipleOf"
         return None
 

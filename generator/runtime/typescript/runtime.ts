@@ -1985,12 +1985,12 @@ function exactOf(value: number | JsonNumber): Exact {
  * A number as the decimal its JSON text (shortest form) says, exactly: digits times 10 to the
  * exponent (0.0075 is 75e-4), as Python reads Fraction(repr(x)). The float nearest 0.0075 is not
  * 75/10000, and multipleOf must ask the question the spec's author wrote. String(n) writes the
- * shortest digits that read back as n, as repr does; for a whole number, its exact digits.
+ * shortest digits that read back as n, as repr does, except for a whole number past 2^53: there it
+ * writes every digit (2 ** 62 as 4611686018427387904), and showFloat repr's 4.611686018427388e+18.
  */
 function decimalOf(value: Exact): [bigint, number] {
   if (typeof value === "bigint") return [value, 0];
-  if (Number.isInteger(value)) return [BigInt(value), 0]; // a whole number is itself (2 ** 62, not 4.611686018427388e+18)
-  const text = String(value);
+  const text = Number.isInteger(value) && !Number.isSafeInteger(value) ? showFloat(value) : String(value);
   const e = text.indexOf("e");
   const mantissa = e < 0 ? text : text.slice(0, e);
   let exponent = e < 0 ? 0 : Number(text.slice(e + 1));
@@ -2000,8 +2000,17 @@ function decimalOf(value: Exact): [bigint, number] {
   return [BigInt(mantissa.slice(0, dot) + mantissa.slice(dot + 1)), exponent];
 }
 
+function wholeBelow53(n: Exact): boolean {
+  return typeof n === "bigint" ? n < 2n ** 53n && n > -(2n ** 53n) : Number.isSafeInteger(n);
+}
+
 /** Whether value / divisor is an integer, both read as decimals (decimalOf). */
 function isMultipleOf(value: Exact, divisor: Exact): boolean {
+  if (typeof value === "number" && Number.isInteger(value) && wholeBelow53(divisor)) {
+    // A float that is a whole number over a whole divisor below 2^53 (which every form writes alike): by its
+    // exact value, as Python's is_multiple (2 ** 62 is a multiple of 1024; its shortest form is not).
+    return BigInt(value) % BigInt(divisor) === 0n;
+  }
   const [a, ea] = decimalOf(value);
   const [b, eb] = decimalOf(divisor);
   if (b === 0n) return false; // the generator refuses multipleOf 0; nothing is a multiple of it

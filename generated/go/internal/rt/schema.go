@@ -191,10 +191,9 @@ func (n schemaNumber) exact() *big.Rat {
 }
 
 // decimal is the number as the decimal its JSON text (shortest form) says, exactly: 0.0075 is
-// 75/10000, not the float nearest it (Python's _fraction: Fraction(repr(x))). A float that is a
-// whole number is that number exactly (2^62, not its shortest form 4.611686018427388e+18).
+// 75/10000, not the float nearest it (Python's _fraction: Fraction(repr(x))).
 func (n schemaNumber) decimal() *big.Rat {
-	if n.isInt || n.f == math.Trunc(n.f) {
+	if n.isInt {
 		return n.exact()
 	}
 	r, _ := new(big.Rat).SetString(strconv.FormatFloat(n.f, 'g', -1, 64))
@@ -228,7 +227,20 @@ func multipleOf(value, divisor schemaNumber) bool {
 	if !value.isInt && (math.IsInf(value.f, 0) || math.IsNaN(value.f)) {
 		return false // no decimal (Python's Fraction refuses it; AnyJSON refuses the value first)
 	}
+	if !value.isInt && value.f == math.Trunc(value.f) && divisor.wholeBelow53() {
+		// A float that is a whole number over a whole divisor below 2^53 (which every form writes alike): by
+		// its exact value, as Python's is_multiple (2^62 is a multiple of 1024; its shortest form is not).
+		return new(big.Rat).Quo(value.exact(), divisor.exact()).IsInt()
+	}
 	return new(big.Rat).Quo(value.decimal(), divisor.decimal()).IsInt()
+}
+
+// wholeBelow53 reports whether the number is a whole number below 2^53 in size.
+func (n schemaNumber) wholeBelow53() bool {
+	if n.isInt {
+		return n.big == nil && n.small < 1<<53 && n.small > -(1<<53)
+	}
+	return n.f == math.Trunc(n.f) && math.Abs(n.f) < 1<<53
 }
 
 func smallNumber(n int) schemaNumber { return schemaNumber{isInt: true, small: int64(n)} }
