@@ -124,7 +124,8 @@ def test_openais_whole_request_body_imports_and_generates_every_target(tmp_path:
     # "messages" in schemas applied as written (which crashed the docs). Its verdicts: the tests above.
     name, pointer = SCHEMAS["openai_request"]
     imported = import_schema(_document(name), name, pointer, "openai_request")
-    assert [n.pointer for n in imported.notes] == [f"{pointer[1:]}/allOf/1/properties/seed/{k}" for k in ("minimum", "maximum")]
+    assert [n.pointer for n in imported.notes] == [f"{pointer[1:]}/allOf/1/properties/seed/{k}" for k in ("minimum", "maximum")] + [
+        "/components/schemas/ChatCompletionRequestMessageContentPartImage/properties/image_url/properties/url/format"]  # uri: checked
     folder = tmp_path / "specs" / "openai_request"
     folder.mkdir(parents=True)
     (folder / "spec.json").write_text(json.dumps(imported.spec, indent=2) + "\n", encoding="utf-8")
