@@ -342,6 +342,10 @@ def _import(root: Path, source: str, format_id: str, keep_all: bool, update: boo
     if update:
         try:
             current = json.loads(target.read_text(encoding="utf-8"))
+        except RecursionError:
+            raise SpecError(
+                f"specs/{format_id}/spec.json", None, "cannot read the spec to update: it nests too deeply", "fix or remove it"
+            ) from None
         except (OSError, ValueError) as exc:
             raise SpecError(f"specs/{format_id}/spec.json", None, f"cannot read the spec to update: {exc}", "fix or remove it") from None
     # The document's root schema keeps the name the spec gave it (its definitions keep their own).
@@ -363,7 +367,7 @@ def _import(root: Path, source: str, format_id: str, keep_all: bool, update: boo
         spec["x-version"] = current["x-version"]
     # The edits made in the spec since (x-name, x-compatibility, x-rules, ...) are kept where the new import has
     # their place; one whose place is gone is not dropped in silence.
-    carried, lost = carry_edits(current, spec) if update else ([], [])
+    carried, lost = carry_edits(current, spec, imported.renamed.values()) if update else ([], [])
     if lost:
         raise SpecError(
             f"specs/{format_id}/spec.json",

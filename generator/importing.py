@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,7 +96,7 @@ def read_source(path: Path) -> Any:
     text = path.read_text(encoding="utf-8")
     try:
         if path.suffix.lower() in (".yaml", ".yml"):
-            return _as_json(_load_yaml(text), budget=len(text) + 1)
+            return _as_json(_load_yaml(text), budget=10 * len(text) + 100_000)
         return json.loads(text, object_pairs_hook=_unique_keys)
     except RecursionError:
         raise ValueError("it nests too deeply to read") from None
@@ -173,18 +173,16 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _as_json(value: Any, budget: int) -> Any:
     """A YAML value as JSON holds it: keys as text (YAML's 200: and true: are "200" and "true"). Aliases make one
-    value appear in many places, or inside itself: more values than the text has characters (each value written
-    takes one at least) is an alias cycle or an alias bomb ("billion laughs"), refused before it is walked further."""
+    value appear in many places, or inside itself: more values than `budget` (ten per character of the text, and
+    100,000: an enum reused by every property fits) is an alias cycle or an alias bomb ("billion laughs"), refused
+    before it is walked further."""
     stack: list[Any] = [value]
     seen = 0
     while stack:
         node = stack.pop()
         seen += 1
         if seen > budget:
-            raise ValueError(
-                f"its aliases expand to more than {budget} values, more than its {budget - 1} characters write "
-                "(an alias inside itself, or aliases of aliases)"
-            )
+            raise ValueError(f"its aliases expand to more than {budget} values (an alias inside itself, or aliases of aliases)")
         if not isinstance(node, (dict, list, str, int, float, bool, type(None))):
             raise ValueError(f"it holds a {type(node).__name__} (a YAML tag such as !!binary or !!set), which JSON has no kind of")
         if isinstance(node, dict):
@@ -275,7 +273,12 @@ class _Translator:
             source = (self.document["components"]["schemas"] or {}).get(name)
         elif tokens[:1] in (["$defs"], ["definitions"]) and len(tokens) >= 2:
             name, rest = tokens[1], tokens[2:]
-            source = (self.document.get(tokens[0]) or {}).get(name)
+            held = self.document.get(tokens[0])
+            source = held.get(name) if isinstance(held, dict) else None
+            if source is None and name in self.names:
+                # (Named under the other keyword: #/definitions/X where only $defs has X points to nothing.)
+                self.problems.append(Problem(at, f"$ref {ref!r} points to nothing in the document"))
+                return ref
         else:
             name, rest, source = "", tokens, self.document  # into the document's root schema
         if name not in self.names:
@@ -329,6 +332,10 @@ class _Translator:
             else:
                 out.append(token)
                 source, expect = value, checks.STRUCTURE.get(token, "data")
+        if rest and source is None:
+            self.problems.append(
+                Problem(at, f"the $ref points to nothing in the document: no {pointer_of(*rest)} in the definition it names")
+            )
         return out
 
     def schema(self, node: Any, at: str) -> Any:
@@ -583,16 +590,22 @@ def problems_text(refused: ImportRefused) -> Iterator[str]:
 # chatspec's own keywords, which only an edit made in the spec writes (a source's x- keys are its own, kept as the
 # new import writes them): what --update carries over.
 _EDITS = checks.OWN_X_KEYWORDS | {"x-compatibility", "x-decisions"}
+_DATA = frozenset({"enum", "const", "default", "examples"})  # values, not schemas: nothing in them is an edit
 
 
-def carry_edits(current: Any, spec: dict[str, Any]) -> tuple[list[str], list[str]]:
+def carry_edits(current: Any, spec: dict[str, Any], renamed: Iterable[str] = ()) -> tuple[list[str], list[str]]:
     """Copy into `spec` (a new import) chatspec's keywords `current` (the spec it replaces) holds, where the new
-    import has the same place and writes no such key itself: (the pointers carried, the pointers whose place is gone)."""
+    import has the same place and writes no such key itself: (the pointers carried, the pointers whose place is gone).
+    A definition the import named after its source name's words (`renamed`: "chat.mode" and "chat-mode" are
+    ChatMode and ChatMode2 in source order) is the same place only where it holds the same schema."""
     carried: list[str] = []
     lost: list[str] = []
     stack: list[tuple[tuple[str, ...], Any]] = [((), current)]
+    numbered = set(renamed)
     while stack:
         path, node = stack.pop()
+        if len(path) == 2 and path[0] == "$defs" and path[1] in numbered and _bare(node) != _bare(_at(spec, path)):
+            node = _Moved(node)
         if isinstance(node, list):
             # An item of a list (a oneOf's variant, a prefixItems position) is the same place only where the new
             # import holds the same schema there: upstream may have reordered or replaced them.
@@ -608,6 +621,8 @@ def carry_edits(current: Any, spec: dict[str, Any]) -> tuple[list[str], list[str
         if not isinstance(node, dict):
             continue
         for key, value in node.items():
+            if key in _DATA:
+                continue
             if not key.startswith("x-"):
                 stack.append(((*path, key), value))
             elif key in _EDITS:
@@ -630,7 +645,7 @@ class _Moved:
 def _bare(value: Any) -> Any:
     """A schema without chatspec's own keywords, at any depth (what the import itself would write)."""
     if isinstance(value, dict):
-        return {k: _bare(v) for k, v in value.items() if k not in _EDITS}
+        return {k: v if k in _DATA else _bare(v) for k, v in value.items() if k not in _EDITS}
     if isinstance(value, list):
         return [_bare(v) for v in value]
     return value
@@ -645,7 +660,7 @@ def _edits_in(value: Any) -> Iterator[tuple[str, ...]]:
             for k, v in node.items():
                 if k in _EDITS:
                     yield (*path, k)
-                elif not k.startswith("x-"):
+                elif not k.startswith("x-") and k not in _DATA:
                     stack.append(((*path, k), v))
         elif isinstance(node, list):
             stack.extend(((*path, str(i)), v) for i, v in enumerate(node))

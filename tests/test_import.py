@@ -503,3 +503,54 @@ def test_update_refuses_to_carry_an_edit_to_a_list_item_upstream_replaced(tmp_pa
     source.write_text(json.dumps({"title": "U", "oneOf": variants[::-1]}))
     done = run_chatspec(tmp_path, "import", str(source), "--format", "u", "--update")
     assert done.returncode != 0 and "/$defs/U/oneOf/0/x-name" in done.stderr, done.stdout + done.stderr
+
+
+def test_a_ref_to_nothing_is_refused_not_repaired() -> None:
+    # jsonschema finds nothing at these pointers (PointerToNowhere): the spec must not find something there.
+    refused = _refused({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "$defs": {"X": {"type": "string"}},
+                        "properties": {"a": {"$ref": "#/definitions/X"}}})
+    assert refused == [("/properties/a/$ref", "$ref '#/definitions/X' points to nothing in the document")]
+    refused = _refused({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+                        "definitions": {"X": {"$defs": {"Y": {"type": "string"}}}}, "properties": {"a": {"$ref": "#/definitions/X/definitions/Y"}}})
+    assert refused == [("/properties/a/$ref", "the $ref points to nothing in the document: no /definitions/Y in the definition it names")]
+
+
+def test_update_carries_no_edit_into_data_or_onto_a_definition_upstream_renumbered(tmp_path: Path) -> None:
+    enums = {"chat.mode": {"type": "string", "enum": ["fast", "slow"]}, "chat-mode": {"type": "string", "enum": ["user", "admin"]}}
+    source = tmp_path / "upstream.json"
+
+    def publish(defs: dict[str, Any], const: Any) -> None:
+        source.write_text(json.dumps({"title": "M", "type": "object", "$defs": defs, "properties": {
+            "mode": {"$ref": "#/$defs/chat.mode"}, "role": {"$ref": "#/$defs/chat-mode"}, "meta": {"type": "object", "const": const}}}))
+
+    publish(enums, {"x-name": "legacy"})
+    assert run_chatspec(tmp_path, "import", str(source), "--format", "m").returncode == 0
+    path = tmp_path / "specs" / "m" / "spec.json"
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    assert spec["$defs"]["ChatMode"]["enum"] == ["fast", "slow"]
+    spec["$defs"]["ChatMode"]["x-messages"] = {"enum": "mode must be fast or slow"}
+    path.write_text(json.dumps(spec, indent=2) + "\n", encoding="utf-8")
+    # Upstream's const changes: data, never an edit of the spec's.
+    publish(enums, {})
+    done = run_chatspec(tmp_path, "import", str(source), "--format", "m", "--update")
+    assert done.returncode == 0 and "const" not in done.stdout, done.stdout + done.stderr
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    assert spec["$defs"]["M"]["properties"]["meta"]["const"] == {} and spec["$defs"]["ChatMode"]["x-messages"]
+    # Upstream lists the two in the other order: ChatMode is now the user/admin enum, which the message is not about.
+    publish(dict(reversed(enums.items())), {})
+    done = run_chatspec(tmp_path, "import", str(source), "--format", "m", "--update")
+    assert done.returncode != 0 and "/$defs/ChatMode/x-messages" in done.stderr, done.stdout + done.stderr
+    assert json.loads(path.read_text(encoding="utf-8")) == spec
+
+
+def test_a_yaml_anchor_reused_by_every_property_is_read(tmp_path: Path) -> None:
+    codes = ", ".join(f"{a}{b}" for a in "abcdefghij" for b in "abcdefghijklmnopqrst")
+    props = "".join(f"  p{i}: {{type: string, enum: *langs}}\n" for i in range(40))
+    source = tmp_path / "langs.yaml"
+    source.write_text(f"type: object\nx-codes: &langs [{codes}]\nproperties:\n{props}", encoding="utf-8")
+    assert read_source(source)["properties"]["p39"]["enum"][-1] == "jt"
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "deep").mkdir()
+    (tmp_path / "specs" / "deep" / "spec.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    done = run_chatspec(tmp_path, "import", str(source), "--format", "deep", "--update")
+    assert done.returncode == 2 and "nests too deeply" in done.stderr and "internal error" not in done.stderr, done.stderr
