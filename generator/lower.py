@@ -20,6 +20,7 @@ from generator.nesting import (
     check_nesting,
     check_open_enum_defaults,
     check_required_cycles,
+    check_rules_read_no_default_below_or_above,
     check_unique_items,
 )
 
@@ -1358,4 +1359,5 @@ def lower(spec: LoadedSpec) -> ir.Format:
     check_required_cycles(fmt)
     check_unique_items(fmt)
     check_open_enum_defaults(fmt)
+    check_rules_read_no_default_below_or_above(fmt)
     return fmt

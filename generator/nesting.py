@@ -377,3 +377,109 @@ def _unlisted(fmt: ir.Format, open_enums: frozenset[str], t: ir.TypeRef, value: 
                 None,
             )
     return None
+
+
+def check_rules_read_no_default_below_or_above(fmt: ir.Format) -> None:
+    """Refuse a rule that reads a field with a default in another model: allowed_when's and contains' items by
+    their "each" pointer ([{"type": "text"}, {}] with type's default "image"), member_of's pool in the object it
+    climbs to ("2/people" with people's default []). The document is judged as sent, without the field; the value
+    built from it has the default, so the value read would fail its own validate(). (lower refuses the same in
+    the rule's own object.)"""
+    for m in fmt.models:
+        for i, rule in enumerate(m.rules):
+            if not rule.pointer:
+                continue
+            at = m.place + f"/x-rules/{i}"
+            if rule.kind in ("allowed_when", "contains"):
+                field = next(f for f in m.fields if f.wire_name == rule.fields[0])
+                holders: list[ir.Definition] = [d for t in _items_of(fmt, field.type) if (d := _model_of(fmt, t)) is not None]
+                what = f"the items of {rule.fields[0]!r}"
+            elif rule.kind == "member_of" and rule.up > 0:
+                holders = [fmt.definition(name) for name in sorted(_ancestors(fmt, m.name, rule.up))]
+                what = f"the object {rule.up} level(s) up"
+            else:
+                continue
+            for start in holders:
+                holder: ir.Model | None = start if isinstance(start, ir.Model) else None
+                for token in rule.pointer:  # each model the pointer passes through, down to the value it reads
+                    if holder is None:
+                        break
+                    read = next((f for f in holder.fields if f.wire_name == token), None)
+                    if read is None:
+                        break
+                    if read.has_default:
+                        raise SpecError(
+                            fmt.source,
+                            at,
+                            f"the {rule.kind} rule reads {'/'.join(rule.pointer)!r} in {what}, through {holder.name}.{token} "
+                            "(it has a default): the document is judged without it, the value built from it with it, so "
+                            "the value read would fail its own validate()",
+                            f"drop the default of {holder.name}.{token}, or judge another field",
+                        )
+                    holder = _model_of(fmt, read.type)
+
+
+def _underlying(fmt: ir.Format, t: ir.TypeRef) -> ir.TypeRef:
+    seen: set[str] = set()
+    while True:
+        t = ir.unwrap_nullable(t)
+        if isinstance(t, ir.Ref) and t.target == "alias" and t.name not in seen:
+            seen.add(t.name)
+            d = fmt.definition(t.name)
+            assert isinstance(d, ir.Alias)
+            t = d.type
+        else:
+            return t
+
+
+def _items_of(fmt: ir.Format, t: ir.TypeRef) -> list[ir.TypeRef]:
+    """The item types of the arrays a field holds (a union's array variants too)."""
+    t = _underlying(fmt, t)
+    if isinstance(t, ir.ListType):
+        return [t.item]
+    if isinstance(t, ir.UnionType):
+        return [i for v in t.variants for i in _items_of(fmt, v)]
+    return []
+
+
+def _model_of(fmt: ir.Format, t: ir.TypeRef) -> ir.Model | None:
+    t = _underlying(fmt, t)
+    if isinstance(t, ir.Ref) and t.target == "model":
+        d = fmt.definition(t.name)
+        return d if isinstance(d, ir.Model) else None
+    return None
+
+
+def _ancestors(fmt: ir.Format, name: str, up: int) -> set[str]:
+    """The models whose objects sit `up` levels above an object of model `name` in some document (each field, array
+    and map a level: Talk.turns[0] is 2 levels below Talk)."""
+    below: dict[str, list[tuple[str, int]]] = {}  # a model -> (a model holding it, the levels between)
+    for holder in fmt.models:
+        for f in holder.fields:
+            todo: list[tuple[ir.TypeRef, int]] = [(f.type, 1)]
+            seen: set[str] = set()
+            while todo:
+                t, level = todo.pop()
+                if isinstance(t, ir.Ref) and t.target in ("model", "alias") and t.name not in seen:
+                    seen.add(t.name)
+                    d = fmt.definition(t.name)
+                    if isinstance(d, ir.Model):
+                        below.setdefault(d.name, []).append((holder.name, level))
+                    elif isinstance(d, ir.Alias):
+                        todo.append((d.type, level))
+                elif isinstance(t, (ir.ListType, ir.MapType, ir.TupleType)):
+                    todo.extend((c, level + 1) for c in ir.children(t))
+                else:
+                    todo.extend((c, level) for c in ir.children(t))
+    found: set[str] = set()
+    states = {(name, up)}
+    done: set[tuple[str, int]] = set()
+    while states:
+        model, left = states.pop()
+        done.add((model, left))
+        for above, levels in below.get(model, []):
+            if levels == left:
+                found.add(above)
+            elif levels < left and (above, left - levels) not in done:
+                states.add((above, left - levels))
+    return found
