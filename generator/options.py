@@ -31,11 +31,20 @@ def load_options(root: Path) -> Options:
     path = root / "pyproject.toml"
     if not path.is_file():
         return Options()
-    table = tomllib.loads(path.read_text(encoding="utf-8")).get("tool", {}).get("chatspec", {})
+    from generator.write import RefusedError
+
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise RefusedError(
+            str(path), f"is not TOML chatspec can read ({exc})", "fix the file (its [tool.chatspec] table sets chatspec's options)"
+        ) from None
+    tool = document.get("tool", {})
+    table = tool.get("chatspec", {}) if isinstance(tool, dict) else {}
+    if not isinstance(table, dict):
+        raise RefusedError(f"{path}: [tool.chatspec]", "is not a table", "write it as a [tool.chatspec] table, or leave it out")
     msgspec = table.get("msgspec", False)
     if not isinstance(msgspec, bool):
-        from generator.write import RefusedError
-
         raise RefusedError(
             f"{path}: [tool.chatspec] msgspec", f"is {msgspec!r}, not true or false", "write `msgspec = true` or leave it out"
         )

@@ -593,3 +593,12 @@ def test_a_manifest_that_is_no_regular_file_is_refused_and_nothing_changes(proje
     assert _hashes(project) == before
     if kind == "symlink":
         assert elsewhere.read_text() == outside_text
+
+
+def test_a_pyproject_that_is_not_toml_is_one_clear_error(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "specs" / "chat_event", tmp_path / "specs" / "chat_event")
+    (tmp_path / "pyproject.toml").write_text("[tool.chatspec\nmsgspec = ", encoding="utf-8")
+    for command in (["generate"], ["check"]):
+        done = run_chatspec(tmp_path, *command)
+        assert done.returncode == 2 and "pyproject.toml: is not TOML chatspec can read" in done.stderr, done.stderr
+        assert "internal error" not in done.stderr
