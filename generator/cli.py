@@ -400,8 +400,11 @@ def _import(root: Path, source: str, format_id: str, keep_all: bool, update: boo
             print(f"chatspec: {path_text}: chatspec refuses the translated spec; nothing was written:", file=sys.stderr)
             for error in [e for p in problems for e in (p.errors if isinstance(p, SpecErrors) else [p])]:
                 print(f"  {error}", file=sys.stderr)
+                edit = next((c for c in carried if (error.pointer or "") == c or (error.pointer or "").startswith(c + "/")), None)
                 origin = imported.source_pointer(error.pointer)
-                if origin is not None:
+                if edit is not None:
+                    print(f"  an edit of the spec's, kept by --update: {edit}", file=sys.stderr)
+                elif origin is not None:
                     print(f"  in the source: {path.name}#{origin}", file=sys.stderr)
             return 2
     target.parent.mkdir(parents=True, exist_ok=True)
