@@ -21,10 +21,10 @@ def _exact(n: int | float) -> Fraction:
 
 
 def _multiple(value: int | float, divisor: int | float) -> bool:
-    # A float that is a whole number over a whole divisor below 2^53 (which every form writes alike): by its exact
+    # A float that is a whole number over an integer divisor (or a whole one below 2^53, which every form writes alike): by its exact
     # value, as Python's % divides (2.0**62, whose shortest form 4.611686018427388e+18 is another number, is a
     # multiple of 1024). Else the decimals the JSON text writes: 0.3 of 0.1, 1e24 of 1e23.
-    if isinstance(value, float) and value.is_integer() and float(divisor).is_integer() and abs(divisor) < 2**53:
+    if isinstance(value, float) and value.is_integer() and (isinstance(divisor, int) or divisor.is_integer() and abs(divisor) < 2**53):
         return Fraction(value) % Fraction(divisor) == 0
     return (_exact(value) / _exact(divisor)).denominator == 1
 

@@ -64,7 +64,7 @@ SCHEMAS: list[Any] = [
     {"const": 144115188075855872}, {"enum": [4611686018427387904, "x"]}, {"const": 4611686018427387904.0},
     {"not": {"const": 144115188075855872}}, {"contains": {"const": 144115188075855872}}, {"multipleOf": 1024},
     {"type": "array", "items": {"type": "integer", **INT64}, "uniqueItems": True},
-    {"type": "integer", "multipleOf": 1024, **INT64}, {"multipleOf": 1e23}, {"multipleOf": 0.3},
+    {"type": "integer", "multipleOf": 1024, **INT64}, {"multipleOf": 1e23}, {"multipleOf": 0.3}, {"multipleOf": 9007199254740992},
 ]
 TEXTS = [
     "0", "-0", "-0.0", "1", "1.0", "2", "3", "4", "5", "6", "0.1", "0.3", "0.30000000000000004", "0.7", "1.5", "1e-7", "-1e-7",
@@ -161,7 +161,7 @@ def test_the_oracles_multiple_of_is_the_one_the_json_text_means() -> None:
         ("0.3", "0.1", True), ("0.0075", "0.0001", True), ("0.7", "0.1", True), ("0.30000000000000004", "0.1", False),
         ("4611686018427387904.0", "1024", True), ("1152921504606846976.0", "1024", True),
         ("100000000000000000000000", "1e23", True), ("1e24", "1e23", True), ("3e23", "0.3", True), ("3e30", "0.3", True),
-        ("9007199254740993", "3", True), ("10", "4", False), ("1e308", "0.5", True),
+        ("9007199254740993", "3", True), ("10", "4", False), ("1e308", "0.5", True), ("4611686018427387904.0", "9007199254740992", True),
     ]
     for value, divisor, truth in truths:
         assert _multiple(json.loads(value), json.loads(divisor)) is truth, (value, divisor)

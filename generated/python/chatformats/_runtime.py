@@ -2248,15 +2248,14 @@ def _fraction(value: int | float) -> Fraction:
 
 def is_multiple(value: int | float, divisor: int | float) -> bool:
     """multipleOf on the decimals the JSON text writes (0.3 is a multiple of 0.1, 1e24 of 1e23), but a
-    float that is a whole number over a whole divisor below 2^53 (which every form writes alike) by its
-    exact value, as Python's % divides: 2.0**62 is a multiple of 1024, though its shortest form,
-    4.611686018427388e+18, is not.
+    float that is a whole number over an integer divisor (or a whole one below 2^53, which every form
+    writes alike) by its exact value, as Python's % divides: 2.0**62 is a multiple of 1024, though its
+    shortest form, 4.611686018427388e+18, is not.
     """
     if (
         isinstance(value, float)
         and value.is_integer()
-        and float(divisor).is_integer()
-        and abs(divisor) < 2**53
+        and (isinstance(divisor, int) or divisor.is_integer() and abs(divisor) < 2**53)
     ):
         return Fraction(value) % Fraction(divisor) == 0
     return (_fraction(value) / _fraction(divisor)).denominator == 1

@@ -2000,15 +2000,16 @@ function decimalOf(value: Exact): [bigint, number] {
   return [BigInt(mantissa.slice(0, dot) + mantissa.slice(dot + 1)), exponent];
 }
 
-function wholeBelow53(n: Exact): boolean {
-  return typeof n === "bigint" ? n < 2n ** 53n && n > -(2n ** 53n) : Number.isSafeInteger(n);
+/** An integer literal of the checks (a long one is a bigint), or a whole number below 2^53 (which every form writes alike). */
+function wholeDivisor(n: Exact): boolean {
+  return typeof n === "bigint" || Number.isSafeInteger(n);
 }
 
 /** Whether value / divisor is an integer, both read as decimals (decimalOf). */
 function isMultipleOf(value: Exact, divisor: Exact): boolean {
-  if (typeof value === "number" && Number.isInteger(value) && wholeBelow53(divisor)) {
-    // A float that is a whole number over a whole divisor below 2^53 (which every form writes alike): by its
-    // exact value, as Python's is_multiple (2 ** 62 is a multiple of 1024; its shortest form is not).
+  if (typeof value === "number" && Number.isInteger(value) && wholeDivisor(divisor)) {
+    // A float that is a whole number over an integer divisor: by its exact value, as Python's is_multiple
+    // (2 ** 62 is a multiple of 1024; its shortest form is not).
     return BigInt(value) % BigInt(divisor) === 0n;
   }
   const [a, ea] = decimalOf(value);

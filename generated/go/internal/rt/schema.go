@@ -227,20 +227,18 @@ func multipleOf(value, divisor schemaNumber) bool {
 	if !value.isInt && (math.IsInf(value.f, 0) || math.IsNaN(value.f)) {
 		return false // no decimal (Python's Fraction refuses it; AnyJSON refuses the value first)
 	}
-	if !value.isInt && value.f == math.Trunc(value.f) && divisor.wholeBelow53() {
-		// A float that is a whole number over a whole divisor below 2^53 (which every form writes alike): by
-		// its exact value, as Python's is_multiple (2^62 is a multiple of 1024; its shortest form is not).
+	if !value.isInt && value.f == math.Trunc(value.f) && divisor.wholeDivisor() {
+		// A float that is a whole number over an integer divisor: by its exact value, as Python's
+		// is_multiple (2^62 is a multiple of 1024; its shortest form is not).
 		return new(big.Rat).Quo(value.exact(), divisor.exact()).IsInt()
 	}
 	return new(big.Rat).Quo(value.decimal(), divisor.decimal()).IsInt()
 }
 
-// wholeBelow53 reports whether the number is a whole number below 2^53 in size.
-func (n schemaNumber) wholeBelow53() bool {
-	if n.isInt {
-		return n.big == nil && n.small < 1<<53 && n.small > -(1<<53)
-	}
-	return n.f == math.Trunc(n.f) && math.Abs(n.f) < 1<<53
+// wholeDivisor reports whether the number is an integer, or a float that is a whole number below
+// 2^53 in size (which every form writes alike).
+func (n schemaNumber) wholeDivisor() bool {
+	return n.isInt || n.f == math.Trunc(n.f) && math.Abs(n.f) < 1<<53
 }
 
 func smallNumber(n int) schemaNumber { return schemaNumber{isInt: true, small: int64(n)} }
