@@ -19,9 +19,9 @@ builds the deepest spec of each kind accepted and compiles and runs it in Python
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from generator import ir
 from generator.errors import SpecError, pointer_of
@@ -380,106 +380,130 @@ def _unlisted(fmt: ir.Format, open_enums: frozenset[str], t: ir.TypeRef, value: 
 
 
 def check_rules_read_no_default_below_or_above(fmt: ir.Format) -> None:
-    """Refuse a rule that reads a field with a default in another model: allowed_when's and contains' items by
-    their "each" pointer ([{"type": "text"}, {}] with type's default "image"), member_of's pool in the object it
-    climbs to ("2/people" with people's default []). The document is judged as sent, without the field; the value
-    built from it has the default, so the value read would fail its own validate(). (lower refuses the same in
-    the rule's own object.)"""
+    """Refuse a rule whose pointer reads, in a model of the document, a field with a default that can change its
+    verdict: member_of's pool, at any depth and up any number of levels ("2/people" with people's default []);
+    allowed_when's items by their "each" pointer ([{"type": "text"}, {}], type's default "image" not allowed);
+    a when pointer into the when field (its default the value it equals). The document is judged as sent, without
+    the field; the value built from it has the default, so the value read would fail its own validate(). (lower
+    refuses the same for a field of the rule's own object. contains is judged as sent or with the default alike:
+    an item that holds the value stays.) Every model a union, an alias, a list index or a map may put on the way
+    counts."""
     for m in fmt.models:
         for i, rule in enumerate(m.rules):
-            if not rule.pointer:
-                continue
             at = m.place + f"/x-rules/{i}"
-            if rule.kind in ("allowed_when", "contains"):
-                field = next(f for f in m.fields if f.wire_name == rule.fields[0])
-                holders: list[ir.Definition] = [d for t in _items_of(fmt, field.type) if (d := _model_of(fmt, t)) is not None]
-                what = f"the items of {rule.fields[0]!r}"
-            elif rule.kind == "member_of" and rule.up > 0:
-                holders = [fmt.definition(name) for name in sorted(_ancestors(fmt, m.name, rule.up))]
-                what = f"the object {rule.up} level(s) up"
-            else:
-                continue
-            for start in holders:
-                holder: ir.Model | None = start if isinstance(start, ir.Model) else None
-                for token in rule.pointer:  # each model the pointer passes through, down to the value it reads
-                    if holder is None:
-                        break
-                    read = next((f for f in holder.fields if f.wire_name == token), None)
-                    if read is None:
-                        break
-                    if read.has_default:
+            by_wire = {f.wire_name: f for f in m.fields}
+            # (the types the pointer starts from, its tokens, what it reads, the defaults of its last field that can
+            # change nothing: member_of's none; allowed_when's the allowed values; a when pointer's all but `equals`)
+            reads: list[tuple[list[ir.TypeRef], tuple[str, ...], str, Callable[[Any], bool]]] = []
+            if rule.kind == "member_of":
+                starts: list[ir.TypeRef] = [ir.Ref(m.name, "model")] if rule.up == 0 else _above(fmt, m.name, rule.up)
+                reads.append((starts, rule.pointer, f"the pool {'/'.join(rule.pointer)!r}", _never))
+            if rule.kind == "allowed_when" and rule.pointer:
+                items = _items_of(fmt, by_wire[rule.fields[0]].type)
+                reads.append((items, rule.pointer, f"the items' {'/'.join(rule.pointer)!r}", frozenset(rule.allowed).__contains__))
+            if rule.when is not None and rule.when.pointer:
+                reads.append(([by_wire[rule.when.field].type], rule.when.pointer, "the when pointer", rule.when.equals.__ne__))
+            for starts, tokens, what, harmless in reads:
+                for holder, field, last in _fields_along(fmt, starts, tokens):
+                    if field.has_default and not (last and harmless(field.default)):
                         raise SpecError(
                             fmt.source,
                             at,
-                            f"the {rule.kind} rule reads {'/'.join(rule.pointer)!r} in {what}, through {holder.name}.{token} "
-                            "(it has a default): the document is judged without it, the value built from it with it, so "
-                            "the value read would fail its own validate()",
-                            f"drop the default of {holder.name}.{token}, or judge another field",
+                            f"the {rule.kind} rule reads {what} through {holder.name}.{field.wire_name}, which has a default: "
+                            "the document is judged without it, the value built from it with it, so the value read would "
+                            "fail its own validate()",
+                            f"drop the default of {holder.name}.{field.wire_name}, or judge another field",
                         )
-                    holder = _model_of(fmt, read.type)
 
 
-def _underlying(fmt: ir.Format, t: ir.TypeRef) -> ir.TypeRef:
-    seen: set[str] = set()
-    while True:
-        t = ir.unwrap_nullable(t)
-        if isinstance(t, ir.Ref) and t.target == "alias" and t.name not in seen:
+def _never(_: Any) -> bool:
+    return False
+
+
+def _concrete(fmt: ir.Format, types: list[ir.TypeRef]) -> list[ir.TypeRef | ir.Model]:
+    """The types a value of these types may be, through nullables, aliases and unions' variants (a model as itself)."""
+    out: list[ir.TypeRef | ir.Model] = []
+    todo, seen = list(types), set()
+    while todo:
+        t = todo.pop()
+        if isinstance(t, ir.Ref) and t.target in ("model", "alias"):
+            if t.name in seen:
+                continue
             seen.add(t.name)
             d = fmt.definition(t.name)
-            assert isinstance(d, ir.Alias)
-            t = d.type
+            if isinstance(d, ir.Model):
+                out.append(d)
+            elif isinstance(d, ir.Alias):
+                todo.append(d.type)
+        elif isinstance(t, (ir.NullableType, ir.UnionType)):
+            todo.extend(ir.children(t))
         else:
-            return t
+            out.append(t)
+    return out
+
+
+def _fields_along(fmt: ir.Format, starts: list[ir.TypeRef], tokens: tuple[str, ...]) -> Iterator[tuple[ir.Model, ir.Field, bool]]:
+    """Each model field a pointer may pass through from values of the start types: (its model, it, whether it is the
+    pointer's last token)."""
+    current = starts
+    for n, token in enumerate(tokens):
+        following: list[ir.TypeRef] = []
+        for t in _concrete(fmt, current):
+            if isinstance(t, ir.Model):
+                f = next((f for f in t.fields if f.wire_name == token), None)
+                if f is not None:
+                    yield t, f, n == len(tokens) - 1
+                    following.append(f.type)
+            elif isinstance(t, ir.ListType) and ir.index_of(token) is not None:
+                following.append(t.item)
+            elif isinstance(t, ir.TupleType) and (k := ir.index_of(token)) is not None and k < len(t.items):
+                following.append(t.items[k])
+            elif isinstance(t, ir.MapType):
+                following.append(t.value)
+        current = following
 
 
 def _items_of(fmt: ir.Format, t: ir.TypeRef) -> list[ir.TypeRef]:
     """The item types of the arrays a field holds (a union's array variants too)."""
-    t = _underlying(fmt, t)
-    if isinstance(t, ir.ListType):
-        return [t.item]
-    if isinstance(t, ir.UnionType):
-        return [i for v in t.variants for i in _items_of(fmt, v)]
-    return []
+    return [c.item for c in _concrete(fmt, [t]) if isinstance(c, ir.ListType)]
 
 
-def _model_of(fmt: ir.Format, t: ir.TypeRef) -> ir.Model | None:
-    t = _underlying(fmt, t)
-    if isinstance(t, ir.Ref) and t.target == "model":
-        d = fmt.definition(t.name)
-        return d if isinstance(d, ir.Model) else None
-    return None
-
-
-def _ancestors(fmt: ir.Format, name: str, up: int) -> set[str]:
-    """The models whose objects sit `up` levels above an object of model `name` in some document (each field, array
-    and map a level: Talk.turns[0] is 2 levels below Talk)."""
-    below: dict[str, list[tuple[str, int]]] = {}  # a model -> (a model holding it, the levels between)
+def _above(fmt: ir.Format, name: str, up: int) -> list[ir.TypeRef]:
+    """The types of the values `up` levels above an object of model `name` in some document (each field, array
+    item and map value a level: Talk.turns[0] is 2 levels below Talk, 1 below the list Talk.turns)."""
+    # model -> (the model holding it, the levels between, the containers between: (type, levels above it))
+    below: dict[str, list[tuple[str, int, tuple[tuple[ir.TypeRef, int], ...]]]] = {}
     for holder in fmt.models:
         for f in holder.fields:
-            todo: list[tuple[ir.TypeRef, int]] = [(f.type, 1)]
-            seen: set[str] = set()
+            todo: list[tuple[ir.TypeRef, int, tuple[tuple[ir.TypeRef, int], ...]]] = [(f.type, 1, ())]
+            seen: set[tuple[str, int]] = set()
             while todo:
-                t, level = todo.pop()
-                if isinstance(t, ir.Ref) and t.target in ("model", "alias") and t.name not in seen:
-                    seen.add(t.name)
+                t, level, chain = todo.pop()
+                if isinstance(t, ir.Ref) and t.target in ("model", "alias"):
+                    if (t.name, level) in seen:
+                        continue
+                    seen.add((t.name, level))
                     d = fmt.definition(t.name)
                     if isinstance(d, ir.Model):
-                        below.setdefault(d.name, []).append((holder.name, level))
+                        below.setdefault(d.name, []).append((holder.name, level, chain))
                     elif isinstance(d, ir.Alias):
-                        todo.append((d.type, level))
+                        todo.append((d.type, level, chain))
                 elif isinstance(t, (ir.ListType, ir.MapType, ir.TupleType)):
-                    todo.extend((c, level + 1) for c in ir.children(t))
+                    todo.extend((c, level + 1, (*chain, (t, level))) for c in ir.children(t))
                 else:
-                    todo.extend((c, level) for c in ir.children(t))
-    found: set[str] = set()
-    states = {(name, up)}
+                    todo.extend((c, level, chain) for c in ir.children(t))
+    found: list[ir.TypeRef] = []
+    states = [(name, up)]
     done: set[tuple[str, int]] = set()
     while states:
         model, left = states.pop()
+        if (model, left) in done:
+            continue
         done.add((model, left))
-        for above, levels in below.get(model, []):
+        for container, levels, chain in below.get(model, []):
+            found.extend(t for t, at in chain if levels - at == left)
             if levels == left:
-                found.add(above)
-            elif levels < left and (above, left - levels) not in done:
-                states.add((above, left - levels))
+                found.append(ir.Ref(container, "model"))
+            elif levels < left:
+                states.append((container, left - levels))
     return found
