@@ -590,48 +590,45 @@ def problems_text(refused: ImportRefused) -> Iterator[str]:
 # chatspec's own keywords, which only an edit made in the spec writes (a source's x- keys are its own, kept as the
 # new import writes them): what --update carries over.
 _EDITS = checks.OWN_X_KEYWORDS | {"x-compatibility", "x-decisions"}
-_DATA = frozenset({"enum", "const", "default", "examples"})  # values, not schemas: nothing in them is an edit
 
 
 def carry_edits(current: Any, spec: dict[str, Any], renamed: Iterable[str] = ()) -> tuple[list[str], list[str]]:
     """Copy into `spec` (a new import) chatspec's keywords `current` (the spec it replaces) holds, where the new
-    import has the same place and writes no such key itself: (the pointers carried, the pointers whose place is gone).
-    A definition the import named after its source name's words (`renamed`: "chat.mode" and "chat-mode" are
-    ChatMode and ChatMode2 in source order) is the same place only where it holds the same schema."""
+    import has the same place: (the pointers carried, the pointers whose place is gone, or where the new import
+    writes the keyword otherwise itself). A definition the import named after its source name's words (`renamed`:
+    "chat.mode" and "chat-mode" are ChatMode and ChatMode2 in source order), and an item of a list of schemas (a
+    oneOf's variant), is the same place only where it holds the same schema. The walk reads the spec as
+    checks.schemas_on does: a key of a schema is a keyword, a key of properties or $defs a name (a property named
+    x-name is no edit)."""
     carried: list[str] = []
     lost: list[str] = []
-    stack: list[tuple[tuple[str, ...], Any]] = [((), current)]
+    stack: list[tuple[tuple[str, ...], Any, str]] = [((), current, "schema")]
     numbered = set(renamed)
     while stack:
-        path, node = stack.pop()
+        path, node, kind = stack.pop()
         if len(path) == 2 and path[0] == "$defs" and path[1] in numbered and _bare(node) != _bare(_at(spec, path)):
             node = _Moved(node)
-        if isinstance(node, list):
-            # An item of a list (a oneOf's variant, a prefixItems position) is the same place only where the new
-            # import holds the same schema there: upstream may have reordered or replaced them.
-            same = _at(spec, path)
-            stack.extend(
-                ((*path, str(i)), item if isinstance(same, list) and i < len(same) and _bare(item) == _bare(same[i]) else _Moved(item))
-                for i, item in reversed(list(enumerate(node)))
-            )
-            continue
         if isinstance(node, _Moved):
             lost.extend(pointer_of(*path, *p) for p in _edits_in(node.value))
-            continue
-        if not isinstance(node, dict):
-            continue
-        for key, value in node.items():
-            if key in _DATA:
-                continue
-            if not key.startswith("x-"):
-                stack.append(((*path, key), value))
-            elif key in _EDITS:
-                place = _at(spec, path)
-                if not isinstance(place, dict):
-                    lost.append(pointer_of(*path, key))
-                elif key not in place:
-                    place[key] = value
-                    carried.append(pointer_of(*path, key))
+        elif kind == "list" and isinstance(node, list):
+            # Upstream may have reordered or replaced the items.
+            same = _at(spec, path)
+            for i, item in reversed(list(enumerate(node))):
+                kept = isinstance(same, list) and i < len(same) and _bare(item) == _bare(same[i])
+                stack.append(((*path, str(i)), item if kept else _Moved(item), "schema"))
+        elif kind == "map" and isinstance(node, dict):
+            stack.extend(((*path, name), sub, "schema") for name, sub in node.items())
+        elif kind == "schema" and isinstance(node, dict):
+            for key, value in node.items():
+                if key in _EDITS:
+                    place = _at(spec, path)
+                    if not isinstance(place, dict) or place.get(key, value) != value:
+                        lost.append(pointer_of(*path, key))  # (gone, or the source now says otherwise itself)
+                    elif key not in place:
+                        place[key] = value
+                        carried.append(pointer_of(*path, key))
+                elif key in checks.STRUCTURE:
+                    stack.append(((*path, key), value, checks.STRUCTURE[key]))
     return sorted(carried), sorted(lost)
 
 
@@ -642,28 +639,32 @@ class _Moved:
     value: Any
 
 
-def _bare(value: Any) -> Any:
+def _bare(value: Any, kind: str = "schema") -> Any:
     """A schema without chatspec's own keywords, at any depth (what the import itself would write)."""
-    if isinstance(value, dict):
-        return {k: v if k in _DATA else _bare(v) for k, v in value.items() if k not in _EDITS}
-    if isinstance(value, list):
+    if kind == "schema" and isinstance(value, dict):
+        return {k: _bare(v, checks.STRUCTURE.get(k, "data")) for k, v in value.items() if k not in _EDITS}
+    if kind == "map" and isinstance(value, dict):
+        return {k: _bare(v) for k, v in value.items()}
+    if kind == "list" and isinstance(value, list):
         return [_bare(v) for v in value]
     return value
 
 
 def _edits_in(value: Any) -> Iterator[tuple[str, ...]]:
     """Where chatspec's own keywords are in a value: paths below it."""
-    stack: list[tuple[tuple[str, ...], Any]] = [((), value)]
+    stack: list[tuple[tuple[str, ...], Any, str]] = [((), value, "schema")]
     while stack:
-        path, node = stack.pop()
-        if isinstance(node, dict):
+        path, node, kind = stack.pop()
+        if kind == "schema" and isinstance(node, dict):
             for k, v in node.items():
                 if k in _EDITS:
                     yield (*path, k)
-                elif not k.startswith("x-") and k not in _DATA:
-                    stack.append(((*path, k), v))
-        elif isinstance(node, list):
-            stack.extend(((*path, str(i)), v) for i, v in enumerate(node))
+                elif k in checks.STRUCTURE:
+                    stack.append(((*path, k), v, checks.STRUCTURE[k]))
+        elif kind == "map" and isinstance(node, dict):
+            stack.extend(((*path, k), v, "schema") for k, v in node.items())
+        elif kind == "list" and isinstance(node, list):
+            stack.extend(((*path, str(i)), v, "schema") for i, v in enumerate(node))
 
 
 def _at(document: Any, path: tuple[str, ...]) -> Any:

@@ -554,3 +554,29 @@ def test_a_yaml_anchor_reused_by_every_property_is_read(tmp_path: Path) -> None:
     (tmp_path / "specs" / "deep" / "spec.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     done = run_chatspec(tmp_path, "import", str(source), "--format", "deep", "--update")
     assert done.returncode == 2 and "nests too deeply" in done.stderr and "internal error" not in done.stderr, done.stderr
+
+
+def test_update_reads_the_spec_by_position_and_refuses_an_edit_the_source_now_overrides(tmp_path: Path) -> None:
+    source = tmp_path / "upstream.json"
+
+    def publish(props: dict[str, Any], defs: dict[str, Any]) -> None:
+        source.write_text(json.dumps({"title": "Note", "type": "object", "properties": props, "$defs": defs}))
+
+    mode = {"type": "string", "enum": ["a", "b"]}
+    publish({"x-trace": {"type": "string"}, "x-name": {"type": "string"}, "m": {"$ref": "#/$defs/Mode"}}, {"Mode": mode})
+    assert run_chatspec(tmp_path, "import", str(source), "--format", "note").returncode == 0
+    path = tmp_path / "specs" / "note" / "spec.json"
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    spec["$defs"]["Note"]["properties"]["x-trace"]["x-messages"] = {"type": "a trace is text"}  # in a property named x-...
+    spec["$defs"]["Mode"]["x-open"] = True
+    path.write_text(json.dumps(spec, indent=2) + "\n", encoding="utf-8")
+    # Upstream drops the property named x-name (a name, no edit of the spec's): it stays dropped; the edit in x-trace is kept.
+    publish({"x-trace": {"type": "string"}, "m": {"$ref": "#/$defs/Mode"}}, {"Mode": mode})
+    done = run_chatspec(tmp_path, "import", str(source), "--format", "note", "--update")
+    assert done.returncode == 0, done.stdout + done.stderr
+    props = json.loads(path.read_text(encoding="utf-8"))["$defs"]["Note"]["properties"]
+    assert "x-name" not in props and props["x-trace"]["x-messages"] == {"type": "a trace is text"}
+    # Upstream now writes x-open itself, otherwise: the edit is not silently overridden.
+    publish({"x-trace": {"type": "string"}, "m": {"$ref": "#/$defs/Mode"}}, {"Mode": {**mode, "x-open": False}})
+    done = run_chatspec(tmp_path, "import", str(source), "--format", "note", "--update")
+    assert done.returncode != 0 and "/$defs/Mode/x-open" in done.stderr, done.stdout + done.stderr
