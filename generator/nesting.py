@@ -389,9 +389,9 @@ def check_rules_read_no_default_below_or_above(fmt: ir.Format) -> None:
     an item that holds the value stays.) Every model a union, an alias, a list index or a map may put on the way
     counts."""
     for m in fmt.models:
+        by_wire = {f.wire_name: f for f in m.fields}
         for i, rule in enumerate(m.rules):
             at = m.place + f"/x-rules/{i}"
-            by_wire = {f.wire_name: f for f in m.fields}
             # (the types the pointer starts from, its tokens, what it reads, the defaults of its last field that can
             # change nothing: member_of's none; allowed_when's the allowed values; a when pointer's all but `equals`)
             reads: list[tuple[list[ir.TypeRef], tuple[str, ...], str, Callable[[Any], bool]]] = []

@@ -1553,20 +1553,22 @@ export function numberKey(text: string): string {
 let uniqueTokens = 0;
 let sawUnsafe = false; // sameKey met an integer past 2^53 (see Context.inexact)
 
+/**
+ * A number's key: a whole number by its exact value, as an integer is (2.0**57 written 144115188075855872.0
+ * is 144115188075855872, not its shortest form 1.4411518807585587e+17); any other by its shortest form.
+ */
+function floatKey(f: number): string {
+  return Number.isInteger(f) ? numberKey(integerText(f)) : Number.isFinite(f) ? numberKey(showFloat(f)) : showFloat(f);
+}
+
 function sameKey(value: JsonValue, depth: number): string {
   if (depth > MAX_DEPTH) return `x${uniqueTokens++}`;
   if (value === null) return "z";
   if (typeof value === "boolean") return value ? "t" : "f";
   if (typeof value === "string") return "s" + JSON.stringify(value);
   if (typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) sawUnsafe = true;
-  if (typeof value === "number") return "n" + (Number.isInteger(value) ? numberKey(integerText(value)) : Number.isFinite(value) ? numberKey(showFloat(value)) : showFloat(value));
-  if (value instanceof JsonNumber) {
-    if (!/[.eE]/.test(value.text)) return "n" + numberKey(value.text);
-    // A float that is a whole number is keyed by its exact value, as an integer is (2.0**57 written
-    // 144115188075855872.0 is 144115188075855872, not its shortest form 1.4411518807585587e+17).
-    const f = Number(value.text);
-    return "n" + (Number.isInteger(f) ? numberKey(integerText(f)) : Number.isFinite(f) ? numberKey(showFloat(f)) : showFloat(f));
-  }
+  if (typeof value === "number") return "n" + floatKey(value);
+  if (value instanceof JsonNumber) return "n" + (/[.eE]/.test(value.text) ? floatKey(Number(value.text)) : numberKey(value.text));
   if (Array.isArray(value)) return "a[" + value.map((v) => sameKey(v, depth + 1)).join(",") + "]";
   const obj = asObject(value);
   if (obj === null) return `x${uniqueTokens++}`;
