@@ -14,7 +14,8 @@ import (
 
 // FuzzParseChatEvent feeds arbitrary bytes to ParseChatEventFromJSON: no input
 // may panic, and whatever is accepted must validate, encode, parse again to
-// the same verdict and the same value, and encode again to the same bytes.
+// the same verdict and the same value, and encode again to the same bytes; and the
+// document must be its own, not change when the caller reuses the bytes it was read from.
 func FuzzParseChatEvent(f *testing.F) {
 	f.Add([]byte("{\"session_id\":\"zep-session-19\",\"role\":\"assistant\",\"completed\":true,\"completion_running\":false,\"messages\":[{\"role\":\"user\",\"content\":\"What's the weather in Paris?\"},{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"call_abc123\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"{\\\"city\\\": \\\"Paris\\\"}\"}}]},{\"role\":\"tool\",\"tool_call_id\":\"call_abc123\",\"name\":\"get_weather\",\"content\":\"{\\\"temp_c\\\": 21}\"},{\"role\":\"assistant\",\"content\":\"It's 21°C and sunny in Paris.\"}]}"))
 	f.Add([]byte("{\"session_id\":\"zep-session-19\",\"role\":\"assistant\",\"content\":\"The weather in\",\"output_format\":\"markdown\"}"))
@@ -29,7 +30,8 @@ func FuzzParseChatEvent(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ParseChatEventFromJSON(data)
+		mine := bytes.Clone(data) // the caller's buffer, which it may reuse once the parse returns
+		doc, err := ParseChatEventFromJSON(mine)
 		if err != nil {
 			return
 		}
@@ -42,6 +44,12 @@ func FuzzParseChatEvent(f *testing.F) {
 		out, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatalf("accepted input does not encode: %v", err)
+		}
+		for i := range mine {
+			mine[i] = '"'
+		}
+		if after, _ := json.Marshal(doc); !bytes.Equal(after, out) {
+			t.Fatalf("the document changed with the bytes it was read from (it holds them, not a copy):\n%s\n%s", out, after)
 		}
 		again, err := ParseChatEventFromJSON(out)
 		if err != nil {

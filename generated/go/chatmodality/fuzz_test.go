@@ -14,7 +14,8 @@ import (
 
 // FuzzParseChatModality feeds arbitrary bytes to ParseChatModalityFromJSON: no input
 // may panic, and whatever is accepted must validate, encode, parse again to
-// the same verdict and the same value, and encode again to the same bytes.
+// the same verdict and the same value, and encode again to the same bytes; and the
+// document must be its own, not change when the caller reuses the bytes it was read from.
 func FuzzParseChatModality(f *testing.F) {
 	f.Add([]byte("{\"timestamp\":\"2024-03-15T10:30:05Z\",\"role\":\"assistant\",\"content\":\"Based on the current weather data, it's sunny and 72°F.\"}"))
 	f.Add([]byte("{\"modality_type\":\"chat\",\"timestamp\":\"2024-03-15T10:32:00.250+01:00\",\"input_id\":\"6f1c2a7e-3b1d-4c8e-9a55-1d2f3e4a5b6c\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"Here is the recording:\"},{\"type\":\"audio\",\"source\":\"base64\",\"data\":\"UklGRiQAAABXQVZFZm10IBAAAAABAAEA\",\"media_type\":\"audio/wav\"},{\"type\":\"video\",\"source\":\"url\",\"url\":\"https://example.com/clip.mp4\"}],\"message_id\":\"msg-0042\",\"conversation_id\":\"support-thread-7\",\"metadata\":{\"token_count\":57,\"model\":\"sim-1\",\"tags\":[\"demo\"],\"extra\":null}}"))
@@ -24,7 +25,8 @@ func FuzzParseChatModality(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ParseChatModalityFromJSON(data)
+		mine := bytes.Clone(data) // the caller's buffer, which it may reuse once the parse returns
+		doc, err := ParseChatModalityFromJSON(mine)
 		if err != nil {
 			return
 		}
@@ -37,6 +39,12 @@ func FuzzParseChatModality(f *testing.F) {
 		out, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatalf("accepted input does not encode: %v", err)
+		}
+		for i := range mine {
+			mine[i] = '"'
+		}
+		if after, _ := json.Marshal(doc); !bytes.Equal(after, out) {
+			t.Fatalf("the document changed with the bytes it was read from (it holds them, not a copy):\n%s\n%s", out, after)
 		}
 		again, err := ParseChatModalityFromJSON(out)
 		if err != nil {

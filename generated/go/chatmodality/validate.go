@@ -305,7 +305,7 @@ func decodeChatInput(s *rt.Scanner, d int, out *ChatInput) bool {
 			}
 			x0 := map[string]any{}
 			for first := true; s.More('}', first); first = false {
-				key, ok := s.Key()
+				key, ok := s.MapKey()
 				if !ok {
 					return false
 				}

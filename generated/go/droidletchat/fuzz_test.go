@@ -14,7 +14,8 @@ import (
 
 // FuzzParseDroidletChat feeds arbitrary bytes to ParseDroidletChatFromJSON: no input
 // may panic, and whatever is accepted must validate, encode, parse again to
-// the same verdict and the same value, and encode again to the same bytes.
+// the same verdict and the same value, and encode again to the same bytes; and the
+// document must be its own, not change when the caller reuses the bytes it was read from.
 func FuzzParseDroidletChat(f *testing.F) {
 	f.Add([]byte("{\"chat_memid\":\"agent-7f3a\",\"timestamp\":1618000005000,\"content_type\":\"chat_and_media\",\"content\":[{\"id\":\"text\",\"content\":\"I finished building this!\"},{\"id\":\"image_link\",\"content\":\"https://example.com/build.png\"}]}"))
 	f.Add([]byte("{\"chat_memid\":\"agent-7f3a\",\"timestamp\":1618000020000,\"content_type\":\"chat_and_media_and_text_options\",\"content\":[{\"id\":\"text\",\"content\":\"Is this funny?\"},{\"id\":\"image_link\",\"content\":\"https://external-preview.redd.it/hWh_8TpqrT6zAwpzHJ_m9Rx3iHjc_yI4zSI6aazMFTc.jpg?auto=webp&s=6d8006ac3edca5bad98dd7b5b9a4a8d5554eaff0\"},{\"id\":\"response_option\",\"content\":\"yes\"},{\"id\":\"response_option\",\"content\":\"no\"}]}"))
@@ -27,7 +28,8 @@ func FuzzParseDroidletChat(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ParseDroidletChatFromJSON(data)
+		mine := bytes.Clone(data) // the caller's buffer, which it may reuse once the parse returns
+		doc, err := ParseDroidletChatFromJSON(mine)
 		if err != nil {
 			return
 		}
@@ -40,6 +42,12 @@ func FuzzParseDroidletChat(f *testing.F) {
 		out, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatalf("accepted input does not encode: %v", err)
+		}
+		for i := range mine {
+			mine[i] = '"'
+		}
+		if after, _ := json.Marshal(doc); !bytes.Equal(after, out) {
+			t.Fatalf("the document changed with the bytes it was read from (it holds them, not a copy):\n%s\n%s", out, after)
 		}
 		again, err := ParseDroidletChatFromJSON(out)
 		if err != nil {

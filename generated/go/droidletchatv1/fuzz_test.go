@@ -14,7 +14,8 @@ import (
 
 // FuzzParseDroidletChatV1 feeds arbitrary bytes to ParseDroidletChatV1FromJSON: no input
 // may panic, and whatever is accepted must validate, encode, parse again to
-// the same verdict and the same value, and encode again to the same bytes.
+// the same verdict and the same value, and encode again to the same bytes; and the
+// document must be its own, not change when the caller reuses the bytes it was read from.
 func FuzzParseDroidletChatV1(f *testing.F) {
 	f.Add([]byte("{\"speaker_id\":\"agent-7f3a\",\"timestamp\":1618000005,\"content_type\":[\"chat_and_media\"],\"content\":[[\"text\",\"I finished building this!\"],[\"image_link\",\"https://example.com/build.png\"]]}"))
 	f.Add([]byte("{\"speaker_id\":\"agent-7f3a\",\"timestamp\":1618000020,\"content_type\":[\"chat_and_media_and_text_options\"],\"content\":[[\"text\",\"Is this funny?\"],[\"image_link\",\"https://external-preview.redd.it/hWh_8TpqrT6zAwpzHJ_m9Rx3iHjc_yI4zSI6aazMFTc.jpg?auto=webp&s=6d8006ac3edca5bad98dd7b5b9a4a8d5554eaff0\"],[\"response_option\",\"yes\"],[\"response_option\",\"no\"]]}"))
@@ -26,7 +27,8 @@ func FuzzParseDroidletChatV1(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ParseDroidletChatV1FromJSON(data)
+		mine := bytes.Clone(data) // the caller's buffer, which it may reuse once the parse returns
+		doc, err := ParseDroidletChatV1FromJSON(mine)
 		if err != nil {
 			return
 		}
@@ -39,6 +41,12 @@ func FuzzParseDroidletChatV1(f *testing.F) {
 		out, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatalf("accepted input does not encode: %v", err)
+		}
+		for i := range mine {
+			mine[i] = '"'
+		}
+		if after, _ := json.Marshal(doc); !bytes.Equal(after, out) {
+			t.Fatalf("the document changed with the bytes it was read from (it holds them, not a copy):\n%s\n%s", out, after)
 		}
 		again, err := ParseDroidletChatV1FromJSON(out)
 		if err != nil {

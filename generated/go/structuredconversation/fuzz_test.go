@@ -14,7 +14,8 @@ import (
 
 // FuzzParseStructuredConversation feeds arbitrary bytes to ParseStructuredConversationFromJSON: no input
 // may panic, and whatever is accepted must validate, encode, parse again to
-// the same verdict and the same value, and encode again to the same bytes.
+// the same verdict and the same value, and encode again to the same bytes; and the
+// document must be its own, not change when the caller reuses the bytes it was read from.
 func FuzzParseStructuredConversation(f *testing.F) {
 	f.Add([]byte("{\"id\":\"chat_001\",\"conversation\":{\"source\":\"messaging_app\",\"people\":[\"Alice\",\"Bob\"],\"user\":\"Alice\",\"conversation\":[{\"speaker\":\"Alice\",\"content\":\"Hey, want to grab lunch?\",\"time\":\"2024-01-15T12:00:00Z\"},{\"speaker\":\"Bob\",\"content\":\"Sure! How about that new pizza place?\",\"time\":\"2024-01-15T12:01:00Z\"},{\"speaker\":\"Alice\",\"content\":\"Perfect! I love pizza. See you at 1pm?\",\"time\":\"2024-01-15T12:02:00Z\"}]},\"tags\":[\"food\",\"plans\"],\"metadata\":{\"platform\":\"whatsapp\",\"session_type\":\"casual_chat\"}}"))
 	f.Add([]byte("{\"id\":\"dm-2024-0042\",\"conversation\":{\"source\":\"discord\",\"people\":[\"Zoë\"],\"user\":\"Zoë\",\"conversation\":[{\"speaker\":\"Zoë\",\"content\":\"Note to self: buy milk.\",\"time\":\"2024-01-15T10:30:00.123456+05:30\"}]}}"))
@@ -23,7 +24,8 @@ func FuzzParseStructuredConversation(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ParseStructuredConversationFromJSON(data)
+		mine := bytes.Clone(data) // the caller's buffer, which it may reuse once the parse returns
+		doc, err := ParseStructuredConversationFromJSON(mine)
 		if err != nil {
 			return
 		}
@@ -36,6 +38,12 @@ func FuzzParseStructuredConversation(f *testing.F) {
 		out, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatalf("accepted input does not encode: %v", err)
+		}
+		for i := range mine {
+			mine[i] = '"'
+		}
+		if after, _ := json.Marshal(doc); !bytes.Equal(after, out) {
+			t.Fatalf("the document changed with the bytes it was read from (it holds them, not a copy):\n%s\n%s", out, after)
 		}
 		again, err := ParseStructuredConversationFromJSON(out)
 		if err != nil {

@@ -166,7 +166,7 @@ func decodeConversationDocument(s *rt.Scanner, d int, out *ConversationDocument)
 			}
 			x0 := map[string]string{}
 			for first := true; s.More('}', first); first = false {
-				key, ok := s.Key()
+				key, ok := s.MapKey()
 				if !ok {
 					return false
 				}

@@ -122,13 +122,19 @@ func ParseTime(text string) (time.Time, bool) {
 	if !ok {
 		return time.Time{}, false
 	}
+	return f.time(text), true
+}
+
+// time is the time f read from text denotes, at its offset, keeping text (as the name of
+// its Location) where time.RFC3339Nano would not spell it so.
+func (f rfc3339) time(text string) time.Time {
 	switch {
 	case !formatted(text, f.offset):
-		return f.instant().In(time.FixedZone(text, f.offset)), true
+		return f.instant().In(time.FixedZone(text, f.offset))
 	case f.offset == 0:
-		return f.instant(), true
+		return f.instant()
 	default:
-		return f.instant().In(time.FixedZone("", f.offset)), true
+		return f.instant().In(time.FixedZone("", f.offset))
 	}
 }
 

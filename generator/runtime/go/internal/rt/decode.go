@@ -138,24 +138,31 @@ func tooLong(n json.Number) bool {
 // it leaves to Decode (text that is not UTF-8 among them). Text reaching it
 // starts with no byte order mark.
 type fastDecoder struct {
-	data  []byte
-	text  string // data as one string: unescaped strings and numbers are slices of it
-	pos   int
-	buf   []byte   // unescaped string bytes, reused
-	stack []any    // the items of the arrays being read, innermost last
-	keys  []string // the keys and values of the objects being read, innermost last
-	vals  []any
+	data []byte
+	text string // data as one string: unescaped strings and numbers are slices of it
+	pos  int
+	// alias: text is data itself, read where it lies (Scanner), so a string or number kept
+	// beyond the parse is a slice of copied, a copy of data from base on (keep).
+	alias  bool
+	copied string
+	base   int
+	buf    []byte   // unescaped string bytes, reused
+	stack  []any    // the items of the arrays being read, innermost last
+	keys   []string // the keys and values of the objects being read, innermost last
+	vals   []any
 }
 
+// space skips whitespace; most calls find none (a value just after ':' or ','
+// with no space, or a space already skipped), so that is checked first.
 func (f *fastDecoder) space() {
-	for f.pos < len(f.data) {
-		switch f.data[f.pos] {
-		case ' ', '\t', '\n', '\r':
-			f.pos++
-		default:
-			return
-		}
+	data, i := f.data, f.pos
+	if i < len(data) && data[i] > ' ' {
+		return
 	}
+	for i < len(data) && (data[i] == ' ' || data[i] == '\n' || data[i] == '\r' || data[i] == '\t') {
+		i++
+	}
+	f.pos = i
 }
 
 // value reads one value at nesting level depth (the root is 0).
@@ -166,7 +173,7 @@ func (f *fastDecoder) value(depth int) (any, bool) {
 	}
 	switch c := f.data[f.pos]; {
 	case c == '"':
-		s, ok := f.str()
+		s, ok := f.str(true)
 		return s, ok
 	case c == '{':
 		if depth >= MaxDepth {
@@ -213,7 +220,7 @@ func (f *fastDecoder) object(depth int) (any, bool) {
 		if f.pos >= len(f.data) || f.data[f.pos] != '"' {
 			return nil, false
 		}
-		key, ok := f.str()
+		key, ok := f.str(true)
 		if !ok {
 			return nil, false
 		}
@@ -287,10 +294,11 @@ func (f *fastDecoder) array(depth int) (any, bool) {
 	}
 }
 
-// str reads a string token. Most strings are plain printable ASCII with no escape: a
-// table lookup per byte, with the position kept in a local (a store through f per byte
-// cost a fifth of a document's read), finds their end.
-func (f *fastDecoder) str() (string, bool) {
+// str reads a string token, to be kept beyond the parse (kept: see keep) or looked at
+// and dropped (a key matched, a date-time read). Most strings are plain printable
+// ASCII with no escape: a table lookup per byte, with the position kept in a local (a
+// store through f per byte cost a fifth of a document's read), finds their end.
+func (f *fastDecoder) str(kept bool) (string, bool) {
 	data := f.data
 	start := f.pos + 1 // after the opening quote
 	i := start
@@ -302,8 +310,13 @@ func (f *fastDecoder) str() (string, bool) {
 		switch c := data[i]; {
 		case c == '"':
 			f.pos = i + 1
-			s := f.text[start:i]
-			return s, ascii || utf8.ValidString(s)
+			if !ascii && !utf8.Valid(data[start:i]) {
+				return "", false
+			}
+			if kept && f.alias {
+				return f.keep(start, i), true
+			}
+			return f.text[start:i], true
 		case c == '\\':
 			f.pos = i
 			return f.escaped(start)
@@ -317,6 +330,22 @@ func (f *fastDecoder) str() (string, bool) {
 	}
 	f.pos = i
 	return "", false
+}
+
+// keep is data[start:end] copied, for a value kept beyond the parse where the text is
+// the caller's data, which the caller may change afterwards. The first value kept copies
+// the rest of the text, of which it and every later one are slices: one allocation, and
+// none for the keys and numbers before it (a copy per string cost more on documents of
+// many short strings; allocating is most of a small document's parse, with the
+// collector's work for the bytes allocated).
+func (f *fastDecoder) keep(start, end int) string {
+	if start == end {
+		return ""
+	}
+	if f.copied == "" || start < f.base { // (values are kept in text order: start < base is never met)
+		f.base, f.copied = start, string(f.data[start:])
+	}
+	return f.copied[start-f.base : end-f.base]
 }
 
 // plainByte holds the bytes a string may hold as they are and that need no second look:
@@ -392,6 +421,9 @@ func (f *fastDecoder) escaped(start int) (string, bool) {
 // MaxIntDigits is left to Decode.
 func (f *fastDecoder) number() (any, bool) {
 	text, _, ok := f.numberText()
+	if ok && f.alias {
+		text = f.keep(f.pos-len(text), f.pos)
+	}
 	return json.Number(text), ok
 }
 

@@ -3,6 +3,7 @@ package rt
 import (
 	"bytes"
 	"time"
+	"unsafe"
 )
 
 // Scanner reads JSON text straight into the generated structs, with no tree: the
@@ -14,8 +15,8 @@ import (
 // absent default that a rule reads). Then the text goes to the exact walk (DecodeFast
 // and the parse functions), the one place problems are reported from.
 //
-// Strings and numbers read without escapes are slices of one copy of the text, as
-// DecodeFast's are.
+// The text is read where it lies, not copied: what the structs keep of it is copied
+// (fastDecoder.keep), so the caller may change data once the parse returns.
 type Scanner struct {
 	fastDecoder
 	bad  bool // More met neither a separator nor the closing byte
@@ -27,7 +28,8 @@ func NewScanner(data []byte) (Scanner, bool) {
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		return Scanner{}, false
 	}
-	return Scanner{fastDecoder: fastDecoder{data: data, text: string(data)}, room: len(data)}, true
+	text := unsafe.String(unsafe.SliceData(data), len(data)) // read only while the parse runs
+	return Scanner{fastDecoder: fastDecoder{data: data, text: text, alias: true}, room: len(data)}, true
 }
 
 // Done reports whether nothing but whitespace is left.
@@ -74,11 +76,26 @@ func (s *Scanner) Closed() bool {
 	return !s.bad
 }
 
-// Key reads a member's key and the ':' after it.
+// Key reads a member's key and the ':' after it; the key is matched and dropped
+// (MapKey reads one that is kept).
 func (s *Scanner) Key() (string, bool) {
-	key, ok := s.String()
+	return s.key(false)
+}
+
+// MapKey reads a member's key and the ':' after it, to be kept as a map's key.
+func (s *Scanner) MapKey() (string, bool) {
+	return s.key(true)
+}
+
+func (s *Scanner) key(kept bool) (string, bool) {
+	s.space()
+	start := s.pos + 1
+	key, ok := s.token(false)
 	if !ok {
 		return "", false
+	}
+	if kept {
+		key = s.kept(start, key)
 	}
 	s.space()
 	if s.pos >= len(s.data) || s.data[s.pos] != ':' {
@@ -88,19 +105,34 @@ func (s *Scanner) Key() (string, bool) {
 	return key, true
 }
 
+// kept is the string just read (its text from start, after the opening quote, up to the
+// closing quote before s.pos), to be kept: a copy (keep) where it is a slice of the text,
+// as it is when it holds no escape (an escaped one is a copy already, and longer in the text).
+func (s *Scanner) kept(start int, text string) string {
+	if end := s.pos - 1; end-start == len(text) {
+		return s.keep(start, end)
+	}
+	return text
+}
+
 // Null reads a null if one comes next.
 func (s *Scanner) Null() bool {
 	s.space()
 	return s.pos < len(s.data) && s.data[s.pos] == 'n' && s.literal("null")
 }
 
-// String reads a string.
+// String reads a string, to be kept.
 func (s *Scanner) String() (string, bool) {
+	return s.token(true)
+}
+
+// token reads a string, kept or looked at and dropped (fastDecoder.str).
+func (s *Scanner) token(kept bool) (string, bool) {
 	s.space()
 	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
 		return "", false
 	}
-	return s.str()
+	return s.str(kept)
 }
 
 // Bool reads true or false.
@@ -159,17 +191,26 @@ func (s *Scanner) Float() (float64, bool) {
 // Time reads a date-time as DateTime reads it; Go's zero time is left to the exact walk
 // (a struct holding it reads as "not set").
 func (s *Scanner) Time() (time.Time, bool) {
-	text, ok := s.String()
+	s.space()
+	start := s.pos + 1
+	text, ok := s.token(false)
 	if !ok {
 		return time.Time{}, false
 	}
-	t, ok := ParseTime(text)
-	return t, ok && !t.IsZero()
+	f, ok := readRFC3339(text)
+	if !ok {
+		return time.Time{}, false
+	}
+	if !formatted(text, f.offset) {
+		text = s.kept(start, text) // the time keeps its text (ParseTime): a copy of it, then
+	}
+	t := f.time(text)
+	return t, !t.IsZero()
 }
 
 // Bytes reads base64 text as Base64 reads it.
 func (s *Scanner) Bytes() ([]byte, bool) {
-	text, ok := s.String()
+	text, ok := s.token(false)
 	if !ok {
 		return nil, false
 	}
@@ -222,7 +263,7 @@ func (s *Scanner) Tag(key string) (string, bool) {
 		ok = ok && first == key
 	}
 	if ok {
-		tag, ok = s.String()
+		tag, ok = s.token(false)
 	}
 	s.pos = start
 	return tag, ok

@@ -2,6 +2,7 @@ package rt
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -74,5 +75,60 @@ func TestTheScannerDeclinesWhatIsNoNumberAndReadsLiteralsAtTheTextsEnd(t *testin
 		if _, ok := s.Bool(); ok {
 			t.Errorf("Bool read %q", text)
 		}
+	}
+}
+
+// The scanner reads the caller's bytes where they lie; what it hands over must be its own
+// copy, so that the caller may reuse its buffer once the parse returns. Every kind of value
+// the structs keep is read, then the buffer is overwritten: a kept value that is a slice of
+// it would change. An escaped key (a copy already, and shorter than its text) must come out
+// whole, a date-time that keeps its text (as its zone's name) must keep a copy of it.
+func TestWhatTheScannerKeepsOutlivesTheCallersBuffer(t *testing.T) {
+	data := []byte(`{"a": "b", "k\u0041y": "x\ty", "a key longer than sixteen": "a string longer than sixteen bytes",` +
+		` "t": "2024-03-15T10:32:00.250+01:00", "any": {"k": ["v", 1.50, "free-form strings and numbers"]}}`)
+	s, _ := NewScanner(data)
+	if !s.Open('{') {
+		t.Fatal("no object")
+	}
+	var kept []string
+	for first := true; s.More('}', first); first = false {
+		key, ok := s.MapKey()
+		if !ok {
+			t.Fatalf("MapKey declined after %q", kept)
+		}
+		var value string
+		switch key {
+		case "t":
+			v, ok2 := s.Time()
+			value, ok = FormatTime(v), ok2
+		case "any":
+			v, ok2 := s.Any(1)
+			value, ok = fmt.Sprint(v), ok2
+		default:
+			value, ok = s.String()
+		}
+		if !ok {
+			t.Fatalf("the value of %q was declined", key)
+		}
+		kept = append(kept, key, value)
+	}
+	if !s.Closed() || !s.Done() {
+		t.Fatal("the object was not read to its end")
+	}
+	want := []string{"a", "b", "kAy", "x\ty", "a key longer than sixteen", "a string longer than sixteen bytes",
+		"t", "2024-03-15T10:32:00.250+01:00", "any", "map[k:[v 1.50 free-form strings and numbers]]"}
+	if fmt.Sprint(kept) != fmt.Sprint(want) {
+		t.Fatalf("read %q, want %q", kept, want)
+	}
+	times, _ := NewScanner([]byte(`"2024-03-15T10:32:00.250+01:00"`))
+	at, _ := times.Time()
+	for i := range data {
+		data[i] = '#'
+	}
+	if fmt.Sprint(kept) != fmt.Sprint(want) {
+		t.Fatalf("what was read changed with the caller's buffer: %q", kept)
+	}
+	if got := FormatTime(at); got != want[7] {
+		t.Fatalf("a date-time read on its own writes %q", got)
 	}
 }

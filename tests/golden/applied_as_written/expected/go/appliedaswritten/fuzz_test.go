@@ -14,7 +14,8 @@ import (
 
 // FuzzParseAppliedAsWritten feeds arbitrary bytes to ParseAppliedAsWrittenFromJSON: no input
 // may panic, and whatever is accepted must validate, encode, parse again to
-// the same verdict and the same value, and encode again to the same bytes.
+// the same verdict and the same value, and encode again to the same bytes; and the
+// document must be its own, not change when the caller reuses the bytes it was read from.
 func FuzzParseAppliedAsWritten(f *testing.F) {
 	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":\"a1\",\"code\":{\"kind\":\"other\"},\"params\":{\"x-trace\":\"t\",\"n\":1},\"content\":[{\"type\":\"text\",\"text\":\"hi\"},{\"type\":\"image\",\"url\":\"https://x/a.png\"}],\"meta\":{\"a\":[1,null,{\"b\":true}]},\"when\":\"2024-01-15T10:30:00Z\",\"scores\":[\"top\",10.25,0.5,11],\"box\":{\"width\":1,\"height\":2,\"depth\":3},\"label\":\"abc\",\"flag\":0}"))
 	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":7,\"content\":{\"type\":\"text\",\"text\":\"\"},\"when\":0,\"code\":-32600.0}"))
@@ -22,7 +23,8 @@ func FuzzParseAppliedAsWritten(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ParseAppliedAsWrittenFromJSON(data)
+		mine := bytes.Clone(data) // the caller's buffer, which it may reuse once the parse returns
+		doc, err := ParseAppliedAsWrittenFromJSON(mine)
 		if err != nil {
 			return
 		}
@@ -35,6 +37,12 @@ func FuzzParseAppliedAsWritten(f *testing.F) {
 		out, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatalf("accepted input does not encode: %v", err)
+		}
+		for i := range mine {
+			mine[i] = '"'
+		}
+		if after, _ := json.Marshal(doc); !bytes.Equal(after, out) {
+			t.Fatalf("the document changed with the bytes it was read from (it holds them, not a copy):\n%s\n%s", out, after)
 		}
 		again, err := ParseAppliedAsWrittenFromJSON(out)
 		if err != nil {

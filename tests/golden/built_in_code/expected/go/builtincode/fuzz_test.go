@@ -14,7 +14,8 @@ import (
 
 // FuzzParseBuiltInCode feeds arbitrary bytes to ParseBuiltInCodeFromJSON: no input
 // may panic, and whatever is accepted must validate, encode, parse again to
-// the same verdict and the same value, and encode again to the same bytes.
+// the same verdict and the same value, and encode again to the same bytes; and the
+// document must be its own, not change when the caller reuses the bytes it was read from.
 func FuzzParseBuiltInCode(f *testing.F) {
 	f.Add([]byte("{\"role\":\"assistant\",\"id\":\"0f8fad5b-d9cb-469f-a165-70867728950e\",\"created_at\":\"2024-01-15T10:30:00.5+01:00\",\"content\":[{\"type\":\"text\",\"text\":\"see\",\"spans\":[0,3]}],\"history\":[\"t1\"],\"labels\":{\"k\":\"v\"},\"payload\":\"AAE=\",\"reply_to\":[\"t1\"],\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"arguments\":{\"x\":[1,null]},\"outputs\":[]}],\"metadata\":{\"m\":\"\"},\"citations\":[{\"url\":\"https://example.org\",\"start_index\":2,\"quotes\":{\"q\":[\"a\"],\"r\":[]}}],\"tags\":[],\"weights\":{},\"notes\":null,\"detail\":\"high\",\"temperature\":0,\"max_tokens\":null,\"stream\":false,\"name\":\"x\",\"attachments\":[\"AA==\"],\"extra\":{\"n\":null}}"))
 	f.Add([]byte("{\"role\":\"assistant\",\"created_at\":\"2024-01-15T10:30:00Z\",\"content\":\"hi\",\"history\":[],\"labels\":{},\"payload\":\"\",\"reply_to\":null,\"settings\":{\"greeting\":[],\"parts\":\"x\",\"pair\":[\"b\",2],\"limits\":{\"n\":0},\"names\":[],\"level\":null,\"options\":null,\"big\":1,\"odd\":\"\"}}"))
@@ -24,7 +25,8 @@ func FuzzParseBuiltInCode(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ParseBuiltInCodeFromJSON(data)
+		mine := bytes.Clone(data) // the caller's buffer, which it may reuse once the parse returns
+		doc, err := ParseBuiltInCodeFromJSON(mine)
 		if err != nil {
 			return
 		}
@@ -37,6 +39,12 @@ func FuzzParseBuiltInCode(f *testing.F) {
 		out, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatalf("accepted input does not encode: %v", err)
+		}
+		for i := range mine {
+			mine[i] = '"'
+		}
+		if after, _ := json.Marshal(doc); !bytes.Equal(after, out) {
+			t.Fatalf("the document changed with the bytes it was read from (it holds them, not a copy):\n%s\n%s", out, after)
 		}
 		again, err := ParseBuiltInCodeFromJSON(out)
 		if err != nil {

@@ -346,7 +346,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			x0 := map[string]string{}
 			for first := true; s.More('}', first); first = false {
-				key, ok := s.Key()
+				key, ok := s.MapKey()
 				if !ok {
 					return false
 				}
@@ -424,7 +424,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			x0 := map[string]string{}
 			for first := true; s.More('}', first); first = false {
-				key, ok := s.Key()
+				key, ok := s.MapKey()
 				if !ok {
 					return false
 				}
@@ -488,7 +488,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			x0 := map[string]int64{}
 			for first := true; s.More('}', first); first = false {
-				key, ok := s.Key()
+				key, ok := s.MapKey()
 				if !ok {
 					return false
 				}
@@ -613,7 +613,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			x0 := map[string]any{}
 			for first := true; s.More('}', first); first = false {
-				key, ok := s.Key()
+				key, ok := s.MapKey()
 				if !ok {
 					return false
 				}
@@ -974,7 +974,7 @@ func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
 			}
 			x0 := map[string]any{}
 			for first := true; s.More('}', first); first = false {
-				key, ok := s.Key()
+				key, ok := s.MapKey()
 				if !ok {
 					return false
 				}
@@ -1109,7 +1109,7 @@ func decodeCitation(s *rt.Scanner, d int, out *Citation) bool {
 			}
 			x0 := map[string][]string{}
 			for first := true; s.More('}', first); first = false {
-				key, ok := s.Key()
+				key, ok := s.MapKey()
 				if !ok {
 					return false
 				}

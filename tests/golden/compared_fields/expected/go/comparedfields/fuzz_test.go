@@ -14,7 +14,8 @@ import (
 
 // FuzzParseComparedFields feeds arbitrary bytes to ParseComparedFieldsFromJSON: no input
 // may panic, and whatever is accepted must validate, encode, parse again to
-// the same verdict and the same value, and encode again to the same bytes.
+// the same verdict and the same value, and encode again to the same bytes; and the
+// document must be its own, not change when the caller reuses the bytes it was read from.
 func FuzzParseComparedFields(f *testing.F) {
 	f.Add([]byte("{\"role\":\"system\",\"content\":[{\"type\":\"text\",\"text\":\"Be brief.\"},{\"type\":\"text\",\"text\":\"Cite sources.\"}],\"spans\":[{\"start_index\":9007199254740993,\"end_index\":9007199254740993,\"score\":9007199254740994.0,\"max_score\":9007199254740995,\"started_at\":\"2024-01-15T10:30:00.0000000001Z\",\"recorded_at\":\"2024-01-15T11:30:00.00000000010+01:00\",\"ended_at\":\"2024-01-15T10:30:00.0000000002Z\",\"first\":\"\ue000\",\"last\":\"😀\",\"low\":\"c\"},{\"start_index\":0,\"end_index\":1,\"score\":100.0,\"started_at\":\"2024-01-15T23:30:00-01:00\",\"recorded_at\":\"2024-01-16T00:30:00Z\",\"ended_at\":null,\"first\":\"a\",\"last\":\"ab\",\"reviewer\":\"ann\"}]}"))
 	f.Add([]byte("{\"role\":\"user\",\"content\":\"The quick brown fox.\",\"spans\":[{\"start_index\":4,\"end_index\":9,\"score\":0.75,\"started_at\":\"2024-01-15T10:30:00Z\",\"ended_at\":\"2024-01-15T10:31:00Z\",\"first\":\"quick\",\"last\":\"shortest\",\"low\":\"a\",\"high\":\"b\",\"author\":\"ann\",\"reviewer\":\"bob\"},{\"start_index\":10,\"end_index\":10,\"started_at\":\"2024-01-15T10:32:00Z\"}]}"))
@@ -22,7 +23,8 @@ func FuzzParseComparedFields(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ParseComparedFieldsFromJSON(data)
+		mine := bytes.Clone(data) // the caller's buffer, which it may reuse once the parse returns
+		doc, err := ParseComparedFieldsFromJSON(mine)
 		if err != nil {
 			return
 		}
@@ -35,6 +37,12 @@ func FuzzParseComparedFields(f *testing.F) {
 		out, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatalf("accepted input does not encode: %v", err)
+		}
+		for i := range mine {
+			mine[i] = '"'
+		}
+		if after, _ := json.Marshal(doc); !bytes.Equal(after, out) {
+			t.Fatalf("the document changed with the bytes it was read from (it holds them, not a copy):\n%s\n%s", out, after)
 		}
 		again, err := ParseComparedFieldsFromJSON(out)
 		if err != nil {

@@ -14,7 +14,8 @@ import (
 
 // FuzzParseConstraints feeds arbitrary bytes to ParseConstraintsFromJSON: no input
 // may panic, and whatever is accepted must validate, encode, parse again to
-// the same verdict and the same value, and encode again to the same bytes.
+// the same verdict and the same value, and encode again to the same bytes; and the
+// document must be its own, not change when the caller reuses the bytes it was read from.
 func FuzzParseConstraints(f *testing.F) {
 	f.Add([]byte("{\"name\":\"ab\",\"count\":1,\"budget\":0,\"code\":\"ABC-0\",\"kind\":\"fixed\",\"level\":\"low\",\"at\":\"2024-01-15T10:30:00Z\",\"blob\":\"\",\"step\":-4,\"ratio\":5e-324,\"temperature\":-273.15,\"tags\":[\"a\"],\"values\":[],\"pair\":[\"\",-9223372036854775808],\"limits\":{\"a\":0},\"nickname\":\"\",\"short\":\"\",\"batch\":-9223372036854775805}"))
 	f.Add([]byte("{\"name\":\"😀ñé😀\",\"count\":10,\"budget\":null,\"code\":\"XYZ-0123456789\",\"level\":\"high\",\"at\":\"2024-02-29T23:59:59.999+05:30\",\"blob\":\"YWJj\",\"step\":4,\"ratio\":0.9999999999999999,\"temperature\":100.5,\"tags\":[\"a\",\"A\",\"a \"],\"values\":[1,1.5,-1,0.1,1e+300],\"pair\":[\"x\",9223372036854775807],\"limits\":{\"a\":9223372036854775807,\"b\":1},\"nickname\":\"ñé😀\",\"short\":\"😀\",\"batch\":9223372036854775805}"))
@@ -27,7 +28,8 @@ func FuzzParseConstraints(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ParseConstraintsFromJSON(data)
+		mine := bytes.Clone(data) // the caller's buffer, which it may reuse once the parse returns
+		doc, err := ParseConstraintsFromJSON(mine)
 		if err != nil {
 			return
 		}
@@ -40,6 +42,12 @@ func FuzzParseConstraints(f *testing.F) {
 		out, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatalf("accepted input does not encode: %v", err)
+		}
+		for i := range mine {
+			mine[i] = '"'
+		}
+		if after, _ := json.Marshal(doc); !bytes.Equal(after, out) {
+			t.Fatalf("the document changed with the bytes it was read from (it holds them, not a copy):\n%s\n%s", out, after)
 		}
 		again, err := ParseConstraintsFromJSON(out)
 		if err != nil {

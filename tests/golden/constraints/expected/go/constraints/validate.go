@@ -530,7 +530,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 			}
 			x0 := map[string]int64{}
 			for first := true; s.More('}', first); first = false {
-				key, ok := s.Key()
+				key, ok := s.MapKey()
 				if !ok {
 					return false
 				}

@@ -14,7 +14,8 @@ import (
 
 // FuzzParseInlineModels feeds arbitrary bytes to ParseInlineModelsFromJSON: no input
 // may panic, and whatever is accepted must validate, encode, parse again to
-// the same verdict and the same value, and encode again to the same bytes.
+// the same verdict and the same value, and encode again to the same bytes; and the
+// document must be its own, not change when the caller reuses the bytes it was read from.
 func FuzzParseInlineModels(f *testing.F) {
 	f.Add([]byte("{\"meta\":{\"id\":\"c1\",\"tags\":[{\"k\":\"a\",\"v\":\"b\"}]},\"calls\":[{\"name\":\"search\",\"args\":{\"dry_run\":true,\"q\":\"x\"}}],\"reply\":null,\"by_user\":{\"ada\":{\"score\":3}},\"echo\":\"hi\",\"loose\":{\"b\":1}}"))
 	f.Add([]byte("{\"meta\":{\"id\":\"c1\"}}"))
@@ -22,7 +23,8 @@ func FuzzParseInlineModels(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ParseInlineModelsFromJSON(data)
+		mine := bytes.Clone(data) // the caller's buffer, which it may reuse once the parse returns
+		doc, err := ParseInlineModelsFromJSON(mine)
 		if err != nil {
 			return
 		}
@@ -35,6 +37,12 @@ func FuzzParseInlineModels(f *testing.F) {
 		out, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatalf("accepted input does not encode: %v", err)
+		}
+		for i := range mine {
+			mine[i] = '"'
+		}
+		if after, _ := json.Marshal(doc); !bytes.Equal(after, out) {
+			t.Fatalf("the document changed with the bytes it was read from (it holds them, not a copy):\n%s\n%s", out, after)
 		}
 		again, err := ParseInlineModelsFromJSON(out)
 		if err != nil {

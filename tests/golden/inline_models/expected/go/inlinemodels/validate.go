@@ -217,7 +217,7 @@ func decodeChat(s *rt.Scanner, d int, out *Chat) bool {
 			}
 			x0 := map[string]ChatByUserValue{}
 			for first := true; s.More('}', first); first = false {
-				key, ok := s.Key()
+				key, ok := s.MapKey()
 				if !ok {
 					return false
 				}

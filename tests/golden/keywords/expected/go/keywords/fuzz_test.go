@@ -14,14 +14,16 @@ import (
 
 // FuzzParseKeywords feeds arbitrary bytes to ParseKeywordsFromJSON: no input
 // may panic, and whatever is accepted must validate, encode, parse again to
-// the same verdict and the same value, and encode again to the same bytes.
+// the same verdict and the same value, and encode again to the same bytes; and the
+// document must be its own, not change when the caller reuses the bytes it was read from.
 func FuzzParseKeywords(f *testing.F) {
 	f.Add([]byte("{\"class\":\"c\",\"type\":\"t\",\"func\":1,\"import\":true,\"range\":1.5,\"self\":\"s\",\"None\":null,\"from_dict\":\"f\",\"Validate\":\"v\",\"nested\":{\"interface\":\"i\",\"map\":{\"k\":\"v\"}}}"))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ParseKeywordsFromJSON(data)
+		mine := bytes.Clone(data) // the caller's buffer, which it may reuse once the parse returns
+		doc, err := ParseKeywordsFromJSON(mine)
 		if err != nil {
 			return
 		}
@@ -34,6 +36,12 @@ func FuzzParseKeywords(f *testing.F) {
 		out, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatalf("accepted input does not encode: %v", err)
+		}
+		for i := range mine {
+			mine[i] = '"'
+		}
+		if after, _ := json.Marshal(doc); !bytes.Equal(after, out) {
+			t.Fatalf("the document changed with the bytes it was read from (it holds them, not a copy):\n%s\n%s", out, after)
 		}
 		again, err := ParseKeywordsFromJSON(out)
 		if err != nil {

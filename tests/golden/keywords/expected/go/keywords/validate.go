@@ -305,7 +305,7 @@ func decodeStruct(s *rt.Scanner, d int, out *Struct) bool {
 			}
 			x0 := map[string]string{}
 			for first := true; s.More('}', first); first = false {
-				key, ok := s.Key()
+				key, ok := s.MapKey()
 				if !ok {
 					return false
 				}

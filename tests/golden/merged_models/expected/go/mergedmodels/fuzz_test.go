@@ -14,7 +14,8 @@ import (
 
 // FuzzParseMergedModels feeds arbitrary bytes to ParseMergedModelsFromJSON: no input
 // may panic, and whatever is accepted must validate, encode, parse again to
-// the same verdict and the same value, and encode again to the same bytes.
+// the same verdict and the same value, and encode again to the same bytes; and the
+// document must be its own, not change when the caller reuses the bytes it was read from.
 func FuzzParseMergedModels(f *testing.F) {
 	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"a\":1},\"holder\":{\"merged\":{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"x\":2},\"kept\":{\"a\":\"s\"}}}"))
 	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"m\"}"))
@@ -22,7 +23,8 @@ func FuzzParseMergedModels(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ParseMergedModelsFromJSON(data)
+		mine := bytes.Clone(data) // the caller's buffer, which it may reuse once the parse returns
+		doc, err := ParseMergedModelsFromJSON(mine)
 		if err != nil {
 			return
 		}
@@ -35,6 +37,12 @@ func FuzzParseMergedModels(f *testing.F) {
 		out, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatalf("accepted input does not encode: %v", err)
+		}
+		for i := range mine {
+			mine[i] = '"'
+		}
+		if after, _ := json.Marshal(doc); !bytes.Equal(after, out) {
+			t.Fatalf("the document changed with the bytes it was read from (it holds them, not a copy):\n%s\n%s", out, after)
 		}
 		again, err := ParseMergedModelsFromJSON(out)
 		if err != nil {

@@ -144,7 +144,7 @@ func decodeEnvelope(s *rt.Scanner, d int, out *Envelope) bool {
 			}
 			x0 := map[string]Body{}
 			for first := true; s.More('}', first); first = false {
-				key, ok := s.Key()
+				key, ok := s.MapKey()
 				if !ok {
 					return false
 				}

@@ -189,7 +189,7 @@ func decodeTurn(s *rt.Scanner, d int, out *Turn) bool {
 			}
 			x0 := map[string]Role{}
 			for first := true; s.More('}', first); first = false {
-				key, ok := s.Key()
+				key, ok := s.MapKey()
 				if !ok {
 					return false
 				}

@@ -14,7 +14,8 @@ import (
 
 // FuzzParseRootArray feeds arbitrary bytes to ParseRootArrayFromJSON: no input
 // may panic, and whatever is accepted must validate, encode, parse again to
-// the same verdict and the same value, and encode again to the same bytes.
+// the same verdict and the same value, and encode again to the same bytes; and the
+// document must be its own, not change when the caller reuses the bytes it was read from.
 func FuzzParseRootArray(f *testing.F) {
 	f.Add([]byte("[{\"role\":\"user\",\"parts\":[]}]"))
 	f.Add([]byte("[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"Describe this.\"},{\"type\":\"blob\",\"data\":\"aGk=\"}],\"id\":1,\"at\":\"2024-01-15T10:30:00Z\"},{\"role\":\"assistant\",\"parts\":[{\"type\":\"text\",\"content\":\"Two bytes: hi.\"}],\"id\":\"m-2\"}]"))
@@ -22,7 +23,8 @@ func FuzzParseRootArray(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ParseRootArrayFromJSON(data)
+		mine := bytes.Clone(data) // the caller's buffer, which it may reuse once the parse returns
+		doc, err := ParseRootArrayFromJSON(mine)
 		if err != nil {
 			return
 		}
@@ -35,6 +37,12 @@ func FuzzParseRootArray(f *testing.F) {
 		out, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatalf("accepted input does not encode: %v", err)
+		}
+		for i := range mine {
+			mine[i] = '"'
+		}
+		if after, _ := json.Marshal(doc); !bytes.Equal(after, out) {
+			t.Fatalf("the document changed with the bytes it was read from (it holds them, not a copy):\n%s\n%s", out, after)
 		}
 		again, err := ParseRootArrayFromJSON(out)
 		if err != nil {

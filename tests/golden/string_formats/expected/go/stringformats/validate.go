@@ -334,7 +334,7 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 			}
 			x0 := map[string]string{}
 			for first := true; s.More('}', first); first = false {
-				key, ok := s.Key()
+				key, ok := s.MapKey()
 				if !ok {
 					return false
 				}

@@ -14,7 +14,8 @@ import (
 
 // FuzzParseTaggedUnions feeds arbitrary bytes to ParseTaggedUnionsFromJSON: no input
 // may panic, and whatever is accepted must validate, encode, parse again to
-// the same verdict and the same value, and encode again to the same bytes.
+// the same verdict and the same value, and encode again to the same bytes; and the
+// document must be its own, not change when the caller reuses the bytes it was read from.
 func FuzzParseTaggedUnions(f *testing.F) {
 	f.Add([]byte("{\"content\":[{\"type\":\"text\",\"text\":\"hi\"},{\"type\":\"image\",\"data\":\"aGk=\",\"mimeType\":\"image/png\"},{\"data\":\"aGk=\",\"type\":\"audio\"},{\"type\":\"__proto__\"}],\"first\":{\"type\":\"text\",\"text\":\"hi\"},\"reply\":{\"type\":\"image\",\"data\":\"\",\"mimeType\":\"image/gif\"},\"loose\":{\"type\":\"video\",\"extra\":1}}"))
 	f.Add([]byte("{\"content\":[]}"))
@@ -22,7 +23,8 @@ func FuzzParseTaggedUnions(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ParseTaggedUnionsFromJSON(data)
+		mine := bytes.Clone(data) // the caller's buffer, which it may reuse once the parse returns
+		doc, err := ParseTaggedUnionsFromJSON(mine)
 		if err != nil {
 			return
 		}
@@ -35,6 +37,12 @@ func FuzzParseTaggedUnions(f *testing.F) {
 		out, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatalf("accepted input does not encode: %v", err)
+		}
+		for i := range mine {
+			mine[i] = '"'
+		}
+		if after, _ := json.Marshal(doc); !bytes.Equal(after, out) {
+			t.Fatalf("the document changed with the bytes it was read from (it holds them, not a copy):\n%s\n%s", out, after)
 		}
 		again, err := ParseTaggedUnionsFromJSON(out)
 		if err != nil {

@@ -14,7 +14,8 @@ import (
 
 // FuzzParseTrojanSource feeds arbitrary bytes to ParseTrojanSourceFromJSON: no input
 // may panic, and whatever is accepted must validate, encode, parse again to
-// the same verdict and the same value, and encode again to the same bytes.
+// the same verdict and the same value, and encode again to the same bytes; and the
+// document must be its own, not change when the caller reuses the bytes it was read from.
 func FuzzParseTrojanSource(f *testing.F) {
 	f.Add([]byte("{\"text\":\"a\u200bb \U000e0041 ❤\ufe0f\",\"marker\":\"\u200d\",\"note\":\"\u00ad\",\"kind\":\"rtl\",\"tone\":\"plain\u200b\",\"label\":\"\u3164\"}"))
 	f.Add([]byte("{\"text\":\"\"}"))
@@ -22,7 +23,8 @@ func FuzzParseTrojanSource(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ParseTrojanSourceFromJSON(data)
+		mine := bytes.Clone(data) // the caller's buffer, which it may reuse once the parse returns
+		doc, err := ParseTrojanSourceFromJSON(mine)
 		if err != nil {
 			return
 		}
@@ -35,6 +37,12 @@ func FuzzParseTrojanSource(f *testing.F) {
 		out, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatalf("accepted input does not encode: %v", err)
+		}
+		for i := range mine {
+			mine[i] = '"'
+		}
+		if after, _ := json.Marshal(doc); !bytes.Equal(after, out) {
+			t.Fatalf("the document changed with the bytes it was read from (it holds them, not a copy):\n%s\n%s", out, after)
 		}
 		again, err := ParseTrojanSourceFromJSON(out)
 		if err != nil {

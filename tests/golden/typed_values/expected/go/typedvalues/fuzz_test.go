@@ -14,7 +14,8 @@ import (
 
 // FuzzParseTypedValues feeds arbitrary bytes to ParseTypedValuesFromJSON: no input
 // may panic, and whatever is accepted must validate, encode, parse again to
-// the same verdict and the same value, and encode again to the same bytes.
+// the same verdict and the same value, and encode again to the same bytes; and the
+// document must be its own, not change when the caller reuses the bytes it was read from.
 func FuzzParseTypedValues(f *testing.F) {
 	f.Add([]byte("{\"code\":-32700.0,\"retry\":3,\"weight\":2.5,\"final\":true,\"flags\":[false,false],\"level\":9007199254740991,\"mode\":2}"))
 	f.Add([]byte("{\"code\":-32700,\"retry\":1.0,\"weight\":1,\"final\":true,\"flags\":[],\"level\":0,\"mode\":2.0}"))
@@ -23,7 +24,8 @@ func FuzzParseTypedValues(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ParseTypedValuesFromJSON(data)
+		mine := bytes.Clone(data) // the caller's buffer, which it may reuse once the parse returns
+		doc, err := ParseTypedValuesFromJSON(mine)
 		if err != nil {
 			return
 		}
@@ -36,6 +38,12 @@ func FuzzParseTypedValues(f *testing.F) {
 		out, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatalf("accepted input does not encode: %v", err)
+		}
+		for i := range mine {
+			mine[i] = '"'
+		}
+		if after, _ := json.Marshal(doc); !bytes.Equal(after, out) {
+			t.Fatalf("the document changed with the bytes it was read from (it holds them, not a copy):\n%s\n%s", out, after)
 		}
 		again, err := ParseTypedValuesFromJSON(out)
 		if err != nil {
