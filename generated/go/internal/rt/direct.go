@@ -90,9 +90,11 @@ func (s *Scanner) MapKey() (string, bool) {
 }
 
 func (s *Scanner) key(kept bool) (string, bool) {
-	s.space()
-	start := s.pos + 1
-	key, ok := s.token(false)
+	start, ok := s.quote()
+	if !ok {
+		return "", false
+	}
+	key, ok := s.str(false)
 	if !ok {
 		return "", false
 	}
@@ -130,11 +132,17 @@ func (s *Scanner) String() (string, bool) {
 
 // token reads a string, kept or looked at and dropped (fastDecoder.str).
 func (s *Scanner) token(kept bool) (string, bool) {
-	s.space()
-	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
+	if _, ok := s.quote(); !ok {
 		return "", false
 	}
 	return s.str(kept)
+}
+
+// quote skips whitespace to the '"' that opens a string: where its text starts, or false
+// where no string comes next.
+func (s *Scanner) quote() (int, bool) {
+	s.space()
+	return s.pos + 1, s.pos < len(s.data) && s.data[s.pos] == '"'
 }
 
 // Bool reads true or false.
@@ -193,9 +201,11 @@ func (s *Scanner) Float() (float64, bool) {
 // Time reads a date-time as DateTime reads it; Go's zero time is left to the exact walk
 // (a struct holding it reads as "not set").
 func (s *Scanner) Time() (time.Time, bool) {
-	s.space()
-	start := s.pos + 1
-	text, ok := s.token(false)
+	start, ok := s.quote()
+	if !ok {
+		return time.Time{}, false
+	}
+	text, ok := s.str(false)
 	if !ok {
 		return time.Time{}, false
 	}
