@@ -20,9 +20,9 @@ from generator.nesting import (
     check_nesting,
     check_open_enum_defaults,
     check_required_cycles,
-    check_rules_read_no_default_below_or_above,
     check_unique_items,
 )
+from generator.rule_pointers import check_rule_pointers
 
 # Keywords that describe a value but do not constrain it.
 ANNOTATIONS = frozenset({"title", "description", "default", "x-messages", "x-name", "x-default-factory"})
@@ -1359,5 +1359,5 @@ def lower(spec: LoadedSpec) -> ir.Format:
     check_required_cycles(fmt)
     check_unique_items(fmt)
     check_open_enum_defaults(fmt)
-    check_rules_read_no_default_below_or_above(fmt)
+    check_rule_pointers(fmt)
     return fmt

@@ -1,5 +1,5 @@
-"""Rules that read a field with a default somewhere along their pointer (generator/nesting.py
-check_rules_read_no_default_below_or_above): the document is judged as sent, without the field, and the value built
+"""Rules that read a field with a default somewhere along their pointer (generator/rule_pointers.py
+check_rule_pointers): the document is judged as sent, without the field, and the value built
 from it with the default filled in, so a parsed value would fail its own validate(). Each shape red team round 6
 found is refused with the rule's place; a default that cannot change the verdict (one the rule allows, a contains
 rule) is not.
