@@ -8,7 +8,8 @@ a few documented extensions every target can run with one meaning:
 - `^` as the first character of a top-level branch and `$` as its last one
   (anchors; `$` also matches just before a final line feed, as in Python);
 - the escapes `\\d \\s \\w` (also inside a class) and `\\D \\S \\W` (outside one),
-  with Python's Unicode meaning, which the Go translation spells out.
+  with Python's Unicode meaning, \\d and \\w pinned to Unicode 14.0 (generator/unicode_classes.py):
+  every target spells them out as ranges (escape_items), never as its engine's own tables.
 
 I-Regexp's `\\p{..}`/`\\P{..}` are refused for now: Python's `re` (the generated
 Python, the reference validator) has no such escape.
@@ -27,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import cast
+
+from generator import unicode_classes
 
 MAX_REPEAT = 1000  # Go's regexp/syntax refuses larger counts
 MAX_LENGTH = 1000  # characters of pattern source; keeps the backtracking check cheap
@@ -417,7 +420,7 @@ def pattern_char(code: int, specials: str, hex_escaped: bool) -> str:
     return ch
 
 
-def _py_char(code: int, in_class: bool) -> str:
+def py_char(code: int, in_class: bool) -> str:
     # Control characters, white space other than the space, and "#" (verbose mode's comment) are written as hex.
     ch = chr(code)
     return pattern_char(code, "\\]^-[&~|" if in_class else SPECIALS, code < 0x20 or code == 0x7F or ch.isspace() and ch != " " or ch == "#")
@@ -429,10 +432,16 @@ def range_item(value: object, in_class: bool, char: Callable[[int, bool], str]) 
     return char(lo, in_class) if lo == hi else f"{char(lo, True)}-{char(hi, True)}"
 
 
-def _py_item(item: tuple[str, object], in_class: bool) -> str:
+def escape_items(name: str, char: Callable[[int, bool], str]) -> str:
+    """The ranges of \\d or \\w (escape_ranges) as the items of a class, each character spelt by char (in a class):
+    how every target writes the two, so that no engine's own Unicode tables decide what they match."""
+    return "".join(range_item(r, True, char) for r in escape_ranges(name))
+
+
+def py_item(item: tuple[str, object], in_class: bool) -> str:
     kind, value = item
     if kind == "range":
-        return range_item(value, in_class, _py_char)
+        return range_item(value, in_class, py_char)
     if kind == "esc":
         return f"\\{value}"
     return "."
@@ -442,8 +451,8 @@ def spell_chars(node: Chars) -> str:
     """A character class as the spec writes it, which is also how Python's `re` reads it (hex escapes where verbose
     mode or a reader's eye would trip): the Python target's spelling and the one refusals quote."""
     if not node.bracketed:
-        return _py_item(node.items[0], in_class=False)
-    return "[" + ("^" if node.negated else "") + "".join(_py_item(i, in_class=True) for i in node.items) + "]"
+        return py_item(node.items[0], in_class=False)
+    return "[" + ("^" if node.negated else "") + "".join(py_item(i, in_class=True) for i in node.items) + "]"
 
 
 def _complement(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
@@ -577,13 +586,14 @@ def _any_two_overlap(firsts: list[list[tuple[tuple[int, int], ...]]]) -> bool:
 
 @cache
 def escape_ranges(name: str) -> tuple[tuple[int, int], ...]:
-    """The code points of \\d \\s \\w as Python's re reads them on str (\\D \\S \\W: the rest, lone surrogates left out)."""
+    """The code points of \\d \\s \\w as Python's re reads them on str, \\d and \\w pinned to one Unicode version
+    (generator/unicode_classes.py) (\\D \\S \\W: the rest, lone surrogates left out)."""
     if name == "s":
         return SPACE_RANGES
     if name == "d":
-        return category_ranges("Nd")
+        return unicode_classes.DIGIT
     if name == "w":
-        return merge_ranges(category_ranges("L") + category_ranges("N") + ((0x5F, 0x5F),))
+        return unicode_classes.WORD
     return _complement(escape_ranges(name.lower()))
 
 

@@ -20,8 +20,10 @@ from typing import Any
 
 from generator import cache, invisible, ir, pyformat
 from generator.errors import SpecError, pointer_of
+from generator.patterns import PatternError
 from generator.pyformat import format_python
-from generator.pyregex import checks_const, checks_expr
+from generator.pyliterals import py_str
+from generator.pyregex import checks_const, checks_expr, to_python
 from generator.render import header
 from generator.targets.pydantic import descriptions
 from generator.targets.pydantic.validators import TEMPLATES, add_methods, validators
@@ -184,6 +186,27 @@ def python_regex_engine(code: str) -> str:
     return code
 
 
+def pinned_patterns(code: str) -> str:
+    """Every pattern datamodel-code-generator copied from the schema, as the dataclasses spell it (pyregex.to_python):
+    \\d and \\w as their pinned ranges, which Python's re would otherwise read with the tables of whatever Python
+    runs the models."""
+    lines = code.split("\n")
+    for node in ast.walk(ast.parse(code)):
+        if not (isinstance(node, ast.keyword) and node.arg == "pattern" and isinstance(node.value, ast.Constant)):
+            continue
+        value = node.value
+        if not isinstance(value.value, str) or value.lineno != value.end_lineno or value.end_col_offset is None:
+            continue  # (datamodel-code-generator writes each pattern as one literal on one line)
+        try:
+            spelt = to_python(value.value)
+        except PatternError:
+            continue  # a pattern of chatspec's own (the export's base64 text), no spec pattern: it holds no \\d or \\w
+        if spelt != value.value:
+            line = lines[value.lineno - 1].encode()  # ast's columns count UTF-8 bytes
+            lines[value.lineno - 1] = (line[: value.col_offset] + py_str(spelt).encode() + line[value.end_col_offset :]).decode()
+    return "\n".join(lines)
+
+
 def render_models(fmt: ir.Format, schema: dict[str, Any]) -> str:
     """The module, made from the schema with its descriptions stood in for and then put back
     (generator/targets/pydantic/descriptions.py): a run that changed descriptions only runs neither
@@ -244,7 +267,7 @@ def validated_defaults(code: str) -> str:
 
 def _module(fmt: ir.Format, schema: dict[str, Any], blinded: bool = False) -> str:
     code = cache.memo("datamodel-codegen", _key_parts(fmt, schema, blinded), lambda: _datamodel_codegen(fmt, schema))
-    code = python_regex_engine(retype(validated_defaults(code), fmt))
+    code = pinned_patterns(python_regex_engine(retype(validated_defaults(code), fmt)))
     methods = validators(fmt)
     if methods:
         class_of = class_names(fmt, code)

@@ -9,7 +9,7 @@ from typing import Any, cast
 from generator import invisible
 from generator.automaton import compile_pattern
 from generator.backtracking import runs_linear
-from generator.patterns import Anchor, Chars, Group, Repeat, parse
+from generator.patterns import Anchor, Chars, Group, Repeat, escape_items, parse
 
 
 def ts_str(text: str) -> str:
@@ -71,9 +71,8 @@ def ts_doc(text: str, indent: str = "") -> str:
 
 # --- patterns ------------------------------------------------------------------
 
-# Python's \s on str (generator.patterns.SPACE_RANGES) and \w, spelled for a "u"-flag RegExp.
+# Python's \s on str (generator.patterns.SPACE_RANGES), spelled for a "u"-flag RegExp.
 _SPACE = "\\t\\n\\x0b\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
-_WORD = "\\p{L}\\p{N}_"
 
 
 def _char(code: int) -> str:
@@ -101,12 +100,11 @@ def _item(item: tuple[str, object], in_class: bool) -> str:
         return _char(lo) if lo == hi else f"{_char(lo)}-{_char(hi)}"
     if kind == "dot":
         return "[^\\n]"
-    if value in ("d", "D"):
-        return "\\p{Nd}" if value == "d" else "\\P{Nd}"
-    body = _SPACE if value in ("s", "S") else _WORD
-    if value in ("s", "w"):
+    # \d and \w as their pinned ranges, not \p{Nd} and \p{L}: the engine's tables are of another Unicode version.
+    body = _SPACE if value in ("s", "S") else escape_items(str(value).lower(), lambda code, _: _char(code))
+    if value in ("s", "d", "w"):
         return body if in_class else f"[{body}]"
-    return f"[^{body}]"  # \\S and \\W: the parser refuses them inside a class
+    return f"[^{body}]"  # \\S \\D \\W: the parser refuses them inside a class
 
 
 def _chars(node: Chars) -> str:
