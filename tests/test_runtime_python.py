@@ -90,6 +90,21 @@ def test_text_inside_the_policy_is_accepted(text: str) -> None:
     assert rt.load_json(text.encode("utf-8")) == json.loads(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"a": "x\ty"}', "invalid JSON: Invalid control character at line 1 column 9"),
+        ('["abc', "invalid JSON: Unterminated string starting at line 1 column 2"),
+        ('{"a": 1,}', "invalid JSON: Expecting property name enclosed in double quotes at line 1 column 9"),
+    ],
+    ids=["control_character", "unterminated", "trailing_comma"],
+)
+def test_a_syntax_error_says_where_once(text: str, message: str) -> None:
+    # json's own words end in "at" for two problems ("Invalid control character at"): the place says it once.
+    assert _problems(text) == [("", message, "json")]
+    assert _problems(text.encode("utf-8")) == [("", message, "json")]
+
+
 def test_a_syntax_error_is_reported_before_a_long_integer() -> None:
     [(path, message, keyword)] = _problems(f"[{LONG},]")
     assert message.startswith("invalid JSON: Expecting value") and keyword == "json"

@@ -457,9 +457,13 @@ _SCAN: Final = _DECODER.scan_once
 
 
 def _syntax_error(exc: json.JSONDecodeError) -> ValidationError:
-    return _json_error(
-        f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-    )
+    return _json_error(_located(exc.msg, exc.lineno, exc.colno))
+
+
+def _located(what: str, line: int, column: int) -> str:
+    """The message of a syntax error at a line and column: json's own words ("Invalid control character at"
+    less the "at" it ends in, which the place says)."""
+    return f"invalid JSON: {what.removesuffix(' at')} at line {line} column {column}"
 
 
 def _has_surrogate(value: object) -> bool:
@@ -525,9 +529,7 @@ def _reach(pattern: re.Pattern[str], text: str, at: int) -> int:
 def _at(text: str, at: int, what: str) -> ValidationError:
     """json's message for a problem at text[at], as load_json words it (line and column in characters)."""
     line = text.count("\n", 0, at) + 1
-    return _json_error(
-        f"invalid JSON: {what} at line {line} column {at - text.rfind(chr(10), 0, at)}"
-    )
+    return _json_error(_located(what, line, at - text.rfind(chr(10), 0, at)))
 
 
 def _string_error(text: str, begin: int) -> ValidationError:

@@ -579,7 +579,8 @@ export function decodeJSON(input: string | Uint8Array): JsonValue {
   } catch (e) {
     if (e instanceof SyntaxFailure) {
       if (e.what.startsWith("!")) throw inputError("invalid JSON: " + e.what.slice(1));
-      throw inputError(`invalid JSON: ${e.what} at ${lineColumn(text, e.at)}`);
+      // json's own words ("Invalid control character at") less the "at" they end in, which the place says.
+      throw inputError(`invalid JSON: ${e.what.replace(/ at$/, "")} at ${lineColumn(text, e.at)}`);
     }
     throw e;
   }

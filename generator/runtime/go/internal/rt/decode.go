@@ -503,7 +503,8 @@ func (e *syntaxError) message(data []byte) string {
 	lineStart := bytes.LastIndexByte(data[:e.at], '\n') + 1
 	line := bytes.Count(data[:lineStart], []byte{'\n'}) + 1
 	column := utf8.RuneCount(data[lineStart:e.at]) + 1
-	return "invalid JSON: " + e.what + " at line " + strconv.Itoa(line) + " column " + strconv.Itoa(column)
+	// json's own words ("Invalid control character at") less the "at" they end in, which the place says.
+	return "invalid JSON: " + strings.TrimSuffix(e.what, " at") + " at line " + strconv.Itoa(line) + " column " + strconv.Itoa(column)
 }
 
 func (s *scanner) space() {

@@ -91,7 +91,7 @@ func TestDecodeRefusesWhatJSONRefusesWithPythonsMessage(t *testing.T) {
 		"{,}":                 "Expecting property name enclosed in double quotes at line 1 column 2",
 		"-":                   "Expecting value at line 1 column 1",
 		"1e":                  "Extra data at line 1 column 2",
-		"\"\t\"":              "Invalid control character at at line 1 column 2",
+		"\"\t\"":              "Invalid control character at line 1 column 2",
 		"":                    "Expecting value at line 1 column 1",
 		"1 2":                 "Extra data at line 1 column 3",
 		"NaN":                 "NaN is not valid JSON",
