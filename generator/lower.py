@@ -12,6 +12,7 @@ from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from generator import automaton, checks, invisible, ir, messages, naming, patterns, string_formats
+from generator.defaults import typed_defaults
 from generator.errors import SpecError, did_you_mean, pointer_of
 from generator.load import LoadedSpec
 from generator.nesting import (
@@ -676,7 +677,7 @@ class Lowering:
         if extra:
             raise self.fail(
                 pointer,
-                f"keyword(s) {', '.join(extra)} do not apply to a {shape} here",
+                f"keyword(s) {', '.join(extra)} do not apply to {'an' if shape[0] in 'aeiou' else 'a'} {shape} here",
                 "remove them, or move the schema to $defs if it should be a named model",
             )
 
@@ -1355,6 +1356,7 @@ def lower(spec: LoadedSpec) -> ir.Format:
             spec.path, "", "the spec nests schemas too deeply to compile", "move nested schemas to $defs and $ref them"
         ) from None
     check_nesting(fmt)
+    fmt = typed_defaults(fmt)
     check_default_cycles(fmt)
     check_required_cycles(fmt)
     check_unique_items(fmt)
