@@ -239,6 +239,13 @@ for _name in set(FORMATS.checkers) - {"date-time", "date", "uuid", "uri", "uri-r
 assert {"date", "uuid", "uri", "uri-reference"} <= set(FORMATS.checkers), "rfc3986-validator is not installed"
 for _name in ("time", "email"):
     FORMATS.checks(_name)(lambda instance, _name=_name: not isinstance(instance, str) or string_formats.checker().conforms(instance, _name))
+# jsonschema's uuid check is uuid.UUID's reading, which drops extra hyphens and takes int()'s underscores: beside its
+# own check of the four hyphens' places, "12345678-1234-1234-1234-12345678901-2" passed (red team round 7). RFC 9562's
+# text form is 8-4-4-4-12 hex digits and nothing else, which chatspec checks.
+_uuid = FORMATS.checkers["uuid"][0]
+FORMATS.checks("uuid")(
+    lambda instance: not isinstance(instance, str) or (bool(_uuid(instance)) and re.fullmatch(r"[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}", instance) is not None)
+)
 # rfc3986-validator's patterns end in `$` too, which lets one final line feed through: "a:b\n" is no URI.
 for _name in ("uri", "uri-reference"):
     _check = FORMATS.checkers[_name][0]
