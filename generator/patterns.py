@@ -23,7 +23,6 @@ backtrack exponentially in Python's engine (see `check_backtracking`).
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -387,21 +386,6 @@ def parse(text: str) -> Pattern:
 
 
 # --- translation ------------------------------------------------------------
-
-
-@cache
-def category_ranges(name: str) -> tuple[tuple[int, int], ...]:
-    """Code point ranges of a Unicode general category (one letter: the whole group), from this Python's tables."""
-    ranges: list[tuple[int, int]] = []
-    for code in range(0x110000):
-        if 0xD800 <= code <= 0xDFFF:
-            continue
-        if unicodedata.category(chr(code)).startswith(name) if len(name) == 1 else unicodedata.category(chr(code)) == name:
-            if ranges and ranges[-1][1] == code - 1:
-                ranges[-1] = (ranges[-1][0], code)
-            else:
-                ranges.append((code, code))
-    return tuple(ranges)
 
 
 _SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}

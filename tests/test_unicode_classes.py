@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import json
 import unicodedata
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ import conformance
 from generator import unicode_classes
 from generator.core import generate
 from generator.load import load_spec
-from generator.patterns import category_ranges, merge_ranges
+from generator.patterns import merge_ranges
 
 KAWI_ZERO = "\U00011f50"  # Nd since Unicode 15.0
 NAG_MUNDARI_ZERO = "\U0001e4f0"  # Nd since Unicode 15.0
@@ -49,6 +50,21 @@ SPEC: dict[str, Any] = {
 }
 FIELDS = ["native", "automaton", "word", "not_word", "in_class", "applied"]
 TEXTS = [KAWI_ZERO, NAG_MUNDARI_ZERO, CJK_EXT_I, ARABIC_ZERO, "7", "a", "_", "-", "\n"]
+
+
+@cache
+def category_ranges(name: str) -> tuple[tuple[int, int], ...]:
+    """Code point ranges of a Unicode general category (one letter: the whole group), from this Python's tables (unicodedata)."""
+    ranges: list[tuple[int, int]] = []
+    for code in range(0x110000):
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        if unicodedata.category(chr(code)).startswith(name) if len(name) == 1 else unicodedata.category(chr(code)) == name:
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1] = (ranges[-1][0], code)
+            else:
+                ranges.append((code, code))
+    return tuple(ranges)
 
 
 @pytest.mark.skipif(unicodedata.unidata_version != unicode_classes.VERSION, reason="this Python has other Unicode tables")
