@@ -314,6 +314,9 @@ func (f *fastDecoder) str(kept bool) (string, bool) {
 				return "", false
 			}
 			if kept && f.alias {
+				if f.copied != "" && start >= f.base { // keep, where the copy is made: no call
+					return f.copied[start-f.base : i-f.base], true
+				}
 				return f.keep(start, i), true
 			}
 			return f.text[start:i], true
