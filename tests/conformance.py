@@ -243,7 +243,7 @@ for _name in ("time", "email"):
 # own check of the four hyphens' places, "12345678-1234-1234-1234-12345678901-2" passed (red team round 7). RFC 9562's
 # text form is 8-4-4-4-12 hex digits and nothing else, which chatspec checks.
 _uuid = FORMATS.checkers["uuid"][0]
-FORMATS.checks("uuid")(
+FORMATS.checks("uuid", raises=ValueError)(
     lambda instance: not isinstance(instance, str) or (bool(_uuid(instance)) and re.fullmatch(r"[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}", instance) is not None)
 )
 # rfc3986-validator's patterns end in `$` too, which lets one final line feed through: "a:b\n" is no URI.

@@ -148,7 +148,7 @@ def test_the_scanner_shortcut_reads_whitespace_and_what_follows_a_value_as_json_
     try:
         expected: object = ("accepted", json.loads(text))
     except json.JSONDecodeError as exc:
-        expected = f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        expected = f"invalid JSON: {exc.msg.removesuffix(' at')} at line {exc.lineno} column {exc.colno}"
     try:
         got: object = ("accepted", rt.load_json(text))
     except rt.ValidationError as exc:
@@ -167,7 +167,7 @@ def _json_module_message(text: str) -> str | None:
             json.loads(text, parse_constant=rt._reject_constant)
             found.append("accepted")
         except json.JSONDecodeError as exc:
-            found.append(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+            found.append(f"invalid JSON: {exc.msg.removesuffix(' at')} at line {exc.lineno} column {exc.colno}")
         except ValueError as exc:
             found.append(None if "integer string conversion" in str(exc) else f"invalid JSON: {exc}")
 
@@ -213,7 +213,7 @@ def test_the_non_recursive_decoder_gives_the_json_modules_message_at_any_depth()
         if wanted is None:
             continue  # json stops at the digit limit; _load_deep reads on (a syntax error comes first)
         words = wanted.removeprefix("invalid JSON: ").split(" at line ")[0]
-        if wanted != "accepted" and words not in rt._JSON_MESSAGES and not words.endswith(" is not valid JSON"):
+        if wanted != "accepted" and words not in {m.removesuffix(" at") for m in rt._JSON_MESSAGES} and not words.endswith(" is not valid JSON"):
             continue  # a later Python's own words
         assert deep == wanted, (text[:100], deep, wanted)
         compared += 1
@@ -234,7 +234,7 @@ def test_a_string_cut_short_in_or_after_its_escapes_gets_the_json_modules_messag
                     json.loads(text)
                     continue
                 except json.JSONDecodeError as exc:
-                    wanted = f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+                    wanted = f"invalid JSON: {exc.msg.removesuffix(' at')} at line {exc.lineno} column {exc.colno}"
                 with pytest.raises(rt.ValidationError) as caught:
                     rt._load_deep(text)
                 assert caught.value.message == wanted, (text, caught.value.message, wanted)
