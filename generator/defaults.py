@@ -31,10 +31,17 @@ def typed(fmt: ir.Format, t: ir.TypeRef, value: Any) -> Any:
     """value, a JSON value of type t, with each whole float where only an integer may stand made that integer."""
     t = fmt.underlying(t)
     if isinstance(t, ir.UnionType):
-        # A union by JSON kind: the variant a float would go to, where an integer variant and no number one is
-        # among them (a float is then one of the integer's); lists and objects keep what the spec writes.
-        numbers = [v for v in map(fmt.underlying, t.variants) if isinstance(v, ir.NumericType)]
-        return typed(fmt, numbers[0], value) if len(numbers) == 1 and isinstance(value, float) else value
+        # The one variant of the value's JSON kind, where there is one: a float is the integer's where an integer
+        # variant and no number one is among them, a list the list's or tuple's, an object the map's or model's.
+        kind: tuple[type, ...] = ()
+        if isinstance(value, float):
+            kind = (ir.NumericType,)
+        elif isinstance(value, list):
+            kind = (ir.ListType, ir.TupleType)
+        elif isinstance(value, dict):
+            kind = (ir.MapType, ir.Ref)
+        variants = [v for v in map(fmt.underlying, t.variants) if kind and isinstance(v, kind) and not _enum(v)]
+        return typed(fmt, variants[0], value) if len(variants) == 1 else value
     match t, value:
         case ir.NumericType(integer=True), float() if value.is_integer():
             return int(value)
@@ -50,3 +57,7 @@ def typed(fmt: ir.Format, t: ir.TypeRef, value: Any) -> Any:
             by_wire = {f.wire_name: f for f in model.fields}
             return {k: typed(fmt, by_wire[k].type, v) if k in by_wire else v for k, v in value.items()}
     return value
+
+
+def _enum(t: ir.TypeRef) -> bool:
+    return isinstance(t, ir.Ref) and t.target == "enum"

@@ -23,6 +23,9 @@ FIELDS: dict[str, Any] = {
     "alias": {"$ref": "#/$defs/Counts", "default": [7.0]},
     "tuple": {"type": "array", "prefixItems": [INTS], "items": False, "minItems": 1, "default": [[8.0]]},
     "numbers": {"type": "array", "items": {"type": "number"}, "default": [1.0]},
+    # A union by JSON kind: its one variant of the value's kind (red team round 8).
+    "union_list": {"oneOf": [{"type": "string"}, INTS], "default": [1.0]},
+    "union_map": {"oneOf": [{"type": "integer"}, {"type": "object", "additionalProperties": {"type": "integer"}}], "default": {"n": 2.0}},
 }
 SPEC = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -44,7 +47,9 @@ def test_whole_floats_in_a_default_are_integers_where_only_integers_stand(tmp_pa
     spec = load_spec(folder, tmp_path)
     root = next(d for d in lower(spec).models if d.name == "Root")
     held = {f.wire_name: f.default for f in root.fields}
-    assert held == {"list": [1, 2], "nested": [[5]], "map": {"a": 1}, "alias": [7], "tuple": [[8]], "numbers": [1.0]}
+    assert held == {"list": [1, 2], "nested": [[5]], "map": {"a": 1}, "alias": [7], "tuple": [[8]], "numbers": [1.0],
+                    "union_list": [1], "union_map": {"n": 2}}
+    assert type(held["union_list"][0]) is int and type(held["union_map"]["n"]) is int
     assert all(type(held[k][0]) is int for k in ("list", "alias")) and type(held["numbers"][0]) is float
     files = generate([spec], targets=["python", "go", "typescript", "jsonschema"])
     built = conformance.build(files, ["defaults"], tmp_path / "generated")
