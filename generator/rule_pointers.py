@@ -46,13 +46,22 @@ def check_rule_pointers(fmt: ir.Format) -> None:
             if rule.when is not None and rule.when.pointer:
                 reads.append(([by_wire[rule.when.field].type], rule.when.pointer, "the when pointer", rule.when.equals.__ne__))
             for starts, tokens, what, harmless in reads:
-                if starts and (missing := _names_something(fmt, starts, tokens)) is not None:
+                reached = _reach(fmt, starts, tokens) if starts else None
+                if isinstance(reached, str):
                     raise SpecError(
                         fmt.source,
                         at,
-                        f"the {rule.kind} rule reads {what}, which names nothing a document can hold there: {missing}, "
+                        f"the {rule.kind} rule reads {what}, which names nothing a document can hold there: {reached}, "
                         "so the rule would never judge a value",
                         "name a field the models on the way have (or leave the model open, additionalProperties not false)",
+                    )
+                if rule.kind == "member_of" and reached is not None and not any(_strings(fmt, t) for t in _concrete(fmt, reached)):
+                    raise SpecError(
+                        fmt.source,
+                        at,
+                        f"the member_of rule's pool {'/'.join(rule.pointer)!r} is never an array of strings, so the rule "
+                        "would never judge a value",
+                        "point the rule at an array of strings",
                     )
                 for holder, field, last in _fields_along(fmt, starts, tokens):
                     if field.has_default and not (last and harmless(field.default)):
@@ -74,11 +83,11 @@ def _always(_: Any) -> bool:
     return True
 
 
-def _names_something(fmt: ir.Format, starts: list[ir.TypeRef], tokens: tuple[str, ...]) -> str | None:
-    """None where some value of the start types may hold something at the pointer: a typed way to its end, or a
-    free-form value on the way (a field of any JSON value or a schema applied as written, the other keys of an
-    open model, an open union's unknown variant), which may hold anything; else what stops every way there, e.g.
-    "no model there has a field 'peple' (Turn, Talk)"."""
+def _reach(fmt: ir.Format, starts: list[ir.TypeRef], tokens: tuple[str, ...]) -> list[ir.TypeRef] | str | None:
+    """The types a value of the start types may hold at the pointer, by every typed way to its end; None where a
+    free-form value is on the way (a field of any JSON value or a schema applied as written, the other keys of an
+    open model, an open union's unknown variant), which may hold anything; else, where no way gets there, what stops
+    them, e.g. "no model there has a field 'peple' (Turn, Talk)"."""
     current = starts
     for token in tokens:
         following: list[ir.TypeRef] = []
@@ -106,7 +115,22 @@ def _names_something(fmt: ir.Format, starts: list[ir.TypeRef], tokens: tuple[str
             )
             return where
         current = following
-    return None
+    return current
+
+
+def _strings(fmt: ir.Format, t: ir.TypeRef | ir.Model) -> bool:
+    """Whether a value of t may be an array of strings (a member_of pool: anything else leaves nothing to judge)."""
+    if isinstance(t, ir.AnyType) or isinstance(t, ir.UnionType) and t.open:
+        return True
+    items = [t.item] if isinstance(t, ir.ListType) else list(t.items) if isinstance(t, ir.TupleType) else []
+    string = (ir.StringType, ir.DateTimeType, ir.BytesType, ir.AnyType)
+    return bool(items) and all(
+        any(
+            isinstance(c, string) or isinstance(c, ir.Ref) and c.target == "enum" or isinstance(c, ir.UnionType) and c.open
+            for c in _concrete(fmt, [i])
+        )
+        for i in items
+    )
 
 
 def _concrete(fmt: ir.Format, types: list[ir.TypeRef]) -> list[ir.TypeRef | ir.Model]:

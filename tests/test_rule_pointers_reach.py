@@ -40,11 +40,17 @@ REFUSED: dict[str, tuple[dict[str, Any], str]] = {
     "contains into closed items": ({"Message": _model({"content": PARTS}, _contains("/kind")), "Part": CLOSED_PART},
                                    "no model there has a field 'kind' (Part)"),
     "a when pointer into a string": ({"Doc": _model({"x": S, "settings": S}, _when("/mode"))}, "nothing there holds 'mode'"),
+    # member_of's pool must be able to be an array of strings: anything else leaves nothing to judge (round 8).
+    "a pool that is a string": ({"Doc": _model({"user": S, "pool": S}, _member("0/pool"))}, "is never an array of strings"),
+    "a pool of integers": ({"Doc": _model({"user": S, "pool": {"type": "array", "items": {"type": "integer"}, "description": "Ints."}},
+                                          _member("0/pool"))}, "is never an array of strings"),
 }
 # ... and kept: an open model's other keys, a free-form field or an open union may hold what the pointer names.
 KEPT: dict[str, dict[str, Any]] = {
     "an open model": {"Talk": _model({"people": PEOPLE, "turns": TURNS}), "Turn": _model({"user": S}, _member("2/peple"), required=["user"])},
     "a free-form field": {"Doc": _model({"x": S, "settings": {"description": "Any JSON value."}}, _when("/mode"))},
+    "a pool of strings or numbers": {"Doc": _model({"user": S, "pool": {"type": "array", "items": {"type": ["string", "integer"]},
+                                                                         "description": "Mixed."}}, _member("0/pool"))},
     "an open union": {"Message": _model({"role": S, "content": {"type": "array", "description": "Parts.", "items": {
         "oneOf": [{"$ref": "#/$defs/Part"}], "x-discriminator": "type", "x-open": True}}}, _allowed("/kind", ["text"])),
         "Part": _model({"type": {"const": "text", "description": "The kind."}}, required=["type"], additionalProperties=False)},
