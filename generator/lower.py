@@ -555,8 +555,9 @@ class Lowering:
                 if not self.holds_arrays(by_wire[field].type):
                     raise self.fail(
                         pointer + "/field",
-                        f"{kind} looks into the items of an array, and field {field!r} never holds one",
-                        "name an array field, or a union field with an array variant",
+                        f"{kind} looks into the items of an array of one item type, and field {field!r} never holds one "
+                        "(a tuple's positions each have their own type)",
+                        "name an array field (items), or a union field with an array variant",
                     )
                 reads = (field,) if when is None else (field, when.field)
                 return ir.Rule(

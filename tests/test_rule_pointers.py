@@ -156,3 +156,30 @@ def test_a_ref_into_a_list_by_a_token_int_refuses_is_a_spec_error(tmp_path: Path
         lower(load_spec(folder, tmp_path))
     assert caught.value.pointer == "/$defs/Doc/properties/free/not/$ref", str(caught.value)
     assert "does not resolve to a schema" in str(caught.value)
+
+
+def test_the_pydantic_models_read_numeric_looking_tokens_as_the_exported_schema_does(made: tuple[Path, Path]) -> None:
+    # Their _resolve read "²" as a list index (str.isdigit) and int() raised, which pydantic reported as a
+    # problem of a valid document (red team round 8).
+    import subprocess
+    import sys
+
+    tmp, folder = made
+    spec = load_spec(folder, tmp)
+    oracle = jsonschema.Draft202012Validator(export(lower(spec)))
+    out = tmp / "pydantic_out"
+    for path, text in generate([spec], targets=["pydantic"]).items():
+        (out / path).parent.mkdir(parents=True, exist_ok=True)
+        (out / path).write_text(text, encoding="utf-8")
+    read = (
+        "import json, sys\nfrom chatformats_pydantic.pointers import Pointers\nfor text in json.load(sys.stdin):\n"
+        "    try:\n        Pointers.model_validate_json(text); print('ok')\n"
+        "    except Exception as exc:\n        print(type(exc).__name__, str(exc).replace(chr(10), ' ')[:200])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", read], cwd=out / "pydantic", input=json.dumps([json.dumps(d) for d in DOCUMENTS]),
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    got = done.stdout.splitlines()
+    wrong = [f"{json.dumps(doc)[:80]}: the exported schema says {oracle.is_valid(doc)}, pydantic {said}"
+             for doc, said in zip(DOCUMENTS, got) if (said == "ok") != oracle.is_valid(doc)]
+    assert len(got) == len(DOCUMENTS) and not wrong, "\n".join(wrong)

@@ -309,11 +309,17 @@ _MISSING: Any = object()
 
 
 def _resolve(value: Any, pointer: tuple[str, ...]) -> Any:
-    """Follow JSON pointer tokens into raw input; _MISSING when absent."""
+    """Follow JSON pointer tokens into raw input; _MISSING when absent. An index is ASCII digits only ("²" is a
+    digit to isdigit, and no number to int), as the dataclasses read it."""
     for token in pointer:
         if isinstance(value, dict):
             value = value.get(token, _MISSING)
-        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
+        elif (
+            isinstance(value, list)
+            and token.isascii()
+            and token.isdigit()
+            and int(token) < len(value)
+        ):
             value = value[int(token)]
         else:
             return _MISSING
