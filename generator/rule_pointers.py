@@ -6,7 +6,8 @@ walk here follows a pointer through the types a value may have (a union's varian
 map value, a nullable) from where it starts, so two things are refused with the rule's place:
 
 - a pointer that names nothing a document can hold there (a field no closed model has, a key into a string):
-  the rule would never judge anything (or, for contains, refuse every array) while the spec says it holds;
+  the rule would never judge anything (or, for contains, refuse every array) while the spec says it holds; so
+  would a member_of pool that is never an array of strings;
 - a field with a default on the way that can change the verdict: the document is judged as sent, without the
   field, and the value built from it with the default filled in, so that value would fail its own validate().
 """
@@ -21,8 +22,9 @@ from generator.errors import SpecError
 
 
 def check_rule_pointers(fmt: ir.Format) -> None:
-    """Refuse a rule whose pointer names nothing a document can hold there (_names_something), or reads, in a
-    model of the document, a field with a default that can change its verdict: member_of's pool, at any depth
+    """Refuse a rule whose pointer names nothing a document can hold there (_reach), a member_of pool that is never
+    an array of strings (_strings), or a pointer that reads, in a model of the document, a field with a default
+    that can change its verdict: member_of's pool, at any depth
     and up any number of levels ("2/people" with people's default []); allowed_when's items by their "each"
     pointer ([{"type": "text"}, {}], type's default "image" not allowed); a when pointer into the when field (its
     default the value it equals). The document is judged as sent, without the field; the value built from it has
