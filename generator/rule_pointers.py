@@ -105,12 +105,8 @@ def _reach(fmt: ir.Format, starts: list[ir.TypeRef], tokens: tuple[str, ...]) ->
                     closed.append(t.name)
             elif isinstance(t, ir.AnyType) or isinstance(t, ir.UnionType) and t.open:
                 return None
-            elif isinstance(t, ir.ListType) and ir.index_of(token) is not None:
-                following.append(t.item)
-            elif isinstance(t, ir.TupleType) and (k := ir.index_of(token)) is not None and k < len(t.items):
-                following.append(t.items[k])
-            elif isinstance(t, ir.MapType):
-                following.append(t.value)
+            elif (inner := _inside(t, token)) is not None:
+                following.append(inner)
         if not following:
             where = (
                 f"no model there has a field {token!r} ({', '.join(sorted(set(closed)))})" if closed else f"nothing there holds {token!r}"
@@ -172,13 +168,19 @@ def _fields_along(fmt: ir.Format, starts: list[ir.TypeRef], tokens: tuple[str, .
                 if f is not None:
                     yield t, f, n == len(tokens) - 1
                     following.append(f.type)
-            elif isinstance(t, ir.ListType) and ir.index_of(token) is not None:
-                following.append(t.item)
-            elif isinstance(t, ir.TupleType) and (k := ir.index_of(token)) is not None and k < len(t.items):
-                following.append(t.items[k])
-            elif isinstance(t, ir.MapType):
-                following.append(t.value)
+            elif (inner := _inside(t, token)) is not None:
+                following.append(inner)
         current = following
+
+
+def _inside(t: ir.TypeRef | ir.Model, token: str) -> ir.TypeRef | None:
+    """The type a pointer token reads inside a list (an index), a tuple (one of its positions) or a map (any key);
+    None for anything else."""
+    if isinstance(t, ir.ListType) and ir.index_of(token) is not None:
+        return t.item
+    if isinstance(t, ir.TupleType) and (k := ir.index_of(token)) is not None and k < len(t.items):
+        return t.items[k]
+    return t.value if isinstance(t, ir.MapType) else None
 
 
 def _items_of(fmt: ir.Format, t: ir.TypeRef) -> list[ir.TypeRef]:
