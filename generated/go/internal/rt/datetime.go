@@ -122,14 +122,14 @@ func ParseTime(text string) (time.Time, bool) {
 	if !ok {
 		return time.Time{}, false
 	}
-	return f.time(text), true
+	return f.time(text, formatted(text, f.offset)), true
 }
 
 // time is the time f read from text denotes, at its offset, keeping text (as the name of
-// its Location) where time.RFC3339Nano would not spell it so.
-func (f rfc3339) time(text string) time.Time {
+// its Location) where time.RFC3339Nano would not spell it so (plain: formatted(text)).
+func (f rfc3339) time(text string, plain bool) time.Time {
 	switch {
-	case !formatted(text, f.offset):
+	case !plain:
 		return f.instant().In(time.FixedZone(text, f.offset))
 	case f.offset == 0:
 		return f.instant()

@@ -213,10 +213,11 @@ func (s *Scanner) Time() (time.Time, bool) {
 	if !ok {
 		return time.Time{}, false
 	}
-	if !formatted(text, f.offset) {
+	plain := formatted(text, f.offset)
+	if !plain {
 		text = s.kept(start, text) // the time keeps its text (ParseTime): a copy of it, then
 	}
-	t := f.time(text)
+	t := f.time(text, plain)
 	return t, !t.IsZero()
 }
 

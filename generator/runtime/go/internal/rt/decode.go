@@ -314,9 +314,6 @@ func (f *fastDecoder) str(kept bool) (string, bool) {
 				return "", false
 			}
 			if kept && f.alias {
-				if f.copied != "" && start >= f.base { // keep, where the copy is made: no call
-					return f.copied[start-f.base : i-f.base], true
-				}
 				return f.keep(start, i), true
 			}
 			return f.text[start:i], true
@@ -342,13 +339,18 @@ func (f *fastDecoder) str(kept bool) (string, bool) {
 // many short strings; allocating is most of a small document's parse, with the
 // collector's work for the bytes allocated).
 func (f *fastDecoder) keep(start, end int) string {
-	if start == end {
-		return ""
-	}
 	if f.copied == "" || start < f.base { // (values are kept in text order: start < base is never met)
-		f.base, f.copied = start, string(f.data[start:])
+		if start == end {
+			return ""
+		}
+		f.copyFrom(start)
 	}
 	return f.copied[start-f.base : end-f.base]
+}
+
+// copyFrom copies the text from start on (out of keep, which is inlined where a value is read).
+func (f *fastDecoder) copyFrom(start int) {
+	f.base, f.copied = start, string(f.data[start:])
 }
 
 // plainByte holds the bytes a string may hold as they are and that need no second look:
