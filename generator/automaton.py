@@ -22,8 +22,8 @@ pattern that unrolls to more than MAX_POSITIONS positions or whose DFA needs mor
 than MAX_STATES states is refused at load as too complex (PatternError).
 
 Characters are code points; a lone surrogate is one like any other (a Python str
-can hold one). `\\d \\s \\w` have Python's Unicode meaning, from the tables of the
-Python that generates the code.
+can hold one). `\\d \\s \\w` have Python's Unicode meaning, \\d and \\w pinned to Unicode 14.0
+(generator/unicode_classes.py).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cache
 
+from generator import unicode_classes
 from generator.patterns import Anchor, Chars, Group, Pattern, PatternError, Repeat, escape_ranges, merge_ranges, parse
 
 MAX_POSITIONS = 5_000  # character positions once counted repeats are unrolled
@@ -75,14 +76,91 @@ class Automaton:
         return state in self.accepting
 
     def encode(self) -> str:
-        """The automaton as one line of text the runtimes decode at import: four lists of
-        base-36 numbers, separated by ";": bounds, classes, the table row by row, and
-        the start state followed by the accepting states."""
+        """The automaton as one line of text the runtimes decode at import: three ";"-separated lists of
+        base-36 numbers: the alphabet, the table row by row, and the start state followed by the
+        accepting states. Each item of the alphabet is an interval's first code point and its class
+        ("b.k"), or a run of intervals cut at the edges of a pinned table (`encode_alphabet`)."""
 
         def numbers(values: tuple[int, ...] | list[int]) -> str:
             return ",".join(_base36(v) for v in values)
 
-        return ";".join((numbers(self.bounds), numbers(self.classes), numbers(self.table), numbers([self.start, *sorted(self.accepting)])))
+        alphabet = encode_alphabet(self.bounds, self.classes)
+        # The runtimes rebuild the alphabet as decode_alphabet does: a run that cut it otherwise would be a wrong matcher.
+        assert decode_alphabet(alphabet) == (self.bounds, self.classes), "an alphabet run does not rebuild the alphabet"
+        return ";".join((alphabet, numbers(self.table), numbers([self.start, *sorted(self.accepting)])))
+
+
+# The tables every runtime holds (generator/unicode_classes.py), by the letter an encoded run names them with.
+TABLES = {"D": unicode_classes.DIGIT, "W": unicode_classes.WORD}
+MIN_RUN = 8  # intervals: a shorter run is written out
+
+
+def table_edges(ranges: Ranges) -> tuple[int, ...]:
+    """Where a table's ranges start and end: its edges, a range starting at every even index."""
+    out: list[int] = []
+    for lo, hi in ranges:
+        out.append(lo)
+        if hi < LAST:
+            out.append(hi + 1)
+    return tuple(out)
+
+
+_EDGES = {letter: table_edges(ranges) for letter, ranges in TABLES.items()}
+_EDGE_INDEX = {letter: {edge: i for i, edge in enumerate(edges)} for letter, edges in _EDGES.items()}
+
+
+def encode_alphabet(bounds: tuple[int, ...], classes: tuple[int, ...]) -> str:
+    """The alphabet, each run of MIN_RUN or more intervals cut exactly at a pinned table's edges written as
+    "<letter><first edge>.<count>.<class in>.<class out>": \\w alone cuts the code points into 1,400
+    intervals, which the runtimes rebuild from the table they hold instead of 10 KB of numbers per pattern.
+    An interval starting at an even edge of the table is in it, and of the class in; the others of the class out."""
+    items: list[str] = []
+    i = 0
+    while i < len(bounds):
+        best = max((_run(letter, bounds, classes, i) for letter in TABLES), key=lambda run: run[2])
+        letter, first, count, inside, outside = best
+        if count >= MIN_RUN:
+            items.append(letter + ".".join(_base36(v) for v in (first, count, inside, outside)))
+            i += count
+        else:
+            items.append(f"{_base36(bounds[i])}.{_base36(classes[i])}")
+            i += 1
+    return ",".join(items)
+
+
+def _run(letter: str, bounds: tuple[int, ...], classes: tuple[int, ...], i: int) -> tuple[str, int, int, int, int]:
+    """(letter, first edge, intervals, class in, class out) of the run of table edges starting at bounds[i]."""
+    edges = _EDGES[letter]
+    first = _EDGE_INDEX[letter].get(bounds[i])
+    if first is None or i + 1 >= len(bounds):
+        return letter, 0, 0, 0, 0
+    expected = {first % 2: classes[i], (first + 1) % 2: classes[i + 1]}  # parity of the edge -> class
+    count = 0
+    while (
+        i + count < len(bounds)
+        and first + count < len(edges)
+        and bounds[i + count] == edges[first + count]
+        and classes[i + count] == expected[(first + count) % 2]
+    ):
+        count += 1
+    return letter, first, count, expected[0], expected[1]
+
+
+def decode_alphabet(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(bounds, classes) from encode_alphabet's text: what the runtimes do at import."""
+    bounds: list[int] = []
+    classes: list[int] = []
+    for item in text.split(","):
+        if item[0] in TABLES:
+            first, count, inside, outside = (int(v, 36) for v in item[1:].split("."))
+            for j in range(first, first + count):
+                bounds.append(_EDGES[item[0]][j])
+                classes.append(outside if j % 2 else inside)
+        else:
+            bound, k = item.split(".")
+            bounds.append(int(bound, 36))
+            classes.append(int(k, 36))
+    return tuple(bounds), tuple(classes)
 
 
 def _base36(value: int) -> str:

@@ -9,7 +9,7 @@ a few documented extensions every target can run with one meaning:
   (anchors; `$` also matches just before a final line feed, as in Python);
 - the escapes `\\d \\s \\w` (also inside a class) and `\\D \\S \\W` (outside one),
   with Python's Unicode meaning, \\d and \\w pinned to Unicode 14.0 (generator/unicode_classes.py):
-  every target spells them out as ranges (escape_items), never as its engine's own tables.
+  each target's runtime spells them out as those ranges (has_pinned_class), never its engine's own tables.
 
 I-Regexp's `\\p{..}`/`\\P{..}` are refused for now: Python's `re` (the generated
 Python, the reference validator) has no such escape.
@@ -416,10 +416,19 @@ def range_item(value: object, in_class: bool, char: Callable[[int, bool], str]) 
     return char(lo, in_class) if lo == hi else f"{char(lo, True)}-{char(hi, True)}"
 
 
-def escape_items(name: str, char: Callable[[int, bool], str]) -> str:
-    """The ranges of \\d or \\w (escape_ranges) as the items of a class, each character spelt by char (in a class):
-    how every target writes the two, so that no engine's own Unicode tables decide what they match."""
-    return "".join(range_item(r, True, char) for r in escape_ranges(name))
+def has_pinned_class(text: str) -> bool:
+    """Whether a pattern reads \\d \\w \\D or \\W: the escapes every target keeps as they are written and its
+    runtime spells out as the ranges pinned to one Unicode version (generator/unicode_classes.py), so that no
+    engine's own tables decide what they match."""
+    found = False
+
+    def chars(node: Chars) -> str:
+        nonlocal found
+        found = found or any(kind == "esc" and str(value) in "dwDW" for kind, value in node.items)
+        return ""
+
+    emit(parse(text).alternatives, chars, "")
+    return found
 
 
 def py_item(item: tuple[str, object], in_class: bool) -> str:

@@ -6,35 +6,22 @@ from __future__ import annotations
 from generator import invisible
 from generator.automaton import compile_pattern
 from generator.backtracking import runs_linear
-from generator.patterns import Chars, emit, escape_items, parse, pattern_char, py_char, py_item
+from generator.patterns import emit, has_pinned_class, parse, spell_chars
+from generator.pyliterals import py_str
 
 
 def to_python(text: str) -> str:
     """The pattern in Python's `re` syntax (re.search runs it): the spec's own dialect, so only the spelling of
-    characters changes, and \\d and \\w's, which are spelt out as their pinned ranges (generator/unicode_classes.py:
-    a Python later than 3.11 would read them with newer Unicode tables)."""
-    return emit(parse(text).alternatives, _chars, "$")
+    characters changes. \\d and \\w stay: the runtime spells them out as their pinned ranges (_rt.pinned,
+    generator/unicode_classes.py) where the Python running the code reads them with other Unicode tables."""
+    return emit(parse(text).alternatives, spell_chars, "$")
 
 
-def _item(item: tuple[str, object], in_class: bool) -> str:
-    kind, value = item
-    if kind == "esc" and value in ("d", "w"):
-        body = escape_items(str(value), _hex)
-        return body if in_class else f"[{body}]"
-    if kind == "esc" and value in ("D", "W"):
-        return f"[^{escape_items(str(value).lower(), _hex)}]"  # the parser refuses \\D and \\W inside a class
-    return py_item(item, in_class)
-
-
-def _hex(code: int, in_class: bool) -> str:
-    """A character in a class, hex beyond ASCII (\\d's and \\w's ranges are read as numbers, not as script)."""
-    return py_char(code, in_class) if code < 0x80 else pattern_char(code, "", True)
-
-
-def _chars(node: Chars) -> str:
-    if not node.bracketed:
-        return _item(node.items[0], in_class=False)
-    return "[" + ("^" if node.negated else "") + "".join(_item(i, in_class=True) for i in node.items) + "]"
+def pinned(text: str) -> str:
+    """The expression of a pattern's Python spelling that a library compiles itself (pydantic's Field, msgspec's
+    Meta), with the runtime imported as _rt: wrapped in _rt.pinned where it holds a \\d or a \\w."""
+    spelt = py_str(to_python(text))
+    return f"_rt.pinned({spelt})" if has_pinned_class(text) else spelt
 
 
 def matcher(pattern: str) -> str:

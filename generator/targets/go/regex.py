@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.patterns import SPECIALS, Chars, emit, escape_items, parse, pattern_char, range_item
+from generator.patterns import SPECIALS, Chars, emit, parse, pattern_char, range_item
 
 # Python's \s on str (generator.patterns.SPACE_RANGES), spelled for RE2.
 _GO_SPACE = r"\t\n\v\f\r\x1c-\x1f \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}"
@@ -12,22 +12,18 @@ def _go_char(code: int, in_class: bool) -> str:
     return pattern_char(code, "\\]^-[" if in_class else SPECIALS, code < 0x20 or code == 0x7F)
 
 
-def _go_hex(code: int, in_class: bool) -> str:
-    """A character in a class, hex beyond ASCII (\\d's and \\w's ranges are read as numbers, not as script)."""
-    return _go_char(code, in_class) if code < 0x80 else f"\\x{{{code:x}}}"
-
-
 def _go_item(item: tuple[str, object], in_class: bool) -> str:
     kind, value = item
     if kind == "range":
         return range_item(value, in_class, _go_char)
     if kind == "dot":
         return "."
-    # \d and \w as their pinned ranges, not \p{Nd} and \p{L}: Go's tables are of another Unicode version.
-    body = _GO_SPACE if value in ("s", "S") else escape_items(str(value).lower(), _go_hex)
-    if value in ("s", "d", "w"):
-        return body if in_class else f"[{body}]"
-    return f"[^{body}]"  # \S \D \W: the parser refuses them inside a class
+    if value in ("d", "w", "D", "W"):
+        # Kept as written: rt.Pattern spells them out as the pinned ranges (RE2 reads them as ASCII only).
+        return f"\\{value}"
+    if value == "s":
+        return _GO_SPACE if in_class else f"[{_GO_SPACE}]"
+    return f"[^{_GO_SPACE}]"  # \S: the parser refuses it inside a class
 
 
 def _go_chars(node: Chars) -> str:
@@ -37,6 +33,7 @@ def _go_chars(node: Chars) -> str:
 
 
 def to_go(text: str) -> str:
-    """The pattern in Go's RE2 syntax with the meaning Python's `re` gives the spec pattern."""
+    """The pattern in Go's RE2 syntax with the meaning Python's `re` gives the spec pattern, for rt.Pattern
+    (which spells \\d \\w \\D \\W out as the ranges pinned to Unicode 14.0)."""
     # Python's $ also matches just before a final newline; it only ever ends a top-level branch.
     return emit(parse(text).alternatives, _go_chars, r"(?:\n?\z)")

@@ -20,7 +20,7 @@ from generator.errors import SpecError, pointer_of
 from generator.naming import Names
 from generator.pyformat import format_python
 from generator.pyliterals import py_str, py_strs, py_value
-from generator.pyregex import matcher, to_python
+from generator.pyregex import matcher, pinned
 from generator.render import header
 from generator.targets.msgspec.literals import TEMPLATES
 
@@ -684,7 +684,7 @@ class MsgspecModule:
 def _meta(base: str, meta: Mapping[str, object], pattern: str | None = None) -> str:
     given = [f"{k}={py_value(v)}" for k, v in meta.items() if v is not None]
     if pattern is not None:
-        given.append(f"pattern={py_str(to_python(pattern))}")
+        given.append(f"pattern={pinned(pattern)}")
     return f"Annotated[{base}, Meta({', '.join(given)})]" if given else base
 
 

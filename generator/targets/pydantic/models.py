@@ -22,8 +22,7 @@ from generator import cache, invisible, ir, pyformat
 from generator.errors import SpecError, pointer_of
 from generator.patterns import PatternError
 from generator.pyformat import format_python
-from generator.pyliterals import py_str
-from generator.pyregex import checks_const, checks_expr, to_python
+from generator.pyregex import checks_const, checks_expr, pinned
 from generator.render import header
 from generator.targets.pydantic import descriptions
 from generator.targets.pydantic.validators import TEMPLATES, add_methods, validators
@@ -187,9 +186,9 @@ def python_regex_engine(code: str) -> str:
 
 
 def pinned_patterns(code: str) -> str:
-    """Every pattern datamodel-code-generator copied from the schema, as the dataclasses spell it (pyregex.to_python):
-    \\d and \\w as their pinned ranges, which Python's re would otherwise read with the tables of whatever Python
-    runs the models."""
+    """Every pattern datamodel-code-generator copied from the schema, as the dataclasses spell it (pyregex.pinned):
+    one holding \\d or \\w goes through _rt.pinned, which spells them out as their pinned ranges where the Python
+    running the models would read them with other Unicode tables."""
     lines = code.split("\n")
     for node in ast.walk(ast.parse(code)):
         if not (isinstance(node, ast.keyword) and node.arg == "pattern" and isinstance(node.value, ast.Constant)):
@@ -198,12 +197,12 @@ def pinned_patterns(code: str) -> str:
         if not isinstance(value.value, str) or value.lineno != value.end_lineno or value.end_col_offset is None:
             continue  # (datamodel-code-generator writes each pattern as one literal on one line)
         try:
-            spelt = to_python(value.value)
+            spelt = pinned(value.value)
         except PatternError:
             continue  # a pattern of chatspec's own (the export's base64 text), no spec pattern: it holds no \\d or \\w
-        if spelt != value.value:
+        if spelt.startswith("_rt."):
             line = lines[value.lineno - 1].encode()  # ast's columns count UTF-8 bytes
-            lines[value.lineno - 1] = (line[: value.col_offset] + py_str(spelt).encode() + line[value.end_col_offset :]).decode()
+            lines[value.lineno - 1] = (line[: value.col_offset] + spelt.encode() + line[value.end_col_offset :]).decode()
     return "\n".join(lines)
 
 
@@ -289,11 +288,12 @@ def _module(fmt: ir.Format, schema: dict[str, Any], blinded: bool = False) -> st
             code += TEMPLATES.render("pydantic/compare.py.j2")
         found = ir.checks_of(fmt)
         if found or any("_check_applied(" in method for listed in methods.values() for method in listed):
-            code = code.replace(
-                "from __future__ import annotations\n", "from __future__ import annotations\n\nfrom . import _runtime as _rt\n", 1
-            )
             listed = [{"name": checks_const(c.digest), "expr": checks_expr(c.text, c.patterns)} for c in found]
             code += TEMPLATES.render("pydantic/applied_helpers.py.j2", checks=listed)
+    if "_rt." in code:  # a pinned pattern or an applied check (importing it for a description's "_rt." is harmless)
+        code = code.replace(
+            "from __future__ import annotations\n", "from __future__ import annotations\n\nfrom . import _runtime as _rt\n", 1
+        )
     return escape_invisible(format_python(code, slot=f"pydantic/{fmt.id}.py"))
 
 

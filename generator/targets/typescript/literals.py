@@ -9,7 +9,7 @@ from typing import Any, cast
 from generator import invisible
 from generator.automaton import compile_pattern
 from generator.backtracking import runs_linear
-from generator.patterns import Anchor, Chars, Group, Repeat, escape_items, parse
+from generator.patterns import Anchor, Chars, Group, Repeat, parse
 
 
 def ts_str(text: str) -> str:
@@ -100,11 +100,12 @@ def _item(item: tuple[str, object], in_class: bool) -> str:
         return _char(lo) if lo == hi else f"{_char(lo)}-{_char(hi)}"
     if kind == "dot":
         return "[^\\n]"
-    # \d and \w as their pinned ranges, not \p{Nd} and \p{L}: the engine's tables are of another Unicode version.
-    body = _SPACE if value in ("s", "S") else escape_items(str(value).lower(), lambda code, _: _char(code))
-    if value in ("s", "d", "w"):
-        return body if in_class else f"[{body}]"
-    return f"[^{body}]"  # \\S \\D \\W: the parser refuses them inside a class
+    if value in ("d", "w", "D", "W"):
+        # Kept as written: rt.regex spells them out as the pinned ranges (RegExp reads them as ASCII only).
+        return f"\\{value}"
+    if value == "s":
+        return _SPACE if in_class else f"[{_SPACE}]"
+    return f"[^{_SPACE}]"  # \\S: the parser refuses it inside a class
 
 
 def _chars(node: Chars) -> str:
@@ -114,10 +115,11 @@ def _chars(node: Chars) -> str:
 
 
 def to_typescript(text: str) -> str:
-    """A `new RegExp(...)` expression with the meaning Python's `re.search` gives the spec pattern.
+    """An `rt.regex(...)` expression (a RegExp, "u" flag) with the meaning Python's `re.search` gives the spec pattern.
 
     `.` is any character but a line feed, `$` also matches before a final line feed,
-    \\d \\s \\w have Python's Unicode meaning; lengths and classes count code points ("u" flag).
+    \\d \\s \\w have Python's Unicode meaning (rt.regex spells \\d and \\w out as the ranges pinned to Unicode 14.0);
+    lengths and classes count code points ("u" flag).
     """
 
     def node_text(node: object) -> str:
@@ -134,7 +136,7 @@ def to_typescript(text: str) -> str:
         return "|".join("".join(node_text(n) for n in branch) for branch in branches)
 
     source = alts(parse(text).alternatives)
-    return f'new RegExp({ts_str(source)}, "u")'
+    return f"rt.regex({ts_str(source)})"
 
 
 def ts_matcher(text: str) -> str:

@@ -21,8 +21,9 @@ func Ptr[T any](v T) *T { return &v }
 // Float returns a pointer to a numeric limit.
 func Float(f float64) *float64 { return &f }
 
-// Pattern compiles a pattern the generator already translated to Go's syntax.
-func Pattern(expr string) *regexp.Regexp { return regexp.MustCompile(expr) }
+// Pattern compiles a pattern the generator already translated to Go's syntax, its \d \w \D \W spelt
+// out as the ranges pinned to Unicode 14.0 (pinned.go).
+func Pattern(expr string) *regexp.Regexp { return regexp.MustCompile(pinned(expr)) }
 
 // StringSpec holds the constraints of a string.
 type StringSpec struct {

@@ -247,7 +247,7 @@ func smallNumber(n int) schemaNumber { return schemaNumber{isInt: true, small: i
 var int64Low, int64High = schemaNumber{isInt: true, small: math.MinInt64}, schemaNumber{isInt: true, small: math.MaxInt64}
 
 // NewChecks compiles the checks text; patterns are the node's pattern indices, compiled by the
-// generated code (regexp.MustCompile of the Go spelling). It panics on text generator/checks.py
+// generated code (rt.Pattern of the Go spelling). It panics on text generator/checks.py
 // cannot have written.
 func NewChecks(text string, patterns ...*regexp.Regexp) *Checks {
 	var bundle struct {
