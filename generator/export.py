@@ -26,6 +26,19 @@ from generator.render import header
 # Python alike: a "$" would also match before a final newline in Python's re.
 BASE64_PATTERN = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\s\S])"
 
+# The keywords null passes whatever their value: annotations, and assertions on one other type. "null" joins the
+# `type` of a nullable's schema made of these only; beside any other (enum, const, not, allOf, anyOf, oneOf, if,
+# $ref) null would be judged by it too, so the export writes null as a branch of its own (anyOf).
+_IGNORE_NULL = frozenset(
+    {
+        *("title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"),
+        *("minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType", "contentSchema"),
+        *("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"),
+        *("items", "prefixItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems"),
+        *("unevaluatedItems", "properties", "patternProperties", "additionalProperties", "required", "minProperties"),
+        *("maxProperties", "propertyNames", "dependentRequired", "dependentSchemas", "unevaluatedProperties"),
+    }
+)
 NUMERIC_RANGES = {"integer": (-(2**63), 2**63 - 1), "number": (-1.7976931348623157e308, 1.7976931348623157e308)}
 
 
@@ -107,8 +120,8 @@ def _shape(t: ir.TypeRef, applied: bool) -> dict[str, Any]:
             return {"type": "object", "additionalProperties": type_schema(t.value, applied)}
         case ir.NullableType():
             inner = type_schema(t.inner, applied)
-            if "enum" in inner or "const" in inner:
-                return {"anyOf": [inner, {"type": "null"}]}  # (null beside the type would fail the enum or const)
+            if not set(inner) - {"type"} <= _IGNORE_NULL:  # an enum, a const, an applicator: it could refuse null
+                return {"anyOf": [inner, {"type": "null"}]}
             if isinstance(inner.get("type"), str):
                 return {**inner, "type": [inner["type"], "null"]}
             if isinstance(inner.get("type"), list):
