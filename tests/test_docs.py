@@ -216,7 +216,7 @@ def test_every_field_of_every_model_is_on_its_page() -> None:
                 assert error["message"] in page, f"{fmt.id}: message of {example.name} missing"
         decisions = page.split("## Decisions", 1)[-1].split("## Changelog", 1)[0]
         for decision in fmt.decisions:
-            assert md_paragraph(decision).replace("\n", "\n   ") in decisions, f"{fmt.id}: decision missing: {decision[:60]}"
+            assert md_paragraph(decision).replace("\n", "\n    ") in decisions, f"{fmt.id}: decision missing: {decision[:60]}"
 
 
 def test_index_lists_every_format_with_its_version() -> None:
@@ -744,3 +744,28 @@ def test_the_themes_title_element_holds_the_pages_label_as_text_and_the_home_pag
     for page_title, home in (("Chat message formats", True), (None, False)):
         other = title(page_title, home)
         assert other.tags == ["title"] and other.title == site_name, (page_title, home, other.title)
+
+
+def test_a_decision_of_several_paragraphs_stays_one_item_of_the_list_in_both_readers(tmp_path: Path) -> None:
+    """Red team round 9: a decision's second paragraph, indented 3 spaces, left the list on the site (Python-Markdown
+    wants 4) and every later decision became text of that paragraph. With ten or more decisions the marker is wider."""
+    decisions = ["First decision.\n\nIts second paragraph.", "Second decision,\non two lines.",
+                 *[f"Decision {i}." for i in range(3, 11)], "Eleventh decision.\n\nIts second paragraph."]
+    folder = tmp_path / "specs" / "decided"
+    folder.mkdir(parents=True)
+    (folder / "spec.json").write_text(json.dumps({
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Decided", "description": "A format.",
+        "x-version": "1.0.0", "x-decisions": decisions, "$ref": "#/$defs/Root",
+        "$defs": {"Root": {"type": "object", "description": "The root.", "properties": {"a": {"type": "string", "description": "A."}}}},
+    }), encoding="utf-8")
+    import markdown
+
+    page = generate([load_spec(folder, tmp_path)], targets=["docs"])["docs/decided.md"]
+    section = page.split("## Decisions", 1)[1].split("## Changelog", 1)[0]
+    site = markdown.markdown(section, extensions=["tables", "toc", "pymdownx.superfences"])
+    commonmark = MarkdownIt("commonmark", {"html": True}).render(section)
+    for name, html in (("Python-Markdown", site), ("CommonMark", commonmark)):
+        items = re.findall(r"<li>(.*?)</li>", html, re.S)
+        assert len(items) == len(decisions) and html.count("<ol") == 1, (name, html)
+        assert "Its second paragraph." in items[0] and "Its second paragraph." in items[-1], (name, html)
+        assert "Second decision" in items[1] and "Decision 3." in items[2], (name, html)
