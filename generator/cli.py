@@ -12,7 +12,7 @@ from generator import cache
 from generator.build import generated_files
 from generator.errors import SpecError, SpecErrors, did_you_mean
 from generator.naming import format_id_problem
-from generator.write import RefusedError, unified_diff, write_tree
+from generator.write import RefusedError, locked, unified_diff, write_tree
 
 if TYPE_CHECKING:
     from generator import ir
@@ -237,7 +237,9 @@ def _bump(root: Path, format_id: str, to: str | None) -> int:
     from generator.classify import required_level
     from generator.history import bump_spec
 
-    version, changes = bump_spec(_spec_dir(root, format_id), root, to)
+    spec_dir = _spec_dir(root, format_id)
+    with locked(spec_dir, str(spec_dir)):  # another bump of this spec finishes first; this one reads what it locked
+        version, changes = bump_spec(spec_dir, root, to)
     print(f"{format_id}: locked {version}" + (f" ({required_level(changes)} change)" if changes else " (initial release)"))
     for change in changes:
         print(f"  {change}")
@@ -248,7 +250,9 @@ def _bump(root: Path, format_id: str, to: str | None) -> int:
 def _retire(root: Path, format_id: str, major: int) -> int:
     from generator.retire import retire_major
 
-    last = retire_major(_spec_dir(root, format_id), root, major)
+    spec_dir = _spec_dir(root, format_id)
+    with locked(spec_dir, str(spec_dir)):
+        last = retire_major(spec_dir, root, major)
     print(f"{format_id}: retired {major}.x (last release {last}): {format_id}_v{major} is no longer generated, vendored or documented")
     print("now run `make generate` and commit specs/ and generated/ together")
     return 0

@@ -27,6 +27,10 @@ rename too. A run killed at any point leaves each file old or new and every
 file it may have written recorded; the next run finishes the job, and `check`
 reports the interrupted run. (Renames protect against a killed process; chatspec
 does not fsync, so a power loss may still lose the last writes.)
+
+Runs at once (an editor's save hook and `make generate`, two `bump`s). A run holds an exclusive lock on the
+folder it writes (`locked`: flock on the folder itself, so no lock file of its own) from reading it to its last
+write: the second run waits, says so, and then plans from what the first one left.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ import os
 import re
 import shutil
 import stat
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -298,6 +303,28 @@ def _refusal(refused: list[tuple[str, str]], display: str) -> RefusedError:
     )
 
 
+@contextlib.contextmanager
+def locked(folder: Path, display: str) -> Iterator[None]:
+    """Hold an exclusive lock on folder, waiting (and saying so) while another chatspec run holds it. The lock is
+    flock on the folder itself and goes with the process however it ends. Where the system has no flock (Windows),
+    runs are not kept apart."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on the systems chatspec is tested on
+        yield
+        return
+    handle = os.open(folder, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"chatspec: waiting for another chatspec run to finish writing {display}", file=sys.stderr, flush=True)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # releases the lock
+
+
 # The folder a run prepares files in before renaming them into place (`staged`).
 STAGE = ".chatspec-tmp"
 
@@ -431,6 +458,13 @@ def write_tree(
     paths when its content changed. Raises RefusedError, before touching anything,
     when a path chatspec needs holds something that is not its own.
     """
+    _check_root(out, display)
+    out.mkdir(parents=True, exist_ok=True)  # (an empty folder is never refused: nothing of anyone's is in the way)
+    with locked(out, display or str(out)):
+        return _write_tree(out, files, display, legacy_owner, record)
+
+
+def _write_tree(out: Path, files: dict[str, str], display: str, legacy_owner: bool, record: object) -> tuple[list[str], list[str]]:
     result = plan(out, files, display, legacy_owner, record)
     if result.refused:
         raise _refusal(result.refused, display)

@@ -8,14 +8,16 @@ import os
 import re
 import shutil
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, dead_pid, read_tree, run_chatspec
+from conftest import ROOT, dead_pid, edit_spec, read_tree, run_chatspec
 from generator.core import discover, generate, histories
 from generator.options import load_options
-from generator.write import MANIFEST, write_tree
+from generator.write import MANIFEST, locked, write_tree
 
 
 def _run(root: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -602,3 +604,37 @@ def test_a_pyproject_that_is_not_toml_is_one_clear_error(tmp_path: Path) -> None
         done = run_chatspec(tmp_path, *command)
         assert done.returncode == 2 and "pyproject.toml: is not TOML chatspec can read" in done.stderr, done.stderr
         assert "internal error" not in done.stderr
+
+
+def _waits_for_the_lock(command: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
+    """Run command while this process holds folder's lock: it says it waits and changes nothing in folder
+    until the lock is let go, then finishes."""
+    before = _hashes(folder)
+    with locked(folder, str(folder)):
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        assert child.stderr is not None
+        line = child.stderr.readline()  # blocks until the child says it waits (or ends)
+        assert line.startswith("chatspec: waiting for another chatspec run to finish writing"), line
+        time.sleep(0.5)
+        assert child.poll() is None and _hashes(folder) == before, "it wrote while another run held the lock"
+    out, err = child.communicate(timeout=300)
+    return subprocess.CompletedProcess(command, child.returncode, out, line + err)
+
+
+def test_two_generate_runs_at_once_write_one_after_the_other(project: Path) -> None:
+    """Red team round 9: nothing kept two runs (an editor's save hook and `make generate`) from interleaving their
+    writes and their manifests; the second now waits for the first and plans from what it left."""
+    edit_spec(project, "chat_event", lambda d: d["$defs"]["Message"].__setitem__("description", "Changed while another run writes."))
+    assert _run(project, "bump", "chat_event").returncode == 0
+    done = _waits_for_the_lock([sys.executable, "-m", "generator", "--root", str(project), "generate"], project / "generated")
+    assert done.returncode == 0, done.stderr
+    assert _run(project, "check").returncode == 0
+
+
+def test_a_bump_waits_for_another_run_on_its_spec(project: Path) -> None:
+    """Two bumps of one spec at once could both read the same releases and lock one version twice, and one could
+    remove the other's staging folder under it (red team round 9): a bump holds its spec folder's lock throughout."""
+    edit_spec(project, "chat_event", lambda d: d["$defs"]["Message"].__setitem__("description", "A first change."))
+    spec_dir = project / "specs" / "chat_event"
+    done = _waits_for_the_lock([sys.executable, "-m", "generator", "--root", str(project), "bump", "chat_event"], spec_dir)
+    assert done.returncode == 0 and "locked 1.0.1" in done.stdout, done.stderr
