@@ -306,8 +306,8 @@ def _refusal(refused: list[tuple[str, str]], display: str) -> RefusedError:
 @contextlib.contextmanager
 def locked(folder: Path, display: str) -> Iterator[None]:
     """Hold an exclusive lock on folder, waiting (and saying so) while another chatspec run holds it. The lock is
-    flock on the folder itself and goes with the process however it ends. Where the system has no flock (Windows),
-    runs are not kept apart."""
+    flock on the folder itself and goes with the process however it ends. Where the system or the file system has no
+    flock (Windows, some network file systems), runs are not kept apart."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not on the systems chatspec is tested on
@@ -320,6 +320,8 @@ def locked(folder: Path, display: str) -> Iterator[None]:
         except BlockingIOError:
             print(f"chatspec: waiting for another chatspec run to finish writing {display}", file=sys.stderr, flush=True)
             fcntl.flock(handle, fcntl.LOCK_EX)
+        except OSError:
+            pass  # a file system without locks (some network ones): the run goes on as it did before locks
         yield
     finally:
         os.close(handle)  # releases the lock
