@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ from generator import cache
 from generator.build import generated_files
 from generator.errors import SpecError, SpecErrors, did_you_mean
 from generator.naming import format_id_problem
-from generator.write import RefusedError, locked, unified_diff, write_tree
+from generator.write import RefusedError, locked, reading, replace_file, unified_diff, write_tree, writing
 
 if TYPE_CHECKING:
     from generator import ir
@@ -260,7 +261,7 @@ def _retire(root: Path, format_id: str, major: int) -> int:
 
 def _vendor(root: Path, args: argparse.Namespace) -> int:
     from generator.targets import vendorable
-    from generator.vendor import refuse_project_folders, target_folder, vendored_by_old_chatspec, vendored_files
+    from generator.vendor import refuse_project_folders, target_folder
 
     vendoring = vendorable()[args.lang].vendoring
     assert vendoring is not None
@@ -272,6 +273,14 @@ def _vendor(root: Path, args: argparse.Namespace) -> int:
     drop = [f.strip() for f in args.drop.split(",")] if args.drop else []
     folder = target_folder(args.out, args.lang, name)
     refuse_project_folders(root, folder)
+    # Locked before what the folder holds is read (the formats it keeps): a run that waited works from what the other left.
+    with reading(folder, str(folder)) if args.check else writing(folder, str(folder)):
+        return _vendor_into(root, args, folder, name, formats, drop)
+
+
+def _vendor_into(root: Path, args: argparse.Namespace, folder: Path, name: str, formats: list[str] | None, drop: list[str]) -> int:
+    from generator.vendor import vendored_by_old_chatspec, vendored_files
+
     with cache.active(cache.open_folder(root)):
         vendored = vendored_files(root, args.lang, name, formats, folder, drop)
     for note in vendored.notes:
@@ -412,7 +421,7 @@ def _import(root: Path, source: str, format_id: str, keep_all: bool, update: boo
                     print(f"  in the source: {path.name}#{origin}", file=sys.stderr)
             return 2
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    replace_file(target, text)  # a temporary file renamed over the spec: a run cut short leaves it old or new
     print(
         f"{format_id}: imported {spec['$ref'].rsplit('/', 1)[1]} and {len(imported.kept) - 1} definition(s) it reaches from {path.name} into specs/{format_id}/spec.json"
     )
@@ -519,8 +528,11 @@ def _main(argv: list[str] | None = None) -> int:
         if args.command == "vendor":
             return _vendor(root, args)
         if args.command == "import":
-            return _import(root, args.source, args.format_id, args.keep_all, args.update)
-        files = generated_files(root)
+            # --update reads the spec and writes it back: it waits for a bump of the spec (which holds its folder).
+            spec_dir = root / "specs" / args.format_id
+            hold = args.update and format_id_problem(args.format_id) is None and spec_dir.is_dir() and not spec_dir.is_symlink()
+            with locked(spec_dir, f"specs/{args.format_id}/") if hold else contextlib.nullcontext():
+                return _import(root, args.source, args.format_id, args.keep_all, args.update)
     except (SpecError, RefusedError) as exc:
         for error in exc.errors if isinstance(exc, SpecErrors) else [exc]:  # several examples: each on its own
             print(f"chatspec: {error}", file=sys.stderr)
@@ -530,17 +542,21 @@ def _main(argv: list[str] | None = None) -> int:
         return 2
     out = root / "generated"
     try:
-        if args.command == "check":
-            diff = unified_diff(out, files, "generated")
-            if diff:
-                sys.stdout.write(diff)
-                print("chatspec: generated/ is stale; run `make generate` and commit the result", file=sys.stderr)
-                return 1
-            print("chatspec: generated/ is up to date")
-            return 0
-        written, removed = write_tree(out, files, "generated")
-    except RefusedError as exc:
-        print(f"chatspec: {exc}", file=sys.stderr)
+        # generated/ is locked before the specs are read: a run that waited for another reads the specs as they are then.
+        with reading(out, "generated") if args.command == "check" else writing(out, "generated"):
+            files = generated_files(root)
+            if args.command == "check":
+                diff = unified_diff(out, files, "generated")
+                if diff:
+                    sys.stdout.write(diff)
+                    print("chatspec: generated/ is stale; run `make generate` and commit the result", file=sys.stderr)
+                    return 1
+                print("chatspec: generated/ is up to date")
+                return 0
+            written, removed = write_tree(out, files, "generated")
+    except (SpecError, RefusedError) as exc:
+        for error in exc.errors if isinstance(exc, SpecErrors) else [exc]:
+            print(f"chatspec: {error}", file=sys.stderr)
         return 2
     except OSError as exc:
         print(f"chatspec: cannot write {exc.filename or 'generated/'}: {exc.strerror or exc}", file=sys.stderr)

@@ -303,26 +303,46 @@ def _refusal(refused: list[tuple[str, str]], display: str) -> RefusedError:
     )
 
 
+# The folders this process holds a lock on (by real path): a command locks a folder before it reads it, and
+# write_tree, run inside, locks it again; flock on a second descriptor would wait for the first one forever.
+_HELD: dict[str, int] = {}
+
+
 @contextlib.contextmanager
-def locked(folder: Path, display: str) -> Iterator[None]:
-    """Hold an exclusive lock on folder, waiting (and saying so) while another chatspec run holds it. The lock is
-    flock on the folder itself and goes with the process however it ends. Where the system or the file system has no
-    flock (Windows, some network file systems), runs are not kept apart."""
+def locked(folder: Path, display: str, shared: bool = False) -> Iterator[None]:
+    """Hold a lock on folder, waiting (and saying so) while another chatspec run holds it: exclusive for a run
+    that writes, shared for one that only reads it (check), from before it reads the folder to after its last
+    write. The lock is flock on the folder itself (no file of its own) and goes with the process however it
+    ends; within one process it is taken once. Where the system or the file system has no flock (Windows, some
+    network file systems), runs are not kept apart."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not on the systems chatspec is tested on
         yield
         return
+    key = os.path.realpath(folder)
+    if key in _HELD:
+        _HELD[key] += 1
+        try:
+            yield
+        finally:
+            _HELD[key] -= 1
+        return
+    mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
     handle = os.open(folder, os.O_RDONLY)
     try:
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(handle, mode | fcntl.LOCK_NB)
         except BlockingIOError:
             print(f"chatspec: waiting for another chatspec run to finish writing {display}", file=sys.stderr, flush=True)
-            fcntl.flock(handle, fcntl.LOCK_EX)
+            fcntl.flock(handle, mode)
         except OSError:
             pass  # a file system without locks (some network ones): the run goes on as it did before locks
-        yield
+        _HELD[key] = 1
+        try:
+            yield
+        finally:
+            del _HELD[key]
     finally:
         os.close(handle)  # releases the lock
 
@@ -390,6 +410,11 @@ def _write_file(out: Path, path: str, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def replace_file(path: Path, text: str) -> None:
+    """Write a file of the user's (a spec) atomically: a temporary file beside it, then os.replace."""
+    _write_file(path.parent, path.name, text.encode("utf-8"))
 
 
 def write_all(handle: int, data: bytes) -> None:
@@ -460,10 +485,36 @@ def write_tree(
     paths when its content changed. Raises RefusedError, before touching anything,
     when a path chatspec needs holds something that is not its own.
     """
-    _check_root(out, display)
-    out.mkdir(parents=True, exist_ok=True)  # (an empty folder is never refused: nothing of anyone's is in the way)
-    with locked(out, display or str(out)):
+    with writing(out, display):
         return _write_tree(out, files, display, legacy_owner, record)
+
+
+@contextlib.contextmanager
+def writing(out: Path, display: str) -> Iterator[None]:
+    """The output folder made (an empty folder is never refused: nothing of anyone's is in the way) and locked
+    for this run's writes: a command holds it from before it reads what the folder holds."""
+    _check_root(out, display)
+    # The folders this run makes, deepest first ("x/.." names no folder of its own, but makes x).
+    made = [folder for folder in (out, *out.parents) if folder.name not in ("..", ".") and not folder.exists()]
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        with locked(out, display or str(out)):
+            yield
+    except BaseException:
+        for folder in made:  # a run that failed before writing anything leaves no folder it made
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
+
+
+@contextlib.contextmanager
+def reading(out: Path, display: str) -> Iterator[None]:
+    """The output folder locked for reading (check), when there is one: a run writing it finishes first."""
+    if not out.is_dir():
+        yield
+        return
+    with locked(out, display or str(out), shared=True):
+        yield
 
 
 def _write_tree(out: Path, files: dict[str, str], display: str, legacy_owner: bool, record: object) -> tuple[list[str], list[str]]:

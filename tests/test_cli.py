@@ -606,35 +606,73 @@ def test_a_pyproject_that_is_not_toml_is_one_clear_error(tmp_path: Path) -> None
         assert "internal error" not in done.stderr
 
 
-def _waits_for_the_lock(command: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
-    """Run command while this process holds folder's lock: it says it waits and changes nothing in folder
-    until the lock is let go, then finishes."""
+def _wait_for_the_lock(commands: list[list[str]], folder: Path, meanwhile=lambda: None) -> list[subprocess.CompletedProcess[str]]:  # type: ignore[no-untyped-def]
+    """Run the commands at once while this process holds folder's lock: each says it waits, and nothing in folder
+    changes until the lock is let go (`meanwhile` runs while they wait); then they finish."""
     before = _hashes(folder)
+    children, said = [], []
     with locked(folder, str(folder)):
-        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-        assert child.stderr is not None
-        line = child.stderr.readline()  # blocks until the child says it waits (or ends)
-        assert line.startswith("chatspec: waiting for another chatspec run to finish writing"), line
-        time.sleep(0.5)
-        assert child.poll() is None and _hashes(folder) == before, "it wrote while another run held the lock"
-    out, err = child.communicate(timeout=300)
-    return subprocess.CompletedProcess(command, child.returncode, out, line + err)
+        for command in commands:
+            child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+            assert child.stderr is not None
+            line = child.stderr.readline()  # blocks until the child says it waits (or ends)
+            assert line.startswith("chatspec: waiting for another chatspec run to finish writing"), line
+            children.append(child)
+            said.append(line)
+        meanwhile()
+        time.sleep(0.3)
+        assert all(c.poll() is None for c in children) and _hashes(folder) == before, "a run wrote while another held the lock"
+    done = []
+    for command, child, line in zip(commands, children, said):
+        out, err = child.communicate(timeout=300)
+        done.append(subprocess.CompletedProcess(command, child.returncode, out, line + err))
+    return done
 
 
-def test_two_generate_runs_at_once_write_one_after_the_other(project: Path) -> None:
-    """Red team round 9: nothing kept two runs (an editor's save hook and `make generate`) from interleaving their
-    writes and their manifests; the second now waits for the first and plans from what it left."""
-    edit_spec(project, "chat_event", lambda d: d["$defs"]["Message"].__setitem__("description", "Changed while another run writes."))
-    assert _run(project, "bump", "chat_event").returncode == 0
-    done = _waits_for_the_lock([sys.executable, "-m", "generator", "--root", str(project), "generate"], project / "generated")
+def _chatspec(project: Path, *args: str) -> list[str]:
+    return [sys.executable, "-m", "generator", "--root", str(project), *args]
+
+
+def test_a_generate_run_waits_for_another_and_then_reads_the_specs_as_they_are(project: Path) -> None:
+    """Red team rounds 9 and 10: nothing kept two runs (an editor's save hook and `make generate`) from interleaving
+    their writes and manifests, and a run that waited wrote what it had read before: the spec edited meanwhile was lost."""
+
+    def edit_and_bump() -> None:
+        edit_spec(project, "chat_event", lambda d: d["$defs"]["Message"].__setitem__("description", "Changed while a run waits."))
+        assert _run(project, "bump", "chat_event").returncode == 0
+
+    [done] = _wait_for_the_lock([_chatspec(project, "generate")], project / "generated", edit_and_bump)
     assert done.returncode == 0, done.stderr
     assert _run(project, "check").returncode == 0
+
+
+def test_two_vendor_runs_at_once_keep_both_formats(project: Path) -> None:
+    """Red team round 10: a vendor run read the formats the folder held before it waited, so the second of two runs
+    at once removed what the first had just vendored."""
+    folder = project / "vout" / "acme_chat"
+    folder.mkdir(parents=True)
+    vendor = lambda fmt: _chatspec(project, "vendor", "--lang", "python", "--package", "acme_chat", "--out", str(folder.parent), "--formats", fmt)  # noqa: E731
+    done = _wait_for_the_lock([vendor("chat_event"), vendor("chat_modality")], folder)
+    assert all(d.returncode == 0 for d in done), [d.stderr for d in done]
+    assert (folder / "chat_event.py").is_file() and (folder / "chat_modality.py").is_file()
+    assert "chat_event" in done[1].stdout + done[0].stdout and "it holds chat_event 1.0.0, chat_modality" in done[0].stdout + done[1].stdout
 
 
 def test_a_bump_waits_for_another_run_on_its_spec(project: Path) -> None:
     """Two bumps of one spec at once could both read the same releases and lock one version twice, and one could
     remove the other's staging folder under it (red team round 9): a bump holds its spec folder's lock throughout."""
     edit_spec(project, "chat_event", lambda d: d["$defs"]["Message"].__setitem__("description", "A first change."))
-    spec_dir = project / "specs" / "chat_event"
-    done = _waits_for_the_lock([sys.executable, "-m", "generator", "--root", str(project), "bump", "chat_event"], spec_dir)
+    [done] = _wait_for_the_lock([_chatspec(project, "bump", "chat_event")], project / "specs" / "chat_event")
     assert done.returncode == 0 and "locked 1.0.1" in done.stdout, done.stderr
+
+
+def test_an_import_update_waits_for_a_bump_of_its_spec(tmp_path: Path) -> None:
+    """Red team round 10: import --update wrote the spec while a bump held it (the bump would then put back the text
+    it had read, and lock its hash)."""
+    source = tmp_path / "upstream.json"
+    source.write_text(json.dumps({"title": "Note", "type": "object", "properties": {"text": {"type": "string"}}}))
+    assert _run(tmp_path, "import", str(source), "--format", "note").returncode == 0
+    source.write_text(json.dumps({"title": "Note", "type": "object", "properties": {"text": {"type": "string"}, "lang": {"type": "string"}}}))
+    [done] = _wait_for_the_lock([_chatspec(tmp_path, "import", str(source), "--format", "note", "--update")], tmp_path / "specs" / "note")
+    assert done.returncode == 0, done.stderr
+    assert "lang" in json.loads((tmp_path / "specs" / "note" / "spec.json").read_text(encoding="utf-8"))["$defs"]["Note"]["properties"]
