@@ -28,9 +28,10 @@ file it may have written recorded; the next run finishes the job, and `check`
 reports the interrupted run. (Renames protect against a killed process; chatspec
 does not fsync, so a power loss may still lose the last writes.)
 
-Runs at once (an editor's save hook and `make generate`, two `bump`s). A run holds an exclusive lock on the
-folder it writes (`locked`: flock on the folder itself, so no lock file of its own) from reading it to its last
-write: the second run waits, says so, and then plans from what the first one left.
+Runs at once (an editor's save hook and `make generate`, two `vendor`s, two `bump`s). A command holds a lock on
+the folder it writes (`locked`: flock on the folder itself, so no lock file of its own; shared for `check`) from
+before it reads anything to its last write: the second run waits, says so, and then reads and plans from what
+the first one left.
 """
 
 from __future__ import annotations
