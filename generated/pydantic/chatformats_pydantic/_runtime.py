@@ -2193,11 +2193,19 @@ def _edges(text: str) -> list[int]:
     return [edge for lo, hi in _ranges(text) for edge in (lo, hi + 1)]
 
 
+_CLASS_BODIES: dict[str, str] = (
+    {}
+)  # a table's text -> its ranges as the items of a class, made once
+
+
 def _class_body(text: str) -> str:
-    return "".join(
-        f"\\U{lo:08x}" if lo == hi else f"\\U{lo:08x}-\\U{hi:08x}"
-        for lo, hi in _ranges(text)
-    )
+    body = _CLASS_BODIES.get(text)
+    if body is None:
+        body = _CLASS_BODIES[text] = "".join(
+            f"\\U{lo:08x}" if lo == hi else f"\\U{lo:08x}-\\U{hi:08x}"
+            for lo, hi in _ranges(text)
+        )
+    return body
 
 
 _TABLE_EDGES: Final = {"D": _edges(DIGIT_RANGES), "W": _edges(WORD_RANGES)}
