@@ -2193,9 +2193,11 @@ def _edges(text: str) -> list[int]:
     return [edge for lo, hi in _ranges(text) for edge in (lo, hi + 1)]
 
 
-_CLASS_BODIES: dict[str, str] = (
-    {}
-)  # a table's text -> its ranges as the items of a class, made once
+# Made from the tables when first needed (most packages' patterns hold neither escape): a table's text -> its
+# ranges as the items of a class, and the letter an automaton names a table by -> the table's edges.
+_CLASS_BODIES: dict[str, str] = {}
+_TABLE_EDGES: dict[str, list[int]] = {}
+_TABLES: Final = {"D": DIGIT_RANGES, "W": WORD_RANGES}
 
 
 def _class_body(text: str) -> str:
@@ -2208,7 +2210,12 @@ def _class_body(text: str) -> str:
     return body
 
 
-_TABLE_EDGES: Final = {"D": _edges(DIGIT_RANGES), "W": _edges(WORD_RANGES)}
+def _table_edges(letter: str) -> list[int] | None:
+    """The edges of the table an automaton's alphabet names by letter (None: the item is no table's)."""
+    edges = _TABLE_EDGES.get(letter)
+    if edges is None and letter in _TABLES:
+        edges = _TABLE_EDGES[letter] = _edges(_TABLES[letter])
+    return edges
 
 
 def pinned(pattern: str, native: bool = NATIVE_CLASSES) -> str:
@@ -2266,7 +2273,7 @@ class Automaton:
         bounds: list[int] = []
         classes: list[int] = []
         for item in alphabet.split(","):
-            edges = _TABLE_EDGES.get(item[0])
+            edges = _table_edges(item[0])
             if edges is not None:
                 first, count, inside, outside = (
                     int(x, 36) for x in item[1:].split(".")

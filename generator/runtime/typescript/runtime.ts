@@ -1087,11 +1087,26 @@ function classItems(text: string): string {
     .join("");
 }
 
-/** Where a table's ranges start and end (a range starts at every even index), by the letter an automaton names it with. */
-const TABLE_EDGES: ReadonlyMap<string, readonly number[]> = new Map([
-  ["D", pinnedRanges(DIGIT_RANGES).flatMap(([lo, hi]) => [lo, hi + 1])],
-  ["W", pinnedRanges(WORD_RANGES).flatMap(([lo, hi]) => [lo, hi + 1])],
+const TABLES: ReadonlyMap<string, string> = new Map([
+  ["D", DIGIT_RANGES],
+  ["W", WORD_RANGES],
 ]);
+const tableEdges = new Map<string, readonly number[]>();
+
+/**
+ * Where the table an automaton's alphabet names by letter starts and ends its ranges (a range starts at
+ * every even index); undefined where the item is no table's. Made when first needed: most packages'
+ * patterns hold neither escape.
+ */
+function edgesOf(letter: string): readonly number[] | undefined {
+  let edges = tableEdges.get(letter);
+  const text = TABLES.get(letter);
+  if (edges === undefined && text !== undefined) {
+    edges = pinnedRanges(text).flatMap(([lo, hi]) => [lo, hi + 1]);
+    tableEdges.set(letter, edges);
+  }
+  return edges;
+}
 
 let pinnedClasses: { d: string; w: string } | undefined;
 
@@ -1158,7 +1173,7 @@ export class Automaton implements Matcher {
     const bounds: number[] = [];
     const classes: number[] = [];
     for (const item of alphabet!.split(",")) {
-      const edges = TABLE_EDGES.get(item[0]!);
+      const edges = edgesOf(item[0]!);
       if (edges !== undefined) {
         const [first, count, inside, outside] = item.slice(1).split(".").map((x) => parseInt(x, 36)) as [number, number, number, number];
         for (let j = first; j < first + count; j++) {
