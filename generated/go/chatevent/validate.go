@@ -160,6 +160,9 @@ func (m ChatEvent) fastValid(d int) bool {
 	return true
 }
 
+// fieldsChatEvent are ChatEvent's keys, by field (decodeChatEvent's bits).
+var fieldsChatEvent = rt.NewFields("session_id", "role", "completed", "completion_running", "content", "output_format", "messages", "render_media", "start", "tool_use_active", "tool_calls")
+
 // decodeChatEvent reads a ChatEvent from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
@@ -168,12 +171,8 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "session_id":
+		switch s.Field(fieldsChatEvent) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -183,7 +182,7 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				return false
 			}
 			out.SessionID = x0
-		case "role":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -193,7 +192,7 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				return false
 			}
 			out.Role = x0
-		case "completed":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -207,7 +206,7 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				x0 = &x1
 			}
 			out.Completed = x0
-		case "completion_running":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -221,7 +220,7 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				x0 = &x1
 			}
 			out.CompletionRunning = x0
-		case "content":
+		case 4:
 			if seen&(1<<4) != 0 {
 				return false
 			}
@@ -235,7 +234,7 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				x0 = &x1
 			}
 			out.Content = x0
-		case "output_format":
+		case 5:
 			if seen&(1<<5) != 0 {
 				return false
 			}
@@ -245,7 +244,7 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				return false
 			}
 			out.OutputFormat = x0
-		case "messages":
+		case 6:
 			if seen&(1<<6) != 0 {
 				return false
 			}
@@ -268,7 +267,7 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				x0 = x1
 			}
 			out.Messages = x0
-		case "render_media":
+		case 7:
 			if seen&(1<<7) != 0 {
 				return false
 			}
@@ -282,7 +281,7 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				x0 = &x1
 			}
 			out.RenderMedia = x0
-		case "start":
+		case 8:
 			if seen&(1<<8) != 0 {
 				return false
 			}
@@ -296,7 +295,7 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				x0 = &x1
 			}
 			out.Start = x0
-		case "tool_use_active":
+		case 9:
 			if seen&(1<<9) != 0 {
 				return false
 			}
@@ -310,7 +309,7 @@ func decodeChatEvent(s *rt.Scanner, d int, out *ChatEvent) bool {
 				x0 = &x1
 			}
 			out.ToolUseActive = x0
-		case "tool_calls":
+		case 10:
 			if seen&(1<<10) != 0 {
 				return false
 			}
@@ -377,6 +376,9 @@ func (m FunctionCall) fastValid(d int) bool {
 	return true
 }
 
+// fieldsFunctionCall are FunctionCall's keys, by field (decodeFunctionCall's bits).
+var fieldsFunctionCall = rt.NewFields("name", "arguments")
+
 // decodeFunctionCall reads a FunctionCall from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeFunctionCall(s *rt.Scanner, d int, out *FunctionCall) bool {
@@ -385,12 +387,8 @@ func decodeFunctionCall(s *rt.Scanner, d int, out *FunctionCall) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "name":
+		switch s.Field(fieldsFunctionCall) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -400,7 +398,7 @@ func decodeFunctionCall(s *rt.Scanner, d int, out *FunctionCall) bool {
 				return false
 			}
 			out.Name = x0
-		case "arguments":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -461,6 +459,9 @@ func (m ToolCall) fastValid(d int) bool {
 	return true
 }
 
+// fieldsToolCall are ToolCall's keys, by field (decodeToolCall's bits).
+var fieldsToolCall = rt.NewFields("id", "type", "function")
+
 // decodeToolCall reads a ToolCall from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
@@ -469,12 +470,8 @@ func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "id":
+		switch s.Field(fieldsToolCall) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -484,7 +481,7 @@ func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
 				return false
 			}
 			out.ID = x0
-		case "type":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -494,7 +491,7 @@ func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
 				return false
 			}
 			out.Type = x0
-		case "function":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -573,6 +570,9 @@ func (m Message) fastValid(d int) bool {
 	return true
 }
 
+// fieldsMessage are Message's keys, by field (decodeMessage's bits).
+var fieldsMessage = rt.NewFields("role", "content", "name", "tool_calls", "tool_call_id")
+
 // decodeMessage reads a Message from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
@@ -581,12 +581,8 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "role":
+		switch s.Field(fieldsMessage) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -596,7 +592,7 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 				return false
 			}
 			out.Role = x0
-		case "content":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -610,7 +606,7 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 				x0 = &x1
 			}
 			out.Content = x0
-		case "name":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -624,7 +620,7 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 				x0 = &x1
 			}
 			out.Name = x0
-		case "tool_calls":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -647,7 +643,7 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 				x0 = x1
 			}
 			out.ToolCalls = x0
-		case "tool_call_id":
+		case 4:
 			if seen&(1<<4) != 0 {
 				return false
 			}
@@ -720,6 +716,9 @@ func (m RenderMedia) fastValid(d int) bool {
 	return true
 }
 
+// fieldsRenderMedia are RenderMedia's keys, by field (decodeRenderMedia's bits).
+var fieldsRenderMedia = rt.NewFields("content-type", "url", "name", "content", "content_bytes")
+
 // decodeRenderMedia reads a RenderMedia from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeRenderMedia(s *rt.Scanner, d int, out *RenderMedia) bool {
@@ -728,12 +727,8 @@ func decodeRenderMedia(s *rt.Scanner, d int, out *RenderMedia) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "content-type":
+		switch s.Field(fieldsRenderMedia) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -743,7 +738,7 @@ func decodeRenderMedia(s *rt.Scanner, d int, out *RenderMedia) bool {
 				return false
 			}
 			out.ContentType = x0
-		case "url":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -757,7 +752,7 @@ func decodeRenderMedia(s *rt.Scanner, d int, out *RenderMedia) bool {
 				x0 = &x1
 			}
 			out.URL = x0
-		case "name":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -771,7 +766,7 @@ func decodeRenderMedia(s *rt.Scanner, d int, out *RenderMedia) bool {
 				x0 = &x1
 			}
 			out.Name = x0
-		case "content":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -785,7 +780,7 @@ func decodeRenderMedia(s *rt.Scanner, d int, out *RenderMedia) bool {
 				x0 = &x1
 			}
 			out.Content = x0
-		case "content_bytes":
+		case 4:
 			if seen&(1<<4) != 0 {
 				return false
 			}

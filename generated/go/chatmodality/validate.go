@@ -211,6 +211,9 @@ func (m ChatInput) fastValid(d int) bool {
 	return true
 }
 
+// fieldsChatInput are ChatInput's keys, by field (decodeChatInput's bits).
+var fieldsChatInput = rt.NewFields("modality_type", "timestamp", "input_id", "role", "content", "message_id", "conversation_id", "metadata")
+
 // decodeChatInput reads a ChatInput from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeChatInput(s *rt.Scanner, d int, out *ChatInput) bool {
@@ -219,12 +222,8 @@ func decodeChatInput(s *rt.Scanner, d int, out *ChatInput) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "modality_type":
+		switch s.Field(fieldsChatInput) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -234,7 +233,7 @@ func decodeChatInput(s *rt.Scanner, d int, out *ChatInput) bool {
 				return false
 			}
 			out.ModalityType = x0
-		case "timestamp":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -244,7 +243,7 @@ func decodeChatInput(s *rt.Scanner, d int, out *ChatInput) bool {
 				return false
 			}
 			out.Timestamp = x0
-		case "input_id":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -254,7 +253,7 @@ func decodeChatInput(s *rt.Scanner, d int, out *ChatInput) bool {
 				return false
 			}
 			out.InputID = x0
-		case "role":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -265,7 +264,7 @@ func decodeChatInput(s *rt.Scanner, d int, out *ChatInput) bool {
 			}
 			x0 := Role(x1)
 			out.Role = x0
-		case "content":
+		case 4:
 			if seen&(1<<4) != 0 {
 				return false
 			}
@@ -275,7 +274,7 @@ func decodeChatInput(s *rt.Scanner, d int, out *ChatInput) bool {
 				return false
 			}
 			out.Content = x0
-		case "message_id":
+		case 5:
 			if seen&(1<<5) != 0 {
 				return false
 			}
@@ -285,7 +284,7 @@ func decodeChatInput(s *rt.Scanner, d int, out *ChatInput) bool {
 				return false
 			}
 			out.MessageID = x0
-		case "conversation_id":
+		case 6:
 			if seen&(1<<6) != 0 {
 				return false
 			}
@@ -295,7 +294,7 @@ func decodeChatInput(s *rt.Scanner, d int, out *ChatInput) bool {
 				return false
 			}
 			out.ConversationID = x0
-		case "metadata":
+		case 7:
 			if seen&(1<<7) != 0 {
 				return false
 			}
@@ -381,6 +380,9 @@ func (m TextBlock) fastValid(d int) bool {
 	return true
 }
 
+// fieldsTextBlock are TextBlock's keys, by field (decodeTextBlock's bits).
+var fieldsTextBlock = rt.NewFields("type", "text")
+
 // decodeTextBlock reads a TextBlock from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeTextBlock(s *rt.Scanner, d int, out *TextBlock) bool {
@@ -389,12 +391,8 @@ func decodeTextBlock(s *rt.Scanner, d int, out *TextBlock) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "type":
+		switch s.Field(fieldsTextBlock) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -404,7 +402,7 @@ func decodeTextBlock(s *rt.Scanner, d int, out *TextBlock) bool {
 				return false
 			}
 			out.Type = x0
-		case "text":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -489,6 +487,9 @@ func (m ImageBlock) fastValid(d int) bool {
 	return true
 }
 
+// fieldsImageBlock are ImageBlock's keys, by field (decodeImageBlock's bits).
+var fieldsImageBlock = rt.NewFields("type", "source", "url", "data", "media_type")
+
 // decodeImageBlock reads a ImageBlock from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeImageBlock(s *rt.Scanner, d int, out *ImageBlock) bool {
@@ -497,12 +498,8 @@ func decodeImageBlock(s *rt.Scanner, d int, out *ImageBlock) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "type":
+		switch s.Field(fieldsImageBlock) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -512,7 +509,7 @@ func decodeImageBlock(s *rt.Scanner, d int, out *ImageBlock) bool {
 				return false
 			}
 			out.Type = x0
-		case "source":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -523,7 +520,7 @@ func decodeImageBlock(s *rt.Scanner, d int, out *ImageBlock) bool {
 			}
 			x0 := MediaSource(x1)
 			out.Source = x0
-		case "url":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -533,7 +530,7 @@ func decodeImageBlock(s *rt.Scanner, d int, out *ImageBlock) bool {
 				return false
 			}
 			out.URL = &x0
-		case "data":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -543,7 +540,7 @@ func decodeImageBlock(s *rt.Scanner, d int, out *ImageBlock) bool {
 				return false
 			}
 			out.Data = &x0
-		case "media_type":
+		case 4:
 			if seen&(1<<4) != 0 {
 				return false
 			}
@@ -628,6 +625,9 @@ func (m AudioBlock) fastValid(d int) bool {
 	return true
 }
 
+// fieldsAudioBlock are AudioBlock's keys, by field (decodeAudioBlock's bits).
+var fieldsAudioBlock = rt.NewFields("type", "source", "url", "data", "media_type")
+
 // decodeAudioBlock reads a AudioBlock from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeAudioBlock(s *rt.Scanner, d int, out *AudioBlock) bool {
@@ -636,12 +636,8 @@ func decodeAudioBlock(s *rt.Scanner, d int, out *AudioBlock) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "type":
+		switch s.Field(fieldsAudioBlock) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -651,7 +647,7 @@ func decodeAudioBlock(s *rt.Scanner, d int, out *AudioBlock) bool {
 				return false
 			}
 			out.Type = x0
-		case "source":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -662,7 +658,7 @@ func decodeAudioBlock(s *rt.Scanner, d int, out *AudioBlock) bool {
 			}
 			x0 := MediaSource(x1)
 			out.Source = x0
-		case "url":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -672,7 +668,7 @@ func decodeAudioBlock(s *rt.Scanner, d int, out *AudioBlock) bool {
 				return false
 			}
 			out.URL = &x0
-		case "data":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -682,7 +678,7 @@ func decodeAudioBlock(s *rt.Scanner, d int, out *AudioBlock) bool {
 				return false
 			}
 			out.Data = &x0
-		case "media_type":
+		case 4:
 			if seen&(1<<4) != 0 {
 				return false
 			}
@@ -767,6 +763,9 @@ func (m VideoBlock) fastValid(d int) bool {
 	return true
 }
 
+// fieldsVideoBlock are VideoBlock's keys, by field (decodeVideoBlock's bits).
+var fieldsVideoBlock = rt.NewFields("type", "source", "url", "data", "media_type")
+
 // decodeVideoBlock reads a VideoBlock from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeVideoBlock(s *rt.Scanner, d int, out *VideoBlock) bool {
@@ -775,12 +774,8 @@ func decodeVideoBlock(s *rt.Scanner, d int, out *VideoBlock) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "type":
+		switch s.Field(fieldsVideoBlock) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -790,7 +785,7 @@ func decodeVideoBlock(s *rt.Scanner, d int, out *VideoBlock) bool {
 				return false
 			}
 			out.Type = x0
-		case "source":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -801,7 +796,7 @@ func decodeVideoBlock(s *rt.Scanner, d int, out *VideoBlock) bool {
 			}
 			x0 := MediaSource(x1)
 			out.Source = x0
-		case "url":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -811,7 +806,7 @@ func decodeVideoBlock(s *rt.Scanner, d int, out *VideoBlock) bool {
 				return false
 			}
 			out.URL = &x0
-		case "data":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -821,7 +816,7 @@ func decodeVideoBlock(s *rt.Scanner, d int, out *VideoBlock) bool {
 				return false
 			}
 			out.Data = &x0
-		case "media_type":
+		case 4:
 			if seen&(1<<4) != 0 {
 				return false
 			}

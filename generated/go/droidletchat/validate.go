@@ -154,6 +154,9 @@ func (m DroidletChat) fastValid(d int) bool {
 	return true
 }
 
+// fieldsDroidletChat are DroidletChat's keys, by field (decodeDroidletChat's bits).
+var fieldsDroidletChat = rt.NewFields("chat_memid", "timestamp", "content_type", "content")
+
 // decodeDroidletChat reads a DroidletChat from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
@@ -162,12 +165,8 @@ func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "chat_memid":
+		switch s.Field(fieldsDroidletChat) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -177,7 +176,7 @@ func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
 				return false
 			}
 			out.ChatMemid = x0
-		case "timestamp":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -187,7 +186,7 @@ func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
 				return false
 			}
 			out.Timestamp = x0
-		case "content_type":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -198,7 +197,7 @@ func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
 			}
 			x0 := ContentType(x1)
 			out.ContentType = x0
-		case "content":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -264,6 +263,9 @@ func (m ContentItem) fastValid(d int) bool {
 	return true
 }
 
+// fieldsContentItem are ContentItem's keys, by field (decodeContentItem's bits).
+var fieldsContentItem = rt.NewFields("id", "content")
+
 // decodeContentItem reads a ContentItem from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeContentItem(s *rt.Scanner, d int, out *ContentItem) bool {
@@ -272,12 +274,8 @@ func decodeContentItem(s *rt.Scanner, d int, out *ContentItem) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "id":
+		switch s.Field(fieldsContentItem) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -288,7 +286,7 @@ func decodeContentItem(s *rt.Scanner, d int, out *ContentItem) bool {
 			}
 			x0 := ContentKind(x1)
 			out.ID = x0
-		case "content":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}

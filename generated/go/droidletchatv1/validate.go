@@ -160,6 +160,9 @@ func (m DroidletChat) fastValid(d int) bool {
 	return true
 }
 
+// fieldsDroidletChat are DroidletChat's keys, by field (decodeDroidletChat's bits).
+var fieldsDroidletChat = rt.NewFields("speaker_id", "timestamp", "content_type", "content")
+
 // decodeDroidletChat reads a DroidletChat from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
@@ -168,12 +171,8 @@ func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "speaker_id":
+		switch s.Field(fieldsDroidletChat) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -183,7 +182,7 @@ func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
 				return false
 			}
 			out.SpeakerID = x0
-		case "timestamp":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -193,7 +192,7 @@ func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
 				return false
 			}
 			out.Timestamp = x0
-		case "content_type":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -215,7 +214,7 @@ func decodeDroidletChat(s *rt.Scanner, d int, out *DroidletChat) bool {
 			}
 			x0 := b0.Done(&scratchContentType, s)
 			out.ContentType = x0
-		case "content":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}

@@ -102,6 +102,9 @@ func (m ConversationDocument) fastValid(d int) bool {
 	return true
 }
 
+// fieldsConversationDocument are ConversationDocument's keys, by field (decodeConversationDocument's bits).
+var fieldsConversationDocument = rt.NewFields("id", "conversation", "tags", "metadata")
+
 // decodeConversationDocument reads a ConversationDocument from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeConversationDocument(s *rt.Scanner, d int, out *ConversationDocument) bool {
@@ -110,12 +113,8 @@ func decodeConversationDocument(s *rt.Scanner, d int, out *ConversationDocument)
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "id":
+		switch s.Field(fieldsConversationDocument) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -125,7 +124,7 @@ func decodeConversationDocument(s *rt.Scanner, d int, out *ConversationDocument)
 				return false
 			}
 			out.ID = x0
-		case "conversation":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -135,7 +134,7 @@ func decodeConversationDocument(s *rt.Scanner, d int, out *ConversationDocument)
 				return false
 			}
 			out.Conversation = x0
-		case "tags":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -156,7 +155,7 @@ func decodeConversationDocument(s *rt.Scanner, d int, out *ConversationDocument)
 			}
 			x0 := b0.Done(&scratchString, s)
 			out.Tags = x0
-		case "metadata":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -254,6 +253,9 @@ func (m StructuredConversation) fastValid(d int) bool {
 	return true
 }
 
+// fieldsStructuredConversation are StructuredConversation's keys, by field (decodeStructuredConversation's bits).
+var fieldsStructuredConversation = rt.NewFields("source", "people", "user", "conversation")
+
 // decodeStructuredConversation reads a StructuredConversation from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeStructuredConversation(s *rt.Scanner, d int, out *StructuredConversation) bool {
@@ -262,12 +264,8 @@ func decodeStructuredConversation(s *rt.Scanner, d int, out *StructuredConversat
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "source":
+		switch s.Field(fieldsStructuredConversation) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -277,7 +275,7 @@ func decodeStructuredConversation(s *rt.Scanner, d int, out *StructuredConversat
 				return false
 			}
 			out.Source = x0
-		case "people":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -298,7 +296,7 @@ func decodeStructuredConversation(s *rt.Scanner, d int, out *StructuredConversat
 			}
 			x0 := b0.Done(&scratchString, s)
 			out.People = x0
-		case "user":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -308,7 +306,7 @@ func decodeStructuredConversation(s *rt.Scanner, d int, out *StructuredConversat
 				return false
 			}
 			out.User = x0
-		case "conversation":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -387,6 +385,9 @@ func (m ConversationMessage) fastValid(d int) bool {
 	return true
 }
 
+// fieldsConversationMessage are ConversationMessage's keys, by field (decodeConversationMessage's bits).
+var fieldsConversationMessage = rt.NewFields("speaker", "content", "time")
+
 // decodeConversationMessage reads a ConversationMessage from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeConversationMessage(s *rt.Scanner, d int, out *ConversationMessage) bool {
@@ -395,12 +396,8 @@ func decodeConversationMessage(s *rt.Scanner, d int, out *ConversationMessage) b
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "speaker":
+		switch s.Field(fieldsConversationMessage) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -410,7 +407,7 @@ func decodeConversationMessage(s *rt.Scanner, d int, out *ConversationMessage) b
 				return false
 			}
 			out.Speaker = x0
-		case "content":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -420,7 +417,7 @@ func decodeConversationMessage(s *rt.Scanner, d int, out *ConversationMessage) b
 				return false
 			}
 			out.Content = x0
-		case "time":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}

@@ -262,6 +262,9 @@ func (m AssistantTurn) fastValid(d int) bool {
 	return true
 }
 
+// fieldsAssistantTurn are AssistantTurn's keys, by field (decodeAssistantTurn's bits).
+var fieldsAssistantTurn = rt.NewFields("role", "id", "created_at", "content", "history", "labels", "payload", "reply_to", "tool_calls", "metadata", "citations", "tags", "weights", "notes", "detail", "temperature", "max_tokens", "stream", "name", "attachments", "extra", "settings")
+
 // decodeAssistantTurn reads a AssistantTurn from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
@@ -270,12 +273,8 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "role":
+		switch s.Field(fieldsAssistantTurn) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -285,7 +284,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				return false
 			}
 			out.Role = x0
-		case "id":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -295,7 +294,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				return false
 			}
 			out.ID = x0
-		case "created_at":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -305,7 +304,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				return false
 			}
 			out.CreatedAt = x0
-		case "content":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -315,7 +314,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				return false
 			}
 			out.Content = x0
-		case "history":
+		case 4:
 			if seen&(1<<4) != 0 {
 				return false
 			}
@@ -336,7 +335,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			x0 := b0.Done(&scratchString, s)
 			out.History = x0
-		case "labels":
+		case 5:
 			if seen&(1<<5) != 0 {
 				return false
 			}
@@ -360,7 +359,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				return false
 			}
 			out.Labels = x0
-		case "payload":
+		case 6:
 			if seen&(1<<6) != 0 {
 				return false
 			}
@@ -370,7 +369,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				return false
 			}
 			out.Payload = x0
-		case "reply_to":
+		case 7:
 			if seen&(1<<7) != 0 {
 				return false
 			}
@@ -395,7 +394,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				x0 = x1
 			}
 			out.ReplyTo = x0
-		case "tool_calls":
+		case 8:
 			if seen&(1<<8) != 0 {
 				return false
 			}
@@ -414,7 +413,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			x0 := b0.Done(&scratchToolCall, s)
 			out.ToolCalls = x0
-		case "metadata":
+		case 9:
 			if seen&(1<<9) != 0 {
 				return false
 			}
@@ -438,7 +437,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				return false
 			}
 			out.Metadata = x0
-		case "citations":
+		case 10:
 			if seen&(1<<10) != 0 {
 				return false
 			}
@@ -457,7 +456,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			x0 := b0.Done(&scratchCitation, s)
 			out.Citations = x0
-		case "tags":
+		case 11:
 			if seen&(1<<11) != 0 {
 				return false
 			}
@@ -478,7 +477,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			x0 := b0.Done(&scratchString, s)
 			out.Tags = x0
-		case "weights":
+		case 12:
 			if seen&(1<<12) != 0 {
 				return false
 			}
@@ -502,7 +501,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				return false
 			}
 			out.Weights = x0
-		case "notes":
+		case 13:
 			if seen&(1<<13) != 0 {
 				return false
 			}
@@ -527,7 +526,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				x0 = x1
 			}
 			out.Notes = x0
-		case "detail":
+		case 14:
 			if seen&(1<<14) != 0 {
 				return false
 			}
@@ -538,7 +537,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			x0 := Detail(x1)
 			out.Detail = x0
-		case "temperature":
+		case 15:
 			if seen&(1<<15) != 0 {
 				return false
 			}
@@ -548,7 +547,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				return false
 			}
 			out.Temperature = x0
-		case "max_tokens":
+		case 16:
 			if seen&(1<<16) != 0 {
 				return false
 			}
@@ -562,7 +561,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				x0 = &x1
 			}
 			out.MaxTokens = x0
-		case "stream":
+		case 17:
 			if seen&(1<<17) != 0 {
 				return false
 			}
@@ -572,7 +571,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				return false
 			}
 			out.Stream = x0
-		case "name":
+		case 18:
 			if seen&(1<<18) != 0 {
 				return false
 			}
@@ -582,7 +581,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 				return false
 			}
 			out.Name = &x0
-		case "attachments":
+		case 19:
 			if seen&(1<<19) != 0 {
 				return false
 			}
@@ -603,7 +602,7 @@ func decodeAssistantTurn(s *rt.Scanner, d int, out *AssistantTurn) bool {
 			}
 			x0 := b0.Done(&scratchListByte, s)
 			out.Attachments = x0
-		case "extra":
+		case 20:
 			if seen&(1<<20) != 0 {
 				return false
 			}
@@ -818,6 +817,9 @@ func (m Part) fastValid(d int) bool {
 	return true
 }
 
+// fieldsPart are Part's keys, by field (decodePart's bits).
+var fieldsPart = rt.NewFields("type", "text", "spans")
+
 // decodePart reads a Part from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodePart(s *rt.Scanner, d int, out *Part) bool {
@@ -826,12 +828,8 @@ func decodePart(s *rt.Scanner, d int, out *Part) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "type":
+		switch s.Field(fieldsPart) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -841,7 +839,7 @@ func decodePart(s *rt.Scanner, d int, out *Part) bool {
 				return false
 			}
 			out.Type = x0
-		case "text":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -851,7 +849,7 @@ func decodePart(s *rt.Scanner, d int, out *Part) bool {
 				return false
 			}
 			out.Text = x0
-		case "spans":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -931,6 +929,9 @@ func (m ToolCall) fastValid(d int) bool {
 	return true
 }
 
+// fieldsToolCall are ToolCall's keys, by field (decodeToolCall's bits).
+var fieldsToolCall = rt.NewFields("id", "type", "arguments", "outputs")
+
 // decodeToolCall reads a ToolCall from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
@@ -939,12 +940,8 @@ func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "id":
+		switch s.Field(fieldsToolCall) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -954,7 +951,7 @@ func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
 				return false
 			}
 			out.ID = x0
-		case "type":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -964,7 +961,7 @@ func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
 				return false
 			}
 			out.Type = x0
-		case "arguments":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -988,7 +985,7 @@ func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
 				return false
 			}
 			out.Arguments = x0
-		case "outputs":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -1066,6 +1063,9 @@ func (m Citation) fastValid(d int) bool {
 	return true
 }
 
+// fieldsCitation are Citation's keys, by field (decodeCitation's bits).
+var fieldsCitation = rt.NewFields("url", "start_index", "quotes")
+
 // decodeCitation reads a Citation from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeCitation(s *rt.Scanner, d int, out *Citation) bool {
@@ -1074,12 +1074,8 @@ func decodeCitation(s *rt.Scanner, d int, out *Citation) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "url":
+		switch s.Field(fieldsCitation) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -1089,7 +1085,7 @@ func decodeCitation(s *rt.Scanner, d int, out *Citation) bool {
 				return false
 			}
 			out.URL = x0
-		case "start_index":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -1099,7 +1095,7 @@ func decodeCitation(s *rt.Scanner, d int, out *Citation) bool {
 				return false
 			}
 			out.StartIndex = x0
-		case "quotes":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}

@@ -304,6 +304,9 @@ func (m Constrained) fastValid(d int) bool {
 	return true
 }
 
+// fieldsConstrained are Constrained's keys, by field (decodeConstrained's bits).
+var fieldsConstrained = rt.NewFields("name", "code", "kind", "level", "at", "blob", "count", "step", "batch", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "budget", "short")
+
 // decodeConstrained reads a Constrained from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
@@ -312,12 +315,8 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "name":
+		switch s.Field(fieldsConstrained) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -327,7 +326,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				return false
 			}
 			out.Name = x0
-		case "code":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -337,7 +336,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				return false
 			}
 			out.Code = &x0
-		case "kind":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -347,7 +346,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				return false
 			}
 			out.Kind = &x0
-		case "level":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -357,7 +356,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				return false
 			}
 			out.Level = &x0
-		case "at":
+		case 4:
 			if seen&(1<<4) != 0 {
 				return false
 			}
@@ -367,7 +366,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				return false
 			}
 			out.At = &x0
-		case "blob":
+		case 5:
 			if seen&(1<<5) != 0 {
 				return false
 			}
@@ -377,7 +376,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				return false
 			}
 			out.Blob = x0
-		case "count":
+		case 6:
 			if seen&(1<<6) != 0 {
 				return false
 			}
@@ -387,7 +386,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				return false
 			}
 			out.Count = x0
-		case "step":
+		case 7:
 			if seen&(1<<7) != 0 {
 				return false
 			}
@@ -397,7 +396,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				return false
 			}
 			out.Step = &x0
-		case "batch":
+		case 8:
 			if seen&(1<<8) != 0 {
 				return false
 			}
@@ -407,7 +406,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				return false
 			}
 			out.Batch = &x0
-		case "ratio":
+		case 9:
 			if seen&(1<<9) != 0 {
 				return false
 			}
@@ -417,7 +416,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				return false
 			}
 			out.Ratio = &x0
-		case "temperature":
+		case 10:
 			if seen&(1<<10) != 0 {
 				return false
 			}
@@ -427,7 +426,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				return false
 			}
 			out.Temperature = &x0
-		case "tags":
+		case 11:
 			if seen&(1<<11) != 0 {
 				return false
 			}
@@ -448,7 +447,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 			}
 			x0 := b0.Done(&scratchString, s)
 			out.Tags = x0
-		case "values":
+		case 12:
 			if seen&(1<<12) != 0 {
 				return false
 			}
@@ -469,7 +468,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 			}
 			x0 := b0.Done(&scratchFloat64, s)
 			out.Values = x0
-		case "anything":
+		case 13:
 			if seen&(1<<13) != 0 {
 				return false
 			}
@@ -490,7 +489,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 			}
 			x0 := b0.Done(&scratchAny, s)
 			out.Anything = x0
-		case "either":
+		case 14:
 			if seen&(1<<14) != 0 {
 				return false
 			}
@@ -500,7 +499,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				return false
 			}
 			out.Either = &x0
-		case "whole":
+		case 15:
 			if seen&(1<<15) != 0 {
 				return false
 			}
@@ -510,7 +509,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				return false
 			}
 			out.Whole = &x0
-		case "pair":
+		case 16:
 			if seen&(1<<16) != 0 {
 				return false
 			}
@@ -520,7 +519,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				return false
 			}
 			out.Pair = &x0
-		case "limits":
+		case 17:
 			if seen&(1<<17) != 0 {
 				return false
 			}
@@ -544,7 +543,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				return false
 			}
 			out.Limits = x0
-		case "nickname":
+		case 18:
 			if seen&(1<<18) != 0 {
 				return false
 			}
@@ -558,7 +557,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				x0 = &x1
 			}
 			out.Nickname = x0
-		case "budget":
+		case 19:
 			if seen&(1<<19) != 0 {
 				return false
 			}
@@ -572,7 +571,7 @@ func decodeConstrained(s *rt.Scanner, d int, out *Constrained) bool {
 				x0 = &x1
 			}
 			out.Budget = x0
-		case "short":
+		case 20:
 			if seen&(1<<20) != 0 {
 				return false
 			}

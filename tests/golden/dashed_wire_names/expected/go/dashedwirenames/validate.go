@@ -78,6 +78,9 @@ func (m Headers) fastValid(d int) bool {
 	return true
 }
 
+// fieldsHeaders are Headers's keys, by field (decodeHeaders's bits).
+var fieldsHeaders = rt.NewFields("content-type", "x-request-id", "2fa-code", "max.age", "ünïcode")
+
 // decodeHeaders reads a Headers from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeHeaders(s *rt.Scanner, d int, out *Headers) bool {
@@ -86,12 +89,8 @@ func decodeHeaders(s *rt.Scanner, d int, out *Headers) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "content-type":
+		switch s.Field(fieldsHeaders) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -101,7 +100,7 @@ func decodeHeaders(s *rt.Scanner, d int, out *Headers) bool {
 				return false
 			}
 			out.ContentType = x0
-		case "x-request-id":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -111,7 +110,7 @@ func decodeHeaders(s *rt.Scanner, d int, out *Headers) bool {
 				return false
 			}
 			out.XRequestID = &x0
-		case "2fa-code":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -121,7 +120,7 @@ func decodeHeaders(s *rt.Scanner, d int, out *Headers) bool {
 				return false
 			}
 			out.N2faCode = x0
-		case "max.age":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -131,7 +130,7 @@ func decodeHeaders(s *rt.Scanner, d int, out *Headers) bool {
 				return false
 			}
 			out.MaxAge = &x0
-		case "ünïcode":
+		case 4:
 			if seen&(1<<4) != 0 {
 				return false
 			}

@@ -53,6 +53,9 @@ func (m Reading) fastValid(d int) bool {
 	return true
 }
 
+// fieldsReading are Reading's keys, by field (decodeReading's bits).
+var fieldsReading = rt.NewFields("sample")
+
 // decodeReading reads a Reading from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeReading(s *rt.Scanner, d int, out *Reading) bool {
@@ -61,12 +64,8 @@ func decodeReading(s *rt.Scanner, d int, out *Reading) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "sample":
+		switch s.Field(fieldsReading) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}

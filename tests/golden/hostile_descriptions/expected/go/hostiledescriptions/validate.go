@@ -62,6 +62,9 @@ func (m Hostile) fastValid(d int) bool {
 	return true
 }
 
+// fieldsHostile are Hostile's keys, by field (decodeHostile's bits).
+var fieldsHostile = rt.NewFields("text", "note", "raw")
+
 // decodeHostile reads a Hostile from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeHostile(s *rt.Scanner, d int, out *Hostile) bool {
@@ -70,12 +73,8 @@ func decodeHostile(s *rt.Scanner, d int, out *Hostile) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "text":
+		switch s.Field(fieldsHostile) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -85,7 +84,7 @@ func decodeHostile(s *rt.Scanner, d int, out *Hostile) bool {
 				return false
 			}
 			out.Text = x0
-		case "note":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -95,7 +94,7 @@ func decodeHostile(s *rt.Scanner, d int, out *Hostile) bool {
 				return false
 			}
 			out.Note = &x0
-		case "raw":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}

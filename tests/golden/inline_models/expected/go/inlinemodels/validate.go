@@ -151,6 +151,9 @@ func (m Chat) fastValid(d int) bool {
 	return true
 }
 
+// fieldsChat are Chat's keys, by field (decodeChat's bits).
+var fieldsChat = rt.NewFields("meta", "calls", "reply", "by_user", "echo", "loose")
+
 // decodeChat reads a Chat from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeChat(s *rt.Scanner, d int, out *Chat) bool {
@@ -159,12 +162,8 @@ func decodeChat(s *rt.Scanner, d int, out *Chat) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "meta":
+		switch s.Field(fieldsChat) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -174,7 +173,7 @@ func decodeChat(s *rt.Scanner, d int, out *Chat) bool {
 				return false
 			}
 			out.Meta = x0
-		case "calls":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -193,7 +192,7 @@ func decodeChat(s *rt.Scanner, d int, out *Chat) bool {
 			}
 			x0 := b0.Done(&scratchToolCall, s)
 			out.Calls = x0
-		case "reply":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -207,7 +206,7 @@ func decodeChat(s *rt.Scanner, d int, out *Chat) bool {
 				x0 = &x1
 			}
 			out.Reply = x0
-		case "by_user":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -322,6 +321,9 @@ func (m ChatMeta) fastValid(d int) bool {
 	return true
 }
 
+// fieldsChatMeta are ChatMeta's keys, by field (decodeChatMeta's bits).
+var fieldsChatMeta = rt.NewFields("id", "tags")
+
 // decodeChatMeta reads a ChatMeta from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeChatMeta(s *rt.Scanner, d int, out *ChatMeta) bool {
@@ -330,12 +332,8 @@ func decodeChatMeta(s *rt.Scanner, d int, out *ChatMeta) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "id":
+		switch s.Field(fieldsChatMeta) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -345,7 +343,7 @@ func decodeChatMeta(s *rt.Scanner, d int, out *ChatMeta) bool {
 				return false
 			}
 			out.ID = x0
-		case "tags":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -407,6 +405,9 @@ func (m ChatMetaTagsItem) fastValid(d int) bool {
 	return true
 }
 
+// fieldsChatMetaTagsItem are ChatMetaTagsItem's keys, by field (decodeChatMetaTagsItem's bits).
+var fieldsChatMetaTagsItem = rt.NewFields("k", "v")
+
 // decodeChatMetaTagsItem reads a ChatMetaTagsItem from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeChatMetaTagsItem(s *rt.Scanner, d int, out *ChatMetaTagsItem) bool {
@@ -415,12 +416,8 @@ func decodeChatMetaTagsItem(s *rt.Scanner, d int, out *ChatMetaTagsItem) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "k":
+		switch s.Field(fieldsChatMetaTagsItem) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -430,7 +427,7 @@ func decodeChatMetaTagsItem(s *rt.Scanner, d int, out *ChatMetaTagsItem) bool {
 				return false
 			}
 			out.K = x0
-		case "v":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -489,6 +486,9 @@ func (m ToolCall) fastValid(d int) bool {
 	return true
 }
 
+// fieldsToolCall are ToolCall's keys, by field (decodeToolCall's bits).
+var fieldsToolCall = rt.NewFields("name", "args")
+
 // decodeToolCall reads a ToolCall from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
@@ -497,12 +497,8 @@ func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "name":
+		switch s.Field(fieldsToolCall) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -512,7 +508,7 @@ func decodeToolCall(s *rt.Scanner, d int, out *ToolCall) bool {
 				return false
 			}
 			out.Name = x0
-		case "args":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -564,6 +560,9 @@ func (m ToolCallArgs) fastValid(d int) bool {
 	return true
 }
 
+// fieldsToolCallArgs are ToolCallArgs's keys, by field (decodeToolCallArgs's bits).
+var fieldsToolCallArgs = rt.NewFields("dry_run")
+
 // decodeToolCallArgs reads a ToolCallArgs from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeToolCallArgs(s *rt.Scanner, d int, out *ToolCallArgs) bool {
@@ -572,12 +571,8 @@ func decodeToolCallArgs(s *rt.Scanner, d int, out *ToolCallArgs) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "dry_run":
+		switch s.Field(fieldsToolCallArgs) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -627,6 +622,9 @@ func (m ChatReply) fastValid(d int) bool {
 	return true
 }
 
+// fieldsChatReply are ChatReply's keys, by field (decodeChatReply's bits).
+var fieldsChatReply = rt.NewFields("text")
+
 // decodeChatReply reads a ChatReply from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeChatReply(s *rt.Scanner, d int, out *ChatReply) bool {
@@ -635,12 +633,8 @@ func decodeChatReply(s *rt.Scanner, d int, out *ChatReply) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "text":
+		switch s.Field(fieldsChatReply) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -693,6 +687,9 @@ func (m ChatByUserValue) fastValid(d int) bool {
 	return true
 }
 
+// fieldsChatByUserValue are ChatByUserValue's keys, by field (decodeChatByUserValue's bits).
+var fieldsChatByUserValue = rt.NewFields("score")
+
 // decodeChatByUserValue reads a ChatByUserValue from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeChatByUserValue(s *rt.Scanner, d int, out *ChatByUserValue) bool {
@@ -701,12 +698,8 @@ func decodeChatByUserValue(s *rt.Scanner, d int, out *ChatByUserValue) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "score":
+		switch s.Field(fieldsChatByUserValue) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}

@@ -111,6 +111,9 @@ func (m Keywords) fastValid(d int) bool {
 	return true
 }
 
+// fieldsKeywords are Keywords's keys, by field (decodeKeywords's bits).
+var fieldsKeywords = rt.NewFields("class", "type", "func", "import", "range", "self", "None", "from_dict", "Validate", "nested")
+
 // decodeKeywords reads a Keywords from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeKeywords(s *rt.Scanner, d int, out *Keywords) bool {
@@ -119,12 +122,8 @@ func decodeKeywords(s *rt.Scanner, d int, out *Keywords) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "class":
+		switch s.Field(fieldsKeywords) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -134,7 +133,7 @@ func decodeKeywords(s *rt.Scanner, d int, out *Keywords) bool {
 				return false
 			}
 			out.Class = x0
-		case "type":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -144,7 +143,7 @@ func decodeKeywords(s *rt.Scanner, d int, out *Keywords) bool {
 				return false
 			}
 			out.Type = x0
-		case "func":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -154,7 +153,7 @@ func decodeKeywords(s *rt.Scanner, d int, out *Keywords) bool {
 				return false
 			}
 			out.Func = x0
-		case "import":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -164,7 +163,7 @@ func decodeKeywords(s *rt.Scanner, d int, out *Keywords) bool {
 				return false
 			}
 			out.Import = &x0
-		case "range":
+		case 4:
 			if seen&(1<<4) != 0 {
 				return false
 			}
@@ -174,7 +173,7 @@ func decodeKeywords(s *rt.Scanner, d int, out *Keywords) bool {
 				return false
 			}
 			out.Range = &x0
-		case "self":
+		case 5:
 			if seen&(1<<5) != 0 {
 				return false
 			}
@@ -184,7 +183,7 @@ func decodeKeywords(s *rt.Scanner, d int, out *Keywords) bool {
 				return false
 			}
 			out.Self = &x0
-		case "None":
+		case 6:
 			if seen&(1<<6) != 0 {
 				return false
 			}
@@ -198,7 +197,7 @@ func decodeKeywords(s *rt.Scanner, d int, out *Keywords) bool {
 				x0 = &x1
 			}
 			out.None = x0
-		case "from_dict":
+		case 7:
 			if seen&(1<<7) != 0 {
 				return false
 			}
@@ -208,7 +207,7 @@ func decodeKeywords(s *rt.Scanner, d int, out *Keywords) bool {
 				return false
 			}
 			out.FromDict = &x0
-		case "Validate":
+		case 8:
 			if seen&(1<<8) != 0 {
 				return false
 			}
@@ -218,7 +217,7 @@ func decodeKeywords(s *rt.Scanner, d int, out *Keywords) bool {
 				return false
 			}
 			out.ValidateField = &x0
-		case "nested":
+		case 9:
 			if seen&(1<<9) != 0 {
 				return false
 			}
@@ -272,6 +271,9 @@ func (m Struct) fastValid(d int) bool {
 	return true
 }
 
+// fieldsStruct are Struct's keys, by field (decodeStruct's bits).
+var fieldsStruct = rt.NewFields("interface", "map")
+
 // decodeStruct reads a Struct from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeStruct(s *rt.Scanner, d int, out *Struct) bool {
@@ -280,12 +282,8 @@ func decodeStruct(s *rt.Scanner, d int, out *Struct) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "interface":
+		switch s.Field(fieldsStruct) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -295,7 +293,7 @@ func decodeStruct(s *rt.Scanner, d int, out *Struct) bool {
 				return false
 			}
 			out.Interface = x0
-		case "map":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}

@@ -101,6 +101,9 @@ func (m Collisions) fastValid(d int) bool {
 	return true
 }
 
+// fieldsCollisions are Collisions's keys, by field (decodeCollisions's bits).
+var fieldsCollisions = rt.NewFields("content-type", "content_type", "userId", "user_ID", "field", "count", "number", "constructor")
+
 // decodeCollisions reads a Collisions from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeCollisions(s *rt.Scanner, d int, out *Collisions) bool {
@@ -109,12 +112,8 @@ func decodeCollisions(s *rt.Scanner, d int, out *Collisions) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "content-type":
+		switch s.Field(fieldsCollisions) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -124,7 +123,7 @@ func decodeCollisions(s *rt.Scanner, d int, out *Collisions) bool {
 				return false
 			}
 			out.ContentType = x0
-		case "content_type":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -134,7 +133,7 @@ func decodeCollisions(s *rt.Scanner, d int, out *Collisions) bool {
 				return false
 			}
 			out.ContentTypeSnake = &x0
-		case "userId":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -144,7 +143,7 @@ func decodeCollisions(s *rt.Scanner, d int, out *Collisions) bool {
 				return false
 			}
 			out.UserID = &x0
-		case "user_ID":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -154,7 +153,7 @@ func decodeCollisions(s *rt.Scanner, d int, out *Collisions) bool {
 				return false
 			}
 			out.UserIDUpper = &x0
-		case "field":
+		case 4:
 			if seen&(1<<4) != 0 {
 				return false
 			}
@@ -164,7 +163,7 @@ func decodeCollisions(s *rt.Scanner, d int, out *Collisions) bool {
 				return false
 			}
 			out.Field = &x0
-		case "count":
+		case 5:
 			if seen&(1<<5) != 0 {
 				return false
 			}
@@ -175,7 +174,7 @@ func decodeCollisions(s *rt.Scanner, d int, out *Collisions) bool {
 			}
 			x0 := StrictInt(x1)
 			out.Count = &x0
-		case "number":
+		case 6:
 			if seen&(1<<6) != 0 {
 				return false
 			}
@@ -185,7 +184,7 @@ func decodeCollisions(s *rt.Scanner, d int, out *Collisions) bool {
 				return false
 			}
 			out.Number = &x0
-		case "constructor":
+		case 7:
 			if seen&(1<<7) != 0 {
 				return false
 			}
@@ -242,6 +241,9 @@ func (m Field) fastValid(d int) bool {
 	return true
 }
 
+// fieldsField are Field's keys, by field (decodeField's bits).
+var fieldsField = rt.NewFields("options")
+
 // decodeField reads a Field from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeField(s *rt.Scanner, d int, out *Field) bool {
@@ -250,12 +252,8 @@ func decodeField(s *rt.Scanner, d int, out *Field) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "options":
+		switch s.Field(fieldsField) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}

@@ -111,6 +111,9 @@ func (m Envelope) fastValid(d int) bool {
 	return true
 }
 
+// fieldsEnvelope are Envelope's keys, by field (decodeEnvelope's bits).
+var fieldsEnvelope = rt.NewFields("body", "by_lang", "pairs", "amount")
+
 // decodeEnvelope reads a Envelope from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeEnvelope(s *rt.Scanner, d int, out *Envelope) bool {
@@ -119,12 +122,8 @@ func decodeEnvelope(s *rt.Scanner, d int, out *Envelope) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "body":
+		switch s.Field(fieldsEnvelope) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -134,7 +133,7 @@ func decodeEnvelope(s *rt.Scanner, d int, out *Envelope) bool {
 				return false
 			}
 			out.Body = x0
-		case "by_lang":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -158,7 +157,7 @@ func decodeEnvelope(s *rt.Scanner, d int, out *Envelope) bool {
 				return false
 			}
 			out.ByLang = x0
-		case "pairs":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -177,7 +176,7 @@ func decodeEnvelope(s *rt.Scanner, d int, out *Envelope) bool {
 			}
 			x0 := b0.Done(&scratchPair, s)
 			out.Pairs = x0
-		case "amount":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -234,6 +233,9 @@ func (m TextPart) fastValid(d int) bool {
 	return true
 }
 
+// fieldsTextPart are TextPart's keys, by field (decodeTextPart's bits).
+var fieldsTextPart = rt.NewFields("kind", "text")
+
 // decodeTextPart reads a TextPart from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeTextPart(s *rt.Scanner, d int, out *TextPart) bool {
@@ -242,12 +244,8 @@ func decodeTextPart(s *rt.Scanner, d int, out *TextPart) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "kind":
+		switch s.Field(fieldsTextPart) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -257,7 +255,7 @@ func decodeTextPart(s *rt.Scanner, d int, out *TextPart) bool {
 				return false
 			}
 			out.Kind = x0
-		case "text":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -317,6 +315,9 @@ func (m RefPart) fastValid(d int) bool {
 	return true
 }
 
+// fieldsRefPart are RefPart's keys, by field (decodeRefPart's bits).
+var fieldsRefPart = rt.NewFields("kind", "inner")
+
 // decodeRefPart reads a RefPart from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeRefPart(s *rt.Scanner, d int, out *RefPart) bool {
@@ -325,12 +326,8 @@ func decodeRefPart(s *rt.Scanner, d int, out *RefPart) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "kind":
+		switch s.Field(fieldsRefPart) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -340,7 +337,7 @@ func decodeRefPart(s *rt.Scanner, d int, out *RefPart) bool {
 				return false
 			}
 			out.Kind = x0
-		case "inner":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}

@@ -74,6 +74,9 @@ func (m Holder) fastValid(d int) bool {
 	return true
 }
 
+// fieldsHolder are Holder's keys, by field (decodeHolder's bits).
+var fieldsHolder = rt.NewFields("mode", "status", "open")
+
 // decodeHolder reads a Holder from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeHolder(s *rt.Scanner, d int, out *Holder) bool {
@@ -82,12 +85,8 @@ func decodeHolder(s *rt.Scanner, d int, out *Holder) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "mode":
+		switch s.Field(fieldsHolder) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -98,7 +97,7 @@ func decodeHolder(s *rt.Scanner, d int, out *Holder) bool {
 			}
 			x0 := Mode(x1)
 			out.Mode = x0
-		case "status":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -108,7 +107,7 @@ func decodeHolder(s *rt.Scanner, d int, out *Holder) bool {
 				return false
 			}
 			out.Status = &x0
-		case "open":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}

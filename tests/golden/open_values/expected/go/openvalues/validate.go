@@ -144,6 +144,9 @@ func (m Turn) fastValid(d int) bool {
 	return true
 }
 
+// fieldsTurn are Turn's keys, by field (decodeTurn's bits).
+var fieldsTurn = rt.NewFields("role", "mode", "parts", "part", "sealed", "roles", "inline", "kinds")
+
 // decodeTurn reads a Turn from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeTurn(s *rt.Scanner, d int, out *Turn) bool {
@@ -152,12 +155,8 @@ func decodeTurn(s *rt.Scanner, d int, out *Turn) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "role":
+		switch s.Field(fieldsTurn) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -168,7 +167,7 @@ func decodeTurn(s *rt.Scanner, d int, out *Turn) bool {
 			}
 			x0 := Role(x1)
 			out.Role = x0
-		case "mode":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -179,7 +178,7 @@ func decodeTurn(s *rt.Scanner, d int, out *Turn) bool {
 			}
 			x0 := Mode(x1)
 			out.Mode = &x0
-		case "roles":
+		case 5:
 			if seen&(1<<5) != 0 {
 				return false
 			}
@@ -204,7 +203,7 @@ func decodeTurn(s *rt.Scanner, d int, out *Turn) bool {
 				return false
 			}
 			out.Roles = x0
-		case "kinds":
+		case 7:
 			if seen&(1<<7) != 0 {
 				return false
 			}

@@ -127,6 +127,9 @@ func (m Flags) fastValid(d int) bool {
 	return true
 }
 
+// fieldsFlags are Flags's keys, by field (decodeFlags's bits).
+var fieldsFlags = rt.NewFields("required_plain", "required_nullable", "optional_plain", "optional_nullable", "optional_default", "optional_list", "optional_ref", "level_not_null", "tag_not_null", "level_or_null")
+
 // decodeFlags reads a Flags from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeFlags(s *rt.Scanner, d int, out *Flags) bool {
@@ -135,12 +138,8 @@ func decodeFlags(s *rt.Scanner, d int, out *Flags) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "required_plain":
+		switch s.Field(fieldsFlags) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -150,7 +149,7 @@ func decodeFlags(s *rt.Scanner, d int, out *Flags) bool {
 				return false
 			}
 			out.RequiredPlain = x0
-		case "required_nullable":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -164,7 +163,7 @@ func decodeFlags(s *rt.Scanner, d int, out *Flags) bool {
 				x0 = &x1
 			}
 			out.RequiredNullable = x0
-		case "optional_plain":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -174,7 +173,7 @@ func decodeFlags(s *rt.Scanner, d int, out *Flags) bool {
 				return false
 			}
 			out.OptionalPlain = &x0
-		case "optional_nullable":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -188,7 +187,7 @@ func decodeFlags(s *rt.Scanner, d int, out *Flags) bool {
 				x0 = &x1
 			}
 			out.OptionalNullable = x0
-		case "optional_default":
+		case 4:
 			if seen&(1<<4) != 0 {
 				return false
 			}
@@ -198,7 +197,7 @@ func decodeFlags(s *rt.Scanner, d int, out *Flags) bool {
 				return false
 			}
 			out.OptionalDefault = x0
-		case "optional_list":
+		case 5:
 			if seen&(1<<5) != 0 {
 				return false
 			}
@@ -219,7 +218,7 @@ func decodeFlags(s *rt.Scanner, d int, out *Flags) bool {
 			}
 			x0 := b0.Done(&scratchString, s)
 			out.OptionalList = x0
-		case "optional_ref":
+		case 6:
 			if seen&(1<<6) != 0 {
 				return false
 			}
@@ -233,7 +232,7 @@ func decodeFlags(s *rt.Scanner, d int, out *Flags) bool {
 				x0 = &x1
 			}
 			out.OptionalRef = x0
-		case "level_not_null":
+		case 7:
 			if seen&(1<<7) != 0 {
 				return false
 			}
@@ -243,7 +242,7 @@ func decodeFlags(s *rt.Scanner, d int, out *Flags) bool {
 				return false
 			}
 			out.LevelNotNull = &x0
-		case "tag_not_null":
+		case 8:
 			if seen&(1<<8) != 0 {
 				return false
 			}
@@ -253,7 +252,7 @@ func decodeFlags(s *rt.Scanner, d int, out *Flags) bool {
 				return false
 			}
 			out.TagNotNull = &x0
-		case "level_or_null":
+		case 9:
 			if seen&(1<<9) != 0 {
 				return false
 			}
@@ -319,6 +318,9 @@ func (m Inner) fastValid(d int) bool {
 	return true
 }
 
+// fieldsInner are Inner's keys, by field (decodeInner's bits).
+var fieldsInner = rt.NewFields("n")
+
 // decodeInner reads a Inner from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeInner(s *rt.Scanner, d int, out *Inner) bool {
@@ -327,12 +329,8 @@ func decodeInner(s *rt.Scanner, d int, out *Inner) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "n":
+		switch s.Field(fieldsInner) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}

@@ -206,6 +206,9 @@ func (m Resource) fastValid(d int) bool {
 	return true
 }
 
+// fieldsResource are Resource's keys, by field (decodeResource's bits).
+var fieldsResource = rt.NewFields("uri", "id", "owner", "day", "opens", "links", "parent", "template", "seen", "contact", "by_day", "pair", "home", "version", "stamp")
+
 // decodeResource reads a Resource from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
@@ -214,12 +217,8 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "uri":
+		switch s.Field(fieldsResource) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -229,7 +228,7 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 				return false
 			}
 			out.URI = x0
-		case "id":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -239,7 +238,7 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 				return false
 			}
 			out.ID = x0
-		case "owner":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -249,7 +248,7 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 				return false
 			}
 			out.Owner = &x0
-		case "day":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -259,7 +258,7 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 				return false
 			}
 			out.Day = &x0
-		case "opens":
+		case 4:
 			if seen&(1<<4) != 0 {
 				return false
 			}
@@ -269,7 +268,7 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 				return false
 			}
 			out.Opens = &x0
-		case "links":
+		case 5:
 			if seen&(1<<5) != 0 {
 				return false
 			}
@@ -290,7 +289,7 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 			}
 			x0 := b0.Done(&scratchString, s)
 			out.Links = x0
-		case "parent":
+		case 6:
 			if seen&(1<<6) != 0 {
 				return false
 			}
@@ -304,7 +303,7 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 				x0 = &x1
 			}
 			out.Parent = x0
-		case "template":
+		case 7:
 			if seen&(1<<7) != 0 {
 				return false
 			}
@@ -314,7 +313,7 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 				return false
 			}
 			out.Template = &x0
-		case "seen":
+		case 8:
 			if seen&(1<<8) != 0 {
 				return false
 			}
@@ -324,7 +323,7 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 				return false
 			}
 			out.Seen = &x0
-		case "by_day":
+		case 10:
 			if seen&(1<<10) != 0 {
 				return false
 			}
@@ -348,7 +347,7 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 				return false
 			}
 			out.ByDay = x0
-		case "pair":
+		case 11:
 			if seen&(1<<11) != 0 {
 				return false
 			}
@@ -358,7 +357,7 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 				return false
 			}
 			out.Pair = &x0
-		case "home":
+		case 12:
 			if seen&(1<<12) != 0 {
 				return false
 			}
@@ -368,7 +367,7 @@ func decodeResource(s *rt.Scanner, d int, out *Resource) bool {
 				return false
 			}
 			out.Home = &x0
-		case "version":
+		case 13:
 			if seen&(1<<13) != 0 {
 				return false
 			}

@@ -112,6 +112,9 @@ func (m Message) fastValid(d int) bool {
 	return true
 }
 
+// fieldsMessage are Message's keys, by field (decodeMessage's bits).
+var fieldsMessage = rt.NewFields("content", "first", "reply", "loose")
+
 // decodeMessage reads a Message from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
@@ -120,12 +123,8 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "content":
+		switch s.Field(fieldsMessage) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -144,7 +143,7 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 			}
 			x0 := b0.Done(&scratchContentBlock, s)
 			out.Content = x0
-		case "first":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -154,7 +153,7 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 				return false
 			}
 			out.First = &x0
-		case "reply":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -211,6 +210,9 @@ func (m TextContent) fastValid(d int) bool {
 	return true
 }
 
+// fieldsTextContent are TextContent's keys, by field (decodeTextContent's bits).
+var fieldsTextContent = rt.NewFields("type", "text")
+
 // decodeTextContent reads a TextContent from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeTextContent(s *rt.Scanner, d int, out *TextContent) bool {
@@ -219,12 +221,8 @@ func decodeTextContent(s *rt.Scanner, d int, out *TextContent) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "type":
+		switch s.Field(fieldsTextContent) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -234,7 +232,7 @@ func decodeTextContent(s *rt.Scanner, d int, out *TextContent) bool {
 				return false
 			}
 			out.Type = x0
-		case "text":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -296,6 +294,9 @@ func (m ImageContent) fastValid(d int) bool {
 	return true
 }
 
+// fieldsImageContent are ImageContent's keys, by field (decodeImageContent's bits).
+var fieldsImageContent = rt.NewFields("type", "data", "mimeType")
+
 // decodeImageContent reads a ImageContent from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeImageContent(s *rt.Scanner, d int, out *ImageContent) bool {
@@ -304,12 +305,8 @@ func decodeImageContent(s *rt.Scanner, d int, out *ImageContent) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "type":
+		switch s.Field(fieldsImageContent) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -319,7 +316,7 @@ func decodeImageContent(s *rt.Scanner, d int, out *ImageContent) bool {
 				return false
 			}
 			out.Type = x0
-		case "data":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -329,7 +326,7 @@ func decodeImageContent(s *rt.Scanner, d int, out *ImageContent) bool {
 				return false
 			}
 			out.Data = x0
-		case "mimeType":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -449,6 +446,9 @@ func (m ProtoContent) fastValid(d int) bool {
 	return true
 }
 
+// fieldsProtoContent are ProtoContent's keys, by field (decodeProtoContent's bits).
+var fieldsProtoContent = rt.NewFields("type")
+
 // decodeProtoContent reads a ProtoContent from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeProtoContent(s *rt.Scanner, d int, out *ProtoContent) bool {
@@ -457,12 +457,8 @@ func decodeProtoContent(s *rt.Scanner, d int, out *ProtoContent) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "type":
+		switch s.Field(fieldsProtoContent) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}

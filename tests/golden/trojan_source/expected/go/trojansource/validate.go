@@ -100,6 +100,9 @@ func (m Message) fastValid(d int) bool {
 	return true
 }
 
+// fieldsMessage are Message's keys, by field (decodeMessage's bits).
+var fieldsMessage = rt.NewFields("text", "marker", "note", "kind", "tone", "label")
+
 // decodeMessage reads a Message from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
@@ -108,12 +111,8 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "text":
+		switch s.Field(fieldsMessage) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -123,7 +122,7 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 				return false
 			}
 			out.Text = x0
-		case "marker":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -133,7 +132,7 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 				return false
 			}
 			out.Marker = &x0
-		case "note":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -143,7 +142,7 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 				return false
 			}
 			out.Note = x0
-		case "kind":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -154,7 +153,7 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 			}
 			x0 := Kind(x1)
 			out.Kind = &x0
-		case "tone":
+		case 4:
 			if seen&(1<<4) != 0 {
 				return false
 			}
@@ -164,7 +163,7 @@ func decodeMessage(s *rt.Scanner, d int, out *Message) bool {
 				return false
 			}
 			out.Tone = &x0
-		case "label":
+		case 5:
 			if seen&(1<<5) != 0 {
 				return false
 			}

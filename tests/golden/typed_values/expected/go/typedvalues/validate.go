@@ -161,6 +161,9 @@ func (m Reply) fastValid(d int) bool {
 	return true
 }
 
+// fieldsReply are Reply's keys, by field (decodeReply's bits).
+var fieldsReply = rt.NewFields("code", "retry", "weight", "final", "flags", "level", "mode", "tries", "never")
+
 // decodeReply reads a Reply from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeReply(s *rt.Scanner, d int, out *Reply) bool {
@@ -169,12 +172,8 @@ func decodeReply(s *rt.Scanner, d int, out *Reply) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "code":
+		switch s.Field(fieldsReply) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -184,7 +183,7 @@ func decodeReply(s *rt.Scanner, d int, out *Reply) bool {
 				return false
 			}
 			out.Code = x0
-		case "retry":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -194,7 +193,7 @@ func decodeReply(s *rt.Scanner, d int, out *Reply) bool {
 				return false
 			}
 			out.Retry = &x0
-		case "weight":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -204,7 +203,7 @@ func decodeReply(s *rt.Scanner, d int, out *Reply) bool {
 				return false
 			}
 			out.Weight = &x0
-		case "final":
+		case 3:
 			if seen&(1<<3) != 0 {
 				return false
 			}
@@ -214,7 +213,7 @@ func decodeReply(s *rt.Scanner, d int, out *Reply) bool {
 				return false
 			}
 			out.Final = x0
-		case "flags":
+		case 4:
 			if seen&(1<<4) != 0 {
 				return false
 			}
@@ -235,7 +234,7 @@ func decodeReply(s *rt.Scanner, d int, out *Reply) bool {
 			}
 			x0 := b0.Done(&scratchBool, s)
 			out.Flags = x0
-		case "level":
+		case 5:
 			if seen&(1<<5) != 0 {
 				return false
 			}
@@ -245,7 +244,7 @@ func decodeReply(s *rt.Scanner, d int, out *Reply) bool {
 				return false
 			}
 			out.Level = &x0
-		case "mode":
+		case 6:
 			if seen&(1<<6) != 0 {
 				return false
 			}
@@ -255,7 +254,7 @@ func decodeReply(s *rt.Scanner, d int, out *Reply) bool {
 				return false
 			}
 			out.Mode = &x0
-		case "tries":
+		case 7:
 			if seen&(1<<7) != 0 {
 				return false
 			}
@@ -276,7 +275,7 @@ func decodeReply(s *rt.Scanner, d int, out *Reply) bool {
 			}
 			x0 := b0.Done(&scratchInt64, s)
 			out.Tries = x0
-		case "never":
+		case 8:
 			if seen&(1<<8) != 0 {
 				return false
 			}

@@ -91,6 +91,9 @@ func (m SamplingMessage) fastValid(d int) bool {
 	return true
 }
 
+// fieldsSamplingMessage are SamplingMessage's keys, by field (decodeSamplingMessage's bits).
+var fieldsSamplingMessage = rt.NewFields("role", "content", "alternatives")
+
 // decodeSamplingMessage reads a SamplingMessage from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeSamplingMessage(s *rt.Scanner, d int, out *SamplingMessage) bool {
@@ -99,12 +102,8 @@ func decodeSamplingMessage(s *rt.Scanner, d int, out *SamplingMessage) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "role":
+		switch s.Field(fieldsSamplingMessage) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -114,7 +113,7 @@ func decodeSamplingMessage(s *rt.Scanner, d int, out *SamplingMessage) bool {
 				return false
 			}
 			out.Role = x0
-		case "content":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -124,7 +123,7 @@ func decodeSamplingMessage(s *rt.Scanner, d int, out *SamplingMessage) bool {
 				return false
 			}
 			out.Content = x0
-		case "alternatives":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
@@ -189,6 +188,9 @@ func (m TextBlock) fastValid(d int) bool {
 	return true
 }
 
+// fieldsTextBlock are TextBlock's keys, by field (decodeTextBlock's bits).
+var fieldsTextBlock = rt.NewFields("type", "text")
+
 // decodeTextBlock reads a TextBlock from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeTextBlock(s *rt.Scanner, d int, out *TextBlock) bool {
@@ -197,12 +199,8 @@ func decodeTextBlock(s *rt.Scanner, d int, out *TextBlock) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "type":
+		switch s.Field(fieldsTextBlock) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -212,7 +210,7 @@ func decodeTextBlock(s *rt.Scanner, d int, out *TextBlock) bool {
 				return false
 			}
 			out.Type = x0
-		case "text":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -271,6 +269,9 @@ func (m ImageBlock) fastValid(d int) bool {
 	return true
 }
 
+// fieldsImageBlock are ImageBlock's keys, by field (decodeImageBlock's bits).
+var fieldsImageBlock = rt.NewFields("type", "data", "mimeType")
+
 // decodeImageBlock reads a ImageBlock from the text into out, at depth d: false
 // when it is not sure, and the exact walk then reads the text (rt.Scanner).
 func decodeImageBlock(s *rt.Scanner, d int, out *ImageBlock) bool {
@@ -279,12 +280,8 @@ func decodeImageBlock(s *rt.Scanner, d int, out *ImageBlock) bool {
 	}
 	var seen uint64
 	for first := true; s.More('}', first); first = false {
-		key, ok := s.Key()
-		if !ok {
-			return false
-		}
-		switch key {
-		case "type":
+		switch s.Field(fieldsImageBlock) {
+		case 0:
 			if seen&(1<<0) != 0 {
 				return false
 			}
@@ -294,7 +291,7 @@ func decodeImageBlock(s *rt.Scanner, d int, out *ImageBlock) bool {
 				return false
 			}
 			out.Type = x0
-		case "data":
+		case 1:
 			if seen&(1<<1) != 0 {
 				return false
 			}
@@ -304,7 +301,7 @@ func decodeImageBlock(s *rt.Scanner, d int, out *ImageBlock) bool {
 				return false
 			}
 			out.Data = x0
-		case "mimeType":
+		case 2:
 			if seen&(1<<2) != 0 {
 				return false
 			}
