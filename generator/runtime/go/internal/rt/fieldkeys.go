@@ -1,5 +1,7 @@
 package rt
 
+import "encoding/binary"
+
 // Fields are a model's keys, by field, for its direct reader to find the field a member's key
 // names (Scanner.Field). Most keys are written as the spec spells them, with no escape: such a
 // key is matched in the text where it lies, with its closing quote, so the reader neither scans
@@ -13,18 +15,26 @@ type Fields struct {
 	// next: the one after it that starts with the same byte (0: none).
 	first [256]uint8
 	next  []uint8
+	// head: a quoted name's first eight bytes (fewer, zero-padded, in a shorter one), little-endian,
+	// and mask the bytes of it that count: most names are matched with one word compared.
+	head, mask []uint64
 }
 
 // NewFields holds a model's wire names, by field; a model has at most 64 fields (its reader
 // keeps the keys seen in one uint64).
 func NewFields(names ...string) *Fields {
-	k := &Fields{names: names, quoted: make([]string, len(names)), next: make([]uint8, len(names))}
+	k := &Fields{names: names, quoted: make([]string, len(names)), next: make([]uint8, len(names)),
+		head: make([]uint64, len(names)), mask: make([]uint64, len(names))}
 	for i := len(names) - 1; i >= 0; i-- { // backwards: each byte's chain in field order
 		name := names[i]
 		if !spelledAsIs(name) {
 			continue
 		}
 		k.quoted[i] = name + `"`
+		for j := 0; j < len(k.quoted[i]) && j < 8; j++ {
+			k.head[i] |= uint64(k.quoted[i][j]) << (8 * j)
+			k.mask[i] |= 0xff << (8 * j)
+		}
 		k.next[i] = k.first[name[0]]
 		k.first[name[0]] = uint8(i + 1)
 	}
@@ -49,9 +59,21 @@ func (s *Scanner) Field(k *Fields) int {
 	if !ok {
 		return -1
 	}
-	if start < len(s.data) {
-		// The text after the opening quote starts with a name and its closing quote: that
-		// is the key, whole and unescaped (the name holds no quote or backslash).
+	// Where the text after the opening quote starts with a name and its closing quote, that is
+	// the key, whole and unescaped (the name holds no quote or backslash): the name's first eight
+	// bytes are compared as one word, and the rest, if any, as a string.
+	if start+8 <= len(s.data) {
+		w := binary.LittleEndian.Uint64(s.data[start:])
+		for i := k.first[byte(w)]; i != 0; i = k.next[i-1] {
+			if w&k.mask[i-1] != k.head[i-1] {
+				continue
+			}
+			if q := k.quoted[i-1]; len(q) <= 8 || len(s.data)-start >= len(q) && s.text[start+8:start+len(q)] == q[8:] {
+				s.pos = start + len(q)
+				return s.colon(int(i) - 1)
+			}
+		}
+	} else if start < len(s.data) { // fewer than eight bytes left: the text's last key
 		rest := s.text[start:]
 		for i := k.first[rest[0]]; i != 0; i = k.next[i-1] {
 			if q := k.quoted[i-1]; len(rest) >= len(q) && rest[:len(q)] == q {
