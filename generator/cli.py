@@ -279,13 +279,14 @@ def _vendor(root: Path, args: argparse.Namespace) -> int:
 
 
 def _vendor_into(root: Path, args: argparse.Namespace, folder: Path, name: str, formats: list[str] | None, drop: list[str]) -> int:
-    from generator.vendor import vendored_by_old_chatspec, vendored_files
+    from generator.vendor import refuse_project_folders, vendored_by_old_chatspec, vendored_files
 
     with cache.active(cache.open_folder(root)):
         vendored = vendored_files(root, args.lang, name, formats, folder, drop)
+    files, record = vendored.files, vendored.record
+    refuse_project_folders(root, folder, files)  # a Go package of the module may be a folder of the project
     for note in vendored.notes:
         print(f"chatspec: note: {note}", file=sys.stderr)
-    files, record = vendored.files, vendored.record
     legacy = vendored_by_old_chatspec(folder)
     if args.check:
         diff = unified_diff(folder, files, str(folder), legacy, diff_prefix="", record=record)

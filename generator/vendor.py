@@ -239,24 +239,27 @@ def target_folder(out: Path, lang: str, name: str) -> Path:
     return _vendoring(lang).folder(out, name)
 
 
-def refuse_project_folders(root: Path, folder: Path) -> None:
-    """Refuse a vendored folder inside the project's own generated/ or specs/ (.. and symbolic links
-    resolved), before anything is written: vendoring into generated/ would take over generate's files
-    (its manifest would be read as vendor's and the files vendor does not write removed), and a folder
-    under specs/ is read as a format by every later run."""
-    where = folder.resolve()
-    for name, why in (
-        ("generated", "`chatspec generate` owns it: vendor would replace or remove generate's files there, and generate vendor's"),
-        ("specs", "every folder there is read as a format, so every later run would fail on it"),
-    ):
-        owned = (root / name).resolve()
-        if where == owned or owned in where.parents:
-            raise RefusedError(
-                str(folder),
-                f"is inside this project's {name}/ ({owned}); {why}",
-                "vendor into a folder of the repository that uses the code (e.g. --out ../app/chat), "
-                f"outside {root / 'generated'} and {root / 'specs'}",
-            )
+def refuse_project_folders(root: Path, folder: Path, files: Iterable[str] = ()) -> None:
+    """Refuse a vendored folder, or a file vendoring would write there, inside the project's own generated/ or specs/
+    (.. and symbolic links resolved), before anything is written: vendoring into generated/ would take over
+    generate's files (its manifest would be read as vendor's and the files vendor does not write removed), and a
+    folder under specs/ is read as a format by every later run. The files matter where the folder is above those
+    two: a Go module vendored at the project's root holds a folder per format's package, and a format whose package
+    is named generated (id gene_rated) or specs would land in them."""
+    for where in (folder, *(folder / name for name in files)):
+        resolved = where.resolve()
+        for name, why in (
+            ("generated", "`chatspec generate` owns it: vendor would replace or remove generate's files there, and generate vendor's"),
+            ("specs", "every folder there is read as a format, so every later run would fail on it"),
+        ):
+            owned = (root / name).resolve()
+            if resolved == owned or owned in resolved.parents:
+                raise RefusedError(
+                    str(where),
+                    f"is inside this project's {name}/ ({owned}); {why}",
+                    "vendor into a folder of the repository that uses the code (e.g. --out ../app/chat), "
+                    f"outside {root / 'generated'} and {root / 'specs'}",
+                )
 
 
 def _earlier_major_of(format_id: str, wanted: set[str]) -> bool:

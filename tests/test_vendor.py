@@ -620,6 +620,44 @@ def test_drop_names_only_formats_the_folder_holds_and_not_one_it_vendors(tmp_pat
                                                      "(--drop droidlet_chat), or retire 1.x (chatspec retire droidlet_chat 1) and vendor again\n")
 
 
+@pytest.mark.parametrize(("format_id", "inside"), [("gene_rated", "generated"), ("spe_cs", "specs")])
+def test_vendor_refuses_a_go_package_that_would_land_in_the_projects_generated_or_specs(
+    tmp_path: Path, format_id: str, inside: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A Go module vendored at the project's root (a Go service whose repository holds its specs) has a folder per
+    # format's package: gene_rated's package is "generated", and its files went into the project's generated/.
+    project = tmp_path / "project"
+    (project / "specs" / format_id).mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[tool.chatspec]\n")
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Doc",
+        "description": "A format.",
+        "x-version": "1.0.0",
+        "$ref": "#/$defs/Doc",
+        "$defs": {"Doc": {"type": "object", "description": "A doc.", "properties": {"a": {"type": "string", "description": "A."}}}},
+    }
+    (project / "specs" / format_id / "spec.json").write_text(json.dumps(schema))
+    for command in (["bump", format_id], ["generate"]):
+        done = chatspec_here(monkeypatch, project, *command, cwd=project)
+        assert done.returncode == 0, done.stderr
+    before = _hashes(project)
+    for check in ([], ["--check"]):
+        done = chatspec_here(
+            monkeypatch, project, "vendor", "--lang", "go", "--module", "example.com/acme/chat", "--out", ".", *check, cwd=project
+        )
+        assert done.returncode == 2, done.stdout + done.stderr
+        first = done.stderr.splitlines()[0]
+        assert first.startswith(f"chatspec: {inside}/") and f"is inside this project's {inside}/" in first, first
+    assert _hashes(project) == before, "nothing was written or removed"
+    # Elsewhere the same format vendors as before.
+    done = chatspec_here(
+        monkeypatch, project, "vendor", "--lang", "go", "--module", "example.com/acme/chat", "--out", "../app", cwd=project
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "app" / inside / "validate.go").is_file()
+
+
 def _project(tmp_path: Path) -> Path:
     shutil.copytree(ROOT / "specs", tmp_path / "specs")
     return tmp_path
