@@ -61,22 +61,22 @@ func (s *Scanner) Field(k *Fields) int {
 	}
 	// Where the text after the opening quote starts with a name and its closing quote, that is
 	// the key, whole and unescaped (the name holds no quote or backslash): the name's first eight
-	// bytes are compared as one word, and the rest, if any, as a string.
-	if start+8 <= len(s.data) {
-		w := binary.LittleEndian.Uint64(s.data[start:])
+	// bytes are compared as one word, and the rest, if any, as a string. Near the text's end the
+	// word is padded with zero bytes, which no name holds.
+	if start < len(s.data) {
+		var w uint64
+		if start+8 <= len(s.data) {
+			w = binary.LittleEndian.Uint64(s.data[start:])
+		} else {
+			for j := len(s.data) - 1; j >= start; j-- {
+				w = w<<8 | uint64(s.data[j])
+			}
+		}
 		for i := k.first[byte(w)]; i != 0; i = k.next[i-1] {
 			if w&k.mask[i-1] != k.head[i-1] {
 				continue
 			}
 			if q := k.quoted[i-1]; len(q) <= 8 || len(s.data)-start >= len(q) && s.text[start+8:start+len(q)] == q[8:] {
-				s.pos = start + len(q)
-				return s.colon(int(i) - 1)
-			}
-		}
-	} else if start < len(s.data) { // fewer than eight bytes left: the text's last key
-		rest := s.text[start:]
-		for i := k.first[rest[0]]; i != 0; i = k.next[i-1] {
-			if q := k.quoted[i-1]; len(rest) >= len(q) && rest[:len(q)] == q {
 				s.pos = start + len(q)
 				return s.colon(int(i) - 1)
 			}
