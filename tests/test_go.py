@@ -24,6 +24,7 @@ from mutations import mutations
 from generator.core import TARGETS, generate
 from generator.load import load_spec
 from generator.options import load_options
+from generator.naming import go_name
 from generator.naming import go_package as package_name
 
 pytestmark = pytest.mark.skipif(not go_available(), reason="Go is not installed: the Go checks did not run")
@@ -513,7 +514,7 @@ def test_scratch_pools_of_item_types_whose_names_spell_alike_are_distinct_and_re
         "package pools\n\nimport (\n\t\"reflect\"\n\t\"testing\"\n\n\t\"encoding/json\"\n)\n\n"
         "func TestLongListsReadWhole(t *testing.T) {\n"
         f"\ttext := []byte({json.dumps(json.dumps(doc))})\n"
-        "\tif _, ok := directM(text); !ok {\n\t\tt.Fatal(\"the direct reader declined\")\n\t}\n"
+        "\tif !directM(text, new(M)) {\n\t\tt.Fatal(\"the direct reader declined\")\n\t}\n"
         "\tgot, err := ParsePoolsFromJSON(text)\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n"
         "\tvar want M\n\tif err := json.Unmarshal(text, &want); err != nil {\n\t\tt.Fatal(err)\n\t}\n"
         "\tif !reflect.DeepEqual(*got, want) {\n\t\tt.Fatalf(\"%+v\", *got)\n\t}\n}\n", encoding="utf-8")
@@ -555,7 +556,8 @@ func TestRoomMadeAheadStaysWithinTheText(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	doc, ok := directNode(text)
+	doc := new(Node)
+	ok := directNode(text, doc)
 	runtime.ReadMemStats(&after)
 	if !ok || len(doc.Children) != 5 {
 		t.Fatal("the direct reader declined the tree")
@@ -598,7 +600,8 @@ func TestSiblingArraysGuessingEverMoreRoomAllocateInProportionToTheText(t *testi
 		runtime.GC()
 		runtime.GC() // the pools emptied: the lists are made anew, as in a fresh process
 		runtime.ReadMemStats(&before)
-		doc, ok := directChatEvent(data)
+		doc := new(ChatEvent)
+		ok := directChatEvent(data, doc)
 		runtime.ReadMemStats(&after)
 		if !ok || len(doc.Messages) != top+2 {
 			t.Fatal("the direct reader declined the document")
@@ -615,6 +618,42 @@ def test_sibling_arrays_that_each_guess_more_room_allocate_in_proportion_to_the_
     # Found by a red team of rt.Items: a chat_event document whose messages' tool_calls arrays each guess a
     # little more room than the last (their first items padded less and less).
     done = _go_test_beside(tmp_path, "chatevent", "guesses_test.go", _SIBLING_GUESSES_TEST, "^TestSiblingArraysGuessingEverMoreRoom")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+_STACK_TEST = """package chatevent
+
+import "testing"
+
+// TestADocumentTheCallerDoesNotKeepStaysOnItsStack: Parse<Format>FromJSON is inlined, so its document is the
+// caller's to place. One that reads it and lets it go allocates one time less than one that keeps it.
+func TestADocumentTheCallerDoesNotKeepStaysOnItsStack(t *testing.T) {
+	data := []byte(`{"session_id": "s", "role": "system", "content": null}`)
+	var kept *ChatEvent
+	keeping := testing.AllocsPerRun(200, func() {
+		kept, _ = ParseChatEventFromJSON(data)
+	})
+	dropping := testing.AllocsPerRun(200, func() {
+		doc, err := ParseChatEventFromJSON(data)
+		if err != nil || doc.Role != "system" {
+			t.Fatal("the example did not parse", err)
+		}
+	})
+	if kept == nil || dropping != keeping-1 {
+		t.Errorf("a kept document took %v allocations, a dropped one %v", keeping, dropping)
+	}
+}
+"""
+
+
+def test_parse_is_inlined_so_a_caller_that_does_not_keep_the_document_keeps_it_on_its_stack(tmp_path: Path) -> None:
+    """As json.Unmarshal into a local: the document of a parse that is read and let go costs no allocation. A Parse
+    function grown past Go's inlining budget would lose that without failing anything else."""
+    built = _go("build", "-gcflags=-m", "./...")
+    assert built.returncode == 0, built.stderr
+    inlined = set(re.findall(r"can inline (Parse\w+FromJSON)$", built.stderr, re.M))
+    assert inlined == {f"Parse{go_name(fmt)}FromJSON" for fmt in FORMATS}, inlined
+    done = _go_test_beside(tmp_path, "chatevent", "stack_test.go", _STACK_TEST, "^TestADocumentTheCallerDoesNotKeepStaysOnItsStack$")
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -257,8 +257,8 @@ const zzDirectExamples = {examples}
 func TestZZDirectReadsWhatTheExactWalkBuilds(t *testing.T) {{
 	accepted, declined := 0, 0
 	for i, text := range zzDirectTexts {{
-		direct, ok := direct{root}([]byte(text))
-		if !ok {{
+		direct := new({root})
+		if !direct{root}([]byte(text), direct) {{
 			declined++
 			if i < zzDirectExamples {{
 				t.Logf("ZZDECLINED {pkg} example %d", i)

@@ -221,34 +221,43 @@ func NewRenderMedia(contentType string) RenderMedia {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseChatEventFromJSON(data []byte) (*ChatEvent, error) {
-	if doc, ok := directChatEvent(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(ChatEvent)
+	if err := readChatEvent(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readChatEvent reads a document into doc, which it does not keep (see ParseChatEventFromJSON).
+func readChatEvent(data []byte, doc *ChatEvent) error {
+	if directChatEvent(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse chat event JSON: %w", err)
+		return fmt.Errorf("failed to parse chat event JSON: %w", err)
 	}
-	doc, err := rt.Build[ChatEvent](tree, parseChatEvent)
+	built, err := rt.Build[ChatEvent](tree, parseChatEvent)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directChatEvent reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseChatEventFromJSON then reads the text exactly.
-func directChatEvent(data []byte) (*ChatEvent, bool) {
+// directChatEvent reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readChatEvent then
+// reads the text exactly.
+func directChatEvent(data []byte, doc *ChatEvent) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(ChatEvent)
-	if !decodeChatEvent(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeChatEvent(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseChatEvent decodes and validates a ChatEvent from JSON text; the errors are as

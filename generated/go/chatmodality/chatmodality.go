@@ -475,34 +475,43 @@ func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseChatModalityFromJSON(data []byte) (*ChatInput, error) {
-	if doc, ok := directChatInput(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(ChatInput)
+	if err := readChatInput(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readChatInput reads a document into doc, which it does not keep (see ParseChatModalityFromJSON).
+func readChatInput(data []byte, doc *ChatInput) error {
+	if directChatInput(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse chat modality JSON: %w", err)
+		return fmt.Errorf("failed to parse chat modality JSON: %w", err)
 	}
-	doc, err := rt.Build[ChatInput](tree, parseChatInput)
+	built, err := rt.Build[ChatInput](tree, parseChatInput)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directChatInput reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseChatModalityFromJSON then reads the text exactly.
-func directChatInput(data []byte) (*ChatInput, bool) {
+// directChatInput reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readChatInput then
+// reads the text exactly.
+func directChatInput(data []byte, doc *ChatInput) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(ChatInput)
-	if !decodeChatInput(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeChatInput(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseRole decodes and validates a Role from JSON text; the errors are as

@@ -141,34 +141,43 @@ func (t *ContentItem) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseDroidletChatV1FromJSON(data []byte) (*DroidletChat, error) {
-	if doc, ok := directDroidletChat(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(DroidletChat)
+	if err := readDroidletChat(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readDroidletChat reads a document into doc, which it does not keep (see ParseDroidletChatV1FromJSON).
+func readDroidletChat(data []byte, doc *DroidletChat) error {
+	if directDroidletChat(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse droidlet chat v1 JSON: %w", err)
+		return fmt.Errorf("failed to parse droidlet chat v1 JSON: %w", err)
 	}
-	doc, err := rt.Build[DroidletChat](tree, parseDroidletChat)
+	built, err := rt.Build[DroidletChat](tree, parseDroidletChat)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directDroidletChat reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseDroidletChatV1FromJSON then reads the text exactly.
-func directDroidletChat(data []byte) (*DroidletChat, bool) {
+// directDroidletChat reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readDroidletChat then
+// reads the text exactly.
+func directDroidletChat(data []byte, doc *DroidletChat) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(DroidletChat)
-	if !decodeDroidletChat(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeDroidletChat(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseDroidletChat decodes and validates a DroidletChat from JSON text; the errors are as

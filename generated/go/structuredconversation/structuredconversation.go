@@ -190,34 +190,43 @@ func NewTextDocument(id string, content string) TextDocument {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseStructuredConversationFromJSON(data []byte) (*ConversationDocument, error) {
-	if doc, ok := directConversationDocument(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(ConversationDocument)
+	if err := readConversationDocument(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readConversationDocument reads a document into doc, which it does not keep (see ParseStructuredConversationFromJSON).
+func readConversationDocument(data []byte, doc *ConversationDocument) error {
+	if directConversationDocument(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse structured conversation JSON: %w", err)
+		return fmt.Errorf("failed to parse structured conversation JSON: %w", err)
 	}
-	doc, err := rt.Build[ConversationDocument](tree, parseConversationDocument)
+	built, err := rt.Build[ConversationDocument](tree, parseConversationDocument)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directConversationDocument reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseStructuredConversationFromJSON then reads the text exactly.
-func directConversationDocument(data []byte) (*ConversationDocument, bool) {
+// directConversationDocument reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readConversationDocument then
+// reads the text exactly.
+func directConversationDocument(data []byte, doc *ConversationDocument) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(ConversationDocument)
-	if !decodeConversationDocument(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeConversationDocument(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseConversationDocument decodes and validates a ConversationDocument from JSON text; the errors are as

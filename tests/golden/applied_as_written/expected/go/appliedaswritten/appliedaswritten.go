@@ -113,16 +113,28 @@ type Json = any
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseAppliedAsWrittenFromJSON(data []byte) (*Request, error) {
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Request)
+	if err := readRequest(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readRequest reads a document into doc, which it does not keep (see ParseAppliedAsWrittenFromJSON).
+func readRequest(data []byte, doc *Request) error {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse applied as written JSON: %w", err)
+		return fmt.Errorf("failed to parse applied as written JSON: %w", err)
 	}
-	doc, err := rt.Build[Request](tree, parseRequest)
+	built, err := rt.Build[Request](tree, parseRequest)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
 // ParseRequest decodes and validates a Request from JSON text; the errors are as

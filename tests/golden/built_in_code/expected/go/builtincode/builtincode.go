@@ -435,34 +435,43 @@ type Names = []string
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseBuiltInCodeFromJSON(data []byte) (*AssistantTurn, error) {
-	if doc, ok := directAssistantTurn(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(AssistantTurn)
+	if err := readAssistantTurn(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readAssistantTurn reads a document into doc, which it does not keep (see ParseBuiltInCodeFromJSON).
+func readAssistantTurn(data []byte, doc *AssistantTurn) error {
+	if directAssistantTurn(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse built in code JSON: %w", err)
+		return fmt.Errorf("failed to parse built in code JSON: %w", err)
 	}
-	doc, err := rt.Build[AssistantTurn](tree, parseAssistantTurn)
+	built, err := rt.Build[AssistantTurn](tree, parseAssistantTurn)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directAssistantTurn reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseBuiltInCodeFromJSON then reads the text exactly.
-func directAssistantTurn(data []byte) (*AssistantTurn, bool) {
+// directAssistantTurn reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readAssistantTurn then
+// reads the text exactly.
+func directAssistantTurn(data []byte, doc *AssistantTurn) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(AssistantTurn)
-	if !decodeAssistantTurn(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeAssistantTurn(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseAssistantTurn decodes and validates a AssistantTurn from JSON text; the errors are as

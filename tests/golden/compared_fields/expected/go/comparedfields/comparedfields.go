@@ -205,16 +205,28 @@ func (u *Content) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseComparedFieldsFromJSON(data []byte) (*Turn, error) {
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Turn)
+	if err := readTurn(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readTurn reads a document into doc, which it does not keep (see ParseComparedFieldsFromJSON).
+func readTurn(data []byte, doc *Turn) error {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse compared fields JSON: %w", err)
+		return fmt.Errorf("failed to parse compared fields JSON: %w", err)
 	}
-	doc, err := rt.Build[Turn](tree, parseTurn)
+	built, err := rt.Build[Turn](tree, parseTurn)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
 // ParseTurn decodes and validates a Turn from JSON text; the errors are as

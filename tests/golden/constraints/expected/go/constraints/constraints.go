@@ -182,34 +182,43 @@ func (t *ConstrainedPair) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseConstraintsFromJSON(data []byte) (*Constrained, error) {
-	if doc, ok := directConstrained(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Constrained)
+	if err := readConstrained(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readConstrained reads a document into doc, which it does not keep (see ParseConstraintsFromJSON).
+func readConstrained(data []byte, doc *Constrained) error {
+	if directConstrained(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse constraints JSON: %w", err)
+		return fmt.Errorf("failed to parse constraints JSON: %w", err)
 	}
-	doc, err := rt.Build[Constrained](tree, parseConstrained)
+	built, err := rt.Build[Constrained](tree, parseConstrained)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directConstrained reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseConstraintsFromJSON then reads the text exactly.
-func directConstrained(data []byte) (*Constrained, bool) {
+// directConstrained reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readConstrained then
+// reads the text exactly.
+func directConstrained(data []byte, doc *Constrained) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(Constrained)
-	if !decodeConstrained(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeConstrained(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseConstrained decodes and validates a Constrained from JSON text; the errors are as

@@ -66,34 +66,43 @@ func NewHeaders(contentType string, n2faCode string) Headers {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseDashedWireNamesFromJSON(data []byte) (*Headers, error) {
-	if doc, ok := directHeaders(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Headers)
+	if err := readHeaders(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readHeaders reads a document into doc, which it does not keep (see ParseDashedWireNamesFromJSON).
+func readHeaders(data []byte, doc *Headers) error {
+	if directHeaders(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse dashed wire names JSON: %w", err)
+		return fmt.Errorf("failed to parse dashed wire names JSON: %w", err)
 	}
-	doc, err := rt.Build[Headers](tree, parseHeaders)
+	built, err := rt.Build[Headers](tree, parseHeaders)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directHeaders reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseDashedWireNamesFromJSON then reads the text exactly.
-func directHeaders(data []byte) (*Headers, bool) {
+// directHeaders reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readHeaders then
+// reads the text exactly.
+func directHeaders(data []byte, doc *Headers) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(Headers)
-	if !decodeHeaders(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeHeaders(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseHeaders decodes and validates a Headers from JSON text; the errors are as

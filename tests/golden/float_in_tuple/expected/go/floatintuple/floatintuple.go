@@ -94,34 +94,43 @@ func (t *Sample) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseFloatInTupleFromJSON(data []byte) (*Reading, error) {
-	if doc, ok := directReading(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Reading)
+	if err := readReading(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readReading reads a document into doc, which it does not keep (see ParseFloatInTupleFromJSON).
+func readReading(data []byte, doc *Reading) error {
+	if directReading(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse float in tuple JSON: %w", err)
+		return fmt.Errorf("failed to parse float in tuple JSON: %w", err)
 	}
-	doc, err := rt.Build[Reading](tree, parseReading)
+	built, err := rt.Build[Reading](tree, parseReading)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directReading reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseFloatInTupleFromJSON then reads the text exactly.
-func directReading(data []byte) (*Reading, bool) {
+// directReading reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readReading then
+// reads the text exactly.
+func directReading(data []byte, doc *Reading) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(Reading)
-	if !decodeReading(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeReading(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseReading decodes and validates a Reading from JSON text; the errors are as

@@ -73,34 +73,43 @@ func NewHostile(text string) Hostile {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseHostileDescriptionsFromJSON(data []byte) (*Hostile, error) {
-	if doc, ok := directHostile(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Hostile)
+	if err := readHostile(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readHostile reads a document into doc, which it does not keep (see ParseHostileDescriptionsFromJSON).
+func readHostile(data []byte, doc *Hostile) error {
+	if directHostile(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse hostile descriptions JSON: %w", err)
+		return fmt.Errorf("failed to parse hostile descriptions JSON: %w", err)
 	}
-	doc, err := rt.Build[Hostile](tree, parseHostile)
+	built, err := rt.Build[Hostile](tree, parseHostile)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directHostile reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseHostileDescriptionsFromJSON then reads the text exactly.
-func directHostile(data []byte) (*Hostile, bool) {
+// directHostile reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readHostile then
+// reads the text exactly.
+func directHostile(data []byte, doc *Hostile) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(Hostile)
-	if !decodeHostile(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeHostile(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseHostile decodes and validates a Hostile from JSON text; the errors are as

@@ -324,34 +324,43 @@ func NewSettingsUi() SettingsUi {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseInlineModelsFromJSON(data []byte) (*Chat, error) {
-	if doc, ok := directChat(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Chat)
+	if err := readChat(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readChat reads a document into doc, which it does not keep (see ParseInlineModelsFromJSON).
+func readChat(data []byte, doc *Chat) error {
+	if directChat(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse inline models JSON: %w", err)
+		return fmt.Errorf("failed to parse inline models JSON: %w", err)
 	}
-	doc, err := rt.Build[Chat](tree, parseChat)
+	built, err := rt.Build[Chat](tree, parseChat)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directChat reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseInlineModelsFromJSON then reads the text exactly.
-func directChat(data []byte) (*Chat, bool) {
+// directChat reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readChat then
+// reads the text exactly.
+func directChat(data []byte, doc *Chat) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(Chat)
-	if !decodeChat(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeChat(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseChat decodes and validates a Chat from JSON text; the errors are as

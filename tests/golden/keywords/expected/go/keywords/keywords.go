@@ -111,34 +111,43 @@ func NewStruct(interfaceValue string) Struct {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseKeywordsFromJSON(data []byte) (*Keywords, error) {
-	if doc, ok := directKeywords(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Keywords)
+	if err := readKeywords(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readKeywords reads a document into doc, which it does not keep (see ParseKeywordsFromJSON).
+func readKeywords(data []byte, doc *Keywords) error {
+	if directKeywords(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse keywords JSON: %w", err)
+		return fmt.Errorf("failed to parse keywords JSON: %w", err)
 	}
-	doc, err := rt.Build[Keywords](tree, parseKeywords)
+	built, err := rt.Build[Keywords](tree, parseKeywords)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directKeywords reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseKeywordsFromJSON then reads the text exactly.
-func directKeywords(data []byte) (*Keywords, bool) {
+// directKeywords reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readKeywords then
+// reads the text exactly.
+func directKeywords(data []byte, doc *Keywords) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(Keywords)
-	if !decodeKeywords(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeKeywords(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseKeywords decodes and validates a Keywords from JSON text; the errors are as

@@ -110,34 +110,43 @@ type StrictInt = string
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseNameCollisionsFromJSON(data []byte) (*Collisions, error) {
-	if doc, ok := directCollisions(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Collisions)
+	if err := readCollisions(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readCollisions reads a document into doc, which it does not keep (see ParseNameCollisionsFromJSON).
+func readCollisions(data []byte, doc *Collisions) error {
+	if directCollisions(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse name collisions JSON: %w", err)
+		return fmt.Errorf("failed to parse name collisions JSON: %w", err)
 	}
-	doc, err := rt.Build[Collisions](tree, parseCollisions)
+	built, err := rt.Build[Collisions](tree, parseCollisions)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directCollisions reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseNameCollisionsFromJSON then reads the text exactly.
-func directCollisions(data []byte) (*Collisions, bool) {
+// directCollisions reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readCollisions then
+// reads the text exactly.
+func directCollisions(data []byte, doc *Collisions) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(Collisions)
-	if !decodeCollisions(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeCollisions(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseCollisions decodes and validates a Collisions from JSON text; the errors are as

@@ -245,34 +245,43 @@ func (t *Pair) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseNestedUnionsFromJSON(data []byte) (*Envelope, error) {
-	if doc, ok := directEnvelope(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Envelope)
+	if err := readEnvelope(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readEnvelope reads a document into doc, which it does not keep (see ParseNestedUnionsFromJSON).
+func readEnvelope(data []byte, doc *Envelope) error {
+	if directEnvelope(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse nested unions JSON: %w", err)
+		return fmt.Errorf("failed to parse nested unions JSON: %w", err)
 	}
-	doc, err := rt.Build[Envelope](tree, parseEnvelope)
+	built, err := rt.Build[Envelope](tree, parseEnvelope)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directEnvelope reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseNestedUnionsFromJSON then reads the text exactly.
-func directEnvelope(data []byte) (*Envelope, bool) {
+// directEnvelope reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readEnvelope then
+// reads the text exactly.
+func directEnvelope(data []byte, doc *Envelope) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(Envelope)
-	if !decodeEnvelope(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeEnvelope(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseEnvelope decodes and validates a Envelope from JSON text; the errors are as

@@ -101,34 +101,43 @@ func NewHolder(mode Mode) Holder {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseOddEnumValuesFromJSON(data []byte) (*Holder, error) {
-	if doc, ok := directHolder(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Holder)
+	if err := readHolder(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readHolder reads a document into doc, which it does not keep (see ParseOddEnumValuesFromJSON).
+func readHolder(data []byte, doc *Holder) error {
+	if directHolder(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse odd enum values JSON: %w", err)
+		return fmt.Errorf("failed to parse odd enum values JSON: %w", err)
 	}
-	doc, err := rt.Build[Holder](tree, parseHolder)
+	built, err := rt.Build[Holder](tree, parseHolder)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directHolder reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseOddEnumValuesFromJSON then reads the text exactly.
-func directHolder(data []byte) (*Holder, bool) {
+// directHolder reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readHolder then
+// reads the text exactly.
+func directHolder(data []byte, doc *Holder) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(Holder)
-	if !decodeHolder(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeHolder(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseHolder decodes and validates a Holder from JSON text; the errors are as

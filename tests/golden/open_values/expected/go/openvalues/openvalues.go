@@ -289,34 +289,43 @@ func (u *Sealed) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseOpenValuesFromJSON(data []byte) (*Turn, error) {
-	if doc, ok := directTurn(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Turn)
+	if err := readTurn(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readTurn reads a document into doc, which it does not keep (see ParseOpenValuesFromJSON).
+func readTurn(data []byte, doc *Turn) error {
+	if directTurn(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse open values JSON: %w", err)
+		return fmt.Errorf("failed to parse open values JSON: %w", err)
 	}
-	doc, err := rt.Build[Turn](tree, parseTurn)
+	built, err := rt.Build[Turn](tree, parseTurn)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directTurn reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseOpenValuesFromJSON then reads the text exactly.
-func directTurn(data []byte) (*Turn, bool) {
+// directTurn reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readTurn then
+// reads the text exactly.
+func directTurn(data []byte, doc *Turn) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(Turn)
-	if !decodeTurn(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeTurn(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseTurn decodes and validates a Turn from JSON text; the errors are as

@@ -115,34 +115,43 @@ func NewInner(n int64) Inner {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseOptionalVsNullableFromJSON(data []byte) (*Flags, error) {
-	if doc, ok := directFlags(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Flags)
+	if err := readFlags(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readFlags reads a document into doc, which it does not keep (see ParseOptionalVsNullableFromJSON).
+func readFlags(data []byte, doc *Flags) error {
+	if directFlags(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse optional vs nullable JSON: %w", err)
+		return fmt.Errorf("failed to parse optional vs nullable JSON: %w", err)
 	}
-	doc, err := rt.Build[Flags](tree, parseFlags)
+	built, err := rt.Build[Flags](tree, parseFlags)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directFlags reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseOptionalVsNullableFromJSON then reads the text exactly.
-func directFlags(data []byte) (*Flags, bool) {
+// directFlags reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readFlags then
+// reads the text exactly.
+func directFlags(data []byte, doc *Flags) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(Flags)
-	if !decodeFlags(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeFlags(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseFlags decodes and validates a Flags from JSON text; the errors are as

@@ -77,16 +77,28 @@ type MaybeText = *string
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseRequiredFreeFormFromJSON(data []byte) (*Result, error) {
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Result)
+	if err := readResult(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readResult reads a document into doc, which it does not keep (see ParseRequiredFreeFormFromJSON).
+func readResult(data []byte, doc *Result) error {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse required free form JSON: %w", err)
+		return fmt.Errorf("failed to parse required free form JSON: %w", err)
 	}
-	doc, err := rt.Build[Result](tree, parseResult)
+	built, err := rt.Build[Result](tree, parseResult)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
 // ParseResult decodes and validates a Result from JSON text; the errors are as

@@ -208,16 +208,28 @@ type Messages = []Message
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseRootArrayFromJSON(data []byte) (*Messages, error) {
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Messages)
+	if err := readMessages(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readMessages reads a document into doc, which it does not keep (see ParseRootArrayFromJSON).
+func readMessages(data []byte, doc *Messages) error {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse root array JSON: %w", err)
+		return fmt.Errorf("failed to parse root array JSON: %w", err)
 	}
-	doc, err := rt.Build[Messages](tree, parseMessages)
+	built, err := rt.Build[Messages](tree, parseMessages)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
 // ParseMessages decodes and validates a Messages from JSON text; the errors are as

@@ -144,34 +144,43 @@ func (t *ResourcePair) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseStringFormatsFromJSON(data []byte) (*Resource, error) {
-	if doc, ok := directResource(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Resource)
+	if err := readResource(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readResource reads a document into doc, which it does not keep (see ParseStringFormatsFromJSON).
+func readResource(data []byte, doc *Resource) error {
+	if directResource(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse string formats JSON: %w", err)
+		return fmt.Errorf("failed to parse string formats JSON: %w", err)
 	}
-	doc, err := rt.Build[Resource](tree, parseResource)
+	built, err := rt.Build[Resource](tree, parseResource)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directResource reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseStringFormatsFromJSON then reads the text exactly.
-func directResource(data []byte) (*Resource, bool) {
+// directResource reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readResource then
+// reads the text exactly.
+func directResource(data []byte, doc *Resource) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(Resource)
-	if !decodeResource(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeResource(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseResource decodes and validates a Resource from JSON text; the errors are as

@@ -88,34 +88,43 @@ type Label = string
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseTrojanSourceFromJSON(data []byte) (*Message, error) {
-	if doc, ok := directMessage(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Message)
+	if err := readMessage(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readMessage reads a document into doc, which it does not keep (see ParseTrojanSourceFromJSON).
+func readMessage(data []byte, doc *Message) error {
+	if directMessage(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse trojan source JSON: %w", err)
+		return fmt.Errorf("failed to parse trojan source JSON: %w", err)
 	}
-	doc, err := rt.Build[Message](tree, parseMessage)
+	built, err := rt.Build[Message](tree, parseMessage)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directMessage reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseTrojanSourceFromJSON then reads the text exactly.
-func directMessage(data []byte) (*Message, bool) {
+// directMessage reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readMessage then
+// reads the text exactly.
+func directMessage(data []byte, doc *Message) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(Message)
-	if !decodeMessage(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeMessage(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseMessage decodes and validates a Message from JSON text; the errors are as

@@ -74,34 +74,43 @@ func NewReply(code int64, final bool) Reply {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseTypedValuesFromJSON(data []byte) (*Reply, error) {
-	if doc, ok := directReply(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(Reply)
+	if err := readReply(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readReply reads a document into doc, which it does not keep (see ParseTypedValuesFromJSON).
+func readReply(data []byte, doc *Reply) error {
+	if directReply(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse typed values JSON: %w", err)
+		return fmt.Errorf("failed to parse typed values JSON: %w", err)
 	}
-	doc, err := rt.Build[Reply](tree, parseReply)
+	built, err := rt.Build[Reply](tree, parseReply)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directReply reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseTypedValuesFromJSON then reads the text exactly.
-func directReply(data []byte) (*Reply, bool) {
+// directReply reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readReply then
+// reads the text exactly.
+func directReply(data []byte, doc *Reply) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(Reply)
-	if !decodeReply(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeReply(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseReply decodes and validates a Reply from JSON text; the errors are as

@@ -190,34 +190,43 @@ func (u *Block) UnmarshalJSON(data []byte) error {
 // Expecting ',' delimiter at line 1 column 5").
 // The document's strings share one copy of data (data itself is not kept).
 func ParseUnionOfUnionsFromJSON(data []byte) (*SamplingMessage, error) {
-	if doc, ok := directSamplingMessage(data); ok {
-		return doc, nil
+	// Small enough to inline, so the document is allocated in the caller: one that
+	// does not keep it stores it on its stack, as with json.Unmarshal into a local.
+	doc := new(SamplingMessage)
+	if err := readSamplingMessage(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// readSamplingMessage reads a document into doc, which it does not keep (see ParseUnionOfUnionsFromJSON).
+func readSamplingMessage(data []byte, doc *SamplingMessage) error {
+	if directSamplingMessage(data, doc) {
+		return nil
 	}
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to parse union of unions JSON: %w", err)
+		return fmt.Errorf("failed to parse union of unions JSON: %w", err)
 	}
-	doc, err := rt.Build[SamplingMessage](tree, parseSamplingMessage)
+	built, err := rt.Build[SamplingMessage](tree, parseSamplingMessage)
 	if err != nil {
-		return nil, fmt.Errorf("validation failed: %w", err)
+		return fmt.Errorf("validation failed: %w", err)
 	}
-	return &doc, nil
+	*doc = built
+	return nil
 }
 
-// directSamplingMessage reads a document straight from the text into the structs, with
-// no tree, where the text is plain JSON and the fast check finds the document valid:
-// false when either is not sure, and ParseUnionOfUnionsFromJSON then reads the text exactly.
-func directSamplingMessage(data []byte) (*SamplingMessage, bool) {
+// directSamplingMessage reads a document straight from the text into doc, with no tree,
+// where the text is plain JSON and the fast check finds the document valid: false
+// when either is not sure (doc may then hold part of it), and readSamplingMessage then
+// reads the text exactly.
+func directSamplingMessage(data []byte, doc *SamplingMessage) bool {
 	s, ok := rt.NewScanner(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	doc := new(SamplingMessage)
-	if !decodeSamplingMessage(&s, 0, doc) || !s.Done() || !doc.fastValid(0) {
-		return nil, false
-	}
-	return doc, true
+	return decodeSamplingMessage(&s, 0, doc) && s.Done() && doc.fastValid(0)
 }
 
 // ParseSamplingMessage decodes and validates a SamplingMessage from JSON text; the errors are as
