@@ -10,13 +10,18 @@ import (
 // way of writing a key must name the field encoding/json reads it as, and a name a text cannot
 // hold as it is (a quote, a backslash, a control byte in it) must never be matched by its bytes.
 func TestFieldNamesTheFieldEncodingJSONReadsTheKeyAs(t *testing.T) {
-	names := []string{"role", "rolex", "r", "render_media", "a\"b", `back\slash`, "tab\there", "", "é", "e", "ro\"le"}
+	// Besides: names whose quoted form ends at and on either side of a word's end (8 and 16 bytes).
+	names := []string{"role", "rolex", "r", "render_media", "a\"b", `back\slash`, "tab\there", "", "é", "e", "ro\"le",
+		"content", "contents", "tool_use_active", "tool_use_actives", "completion_running"}
 	fields := NewFields(names...)
 	keys := []string{
 		`"role"`, `"rolex"`, `"r"`, `"render_media"`, `"a\"b"`, `"back\\slash"`, `"tab\there"`, `""`, `"é"`, `"e"`,
 		`"ro\"le"`, `"\u0072ole"`, `"rol\u0065"`, `"\u00e9"`, `"\/role"`, `"rolexx"`, `"ro"`, `"role "`, `"Role"`,
 		`"a"`, `"a"b"`, `"a\"b\""`, `"back\slash"`, `"tab	here"`, `"\u0000"`, `"re"`, `"render_medi"`, `"x"`, `"\ud800"`,
 		`"rol` + "\xff" + `"`, `"é` + "\xff" + `"`, `role`, `'role'`, `"role`, `"ro\"`, `"`, ``, `1`, `{`,
+		`"content"`, `"contents"`, `"contentz"`, `"conten"`, `"tool_use_active"`, `"tool_use_actives"`, `"tool_use_activ"`,
+		`"tool_use_activE"`, `"tool_use_activez"`, `"tool_use_activesz"`, `"completion_running"`, `"completion_runnin"`,
+		`"completion_runninG"`, `"completion_runningx"`, `"completion_runn"`, `"Completion_running"`, `"completion\u005frunning"`,
 	}
 	for _, key := range keys {
 		for _, after := range []string{`:1`, ` : 1`, "\n\t:1", ` 1`, ``, `,`, `"`} {
