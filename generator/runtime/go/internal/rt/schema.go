@@ -533,7 +533,71 @@ func (c *Checks) ValidAt(v any, d int) bool {
 // FitsJSONAt is Validate's fast check of a free-form value built in code, d levels below the document's
 // root: whether AnyJSON accepts it there (false sends Validate to the exact walk, which says why).
 func FitsJSONAt(v any, d int) bool {
+	if fits, sure := fitsPlain(v, MaxDepth-d); sure {
+		return fits
+	}
 	return fitsJSON(AnyTree(v), MaxDepth-d)
+}
+
+// plainBudget is how many values fitsPlain looks at before it leaves a value to AnyTree.
+const plainBudget = 1 << 12
+
+// fitsPlain is fitsJSON's verdict on AnyTree(v) without the tree (which cost a third of the
+// allocations of a direct read of a small document with metadata), for the values encoding/json
+// decodes into and most code builds: maps with string keys, slices of any, json.Number, string,
+// bool, nil, float64, int64 and int. Each turns into a tree one level deeper for a map or slice,
+// the rest into a value fitsJSON reads alike (a float64 that is NaN or an infinity AnyTree cannot
+// encode, which fitsJSON refuses). sure is false for anything else, and past plainBudget values
+// (a map shared many times over, or holding itself): AnyTree then decides.
+func fitsPlain(v any, room int) (fits, sure bool) {
+	type item struct {
+		value any
+		depth int
+	}
+	var held [16]item
+	stack := append(held[:0], item{v, 0})
+	for seen := 0; len(stack) > 0; seen++ {
+		if seen == plainBudget {
+			return false, false
+		}
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if it.depth > room {
+			return false, true
+		}
+		switch x := it.value.(type) {
+		case nil, bool, string, int64, int:
+		case json.Number:
+			if !numberFits(x) {
+				return false, true
+			}
+		case float64:
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return false, true
+			}
+		case []any:
+			for _, e := range x {
+				stack = append(stack, item{e, it.depth + 1})
+			}
+		case map[string]any:
+			for _, e := range x {
+				stack = append(stack, item{e, it.depth + 1})
+			}
+		default:
+			return false, false
+		}
+	}
+	return true, true
+}
+
+// numberFits is whether AnyJSON accepts a number's text: not a float literal out of float64's range.
+func numberFits(x json.Number) bool {
+	if strings.ContainsAny(string(x), ".eE") {
+		if f, err := strconv.ParseFloat(string(x), 64); err != nil && math.IsInf(f, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // fitsJSON is whether AnyJSON accepts the tree with room levels left below it (no error to record).
@@ -552,10 +616,8 @@ func fitsJSON(v any, room int) bool {
 		switch x := it.value.(type) {
 		case nil, bool, string, int64:
 		case json.Number:
-			if strings.ContainsAny(string(x), ".eE") {
-				if f, err := strconv.ParseFloat(string(x), 64); err != nil && math.IsInf(f, 0) {
-					return false
-				}
+			if !numberFits(x) {
+				return false
 			}
 		case float64:
 			if math.IsNaN(x) || math.IsInf(x, 0) {

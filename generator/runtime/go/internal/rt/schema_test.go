@@ -235,3 +235,42 @@ func TestFitsJSONCountsEveryLevelOfListsAndObjects(t *testing.T) {
 		}
 	}
 }
+
+// TestFitsPlainDecidesAsTheTreeDoes: FitsJSONAt decides most values without AnyTree's tree; where it
+// does, its verdict is the tree's at every depth around the limit, and what it leaves to the tree
+// (another Go type, more values than its budget) the tree decides.
+func TestFitsPlainDecidesAsTheTreeDoes(t *testing.T) {
+	self := map[string]any{}
+	self["self"] = self
+	wide := make([]any, plainBudget+1)
+	for i := range wide {
+		wide[i] = "x"
+	}
+	values := []any{nil, "s", true, 1.5, int64(2), 3, json.Number("1e300"), json.Number("1e400"), json.Number("-1.5e999"),
+		json.Number("12345678901234567890"), math.NaN(), math.Inf(-1), []any{}, map[string]any{}, []any(nil),
+		map[string]any(nil), []any{1, math.Inf(1)}, map[string]any{"a": []any{"x", 1.5, json.Number("7"), nil}},
+		struct{ A int }{1}, []any{struct{ A float64 }{math.NaN()}}, make(chan int), int32(4), self, wide}
+	var deep any = "leaf"
+	for i := 0; i < 12; i++ {
+		deep = map[string]any{"k": []any{deep}}
+		values = append(values, deep)
+	}
+	for i, v := range values {
+		for _, room := range []int{0, 1, 2, 11, 23, 24, 25, MaxDepth} {
+			fits, sure := fitsPlain(v, room)
+			tree := fitsJSON(AnyTree(v), room)
+			if sure && fits != tree {
+				t.Errorf("value %d at room %d: %v without the tree, %v with it", i, room, fits, tree)
+			}
+			if got := FitsJSONAt(v, MaxDepth-room); got != tree {
+				t.Errorf("value %d at room %d: FitsJSONAt %v, the tree %v", i, room, got, tree)
+			}
+		}
+	}
+	if _, sure := fitsPlain(wide, MaxDepth); sure {
+		t.Error("a slice past the budget was decided without the tree")
+	}
+	if _, sure := fitsPlain(struct{}{}, MaxDepth); sure {
+		t.Error("a struct was decided without the tree")
+	}
+}
