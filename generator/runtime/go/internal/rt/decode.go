@@ -2,7 +2,9 @@ package rt
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
@@ -299,12 +301,20 @@ func (f *fastDecoder) array(depth int) (any, bool) {
 
 // str reads a string token, to be kept beyond the parse (kept: see keep) or looked at
 // and dropped (a key matched, a date-time read). Most strings are plain printable
-// ASCII with no escape: a table lookup per byte, with the position kept in a local (a
-// store through f per byte cost a fifth of a document's read), finds their end.
+// ASCII with no escape: their end is found eight bytes a turn (plainWord), then a byte
+// a turn near the text's end, with the position kept in a local (a store through f per
+// byte cost a fifth of a document's read).
 func (f *fastDecoder) str(kept bool) (string, bool) {
 	data := f.data
 	start := f.pos + 1 // after the opening quote
 	i := start
+	for i+8 <= len(data) {
+		if flags := plainWord(binary.LittleEndian.Uint64(data[i:])); flags != 0 {
+			i += bits.TrailingZeros64(flags) >> 3
+			break
+		}
+		i += 8
+	}
 	for i < len(data) && plainByte[data[i]] {
 		i++
 	}
@@ -354,6 +364,16 @@ func (f *fastDecoder) keep(start, end int) string {
 // copyFrom copies the text from start on (out of keep, which is inlined where a value is read).
 func (f *fastDecoder) copyFrom(start int) {
 	f.base, f.copied = start, string(f.data[start:])
+}
+
+// plainWord flags, in its top bit, each byte of w (eight bytes of text, little-endian) that
+// plainByte does not hold: a quote, a backslash, a control byte or a byte past ASCII. Each
+// test sets a byte's top bit; a borrow only runs upward from a byte it flags, so the
+// lowest flag is exact (the bytes above it may be flagged wrongly, and are not looked at).
+func plainWord(w uint64) uint64 {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	q, b := w^(ones*'"'), w^(ones*'\\')
+	return ((q-ones)&^q | (b-ones)&^b | (w - ones*0x20) | w) & tops
 }
 
 // plainByte holds the bytes a string may hold as they are and that need no second look:

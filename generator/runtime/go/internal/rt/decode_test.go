@@ -2,6 +2,7 @@ package rt
 
 import (
 	"fmt"
+	"math/bits"
 	"reflect"
 	"strings"
 	"testing"
@@ -149,6 +150,51 @@ func TestDocumentsDecodedAndBuiltAtOnceDoNotShareState(t *testing.T) {
 	for g := 0; g < 8; g++ {
 		if problem := <-done; problem != "" {
 			t.Error(problem)
+		}
+	}
+}
+
+// plainWord flags first the first byte of a word that plainByte does not hold, whatever the
+// bytes before it (plain) and after it (any): every byte value at every place, after every
+// byte that is plain and before every byte value.
+func TestPlainWordFlagsFirstTheFirstByteThatIsNotPlain(t *testing.T) {
+	var plain []byte
+	for c := 0; c < 256; c++ {
+		if plainByte[c] {
+			plain = append(plain, byte(c))
+		}
+	}
+	for at := 0; at < 8; at++ {
+		for c := 0; c < 256; c++ {
+			for k, after := range []int{0x00, 0x1f, 0x20, '"', '\\', 0x7f, 0x80, 0xff, 'a'} {
+				var word [8]byte
+				for j := range word {
+					word[j] = byte(after)
+				}
+				for j := 0; j < at; j++ {
+					word[j] = plain[(c+7*j+k)%len(plain)]
+				}
+				word[at] = byte(c)
+				w := uint64(0)
+				for j := 7; j >= 0; j-- {
+					w = w<<8 | uint64(word[j])
+				}
+				first := 8 // the first byte that is not plain (8: none)
+				for j, b := range word {
+					if !plainByte[b] {
+						first = j
+						break
+					}
+				}
+				flags := plainWord(w)
+				got := 8
+				if flags != 0 {
+					got = bits.TrailingZeros64(flags) >> 3
+				}
+				if got != first {
+					t.Fatalf("% x: flagged byte %d first, want %d", word, got, first)
+				}
+			}
 		}
 	}
 }
