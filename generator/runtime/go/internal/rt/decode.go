@@ -456,48 +456,58 @@ func (f *fastDecoder) number() (any, bool) {
 }
 
 // numberText reads a number literal: its text (a slice of f.text), and whether it is
-// an integer literal (no fraction or exponent).
+// an integer literal (no fraction or exponent). The position is kept in a local, as in str.
 func (f *fastDecoder) numberText() (string, bool, bool) {
-	start := f.pos
-	digits := func() int {
-		n := 0
-		for f.pos < len(f.data) && f.data[f.pos] >= '0' && f.data[f.pos] <= '9' {
-			f.pos++
-			n++
-		}
-		return n
-	}
-	if f.data[f.pos] == '-' {
-		f.pos++
+	data, start := f.data, f.pos
+	i := start
+	if data[i] == '-' {
+		i++
 	}
 	integer := true
-	if f.pos < len(f.data) && f.data[f.pos] == '0' {
-		f.pos++
-	} else if digits() == 0 {
+	if i < len(data) && data[i] == '0' {
+		i++
+	} else if j := digitsEnd(data, i); j > i {
+		i = j
+	} else {
+		f.pos = i
 		return "", false, false
 	}
-	if f.pos < len(f.data) && f.data[f.pos] == '.' {
-		f.pos++
+	if i < len(data) && data[i] == '.' {
 		integer = false
-		if digits() == 0 {
+		j := digitsEnd(data, i+1)
+		if j == i+1 {
+			f.pos = j
 			return "", false, false
 		}
+		i = j
 	}
-	if f.pos < len(f.data) && (f.data[f.pos] == 'e' || f.data[f.pos] == 'E') {
-		f.pos++
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
 		integer = false
-		if f.pos < len(f.data) && (f.data[f.pos] == '+' || f.data[f.pos] == '-') {
-			f.pos++
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
 		}
-		if digits() == 0 {
+		j := digitsEnd(data, i)
+		if j == i {
+			f.pos = j
 			return "", false, false
 		}
+		i = j
 	}
-	text := f.text[start:f.pos]
-	if integer && f.pos-start > MaxIntDigits && tooLong(json.Number(text)) {
+	f.pos = i
+	text := f.text[start:i]
+	if integer && i-start > MaxIntDigits && tooLong(json.Number(text)) {
 		return "", false, false
 	}
 	return text, integer, true
+}
+
+// digitsEnd is where the run of ASCII digits from i ends.
+func digitsEnd(data []byte, i int) int {
+	for i < len(data) && data[i]-'0' <= 9 {
+		i++
+	}
+	return i
 }
 
 // frame is an array or object being decoded, down to one level past the limit.
