@@ -230,7 +230,8 @@ func ParseChatEventFromJSON(data []byte) (*ChatEvent, error) {
 	return doc, nil
 }
 
-// readChatEvent reads a document into doc, which it does not keep (see ParseChatEventFromJSON).
+// readChatEvent reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseChatEventFromJSON).
 func readChatEvent(data []byte, doc *ChatEvent) error {
 	if directChatEvent(data, doc) {
 		return nil

@@ -484,7 +484,8 @@ func ParseChatModalityFromJSON(data []byte) (*ChatInput, error) {
 	return doc, nil
 }
 
-// readChatInput reads a document into doc, which it does not keep (see ParseChatModalityFromJSON).
+// readChatInput reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseChatModalityFromJSON).
 func readChatInput(data []byte, doc *ChatInput) error {
 	if directChatInput(data, doc) {
 		return nil

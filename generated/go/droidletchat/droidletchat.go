@@ -155,7 +155,8 @@ func ParseDroidletChatFromJSON(data []byte) (*DroidletChat, error) {
 	return doc, nil
 }
 
-// readDroidletChat reads a document into doc, which it does not keep (see ParseDroidletChatFromJSON).
+// readDroidletChat reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseDroidletChatFromJSON).
 func readDroidletChat(data []byte, doc *DroidletChat) error {
 	if directDroidletChat(data, doc) {
 		return nil

@@ -150,7 +150,8 @@ func ParseDroidletChatV1FromJSON(data []byte) (*DroidletChat, error) {
 	return doc, nil
 }
 
-// readDroidletChat reads a document into doc, which it does not keep (see ParseDroidletChatV1FromJSON).
+// readDroidletChat reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseDroidletChatV1FromJSON).
 func readDroidletChat(data []byte, doc *DroidletChat) error {
 	if directDroidletChat(data, doc) {
 		return nil

@@ -199,7 +199,8 @@ func ParseStructuredConversationFromJSON(data []byte) (*ConversationDocument, er
 	return doc, nil
 }
 
-// readConversationDocument reads a document into doc, which it does not keep (see ParseStructuredConversationFromJSON).
+// readConversationDocument reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseStructuredConversationFromJSON).
 func readConversationDocument(data []byte, doc *ConversationDocument) error {
 	if directConversationDocument(data, doc) {
 		return nil

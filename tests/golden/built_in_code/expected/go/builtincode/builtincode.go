@@ -444,7 +444,8 @@ func ParseBuiltInCodeFromJSON(data []byte) (*AssistantTurn, error) {
 	return doc, nil
 }
 
-// readAssistantTurn reads a document into doc, which it does not keep (see ParseBuiltInCodeFromJSON).
+// readAssistantTurn reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseBuiltInCodeFromJSON).
 func readAssistantTurn(data []byte, doc *AssistantTurn) error {
 	if directAssistantTurn(data, doc) {
 		return nil

@@ -214,7 +214,8 @@ func ParseComparedFieldsFromJSON(data []byte) (*Turn, error) {
 	return doc, nil
 }
 
-// readTurn reads a document into doc, which it does not keep (see ParseComparedFieldsFromJSON).
+// readTurn reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseComparedFieldsFromJSON).
 func readTurn(data []byte, doc *Turn) error {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)

@@ -191,7 +191,8 @@ func ParseConstraintsFromJSON(data []byte) (*Constrained, error) {
 	return doc, nil
 }
 
-// readConstrained reads a document into doc, which it does not keep (see ParseConstraintsFromJSON).
+// readConstrained reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseConstraintsFromJSON).
 func readConstrained(data []byte, doc *Constrained) error {
 	if directConstrained(data, doc) {
 		return nil

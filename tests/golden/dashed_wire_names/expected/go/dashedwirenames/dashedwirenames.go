@@ -75,7 +75,8 @@ func ParseDashedWireNamesFromJSON(data []byte) (*Headers, error) {
 	return doc, nil
 }
 
-// readHeaders reads a document into doc, which it does not keep (see ParseDashedWireNamesFromJSON).
+// readHeaders reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseDashedWireNamesFromJSON).
 func readHeaders(data []byte, doc *Headers) error {
 	if directHeaders(data, doc) {
 		return nil

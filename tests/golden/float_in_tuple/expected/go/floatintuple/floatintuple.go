@@ -103,7 +103,8 @@ func ParseFloatInTupleFromJSON(data []byte) (*Reading, error) {
 	return doc, nil
 }
 
-// readReading reads a document into doc, which it does not keep (see ParseFloatInTupleFromJSON).
+// readReading reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseFloatInTupleFromJSON).
 func readReading(data []byte, doc *Reading) error {
 	if directReading(data, doc) {
 		return nil

@@ -82,7 +82,8 @@ func ParseHostileDescriptionsFromJSON(data []byte) (*Hostile, error) {
 	return doc, nil
 }
 
-// readHostile reads a document into doc, which it does not keep (see ParseHostileDescriptionsFromJSON).
+// readHostile reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseHostileDescriptionsFromJSON).
 func readHostile(data []byte, doc *Hostile) error {
 	if directHostile(data, doc) {
 		return nil

@@ -333,7 +333,8 @@ func ParseInlineModelsFromJSON(data []byte) (*Chat, error) {
 	return doc, nil
 }
 
-// readChat reads a document into doc, which it does not keep (see ParseInlineModelsFromJSON).
+// readChat reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseInlineModelsFromJSON).
 func readChat(data []byte, doc *Chat) error {
 	if directChat(data, doc) {
 		return nil

@@ -120,7 +120,8 @@ func ParseKeywordsFromJSON(data []byte) (*Keywords, error) {
 	return doc, nil
 }
 
-// readKeywords reads a document into doc, which it does not keep (see ParseKeywordsFromJSON).
+// readKeywords reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseKeywordsFromJSON).
 func readKeywords(data []byte, doc *Keywords) error {
 	if directKeywords(data, doc) {
 		return nil

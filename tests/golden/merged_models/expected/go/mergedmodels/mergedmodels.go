@@ -317,7 +317,8 @@ func ParseMergedModelsFromJSON(data []byte) (*Request, error) {
 	return doc, nil
 }
 
-// readRequest reads a document into doc, which it does not keep (see ParseMergedModelsFromJSON).
+// readRequest reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseMergedModelsFromJSON).
 func readRequest(data []byte, doc *Request) error {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)

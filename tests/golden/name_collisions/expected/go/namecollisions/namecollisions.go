@@ -119,7 +119,8 @@ func ParseNameCollisionsFromJSON(data []byte) (*Collisions, error) {
 	return doc, nil
 }
 
-// readCollisions reads a document into doc, which it does not keep (see ParseNameCollisionsFromJSON).
+// readCollisions reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseNameCollisionsFromJSON).
 func readCollisions(data []byte, doc *Collisions) error {
 	if directCollisions(data, doc) {
 		return nil

@@ -254,7 +254,8 @@ func ParseNestedUnionsFromJSON(data []byte) (*Envelope, error) {
 	return doc, nil
 }
 
-// readEnvelope reads a document into doc, which it does not keep (see ParseNestedUnionsFromJSON).
+// readEnvelope reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseNestedUnionsFromJSON).
 func readEnvelope(data []byte, doc *Envelope) error {
 	if directEnvelope(data, doc) {
 		return nil

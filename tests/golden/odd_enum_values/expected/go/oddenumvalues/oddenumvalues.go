@@ -110,7 +110,8 @@ func ParseOddEnumValuesFromJSON(data []byte) (*Holder, error) {
 	return doc, nil
 }
 
-// readHolder reads a document into doc, which it does not keep (see ParseOddEnumValuesFromJSON).
+// readHolder reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseOddEnumValuesFromJSON).
 func readHolder(data []byte, doc *Holder) error {
 	if directHolder(data, doc) {
 		return nil

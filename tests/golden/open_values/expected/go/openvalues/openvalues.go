@@ -298,7 +298,8 @@ func ParseOpenValuesFromJSON(data []byte) (*Turn, error) {
 	return doc, nil
 }
 
-// readTurn reads a document into doc, which it does not keep (see ParseOpenValuesFromJSON).
+// readTurn reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseOpenValuesFromJSON).
 func readTurn(data []byte, doc *Turn) error {
 	if directTurn(data, doc) {
 		return nil

@@ -124,7 +124,8 @@ func ParseOptionalVsNullableFromJSON(data []byte) (*Flags, error) {
 	return doc, nil
 }
 
-// readFlags reads a document into doc, which it does not keep (see ParseOptionalVsNullableFromJSON).
+// readFlags reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseOptionalVsNullableFromJSON).
 func readFlags(data []byte, doc *Flags) error {
 	if directFlags(data, doc) {
 		return nil

@@ -86,7 +86,8 @@ func ParseRequiredFreeFormFromJSON(data []byte) (*Result, error) {
 	return doc, nil
 }
 
-// readResult reads a document into doc, which it does not keep (see ParseRequiredFreeFormFromJSON).
+// readResult reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseRequiredFreeFormFromJSON).
 func readResult(data []byte, doc *Result) error {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)

@@ -217,7 +217,8 @@ func ParseRootArrayFromJSON(data []byte) (*Messages, error) {
 	return doc, nil
 }
 
-// readMessages reads a document into doc, which it does not keep (see ParseRootArrayFromJSON).
+// readMessages reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseRootArrayFromJSON).
 func readMessages(data []byte, doc *Messages) error {
 	// One decode in document order (so problems are reported in that order), one walk.
 	tree, err := rt.DecodeFast(data)

@@ -153,7 +153,8 @@ func ParseStringFormatsFromJSON(data []byte) (*Resource, error) {
 	return doc, nil
 }
 
-// readResource reads a document into doc, which it does not keep (see ParseStringFormatsFromJSON).
+// readResource reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseStringFormatsFromJSON).
 func readResource(data []byte, doc *Resource) error {
 	if directResource(data, doc) {
 		return nil

@@ -328,7 +328,8 @@ func ParseTaggedUnionsFromJSON(data []byte) (*Message, error) {
 	return doc, nil
 }
 
-// readMessage reads a document into doc, which it does not keep (see ParseTaggedUnionsFromJSON).
+// readMessage reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseTaggedUnionsFromJSON).
 func readMessage(data []byte, doc *Message) error {
 	if directMessage(data, doc) {
 		return nil

@@ -97,7 +97,8 @@ func ParseTrojanSourceFromJSON(data []byte) (*Message, error) {
 	return doc, nil
 }
 
-// readMessage reads a document into doc, which it does not keep (see ParseTrojanSourceFromJSON).
+// readMessage reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseTrojanSourceFromJSON).
 func readMessage(data []byte, doc *Message) error {
 	if directMessage(data, doc) {
 		return nil

@@ -83,7 +83,8 @@ func ParseTypedValuesFromJSON(data []byte) (*Reply, error) {
 	return doc, nil
 }
 
-// readReply reads a document into doc, which it does not keep (see ParseTypedValuesFromJSON).
+// readReply reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseTypedValuesFromJSON).
 func readReply(data []byte, doc *Reply) error {
 	if directReply(data, doc) {
 		return nil

@@ -199,7 +199,8 @@ func ParseUnionOfUnionsFromJSON(data []byte) (*SamplingMessage, error) {
 	return doc, nil
 }
 
-// readSamplingMessage reads a document into doc, which it does not keep (see ParseUnionOfUnionsFromJSON).
+// readSamplingMessage reads a document into doc, a new zero value (the direct reader sets only the
+// fields the text holds), which it does not keep (see ParseUnionOfUnionsFromJSON).
 func readSamplingMessage(data []byte, doc *SamplingMessage) error {
 	if directSamplingMessage(data, doc) {
 		return nil
