@@ -75,9 +75,9 @@ def test_a_go_parse_that_validates_nothing_makes_the_bench_fail(tmp_path: Path) 
     source = tree / "structuredconversation" / "structuredconversation.go"
     text = source.read_text(encoding="utf-8")
     # (In the format's own parse: every definition's Parse<Name> wraps its error the same way.)
-    failing = 'doc, err := rt.Build[ConversationDocument](tree, parseConversationDocument)\n\tif err != nil {\n\t\treturn nil, fmt.Errorf("validation failed: %w", err)\n\t}\n'
+    failing = 'built, err := rt.Build[ConversationDocument](tree, parseConversationDocument)\n\tif err != nil {\n\t\treturn fmt.Errorf("validation failed: %w", err)\n\t}\n'
     assert text.count(failing) == 1, "the plant no longer applies"
-    source.write_text(text.replace(failing, "doc, _ := rt.Build[ConversationDocument](tree, parseConversationDocument)\n"), encoding="utf-8")
+    source.write_text(text.replace(failing, "built, _ := rt.Build[ConversationDocument](tree, parseConversationDocument)\n"), encoding="utf-8")
     with pytest.raises(AssertionError, match="structuredconversation.ParseStructuredConversationFromJSON accepts the invalid payload"):
         bench.go_table("1x", go_tree=tree)
 

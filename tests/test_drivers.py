@@ -68,7 +68,7 @@ def test_the_go_driver_reports_a_parse_that_wrongly_accepts_as_a_crash(tmp_path:
     package = planted / go_package(FORMAT) / f"{go_package(FORMAT)}.go"
     # A parse that falls back to encoding/json's lenient decode where the exact walk refused the document.
     _plant(package, r'^import \(\n\t"fmt"\n', 'import (\n\t"encoding/json"\n\t"fmt"\n')
-    _plant(package, r"(doc, err := rt\.Build\[DroidletChat\]\(tree, parseDroidletChat\)\n\tif err != nil) \{", r"\1 && json.Unmarshal(data, &doc) != nil {")
+    _plant(package, r"(built, err := rt\.Build\[DroidletChat\]\(tree, parseDroidletChat\)\n\tif err != nil) \{", r"\1 && json.Unmarshal(data, &built) != nil {")
     clean = build_driver(GENERATED / "go", DEFAULT_GO_MODULE, [FORMAT], tmp_path / "clean-driver")
     assert run_driver(clean, [(FORMAT, TEXT)], crashes=True) == [REJECTION]
     [verdict] = run_driver(build_driver(planted, DEFAULT_GO_MODULE, [FORMAT], tmp_path / "planted-driver"), [(FORMAT, TEXT)], crashes=True)
