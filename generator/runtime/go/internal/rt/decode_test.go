@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // DecodeFast is the parse functions' one decode: it must give what Decode gives,
@@ -45,6 +46,15 @@ func TestDecodeFastGivesWhatDecodeGivesTreeForTreeAndErrorForError(t *testing.T)
 	}
 	texts = append(texts, "[\"\xc2\x80\", \"\xdf\xbf\", \"\xe0\xa0\x80\", \"\xef\xbf\xbf\", \"\xf0\x90\x80\x80\", \"\xf4\x8f\xbf\xbf\"]",
 		"[\"\xc0\x80\"]", "[\"\xf4\x90\x80\x80\"]", "[\"\xe0\x80\x80\"]")
+	// Past a string's first byte past ASCII its end is found eight bytes a turn (textWord): a
+	// quote, escape, control byte or bad UTF-8 at every place of the words after it.
+	for n := 0; n < 18; n++ {
+		for _, special := range []string{`"`, `\n`, `\ud83d\ude00`, `\ud800`, "\x01", "\x7f", "\xff", "\xe2\x82", "\xc3\xa9", "😀"} {
+			for _, lead := range []string{"é", "a€", "😀😀"} {
+				texts = append(texts, "[\""+lead+strings.Repeat("x", n)+special+"yyyyyyyyy\", 1]")
+			}
+		}
+	}
 	for _, text := range texts {
 		slow, slowErr := Decode([]byte(text))
 		fast, fastErr := DecodeFast([]byte(text))
@@ -158,41 +168,54 @@ func TestDocumentsDecodedAndBuiltAtOnceDoNotShareState(t *testing.T) {
 // bytes before it (plain) and after it (any): every byte value at every place, after every
 // byte that is plain and before every byte value.
 func TestPlainWordFlagsFirstTheFirstByteThatIsNotPlain(t *testing.T) {
+	firstFlagIsExact(t, plainWord, func(c byte) bool { return plainByte[c] })
+}
+
+// A string past ASCII is scanned on by textWord, which lets every byte past ASCII through.
+func TestTextWordFlagsFirstTheFirstQuoteBackslashOrControlByte(t *testing.T) {
+	firstFlagIsExact(t, textWord, func(c byte) bool { return plainByte[c] || c >= utf8.RuneSelf })
+}
+
+// firstFlagIsExact puts every byte value at every place of a word, after bytes that pass
+// and before 9 kinds of byte, and checks that the lowest flag of word is the first byte
+// that does not pass.
+func firstFlagIsExact(t *testing.T, word func(uint64) uint64, passes func(byte) bool) {
+	t.Helper()
 	var plain []byte
 	for c := 0; c < 256; c++ {
-		if plainByte[c] {
+		if passes(byte(c)) {
 			plain = append(plain, byte(c))
 		}
 	}
 	for at := 0; at < 8; at++ {
 		for c := 0; c < 256; c++ {
 			for k, after := range []int{0x00, 0x1f, 0x20, '"', '\\', 0x7f, 0x80, 0xff, 'a'} {
-				var word [8]byte
-				for j := range word {
-					word[j] = byte(after)
+				var bytes [8]byte
+				for j := range bytes {
+					bytes[j] = byte(after)
 				}
 				for j := 0; j < at; j++ {
-					word[j] = plain[(c+7*j+k)%len(plain)]
+					bytes[j] = plain[(c+7*j+k)%len(plain)]
 				}
-				word[at] = byte(c)
+				bytes[at] = byte(c)
 				w := uint64(0)
 				for j := 7; j >= 0; j-- {
-					w = w<<8 | uint64(word[j])
+					w = w<<8 | uint64(bytes[j])
 				}
-				first := 8 // the first byte that is not plain (8: none)
-				for j, b := range word {
-					if !plainByte[b] {
+				first := 8 // the first byte that does not pass (8: none)
+				for j, b := range bytes {
+					if !passes(b) {
 						first = j
 						break
 					}
 				}
-				flags := plainWord(w)
+				flags := word(w)
 				got := 8
 				if flags != 0 {
 					got = bits.TrailingZeros64(flags) >> 3
 				}
 				if got != first {
-					t.Fatalf("% x: flagged byte %d first, want %d", word, got, first)
+					t.Fatalf("% x: flagged byte %d first, want %d", bytes, got, first)
 				}
 			}
 		}
