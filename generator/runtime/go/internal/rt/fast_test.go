@@ -81,6 +81,31 @@ func TestTimeRoundTripsIsTheYearsVerdict(t *testing.T) {
 	}
 }
 
+// Member passes over an item by its length and last byte before comparing: items that agree
+// there and differ elsewhere (first byte, middle, one byte of a longer code point) must
+// still be told apart, and "" found only where it is an item.
+func TestMemberFindsExactlyTheItemsEqualToS(t *testing.T) {
+	words := []string{"", "a", "b", "aa", "ba", "ab", "axa", "aya", "bxa", "person0", "person1", "qerson0", "é", "è", "\xff", "a\x00", "\x00a"}
+	for size := 0; size <= len(words); size++ {
+		for start := range words {
+			var items []string
+			for j := 0; j < size; j++ {
+				items = append(items, words[(start+3*j)%len(words)])
+			}
+			set := Members(items)
+			for _, s := range append(words, "c", "axb", "person2") {
+				want := false
+				for _, item := range items {
+					want = want || item == s
+				}
+				if Member(items, s) != want || set.Has(s) != want {
+					t.Fatalf("%q in %q: Member %v, Has %v, want %v", s, items, Member(items, s), set.Has(s), want)
+				}
+			}
+		}
+	}
+}
+
 func TestMembersAnswersLikeAScanForShortAndLongLists(t *testing.T) {
 	for _, n := range []int{0, 3, 16, 17, 500} {
 		items := make([]string, n)
