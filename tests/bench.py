@@ -80,6 +80,19 @@ def large_payloads() -> dict[str, Any]:
             "droidlet_chat": droidlet, "droidlet_chat_v1": droidlet_v1}
 
 
+def past_ascii(doc: Any) -> Any:
+    """The document with a curly apostrophe in each text that starts with a letter and holds a space (a message's
+    words, not an id, a date-time, a URL or a JSON argument string): what chat text holds, read as users meet it.
+    Written with json.dumps(..., ensure_ascii=False), the payload's text is UTF-8 past ASCII."""
+    if isinstance(doc, dict):
+        return {key: past_ascii(value) for key, value in doc.items()}
+    if isinstance(doc, list):
+        return [past_ascii(item) for item in doc]
+    if isinstance(doc, str) and doc[:1].isalpha() and " " in doc:
+        return doc.replace(" ", "\u2019s ", 1)
+    return doc
+
+
 def invalid_payload(doc: Any) -> Any:
     """The large payload with one wrong type deep inside (time to reject)."""
     bad = copy.deepcopy(doc)
@@ -268,8 +281,11 @@ def python_table(budget: float) -> list[dict[str, Any]]:
                     raise AssertionError(f"{peer} {'rejects' if example['valid'] else 'accepts'} the {fmt} example {example['name']}, "
                                          "which chatspec does not: its types or rules say something else")
         seeds = [p.read_text(encoding="utf-8") for p in sorted((folder / "examples" / "valid").glob("*.json"))]
+        # non-ASCII: the large payload with a ’ in each text (and any fresh ids given: what the row measures is the text).
+        past = ids_given(fmt, [json.dumps(past_ascii(large[fmt]), ensure_ascii=False)])
         payloads: tuple[tuple[str, list[str], bool], ...] = (
-            ("examples", seeds, True), ("large", [json.dumps(large[fmt])], True), ("invalid", [json.dumps(invalid_payload(large[fmt]))], False))
+            ("examples", seeds, True), ("large", [json.dumps(large[fmt])], True), ("non-ASCII", past, True),
+            ("invalid", [json.dumps(invalid_payload(large[fmt]))], False))
         given = ids_given(fmt, seeds)
         if given != seeds:
             # The fresh UUIDs chatspec fills in where a document has no id (the peers make none), in a row of their own.
@@ -455,14 +471,16 @@ def go_table(benchtime: str, go_tree: Path = ROOT / "generated" / "go", rounds: 
         invalid = work / f"{fmt}_invalid.json"
         invalid.write_text(json.dumps(invalid_payload(large[fmt])))
         payloads = []
+        ids = {w: f"00000000-0000-4000-8000-{i:012d}" for i, w in enumerate(fresh)}
         for label, doc in (("example", json.loads(example)), ("large", large[fmt])):
             payloads.append((f"{fmt}_{label}", doc))
             if any(w not in doc for w in fresh):
-                given = {**doc, **{w: f"00000000-0000-4000-8000-{i:012d}" for i, w in enumerate(fresh)}}
-                payloads.append((f"{fmt}_{label}_ids_given", given))
+                payloads.append((f"{fmt}_{label}_ids_given", {**doc, **ids}))
+        # The large payload with a ’ in each text (bench.past_ascii), its ids given: the row measures the text.
+        payloads.append((f"{fmt}_large_non_ascii", {**past_ascii(large[fmt]), **ids}))
         for name, doc in payloads:
             path = work / f"{name}.json"
-            path.write_text(json.dumps(doc))
+            path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
             benches.append(_GO_PAYLOAD.format(name=name, path=str(path), invalid=str(invalid), pkg=package_name(fmt), plain=plain,
                                               parse=f"Parse{go_name(fmt)}FromJSON", validate=f"Validate{root}", root=root).replace("'", '"'))
         imports.add(f'\t"{module}/{package_name(fmt)}"')
@@ -515,6 +533,8 @@ def typescript_table(budget: float, ts_tree: Path = ROOT / "generated" / "typesc
         # The UUIDs chatspec fills in where a document has no id (the peers make none), in rows of their own.
         given = ids_given(fmt, texts[:2])
         rows[2:2] = [(label, text, True) for label, text, was in zip(("ids given", "large ids"), given, texts) if text != was]
+        # The large payload with a ’ in each text (past_ascii), its ids given: the row measures the text.
+        rows.insert(-1, ("non-ASCII", ids_given(fmt, [json.dumps(past_ascii(large[fmt]), ensure_ascii=False)])[0], True))
         for label, text, valid in rows:
             payloads.append({"format": fmt, "payload": label, "text": text, "valid": valid, "schema": schema})
     (work / "payloads.json").write_text(json.dumps(payloads), encoding="utf-8")

@@ -21,7 +21,17 @@ def test_every_peer_gives_the_expected_verdict_on_every_payload() -> None:
     for fmt in format_folders():
         for name, check in bench.validators(fmt).items():
             assert check(json.dumps(large[fmt])) is True, f"{name} rejects the large {fmt} payload"
+            assert check(json.dumps(bench.past_ascii(large[fmt]), ensure_ascii=False)) is True, f"{name} rejects the non-ASCII {fmt} payload"
             assert check(json.dumps(bench.invalid_payload(large[fmt]))) is False, f"{name} accepts the invalid {fmt} payload"
+
+
+def test_the_non_ascii_payload_puts_text_past_ascii_in_each_message_and_nothing_else() -> None:
+    for fmt, doc in bench.large_payloads().items():
+        past = bench.past_ascii(doc)
+        text = json.dumps(past, ensure_ascii=False)
+        assert not text.isascii() and text.count("\u2019") >= 25, fmt
+        # Only where a message's words are: ids, date-times, URLs and JSON argument strings stay as they were.
+        assert json.dumps(past).replace("\\u2019s", "") == json.dumps(doc), fmt
 
 
 def test_a_peer_that_validates_nothing_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -82,7 +92,7 @@ def _python_rows(text: str) -> None:
     assert "Python, JSON text to validated objects" in text and "geometric mean over valid payloads" in text
     assert "Python validate() on a built object" in text and "lowest ratio" in text
     for fmt in format_folders():
-        for payload in ("examples", "large", "invalid"):
+        for payload in ("examples", "large", "non-ASCII", "invalid"):
             assert f"\n{fmt:26} {payload:9} " in "\n" + text, (fmt, payload)
 
 
@@ -92,7 +102,7 @@ def _go_rows(text: str) -> None:
         return
     assert "slowest parse vs json.Unmarshal" in text and "slowest parse vs goccy/go-json" in text and "worst Validate share" in text
     for fmt in format_folders():
-        assert f"\n{fmt}_example " in text and f"\n{fmt}_large " in text, fmt
+        assert f"\n{fmt}_example " in text and f"\n{fmt}_large " in text and f"\n{fmt}_large_non_ascii " in text, fmt
 
 
 def _typescript_rows(text: str) -> None:
@@ -101,7 +111,7 @@ def _typescript_rows(text: str) -> None:
         return
     assert "geometric mean over valid payloads: ajv" in text
     for fmt in format_folders():
-        assert f"\n{fmt:26} large" in text, fmt
+        assert f"\n{fmt:26} large" in text and f"\n{fmt:26} non-ASCII" in text, fmt
 
 
 def _hostile_rows(text: str) -> None:
