@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(not go_available(), reason="Go is not installed:
 def test_the_go_bench_times_every_format_on_the_generated_tree() -> None:
     # A thousand calls each: the CPU clock counts microseconds, so one call of a 7 ns Validate read as 0.
     rows = bench.go_table("1000x", rounds=1)
-    payloads = {f"{fmt}_{label}" for fmt in format_folders() for label in ("example", "large")}
+    payloads = {f"{fmt}_{label}" for fmt in format_folders() for label in ("example", "large", "large_non_ascii")}
     # chat_modality's large input leaves its two UUID fields to their defaults: a row with them given shows what making them costs.
     assert {r["payload"] for r in rows} == payloads | {"chat_modality_large_ids_given"}
     assert all(r["parse_us"] > 0 and r["unmarshal_us"] > 0 and r["goccy_us"] > 0 and r["validate_us"] > 0 for r in rows)

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(not node_available(), reason="node is not instal
 
 def test_the_typescript_bench_times_every_format_against_ajv_and_typia() -> None:
     rows = bench.typescript_table(0.001)
-    every = {(f, p) for f in format_folders() for p in ("example", "large", "invalid")}
+    every = {(f, p) for f in format_folders() for p in ("example", "large", "non-ASCII", "invalid")}
     # chat_modality's large document leaves out the ids chatspec fills in with UUIDs: a row with them given beside (its
     # example, the first file the folder lists, may hold them).
     found = {(r["format"], r["payload"]) for r in rows}
