@@ -330,7 +330,7 @@ export function runText<T>(parser: Parser<T>, input: string | Uint8Array,
     }
   }
   // Text the fatal decoder made from UTF-8 holds no lone surrogate (UTF-8 cannot encode one):
-  // only a string given as it is is scanned for one (a scan a third of JSON.parse's time on
+  // only a string given as it is is scanned for one (a scan a fifth of JSON.parse's time on
   // text past Latin-1, a curly quote in it enough).
   if (text !== null && text.charCodeAt(0) !== 0xfeff && (typeof input !== "string" || wellFormed(text)) && (text.indexOf("\\u") < 0 || !SURROGATE_ESCAPE.test(text))) {
     let tree: JsonValue | Missing = MISSING;
