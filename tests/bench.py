@@ -93,6 +93,12 @@ def past_ascii(doc: Any) -> Any:
     return doc
 
 
+def non_ascii_text(fmt: str, doc: Any) -> str:
+    """The non-ASCII rows' text of every table: the large document past_ascii made, as UTF-8 JSON, with any fresh ids
+    given (ids_given): what the row measures is the text."""
+    return ids_given(fmt, [json.dumps(past_ascii(doc), ensure_ascii=False)])[0]
+
+
 def invalid_payload(doc: Any) -> Any:
     """The large payload with one wrong type deep inside (time to reject)."""
     bad = copy.deepcopy(doc)
@@ -281,10 +287,8 @@ def python_table(budget: float) -> list[dict[str, Any]]:
                     raise AssertionError(f"{peer} {'rejects' if example['valid'] else 'accepts'} the {fmt} example {example['name']}, "
                                          "which chatspec does not: its types or rules say something else")
         seeds = [p.read_text(encoding="utf-8") for p in sorted((folder / "examples" / "valid").glob("*.json"))]
-        # non-ASCII: the large payload with a ’ in each text (and any fresh ids given: what the row measures is the text).
-        past = ids_given(fmt, [json.dumps(past_ascii(large[fmt]), ensure_ascii=False)])
         payloads: tuple[tuple[str, list[str], bool], ...] = (
-            ("examples", seeds, True), ("large", [json.dumps(large[fmt])], True), ("non-ASCII", past, True),
+            ("examples", seeds, True), ("large", [json.dumps(large[fmt])], True), ("non-ASCII", [non_ascii_text(fmt, large[fmt])], True),
             ("invalid", [json.dumps(invalid_payload(large[fmt]))], False))
         given = ids_given(fmt, seeds)
         if given != seeds:
@@ -471,13 +475,12 @@ def go_table(benchtime: str, go_tree: Path = ROOT / "generated" / "go", rounds: 
         invalid = work / f"{fmt}_invalid.json"
         invalid.write_text(json.dumps(invalid_payload(large[fmt])))
         payloads = []
-        ids = {w: f"00000000-0000-4000-8000-{i:012d}" for i, w in enumerate(fresh)}
         for label, doc in (("example", json.loads(example)), ("large", large[fmt])):
             payloads.append((f"{fmt}_{label}", doc))
             if any(w not in doc for w in fresh):
-                payloads.append((f"{fmt}_{label}_ids_given", {**doc, **ids}))
-        # The large payload with a ’ in each text (bench.past_ascii), its ids given: the row measures the text.
-        payloads.append((f"{fmt}_large_non_ascii", {**past_ascii(large[fmt]), **ids}))
+                given = {**doc, **{w: f"00000000-0000-4000-8000-{i:012d}" for i, w in enumerate(fresh)}}
+                payloads.append((f"{fmt}_{label}_ids_given", given))
+        payloads.append((f"{fmt}_large_non_ascii", json.loads(non_ascii_text(fmt, large[fmt]))))
         for name, doc in payloads:
             path = work / f"{name}.json"
             path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
@@ -533,8 +536,7 @@ def typescript_table(budget: float, ts_tree: Path = ROOT / "generated" / "typesc
         # The UUIDs chatspec fills in where a document has no id (the peers make none), in rows of their own.
         given = ids_given(fmt, texts[:2])
         rows[2:2] = [(label, text, True) for label, text, was in zip(("ids given", "large ids"), given, texts) if text != was]
-        # The large payload with a ’ in each text (past_ascii), its ids given: the row measures the text.
-        rows.insert(-1, ("non-ASCII", ids_given(fmt, [json.dumps(past_ascii(large[fmt]), ensure_ascii=False)])[0], True))
+        rows.insert(-1, ("non-ASCII", non_ascii_text(fmt, large[fmt]), True))
         for label, text, valid in rows:
             payloads.append({"format": fmt, "payload": label, "text": text, "valid": valid, "schema": schema})
     (work / "payloads.json").write_text(json.dumps(payloads), encoding="utf-8")
