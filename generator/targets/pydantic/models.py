@@ -7,14 +7,11 @@ formatted with the same black as every other Python file: deterministic and gold
 from __future__ import annotations
 
 import ast
-import contextlib
 import io
 import json
 import re
-import tempfile
 import tokenize
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -357,16 +354,11 @@ def _datamodel_codegen(fmt: ir.Format, schema: dict[str, Any]) -> str:
         return _generate(json.dumps(schema), text, class_name=f"{fmt.root}Document")
 
 
-@contextlib.contextmanager
-def _settings_folder() -> Iterator[Path]:
-    """A private folder whose pyproject.toml sets nothing: datamodel-code-generator formats with the settings of
-    the pyproject.toml nearest to the folder it is given (by default the working directory, walking up), so a
-    project's own [tool.black] line-length would change the generated models. One per call and removed on the
-    way out: a folder kept for the process leaked from every worker process, which ends without atexit."""
-    with tempfile.TemporaryDirectory(prefix="chatspec-datamodel-codegen-") as name:
-        folder = Path(name)
-        (folder / "pyproject.toml").write_text("[tool.black]\n", encoding="utf-8")
-        yield folder
+# black's settings for datamodel-code-generator, which formats with those of the pyproject.toml nearest to the
+# folder it is given (by default the working directory, walking up): a project's own [tool.black] line length would
+# change the generated models. A folder shipped with chatspec, read only: a temporary one per call stayed behind
+# whenever a process was killed in this step (104 of them in /tmp after the test runs of a few sessions).
+_BLACK_SETTINGS = Path(__file__).parent / "black_settings"
 
 
 def _generate(schema: str, file_header: str, class_name: str | None = None) -> str:
@@ -374,7 +366,7 @@ def _generate(schema: str, file_header: str, class_name: str | None = None) -> s
     from datamodel_code_generator.enums import DataModelType, InputFileType, StrictTypes
     from datamodel_code_generator.format import Formatter
 
-    with warnings.catch_warnings(), _settings_folder() as settings:
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # its notices about future defaults; every option we rely on is set
         code = generate(
             schema,
@@ -396,7 +388,7 @@ def _generate(schema: str, file_header: str, class_name: str | None = None) -> s
             strict_types=[StrictTypes.str, StrictTypes.int, StrictTypes.float, StrictTypes.bool],
             custom_file_header=file_header,
             formatters=[Formatter.BLACK],
-            settings_path=settings,
+            settings_path=_BLACK_SETTINGS,
             class_name=class_name,
         )
     assert isinstance(code, str)
