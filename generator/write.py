@@ -414,8 +414,15 @@ def _write_file(out: Path, path: str, data: bytes) -> None:
 
 
 def replace_file(path: Path, text: str) -> None:
-    """Write a file of the user's (a spec) atomically: a temporary file beside it, then os.replace."""
+    """Write a file of the user's (a spec) atomically: a temporary file beside it, then os.replace. The temporary
+    files of this file that a killed run left beside it go too: they sit in the user's spec folder, where git shows
+    them and no generate looks (generate sweeps only the folders it writes)."""
     _write_file(path.parent, path.name, text.encode("utf-8"))
+    for entry in os.scandir(path.parent):
+        left = entry.name.startswith(f".{path.name}.") and entry.name.endswith(_TMP_SUFFIX)
+        if left and entry.name[len(path.name) + 2 : -len(_TMP_SUFFIX)].isdigit() and not _writer_alive(entry.name):
+            if entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
 
 
 def write_all(handle: int, data: bytes) -> None:

@@ -6,12 +6,14 @@ tests/test_realworld.py, with their payloads in every language.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import run_chatspec
+from conftest import dead_pid, run_chatspec
 from generator import ir
 from generator.importing import ImportRefused, import_schema, read_source
 from generator.load import load_spec
@@ -152,6 +154,29 @@ def test_the_command_writes_the_spec_and_refuses_to_overwrite_it(tmp_path: Path)
     assert run_chatspec(tmp_path, "bump", "otel_input").returncode == 0
     assert run_chatspec(tmp_path, "generate").returncode == 0
     assert (tmp_path / "generated" / "docs" / "otel_input.md").read_text(encoding="utf-8").count("Adopted from `otel-gen-ai-input-messages.json`") == 1
+
+
+def test_an_import_killed_while_writing_the_spec_leaves_a_file_the_next_import_removes(tmp_path: Path) -> None:
+    # The spec is written to .spec.json.<pid>.chatspec-tmp and renamed: a killed import left that file in the user's
+    # spec folder, where git shows it, and generate (which sweeps only the folders it writes) never removed it.
+    source = tmp_path / "upstream.json"
+    source.write_text(json.dumps({"title": "Note", "type": "object", "properties": {"text": {"type": "string"}}}))
+    folder = tmp_path / "specs" / "note"
+    folder.mkdir(parents=True)
+    killed = folder / f".spec.json.{dead_pid()}.chatspec-tmp"
+    killed.write_text('{"half": ')
+    with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) as running:
+        try:
+            writing = folder / f".spec.json.{running.pid}.chatspec-tmp"  # another import writing right now
+            writing.write_text("{")
+            others = [folder / ".spec.json.chatspec-tmp", folder / f".other.json.{dead_pid()}.chatspec-tmp", folder / "notes.txt"]
+            for other in others:
+                other.write_text("the user's")
+            done = run_chatspec(tmp_path, "import", str(source), "--format", "note")
+            assert done.returncode == 0, done.stderr
+            assert not killed.exists() and writing.exists() and all(other.exists() for other in others)
+        finally:
+            running.kill()
 
 
 def test_update_keeps_the_version_so_diff_and_bump_classify_the_new_upstream(tmp_path: Path) -> None:
