@@ -80,16 +80,16 @@ def large_payloads() -> dict[str, Any]:
             "droidlet_chat": droidlet, "droidlet_chat_v1": droidlet_v1}
 
 
-def past_ascii(doc: Any) -> Any:
-    """The document with a curly apostrophe in each text that starts with a letter and holds a space (a message's
-    words, not an id, a date-time, a URL or a JSON argument string): what chat text holds, read as users meet it.
-    Written with json.dumps(..., ensure_ascii=False), the payload's text is UTF-8 past ASCII."""
+def past_ascii(doc: Any, mark: str = "\u2019") -> Any:
+    """The document with a curly apostrophe (or `mark`) in each text that starts with a letter and holds a space (a
+    message's words, not an id, a date-time, a URL or a JSON argument string): what chat text holds, read as users
+    meet it. Written with json.dumps(..., ensure_ascii=False), the payload's text is UTF-8 past ASCII."""
     if isinstance(doc, dict):
-        return {key: past_ascii(value) for key, value in doc.items()}
+        return {key: past_ascii(value, mark) for key, value in doc.items()}
     if isinstance(doc, list):
-        return [past_ascii(item) for item in doc]
+        return [past_ascii(item, mark) for item in doc]
     if isinstance(doc, str) and doc[:1].isalpha() and " " in doc:
-        return doc.replace(" ", "\u2019s ", 1)
+        return doc.replace(" ", f"{mark}s ", 1)
     return doc
 
 
@@ -97,6 +97,19 @@ def non_ascii_text(fmt: str, doc: Any) -> str:
     """The non-ASCII rows' text of every table: the large document past_ascii made, as UTF-8 JSON, with any fresh ids
     given (ids_given): what the row measures is the text."""
     return ids_given(fmt, [json.dumps(past_ascii(doc), ensure_ascii=False)])[0]
+
+
+def lone_surrogates(large: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each format's large document with a lone UTF-16 surrogate in its words, raw in the text and written as an
+    escape: chatspec's input policy refuses both (README, "Input policy"), JSON.parse keeps both. Checked like the
+    examples: a peer given chatspec's rules must refuse them too."""
+    found = []
+    for fmt, doc in large.items():
+        marked = past_ascii(doc, "\ud800")
+        for how, ascii_only in (("raw", False), ("escaped", True)):
+            found.append({"format": fmt, "name": f"large, a lone surrogate in its words ({how})", "valid": False,
+                          "text": json.dumps(marked, ensure_ascii=ascii_only), "input_policy": True})
+    return found
 
 
 def invalid_payload(doc: Any) -> Any:
@@ -518,6 +531,9 @@ def go_table(benchtime: str, go_tree: Path = ROOT / "generated" / "go", rounds: 
 # --- TypeScript -------------------------------------------------------------------
 
 
+BENCH_MJS = HERE / "bench_typescript" / "bench.mjs"
+
+
 def typescript_table(budget: float, ts_tree: Path = ROOT / "generated" / "typescript") -> list[dict[str, Any]]:
     """parse<Format>FromJSON against Ajv (JSON.parse + a validator compiled in strict mode from the
     exported schema) on the same texts, timed in one node run (tests/bench_typescript/bench.mjs)."""
@@ -540,9 +556,9 @@ def typescript_table(budget: float, ts_tree: Path = ROOT / "generated" / "typesc
         for label, text, valid in rows:
             payloads.append({"format": fmt, "payload": label, "text": text, "valid": valid, "schema": schema})
     (work / "payloads.json").write_text(json.dumps(payloads), encoding="utf-8")
-    (work / "examples.json").write_text(json.dumps(examples()), encoding="utf-8")
+    (work / "examples.json").write_text(json.dumps(examples() + lone_surrogates(large)), encoding="utf-8")
     typia = bench_typia.build(work / "typia", {fmt: ROOT / "generated" / "jsonschema" / f"{fmt}.schema.json" for fmt in format_folders()}, NPM)
-    done = subprocess.run(["node", str(HERE / "bench_typescript" / "bench.mjs"), str(dist), str(work / "payloads.json"), str(budget), str(work / "examples.json")],
+    done = subprocess.run(["node", str(BENCH_MJS), str(dist), str(work / "payloads.json"), str(budget), str(work / "examples.json")],
                           capture_output=True, text=True, env={**os.environ, "AJV_2020": str(NPM / "ajv" / "dist" / "2020.js"), "TYPIA_DIST": str(typia)})
     if done.returncode != 0:
         raise AssertionError(done.stdout + done.stderr)
@@ -731,7 +747,8 @@ def typescript_section(quick: bool) -> list[str]:
         return ["TypeScript: node or the pinned TypeScript (make test installs it) missing, not measured"]
     lines = ["TypeScript: parse<Format>FromJSON (decode + validate + build) vs Ajv 2020 (JSON.parse + validate, strict mode)",
              f"and typia {bench_typia.version(NPM)} (JSON.parse + typia's check of the exported schema as tagged types + the rules by hand:",
-             "tests/bench_typia.py; its verdict is chatspec's on every example, valid and invalid, before timing)",
+             "tests/bench_typia.py; its verdict is chatspec's on every example, valid and invalid, before timing); both peers",
+             "read the text by chatspec's input policy (a lone surrogate refused: isWellFormed, as chatspec's runText does)",
              f"{'format':26} {'payload':9} {'chatspec':>10} {'ajv':>10} {'typia':>10} {'vs ajv':>8} {'vs typia':>9}"]
     ts = typescript_table(0.05 if quick else 0.5)
     for r in ts:

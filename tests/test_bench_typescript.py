@@ -42,6 +42,22 @@ def test_a_typia_peer_whose_rules_say_less_makes_the_bench_fail(tmp_path: Path, 
         bench.typescript_table(0.001)
 
 
+@pytest.mark.parametrize(("policy", "how"), [
+    ("  if (!text.isWellFormed()) return REFUSED;\n", "raw"),
+    ('  return text.indexOf("\\\\u") < 0 || surrogateFree(tree) ? tree : REFUSED;', "escaped"),
+])
+def test_a_peer_that_keeps_a_lone_surrogate_makes_the_bench_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, policy: str, how: str) -> None:
+    # chatspec refuses a lone surrogate, raw or escaped, which JSON.parse keeps: a peer that read text with JSON.parse
+    # alone would give another verdict, and skip the scan chatspec pays for on text past Latin-1.
+    script = bench.BENCH_MJS.read_text(encoding="utf-8")
+    assert script.count(policy) == 1, "the plant no longer applies"
+    planted = tmp_path / "bench.mjs"
+    planted.write_text(script.replace(policy, "  return tree;" if how == "escaped" else ""), encoding="utf-8")
+    monkeypatch.setattr(bench, "BENCH_MJS", planted)
+    with pytest.raises(AssertionError, match=re.escape(f"ajv accepts the structured_conversation example large, a lone surrogate in its words ({how})")):
+        bench.typescript_table(0.001)
+
+
 def test_the_typia_types_refuse_a_keyword_they_do_not_write() -> None:
     # A keyword the converter skipped would give typia less to check than the schema says.
     base = {"$ref": "#/$defs/A", "$defs": {"A": {"type": "object", "properties": {"n": {"type": "number"}}, "additionalProperties": False}}}

@@ -1,5 +1,5 @@
 // make bench's TypeScript row (tests/bench.py): the generated parse<Format>FromJSON (decode +
-// validate + build) against Ajv (JSON.parse + a validator compiled in strict mode from the
+// validate + build) against Ajv (JSON.parse by the input policy + a validator compiled in strict mode from the
 // exported JSON Schema) on the same payload texts, in one run, timed in turns by process CPU
 // time (perCall). Verdicts are checked first:
 // a side that accepts the invalid payload or rejects a valid one would not measure validation.
@@ -8,9 +8,13 @@
 // side when TYPIA_DIST names its compiled modules; its verdict must be chatspec's on every example of every
 // format too (examples.json), since its types and rules are written apart from chatspec.
 //
+// Both peers read the text by chatspec's input policy where JSON.parse alone gives another verdict: a lone UTF-16
+// surrogate is refused (peerRead). examples.json holds texts with one, which every side must refuse.
+//
 //   node bench.mjs <compiled package dist> <payloads.json> <seconds per timing> [<examples.json>]
+// (examples.json: chatspec's and typia's verdicts are checked on each, Ajv's on those of the input policy)
 // payloads.json: [{"format", "payload", "text", "valid": bool, "schema": path}]
-// examples.json: [{"format", "name", "text", "valid": bool}]
+// examples.json: [{"format", "name", "text", "valid": bool, "input_policy"?: true}]
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -84,6 +88,36 @@ function ajvFor(schemaPath) {
   return validators.get(schemaPath);
 }
 
+// chatspec refuses a lone UTF-16 surrogate, raw in a string given as a string or written as an escape ("\ud800")
+// (README, "Input policy"); JSON.parse keeps it. A peer user who wants chatspec's verdicts reads text so: the
+// engine's isWellFormed on the text (what chatspec's runText does), and where the text holds a \u escape, on the
+// keys and strings JSON.parse made (the payloads hold none: no side pays for that walk in the timings).
+const REFUSED = Symbol("refused by the input policy");
+
+function surrogateFree(tree) {
+  const stack = [tree];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === "string") {
+      if (!value.isWellFormed()) return false;
+    } else if (Array.isArray(value)) {
+      stack.push(...value);
+    } else if (value !== null && typeof value === "object") {
+      for (const key of Object.keys(value)) {
+        if (!key.isWellFormed()) return false;
+        stack.push(value[key]);
+      }
+    }
+  }
+  return true;
+}
+
+function peerRead(text) {
+  if (!text.isWellFormed()) return REFUSED;
+  const tree = JSON.parse(text);
+  return text.indexOf("\\u") < 0 || surrogateFree(tree) ? tree : REFUSED;
+}
+
 async function parserOf(format) {
   const mod = await import(pathToFileURL(join(dist, `${format}.js`)).href);
   return mod[Object.keys(mod).find((k) => /^parse\w+FromJSON$/.test(k))];
@@ -104,7 +138,8 @@ async function typiaOf(format) {
   const { check } = await import(pathToFileURL(join(typiaDist, `${format}.js`)).href);
   return (text) => {
     try {
-      return check(text);
+      const tree = peerRead(text);
+      return tree !== REFUSED && check(tree);
     } catch (e) {
       if (e instanceof SyntaxError) return false; // JSON.parse's refusal
       throw e;
@@ -112,22 +147,36 @@ async function typiaOf(format) {
   };
 }
 
-if (typiaDist !== undefined) {
+const payloads = JSON.parse(readFileSync(payloadFile, "utf8"));
+if (examplesFile !== undefined) {
+  const schemas = new Map(payloads.map((p) => [p.format, p.schema]));
   for (const e of JSON.parse(readFileSync(examplesFile, "utf8"))) {
     const ours = accepts(await parserOf(e.format), e.text);
     if (ours !== e.valid) throw new Error(`chatspec ${e.valid ? "rejects" : "accepts"} the ${e.format} example ${e.name}`);
-    if ((await typiaOf(e.format))(e.text) !== ours) {
-      throw new Error(`typia ${ours ? "rejects" : "accepts"} the ${e.format} example ${e.name} chatspec ${ours ? "accepts" : "rejects"}: its types or rules say something else`);
+    const peers = [];
+    if (e.input_policy) {
+      // Ajv checks the exported schema, which cannot say a rule (member_of): only the input policy's texts are its.
+      const validate = ajvFor(schemas.get(e.format));
+      peers.push(["ajv", (text) => { const tree = peerRead(text); return tree !== REFUSED && validate(tree); }]);
+    }
+    if (typiaDist !== undefined) peers.push(["typia", await typiaOf(e.format)]);
+    for (const [name, check] of peers) {
+      if (check(e.text) !== ours) {
+        throw new Error(`${name} ${ours ? "rejects" : "accepts"} the ${e.format} example ${e.name} chatspec ${ours ? "accepts" : "rejects"}: its types or rules say something else`);
+      }
     }
   }
 }
 
 const rows = [];
-for (const p of JSON.parse(readFileSync(payloadFile, "utf8"))) {
+for (const p of payloads) {
   const parse = await parserOf(p.format);
   const validate = ajvFor(p.schema);
   const ours = () => accepts(parse, p.text);
-  const ajv = () => validate(JSON.parse(p.text));
+  const ajv = () => {
+    const tree = peerRead(p.text);
+    return tree !== REFUSED && validate(tree);
+  };
   const sides = [["chatspec", ours], ["ajv", ajv]];
   if (typiaDist !== undefined) {
     const typia = await typiaOf(p.format);
