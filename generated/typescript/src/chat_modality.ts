@@ -214,9 +214,9 @@ const F_ChatState_4 = rt.mapOf(p_ConversationMetadata, { "type": "must be an obj
 const F_ChatState_5 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 1" }, { minimum: 1 });
 const F_ChatState_6 = rt.string({ "type": "must be a string", "pattern": "Conversation ID cannot be empty" }, { pattern: rt.regex("[^\\t\\n\\x0b\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]") });
 const R_1 = rt.regex("[^\\t\\n\\x0b\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]");
-const S_1 = Object.freeze(["modality_type", "timestamp", "input_id", "role", "content", "message_id", "conversation_id", "metadata"]);
-const S_2 = Object.freeze(["type", "text"]);
-const S_3 = Object.freeze(["type", "source", "url", "data", "media_type"]);
+const S_1 = ["modality_type", "timestamp", "input_id", "role", "content", "message_id", "conversation_id", "metadata"] as readonly string[];
+const S_2 = ["type", "text"] as readonly string[];
+const S_3 = ["type", "source", "url", "data", "media_type"] as readonly string[];
 const K_ChatInput: ReadonlySet<string> = new Set(["modality_type", "timestamp", "input_id", "role", "content", "message_id", "conversation_id", "metadata"]);
 const K_TextBlock: ReadonlySet<string> = new Set(["type", "text"]);
 const K_ImageBlock: ReadonlySet<string> = new Set(["type", "source", "url", "data", "media_type"]);

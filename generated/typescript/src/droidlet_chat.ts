@@ -55,8 +55,8 @@ const F_DroidletChat_2 = P_ContentType;
 const F_DroidletChat_3 = rt.listOf(p_ContentItem, { "type": "must be an array", "minItems": "content must hold at least one item" }, { minItems: 1 });
 const F_ContentItem_0 = P_ContentKind;
 const F_ContentItem_1 = rt.string({ "type": "must be a string" });
-const S_1 = Object.freeze(["chat_memid", "timestamp", "content_type", "content"]);
-const S_2 = Object.freeze(["id", "content"]);
+const S_1 = ["chat_memid", "timestamp", "content_type", "content"] as readonly string[];
+const S_2 = ["id", "content"] as readonly string[];
 const K_DroidletChat: ReadonlySet<string> = new Set(["chat_memid", "timestamp", "content_type", "content"]);
 const K_ContentItem: ReadonlySet<string> = new Set(["id", "content"]);
 

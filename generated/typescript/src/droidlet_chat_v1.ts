@@ -46,7 +46,7 @@ const F_DroidletChat_0 = rt.string({ "type": "must be a string" });
 const F_DroidletChat_1 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
 const F_DroidletChat_2 = rt.listOf(P_ContentType, { "type": "must be an array", "minItems": "content_type must hold exactly one content type", "maxItems": "content_type must hold exactly one content type" }, { minItems: 1, maxItems: 1 });
 const F_DroidletChat_3 = rt.listOf(P_ContentItem, { "type": "must be an array", "minItems": "content must hold at least one [kind, text] item" }, { minItems: 1 });
-const S_1 = Object.freeze(["speaker_id", "timestamp", "content_type", "content"]);
+const S_1 = ["speaker_id", "timestamp", "content_type", "content"] as readonly string[];
 const K_DroidletChat: ReadonlySet<string> = new Set(["speaker_id", "timestamp", "content_type", "content"]);
 
 function p_DroidletChat(data: rt.JsonValue, ctx: rt.Context): DroidletChat | rt.Invalid {

@@ -67,7 +67,7 @@ const CHECKS_dcb5af04b65f = new rt.Checks("{\"root\":{\"type\":[\"array\"],\"pre
 const CHECKS_1027f66547d1 = new rt.Checks("{\"root\":{\"type\":[\"object\"],\"dependentRequired\":[[\"width\",[\"height\"],\"missing field '{field}', required when 'width' is present\"]],\"dependentSchemas\":[[\"depth\",{\"required\":[\"width\"],\"messages\":{\"required\":\"missing required field '{field}'\"}}]],\"properties\":{\"secret\":{\"false\":true,\"messages\":{\"false\":\"a box has no secret\"}}},\"messages\":{\"type\":\"must be an object\"}},\"refs\":{}}", []);
 const CHECKS_ad75c8f45de0 = new rt.Checks("{\"root\":{\"$ref\":\"/$defs/Request/properties/params/$defs/short\",\"messages\":{}},\"refs\":{\"/$defs/Request/properties/params/$defs/short\":{\"type\":[\"string\"],\"maxLength\":3,\"messages\":{\"type\":\"must be a string\",\"maxLength\":\"must be at most 3 character(s) long\"}}}}", []);
 const CHECKS_70c65fbe585e = new rt.Checks("{\"root\":{\"not\":{\"const\":false,\"messages\":{\"const\":\"must be false\"}},\"messages\":{\"not\":\"must not match the schema of not\"}},\"refs\":{}}", []);
-const S_11 = Object.freeze(["jsonrpc", "id", "code", "params", "content", "meta", "when", "scores", "box", "label", "flag"]);
+const S_11 = ["jsonrpc", "id", "code", "params", "content", "meta", "when", "scores", "box", "label", "flag"] as readonly string[];
 const K_Request: ReadonlySet<string> = new Set(["jsonrpc", "id", "code", "params", "content", "meta", "when", "scores", "box", "label", "flag"]);
 
 function p_Request(data: rt.JsonValue, ctx: rt.Context): Request | rt.Invalid {

@@ -83,7 +83,7 @@ const F_Constrained_18 = rt.nullable(rt.string({ "type": "must be a string", "ma
 const F_Constrained_19 = rt.nullable(rt.number({ "type": "must be a number", "minimum": "must be >= 0" }, { minimum: 0 }));
 const F_Constrained_20 = rt.string({ "type": "must be a string", "maxLength": "short is one character at most, got {value}" }, { maxLength: 1 });
 const R_1 = rt.regex("^[A-Z]{3}\\x2d[0-9]+(?:\\n?$)");
-const S_1 = Object.freeze(["name", "count", "budget", "code", "kind", "level", "at", "blob", "step", "batch", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "short"]);
+const S_1 = ["name", "count", "budget", "code", "kind", "level", "at", "blob", "step", "batch", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "short"] as readonly string[];
 const K_Constrained: ReadonlySet<string> = new Set(["name", "code", "kind", "level", "at", "blob", "count", "step", "batch", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "budget", "short"]);
 
 function p_Constrained(data: rt.JsonValue, ctx: rt.Context): Constrained | rt.Invalid {

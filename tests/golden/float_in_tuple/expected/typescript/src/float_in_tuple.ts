@@ -27,7 +27,7 @@ export type Sample = [number, string];
 // Parsers are built once, at import, from the runtime's combinators.
 const P_Sample = rt.tupleOf<[number, string]>([rt.number({ "type": "must be a number", "maximum": "must be <= 100.5", "exclusiveMinimum": "must be > -2.5" }, { maximum: 100.5, exclusiveMinimum: -2.5 }), rt.string({ "type": "must be a string" })], { "type": "must be an array", "prefixItems": "must be an array of exactly 2 items" });
 const F_Reading_0 = P_Sample;
-const S_1 = Object.freeze(["sample"]);
+const S_1 = ["sample"] as readonly string[];
 const K_Reading: ReadonlySet<string> = new Set(["sample"]);
 
 function p_Reading(data: rt.JsonValue, ctx: rt.Context): Reading | rt.Invalid {

@@ -38,7 +38,7 @@ const F_Hostile_0 = rt.string({ "type": "must be a string", "pattern": "must not
 const F_Hostile_1 = rt.string({ "type": "must be a string" });
 const F_Hostile_2 = rt.string({ "type": "must be a string" });
 const R_1 = rt.regex("^[^\\x22\\x5c]*(?:\\n?$)");
-const S_1 = Object.freeze(["text", "raw", "note"]);
+const S_1 = ["text", "raw", "note"] as readonly string[];
 const K_Hostile: ReadonlySet<string> = new Set(["text", "note", "raw"]);
 
 function p_Hostile(data: rt.JsonValue, ctx: rt.Context): Hostile | rt.Invalid {

@@ -59,8 +59,8 @@ const F_Keywords_8 = rt.string({ "type": "must be a string" });
 const F_Keywords_9 = p_Struct;
 const F_Struct_0 = rt.string({ "type": "must be a string" });
 const F_Struct_1 = rt.mapOf(rt.string({ "type": "must be a string" }), { "type": "must be an object" });
-const S_1 = Object.freeze(["class", "type", "func", "import", "range", "self", "None", "from_dict", "Validate", "nested"]);
-const S_2 = Object.freeze(["interface", "map"]);
+const S_1 = ["class", "type", "func", "import", "range", "self", "None", "from_dict", "Validate", "nested"] as readonly string[];
+const S_2 = ["interface", "map"] as readonly string[];
 const K_Keywords: ReadonlySet<string> = new Set(["class", "type", "func", "import", "range", "self", "None", "from_dict", "Validate", "nested"]);
 const K_Struct: ReadonlySet<string> = new Set(["interface", "map"]);
 

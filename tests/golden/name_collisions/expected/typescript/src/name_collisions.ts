@@ -57,8 +57,8 @@ const F_Collisions_5 = P_StrictInt;
 const F_Collisions_6 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807" });
 const F_Collisions_7 = rt.string({ "type": "must be a string" });
 const F_Field_0 = rt.listOf(rt.string({ "type": "must be a string" }), { "type": "must be an array", "uniqueItems": "must not contain duplicate items" }, { uniqueItems: true });
-const S_1 = Object.freeze(["content-type", "content_type", "userId", "user_ID", "field", "count", "number", "constructor"]);
-const S_2 = Object.freeze(["options"]);
+const S_1 = ["content-type", "content_type", "userId", "user_ID", "field", "count", "number", "constructor"] as readonly string[];
+const S_2 = ["options"] as readonly string[];
 const K_Collisions: ReadonlySet<string> = new Set(["content-type", "content_type", "userId", "user_ID", "field", "count", "number", "constructor"]);
 const K_Field: ReadonlySet<string> = new Set(["options"]);
 

@@ -37,7 +37,7 @@ const F_Holder_0 = P_Mode;
 const F_Holder_1 = rt.string<"ok" | "not-ok" | "OK">({ "type": "must be a string", "enum": "must be one of: ok, not-ok, OK" }, { enum: new Set(["ok", "not-ok", "OK"]) });
 const F_Holder_2 = rt.string({ "type": "must be a string" });
 const S_1 = new Set<string>(MODE_VALUES);
-const S_2 = Object.freeze(["mode", "status", "open"]);
+const S_2 = ["mode", "status", "open"] as readonly string[];
 const K_Holder: ReadonlySet<string> = new Set(["mode", "status", "open"]);
 
 function p_Holder(data: rt.JsonValue, ctx: rt.Context): Holder | rt.Invalid {

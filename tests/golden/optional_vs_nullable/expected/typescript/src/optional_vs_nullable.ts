@@ -59,8 +59,8 @@ const F_Flags_7 = rt.string<"low" | "high">({ "type": "must be a string", "enum"
 const F_Flags_8 = rt.string<"on">({ "type": "must be a string", "const": "must be \"on\"" }, { const: "on" });
 const F_Flags_9 = rt.nullable(rt.string<"low" | "high">({ "type": "must be a string", "enum": "must be one of: low, high" }, { enum: new Set(["low", "high"]) }));
 const F_Inner_0 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 1", "maximum": "must be <= 10" }, { minimum: 1, maximum: 10 });
-const S_1 = Object.freeze(["required_plain", "required_nullable", "optional_default", "optional_list", "optional_plain", "optional_nullable", "optional_ref", "level_not_null", "tag_not_null", "level_or_null"]);
-const S_2 = Object.freeze(["n"]);
+const S_1 = ["required_plain", "required_nullable", "optional_default", "optional_list", "optional_plain", "optional_nullable", "optional_ref", "level_not_null", "tag_not_null", "level_or_null"] as readonly string[];
+const S_2 = ["n"] as readonly string[];
 const K_Flags: ReadonlySet<string> = new Set(["required_plain", "required_nullable", "optional_plain", "optional_nullable", "optional_default", "optional_list", "optional_ref", "level_not_null", "tag_not_null", "level_or_null"]);
 const K_Inner: ReadonlySet<string> = new Set(["n"]);
 

@@ -41,7 +41,7 @@ const F_Result_0 = rt.anyJSON({ "type": "must be a JSON value" });
 const F_Result_1 = P_Payload;
 const F_Result_2 = P_MaybeText;
 const F_Result_3 = rt.nullable(rt.string({ "type": "must be a string" }));
-const S_1 = Object.freeze(["result", "payload", "error", "note"]);
+const S_1 = ["result", "payload", "error", "note"] as readonly string[];
 const K_Result: ReadonlySet<string> = new Set(["result", "payload", "error", "note"]);
 
 function p_Result(data: rt.JsonValue, ctx: rt.Context): Result | rt.Invalid {

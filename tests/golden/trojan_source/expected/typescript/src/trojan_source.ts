@@ -47,7 +47,7 @@ const F_Message_3 = P_Kind;
 const F_Message_4 = rt.string({ "type": "must be a string" });
 const F_Message_5 = P_Label;
 const R_1 = rt.regex("^[^\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*(?:\\n?$)");
-const S_1 = Object.freeze(["text", "note", "marker", "kind", "tone", "label"]);
+const S_1 = ["text", "note", "marker", "kind", "tone", "label"] as readonly string[];
 const K_Message: ReadonlySet<string> = new Set(["text", "marker", "note", "kind", "tone", "label"]);
 
 function p_Message(data: rt.JsonValue, ctx: rt.Context): Message | rt.Invalid {

@@ -45,7 +45,7 @@ const F_Reply_5 = rt.integer({ "type": "must be an integer", "int64": "must be a
 const F_Reply_6 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "const": "mode is {value}, not 2", "enum": "mode {value} is unknown" }, { const: 2, enum: new Set([1, 2]) });
 const F_Reply_7 = rt.listOf(rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "enum": "must be one of: 1, 2" }, { enum: new Set([1, 2]) }), { "type": "must be an array", "maxItems": "tries holds one try, not an {value}" }, { maxItems: 1 });
 const F_Reply_8 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "const": "must be 3", "enum": "must be one of: 1, 2" }, { const: 3, enum: new Set([1, 2]) });
-const S_1 = Object.freeze(["code", "final", "retry", "weight", "flags", "level", "mode", "tries", "never"]);
+const S_1 = ["code", "final", "retry", "weight", "flags", "level", "mode", "tries", "never"] as readonly string[];
 const K_Reply: ReadonlySet<string> = new Set(["code", "retry", "weight", "final", "flags", "level", "mode", "tries", "never"]);
 
 function p_Reply(data: rt.JsonValue, ctx: rt.Context): Reply | rt.Invalid {
