@@ -522,3 +522,30 @@ def test_a_chain_of_models_past_the_depth_limit_is_refused_before_python_runs_ou
 
     with pytest.raises(SpecError, match=re.escape("at /$defs/N0: the msgspec package cannot read a format nested nearly as deep")):
         generate([_spec(tmp_path, _chain(600, lambda ref: {"$ref": ref}), "N0")], targets=["msgspec"], options=Options(msgspec=True))
+
+
+@pytest.mark.parametrize("title", ["Agent C Chat Event", 'A "quoted" title', "t" * 120])
+@pytest.mark.parametrize("version", ["1.0.0", "12.345.6789"])
+def test_the_module_is_the_same_with_its_version_stood_in_for_and_put_back(title: str, version: str) -> None:
+    # A version bump follows every edit of a spec: the module is formatted with the version stood in for, so that
+    # black, remembered by that text, has nothing new to format after a bump (and a run need not import it).
+    import dataclasses
+
+    from generator import standins
+    from generator.core import context
+    from generator.load import load_spec
+    from generator.lower import lower
+    from generator.pyformat import _black
+    from generator.targets.msgspec import module
+
+    spec = load_spec(format_folders()["chat_event"], ROOT)
+    fmt = dataclasses.replace(lower(spec), title=title, version=version)
+    names = context([spec], (fmt,), described=False).names["python"][fmt.id]
+    built = module.MsgspecModule(fmt, names, "chatformats")
+    real = _black(built.code(version))
+    restored = standins.put_back(_black(built.code(standins.VERSION)), [], module._VERSION_LINES, version=version)
+    if '"' not in title:
+        assert restored is not None, "the version's stand-in is only where black does not format it by its content"
+    if restored is not None:
+        assert restored == real
+    assert built.module() == real
