@@ -50,6 +50,8 @@ def put_back(code: str, texts: list[str], allowed: Iterable[re.Pattern[str]], ve
     for line in code.split("\n"):
         if (RESERVED in line or VERSION in line) and not any(p.match(FIND.sub("S", line).replace(VERSION, "V")) for p in allowed):
             return None
+        if line.count(VERSION) > 1:
+            return None  # the version's spelling in a text beside its stand-in (a title): it would be replaced too
     if any(int(n) >= len(texts) for n in FIND.findall(code)) or (version is None and VERSION in code):
         return None
     code = re.sub(FIND.pattern + r"\.*", lambda m: texts[int(m.group(1))], code)

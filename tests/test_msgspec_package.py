@@ -524,7 +524,7 @@ def test_a_chain_of_models_past_the_depth_limit_is_refused_before_python_runs_ou
         generate([_spec(tmp_path, _chain(600, lambda ref: {"$ref": ref}), "N0")], targets=["msgspec"], options=Options(msgspec=True))
 
 
-@pytest.mark.parametrize("title", ["Agent C Chat Event", 'A "quoted" title', "t" * 120])
+@pytest.mark.parametrize("title", ["Agent C Chat Event", 'A "quoted" title', "t" * 120, "Spelt chatspecversionz"])
 @pytest.mark.parametrize("version", ["1.0.0", "12.345.6789"])
 def test_the_module_is_the_same_with_its_version_stood_in_for_and_put_back(title: str, version: str) -> None:
     # A version bump follows every edit of a spec: the module is formatted with the version stood in for, so that
@@ -544,7 +544,7 @@ def test_the_module_is_the_same_with_its_version_stood_in_for_and_put_back(title
     built = module.MsgspecModule(fmt, names, "chatformats")
     real = _black(built.code(version))
     restored = standins.put_back(_black(built.code(standins.VERSION)), [], module._VERSION_LINES, version=version)
-    if '"' not in title:
+    if '"' not in title and standins.VERSION not in title:
         assert restored is not None, "the version's stand-in is only where black does not format it by its content"
     if restored is not None:
         assert restored == real

@@ -255,3 +255,14 @@ def test_a_stand_in_black_could_format_by_its_content_means_the_real_module_is_f
     assert standins.restore('X = "chatspecdescription0z"\n', texts) is None  # a string black may wrap by its length
     assert standins.restore('class A:\n    """See chatspecdescription0z."""\n', texts) is None
     assert standins.restore('class A:\n    """chatspecdescription2z"""\n', texts) is None  # the version's number is not a description's
+
+
+def test_a_title_that_spells_the_versions_stand_in_is_written_as_it_is() -> None:
+    # The title shares the docstring's first line with the version's stand-in: put back, the version replaced both.
+    from generator.load import load_spec
+    from generator.lower import lower
+
+    fmt = dataclasses.replace(lower(load_spec(GOLDEN / "optional_vs_nullable", ROOT)), title="Spelt chatspecversionz", version="2.0.0")
+    real, restored = _module_both_ways(fmt)
+    assert "Spelt chatspecversionz (format" in real
+    assert restored is None or restored == real
