@@ -414,7 +414,9 @@ def test_temporary_files_a_killed_run_left_in_a_symlinked_folder_are_removed(tmp
     link = tmp_path / "link"
     link.symlink_to(real, target_is_directory=True)
     assert _chatspec(*_vendor_args("go", link)).returncode == 0
-    leftovers = [real / ".go.mod.999.chatspec-tmp", real / "chatevent" / ".chatevent.go.999.chatspec-tmp"]
+    # A killed run's id: a fixed number (999) was a live process's in a CI rehearsal, whose file is rightly kept.
+    killed = dead_pid()
+    leftovers = [real / f".go.mod.{killed}.chatspec-tmp", real / "chatevent" / f".chatevent.go.{killed}.chatspec-tmp"]
     for leftover in leftovers:
         leftover.write_text("half")
     (real / ".env.chatspec-tmp-not").write_text("the user's")
