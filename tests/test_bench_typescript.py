@@ -26,6 +26,16 @@ def test_the_typescript_bench_times_every_format_against_ajv_and_typia() -> None
     assert all(r["chatspec_us"] > 0 and r["ajv_us"] > 0 and r["typia_us"] > 0 for r in rows)
 
 
+def _plant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: object, name: str, text: str, instead: str) -> None:
+    """module.name (a file's path) names a copy with its one `text` replaced by `instead`, for this test."""
+    source: Path = getattr(module, name)
+    original = source.read_text(encoding="utf-8")
+    assert original.count(text) == 1, "the plant no longer applies"
+    planted = tmp_path / source.name
+    planted.write_text(original.replace(text, instead), encoding="utf-8")
+    monkeypatch.setattr(module, name, planted)
+
+
 @pytest.mark.parametrize(("rule", "example"), [
     ("if (!messageFits(message)) return false;", "chat_event example invalid/message_without_content_or_tools.json"),
     ("if (!people.has(conversation.user)) return false;", "structured_conversation example invalid/"),
@@ -33,11 +43,7 @@ def test_the_typescript_bench_times_every_format_against_ajv_and_typia() -> None
 def test_a_typia_peer_whose_rules_say_less_makes_the_bench_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rule: str, example: str) -> None:
     # typia's types and rules are written apart from chatspec: the bench holds them to chatspec's verdict on every
     # example before it times them, or typia could win by checking less.
-    rules = bench_typia.RULES.read_text(encoding="utf-8")
-    assert rules.count(rule) == 1, "the plant no longer applies"
-    planted = tmp_path / "typia_rules.ts"
-    planted.write_text(rules.replace(rule, ""), encoding="utf-8")
-    monkeypatch.setattr(bench_typia, "RULES", planted)
+    _plant(tmp_path, monkeypatch, bench_typia, "RULES", rule, "")
     with pytest.raises(AssertionError, match=f"typia accepts the {re.escape(example)}"):
         bench.typescript_table(0.001)
 
@@ -49,11 +55,7 @@ def test_a_typia_peer_whose_rules_say_less_makes_the_bench_fail(tmp_path: Path, 
 def test_a_peer_that_keeps_a_lone_surrogate_makes_the_bench_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, policy: str, how: str) -> None:
     # chatspec refuses a lone surrogate, raw or escaped, which JSON.parse keeps: a peer that read text with JSON.parse
     # alone would give another verdict, and skip the scan chatspec pays for on text past Latin-1.
-    script = bench.BENCH_MJS.read_text(encoding="utf-8")
-    assert script.count(policy) == 1, "the plant no longer applies"
-    planted = tmp_path / "bench.mjs"
-    planted.write_text(script.replace(policy, "  return tree;" if how == "escaped" else ""), encoding="utf-8")
-    monkeypatch.setattr(bench, "BENCH_MJS", planted)
+    _plant(tmp_path, monkeypatch, bench, "BENCH_MJS", policy, "  return tree;" if how == "escaped" else "")
     with pytest.raises(AssertionError, match=re.escape(f"ajv accepts the structured_conversation example large, a lone surrogate in its words ({how})")):
         bench.typescript_table(0.001)
 

@@ -118,6 +118,14 @@ function peerRead(text) {
   return text.indexOf("\\u") < 0 || surrogateFree(tree) ? tree : REFUSED;
 }
 
+/** A peer's side: the text read by the input policy, then `check` on the tree. */
+function byPolicy(check) {
+  return (text) => {
+    const tree = peerRead(text);
+    return tree !== REFUSED && check(tree);
+  };
+}
+
 async function parserOf(format) {
   const mod = await import(pathToFileURL(join(dist, `${format}.js`)).href);
   return mod[Object.keys(mod).find((k) => /^parse\w+FromJSON$/.test(k))];
@@ -136,10 +144,10 @@ function accepts(parse, text) {
 const typiaDist = process.env.TYPIA_DIST;
 async function typiaOf(format) {
   const { check } = await import(pathToFileURL(join(typiaDist, `${format}.js`)).href);
+  const side = byPolicy(check);
   return (text) => {
     try {
-      const tree = peerRead(text);
-      return tree !== REFUSED && check(tree);
+      return side(text);
     } catch (e) {
       if (e instanceof SyntaxError) return false; // JSON.parse's refusal
       throw e;
@@ -156,8 +164,7 @@ if (examplesFile !== undefined) {
     const peers = [];
     if (e.input_policy) {
       // Ajv checks the exported schema, which cannot say a rule (member_of): only the input policy's texts are its.
-      const validate = ajvFor(schemas.get(e.format));
-      peers.push(["ajv", (text) => { const tree = peerRead(text); return tree !== REFUSED && validate(tree); }]);
+      peers.push(["ajv", byPolicy(ajvFor(schemas.get(e.format)))]);
     }
     if (typiaDist !== undefined) peers.push(["typia", await typiaOf(e.format)]);
     for (const [name, check] of peers) {
@@ -171,12 +178,9 @@ if (examplesFile !== undefined) {
 const rows = [];
 for (const p of payloads) {
   const parse = await parserOf(p.format);
-  const validate = ajvFor(p.schema);
+  const read = byPolicy(ajvFor(p.schema));
   const ours = () => accepts(parse, p.text);
-  const ajv = () => {
-    const tree = peerRead(p.text);
-    return tree !== REFUSED && validate(tree);
-  };
+  const ajv = () => read(p.text);
   const sides = [["chatspec", ours], ["ajv", ajv]];
   if (typiaDist !== undefined) {
     const typia = await typiaOf(p.format);
