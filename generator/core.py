@@ -5,16 +5,17 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import behaviour, cache, ir, keywords, rendering
+from generator.classify import Change
 from generator.compatibility import label
 from generator.errors import SpecError, raise_all
 from generator.examples import schema_problems
 from generator.export import export
-from generator.history import check_locked, earlier_majors, load_release, lock_path, read_lock, release_changes
+from generator.history import check_locked, each_release, earlier_majors, load_release, read_lock
 from generator.load import LoadedSpec, check_format_ids, load_spec
 from generator.lower import lower
 from generator.naming import assign_names
@@ -78,16 +79,27 @@ def check_versions(specs_dir: Path, root: Path, loaded: Iterable[LoadedSpec] = (
 
 def _change_labels(folder: Path, root: Path) -> dict[str, dict[str, str]]:
     """Each release's changes, by the text the lock records, with their verdicts per direction
-    (compatibility.label): classifying the snapshots again costs every run that renders tens of ms, so the
-    result is remembered until the lock, a snapshot or chatspec changes."""
-    snapshots = sorted((folder / "history").glob("*/spec.json"))
-    parts = [cache.toolkit(TEMPLATES), folder.name, lock_path(folder).read_text(encoding="utf-8")]
-    parts += [f"{p.parent.name}\n{p.read_text(encoding='utf-8')}" for p in snapshots]
+    (compatibility.label): classifying two snapshots again costs a run that renders about 10 ms, so each
+    release's are remembered by the snapshots they are found from (history.each_release) and chatspec, and
+    a bump finds only the new release's, however long the history."""
+    toolkit = cache.toolkit(TEMPLATES)
+    texts: dict[str, str] = {}
 
-    def compute() -> dict[str, dict[str, str]]:
-        return {version: {text: label(c) for text, c in changes.items()} for version, changes in release_changes(folder, root).items()}
+    def snapshot(version: str) -> str:
+        if version not in texts:
+            path = folder / "history" / version / "spec.json"
+            texts[version] = path.read_text(encoding="utf-8") if path.is_file() else ""
+        return texts[version]
 
-    return cache.memo("changelog", parts, compute)
+    labels: dict[str, dict[str, str]] = {}
+    for version, read, find in each_release(folder, root):
+        parts = [toolkit, folder.name, *(f"{v}\n{snapshot(v)}" for v in [*read, version])]
+        labels[version] = cache.memo("changelog", parts, functools.partial(_labelled, find))
+    return labels
+
+
+def _labelled(find: Callable[[], dict[str, Change] | None]) -> dict[str, str]:
+    return {text: label(c) for text, c in (find() or {}).items()}
 
 
 def histories(specs_dir: Path) -> dict[str, list[dict[str, object]]]:

@@ -8,11 +8,14 @@ The toolkit maintains both (`chatspec bump`); nobody edits them by hand.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import itertools
 import json
 import os
 import re
 import shutil
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -157,6 +160,14 @@ def release_changes(spec_dir: Path, root: Path) -> dict[str, dict[str, Change]]:
     lock records: version -> {"minor: optional field added: Item.note": Change}. The lock keeps only the text;
     this gives the changelog each change's verdict per direction. A snapshot this chatspec cannot read any
     more gives its release none (its changes are listed without verdicts)."""
+    return {version: found for version, _, find in each_release(spec_dir, root) if (found := find()) is not None}
+
+
+def each_release(spec_dir: Path, root: Path) -> Iterator[tuple[str, list[str], Callable[[], dict[str, Change] | None]]]:
+    """Per release after the first: its version, the releases whose snapshots its changes are found from (the
+    one before it, last, and the earlier ones of its line, which a transitive promise reads), and a function
+    finding them (release_changes; None where a snapshot cannot be read). A caller that remembers the changes
+    by those snapshots (core: the changelog) finds only a new release's."""
     releases = read_lock(spec_dir)
     formats: dict[str, ir.Format | None] = {}
 
@@ -170,17 +181,20 @@ def release_changes(spec_dir: Path, root: Path) -> dict[str, dict[str, Change]]:
                 formats[version] = None
         return formats[version]
 
-    out: dict[str, dict[str, Change]] = {}
-    for i in range(1, len(releases)):
-        old, new = lowered(releases[i - 1].version), lowered(releases[i].version)
+    def find(before: str, version: str) -> dict[str, Change] | None:
+        old, new = lowered(before), lowered(version)
         if old is None or new is None:
-            continue
+            return None
         earlier: list[ir.Format] = []
         if "transitive" in promise_between(old, new):
-            found = [lowered(version) for version in _before_in_line(releases, releases[i - 1].version)]
+            found = [lowered(v) for v in _before_in_line(releases, before)]
             earlier = [f for f in found if f is not None]
-        out[releases[i].version] = {str(c): c for c in kept_promise(old, new, earlier)}
-    return out
+        return {str(c): c for c in kept_promise(old, new, earlier)}
+
+    for before, release in itertools.pairwise(releases):
+        yield release.version, [*_before_in_line(releases, before.version), before.version], functools.partial(
+            find, before.version, release.version
+        )
 
 
 def _before_in_line(releases: list[Release], version: str) -> list[str]:
