@@ -7,10 +7,17 @@ each text replaced by a stand-in, and replaces the stand-ins back. The pydantic 
 datamodel-code-generator (targets/pydantic/descriptions.py), the Python target for black
 (targets/python/standins.py); each checks where its stand-ins landed, and renders the real text
 wherever one is not where it must be.
+
+The same holds for the checks that run a Python module's examples (targets/python/examples.py,
+targets/msgspec/examples.py): a module whose texts were put back only into docstrings and the VERSION
+string, and that reads neither, runs as the module with the stand-ins. Each such module this process
+makes is noted (made), and a check remembers its verdict by that module (as_run), so an edit of
+descriptions and its bump does not run the examples again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable
 
@@ -56,3 +63,30 @@ def put_back(code: str, texts: list[str], allowed: Iterable[re.Pattern[str]], ve
         return None
     code = re.sub(FIND.pattern + r"\.*", lambda m: texts[int(m.group(1))], code)
     return code if version is None else code.replace(VERSION, version)
+
+
+# sha256 of a module put back -> sha256 of the module with its stand-ins, for each one this process made
+# (a digest each: a long test run makes thousands of modules).
+_MADE: dict[str, str] = {}
+# What reads a docstring (`X.__doc__`, inspect.getdoc) or the version at run time, in code or in a behaviour block: a module that holds it
+# outside the VERSION constant's own lines is not noted, and its checks read it as it is.
+_READS_TEXTS = re.compile(r"__doc__|\bgetdoc\b|\bVERSION\b")
+_VERSION_OWN_LINES = re.compile(r'^(?:VERSION: Final = "' + VERSION + r'"|    "VERSION",)$', re.M)
+
+
+def made(stood_in: str, put_back_into: str) -> None:
+    """Note that put_back_into was made by putting texts back into the formatted module stood_in, unless
+    stood_in could read those texts (its docstrings or VERSION) when it runs."""
+    if _READS_TEXTS.search(_VERSION_OWN_LINES.sub("", stood_in)) is None:
+        _MADE[_sha(put_back_into)] = _sha(stood_in)
+
+
+def as_run(code: str) -> str:
+    """What a check of the module code runs depends on: the module with its stand-ins where this process
+    made code from one (made), else code itself."""
+    stood_in = _MADE.get(_sha(code))
+    return code if stood_in is None else f"stood in: {stood_in}"
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

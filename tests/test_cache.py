@@ -244,9 +244,56 @@ def test_after_editing_one_spec_only_that_format_is_rendered_again_and_the_files
 
     enabled = [t.name for t in REGISTRY if t.enabled(load_options(project))]  # the project's, msgspec among them
     assert len(calls) == len(enabled) == 7, calls  # once per target
-    assert checked == ["chat_event"]  # the other formats' examples passed the very same modules before
+    # The other formats' examples passed the very same modules before, and the edited one's passed the modules it
+    # was made from with its descriptions and version stood in for (generator/standins.py): no example runs.
+    assert checked == []
     monkeypatch.undo()
     assert edited == _generate_in_process(project, None)
+
+
+def _edit_rule(root: Path, fmt: str) -> None:
+    spec = root / "specs" / fmt / "spec.json"
+    document = json.loads(spec.read_text())
+    root_model = document["$defs"][document["$ref"].rpartition("/")[2]]
+    root_model["properties"]["chatspec_test_note"] = {"type": "string", "maxLength": 7}
+    spec.write_text(json.dumps(document, indent=2))
+
+
+def test_after_an_edit_of_code_only_that_formats_examples_run_again_in_both_packages(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    from generator import examples
+
+    folder = tmp_path / "memo"
+    original = (project / "specs" / "structured_conversation" / "spec.json").read_text()
+    _generate_in_process(project, folder)
+    checked: list[str] = []
+    check = examples.check_examples_in_python
+    monkeypatch.setattr("generator.targets.python.examples.check_examples_in_python",
+                        lambda formats, files, package: (checked.extend(f.id for f in formats), check(formats, files, package)))
+    children: list[str] = []
+    run = subprocess.run
+
+    def counted(command, **kwargs):  # type: ignore[no-untyped-def]
+        if "-c" in command:  # the msgspec package's check: the formats whose examples it reads
+            children.extend(json.loads(kwargs["input"]))
+        return run(command, **kwargs)
+
+    monkeypatch.setattr("generator.targets.msgspec.examples.subprocess.run", counted)
+    _edit_rule(project, "structured_conversation")
+    _generate_in_process(project, folder)
+    assert checked == ["structured_conversation"] and children == ["structured_conversation"]
+    # An edit of its description: its modules run as the ones just checked, with other texts put back.
+    _edit_description(project, "structured_conversation")
+    _generate_in_process(project, folder)
+    assert checked == ["structured_conversation"] and children == ["structured_conversation"]
+    # The edits undone, in a new process (which knows of no module made): the modules come from the render cache,
+    # so they are read as written, and their first run remembered them as written too.
+    (project / "specs" / "structured_conversation" / "spec.json").write_text(original)
+    monkeypatch.setattr("generator.standins._MADE", {})
+    _generate_in_process(project, folder)
+    assert checked == ["structured_conversation"] and children == ["structured_conversation"]
 
 
 def test_a_format_key_changes_with_each_input_the_files_are_made_from(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -266,3 +266,16 @@ def test_a_title_that_spells_the_versions_stand_in_is_written_as_it_is() -> None
     real, restored = _module_both_ways(fmt)
     assert "Spelt chatspecversionz (format" in real
     assert restored is None or restored == real
+
+
+def test_a_module_that_reads_its_docstrings_or_version_is_checked_as_written() -> None:
+    # Its examples' check is remembered by the module stood in for only where the texts put back cannot change
+    # what it does (generator/standins.py): a module that reads VERSION or a __doc__ is read as written.
+    from generator import standins
+
+    stood_in = f'"""{standins.stand_in(0)}"""\nVERSION: Final = "{standins.VERSION}"\n__all__ = [\n    "VERSION",\n]\n'
+    for code, kept in [("", True), ("LATEST = VERSION\n", False), ("HELP = parse.__doc__\n", False), ("HELP = inspect.getdoc(parse)\n", False), ("MY_VERSION = 1\n", True)]:
+        made = (stood_in + code).replace(standins.stand_in(0), "A chat.").replace(standins.VERSION, "1.2.3")
+        standins.made(stood_in + code, made)
+        assert (standins.as_run(made) != made) is kept, code
+        assert standins.as_run(made.replace("A chat.", "A talk.")) == made.replace("A chat.", "A talk.")  # not made here

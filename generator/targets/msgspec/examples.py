@@ -3,8 +3,8 @@
 The two packages import each other by their real names, so they are written to a temporary folder and
 run in a child Python (the generator's own process may hold another package of that name). A module
 msgspec cannot build (a union of kinds it does not tell apart, ...) or an example whose verdict or
-problems differ is refused, naming the file. Remembered per run of the same files, as the Python
-target's check is.
+problems differ is refused, naming the file. Remembered per format, by the modules its check runs, as the
+Python target's check is (targets/python/examples.py), so after an edit only the edited format's examples run.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from generator import cache, ir
 from generator.errors import SpecError, raise_all
-from generator.render import TEMPLATES
+from generator.targets.python.examples import check_keys, imported_modules, package_modules
 
 # Run in the child: argv[1] the folder holding both packages, argv[2] the msgspec package; stdin the
 # examples as JSON {format: [[file, text], ...]}; stdout one JSON list of [format, file, problem].
@@ -57,16 +57,9 @@ def check_msgspec_examples(formats: list[ir.Format], files: Mapping[str, str], p
     if f"{bases[0]}_runtime.py" not in files:
         return  # a run of this target alone (tests): the examples run where both packages are made, as `generate` makes them
     ours = {path: text for path, text in sorted(files.items()) if path.startswith(bases)}
-    key = cache.digest(
-        [
-            "msgspec-examples",
-            cache.toolkit(TEMPLATES),
-            package,
-            *(f"{p}\0{t}" for p, t in ours.items()),
-            *(cache.fingerprint(f) for f in formats),
-        ]
-    )
-    if cache.current() is not None and cache.load("msgspec-examples", key) is not None:
+    keys = {fmt.id: _keys(fmt, files, package) for fmt in formats} if cache.current() is not None else {}
+    formats = [fmt for fmt in formats if not any(cache.load("msgspec-examples", key) is not None for key in keys.get(fmt.id, ()))]
+    if not formats:
         return
     if importlib.util.find_spec("msgspec") is None:
         raise SpecError(
@@ -103,8 +96,21 @@ def check_msgspec_examples(formats: list[ir.Format], files: Mapping[str, str], p
         for fmt, shown, problem in json.loads(run.stdout)
     ]
     raise_all(problems)
-    if cache.current() is not None:
-        cache.store("msgspec-examples", key, True)
+    for fmt in formats:
+        for key in keys.get(fmt.id, ()):
+            cache.store("msgspec-examples", key, True)
+
+
+def _keys(fmt: ir.Format, files: Mapping[str, str], package: str) -> tuple[str, ...]:
+    """What the check of one format's examples reads: the format, and every module importing its Struct
+    module runs, in both packages (the __init__ files' own text left out unless read, as the Python target's
+    check leaves it: beyond their imports they hold every format's version)."""
+    fast, exact = package_modules(files, f"{package}_msgspec", "msgspec"), package_modules(files, package)
+    ran = imported_modules(fmt.id, fast, f"{package}_msgspec")
+    exact_ran = imported_modules("", exact, package, importers=[fast[m] for m in [*ran, "__init__"] if m in fast])
+    return check_keys(
+        "msgspec-examples", package, fmt, {**{f"msgspec/{m}": fast[m] for m in ran}, **{f"python/{m}": exact[m] for m in exact_ran}}
+    )
 
 
 def _examples(fmt: ir.Format) -> list[tuple[str, object]]:

@@ -670,8 +670,10 @@ class MsgspecModule:
         # (which this module does not hold) need not import black (0.1 s of that run's 0.8).
         slot = f"msgspec/{self.fmt.id}"
         if standins.plain(self.fmt.version):
-            restored = standins.put_back(format_python(self.code(standins.VERSION), slot), [], _VERSION_LINES, version=self.fmt.version)
+            formatted = format_python(self.code(standins.VERSION), slot)
+            restored = standins.put_back(formatted, [], _VERSION_LINES, version=self.fmt.version)
             if restored is not None:
+                standins.made(formatted, restored)  # its examples' check is remembered by the module stood in (examples.py)
                 return restored
         return format_python(self.code(self.fmt.version), slot)
 

@@ -19,6 +19,7 @@ from generator.naming import Names, clash_error, constant_case, python_attr, pyt
 from generator.pyformat import format_python
 from generator.pyliterals import py_str
 from generator.render import header
+from generator.standins import made
 from generator.targets.python import encoders, parsers, standins, types
 from generator.targets.python.behaviour import PythonParts, python_parts
 from generator.targets.python.fast import FastBuilder
@@ -260,10 +261,10 @@ class PythonModule:
         blinded = standins.blind(self.fmt)
         if blinded is not None:
             skeleton, texts = blinded
-            restored = standins.restore(
-                format_python(PythonModule(skeleton, self.names, self.behaviour).code(), slot=slot(self.fmt)), texts
-            )
+            formatted = format_python(PythonModule(skeleton, self.names, self.behaviour).code(), slot=slot(self.fmt))
+            restored = standins.restore(formatted, texts)
             if restored is not None:
+                made(formatted, restored)  # its examples' check is remembered by the module stood in (examples.py)
                 return restored
         return format_python(self.code(), slot=slot(self.fmt))
 
