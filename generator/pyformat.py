@@ -28,10 +28,12 @@ def format_python(code: str, slot: str | None = None) -> str:
     if slot is None or cache.current() is None:
         return cache.memo("black", [*version, code], lambda: _black(code))
     spans: list[Spans | None] = [None, None]  # the statements of code and of black's output, when known
+    last = cache.load("black-slot", _slot_key(slot))
+    if not (isinstance(last, dict) and isinstance(last.get("code"), str) and isinstance(last.get("black"), str)):
+        last = None
 
     def compute() -> str:
-        last = cache.load("black-slot", _slot_key(slot))
-        if isinstance(last, dict) and isinstance(last.get("code"), str) and isinstance(last.get("black"), str):
+        if last is not None:
             done = _changed_statements_only(last["code"], last["black"], code, last.get("spans"))
             if done is not None:
                 formatted, spans[0], spans[1] = done
@@ -39,6 +41,8 @@ def format_python(code: str, slot: str | None = None) -> str:
         return _black(code)
 
     formatted = cache.memo("black", [*version, code], compute)
+    if last is not None and last["code"] == code and last["black"] == formatted:
+        return formatted  # the slot holds it already (its statements found again would cost two parses of the file)
     if spans[0] is None or spans[1] is None:
         spans[:] = [_spans(code), _spans(formatted)]
     cache.store("black-slot", _slot_key(slot), {"code": code, "black": formatted, "spans": spans})

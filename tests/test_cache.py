@@ -617,6 +617,25 @@ def test_a_slot_remembers_the_last_text_so_the_next_small_edit_formats_one_state
     assert edited == black(code.replace("Doc.", "Doc, edited.")) and first == black(code)
 
 
+def test_a_slot_given_the_text_it_holds_again_is_not_parsed_or_written_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # After an edit of descriptions the Python module's stood-in text is the last run's: finding its statements
+    # again would cost two parses of the file for nothing.
+    from generator import pyformat
+
+    code = '"""Doc."""\n\n' + "".join(f"def f{i}(a,b):\n    return (a,\n b)\n\n\n" for i in range(6))
+    parsed: list[str] = []
+    spans = pyformat._spans
+    monkeypatch.setattr(pyformat, "_spans", lambda text: parsed.append(text) or spans(text))
+    with cache.active(tmp_path / "memo"):
+        first = pyformat.format_python(code, slot="python/x.py")
+        assert len(parsed) == 2  # the text's statements and black's output's, kept with the slot
+        written = cache.load("black-slot", pyformat._slot_key("python/x.py"))
+        assert pyformat.format_python(code, slot="python/x.py") == first
+        assert len(parsed) == 2 and cache.load("black-slot", pyformat._slot_key("python/x.py")) == written
+        edited = pyformat.format_python(code.replace("Doc.", "Doc, edited."), slot="python/x.py")
+    assert edited == pyformat._black(code.replace("Doc.", "Doc, edited."))
+
+
 def test_workers_start_only_while_the_cores_are_not_already_shared(monkeypatch: pytest.MonkeyPatch) -> None:
     from generator import build
 
