@@ -190,6 +190,7 @@ def test_a_format_id_on_the_command_line_cannot_reach_outside_specs(project: Pat
 
 
 def test_a_field_named_like_a_behaviour_method_is_refused_not_compiled_to_a_shadowed_method(tmp_path: Path) -> None:
+    from generator import cache
     from generator.core import generate
     from generator.errors import SpecError
     from generator.load import load_spec
@@ -199,10 +200,13 @@ def test_a_field_named_like_a_behaviour_method_is_refused_not_compiled_to_a_shad
     spec = json.loads((folder / "spec.json").read_text(encoding="utf-8"))
     spec["$defs"]["ChatState"]["properties"]["apply_input"] = {"type": "string", "description": "Shadows a behaviour method."}
     (folder / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
-    with pytest.raises(SpecError) as caught:
-        generate([load_spec(folder, tmp_path)], targets=("python",))
-    assert caught.value.pointer == "/$defs/ChatState"
-    assert "would define 'ChatState.apply_input' twice (a field, and a method)" in caught.value.problem
+    # Without a cache, then twice with one: the check's finding is remembered by the module's text, and refused again.
+    for memo in (None, tmp_path / "memo", tmp_path / "memo"):
+        with cache.active(memo), pytest.raises(SpecError) as caught:
+            generate([load_spec(folder, tmp_path)], targets=("python",))
+        assert caught.value.pointer == "/$defs/ChatState"
+        assert "would define 'ChatState.apply_input' twice (a field, and a method)" in caught.value.problem
+    assert list((tmp_path / "memo" / "python-clashes").rglob("*.json"))
 
 
 @pytest.mark.parametrize("format_id", ["internal", "testdata", "index", "runtime"])

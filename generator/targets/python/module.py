@@ -12,12 +12,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import fields
 
-from generator import ir, nesting, runtime
+from generator import cache, ir, nesting, runtime
 from generator.behaviour import Behaviour, constants
 from generator.errors import SpecError, pointer_of
 from generator.naming import Names, clash_error, constant_case, python_attr, python_top_level_clashes, snake_case
 from generator.pyformat import format_python
 from generator.pyliterals import py_str
+from generator.render import TEMPLATES as TEMPLATE_FOLDER
 from generator.render import header
 from generator.standins import made
 from generator.targets.python import encoders, parsers, standins, types
@@ -272,7 +273,12 @@ class PythonModule:
         """The module as rendered, before black (ClashError: two top-level names collide)."""
         view = self.view()
         code = TEMPLATES.render("python/module.py.j2", **{f.name: getattr(view, f.name) for f in fields(view)})
-        for name, first, second in python_top_level_clashes(code)[:1]:
+        # Remembered by the text (a parse of the module, 20-40 ms, in every run that renders it; after an edit of
+        # descriptions, the code with them stood in for is the last run's).
+        clashes = cache.memo(
+            "python-clashes", [cache.toolkit(TEMPLATE_FOLDER), code], lambda: [list(c) for c in python_top_level_clashes(code)]
+        )
+        for name, first, second in clashes[:1]:
             raise clash_error(self.fmt, "Python", name, f"{first}, and {second}")
         return code
 
