@@ -24,6 +24,7 @@ from generator.render import TEMPLATES
 from generator.retire import check_retired
 from generator.targets import REGISTRY
 from generator.targets.base import Context, Description
+from generator.targets.python.standins import fingerprint_apart
 
 if TYPE_CHECKING:
     from generator.background import Workers
@@ -143,13 +144,29 @@ def generate(
     behaviours = resolve_behaviours(specs, formats)  # behaviours: a spec change that breaks one is refused before anything renders
     schemas = {f.id: export(f) for f in formats}  # export: the standard JSON Schema of each IR
     # examples and defaults against the exported schema: every one it rejects, in all formats, reported in one run
-    raise_all([problem for spec, fmt in zip(specs, formats) for problem in schema_problems(spec, fmt, schemas[fmt.id])])
+    raise_all([problem for spec, fmt in zip(specs, formats) for problem in _schema_problems(spec, fmt, schemas[fmt.id])])
     wanted = [t for t in REGISTRY if t.name in set(targets) and t.enabled(options)]
     # names (every identifier of every target language) and, for a target that reads them, descriptions
     ctx = context(
         specs, formats, options, history, schemas=schemas, described=any(t.reads_descriptions for t in wanted), behaviours=behaviours
     )
     return rendering.render(wanted, ctx, worker, owners)  # render and format each target, each checking its files (examples)
+
+
+def _schema_problems(spec: LoadedSpec, fmt: ir.Format, exported: dict[str, Any]) -> list[SpecError]:
+    """examples.schema_problems, its "none" remembered by what it reads: the examples, the defaults and the schema
+    exported from the format, whose verdicts its descriptions and version (annotations) do not change."""
+    if cache.current() is None:
+        return schema_problems(spec, fmt, exported)
+    key = cache.digest(
+        ["schema-examples", cache.toolkit(TEMPLATES), spec.path, fingerprint_apart(fmt), json.dumps(spec.examples_valid, sort_keys=True)]
+    )
+    if cache.load("schema-examples", key) is not None:
+        return []
+    problems = schema_problems(spec, fmt, exported)
+    if not problems:
+        cache.store("schema-examples", key, True)
+    return problems
 
 
 def resolve_behaviours(specs: list[LoadedSpec], formats: tuple[ir.Format, ...]) -> dict[str, behaviour.Behaviour]:

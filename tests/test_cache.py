@@ -617,6 +617,7 @@ def test_a_slot_remembers_the_last_text_so_the_next_small_edit_formats_one_state
     assert edited == black(code.replace("Doc.", "Doc, edited.")) and first == black(code)
 
 
+
 def test_a_slot_given_the_text_it_holds_again_is_not_parsed_or_written_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # After an edit of descriptions the Python module's stood-in text is the last run's: finding its statements
     # again would cost two parses of the file for nothing.
@@ -1172,3 +1173,27 @@ def test_after_a_bump_the_changelog_finds_only_the_new_releases_changes(
     assert list(after) == versions[1:] and {v: after[v] for v in before} == before
     assert after[versions[-1]]  # the new release's changes, each with its verdicts
     assert after == core._change_labels(folder, project)  # as found without the cache
+
+
+def test_the_examples_check_against_the_exported_schema_is_remembered_apart_from_descriptions(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator import core
+    from generator.errors import SpecError
+
+    checked: list[str] = []
+    check = core.schema_problems
+    monkeypatch.setattr(core, "schema_problems", lambda spec, fmt, exported: (checked.append(fmt.id), check(spec, fmt, exported))[1])
+    folder = tmp_path / "memo"
+    _generate_in_process(project, folder)
+    assert sorted(checked) == sorted({s.format_id for s in core.discover(project / "specs", project)})
+    checked.clear()
+    _edit_description(project, "chat_event")  # an annotation: the verdicts on the examples stay
+    _generate_in_process(project, folder)
+    assert checked == []
+    example = sorted((project / "specs" / "chat_event" / "examples" / "valid").glob("*.json"))[0]
+    data = json.loads(example.read_text())
+    example.write_text(json.dumps([data]))  # an array where the spec wants an object: refused, in every run
+    for _ in range(2):
+        with pytest.raises(SpecError, match="this valid example fails its own spec"):
+            _generate_in_process(project, folder)
+    assert checked == ["chat_event", "chat_event"]

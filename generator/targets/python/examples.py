@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from generator import cache, ir, standins
 from generator.examples import check_examples_in_python
 from generator.render import TEMPLATES
-from generator.targets.python.standins import blind
+from generator.targets.python.standins import fingerprint_apart
 
 # An import statement of a generated Python module: `from .a import x`, `from . import (a, b)`, `import pkg.a`.
 _IMPORT = re.compile(
@@ -51,8 +51,7 @@ def check_keys(kind: str, package: str, fmt: ir.Format, modules: Mapping[str, st
     descriptions and version stood in for (the checks read its examples, defaults and file names, not
     those), and the modules as they run (standins.as_run) and as they are written (one made with the texts
     put back, then the same text again from the render cache, finds what its first run stored)."""
-    blinded = blind(fmt)
-    described = cache.fingerprint(fmt if blinded is None else blinded[0])
+    described = fingerprint_apart(fmt)
 
     def key(text: Callable[[str], str]) -> str:
         return cache.digest([kind, cache.toolkit(TEMPLATES), package, described, *(f"{m}\0{text(modules[m])}" for m in sorted(modules))])

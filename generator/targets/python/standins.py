@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from generator import ir
+from generator import cache, ir
 from generator.standins import RESERVED, VERSION, plain, put_back, stand_in
 
 _LINE_LENGTH = 88  # black's default, which chatspec uses: past it, a multi-line docstring's closing quotes move
@@ -50,6 +50,14 @@ def blind(fmt: ir.Format) -> tuple[ir.Format, list[str]] | None:
         described += "." * (_LINE_LENGTH - 2 - len(described))  # as long as any description whose quotes move
     skeleton = dataclasses.replace(fmt, description=described, version=VERSION, definitions=definitions)
     return skeleton, [*texts, fmt.description, fmt.version]
+
+
+def fingerprint_apart(fmt: ir.Format) -> str:
+    """cache.fingerprint of the format with its plain descriptions and version stood in for (blind): the
+    part of a key for a check that reads neither (its examples and defaults, against the exported schema or
+    the generated code), so that an edit of them and its bump find the check's last verdict."""
+    blinded = blind(fmt)
+    return cache.fingerprint(fmt if blinded is None else blinded[0])
 
 
 def restore(code: str, texts: list[str]) -> str | None:
