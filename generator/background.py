@@ -120,10 +120,13 @@ class Workers:
         connection = self.connections.get(target.name)
         while wanted in self.waiting and wanted not in self.done and connection is not None:
             try:
-                format_id, files = connection.recv()
+                format_id, files, made = connection.recv()
             except (EOFError, OSError):  # the worker died: what it did not send is rendered here
                 break
             self.done[target.name, format_id] = files
+            from generator import standins
+
+            standins.note(made)  # the modules it made with texts put back: their checks run here
         self.waiting.discard(wanted)
         return self.done.pop(wanted, None)
 
@@ -182,5 +185,7 @@ def _serve(
             files: dict[str, str] | None = target.render_format(formats[format_id], ctx)
         except Exception:  # noqa: BLE001 - reported where the caller renders the format again
             files = None
-        connection.send((format_id, files))
+        from generator import standins
+
+        connection.send((format_id, files, standins.noted()))
     connection.close()

@@ -88,5 +88,15 @@ def as_run(code: str) -> str:
     return code if stood_in is None else f"stood in: {stood_in}"
 
 
+def noted() -> dict[str, str]:
+    """What made noted in this process (a worker sends it with the modules it made)."""
+    return dict(_MADE)
+
+
+def note(found: dict[str, str]) -> None:
+    """Take what another process of this run noted (noted)."""
+    _MADE.update(found)
+
+
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

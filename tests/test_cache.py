@@ -251,6 +251,24 @@ def test_after_editing_one_spec_only_that_format_is_rendered_again_and_the_files
     assert edited == _generate_in_process(project, None)
 
 
+
+def test_the_modules_a_worker_made_count_for_the_examples_checks_of_the_main_process(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A project's first run renders the Python modules in a worker; the examples run in the main process, which
+    # remembers their verdict by the modules as they run only if it knows the worker made them with stand-ins.
+    from generator import examples
+
+    monkeypatch.setattr("generator.standins._MADE", {})  # a new process's (the workers fork from it)
+    folder = tmp_path / "memo"
+    _generate_in_process(project, folder, workers=True)
+    checked: list[str] = []
+    check = examples.check_examples_in_python
+    monkeypatch.setattr("generator.targets.python.examples.check_examples_in_python",
+                        lambda formats, files, package: (checked.extend(f.id for f in formats), check(formats, files, package)))
+    _edit_description(project, "chat_event")
+    _generate_in_process(project, folder)
+    assert checked == []
+
 def _edit_rule(root: Path, fmt: str) -> None:
     spec = root / "specs" / fmt / "spec.json"
     document = json.loads(spec.read_text())
