@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator import behaviour, cache, ir, keywords, rendering
+from generator import behaviour, cache, ir, keywords, rendering, standins
 from generator.classify import Change
 from generator.compatibility import label
 from generator.errors import SpecError, raise_all
@@ -24,7 +24,6 @@ from generator.render import TEMPLATES
 from generator.retire import check_retired
 from generator.targets import REGISTRY
 from generator.targets.base import Context, Description
-from generator.targets.python.standins import fingerprint_apart
 
 if TYPE_CHECKING:
     from generator.background import Workers
@@ -159,7 +158,13 @@ def _schema_problems(spec: LoadedSpec, fmt: ir.Format, exported: dict[str, Any])
     if cache.current() is None:
         return schema_problems(spec, fmt, exported)
     key = cache.digest(
-        ["schema-examples", cache.toolkit(TEMPLATES), spec.path, fingerprint_apart(fmt), json.dumps(spec.examples_valid, sort_keys=True)]
+        [
+            "schema-examples",
+            cache.toolkit(TEMPLATES),
+            spec.path,
+            standins.fingerprint_apart(fmt),
+            json.dumps(spec.examples_valid, sort_keys=True),
+        ]
     )
     if cache.load("schema-examples", key) is not None:
         return []

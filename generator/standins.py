@@ -8,20 +8,21 @@ datamodel-code-generator (targets/pydantic/descriptions.py), the Python target f
 (targets/python/standins.py); each checks where its stand-ins landed, and renders the real text
 wherever one is not where it must be.
 
-The same holds for the checks that run a Python module's examples (targets/python/examples.py,
-targets/msgspec/examples.py): a module whose texts were put back only into docstrings and the VERSION
-string, and that reads neither, runs as the module with the stand-ins. Each such module this process
-makes is noted (made), and a check remembers its verdict by that module (as_run), so an edit of
+The same holds for the checks that run a Python module's examples (example_keys.py): a module
+whose texts were put back only into docstrings and the VERSION string, and that reads neither, runs
+as the module with the stand-ins. Each such module this run makes is noted (made; a worker sends
+its own, noted), and a check remembers its verdict by that module (as_run), so an edit of
 descriptions and its bump does not run the examples again.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from generator import invisible
+from generator import cache, invisible, ir
 
 RESERVED = "chatspecdescription"  # a text that holds this is never stood in for
 FIND = re.compile(RESERVED + r"(\d+)z")  # the z ends it, so 1z is not found in 10z
@@ -47,6 +48,36 @@ def plain(text: str) -> bool:
         and not text.endswith('"')
         and RESERVED not in text
     )
+
+
+def blind(fmt: ir.Format, described: Callable[[str], str] = str) -> tuple[ir.Format, list[str]] | None:
+    """(the format with each plain description of its definitions and fields stood in for, its own
+    description by described(its stand-in) and its version by VERSION; the texts by stand-in number,
+    then the format's description and version), or None where those two are not plain."""
+    if not plain(fmt.description) or not plain(fmt.version) or len(fmt.version) > 40 or RESERVED in repr(fmt):
+        return None
+    texts: dict[str, int] = {}
+
+    def instead(text: str) -> str:
+        return stand_in(texts.setdefault(text, len(texts))) if plain(text) else text
+
+    def definition(d: ir.Definition) -> ir.Definition:
+        if isinstance(d, ir.Model):
+            fields = tuple(dataclasses.replace(f, description=instead(f.description)) for f in d.fields)
+            return dataclasses.replace(d, description=instead(d.description), fields=fields)
+        return dataclasses.replace(d, description=instead(d.description))
+
+    definitions = tuple(definition(d) for d in fmt.definitions)
+    skeleton = dataclasses.replace(fmt, description=described(stand_in(len(texts))), version=VERSION, definitions=definitions)
+    return skeleton, [*texts, fmt.description, fmt.version]
+
+
+def fingerprint_apart(fmt: ir.Format) -> str:
+    """cache.fingerprint of the format with its plain descriptions and version stood in for (blind): the
+    part of a key for a check that reads neither (its examples and defaults, against the exported schema or
+    the generated code), so that an edit of them and its bump find the check's last verdict."""
+    blinded = blind(fmt)
+    return cache.fingerprint(fmt if blinded is None else blinded[0])
 
 
 def put_back(code: str, texts: list[str], allowed: Iterable[re.Pattern[str]], version: str | None = None) -> str | None:

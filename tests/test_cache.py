@@ -365,7 +365,7 @@ def test_chatspecs_own_source_is_part_of_every_format_key(tmp_path: Path) -> Non
 
 
 def test_the_examples_check_of_a_format_is_keyed_by_every_module_its_imports_reach() -> None:
-    from generator.targets.python.examples import imported_modules
+    from generator.example_keys import imported_modules
 
     modules = {"__init__": "from ._runtime import X\nFORMATS = {'a': '1.0.0', 'd': '1.0.0'}", "_runtime": "import re\n", "c": "", "e": "",
                "f": "", "a": "from . import b_v1\nx = 1", "b_v1": "from .c import y\nimport json\n",

@@ -4,7 +4,7 @@ The two packages import each other by their real names, so they are written to a
 run in a child Python (the generator's own process may hold another package of that name). A module
 msgspec cannot build (a union of kinds it does not tell apart, ...) or an example whose verdict or
 problems differ is refused, naming the file. Remembered per format, by the modules its check runs, as the
-Python target's check is (targets/python/examples.py), so after an edit only the edited format's examples run.
+Python target's check is (generator/example_keys.py), so after an edit only the edited format's examples run.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from generator import cache, ir
 from generator.errors import SpecError, raise_all
-from generator.targets.python.examples import check_keys, imported_modules, package_modules
+from generator.example_keys import check_keys, imported_modules, package_modules
 
 # Run in the child: argv[1] the folder holding both packages, argv[2] the msgspec package; stdin the
 # examples as JSON {format: [[file, text], ...]}; stdout one JSON list of [format, file, problem].
