@@ -32,12 +32,17 @@ def check_keys(kind: str, package: str, fmt: ir.Format, modules: Mapping[str, st
     """The keys a check of the format's examples by these modules is remembered by: the format with its
     descriptions and version stood in for (the checks read its examples, defaults and file names, not
     those), and the modules as they run (standins.as_run) and as they are written (one made with the texts
-    put back, then the same text again from the render cache, finds what its first run stored)."""
+    put back, then the same text again from the render cache, finds what its first run stored); as they
+    are written only, where any of them may read a docstring or a version (standins.reads_texts)."""
     described = standins.fingerprint_apart(fmt)
 
     def key(text: Callable[[str], str]) -> str:
         return cache.digest([kind, cache.toolkit(TEMPLATES), package, described, *(f"{m}\0{text(modules[m])}" for m in sorted(modules))])
 
+    # A format's module may read a docstring or a version, its own or another module's (its behaviour block); the
+    # runtimes (_runtime, _fast: a format id starts with a letter) are chatspec's own, and read no module's.
+    if any(standins.reads_texts(code) for m, code in modules.items() if not m.rpartition("/")[2].startswith("_")):
+        return (key(str),)
     return tuple(dict.fromkeys([key(standins.as_run), key(str)]))
 
 

@@ -99,17 +99,25 @@ def put_back(code: str, texts: list[str], allowed: Iterable[re.Pattern[str]], ve
 # sha256 of a module put back -> sha256 of the module with its stand-ins, for each one this process made
 # (a digest each: a long test run makes thousands of modules).
 _MADE: dict[str, str] = {}
-# What reads a docstring (`X.__doc__`, inspect.getdoc) or the version at run time, in code or in a behaviour block: a module that holds it
-# outside the VERSION constant's own lines is not noted, and its checks read it as it is.
-_READS_TEXTS = re.compile(r"__doc__|\bgetdoc\b|\bVERSION\b")
-_VERSION_OWN_LINES = re.compile(r'^(?:VERSION: Final = "' + VERSION + r'"|    "VERSION",)$', re.M)
+# What may read a docstring or a version at run time: their names, and the ways to reach a name, an attribute
+# or source text without spelling it. Generated code spells none of them but on the lines _OWN_LINES holds; a
+# behaviour block may, in its own module or another's (reads_texts).
+_READS_TEXTS = re.compile(
+    r"__doc__|\b(?:getdoc|VERSION|globals|locals|vars|getattr|getattr_static|attrgetter|__getattribute__|eval|exec|compile"
+    r"|__import__|importlib|builtins|__builtins__|inspect|linecache|__file__|__loader__|__spec__|__dict__|modules)\b|\bopen\s*\("
+)
+_OWN_LINES = re.compile(r'^(?:VERSION: Final = "[^"\n]*"|    "VERSION",| *built\.__dict__ = \{)$', re.M)
 
 
 def made(stood_in: str, put_back_into: str) -> None:
-    """Note that put_back_into was made by putting texts back into the formatted module stood_in, unless
-    stood_in could read those texts (its docstrings or VERSION) when it runs."""
-    if _READS_TEXTS.search(_VERSION_OWN_LINES.sub("", stood_in)) is None:
-        _MADE[_sha(put_back_into)] = _sha(stood_in)
+    """Note that put_back_into was made by putting texts back into the formatted module stood_in."""
+    _MADE[_sha(put_back_into)] = _sha(stood_in)
+
+
+def reads_texts(code: str) -> bool:
+    """Whether the module code may read a docstring or a version when it runs (_READS_TEXTS): a check that
+    runs it then reads every module as written (example_keys.check_keys), not as run (as_run)."""
+    return _READS_TEXTS.search(_OWN_LINES.sub("", code)) is not None
 
 
 def as_run(code: str) -> str:

@@ -269,6 +269,23 @@ def test_the_modules_a_worker_made_count_for_the_examples_checks_of_the_main_pro
     _generate_in_process(project, folder)
     assert checked == []
 
+
+def test_a_module_reading_another_formats_version_runs_its_examples_again_after_that_ones_bump(
+        project: Path, tmp_path: Path) -> None:
+    # chat_event's behaviour reads chat_modality's VERSION: an edit of chat_modality's description and its bump
+    # leave both modules as they run the same but for that, so chat_event's check must read them as written.
+    from generator.errors import SpecError
+
+    behaviour = project / "specs" / "chat_event" / "behaviour" / "python.py"
+    behaviour.write_text("from . import chat_modality as _cm\n\n" + behaviour.read_text() + '\n\nif _cm.VERSION == "1.1.1":\n'
+                         '    raise RuntimeError("chat_event does not run beside chat_modality " + _cm.VERSION)\n')
+    folder = tmp_path / "memo"
+    _generate_in_process(project, folder)
+    _edit_description(project, "chat_modality")
+    assert _run(project, "bump", "chat_modality").returncode == 0
+    with pytest.raises(SpecError, match="RuntimeError: chat_event does not run beside chat_modality 1.1.1"):
+        _generate_in_process(project, folder)
+
 def _edit_rule(root: Path, fmt: str) -> None:
     spec = root / "specs" / fmt / "spec.json"
     document = json.loads(spec.read_text())

@@ -268,14 +268,25 @@ def test_a_title_that_spells_the_versions_stand_in_is_written_as_it_is() -> None
     assert restored is None or restored == real
 
 
-def test_a_module_that_reads_its_docstrings_or_version_is_checked_as_written() -> None:
-    # Its examples' check is remembered by the module stood in for only where the texts put back cannot change
-    # what it does (generator/standins.py): a module that reads VERSION or a __doc__ is read as written.
-    from generator import standins
+def test_a_module_that_may_read_docstrings_or_a_version_makes_its_check_read_every_module_as_written() -> None:
+    # The examples' check is remembered by the modules stood in for only where the texts put back cannot change
+    # what any of them does (generator/standins.py): a module that may read VERSION or a docstring, its own or
+    # another module's, by name or without spelling it, makes every module of the check read as written.
+    from generator import ir, standins
+    from generator.example_keys import check_keys
 
     stood_in = f'"""{standins.stand_in(0)}"""\nVERSION: Final = "{standins.VERSION}"\n__all__ = [\n    "VERSION",\n]\n'
-    for code, kept in [("", True), ("LATEST = VERSION\n", False), ("HELP = parse.__doc__\n", False), ("HELP = inspect.getdoc(parse)\n", False), ("MY_VERSION = 1\n", True)]:
+    fmt = ir.Format(id="f", version="1.2.3", title="F", description="A chat.", decisions=(), root="F", definitions=(), source="specs/f/spec.json")
+    plain = 'def f(built):\n    built.__dict__ = {\n        "a": 1,\n    }\n'  # the fast path's, as generated
+    reading = ["LATEST = _other.VERSION\n", "HELP = parse.__doc__\n", "HELP = inspect.getdoc(parse)\n", 'V = globals()["VER" + "SION"]\n',
+               'V = getattr(_other, "VER" + "SION")\n', "V = vars(_other)\n", "S = open(__file__).read()\n", "V = _other.__dict__\n"]
+    for code, kept in [("", True), (plain, True), ("MY_VERSION = 1\n", True), *((c, False) for c in reading)]:
         made = (stood_in + code).replace(standins.stand_in(0), "A chat.").replace(standins.VERSION, "1.2.3")
         standins.made(stood_in + code, made)
-        assert (standins.as_run(made) != made) is kept, code
+        assert (standins.as_run(made) != made) and standins.reads_texts(made) is not kept, code
+        other = stood_in.replace(standins.stand_in(0), "Other.").replace(standins.VERSION, "2.0.0")
+        standins.made(stood_in, other)
+        # Two modules in one check: the reader's verdict is remembered by the other's text as written.
+        keys = check_keys("examples", "p", fmt, {"f": made, "other": other})
+        assert len(keys) == (2 if kept else 1), code
         assert standins.as_run(made.replace("A chat.", "A talk.")) == made.replace("A chat.", "A talk.")  # not made here
