@@ -92,8 +92,9 @@ def put_back(code: str, texts: list[str], allowed: Iterable[re.Pattern[str]], ve
             return None  # the version's spelling in a text beside its stand-in (a title): it would be replaced too
     if any(int(n) >= len(texts) for n in FIND.findall(code)) or (version is None and VERSION in code):
         return None
-    code = re.sub(FIND.pattern + r"\.*", lambda m: texts[int(m.group(1))], code)
-    return code if version is None else code.replace(VERSION, version)
+    # The version first: a text put back may spell its stand-in, and is written as it is.
+    code = code if version is None else code.replace(VERSION, version)
+    return re.sub(FIND.pattern + r"\.*", lambda m: texts[int(m.group(1))], code)
 
 
 # sha256 of a module put back -> sha256 of the module with its stand-ins, for each one this process made

@@ -266,6 +266,17 @@ def test_a_title_that_spells_the_versions_stand_in_is_written_as_it_is() -> None
     real, restored = _module_both_ways(fmt)
     assert "Spelt chatspecversionz (format" in real
     assert restored is None or restored == real
+    # Descriptions that spell it, stood in for (one line) or not (two): not written over with the version either.
+    base, model, spelt = fmt, fmt.models[0], "Spelt chatspecversionz."
+    for where in ["format", "model", "field", "two lines"]:
+        text = spelt.replace(" ", "\n") if where == "two lines" else spelt
+        field = dataclasses.replace(model.fields[0], description=text if where == "field" else "A field.")
+        described = dataclasses.replace(model, description=text if where in ("model", "two lines") else "A model.", fields=(field, *model.fields[1:]))
+        fmt = dataclasses.replace(base, title="Plain", description=text if where == "format" else "Plain.",
+                                  definitions=tuple(described if d is model else d for d in base.definitions))
+        real, restored = _module_both_ways(fmt)
+        assert "chatspecversionz." in real and "2.0.0." not in real, where
+        assert restored is None or restored == real, where
 
 
 def test_a_module_that_may_read_docstrings_or_a_version_makes_its_check_read_every_module_as_written() -> None:
