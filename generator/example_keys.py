@@ -11,7 +11,7 @@ as that one), so after an edit only the formats whose generated code changed run
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from generator import cache, ir, standins
 from generator.render import TEMPLATES
@@ -35,15 +35,16 @@ def check_keys(kind: str, package: str, fmt: ir.Format, modules: Mapping[str, st
     put back, then the same text again from the render cache, finds what its first run stored); as they
     are written only, where any of them may read a docstring or a version (standins.reads_texts)."""
     described = standins.fingerprint_apart(fmt)
+    run = {m: standins.as_run(code) for m, code in modules.items()}
 
-    def key(text: Callable[[str], str]) -> str:
-        return cache.digest([kind, cache.toolkit(TEMPLATES), package, described, *(f"{m}\0{text(modules[m])}" for m in sorted(modules))])
+    def key(texts: Mapping[str, str]) -> str:
+        return cache.digest([kind, cache.toolkit(TEMPLATES), package, described, *(f"{m}\0{texts[m]}" for m in sorted(texts))])
 
     # A format's module may read a docstring or a version, its own or another module's (its behaviour block); the
     # runtimes (_runtime, _fast: a format id starts with a letter) are chatspec's own, and read no module's.
-    if any(standins.reads_texts(code) for m, code in modules.items() if not m.rpartition("/")[2].startswith("_")):
-        return (key(str),)
-    return tuple(dict.fromkeys([key(standins.as_run), key(str)]))
+    if run == modules or any(standins.reads_texts(code) for m, code in modules.items() if not m.rpartition("/")[2].startswith("_")):
+        return (key(modules),)
+    return (key(run), key(modules))
 
 
 def imported_modules(module: str, modules: dict[str, str], package: str, importers: Iterable[str] = ()) -> set[str]:
