@@ -638,10 +638,14 @@ def test_statements_whose_kind_or_surroundings_changed_are_formatted_with_the_wh
     assert quick is not None and quick[0] == pyformat._black(code.replace("X = 1", "X = 2"))
 
 
+# A module black reformats, of six top-level statements: a small edit formats one of them.
+_SIX_FUNCTIONS = '"""Doc."""\n\n' + "".join(f"def f{i}(a,b):\n    return (a,\n b)\n\n\n" for i in range(6))
+
+
 def test_a_slot_remembers_the_last_text_so_the_next_small_edit_formats_one_statement(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from generator import pyformat
 
-    code = '"""Doc."""\n\n' + "".join(f"def f{i}(a,b):\n    return (a,\n b)\n\n\n" for i in range(6))
+    code = _SIX_FUNCTIONS
     formatted: list[str] = []
     black = pyformat._black
     monkeypatch.setattr(pyformat, "_black", lambda text: formatted.append(text) or black(text))
@@ -652,13 +656,12 @@ def test_a_slot_remembers_the_last_text_so_the_next_small_edit_formats_one_state
     assert edited == black(code.replace("Doc.", "Doc, edited.")) and first == black(code)
 
 
-
 def test_a_slot_given_the_text_it_holds_again_is_not_parsed_or_written_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # After an edit of descriptions the Python module's stood-in text is the last run's: finding its statements
     # again would cost two parses of the file for nothing.
     from generator import pyformat
 
-    code = '"""Doc."""\n\n' + "".join(f"def f{i}(a,b):\n    return (a,\n b)\n\n\n" for i in range(6))
+    code = _SIX_FUNCTIONS
     parsed: list[str] = []
     spans = pyformat._spans
     monkeypatch.setattr(pyformat, "_spans", lambda text: parsed.append(text) or spans(text))
