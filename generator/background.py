@@ -116,6 +116,8 @@ class Workers:
 
     def result(self, target: Target, fmt: ir.Format) -> dict[str, str] | None:
         """The worker's files of the format, or None when the caller must render it."""
+        from generator import standins
+
         wanted = (target.name, fmt.id)
         connection = self.connections.get(target.name)
         while wanted in self.waiting and wanted not in self.done and connection is not None:
@@ -124,8 +126,6 @@ class Workers:
             except (EOFError, OSError):  # the worker died: what it did not send is rendered here
                 break
             self.done[target.name, format_id] = files
-            from generator import standins
-
             standins.note(made)  # the modules it made with texts put back: their checks run here
         self.waiting.discard(wanted)
         return self.done.pop(wanted, None)
@@ -165,6 +165,8 @@ def _serve(
     """A worker: warm up, then render each format it is handed (in `job`, when it was started
     with its formats), sending its files (None for a format that failed: the caller renders it
     again and reports the error)."""
+    from generator import standins
+
     for end in parents_ends:
         end.close()  # so the worker sees its pipe end when the run no longer needs it
     if job is None:
@@ -185,7 +187,5 @@ def _serve(
             files: dict[str, str] | None = target.render_format(formats[format_id], ctx)
         except Exception:  # noqa: BLE001 - reported where the caller renders the format again
             files = None
-        from generator import standins
-
         connection.send((format_id, files, standins.noted()))
     connection.close()
