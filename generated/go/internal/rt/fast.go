@@ -48,9 +48,11 @@ func Distinct[T comparable](xs []T) bool {
 // is that of t's wall clock, t's Unix time plus its offset, held to the seconds of
 // 0001-01-01 and 10000-01-01 (t.Year() computes the whole date: slower).
 func TimeRoundTrips(t time.Time) bool {
-	_, offset := t.Zone()
-	if offset <= -86400 || offset >= 86400 {
-		return false
+	offset := 0
+	if t.Location() != time.UTC { // (t.Zone looks the offset up even in UTC, where most times are)
+		if _, offset = t.Zone(); offset <= -86400 || offset >= 86400 {
+			return false
+		}
 	}
 	wall := t.Unix() + int64(offset)
 	return wall >= firstWallSecond && wall < pastWallSecond

@@ -129,3 +129,127 @@ func TestParseTimeIsTimeDateOnEveryDayAroundEveryLeapRule(t *testing.T) {
 		}
 	}
 }
+
+// byteByByte is the date-time grammar and ranges read one byte at a time, as readRFC3339
+// read them before it took the first nineteen bytes as words: the oracle for that reader.
+func byteByByte(text string) (rfc3339, bool) {
+	var f rfc3339
+	num := func(at, n int) (int, bool) {
+		v := 0
+		for i := at; i < at+n; i++ {
+			if i >= len(text) || text[i] < '0' || text[i] > '9' {
+				return 0, false
+			}
+			v = v*10 + int(text[i]-'0')
+		}
+		return v, true
+	}
+	at := func(i int, c ...byte) bool {
+		for _, b := range c {
+			if i < len(text) && text[i] == b {
+				return true
+			}
+		}
+		return false
+	}
+	var ok [6]bool
+	f.year, ok[0] = num(0, 4)
+	f.month, ok[1] = num(5, 2)
+	f.day, ok[2] = num(8, 2)
+	f.hour, ok[3] = num(11, 2)
+	f.minute, ok[4] = num(14, 2)
+	f.second, ok[5] = num(17, 2)
+	if ok != [6]bool{true, true, true, true, true, true} || !at(4, '-') || !at(7, '-') || !at(10, 'T', 't') || !at(13, ':') || !at(16, ':') {
+		return f, false
+	}
+	i := 19
+	if at(i, '.') {
+		i++
+		digits := 0
+		for ; i < len(text) && text[i] >= '0' && text[i] <= '9'; i++ {
+			if digits < 9 {
+				f.nanos = f.nanos*10 + int(text[i]-'0')
+			}
+			digits++
+		}
+		if digits == 0 {
+			return f, false
+		}
+		for ; digits < 9; digits++ {
+			f.nanos *= 10
+		}
+	}
+	switch {
+	case at(i, 'Z', 'z') && i+1 == len(text):
+	case at(i, '+', '-') && at(i+3, ':') && i+6 == len(text):
+		h, okH := num(i+1, 2)
+		m, okM := num(i+4, 2)
+		if !okH || !okM || h > 23 || m > 59 {
+			return f, false
+		}
+		f.offset = h*3600 + m*60
+		if text[i] == '-' {
+			f.offset = -f.offset
+		}
+	default:
+		return f, false
+	}
+	days := time.Date(f.year, time.Month(f.month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	return f, f.year >= 1 && f.month >= 1 && f.month <= 12 && f.day >= 1 && f.day <= days && f.hour <= 23 && f.minute <= 59 && f.second <= 59
+}
+
+// readRFC3339 checks the first nineteen bytes as three words at once (a digit's lanes, the
+// separators' lanes): every byte value at every place of date-times of each form must get the
+// byte-by-byte reader's verdict and fields. A word check that let one byte through (a byte
+// just below '0' read as a digit, a 't' for the T that is not one) would show here.
+func TestReadRFC3339GivesTheByteByByteVerdictForEveryByteAtEveryPlace(t *testing.T) {
+	for _, base := range []string{
+		"2024-02-29T23:59:59Z", "1999-12-31t00:00:00z", "0001-01-01T00:00:00.123456789+05:30",
+		"9999-12-31T23:59:59.5-23:59", "2023-02-28T12:34:56.1234567890123Z", "2000-10-31T09:09:09+00:00",
+	} {
+		for i := 0; i < len(base); i++ {
+			for b := 0; b < 256; b++ {
+				text := base[:i] + string([]byte{byte(b)}) + base[i+1:]
+				got, ok := readRFC3339(text)
+				want, wantOK := byteByByte(text)
+				if ok != wantOK || ok && got != want {
+					t.Fatalf("%q: read %+v %v, want %+v %v", text, got, ok, want, wantOK)
+				}
+			}
+		}
+		for n := 0; n <= len(base); n++ {
+			_, ok := readRFC3339(base[:n])
+			if _, want := byteByByte(base[:n]); ok != want {
+				t.Fatalf("%q: read %v, want %v", base[:n], ok, want)
+			}
+		}
+	}
+}
+
+// Scanner.Time reads a date-time where it lies, up to its closing quote, with no scan of the
+// string first: it must read what reading the string and then the date-time reads (the value,
+// and where the scanner stops), for every byte at every place, a missing closing quote, and a
+// date-time written with an escape.
+func TestScannerTimeReadsWhatTheStringItIsReadsAs(t *testing.T) {
+	var texts []string
+	for _, base := range []string{`"2024-02-29T23:59:59Z",`, `"2024-01-15t10:30:00.500+05:30"}`, `"2024-01-15T10:30:00.25-00:00" `} {
+		for i := 1; i < len(base); i++ {
+			for b := 0; b < 256; b++ {
+				texts = append(texts, base[:i]+string([]byte{byte(b)})+base[i+1:])
+			}
+		}
+	}
+	texts = append(texts, `"2024-01-15T10:30:00Z`, `"2024-01-15T10:30:00`, `"2024\u002d01-15T10:30:00Z"`,
+		`"2024-01-15T10:30:00\u005a"`, `"2024-01-15T10:30:00Z\u0022"`, ` "2024-01-15T10:30:00Z"`)
+	for _, text := range texts {
+		s, _ := NewScanner([]byte(text))
+		got, ok := s.Time()
+		r, _ := NewScanner([]byte(text))
+		str, strOK := r.token(false)
+		want, wantOK := ParseTime(str)
+		wantOK = strOK && wantOK && !want.IsZero()
+		if ok != wantOK || ok && (!got.Equal(want) || FormatTime(got) != FormatTime(want) || s.pos != r.pos) {
+			t.Fatalf("%q: read %v %v (at %d), want %v %v (at %d)", text, got, ok, s.pos, want, wantOK, r.pos)
+		}
+	}
+}
