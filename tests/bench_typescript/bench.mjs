@@ -191,9 +191,13 @@ for (const p of payloads) {
       throw new Error(`${name} ${p.valid ? "rejects" : "accepts"} the ${p.format} ${p.payload} payload: the benchmark would not measure validation`);
     }
   }
-  const [oursSeconds, ajvSeconds, typiaSeconds] = perCall(sides.map(([, check]) => check));
-  const row = { format: p.format, payload: p.payload, chatspec_us: oursSeconds * 1e6, ajv_us: ajvSeconds * 1e6 };
-  if (typiaSeconds !== undefined) row.typia_us = typiaSeconds * 1e6;
+  // The text read alone by the input policy, what every side does first: no peer (it checks nothing), the floor
+  // under every side's time, timed in the same turns. A check that cost nothing would take this long.
+  const readAlone = () => peerRead(p.text) !== REFUSED;
+  const seconds = perCall([...sides.map(([, check]) => check), readAlone]);
+  const [oursSeconds, ajvSeconds, typiaSeconds] = seconds;
+  const row = { format: p.format, payload: p.payload, chatspec_us: oursSeconds * 1e6, ajv_us: ajvSeconds * 1e6, read_us: seconds.at(-1) * 1e6 };
+  if (typiaDist !== undefined) row.typia_us = typiaSeconds * 1e6;
   rows.push(row);
 }
 process.stdout.write(JSON.stringify(rows));
