@@ -8,34 +8,38 @@ import "encoding/binary"
 // it apart nor compares it with every name (that was a fifth of a small document's parse).
 type Fields struct {
 	names []string // the wire names, by field (the reader's bit)
-	// quoted: a name and its closing quote as the text spells it with no escape; "" for a name the
-	// text cannot spell so (a quote, a backslash or a control byte in it), found by its value only.
-	quoted []string
-	// first: the field, plus one, of the first quoted name to start with each byte (0: none);
-	// next: the one after it that starts with the same byte (0: none).
+	// first: the field, plus one, of the first quoted name to start with each byte (0: none).
 	first [256]uint8
-	next  []uint8
+	keys  []fieldKey // by field
+}
+
+// fieldKey is what Scanner.Field compares a key in the text with, for one field: in one place, so
+// that a lookup loads it from one entry.
+type fieldKey struct {
 	// head: a quoted name's first eight bytes (fewer, zero-padded, in a shorter one), little-endian,
 	// and mask the bytes of it that count; tail and tailMask the same of its next eight: most
 	// names are matched with a word or two compared, the rest of a longer one as a string.
-	head, mask, tail, tailMask []uint64
+	head, mask, tail, tailMask uint64
+	// quoted: the name and its closing quote as the text spells it with no escape; "" for a name the
+	// text cannot spell so (a quote, a backslash or a control byte in it), found by its value only.
+	quoted string
+	next   uint8 // the field, plus one, of the next quoted name to start with the same byte (0: none)
 }
 
 // NewFields holds a model's wire names, by field; a model has at most 64 fields (its reader
 // keeps the keys seen in one uint64).
 func NewFields(names ...string) *Fields {
-	n := len(names)
-	k := &Fields{names: names, quoted: make([]string, n), next: make([]uint8, n),
-		head: make([]uint64, n), mask: make([]uint64, n), tail: make([]uint64, n), tailMask: make([]uint64, n)}
+	k := &Fields{names: names, keys: make([]fieldKey, len(names))}
 	for i := len(names) - 1; i >= 0; i-- { // backwards: each byte's chain in field order
 		name := names[i]
 		if !spelledAsIs(name) {
 			continue
 		}
-		k.quoted[i] = name + `"`
-		k.head[i], k.mask[i] = wordOf(k.quoted[i], 0)
-		k.tail[i], k.tailMask[i] = wordOf(k.quoted[i], 8)
-		k.next[i] = k.first[name[0]]
+		key := &k.keys[i]
+		key.quoted = name + `"`
+		key.head, key.mask = wordOf(key.quoted, 0)
+		key.tail, key.tailMask = wordOf(key.quoted, 8)
+		key.next = k.first[name[0]]
 		k.first[name[0]] = uint8(i + 1)
 	}
 	return k
@@ -78,13 +82,15 @@ func (s *Scanner) Field(k *Fields) int {
 	// end a word is padded with zero bytes, which no name holds.
 	if start < len(s.data) {
 		w := s.word(start)
-		for i := k.first[byte(w)]; i != 0; i = k.next[i-1] {
+		for i := k.first[byte(w)]; i != 0; {
 			f := int(i) - 1
-			if w&k.mask[f] != k.head[f] {
+			key := &k.keys[f]
+			i = key.next
+			if w&key.mask != key.head {
 				continue
 			}
-			q := k.quoted[f]
-			if len(q) > 8 && s.word(start+8)&k.tailMask[f] != k.tail[f] ||
+			q := key.quoted
+			if len(q) > 8 && s.word(start+8)&key.tailMask != key.tail ||
 				len(q) > 16 && (len(s.data)-start < len(q) || s.text[start+16:start+len(q)] != q[16:]) {
 				continue
 			}
