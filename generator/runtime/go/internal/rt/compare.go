@@ -188,7 +188,7 @@ func instantOf(text string) (int64, string, bool) {
 	if !ok {
 		return 0, "", false
 	}
-	seconds := time.Date(f.year, time.Month(f.month), f.day, f.hour, f.minute, f.second, 0, time.UTC).Unix() - int64(f.offset)
+	seconds := f.unix() - int64(f.offset) // (what time.Date gives: TestParseTimeIsTimeDateOnEveryDayAroundEveryLeapRule)
 	fraction := ""
 	if text[19] == '.' {
 		end := 20
