@@ -301,9 +301,9 @@ func (f *fastDecoder) array(depth int) (any, bool) {
 
 // str reads a string token, to be kept beyond the parse (kept: see keep) or looked at
 // and dropped (a key matched, a date-time read). Most strings are plain printable
-// ASCII with no escape: their end is found eight bytes a turn (plainWord, then textWord
-// past a byte past ASCII), then a byte a turn near the text's end, with the position kept
-// in a local (a store through f per byte cost a fifth of a document's read).
+// ASCII with no escape: their end is found eight bytes a turn (plainWord), then a byte
+// a turn near the text's end, with the position kept in a local (a store through f per
+// byte cost a fifth of a document's read). Any other string is read on by strPast.
 func (f *fastDecoder) str(kept bool) (string, bool) {
 	data := f.data
 	start := f.pos + 1 // after the opening quote
@@ -318,12 +318,35 @@ func (f *fastDecoder) str(kept bool) (string, bool) {
 	for i < len(data) && plainByte[data[i]] {
 		i++
 	}
-	ascii := true
+	if i < len(data) && data[i] == '"' {
+		f.pos = i + 1
+		if kept && f.alias {
+			return f.keep(start, i), true
+		}
+		return f.text[start:i], true
+	}
+	return f.strPast(start, i, kept)
+}
+
+// strPast reads on a string from start that str found to hold something other than plain
+// ASCII at i: an escape, a control byte, or a byte past ASCII.
+//
+// Past ASCII there are two kinds of text. In a string of ASCII with a byte past it here
+// and there (a curly quote, an accent), each such sequence is checked as UTF-8 where it
+// lies and the scan goes on eight bytes a turn after it: checking the string again at its
+// end (utf8.Valid's call, its pass over the ASCII around) was a tenth of the parse of a
+// list of short strings with one ’ each. Where a sequence is followed by another (Chinese,
+// Russian, a run of emoji), the rest is dense: its end is found eight bytes a turn by a
+// test that lets bytes past ASCII through (textWord) and it is checked in one utf8.Valid
+// pass at the end (a sequence at a time there was two and a half times slower).
+func (f *fastDecoder) strPast(start, i int, kept bool) (string, bool) {
+	data := f.data
+	dense := -1 // where the dense text past ASCII starts, not yet checked as UTF-8; -1: none
 	for i < len(data) {
 		switch c := data[i]; {
 		case c == '"':
 			f.pos = i + 1
-			if !ascii && !utf8.Valid(data[start:i]) {
+			if dense >= 0 && !utf8.Valid(data[dense:i]) {
 				return "", false
 			}
 			if kept && f.alias {
@@ -331,19 +354,43 @@ func (f *fastDecoder) str(kept bool) (string, bool) {
 			}
 			return f.text[start:i], true
 		case c == '\\':
-			f.pos = i
+			f.pos = i // (escaped checks the whole string as UTF-8)
 			return f.escaped(start)
 		case c < 0x20:
 			f.pos = i
 			return "", false
-		default:
-			// A byte past ASCII (a curly quote, an accent, an emoji), or a byte after one (the
-			// plain bytes before the first were read above): the end is still found eight bytes
-			// a turn, by a test that lets bytes past ASCII through, and the string's UTF-8 is
-			// checked once, at its end (a byte a turn from here cost a sixth more on a
-			// conversation with one ’ a message).
-			ascii = false
+		case dense >= 0:
+			// In dense text (the byte past ASCII that ended the scan below).
 			i++
+		default:
+			// A byte past ASCII in ASCII text. Where the byte after the sequence its first byte
+			// begins is past ASCII too, the text is dense from here; otherwise the sequence is
+			// read: DecodeRune reads a sequence of one byte only where it is not UTF-8 (U+FFFD
+			// written out takes three).
+			if after := i + seqLen(c); after < len(data) && data[after] >= utf8.RuneSelf {
+				dense = i
+				i++
+				break
+			}
+			_, size := utf8.DecodeRune(data[i:])
+			if size == 1 {
+				f.pos = i
+				return "", false
+			}
+			i += size
+		}
+		if dense < 0 {
+			for i+8 <= len(data) {
+				if flags := plainWord(binary.LittleEndian.Uint64(data[i:])); flags != 0 {
+					i += bits.TrailingZeros64(flags) >> 3
+					break
+				}
+				i += 8
+			}
+			for i < len(data) && plainByte[data[i]] {
+				i++
+			}
+		} else {
 			for i+8 <= len(data) {
 				if flags := textWord(binary.LittleEndian.Uint64(data[i:])); flags != 0 {
 					i += bits.TrailingZeros64(flags) >> 3
@@ -376,6 +423,18 @@ func (f *fastDecoder) keep(start, end int) string {
 // copyFrom copies the text from start on (out of keep, which is inlined where a value is read).
 func (f *fastDecoder) copyFrom(start int) {
 	f.base, f.copied = start, string(f.data[start:])
+}
+
+// seqLen is the length of the UTF-8 sequence a byte past ASCII begins, if it begins one
+// (strPast's guess of what follows; DecodeRune or utf8.Valid checks it).
+func seqLen(c byte) int {
+	switch {
+	case c >= 0xF0:
+		return 4
+	case c >= 0xE0:
+		return 3
+	}
+	return 2
 }
 
 // plainWord flags, in its top bit, each byte of w (eight bytes of text, little-endian) that

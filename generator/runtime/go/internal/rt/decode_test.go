@@ -46,11 +46,13 @@ func TestDecodeFastGivesWhatDecodeGivesTreeForTreeAndErrorForError(t *testing.T)
 	}
 	texts = append(texts, "[\"\xc2\x80\", \"\xdf\xbf\", \"\xe0\xa0\x80\", \"\xef\xbf\xbf\", \"\xf0\x90\x80\x80\", \"\xf4\x8f\xbf\xbf\"]",
 		"[\"\xc0\x80\"]", "[\"\xf4\x90\x80\x80\"]", "[\"\xe0\x80\x80\"]")
-	// Past a string's first byte past ASCII its end is found eight bytes a turn (textWord): a
-	// quote, escape, control byte or bad UTF-8 at every place of the words after it.
+	// Past a string's first byte past ASCII its end is found eight bytes a turn, by plainWord
+	// after a sequence followed by ASCII (é, a€) and by textWord after one followed by another
+	// (😀😀, éé: dense text, checked at its end): a quote, escape, control byte or bad UTF-8 at
+	// every place of the words after it.
 	for n := 0; n < 18; n++ {
-		for _, special := range []string{`"`, `\n`, `\ud83d\ude00`, `\ud800`, "\x01", "\x7f", "\xff", "\xe2\x82", "\xc3\xa9", "😀"} {
-			for _, lead := range []string{"é", "a€", "😀😀"} {
+		for _, special := range []string{`"`, `\n`, `\ud83d\ude00`, `\ud800`, "\x01", "\x7f", "\xff", "\xe2\x82", "\xc3\xa9", "😀", "\xed\xa0\x80é", "\xc0\x80é"} {
+			for _, lead := range []string{"é", "a€", "😀😀", "éé", "x€y"} {
 				texts = append(texts, "[\""+lead+strings.Repeat("x", n)+special+"yyyyyyyyy\", 1]")
 			}
 		}
