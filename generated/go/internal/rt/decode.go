@@ -310,15 +310,19 @@ func (f *fastDecoder) str(kept bool) (string, bool) {
 	data := f.data
 	start := f.pos + 1 // after the opening quote
 	i := start
-	for i+8 <= len(data) {
+	for {
+		if i+8 > len(data) {
+			for i < len(data) && plainByte[data[i]] {
+				i++
+			}
+			break
+		}
+		// (plainWord's lowest flag is exact: the byte it flags needs no second look)
 		if flags := plainWord(binary.LittleEndian.Uint64(data[i:])); flags != 0 {
 			i += bits.TrailingZeros64(flags) >> 3
 			break
 		}
 		i += 8
-	}
-	for i < len(data) && plainByte[data[i]] {
-		i++
 	}
 	if i < len(data) && data[i] == '"' {
 		f.pos = i + 1
@@ -382,15 +386,18 @@ func (f *fastDecoder) strPast(start, i int, kept bool) (string, bool) {
 			i += size
 		}
 		if dense < 0 {
-			for i+8 <= len(data) {
+			for {
+				if i+8 > len(data) {
+					for i < len(data) && plainByte[data[i]] {
+						i++
+					}
+					break
+				}
 				if flags := plainWord(binary.LittleEndian.Uint64(data[i:])); flags != 0 {
 					i += bits.TrailingZeros64(flags) >> 3
 					break
 				}
 				i += 8
-			}
-			for i < len(data) && plainByte[data[i]] {
-				i++
 			}
 		} else {
 			for i+8 <= len(data) {
