@@ -384,6 +384,8 @@ func (f *fastDecoder) strPast(start, i int, kept bool) (string, bool) {
 			i += size
 		}
 		if dense < 0 {
+			// str's scan, written out again: as one function for both, Go does not inline it (cost 82,
+			// over the inliner's budget of 80), and str runs it for every string of a document.
 			for {
 				if i+8 > len(data) {
 					for i < len(data) && plainByte[data[i]] {
