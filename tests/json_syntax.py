@@ -57,8 +57,19 @@ def _long(digits: int) -> str:
     return "1" * digits
 
 
+def dropped_duplicates() -> list[str]:
+    """chat_event texts the input policy refuses for what a value holds that a later duplicate key replaces."""
+    pieces = ['"\\ud800"', '"\\udc00"', '"\\uDBFF\\uDBFF"', '"\\udc00\\ud800"', '"x\\\\\\ud800"', '"\\\\ud800\\udc00"',
+              '{"b": "\\udfff"}', _long(4_301), "-" + _long(4_301), f"[{_long(5_000)}]", f'{{"b": {_long(4_301)}}}']
+    out = []
+    for piece in pieces:
+        out.append(f'{{"session_id": {piece}, "session_id": "s", "role": "user"}}')
+        out.append(f'{{"session_id": "s", "role": "user", "content": {{"a": {piece}, "a": 1}}}}')
+    return out
+
+
 def texts() -> list[tuple[str, bytes]]:
-    """(format, bytes) of every case; the text is never valid JSON."""
+    """(format, bytes) of every case; no text is accepted (it is not JSON, or the input policy refuses it)."""
     out: list[tuple[str, bytes]] = []
     for fmt, path in DOCUMENTS:
         data = path.read_bytes().rstrip()  # a cut of the final newline alone would be valid
@@ -81,6 +92,10 @@ def texts() -> list[tuple[str, bytes]]:
             out.append(("chat_event", f"[{piece}, {_long(digits)}]".encode()))
     # Lone surrogates next to syntax errors: the syntax error is reported, whichever comes first.
     out += [("chat_event", t.encode()) for t in ('["\\ud800", x]', '[x, "\\ud800"]', '["\\udc00" 1]', '{"\\ud800": }')]
+    # A value a later duplicate key replaces, which the JSON readers drop unread (red team round 11: Python's
+    # surrogate check searched the value read, TypeScript's JSON.parse never saw the long integer): the text's
+    # own rules hold for it all the same.
+    out += [("chat_event", t.encode()) for t in dropped_duplicates()]
     # Deep text that is cut, and deep text with a second value.
     for depth in (129, 5_000, 100_000):
         out.append(("chat_event", b"[" * depth))

@@ -80,6 +80,54 @@ def test_text_outside_the_policy_is_refused_with_its_message(text: str | bytes, 
     assert _problems(text) == [("", message, "json")]
 
 
+def test_a_value_a_later_duplicate_key_replaces_is_held_to_the_texts_rules() -> None:
+    """Red team round 11: json drops such a value unread, and the surrogate check searched the value
+    read, so '{"a": "\\ud800", "a": "s"}' was accepted (Go and TypeScript refused it). Each text of the
+    syntax corpus's dropped duplicates gets the policy's message, as str and as bytes (Go's and
+    TypeScript's verdicts are held to Python's on the same texts: test_go, test_typescript)."""
+    import json_syntax
+
+    messages = {"invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text", "invalid JSON: an integer literal has more than 4300 digits"}
+    for text in json_syntax.dropped_duplicates():
+        for given_text in (text, text.encode()):
+            found = _problems(given_text)
+            assert len(found) == 1 and found[0][0] == "" and found[0][1] in messages, (text[:80], found)
+
+
+def test_escaped_surrogates_are_paired_as_json_decodes_them_wherever_a_value_stands() -> None:
+    """_lone_surrogate_escape reads the text's escapes, an escaped backslash before a u included; it must say
+    what json says of every string it decodes, every pair of a duplicated key's kept (object_pairs_hook)."""
+    atoms = ["\\ud800", "\\uDBFF", "\\udc00", "\\uDFFF", "\\\\", "\\\\\\ud800", "\\u0041", "x", "\\\\u", "ud800", "\\ud83d\\ude00"]
+
+    def lone(text: str) -> bool:
+        found = False
+
+        def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+            nonlocal found
+            for key, value in items:
+                for s in (key, value):
+                    found = found or (isinstance(s, str) and any(0xD800 <= ord(c) <= 0xDFFF for c in s))
+            return dict(items)
+
+        value = json.loads(text, object_pairs_hook=pairs)
+        return found or (isinstance(value, list) and any(0xD800 <= ord(c) <= 0xDFFF for c in value[0]))
+
+    checked = 0
+    for n in range(4):
+        for combo in itertools.product(atoms, repeat=n):
+            body = "".join(combo)
+            for text in (f'["{body}"]', f'{{"a": "{body}", "a": 1}}', f'{{"{body}": 1}}'):
+                expected = lone(text)
+                try:
+                    rt.load_json(text)
+                    got = False
+                except rt.ValidationError:
+                    got = True
+                assert got == expected, text
+                checked += 1
+    assert checked > 4000
+
+
 @pytest.mark.parametrize(
     "text",
     ['"\\ud83d\\ude00"', '"\\\\ud800"', '"\u00e9"', f"[{LONG[1:]}, -{LONG[1:]}]", f"[{LONG}.5, {LONG}e0]", ' {"a": [true, false, null]} '],

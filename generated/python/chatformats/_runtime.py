@@ -370,9 +370,11 @@ def _json_error(message: str) -> ValidationError:
     return ValidationError([ErrorDetail("", message, "json")])
 
 
-# A \u escape of a UTF-16 surrogate; only when one occurs is the parsed value searched.
-_SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+# A \u escape of a high and a low UTF-16 surrogate together (a pair: one match), or of one
+# surrogate (a high one D800-DBFF, a low one DC00-DFFF) on its own.
+_SURROGATE_ESCAPE: Final = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[dD][89a-fA-F][0-9a-fA-F]{2}"
+)
 
 
 def load_json(text: str | bytes | bytearray) -> Any:
@@ -433,11 +435,7 @@ def load_json(text: str | bytes | bytearray) -> Any:
         # A syntax error anywhere in the text is reported first, as in Go and TypeScript.
         _load_deep(text)
         raise _json_error(LONG_INT_MESSAGE) from None
-    if (
-        "\\" in text
-        and _SURROGATE_ESCAPE.search(text) is not None
-        and _has_surrogate(value)
-    ):
+    if "\\" in text and _lone_surrogate_escape(text):
         raise _json_error(SURROGATE_MESSAGE)
     return value
 
@@ -467,18 +465,26 @@ def _located(what: str, line: int, column: int) -> str:
     return f"invalid JSON: {what.removesuffix(' at')} at line {line} column {column}"
 
 
-def _has_surrogate(value: object) -> bool:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if _SURROGATE.search(item) is not None:
+def _lone_surrogate_escape(text: str) -> bool:
+    """Whether JSON text (one json read whole) escapes a UTF-16 surrogate outside a pair, anywhere.
+
+    The text, not the value read: a value a later duplicate key replaces is not in the value,
+    and the input policy refuses the text all the same (as Go and TypeScript do). In JSON text
+    every backslash is inside a string and begins an escape, so a match is an escape where an
+    even run of backslashes stands before it ("\\\\ud800": an escaped backslash, then letters).
+    """
+    for found in _SURROGATE_ESCAPE.finditer(text):
+        start = found.start()
+        before = start
+        while before > 0 and text[before - 1] == "\\":
+            before -= 1
+        escape = (start - before) % 2 == 0
+        if found.end() - start == 12:
+            # A pair, unless its first backslash is escaped: then letters, and a low escape alone.
+            if not escape:
                 return True
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            stack.extend(item)
-            stack.extend(item.values())
+        elif escape:
+            return True
     return False
 
 

@@ -296,8 +296,29 @@ export function run<T>(parser: Parser<T>, data: JsonValue): T {
 
 // Text JSON.parse may read differently from decodeJSON: escaped surrogates (a lone one is
 // refused). Integers past 2^53, which it rounds, are caught where a parser reads them
-// (Context.inexact).
+// (Context.inexact); one past the digit limit is looked for in the text (longDigitRun), since
+// JSON.parse drops a value a later duplicate key replaces.
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/**
+ * Whether text holds a run of more than MAX_INT_DIGITS ASCII digits: where one stands, an integer literal
+ * the input policy refuses may too, in a value a later duplicate key replaces (JSON.parse drops it unread,
+ * so no parser would see it). Such a run holds a multiple of MAX_INT_DIGITS, so only the characters there
+ * are looked at (a text of 24 kB: five), and a run met there is measured at most MAX_INT_DIGITS each way:
+ * at most about two reads a character, on text made of digits.
+ */
+function longDigitRun(text: string): boolean {
+  const n = text.length;
+  for (let at = MAX_INT_DIGITS; at < n; at += MAX_INT_DIGITS) {
+    if (!isDigit(text.charCodeAt(at))) continue;
+    let start = at;
+    while (start > 0 && at - start < MAX_INT_DIGITS && isDigit(text.charCodeAt(start - 1))) start--;
+    let end = at + 1;
+    while (end < n && end - start <= MAX_INT_DIGITS && isDigit(text.charCodeAt(end))) end++;
+    if (end - start > MAX_INT_DIGITS) return true;
+  }
+  return false;
+}
 
 const nativeWellFormed = (String.prototype as unknown as { isWellFormed?: (this: string) => boolean }).isWellFormed;
 
@@ -332,7 +353,7 @@ export function runText<T>(parser: Parser<T>, input: string | Uint8Array,
   // Text the fatal decoder made from UTF-8 holds no lone surrogate (UTF-8 cannot encode one):
   // only a string given as it is is scanned for one (a scan a fifth of JSON.parse's time on
   // text past Latin-1, a curly quote in it enough).
-  if (text !== null && text.charCodeAt(0) !== 0xfeff && (typeof input !== "string" || wellFormed(text)) && (text.indexOf("\\u") < 0 || !SURROGATE_ESCAPE.test(text))) {
+  if (text !== null && text.charCodeAt(0) !== 0xfeff && (typeof input !== "string" || wellFormed(text)) && (text.indexOf("\\u") < 0 || !SURROGATE_ESCAPE.test(text)) && !longDigitRun(text)) {
     let tree: JsonValue | Missing = MISSING;
     try {
       tree = JSON.parse(text) as JsonValue;
