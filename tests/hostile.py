@@ -75,6 +75,19 @@ PIECES: list[bytes] = [
     )
 ]
 
+# Raw JSON text put before a value under the same key, so that the duplicate after it replaces it (red team
+# round 11): the text's own rules still hold for it (a lone surrogate escape, a long integer literal: refused
+# in every language), and a value's rules (depth, numbers no float holds) do not, as it is not in the document.
+DROPPED: list[bytes] = [
+    piece.encode()
+    for piece in (
+        '"\\ud800"', '"a\\udc00b"', '"\\ud800\\ud800"', '"\\udc00\\ud800"', '"x\\\\ud800"', '"\\ud83d\\ude00"',
+        "1" * 4301, "-" + "1" * 4301, "[" + "1" * 4301 + "]", "1" * 4300, '"' + "1" * 4301 + '"',
+        "1e400", "[" * 130 + "1" + "]" * 130,
+    )
+]
+
+
 # Whole-text variants of a document.
 def _variants(text: bytes) -> Iterator[bytes]:
     yield b"\xef\xbb\xbf" + text
@@ -104,6 +117,12 @@ def _paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
             yield from _paths(v, (*path, i))
 
 
+def _at(doc: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        doc = doc[step]
+    return doc
+
+
 def _with_hole(doc: Any, path: tuple[Any, ...]) -> Any:
     if not path:
         return _HOLE
@@ -130,10 +149,12 @@ def cases_for(folder: Path, paths_per_doc: int = 40, examples: int | None = None
         for path in paths[::step]:
             template = json.dumps(_with_hole(doc, path), ensure_ascii=False).encode()
             out.extend(template.replace(hole, piece) for piece in PIECES)
-            # A duplicate key: the same key again with a hostile value.
+            # A duplicate key: the same key again with a hostile value, and a hostile value the same key then replaces.
             if path and isinstance(path[-1], str):
                 key = json.dumps(path[-1]).encode()
                 out.append(template.replace(hole, b'"dup", ' + key + b": [" * 200 + b"]" * 200))
+                kept = json.dumps(_at(doc, path), ensure_ascii=False).encode()
+                out.extend(template.replace(hole, piece + b", " + key + b": " + kept) for piece in DROPPED)
     return out
 
 
