@@ -96,6 +96,11 @@ def texts() -> list[tuple[str, bytes]]:
     # surrogate check searched the value read, TypeScript's JSON.parse never saw the long integer): the text's
     # own rules hold for it all the same.
     out += [("chat_event", t.encode()) for t in dropped_duplicates()]
+    # A long integer deeper than the json module's recursion (read by _load_deep) and than MAX_DEPTH, where no
+    # value is built: the text's rule holds there too (red team round 12: Python reported the depth or the type).
+    for depth in (200, 1_500, 5_000):
+        out.append(("chat_event", ("[" * depth + _long(4_301) + "]" * depth).encode()))
+        out.append(("chat_event", ('{"session_id": "s", "role": "user", "content": ' + "[" * depth + _long(4_301) + "]" * depth + "}").encode()))
     # Deep text that is cut, and deep text with a second value.
     for depth in (129, 5_000, 100_000):
         out.append(("chat_event", b"[" * depth))

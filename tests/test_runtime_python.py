@@ -94,6 +94,52 @@ def test_a_value_a_later_duplicate_key_replaces_is_held_to_the_texts_rules() -> 
             assert len(found) == 1 and found[0][0] == "" and found[0][1] in messages, (text[:80], found)
 
 
+_UNDER_A_LIMIT = r"""
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("rt", sys.argv[1])
+rt = importlib.util.module_from_spec(spec)
+sys.modules["rt"] = rt
+spec.loader.exec_module(rt)
+out = []
+for text in json.loads(sys.stdin.read()):
+    try:
+        value = rt.load_json(text)
+    except rt.ValidationError as exc:
+        out.append({"errors": [e.message for e in exc.errors]})
+        continue
+    # What the runtime does with the value read: its key for uniqueness and enums, and its words in a message.
+    key = rt._same_key(value, 0)
+    out.append({"value": rt._digits_of(value) if type(value) is int else str(type(value)), "show": rt._show(value)[:20], "keyed": key is not None})
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("limit", ["0", "640", "4300", "100000"])
+def test_the_digit_limit_is_the_policys_whatever_limit_the_process_set(limit: str) -> None:
+    """Red team round 12: json reads integers by Python's own limit (sys.set_int_max_str_digits,
+    PYTHONINTMAXSTRDIGITS: one setting for the whole process, which any library may change). Set to 0 or
+    100000, a 4,301-digit literal was accepted; set to 640, a 1,000-digit one was refused and one in text
+    _load_deep read raised a bare ValueError. Under each limit: 4,301 digits refused wherever the literal
+    stands (a kept value, a list, a value a duplicate replaces, a syntax error after it reported first),
+    4,300 and 1,000 digits read exactly, and their key and message made without a ValueError."""
+    long, most, mid = "7" * 4301, "7" * 4300, "7" * 1000
+    refused = [long, f"[-{long}]", f'{{"a": {long}, "a": 1}}', f"  {long}", f"[{'[' * 3000}{long}{']' * 3000}]"]
+    syntax = [f"[{long}, x]"]
+    read = [most, f"-{most}", mid, f"[{mid}]", f'{{"a": {mid}, "a": {most}}}', f"  {mid}", f"[{'[' * 3000}{mid}{']' * 3000}]"]
+    texts = refused + syntax + read
+    env = {k: v for k, v in __import__("os").environ.items() if k != "PYTHONINTMAXSTRDIGITS"}
+    done = subprocess.run([sys.executable, "-c", _UNDER_A_LIMIT, str(SOURCE)], input=json.dumps(texts), capture_output=True, text=True,
+                          env={**env, "PYTHONINTMAXSTRDIGITS": limit}, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout)
+    assert [f.get("errors") for f in found[: len(refused)]] == [[rt.LONG_INT_MESSAGE]] * len(refused)
+    assert found[len(refused)]["errors"] == ["invalid JSON: Expecting value at line 1 column 4305"]
+    values = found[len(refused) + 1 :]
+    assert [v.get("errors") for v in values] == [None] * len(read)
+    assert [v["value"] for v in values[:3]] == [most, f"-{most}", mid]
+    assert values[2]["show"] == mid[:20] and all(v["keyed"] for v in values)
+
+
 def test_escaped_surrogates_are_paired_as_json_decodes_them_wherever_a_value_stands() -> None:
     """_lone_surrogate_escape reads the text's escapes, an escaped backslash before a u included; it must say
     what json says of every string it decodes, every pair of a duplicated key's kept (object_pairs_hook)."""

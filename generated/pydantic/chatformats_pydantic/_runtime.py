@@ -18,12 +18,14 @@ import math
 import operator
 import os
 import re
+import sys
 import unicodedata
 from fractions import Fraction
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
+from decimal import Decimal
 from typing import Any, Final, Literal, Protocol, TypedDict, Unpack
 
 
@@ -108,6 +110,29 @@ SURROGATE_MESSAGE: Final = (
     "invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text"
 )
 LONG_INT_MESSAGE: Final = "invalid JSON: an integer literal has more than 4300 digits"
+
+# Python's own limit on converting between an int and its decimal text (sys.set_int_max_str_digits,
+# PYTHONINTMAXSTRDIGITS: one setting for the whole process, 4300 by default) is never below this many
+# digits; past them the runtime converts through decimal, which that limit does not bound, so that
+# MAX_INT_DIGITS holds whatever a program in the process sets it to.
+_ALWAYS_CONVERTIBLE: Final = sys.int_info.str_digits_check_threshold
+_ALWAYS_CONVERTIBLE_BITS: Final = 3 * _ALWAYS_CONVERTIBLE  # 2**1920 < 10**640
+
+
+def _int_of(literal: str) -> int:
+    """The value of an integer literal of at most MAX_INT_DIGITS digits, whatever the process's limit."""
+    return (
+        int(literal) if len(literal) <= _ALWAYS_CONVERTIBLE else int(Decimal(literal))
+    )
+
+
+def _digits_of(value: int) -> str:
+    """The decimal text of an int of at most MAX_INT_DIGITS digits, whatever the process's limit."""
+    return (
+        str(value)
+        if value.bit_length() <= _ALWAYS_CONVERTIBLE_BITS
+        else str(Decimal(value))
+    )
 
 
 def more_message(count: int) -> str:
@@ -343,11 +368,12 @@ def _show(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int) and value.bit_length() > _INT_DIGITS_BITS:
-        # Only a Python caller of from_dict can hand over such an int (JSON text is refused
-        # first), and str() of it raises ValueError: a message must never raise.
-        if abs(value) >= _INT_DIGITS_LIMIT:
+    if isinstance(value, int) and value.bit_length() > _ALWAYS_CONVERTIBLE_BITS:
+        # Only a Python caller of from_dict can hand over one of more than MAX_INT_DIGITS digits
+        # (JSON text is refused first), and str() of it raises ValueError: a message must never raise.
+        if value.bit_length() > _INT_DIGITS_BITS and abs(value) >= _INT_DIGITS_LIMIT:
             return f"an integer of more than {MAX_INT_DIGITS} digits"
+        return _digits_of(value)
     if isinstance(value, (int, float)):
         return json.dumps(value)
     # A container by its JSON type's name, never its text (which may be as long as the document).
@@ -417,6 +443,7 @@ def load_json(text: str | bytes | bytearray) -> Any:
         except StopIteration:
             # Leading whitespace, or no value: decode() skips the one and reports the other.
             value = _DECODER.decode(text)
+            end = len(text)
         else:
             if end != len(text) and text[end:].strip(" \t\n\r"):
                 value = _DECODER.decode(text)  # json's "Extra data" error
@@ -429,12 +456,21 @@ def load_json(text: str | bytes | bytearray) -> Any:
     except RecursionError:
         # Deeper than the C parser's recursion allows: parse without recursion.
         value = _load_deep(text)
+        end = 0  # _load_deep counts an integer's digits itself
     except ValueError as exc:
         if "integer string conversion" not in str(exc):
             raise _json_error(f"invalid JSON: {exc}") from None
-        # A syntax error anywhere in the text is reported first, as in Go and TypeScript.
-        _load_deep(text)
-        raise _json_error(LONG_INT_MESSAGE) from None
+        if sys.get_int_max_str_digits() == MAX_INT_DIGITS:
+            # A syntax error anywhere in the text is reported first, as in Go and TypeScript.
+            _load_deep(text)
+            raise _json_error(LONG_INT_MESSAGE) from None
+        value = _read_counted(text)  # json went by a lower limit a program set: count
+        end = 0
+    # json reads integers by the process's limit (sys.set_int_max_str_digits), which is the policy's
+    # only while it is Python's default: where a program raised it or turned it off, text that could
+    # hold a longer integer is read again, counting.
+    if end > MAX_INT_DIGITS and sys.get_int_max_str_digits() != MAX_INT_DIGITS:
+        value = _read_counted(text)
     if "\\" in text and _lone_surrogate_escape(text):
         raise _json_error(SURROGATE_MESSAGE)
     return value
@@ -453,6 +489,36 @@ class _Decoder(json.JSONDecoder):
 
 _DECODER: Final = _Decoder(parse_constant=_reject_constant)
 _SCAN: Final = _DECODER.scan_once
+
+
+class _LongInteger(ValueError):
+    """An integer literal of more than MAX_INT_DIGITS digits, counted by _counted_int."""
+
+
+def _counted_int(literal: str) -> int:
+    if len(literal) - literal.startswith("-") > MAX_INT_DIGITS:
+        raise _LongInteger(LONG_INT_MESSAGE)
+    return _int_of(literal)
+
+
+_COUNTED: Final = _Decoder(parse_constant=_reject_constant, parse_int=_counted_int)
+
+
+def _read_counted(text: str) -> Any:
+    """JSON text read as load_json reads it, counting each integer's digits against MAX_INT_DIGITS
+    (for a process whose own limit on them is another)."""
+    try:
+        return _COUNTED.decode(text)
+    except _LongInteger:
+        _load_deep(text)  # a syntax error anywhere in the text is reported first
+        raise _json_error(LONG_INT_MESSAGE) from None
+    except json.JSONDecodeError as exc:
+        _load_deep(text)  # Python 3.11's message
+        raise _syntax_error(exc) from None
+    except RecursionError:
+        return _load_deep(text)
+    except ValueError as exc:
+        raise _json_error(f"invalid JSON: {exc}") from None  # NaN, Infinity
 
 
 def _syntax_error(exc: json.JSONDecodeError) -> ValidationError:
@@ -646,20 +712,19 @@ def _load_deep(text: str) -> Any:
             raise _json_error(f"invalid JSON: {m.group(4)} is not valid JSON")
         else:
             pos = m.end()
-            if not building():
+            integer = kind == 5 and m.group(6) is None and m.group(7) is None
+            if integer and len(m.group(5).lstrip("-")) > MAX_INT_DIGITS:
+                # Reported once the whole text is known to be JSON; below MAX_DEPTH too, where
+                # nothing is built (the text's rule, as in Go and TypeScript).
+                too_long = True
+            elif not building():
                 pass  # checked, not built
             elif kind == 3:
                 value = json.loads(m.group(3))
+            elif integer:
+                value = _int_of(m.group(5))
             elif kind == 5:
-                if m.group(6) is None and m.group(7) is None:
-                    if len(m.group(5).lstrip("-")) > MAX_INT_DIGITS:
-                        too_long = (
-                            True  # reported once the whole text is known to be JSON
-                        )
-                    else:
-                        value = int(m.group(5))
-                else:
-                    value = float(m.group(5))
+                value = float(m.group(5))
             else:
                 value = _LITERALS[m.group(8)]
         # The value is complete: attach it, then read what follows it.
@@ -1456,7 +1521,7 @@ def _same_key(value: object, depth: int) -> object:
         return value
     if isinstance(value, int):
         exact = value.bit_length() <= _INT_DIGITS_BITS or abs(value) < _INT_DIGITS_LIMIT
-        return ("n", number_key(str(value)) if exact else next(_unique_tokens))
+        return ("n", number_key(_digits_of(value)) if exact else next(_unique_tokens))
     if isinstance(value, float):
         if value.is_integer():
             # A whole number is keyed by its exact value, as Python compares it with an int: 2.0**57 is
