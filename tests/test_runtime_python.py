@@ -8,6 +8,7 @@ import ast
 import importlib.util
 import itertools
 import json
+import os
 import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
@@ -87,11 +88,10 @@ def test_a_value_a_later_duplicate_key_replaces_is_held_to_the_texts_rules() -> 
     TypeScript's verdicts are held to Python's on the same texts: test_go, test_typescript)."""
     import json_syntax
 
-    messages = {"invalid JSON: a lone UTF-16 surrogate (such as \\ud800) is not Unicode text", "invalid JSON: an integer literal has more than 4300 digits"}
     for text in json_syntax.dropped_duplicates():
+        message = rt.SURROGATE_MESSAGE if "\\u" in text else rt.LONG_INT_MESSAGE
         for given_text in (text, text.encode()):
-            found = _problems(given_text)
-            assert len(found) == 1 and found[0][0] == "" and found[0][1] in messages, (text[:80], found)
+            assert _problems(given_text) == [("", message, "json")], text[:80]
 
 
 _UNDER_A_LIMIT = r"""
@@ -108,8 +108,8 @@ for text in json.loads(sys.stdin.read()):
         out.append({"errors": [e.message for e in exc.errors]})
         continue
     # What the runtime does with the value read: its key for uniqueness and enums, and its words in a message.
-    key = rt._same_key(value, 0)
-    out.append({"value": rt._digits_of(value) if type(value) is int else str(type(value)), "show": rt._show(value)[:20], "keyed": key is not None})
+    rt._same_key(value, 0)
+    out.append({"value": rt._digits_of(value) if type(value) is int else str(type(value)), "show": rt._show(value)[:20]})
 print(json.dumps(out))
 """
 
@@ -127,7 +127,7 @@ def test_the_digit_limit_is_the_policys_whatever_limit_the_process_set(limit: st
     syntax = [f"[{long}, x]"]
     read = [most, f"-{most}", mid, f"[{mid}]", f'{{"a": {mid}, "a": {most}}}', f"  {mid}", f"[{'[' * 3000}{mid}{']' * 3000}]"]
     texts = refused + syntax + read
-    env = {k: v for k, v in __import__("os").environ.items() if k != "PYTHONINTMAXSTRDIGITS"}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONINTMAXSTRDIGITS"}
     done = subprocess.run([sys.executable, "-c", _UNDER_A_LIMIT, str(SOURCE)], input=json.dumps(texts), capture_output=True, text=True,
                           env={**env, "PYTHONINTMAXSTRDIGITS": limit}, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -137,12 +137,26 @@ def test_the_digit_limit_is_the_policys_whatever_limit_the_process_set(limit: st
     values = found[len(refused) + 1 :]
     assert [v.get("errors") for v in values] == [None] * len(read)
     assert [v["value"] for v in values[:3]] == [most, f"-{most}", mid]
-    assert values[2]["show"] == mid[:20] and all(v["keyed"] for v in values)
+    assert values[2]["show"] == mid[:20]
+
+
+def test_a_long_run_of_digits_is_found_wherever_it_falls_against_the_sampled_places() -> None:
+    """_long_digit_run looks only at every MAX_INT_DIGITS-th character and measures a run of digits met there:
+    a run one digit past the limit is found with the sampled place on its first, second, third, middle,
+    last-but-one and last digit, and a run of exactly the limit at the same places is not."""
+    limit = rt.MAX_INT_DIGITS
+    for digits in (limit, limit + 1):
+        for place in (0, 1, 2, limit // 2, digits - 2, digits - 1):
+            pad = (-place - 1) % limit  # the run starts at 1 + pad, and 1 + pad + place is a multiple of the limit
+            text = "[" + "x" * pad + "7" * digits + "]"
+            assert (text.index("7") + place) % limit == 0
+            assert rt._long_digit_run(text) is (digits > limit), (digits, place)
 
 
 def test_escaped_surrogates_are_paired_as_json_decodes_them_wherever_a_value_stands() -> None:
-    """_lone_surrogate_escape reads the text's escapes, an escaped backslash before a u included; it must say
-    what json says of every string it decodes, every pair of a duplicated key's kept (object_pairs_hook)."""
+    """_lone_surrogate_escape reads the text's escapes, an escaped backslash before a u included; its verdict
+    must be what json's own decoding of every key and string says, the values a duplicated key replaces
+    included (read through object_pairs_hook)."""
     atoms = ["\\ud800", "\\uDBFF", "\\udc00", "\\uDFFF", "\\\\", "\\\\\\ud800", "\\u0041", "x", "\\\\u", "ud800", "\\ud83d\\ude00"]
 
     def lone(text: str) -> bool:

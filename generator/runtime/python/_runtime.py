@@ -111,27 +111,51 @@ SURROGATE_MESSAGE: Final = (
 LONG_INT_MESSAGE: Final = "invalid JSON: an integer literal has more than 4300 digits"
 
 # Python's own limit on converting between an int and its decimal text (sys.set_int_max_str_digits,
-# PYTHONINTMAXSTRDIGITS: one setting for the whole process, 4300 by default) is never below this many
-# digits; past them the runtime converts through decimal, which that limit does not bound, so that
-# MAX_INT_DIGITS holds whatever a program in the process sets it to.
-_ALWAYS_CONVERTIBLE: Final = sys.int_info.str_digits_check_threshold
-_ALWAYS_CONVERTIBLE_BITS: Final = 3 * _ALWAYS_CONVERTIBLE  # 2**1920 < 10**640
+# PYTHONINTMAXSTRDIGITS: one setting for the whole process, 4300 by default, which json follows and
+# any library may change). Past it the runtime converts through decimal, which it does not bound, so
+# that MAX_INT_DIGITS is the policy's limit whatever the process set.
 
 
 def _int_of(literal: str) -> int:
     """The value of an integer literal of at most MAX_INT_DIGITS digits, whatever the process's limit."""
-    return (
-        int(literal) if len(literal) <= _ALWAYS_CONVERTIBLE else int(Decimal(literal))
-    )
+    try:
+        return int(literal)
+    except ValueError:
+        # Longer than the process's limit, which int() checks before any conversion work.
+        return int(Decimal(literal))
 
 
 def _digits_of(value: int) -> str:
     """The decimal text of an int of at most MAX_INT_DIGITS digits, whatever the process's limit."""
-    return (
-        str(value)
-        if value.bit_length() <= _ALWAYS_CONVERTIBLE_BITS
-        else str(Decimal(value))
-    )
+    try:
+        return str(value)
+    except ValueError:
+        return str(Decimal(value))
+
+
+def _reads_longer_integers() -> bool:
+    """Whether json, by the limit the process set (0: none), reads integers the policy refuses."""
+    limit = sys.get_int_max_str_digits()
+    return limit == 0 or limit > MAX_INT_DIGITS
+
+
+# At most one more digit than the policy allows, from where a match starts.
+_DIGIT_RUN: Final = re.compile(f"[0-9]{{0,{MAX_INT_DIGITS + 1}}}")
+
+
+def _long_digit_run(text: str) -> bool:
+    """Whether text holds a run of more than MAX_INT_DIGITS ASCII digits, where an integer literal the
+    policy refuses could stand. Such a run holds a multiple of MAX_INT_DIGITS, so only the characters
+    there are looked at, and a run met there is measured at most MAX_INT_DIGITS each way (as the
+    TypeScript runtime's longDigitRun)."""
+    for at in range(MAX_INT_DIGITS, len(text), MAX_INT_DIGITS):
+        if "0" <= text[at] <= "9":
+            before = text[max(0, at - MAX_INT_DIGITS) : at]
+            start = at - (len(before) - len(before.rstrip("0123456789")))
+            match = _DIGIT_RUN.match(text, at)
+            if match is not None and match.end() - start > MAX_INT_DIGITS:
+                return True
+    return False
 
 
 def more_message(count: int) -> str:
@@ -367,14 +391,17 @@ def _show(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int) and value.bit_length() > _ALWAYS_CONVERTIBLE_BITS:
-        # Only a Python caller of from_dict can hand over one of more than MAX_INT_DIGITS digits
-        # (JSON text is refused first), and str() of it raises ValueError: a message must never raise.
-        if value.bit_length() > _INT_DIGITS_BITS and abs(value) >= _INT_DIGITS_LIMIT:
+    if isinstance(value, int) and value.bit_length() > _INT_DIGITS_BITS:
+        # Only a Python caller of from_dict can hand over an int of more than MAX_INT_DIGITS
+        # digits (JSON text is refused first), and str() of it raises ValueError: a message
+        # must never raise.
+        if abs(value) >= _INT_DIGITS_LIMIT:
             return f"an integer of more than {MAX_INT_DIGITS} digits"
-        return _digits_of(value)
     if isinstance(value, (int, float)):
-        return json.dumps(value)
+        try:
+            return json.dumps(value)
+        except ValueError:  # an int longer than a lower limit the process set
+            return _digits_of(int(value))
     # A container by its JSON type's name, never its text (which may be as long as the document).
     return "array" if isinstance(value, (list, tuple)) else "object"
 
@@ -459,16 +486,14 @@ def load_json(text: str | bytes | bytearray) -> Any:
     except ValueError as exc:
         if "integer string conversion" not in str(exc):
             raise _json_error(f"invalid JSON: {exc}") from None
-        if sys.get_int_max_str_digits() == MAX_INT_DIGITS:
-            # A syntax error anywhere in the text is reported first, as in Go and TypeScript.
-            _load_deep(text)
-            raise _json_error(LONG_INT_MESSAGE) from None
-        value = _read_counted(text)  # json went by a lower limit a program set: count
+        # Past the limit the process set: the policy's may be another, so the text is read again
+        # counting (which reports a syntax error anywhere in it first, as Go and TypeScript do).
+        value = _read_counted(text)
         end = 0
-    # json reads integers by the process's limit (sys.set_int_max_str_digits), which is the policy's
-    # only while it is Python's default: where a program raised it or turned it off, text that could
-    # hold a longer integer is read again, counting.
-    if end > MAX_INT_DIGITS and sys.get_int_max_str_digits() != MAX_INT_DIGITS:
+    # json reads integers by the process's limit, the policy's only while it is Python's default:
+    # where a program raised it or turned it off, text holding a run of digits past the policy's
+    # limit is read again, counting.
+    if end > MAX_INT_DIGITS and _reads_longer_integers() and _long_digit_run(text):
         value = _read_counted(text)
     if "\\" in text and _lone_surrogate_escape(text):
         raise _json_error(SURROGATE_MESSAGE)
