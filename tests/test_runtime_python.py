@@ -142,15 +142,18 @@ def test_the_digit_limit_is_the_policys_whatever_limit_the_process_set(limit: st
 
 def test_a_long_run_of_digits_is_found_wherever_it_falls_against_the_sampled_places() -> None:
     """_long_digit_run looks only at every MAX_INT_DIGITS-th character and measures a run of digits met there:
-    a run one digit past the limit is found with the sampled place on its first, second, third, middle,
-    last-but-one and last digit, and a run of exactly the limit at the same places is not."""
+    a run one digit past the limit is found with the sampled place (the first, second or third) on its first,
+    second, third, middle, last-but-one and last digit, and a run of exactly the limit at the same places is not."""
     limit = rt.MAX_INT_DIGITS
     for digits in (limit, limit + 1):
         for place in (0, 1, 2, limit // 2, digits - 2, digits - 1):
-            pad = (-place - 1) % limit  # the run starts at 1 + pad, and 1 + pad + place is a multiple of the limit
-            text = "[" + "x" * pad + "7" * digits + "]"
-            assert (text.index("7") + place) % limit == 0
-            assert rt._long_digit_run(text) is (digits > limit), (digits, place)
+            for multiple in (1, 2, 3):  # the first sampled place, or a later one (a wrong stride misses those)
+                pad = multiple * limit - place - 1  # the run starts at 1 + pad
+                if pad < 0:
+                    continue
+                text = "[" + "x" * pad + "7" * digits + "]"
+                assert text.index("7") + place == multiple * limit
+                assert rt._long_digit_run(text) is (digits > limit), (digits, place, multiple)
 
 
 def test_escaped_surrogates_are_paired_as_json_decodes_them_wherever_a_value_stands() -> None:

@@ -396,20 +396,24 @@ def test_every_malformed_text_of_the_syntax_corpus_gets_pythons_errors(ts_dist: 
 
 def test_a_dropped_long_integer_is_found_wherever_its_digits_fall_against_the_sampled_places(ts_dist: Path) -> None:
     """runText looks for a run of digits past the limit (which JSON.parse would drop unread under a duplicate key)
-    only at every MAX_INT_DIGITS-th character and measures a run met there: a run of 4,301 digits with the sampled
-    place on its first digit, its last, one in from each end and its middle is refused, one of 4,300 at the same
-    places accepted, each as Python gives it (string and bytes)."""
+    only at every MAX_INT_DIGITS-th character and measures a run met there: a run of 4,301 digits with a sampled
+    place (the first, second or third) on its first, second, third, middle, last-but-one or last digit is refused,
+    one of 4,300 at the same places accepted, each as Python gives it (string and bytes)."""
     limit = 4300
     cases: list[tuple[str, str | bytes, str | None]] = []
     base = len('{"session_id": "", "session_id": ')
     for digits in (limit, limit + 1):
         for place in (0, 1, 2, limit // 2, digits - 2, digits - 1):
-            pad = (-place - base) % limit  # the run starts at base + pad; base + pad + place is a multiple of the limit
-            text = f'{{"session_id": "{"a" * pad}", "session_id": {"7" * digits}, "session_id": "s", "role": "user"}}'
-            assert (text.index("7" * digits) + place) % limit == 0
-            cases += [("chat_event", text, None), ("chat_event", text.encode(), None)]
+            for multiple in (1, 2, 3):  # the first sampled place, or a later one (a wrong stride misses those)
+                pad = multiple * limit - place - base  # the run starts at base + pad
+                if pad < 0:
+                    continue
+                text = f'{{"session_id": "{"a" * pad}", "session_id": {"7" * digits}, "session_id": "s", "role": "user"}}'
+                assert text.index("7" * digits) + place == multiple * limit
+                cases += [("chat_event", text, None), ("chat_event", text.encode(), None)]
     expected = [hostile.python_verdict("chat_event", t if isinstance(t, bytes) else t.encode()) for _, t, _ in cases]
-    assert [e["ok"] for e in expected] == [True] * 12 + [False] * 12
+    half = len(cases) // 2  # the runs of 4,300 digits, then those of 4,301
+    assert half > 20 and [e["ok"] for e in expected] == [True] * half + [False] * half
     _compare(_verdicts(ts_dist, cases), [{"ok": e["ok"], "errors": e["errors"]} for e in expected],
              [f"{len(t)} characters" for _, t, _ in cases])
 
