@@ -520,8 +520,13 @@ class _LongInteger(ValueError):
     """An integer literal of more than MAX_INT_DIGITS digits, counted by _counted_int."""
 
 
+def _too_long(literal: str) -> bool:
+    """Whether an integer literal has more digits than the input policy allows."""
+    return len(literal) - literal.startswith("-") > MAX_INT_DIGITS
+
+
 def _counted_int(literal: str) -> int:
-    if len(literal) - literal.startswith("-") > MAX_INT_DIGITS:
+    if _too_long(literal):
         raise _LongInteger(LONG_INT_MESSAGE)
     return _int_of(literal)
 
@@ -738,7 +743,7 @@ def _load_deep(text: str) -> Any:
         else:
             pos = m.end()
             integer = kind == 5 and m.group(6) is None and m.group(7) is None
-            if integer and len(m.group(5).lstrip("-")) > MAX_INT_DIGITS:
+            if integer and _too_long(m.group(5)):
                 # Reported once the whole text is known to be JSON; below MAX_DEPTH too, where
                 # nothing is built (the text's rule, as in Go and TypeScript).
                 too_long = True
