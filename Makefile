@@ -94,8 +94,9 @@ docs: $(STAMP) $(MERMAID_JS)
 	@echo "site built in build/site; publish with: $(BIN)/mkdocs gh-deploy -f generated/mkdocs.yml"
 
 # Ratios against peers measured in the same run (not part of make test).
+# ONLY=typescript,go prints those sections alone (tests/bench.py --only): a change measured by its own table.
 bench: $(STAMP) $(NPM_TOOLS)
-	$(BIN)/python tests/bench.py
+	$(BIN)/python tests/bench.py $(if $(ONLY),--only "$(ONLY)")
 
 # Mutation testing (not part of make test, nor of CI: run it before merging a change to what it covers;
 # see tests/MUTATION.md). tests/mutate.py first runs each group's tests on an unmutated copy (they must

@@ -1,6 +1,6 @@
 """make bench: every figure a ratio of two timings taken in the same run on the same payloads.
 
-    python tests/bench.py [--quick]
+    python tests/bench.py [--quick] [--only SECTION[,SECTION...]]    (make bench ONLY=typescript,go)
 
 Python: JSON text in, validated objects out, as a service meets it: the generated
 package's parse_<format>_from_json against pydantic v2's model_validate_json (models made
@@ -840,18 +840,26 @@ SECTIONS: dict[str, Callable[[bool], list[str]]] = {
 }
 
 
-def report(quick: bool = False) -> str:
+def report(quick: bool = False, only: list[str] | None = None) -> str:
+    """The sections named in `only` (every section where it is None), in the report's order: a change
+    to one language is measured before and after by its own table, in minutes, not the whole bench's."""
     lines = _header()
-    for section in SECTIONS.values():
-        lines.extend(section(quick))
+    for name, section in SECTIONS.items():
+        if only is None or name in only:
+            lines.extend(section(quick))
     return "\n".join(lines)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="short timings (for a smoke run)")
+    parser.add_argument("--only", metavar="SECTIONS", help=f"print only these sections, comma-separated: {', '.join(SECTIONS)}")
     args = parser.parse_args()
-    print(report(args.quick))
+    only = None if args.only is None else [name.strip() for name in args.only.split(",")]
+    unknown = [name for name in only or [] if name not in SECTIONS]
+    if unknown:
+        parser.error(f"--only: no section {', '.join(map(repr, unknown))}; the sections are {', '.join(SECTIONS)}")
+    print(report(args.quick, only))
     return 0
 
 

@@ -172,3 +172,25 @@ def test_the_report_is_every_section_in_order(monkeypatch: pytest.MonkeyPatch) -
     text = bench.report(quick=True)
     assert calls == [(name, True) for name in EXPECTED]
     assert text.startswith("chatspec benchmarks — ") and text.split("\n", 2)[2] == "\n".join(f"<{name}>\n" for name in EXPECTED)
+
+
+def test_only_prints_the_sections_named_in_the_reports_order_and_refuses_a_name_it_lacks(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    calls = []
+
+    def fake(name: str):  # type: ignore[no-untyped-def]
+        def section(quick: bool) -> list[str]:
+            calls.append(name)
+            return [f"<{name}>"]
+        return section
+
+    monkeypatch.setattr(bench, "SECTIONS", {name: fake(name) for name in bench.SECTIONS})
+    monkeypatch.setattr("sys.argv", ["bench.py", "--quick", "--only", "typescript, edit loop,python"])
+    assert bench.main() == 0
+    assert calls == ["python", "typescript", "edit loop"]
+    assert capsys.readouterr().out.endswith("<python>\n<typescript>\n<edit loop>\n")
+    monkeypatch.setattr("sys.argv", ["bench.py", "--only", "typescript,typscript"])
+    with pytest.raises(SystemExit):
+        bench.main()
+    assert "no section 'typscript'; the sections are python, go, typescript" in capsys.readouterr().err
+    assert calls == ["python", "typescript", "edit loop"]
