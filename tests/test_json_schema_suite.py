@@ -49,10 +49,39 @@ DEVIATIONS = {
         "chatspec refuses a leap second in a date-time",
     ("optional/format/date-time", "validation of date-time strings", "a valid date-time with a leap second, with minus offset"):
         "chatspec refuses a leap second in a date-time",
+    # Every target holds an integer as int64 (README, "Input policy": an integer beyond 64 bits in an `integer` field).
+    **{("optional/bignum", "integer", f"a {sign}bignum is an integer"): "chatspec holds integers as int64" for sign in ("", "negative ")},
+    # The escapes \d \w \s (and \D \W \S) have Python's Unicode meaning in every target (README, "Patterns"), as
+    # jsonschema reads them; the suite's optional file holds them to ECMA-262's ASCII classes (and \s to its set, which
+    # has U+FEFF and lacks U+001C-U+001F and U+0085). Each test where the two meanings part:
+    **{
+        ("optional/ecmascript-regex", group, test): "chatspec reads \\d \\w \\s as Python's re does, not as ECMA-262"
+        for group, tests in {
+            "ECMA 262 \\d matches ascii digits only": ("NKO DIGIT ZERO does not match (unlike e.g. Python)", "NKO DIGIT ZERO (as \\u escape) does not match"),
+            "ECMA 262 \\D matches everything but ascii digits": ("NKO DIGIT ZERO matches (unlike e.g. Python)", "NKO DIGIT ZERO (as \\u escape) matches"),
+            "ECMA 262 \\w matches ascii letters only": ("latin-1 e-acute does not match (unlike e.g. Python)",),
+            "ECMA 262 \\W matches everything but ascii letters": ("latin-1 e-acute matches (unlike e.g. Python)",),
+            "ECMA 262 \\s matches whitespace": ("zero-width whitespace matches",),
+            "ECMA 262 \\S matches everything but whitespace": ("zero-width whitespace does not match",),
+            **{
+                f"\\w in {keyword} matches [A-Za-z0-9_], not unicode letters": ("literal unicode character in json string", "unicode character in hex format in string")
+                for keyword in ("patterns", "patternProperties")
+            },
+            **{
+                f"\\d in {keyword} matches [0-9], not unicode digits": ("non-ascii digits (BENGALI DIGIT FOUR, BENGALI DIGIT TWO)",)
+                for keyword in ("pattern", "patternProperties")
+            },
+        }.items()
+        for test in tests
+    },
 }
 
 # The suite's optional files that test what chatspec asserts beyond the standard's defaults: the formats it checks.
 OPTIONAL = ("date-time", "date", "time", "uri", "uri-reference", "uuid", "email")
+# And every optional file that is not about a format: big and overflowing numbers, patterns (code points past the
+# BMP, ECMA-262's classes: DEVIATIONS), keywords of other drafts and identifiers; each group accepted or refused.
+OPTIONAL_FILES = ("anchor", "bignum", "cross-draft", "dependencies-compatibility", "dynamicRef", "ecmascript-regex", "float-overflow",
+                  "format-assertion", "id", "no-schema", "non-bmp-regex", "refOfUnknownKeyword", "unknownKeyword")
 
 
 # The keywords whose values are data, not schemas: nothing in them is rewritten.
@@ -97,6 +126,7 @@ def spec_of(schema: Any) -> dict[str, Any]:
 
 def _groups() -> list[tuple[str, int, dict[str, Any]]]:
     files = [(path.stem, path) for path in sorted((SUITE / "draft2020-12").glob("*.json"))]
+    files += [(f"optional/{name}", SUITE / "draft2020-12" / "optional" / f"{name}.json") for name in OPTIONAL_FILES]
     files += [(f"optional/format/{name}", SUITE / "draft2020-12" / "optional" / "format" / f"{name}.json") for name in OPTIONAL]
     return [(stem, i, group) for stem, path in files for i, group in enumerate(json.loads(path.read_text(encoding="utf-8")))]
 
