@@ -2,12 +2,12 @@
 
 A `pattern` is searched: the value matches when some part of it matches one
 top-level branch, where a branch written with `^` must start at the beginning and
-one written with `$` must end at the end or just before a final line feed
-(Python's `$`). That is a regular language of whole values,
+one written with `$` must end at the end of the value (ECMA-262's `$`, which JSON Schema
+names: not Python's, which also matches before a final line feed). That is a regular language of whole values,
 
     L = union over the branches b of  X_b . body_b . Y_b
 
-with X_b = "" for `^` and any text otherwise, and Y_b = "" or "\\n" for `$` and any
+with X_b = "" for `^` and any text otherwise, and Y_b = "" for `$` and any
 text otherwise. `compile_pattern` builds the DFA of L by the subset construction
 over the Glushkov positions of the bodies (each character class occurrence is a
 position; counted repeats are unrolled exactly), on an alphabet of disjoint
@@ -290,7 +290,7 @@ def too_complex(text: str, why: str) -> PatternError:
 def _alphabet(sets: list[Ranges]) -> tuple[tuple[int, ...], tuple[int, ...], list[int]]:
     """(bounds, class of each interval, mask of the positions reading each class): the code points cut
     into intervals at every edge of every set, intervals read by the same positions sharing a class."""
-    edges = {0, 0x0A, 0x0B}  # the line feed is read by `$`: its own interval
+    edges = {0}
     for ranges in sets:
         for lo, hi in ranges:
             edges.add(lo)
@@ -305,17 +305,14 @@ def _alphabet(sets: list[Ranges]) -> tuple[tuple[int, ...], tuple[int, ...], lis
         for lo, hi in ranges:
             for i in range(bisect_left(bounds, lo), bisect_right(bounds, hi)):
                 readers[i] |= mask
-    # The line feed gets a class of its own even where no position tells it apart: `$` does.
-    line_feed = bounds.index(0x0A)
-    class_of: dict[tuple[int, bool], int] = {}
+    class_of: dict[int, int] = {}
     classes: list[int] = []
     masks: list[int] = []
-    for i, mask in enumerate(readers):
-        key = (mask, i == line_feed)
-        if key not in class_of:
-            class_of[key] = len(masks)
+    for mask in readers:
+        if mask not in class_of:
+            class_of[mask] = len(masks)
             masks.append(mask)
-        classes.append(class_of[key])
+        classes.append(class_of[mask])
     # Neighbouring intervals of one class are one interval.
     merged_bounds: list[int] = []
     merged_classes: list[int] = []
@@ -347,7 +344,7 @@ def _compile(pattern: Pattern) -> Automaton:
         branches.append((start, end, nullable, first, last))
     n = len(g.sets)
     # Flags beyond the positions: where branches start, and what follows a finished `$` branch.
-    begin, anywhere, end_here, after_line_feed = (1 << (n + i) for i in range(4))
+    begin, anywhere, end_here = (1 << (n + i) for i in range(3))
     first_anchored = first_anywhere = 0
     open_last = dollar_last = 0  # last positions of branches without `$`, with `$`
     nullable_open = {begin: False, anywhere: False}
@@ -367,7 +364,6 @@ def _compile(pattern: Pattern) -> Automaton:
     unanchored = any(not start for start, *_ in branches)
     bounds, classes, masks = _alphabet(g.sets)
     width = len(masks)
-    line_feed_class = classes[bisect_right(bounds, 0x0A) - 1]
     positions = (1 << n) - 1
 
     def close(state: int) -> int:
@@ -401,7 +397,7 @@ def _compile(pattern: Pattern) -> Automaton:
     while done < len(order):
         state = order[done]
         done += 1
-        if state & (end_here | after_line_feed):
+        if state & end_here:
             accepting.add(ids[state])
         reachable = 0
         if state & begin:
@@ -419,8 +415,6 @@ def _compile(pattern: Pattern) -> Automaton:
             raise too_complex(text, "building its automaton takes too many steps")
         for k in range(width):
             target = (reachable & masks[k]) | (anywhere if unanchored else 0)
-            if k == line_feed_class and state & end_here:
-                target |= after_line_feed
             table.append(state_id(close(target)))
     fixed = [DEAD] * width + [ALL] * width  # the rows of DEAD and ALL: each leads to itself
     return Automaton(bounds, classes, width, tuple(fixed + table), frozenset(accepting), start_id)

@@ -10,8 +10,7 @@ The model. A backtracking engine walks the pattern's Thompson automaton in depth
 order: character nodes (a class occurrence, reading one character), choice nodes
 (an alternation `|`, an optional part, the next turn of a repeat or its exit, tried
 in order) and the end of a top-level branch (a match, with `$` an O(1) test of
-where it is: at the end, or before a final line feed; JavaScript's translation
-`(?:\\n?$)` reads at most that one line feed). Counted repeats are unrolled:
+where it is: at the end (Python's `\\Z`, JavaScript's `$`)). Counted repeats are unrolled:
 X{2,4} = X X (X (X)?)?, which is how the engines' counters branch. Its work is
 the number of (node, position in the value) pairs the walk visits.
 

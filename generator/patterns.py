@@ -6,7 +6,7 @@ A spec's `pattern` keeps JSON Schema's meaning: an unanchored search, so `^` and
 a few documented extensions every target can run with one meaning:
 
 - `^` as the first character of a top-level branch and `$` as its last one
-  (anchors; `$` also matches just before a final line feed, as in Python);
+  (anchors; `$` is the end of the text, as ECMA-262 reads it: not before a final line feed, as Python's does);
 - the escapes `\\d \\s \\w` (also inside a class) and `\\D \\S \\W` (outside one),
   with Python's Unicode meaning, \\d and \\w pinned to Unicode 14.0 (generator/unicode_classes.py):
   each target's runtime spells them out as those ranges (has_pinned_class), never its engine's own tables.

@@ -12,9 +12,11 @@ from generator.pyliterals import py_str
 
 def to_python(text: str) -> str:
     """The pattern in Python's `re` syntax (re.search runs it): the spec's own dialect, so only the spelling of
-    characters changes. \\d and \\w stay: the runtime spells them out as their pinned ranges (_rt.pinned,
-    generator/unicode_classes.py) where the Python running the code reads them with other Unicode tables."""
-    return emit(parse(text).alternatives, spell_chars, "$")
+    characters changes, and `$`, which is the end of the text (ECMA-262's), becomes `\\Z` (Python's `$` also
+    matches before a final line feed). \\d and \\w stay: the runtime spells them out as their pinned ranges
+    (_rt.pinned, generator/unicode_classes.py) where the Python running the code reads them with other Unicode
+    tables."""
+    return emit(parse(text).alternatives, spell_chars, "\\Z")
 
 
 def pinned(text: str) -> str:

@@ -13,8 +13,8 @@ An accepted root document's verdict also holds "written", the text its language 
 `oracle(spec_document)` is jsonschema on the spec as written: JSON Schema 2020-12 with the
 two keywords chatspec asserts beyond the standard's defaults (format, with jsonschema's
 format checker less a final line feed after a date-time, and contentEncoding base64),
-multipleOf computed exactly on the decimals (jsonschema divides floats: see generator/reference.py), and
-chatspec's x- keywords ignored.
+multipleOf computed exactly on the decimals (jsonschema divides floats) and a pattern's `$` the end of the text
+(ECMA-262's, not Python's: see generator/reference.py), and chatspec's x- keywords ignored.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError, validators
 from generator import string_formats
-from generator.reference import exact_multiple_of
+from generator.reference import KEYWORDS
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -217,7 +217,7 @@ def _content_encoding(validator: Any, encoding: str, instance: Any, schema: dict
         yield ValidationError(f"{instance!r} is not padded base64")
 
 
-_Oracle = validators.extend(Draft202012Validator, {"contentEncoding": _content_encoding, "multipleOf": exact_multiple_of})
+_Oracle = validators.extend(Draft202012Validator, {**KEYWORDS, "contentEncoding": _content_encoding})
 FORMATS = copy.deepcopy(Draft202012Validator.FORMAT_CHECKER)
 
 

@@ -21,6 +21,7 @@ from generator import patterns, runtime
 from generator.patterns import PatternError, check
 from generator.targets.go.regex import to_go
 from generator.pyregex import to_python
+from generator.reference import ecma_end
 
 
 def _spec_patterns() -> list[str]:
@@ -144,11 +145,12 @@ def test_portable_unambiguous_patterns_are_accepted(pattern: str) -> None:
     check(pattern)
 
 
-def test_every_pattern_the_specs_and_golden_cases_use_is_in_the_corpus_and_translates_to_itself_for_python() -> None:
+def test_every_pattern_the_specs_and_golden_cases_use_is_in_the_corpus_and_translates_to_itself_with_its_end_for_python() -> None:
     assert {r"\S", r"^[0-9]{6}$", r'^[^"\\]*$'} <= set(SPEC_PATTERNS)
     for pattern in SPEC_PATTERNS:
-        # Translation to Python is the identity for them: the generated code did not change.
-        assert to_python(pattern) == pattern
+        # Translation to Python is the identity for them but for `$`, the end of the text (ECMA-262's), which is `\Z`.
+        assert to_python(pattern) == ecma_end(pattern)
+    assert to_python(r"^[0-9]{6}$") == r"^[0-9]{6}\Z" and to_python(r"^[$]") == r"^[$]"
 
 
 @pytest.mark.parametrize("pattern", BACKTRACKING)
@@ -177,10 +179,11 @@ def test_a_refusal_names_the_character_where_the_pattern_leaves_the_subset() -> 
 
 
 def test_the_go_translation_spells_out_python_meanings() -> None:
-    # \d and \w kept as written: rt.Pattern spells them out as their pinned ranges (generator/unicode_classes.py).
-    assert to_go(r"\d") == r"\d" and to_go(r"[\w-]") == r"[\w\-]" and to_go(r"^\W$") == r"^\W(?:\n?\z)"
-    assert to_go(r"^a$") == r"^a(?:\n?\z)"
-    assert to_go(r"a$|b$") == r"a(?:\n?\z)|b(?:\n?\z)"
+    # \d and \w kept as written: rt.Pattern spells them out as their pinned ranges (generator/unicode_classes.py);
+    # `$` is the end of the text (ECMA-262's, RE2's \z), not also before a final line feed (Python's `$`).
+    assert to_go(r"\d") == r"\d" and to_go(r"[\w-]") == r"[\w\-]" and to_go(r"^\W$") == r"^\W\z"
+    assert to_go(r"^a$") == r"^a\z"
+    assert to_go(r"a$|b$") == r"a\z|b\z"
 
 
 def test_python_translation_escapes_what_python_would_read_as_syntax_or_set_operations() -> None:
@@ -358,8 +361,8 @@ def test_any_text_is_either_refused_with_a_reason_or_compiles_in_python_with_the
         return
     compiled = re.compile(to_python(text))
     assert isinstance(to_go(text), str)
-    # The Python translation means what Python reads in the spec pattern.
-    original = re.compile(text)
+    # The Python translation means what Python reads in the spec pattern, with `$` the end of the text (ECMA-262's).
+    original = re.compile(ecma_end(text))
     for probe in PROBES:
         assert bool(compiled.search(probe)) == bool(original.search(probe)), (text, probe)
 
@@ -394,3 +397,61 @@ def test_the_backtracking_check_refuses_a_large_ambiguous_pattern() -> None:
 def test_a_pattern_with_too_many_ways_to_check_is_refused_as_too_complex(pattern: str) -> None:
     with pytest.raises(PatternError, match="too complex to check"):
         check(pattern)
+
+
+# `$` is the end of the text, as ECMA-262 (JSON Schema's dialect) reads it, in every target and in the oracle: Python's
+# `$` also matches before one final line feed, so "abc\n" passed `^[a-z]+$` in every target before (an identifier with a
+# line feed in it, which Ajv and the server refuse).
+END_SPEC: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Ends",
+    "description": "Patterns that end with $.",
+    "x-version": "1.0.0",
+    "$ref": "#/$defs/Root",
+    "$defs": {
+        "Root": {
+            "type": "object",
+            "description": "The root.",
+            "properties": {
+                "native": {"type": "string", "pattern": "^[a-z]+$", "description": "A regex each engine runs."},
+                "automaton": {"type": "string", "pattern": "[a-z]+c$", "description": "An automaton in Python and TypeScript."},
+                "branches": {"type": "string", "pattern": "^a$|bc$", "description": "Two branches, each ending."},
+                "keys": {
+                    "type": "object",
+                    "description": "Keys ending as written.",
+                    "patternProperties": {"^k[0-9]$": {"type": "integer"}},
+                    "additionalProperties": False,
+                },
+                "applied": {"pattern": "^[a-z]+$", "description": "A schema applied as written."},
+            },
+        }
+    },
+}
+END_TEXTS = ["abc", "abc\n", "abc\n\n", "a\n", "a", "\n", "", "ab\nc", "bc\n"]
+
+
+def test_a_final_line_feed_after_the_end_anchor_is_refused_in_every_target_and_by_the_oracle(tmp_path: Path) -> None:
+    import conformance
+    from generator.core import generate
+    from generator.load import load_spec
+
+    folder = tmp_path / "specs" / "ends"
+    folder.mkdir(parents=True)
+    (folder / "spec.json").write_text(json.dumps(END_SPEC, indent=2) + "\n", encoding="utf-8")
+    files = generate([load_spec(folder, tmp_path)], targets=["python", "go", "typescript", "pydantic", "jsonschema"])
+    built = conformance.build(files, ["ends"], tmp_path / "generated")
+    documents = [{field: text} for field in ("native", "automaton", "branches", "applied") for text in END_TEXTS]
+    documents += [{"keys": {"k1" + tail: 1}} for tail in ("", "\n", "\n\n")]
+    cases: list[conformance.Case] = [("ends", json.dumps(d), None) for d in documents]
+    found = built.verdicts(cases)
+    assert set(found) == built.languages == {"python", "go", "typescript"}
+    oracle = conformance.oracle(END_SPEC)
+    wrong = conformance.disagreements(cases, found, {"ends": [("the spec as written", oracle)]})
+    assert not wrong, "\n".join(wrong[:20])
+    # The oracle itself reads `$` as the end: the verdicts above are not Python's `$` on every side.
+    assert [oracle.is_valid(d) for d in ({"native": "abc"}, {"native": "abc\n"}, {"keys": {"k1\n": 1}})] == [True, False, False]
+    assert [v["ok"] for v in found["python"][:3]] == [True, False, False]
+    # The pydantic models write `$` as `\Z` too (Python's re runs them); the exported schema keeps the spec's text.
+    models = next(text for path, text in files.items() if path.startswith("pydantic/") and "class Root" in text)
+    assert "'^[a-z]+\\\\Z'" in models or '"^[a-z]+\\\\Z"' in models, models
+    assert json.loads(files["jsonschema/ends.schema.json"])["$defs"]["Root"]["properties"]["native"]["pattern"] == "^[a-z]+$"

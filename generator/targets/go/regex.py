@@ -33,7 +33,7 @@ def _go_chars(node: Chars) -> str:
 
 
 def to_go(text: str) -> str:
-    """The pattern in Go's RE2 syntax with the meaning Python's `re` gives the spec pattern, for rt.Pattern
-    (which spells \\d \\w \\D \\W out as the ranges pinned to Unicode 14.0)."""
-    # Python's $ also matches just before a final newline; it only ever ends a top-level branch.
-    return emit(parse(text).alternatives, _go_chars, r"(?:\n?\z)")
+    """The pattern in Go's RE2 syntax with the meaning chatspec gives the spec pattern (generator/patterns.py), for
+    rt.Pattern (which spells \\d \\w \\D \\W out as the ranges pinned to Unicode 14.0)."""
+    # `$` is the end of the text (ECMA-262's, without the m flag); it only ever ends a top-level branch.
+    return emit(parse(text).alternatives, _go_chars, r"\z")

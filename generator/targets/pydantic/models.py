@@ -19,7 +19,7 @@ from generator import cache, invisible, ir, pyformat
 from generator.errors import SpecError, pointer_of
 from generator.patterns import PatternError
 from generator.pyformat import format_python
-from generator.pyregex import checks_const, checks_expr, pinned
+from generator.pyregex import checks_const, checks_expr, pinned, to_python
 from generator.render import header
 from generator.targets.pydantic import descriptions
 from generator.targets.pydantic.validators import TEMPLATES, add_methods, validators
@@ -135,9 +135,9 @@ def retype(code: str, fmt: ir.Format) -> str:
 def python_regex_engine(code: str) -> str:
     """Every model with a pattern validates it with Python's re, as the dataclasses do.
 
-    pydantic's default engine (Rust's regex) reads `$` as the very end of the text,
-    where the generated Python and Go (and jsonschema) also accept a final line feed
-    before it; the README's pattern table states that meaning for every target."""
+    pydantic's default engine (Rust's regex) reads \\d and \\w with its own Unicode tables and refuses
+    large Unicode repeats such as \\w{1000}; the patterns are written as the dataclasses spell them
+    (pyregex.pinned: `$` as `\\Z`), the meaning the README's pattern table states for every target."""
     tree = ast.parse(code)
     lines = code.split("\n")
     edits: list[tuple[int, int, str]] = []  # (line index, column, text to insert), applied bottom-up
@@ -184,8 +184,9 @@ def python_regex_engine(code: str) -> str:
 
 def pinned_patterns(code: str) -> str:
     """Every pattern datamodel-code-generator copied from the schema, as the dataclasses spell it (pyregex.pinned):
-    one holding \\d or \\w goes through _rt.pinned, which spells them out as their pinned ranges where the Python
-    running the models would read them with other Unicode tables."""
+    `$` as `\\Z` (the end of the text, as ECMA-262 reads `$`), and one holding \\d or \\w through _rt.pinned, which
+    spells them out as their pinned ranges where the Python running the models would read them with other Unicode
+    tables. A pattern Python reads as the spec does is left as written."""
     lines = code.split("\n")
     for node in ast.walk(ast.parse(code)):
         if not (isinstance(node, ast.keyword) and node.arg == "pattern" and isinstance(node.value, ast.Constant)):
@@ -197,7 +198,7 @@ def pinned_patterns(code: str) -> str:
             spelt = pinned(value.value)
         except PatternError:
             continue  # a pattern of chatspec's own (the export's base64 text), no spec pattern: it holds no \\d or \\w
-        if spelt.startswith("_rt."):
+        if spelt.startswith("_rt.") or to_python(value.value) != value.value:
             line = lines[value.lineno - 1].encode()  # ast's columns count UTF-8 bytes
             lines[value.lineno - 1] = (line[: value.col_offset] + spelt.encode() + line[value.end_col_offset :]).decode()
     return "\n".join(lines)

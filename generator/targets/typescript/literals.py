@@ -117,14 +117,14 @@ def _chars(node: Chars) -> str:
 def to_typescript(text: str) -> str:
     """An `rt.regex(...)` expression (a RegExp, "u" flag) with the meaning Python's `re.search` gives the spec pattern.
 
-    `.` is any character but a line feed, `$` also matches before a final line feed,
+    `.` is any character but a line feed, `$` is the end of the text (RegExp's own, without the m flag),
     \\d \\s \\w have Python's Unicode meaning (rt.regex spells \\d and \\w out as the ranges pinned to Unicode 14.0);
     lengths and classes count code points ("u" flag).
     """
 
     def node_text(node: object) -> str:
         if isinstance(node, Anchor):
-            return "^" if node.kind == "^" else "(?:\\n?$)"
+            return "^" if node.kind == "^" else "$"
         if isinstance(node, Chars):
             return _chars(node)
         if isinstance(node, Group):

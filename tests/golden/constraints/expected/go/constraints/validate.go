@@ -38,7 +38,7 @@ var pConstrained_Short rt.Parser[string]
 
 func init() {
 	pConstrained_Name = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "minLength": "must be at least 2 character(s) long", "maxLength": "must be at most 4 character(s) long"}, MinLength: rt.Int(2), MaxLength: rt.Int(4)})
-	pConstrained_Code = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "pattern": "must match the pattern ^[A-Z]{3}-[0-9]+$"}, Pattern: rt.Pattern("^[A-Z]{3}-[0-9]+(?:\\n?\\z)")})
+	pConstrained_Code = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "pattern": "must match the pattern ^[A-Z]{3}-[0-9]+$"}, Pattern: rt.Pattern("^[A-Z]{3}-[0-9]+\\z")})
 	pConstrained_Kind = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "const": "must be \"fixed\""}, Const: rt.Ptr("fixed")})
 	pConstrained_Level = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "enum": "must be one of: low, mid, high"}, Enum: []string{"low", "mid", "high"}})
 	pConstrained_At = rt.DateTime(rt.Msgs{"type": "must be a string", "format": "must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z"})
@@ -71,7 +71,7 @@ var scratchFloat64 rt.Scratch[float64]
 var scratchString rt.Scratch[string]
 
 // fastPattern0 is a pattern Validate's fast path matches.
-var fastPattern0 = rt.Pattern("^[A-Z]{3}-[0-9]+(?:\\n?\\z)")
+var fastPattern0 = rt.Pattern("^[A-Z]{3}-[0-9]+\\z")
 
 func parseConstrained(v any, c *rt.Context) (Constrained, bool) {
 	var out Constrained

@@ -129,7 +129,7 @@ class Constrained(BaseModel):
     """
     2 to 4 characters (code points, not bytes).
     """
-    code: Annotated[StrictStr | None, Field(pattern="^[A-Z]{3}-[0-9]+$")] = None
+    code: Annotated[StrictStr | None, Field(pattern="^[A-Z]{3}-[0-9]+\\Z")] = None
     """
     Three capitals, a dash, digits.
     """

@@ -770,7 +770,7 @@ _P_CONSTRAINED_NAME: Final = _rt.string(
 )
 _P_CONSTRAINED_CODE: Final = _rt.string(
     {"type": "must be a string", "pattern": "must match the pattern ^[A-Z]{3}-[0-9]+$"},
-    pattern=_rt.regex("^[A-Z]{3}-[0-9]+$"),
+    pattern=_rt.regex("^[A-Z]{3}-[0-9]+\\Z"),
 )
 _P_CONSTRAINED_KIND: Final = _rt.string(
     {"type": "must be a string", "const": 'must be "fixed"'}, const="fixed"
@@ -920,7 +920,7 @@ _P_CONSTRAINED_SHORT: Final = _rt.string(
     },
     max_length=1,
 )
-_RE_1: Final = _rt.regex("^[A-Z]{3}-[0-9]+$")
+_RE_1: Final = _rt.regex("^[A-Z]{3}-[0-9]+\\Z")
 _KEYS_CONSTRAINED: Final[frozenset[str]] = frozenset(
     (
         "name",

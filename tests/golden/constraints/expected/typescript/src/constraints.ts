@@ -62,7 +62,7 @@ export interface Constrained {
 
 // Parsers are built once, at import, from the runtime's combinators.
 const F_Constrained_0 = rt.string({ "type": "must be a string", "minLength": "must be at least 2 character(s) long", "maxLength": "must be at most 4 character(s) long" }, { minLength: 2, maxLength: 4 });
-const F_Constrained_1 = rt.string({ "type": "must be a string", "pattern": "must match the pattern ^[A-Z]{3}-[0-9]+$" }, { pattern: rt.regex("^[A-Z]{3}\\x2d[0-9]+(?:\\n?$)") });
+const F_Constrained_1 = rt.string({ "type": "must be a string", "pattern": "must match the pattern ^[A-Z]{3}-[0-9]+$" }, { pattern: rt.regex("^[A-Z]{3}\\x2d[0-9]+$") });
 const F_Constrained_2 = rt.string<"fixed">({ "type": "must be a string", "const": "must be \"fixed\"" }, { const: "fixed" });
 const F_Constrained_3 = rt.string<"low" | "mid" | "high">({ "type": "must be a string", "enum": "must be one of: low, mid, high" }, { enum: new Set(["low", "mid", "high"]) });
 const F_Constrained_4 = rt.dateTime({ "type": "must be a string", "format": "must be an RFC 3339 date-time, e.g. 2024-01-15T10:30:00Z" });
@@ -82,7 +82,7 @@ const F_Constrained_17 = rt.mapOf(rt.integer({ "type": "must be an integer", "in
 const F_Constrained_18 = rt.nullable(rt.string({ "type": "must be a string", "maxLength": "must be at most 3 character(s) long" }, { maxLength: 3 }));
 const F_Constrained_19 = rt.nullable(rt.number({ "type": "must be a number", "minimum": "must be >= 0" }, { minimum: 0 }));
 const F_Constrained_20 = rt.string({ "type": "must be a string", "maxLength": "short is one character at most, got {value}" }, { maxLength: 1 });
-const R_1 = rt.regex("^[A-Z]{3}\\x2d[0-9]+(?:\\n?$)");
+const R_1 = rt.regex("^[A-Z]{3}\\x2d[0-9]+$");
 const S_1 = ["name", "count", "budget", "code", "kind", "level", "at", "blob", "step", "batch", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "short"] as readonly string[];
 const K_Constrained: ReadonlySet<string> = new Set(["name", "code", "kind", "level", "at", "blob", "count", "step", "batch", "ratio", "temperature", "tags", "values", "anything", "either", "whole", "pair", "limits", "nickname", "budget", "short"]);
 

@@ -17,7 +17,6 @@ import (
 // the same verdict and the same value, and encode again to the same bytes; and the
 // document must be its own, not change when the caller reuses the bytes it was read from.
 func FuzzParseDashedWireNames(f *testing.F) {
-	f.Add([]byte("{\"content-type\":\"image/png\",\"2fa-code\":\"123456\\n\"}"))
 	f.Add([]byte("{\"content-type\":\"image/png\",\"x-request-id\":\"r1\",\"2fa-code\":\"123456\",\"max.age\":0,\"ünïcode\":\"ü\"}"))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`[]`))

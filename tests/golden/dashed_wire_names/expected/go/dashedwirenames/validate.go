@@ -17,7 +17,7 @@ var pHeaders_NCode rt.Parser[string]
 func init() {
 	pHeaders_ContentType = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pHeaders_XRequestID = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
-	pHeaders_N2faCode = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "pattern": "must match the pattern ^[0-9]{6}$"}, Pattern: rt.Pattern("^[0-9]{6}(?:\\n?\\z)")})
+	pHeaders_N2faCode = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "pattern": "must match the pattern ^[0-9]{6}$"}, Pattern: rt.Pattern("^[0-9]{6}\\z")})
 	pHeaders_MaxAge = rt.Integer(rt.NumberSpec{Msgs: rt.Msgs{"type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 0"}, Minimum: rt.Float(0)})
 	pHeaders_NCode = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 }
@@ -25,7 +25,7 @@ func init() {
 var keysHeaders = rt.KeySet("content-type", "x-request-id", "2fa-code", "max.age", "ünïcode")
 
 // fastPattern0 is a pattern Validate's fast path matches.
-var fastPattern0 = rt.Pattern("^[0-9]{6}(?:\\n?\\z)")
+var fastPattern0 = rt.Pattern("^[0-9]{6}\\z")
 
 func parseHeaders(v any, c *rt.Context) (Headers, bool) {
 	var out Headers

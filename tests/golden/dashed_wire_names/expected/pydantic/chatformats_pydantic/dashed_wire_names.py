@@ -89,7 +89,9 @@ class Headers(BaseModel):
     """
     A request id.
     """
-    field_2fa_code: Annotated[StrictStr, Field(alias="2fa-code", pattern="^[0-9]{6}$")]
+    field_2fa_code: Annotated[
+        StrictStr, Field(alias="2fa-code", pattern="^[0-9]{6}\\Z")
+    ]
     """
     Starts with a digit.
     """

@@ -215,7 +215,7 @@ _P_HEADERS_CONTENT_TYPE: Final = _rt.string({"type": "must be a string"})
 _P_HEADERS_X_REQUEST_ID: Final = _rt.string({"type": "must be a string"})
 _P_HEADERS_N2FA_CODE: Final = _rt.string(
     {"type": "must be a string", "pattern": "must match the pattern ^[0-9]{6}$"},
-    pattern=_rt.regex("^[0-9]{6}$"),
+    pattern=_rt.regex("^[0-9]{6}\\Z"),
 )
 _P_HEADERS_MAX_AGE: Final = _rt.integer(
     {
@@ -226,7 +226,7 @@ _P_HEADERS_MAX_AGE: Final = _rt.integer(
     minimum=0,
 )
 _P_HEADERS_N_CODE: Final = _rt.string({"type": "must be a string"})
-_RE_1: Final = _rt.regex("^[0-9]{6}$")
+_RE_1: Final = _rt.regex("^[0-9]{6}\\Z")
 _KEYS_HEADERS: Final[frozenset[str]] = frozenset(
     ("content-type", "x-request-id", "2fa-code", "max.age", "ünïcode")
 )

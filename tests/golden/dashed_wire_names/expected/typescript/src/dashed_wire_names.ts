@@ -30,10 +30,10 @@ export interface Headers {
 // Parsers are built once, at import, from the runtime's combinators.
 const F_Headers_0 = rt.string({ "type": "must be a string" });
 const F_Headers_1 = rt.string({ "type": "must be a string" });
-const F_Headers_2 = rt.string({ "type": "must be a string", "pattern": "must match the pattern ^[0-9]{6}$" }, { pattern: rt.regex("^[0-9]{6}(?:\\n?$)") });
+const F_Headers_2 = rt.string({ "type": "must be a string", "pattern": "must match the pattern ^[0-9]{6}$" }, { pattern: rt.regex("^[0-9]{6}$") });
 const F_Headers_3 = rt.integer({ "type": "must be an integer", "int64": "must be an integer from -9223372036854775808 to 9223372036854775807", "minimum": "must be >= 0" }, { minimum: 0 });
 const F_Headers_4 = rt.string({ "type": "must be a string" });
-const R_1 = rt.regex("^[0-9]{6}(?:\\n?$)");
+const R_1 = rt.regex("^[0-9]{6}$");
 const S_1 = ["content-type", "2fa-code", "x-request-id", "max.age", "ünïcode"] as readonly string[];
 const K_Headers: ReadonlySet<string> = new Set(["content-type", "x-request-id", "2fa-code", "max.age", "ünïcode"]);
 

@@ -13,7 +13,7 @@ var pHostile_Note rt.Parser[string]
 var pHostile_Raw rt.Parser[string]
 
 func init() {
-	pHostile_Text = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "pattern": "must not contain \" or \\ ({value})"}, Pattern: rt.Pattern("^[^\"\\\\]*(?:\\n?\\z)")})
+	pHostile_Text = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "pattern": "must not contain \" or \\ ({value})"}, Pattern: rt.Pattern("^[^\"\\\\]*\\z")})
 	pHostile_Note = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pHostile_Raw = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 }
@@ -21,7 +21,7 @@ func init() {
 var keysHostile = rt.KeySet("text", "note", "raw")
 
 // fastPattern0 is a pattern Validate's fast path matches.
-var fastPattern0 = rt.Pattern("^[^\"\\\\]*(?:\\n?\\z)")
+var fastPattern0 = rt.Pattern("^[^\"\\\\]*\\z")
 
 func parseHostile(v any, c *rt.Context) (Hostile, bool) {
 	var out Hostile

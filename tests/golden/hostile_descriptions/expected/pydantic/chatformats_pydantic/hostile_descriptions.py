@@ -19,7 +19,7 @@ class Hostile(BaseModel):
         regex_engine="python-re",
         extra="allow",
     )
-    text: Annotated[StrictStr, Field(pattern='^[^"\\\\]*$')]
+    text: Annotated[StrictStr, Field(pattern='^[^"\\\\]*\\Z')]
     """
     Ends with a backslash \\
     """

@@ -190,11 +190,11 @@ def _check_hostile(obj: Hostile, depth: int) -> None:
 # Parsers are built once, at import, from the runtime's combinators.
 _P_HOSTILE_TEXT: Final = _rt.string(
     {"type": "must be a string", "pattern": 'must not contain " or \\ ({value})'},
-    pattern=_rt.regex('^[^"\\\\]*$'),
+    pattern=_rt.regex('^[^"\\\\]*\\Z'),
 )
 _P_HOSTILE_NOTE: Final = _rt.string({"type": "must be a string"})
 _P_HOSTILE_RAW: Final = _rt.string({"type": "must be a string"})
-_RE_1: Final = _rt.regex('^[^"\\\\]*$')
+_RE_1: Final = _rt.regex('^[^"\\\\]*\\Z')
 _KEYS_HOSTILE: Final[frozenset[str]] = frozenset(("text", "note", "raw"))
 
 

@@ -34,10 +34,10 @@ export interface Hostile {
 }
 
 // Parsers are built once, at import, from the runtime's combinators.
-const F_Hostile_0 = rt.string({ "type": "must be a string", "pattern": "must not contain \" or \\ ({value})" }, { pattern: rt.regex("^[^\\x22\\x5c]*(?:\\n?$)") });
+const F_Hostile_0 = rt.string({ "type": "must be a string", "pattern": "must not contain \" or \\ ({value})" }, { pattern: rt.regex("^[^\\x22\\x5c]*$") });
 const F_Hostile_1 = rt.string({ "type": "must be a string" });
 const F_Hostile_2 = rt.string({ "type": "must be a string" });
-const R_1 = rt.regex("^[^\\x22\\x5c]*(?:\\n?$)");
+const R_1 = rt.regex("^[^\\x22\\x5c]*$");
 const S_1 = ["text", "raw", "note"] as readonly string[];
 const K_Hostile: ReadonlySet<string> = new Set(["text", "note", "raw"]);
 

@@ -17,7 +17,7 @@ var pLabel rt.Parser[string]
 
 func init() {
 	pKind = rt.StringEnum[Kind](rt.Msgs{"type": "must be a string", "enum": "must be ltr or rtl\u061c"}, "ltr", "rtl")
-	pMessage_Text = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "pattern": "must not hold a bidirectional control (\u202e{value}\u202c)"}, Pattern: rt.Pattern("^[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*(?:\\n?\\z)")})
+	pMessage_Text = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "pattern": "must not hold a bidirectional control (\u202e{value}\u202c)"}, Pattern: rt.Pattern("^[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*\\z")})
 	pMessage_Marker = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string", "const": "must be a zero-width joiner (\u200d)"}, Const: rt.Ptr("\u200d")})
 	pMessage_Note = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
 	pMessage_Tone = rt.String(rt.StringSpec{Msgs: rt.Msgs{"type": "must be a string"}})
@@ -31,7 +31,7 @@ func parseKind(v any, c *rt.Context) (Kind, bool) {
 }
 
 // fastPattern0 is a pattern Validate's fast path matches.
-var fastPattern0 = rt.Pattern("^[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*(?:\\n?\\z)")
+var fastPattern0 = rt.Pattern("^[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*\\z")
 
 func parseMessage(v any, c *rt.Context) (Message, bool) {
 	var out Message

@@ -37,7 +37,7 @@ class Message(BaseModel):
         extra="forbid",
     )
     text: Annotated[
-        StrictStr, Field(pattern="^[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$")
+        StrictStr, Field(pattern="^[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*\\Z")
     ]
     """
     Text without bidirectional controls \u2066\u2069.

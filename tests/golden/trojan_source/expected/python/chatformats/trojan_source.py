@@ -262,7 +262,7 @@ _P_MESSAGE_TEXT: Final = _rt.string(
         "type": "must be a string",
         "pattern": "must not hold a bidirectional control (\u202e{value}\u202c)",
     },
-    pattern=_rt.regex("^[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$"),
+    pattern=_rt.regex("^[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*\\Z"),
 )
 _P_MESSAGE_MARKER: Final = _rt.string(
     {"type": "must be a string", "const": "must be a zero-width joiner (\u200d)"},
@@ -272,7 +272,7 @@ _P_MESSAGE_NOTE: Final = _rt.string({"type": "must be a string"})
 _P_MESSAGE_KIND: Final = _P_KIND
 _P_MESSAGE_TONE: Final = _rt.string({"type": "must be a string"})
 _P_MESSAGE_LABEL: Final = _P_LABEL
-_RE_1: Final = _rt.regex("^[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$")
+_RE_1: Final = _rt.regex("^[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*\\Z")
 _KEYS_MESSAGE: Final[frozenset[str]] = frozenset(
     ("text", "marker", "note", "kind", "tone", "label")
 )

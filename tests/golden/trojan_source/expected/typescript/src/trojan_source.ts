@@ -40,13 +40,13 @@ export type Label = string;
 // Parsers are built once, at import, from the runtime's combinators.
 const P_Kind = rt.string<Kind>({ "type": "must be a string", "enum": "must be ltr or rtl\u061c" }, { enum: new Set(KIND_VALUES) });
 const P_Label = rt.string({ "type": "must be a string", "minLength": "must not be empty\u2060" }, { minLength: 1 });
-const F_Message_0 = rt.string({ "type": "must be a string", "pattern": "must not hold a bidirectional control (\u202e{value}\u202c)" }, { pattern: rt.regex("^[^\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*(?:\\n?$)") });
+const F_Message_0 = rt.string({ "type": "must be a string", "pattern": "must not hold a bidirectional control (\u202e{value}\u202c)" }, { pattern: rt.regex("^[^\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$") });
 const F_Message_1 = rt.string<"\u200d">({ "type": "must be a string", "const": "must be a zero-width joiner (\u200d)" }, { const: "\u200d" });
 const F_Message_2 = rt.string({ "type": "must be a string" });
 const F_Message_3 = P_Kind;
 const F_Message_4 = rt.string({ "type": "must be a string" });
 const F_Message_5 = P_Label;
-const R_1 = rt.regex("^[^\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*(?:\\n?$)");
+const R_1 = rt.regex("^[^\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$");
 const S_1 = ["text", "note", "marker", "kind", "tone", "label"] as readonly string[];
 const K_Message: ReadonlySet<string> = new Set(["text", "marker", "note", "kind", "tone", "label"]);
 
